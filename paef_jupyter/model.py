@@ -1,0 +1,369 @@
+"""The core data model: every analysis produces a `Report`; every view only reads one.
+
+Plain frozen dataclasses with explicit JSON (de)serialisation, so a report can cross a
+process boundary (CLI subprocesses, the kernel comm, saved files) and come back equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from enum import Enum
+from typing import Any, Iterable, Mapping
+
+SCHEMA = "paef/1"
+
+
+class Severity(str, Enum):
+    LOW = "low"
+    MEDIUM = "medium"
+    HIGH = "high"
+
+    @property
+    def weight(self) -> int:
+        return {"low": 1, "medium": 2, "high": 3}[self.value]
+
+
+@dataclass(frozen=True)
+class CellRef:
+    """Where a piece of source lives: a file (`cell` None) or one cell of a notebook.
+
+    `cell` is the 0-based index among *all* cells, markdown included (the CLI contract).
+    """
+
+    path: str | None = None
+    cell: int | None = None
+    cell_id: str | None = None
+
+    @property
+    def key(self) -> tuple[str | None, int | None]:
+        return (self.path, self.cell)
+
+
+@dataclass(frozen=True)
+class SourceUnit:
+    """One analysed text: a file or a notebook cell, exactly as the user wrote it."""
+
+    ref: CellRef
+    text: str
+
+    def lines(self) -> list[str]:
+        return self.text.splitlines()
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between two positions of a unit's source.
+
+    Lines are 1-based, columns 0-based (libcst's `CodeRange` convention); an empty range is an
+    insertion. Offsets are in the user's text (magics included), not the masked text.
+    """
+
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    text: str
+
+    @property
+    def start(self) -> tuple[int, int]:
+        return (self.line, self.col)
+
+    @property
+    def end(self) -> tuple[int, int]:
+        return (self.end_line, self.end_col)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """How to remove a finding: automatic edits when they keep the meaning, else a hint.
+
+    `suggestion` is the suggested code shown with a hint (or beside an automatic fix).
+    """
+
+    description: str
+    edits: tuple[Edit, ...] = ()
+    suggestion: str | None = None
+    safe: bool = True
+
+    @property
+    def automatic(self) -> bool:
+        return bool(self.edits) and self.safe
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What the profiler measured on a finding's lines (filled in by `correlate`)."""
+
+    time_s: float = 0.0
+    share: float = 0.0
+    ops: int = 0
+    h2d_copies: int = 0
+    h2d_bytes: int = 0
+    d2h_copies: int = 0
+    d2h_bytes: int = 0
+    pageable_copies: int = 0
+    syncs: int = 0
+    gpu_time_s: float = 0.0
+    iterations: int = 0
+    estimated_saving_s: float = 0.0
+    measurable: bool = True
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Finding:
+    rule: str
+    ref: CellRef
+    line: int
+    end_line: int
+    severity: Severity
+    message: str
+    explanation: str = ""
+    fix: Fix | None = None
+    evidence: Evidence | None = None
+    source: str = "static"  # "static", "dynamic" or "both"
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not None and self.fix.automatic
+
+    def with_evidence(self, evidence: Evidence, source: str | None = None) -> "Finding":
+        return replace(self, evidence=evidence, source=source or self.source)
+
+
+@dataclass(frozen=True)
+class AnalysisError:
+    """A unit the analyzer could not read (a cell that does not parse, say)."""
+
+    ref: CellRef
+    line: int | None
+    message: str
+
+
+# --- dynamic profile -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LineStat:
+    """Measured cost of one source line, summed over everything it called."""
+
+    ref: CellRef
+    line: int
+    cpu_time_s: float = 0.0
+    self_cpu_s: float = 0.0
+    ops: int = 0
+    h2d_copies: int = 0
+    h2d_bytes: int = 0
+    d2h_copies: int = 0
+    d2h_bytes: int = 0
+    pageable_copies: int = 0
+    syncs: int = 0
+    gpu_time_s: float = 0.0
+    hits: int = 0
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A node of the call tree the flame chart draws (Python frames, torch ops, kernels)."""
+
+    name: str
+    kind: str = "python"  # "python", "op", "kernel", "memcpy", "sync", "root"
+    ref: CellRef | None = None
+    line: int | None = None
+    start_s: float = 0.0
+    duration_s: float = 0.0
+    self_s: float = 0.0
+    children: tuple["Frame", ...] = ()
+
+    def walk(self) -> Iterable["Frame"]:
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+
+@dataclass(frozen=True)
+class Profile:
+    engine: str  # "torch" or "scalene"
+    wall_time_s: float
+    cpu_time_s: float = 0.0
+    gpu_time_s: float = 0.0
+    gpu_idle_share: float | None = None
+    gpu_idle_host_share: float | None = None
+    iterations: int = 0
+    profiled_iterations: int = 0
+    peak_memory_bytes: int = 0
+    overhead: float | None = None
+    device: str = "cpu"
+    lines: tuple[LineStat, ...] = ()
+    cpu_tree: Frame | None = None
+    gpu_tree: Frame | None = None
+    notes: tuple[str, ...] = ()
+
+    def line(self, ref: CellRef, line: int) -> LineStat | None:
+        for stat in self.lines:
+            if stat.ref.key == ref.key and stat.line == line:
+                return stat
+        return None
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[Finding, ...] = ()
+    errors: tuple[AnalysisError, ...] = ()
+    sources: tuple[SourceUnit, ...] = ()
+    profile: Profile | None = None
+    title: str = ""
+
+    def top(self, k: int = 5) -> list[Finding]:
+        """The paper's top-K bottlenecks: measured cost first, then severity."""
+        return sorted(self.findings, key=_rank_key)[:k]
+
+    def source_of(self, ref: CellRef) -> SourceUnit | None:
+        for unit in self.sources:
+            if unit.ref.key == ref.key:
+                return unit
+        return None
+
+    # -- JSON -------------------------------------------------------------------------
+
+    def to_json(self, full: bool = True) -> dict[str, Any]:
+        """The `paef/1` object. `full=False` gives exactly the CLI contract's keys."""
+        out: dict[str, Any] = {
+            "schema": SCHEMA,
+            "findings": [_finding_to_json(f, full) for f in self.findings],
+            "errors": [
+                {"path": e.ref.path, "cell": e.ref.cell, "line": e.line, "message": e.message}
+                | ({"cell_id": e.ref.cell_id} if full else {})
+                for e in self.errors
+            ],
+        }
+        if full:
+            out["title"] = self.title
+            out["sources"] = [_to_plain(u) for u in self.sources]
+            out["profile"] = _to_plain(self.profile) if self.profile else None
+        return out
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "Report":
+        if data.get("schema") != SCHEMA:
+            raise ValueError(f"not a {SCHEMA} report (schema={data.get('schema')!r})")
+        return cls(
+            findings=tuple(_finding_from_json(f) for f in data.get("findings", ())),
+            errors=tuple(
+                AnalysisError(
+                    CellRef(e.get("path"), e.get("cell"), e.get("cell_id")),
+                    e.get("line"),
+                    e["message"],
+                )
+                for e in data.get("errors", ())
+            ),
+            sources=tuple(_from_plain(SourceUnit, u) for u in data.get("sources", ())),
+            profile=_from_plain(Profile, data["profile"]) if data.get("profile") else None,
+            title=data.get("title", ""),
+        )
+
+
+def _rank_key(finding: Finding) -> tuple[float, int, int]:
+    ev = finding.evidence
+    measured = ev.estimated_saving_s if ev and ev.measurable else 0.0
+    if ev and ev.measurable and not measured:
+        measured = ev.time_s
+    return (-measured, -finding.severity.weight, finding.line)
+
+
+def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "rule": f.rule,
+        "path": f.ref.path,
+        "cell": f.ref.cell,
+        "cell_id": f.ref.cell_id,
+        "line": f.line,
+        "end_line": f.end_line,
+        "severity": f.severity.value,
+        "message": f.message,
+        "fixable": f.fixable,
+    }
+    if full:
+        out["explanation"] = f.explanation
+        out["source"] = f.source
+        out["fix"] = _to_plain(f.fix) if f.fix else None
+        out["evidence"] = _to_plain(f.evidence) if f.evidence else None
+    return out
+
+
+def _finding_from_json(d: Mapping[str, Any]) -> Finding:
+    return Finding(
+        rule=d["rule"],
+        ref=CellRef(d.get("path"), d.get("cell"), d.get("cell_id")),
+        line=d["line"],
+        end_line=d.get("end_line", d["line"]),
+        severity=Severity(d["severity"]),
+        message=d["message"],
+        explanation=d.get("explanation", ""),
+        fix=_from_plain(Fix, d["fix"]) if d.get("fix") else None,
+        evidence=_from_plain(Evidence, d["evidence"]) if d.get("evidence") else None,
+        source=d.get("source", "static"),
+    )
+
+
+# Generic (de)serialisation for the nested frozen dataclasses above. Field types are read
+# from a small table rather than from annotations, which are strings under `annotations`.
+_NESTED: dict[tuple[type, str], tuple[type, bool]] = {}
+
+
+def _to_plain(obj: Any) -> Any:
+    if isinstance(obj, Enum):
+        return obj.value
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    if isinstance(obj, (list, tuple)):
+        return [_to_plain(x) for x in obj]
+    return {f.name: _to_plain(getattr(obj, f.name)) for f in fields(obj)}
+
+
+def _from_plain(cls: type, data: Any) -> Any:
+    if data is None:
+        return None
+    kwargs: dict[str, Any] = {}
+    for f in fields(cls):
+        if f.name not in data:
+            continue
+        value = data[f.name]
+        nested = _NESTED.get((cls, f.name))
+        if nested is not None and value is not None:
+            sub, many = nested
+            value = tuple(_from_plain(sub, v) for v in value) if many else _from_plain(sub, value)
+        elif isinstance(value, list):
+            value = tuple(value)
+        kwargs[f.name] = value
+    return cls(**kwargs)
+
+
+_NESTED.update(
+    {
+        (SourceUnit, "ref"): (CellRef, False),
+        (Fix, "edits"): (Edit, True),
+        (LineStat, "ref"): (CellRef, False),
+        (Frame, "ref"): (CellRef, False),
+        (Frame, "children"): (Frame, True),
+        (Profile, "lines"): (LineStat, True),
+        (Profile, "cpu_tree"): (Frame, False),
+        (Profile, "gpu_tree"): (Frame, False),
+    }
+)
+
+__all__ = [
+    "SCHEMA",
+    "AnalysisError",
+    "CellRef",
+    "Edit",
+    "Evidence",
+    "Finding",
+    "Fix",
+    "Frame",
+    "LineStat",
+    "Profile",
+    "Report",
+    "Severity",
+    "SourceUnit",
+]
