@@ -1,0 +1,135 @@
+"""`paef scan | fix | profile`: the headless face over `api`."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from typing import Sequence
+
+from . import api
+from .fix import apply_findings
+from .model import Report
+from .units import InputError, read_units, write_fixed
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.run(args))
+    except InputError as exc:
+        print(f"paef: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:  # e.g. an unknown --rule
+        print(f"paef: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("paef: interrupted", file=sys.stderr)
+        return 130
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="paef", description="Find and fix PyTorch performance antipatterns.")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    scan = sub.add_parser("scan", help="static analysis of .py / .ipynb files")
+    scan.add_argument("paths", nargs="+", metavar="PATH")
+    scan.add_argument("--format", choices=("text", "json"), default="text")
+    scan.add_argument("--rule", action="append", metavar="ID", help="only this rule (repeatable)")
+    scan.set_defaults(run=_scan)
+
+    fix = sub.add_parser("fix", help="apply every automatic rewrite")
+    fix.add_argument("path", metavar="PATH")
+    fix.add_argument("-o", "--output", metavar="OUT", help="write here (default: in place, keeping PATH.orig)")
+    fix.add_argument("--rule", action="append", metavar="ID")
+    fix.set_defaults(run=_fix)
+
+    prof = sub.add_parser("profile", help="run and profile a script or notebook")
+    prof.add_argument("path", metavar="PATH")
+    prof.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
+    prof.add_argument("--json", metavar="OUT.json", help="write the report as paef/1 JSON")
+    prof.add_argument("--engine", choices=("torch", "scalene"), default="torch")
+    prof.set_defaults(run=_profile)
+    return parser
+
+
+def _scan(args: argparse.Namespace) -> int:
+    reports = [api.analyze(read_units(path), rules=args.rule, title=path) for path in args.paths]
+    merged = Report(
+        findings=tuple(f for r in reports for f in r.findings),
+        errors=tuple(e for r in reports for e in r.errors),
+    )
+    if args.format == "json":
+        print(json.dumps(merged.to_json(full=False), indent=2))
+    else:
+        print(render_text(merged))
+    return 1 if merged.findings or merged.errors else 0
+
+
+def render_text(report: Report) -> str:
+    lines = []
+    for f in report.findings:
+        where = _where(f.ref.path, f.ref.cell, f.line)
+        tag = " [fixable]" if f.fixable else ""
+        lines.append(f"{where}: {f.severity.value}: {f.rule}: {f.message}{tag}")
+    for e in report.errors:
+        lines.append(f"{_where(e.ref.path, e.ref.cell, e.line)}: error: {e.message}")
+    n = len(report.findings)
+    lines.append(f"{n} finding{'s' if n != 1 else ''}, {len(report.errors)} unanalysable")
+    return "\n".join(lines)
+
+
+def _where(path: str | None, cell: int | None, line: int | None) -> str:
+    out = path or "<cell>"
+    if cell is not None:
+        out += f"[cell {cell}]"
+    return f"{out}:{line}" if line is not None else out
+
+
+def _fix(args: argparse.Namespace) -> int:
+    units = read_units(args.path)
+    report = api.analyze(units, rules=args.rule, title=args.path)
+    new_sources: dict[int | None, str] = {}
+    total = 0
+    for unit in units:
+        mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
+        new_text, applied, _ = apply_findings(unit.text, mine)
+        if applied:
+            new_sources[unit.ref.cell] = new_text
+            total += len(applied)
+    out = args.output or args.path
+    if new_sources:
+        if out == args.path:
+            shutil.copyfile(args.path, args.path + ".orig")
+        write_fixed(args.path, out, new_sources)
+    elif args.output and os.path.abspath(args.output) != os.path.abspath(args.path):
+        shutil.copyfile(args.path, args.output)
+    left = sum(1 for f in report.findings if not f.fixable)
+    print(f"paef: {total} rewrite{'s' if total != 1 else ''} applied to {out}; {left} finding(s) need a manual change", file=sys.stderr)
+    for e in report.errors:
+        print(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}", file=sys.stderr)
+    return 1 if report.errors else 0
+
+
+def _profile(args: argparse.Namespace) -> int:
+    profile_path = getattr(api, "profile_path", None)
+    if profile_path is None:
+        raise InputError(f"{args.path}: profiling is not available in this build")
+    report = profile_path(args.path, engine=args.engine)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump(report.to_json(), fh, indent=1)
+    if args.report:
+        from .ui.html_report import write_report
+
+        write_report(report, args.report)
+    print(render_text(report))
+    failed = any("failed" in note for note in (report.profile.notes if report.profile else ()))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

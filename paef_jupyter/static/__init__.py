@@ -1,0 +1,17 @@
+"""The static analyzer: facts (the metadata module) and the antipattern rules."""
+
+from __future__ import annotations
+
+import threading
+
+from .types import JediOracle
+
+
+def warm(background: bool = True) -> threading.Thread | None:
+    """Pay jedi's cold start (seconds) once, off the hot path."""
+    if not background:
+        JediOracle.warm()
+        return None
+    thread = threading.Thread(target=JediOracle.warm, name="paef-jedi-warm", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,48 @@
+"""Run every rule over every unit: the static half of the pipeline."""
+
+from __future__ import annotations
+
+from typing import Collection, Mapping, Sequence
+
+import libcst as cst
+
+from ..model import AnalysisError, Finding, Report, SourceUnit
+from ..source import mask, syntax_error
+from .facts import Facts
+from .rules import RULES
+from .rules.base import RuleContext
+
+
+def analyze_units(
+    units: Sequence[SourceUnit],
+    namespace: Mapping[str, object] | None = None,
+    rules: Collection[str] | None = None,
+    title: str = "",
+) -> Report:
+    unknown = set(rules or ()) - set(RULES)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    selected = [RULES[r] for r in (rules or RULES)]
+    findings: list[Finding] = []
+    errors: list[AnalysisError] = []
+    for unit in units:
+        masked = mask(unit.text)
+        if not masked.python or not masked.text.strip():
+            continue
+        problem = syntax_error(masked.text)
+        if problem is not None:
+            errors.append(AnalysisError(unit.ref, problem[0], problem[1]))
+            continue
+        try:
+            module = cst.parse_module(masked.text)
+        except cst.ParserSyntaxError as exc:
+            errors.append(AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
+            continue
+        facts = Facts(module, namespace)
+        ctx = RuleContext(unit.ref, masked, facts)
+        for rule_cls in selected:
+            rule = rule_cls(ctx)
+            facts.wrapper.visit(rule)
+            findings.extend(rule.findings)
+    findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
+    return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(units), title=title)

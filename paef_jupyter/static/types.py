@@ -1,0 +1,236 @@
+"""The type oracle of the metadata module: what kind of value an expression holds.
+
+Three sources, cheapest first: the cell's own assignments and imports (syntactic), the live
+kernel namespace (exact, after earlier cells ran), and jedi on the source (torch's stubs).
+jedi is slow cold (seconds) and ~10 ms warm per inference, so it is asked last, lazily,
+and its answers are cached per position.
+"""
+
+from __future__ import annotations
+
+import threading
+import types
+from enum import Enum
+from typing import TYPE_CHECKING, Any, Callable, Mapping
+
+import libcst as cst
+
+from .names import dotted_name
+
+if TYPE_CHECKING:
+    from .facts import Facts
+
+
+class Kind(str, Enum):
+    TENSOR = "tensor"
+    MODULE = "module"
+    DATALOADER = "dataloader"
+    DATASET = "dataset"
+    OPTIMIZER = "optimizer"
+    DICT_OF_LIST = "dict_of_list"
+    DICT_OF_TENSOR = "dict_of_tensor"
+    DICT = "dict"
+    LIST = "list"
+    NDARRAY = "ndarray"
+    NUMBER = "number"
+    FUNCTION = "function"
+    MODULE_OBJ = "python_module"
+    UNKNOWN = "unknown"
+
+
+# torch.* callables that do not return a tensor.
+_TORCH_NOT_TENSOR = {
+    "torch.device", "torch.no_grad", "torch.inference_mode", "torch.enable_grad", "torch.manual_seed",
+    "torch.set_grad_enabled", "torch.Size", "torch.set_num_threads", "torch.save", "torch.load",
+    "torch.compile", "torch.get_default_dtype", "torch.is_tensor", "torch.numel", "torch.set_printoptions",
+    "torch.Generator", "torch.autocast", "torch.jit.script", "torch.jit.trace", "torch.allclose",
+    "torch.equal", "torch.use_deterministic_algorithms", "torch.is_grad_enabled",
+}
+_TENSOR_METHODS_NOT_TENSOR = {
+    "item": Kind.NUMBER, "tolist": Kind.LIST, "numpy": Kind.NDARRAY, "size": Kind.UNKNOWN,
+    "dim": Kind.NUMBER, "numel": Kind.NUMBER, "element_size": Kind.NUMBER, "backward": Kind.UNKNOWN,
+    "data_ptr": Kind.NUMBER, "is_contiguous": Kind.UNKNOWN, "get_device": Kind.NUMBER,
+    "register_hook": Kind.UNKNOWN, "__len__": Kind.NUMBER, "stride": Kind.UNKNOWN,
+}
+_NDARRAY_METHODS = {"tolist": Kind.LIST, "item": Kind.NUMBER}
+_NUMBER_BUILTINS = {"len", "int", "float", "sum", "max", "min", "abs", "round", "bool"}
+
+
+def kind_of_value(value: Any) -> Kind:
+    """Exact kind of a live object (the namespace after earlier cells ran)."""
+    cls = type(value)
+    names = {f"{c.__module__}.{c.__qualname__}" for c in getattr(cls, "__mro__", ())}
+    if "torch.Tensor" in names:
+        return Kind.TENSOR
+    if "torch.nn.modules.module.Module" in names:
+        return Kind.MODULE
+    if "torch.utils.data.dataloader.DataLoader" in names:
+        return Kind.DATALOADER
+    if "torch.utils.data.dataset.Dataset" in names:
+        return Kind.DATASET
+    if "torch.optim.optimizer.Optimizer" in names:
+        return Kind.OPTIMIZER
+    if "numpy.ndarray" in names:
+        return Kind.NDARRAY
+    if isinstance(value, bool) or isinstance(value, (int, float)):
+        return Kind.NUMBER
+    if isinstance(value, dict):
+        values = list(value.values())[:64]
+        if values and all(isinstance(v, list) for v in values):
+            return Kind.DICT_OF_LIST
+        if values and all(kind_of_value(v) is Kind.TENSOR for v in values):
+            return Kind.DICT_OF_TENSOR
+        return Kind.DICT
+    if isinstance(value, list):
+        return Kind.LIST
+    if isinstance(value, types.ModuleType):
+        return Kind.MODULE_OBJ
+    if callable(value) and isinstance(value, (types.FunctionType, types.BuiltinFunctionType)):
+        return Kind.FUNCTION
+    return Kind.UNKNOWN
+
+
+def kind_of_qualified_call(name: str) -> Kind:
+    """Kind returned by calling the dotted name `name` (imports resolved)."""
+    if name in _TORCH_NOT_TENSOR or name.startswith(("torch.cuda.", "torch.backends.", "torch.distributed.")):
+        return Kind.UNKNOWN
+    if name.startswith("torch.utils.data."):
+        last = name.rsplit(".", 1)[-1]
+        if last == "DataLoader":
+            return Kind.DATALOADER
+        if "Dataset" in last:
+            return Kind.DATASET
+        return Kind.UNKNOWN
+    if name.startswith("torch.optim."):
+        return Kind.OPTIMIZER if name.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
+    if name.startswith("torch.nn.functional.") or name.startswith("torch.special.") or name.startswith("torch.linalg.") or name.startswith("torch.fft."):
+        return Kind.TENSOR
+    if name.startswith("torch.nn."):
+        return Kind.MODULE if name.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
+    if name.startswith("torch.") and name.count(".") == 1:
+        return Kind.TENSOR
+    if name.startswith("numpy."):
+        return Kind.NDARRAY
+    if name == "builtins.list":
+        return Kind.LIST
+    if name == "builtins.dict":
+        return Kind.DICT
+    if name.startswith("builtins.") and name.split(".", 1)[1] in _NUMBER_BUILTINS:
+        return Kind.NUMBER
+    return Kind.UNKNOWN
+
+
+def kind_of_method(receiver: Kind, method: str) -> Kind:
+    if receiver is Kind.TENSOR:
+        return _TENSOR_METHODS_NOT_TENSOR.get(method, Kind.TENSOR)
+    if receiver is Kind.NDARRAY:
+        return _NDARRAY_METHODS.get(method, Kind.NDARRAY)
+    if receiver is Kind.MODULE and method in {"forward", "__call__"}:
+        return Kind.TENSOR
+    if receiver is Kind.MODULE and method in {"to", "cuda", "cpu", "train", "eval", "float", "half"}:
+        return Kind.MODULE
+    return Kind.UNKNOWN
+
+
+class JediOracle:
+    """jedi over (prelude + source). The prelude declares the live namespace's names."""
+
+    _lock = threading.Lock()
+    _warm = False
+
+    def __init__(self, source: str, namespace: Mapping[str, Any] | None = None) -> None:
+        self._prelude = _prelude(namespace or {})
+        self._offset = self._prelude.count("\n")
+        self._source = self._prelude + source
+        self._script: Any = None
+        self._cache: dict[tuple[int, int], str | None] = {}
+
+    def type_name(self, line: int, col: int) -> str | None:
+        """Full name of the inferred type at a 1-based line / 0-based column, or None."""
+        key = (line, col)
+        if key not in self._cache:
+            self._cache[key] = self._infer(line + self._offset, col)
+        return self._cache[key]
+
+    def _infer(self, line: int, col: int) -> str | None:
+        try:
+            if self._script is None:
+                import jedi
+
+                self._script = jedi.Script(self._source)
+            names = self._script.infer(line, col)
+        except Exception:  # jedi has many internal failure modes; inference is best effort
+            return None
+        for name in names:
+            if name.full_name:
+                return name.full_name
+        return None
+
+    @classmethod
+    def warm(cls) -> None:
+        """Pay jedi's cold start (torch stubs) once, e.g. in a background thread."""
+        with cls._lock:
+            if cls._warm:
+                return
+            try:
+                import jedi
+
+                jedi.Script("import torch\nx = torch.zeros(1)\nx").infer(3, 0)
+            except Exception:
+                pass
+            cls._warm = True
+
+
+def kind_of_jedi_type(full_name: str | None) -> Kind:
+    if not full_name:
+        return Kind.UNKNOWN
+    if full_name in {"torch.Tensor", "torch._tensor.Tensor", "torch._C.TensorBase", "torch._C._TensorBase"}:
+        return Kind.TENSOR
+    if full_name.startswith("torch.nn.modules."):
+        return Kind.MODULE
+    if full_name.startswith("torch.utils.data.dataloader"):
+        return Kind.DATALOADER
+    if full_name.startswith("torch.optim."):
+        return Kind.OPTIMIZER
+    if full_name.startswith("numpy") and full_name.endswith("ndarray"):
+        return Kind.NDARRAY
+    if full_name in {"builtins.int", "builtins.float", "builtins.bool"}:
+        return Kind.NUMBER
+    if full_name == "builtins.list":
+        return Kind.LIST
+    if full_name == "builtins.dict":
+        return Kind.DICT
+    return Kind.UNKNOWN
+
+
+def _prelude(namespace: Mapping[str, Any]) -> str:
+    """Declarations that let jedi see the namespace: imports and annotated names."""
+    lines: list[str] = []
+    for name, value in list(namespace.items())[:500]:
+        if not name.isidentifier() or name.startswith("_"):
+            continue
+        if isinstance(value, types.ModuleType):
+            mod = value.__name__
+            lines.append(f"import {mod} as {name}" if mod != name else f"import {mod}")
+            continue
+        cls = type(value)
+        module = getattr(cls, "__module__", "")
+        if module.startswith(("torch", "numpy")):
+            public = "torch.Tensor" if kind_of_value(value) is Kind.TENSOR else f"{module}.{cls.__qualname__}"
+            root = public.split(".", 1)[0]
+            lines.append(f"import {root}")
+            lines.append(f"{name}: {public}")
+    return "\n".join(lines) + ("\n" if lines else "")
+
+
+KindResolver = Callable[[cst.BaseExpression], Kind]
+
+__all__ = [
+    "JediOracle",
+    "Kind",
+    "dotted_name",
+    "kind_of_jedi_type",
+    "kind_of_method",
+    "kind_of_qualified_call",
+    "kind_of_value",
+]

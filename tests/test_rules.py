@@ -1,0 +1,64 @@
+"""Every rule against its fixtures: findings where marked, none on look-alikes, and
+automatic rewrites that give the expected text and keep the program's results."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paef_jupyter.api import analyze_source
+from paef_jupyter.fix import apply_findings
+from paef_jupyter.model import CellRef
+from paef_jupyter.static.rules import RULES
+from rule_fixtures import assert_same, marked_lines, negatives, pairs, positives, rule_dirs, run_fixture
+
+
+def _ids(paths: list[Path]) -> list[str]:
+    return [f"{p.parent.name}/{p.name}" for p in paths]
+
+
+def test_every_rule_has_its_fixtures() -> None:
+    for directory in rule_dirs():
+        assert directory.name in RULES, f"fixtures for unknown rule {directory.name}"
+    for rule in RULES:
+        folder = Path(__file__).parent / "fixtures" / "rules" / rule
+        assert len(list(folder.glob("pos_*.py"))) + len(list(folder.glob("*.in.py"))) >= 5, rule
+        assert len(list(folder.glob("neg_*.py"))) >= 3, rule
+
+
+@pytest.mark.parametrize("path", positives(), ids=_ids(positives()))
+def test_positive(path: Path) -> None:
+    rule = path.parent.name
+    text = path.read_text()
+    expected = marked_lines(text, rule)
+    assert expected, f"{path.name} marks no line with `# <-- {rule}`"
+    report = analyze_source(text, CellRef(str(path)), rules=[rule])
+    assert not report.errors
+    assert {f.line for f in report.findings} == expected
+    for f in report.findings:
+        assert f.message and f.explanation
+
+
+@pytest.mark.parametrize("path", negatives(), ids=_ids(negatives()))
+def test_negative(path: Path) -> None:
+    rule = path.parent.name
+    report = analyze_source(path.read_text(), CellRef(str(path)), rules=[rule])
+    assert not report.errors
+    assert [(f.line, f.message) for f in report.findings] == []
+
+
+@pytest.mark.parametrize("pair", pairs(), ids=_ids([p for p, _ in pairs()]))
+def test_rewrite(pair: tuple[Path, Path]) -> None:
+    before_path, after_path = pair
+    rule = before_path.parent.name
+    before = before_path.read_text()
+    report = analyze_source(before, CellRef(str(before_path)), rules=[rule])
+    assert any(f.fixable for f in report.findings), "no automatic fix offered"
+    after, applied, skipped = apply_findings(before, report.findings)
+    assert not skipped
+    assert after == after_path.read_text()
+    assert_same(run_fixture(before, str(before_path)), run_fixture(after, str(after_path)))
+    # the rewrite is stable: the fixed code no longer has an automatic fix for this rule
+    again = analyze_source(after, CellRef(str(after_path)), rules=[rule])
+    assert not any(f.fixable for f in again.findings)
