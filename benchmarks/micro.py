@@ -1,0 +1,82 @@
+"""Micro-benchmarks: each antipattern's statement in a loop, before vs after its fix.
+
+    .venv/bin/python -m benchmarks.micro [--repeats N] [--threads N] [--device cpu|cuda]
+
+Runs on the CPU, and on the GPU as well when one is present; one results table per device.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import torch
+
+from benchmarks.micro_cases import CASES, Case
+from benchmarks.tables import Table, command_line, machine, write
+from benchmarks.timing import assert_same, compare
+
+
+def measure(case: Case, device: torch.device, repeats: int) -> dict[str, object]:
+    inputs = case.make(False, device)
+    assert_same(case.before(inputs), case.after(inputs), what=f"{case.rule} / {case.name}")
+    result = compare(lambda: case.before(inputs), lambda: case.after(inputs), repeats=repeats, device=device)
+    return {"rule": case.rule, "case": case.name, **result.to_json()}
+
+
+def table(device: torch.device, measured: list[dict[str, object]]) -> Table:
+    gpu = device.type == "cuda"
+    rows = []
+    for case, m in zip(CASES, measured):
+        low, high = m["ratio_range"]  # type: ignore[misc]
+        rows.append(
+            (
+                case.rule,
+                case.loop,
+                m["before_median_s"] * 1e3,  # type: ignore[operator]
+                m["after_median_s"] * 1e3,  # type: ignore[operator]
+                f"{m['ratio']:.2f}x",
+                f"{low:.2f}–{high:.2f}",
+                f"{case.paper_cpu}x / {case.paper_gpu}x" if case.paper_cpu else None,
+            )
+        )
+    info = machine(str(device))
+    notes = tuple(
+        f"{c.rule}: {c.note}" for c in CASES if c.note
+    ) + (
+        "Ratio = median before / median after over interleaved repeats; range = lowest and highest "
+        "ratio of one before/after pair. Outputs checked equal (torch.allclose) before timing.",
+    )
+    label = f"GPU ({info['gpu']})" if gpu else "CPU"
+    return Table(
+        name=f"micro_{device.type}",
+        title=f"Micro-benchmarks, {label}, {info['torch_threads']} torch thread(s)",
+        columns=("rule", "timed loop", "before (ms)", "after (ms)", "ours", "pair range", "paper CPU / GPU"),
+        rows=tuple(rows),
+        notes=notes,
+        machine=info,
+        command=command_line(),
+        data={"measurements": measured},
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=9, help="interleaved before/after pairs (default 9)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), action="append",
+                        help="device to measure (default: cpu, plus cuda when available)")
+    args = parser.parse_args(argv)
+    devices = args.device or (["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"])
+    if "cuda" in devices and not torch.cuda.is_available():
+        parser.error("--device cuda: no CUDA GPU is available")
+    torch.set_num_threads(args.threads)
+    for name in devices:
+        device = torch.device(name)
+        measured = [measure(case, device, args.repeats) for case in CASES]
+        write(table(device, measured))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

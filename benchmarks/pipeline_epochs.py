@@ -1,0 +1,140 @@
+"""Whole-pipeline benchmark: training time of each demo pipeline before vs after its fixes.
+
+    .venv/bin/python -m benchmarks.pipeline_epochs [--repeats N] [--threads N] [--device cpu|cuda]
+
+Two "after"s per pipeline: the hand-fixed one (`after` in benchmarks/pipelines/<name>.py) and,
+when the `paef` command is installed, what `paef fix` makes of the hurried `before`.
+Every pair's outputs (losses, metrics, final weights) are checked equal before timing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import importlib.util
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any, Callable
+
+import torch
+
+from benchmarks.pipelines import dqn, niser
+from benchmarks.tables import Table, command_line, machine, write
+from benchmarks.timing import assert_same, compare
+
+RTOL, ATOL = 1e-3, 1e-4  # a whole training run: fused ops round differently, steps compound it
+
+
+@dataclass(frozen=True)
+class Pipeline:
+    name: str
+    module: ModuleType
+    paper_cpu: str
+    paper_gpu: str
+
+
+PIPELINES = (
+    Pipeline("NISER-like session recommender", niser, "1.09x", "1.64x"),
+    Pipeline("BCD4Rec-like DQN recommender", dqn, "up to 6.5x", "up to 7.6x"),
+)
+
+
+def paef_fixed(module: ModuleType, workdir: Path) -> tuple[ModuleType | None, str]:
+    """Run `paef fix` on the pipeline's source; the rewritten module, or why there is none."""
+    source = Path(module.__file__ or "")
+    out = workdir / f"paef_fixed_{source.stem}.py"
+    paef = Path(sys.executable).with_name("paef")
+    if not paef.exists():
+        return None, "paef command not installed"
+    proc = subprocess.run([str(paef), "fix", str(source), "-o", str(out)], capture_output=True, text=True)
+    if proc.returncode not in (0, 1) or not out.exists():
+        return None, f"paef fix failed (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
+    changed = sum(
+        1 for line in difflib.unified_diff(source.read_text().splitlines(), out.read_text().splitlines(), n=0)
+        if line[:1] in "+-" and not line.startswith(("+++", "---"))
+    )
+    spec = importlib.util.spec_from_file_location(out.stem, out)
+    assert spec and spec.loader
+    fixed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(fixed)
+    return fixed, f"paef fix changed {changed} line(s)"
+
+
+def measure(
+    before: Callable[[Any], Any], after: Callable[[Any], Any], data: Any, device: torch.device, repeats: int
+) -> dict[str, Any]:
+    try:
+        assert_same(before(data), after(data), rtol=RTOL, atol=ATOL)
+    except AssertionError as exc:
+        return {"equal": False, "why": str(exc)}
+    return {"equal": True, **compare(lambda: before(data), lambda: after(data), repeats=repeats, device=device).to_json()}
+
+
+def row(pipeline: Pipeline, variant: str, m: dict[str, Any]) -> tuple[Any, ...]:
+    paper = f"{pipeline.paper_cpu} / {pipeline.paper_gpu}"
+    if not m.get("equal"):
+        return (pipeline.name, variant, None, None, f"not timed: {m.get('why')}", None, paper)
+    low, high = m["ratio_range"]
+    return (pipeline.name, variant, m["before_median_s"], m["after_median_s"], f"{m['ratio']:.2f}x",
+            f"{low:.2f}–{high:.2f}", paper)
+
+
+def run(device: torch.device, repeats: int) -> Table:
+    gpu = device.type == "cuda"
+    rows, notes, data_out = [], [], {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in PIPELINES:
+            data = p.module.make_data(False, device)
+            hand = measure(p.module.before, p.module.after, data, device, repeats)
+            rows.append(row(p, "hand-fixed", hand))
+            data_out[f"{p.module.__name__}:hand"] = hand
+            fixed, why = paef_fixed(p.module, Path(tmp))
+            if fixed is None:
+                notes.append(f"{p.name}: `paef fix` variant not measured: {why}.")
+                continue
+            auto = measure(p.module.before, fixed.before, data, device, repeats)
+            rows.append(row(p, "paef fix", auto))
+            data_out[f"{p.module.__name__}:paef"] = auto
+            notes.append(f"{p.name}: {why}.")
+    info = machine(str(device))
+    notes.append(
+        "Time = one training run (NISER: one epoch; DQN: 40 environment steps of 256 users), median of "
+        "interleaved repeats; outputs (losses, metrics, final weights) checked equal within "
+        f"rtol={RTOL}, atol={ATOL} before timing."
+    )
+    label = f"GPU ({info['gpu']})" if gpu else "CPU"
+    return Table(
+        name=f"pipelines_{device.type}",
+        title=f"Demo pipelines, {label}, {info['torch_threads']} torch thread(s)",
+        columns=("pipeline", "after =", "before (s)", "after (s)", "ours", "pair range", "paper CPU / GPU"),
+        rows=tuple(rows),
+        notes=tuple(notes),
+        machine=info,
+        command=command_line(),
+        data=data_out,
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help="interleaved before/after pairs (default 5)")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), action="append",
+                        help="device to measure (default: cpu, plus cuda when available)")
+    args = parser.parse_args(argv)
+    devices = args.device or (["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"])
+    if "cuda" in devices and not torch.cuda.is_available():
+        parser.error("--device cuda: no CUDA GPU is available")
+    torch.set_num_threads(args.threads)
+    for name in devices:
+        write(run(torch.device(name), args.repeats))
+        print()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,117 @@
+"""Before/after timing in one process, interleaved, as the project's benchmarks require.
+
+Timings on a loaded 2-core box drift by tens of percent over a minute. Running the two
+variants back to back, alternating which goes first, and comparing medians keeps that drift
+out of the ratio; checking the outputs first makes sure the faster variant computes the same.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import torch
+
+
+@dataclass(frozen=True)
+class Comparison:
+    before_s: tuple[float, ...]
+    after_s: tuple[float, ...]
+
+    @property
+    def before_median_s(self) -> float:
+        return statistics.median(self.before_s)
+
+    @property
+    def after_median_s(self) -> float:
+        return statistics.median(self.after_s)
+
+    @property
+    def ratio(self) -> float:
+        """Speed-up of `after` over `before`: median time before / median time after."""
+        return self.before_median_s / self.after_median_s
+
+    @property
+    def ratio_range(self) -> tuple[float, float]:
+        """Lowest and highest ratio of the interleaved pairs: how much the ratio moved."""
+        pairs = [b / a for b, a in zip(self.before_s, self.after_s)]
+        return (min(pairs), max(pairs))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "before_s": list(self.before_s),
+            "after_s": list(self.after_s),
+            "before_median_s": self.before_median_s,
+            "after_median_s": self.after_median_s,
+            "ratio": self.ratio,
+            "ratio_range": list(self.ratio_range),
+        }
+
+
+def synchronize(device: torch.device | str) -> None:
+    """Wait for queued GPU work, so a timer measures it; nothing to wait for on a CPU."""
+    if torch.device(device).type == "cuda":
+        torch.cuda.synchronize()
+
+
+def time_once(fn: Callable[[], Any], device: torch.device | str = "cpu") -> float:
+    synchronize(device)
+    start = time.perf_counter()
+    fn()
+    synchronize(device)
+    return time.perf_counter() - start
+
+
+def compare(
+    before: Callable[[], Any],
+    after: Callable[[], Any],
+    repeats: int = 7,
+    warmup: int = 1,
+    device: torch.device | str = "cpu",
+) -> Comparison:
+    """Time `before` and `after` alternately (`repeats` pairs, order swapped every pair)."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got {repeats}")
+    for _ in range(warmup):
+        before()
+        after()
+    before_s: list[float] = []
+    after_s: list[float] = []
+    for i in range(repeats):
+        if i % 2 == 0:
+            before_s.append(time_once(before, device))
+            after_s.append(time_once(after, device))
+        else:
+            after_s.append(time_once(after, device))
+            before_s.append(time_once(before, device))
+    return Comparison(tuple(before_s), tuple(after_s))
+
+
+def assert_same(before: Any, after: Any, rtol: float = 1e-4, atol: float = 1e-5, what: str = "") -> None:
+    """Raise unless two results (tensors, or nested tuples/lists/dicts of them) are allclose."""
+    label = f"{what}: " if what else ""
+    if isinstance(before, torch.Tensor) or isinstance(after, torch.Tensor):
+        b = torch.as_tensor(before).detach().cpu()
+        a = torch.as_tensor(after).detach().cpu()
+        if b.shape != a.shape:
+            raise AssertionError(f"{label}shapes differ: {tuple(b.shape)} vs {tuple(a.shape)}")
+        if not torch.allclose(b.double(), a.double(), rtol=rtol, atol=atol):
+            worst = (b.double() - a.double()).abs().max().item()
+            raise AssertionError(f"{label}results differ (max abs difference {worst:.3g})")
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        if before.keys() != after.keys():
+            raise AssertionError(f"{label}keys differ: {sorted(before)} vs {sorted(after)}")
+        for key in before:
+            assert_same(before[key], after[key], rtol, atol, f"{what}[{key!r}]")
+        return
+    if isinstance(before, (list, tuple)) and isinstance(after, (list, tuple)):
+        if len(before) != len(after):
+            raise AssertionError(f"{label}lengths differ: {len(before)} vs {len(after)}")
+        for i, (b, a) in enumerate(zip(before, after)):
+            assert_same(b, a, rtol, atol, f"{what}[{i}]")
+        return
+    if before != after:
+        raise AssertionError(f"{label}{before!r} != {after!r}")
