@@ -1,0 +1,115 @@
+/**
+ * paef-jupyter front end: lets the kernel rewrite a notebook cell.
+ *
+ * The kernel opens a comm on `paef_jupyter.cell_edit` (protocol v1, see DESIGN.md).
+ * Edits go through the cell's shared model, so they land in the editor's undo history
+ * (Ctrl+Z) and in every view of the document, exactly as if the user had typed them.
+ */
+import {
+  JupyterFrontEnd,
+  JupyterFrontEndPlugin
+} from '@jupyterlab/application';
+import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
+import { Kernel, KernelMessage } from '@jupyterlab/services';
+
+import {
+  COMM_TARGET,
+  IEditableSource,
+  PROTOCOL_VERSION,
+  ReplaceCellRequest,
+  ReplaceStatus,
+  applyReplacement,
+  parseRequest
+} from './protocol';
+
+/** Kernels whose comm target is already registered (one registration per connection). */
+const registered = new WeakSet<Kernel.IKernelConnection>();
+
+/** The cell with this id in any open notebook whose session runs on this kernel. */
+function findCell(
+  tracker: INotebookTracker,
+  kernelId: string,
+  cellId: string
+): IEditableSource | null {
+  let found: IEditableSource | null = null;
+  tracker.forEach((panel: NotebookPanel) => {
+    if (found === null && panel.sessionContext.session?.kernel?.id === kernelId) {
+      const cells = panel.content.model?.sharedModel.cells ?? [];
+      found = cells.find(cell => cell.id === cellId) ?? null;
+    }
+  });
+  return found;
+}
+
+function replaceCell(
+  tracker: INotebookTracker,
+  kernelId: string,
+  request: ReplaceCellRequest
+): ReplaceStatus {
+  const cell = findCell(tracker, kernelId, request.cell_id);
+  if (!cell) {
+    return 'not_found';
+  }
+  return applyReplacement(cell, request.expected_source, request.new_source);
+}
+
+function onMessage(
+  tracker: INotebookTracker,
+  kernel: Kernel.IKernelConnection,
+  comm: Kernel.IComm,
+  data: unknown
+): void {
+  const request = parseRequest(data);
+  if (request === null) {
+    console.warn(`paef-jupyter: ignoring malformed message on ${COMM_TARGET}`, data);
+  } else if (request.type === 'hello') {
+    comm.send({ type: 'ready', version: PROTOCOL_VERSION });
+  } else {
+    comm.send({
+      type: 'result',
+      request_id: request.request_id,
+      status: replaceCell(tracker, kernel.id, request)
+    });
+  }
+}
+
+function registerTarget(
+  tracker: INotebookTracker,
+  kernel: Kernel.IKernelConnection | null | undefined
+): void {
+  if (!kernel || registered.has(kernel)) {
+    return;
+  }
+  registered.add(kernel);
+  kernel.registerCommTarget(
+    COMM_TARGET,
+    (comm: Kernel.IComm, open: KernelMessage.ICommOpenMsg) => {
+      comm.onMsg = msg => onMessage(tracker, kernel, comm, msg.content.data);
+      // The kernel may carry its hello in the open message itself.
+      if (Object.keys(open.content.data ?? {}).length > 0) {
+        onMessage(tracker, kernel, comm, open.content.data);
+      }
+    }
+  );
+}
+
+function watchPanel(tracker: INotebookTracker, panel: NotebookPanel): void {
+  const context = panel.sessionContext;
+  context.kernelChanged.connect((_, change) =>
+    registerTarget(tracker, change.newValue)
+  );
+  registerTarget(tracker, context.session?.kernel);
+}
+
+const plugin: JupyterFrontEndPlugin<void> = {
+  id: 'paef-jupyter:cell-edit',
+  description: 'Applies paef-jupyter rewrites to notebook cells on request of the kernel.',
+  autoStart: true,
+  requires: [INotebookTracker],
+  activate: (_app: JupyterFrontEnd, tracker: INotebookTracker) => {
+    tracker.forEach(panel => watchPanel(tracker, panel));
+    tracker.widgetAdded.connect((_, panel) => watchPanel(tracker, panel));
+  }
+};
+
+export default plugin;

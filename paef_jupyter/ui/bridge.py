@@ -1,0 +1,208 @@
+"""Kernel side of the `paef_jupyter.cell_edit` comm (DESIGN.md, protocol v1).
+
+The Apply button's `on_click` runs inside the kernel's handler of a shell message, and the
+front end's replies arrive as shell messages too: waiting for a reply there would deadlock.
+So every call here returns at once and results are delivered to callbacks when the reply,
+or a timeout, comes. The hello handshake starts when the bridge is built (while `%%paef`
+runs), so by the time the user clicks, `available` is known.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import Any, Callable, Literal, Protocol
+
+COMM_TARGET = "paef_jupyter.cell_edit"
+PROTOCOL_VERSION = 1
+HELLO = {"type": "hello", "version": PROTOCOL_VERSION}
+FRONTEND_STATUSES = frozenset({"applied", "conflict", "not_found"})
+
+Status = Literal["applied", "conflict", "not_found", "no_extension"]
+State = Literal["connecting", "ready", "closed"]
+ResultCallback = Callable[[Status], None]
+Cancel = Callable[[], None]
+
+
+class CommLike(Protocol):
+    """What the bridge needs of a kernel comm (`comm.base_comm.BaseComm` has it)."""
+
+    def send(self, data: dict[str, Any]) -> None: ...
+    def on_msg(self, callback: Callable[[dict[str, Any]], None]) -> None: ...
+    def on_close(self, callback: Callable[[dict[str, Any]], None]) -> None: ...
+
+
+CommFactory = Callable[[str, dict[str, Any]], CommLike]
+Scheduler = Callable[[float, Callable[[], None]], Cancel]
+
+
+def open_kernel_comm(target: str, data: dict[str, Any]) -> CommLike:
+    """Opens a comm to the front end from the running kernel, carrying `data` in its open message."""
+    import comm
+
+    return comm.create_comm(target_name=target, data=data)
+
+
+def call_later(delay: float, callback: Callable[[], None]) -> Cancel:
+    """Runs `callback` once `delay` seconds after the kernel is next idle; returns a canceller.
+
+    The clock starts only when the event loop gets control back, that is after the running cell
+    or handler: a reply that came while a long cell ran is still read before the timeout fires.
+    Outside an event loop (plain IPython) a daemon timer thread does it.
+    """
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        timer = threading.Timer(delay, callback)
+        timer.daemon = True
+        timer.start()
+        return timer.cancel
+    handles: list[asyncio.Handle] = []
+    handles.append(loop.call_soon(lambda: handles.append(loop.call_later(delay, callback))))
+    return lambda: [handle.cancel() for handle in handles]
+
+
+class CellEditBridge:
+    """One comm to the labextension: handshake on creation, then `replace_cell` requests."""
+
+    def __init__(
+        self,
+        open_comm: CommFactory = open_kernel_comm,
+        schedule: Scheduler = call_later,
+        hello_timeout: float = 2.0,
+        reply_timeout: float = 5.0,
+    ) -> None:
+        self._lock = threading.Lock()
+        self._schedule = schedule
+        self._reply_timeout = reply_timeout
+        self._state: State = "connecting"
+        self._pending: dict[str, tuple[ResultCallback, Cancel]] = {}
+        self._timed_out: dict[str, ResultCallback] = {}
+        self._comm = open_comm(COMM_TARGET, dict(HELLO))
+        self._comm.on_msg(self._on_msg)
+        self._comm.on_close(self._on_close)
+        self._cancel_hello = schedule(hello_timeout, self._on_hello_timeout)
+
+    @property
+    def state(self) -> State:
+        return self._state
+
+    @property
+    def available(self) -> bool:
+        """True once the front end answered the hello and has not gone away since."""
+        return self._state == "ready"
+
+    def replace_cell(
+        self, cell_id: str, expected_source: str, new_source: str, on_result: ResultCallback
+    ) -> str:
+        """Asks the front end to rewrite a cell; returns the request id at once.
+
+        `on_result` gets `applied`, `conflict` or `not_found` from the front end, or
+        `no_extension` when the comm is closed or nothing answers within the timeout. A real
+        answer that arrives after such a timeout is delivered too, as a second call.
+        """
+        request_id = uuid.uuid4().hex
+        if self._state == "closed":
+            on_result("no_extension")
+            return request_id
+        cancel = self._schedule(self._reply_timeout, lambda: self._on_reply_timeout(request_id))
+        with self._lock:
+            self._pending[request_id] = (on_result, cancel)
+        self._comm.send(
+            {
+                "type": "replace_cell",
+                "request_id": request_id,
+                "cell_id": cell_id,
+                "expected_source": expected_source,
+                "new_source": new_source,
+            }
+        )
+        return request_id
+
+    def _on_msg(self, msg: dict[str, Any]) -> None:
+        data = msg.get("content", {}).get("data", {})
+        if data.get("type") == "ready" and data.get("version") == PROTOCOL_VERSION:
+            self._cancel_hello()
+            self._state = "ready"
+        elif data.get("type") == "result" and data.get("status") in FRONTEND_STATUSES:
+            self._deliver(str(data.get("request_id")), data["status"])
+
+    def _deliver(self, request_id: str, status: Status) -> None:
+        with self._lock:
+            entry = self._pending.pop(request_id, None)
+            late = self._timed_out.pop(request_id, None)
+        if entry is not None:
+            callback, cancel = entry
+            cancel()
+        elif late is not None:
+            callback = late
+            self._state = "ready"
+        else:
+            return
+        callback(status)
+
+    def _on_hello_timeout(self) -> None:
+        if self._state == "connecting":
+            self._fail_all()
+
+    def _on_reply_timeout(self, request_id: str) -> None:
+        with self._lock:
+            entry = self._pending.pop(request_id, None)
+            if entry is not None:
+                self._timed_out[request_id] = entry[0]
+        if entry is not None:
+            # A front end that stops answering (page reloaded, extension gone) counts as gone.
+            self._state = "closed"
+            entry[0]("no_extension")
+
+    def _on_close(self, _msg: dict[str, Any]) -> None:
+        self._cancel_hello()
+        self._fail_all()
+
+    def _fail_all(self) -> None:
+        with self._lock:
+            self._state = "closed"
+            pending, self._pending = self._pending, {}
+        for callback, cancel in pending.values():
+            cancel()
+            callback("no_extension")
+
+
+_shared: CellEditBridge | None = None
+
+
+def shared_bridge() -> CellEditBridge:
+    """The kernel's bridge, rebuilt (a fresh handshake) when the last one lost its front end."""
+    global _shared
+    if _shared is None or _shared.state == "closed":
+        _shared = CellEditBridge()
+    return _shared
+
+
+STATUS_TEXT: dict[Status, str] = {
+    "applied": "Applied to the cell; Undo, or Ctrl+Z in the cell, reverts it.",
+    "conflict": "The cell changed since it was analysed, so nothing was written: re-run it.",
+    "not_found": "The cell is no longer open in a notebook on this kernel.",
+    "no_extension": "The paef-jupyter front-end extension did not answer, so the cell cannot "
+    "be edited from the kernel.",
+}
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """The manual route DESIGN.md prescribes when there is no extension to write the cell."""
+
+    reason: str
+    rerun: str
+    code: str
+
+
+def fallback(new_source: str) -> Fallback:
+    """Apply by re-running the cell (its run can call `set_next_input(code, replace=True)`) or copy."""
+    return Fallback(
+        reason=STATUS_TEXT["no_extension"],
+        rerun="Re-run the cell to put the fixed code in its place, or copy the code below.",
+        code=new_source,
+    )

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Builds labextension/ into paef_jupyter/labextension with the venv's jlpm, only when its sources
+# changed (a content hash, so a fresh clone or a branch switch rebuilds and nothing else does),
+# then links the build into the venv's share/jupyter/labextensions, so that Jupyter sees every
+# rebuild of an editable install without a reinstall. Safe to run again and again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VENV=${VENV:-.venv}
+export PATH="$PWD/$VENV/bin:$PATH"
+out=paef_jupyter/labextension
+stamp=labextension/node_modules/.paef-sources.sha256
+sources=$(find labextension \( -name node_modules -o -name lib -o -name .yarn -o -name tsconfig.tsbuildinfo \) \
+            -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
+if [ ! -f "$out/package.json" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sources" ]; then
+  echo "build_labextension: building labextension/ (sources changed)" >&2
+  (cd labextension && jlpm install --immutable >/dev/null && jlpm build:prod >/dev/null)
+  echo "$sources" >"$stamp"
+fi
+link="$VENV/share/jupyter/labextensions/paef-jupyter"
+if [ "$(readlink "$link" 2>/dev/null)" != "$PWD/$out" ]; then
+  rm -rf "$link"
+  mkdir -p "$(dirname "$link")"
+  ln -s "$PWD/$out" "$link"
+fi
