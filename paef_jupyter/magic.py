@@ -1,0 +1,369 @@
+"""`%%paef` / `%paef`: the notebook face over `api` (parse arguments, run the cell, render).
+
+The cell body runs the way IPython runs a cell (its transforms, the user namespace, the last
+expression's value returned so it becomes `Out`, exceptions and KeyboardInterrupt raised), only
+compiled so that its line numbers are the cell's own (the `%%paef` line is line 1).
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+
+from . import api
+from .model import CellRef, Report, SourceUnit
+
+
+@dataclass(frozen=True)
+class RunningCell:
+    """The cell being executed, as the frontend sent it (id and full text)."""
+
+    cell_id: str | None
+    code: str | None
+
+
+@dataclass(frozen=True)
+class CellOutcome:
+    value: Any
+    error: BaseException | None
+    report: Report
+    run_s: float
+
+
+@magic_arguments()
+@argument("--top", type=int, default=5, metavar="K", help="show the top K bottlenecks (default 5)")
+@argument("--no-profile", action="store_true", help="run the cell unprofiled; static analysis only")
+@argument("--report", metavar="PATH", help="also write the report as one self-contained HTML file")
+@argument("--apply", nargs="?", const="all", metavar="RULES",
+          help="rewrite this cell with its automatic fixes (all, or comma-separated rule ids) "
+               "through set_next_input; the way to apply where the paef extension is missing")
+@argument("-o", "--output", action="store_true", help="return the Report as the cell's value (like %%timeit -o)")
+@argument("-q", "--quiet", action="store_true", help="show nothing; `%%paef last` gives the report")
+def _cell_args(line: str, cell: str) -> None:
+    """%%paef [--top K] [--no-profile] [--report PATH] [--apply[=RULES]] [-o] [-q]"""
+
+
+@magic_arguments()
+@argument("command", choices=["scan", "report", "last"],
+          help="scan: analyse every code cell of this notebook; report PATH: write the last report "
+               "as HTML; last: the last Report")
+@argument("path", nargs="?", help="scan: the notebook or script (default: this notebook); report: the file to write")
+@argument("--top", type=int, default=5, metavar="K")
+@argument("-q", "--quiet", action="store_true", help="scan: show nothing")
+def _line_args(line: str) -> None:
+    """%paef scan [PATH] | %paef report PATH | %paef last"""
+
+
+@magics_class
+class PaefMagics(Magics):
+    def __init__(self, shell: Any):
+        super().__init__(shell)
+        self.last: Report | None = None
+
+    @line_cell_magic
+    def paef(self, line: str, cell: str | None = None) -> Any:
+        """Find, explain and fix PyTorch performance antipatterns.
+
+        Cell magic: ``%%paef [--top K] [--no-profile] [--report PATH] [--apply[=RULES]] [-o] [-q]``
+        runs the cell exactly as without the magic (profiled), then shows the report.
+
+        Line magic: ``%paef scan [PATH]``, ``%paef report PATH``, ``%paef last``.
+        """
+        __tracebackhide__ = True  # noqa: F841 - IPython hides this frame in tracebacks
+        if cell is None:
+            return self._line(line)
+        return self._cell(line, cell)
+
+    # -- %%paef -------------------------------------------------------------------------
+
+    def _cell(self, line: str, body: str) -> Any:
+        __tracebackhide__ = True  # noqa: F841
+        args = _parse(_cell_args, line)
+        if args.top < 1:
+            raise UsageError("--top must be at least 1")
+        running = running_cell(self.shell)
+        text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
+        ref = CellRef(path=f"In[{self.shell.execution_count}]", cell_id=running.cell_id)
+        outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top)
+        if isinstance(outcome.error, KeyboardInterrupt):
+            raise outcome.error
+        report = outcome.report
+        self.last = report
+        if args.report:
+            self._write(report, args.report)
+        if args.apply:
+            self._apply_now(report, text, args.apply)
+        if not args.quiet:
+            from .ui import show_report
+
+            show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, outcome),
+                        apply_hint=_apply_hint(text))
+        if outcome.error is not None:
+            raise outcome.error
+        return report if args.output else outcome.value
+
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5) -> CellOutcome:
+        """Run a `%%paef` cell's text in the user namespace and analyse it."""
+        __tracebackhide__ = True  # noqa: F841
+        code = CellCode.build(self.shell, text)
+        timing: dict[str, float] = {}
+
+        def execute() -> Any:
+            __tracebackhide__ = True  # noqa: F841
+            t0 = time.perf_counter()
+            try:
+                return code.run(self.shell.user_ns)
+            finally:
+                timing["run_s"] = time.perf_counter() - t0
+
+        ns = self.shell.user_ns
+        if profile:
+            run = api.profile_cell(text, ns, ref=ref, execute=execute,
+                                   filename_to_ref={code.filename: ref}, top=top)
+            return CellOutcome(run.value, run.error, run.report, timing.get("run_s", 0.0))
+        value, error = None, None
+        try:
+            value = execute()
+        except KeyboardInterrupt as exc:
+            return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
+        except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
+            error = exc
+        report = api.analyze_source(text, ref, namespace=ns)
+        return CellOutcome(value, error, report, timing.get("run_s", 0.0))
+
+    def _rerunner(self, ref: CellRef, before: CellOutcome) -> Callable[[str], "Comparison"]:
+        profiled = before.report.profile is not None
+
+        def rerun(new_text: str) -> Comparison:
+            after = self.run_text(new_text, ref, profile=profiled)
+            if after.error is None:
+                self.last = after.report
+            return Comparison(before.run_s, after.run_s, profiled, after.error, after.report)
+
+        return rerun
+
+    def _apply_now(self, report: Report, text: str, rules: str) -> None:
+        """`--apply`: rewrite the running cell now, the one moment `set_next_input` can."""
+        from .fix import apply_findings
+
+        wanted = None if rules == "all" else {r.strip() for r in rules.split(",") if r.strip()}
+        chosen = [f for f in report.top(len(report.findings)) if wanted is None or f.rule in wanted]
+        new, applied, skipped = apply_findings(text, chosen)
+        if not applied:
+            print("paef: no automatic fix to apply" + (f" for {rules}" if wanted else ""))
+            return
+        first, _, rest = new.partition("\n")
+        new = _APPLY_FLAG.sub("", first) + "\n" + rest
+        self.shell.set_next_input(new, replace=True)
+        names = ", ".join(f"{f.rule} (line {f.line})" for f in applied)
+        print(f"paef: rewrote this cell with {len(applied)} fix(es): {names}")
+        if skipped:
+            print("paef: skipped (collides with another fix): " + ", ".join(f.rule for f in skipped))
+
+    # -- %paef scan | report | last ------------------------------------------------------
+
+    def _line(self, line: str) -> Any:
+        args = _parse(_line_args, line)
+        if args.command == "last":
+            if self.last is None:
+                raise UsageError("no report yet: run a %%paef cell or %paef scan first")
+            return self.last
+        if args.command == "report":
+            if not args.path:
+                raise UsageError("usage: %paef report PATH")
+            if self.last is None:
+                raise UsageError("no report yet: run a %%paef cell or %paef scan first")
+            self._write(self.last, args.path)
+            return None
+        report = self._scan(args.path)
+        self.last = report
+        if not args.quiet:
+            from .ui import show_report
+
+            show_report(report, top=args.top, editor=self.editor)
+        return None
+
+    def _scan(self, path: str | None) -> Report:
+        from .units import InputError, read_units
+
+        path = path or notebook_path(self.shell)
+        if path:
+            try:
+                units = read_units(path)
+            except InputError as exc:
+                raise UsageError(str(exc)) from None
+            title = f"{os.path.basename(path)} (as last saved)" if path.endswith(".ipynb") else path
+        else:
+            units = history_units(self.shell)
+            title = "cells run so far in this kernel"
+        return api.analyze(units, namespace=self.shell.user_ns, title=title)
+
+    def _write(self, report: Report, path: str) -> None:
+        from .ui.html_report import write_report
+
+        try:
+            write_report(report, path)
+        except OSError as exc:
+            raise UsageError(f"{path}: cannot write ({exc.strerror or exc})") from None
+        print(f"paef: report written to {path}")
+
+    @property
+    def editor(self) -> Any:
+        """The labextension bridge; its handshake starts now, while the cell runs."""
+        if getattr(self.shell, "kernel", None) is None:
+            return None
+        from .ui.bridge import shared_bridge
+
+        return shared_bridge()
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Before/after run time of a cell whose fixes were applied (Re-run and compare)."""
+
+    before_s: float
+    after_s: float
+    profiled: bool
+    error: BaseException | None
+    report: Report
+
+    @property
+    def speedup(self) -> float | None:
+        return self.before_s / self.after_s if self.after_s > 0 else None
+
+
+# --- running the body like IPython does --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CellCode:
+    """A cell body compiled under a cached file name, with the cell's own line numbers."""
+
+    filename: str
+    body: Any
+    last: Any  # the final expression, evaluated for the cell's value; None if there is none
+
+    @classmethod
+    def build(cls, shell: Any, text: str) -> "CellCode":
+        lines = text.split("\n")
+        magic_at = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
+        body_lines = lines[magic_at + 1 :]
+        blank = next((i for i, ln in enumerate(body_lines) if ln.strip()), len(body_lines))
+        transformed = shell.transform_cell("\n".join(body_lines))
+        # transform_cell drops leading blank lines; put them (and the magic line) back.
+        source = "\n" * (magic_at + 1 + blank) + transformed
+        # Its own file name (not the outer cell's), so tracebacks and linecache show the body.
+        filename = shell.compile.cache(source, shell.execution_count)
+        tree = shell.transform_ast(shell.compile.ast_parse(source, filename=filename))
+        last = None
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(transformed):
+            last = shell.compile(ast.Expression(tree.body.pop().value), filename, "eval")
+        body = shell.compile(tree, filename, "exec")
+        return cls(filename, body, last)
+
+    def run(self, namespace: dict) -> Any:
+        __tracebackhide__ = True  # noqa: F841
+        exec(self.body, namespace)
+        return eval(self.last, namespace) if self.last is not None else None
+
+
+def running_cell(shell: Any) -> RunningCell:
+    """The cell id and text from the execute request; only valid while the cell runs."""
+    kernel = getattr(shell, "kernel", None)
+    try:
+        parent = kernel.get_parent() if kernel is not None else {}
+    except Exception:  # noqa: BLE001 - a kernel without a parent message
+        parent = {}
+    metadata = parent.get("metadata") or {}
+    content = parent.get("content") or {}
+    cell_id = metadata.get("cellId")
+    code = content.get("code")
+    return RunningCell(cell_id if isinstance(cell_id, str) else None, code if isinstance(code, str) else None)
+
+
+def notebook_path(shell: Any) -> str | None:
+    """This notebook's file when the kernel knows it (`__session__` / JPY_SESSION_NAME)."""
+    for candidate in (shell.user_ns.get("__session__"), os.environ.get("JPY_SESSION_NAME")):
+        if isinstance(candidate, str) and candidate.endswith(".ipynb") and os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def history_units(shell: Any) -> list[SourceUnit]:
+    """The cells run so far (raw text), but not the one running now."""
+    raw = shell.history_manager.input_hist_raw
+    now = shell.execution_count
+    return [
+        SourceUnit(CellRef(path=f"In[{n}]"), text)
+        for n, text in enumerate(raw)
+        if n and n != now and text.strip()
+    ]
+
+
+def _parse(func: Callable, line: str) -> Any:
+    try:
+        return parse_argstring(func, line)
+    except UsageError:
+        raise
+    except SystemExit:  # argparse on bad input
+        raise UsageError(f"bad arguments: {line!r}") from None
+
+
+def _is_paef_cell(code: str, body: str) -> bool:
+    first, _, rest = code.lstrip("\n").partition("\n")
+    return first.lstrip().startswith("%%paef") and rest.rstrip() == body.rstrip()
+
+
+def _ends_with_semicolon(code: str) -> bool:
+    lines = [ln for ln in code.rstrip().split("\n") if ln.strip()]
+    return bool(lines) and lines[-1].split("#", 1)[0].rstrip().endswith(";")
+
+
+_APPLY_FLAG = re.compile(r"\s+--apply(?:=\S*|\s+(?!-)\S+)?")
+
+
+def _apply_hint(text: str) -> str:
+    """The cell's first line with `--apply`: what to run where nothing can write the cell."""
+    first = text.lstrip("\n").split("\n", 1)[0]
+    return _APPLY_FLAG.sub("", first).rstrip() + " --apply"
+
+
+# --- extension entry points --------------------------------------------------------------
+
+_loaded: dict[int, tuple[PaefMagics, threading.Thread | None]] = {}
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    if id(ipython) in _loaded:
+        return
+    magics = PaefMagics(ipython)
+    ipython.register_magics(magics)
+    _loaded[id(ipython)] = (magics, _warm())
+
+
+def unload_ipython_extension(ipython: Any) -> None:
+    entry = _loaded.pop(id(ipython), None)
+    if entry is None:
+        return
+    magics, warm = entry
+    for kind in ("line", "cell"):
+        ipython.magics_manager.magics[kind].pop("paef", None)
+    ipython.magics_manager.registry.pop(type(magics).__name__, None)
+    if warm is not None:
+        warm.join(timeout=30)
+
+
+def _warm() -> threading.Thread | None:
+    """Start jedi's cold start (seconds) in the background so the first %%paef is quick."""
+    from .static import warm
+
+    return warm(background=True)

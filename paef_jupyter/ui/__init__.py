@@ -1,0 +1,33 @@
+"""Views of a `Report`: the live widget, the static HTML fallback, the exported HTML file."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..model import Report
+
+
+def show_report(
+    report: Report,
+    *,
+    top: int = 5,
+    editor: Any = None,
+    rerun: Callable[[str], Any] | None = None,
+    apply_hint: str | None = None,
+) -> None:
+    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets."""
+    from IPython.display import HTML, display
+
+    try:
+        from .widget import ReportView
+    except ImportError:
+        from . import flame
+        from .static_view import static_html
+
+        note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`." if apply_hint else None
+        display(HTML(str(static_html(report, top, note))))
+        layout = flame.layout(report)
+        if layout is not None:
+            display(flame.figure(report, layout))
+        return
+    display(ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint))

@@ -1,0 +1,62 @@
+"""Which fixes of one cell are applied. The cell text is always `original + applied fixes`.
+
+Keeping the applied set (not a stack of texts) makes Apply, Undo and Apply all one operation:
+compute the text for a new set from the original and ask the editor to swap the current text
+for it. Nothing here talks to a frontend; the view commits a plan once the edit succeeded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+
+from ..fix import FixError, apply_findings, unified_diff
+from ..model import Finding, SourceUnit
+
+
+@dataclass(frozen=True)
+class Plan:
+    text: str
+    applied: frozenset[int]
+    skipped: frozenset[int]
+
+
+class CellFixes:
+    """The automatic fixes of one unit, keyed by the finding's index in its `Report`."""
+
+    def __init__(self, unit: SourceUnit, findings: Mapping[int, Finding]):
+        self.unit = unit
+        self.findings = {i: f for i, f in findings.items() if f.fixable}
+        self.current = unit.text
+        self.applied: frozenset[int] = frozenset()
+
+    def plan(self, wanted: Iterable[int]) -> Plan:
+        """The text with exactly `wanted` applied; colliding fixes land in `skipped`."""
+        chosen = set(wanted)
+        order = [i for i in sorted(self.findings) if i in chosen]
+        try:
+            text, done, skipped = apply_findings(self.unit.text, [self.findings[i] for i in order])
+        except FixError:
+            return Plan(self.current, self.applied, frozenset(order) - self.applied)
+        ids = {id(f): i for i, f in self.findings.items()}
+        return Plan(text, frozenset(ids[id(f)] for f in done), frozenset(ids[id(f)] for f in skipped))
+
+    def commit(self, plan: Plan) -> None:
+        self.current = plan.text
+        self.applied = plan.applied
+
+    def proposal(self, index: int) -> str | None:
+        """The unit's text with only finding `index` applied, or None if it cannot apply alone."""
+        plan = self.plan([index])
+        return plan.text if index in plan.applied else None
+
+
+def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
+    """The unified diff of one automatic fix on its own, or None when it has none."""
+    if not finding.fixable:
+        return None
+    try:
+        new, done, _ = apply_findings(unit.text, [finding])
+    except FixError:
+        return None
+    return unified_diff(unit.text, new, name) if done else None

@@ -1,0 +1,180 @@
+"""The flame chart: profile call trees laid out as bars on a time axis, linked to findings.
+
+`layout` is pure (Report -> bars, each knowing the findings behind it); `figure` draws the
+bars with plotly, one `Bar` trace so a click's point index is the bar's index. CPU frames
+stack downwards from the root; a GPU lane (kernels, copies) sits below on the same time axis.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from typing import Sequence
+
+from ..model import Finding, Frame, Report
+from .pieces import fmt_time
+
+KIND_COLORS = {
+    "root": "#9e9e9e",
+    "python": "#6e8fc9",
+    "op": "#4fa3a5",
+    "kernel": "#5aa469",
+    "memcpy": "#e69545",
+    "sync": "#d65f5f",
+}
+LINKED_OUTLINE = "#8250df"
+SELECTED_COLOR = "#c62828"
+FADED_COLOR = "#dde1e6"
+MAX_BARS = 3000
+
+
+@dataclass(frozen=True)
+class Bar:
+    frame: Frame
+    lane: str  # "cpu" or "gpu"
+    row: int
+    start_s: float
+    duration_s: float
+    findings: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FlameLayout:
+    bars: tuple[Bar, ...]
+    cpu_rows: int
+    gpu_rows: int
+    hidden: int
+
+    def bars_of(self, finding: int) -> list[int]:
+        return [i for i, bar in enumerate(self.bars) if finding in bar.findings]
+
+
+def layout(report: Report, max_bars: int = MAX_BARS) -> FlameLayout | None:
+    """Bars for the report's profile trees, or None when there is nothing to draw."""
+    profile = report.profile
+    if profile is None or (profile.cpu_tree is None and profile.gpu_tree is None):
+        return None
+    placed: list[tuple[Frame, str, int, float, tuple[int, ...]]] = []
+    cpu_rows = _place(profile.cpu_tree, "cpu", 0, report.findings, placed) if profile.cpu_tree else 0
+    gpu_rows = _place(profile.gpu_tree, "gpu", cpu_rows + 1, report.findings, placed) if profile.gpu_tree else 0
+    if not placed:
+        return None
+    kept = placed
+    if len(placed) > max_bars:
+        threshold = sorted((p[0].duration_s for p in placed), reverse=True)[max_bars - 1]
+        kept = [p for p in placed if p[0].duration_s >= threshold][:max_bars]
+    bars = tuple(Bar(f, lane, row, start, f.duration_s, links) for f, lane, row, start, links in kept)
+    return FlameLayout(bars, cpu_rows, gpu_rows, len(placed) - len(kept))
+
+
+def frame_findings(frame: Frame, findings: Sequence[Finding]) -> tuple[int, ...]:
+    """Findings whose lines hold the frame's calling line."""
+    if frame.ref is None or frame.line is None or frame.kind == "root":
+        return ()
+    return tuple(
+        i for i, f in enumerate(findings) if f.ref.key == frame.ref.key and f.line <= frame.line <= f.end_line
+    )
+
+
+def colors(flame: FlameLayout, selected: int | None = None) -> tuple[list[str], list[str]]:
+    """(fill, outline) per bar: the selected finding's frames lit, the rest faded."""
+    fill, outline = [], []
+    for bar in flame.bars:
+        if selected is None:
+            fill.append(KIND_COLORS.get(bar.frame.kind, KIND_COLORS["python"]))
+            outline.append(LINKED_OUTLINE if bar.findings else "rgba(255,255,255,0.6)")
+        elif selected in bar.findings:
+            fill.append(SELECTED_COLOR)
+            outline.append("#7f0000")
+        else:
+            fill.append(FADED_COLOR)
+            outline.append("rgba(255,255,255,0.6)")
+    return fill, outline
+
+
+def figure(report: Report, flame: FlameLayout, selected: int | None = None, widget: bool = False):
+    """The plotly figure (a `FigureWidget` when `widget`, for click events in the kernel)."""
+    import plotly.graph_objects as go
+
+    fill, outline = colors(flame, selected)
+    bars = flame.bars
+    trace = go.Bar(
+        orientation="h",
+        base=[b.start_s * 1e3 for b in bars],
+        x=[max(b.duration_s * 1e3, 1e-6) for b in bars],
+        y=[b.row for b in bars],
+        width=0.92,
+        text=[escape(_short(b.frame.name)) for b in bars],
+        textposition="inside",
+        insidetextanchor="start",
+        textfont={"size": 10, "color": "#111"},
+        hovertext=[_hover(b, report.findings) for b in bars],
+        hovertemplate="%{hovertext}<extra></extra>",
+        customdata=list(range(len(bars))),
+        marker={"color": fill, "line": {"color": outline, "width": 1}},
+        showlegend=False,
+    )
+    rows = flame.cpu_rows + (flame.gpu_rows + 1 if flame.gpu_rows else 0)
+    tickvals, ticktext = [0], ["CPU"]
+    if flame.gpu_rows:
+        tickvals.append(flame.cpu_rows + 1)
+        ticktext.append("GPU")
+    title = "Flame chart (click a frame for the findings behind it)"
+    if flame.hidden:
+        title += f" \u2014 {flame.hidden} frames too short to draw are hidden"
+    fig_layout = go.Layout(
+        title={"text": title, "font": {"size": 13}, "x": 0.01},
+        height=min(120 + 24 * max(rows, 1), 700),
+        margin={"l": 50, "r": 10, "t": 36, "b": 36},
+        xaxis={"title": {"text": "time (ms)"}, "zeroline": False},
+        yaxis={"autorange": "reversed", "tickvals": tickvals, "ticktext": ticktext, "showgrid": False,
+               "zeroline": False},
+        uniformtext={"mode": "hide", "minsize": 8},
+        bargap=0,
+        plot_bgcolor="#ffffff",
+        clickmode="event",
+        hoverlabel={"align": "left"},
+    )
+    cls = go.FigureWidget if widget else go.Figure
+    return cls(data=[trace], layout=fig_layout)
+
+
+def describe(bar: Bar) -> str:
+    where = f" (line {bar.frame.line})" if bar.frame.line else ""
+    return f"{bar.frame.name}{where}, {fmt_time(bar.duration_s)}"
+
+
+# --- internals ---------------------------------------------------------------------------
+
+
+def _place(root: Frame, lane: str, row0: int, findings: Sequence[Finding], out: list) -> int:
+    """Append (frame, lane, row, start, findings) for a tree; return the rows it uses."""
+    timed = any(f.start_s > 0 for f in root.walk())
+    depth = 0
+    stack: list[tuple[Frame, int, float, tuple[int, ...]]] = [(root, 0, root.start_s if timed else 0.0, ())]
+    while stack:
+        frame, level, start, inherited = stack.pop()
+        links = tuple(sorted(set(inherited) | set(frame_findings(frame, findings))))
+        out.append((frame, lane, row0 + level, start, links))
+        depth = max(depth, level + 1)
+        cursor = start
+        for child in frame.children:
+            child_start = child.start_s if timed else cursor
+            stack.append((child, level + 1, child_start, links))
+            cursor += child.duration_s
+    return depth
+
+
+def _short(name: str, limit: int = 40) -> str:
+    return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def _hover(bar: Bar, findings: Sequence[Finding]) -> str:
+    """Plotly reads hover text as a small HTML subset: frame names are escaped."""
+    f = bar.frame
+    parts = [escape(f.name), f"{f.kind}, {fmt_time(f.duration_s)} (self {fmt_time(f.self_s)})"]
+    if f.line is not None:
+        parts.append(f"line {f.line}")
+    if bar.findings:
+        parts.append("findings: " + ", ".join(escape(findings[i].rule) for i in bar.findings))
+    return "<br>".join(parts)

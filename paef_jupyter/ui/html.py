@@ -1,0 +1,71 @@
+"""Markup that cannot be injected into: every `str` is escaped unless it is already `Markup`.
+
+Reports embed user code, file names and profiler frame names; all of it goes through
+`tag`/`esc`, so a cell containing `</script>` or HTML renders as text. JSON placed inside a
+`<script>` element goes through `script_json`, which also hides `<`, `>`, `&` and the
+JavaScript line separators U+2028/U+2029.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Iterable, Union
+
+
+class Markup(str):
+    """A string of HTML that is already safe: `tag` inserts it as is."""
+
+    __slots__ = ()
+
+
+Child = Union[str, Markup, None, Iterable["Child"]]
+
+
+def esc(text: object) -> Markup:
+    if isinstance(text, Markup):
+        return text
+    return Markup(html.escape(str(text), quote=True))
+
+
+def join(parts: Iterable[Child]) -> Markup:
+    return Markup("".join(_render(p) for p in parts))
+
+
+def tag(name: str, *children: Child, **attrs: object) -> Markup:
+    """`<name attrs>children</name>`; `class_` spells `class`, `data_x` spells `data-x`.
+
+    Attributes whose value is None or False are left out; True gives a bare attribute.
+    """
+    rendered = []
+    for key, value in attrs.items():
+        if value is None or value is False:
+            continue
+        attr = key.rstrip("_").replace("_", "-")
+        rendered.append(f" {attr}" if value is True else f' {attr}="{esc(value)}"')
+    return Markup(f"<{name}{''.join(rendered)}>{join(children)}</{name}>")
+
+
+def script_json(data: Any) -> Markup:
+    """JSON that is safe inside `<script type="application/json">` and as a JS literal."""
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    for ch, repl in _SCRIPT_ESCAPES.items():
+        text = text.replace(ch, repl)
+    return Markup(text)
+
+
+_SCRIPT_ESCAPES = {
+    "<": "\\u003c",
+    ">": "\\u003e",
+    "&": "\\u0026",
+    "\u2028": "\\u2028",
+    "\u2029": "\\u2029",
+}
+
+
+def _render(child: Child) -> str:
+    if child is None:
+        return ""
+    if isinstance(child, str):
+        return esc(child)
+    return "".join(_render(c) for c in child)

@@ -1,0 +1,78 @@
+"""The report as static HTML: the notebook's no-widget fallback and the body of the HTML file.
+
+Cards, sources and diffs come from `pieces`; automatic fixes also show the whole fixed unit,
+so the code can be copied where no extension can write it.
+"""
+
+from __future__ import annotations
+
+from ..fix import FixError, apply_findings
+from ..model import Report
+from .fixstate import fix_diff
+from .html import Markup, join, tag
+from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
+
+
+def diffs(report: Report) -> dict[int, str]:
+    """The diff of each automatic fix, against the unit it edits."""
+    out: dict[int, str] = {}
+    for i, f in enumerate(report.findings):
+        unit = report.source_of(f.ref)
+        if unit is not None:
+            diff = fix_diff(unit, f, unit_label(unit.ref))
+            if diff:
+                out[i] = diff
+    return out
+
+
+def cards_and_sources(report: Report, flame: Markup | None = None) -> Markup:
+    """Flame chart (if given) above two columns: the cards and the source they point at."""
+    d = diffs(report)
+    cards = [card(report, i, d.get(i)) for i in range(len(report.findings))]
+    sources = [source(u, findings_of(report, u)) for u in units_with_findings(report)]
+    return join(
+        [
+            flame,
+            tag(
+                "div",
+                tag("div", tag("h4", "Antipatterns"), cards or tag("div", "None found.", class_="paef-note"),
+                    class_="paef-col paef-cards"),
+                tag("div", tag("h4", "Source"), sources, class_="paef-col paef-sources"),
+                class_="paef-cols",
+            ),
+        ]
+    )
+
+
+COLUMNS_CSS = Markup(
+    ".paef-cols{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}"
+    ".paef-col{flex:1 1 420px;min-width:0}"
+)
+
+
+def static_html(report: Report, top: int = 5, fallback_note: str | None = None) -> Markup:
+    """Self-contained HTML fragment (no script) for a notebook output without widgets."""
+    return tag(
+        "div",
+        tag("style", CSS, COLUMNS_CSS),
+        summary(report, top),
+        tag("div", fallback_note, class_="paef-note") if fallback_note else None,
+        errors(report),
+        cards_and_sources(report),
+        _fixed_units(report),
+        class_="paef",
+    )
+
+
+def _fixed_units(report: Report) -> Markup | None:
+    """Every unit with all its automatic fixes applied: copyable where nothing can apply it."""
+    blocks = []
+    for unit in units_with_findings(report):
+        try:
+            text, applied, _ = apply_findings(unit.text, [f for _, f in findings_of(report, unit)])
+        except FixError:
+            continue
+        if applied:
+            blocks.append(tag("h4", f"{unit_label(unit.ref)} with every automatic fix applied"))
+            blocks.append(code_block(text))
+    return tag("div", blocks, class_="paef-fixed") if blocks else None

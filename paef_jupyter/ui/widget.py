@@ -1,0 +1,335 @@
+"""The live view of a report (ipywidgets): linked flame chart, cards, source, fix buttons.
+
+Built from the same pieces as the static and exported views. The flame chart is a plotly
+`FigureWidget` (an anywidget: JupyterLab 4, Notebook 7 and VS Code render it), so a click on a
+frame reaches the kernel and the cards and lines behind it are lit; selecting a card recolours
+its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
+bridge); where it cannot write, the card offers the `--apply` re-run and copyable code.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import ipywidgets as w
+
+from ..model import CellRef, Report
+from . import flame as flame_mod
+from .fixstate import CellFixes, Plan
+from .html import Markup, tag
+from .pieces import CSS, card, errors, findings_of, fmt_time, source, summary, units_with_findings
+from .static_view import COLUMNS_CSS, diffs, static_html
+
+STATUS_TEXT = {
+    "applied": "Applied to the cell (Undo, or Ctrl+Z in the cell, reverts it).",
+    "conflict": "The cell was edited since it was analysed, so nothing was written. Re-run it.",
+    "not_found": "The cell is no longer open in a notebook on this kernel.",
+    "no_extension": "The paef-jupyter extension did not answer in this frontend, so the cell cannot be "
+    "written from here.",
+    "no_cell_id": "The frontend did not say which cell this is, so it cannot be written from here.",
+}
+
+WIDGET_CSS = Markup(
+    ".paef-box .paef-card{margin:0}"
+    ".paef-cardbox{margin:0 0 8px}"
+    ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px #0969da}"
+    ".paef-cardbox.paef-linked .paef-card{box-shadow:0 0 0 2px #8250df}"
+    ".paef-cardbox.paef-dimmed{opacity:.5}"
+    ".paef-cardbox.paef-dismissed{opacity:.45}"
+    ".paef-cardbox.paef-dismissed .paef-card>:not(.paef-card-head){display:none}"
+    ".paef-cardbox.paef-applied .paef-card{border-color:#1a7f37}"
+)
+
+
+class ReportView:
+    """One report on screen. `rerun(new_cell_text)` re-runs a fixed cell (Re-run and compare)."""
+
+    def __init__(
+        self,
+        report: Report,
+        *,
+        top: int = 5,
+        editor: Any = None,
+        rerun: Callable[[str], Any] | None = None,
+        apply_hint: str | None = None,
+    ):
+        self.report = report
+        self.top = top
+        self.editor = editor
+        self.rerun = rerun
+        self.apply_hint = apply_hint
+        self.flame = flame_mod.layout(report)
+        self.selected: int | None = None
+        self.dismissed: set[int] = set()
+        self.diffs = diffs(report)
+        self.fixes: dict[tuple, CellFixes] = {}
+        for unit in report.sources:
+            cell = CellFixes(unit, dict(findings_of(report, unit)))
+            if cell.findings:
+                self.fixes[unit.ref.key] = cell
+        self.info = w.HTML()
+        self.status = w.HTML()
+        self.output = w.Output()
+        self.figure = self._figure()
+        self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u))) for u in units_with_findings(report)}
+        self.cards = [self._card(i) for i in range(len(report.findings))]
+        self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
+                                  disabled=not self.fixes, tooltip="apply every automatic fix not dismissed")
+        self.apply_all.on_click(lambda _: self.do_apply_all())
+        self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
+                                tooltip="run the fixed cell now and compare its time with the first run")
+        self.compare.on_click(lambda _: self.do_compare())
+        self.compare.layout.display = "" if rerun is not None else "none"
+        self.widget = self._assemble()
+        self._refresh()
+
+    # -- display --------------------------------------------------------------------------
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict:
+        """The widget, with the static HTML view for frontends that cannot show widgets."""
+        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle["text/html"] = str(static_html(self.report, self.top))
+        n = len(self.report.findings)
+        bundle["text/plain"] = f"paef report: {n} finding{'s' if n != 1 else ''}"
+        return bundle
+
+    def _assemble(self) -> w.Widget:
+        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS), summary(self.report, self.top),
+                          errors(self.report)))
+        cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
+                       layout=w.Layout(flex="1 1 420px", min_width="0"))
+        sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),
+                         layout=w.Layout(flex="1 1 420px", min_width="0"))
+        columns = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                           grid_gap="14px"))
+        toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
+        parts: list[w.Widget] = [head]
+        if self.figure is not None:
+            parts += [self.figure, self.info]
+        parts += [toolbar, columns, self.output]
+        box = w.VBox(parts)
+        box.add_class("paef")
+        box.add_class("paef-box")
+        return box
+
+    def _figure(self) -> w.Widget | None:
+        if self.flame is None:
+            return None
+        try:
+            fig = flame_mod.figure(self.report, self.flame, widget=True)
+        except ImportError:  # FigureWidget needs anywidget: draw it static, unlinked
+            out = w.Output()
+            with out:
+                flame_mod.figure(self.report, self.flame).show()
+            self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
+            return out
+        fig.data[0].on_click(lambda _trace, points, _state: self.show_frame(points.point_inds[0])
+                             if points.point_inds else None)
+        return fig
+
+    # -- linking ----------------------------------------------------------------------------
+
+    def select(self, index: int | None) -> None:
+        """Light a finding's card, frames and lines (None clears the selection)."""
+        self.selected = index
+        for i, c in enumerate(self.cards):
+            _set_class(c.box, "paef-selected", i == index)
+            _set_class(c.box, "paef-linked", False)
+            _set_class(c.box, "paef-dimmed", False)
+        self._light_lines(set() if index is None else {index})
+        self._paint(index)
+        self.info.value = ""
+
+    def show_frame(self, bar_index: int) -> list[int]:
+        """The cards and lines behind a clicked frame; returns their finding indices."""
+        assert self.flame is not None
+        bar = self.flame.bars[bar_index]
+        linked = list(bar.findings)
+        for i, c in enumerate(self.cards):
+            _set_class(c.box, "paef-selected", False)
+            _set_class(c.box, "paef-linked", i in linked)
+            _set_class(c.box, "paef-dimmed", bool(linked) and i not in linked)
+        self._light_lines(set(linked), extra=(bar.frame.ref, bar.frame.line))
+        self.selected = None
+        self._paint(None)
+        behind = ", ".join(f"{self.report.findings[i].rule} (line {self.report.findings[i].line})" for i in linked)
+        self.info.value = str(tag("div", flame_mod.describe(bar), " \u2014 ",
+                                  f"behind it: {behind}" if linked else "no finding behind it",
+                                  class_="paef-status"))
+        return linked
+
+    def _light_lines(self, findings: set[int], extra: tuple[CellRef | None, int | None] = (None, None)) -> None:
+        for unit in units_with_findings(self.report):
+            lines = {n for i in findings for n in _lines(self.report, i) if self.report.findings[i].ref.key == unit.ref.key}
+            ref, line = extra
+            if ref is not None and line is not None and ref.key == unit.ref.key:
+                lines.add(line)
+            self.sources[unit.ref.key].value = str(source(unit, findings_of(self.report, unit), lines))
+
+    def _paint(self, selected: int | None) -> None:
+        if self.flame is None or not hasattr(self.figure, "batch_update"):
+            return
+        fill, outline = flame_mod.colors(self.flame, selected)
+        with self.figure.batch_update():
+            self.figure.data[0].marker.color = fill
+            self.figure.data[0].marker.line.color = outline
+
+    # -- cards and their buttons ---------------------------------------------------------
+
+    def _card(self, index: int) -> "_Card":
+        finding = self.report.findings[index]
+        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index))))
+        c.show.on_click(lambda _: self.select(None if self.selected == index else index))
+        c.apply.on_click(lambda _: self.do_apply(index))
+        c.dismiss.on_click(lambda _: self.do_dismiss(index))
+        c.undo.on_click(lambda _: self.do_undo(index))
+        if not finding.fixable:
+            c.apply.disabled = True
+            c.apply.tooltip = "a hint: no automatic rewrite keeps the meaning here"
+        return c
+
+    def do_apply(self, index: int) -> None:
+        fixes = self._fixes_of(index)
+        if fixes is None:
+            return
+        plan = fixes.plan(fixes.applied | {index})
+        if index not in plan.applied:
+            self._card_status(index, "This fix collides with one already applied: Undo that one first.")
+            return
+        self._write(fixes, plan, [index])
+
+    def do_undo(self, index: int) -> None:
+        if index in self.dismissed:
+            self.dismissed.discard(index)
+            self._refresh()
+            self._card_status(index, "")
+            return
+        fixes = self._fixes_of(index)
+        if fixes is None or index not in fixes.applied:
+            return
+        self._write(fixes, fixes.plan(fixes.applied - {index}), [index])
+
+    def do_dismiss(self, index: int) -> None:
+        fixes = self._fixes_of(index)
+        if fixes is not None and index in fixes.applied:
+            self._card_status(index, "Undo the fix before dismissing it.")
+            return
+        self.dismissed.add(index)
+        self._refresh()
+
+    def do_apply_all(self) -> None:
+        for fixes in self.fixes.values():
+            wanted = {i for i in fixes.findings if i not in self.dismissed} | fixes.applied
+            plan = fixes.plan(wanted)
+            for i in plan.skipped:
+                self._card_status(i, "Not applied: it collides with a fix of higher rank.")
+            if plan.applied != fixes.applied:
+                self._write(fixes, plan, sorted(plan.applied ^ fixes.applied))
+
+    def do_compare(self) -> None:
+        if self.rerun is None or len(self.fixes) != 1:
+            return
+        (fixes,) = self.fixes.values()
+        self.status.value = str(tag("span", "Running the fixed cell\u2026", class_="paef-status"))
+        self.output.clear_output()
+        with self.output:
+            result = self.rerun(fixes.current)
+        self.status.value = str(compare_text(result))
+
+    def _fixes_of(self, index: int) -> CellFixes | None:
+        return self.fixes.get(self.report.findings[index].ref.key)
+
+    def _write(self, fixes: CellFixes, plan: Plan, touched: list[int]) -> None:
+        """Swap the cell's current text for the plan's; commit when the frontend confirms."""
+        cell_id = fixes.unit.ref.cell_id
+        if self.editor is None or not cell_id:
+            self._fallback(fixes, plan, touched, "no_extension" if cell_id else "no_cell_id")
+            return
+        for i in touched:
+            self._card_status(i, "Writing the cell\u2026")
+
+        def done(status: str) -> None:
+            if status == "applied":
+                fixes.commit(plan)
+                self._refresh()
+                for i in touched:
+                    self._card_status(i, STATUS_TEXT["applied"] if i in plan.applied else "Reverted.")
+            elif status == "no_extension":
+                self._fallback(fixes, plan, touched, status)
+            else:
+                for i in touched:
+                    self._card_status(i, STATUS_TEXT.get(status, status))
+
+        self.editor.replace_cell(cell_id, fixes.current, plan.text, on_result=done)
+
+    def _fallback(self, fixes: CellFixes, plan: Plan, touched: list[int], reason: str) -> None:
+        rules = sorted({self.report.findings[i].rule for i in plan.applied})
+        how = []
+        if self.apply_hint and rules:
+            how = ["Re-run the cell as ", tag("code", f"{self.apply_hint}={','.join(rules)}"),
+                   " to rewrite it in place, or copy the fixed cell below."]
+        else:
+            how = ["Copy the fixed cell below into the notebook."]
+        for i in touched:
+            c = self.cards[i]
+            c.status.value = str(tag("div", STATUS_TEXT[reason], " ", how, class_="paef-status"))
+            c.code.value = plan.text
+            c.code.rows = min(plan.text.count("\n") + 1, 30)
+            c.code.layout.display = ""
+
+    def _card_status(self, index: int, text: str) -> None:
+        self.cards[index].status.value = str(tag("div", text, class_="paef-status")) if text else ""
+
+    def _refresh(self) -> None:
+        applied = set().union(*(f.applied for f in self.fixes.values())) if self.fixes else set()
+        for c in self.cards:
+            _set_class(c.box, "paef-applied", c.index in applied)
+            _set_class(c.box, "paef-dismissed", c.index in self.dismissed)
+            fixable = self.report.findings[c.index].fixable
+            c.apply.disabled = not fixable or c.index in applied or c.index in self.dismissed
+            c.dismiss.disabled = c.index in self.dismissed or c.index in applied
+            c.undo.disabled = c.index not in applied and c.index not in self.dismissed
+        self.compare.disabled = self.rerun is None or not applied
+
+
+class _Card:
+    def __init__(self, index: int, body: w.HTML):
+        self.index = index
+        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines",
+                             layout=w.Layout(width="auto"))
+        self.apply = w.Button(description="Apply", icon="check", button_style="success",
+                              layout=w.Layout(width="auto"))
+        self.dismiss = w.Button(description="Dismiss", icon="times", layout=w.Layout(width="auto"))
+        self.undo = w.Button(description="Undo", icon="undo", disabled=True, layout=w.Layout(width="auto"))
+        self.status = w.HTML()
+        self.code = w.Textarea(layout=w.Layout(width="100%", display="none"))
+        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo]), self.status, self.code])
+        self.box.add_class("paef-cardbox")
+
+
+def compare_text(result: Any) -> Markup:
+    """`Before 1.31 s -> after 0.22 s: 5.9x faster` for a `magic.Comparison`."""
+    if result.error is not None:
+        return tag("span", f"The fixed cell raised {type(result.error).__name__}: {result.error}",
+                   class_="paef-status", style="color:#82071e")
+    how = "both runs profiled" if result.profiled else "both runs unprofiled"
+    speed = result.speedup
+    verdict = "" if speed is None else (f": {speed:.2f}x faster" if speed >= 1 else f": {1 / speed:.2f}x slower")
+    remaining = len(result.report.findings)
+    return tag("span", tag("b", f"Before {fmt_time(result.before_s)} \u2192 after {fmt_time(result.after_s)}{verdict}"),
+               f" ({how}; {remaining} finding{'s' if remaining != 1 else ''} left)", class_="paef-status")
+
+
+def _lines(report: Report, index: int) -> range:
+    f = report.findings[index]
+    return range(f.line, f.end_line + 1)
+
+
+def _set_class(widget: w.DOMWidget, name: str, on: bool) -> None:
+    if on:
+        widget.add_class(name)
+    else:
+        widget.remove_class(name)
+
+
+__all__ = ["ReportView", "compare_text"]
