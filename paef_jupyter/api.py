@@ -5,11 +5,17 @@ source -> facts -> findings -> (profile) -> ranked findings -> Report
 
 from __future__ import annotations
 
-from typing import Collection, Mapping, Sequence
+import time
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 from .model import CellRef, Report, SourceUnit
+from .source import mask
 from .static.analyzer import analyze_units
 from .units import read_units
+
+if TYPE_CHECKING:
+    from .static.facts import LoopSpan
 
 
 def analyze(
@@ -37,3 +43,88 @@ def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:
 
 
 # --- profiling (see paef_jupyter/dynamic) ----------------------------------------------
+
+
+@dataclass
+class CellRun:
+    value: Any  # the cell's value (None if it raised)
+    error: BaseException | None  # raised by the cell code (KeyboardInterrupt included)
+    report: Report  # static findings + profile + correlated evidence, ranked
+
+
+def profile_cell(
+    text: str,
+    namespace: dict,
+    *,
+    ref: CellRef,
+    execute: Callable[[], Any],
+    filename_to_ref: Callable[[str], CellRef | None] | Mapping[str, CellRef] | None = None,
+    rules: Collection[str] | None = None,
+    top: int = 5,
+    full: bool = False,
+) -> CellRun:
+    """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
+    and return its value or exception with the correlated report. `execute` runs the cell."""
+    from .correlate import correlate
+    from .dynamic.build import build_profile
+    from .dynamic.code_files import CodeFiles, cell_resolver
+    from .dynamic.collector import collect
+    from .dynamic.line_tracer import LoopTarget
+
+    static = analyze_source(text, ref, namespace=namespace, rules=rules)
+    span = None if full else _window_loop(text)
+    lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
+    files = CodeFiles(cell_resolver(text, ref, lookup))
+    run = collect(execute, files, LoopTarget(ref, span.line) if span else None)
+    profile = build_profile(
+        run, window_ref=ref, window_lines=(span.line, span.end_line) if span else (0, 0)
+    )
+    report = correlate(static, profile, max_dynamic=top)
+    return CellRun(run.value, run.error, _stamp(report, run.run_end))
+
+
+def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | None = None) -> Report:
+    """Run a `.py` or the code cells of an `.ipynb` in order, in one namespace, profiled.
+
+    A failing cell stops the run; the report then lists it in `errors` and keeps the profile
+    of what ran. Raises `units.InputError` for an unreadable file, `ValueError` for a bad engine.
+    """
+    from .correlate import correlate
+
+    if engine not in ("torch", "scalene"):
+        raise ValueError(f"unknown engine {engine!r} (expected torch or scalene)")
+    units = read_units(path)
+    static = analyze(units, rules=rules, title=path)
+    if engine == "scalene":
+        from .dynamic.scalene_runner import run_scalene
+
+        profile, failures = run_scalene(units, path)
+    else:
+        from .dynamic.run_units import run_units
+
+        profile, failures = run_units(units, path, choose_loop=_window_loop)
+    report = correlate(static, profile)
+    return replace(report, errors=report.errors + tuple(failures))
+
+
+def _window_loop(text: str) -> "LoopSpan | None":
+    """The loop to profile a window of: the innermost training loop, else the first loop."""
+    from .static.facts import loop_spans
+
+    masked = mask(text)
+    if not masked.python:
+        return None
+    spans = loop_spans(masked.text)
+    train = [s for s in spans if s.kind == "train"]
+    if train:
+        return max(train, key=lambda s: (s.depth, -s.line))
+    outer = [s for s in spans if s.depth == 0]
+    return min(outer, key=lambda s: s.line) if outer else None
+
+
+def _stamp(report: Report, run_end: float) -> Report:
+    """Record the time from the end of the cell's code to the finished report."""
+    if report.profile is None:
+        return report
+    profile = replace(report.profile, postprocess_s=time.perf_counter() - run_end)
+    return replace(report, profile=profile)

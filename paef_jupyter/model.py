@@ -108,6 +108,9 @@ class Evidence:
     estimated_saving_s: float = 0.0
     measurable: bool = True
     notes: tuple[str, ...] = ()
+    copies: int = 0
+    tensor_creations: int = 0
+    sync_warnings: int = 0
 
 
 @dataclass(frozen=True)
@@ -160,6 +163,18 @@ class LineStat:
     syncs: int = 0
     gpu_time_s: float = 0.0
     hits: int = 0
+    # CPU-visible copies (`aten::_to_copy`) and tensors built from Python data
+    # (`aten::lift_fresh`): what a CPU-only profile shows of transfers and rebuilt tensors.
+    op_time_s: float = 0.0  # the part of `cpu_time_s` spent inside torch ops
+    copies: int = 0
+    tensor_creations: int = 0
+    sync_warnings: int = 0  # `set_sync_debug_mode("warn")` warnings raised from this line
+    # Scalene's split of the line's CPU time, and its memory figures.
+    python_cpu_s: float = 0.0
+    native_cpu_s: float = 0.0
+    system_cpu_s: float = 0.0
+    peak_memory_mb: float = 0.0
+    copy_mb_s: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -174,6 +189,7 @@ class Frame:
     duration_s: float = 0.0
     self_s: float = 0.0
     children: tuple["Frame", ...] = ()
+    calls: int = 1  # identical sibling frames merged into this one
 
     def walk(self) -> Iterable["Frame"]:
         yield self
@@ -198,6 +214,17 @@ class Profile:
     cpu_tree: Frame | None = None
     gpu_tree: Frame | None = None
     notes: tuple[str, ...] = ()
+    # "window": some iterations of the loop at `window_ref` lines `window_line..window_end_line`;
+    # "full": the whole run; "off": nothing profiled (see `notes`).
+    mode: str = "full"
+    window_ref: CellRef | None = None
+    window_line: int = 0
+    window_end_line: int = 0
+    profiled_time_s: float = 0.0  # wall time of the profiled part (overhead included)
+    # What the measured part would take unprofiled: the loop's time estimated from one
+    # unprofiled iteration in window mode, the profiled time otherwise. Savings scale by it.
+    base_time_s: float = 0.0
+    postprocess_s: float = 0.0  # from the end of the run to the finished profile
 
     def line(self, ref: CellRef, line: int) -> LineStat | None:
         for stat in self.lines:
@@ -263,12 +290,14 @@ class Report:
         )
 
 
-def _rank_key(finding: Finding) -> tuple[float, int, int]:
+def _rank_key(finding: Finding) -> tuple[float, int, int, int]:
     ev = finding.evidence
     measured = ev.estimated_saving_s if ev and ev.measurable else 0.0
     if ev and ev.measurable and not measured:
         measured = ev.time_s
-    return (-measured, -finding.severity.weight, finding.line)
+    # Measured to cost nothing: after the findings that were not measured at all.
+    nothing = 1 if ev is not None and not ev.measurable else 0
+    return (-measured, nothing, -finding.severity.weight, finding.line)
 
 
 def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
@@ -349,6 +378,7 @@ _NESTED.update(
         (Profile, "lines"): (LineStat, True),
         (Profile, "cpu_tree"): (Frame, False),
         (Profile, "gpu_tree"): (Frame, False),
+        (Profile, "window_ref"): (CellRef, False),
     }
 )
 

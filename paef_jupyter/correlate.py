@@ -1,0 +1,190 @@
+"""Static findings x measured profile -> findings with evidence, ranked; plus what no rule saw.
+
+Pure: a `Report` and a `Profile` in, a new `Report` out. A finding's evidence is the sum of
+the `LineStat`s of its lines. Its estimated saving is the share of the profiled time its lines
+took, applied to the run's unprofiled time (`Profile.base_time_s`), times the share of that cost the rule's fix typically
+removes (`SAVING` below: rough, stated, and only used to order findings).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Iterable
+
+from .model import CellRef, Evidence, Finding, LineStat, Profile, Report, Severity
+
+# The fraction of a line's measured cost that the rule's fix usually removes.
+SAVING: dict[str, float] = {
+    "cpu-function": 0.9,
+    "dict-as-list": 0.7,
+    "redundant-tensor": 0.9,
+    "ping-pong": 0.8,
+    "list-to-tensor": 0.7,
+    "operator-fusion": 0.5,
+    "host-sync": 0.7,
+    "cpu-then-move": 0.5,
+    "pageable-transfer": 0.3,
+    "sync-dataloader": 0.6,
+    "eval-without-no-grad": 0.3,
+    "graph-retention": 0.2,
+    "elementwise-loop": 0.9,
+}
+DEFAULT_SAVING = 0.5
+
+# Below this share of the profiled time, with no copy or sync, a line "costs nothing".
+NEGLIGIBLE_SHARE = 0.005
+# A line whose non-torch time takes this share of the loop is a CPU-side bottleneck.
+DOMINANT_SHARE = 0.25
+# A transfer below this size is "small" (many of them cost more in latency than bandwidth).
+SMALL_COPY_BYTES = 1 << 20
+
+
+def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = None) -> Report:
+    """`max_dynamic` keeps only the costliest dynamic-only findings (the top-K bottlenecks)."""
+    total = _profiled_time(profile)
+    findings = [_with_evidence(f, profile, total) for f in report.findings]
+    dynamic = Report(findings=tuple(_dynamic_findings(profile, findings, total))).top(
+        max_dynamic if max_dynamic is not None else len(profile.lines)
+    )
+    findings += dynamic
+    ranked = replace(report, findings=tuple(findings), profile=profile)
+    return replace(ranked, findings=tuple(ranked.top(len(findings))))
+
+
+def _profiled_time(profile: Profile) -> float:
+    return profile.cpu_time_s or profile.profiled_time_s or profile.wall_time_s
+
+
+def _lines(profile: Profile, ref: CellRef, line: int, end_line: int) -> list[LineStat]:
+    return [s for s in profile.lines if s.ref.key == ref.key and line <= s.line <= end_line]
+
+
+def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str) -> Evidence:
+    stats = list(stats)
+    time_s = sum(s.cpu_time_s for s in stats)
+    share = time_s / total if total > 0 else 0.0
+    ev = Evidence(
+        time_s=time_s,
+        share=share,
+        ops=sum(s.ops for s in stats),
+        h2d_copies=sum(s.h2d_copies for s in stats),
+        h2d_bytes=sum(s.h2d_bytes for s in stats),
+        d2h_copies=sum(s.d2h_copies for s in stats),
+        d2h_bytes=sum(s.d2h_bytes for s in stats),
+        pageable_copies=sum(s.pageable_copies for s in stats),
+        syncs=sum(s.syncs for s in stats),
+        gpu_time_s=sum(s.gpu_time_s for s in stats),
+        iterations=profile.profiled_iterations,
+        copies=sum(s.copies for s in stats),
+        tensor_creations=sum(s.tensor_creations for s in stats),
+        sync_warnings=sum(s.sync_warnings for s in stats),
+    )
+    moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
+    if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
+        return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
+    saving = SAVING.get(rule, DEFAULT_SAVING) * share * (profile.base_time_s or profile.wall_time_s)
+    return replace(ev, estimated_saving_s=saving, notes=_notes(ev, profile))
+
+
+def _notes(ev: Evidence, profile: Profile) -> tuple[str, ...]:
+    notes = [f"{ev.share:.0%} of the profiled time"]
+    n = profile.profiled_iterations
+    if n:
+        if ev.syncs:
+            notes.append(f"{ev.syncs / n:g} sync(s) per iteration")
+        if ev.h2d_copies:
+            notes.append(f"{ev.h2d_copies / n:g} host-to-device copies per iteration")
+    return tuple(notes)
+
+
+def _with_evidence(finding: Finding, profile: Profile, total: float) -> Finding:
+    stats = _lines(profile, finding.ref, finding.line, finding.end_line)
+    if not stats:
+        where = "outside the profiled window" if profile.mode == "window" else "not run"
+        return finding.with_evidence(Evidence(notes=(f"its lines were {where}",)))
+    ev = evidence_of(stats, profile, total, finding.rule)
+    return finding.with_evidence(ev, source="both" if ev.measurable else finding.source)
+
+
+def _dynamic_findings(profile: Profile, findings: list[Finding], total: float) -> list[Finding]:
+    covered = {(f.ref.key, line) for f in findings for line in range(f.line, f.end_line + 1)}
+    out: list[Finding] = []
+    for stat in profile.lines:
+        if (stat.ref.key, stat.line) in covered:
+            continue
+        found = _dynamic_rule(stat, profile, total)
+        if found is not None:
+            rule, severity, message, explanation = found
+            ev = evidence_of([stat], profile, total, rule)
+            out.append(
+                Finding(
+                    rule=rule,
+                    ref=stat.ref,
+                    line=stat.line,
+                    end_line=stat.line,
+                    severity=severity,
+                    message=message,
+                    explanation=explanation,
+                    evidence=ev,
+                    source="dynamic",
+                )
+            )
+    return out
+
+
+def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, Severity, str, str] | None:
+    n = profile.profiled_iterations
+    gpu = profile.device != "cpu"
+    per_iter = (lambda count: count / n) if n else (lambda count: count / stat.hits if stat.hits > 1 else 0.0)
+
+    syncs = max(stat.syncs, stat.sync_warnings)
+    if syncs and per_iter(syncs) >= 1:
+        return (
+            "host-sync",
+            Severity.HIGH if gpu else Severity.MEDIUM,
+            f"{per_iter(syncs):g} host sync(s) per iteration on this line",
+            "The host waits for the device to finish (`.item()`, `float(t)`, printing a tensor, "
+            "`.cpu()`) once per iteration, so the GPU idles while Python catches up. Keep "
+            "values on the device and read them every N steps."
+            + ("" if gpu else " (Measured on the CPU, where these reads are cheap; on a GPU each one stalls.)"),
+        )
+    if stat.h2d_copies and per_iter(stat.h2d_copies) >= 2 and stat.h2d_bytes / stat.h2d_copies < SMALL_COPY_BYTES:
+        size = stat.h2d_bytes / stat.h2d_copies
+        if stat.pageable_copies:
+            return (
+                "pageable-transfer",
+                Severity.MEDIUM,
+                f"{per_iter(stat.h2d_copies):g} small host-to-device copies per iteration from pageable memory",
+                f"Each copy (about {size:,.0f} bytes) is staged through a pinned buffer and blocks "
+                "the host. Batch them, pin the source (`pin_memory=True`) and use `non_blocking=True`.",
+            )
+        return (
+            "cpu-then-move",
+            Severity.MEDIUM,
+            f"{per_iter(stat.h2d_copies):g} small host-to-device copies per iteration",
+            f"Many copies of about {size:,.0f} bytes: each pays the transfer latency. Create "
+            "the tensors on the device (`device=`) or move one batched tensor.",
+        )
+    in_loop = n and stat.hits >= n
+    cpu_only = stat.cpu_time_s - stat.op_time_s
+    if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
+        if (
+            profile.window_ref is not None
+            and stat.ref.key == profile.window_ref.key
+            and stat.line == profile.window_line
+        ):
+            return (
+                "sync-dataloader",
+                Severity.MEDIUM,
+                f"fetching the next batch takes {cpu_only / total:.0%} of each iteration",
+                "The loop waits for its data: the batch is prepared in the training process. "
+                "Use `DataLoader(num_workers=N, pin_memory=True)` or precompute the batches.",
+            )
+        return (
+            "cpu-function",
+            Severity.MEDIUM,
+            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line",
+            "Python/NumPy work that runs every iteration; if its inputs do not change between "
+            "iterations, compute it once before the loop and index the result.",
+        )
+    return None

@@ -1,0 +1,323 @@
+"""Events -> cost per cell line. Pure: a `Trace` and the cell files in, `LineStat`s out.
+
+Host events of each thread are nested by time. Every event's *line chain* is the list of
+`paef|file|line` ranges around it: the cell line that ran it, and the lines of cell functions
+it came through. Costs are inclusive: an op counts for every line of its chain. Events of
+other host threads (autograd's device threads) take the chain the main thread was in at that
+moment; GPU activity takes the chain of the runtime call that launched it (correlation id).
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from typing import Sequence
+
+from ..model import CellRef, LineStat
+from .code_files import CodeFile
+from .trace_events import (
+    CPU_OP,
+    KERNEL,
+    MEMCPY,
+    RUNTIME,
+    SYNC_RUNTIME_CALLS,
+    Trace,
+    TraceEvent,
+)
+
+LineKey = tuple[int, int]  # (file index, code line)
+Chain = tuple[LineKey, ...]
+
+SYNC_OPS = frozenset({"aten::_local_scalar_dense"})
+COPY_OPS = frozenset({"aten::_to_copy"})
+CREATION_OPS = frozenset({"aten::lift_fresh"})
+
+
+@dataclass
+class HostNode:
+    event: TraceEvent
+    parent: int  # index into the thread's node list, -1 for a root
+    chain: Chain
+    depth: int
+    in_sync: bool = False
+    is_op_root: bool = False  # an op whose parent is not an op (a call made by the line)
+
+
+@dataclass
+class HostThread:
+    tid: int | str
+    nodes: list[HostNode]
+
+
+@dataclass
+class _Acc:
+    cpu_ns: int = 0
+    self_ns: int = 0
+    hits: int = 0
+    ops: int = 0
+    op_ns: int = 0
+    syncs: int = 0
+    copies: int = 0
+    creations: int = 0
+    h2d: int = 0
+    h2d_bytes: int = 0
+    d2h: int = 0
+    d2h_bytes: int = 0
+    pageable: int = 0
+    gpu_ns: int = 0
+    sync_warnings: int = 0
+
+
+@dataclass
+class Attribution:
+    threads: list[HostThread]
+    main_tid: int | str | None
+    lines: dict[LineKey, _Acc] = field(default_factory=dict)
+    gpu_chains: list[tuple[TraceEvent, Chain, TraceEvent | None]] = field(default_factory=list)
+    span: tuple[int, int] = (0, 0)  # first and last instant of the main thread's line ranges
+
+
+def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
+    """Nest one thread's events by time (an event inside another's interval is its child)."""
+    ordered = sorted(events, key=lambda e: (e.start_ns, -e.dur_ns))
+    nodes: list[HostNode] = []
+    stack: list[int] = []
+    for ev in ordered:
+        while stack and nodes[stack[-1]].event.end_ns <= ev.start_ns:
+            stack.pop()
+        parent = stack[-1] if stack else -1
+        pnode = nodes[parent] if parent >= 0 else None
+        chain = pnode.chain if pnode else ()
+        marker = ev.marker
+        if marker is not None:
+            chain = chain + (marker,)
+        is_op = ev.cat == CPU_OP and marker is None
+        parent_is_op = pnode is not None and pnode.event.cat == CPU_OP and pnode.event.marker is None
+        nodes.append(
+            HostNode(
+                event=ev,
+                parent=parent,
+                chain=chain,
+                depth=(pnode.depth + 1) if pnode else 0,
+                in_sync=(pnode.in_sync if pnode else False) or ev.name in SYNC_OPS,
+                is_op_root=is_op and not parent_is_op,
+            )
+        )
+        stack.append(len(nodes) - 1)
+    return nodes
+
+
+def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> Attribution:
+    by_tid: dict[int | str, list[TraceEvent]] = {}
+    for ev in trace.host:
+        by_tid.setdefault(ev.tid, []).append(ev)
+    threads = [HostThread(tid, nest(evs)) for tid, evs in by_tid.items()]
+    main = _main_thread(threads, trace.main_tid)
+    result = Attribution(threads, main.tid if main else None)
+    lines = result.lines
+    locate = _ChainLocator(main.nodes if main else [])
+    if main is not None:
+        markers = [n.event for n in main.nodes if n.event.marker is not None]
+        if markers:
+            result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
+
+    runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
+    for thread in threads:
+        on_main = main is not None and thread.tid == main.tid
+        if on_main:
+            _add_markers(lines, thread.nodes)
+        for node in thread.nodes:
+            ev = node.event
+            chain = node.chain if on_main else locate(ev.start_ns)
+            if not chain or ev.marker is not None:
+                continue
+            keys = _distinct(chain)
+            if ev.cat == CPU_OP:
+                for key in keys:
+                    acc = lines.setdefault(key, _Acc())
+                    if node.is_op_root:
+                        acc.ops += 1
+                        acc.op_ns += ev.dur_ns if on_main else 0
+                    acc.syncs += ev.name in SYNC_OPS
+                    acc.copies += ev.name in COPY_OPS
+                    acc.creations += ev.name in CREATION_OPS
+            elif ev.cat in RUNTIME:
+                corr = ev.correlation
+                if corr is not None:
+                    runtime_chain[corr] = (chain, ev)
+                if ev.name in SYNC_RUNTIME_CALLS and not _parent_in_sync(thread.nodes, node):
+                    for key in keys:
+                        lines.setdefault(key, _Acc()).syncs += 1
+
+    for ev in trace.gpu:
+        corr = ev.correlation
+        chain, launch = runtime_chain.get(corr, ((), None)) if corr is not None else ((), None)
+        result.gpu_chains.append((ev, chain, launch))
+        for key in _distinct(chain):
+            acc = lines.setdefault(key, _Acc())
+            acc.gpu_ns += ev.dur_ns
+            if ev.cat == MEMCPY:
+                direction = memcpy_direction(ev.name)
+                nbytes = int(ev.args.get("bytes", 0) or 0)
+                if direction == "HtoD":
+                    acc.h2d += 1
+                    acc.h2d_bytes += nbytes
+                elif direction == "DtoH":
+                    acc.d2h += 1
+                    acc.d2h_bytes += nbytes
+                acc.pageable += "pageable" in ev.name.lower()
+
+    for key, count in (sync_warnings or {}).items():
+        lines.setdefault(key, _Acc()).sync_warnings += count
+    return result
+
+
+def memcpy_direction(name: str) -> str | None:
+    """'HtoD', 'DtoH', 'DtoD'... from Kineto's "Memcpy HtoD (Pageable -> Device)"."""
+    for part in name.replace("(", " ").split():
+        if len(part) == 4 and part[1:3] == "to":
+            return part
+    return None
+
+
+def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat, ...]:
+    """Per cell line, in cell coordinates; lines of unknown files are dropped."""
+    merged: dict[tuple[tuple[str | None, int | None], int], tuple[CellRef, _Acc]] = {}
+    for (idx, code_line), acc in result.lines.items():
+        if not 0 <= idx < len(files):
+            continue
+        cf = files[idx]
+        key = (cf.ref.key, cf.cell_line(code_line))
+        if key in merged:
+            _merge(merged[key][1], acc)
+        else:
+            merged[key] = (cf.ref, _copy(acc))
+    stats = [
+        LineStat(
+            ref=ref,
+            line=line,
+            cpu_time_s=acc.cpu_ns / 1e9,
+            self_cpu_s=acc.self_ns / 1e9,
+            ops=acc.ops,
+            op_time_s=acc.op_ns / 1e9,
+            h2d_copies=acc.h2d,
+            h2d_bytes=acc.h2d_bytes,
+            d2h_copies=acc.d2h,
+            d2h_bytes=acc.d2h_bytes,
+            pageable_copies=acc.pageable,
+            syncs=acc.syncs,
+            gpu_time_s=acc.gpu_ns / 1e9,
+            hits=acc.hits,
+            copies=acc.copies,
+            tensor_creations=acc.creations,
+            sync_warnings=acc.sync_warnings,
+        )
+        for (_, line), (ref, acc) in merged.items()
+    ]
+    stats.sort(key=lambda s: (s.ref.path or "", s.ref.cell if s.ref.cell is not None else -1, s.line))
+    return tuple(stats)
+
+
+def gpu_busy(result: Attribution) -> tuple[int, int, int]:
+    """(busy, idle waiting for the host, span) in ns over the main thread's line ranges.
+
+    A gap on the GPU is "waiting for the host" when the work that ends it was launched after
+    the gap began: the device had nothing queued and the CPU was late.
+    """
+    start, end = result.span
+    gpu = sorted(
+        ((ev.start_ns, ev.end_ns, launch) for ev, _, launch in result.gpu_chains),
+        key=lambda t: t[0],
+    )
+    if not gpu or end <= start:
+        return 0, 0, max(0, end - start)
+    busy = 0
+    idle_host = 0
+    cursor = start
+    for s, e, launch in gpu:
+        s, e = max(s, start), min(e, end)
+        if e <= s:
+            continue
+        if s > cursor:
+            if launch is not None and launch.start_ns > cursor:
+                idle_host += s - cursor
+            cursor = s
+        if e > cursor:
+            busy += e - max(s, cursor)
+            cursor = e
+    return busy, idle_host, end - start
+
+
+def _main_thread(threads: list[HostThread], main_tid: int | str | None) -> HostThread | None:
+    def markers(t: HostThread) -> int:
+        return sum(1 for n in t.nodes if n.event.marker is not None)
+
+    for t in threads:
+        if main_tid is not None and t.tid == main_tid and markers(t):
+            return t
+    with_markers = [t for t in threads if markers(t)]
+    return max(with_markers, key=markers) if with_markers else None
+
+
+def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
+    """Hits, inclusive and self time of each line range of the main thread."""
+    child_ns = [0] * len(nodes)
+    for i, node in enumerate(nodes):
+        if node.event.marker is None:
+            continue
+        parent = node.parent
+        while parent >= 0 and nodes[parent].event.marker is None:
+            parent = nodes[parent].parent
+        if parent >= 0:
+            child_ns[parent] += node.event.dur_ns
+    for i, node in enumerate(nodes):
+        if node.event.marker is None:
+            continue
+        key = node.chain[-1]
+        acc = lines.setdefault(key, _Acc())
+        acc.hits += 1
+        if key not in node.chain[:-1]:  # recursion: count the outermost occurrence only
+            acc.cpu_ns += node.event.dur_ns
+        # Self time: the line's range minus the deeper cell lines it called.
+        acc.self_ns += max(0, node.event.dur_ns - child_ns[i])
+
+
+def _parent_in_sync(nodes: list[HostNode], node: HostNode) -> bool:
+    return node.parent >= 0 and nodes[node.parent].in_sync
+
+
+def _distinct(chain: Chain) -> list[LineKey]:
+    seen: list[LineKey] = []
+    for key in chain:
+        if key not in seen:
+            seen.append(key)
+    return seen
+
+
+class _ChainLocator:
+    """The main thread's line chain at an instant (for events of other threads)."""
+
+    def __init__(self, nodes: list[HostNode]):
+        self._markers = [n for n in nodes if n.event.marker is not None]
+        self._starts = [n.event.start_ns for n in self._markers]
+
+    def __call__(self, t: int) -> Chain:
+        # Ranges nest, so the last one to start before `t` that is still open is the deepest.
+        i = bisect.bisect_right(self._starts, t) - 1
+        while i >= 0:
+            node = self._markers[i]
+            if node.event.end_ns > t:
+                return node.chain
+            if len(node.chain) == 1:
+                return ()
+            i -= 1
+        return ()
+
+
+def _copy(acc: _Acc) -> _Acc:
+    return _Acc(**vars(acc))
+
+
+def _merge(into: _Acc, other: _Acc) -> None:
+    for name, value in vars(other).items():
+        setattr(into, name, getattr(into, name) + value)

@@ -1,0 +1,134 @@
+"""A collected run -> the `Profile` of the report: line costs, GPU shares, trees, window."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..model import CellRef, Frame, Profile
+from .attribution import attribute, gpu_busy, line_stats
+from .call_tree import LineText, cpu_tree, gpu_tree, source_line
+from .collector import Collected
+
+
+def build_profile(
+    run: Collected,
+    *,
+    window_ref: CellRef | None = None,
+    window_lines: tuple[int, int] = (0, 0),
+    text: LineText = source_line,
+) -> Profile:
+    notes = tuple(run.notes)
+    if run.trace is None:
+        return Profile(
+            engine="torch", wall_time_s=run.wall_s, device=run.device, notes=notes, mode="off",
+            iterations=run.iterations_before,
+        )
+    result = attribute(run.trace, run.sync_warnings)
+    files = run.files
+    busy, idle_host, span = gpu_busy(result)
+    on_gpu = bool(result.gpu_chains)
+    iterations, estimated = _iterations(run)
+    if estimated:
+        notes += (
+            f"about {iterations} loop iterations in all (estimated from the time of one "
+            f"unprofiled iteration); {run.recorded_iterations} were profiled",
+        )
+    return Profile(
+        engine="torch",
+        wall_time_s=run.wall_s,
+        cpu_time_s=span / 1e9,
+        gpu_time_s=busy / 1e9,
+        gpu_idle_share=(1 - busy / span) if on_gpu and span else None,
+        gpu_idle_host_share=(idle_host / span) if on_gpu and span else None,
+        iterations=iterations,
+        profiled_iterations=run.recorded_iterations if run.mode == "window" else 0,
+        peak_memory_bytes=run.peak_memory_bytes,
+        overhead=_overhead(run),
+        device=run.device,
+        lines=line_stats(result, files),
+        cpu_tree=cpu_tree(result, files, text),
+        gpu_tree=gpu_tree(result, files, text),
+        notes=notes,
+        mode=run.mode,
+        window_ref=window_ref if run.mode == "window" else None,
+        window_line=window_lines[0] if run.mode == "window" else 0,
+        window_end_line=window_lines[1] if run.mode == "window" else 0,
+        profiled_time_s=run.profiled_s,
+        base_time_s=_base_time(run),
+    )
+
+
+def _base_time(run: Collected) -> float:
+    if run.mode == "window" and run.iteration_s:
+        counted = run.iterations_before + run.recorded_iterations
+        return run.iteration_s * counted + (run.time_after_window_s if run.window_completed else 0.0)
+    return run.profiled_s
+
+
+def _iterations(run: Collected) -> tuple[int, bool]:
+    """All iterations of the loop; those after the window are estimated from time."""
+    if run.mode != "window":
+        return 0, False
+    counted = run.iterations_before + run.recorded_iterations
+    if not run.window_completed or not run.iteration_s:
+        return counted, False  # the loop ended inside the window: every iteration was seen
+    return counted + int(run.time_after_window_s / run.iteration_s), True
+
+
+def _overhead(run: Collected) -> float | None:
+    """Estimated profiled/plain wall time of this run (the benchmark measures it properly).
+
+    In window mode the unprofiled iteration time gives the plain cost of the profiled
+    iterations; elsewhere there is no plain reference in the same run.
+    """
+    if run.mode != "window" or not run.iteration_s or not run.recorded_iterations:
+        return None
+    extra = run.profiled_s - run.iteration_s * run.recorded_iterations
+    plain = run.wall_s - max(0.0, extra)
+    return run.wall_s / plain if plain > 0 else None
+
+
+def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = ()) -> Profile:
+    """One profile for several cells run in order (`paef profile` of a notebook).
+
+    Per-iteration figures come from the first windowed cell (the training loop, usually).
+    """
+    if len(profiles) == 1 and not notes:
+        return profiles[0]
+    windowed = next((p for p in profiles if p.mode == "window"), None)
+    base = windowed or (profiles[0] if profiles else Profile(engine="torch", wall_time_s=0.0))
+    modes = {p.mode for p in profiles}
+    return replace(
+        base,
+        wall_time_s=sum(p.wall_time_s for p in profiles),
+        cpu_time_s=sum(p.cpu_time_s for p in profiles),
+        gpu_time_s=sum(p.gpu_time_s for p in profiles),
+        peak_memory_bytes=max((p.peak_memory_bytes for p in profiles), default=0),
+        overhead=None,
+        lines=tuple(s for p in profiles for s in p.lines),
+        cpu_tree=_join("run", [p.cpu_tree for p in profiles]),
+        gpu_tree=_join("GPU", [p.gpu_tree for p in profiles]),
+        notes=notes + tuple(n for p in profiles for n in p.notes),
+        mode="window" if "window" in modes else ("full" if "full" in modes else "off"),
+        profiled_time_s=sum(p.profiled_time_s for p in profiles),
+        base_time_s=sum(p.base_time_s for p in profiles),
+    )
+
+
+def _join(name: str, trees: list[Frame | None]) -> Frame | None:
+    """Cell trees side by side under one root, laid end to end in time."""
+    kept = [t for t in trees if t is not None]
+    if not kept:
+        return None
+    children = []
+    offset = 0.0
+    for tree in kept:
+        children.append(_shift(tree, offset))
+        offset += tree.duration_s
+    return Frame(name=name, kind="root", duration_s=offset, children=tuple(children))
+
+
+def _shift(frame: Frame, offset: float) -> Frame:
+    return replace(
+        frame, start_s=frame.start_s + offset, children=tuple(_shift(c, offset) for c in frame.children)
+    )

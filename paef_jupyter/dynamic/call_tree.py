@@ -1,0 +1,177 @@
+"""The call trees the flame chart draws, merged and bounded.
+
+Identical sibling frames (same line, same op) are merged, as in pyinstrument: a window of
+1,000 iterations gives the same tree size as one. What is left is capped by keeping the most
+expensive frames first (a priority queue over the merged tree), and by depth.
+"""
+
+from __future__ import annotations
+
+import heapq
+import linecache
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from ..model import CellRef, Frame
+from .attribution import SYNC_OPS, Attribution, Chain, HostNode, LineKey
+from .code_files import CodeFile
+from .trace_events import MEMCPY, RUNTIME, SYNC_RUNTIME_CALLS, TraceEvent
+
+MAX_FRAMES = 2000
+MAX_DEPTH = 24
+MAX_NAME = 160
+
+LineText = Callable[[CodeFile, int], str]
+
+
+def source_line(code_file: CodeFile, code_line: int) -> str:
+    return linecache.getline(code_file.filename, code_line).strip()
+
+
+@dataclass
+class _Agg:
+    name: str
+    kind: str
+    ref: CellRef | None = None
+    line: int | None = None
+    start_ns: int | None = None
+    dur_ns: int = 0
+    calls: int = 0
+    depth: int = 0
+    children: dict[tuple, "_Agg"] = field(default_factory=dict)
+
+    def child(self, key: tuple, name: str, kind: str, ref: CellRef | None, line: int | None) -> "_Agg":
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = _Agg(name, kind, ref, line, depth=self.depth + 1)
+        return node
+
+    def add(self, start_ns: int, dur_ns: int) -> None:
+        self.calls += 1
+        self.dur_ns += dur_ns
+        self.start_ns = start_ns if self.start_ns is None else min(self.start_ns, start_ns)
+
+
+class _Lines:
+    """Frame identity and label of a line range."""
+
+    def __init__(self, files: Sequence[CodeFile], text: LineText):
+        self.files = files
+        self.text = text
+        self._cache: dict[LineKey, tuple[tuple, str, CellRef | None, int]] = {}
+
+    def __call__(self, key: LineKey) -> tuple[tuple, str, CellRef | None, int]:
+        hit = self._cache.get(key)
+        if hit is None:
+            idx, code_line = key
+            if 0 <= idx < len(self.files):
+                cf = self.files[idx]
+                line = cf.cell_line(code_line)
+                label = self.text(cf, code_line) or f"line {line}"
+                hit = (("py", cf.ref.key, line), _short(label), cf.ref, line)
+            else:
+                hit = (("py", None, code_line), f"line {code_line}", None, code_line)
+            self._cache[key] = hit
+        return hit
+
+
+def cpu_tree(
+    result: Attribution, files: Sequence[CodeFile], text: LineText = source_line
+) -> Frame | None:
+    """Cell lines and the torch ops under them, from the thread that ran the cell."""
+    main = next((t for t in result.threads if t.tid == result.main_tid), None)
+    if main is None:
+        return None
+    lines = _Lines(files, text)
+    start, end = result.span
+    root = _Agg("cell", "root")
+    root.add(start, end - start)
+    aggs: list[_Agg | None] = []
+    for node in main.nodes:
+        parent = aggs[node.parent] if node.parent >= 0 else root
+        if parent is None or parent.depth >= MAX_DEPTH or (not node.chain and node.parent < 0):
+            aggs.append(None)  # too deep, or outside every cell line (profiler bookkeeping)
+            continue
+        ev = node.event
+        if ev.marker is not None:
+            key, name, ref, line = lines(ev.marker)
+            agg = parent.child(key, name, "python", ref, line)
+        else:
+            kind = _host_kind(ev, node)
+            agg = parent.child((kind, ev.name), _short(ev.name), kind, None, None)
+        agg.add(ev.start_ns, ev.dur_ns)
+        aggs.append(agg)
+    return _freeze(root, start)
+
+
+def gpu_tree(
+    result: Attribution, files: Sequence[CodeFile], text: LineText = source_line
+) -> Frame | None:
+    """GPU kernels and copies under the cell lines that launched them (by correlation id)."""
+    if not result.gpu_chains:
+        return None
+    lines = _Lines(files, text)
+    root = _Agg("GPU", "root")
+    starts = [ev.start_ns for ev, _, _ in result.gpu_chains]
+    origin = min(starts + ([result.span[0]] if result.span[1] else []))
+    for ev, chain, _ in result.gpu_chains:
+        root.add(ev.start_ns, ev.dur_ns)
+        agg = root
+        for key in chain[: MAX_DEPTH - 1]:
+            fkey, name, ref, line = lines(key)
+            agg = agg.child(fkey, name, "python", ref, line)
+            agg.add(ev.start_ns, ev.dur_ns)
+        kind = "memcpy" if ev.cat == MEMCPY else "kernel"
+        agg.child((kind, ev.name), _short(ev.name), kind, None, None).add(ev.start_ns, ev.dur_ns)
+    root.calls = 1
+    return _freeze(root, origin)
+
+
+def _host_kind(ev: TraceEvent, node: HostNode) -> str:
+    if ev.name in SYNC_OPS or (ev.cat in RUNTIME and ev.name in SYNC_RUNTIME_CALLS):
+        return "sync"
+    return "op"
+
+
+def _freeze(root: _Agg, origin: int) -> Frame:
+    """Keep the MAX_FRAMES most expensive frames (a kept frame's parent is always kept)."""
+    kept: set[int] = {id(root)}
+    heap: list[tuple[int, int, _Agg]] = []
+    counter = 0
+    for child in root.children.values():
+        heapq.heappush(heap, (-child.dur_ns, counter, child))
+        counter += 1
+    while heap and len(kept) < MAX_FRAMES:
+        _, _, agg = heapq.heappop(heap)
+        kept.add(id(agg))
+        for child in agg.children.values():
+            heapq.heappush(heap, (-child.dur_ns, counter, child))
+            counter += 1
+
+    def build(agg: _Agg) -> Frame:
+        children = tuple(
+            build(c)
+            for c in sorted(agg.children.values(), key=lambda c: c.start_ns or 0)
+            if id(c) in kept
+        )
+        child_ns = sum(round(c.duration_s * 1e9) for c in children)
+        return Frame(
+            name=agg.name,
+            kind=agg.kind,
+            ref=agg.ref,
+            line=agg.line,
+            start_s=((agg.start_ns or origin) - origin) / 1e9,
+            duration_s=agg.dur_ns / 1e9,
+            self_s=max(0, agg.dur_ns - child_ns) / 1e9,
+            children=children,
+            calls=max(1, agg.calls),
+        )
+
+    return build(root)
+
+
+def _short(name: str) -> str:
+    return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
+
+
+__all__ = ["cpu_tree", "gpu_tree", "source_line", "Chain"]

@@ -1,0 +1,100 @@
+"""Which code filenames are notebook cells, and how their line numbers map to the cell's.
+
+The profiler and the line tracer see code filenames (ipykernel's `ipykernel_<pid>/<hash>.py`,
+`<ipython-input-N-...>`, or the names `profile_path` compiles cells under); findings speak of
+(cell, line). A cell's body may be compiled without its `%%paef` line, so the offset is found
+by comparing the compiled text (from `linecache`) with the cell's text.
+"""
+
+from __future__ import annotations
+
+import linecache
+from dataclasses import dataclass
+from typing import Callable
+
+from ..model import CellRef
+
+_MAX_OFFSET = 3
+
+
+@dataclass(frozen=True)
+class CodeFile:
+    filename: str
+    ref: CellRef
+    offset: int = 0  # cell line = code line + offset
+
+    def cell_line(self, code_line: int) -> int:
+        return code_line + self.offset
+
+
+Resolver = Callable[[str], "CodeFile | None"]
+
+
+class CodeFiles:
+    """An index of cell files, numbered in the order they are first seen (the marker names)."""
+
+    def __init__(self, resolve: Resolver):
+        self._resolve = resolve
+        self._index: dict[str, int | None] = {}
+        self.files: list[CodeFile] = []
+
+    def index(self, filename: str) -> int | None:
+        try:
+            return self._index[filename]
+        except KeyError:
+            pass
+        found = self._resolve(filename)
+        idx = None
+        if found is not None:
+            idx = len(self.files)
+            self.files.append(found)
+        self._index[filename] = idx
+        return idx
+
+    def add(self, code_file: CodeFile) -> int:
+        idx = self.index(code_file.filename)
+        if idx is None:
+            idx = len(self.files)
+            self.files.append(code_file)
+            self._index[code_file.filename] = idx
+        return idx
+
+
+def line_offset(cell_text: str, code_text: str) -> int:
+    """How many lines the cell has above the compiled text (1 when `%%paef` was dropped)."""
+    cell = [line.rstrip() for line in cell_text.splitlines()]
+    code = [line.rstrip() for line in code_text.splitlines()]
+    if not code:
+        return 0
+
+    def score(k: int) -> int:
+        return sum(1 for a, b in zip(cell[k:], code) if a == b and a)
+
+    return max(range(min(_MAX_OFFSET, len(cell)) + 1), key=lambda k: (score(k), -k))
+
+
+def cell_resolver(
+    cell_text: str,
+    ref: CellRef,
+    filename_to_ref: Callable[[str], CellRef | None] | None,
+) -> Resolver:
+    """Resolve the running cell (by `filename_to_ref`, else by its text) and earlier cells."""
+    cell_lines = [line.rstrip() for line in cell_text.splitlines()]
+
+    def resolve(filename: str) -> CodeFile | None:
+        code_text = "".join(linecache.getlines(filename))
+        mapped = filename_to_ref(filename) if filename_to_ref is not None else None
+        if mapped is not None:
+            if mapped.key == ref.key:
+                return CodeFile(filename, mapped, line_offset(cell_text, code_text))
+            return CodeFile(filename, mapped, 0)
+        if code_text and _same_text(cell_lines, code_text):
+            return CodeFile(filename, ref, line_offset(cell_text, code_text))
+        return None
+
+    return resolve
+
+
+def _same_text(cell_lines: list[str], code_text: str) -> bool:
+    code = [line.rstrip() for line in code_text.splitlines()]
+    return bool(code) and any(cell_lines[k : k + len(code)] == code for k in range(_MAX_OFFSET + 1))

@@ -1,0 +1,186 @@
+"""Run a cell under torch.profiler, a window of its loop at a time, and always tear it down.
+
+The profiler runs without stacks (cheap); the line tracer brackets each executed cell line in
+a range so ops nest under their calling line, and decides when the profiler runs. The trace
+is exported to Kineto's Chrome format and read back with the same parser the GPU tests use.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from .code_files import CodeFile, CodeFiles
+from .line_tracer import LineTracer, LoopTarget
+from .sync_monitor import SyncMonitor
+from .trace_events import Trace, load_chrome_trace
+
+DEFAULT_WARMUP = 2
+DEFAULT_WINDOW = 5
+
+
+@dataclass
+class Collected:
+    value: Any = None
+    error: BaseException | None = None
+    trace: Trace | None = None
+    files: tuple[CodeFile, ...] = ()
+    mode: str = "off"  # "window", "full" or "off"
+    loop: LoopTarget | None = None
+    wall_s: float = 0.0
+    profiled_s: float = 0.0
+    iterations_before: int = 0  # loop iterations that ran before the window
+    recorded_iterations: int = 0
+    window: int = 0
+    window_completed: bool = False  # the window ended before the loop did
+    iteration_s: float | None = None  # one unprofiled iteration, measured before the window
+    time_after_window_s: float = 0.0
+    sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
+    device: str = "cpu"
+    peak_memory_bytes: int = 0
+    notes: list[str] = field(default_factory=list)
+    run_end: float = 0.0  # perf_counter when the cell's code returned
+
+
+def collect(
+    execute: Callable[[], Any],
+    files: CodeFiles,
+    loop: LoopTarget | None,
+    *,
+    warmup: int = DEFAULT_WARMUP,
+    window: int = DEFAULT_WINDOW,
+) -> Collected:
+    """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned."""
+    out = Collected(loop=loop)
+    try:
+        import torch
+        from torch._C._profiler import _RecordFunctionFast
+        from torch.profiler import ProfilerActivity, profile
+    except ImportError:
+        out.notes.append("torch is not importable in this kernel: the cell ran unprofiled")
+        t0 = time.perf_counter()
+        try:
+            out.value = execute()
+        except BaseException as exc:  # noqa: BLE001 - the caller re-raises
+            out.error = exc
+        out.run_end = time.perf_counter()
+        out.wall_s = out.run_end - t0
+        return out
+
+    cuda = _cuda_available(torch)
+    out.device = "cuda" if cuda else "cpu"
+    activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
+    prof = profile(activities=activities)
+    sync = SyncMonitor(files, cuda)
+    state = {"started": False, "running": False}
+
+    def start() -> None:
+        try:
+            with _quiet_fd2():
+                prof.start()
+        except Exception as exc:  # noqa: BLE001 - e.g. another profiler is already active
+            out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
+            return
+        state["started"] = state["running"] = True
+        sync.start()
+        if cuda:
+            _guarded(lambda: torch.cuda.reset_peak_memory_stats())
+
+    def stop() -> None:
+        if not state["running"]:
+            return
+        state["running"] = False
+        sync.stop()
+        if cuda:
+            _guarded(lambda: torch.cuda.synchronize())
+            out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
+        with _quiet_fd2():
+            prof.stop()
+
+    tracer = LineTracer(
+        files, loop, warmup=warmup, window=window, start=start, stop=stop, make_range=_RecordFunctionFast
+    )
+    t0 = time.perf_counter()
+    try:
+        with tracer:
+            out.value = execute()
+    except BaseException as exc:  # noqa: BLE001 - the caller re-raises
+        out.error = exc
+    finally:
+        try:
+            tracer.close()
+        finally:
+            stop()  # no-op unless tracer.close() failed before stopping
+    out.run_end = time.perf_counter()
+    out.wall_s = out.run_end - t0
+    _fill_window(out, tracer, window)
+    out.files = tuple(files.files)
+    out.sync_warnings = dict(sync.counts)
+    if not state["started"]:
+        out.mode = "off"
+        if loop is not None and not out.notes:
+            out.notes.append(
+                f"the loop ran {out.iterations_before} iteration(s), not more than the "
+                f"{warmup} warm-up ones: nothing was profiled"
+            )
+        return out
+    out.trace = _export(prof, threading.get_native_id())
+    return out
+
+
+def _fill_window(out: Collected, tracer: LineTracer, window: int) -> None:
+    times = tracer.times
+    out.mode = "full" if tracer.loop is None else "window"
+    out.recorded_iterations = times.recorded_iterations
+    out.window = window
+    out.window_completed = times.completed
+    started = times.started_at is not None and tracer.loop is not None
+    out.iterations_before = len(times.hits) - (1 if started else 0)
+    if started and not times.completed:
+        out.recorded_iterations += 1  # the loop ended inside the window: its last iteration
+    if len(times.hits) >= 3:
+        out.iteration_s = times.hits[-1] - times.hits[-2]
+    if times.started_at is not None:
+        stopped = times.stopped_at or out.run_end
+        out.profiled_s = stopped - times.started_at
+        out.time_after_window_s = max(0.0, out.run_end - stopped)
+
+
+def _export(prof: Any, main_tid: int) -> Trace:
+    with tempfile.TemporaryDirectory(prefix="paef-trace-") as tmp:
+        path = os.path.join(tmp, "trace.json")
+        prof.export_chrome_trace(path)
+        return load_chrome_trace(path, main_tid=main_tid)
+
+
+def _cuda_available(torch: Any) -> bool:
+    return bool(_guarded(lambda: torch.cuda.is_available()))
+
+
+def _guarded(call: Callable[[], Any]) -> Any:
+    try:
+        return call()
+    except (AssertionError, RuntimeError, AttributeError):
+        return None
+
+
+@contextlib.contextmanager
+def _quiet_fd2() -> Iterator[None]:
+    """Kineto prints `USDT: ...` lines straight to fd 2 on start/stop; hide only those."""
+    try:
+        saved = os.dup(2)
+    except OSError:
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)

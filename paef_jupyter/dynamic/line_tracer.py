@@ -1,0 +1,206 @@
+"""A `sys.settrace` hook limited to cell code: finds the profiling window and marks lines.
+
+Two jobs, both cheap because only frames of cell files get a local tracer:
+
+- count the hits of the detected loop's header line; after `warmup` iterations it starts the
+  profiler, after `window` more it stops it and removes itself (the rest of the loop runs
+  with no hook at all, so the overhead is bounded by the window, not the loop's length);
+- while recording, wrap every executed cell line in a profiler range `paef|<file>|<line>`.
+  Ops then nest under the line that called them (and under the lines of cell functions they
+  come through) without `with_stack=True`, which costs 4.5-10x on tiny-op loops.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from dataclasses import dataclass, field
+from types import FrameType
+from typing import Any, Callable
+
+from ..model import CellRef
+from .code_files import CodeFiles
+from .trace_events import MARKER_PREFIX
+
+
+@dataclass(frozen=True)
+class LoopTarget:
+    """The loop whose iterations define the window: its header line in the cell."""
+
+    ref: CellRef
+    line: int
+
+
+@dataclass
+class WindowTimes:
+    """What the tracer saw of the loop, for the profile's iteration estimate."""
+
+    hits: list[float] = field(default_factory=list)  # perf_counter at each header hit (capped)
+    started_at: float | None = None
+    stopped_at: float | None = None
+    recorded_iterations: int = 0
+    completed: bool = False  # the window ended at a header hit (not with the loop or the cell)
+
+
+class LineTracer:
+    """Install with `with tracer:`; `close()` is idempotent and safe on any exit path."""
+
+    def __init__(
+        self,
+        files: CodeFiles,
+        loop: LoopTarget | None,
+        *,
+        warmup: int,
+        window: int,
+        start: Callable[[], None],
+        stop: Callable[[], None],
+        make_range: Callable[[str], Any],
+        max_profiled_s: float = 2.0,
+    ):
+        self.files = files
+        self.loop = loop
+        self.warmup = warmup
+        self.window = window
+        self._start = start
+        self._stop = stop
+        self._make_range = make_range
+        self.max_profiled_s = max_profiled_s
+        self.times = WindowTimes()
+        self.truncated = False  # stopped by the time cap, not by the window's end
+        self._headers: dict[int, int | None] = {}  # file index -> code line of the loop header
+        self.recording = loop is None
+        self.done = False
+        self._open: list[Any] = []
+        self._previous: Any = None
+        self._installed = False
+
+    # -- installation -------------------------------------------------------------------
+
+    def __enter__(self) -> "LineTracer":
+        self._previous = sys.gettrace()
+        if self.recording:
+            self._start()
+            self.times.started_at = time.perf_counter()
+        sys.settrace(self._call)
+        self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Remove the hook, close any open line range, stop the profiler if still recording."""
+        if self._installed:
+            sys.settrace(self._previous)
+            self._installed = False
+        while self._open:
+            self._open.pop().__exit__(None, None, None)
+        if self.recording:
+            self.recording = False
+            self.times.stopped_at = time.perf_counter()
+            self._stop()
+        self.done = True
+
+    # -- trace functions ----------------------------------------------------------------
+
+    def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if self.done:
+            return None
+        idx = self.files.index(frame.f_code.co_filename)
+        if idx is None:
+            return None
+        header = self._header(idx)
+        if not self.recording and header is None:
+            return None
+        if self.recording and self._over_time():
+            self.close()
+            return None
+        return _FrameTracer(self, idx, header)
+
+    def _header(self, idx: int) -> int | None:
+        try:
+            return self._headers[idx]
+        except KeyError:
+            pass
+        code_file = self.files.files[idx]
+        header = None
+        if self.loop is not None and code_file.ref.key == self.loop.ref.key:
+            header = self.loop.line - code_file.offset
+        self._headers[idx] = header
+        return header
+
+    def _over_time(self) -> bool:
+        started = self.times.started_at
+        if started is None or time.perf_counter() - started < self.max_profiled_s:
+            return False
+        self.truncated = True
+        return True
+
+    def _loop_hit(self) -> None:
+        times = self.times
+        n = len(times.hits) + times.recorded_iterations
+        if not self.recording:
+            times.hits.append(time.perf_counter())
+            if n == self.warmup:
+                self._start()
+                times.started_at = time.perf_counter()
+                self.recording = True
+            return
+        times.recorded_iterations += 1
+        if times.recorded_iterations >= self.window or self._over_time():
+            times.completed = True
+            self.close()
+
+    def open_range(self, file_index: int, line: int) -> Any:
+        rng = self._make_range(f"{MARKER_PREFIX}{file_index}|{line}")
+        rng.__enter__()
+        self._open.append(rng)
+        return rng
+
+    def close_range(self, rng: Any) -> None:
+        rng.__exit__(None, None, None)
+        if self._open and self._open[-1] is rng:
+            self._open.pop()
+        elif rng in self._open:
+            self._open.remove(rng)
+
+
+class _FrameTracer:
+    __slots__ = ("tracer", "idx", "header", "line", "rng")
+
+    def __init__(self, tracer: LineTracer, idx: int, header: int | None):
+        self.tracer = tracer
+        self.idx = idx
+        self.header = header
+        self.line = -1
+        self.rng: Any = None
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> Any:
+        tracer = self.tracer
+        if tracer.done:
+            self.rng = None
+            return None
+        if event == "line":
+            lineno = frame.f_lineno
+            if lineno == self.header:
+                if self.rng is not None:
+                    tracer.close_range(self.rng)
+                    self.rng = None
+                tracer._loop_hit()
+                if tracer.done:
+                    return None
+                self.line = -1
+            if tracer.recording and lineno != self.line:
+                if tracer.loop is None and tracer._over_time():
+                    tracer.close()
+                    return None
+                if self.rng is not None:
+                    tracer.close_range(self.rng)
+                self.rng = tracer.open_range(self.idx, lineno)
+                self.line = lineno
+        elif event == "return":
+            if self.rng is not None:
+                tracer.close_range(self.rng)
+                self.rng = None
+            self.line = -1
+        return self

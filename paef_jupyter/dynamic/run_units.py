@@ -1,0 +1,94 @@
+"""Run a file's cells in order in one namespace, each under the collector (`paef profile`).
+
+Cells are compiled under names of their own (`<paef path cell N>`), so frames map back to
+cells exactly. IPython syntax is masked: a masked line runs as a no-op (`name = None`).
+A failing cell stops the run; what ran before it keeps its profile.
+"""
+
+from __future__ import annotations
+
+import linecache
+import os
+import sys
+import traceback
+from typing import Callable, Protocol
+
+from ..model import AnalysisError, CellRef, Profile, SourceUnit
+from ..source import mask
+from .build import build_profile, merge_profiles
+from .code_files import CodeFile, CodeFiles
+from .collector import collect
+from .line_tracer import LoopTarget
+
+
+class _Span(Protocol):
+    line: int
+    end_line: int
+
+
+def cell_filename(ref: CellRef) -> str:
+    where = ref.path or "<source>"
+    return f"<paef {where} cell {ref.cell}>" if ref.cell is not None else f"<paef {where}>"
+
+
+def run_units(
+    units: list[SourceUnit], path: str, *, choose_loop: Callable[[str], _Span | None]
+) -> tuple[Profile, list[AnalysisError]]:
+    by_name = {cell_filename(u.ref): u for u in units}
+    files = CodeFiles(lambda name: CodeFile(name, by_name[name].ref) if name in by_name else None)
+    namespace: dict = {"__name__": "__main__", "__file__": os.path.abspath(path)}
+    profiles: list[Profile] = []
+    failures: list[AnalysisError] = []
+    notes: list[str] = []
+    cwd = os.getcwd()
+    sys_path = list(sys.path)
+    folder = os.path.dirname(os.path.abspath(path))
+    os.chdir(folder)  # like a kernel started next to the notebook
+    sys.path.insert(0, folder)
+    try:
+        for unit in units:
+            label = _label(unit.ref)
+            masked = mask(unit.text)
+            if not masked.python:
+                notes.append(f"{label}: not Python (cell magic), skipped")
+                continue
+            if not masked.text.strip():
+                continue
+            name = cell_filename(unit.ref)
+            linecache.cache[name] = (len(unit.text), None, unit.text.splitlines(True), name)
+            try:
+                code = compile(masked.text, name, "exec")
+            except SyntaxError as exc:
+                failures.append(AnalysisError(unit.ref, exc.lineno, f"SyntaxError: {exc.msg}; the run stopped here"))
+                break
+            if masked.originals:
+                notes.append(f"{label}: {len(masked.originals)} line(s) of IPython syntax skipped")
+            for i in range(len(masked.originals)):
+                namespace[f"__paef_masked_{i}__"] = None
+            span = choose_loop(unit.text)
+            run = collect(
+                lambda: exec(code, namespace), files, LoopTarget(unit.ref, span.line) if span else None
+            )
+            profiles.append(
+                build_profile(run, window_ref=unit.ref, window_lines=(span.line, span.end_line) if span else (0, 0))
+            )
+            if run.error is not None:
+                failures.append(_failure(unit.ref, name, run.error))
+                break
+    finally:
+        os.chdir(cwd)
+        sys.path[:] = sys_path
+    return merge_profiles(profiles, notes=tuple(notes)), failures
+
+
+def _label(ref: CellRef) -> str:
+    return f"cell {ref.cell}" if ref.cell is not None else (ref.path or "source")
+
+
+def _failure(ref: CellRef, filename: str, error: BaseException) -> AnalysisError:
+    line = None
+    for frame in traceback.extract_tb(error.__traceback__):
+        if frame.filename == filename:
+            line = frame.lineno
+    message = f"{type(error).__name__}: {error}".splitlines()[0] if str(error) else type(error).__name__
+    return AnalysisError(ref, line, f"{message}; the run stopped at this {'cell' if ref.cell is not None else 'line'}")

@@ -1,0 +1,122 @@
+"""Kineto's Chrome-trace JSON as plain events: the one input every dynamic analysis reads.
+
+A real run exports its trace to this format (`collector`), and tests build traces of the same
+format by hand, so GPU handling (kernels, memcpy kinds, syncs) is exercised without a GPU.
+Times are kept in integer nanoseconds to make interval nesting exact.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+# Range names the line tracer opens around each executed cell line: "paef|<file>|<line>".
+MARKER_PREFIX = "paef|"
+
+CPU_OP = "cpu_op"
+USER_ANNOTATION = "user_annotation"
+RUNTIME = frozenset({"cuda_runtime", "cuda_driver"})
+KERNEL = "kernel"
+MEMCPY = "gpu_memcpy"
+MEMSET = "gpu_memset"
+GPU_CATEGORIES = frozenset({KERNEL, MEMCPY, MEMSET})
+
+# Runtime calls that block the host until the device is done.
+SYNC_RUNTIME_CALLS = frozenset(
+    {
+        "cudaDeviceSynchronize",
+        "cudaStreamSynchronize",
+        "cudaEventSynchronize",
+        "cudaMemcpy",
+        "cuCtxSynchronize",
+        "cuStreamSynchronize",
+        "cuEventSynchronize",
+    }
+)
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    name: str
+    cat: str
+    tid: int | str
+    start_ns: int
+    dur_ns: int
+    pid: int | str = 0
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def end_ns(self) -> int:
+        return self.start_ns + self.dur_ns
+
+    @property
+    def correlation(self) -> int | None:
+        value = self.args.get("correlation")
+        return int(value) if isinstance(value, (int, float)) else None
+
+    @property
+    def marker(self) -> tuple[int, int] | None:
+        """(file index, line) if this is a line-tracer range."""
+        if not self.name.startswith(MARKER_PREFIX):
+            return None
+        try:
+            _, file_index, line = self.name.split("|")
+            return int(file_index), int(line)
+        except ValueError:
+            return None
+
+    @property
+    def is_gpu(self) -> bool:
+        return self.cat in GPU_CATEGORIES
+
+    @property
+    def is_host_range(self) -> bool:
+        """An event on a host thread that can enclose others (ops, markers, runtime calls)."""
+        return self.cat in (CPU_OP, USER_ANNOTATION) or self.cat in RUNTIME
+
+
+@dataclass(frozen=True)
+class Trace:
+    events: tuple[TraceEvent, ...]
+    main_tid: int | str | None = None  # the thread that ran the cell
+
+    @property
+    def host(self) -> list[TraceEvent]:
+        return [e for e in self.events if e.is_host_range]
+
+    @property
+    def gpu(self) -> list[TraceEvent]:
+        return [e for e in self.events if e.is_gpu]
+
+
+def _ns(us: Any) -> int:
+    return int(round(float(us) * 1000))
+
+
+def parse_chrome_trace(data: Mapping[str, Any], main_tid: int | str | None = None) -> Trace:
+    """Complete ('X') events of a Kineto Chrome trace; metadata and flow arrows are dropped."""
+    raw = data.get("traceEvents")
+    if not isinstance(raw, list):
+        raise ValueError("not a Chrome trace: no 'traceEvents' list")
+    return Trace(tuple(_events(raw)), main_tid)
+
+
+def _events(raw: Iterable[Any]) -> Iterable[TraceEvent]:
+    for e in raw:
+        if not isinstance(e, dict) or e.get("ph") != "X" or "ts" not in e:
+            continue
+        yield TraceEvent(
+            name=str(e.get("name", "")),
+            cat=str(e.get("cat", "")),
+            tid=e.get("tid", 0),
+            pid=e.get("pid", 0),
+            start_ns=_ns(e["ts"]),
+            dur_ns=max(0, _ns(e.get("dur", 0))),
+            args=e.get("args") or {},
+        )
+
+
+def load_chrome_trace(path: str, main_tid: int | str | None = None) -> Trace:
+    with open(path, encoding="utf-8") as fh:
+        return parse_chrome_trace(json.load(fh), main_tid)
