@@ -1,0 +1,251 @@
+"""The live view on hand-built reports: linking, Apply / Dismiss / Undo / Apply all, fallback."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from html.parser import HTMLParser
+
+from ui_samples import CELL, CELL_TEXT, sample_report
+
+from paef_jupyter.model import Report, SourceUnit
+from paef_jupyter.ui import flame
+from paef_jupyter.ui.fixstate import CellFixes
+from paef_jupyter.ui.static_view import static_html
+from paef_jupyter.ui.widget import ReportView, compare_text
+
+PING_PONG, HOST_SYNC, HINT = 0, 1, 2
+FIXED_5 = "    y = x.detach().clone()"
+FIXED_7 = "    total += loss.detach()"
+
+
+class FakeEditor:
+    """Records requests; answers like the labextension would (or as told)."""
+
+    def __init__(self, answer: str = "applied", defer: bool = False):
+        self.answer = answer
+        self.defer = defer
+        self.cell = CELL_TEXT
+        self.requests: list[tuple[str, str, str]] = []
+        self.waiting = []
+
+    def replace_cell(self, cell_id, expected_source, new_source, on_result):
+        self.requests.append((cell_id, expected_source, new_source))
+        if self.defer:
+            self.waiting.append(on_result)
+            return
+        if self.answer == "applied" and expected_source != self.cell:
+            on_result("conflict")
+            return
+        if self.answer == "applied":
+            self.cell = new_source
+        on_result(self.answer)
+
+
+def classes(widget) -> set[str]:
+    return set(widget._dom_classes)
+
+
+def test_cards_sources_and_chart_are_built_from_the_report():
+    view = ReportView(sample_report())
+    assert len(view.cards) == 3
+    assert "ping-pong" in view.cards[PING_PONG].box.children[0].value
+    assert view.figure is not None and len(view.figure.data[0].customdata) == len(view.flame.bars)
+    assert view.cards[HINT].apply.disabled  # a hint has nothing to apply
+    assert not view.cards[PING_PONG].apply.disabled
+    assert all(c.undo.disabled for c in view.cards)
+    assert view.compare.layout.display == "none"  # no rerun given
+
+
+def test_selecting_a_card_lights_its_frames_and_lines():
+    view = ReportView(sample_report())
+    view.cards[PING_PONG].show.click()
+    assert "paef-selected" in classes(view.cards[PING_PONG].box)
+    fill = list(view.figure.data[0].marker.color)
+    lit = [view.flame.bars[i].frame.name for i, c in enumerate(fill) if c == flame.SELECTED_COLOR]
+    assert lit == ["cell line 5", "aten::_to_copy"]
+    html = view.sources[CELL.key].value
+    assert 'class="paef-line has-finding paef-hl" data-line="5"' in html
+    assert 'paef-hl" data-line="7"' not in html
+    view.cards[PING_PONG].show.click()  # again: clears
+    assert view.selected is None and flame.SELECTED_COLOR not in list(view.figure.data[0].marker.color)
+
+
+def test_clicking_a_frame_shows_the_cards_and_lines_behind_it():
+    view = ReportView(sample_report())
+    item = [b.frame.name for b in view.flame.bars].index("aten::item")
+    # What plotly's FigureWidget calls when the frame is clicked in the browser.
+    view.figure.data[0]._dispatch_on_click(_points([item]), None)
+    assert "paef-linked" in classes(view.cards[HOST_SYNC].box)
+    assert "paef-dimmed" in classes(view.cards[PING_PONG].box)
+    assert "host-sync (line 7)" in view.info.value
+    assert 'paef-hl" data-line="7"' in view.sources[CELL.key].value
+    root = [b.frame.name for b in view.flame.bars].index("<cell>")
+    assert view.show_frame(root) == [] and "no finding behind it" in view.info.value
+
+
+def test_apply_then_undo_rewrites_the_cell_through_the_editor():
+    editor = FakeEditor()
+    view = ReportView(sample_report(), editor=editor, rerun=lambda text: None)
+    view.cards[PING_PONG].apply.click()
+    cell_id, expected, new = editor.requests[-1]
+    assert cell_id == "cell-abc" and expected == CELL_TEXT and FIXED_5 in new.split("\n")
+    assert view.cards[PING_PONG].apply.disabled and not view.cards[PING_PONG].undo.disabled
+    assert "paef-applied" in classes(view.cards[PING_PONG].box)
+    assert not view.compare.disabled
+    view.cards[HOST_SYNC].apply.click()  # a second fix is applied on top of the first
+    assert editor.cell.split("\n")[4] == FIXED_5 and editor.cell.split("\n")[6] == FIXED_7
+    view.cards[PING_PONG].undo.click()  # undo one: the other stays
+    assert editor.cell.split("\n")[4] == CELL_TEXT.split("\n")[4] and editor.cell.split("\n")[6] == FIXED_7
+    view.cards[HOST_SYNC].undo.click()
+    assert editor.cell == CELL_TEXT and view.compare.disabled
+
+
+def test_a_conflict_writes_nothing_and_says_so():
+    editor = FakeEditor()
+    editor.cell = CELL_TEXT + "\n# edited by the user"
+    view = ReportView(sample_report(), editor=editor)
+    view.cards[PING_PONG].apply.click()
+    assert editor.cell.endswith("# edited by the user") and "y = torch.tensor" in editor.cell
+    assert "edited since it was analysed" in view.cards[PING_PONG].status.value
+    assert not view.cards[PING_PONG].apply.disabled and view.cards[PING_PONG].undo.disabled
+
+
+def test_without_the_extension_the_card_offers_the_rerun_and_the_code():
+    view = ReportView(sample_report(), editor=FakeEditor("no_extension"), apply_hint="%%paef --apply")
+    view.cards[HOST_SYNC].apply.click()
+    card = view.cards[HOST_SYNC]
+    assert "did not answer" in card.status.value
+    assert "%%paef --apply=host-sync" in card.status.value
+    assert card.code.layout.display == "" and FIXED_7 in card.code.value.split("\n")
+    assert card.undo.disabled  # nothing was applied
+
+
+def test_without_a_cell_id_or_editor_the_fallback_is_immediate():
+    report = sample_report()
+    no_id = replace(CELL, cell_id=None)
+    report = Report(findings=tuple(replace(f, ref=no_id) for f in report.findings),
+                    sources=(SourceUnit(no_id, CELL_TEXT),))
+    view = ReportView(report, editor=FakeEditor())
+    view.cards[PING_PONG].apply.click()
+    assert "did not say which cell" in view.cards[PING_PONG].status.value
+    view = ReportView(sample_report(), editor=None)
+    view.cards[PING_PONG].apply.click()
+    assert FIXED_5 in view.cards[PING_PONG].code.value.split("\n")
+
+
+def test_apply_all_applies_every_fix_not_dismissed_in_one_write():
+    editor = FakeEditor()
+    view = ReportView(sample_report(), editor=editor)
+    view.cards[HOST_SYNC].dismiss.click()
+    assert "paef-dismissed" in classes(view.cards[HOST_SYNC].box) and not view.cards[HOST_SYNC].undo.disabled
+    view.apply_all.click()
+    assert len(editor.requests) == 1
+    lines = editor.cell.split("\n")
+    assert lines[4] == FIXED_5 and lines[6] != FIXED_7
+    view.cards[HOST_SYNC].undo.click()  # undo the dismissal
+    assert "paef-dismissed" not in classes(view.cards[HOST_SYNC].box)
+    view.apply_all.click()
+    assert editor.cell.split("\n")[6] == FIXED_7 and len(editor.requests) == 2
+
+
+def test_the_cell_is_committed_only_when_the_frontend_confirms():
+    editor = FakeEditor(defer=True)
+    view = ReportView(sample_report(), editor=editor)
+    view.cards[PING_PONG].apply.click()
+    fixes = view.fixes[CELL.key]
+    assert fixes.applied == frozenset() and "Writing" in view.cards[PING_PONG].status.value
+    editor.waiting.pop()("applied")
+    assert fixes.applied == {PING_PONG} and FIXED_5 in fixes.current.split("\n")
+
+
+@dataclass
+class _Cmp:
+    before_s: float
+    after_s: float
+    profiled: bool
+    error: BaseException | None
+    report: Report
+
+    @property
+    def speedup(self):
+        return self.before_s / self.after_s
+
+
+def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
+    seen = []
+    editor = FakeEditor()
+
+    def rerun(text):
+        seen.append(text)
+        print("training output")
+        return _Cmp(2.0, 0.5, True, None, Report())
+
+    view = ReportView(sample_report(), editor=editor, rerun=rerun)
+    assert view.compare.disabled
+    view.cards[PING_PONG].apply.click()
+    view.compare.click()
+    assert seen == [editor.cell]
+    assert "Before 2.00 s \u2192 after 500.0 ms: 4.00x faster" in view.status.value
+    assert "both runs profiled" in view.status.value
+
+
+def test_compare_text_reports_a_failing_rerun():
+    text = compare_text(_Cmp(1.0, 0.1, False, ValueError("<bad>"), Report()))
+    assert "ValueError" in text and "&lt;bad&gt;" in text
+
+
+def test_mimebundle_carries_the_widget_and_a_static_fallback():
+    bundle = ReportView(sample_report())._repr_mimebundle_()
+    assert "application/vnd.jupyter.widget-view+json" in bundle
+    assert bundle["text/plain"] == "paef report: 3 findings"
+    assert bundle["text/html"].count('class="paef-card ') == 3
+
+
+def test_static_view_has_every_card_diff_and_the_copyable_fixed_cell():
+    html = str(static_html(sample_report()))
+    for rule in ("ping-pong", "host-sync", "redundant-tensor"):
+        assert f'<code class="paef-rule">{rule}</code>' in html
+    assert html.count('class="paef-diff"') == 2  # the hint shows its suggestion instead
+    assert "with every automatic fix applied" in html
+    assert "<script" not in html
+
+
+def test_fixes_state_composes_and_reports_collisions():
+    report = sample_report()
+    colliding = replace(report.findings[PING_PONG], rule="list-to-tensor")
+    findings = dict(enumerate(report.findings + (colliding,)))
+    fixes = CellFixes(SourceUnit(CELL, CELL_TEXT), findings)
+    assert set(fixes.findings) == {PING_PONG, HOST_SYNC, 3}  # the hint has no edits
+    plan = fixes.plan({PING_PONG, 3})
+    assert plan.applied == {PING_PONG} and plan.skipped == {3}
+    assert fixes.proposal(HOST_SYNC).split("\n")[6] == FIXED_7
+    fixes.commit(fixes.plan({PING_PONG, HOST_SYNC}))
+    assert fixes.plan(fixes.applied - {PING_PONG}).text.split("\n")[4] == CELL_TEXT.split("\n")[4]
+
+
+def test_static_html_parses_and_balances():
+    checker = _Balance()
+    checker.feed(str(static_html(sample_report())))
+    assert checker.stack == []
+
+
+class _Balance(HTMLParser):
+    VOID = {"meta", "br", "img", "input", "link", "hr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_endtag(self, tag):
+        assert self.stack and self.stack[-1] == tag, (self.stack[-3:], tag)
+        self.stack.pop()
+
+
+def _points(indices):
+    from plotly.callbacks import Points
+
+    return Points(point_inds=indices, xs=[0] * len(indices), ys=[0] * len(indices), trace_name="", trace_index=0)
