@@ -1,0 +1,297 @@
+"""Real-browser harness: JupyterLab 4 and Notebook 7 servers driven by Debian's chromium.
+
+Fixtures: `jupyter_server` (parametrized over both front ends, one server per kind per test
+session), `page` (a fresh browser context) and `open_notebook` (writes a notebook with known
+cell ids, starts its kernel over REST so no kernel dialog blocks, opens it and returns a
+`NotebookPage` with helpers to run a cell and read a cell's text or output).
+"""
+
+from __future__ import annotations
+
+import http.cookiejar
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "out" / "browser"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+]
+KINDS = ("lab", "notebook")
+# Keeps toasts from covering cells (asking about news is all this plugin does).
+PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+
+
+def missing_requirement() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if shutil.which("chromium") is None:
+        return "chromium is not installed (apt-get install chromium, or scripts/setup.sh --browser)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "Python playwright is not installed"
+    from jupyter_core.paths import jupyter_path
+
+    if not any(Path(p, "paef-jupyter", "package.json").is_file() for p in jupyter_path("labextensions")):
+        return "the paef-jupyter labextension is not built/installed (scripts/build_labextension.sh)"
+    return None
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class JupyterServer:
+    """One `jupyter lab` or `jupyter notebook` process on a loopback port, in its own dirs."""
+
+    kind: str
+    url: str
+    token: str
+    root: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+    opener: urllib.request.OpenerDirector
+    xsrf: str = ""
+
+    def notebook_url(self, name: str) -> str:
+        route = "lab/tree" if self.kind == "lab" else "notebooks"
+        return f"{self.url}/{route}/{name}?token={self.token}"
+
+    def api(self, method: str, path: str, body: Any = None) -> Any:
+        headers = {"Authorization": f"token {self.token}", "X-XSRFToken": self.xsrf,
+                   "Content-Type": "application/json"}
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(f"{self.url}{path}", data, headers, method=method)
+        with self.opener.open(request, timeout=30) as response:
+            text = response.read()
+        return json.loads(text) if text else None
+
+    def start_kernel_for(self, name: str) -> str:
+        """Creates the notebook's session, so the page opens with a kernel and no dialog."""
+        session = self.api("POST", "/api/sessions", {
+            "path": name, "name": name, "type": "notebook", "kernel": {"name": "python3"}})
+        return session["kernel"]["id"]
+
+    def write_notebook(self, name: str, cells: list[tuple[str, str]]) -> Path:
+        """A notebook of code cells given as (cell id, source)."""
+        import nbformat
+
+        nb = nbformat.v4.new_notebook()
+        nb.cells = [nbformat.v4.new_code_cell(source, id=cell_id) for cell_id, source in cells]
+        nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+        path = self.root / name
+        nbformat.write(nb, path)
+        return path
+
+
+def _start_server(kind: str, base: Path, disabled: tuple[str, ...]) -> JupyterServer:
+    dirs = {name: base / name for name in ("config", "data", "runtime", "ipython", "root")}
+    for path in dirs.values():
+        path.mkdir(parents=True)
+    (dirs["config"] / "labconfig").mkdir()
+    page_config = {"disabledExtensions": {**PAGE_CONFIG["disabledExtensions"], **dict.fromkeys(disabled, True)}}
+    (dirs["config"] / "labconfig" / "page_config.json").write_text(json.dumps(page_config))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(dirs["config"]), JUPYTER_DATA_DIR=str(dirs["data"]),
+               JUPYTER_RUNTIME_DIR=str(dirs["runtime"]), IPYTHONDIR=str(dirs["ipython"]),
+               JUPYTER_PLATFORM_DIRS="0", PYTHONUNBUFFERED="1")
+    port, token = _free_port(), uuid.uuid4().hex
+    module = "jupyterlab" if kind == "lab" else "notebook"
+    log = base / "server.log"
+    process = subprocess.Popen(
+        [sys.executable, "-m", module, "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={dirs['root']}"],
+        env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, cwd=dirs["root"])
+    jar = http.cookiejar.CookieJar()
+    server = JupyterServer(kind, f"http://127.0.0.1:{port}", token, dirs["root"], process, log,
+                           urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)))
+    deadline = time.monotonic() + 90
+    while True:
+        if process.poll() is not None:
+            raise RuntimeError(f"jupyter {kind} exited early:\n{log.read_text()[-3000:]}")
+        try:
+            # The app page sets the _xsrf cookie that POSTs must echo.
+            server.opener.open(f"{server.url}/{kind if kind == 'lab' else 'tree'}?token={token}", timeout=5).read()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                _stop_servers([server])
+                raise RuntimeError(f"jupyter {kind} did not answer:\n{log.read_text()[-3000:]}") from None
+            time.sleep(0.3)
+    server.xsrf = next(c.value for c in jar if c.name == "_xsrf")
+    return server
+
+
+def _stop_servers(servers: list[JupyterServer]) -> None:
+    """SIGTERM to all first (each shuts its kernels down), then wait: the waits overlap."""
+    for server in servers:
+        server.process.terminate()
+    for server in servers:
+        try:
+            server.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            server.process.kill()
+            server.process.wait()
+
+
+@pytest.fixture(scope="session")
+def _jupyter_servers() -> Iterator[Callable[..., JupyterServer]]:
+    reason = missing_requirement()
+    if reason:
+        pytest.skip(reason)
+    base = Path(tempfile.mkdtemp(prefix="paef-browser-"))
+    servers: dict[tuple[str, tuple[str, ...]], JupyterServer] = {}
+
+    def get(kind: str, disabled: tuple[str, ...] = ()) -> JupyterServer:
+        """The server of this kind with these labextensions disabled, started on first use."""
+        if (kind, disabled) not in servers:
+            servers[kind, disabled] = _start_server(kind, base / f"{kind}-{len(servers)}", disabled)
+        return servers[kind, disabled]
+
+    try:
+        yield get
+    finally:
+        _stop_servers(list(servers.values()))
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@pytest.fixture(params=KINDS)
+def jupyter_server(request: pytest.FixtureRequest, _jupyter_servers) -> JupyterServer:
+    """A running JupyterLab 4 (`lab`) or Notebook 7 (`notebook`) server; tests run for both."""
+    return _jupyter_servers(request.param)
+
+
+@pytest.fixture
+def lab_without_extension(_jupyter_servers) -> JupyterServer:
+    """JupyterLab with paef-jupyter disabled: what a user without the extension runs."""
+    return _jupyter_servers("lab", ("paef-jupyter",))
+
+
+@pytest.fixture(scope="session")
+def _browser():
+    reason = missing_requirement()
+    if reason:
+        pytest.skip(reason)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
+    outcome = yield
+    report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)
+
+
+@pytest.fixture
+def page(_browser, request: pytest.FixtureRequest):
+    """A fresh browser page; a failing test leaves its screenshot in out/browser/."""
+    context = _browser.new_context(viewport={"width": 1280, "height": 900})
+    context.set_default_timeout(30_000)
+    page = context.new_page()
+    try:
+        yield page
+    finally:
+        report = getattr(request.node, "report_call", None)
+        if report is not None and report.failed:
+            SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SCREENSHOTS / f"FAILED-{_slug(request.node.name)}.png"))
+        context.close()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
+
+
+class NotebookPage:
+    """A notebook open in the browser; cells addressed by index, text read from the editor."""
+
+    def __init__(self, page: Any, server: JupyterServer, name: str) -> None:
+        self.page, self.server, self.name = page, server, name
+
+    def cell(self, index: int) -> Any:
+        return self.page.locator(".jp-Notebook .jp-Cell").nth(index)
+
+    def cell_text(self, index: int) -> str:
+        """The text the editor shows, line by line."""
+        return self.cell(index).locator(".cm-content").evaluate(
+            "el => Array.from(el.querySelectorAll('.cm-line')).map(l => l.textContent).join('\\n')")
+
+    def wait_for_text(self, index: int, expected: str, timeout: float = 15.0) -> None:
+        deadline = time.monotonic() + timeout
+        while (text := self.cell_text(index)) != expected:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"cell {index} reads {text!r}, expected {expected!r}")
+            time.sleep(0.05)
+
+    def output_text(self, index: int) -> str:
+        outputs = self.cell(index).locator(".jp-OutputArea-output")
+        return "\n".join(outputs.all_inner_texts()).strip()
+
+    def run_cell(self, index: int, timeout: float = 60.0) -> str:
+        """Runs a cell as a user does (select, Shift+Enter); returns its output text."""
+        prompt = self.cell(index).locator(".jp-InputPrompt")
+        before = prompt.inner_text()
+        prompt.click()
+        self.page.keyboard.press("Shift+Enter")
+        deadline = time.monotonic() + timeout
+        while not re.fullmatch(r"\[\d+\]:", now := prompt.inner_text().strip()) or now == before:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"cell {index} did not finish running (prompt {now!r})")
+            time.sleep(0.05)
+        return self.output_text(index)
+
+    def focus_editor_end(self, index: int) -> None:
+        """Puts the cursor at the end of the cell's text, in edit mode."""
+        self.cell(index).locator(".cm-content").click()
+        self.page.keyboard.press("Control+End")
+
+    def screenshot(self, name: str) -> Path:
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        path = SCREENSHOTS / f"{_slug(name)}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+
+@pytest.fixture
+def open_notebook(page, request: pytest.FixtureRequest) -> Callable[..., NotebookPage]:
+    """Writes `name` with the given (cell id, source) code cells, starts its kernel, opens it.
+
+    The server is the test's `jupyter_server` unless one is passed.
+    """
+
+    def open_(name: str, cells: list[tuple[str, str]], server: JupyterServer | None = None) -> NotebookPage:
+        server = server or request.getfixturevalue("jupyter_server")
+        server.write_notebook(name, cells)
+        server.start_kernel_for(name)
+        page.goto(server.notebook_url(name))
+        notebook = NotebookPage(page, server, name)
+        notebook.cell(len(cells) - 1).locator(".cm-content").wait_for(timeout=60_000)
+        return notebook
+
+    return open_
