@@ -123,7 +123,9 @@ def collect(
     out.sync_warnings = dict(sync.counts)
     if not state["started"]:
         out.mode = "off"
-        if loop is not None and not out.notes:
+        if out.error is None:
+            out.iterations_before = max(0, out.iterations_before - 1)  # the exhaustion hit
+        if loop is not None and out.iterations_before and not out.notes:
             out.notes.append(
                 f"the loop ran {out.iterations_before} iteration(s), not more than the "
                 f"{warmup} warm-up ones: nothing was profiled"
@@ -139,10 +141,10 @@ def _fill_window(out: Collected, tracer: LineTracer, window: int) -> None:
     out.recorded_iterations = times.recorded_iterations
     out.window = window
     out.window_completed = times.completed
+    # The header line also fires once when the loop ends (the exhausted `for`, the false
+    # `while` test), so a loop that ends inside the window counts exactly its iterations.
     started = times.started_at is not None and tracer.loop is not None
     out.iterations_before = len(times.hits) - (1 if started else 0)
-    if started and not times.completed:
-        out.recorded_iterations += 1  # the loop ended inside the window: its last iteration
     if len(times.hits) >= 3:
         out.iteration_s = times.hits[-1] - times.hits[-2]
     if times.started_at is not None:

@@ -1,0 +1,164 @@
+"""Real CPU profiles of small cells: line attribution, windows, teardown on every exit path."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from dynamic_helpers import Cells  # noqa: E402
+
+from paef_jupyter.dynamic.build import build_profile  # noqa: E402
+from paef_jupyter.dynamic.collector import collect  # noqa: E402
+from paef_jupyter.dynamic.line_tracer import LoopTarget  # noqa: E402
+from paef_jupyter.model import CellRef  # noqa: E402
+
+CELL = CellRef("nb.ipynb", 3, "c3")
+
+PING_PONG = """\
+import torch
+w = torch.randn(8)
+total = 0.0
+for i in range(40):
+    x = w * i
+    y = torch.tensor(x.tolist())
+    total += y.sum().item()
+"""
+
+
+def _profiler_enabled() -> bool:
+    return bool(torch.autograd.profiler._is_profiler_enabled)
+
+
+def _profile(text: str, loop_line: int | None, **kw):
+    cells = Cells()
+    code = cells.add(text, CELL)
+    run = cells.run(code, LoopTarget(CELL, loop_line) if loop_line else None, **kw)
+    return run, build_profile(run, window_ref=CELL, window_lines=(loop_line or 0, 0))
+
+
+def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
+    run, profile = _profile(PING_PONG, 4, window=4)
+    assert run.error is None and run.mode == "window"
+    assert profile.profiled_iterations == 4
+    creation = profile.line(CELL, 6)
+    assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
+    sync = profile.line(CELL, 7)
+    assert sync is not None and sync.syncs == 4  # one .item() per iteration
+    assert profile.line(CELL, 5).syncs == 0 and profile.line(CELL, 5).ops == 4
+    # Lines before the loop ran before the window: not profiled.
+    assert profile.line(CELL, 2) is None
+    assert all(s.ref == CELL for s in profile.lines)
+
+
+def test_window_skips_warmup_and_counts_iterations():
+    run, profile = _profile(PING_PONG, 4, warmup=3, window=5)
+    assert run.iterations_before == 3 and run.recorded_iterations == 5 and run.window_completed
+    assert profile.iterations >= 8 and profile.mode == "window"
+    assert profile.window_ref == CELL and profile.window_line == 4
+    assert profile.overhead is not None and profile.overhead >= 1.0
+    assert not _profiler_enabled() and sys.gettrace() is None
+
+
+def test_loop_shorter_than_the_window_is_profiled_to_its_end():
+    run, profile = _profile(PING_PONG.replace("range(40)", "range(4)"), 4, warmup=1, window=10)
+    assert run.mode == "window" and not run.window_completed
+    assert run.recorded_iterations == 3
+    assert profile.iterations == 4 and profile.line(CELL, 7).syncs == 3
+
+
+def test_loop_within_warmup_profiles_nothing_and_says_so():
+    run, profile = _profile(PING_PONG.replace("range(40)", "range(2)"), 4, warmup=3)
+    assert profile.mode == "off" and profile.lines == () and profile.iterations == 2
+    assert any("ran 2 iteration(s)" in note and "warm-up" in note for note in profile.notes)
+
+
+def test_full_mode_without_loop_covers_every_line():
+    text = "import torch\na = torch.ones(3)\nb = a.sum().item()\nc = torch.tensor([b])\n"
+    run, profile = _profile(text, None)
+    assert run.mode == "full"
+    assert profile.line(CELL, 3).syncs == 1
+    assert profile.line(CELL, 4).tensor_creations == 1
+
+
+def test_ops_in_a_function_of_an_earlier_cell_count_for_both_lines():
+    cells = Cells()
+    helper_ref = CellRef("nb.ipynb", 1, "c1")
+    helper = cells.add("import torch\ndef scalar(t):\n    return t.sum().item()\n", helper_ref)
+    exec(helper, cells.namespace)
+    loop = cells.add("x = torch.ones(4)\nfor i in range(10):\n    v = scalar(x)\n", CELL)
+    run = cells.run(loop, LoopTarget(CELL, 2), window=3)
+    profile = build_profile(run)
+    assert profile.line(CELL, 3).syncs == 3  # the calling line, inclusive
+    assert profile.line(helper_ref, 3).syncs == 3  # the line inside the helper
+    calling = profile.line(CELL, 3)
+    assert calling.cpu_time_s >= profile.line(helper_ref, 3).cpu_time_s
+    assert calling.self_cpu_s < calling.cpu_time_s
+
+
+def test_exception_in_the_window_tears_everything_down_and_a_second_run_works():
+    text = PING_PONG.replace("    total +=", "    if i == 3:\n        raise ValueError('boom')\n    total +=")
+    run, profile = _profile(text, 4, warmup=1, window=10)
+    assert isinstance(run.error, ValueError)
+    assert not _profiler_enabled() and sys.gettrace() is None
+    assert profile.mode == "window" and profile.lines  # what ran before the error
+    again, second = _profile(PING_PONG, 4, window=3)
+    assert again.error is None and second.line(CELL, 7).syncs == 3
+
+
+def test_keyboard_interrupt_is_returned_and_the_profiler_stopped():
+    text = PING_PONG.replace("    total +=", "    if i == 4:\n        raise KeyboardInterrupt\n    total +=")
+    run, _ = _profile(text, 4, warmup=1, window=10)
+    assert isinstance(run.error, KeyboardInterrupt)
+    assert not _profiler_enabled() and sys.gettrace() is None
+    again, second = _profile(PING_PONG, 4, window=2)
+    assert again.error is None and second.profiled_iterations == 2
+
+
+def test_previous_trace_function_is_restored():
+    def tracer(frame, event, arg):
+        return None
+
+    sys.settrace(tracer)
+    try:
+        _profile(PING_PONG, 4, window=2)
+        assert sys.gettrace() is tracer
+    finally:
+        sys.settrace(None)
+
+
+def test_pure_python_cell_is_attributed_without_torch_ops():
+    text = "total = 0\nfor i in range(50):\n    total += sum(range(100))\n"
+    run, profile = _profile(text, 2, window=5)
+    line = profile.line(CELL, 3)
+    assert run.error is None and line.hits == 5 and line.ops == 0 and line.cpu_time_s > 0
+
+
+def test_cell_runs_unprofiled_with_a_note_when_torch_is_missing(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
+    cells = Cells()
+    code = cells.add("x = 40 + 2\n", CELL)
+    run = collect(lambda: exec(code, cells.namespace) or cells.namespace["x"], cells.files(), None)
+    assert run.value == 42 and run.error is None and run.trace is None
+    assert any("torch is not importable" in n for n in run.notes)
+    assert build_profile(run).mode == "off"
+
+
+def test_profiler_usdt_lines_do_not_reach_stderr(capfd):
+    _profile(PING_PONG, 4, window=2)
+    assert "USDT" not in capfd.readouterr().err
+
+
+def test_call_tree_has_cell_lines_with_their_ops_and_is_merged():
+    _, profile = _profile(PING_PONG, 4, window=6)
+    tree = profile.cpu_tree
+    assert tree is not None and tree.kind == "root"
+    lines = {f.line: f for f in tree.children if f.kind == "python"}
+    assert lines[7].calls == 6  # six iterations merged into one frame
+    assert "item" in lines[7].name
+    names = {f.name for f in lines[7].walk()}
+    assert "aten::_local_scalar_dense" in names
+    assert any(f.kind == "sync" for f in lines[7].walk())
+    assert tree.duration_s >= sum(c.duration_s for c in tree.children) * 0.99
