@@ -1,0 +1,309 @@
+"""Facts several tensor rules share: a tensor's dtype family, in-place mutation, guards.
+
+Kept beside the rules (not in `facts.py`) because they answer rule-level questions
+("does this rewrite keep the dtype?") from the syntax the rules already match.
+"""
+
+from __future__ import annotations
+
+import types
+import weakref
+from typing import Iterator
+
+import libcst as cst
+
+from ..facts import Facts, Loop
+from ..names import bound_names, is_inplace_method, names_read, root_name
+from ..types import Kind
+
+# dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
+FLOAT, INT, BOOL = "float", "int", "bool"
+_FAMILY_OF = {
+    "float32": FLOAT, "float": FLOAT, "float64": FLOAT, "double": FLOAT, "float16": FLOAT, "half": FLOAT,
+    "bfloat16": FLOAT, "int64": INT, "long": INT, "int32": INT, "int": INT, "int16": INT, "int8": INT,
+    "uint8": INT, "bool": BOOL,
+}
+# The dtype `torch.tensor(<python scalars of that family>)` gives.
+PYTHON_SCALAR_DTYPE = {FLOAT: "float32", INT: "int64", BOOL: "bool"}
+CONVERT_METHOD = {FLOAT: "float", INT: "long", BOOL: "bool"}
+
+_FLOAT_RESULT = frozenset({
+    "randn", "rand", "rand_like", "randn_like", "normal", "zeros", "ones", "empty", "linspace", "logspace",
+    "eye", "sigmoid", "tanh", "exp", "log", "log1p", "expm1", "softmax", "log_softmax", "sqrt", "rsqrt",
+    "erf", "mean", "std", "var", "norm", "sin", "cos", "matmul", "mm", "bmm", "einsum", "layer_norm",
+    "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
+    "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
+})
+_INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize"})
+_BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and",
+                          "logical_or", "logical_not", "isclose"})
+_SAME_AS_INPUT = frozenset({
+    "relu", "abs", "neg", "clamp", "clip", "detach", "clone", "cpu", "cuda", "contiguous", "view", "reshape",
+    "squeeze", "unsqueeze", "flatten", "t", "transpose", "permute", "sum", "max", "min", "amax", "amin",
+    "cumsum", "flip", "roll", "expand", "repeat", "to", "pin_memory", "cat", "stack", "where", "maximum",
+    "minimum", "mul", "add", "sub", "square", "pow", "round", "floor", "ceil", "sort", "topk", "gather",
+    "index_select", "masked_fill", "narrow", "select", "chunk", "split", "zeros_like", "ones_like",
+})
+_EXACT_DTYPE_METHODS = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
+                        "int": "int32", "bool": "bool", "bfloat16": "bfloat16"}
+
+
+def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+    """The dtype of a tensor expression: an exact name (`float32`), its family, or None."""
+    if depth > 12:
+        return None
+    if isinstance(expr, cst.Call):
+        return _dtype_of_call(facts, expr, depth)
+    if isinstance(expr, cst.Name):
+        value = facts.namespace.get(expr.value) if not _assigned(facts, expr.value) else None
+        if value is not None and kind_is_tensor(value):
+            return str(value.dtype).removeprefix("torch.")
+        assigned = assigned_value(facts, expr)
+        if assigned is not None:
+            return dtype_of(facts, assigned, depth + 1)
+        for loop in facts.enclosing_loops(expr):  # `for row in tensor:` rows share its dtype
+            if isinstance(loop.node, cst.For) and isinstance(loop.node.target, cst.Name) \
+                    and loop.node.target.value == expr.value and loop.iter_kind is Kind.TENSOR:
+                return dtype_of(facts, loop.node.iter, depth + 1)
+        return None
+    if isinstance(expr, cst.Subscript):
+        return dtype_of(facts, expr.value, depth + 1)
+    if isinstance(expr, cst.Attribute) and expr.attr.value in {"data", "T", "mT", "grad"}:
+        return dtype_of(facts, expr.value, depth + 1)
+    if isinstance(expr, cst.Comparison):
+        return BOOL
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return dtype_of(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        if isinstance(expr.operator, cst.Divide):
+            return FLOAT
+        sides = [_operand_dtype(facts, s, depth) for s in (expr.left, expr.right)]
+        if any(s is not None and family(s) == FLOAT for s in sides):
+            return FLOAT if sides[0] != sides[1] else sides[0]
+        if all(s is not None for s in sides):
+            return sides[0] if sides[0] == sides[1] else None
+    return None
+
+
+def _operand_dtype(facts: Facts, expr: cst.BaseExpression, depth: int) -> str | None:
+    if isinstance(expr, cst.Float):
+        return FLOAT
+    if isinstance(expr, cst.Integer):
+        return INT
+    return dtype_of(facts, expr, depth + 1)
+
+
+def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
+    explicit = keyword(call, "dtype")
+    if explicit is not None:
+        return dtype_name(facts, explicit)
+    qualified = facts.qualified_name(call.func) or ""
+    if qualified.startswith("torch."):
+        last = qualified.rsplit(".", 1)[-1]
+        if last in ("tensor", "as_tensor"):
+            return _literal_dtype(call.args[0].value) if call.args else None
+        if last == "arange":
+            values = [a.value for a in call.args if a.keyword is None]
+            if values and all(isinstance(v, cst.Integer) for v in values):
+                return "int64"
+            return FLOAT if any(isinstance(v, cst.Float) for v in values) else None
+        if last in _INT_RESULT:
+            return "int64"
+        if last in _BOOL_RESULT:
+            return BOOL
+        if last in _FLOAT_RESULT or qualified.startswith("torch.nn.functional."):
+            return "float32" if last in {"randn", "rand", "zeros", "ones", "empty", "linspace", "eye"} else FLOAT
+        if last in _SAME_AS_INPUT and call.args:
+            return dtype_of(facts, call.args[0].value, depth + 1)
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        method = func.attr.value
+        receiver = func.value
+        if facts.kind(receiver) is Kind.MODULE:
+            return FLOAT
+        if method in _EXACT_DTYPE_METHODS and not call.args:
+            return _EXACT_DTYPE_METHODS[method]
+        if method == "to":
+            for arg in call.args:
+                name = dtype_name(facts, arg.value)
+                if name is not None:
+                    return name
+            return dtype_of(facts, receiver, depth + 1)
+        if method in _INT_RESULT:
+            return "int64"
+        if method in _BOOL_RESULT:
+            return BOOL
+        if method == "sum":
+            inner = dtype_of(facts, receiver, depth + 1)
+            return "int64" if inner == BOOL else inner
+        if method in _FLOAT_RESULT:
+            return FLOAT
+        if method in _SAME_AS_INPUT:
+            return dtype_of(facts, receiver, depth + 1)
+        return None
+    if facts.kind(func) is Kind.MODULE:
+        return FLOAT
+    return None
+
+
+def _literal_dtype(expr: cst.BaseExpression) -> str | None:
+    """`torch.tensor(<literal>)`: float32 for floats, int64 for ints, bool for bools."""
+    leaves = list(_literal_leaves(expr))
+    if not leaves or any(leaf is None for leaf in leaves):
+        return None
+    if FLOAT in leaves:
+        return "float32"
+    return "int64" if set(leaves) == {INT} else ("bool" if set(leaves) == {BOOL} else None)
+
+
+def _literal_leaves(expr: cst.BaseExpression) -> Iterator[str | None]:
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        for el in expr.elements:
+            yield from _literal_leaves(el.value)
+    elif isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        yield from _literal_leaves(expr.expression)
+    elif isinstance(expr, cst.Float):
+        yield FLOAT
+    elif isinstance(expr, cst.Integer):
+        yield INT
+    elif isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        yield BOOL
+    else:
+        yield None
+
+
+def dtype_name(facts: Facts, expr: cst.BaseExpression) -> str | None:
+    """`float32` for `torch.float32` / `torch.float`, else None."""
+    qualified = facts.qualified_name(expr) or ""
+    if qualified.startswith("torch.") and qualified.count(".") == 1:
+        name = qualified.split(".", 1)[1]
+        if name in _FAMILY_OF:
+            return {"float": "float32", "double": "float64", "half": "float16", "long": "int64", "int": "int32"}.get(name, name)
+    return None
+
+
+def family(dtype: str | None) -> str | None:
+    if dtype in (FLOAT, INT, BOOL):
+        return dtype
+    return _FAMILY_OF.get(dtype or "")
+
+
+def kind_is_tensor(value: object) -> bool:
+    return any(f"{c.__module__}.{c.__qualname__}" == "torch.Tensor" for c in type(value).__mro__)
+
+
+def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    return None
+
+
+# --- definitions ----------------------------------------------------------------------
+
+_BOUND: "weakref.WeakKeyDictionary[Facts, frozenset[str]]" = weakref.WeakKeyDictionary()
+
+
+def _assigned(facts: Facts, name: str) -> bool:
+    """`name` is bound somewhere in the unit (so the namespace's value may be stale)."""
+    bound = _BOUND.get(facts)
+    if bound is None:
+        bound = _BOUND[facts] = frozenset(facts.names_written(facts.module))
+    return name in bound
+
+
+def assigned_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
+    """The value `name` holds where it is read; for `x = f(x)`, the `x` before the statement."""
+    value = facts.value_of(name)
+    if value is None or not any(anc is value for anc in facts.ancestors(name)):
+        return value
+    stmt = facts.statement_of(name)
+    block = facts.parent(stmt)
+    body = list(getattr(block, "body", ()))
+    for earlier in reversed(body[: body.index(stmt)] if stmt in body else ()):
+        if name.value not in facts.names_written(earlier):
+            continue
+        assign = earlier.body[0] if isinstance(earlier, cst.SimpleStatementLine) and len(earlier.body) == 1 else None
+        if isinstance(assign, cst.Assign) and len(assign.targets) == 1 \
+                and isinstance(assign.targets[0].target, cst.Name) and assign.targets[0].target.value == name.value:
+            return assign.value
+        return None
+    return None
+
+
+# --- mutation, guards, invariance --------------------------------------------------------
+
+
+def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """True if `scope` changes the object `name` holds without rebinding the name.
+
+    `name += ...` (in place for tensors, arrays and lists), `name[i] = ...`, `name.attr = ...`,
+    `name.add_(...)`, `name.append(...)`, and `out=name`.
+    """
+    for node in facts.walk(scope):
+        if isinstance(node, cst.AugAssign) and root_name(node.target) == name:
+            return True
+        if isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name) and root_name(node.target) == name:
+            if not isinstance(node.target, (cst.Tuple, cst.List)):
+                return True
+            if any(not isinstance(el.value, cst.Name) and root_name(el.value) == name for el in node.target.elements):
+                return True
+        if isinstance(node, cst.Call):
+            func = node.func
+            if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value) and root_name(func.value) == name:
+                return True
+            out = keyword(node, "out")
+            if out is not None and root_name(out) == name:
+                return True
+    return False
+
+
+def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
+    """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say)."""
+    for anc in facts.ancestors(node):
+        if anc is loop.node:
+            return False
+        if isinstance(anc, cst.If) and any(
+            isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo) for n in facts.walk(anc.test)
+        ):
+            return True
+    return False
+
+
+def locally_bound(facts: Facts, node: cst.CSTNode) -> set[str]:
+    """Names bound by comprehensions and lambdas around `node` (inside its statement)."""
+    bound: set[str] = set()
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            break
+        if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            comp: cst.CompFor | None = anc.for_in
+            while comp is not None:
+                bound |= set(bound_names(comp.target))
+                comp = comp.inner_for_in
+        elif isinstance(anc, cst.Lambda):
+            bound |= {p.name.value for p in anc.params.params}
+    return bound
+
+
+def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`facts.is_invariant`, also refusing names a surrounding comprehension binds."""
+    return facts.is_invariant(expr, loop) and not (names_read(expr) & locally_bound(facts, expr))
+
+
+# --- names to write rewrites with ---------------------------------------------------------
+
+
+def module_alias(facts: Facts, module: str) -> str | None:
+    """The local name under which `module` (`torch`, `torch.nn.functional`) is reachable."""
+    for local, target in facts.aliases.items():
+        if target == module and "." not in local:
+            return local
+    for local, value in facts.namespace.items():
+        if isinstance(value, types.ModuleType) and value.__name__ == module:
+            return local
+    if module != "torch" and module.startswith("torch."):
+        torch = module_alias(facts, "torch")
+        return f"{torch}{module[len('torch'):]}" if torch else None
+    return None
