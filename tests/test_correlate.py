@@ -1,0 +1,130 @@
+"""correlate() as a pure function on hand-built reports and profiles."""
+
+from __future__ import annotations
+
+import pytest
+
+from paef_jupyter.correlate import correlate
+from paef_jupyter.model import CellRef, Finding, LineStat, Profile, Report, Severity
+
+CELL = CellRef("nb.ipynb", 2, "c2")
+OTHER = CellRef("nb.ipynb", 5, "c5")
+
+
+def finding(rule: str, line: int, end_line: int | None = None, severity=Severity.MEDIUM, ref=CELL) -> Finding:
+    return Finding(rule, ref, line, end_line or line, severity, f"{rule} here")
+
+
+def profile(*lines: LineStat, **kw) -> Profile:
+    base = dict(engine="torch", wall_time_s=2.0, cpu_time_s=1.0, base_time_s=1.5, profiled_iterations=5,
+                mode="window", window_ref=CELL, window_line=3, window_end_line=9)
+    base.update(kw)
+    return Profile(lines=lines, **base)
+
+
+def stat(line: int, **kw) -> LineStat:
+    return LineStat(CELL, line, **kw)
+
+
+def test_static_finding_gets_the_evidence_of_its_lines():
+    report = Report(findings=(finding("ping-pong", 4, 5),))
+    prof = profile(stat(4, cpu_time_s=0.2, syncs=5, d2h_copies=5, d2h_bytes=20, hits=5),
+                   stat(5, cpu_time_s=0.1, tensor_creations=5, h2d_copies=5, h2d_bytes=40, hits=5),
+                   stat(6, cpu_time_s=0.5))
+    (f,) = correlate(report, prof).findings
+    ev = f.evidence
+    assert f.source == "both" and ev.measurable
+    assert ev.time_s == pytest.approx(0.3) and ev.share == pytest.approx(0.3)
+    assert (ev.syncs, ev.d2h_copies, ev.h2d_copies, ev.h2d_bytes, ev.tensor_creations) == (5, 5, 5, 40, 5)
+    assert ev.iterations == 5
+    assert ev.estimated_saving_s == pytest.approx(0.8 * 0.3 * 1.5)  # ping-pong saving x share x base time
+    assert "1 sync(s) per iteration" in ev.notes
+
+
+def test_findings_are_ranked_by_estimated_saving_then_severity():
+    report = Report(findings=(finding("operator-fusion", 3, severity=Severity.HIGH),
+                              finding("redundant-tensor", 6, severity=Severity.LOW),
+                              finding("host-sync", 8, severity=Severity.HIGH)))
+    prof = profile(stat(3, cpu_time_s=0.05, ops=5), stat(6, cpu_time_s=0.4, tensor_creations=5),
+                   stat(8, cpu_time_s=0.0005))
+    out = correlate(report, prof)
+    assert [f.rule for f in out.findings] == ["redundant-tensor", "operator-fusion", "host-sync"]
+    assert out.top(1)[0].rule == "redundant-tensor"
+    assert out.profile is prof
+
+
+def test_finding_on_lines_that_cost_nothing_is_kept_but_marked_and_last():
+    report = Report(findings=(finding("graph-retention", 7, severity=Severity.HIGH),
+                              finding("dict-as-list", 1, severity=Severity.LOW)))
+    prof = profile(stat(7, cpu_time_s=0.0001, hits=5))
+    out = correlate(report, prof)
+    cheap = next(f for f in out.findings if f.rule == "graph-retention")
+    assert not cheap.evidence.measurable and cheap.source == "static"
+    assert "nothing measurable" in cheap.evidence.notes[0]
+    # dict-as-list (line 1) was outside the window: unknown cost ranks above "costs nothing".
+    unknown = next(f for f in out.findings if f.rule == "dict-as-list")
+    assert unknown.evidence.measurable and "outside the profiled window" in unknown.evidence.notes[0]
+    assert [f.rule for f in out.findings] == ["dict-as-list", "graph-retention"]
+
+
+def test_per_iteration_syncs_become_a_dynamic_host_sync_finding():
+    prof = profile(stat(8, cpu_time_s=0.1, syncs=5, hits=5), stat(9, cpu_time_s=0.1, syncs=2, hits=5))
+    out = correlate(Report(), prof)
+    (f,) = out.findings  # 2 syncs in 5 iterations is not per-iteration
+    assert (f.rule, f.line, f.source) == ("host-sync", 8, "dynamic")
+    assert f.severity is Severity.MEDIUM  # measured on a CPU
+    gpu = correlate(Report(), profile(stat(8, cpu_time_s=0.1, sync_warnings=10, hits=5), device="cuda"))
+    assert gpu.findings[0].severity is Severity.HIGH and gpu.findings[0].evidence.sync_warnings == 10
+
+
+def test_no_dynamic_duplicate_where_a_static_finding_already_points():
+    prof = profile(stat(8, cpu_time_s=0.1, syncs=5, hits=5))
+    out = correlate(Report(findings=(finding("ping-pong", 7, 8),)), prof)
+    assert [(f.rule, f.source) for f in out.findings] == [("ping-pong", "both")]
+
+
+def test_many_small_h2d_copies_map_to_pageable_transfer_or_cpu_then_move():
+    pageable = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * 512, pageable_copies=20, hits=5),
+                       device="cuda")
+    assert correlate(Report(), pageable).findings[0].rule == "pageable-transfer"
+    pinned = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * 512, hits=5), device="cuda")
+    assert correlate(Report(), pinned).findings[0].rule == "cpu-then-move"
+    big = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * (8 << 20), hits=5), device="cuda")
+    assert correlate(Report(), big).findings == ()
+
+
+def test_dominant_cpu_work_in_the_loop_is_cpu_function_or_the_loader():
+    prof = profile(stat(5, cpu_time_s=0.5, op_time_s=0.05, hits=5), stat(3, cpu_time_s=0.3, hits=5),
+                   stat(6, cpu_time_s=0.3, op_time_s=0.29, ops=50, hits=5))
+    rules = {f.line: f.rule for f in correlate(Report(), prof).findings}
+    assert rules == {5: "cpu-function", 3: "sync-dataloader"}  # line 3 is the loop header
+    once = profile(stat(5, cpu_time_s=0.5, hits=1))  # ran once in 5 iterations: not per iteration
+    assert correlate(Report(), once).findings == ()
+
+
+def test_max_dynamic_keeps_the_costliest():
+    prof = profile(*(stat(n, cpu_time_s=0.01 * n, syncs=5, hits=5) for n in range(3, 9)))
+    out = correlate(Report(), prof, max_dynamic=2)
+    assert [f.line for f in out.findings] == [8, 7]
+
+
+def test_findings_of_other_cells_do_not_take_this_cells_lines():
+    prof = profile(stat(4, cpu_time_s=0.3, syncs=5, hits=5))
+    out = correlate(Report(findings=(finding("host-sync", 4, ref=OTHER),)), prof).findings
+    assert [(f.ref, f.source) for f in out] == [(CELL, "dynamic"), (OTHER, "static")]
+    assert "outside the profiled window" in out[1].evidence.notes[0]
+
+
+def test_scalene_profile_without_iterations_adds_no_per_iteration_findings():
+    prof = Profile(engine="scalene", wall_time_s=1.0, cpu_time_s=1.0, base_time_s=1.0, mode="full",
+                   lines=(LineStat(CELL, 4, cpu_time_s=0.8, python_cpu_s=0.8),))
+    out = correlate(Report(findings=(finding("cpu-function", 4),)), prof)
+    (f,) = out.findings
+    assert f.evidence.share == pytest.approx(0.8) and f.source == "both"
+
+
+def test_correlate_is_pure():
+    report = Report(findings=(finding("ping-pong", 4),))
+    prof = profile(stat(4, cpu_time_s=0.2))
+    first = correlate(report, prof)
+    assert correlate(report, prof) == first and report.findings[0].evidence is None

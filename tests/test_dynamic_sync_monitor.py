@@ -1,0 +1,51 @@
+"""The sync monitor puts torch's sync warnings on the user's cell line, not library code.
+
+The GPU side (set_sync_debug_mode) is tested on a GPU; here the capture and the mapping are
+driven by warnings with torch's exact text, issued from cell code and from a library frame.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+from dynamic_helpers import Cells
+
+from paef_jupyter.dynamic.sync_monitor import SYNC_WARNING, SyncMonitor
+from paef_jupyter.model import CellRef
+
+CELL = CellRef("nb.ipynb", 1, "c1")
+
+
+def library_call():
+    warnings.warn(SYNC_WARNING, UserWarning)  # like torch: from the innermost (library) frame
+
+
+def test_sync_warnings_are_counted_on_the_innermost_cell_line():
+    cells = Cells()
+    code = cells.add("for i in range(3):\n    sync()\n", CELL)
+    cells.namespace["sync"] = library_call
+    files = cells.files()
+    monitor = SyncMonitor(files, cuda=False)
+    monitor.start()
+    try:
+        exec(code, cells.namespace)
+    finally:
+        monitor.stop()
+    idx = files.index(next(iter(cells.by_name)))
+    assert monitor.counts == {(idx, 2): 3}  # "always": repeated warnings are all seen
+
+
+def test_other_warnings_pass_through_and_filters_are_restored():
+    cells = Cells()
+    monitor = SyncMonitor(cells.files(), cuda=False)
+    before = list(warnings.filters)
+    monitor.start()
+    try:
+        with pytest.warns(DeprecationWarning, match="unrelated"):
+            warnings.warn("unrelated", DeprecationWarning)
+        library_call()  # from no cell: counted apart
+    finally:
+        monitor.stop()
+    assert monitor.unattributed == 1 and not monitor.counts
+    assert warnings.filters == before
