@@ -1,0 +1,244 @@
+"""`loss.item()` (and friends) every step: the host waits for the device on each iteration."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Fix, Severity
+from ..facts import Loop
+from ..types import Kind, kind_of_method
+from ._support import hot_loop, insert_after, torch_alias
+from .base import Rule
+
+_COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
+_CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
+_BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
+_ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+
+
+class HostSync(Rule):
+    id = "host-sync"
+    title = "Host-device synchronisation every iteration"
+    severity = Severity.HIGH
+    explanation = (
+        "Reading a tensor's value on the host (`.item()`, `float(t)`, `print(t)`, `if t:`, "
+        "`.cpu()`/`.numpy()`/`.tolist()`) copies it from the device and makes the CPU wait until "
+        "every queued kernel has finished. Once per step, this serialises the CPU and the GPU: "
+        "the GPU idles while Python prepares the next step. Keep values on the device (`.detach()`) "
+        "and read them once after the loop, or every N steps."
+    )
+
+    # --- sites -----------------------------------------------------------------------
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
+            self._method_site(node, func)
+            return
+        qualified = self.facts.qualified_name(func) or ""
+        if qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
+            arg = node.args[0].value
+            keep = f"{self.facts.code(arg)}.detach()  # stays a tensor on the device; convert once after the loop"
+            self._site(node, f"`{self.facts.code(node)}` copies the tensor's value to the host",
+                       lambda loop: keep, arg if qualified == "builtins.float" else None)
+        elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
+            self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
+
+    def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
+        if self._is_tensor(node.expression):
+            self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
+                       self._every_n(node))
+
+    def visit_If(self, node: cst.If) -> None:
+        if self._tensor_test(node.test):
+            test = self.facts.code(node.test)
+            self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
+                       lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only", stmt=node)
+
+    def visit_While(self, node: cst.While) -> None:
+        if self._tensor_test(node.test):
+            test = self.facts.code(node.test)
+            suggestion = (
+                "step = 0\nwhile True:\n    ...  # the loop body\n    step += 1\n"
+                f"    if step % 100 == 0 and not ({test}):  # test every 100 steps only\n        break"
+            )
+            self._site(node.test, f"`while {test}:` needs the tensor's value on the host to test the condition",
+                       lambda loop: suggestion)
+
+    def _method_site(self, node: cst.Call, func: cst.Attribute) -> None:
+        method = func.attr.value
+        receiver = func.value
+        unknown = method == "item" and isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript)) and self.facts.kind(receiver) is Kind.UNKNOWN
+        if not (unknown or self._is_tensor(receiver)):
+            return
+        if method in ("cpu", "numpy") and self._feeds_another_copy(node):
+            return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
+        if method == "item":
+            kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
+            self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept, receiver)
+            return
+        tensor = _copied_tensor(node)
+        what = "copies the tensor to the host and builds Python objects" if method == "tolist" else "copies the tensor to the host"
+        collect = (
+            f"kept.append({self.facts.code(tensor)}.detach())  # in the loop: stays on the device\n"
+            f"values = torch.cat(kept){self.facts.code(node)[len(self.facts.code(tensor)):]}  # once, after the loop"
+        )
+        self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
+
+    def _feeds_another_copy(self, node: cst.Call) -> bool:
+        parent = self.facts.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS | {"to", "cuda"}:
+            return True
+        if isinstance(parent, cst.Arg):
+            call = self.facts.parent(parent)
+            return isinstance(call, cst.Call) and (self.facts.qualified_name(call.func) or "") in _BACK_TO_TENSOR
+        return False
+
+    def _every_n(self, node: cst.CSTNode) -> Callable[[Loop], str]:
+        stmt = self.facts.statement_of(node)
+        body = stmt.body if isinstance(stmt, cst.SimpleStatementLine) else ()
+        code = "; ".join(self.facts.module.code_for_node(s) for s in body) or "..."
+        return lambda loop: f"if {_counter(loop)} % 100 == 0:  # read the value every 100 steps only\n    {code}"
+
+    # --- reporting -----------------------------------------------------------------------
+
+    def _site(self, node: cst.CSTNode, what: str, hint: Callable[[Loop], str],
+              value: cst.BaseExpression | None = None, stmt: cst.CSTNode | None = None) -> None:
+        """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
+        read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code."""
+        loop = hot_loop(self.facts, node)
+        if loop is None or self.facts.is_conditional(stmt or node, loop):
+            return
+        training = self.facts.in_training(node)
+        where = "training" if training else "evaluation"
+        message = (
+            f"{what} on every {where} step: the CPU waits for all queued GPU work each time "
+            "(a device sync), so the GPU idles while Python prepares the next step"
+        )
+        fix = self._accumulation_fix(node, value, loop) if value is not None else None
+        if fix is None:
+            fix = Fix(
+                description="keep the value on the device (`.detach()`) and read it once after the loop, "
+                "or only every N steps",
+                suggestion=hint(loop),
+                safe=False,
+            )
+        self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+
+    def _accumulation_fix(self, node: cst.CSTNode, value: cst.BaseExpression, loop: Loop) -> Fix | None:
+        """`total += loss.item()` -> `total += loss.detach()`, and `total` read back once after the loop.
+
+        Automatic only when `total` is touched nowhere else in the loop (so no step sees a
+        tensor where it saw a number), the loop cannot leave by `return`/`yield`, and the
+        conversion after the loop (`torch.as_tensor(total).item()`) gives the same Python
+        number type as before, whether or not the loop ran.
+        """
+        stmt = self.facts.statement_of(node)
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            return None
+        small = stmt.body[0]
+        total, accumulated = _accumulation(small)
+        torch = torch_alias(self.facts)
+        if total is None or accumulated is None or torch is None or not _arithmetic_of(accumulated, node):
+            return None
+        loops = self.facts.enclosing_loops(stmt)
+        if not loops or loops[0] is not loop or loop.node.orelse is not None:
+            return None
+        uses = sum(1 for n in self.facts.walk(loop.node) if isinstance(n, cst.Name) and n.value == total)
+        if uses != sum(1 for n in self.facts.walk(small) if isinstance(n, cst.Name) and n.value == total):
+            return None
+        if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
+            return None
+        new_value = f"{self.facts.code(value)}.detach()"
+        edits = (
+            replace(self.facts, node, new_value),
+            insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
+        )
+        return Fix(
+            description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
+            edits=edits,
+            suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
+        )
+
+    # --- types -----------------------------------------------------------------------------
+
+    def _is_tensor(self, expr: cst.BaseExpression) -> bool:
+        """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
+        if self.facts.kind(expr) is Kind.TENSOR:
+            return True
+        if isinstance(expr, cst.Comparison):
+            return self._tensor_test(expr)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            return kind_of_method(Kind.TENSOR, expr.func.attr.value) is Kind.TENSOR and self._is_tensor(expr.func.value)
+        return False
+
+    def _tensor_test(self, test: cst.BaseExpression) -> bool:
+        """`t`, `t > 0`, `not t`, `a and t`: a test whose truth value comes from a tensor."""
+        if isinstance(test, cst.Comparison):
+            if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in test.comparisons):
+                return False
+            return self._is_tensor(test.left) or any(self._is_tensor(c.comparator) for c in test.comparisons)
+        if isinstance(test, cst.BooleanOperation):
+            return self._tensor_test(test.left) or self._tensor_test(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._tensor_test(test.expression)
+        return self._is_tensor(test)
+
+
+def _accumulation(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
+    """(`total`, added expression) for `total += e` and `total = total + e`."""
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    if (
+        isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+        and isinstance(small.value, cst.BinaryOperation) and isinstance(small.value.operator, cst.Add)
+        and isinstance(small.value.left, cst.Name) and small.value.left.value == small.targets[0].target.value
+    ):
+        return small.value.left.value, small.value.right
+    return None, None
+
+
+def _arithmetic_of(expr: cst.BaseExpression, sync: cst.CSTNode) -> bool:
+    """`expr` is `sync` combined by + - * / with numbers: it stays valid on a 0-d tensor."""
+    if expr is sync:
+        return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ARITH):
+        left, right = _arithmetic_of(expr.left, sync), _arithmetic_of(expr.right, sync)
+        return (left and _plain_number(expr.right)) or (right and _plain_number(expr.left))
+    return False
+
+
+def _plain_number(expr: cst.BaseExpression) -> bool:
+    """A literal, a name, `len(...)`, `x.size(0)` or `x.shape[0]`: no sync, no side effect."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+        return True
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        return (isinstance(func, cst.Name) and func.value == "len") or (isinstance(func, cst.Attribute) and func.attr.value in ("size", "numel"))
+    if isinstance(expr, cst.Subscript):
+        return isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape"
+    return False
+
+
+def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
+    """`out.argmax(1)` for `out.argmax(1).cpu().tolist()`: the tensor before the copies."""
+    expr: cst.BaseExpression = node
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS:
+        expr = expr.func.value
+    return expr
+
+
+def _counter(loop: Loop) -> str:
+    """The loop's step counter for an every-N guard: `i` in `for i, b in enumerate(...)`."""
+    node = loop.node
+    if isinstance(node, cst.For):
+        target = node.target
+        if isinstance(target, cst.Name) and isinstance(node.iter, cst.Call) and isinstance(node.iter.func, cst.Name) and node.iter.func.value == "range":
+            return target.value
+        if isinstance(target, cst.Tuple) and isinstance(node.iter, cst.Call) and isinstance(node.iter.func, cst.Name) \
+                and node.iter.func.value == "enumerate" and isinstance(target.elements[0].value, cst.Name):
+            return target.elements[0].value.value
+    return "step"
