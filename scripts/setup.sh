@@ -15,8 +15,14 @@ pip() { "$VENV/bin/python" -m pip "$@"; }
 "$VENV/bin/python" -c "import torch" 2>/dev/null || pip install -q "torch==2.13.0"
 stamp="$VENV/.paef-installed"
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  pip install -q -e ".[test,scalene]"
+  # The labextension is built below with the venv's jlpm, not in pip's isolated build env.
+  SKIP_JUPYTER_BUILDER=1 pip install -q -e ".[test,scalene]"
   touch "$stamp"
+fi
+if command -v node >/dev/null 2>&1; then
+  ./scripts/build_labextension.sh  # rebuilds only when labextension/ changed
+else
+  echo "setup: node not found; the labextension is not built and browser tests will be skipped" >&2
 fi
 if [ "${1:-}" = "--browser" ] && ! command -v chromium >/dev/null 2>&1; then
   if [ "$(id -u)" = 0 ]; then
