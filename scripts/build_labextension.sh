@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 VENV=${VENV:-.venv}
-export PATH="$PWD/$VENV/bin:$PATH"
+case $VENV in /*) ;; *) VENV="$PWD/$VENV" ;; esac
+export PATH="$VENV/bin:$PATH"
 out=paef_jupyter/labextension
 stamp=labextension/node_modules/.paef-sources.sha256
 sources=$(find labextension \( -name node_modules -o -name lib -o -name .yarn -o -name tsconfig.tsbuildinfo \) \
