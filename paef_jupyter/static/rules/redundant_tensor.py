@@ -1,0 +1,180 @@
+"""`torch.tensor(CONST)` inside the loop: the same tensor rebuilt on every iteration."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...fix.edits import fresh_name, hoist_expression, hoist_statement
+from ...model import Fix, Severity
+from ..facts import Loop
+from ..names import bound_names
+from ._tensor_facts import invariant, keyword, mutated_in_place, rarely_runs
+from .base import Rule, RuleContext
+
+# Factories whose result depends only on their arguments (random draws never qualify).
+DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
+                            "logspace", "eye"})
+FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
+# Calls chained on the new tensor that keep it a pure function of the same data.
+_CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
+                    "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
+
+
+class RedundantTensor(Rule):
+    id = "redundant-tensor"
+    title = "Tensor rebuilt every iteration from loop-invariant data"
+    severity = Severity.MEDIUM
+    explanation = (
+        "Every call to a tensor factory allocates memory and fills it; `torch.tensor(list)` also "
+        "walks the Python list element by element, and a tensor meant for the GPU is copied "
+        "there again. When the arguments do not change between iterations the result is the "
+        "same tensor each time: building it once before the loop removes that work from every "
+        "step."
+    )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.facts.qualified_name(node.func) or ""
+        factory = qualified.rsplit(".", 1)[-1]
+        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+            return
+        if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
+            return
+        if self._chained_into_factory(node):
+            return  # reported once, at the outermost expression
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return
+        expr = self._outermost(node)
+        in_helper = not self.facts.enclosing_loops(node)
+        target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
+        if target is None:
+            return
+        assigned = self._assigned_name(expr)
+        scope = target.node if not in_helper else self.facts.enclosing_function(node)
+        mutated = self._mutated(expr, assigned, scope)
+        if mutated and factory in FILL_FACTORIES:
+            return  # a fresh accumulator per iteration is the point, not waste
+        code = self.facts.code(expr)
+        name = assigned or factory
+        if in_helper:
+            fix = Fix(
+                description="build it once outside the per-iteration function (module level or `__init__`) "
+                f"and use it here: `{name} = {code}`",
+                suggestion=f"{name} = {code}",
+                safe=False,
+            )
+        elif mutated:
+            fix = Fix(
+                description=f"build it once before the loop and copy it here (it is changed in place): "
+                f"`{name}_base = {code}` ... `{name}_base.clone()`",
+                suggestion=f"{name}_base = {code}",
+                safe=False,
+            )
+        else:
+            stmt = self._hoistable_statement(expr, assigned, target)
+            if stmt is not None:
+                edits = hoist_statement(self.facts, stmt, target)
+            else:
+                name = fresh_name(self.facts, f"{name}_const", self._names)
+                self._names.add(name)
+                edits = hoist_expression(self.facts, expr, target, name)
+            fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
+                      suggestion=f"{name} = {code}")
+        where = "in a function called on every iteration" if in_helper else "inside the loop"
+        self.report(
+            expr,
+            f"`{code}` is rebuilt {where} from loop-invariant data: an allocation, a fill"
+            f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ''}"
+            " and any device copy are repeated each iteration for the same tensor",
+            fix=fix,
+        )
+
+    # --- the expression and where it can go ------------------------------------------
+
+    def _chained_into_factory(self, node: cst.Call) -> bool:
+        """`torch.zeros_like(torch.ones(3))`: the inner factory is part of the outer one."""
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                return False
+            if isinstance(anc, cst.Call) and anc is not node:
+                q = self.facts.qualified_name(anc.func) or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] in DATA_FACTORIES | FILL_FACTORIES:
+                    return True
+        return False
+
+    def _outermost(self, node: cst.Call) -> cst.BaseExpression:
+        """Extend `torch.ones(4)` to `torch.ones(4).cuda().unsqueeze(0)` when the chain is pure."""
+        current: cst.BaseExpression = node
+        while True:
+            parent = self.facts.parent(current)
+            grand = self.facts.parent(parent) if parent is not None else None
+            if isinstance(parent, cst.Attribute) and parent.value is current and isinstance(grand, cst.Call) \
+                    and parent.attr.value in _CHAIN:
+                current = grand
+            else:
+                return current
+
+    def _hoist_target(self, expr: cst.BaseExpression) -> Loop | None:
+        best = None
+        for loop in self.facts.enclosing_loops(expr):
+            if not invariant(self.facts, expr, loop):
+                break
+            best = loop
+        return best
+
+    def _assigned_name(self, expr: cst.BaseExpression) -> str | None:
+        parent = self.facts.parent(expr)
+        if isinstance(parent, cst.Assign) and parent.value is expr and len(parent.targets) == 1:
+            target = parent.targets[0].target
+            if isinstance(target, cst.Name):
+                return target.value
+        return None
+
+    def _mutated(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
+        """Would sharing one tensor across iterations be visible (in-place changes)?"""
+        if assigned is not None:
+            return scope is not None and mutated_in_place(self.facts, assigned, scope)
+        parent = self.facts.parent(expr)
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        if isinstance(call, cst.Call):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
+                return False  # `x.add_(CONST)` changes `x`, not the argument
+            if isinstance(func, cst.Name) and func.value in self.facts.functions:
+                defined = self.facts.functions[func.value]
+                index = list(call.args).index(parent)  # type: ignore[arg-type]
+                params = list(defined.params.params)
+                param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)  # type: ignore[union-attr]
+                return param is None or mutated_in_place(self.facts, param, defined.body)
+        return False
+
+    def _hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
+                             loop: Loop) -> cst.SimpleStatementLine | None:
+        """`name = <expr>` moved whole: unconditional, the only write of `name`, not read before."""
+        if assigned is None:
+            return None
+        stmt = self.facts.statement_of(expr)
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            return None
+        if self.facts.is_conditional(stmt, loop):
+            return None
+        here = self.facts.order(stmt)
+        for node in self.facts.walk(loop.node.body):
+            if isinstance(node, cst.SimpleStatementLine) and node is not stmt and assigned in self.facts.names_written(node):
+                return None
+            if isinstance(node, (cst.For, cst.With)) and assigned in self.facts.names_written(node) and node is not loop.node:
+                if assigned in _header_targets(node):
+                    return None
+            if isinstance(node, cst.Name) and node.value == assigned and self.facts.order(node) < here:
+                return None  # read before it is set: the first iteration would see another value
+        return stmt
+
+
+def _header_targets(node: cst.For | cst.With) -> set[str]:
+    if isinstance(node, cst.For):
+        return set(bound_names(node.target))
+    return {n for item in node.items if item.asname for n in bound_names(item.asname.name)}
