@@ -1,0 +1,134 @@
+"""profile_cell / profile_path: the profiling pipeline end to end on real CPU runs."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import nbformat
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from dynamic_helpers import compile_cell  # noqa: E402
+
+from paef_jupyter import api  # noqa: E402
+from paef_jupyter.model import CellRef, Report  # noqa: E402
+from paef_jupyter.units import InputError  # noqa: E402
+
+REF = CellRef("In[3]", None, "cid")
+PING_PONG = """%%paef
+import torch
+w = torch.randn(16)
+total = 0.0
+for step in range(60):
+    x = w * step
+    y = torch.tensor(x.tolist())
+    total += y.sum().item()
+"""
+
+
+def run_like_the_magic(text: str, **kw):
+    """The body is compiled without the `%%paef` line, as the magic does."""
+    body = text.split("\n", 1)[1]
+    name, code = compile_cell(body)
+    ns: dict = {}
+
+    def execute():
+        exec(code, ns)
+        return ns.get("total")
+
+    return api.profile_cell(text, ns, ref=REF, execute=execute, filename_to_ref={name: REF}, **kw), ns
+
+
+def test_profile_cell_confirms_the_static_finding_on_the_cell_line():
+    run, _ = run_like_the_magic(PING_PONG)
+    assert run.error is None and isinstance(run.value, float)
+    report = run.report
+    profile = report.profile
+    assert profile.mode == "window" and profile.window_line == 5 and profile.profiled_iterations == 5
+    assert profile.line(REF, 7).tensor_creations == 5  # cell line 7, though compiled as line 6
+    assert profile.line(REF, 8).syncs == 5
+    ping = next(f for f in report.findings if f.rule == "ping-pong")
+    assert ping.line == 7 and ping.source == "both" and ping.evidence.measurable
+    assert ping.evidence.estimated_saving_s > 0
+    assert report.top(1)[0].evidence is not None
+    assert profile.postprocess_s > 0
+    assert Report.from_json(json.loads(json.dumps(report.to_json()))) == report
+
+
+def test_profile_cell_full_mode_profiles_the_whole_cell():
+    run, _ = run_like_the_magic(PING_PONG, full=True)
+    profile = run.report.profile
+    assert profile.mode == "full" and profile.line(REF, 8).syncs == 60
+    assert profile.line(REF, 3) is not None  # before the loop
+
+
+def test_profile_cell_returns_the_error_and_keeps_the_report():
+    text = PING_PONG + "raise RuntimeError('after the loop')\n"
+    run, _ = run_like_the_magic(text)
+    assert isinstance(run.error, RuntimeError) and run.value is None
+    assert run.report.profile.lines and not torch.autograd.profiler._is_profiler_enabled
+    assert sys.gettrace() is None
+
+
+def test_profile_cell_returns_keyboard_interrupt():
+    text = PING_PONG.replace("    total +=", "    if step == 4:\n        raise KeyboardInterrupt\n    total +=")
+    run, _ = run_like_the_magic(text)
+    assert isinstance(run.error, KeyboardInterrupt)
+    assert not torch.autograd.profiler._is_profiler_enabled and sys.gettrace() is None
+    assert run_like_the_magic(PING_PONG)[0].report.profile.line(REF, 8).syncs == 5
+
+
+def test_profile_cell_without_filename_map_finds_the_cell_by_its_text():
+    name, code = compile_cell(PING_PONG.split("\n", 1)[1])
+    ns: dict = {}
+    run = api.profile_cell(PING_PONG, ns, ref=REF, execute=lambda: exec(code, ns))
+    assert run.report.profile.line(REF, 8).syncs == 5
+
+
+def notebook(tmp_path, *sources: str) -> str:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# training")] + [nbformat.v4.new_code_cell(s) for s in sources]
+    path = tmp_path / "train.ipynb"
+    nbformat.write(nb, str(path))
+    return str(path)
+
+
+def test_profile_path_runs_cells_in_one_namespace_and_stops_at_a_failing_cell(tmp_path):
+    marker = tmp_path / "ran.txt"
+    path = notebook(
+        tmp_path,
+        "import torch\n%matplotlib inline\nw = torch.randn(8)",
+        "def scalar(t):\n    return t.sum().item()",
+        "total = 0.0\nfor i in range(30):\n    total += scalar(w * i)",
+        "1 / 0",
+        f"open({str(marker)!r}, 'w').write('x')",
+    )
+    report = api.profile_path(path)
+    (error,) = report.errors
+    assert error.ref.cell == 4 and error.line == 1 and error.message.startswith("ZeroDivisionError")
+    assert not marker.exists()
+    profile = report.profile
+    cells = {(s.ref.cell, s.line): s for s in profile.lines}
+    assert cells[(3, 3)].syncs == 5 and cells[(2, 2)].syncs == 5  # caller and helper line
+    assert any("IPython syntax" in n for n in profile.notes)
+    assert profile.cpu_tree is not None and profile.cpu_tree.kind == "root"
+
+
+def test_profile_path_of_a_script(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text("import torch\nx = torch.ones(3)\nfor i in range(20):\n    v = float(x.sum())\n")
+    report = api.profile_path(str(script))
+    stat = report.profile.line(CellRef(str(script)), 4)
+    assert stat is not None and stat.syncs == 5 and report.errors == ()
+    assert any(f.rule == "host-sync" and f.line == 4 for f in report.findings)
+
+
+def test_profile_path_bad_input(tmp_path):
+    with pytest.raises(ValueError, match="unknown engine"):
+        api.profile_path(str(tmp_path / "x.py"), engine="perf")
+    bad = tmp_path / "bad.ipynb"
+    bad.write_text("{not json")
+    with pytest.raises(InputError, match="bad.ipynb"):
+        api.profile_path(str(bad))
