@@ -1,0 +1,65 @@
+"""The Scalene engine: its JSON mapped back to cells, and one real run in a subprocess."""
+
+from __future__ import annotations
+
+import glob
+import os
+import tempfile
+
+import nbformat
+import pytest
+
+from paef_jupyter import api
+from paef_jupyter.dynamic.scalene_runner import profile_from_scalene
+from paef_jupyter.model import CellRef
+
+CELL = CellRef("nb.ipynb", 2, "c2")
+
+
+def row(lineno: int, python: float = 0.0, native: float = 0.0, system: float = 0.0, **kw) -> dict:
+    return {"lineno": lineno, "line": "...", "n_cpu_percent_python": python, "n_cpu_percent_c": native,
+            "n_sys_percent": system, "n_gpu_percent": 0.0, "n_peak_mb": 0.0, "n_copy_mb_s": 0.0, **kw}
+
+
+def test_scalene_json_maps_percentages_of_elapsed_time_to_cell_lines():
+    data = {
+        "elapsed_time_sec": 2.0,
+        "max_footprint_mb": 3.0,
+        "gpu": False,
+        "files": {
+            "/tmp/x/cell_0002.py": {"lines": [row(1), row(4, python=30, native=10, system=5, n_peak_mb=12.5),
+                                               row(5, native=20, n_copy_mb_s=3.0)]},
+            "/tmp/x/driver.py": {"lines": [row(3, python=50)]},
+        },
+    }
+    profile = profile_from_scalene(data, {"/tmp/x/cell_0002.py": CELL})
+    assert profile.engine == "scalene" and profile.wall_time_s == 2.0
+    assert [(s.line, s.ref) for s in profile.lines] == [(4, CELL), (5, CELL)]  # empty line and driver dropped
+    line4 = profile.line(CELL, 4)
+    assert line4.python_cpu_s == pytest.approx(0.6) and line4.native_cpu_s == pytest.approx(0.2)
+    assert line4.system_cpu_s == pytest.approx(0.1) and line4.cpu_time_s == pytest.approx(0.9)
+    assert line4.peak_memory_mb == 12.5 and profile.line(CELL, 5).copy_mb_s == 3.0
+    assert profile.cpu_time_s == pytest.approx(1.3) and profile.peak_memory_bytes == 3 << 20
+
+
+@pytest.mark.slow
+def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_markdown_cell("# work"),
+        nbformat.v4.new_code_cell("def busy(n):\n    s = 0\n    for i in range(n):\n        s += i * i\n    return s"),
+        nbformat.v4.new_code_cell("%time x = 1\ntotal = 0\nfor k in range(60):\n    total += busy(50_000)"),
+        nbformat.v4.new_code_cell("raise ValueError('stop here')"),
+        nbformat.v4.new_code_cell("never = 1"),
+    ]
+    path = tmp_path / "work.ipynb"
+    nbformat.write(nb, str(path))
+    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*")))
+    report = api.profile_path(str(path), engine="scalene")
+    profile = report.profile
+    assert profile.engine == "scalene" and profile.wall_time_s > 0
+    hot = max(profile.lines, key=lambda s: s.cpu_time_s)
+    assert hot.ref.cell == 1 and hot.line in (3, 4) and hot.python_cpu_s > 0
+    (error,) = report.errors
+    assert error.ref.cell == 3 and error.line == 1 and "ValueError: stop here" in error.message
+    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*"))) == before  # nothing left behind
