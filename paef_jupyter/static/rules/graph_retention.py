@@ -1,0 +1,170 @@
+"""`total += loss`: every step's autograd graph stays alive as long as `total` does."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Fix, Severity
+from ..facts import Loop
+from ..types import Kind
+from ._support import grad_disabled
+from .base import Rule
+
+# Methods whose result carries no autograd history.
+_DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
+_DEPTH = 6
+
+
+class GraphRetention(Rule):
+    id = "graph-retention"
+    title = "Loss tensors accumulated with their autograd graphs"
+    severity = Severity.HIGH
+    explanation = (
+        "A loss that requires grad references the whole autograd graph of its step: every "
+        "activation saved for backward. Adding it to a running total (or appending it to a list) "
+        "that outlives the step keeps each step's graph alive, so memory grows with every "
+        "iteration and `.backward()` on the total would walk all of them. `.detach()` keeps the "
+        "value (on the device, with no sync) and drops the graph."
+    )
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and isinstance(node.target, cst.Name):
+            self._accumulation(node, node.target.value, node.value)
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        value = node.value
+        if (
+            len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+            and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract))
+            and isinstance(value.left, cst.Name) and value.left.value == node.targets[0].target.value
+        ):
+            self._accumulation(node, value.left.value, value.right)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if (
+            isinstance(func, cst.Attribute) and func.attr.value == "append" and len(node.args) == 1
+            and isinstance(func.value, cst.Name) and self.facts.kind(func.value) in (Kind.LIST, Kind.UNKNOWN)
+        ):
+            self._accumulation(node, func.value.value, node.args[0].value, appended=True)
+
+    def _accumulation(self, node: cst.CSTNode, total: str, added: cst.BaseExpression, appended: bool = False) -> None:
+        loop = self.facts.iteration_loop(node)
+        if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
+            return
+        if total in self._reset_each_step(loop) or total in self._backward_names:
+            return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
+        leaves = [leaf for leaf in _leaves(added) if self._carries_graph(leaf, _DEPTH)]
+        if not leaves:
+            return
+        edits = tuple(replace(self.facts, leaf, f"{self.facts.code(leaf)}.detach()") for leaf in leaves)
+        shown = (node if appended else self.facts.statement_of(node)).visit(_Detach(leaves))
+        parts = shown.body if isinstance(shown, cst.SimpleStatementLine) else (shown,)
+        new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
+        names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
+        how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
+        self.report(
+            node,
+            f"{how} keeps the autograd graph of every step alive (all saved activations): memory grows "
+            f"each iteration; `.detach()` keeps the value without the graph and without a sync",
+            fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code),
+        )
+
+    def _reset_each_step(self, loop: Loop) -> set[str]:
+        """Names bound afresh by a plain assignment in the loop body: they do not outlive a step."""
+        reset: set[str] = set()
+        for n in self.facts.walk(loop.node.body, into_scopes=False):
+            if isinstance(n, cst.Assign):
+                value = n.value
+                for target in n.targets:
+                    if isinstance(target.target, cst.Name) and not (
+                        isinstance(value, cst.BinaryOperation) and isinstance(value.left, cst.Name)
+                        and value.left.value == target.target.value
+                    ):
+                        reset.add(target.target.value)
+        return reset
+
+    @property
+    def _backward_names(self) -> set[str]:
+        """Names whose value reaches a `.backward()` (or `torch.autograd.grad`) in the unit."""
+        cached = getattr(self, "_backward_cache", None)
+        if cached is not None:
+            return cached
+        names: set[str] = set()
+        for call in self.facts.calls_in(self.facts.module):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+                names |= self.facts.names_read(func.value)
+            elif (self.facts.qualified_name(func) or "").startswith("torch.autograd.grad") and call.args:
+                names |= self.facts.names_read(call.args[0].value)
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for n in self.facts.walk(self.facts.module):
+            if isinstance(n, cst.Assign):
+                for target in n.targets:
+                    if isinstance(target.target, cst.Name):
+                        assigned.setdefault(target.target.value, []).append(n.value)
+        work = list(names)
+        while work:
+            for value in assigned.get(work.pop(), ()):
+                for name in self.facts.names_read(value) - names:
+                    names.add(name)
+                    work.append(name)
+        self._backward_cache = names
+        return names
+
+    def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """True if `expr` is (built from) the output of a model or loss module: it requires grad."""
+        if depth == 0:
+            return False
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr)
+            return value is not None and not grad_disabled(self.facts, value) and self._carries_graph(value, depth - 1)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            if isinstance(func, cst.Attribute):
+                if func.attr.value in _DETACHING:
+                    return False
+                if self.facts.kind(func.value) is Kind.MODULE:
+                    return func.attr.value in ("forward", "__call__")
+                if self.facts.kind(func.value) is Kind.TENSOR and self._carries_graph(func.value, depth - 1):
+                    return True
+            if self.facts.kind(func) is Kind.MODULE:
+                return True
+            qualified = self.facts.qualified_name(func) or ""
+            if qualified.startswith("torch.") and self.facts.kind(expr) is Kind.TENSOR:
+                return any(self._carries_graph(a.value, depth - 1) for a in expr.args)
+            return False
+        if isinstance(expr, cst.BinaryOperation):
+            return self._carries_graph(expr.left, depth - 1) or self._carries_graph(expr.right, depth - 1)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._carries_graph(expr.expression, depth - 1)
+        if isinstance(expr, cst.Subscript):
+            return self._carries_graph(expr.value, depth - 1)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value not in ("data", "shape", "device", "dtype") and self._carries_graph(expr.value, depth - 1)
+        return False
+
+
+def _leaves(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The names (and attribute/subscript reads) an arithmetic expression adds up."""
+    if isinstance(expr, cst.BinaryOperation):
+        return _leaves(expr.left) + _leaves(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return _leaves(expr.expression)
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)):
+        return [expr]
+    return []
+
+
+class _Detach(cst.CSTTransformer):
+    """`x` -> `x.detach()` for the given nodes (for the suggested code)."""
+
+    def __init__(self, leaves: list[cst.BaseExpression]) -> None:
+        super().__init__()
+        self.leaves = {id(leaf) for leaf in leaves}
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode):  # type: ignore[no-untyped-def]
+        if id(original_node) in self.leaves:
+            return cst.Call(func=cst.Attribute(value=updated_node, attr=cst.Name("detach")))  # type: ignore[arg-type]
+        return updated_node
