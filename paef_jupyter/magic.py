@@ -68,6 +68,7 @@ class PaefMagics(Magics):
     def __init__(self, shell: Any):
         super().__init__(shell)
         self.last: Report | None = None
+        self.warming: threading.Thread | None = None
 
     @line_cell_magic
     def paef(self, line: str, cell: str | None = None) -> Any:
@@ -114,6 +115,7 @@ class PaefMagics(Magics):
     def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it."""
         __tracebackhide__ = True  # noqa: F841
+        self._wait_for_jedi()
         code = CellCode.build(self.shell, text)
         timing: dict[str, float] = {}
 
@@ -129,16 +131,24 @@ class PaefMagics(Magics):
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute,
                                    filename_to_ref={code.filename: ref}, top=top)
-            return CellOutcome(run.value, run.error, run.report, timing.get("run_s", 0.0))
+            error = _from_user_code(run.error, code.filename)
+            return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
         value, error = None, None
         try:
             value = execute()
         except KeyboardInterrupt as exc:
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
-            error = exc
+            error = _from_user_code(exc, code.filename)
         report = api.analyze_source(text, ref, namespace=ns)
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
+
+    def _wait_for_jedi(self) -> None:
+        """Analysis needs jedi warm anyway; a warming thread would also steal the GIL from a
+        timed cell and share jedi's caches with the analysis."""
+        if self.warming is not None:
+            self.warming.join()
+            self.warming = None
 
     def _rerunner(self, ref: CellRef, before: CellOutcome) -> Callable[[str], "Comparison"]:
         profiled = before.report.profile is not None
@@ -195,6 +205,7 @@ class PaefMagics(Magics):
     def _scan(self, path: str | None) -> Report:
         from .units import InputError, read_units
 
+        self._wait_for_jedi()
         path = path or notebook_path(self.shell)
         if path:
             try:
@@ -309,6 +320,14 @@ def history_units(shell: Any) -> list[SourceUnit]:
     ]
 
 
+def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
+    """The error with its traceback starting at the cell's code, as a plain run would show it."""
+    tb = error.__traceback__ if error is not None else None
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return error.with_traceback(tb) if error is not None and tb is not None else error
+
+
 def _parse(func: Callable, line: str) -> Any:
     try:
         return parse_argstring(func, line)
@@ -339,31 +358,26 @@ def _apply_hint(text: str) -> str:
 
 # --- extension entry points --------------------------------------------------------------
 
-_loaded: dict[int, tuple[PaefMagics, threading.Thread | None]] = {}
+_loaded: dict[int, PaefMagics] = {}
 
 
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
+    from .static import warm
+
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    _loaded[id(ipython)] = (magics, _warm())
+    # jedi's cold start takes seconds: pay it while the user writes the next cell.
+    magics.warming = warm(background=True)
+    _loaded[id(ipython)] = magics
 
 
 def unload_ipython_extension(ipython: Any) -> None:
-    entry = _loaded.pop(id(ipython), None)
-    if entry is None:
+    magics = _loaded.pop(id(ipython), None)
+    if magics is None:
         return
-    magics, warm = entry
     for kind in ("line", "cell"):
         ipython.magics_manager.magics[kind].pop("paef", None)
     ipython.magics_manager.registry.pop(type(magics).__name__, None)
-    if warm is not None:
-        warm.join(timeout=30)
-
-
-def _warm() -> threading.Thread | None:
-    """Start jedi's cold start (seconds) in the background so the first %%paef is quick."""
-    from .static import warm
-
-    return warm(background=True)
+    magics._wait_for_jedi()

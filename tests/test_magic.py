@@ -1,0 +1,278 @@
+"""`%%paef` / `%paef` in a real ipykernel: the cell runs as without the magic, then the report."""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import nbformat
+import pytest
+from jupyter_client.manager import KernelManager
+from nbclient import NotebookClient
+from nbclient.exceptions import CellExecutionError
+
+pytestmark = pytest.mark.kernel
+
+ROOT = Path(__file__).resolve().parent.parent
+PING_PONG = """%%paef{flags}
+total = 0.0
+for step in range(30):
+    x = torch.randn(64, 32)
+    y = torch.tensor(x.cpu().tolist())
+    loss = (y * 2).sum()
+    total += loss.item()
+print("trained", step)
+round(total - total, 3)"""
+
+
+@dataclass
+class Result:
+    status: str
+    reply: dict
+    outputs: list[dict] = field(default_factory=list)
+
+    def stdout(self) -> str:
+        return "".join(o["text"] for o in self.outputs if o.get("name") == "stdout")
+
+    def value(self) -> str | None:
+        for o in self.outputs:
+            if o["msg_type"] == "execute_result":
+                return o["data"]["text/plain"]
+        return None
+
+    def displays(self) -> list[dict]:
+        return [o["data"] for o in self.outputs if o["msg_type"] == "display_data"]
+
+    def error(self) -> dict | None:
+        return next((o for o in self.outputs if o["msg_type"] == "error"), None)
+
+
+class Kernel:
+    """A kernel driven message by message, so tests can send cell ids and interrupt."""
+
+    def __init__(self):
+        self.km = KernelManager(kernel_name="python3")
+        self.km.start_kernel(cwd=str(ROOT))
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.wait_for_ready(timeout=60)
+
+    def send(self, code: str, cell_id: str | None = None) -> str:
+        content = {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                   "allow_stdin": False, "stop_on_error": True}
+        msg = self.kc.session.msg("execute_request", content, metadata={"cellId": cell_id} if cell_id else {})
+        self.kc.shell_channel.send(msg)
+        return msg["header"]["msg_id"]
+
+    def collect(self, msg_id: str, timeout: float = 120, until_stdout: str | None = None) -> Result:
+        outputs: list[dict] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            msg = self.kc.get_iopub_msg(timeout=max(deadline - time.monotonic(), 0.1))
+            if msg["parent_header"].get("msg_id") != msg_id:
+                continue
+            kind = msg["msg_type"]
+            if kind == "status" and msg["content"]["execution_state"] == "idle":
+                break
+            if kind in ("stream", "execute_result", "display_data", "error"):
+                outputs.append({"msg_type": kind, **msg["content"]})
+                if until_stdout and kind == "stream" and until_stdout in msg["content"]["text"]:
+                    return Result("running", {}, outputs)
+        reply = self.kc.get_shell_msg(timeout=max(deadline - time.monotonic(), 1))
+        while reply["parent_header"].get("msg_id") != msg_id:
+            reply = self.kc.get_shell_msg(timeout=10)
+        return Result(reply["content"]["status"], reply["content"], outputs)
+
+    def run(self, code: str, cell_id: str | None = None, timeout: float = 120) -> Result:
+        return self.collect(self.send(code, cell_id), timeout)
+
+    def ok(self, code: str, **kw) -> Result:
+        result = self.run(code, **kw)
+        assert result.status == "ok", result.error()
+        return result
+
+    def close(self):
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    k = Kernel()
+    k.ok("%load_ext paef_jupyter\nimport torch\ntorch.set_num_threads(1)\na = 5")
+    yield k
+    k.close()
+
+
+def test_cell_runs_as_without_the_magic_then_shows_the_report(kernel):
+    r = kernel.ok("%%paef\nb = a + 1\nprint('hello', b)\nb * 10")
+    assert r.stdout() == "hello 6\n"
+    assert r.value() == "60"
+    (view,) = r.displays()
+    assert "application/vnd.jupyter.widget-view+json" in view and 'class="paef-summary"' in view["text/html"]
+    assert kernel.ok("print(b, _)").stdout() == "6 60\n"  # same namespace; the value became Out
+
+
+def test_a_profiled_loop_shows_its_findings_and_keeps_line_numbers(kernel):
+    r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-pp")
+    assert r.stdout() == "trained 29\n" and r.value() == "0.0"
+    html = r.displays()[0]["text/html"]
+    assert '<code class="paef-rule">ping-pong</code>' in html
+    info = json.loads(kernel.ok(
+        "import json\nr = %paef last\n"
+        "print(json.dumps({'findings': [(f.rule, f.line, f.ref.cell_id) for f in r.findings],"
+        " 'profiled': r.profile is not None, 'lines': sorted({s.line for s in r.profile.lines})}))"
+    ).stdout())
+    assert ["ping-pong", 5, "cell-pp"] in info["findings"]  # line 5 of the cell, %%paef is line 1
+    assert info["profiled"] and 5 in info["lines"]
+
+
+def test_trailing_semicolon_hides_the_value_and_no_value_is_none(kernel):
+    assert kernel.ok("%%paef --no-profile\na;").value() is None
+    assert kernel.ok("%%paef --no-profile\nc = 3").value() is None
+
+
+def test_ipython_syntax_and_blank_lines_in_the_body(kernel):
+    r = kernel.ok("%%paef --no-profile\n\n\nd = %time 2 + 2\nimport math\n!echo shell-ok\nd")
+    assert "shell-ok" in r.stdout() and r.value() == "4"
+
+
+def test_exception_propagates_with_the_users_traceback(kernel):
+    r = kernel.run("%%paef\nx = 1\nraise ValueError('boom')")
+    assert r.status == "error" and r.reply["ename"] == "ValueError"
+    tb = "\n".join(r.error()["traceback"])
+    assert "boom" in tb and "collector.py" not in tb and "api.py" not in tb
+    assert r.displays(), "the report of what ran is shown before the error"
+    assert kernel.ok("print(x)").stdout() == "1\n"
+
+
+def test_keyboard_interrupt_stops_a_sleeping_cell_and_leaves_no_profiler(kernel):
+    msg_id = kernel.send("%%paef\nimport time\nprint('sleeping', flush=True)\nfor i in range(300):\n"
+                         "    time.sleep(0.1)")
+    kernel.collect(msg_id, until_stdout="sleeping")
+    time.sleep(0.5)
+    kernel.km.interrupt_kernel()
+    r = kernel.collect(msg_id, timeout=60)
+    assert r.status == "error" and r.reply["ename"] == "KeyboardInterrupt"
+    assert i_value(kernel) < 299
+    r = kernel.ok("import torch.autograd.profiler as P\nprint(P._is_profiler_enabled)")
+    assert r.stdout() == "False\n"
+
+
+def i_value(kernel: Kernel) -> int:
+    return int(kernel.ok("print(i)").stdout())
+
+
+def test_repeated_runs_replace_the_last_report(kernel):
+    for n in range(3):
+        kernel.ok(f"%%paef -q\nv = {n}")
+        assert kernel.ok("r = %paef last\nprint(r.sources[0].text)").stdout() == f"%%paef -q\nv = {n}\n"
+
+
+def test_output_flag_returns_the_report_and_quiet_shows_nothing(kernel):
+    r = kernel.ok("%%paef -o -q --no-profile\n1 + 1")
+    assert r.displays() == [] and r.value().startswith("Report(")
+
+
+def test_apply_flag_rewrites_the_running_cell(kernel):
+    r = kernel.ok(PING_PONG.format(flags=" --no-profile --apply"), cell_id="cell-apply")
+    (payload,) = r.reply["payload"]
+    assert payload["source"] == "set_next_input" and payload["replace"] is True
+    new = payload["text"].split("\n")
+    assert new[0] == "%%paef --no-profile" and "tolist" not in new[4]
+    assert "rewrote this cell" in r.stdout()
+
+
+def test_apply_button_without_the_extension_offers_the_fallback(kernel):
+    kernel.ok(PING_PONG.format(flags=" --no-profile"), cell_id="cell-fb")
+    time.sleep(3)  # the bridge's hello goes unanswered: no labextension in this client
+    r = kernel.ok(
+        "import ipywidgets as w\n"
+        "cards = [c for c in w.Widget.widgets.values() if isinstance(c, w.VBox) and 'paef-cardbox' in c._dom_classes]\n"
+        "card = cards[-1]\n"
+        "apply = [b for b in card.children[1].children if b.description == 'Apply'][0]\n"
+        "apply.click()\n"
+        "print(card.children[2].value)\nprint(card.children[3].value)"
+    )
+    assert "did not answer" in r.stdout() and "--no-profile --apply=ping-pong" in r.stdout()
+    assert "x.cpu().tolist()" not in r.stdout().split("\n", 1)[1]
+
+
+def test_line_magics_scan_report_and_errors(kernel, tmp_path):
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell(PING_PONG.format(flags=""))]
+    path = tmp_path / "scan_me.ipynb"
+    nbformat.write(nb, str(path))
+    kernel.ok(f"__session__ = {str(path)!r}")
+    r = kernel.ok("%paef scan")
+    assert "ping-pong" in r.displays()[0]["text/html"] and "scan_me.ipynb" in r.displays()[0]["text/html"]
+    assert kernel.ok("r = %paef last\nprint(r.findings[0].ref.cell)").stdout() == "1\n"
+    kernel.ok("del __session__")
+    r = kernel.ok("%paef scan -q")
+    assert r.displays() == []
+    out = tmp_path / "r.html"
+    assert "report written" in kernel.ok(f"%paef report {out}").stdout()
+    assert out.read_text().startswith("<!DOCTYPE html>")
+    bad = kernel.run("%paef frobnicate")
+    assert bad.status == "error" and bad.reply["ename"] == "UsageError"
+    bad = kernel.run("%%paef --top 0\n1")
+    assert bad.status == "error" and "--top" in bad.reply["evalue"]
+
+
+def test_unload_leaves_nothing_behind_and_reload_works(kernel):
+    kernel.ok("%%paef -q\n1")
+    kernel.ok("%unload_ext paef_jupyter")
+    r = kernel.ok(
+        "import threading, torch.autograd.profiler as P\n"
+        "mm = get_ipython().magics_manager\n"
+        "print('paef' in mm.magics['cell'], 'paef' in mm.magics['line'], 'PaefMagics' in mm.registry)\n"
+        "print(sorted(t.name for t in threading.enumerate() if 'paef' in t.name), P._is_profiler_enabled)"
+    )
+    assert r.stdout() == "False False False\n[] False\n"
+    assert kernel.run("%%paef\n1").status == "error"
+    kernel.ok("%load_ext paef_jupyter")
+    assert kernel.ok("%%paef -q --no-profile\n41 + 1").value() == "42"
+
+
+def _notebook(*sources: str) -> nbformat.NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_code_cell(s) for s in sources]
+    return nb
+
+
+def test_an_error_stops_run_all(kernel):
+    nb = _notebook("started = True", "%%paef\nraise RuntimeError('stop here')", "print('not reached')")
+    with pytest.raises(CellExecutionError, match="stop here"):
+        NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
+    assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
+
+
+def test_a_kernel_without_torch():
+    nb = _notebook(
+        "import sys\nsys.modules['torch'] = None",
+        "%load_ext paef_jupyter",
+        "%%paef\nsquares = [i * i for i in range(10)]\nsum(squares)",
+        "print(squares[3])",
+    )
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(ROOT)}}).execute()
+    value = [o for o in nb.cells[2].outputs if o["output_type"] == "execute_result"]
+    assert value[0]["data"]["text/plain"] == "285"
+    html = [o for o in nb.cells[2].outputs if o["output_type"] == "display_data"][0]["data"]["text/html"]
+    assert "torch is not importable" in html
+    assert nb.cells[3].outputs[0]["text"] == "9\n"
+
+
+@pytest.fixture(autouse=True)
+def _drain(request):
+    """Leave no stray iopub messages from one test to the next."""
+    yield
+    if "kernel" in request.fixturenames:
+        k = request.getfixturevalue("kernel")
+        try:
+            while True:
+                k.kc.get_iopub_msg(timeout=0.05)
+        except queue.Empty:
+            pass
