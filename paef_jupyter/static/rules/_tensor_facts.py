@@ -307,3 +307,22 @@ def module_alias(facts: Facts, module: str) -> str | None:
         torch = module_alias(facts, "torch")
         return f"{torch}{module[len('torch'):]}" if torch else None
     return None
+
+
+_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "prod", "std", "var", "amax", "amin", "argmax", "argmin"})
+
+
+def is_scalar(facts: Facts, tensor: cst.BaseExpression, depth: int = 0) -> bool:
+    """A 0-d tensor: a full reduction (`x.sum()`) or a loss with its default reduction."""
+    if isinstance(tensor, cst.Name) and depth < 8:
+        value = assigned_value(facts, tensor)
+        return value is not None and is_scalar(facts, value, depth + 1)
+    if not isinstance(tensor, cst.Call):
+        return False
+    func = tensor.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _REDUCTIONS and not tensor.args:
+        return True
+    qualified = facts.qualified_name(func) or ""
+    if qualified.startswith("torch.nn.functional.") and (qualified.endswith("_loss") or qualified.endswith(".cross_entropy")):
+        return keyword(tensor, "reduction") is None
+    return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _REDUCTIONS and len(tensor.args) == 1

@@ -17,6 +17,7 @@ from ._tensor_facts import (
     assigned_value,
     dtype_of,
     family,
+    is_scalar,
     keyword,
     mutated_in_place,
     rarely_runs,
@@ -29,7 +30,6 @@ CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor":
 HOST_COPIES = frozenset({"tolist", "numpy", "item"})
 # Calls between the tensor and its host copy that do not change its values.
 _TRANSPARENT = frozenset({"cpu", "detach", "contiguous"})
-_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "prod", "std", "var", "amax", "amin", "argmax", "argmin"})
 
 
 @dataclass(frozen=True)
@@ -130,7 +130,7 @@ class PingPong(Rule):
         if not isinstance(copy.tensor, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)):
             code = f"({self.facts.code(copy.tensor)}).detach()"
         safe, why = True, ""
-        if copy.method == "item" and not self._is_scalar(copy.tensor):
+        if copy.method == "item" and not is_scalar(self.facts, copy.tensor):
             code += ".reshape(())"
         if self._needs_clone(node, copy):
             if name in ("as_tensor", "from_numpy"):
@@ -168,21 +168,6 @@ class PingPong(Rule):
             return True
         root = root_name(copy.tensor)
         return mutated_in_place(self.facts, target, scope) or (root is not None and mutated_in_place(self.facts, root, scope))
-
-    def _is_scalar(self, tensor: cst.BaseExpression) -> bool:
-        """A 0-d tensor: a full reduction (`x.sum()`) or a loss with its default reduction."""
-        if isinstance(tensor, cst.Name):
-            value = assigned_value(self.facts, tensor)
-            return value is not None and self._is_scalar(value)
-        if not isinstance(tensor, cst.Call):
-            return False
-        func = tensor.func
-        if isinstance(func, cst.Attribute) and func.attr.value in _REDUCTIONS and not tensor.args:
-            return True
-        qualified = self.facts.qualified_name(func) or ""
-        if qualified.startswith("torch.nn.functional.") and qualified.endswith("_loss") or qualified.endswith(".cross_entropy"):
-            return keyword(tensor, "reduction") is None
-        return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _REDUCTIONS and len(tensor.args) == 1
 
     def _only_use(self, name: cst.Name | None) -> bool:
         if name is None:

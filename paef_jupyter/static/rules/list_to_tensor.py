@@ -1,0 +1,226 @@
+"""`vals.append(x.item())` ... `torch.tensor(vals)`: a tensor assembled element by element."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Fix, Severity
+from ..types import Kind
+from ._tensor_facts import (
+    CONVERT_METHOD,
+    PYTHON_SCALAR_DTYPE,
+    dtype_of,
+    family,
+    is_scalar,
+    keyword,
+    rarely_runs,
+)
+from .base import Rule
+
+TORCH_CONSTRUCTORS = {"tensor": None, "as_tensor": None, "Tensor": "float", "FloatTensor": "float",
+                      "LongTensor": "long", "DoubleTensor": "double"}
+NUMPY_CONSTRUCTORS = frozenset({"array", "asarray"})
+_SCALAR_CASTS = frozenset({"float", "int", "bool"})
+
+
+@dataclass(frozen=True)
+class Append:
+    call: cst.Call  # `vals.append(...)`
+    value: cst.BaseExpression  # what is appended
+    tensor: cst.BaseExpression | None  # the tensor behind it (`x` of `x.item()`), if any
+    via_item: bool  # appended as a Python scalar (`.item()`, `float(x)`)
+
+
+class ListToTensor(Rule):
+    id = "list-to-tensor"
+    title = "Tensor built from a Python list filled in a loop"
+    severity = Severity.MEDIUM
+    explanation = (
+        "Each `.item()` (or `float(t)`) copies one value to the host and, on a GPU, waits for the "
+        "device to finish; the list then holds Python objects that `torch.tensor` reads back one "
+        "by one into a new host tensor. Keeping the values as tensors and joining them with "
+        "`torch.stack` (or computing them with one vectorised op) avoids the per-element copies, "
+        "syncs and Python overhead."
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.facts.qualified_name(node.func) or ""
+        head, _, name = qualified.rpartition(".")
+        if head not in ("torch", "numpy"):
+            return
+        if (head == "torch" and name not in TORCH_CONSTRUCTORS) or (head == "numpy" and name not in NUMPY_CONSTRUCTORS):
+            return
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) != 1:
+            return
+        arg = positional[0].value
+        if isinstance(arg, cst.Name):
+            self._from_filled_list(node, arg, head, name)
+        elif isinstance(arg, cst.ListComp) and head == "torch":
+            self._from_comprehension(node, arg, name)
+
+    # --- list appended in a loop ---------------------------------------------------------
+
+    def _from_filled_list(self, node: cst.Call, vals: cst.Name, head: str, name: str) -> None:
+        scope: cst.CSTNode = self.facts.enclosing_function(node) or self.facts.module
+        appends, other_uses = self._uses(vals.value, scope, node)
+        hot = [a for a in appends if (loop := self.facts.iteration_loop(a.call)) is not None
+               and not rarely_runs(self.facts, a.call, loop)]
+        if not hot or not all(a.tensor is not None for a in appends):
+            return
+        constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
+        item = hot[0].via_item
+        shown = self.facts.code(hot[0].value)
+        fix = self._fix(node, vals, head, name, appends, other_uses)
+        self.report(
+            hot[0].call,
+            f"`{vals.value}` collects `{shown}` on every iteration and `{constructor}({vals.value})` "
+            + ("converts the Python scalars back: each conversion to a Python scalar is a device->host "
+               "copy and a sync, and the list is read element by element" if item else
+               "reads every tensor back element by element through Python"),
+            fix=fix,
+        )
+
+    def _uses(self, name: str, scope: cst.CSTNode, constructor: cst.Call) -> tuple[list[Append], bool]:
+        """The list's appends, and whether it is used any other way than `[]`, append, `len`."""
+        appends: list[Append] = []
+        other = False
+        for node in self.facts.walk(scope):
+            if not (isinstance(node, cst.Name) and node.value == name):
+                continue
+            parent = self.facts.parent(node)
+            grand = self.facts.parent(parent) if parent is not None else None
+            if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "append" \
+                    and isinstance(grand, cst.Call) and len(grand.args) == 1:
+                appends.append(self._append(grand))
+            elif isinstance(parent, cst.AssignTarget) and isinstance(grand, cst.Assign) \
+                    and isinstance(grand.value, cst.List) and not grand.value.elements:
+                continue
+            elif isinstance(parent, cst.Arg) and (grand is constructor or _is_len(grand)):
+                continue
+            else:
+                other = True
+        return appends, other
+
+    def _append(self, call: cst.Call) -> Append:
+        value = call.args[0].value
+        if isinstance(value, cst.Call) and not value.args:
+            func = value.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "item" and self.facts.kind(func.value) is Kind.TENSOR:
+                return Append(call, value, func.value, True)
+        if isinstance(value, cst.Call) and len(value.args) == 1 and isinstance(value.func, cst.Name) \
+                and value.func.value in _SCALAR_CASTS and self.facts.kind(value.args[0].value) is Kind.TENSOR:
+            return Append(call, value, value.args[0].value, True)
+        if self.facts.kind(value) is Kind.TENSOR:
+            return Append(call, value, value, False)
+        return Append(call, value, None, False)
+
+    def _fix(self, node: cst.Call, vals: cst.Name, head: str, name: str, appends: list[Append],
+             other_uses: bool) -> Fix:
+        stacked = f"torch.stack({vals.value})"
+        if head == "numpy":
+            return Fix(description="append the tensors (`.detach()`) and join them on the device with "
+                       f"`{stacked}`; convert once at the end if NumPy is needed", suggestion=f"{stacked}.cpu().numpy()",
+                       safe=False)
+        why = ""
+        kinds = {a.via_item for a in appends}
+        if other_uses:
+            why = f"`{vals.value}` is also used as a list of Python values"
+        elif len(kinds) != 1:
+            why = "the list mixes Python scalars and tensors"
+        elif any(a.keyword is not None and a.keyword.value not in ("dtype", "device") for a in node.args):
+            why = "the constructor has options `torch.stack` does not take"
+        scalar = all(is_scalar(self.facts, a.tensor) for a in appends if a.tensor is not None)
+        code = stacked if scalar else f"{stacked}.reshape(-1)"
+        via_item = appends[0].via_item
+        forced = TORCH_CONSTRUCTORS[name]
+        dtype = keyword(node, "dtype")
+        if dtype is not None:
+            code += f".to({self.facts.code(dtype)})"
+        elif forced is not None:
+            code += f".{forced}()"
+        elif via_item and not why:
+            dtypes = {dtype_of(self.facts, a.tensor) for a in appends if a.tensor is not None}
+            families = {family(d) for d in dtypes}
+            if len(families) != 1 or None in families:
+                why = "the dtype of the appended tensors is unknown (Python scalars become float32/int64)"
+            else:
+                fam = families.pop()
+                if dtypes != {PYTHON_SCALAR_DTYPE[fam]}:  # type: ignore[index]
+                    code += f".{CONVERT_METHOD[fam]}()"  # type: ignore[index]
+        if not via_item and not all(_detached(a.value) for a in appends):
+            code = code.replace(stacked, f"{stacked}.detach()", 1)
+        device = keyword(node, "device")
+        if device is not None:
+            code += f".to({self.facts.code(device)})"
+        edits = ()
+        if not why:
+            edits = (replace(self.facts, node, code),)
+            if via_item:
+                edits += tuple(replace(self.facts, a.value, f"{self.facts.code(a.tensor)}.detach()")  # type: ignore[arg-type]
+                               for a in appends)
+        first = appends[0].tensor
+        appended = f"`{self.facts.code(first)}.detach()`" if via_item and first is not None else "the tensors"
+        return Fix(
+            description=f"append {appended} and join them with `{code}`" + (f" ({why})" if why else ""),
+            edits=edits,
+            suggestion=code,
+            safe=not why,
+        )
+
+    # --- list comprehension over a tensor ---------------------------------------------------
+
+    def _from_comprehension(self, node: cst.Call, comp: cst.ListComp, name: str) -> None:
+        for_in = comp.for_in
+        if for_in.inner_for_in is not None or for_in.ifs:
+            return
+        over_tensor = self.facts.kind(for_in.iter) is Kind.TENSOR
+        per_item = any(
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "item"
+            for n in self.facts.walk(comp.elt)
+        )
+        if not (over_tensor or per_item):
+            return
+        if self.facts.iteration_loop(node) is None and not over_tensor:
+            return
+        source = self.facts.code(for_in.iter)
+        suggestion = f"torch.stack([{self.facts.code(comp.elt)} for {self.facts.code(for_in.target)} in {source}])"
+        if over_tensor and isinstance(for_in.target, cst.Name):
+            suggestion = _vectorised(comp.elt, for_in.target.value, source)
+        self.report(
+            node,
+            f"`torch.{name}([... for {self.facts.code(for_in.target)} in {source}])` computes one element at a "
+            "time in Python" + (" and copies each to the host with `.item()`" if per_item else "")
+            + ": one op (or one sync) per element instead of one for the whole tensor",
+            fix=Fix(description="compute it on the whole tensor at once (if the expression is element-wise)",
+                    suggestion=suggestion, safe=False),
+        )
+
+
+def _is_len(call: cst.CSTNode | None) -> bool:
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value == "len"
+
+
+def _detached(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "detach"
+
+
+def _vectorised(elt: cst.BaseExpression, var: str, source: str) -> str:
+    """`[v * 2 + 1 for v in t]` -> `(t) * 2 + 1`: the element expression applied to the tensor."""
+
+    replacement = cst.parse_expression(source if source.isidentifier() else f"({source})")
+
+    class Substitute(cst.CSTTransformer):
+        def leave_Name(self, original: cst.Name, updated: cst.Name) -> cst.BaseExpression:
+            return replacement if original.value == var else updated
+
+        def leave_Call(self, original: cst.Call, updated: cst.Call) -> cst.BaseExpression:
+            func = updated.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "item" and not updated.args:
+                return func.value
+            return updated
+
+    return cst.Module([]).code_for_node(elt.visit(Substitute()))
