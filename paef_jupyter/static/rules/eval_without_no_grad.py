@@ -1,0 +1,136 @@
+"""An evaluation loop that records autograd graphs nobody will use."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...model import Edit, Fix, Severity
+from ..facts import Loop
+from ._support import grad_disabled, is_grad_off_call, torch_alias
+from .base import Rule
+
+_NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
+_NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+_STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
+
+
+class EvalWithoutNoGrad(Rule):
+    id = "eval-without-no-grad"
+    title = "Evaluation loop without torch.no_grad()"
+    severity = Severity.MEDIUM
+    explanation = (
+        "Outside `torch.no_grad()` every forward pass records an autograd graph: each op saves its "
+        "inputs for a backward pass that never comes. That costs time per op and keeps every "
+        "intermediate activation alive until the outputs are freed (often several times the memory "
+        "of the forward pass alone). `model.eval()` does not turn this off; `torch.no_grad()` does, "
+        "with identical results."
+    )
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for loop in self.facts.loops:
+            if loop.kind == "eval" and (loop.parent is None or loop.parent.kind != "eval"):
+                self._check(loop)
+
+    def _check(self, loop: Loop) -> None:
+        if grad_disabled(self.facts, loop.node) or self._needs_grad(loop) or self._feeds_backward(loop):
+            return
+        torch = torch_alias(self.facts)
+        suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
+        edits = self._wrap(loop, torch or "torch")
+        suggestion = self._suggestion(loop, torch or "torch")
+        safe = torch is not None and not suspends  # a generator would leave grad off in its caller
+        self.report(
+            loop.node,
+            "this evaluation loop runs the model with autograd on: every forward pass records a graph "
+            "and keeps its activations alive for a backward pass that never comes (time per op and "
+            "memory); wrap it in `with torch.no_grad():`",
+            fix=Fix(
+                description=(
+                    "compute each item under `torch.no_grad()` before it is yielded: around the whole "
+                    "loop of a generator, grad would also be off in the caller between items"
+                ) if suspends else "run the loop under `torch.no_grad()` (same outputs, without `requires_grad`)",
+                edits=edits if safe else (),
+                suggestion=suggestion,
+                safe=safe,
+            ),
+        )
+
+    # --- does the loop need autograd? ------------------------------------------------------
+
+    def _needs_grad(self, loop: Loop) -> bool:
+        for n in self.facts.walk(loop.node.body):
+            if isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items):
+                return True  # the user already chose where grad is off
+            if isinstance(n, cst.Attribute) and n.attr.value in ("grad", "requires_grad"):
+                return True
+            if isinstance(n, cst.Call):
+                func = n.func
+                if isinstance(func, cst.Attribute) and func.attr.value in _NEEDS_GRAD_METHODS:
+                    return True
+                if (self.facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
+                    return True
+                if any(a.keyword is not None and a.keyword.value == "requires_grad" for a in n.args):
+                    return True
+        return False
+
+    def _feeds_backward(self, loop: Loop) -> bool:
+        """True if a value the loop builds reaches a later `.backward()` (e.g. REINFORCE rollouts)."""
+        end = self.facts.position(loop.node).end.line
+        later = [n for n in self.facts.walk(self.facts.module) if self.facts.position(n).start.line > end]
+        wanted: set[str] = set()
+        assigned: dict[str, list[cst.BaseExpression]] = {}
+        for n in later:
+            if isinstance(n, cst.Call):
+                func = n.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+                    wanted |= self.facts.names_read(func.value)
+                elif (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
+                    wanted |= self.facts.names_read(n)
+            elif isinstance(n, cst.Assign):
+                for target in n.targets:
+                    if isinstance(target.target, cst.Name):
+                        assigned.setdefault(target.target.value, []).append(n.value)
+            elif isinstance(n, cst.For):
+                for name in self.facts.names_written(n.target):
+                    assigned.setdefault(name, [])
+        produced = set(loop.writes)
+        func = loop.function
+        if func is not None:
+            produced.add(func.name.value)
+        seen: set[str] = set()
+        work = list(wanted)
+        while work:
+            name = work.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            if name not in assigned and name in produced:
+                return True  # its value from the loop is still the one read
+            for value in assigned.get(name, ()):
+                work.extend(self.facts.names_read(value))
+        return False
+
+    # --- the rewrite ---------------------------------------------------------------------------
+
+    def _wrap(self, loop: Loop, torch: str) -> tuple[Edit, ...]:
+        """`with torch.no_grad():` before the loop, and every line of the loop one level deeper
+        (continuation lines of multi-line strings excepted: indenting them would change them)."""
+        rng = self.facts.position(loop.node)
+        unit = self.facts.module.default_indent
+        column = rng.start.column
+        indent = self.facts.source_line(rng.start.line)[:column]
+        edits = [Edit(rng.start.line, column, rng.start.line, column, f"with {torch}.no_grad():\n{indent}{unit}")]
+        inside_strings: set[int] = set()
+        for n in self.facts.walk(loop.node):
+            if isinstance(n, _STRINGS):
+                span = self.facts.position(n)
+                inside_strings.update(range(span.start.line + 1, span.end.line + 1))
+        for line in range(rng.start.line + 1, rng.end.line + 1):
+            if line not in inside_strings and self.facts.source_line(line).strip():
+                edits.append(Edit(line, 0, line, 0, unit))
+        return tuple(edits)
+
+    def _suggestion(self, loop: Loop, torch: str) -> str:
+        code = self.facts.module.code_for_node(loop.node.with_changes(leading_lines=())).rstrip("\n")
+        unit = self.facts.module.default_indent
+        return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
