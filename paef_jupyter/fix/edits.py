@@ -9,7 +9,6 @@ import libcst as cst
 
 from ..model import Edit
 from ..static.facts import Facts, Loop
-from ..static.names import names_read
 
 
 def replace(facts: Facts, node: cst.CSTNode, new: cst.CSTNode | str) -> Edit:
@@ -36,7 +35,7 @@ def delete_statement(facts: Facts, stmt: cst.SimpleStatementLine) -> Edit:
     """Remove a whole statement line; a block it would leave empty gets `pass`."""
     rng = facts.position(stmt)
     block = facts.parent(stmt)
-    lines = facts.module.code.split("\n")
+    lines = facts.lines
     if isinstance(block, cst.IndentedBlock) and len(block.body) == 1:
         return Edit(rng.start.line, rng.start.column, rng.end.line, len(lines[rng.end.line - 1]), "pass")
     if rng.end.line < len(lines):
@@ -58,7 +57,7 @@ def hoist_expression(facts: Facts, expr: cst.BaseExpression, loop: Loop, name: s
 
 def fresh_name(facts: Facts, base: str, taken: Iterable[str] = ()) -> str:
     """A name not used anywhere in the unit (or the namespace)."""
-    used = names_read(facts.module) | set(facts.namespace) | set(taken)
+    used = facts.names_read(facts.module) | set(facts.namespace) | set(taken)
     base = re.sub(r"\W+", "_", base).strip("_") or "value"
     if base[0].isdigit():
         base = "_" + base

@@ -10,7 +10,7 @@ from ..model import AnalysisError, Finding, Report, SourceUnit
 from ..source import mask, syntax_error
 from .facts import Facts
 from .rules import RULES
-from .rules.base import RuleContext
+from .rules.base import RuleContext, drive
 
 
 def analyze_units(
@@ -40,9 +40,9 @@ def analyze_units(
             continue
         facts = Facts(module, namespace)
         ctx = RuleContext(unit.ref, masked, facts)
-        for rule_cls in selected:
-            rule = rule_cls(ctx)
-            facts.wrapper.visit(rule)
+        active = [rule_cls(ctx) for rule_cls in selected]
+        drive(facts, active)
+        for rule in active:
             findings.extend(rule.findings)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
     return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(units), title=title)

@@ -12,12 +12,12 @@ import builtins
 import types
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, ParentNodeProvider, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .names import bound_names, dotted_name, is_inplace_method, names_read, names_written, root_name
+from .names import bound_names, dotted_name, is_inplace_method, names_read, names_written, root_name, walk, writes_of
 from .types import (
     JediOracle,
     Kind,
@@ -62,24 +62,32 @@ class LoopSpan:
 @dataclass(eq=False)
 class Loop:
     node: LoopNode
-    kind: str
     depth: int
     parent: "Loop | None"
     function: FunctionNode | None
-    writes: frozenset[str]
-    line: int
-    end_line: int
+    facts: "Facts"
+    writes: set[str] = field(default_factory=set)
+    methods: set[str] = field(default_factory=set)  # attribute calls made in the body
+    kind: str = "plain"
     iter_kind: Kind = Kind.UNKNOWN
 
     @property
     def is_training(self) -> bool:
         return self.kind == "train"
 
+    @property
+    def line(self) -> int:
+        return self.facts.position(self.node).start.line
+
+    @property
+    def end_line(self) -> int:
+        return self.facts.position(self.node).end.line
+
 
 @dataclass(eq=False)
 class _Def:
     name: str
-    position: tuple[int, int]
+    order: int  # pre-order index of the defining node: textual order without positions
     value: cst.BaseExpression | None
     function: FunctionNode | None
     loop: Loop | None = None  # for-loop target definitions
@@ -90,23 +98,57 @@ class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None) -> None:
         self.module = module
         self.namespace: Mapping[str, Any] = namespace or {}
-        self.wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-        self._positions = self.wrapper.resolve(PositionProvider)
-        self._parents = self.wrapper.resolve(ParentNodeProvider)
+        self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
+        self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        self._order: dict[cst.CSTNode, int] = {}
+        self._kind_cache: dict[int, Kind] = {}
+        self._pure_cache: dict[str, bool] = {}
         index = _Indexer(self)
-        module.visit(index)
+        index.run(module)
         self.loops: list[Loop] = index.loops
         self.functions: dict[str, FunctionNode] = index.functions
         self.classes: dict[str, cst.ClassDef] = index.classes
         self.aliases: dict[str, str] = index.aliases
         self._defs: dict[str, list[_Def]] = index.defs
         self._calls_in_loops = index.calls_in_loops
-        self._loop_by_node = {loop.node: loop for loop in self.loops}
-        self._kind_cache: dict[int, Kind] = {}
-        self._pure_cache: dict[str, bool] = {}
+        self._loop_by_node = index.by_node
         for loop in self.loops:
             if isinstance(loop.node, cst.For):
                 loop.iter_kind = self.kind(loop.node.iter)
+        _classify_loops(self, index.model_calls)
+
+    # --- traversal (libcst's `children` is a visit: computed once, here) -------------
+
+    def children(self, node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+        kids = self._kids.get(node)
+        if kids is None:
+            kids = self._kids[node] = node.children
+        return kids
+
+    def walk(self, node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
+        return walk(node, self.children, into_scopes)
+
+    def names_read(self, node: cst.CSTNode) -> set[str]:
+        return names_read(node, self.children)
+
+    def names_written(self, node: cst.CSTNode) -> set[str]:
+        return names_written(node, self.children)
+
+    def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
+        return [n for n in self.walk(node) if isinstance(n, cst.Call)]
+
+    def order(self, node: cst.CSTNode) -> int:
+        """Pre-order index: compares textual positions without computing them."""
+        return self._order.get(node, -1)
+
+    @cached_property
+    def wrapper(self) -> MetadataWrapper:
+        return MetadataWrapper(self.module, unsafe_skip_copy=True)
+
+    @cached_property
+    def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        # The slowest fact (a full code generation pass): computed only when asked.
+        return self.wrapper.resolve(PositionProvider)
 
     # --- positions and structure ---------------------------------------------------
 
@@ -137,9 +179,29 @@ class Facts:
             current = anc
         return current
 
+    @cached_property
+    def text(self) -> str:
+        """The unit's (masked) source; `module.code` regenerates it on every access."""
+        return self.module.code
+
+    @cached_property
+    def lines(self) -> list[str]:
+        return self.text.split("\n")
+
     def source_line(self, line: int) -> str:
-        lines = self.module.code.split("\n")
-        return lines[line - 1] if 0 < line <= len(lines) else ""
+        return self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+
+    def uses(self, name: str) -> list[cst.Name]:
+        """Every `Name` node spelled `name`, in textual order (one index for all rules)."""
+        return self._names_index.get(name, [])
+
+    @cached_property
+    def _names_index(self) -> dict[str, list[cst.Name]]:
+        index: dict[str, list[cst.Name]] = {}
+        for node in self._order:  # insertion order is pre-order
+            if isinstance(node, cst.Name):
+                index.setdefault(node.value, []).append(node)
+        return index
 
     def code(self, node: cst.CSTNode) -> str:
         return self.module.code_for_node(node)
@@ -208,7 +270,7 @@ class Facts:
             if func in result:
                 continue
             result[func] = loop
-            for call in _calls_in(func.body):
+            for call in self.calls_in(func.body):
                 for callee in self._callees(call):
                     work.append((callee, loop))
         return result
@@ -232,7 +294,7 @@ class Facts:
         names = set(loop.writes)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
-            names |= _params(func) | names_written(func.body)
+            names |= _params(func) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
         return frozenset(names)
@@ -243,9 +305,9 @@ class Facts:
         if loop is None:
             return False
         varying = self.varying_names(expr, loop)
-        if names_read(expr) & varying:
+        if self.names_read(expr) & varying:
             return False
-        return all(self._call_is_pure(call, varying) for call in _calls_in(expr))
+        return all(self._call_is_pure(call, varying) for call in self.calls_in(expr))
 
     def hoist_loop(self, expr: cst.CSTNode) -> Loop | None:
         """The outermost loop of the same function that `expr` is invariant in, if any."""
@@ -289,10 +351,10 @@ class Facts:
             return self._pure_cache[name]
         self._pure_cache[name] = False  # recursion guard
         func = self.functions[name]
-        if any(isinstance(n, cst.Global) for n in _walk(func.body)):
+        if any(isinstance(n, cst.Global) for n in self.walk(func.body)):
             return False
-        varying = frozenset(_params(func) | names_written(func.body))
-        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, varying) for c in _calls_in(func.body))
+        varying = frozenset(_params(func) | self.names_written(func.body))
+        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, varying) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
         return pure
 
@@ -310,7 +372,7 @@ class Facts:
             return True
         for stmt in cls.body.body:
             if isinstance(stmt, cst.FunctionDef) and stmt.name.value != "__init__":
-                for node in _walk(stmt.body):
+                for node in self.walk(stmt.body):
                     if isinstance(node, cst.AssignTarget) and root_name(node.target) == "self":
                         return True
         return False
@@ -411,7 +473,7 @@ class Facts:
         return Kind.UNKNOWN
 
     def _kind_of_returns(self, func: FunctionNode) -> Kind:
-        for node in _walk(func.body):
+        for node in self.walk(func.body, into_scopes=False):
             if isinstance(node, cst.Return) and node.value is not None:
                 return self.kind(node.value)
         return Kind.UNKNOWN
@@ -422,29 +484,41 @@ class Facts:
                 return self.kind(d.value)
         return Kind.UNKNOWN
 
-    def _kind_of_name(self, name: cst.Name) -> Kind:
+    def _reaching_def(self, name: cst.Name) -> _Def | None:
+        """The definition of `name` a read most likely sees: the last one before it in the
+        same function (or at top level), else any in that scope (a loop-carried value)."""
         defs = self._defs.get(name.value)
         if not defs:
-            if name.value in self.namespace:
-                return kind_of_value(self.namespace[name.value])
-            return self._jedi_kind(name)
+            return None
         func = self.enclosing_function(name)
         scoped = [d for d in defs if d.function is func] or [d for d in defs if d.function is None]
         if not scoped:
+            return None
+        here = self.order(name)
+        before = [d for d in scoped if d.order < here]
+        return (before or scoped)[-1]
+
+    def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value last assigned to `name` before it is read (same scoping as `kind`).
+
+        None for parameters, loop targets, tuple unpacking and names defined elsewhere.
+        """
+        d = self._reaching_def(name)
+        return d.value if d is not None and d.order < self.order(name) else None
+
+    def _kind_of_name(self, name: cst.Name) -> Kind:
+        d = self._reaching_def(name)
+        if d is None:
+            if name.value not in self._defs and name.value in self.namespace:
+                return kind_of_value(self.namespace[name.value])
             return self._jedi_kind(name)
-        pos = self.position(name).start
-        before = [d for d in scoped if d.position < (pos.line, pos.column)]
-        d = (before or scoped)[-1]
         if d.value is not None:
             return self.kind(d.value)
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
-        if d.loop is not None:
-            if d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
-                return Kind.TENSOR
-            if d.loop.iter_kind is Kind.DICT_OF_TENSOR:
-                return Kind.UNKNOWN
+        if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
+            return Kind.TENSOR
         return self._jedi_kind(name)
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
@@ -453,7 +527,7 @@ class Facts:
 
     @cached_property
     def jedi(self) -> JediOracle:
-        return JediOracle(self.module.code, self.namespace)
+        return JediOracle(self.text, self.namespace)
 
 
 def loop_spans(masked_text: str) -> list[LoopSpan]:
@@ -482,54 +556,87 @@ def _params(func: FunctionNode) -> set[str]:
     return names
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        stack.extend(reversed(current.children))
+_TRAIN_METHODS = frozenset({"backward", "step", "zero_grad"})
+_MODEL_WORDS = ("model", "net", "encoder", "decoder", "policy", "critic", "classifier")
 
 
-def _calls_in(node: cst.CSTNode) -> list[cst.Call]:
-    return [n for n in _walk(node) if isinstance(n, cst.Call)]
+class _Indexer:
+    """One walk over the unit: children, parents and order cached; imports, functions,
+    classes, definitions, loops (with the names each rebinds and the methods it calls)."""
 
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.loops: list[Loop] = []
+        self.functions: dict[str, FunctionNode] = {}
+        self.classes: dict[str, cst.ClassDef] = {}
+        self.aliases: dict[str, str] = {}
+        self.defs: dict[str, list[_Def]] = {}
+        self.calls_in_loops: list[tuple[cst.Call, Loop]] = []
+        self._funcs: list[FunctionNode | None] = [None]
+        self._classes: list[cst.ClassDef] = []
+        self._active: list[list[Loop]] = [[]]  # per function: loops whose body we are in
+        self._open: list[list[Loop]] = [[]]  # per function: loops we are in (header too)
+        self.by_node: dict[cst.CSTNode, Loop] = {}
+        self.model_calls: set[Loop] = set()
 
-@dataclass
-class _Indexer(cst.CSTVisitor):
-    """One pass over the unit: imports, functions, classes, definitions and loops."""
+    def run(self, module: cst.Module) -> None:
+        facts = self.facts
+        stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+        order = 0
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                self._leave(node)
+                continue
+            facts._order[node] = order
+            order += 1
+            self._enter(node)
+            stack.append((node, True))
+            kids = facts.children(node)
+            for kid in reversed(kids):
+                facts._parents[kid] = node
+                stack.append((kid, False))
 
-    facts: Facts
-    loops: list[Loop] = field(default_factory=list)
-    functions: dict[str, FunctionNode] = field(default_factory=dict)
-    classes: dict[str, cst.ClassDef] = field(default_factory=dict)
-    aliases: dict[str, str] = field(default_factory=dict)
-    defs: dict[str, list[_Def]] = field(default_factory=dict)
-    calls_in_loops: list[tuple[cst.Call, Loop]] = field(default_factory=list)
-    _funcs: list[FunctionNode] = field(default_factory=list)
-    _classes: list[cst.ClassDef] = field(default_factory=list)
-    _loops: list[Loop] = field(default_factory=list)
+    # -- enter / leave ------------------------------------------------------------------
 
-    def __post_init__(self) -> None:
-        super().__init__()
+    def _enter(self, node: cst.CSTNode) -> None:
+        parent = self.facts._parents.get(node)
+        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+            self._active[-1].append(self.by_node[parent])
+        for name in writes_of(node):
+            for loop in self._active[-1]:
+                loop.writes.add(name)
+        handler = getattr(self, "_enter_" + type(node).__name__, None)
+        if handler is not None:
+            handler(node)
 
-    def _pos(self, node: cst.CSTNode) -> tuple[int, int]:
-        start = self.facts.position(node).start
-        return (start.line, start.column)
+    def _leave(self, node: cst.CSTNode) -> None:
+        parent = self.facts._parents.get(node)
+        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+            self._active[-1].pop()
+        if isinstance(node, (cst.For, cst.While)):
+            self._open[-1].pop()
+        elif isinstance(node, cst.FunctionDef):
+            self._funcs.pop()
+            self._active.pop()
+            self._open.pop()
+        elif isinstance(node, cst.ClassDef):
+            self._classes.pop()
 
     def _define(self, target: cst.CSTNode, value: cst.BaseExpression | None, node: cst.CSTNode,
                 loop: Loop | None = None, annotation: cst.BaseExpression | None = None) -> None:
-        func = self._funcs[-1] if self._funcs else None
+        func = self._funcs[-1]
+        order = self.facts._order[node]
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
             key = "self." + target.attr.value
-            self.defs.setdefault(key, []).append(_Def(key, self._pos(node), value, func))
+            self.defs.setdefault(key, []).append(_Def(key, order, value, func))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
         for name in names:
-            self.defs.setdefault(name, []).append(_Def(name, self._pos(node), single, func, loop, annotation))
+            self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation))
 
-    # imports
-    def visit_Import(self, node: cst.Import) -> None:
+    def _enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             full = dotted_name(alias.name) or ""
             if alias.asname is not None:
@@ -538,7 +645,7 @@ class _Indexer(cst.CSTVisitor):
                 head = full.split(".")[0]
                 self.aliases[head] = head
 
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
+    def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.module is None or isinstance(node.names, cst.ImportStar) or node.relative:
             return
         module = dotted_name(node.module) or ""
@@ -547,109 +654,89 @@ class _Indexer(cst.CSTVisitor):
             local = dotted_name(alias.asname.name) if alias.asname else name
             self.aliases[local or name] = f"{module}.{name}"
 
-    # definitions
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        owner = self._classes[-1].name.value + "." if self._classes and not self._funcs else ""
+    def _enter_FunctionDef(self, node: cst.FunctionDef) -> None:
+        owner = self._classes[-1].name.value + "." if self._classes and self._funcs[-1] is None else ""
         self.functions[owner + node.name.value] = node
         self._funcs.append(node)
+        self._active.append([])
+        self._open.append([])
         for param in (*node.params.posonly_params, *node.params.params, *node.params.kwonly_params):
             ann = param.annotation.annotation if param.annotation else None
             self.defs.setdefault(param.name.value, []).append(
-                _Def(param.name.value, self._pos(param), None, node, None, ann)
+                _Def(param.name.value, self.facts._order[node], None, node, None, ann)
             )
 
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._funcs.pop()
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> None:
+    def _enter_ClassDef(self, node: cst.ClassDef) -> None:
         self.classes[node.name.value] = node
         self._classes.append(node)
 
-    def leave_ClassDef(self, original_node: cst.ClassDef) -> None:
-        self._classes.pop()
-
-    def visit_Assign(self, node: cst.Assign) -> None:
+    def _enter_Assign(self, node: cst.Assign) -> None:
         for target in node.targets:
             self._define(target.target, node.value, node)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+    def _enter_AnnAssign(self, node: cst.AnnAssign) -> None:
         self._define(node.target, node.value, node, annotation=node.annotation.annotation)
 
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+    def _enter_AugAssign(self, node: cst.AugAssign) -> None:
         self._define(node.target, None, node)
 
-    def visit_WithItem(self, node: cst.WithItem) -> None:
+    def _enter_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:
             self._define(node.asname.name, None, node)
 
-    # loops
-    def visit_For(self, node: cst.For) -> None:
-        loop = self._enter_loop(node, node.target)
+    def _enter_For(self, node: cst.For) -> None:
+        loop = self._enter_loop(node)
+        loop.writes.update(bound_names(node.target))
         self._define(node.target, None, node, loop=loop)
 
-    def visit_While(self, node: cst.While) -> None:
-        self._enter_loop(node, None)
+    def _enter_While(self, node: cst.While) -> None:
+        self._enter_loop(node)
 
-    def _enter_loop(self, node: LoopNode, target: cst.CSTNode | None) -> Loop:
-        writes = names_written(node.body) | (set(bound_names(target)) if target is not None else set())
-        pos = self.facts.position(node)
-        parent = self._loops[-1] if self._loops and self._loops[-1].function is (self._funcs[-1] if self._funcs else None) else None
-        loop = Loop(
-            node=node,
-            kind=_loop_kind(node),
-            depth=(parent.depth + 1) if parent else 0,
-            parent=parent,
-            function=self._funcs[-1] if self._funcs else None,
-            writes=frozenset(writes),
-            line=pos.start.line,
-            end_line=pos.end.line,
-        )
+    def _enter_loop(self, node: LoopNode) -> Loop:
+        open_loops = self._open[-1]
+        parent = open_loops[-1] if open_loops else None
+        loop = Loop(node=node, depth=(parent.depth + 1) if parent else 0, parent=parent,
+                    function=self._funcs[-1], facts=self.facts)
+        self.by_node[node] = loop
         self.loops.append(loop)
-        self._loops.append(loop)
+        open_loops.append(loop)
         return loop
 
-    def leave_For(self, original_node: cst.For) -> None:
-        self._loops.pop()
-
-    def leave_While(self, original_node: cst.While) -> None:
-        self._loops.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        if self._loops and self._loops[-1].function is (self._funcs[-1] if self._funcs else None):
-            loop = self._loops[-1]
-            if _in_body(self.facts, node, loop.node):
-                self.calls_in_loops.append((node, loop))
-
-
-def _in_body(facts: Facts, node: cst.CSTNode, loop: LoopNode) -> bool:
-    child = node
-    for anc in facts.ancestors(node):
-        if anc is loop:
-            return child is loop.body or (isinstance(loop, cst.While) and child is loop.test)
-        child = anc
-    return False
+    def _enter_Call(self, node: cst.Call) -> None:
+        active = self._active[-1]
+        if not active:
+            return
+        self.calls_in_loops.append((node, active[-1]))
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            for loop in active:
+                loop.methods.add(func.attr.value)
+        if (isinstance(func, cst.Name) and any(w in func.value.lower() for w in _MODEL_WORDS)) or (
+            isinstance(func, cst.Attribute) and func.attr.value == "forward"
+        ):
+            self.model_calls.update(active)
 
 
-_TRAIN_METHODS = frozenset({"backward", "step", "zero_grad"})
-
-
-def _loop_kind(node: LoopNode) -> str:
-    """'train' if the loop (or a loop inside it) steps an optimizer or back-propagates."""
-    calls = [n for n in _walk(node.body) if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute)]
-    methods = {c.func.attr.value for c in calls}  # type: ignore[union-attr]
-    if "backward" in methods or {"step", "zero_grad"} <= methods:
-        return "train"
-    return "eval" if _calls_a_model(node) else "plain"
-
-
-def _calls_a_model(node: LoopNode) -> bool:
-    """An evaluation loop: iterates batches and calls something named like a model."""
-    if not isinstance(node, cst.For):
-        return False
-    for n in _walk(node.body):
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
-            if any(word in n.func.value.lower() for word in ("model", "net", "encoder", "policy", "critic", "classifier")):
-                return True
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "forward":
-            return True
-    return False
+def _classify_loops(facts: Facts, models: set[Loop]) -> None:
+    """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
+    optimizer; 'eval' if it calls a model without; else 'plain'."""
+    methods = {loop: set(loop.methods) for loop in facts.loops}
+    for call, loop in facts._calls_in_loops:
+        for callee in facts._callees(call):
+            called = {c.func.attr.value for c in facts.calls_in(callee.body) if isinstance(c.func, cst.Attribute)}
+            chain: Loop | None = loop
+            while chain is not None:
+                methods[chain] |= called
+                chain = chain.parent
+        func = call.func
+        if isinstance(func, cst.Name) and facts.kind(func) is Kind.MODULE:
+            chain = loop
+            while chain is not None:
+                models.add(chain)
+                chain = chain.parent
+    for loop in facts.loops:
+        m = methods[loop]
+        if "backward" in m or {"step", "zero_grad"} <= m:
+            loop.kind = "train"
+        elif loop in models:
+            loop.kind = "eval"

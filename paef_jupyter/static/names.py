@@ -1,10 +1,16 @@
-"""Small pure helpers over libcst nodes: dotted names, names read, names bound."""
+"""Small pure helpers over libcst nodes: dotted names, names read, names bound or written.
+
+libcst computes `node.children` by visiting the node, which costs as much as a traversal;
+the walkers here take a `children` function so `Facts` can pass its cached one.
+"""
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
+
+Children = Callable[[cst.CSTNode], Sequence[cst.CSTNode]]
 
 # Methods that change their receiver (besides torch's in-place `*_` methods).
 MUTATING_METHODS = frozenset({
@@ -12,6 +18,22 @@ MUTATING_METHODS = frozenset({
     "setdefault", "popitem", "sort", "reverse", "step", "zero_grad", "backward", "fill_",
     "load_state_dict", "train", "eval", "send", "write", "put", "push",
 })
+_SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+
+
+def _children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
+    return node.children
+
+
+def walk(node: cst.CSTNode, children: Children = _children, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
+    """Pre-order walk; with `into_scopes=False`, nested function/class/lambda bodies are skipped."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if not into_scopes and current is not node and isinstance(current, _SCOPES):
+            continue
+        stack.extend(reversed(children(current)))
 
 
 def dotted_name(node: cst.CSTNode) -> str | None:
@@ -43,63 +65,6 @@ def is_inplace_method(name: str) -> bool:
     return name in MUTATING_METHODS or (name.endswith("_") and not name.endswith("__"))
 
 
-class _Reads(cst.CSTVisitor):
-    """Free names read by an expression (comprehension/lambda-bound names excluded)."""
-
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-        self._bound: list[set[str]] = []
-
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        node.value.visit(self)
-        return False
-
-    def visit_Name(self, node: cst.Name) -> None:
-        if not any(node.value in b for b in self._bound):
-            self.names.add(node.value)
-
-    def _visit_comp(self, node: cst.CSTNode, for_in: cst.CompFor) -> bool:
-        bound: set[str] = set()
-        comp: cst.CompFor | None = for_in
-        while comp is not None:
-            bound |= set(bound_names(comp.target))
-            comp = comp.inner_for_in
-        self._bound.append(bound)
-        for child in node.children:
-            child.visit(self)
-        self._bound.pop()
-        return False
-
-    def visit_ListComp(self, node: cst.ListComp) -> bool:
-        return self._visit_comp(node, node.for_in)
-
-    def visit_SetComp(self, node: cst.SetComp) -> bool:
-        return self._visit_comp(node, node.for_in)
-
-    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> bool:
-        return self._visit_comp(node, node.for_in)
-
-    def visit_DictComp(self, node: cst.DictComp) -> bool:
-        return self._visit_comp(node, node.for_in)
-
-    def visit_Lambda(self, node: cst.Lambda) -> bool:
-        params = {p.name.value for p in node.params.params}
-        self._bound.append(params)
-        node.body.visit(self)
-        self._bound.pop()
-        return False
-
-    def visit_Arg(self, node: cst.Arg) -> bool:
-        node.value.visit(self)  # keyword names are not reads
-        return False
-
-
-def names_read(node: cst.CSTNode) -> set[str]:
-    visitor = _Reads()
-    node.visit(visitor)
-    return visitor.names
-
-
 def bound_names(target: cst.CSTNode) -> Iterable[str]:
     """Names a target binds: `a`, `a, (b, c)`, `*rest`."""
     if isinstance(target, cst.Name):
@@ -111,84 +76,91 @@ def bound_names(target: cst.CSTNode) -> Iterable[str]:
         yield from bound_names(target.value)
 
 
-class _Writes(cst.CSTVisitor):
-    """Names a block rebinds or mutates (the def-use 'defs' of a loop body)."""
+def names_read(node: cst.CSTNode, children: Children = _children) -> set[str]:
+    """Free names an expression reads (attribute names, keywords and comprehension/lambda
+    variables excluded)."""
+    out: set[str] = set()
+    _reads(node, children, frozenset(), out)
+    return out
 
-    def __init__(self) -> None:
-        self.names: set[str] = set()
 
-    def _target(self, target: cst.CSTNode) -> None:
-        names = list(bound_names(target))
-        if names:
-            self.names.update(names)
-        else:
-            root = root_name(target)
-            if root:
-                self.names.add(root)
+def _reads(node: cst.CSTNode, children: Children, bound: frozenset[str], out: set[str]) -> None:
+    stack: list[tuple[cst.CSTNode, frozenset[str]]] = [(node, bound)]
+    while stack:
+        current, scope = stack.pop()
+        if isinstance(current, cst.Name):
+            if current.value not in scope:
+                out.add(current.value)
+            continue
+        if isinstance(current, cst.Attribute):
+            stack.append((current.value, scope))
+            continue
+        if isinstance(current, cst.Arg):
+            stack.append((current.value, scope))
+            continue
+        if isinstance(current, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+            comp: cst.CompFor | None = current.for_in
+            names: set[str] = set()
+            while comp is not None:
+                names.update(bound_names(comp.target))
+                comp = comp.inner_for_in
+            scope = scope | names
+        elif isinstance(current, cst.Lambda):
+            scope = scope | {p.name.value for p in current.params.params}
+            stack.append((current.body, scope))
+            continue
+        stack.extend((child, scope) for child in children(current))
 
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self._target(node.target)
 
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self._target(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self._target(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self._target(node.target)
-
-    def visit_CompFor(self, node: cst.CompFor) -> bool:
-        node.iter.visit(self)
-        return False
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname:
-            self._target(node.asname.name)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self._target(node.target)
-
-    def visit_Del(self, node: cst.Del) -> None:
-        self._target(node.target)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-    def visit_Global(self, node: cst.Global) -> None:
-        self.names.update(n.name.value for n in node.names)
-
-    def visit_Call(self, node: cst.Call) -> None:
+def writes_of(node: cst.CSTNode) -> Iterator[str]:
+    """Names this one node rebinds or mutates (not its children): the def-use 'defs'."""
+    if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.Del)):
+        yield from _target_names(node.target)
+    elif isinstance(node, cst.For):
+        yield from _target_names(node.target)
+    elif isinstance(node, cst.WithItem) and node.asname is not None:
+        yield from _target_names(node.asname.name)
+    elif isinstance(node, cst.NamedExpr):
+        yield from _target_names(node.target)
+    elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        yield node.name.value
+    elif isinstance(node, cst.Global):
+        yield from (n.name.value for n in node.names)
+    elif isinstance(node, cst.Call):
         func = node.func
         if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
             root = root_name(func.value)
             if root:
-                self.names.add(root)
-        if isinstance(func, cst.Name) and func.value == "next" and node.args:
+                yield root
+        elif isinstance(func, cst.Name) and func.value == "next" and node.args:
             root = root_name(node.args[0].value)
             if root:
-                self.names.add(root)
-
-    def visit_Import(self, node: cst.Import) -> None:
+                yield root
+    elif isinstance(node, cst.Import):
         for alias in node.names:
-            self.names.add((dotted_name(alias.asname.name) if alias.asname else dotted_name(alias.name) or "").split(".")[0])
-
-    def visit_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar):
-            return
-        for alias in node.names:
-            target = alias.asname.name if alias.asname else alias.name
-            name = dotted_name(target)
+            name = dotted_name(alias.asname.name) if alias.asname else dotted_name(alias.name)
             if name:
-                self.names.add(name)
+                yield name.split(".")[0]
+    elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+        for alias in node.names:
+            name = dotted_name(alias.asname.name if alias.asname else alias.name)
+            if name:
+                yield name
 
 
-def names_written(node: cst.CSTNode) -> set[str]:
-    visitor = _Writes()
-    node.visit(visitor)
-    return visitor.names
+def _target_names(target: cst.CSTNode) -> Iterator[str]:
+    names = list(bound_names(target))
+    if names:
+        yield from names
+    else:
+        root = root_name(target)
+        if root:
+            yield root
+
+
+def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]:
+    """Names a block rebinds or mutates; nested function/class bodies are their own scope."""
+    out: set[str] = set()
+    for current in walk(node, children, into_scopes=False):
+        out.update(writes_of(current))
+    return out
