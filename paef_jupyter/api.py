@@ -15,7 +15,7 @@ from .static.analyzer import analyze_units
 from .units import read_units
 
 if TYPE_CHECKING:
-    from .static.facts import LoopSpan
+    from .dynamic.line_tracer import LoopTarget
 
 
 def analyze(
@@ -69,16 +69,12 @@ def profile_cell(
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver
     from .dynamic.collector import collect
-    from .dynamic.line_tracer import LoopTarget
 
     static = analyze_source(text, ref, namespace=namespace, rules=rules)
-    span = None if full else _window_loop(text)
     lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
     files = CodeFiles(cell_resolver(text, ref, lookup))
-    run = collect(execute, files, LoopTarget(ref, span.line) if span else None)
-    profile = build_profile(
-        run, window_ref=ref, window_lines=(span.line, span.end_line) if span else (0, 0)
-    )
+    run = collect(execute, files, None if full else _loop_target(text, ref))
+    profile = build_profile(run)
     report = correlate(static, profile, max_dynamic=top)
     return CellRun(run.value, run.error, _stamp(report, run.run_end))
 
@@ -102,13 +98,15 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(units, path, choose_loop=_window_loop)
+        profile, failures = run_units(units, path, target=_loop_target)
     report = correlate(static, profile)
     return replace(report, errors=report.errors + tuple(failures))
 
 
-def _window_loop(text: str) -> "LoopSpan | None":
+def _loop_target(text: str, ref: CellRef) -> "LoopTarget | None":
     """The loop to profile a window of: the innermost training loop, else the first loop."""
+    from .dynamic.line_tracer import LoopTarget
+    from .dynamic.loop_length import loop_iterable
     from .static.facts import loop_spans
 
     masked = mask(text)
@@ -116,10 +114,14 @@ def _window_loop(text: str) -> "LoopSpan | None":
         return None
     spans = loop_spans(masked.text)
     train = [s for s in spans if s.kind == "train"]
-    if train:
-        return max(train, key=lambda s: (s.depth, -s.line))
     outer = [s for s in spans if s.depth == 0]
-    return min(outer, key=lambda s: s.line) if outer else None
+    if train:
+        span = max(train, key=lambda s: (s.depth, -s.line))
+    elif outer:
+        span = min(outer, key=lambda s: s.line)
+    else:
+        return None
+    return LoopTarget(ref, span.line, span.end_line, loop_iterable(masked.text, span.line))
 
 
 def _stamp(report: Report, run_end: float) -> Report:

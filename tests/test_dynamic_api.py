@@ -46,9 +46,11 @@ def test_profile_cell_confirms_the_static_finding_on_the_cell_line():
     assert run.error is None and isinstance(run.value, float)
     report = run.report
     profile = report.profile
-    assert profile.mode == "window" and profile.window_line == 5 and profile.profiled_iterations == 5
-    assert profile.line(REF, 7).tensor_creations == 5  # cell line 7, though compiled as line 6
-    assert profile.line(REF, 8).syncs == 5
+    n = profile.profiled_iterations
+    assert profile.mode == "window" and profile.window_line == 5 and n == 3  # 5% of 60 iterations
+    assert profile.iterations == 60
+    assert profile.line(REF, 7).tensor_creations == n  # cell line 7, though compiled as line 6
+    assert profile.line(REF, 8).syncs == n
     ping = next(f for f in report.findings if f.rule == "ping-pong")
     assert ping.line == 7 and ping.source == "both" and ping.evidence.measurable
     assert ping.evidence.estimated_saving_s > 0
@@ -77,14 +79,14 @@ def test_profile_cell_returns_keyboard_interrupt():
     run, _ = run_like_the_magic(text)
     assert isinstance(run.error, KeyboardInterrupt)
     assert not torch.autograd.profiler._is_profiler_enabled and sys.gettrace() is None
-    assert run_like_the_magic(PING_PONG)[0].report.profile.line(REF, 8).syncs == 5
+    assert run_like_the_magic(PING_PONG)[0].report.profile.line(REF, 8).syncs == 3
 
 
 def test_profile_cell_without_filename_map_finds_the_cell_by_its_text():
     name, code = compile_cell(PING_PONG.split("\n", 1)[1])
     ns: dict = {}
     run = api.profile_cell(PING_PONG, ns, ref=REF, execute=lambda: exec(code, ns))
-    assert run.report.profile.line(REF, 8).syncs == 5
+    assert run.report.profile.line(REF, 8).syncs == 3
 
 
 def notebook(tmp_path, *sources: str) -> str:
@@ -111,7 +113,8 @@ def test_profile_path_runs_cells_in_one_namespace_and_stops_at_a_failing_cell(tm
     assert not marker.exists()
     profile = report.profile
     cells = {(s.ref.cell, s.line): s for s in profile.lines}
-    assert cells[(3, 3)].syncs == 5 and cells[(2, 2)].syncs == 5  # caller and helper line
+    n = profile.profiled_iterations
+    assert n == 2 and cells[(3, 3)].syncs == n and cells[(2, 2)].syncs == n  # caller and helper
     assert any("IPython syntax" in n for n in profile.notes)
     assert profile.cpu_tree is not None and profile.cpu_tree.kind == "root"
 
@@ -121,7 +124,7 @@ def test_profile_path_of_a_script(tmp_path):
     script.write_text("import torch\nx = torch.ones(3)\nfor i in range(20):\n    v = float(x.sum())\n")
     report = api.profile_path(str(script))
     stat = report.profile.line(CellRef(str(script)), 4)
-    assert stat is not None and stat.syncs == 5 and report.errors == ()
+    assert stat is not None and stat.syncs == 1 and report.errors == ()  # 1 of 20 iterations
     assert any(f.rule == "host-sync" and f.line == 4 for f in report.findings)
 
 

@@ -32,11 +32,11 @@ def _profiler_enabled() -> bool:
     return bool(torch.autograd.profiler._is_profiler_enabled)
 
 
-def _profile(text: str, loop_line: int | None, **kw):
+def _profile(text: str, loop_line: int | None, iterable: str = "", **kw):
     cells = Cells()
     code = cells.add(text, CELL)
-    run = cells.run(code, LoopTarget(CELL, loop_line) if loop_line else None, **kw)
-    return run, build_profile(run, window_ref=CELL, window_lines=(loop_line or 0, 0))
+    run = cells.run(code, LoopTarget(CELL, loop_line, loop_line + 3, iterable) if loop_line else None, **kw)
+    return run, build_profile(run)
 
 
 def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
@@ -57,7 +57,7 @@ def test_window_skips_warmup_and_counts_iterations():
     run, profile = _profile(PING_PONG, 4, warmup=3, window=5)
     assert run.iterations_before == 3 and run.recorded_iterations == 5 and run.window_completed
     assert profile.iterations >= 8 and profile.mode == "window"
-    assert profile.window_ref == CELL and profile.window_line == 4
+    assert profile.window_ref == CELL and (profile.window_line, profile.window_end_line) == (4, 7)
     assert profile.overhead is not None and profile.overhead >= 1.0
     assert not _profiler_enabled() and sys.gettrace() is None
 
@@ -162,3 +162,16 @@ def test_call_tree_has_cell_lines_with_their_ops_and_is_merged():
     assert "aten::_local_scalar_dense" in names
     assert any(f.kind == "sync" for f in lines[7].walk())
     assert tree.duration_s >= sum(c.duration_s for c in tree.children) * 0.99
+
+
+def test_default_window_is_a_share_of_the_loop_read_from_its_header():
+    unsized = "iter(range(40))"
+    run, profile = _profile(PING_PONG.replace("range(40)", unsized), 4, iterable=unsized)
+    assert run.loop_length is None  # an iterator's length is not read: the fixed window
+    assert (run.iterations_before, run.recorded_iterations) == (2, 3)
+    cells = Cells()
+    cells.namespace["n"] = 100
+    code = cells.add(PING_PONG.replace("range(40)", "range(n)"), CELL)
+    run = cells.run(code, LoopTarget(CELL, 4, 7, "range(n)"))
+    assert run.loop_length == 100 and (run.iterations_before, run.recorded_iterations) == (2, 5)
+    assert build_profile(run).iterations == 100

@@ -4,19 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..model import CellRef, Frame, Profile
+from ..model import Frame, Profile
 from .attribution import attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
 from .collector import Collected
 
 
-def build_profile(
-    run: Collected,
-    *,
-    window_ref: CellRef | None = None,
-    window_lines: tuple[int, int] = (0, 0),
-    text: LineText = source_line,
-) -> Profile:
+def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     notes = tuple(run.notes)
     if run.trace is None:
         return Profile(
@@ -24,6 +18,7 @@ def build_profile(
             iterations=run.iterations_before,
         )
     result = attribute(run.trace, run.sync_warnings)
+    loop = run.loop if run.mode == "window" else None
     files = run.files
     busy, idle_host, span = gpu_busy(result)
     on_gpu = bool(result.gpu_chains)
@@ -50,9 +45,9 @@ def build_profile(
         gpu_tree=gpu_tree(result, files, text),
         notes=notes,
         mode=run.mode,
-        window_ref=window_ref if run.mode == "window" else None,
-        window_line=window_lines[0] if run.mode == "window" else 0,
-        window_end_line=window_lines[1] if run.mode == "window" else 0,
+        window_ref=loop.ref if loop else None,
+        window_line=loop.line if loop else 0,
+        window_end_line=loop.end_line if loop else 0,
         profiled_time_s=run.profiled_s,
         base_time_s=_base_time(run),
     )
@@ -72,7 +67,10 @@ def _iterations(run: Collected) -> tuple[int, bool]:
     counted = run.iterations_before + run.recorded_iterations
     if not run.window_completed or not run.iteration_s:
         return counted, False  # the loop ended inside the window: every iteration was seen
-    return counted + int(run.time_after_window_s / run.iteration_s), True
+    by_time = counted + int(run.time_after_window_s / run.iteration_s)
+    if run.loop_length is not None and by_time < 1.5 * run.loop_length:
+        return max(counted, run.loop_length), False  # the header's length (not a nested loop)
+    return by_time, True
 
 
 def _overhead(run: Collected) -> float | None:

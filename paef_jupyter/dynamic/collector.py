@@ -20,9 +20,6 @@ from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
 from .trace_events import Trace, load_chrome_trace
 
-DEFAULT_WARMUP = 2
-DEFAULT_WINDOW = 5
-
 
 @dataclass
 class Collected:
@@ -37,6 +34,7 @@ class Collected:
     iterations_before: int = 0  # loop iterations that ran before the window
     recorded_iterations: int = 0
     window: int = 0
+    loop_length: int | None = None  # read from the loop's header when it could be
     window_completed: bool = False  # the window ended before the loop did
     iteration_s: float | None = None  # one unprofiled iteration, measured before the window
     time_after_window_s: float = 0.0
@@ -52,10 +50,13 @@ def collect(
     files: CodeFiles,
     loop: LoopTarget | None,
     *,
-    warmup: int = DEFAULT_WARMUP,
-    window: int = DEFAULT_WINDOW,
+    warmup: int | None = None,
+    window: int | None = None,
 ) -> Collected:
-    """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned."""
+    """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
+
+    `warmup`/`window` fix the window in loop iterations; by default it is sized from the
+    loop's length (`line_tracer.window_for`)."""
     out = Collected(loop=loop)
     try:
         import torch
@@ -118,7 +119,7 @@ def collect(
             stop()  # no-op unless tracer.close() failed before stopping
     out.run_end = time.perf_counter()
     out.wall_s = out.run_end - t0
-    _fill_window(out, tracer, window)
+    _fill_window(out, tracer)
     out.files = tuple(files.files)
     out.sync_warnings = dict(sync.counts)
     if not state["started"]:
@@ -128,18 +129,19 @@ def collect(
         if loop is not None and out.iterations_before and not out.notes:
             out.notes.append(
                 f"the loop ran {out.iterations_before} iteration(s), not more than the "
-                f"{warmup} warm-up ones: nothing was profiled"
+                f"{tracer.warmup} warm-up ones: nothing was profiled"
             )
         return out
     out.trace = _export(prof, threading.get_native_id())
     return out
 
 
-def _fill_window(out: Collected, tracer: LineTracer, window: int) -> None:
+def _fill_window(out: Collected, tracer: LineTracer) -> None:
     times = tracer.times
     out.mode = "full" if tracer.loop is None else "window"
     out.recorded_iterations = times.recorded_iterations
-    out.window = window
+    out.window = tracer.window
+    out.loop_length = tracer.loop_length
     out.window_completed = times.completed
     # The header line also fires once when the loop ends (the exhausted `for`, the false
     # `while` test), so a loop that ends inside the window counts exactly its iterations.

@@ -20,6 +20,7 @@ from typing import Any, Callable
 
 from ..model import CellRef
 from .code_files import CodeFiles
+from .loop_length import loop_length
 from .trace_events import MARKER_PREFIX
 
 
@@ -29,6 +30,25 @@ class LoopTarget:
 
     ref: CellRef
     line: int
+    end_line: int = 0
+    iterable: str = ""  # source of a `for` loop's iterable, to size the window
+
+
+# Without a length, a few iterations; with one, a share of the loop (the profiler's
+# overhead inside the window is 3-10x on tiny ops, so the share bounds the total).
+UNSIZED_WINDOW = (2, 3)
+WINDOW_SHARE = 0.05
+MAX_WINDOW = 5
+
+
+def window_for(length: int | None) -> tuple[int, int]:
+    """(warm-up iterations, profiled iterations) for a loop of `length` iterations."""
+    if length is None:
+        return UNSIZED_WINDOW
+    if length <= 2:
+        return 0, max(1, length)
+    warmup = 1 if length < 20 else 2
+    return warmup, max(1, min(MAX_WINDOW, round(length * WINDOW_SHARE)))
 
 
 @dataclass
@@ -50,8 +70,8 @@ class LineTracer:
         files: CodeFiles,
         loop: LoopTarget | None,
         *,
-        warmup: int,
-        window: int,
+        warmup: int | None,
+        window: int | None,
         start: Callable[[], None],
         stop: Callable[[], None],
         make_range: Callable[[str], Any],
@@ -59,8 +79,10 @@ class LineTracer:
     ):
         self.files = files
         self.loop = loop
-        self.warmup = warmup
-        self.window = window
+        self._fixed = (warmup, window)
+        self.warmup = warmup if warmup is not None else UNSIZED_WINDOW[0]
+        self.window = window if window is not None else UNSIZED_WINDOW[1]
+        self.loop_length: int | None = None
         self._start = start
         self._stop = stop
         self._make_range = make_range
@@ -136,9 +158,14 @@ class LineTracer:
         self.truncated = True
         return True
 
-    def _loop_hit(self) -> None:
+    def _loop_hit(self, frame: FrameType) -> None:
         times = self.times
         n = len(times.hits) + times.recorded_iterations
+        if n == 0 and self.loop is not None and self.loop.iterable:
+            self.loop_length = loop_length(self.loop.iterable, frame.f_globals, frame.f_locals)
+            warmup, window = window_for(self.loop_length)
+            self.warmup = self._fixed[0] if self._fixed[0] is not None else warmup
+            self.window = self._fixed[1] if self._fixed[1] is not None else window
         if not self.recording:
             times.hits.append(time.perf_counter())
             if n == self.warmup:
@@ -186,7 +213,7 @@ class _FrameTracer:
                 if self.rng is not None:
                     tracer.close_range(self.rng)
                     self.rng = None
-                tracer._loop_hit()
+                tracer._loop_hit(frame)
                 if tracer.done:
                     return None
                 self.line = -1

@@ -11,7 +11,7 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Callable, Protocol
+from typing import Callable
 
 from ..model import AnalysisError, CellRef, Profile, SourceUnit
 from ..source import mask
@@ -21,19 +21,18 @@ from .collector import collect
 from .line_tracer import LoopTarget
 
 
-class _Span(Protocol):
-    line: int
-    end_line: int
-
-
 def cell_filename(ref: CellRef) -> str:
     where = ref.path or "<source>"
     return f"<paef {where} cell {ref.cell}>" if ref.cell is not None else f"<paef {where}>"
 
 
 def run_units(
-    units: list[SourceUnit], path: str, *, choose_loop: Callable[[str], _Span | None]
+    units: list[SourceUnit],
+    path: str,
+    *,
+    target: Callable[[str, CellRef], LoopTarget | None],
 ) -> tuple[Profile, list[AnalysisError]]:
+    """`target` picks the loop of a cell to profile a window of (None: the whole cell)."""
     by_name = {cell_filename(u.ref): u for u in units}
     files = CodeFiles(lambda name: CodeFile(name, by_name[name].ref) if name in by_name else None)
     namespace: dict = {"__name__": "__main__", "__file__": os.path.abspath(path)}
@@ -65,13 +64,8 @@ def run_units(
                 notes.append(f"{label}: {len(masked.originals)} line(s) of IPython syntax skipped")
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
-            span = choose_loop(unit.text)
-            run = collect(
-                lambda: exec(code, namespace), files, LoopTarget(unit.ref, span.line) if span else None
-            )
-            profiles.append(
-                build_profile(run, window_ref=unit.ref, window_lines=(span.line, span.end_line) if span else (0, 0))
-            )
+            run = collect(lambda: exec(code, namespace), files, target(unit.text, unit.ref))
+            profiles.append(build_profile(run))
             if run.error is not None:
                 failures.append(_failure(unit.ref, name, run.error))
                 break

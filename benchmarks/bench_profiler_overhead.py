@@ -1,0 +1,160 @@
+"""Profiler overhead on the demo training cells: profiled / plain wall time, and report latency.
+
+For each demo notebook, the set-up cells run once; then its `%%paef` cell runs plain
+(`exec` of the body) and through `api.profile_cell` (default mode: a window of the detected
+loop), alternately, in this one process. "profiled" is the cell's run as the user waits for
+it under the profiler (`Profile.wall_time_s`: hook installed to code finished, profiler
+start/stop included); "end -> report" is from the code's end to the finished report (trace
+export, parsing, attribution, call trees, correlation: `Profile.postprocess_s`); static
+analysis runs before the cell and is measured by `bench_static`. The first profiler in a
+process pays a one-off start-up cost, taken in a warm-up run and reported apart.
+
+    .venv/bin/python -m benchmarks.bench_profiler_overhead [--repeats 7] [--only NAME]...
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import linecache
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import nbformat
+import torch
+
+from benchmarks.tables import Table, command_line, machine, write
+from paef_jupyter import api
+from paef_jupyter.model import CellRef
+
+DEMOS = Path(__file__).resolve().parents[1] / "demo_notebooks"
+TARGET = 1.3
+
+
+def demo_cells(name: str) -> tuple[list[str], str]:
+    """(set-up code cells, the `%%paef` cell) of a demo notebook."""
+    nb = nbformat.read(str(DEMOS / f"{name}.ipynb"), as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    paef = next(i for i, s in enumerate(code) if s.startswith("%%paef"))
+    setup = [s for s in code[:paef] if not s.lstrip().startswith("%")]
+    return setup, code[paef]
+
+
+class Case:
+    def __init__(self, name: str):
+        self.name = name
+        setup, self.text = demo_cells(name)
+        self.namespace: dict[str, Any] = {"__name__": "__main__"}
+        for i, source in enumerate(setup):
+            exec(compile(source, f"<{name} setup {i}>", "exec"), self.namespace)
+        self.body = self.text.split("\n", 1)[1]
+        self.filename = f"/tmp/ipykernel_bench/{name}.py"
+        linecache.cache[self.filename] = (len(self.body), None, self.body.splitlines(True), self.filename)
+        self.code = compile(self.body, self.filename, "exec")
+        self.ref = CellRef(f"{name}.ipynb", 4, name)
+
+    def plain(self) -> float:
+        start = time.perf_counter()
+        exec(self.code, self.namespace)
+        return time.perf_counter() - start
+
+    def profiled(self) -> api.CellRun:
+        run = api.profile_cell(
+            self.text,
+            self.namespace,
+            ref=self.ref,
+            execute=lambda: exec(self.code, self.namespace),
+            filename_to_ref={self.filename: self.ref},
+        )
+        if run.error is not None:
+            raise run.error
+        return run
+
+
+def measure(case: Case, repeats: int) -> dict[str, Any]:
+    plain_s: list[float] = []
+    profiled_s: list[float] = []
+    report_s: list[float] = []
+    profile = None
+    for i in range(repeats):
+        for which in ("plain", "profiled") if i % 2 == 0 else ("profiled", "plain"):
+            if which == "plain":
+                plain_s.append(case.plain())
+            else:
+                profile = case.profiled().report.profile
+                profiled_s.append(profile.wall_time_s)
+                report_s.append(profile.postprocess_s)
+    pairs = [p / q for p, q in zip(profiled_s, plain_s)]
+    return {
+        "plain_s": plain_s,
+        "profiled_s": profiled_s,
+        "report_s": report_s,
+        "ratio": statistics.median(profiled_s) / statistics.median(plain_s),
+        "pair_range": [min(pairs), max(pairs)],
+        "mode": profile.mode,
+        "iterations": profile.iterations,
+        "profiled_iterations": profile.profiled_iterations,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--only", action="append", default=[])
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    names = args.only or sorted(p.stem for p in DEMOS.glob("*.ipynb"))
+    os.chdir(DEMOS)  # the set-up cells import `measure` from there, as in a kernel
+    sys.path.insert(0, str(DEMOS))
+    rows = []
+    data: dict[str, Any] = {}
+    cold = None
+    with contextlib.redirect_stdout(io.StringIO()):  # the cells print their results
+        for name in names:
+            case = Case(name)
+            case.plain()  # warm-up: lazy imports, first optimizer step
+            start = time.perf_counter()
+            case.profiled()  # warm-up: static analysis caches; the first one also the profiler
+            if cold is None:
+                cold = time.perf_counter() - start
+            data[name] = result = measure(case, args.repeats)
+            rows.append(
+                (
+                    name,
+                    f"{result['mode']} {result['profiled_iterations']}/{result['iterations']}",
+                    statistics.median(result["plain_s"]) * 1e3,
+                    statistics.median(result["profiled_s"]) * 1e3,
+                    f"{result['ratio']:.2f}x",
+                    f"{result['pair_range'][0]:.2f}–{result['pair_range'][1]:.2f}",
+                    statistics.median(result["report_s"]) * 1e3,
+                )
+            )
+    ratios = [d["ratio"] for d in data.values()]
+    table = Table(
+        name="profiler_overhead",
+        title="Profiler overhead on the demo `%%paef` cells (default mode), CPU",
+        columns=("demo cell", "window (profiled/all iterations)", "plain (ms)", "profiled (ms)", "ratio",
+                 "pair range", "end -> report (ms)"),
+        rows=tuple(rows),
+        notes=(
+            f"Target: at most {TARGET}x. Median ratio over the cells: {statistics.median(ratios):.2f}x, "
+            f"worst {max(ratios):.2f}x.",
+            "ratio = median profiled / median plain wall time of the same cell, interleaved in one "
+            "process; pair range = lowest and highest ratio of one plain/profiled pair.",
+            "Iterations after the window are estimated from one unprofiled iteration (marked ~).",
+            f"First profile_cell in the process (profiler start-up, jedi, imports): {cold:.2f} s, once.",
+        ),
+        machine=machine(),
+        command=command_line(),
+        data=data,
+    )
+    write(table)
+
+
+if __name__ == "__main__":
+    main()

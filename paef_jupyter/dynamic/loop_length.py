@@ -1,0 +1,91 @@
+"""How many iterations a loop will run, read from its header without running user code.
+
+The window's size is a share of the loop (the overhead of profiling it scales with that
+share), so the tracer asks, at the loop's first iteration, for the length of the header's
+iterable: `range(n)`, a list/tensor/array/DataLoader name, `zip`/`enumerate` of those.
+Only lengths of known sized types are read; anything else (a generator, a call) is unknown.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any, Callable, Mapping
+
+_WRAPPERS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple"})
+_SIZED = (list, tuple, dict, str, range, set, frozenset)
+
+
+def loop_iterable(masked_text: str, line: int) -> str:
+    """The source of the iterable of the `for` statement at `line` ('' if none)."""
+    try:
+        tree = ast.parse(masked_text)
+    except (SyntaxError, ValueError):
+        return ""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
+            return ast.get_source_segment(masked_text, node.iter) or ""
+    return ""
+
+
+def loop_length(iter_source: str, global_ns: Mapping[str, Any], local_ns: Mapping[str, Any]) -> int | None:
+    if not iter_source:
+        return None
+    try:
+        expr = ast.parse(iter_source.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+
+    def lookup(name: str) -> Any:
+        if name in local_ns:
+            return local_ns[name]
+        if name in global_ns:
+            return global_ns[name]
+        raise LookupError(name)
+
+    try:
+        return _length(expr, lookup)
+    except Exception:  # noqa: BLE001 - a length we cannot read is simply unknown
+        return None
+
+
+def _length(expr: ast.expr, lookup: Callable[[str], Any]) -> int | None:
+    if isinstance(expr, ast.Name):
+        return _sized_length(lookup(expr.id))
+    if isinstance(expr, (ast.List, ast.Tuple, ast.Set)):
+        return len(expr.elts)
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and not expr.keywords:
+        name = expr.func.id
+        if name == "range":
+            args = [_int(a, lookup) for a in expr.args]
+            return len(range(*args)) if args and None not in args else None
+        if name in _WRAPPERS and len(expr.args) == 1:
+            return _length(expr.args[0], lookup)
+        if name == "zip" and expr.args:
+            lengths = [_length(a, lookup) for a in expr.args]
+            return min(lengths) if None not in lengths else None  # type: ignore[type-var]
+    return None
+
+
+def _int(expr: ast.expr, lookup: Callable[[str], Any]) -> int | None:
+    if isinstance(expr, ast.Constant) and isinstance(expr.value, int):
+        return expr.value
+    if isinstance(expr, ast.Name):
+        value = lookup(expr.id)
+        return value if isinstance(value, int) else None
+    if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
+        inner = _int(expr.operand, lookup)
+        return -inner if inner is not None else None
+    if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
+        return _length(expr.args[0], lookup)
+    return None
+
+
+def _sized_length(obj: Any) -> int | None:
+    if isinstance(obj, _SIZED):
+        return len(obj)
+    shape = getattr(obj, "shape", None)  # torch.Tensor, numpy.ndarray
+    if isinstance(shape, tuple) or type(shape).__name__ == "Size":
+        return int(shape[0]) if len(shape) else None
+    if type(obj).__name__ == "DataLoader":
+        return len(obj)
+    return None
