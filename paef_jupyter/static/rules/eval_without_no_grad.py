@@ -6,6 +6,7 @@ import libcst as cst
 
 from ...model import Edit, Fix, Severity
 from ..facts import Loop
+from ..names import bound_names
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
 
@@ -91,7 +92,7 @@ class EvalWithoutNoGrad(Rule):
                     if isinstance(target.target, cst.Name):
                         assigned.setdefault(target.target.value, []).append(n.value)
             elif isinstance(n, cst.For):
-                for name in self.facts.names_written(n.target):
+                for name in bound_names(n.target):
                     assigned.setdefault(name, [])
         produced = set(loop.writes)
         func = loop.function

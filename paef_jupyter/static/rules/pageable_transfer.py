@@ -1,0 +1,178 @@
+"""Batches copied to the GPU from pageable memory, and copies that block the host."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Edit, Fix, Severity
+from ..facts import Loop
+from ..names import bound_names
+from ..types import Kind
+from ._support import keyword_arg, loops_over, torch_alias, with_keyword
+from .base import Rule
+
+_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+_ON_DEVICE = (".cuda(", ".to(", "device=")
+_TRUE = cst.Name("True")
+
+
+class PageableTransfer(Rule):
+    id = "pageable-transfer"
+    title = "Host-to-device copies from pageable memory"
+    severity = Severity.MEDIUM
+    explanation = (
+        "A copy from ordinary (pageable) host memory to the GPU goes through a pinned staging "
+        "buffer: the driver copies twice and the host thread blocks until the transfer is done, so "
+        "loading the next batch and the GPU's work cannot overlap. With `pin_memory=True` the "
+        "DataLoader pins each batch in a background thread, and `.to(device, non_blocking=True)` "
+        "then returns at once while the copy runs alongside compute. Results are identical."
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (self.facts.qualified_name(node.func) or "") not in _LOADERS:
+            return
+        name = self._bound_name(node)
+        if name is None:
+            return
+        moves = [move for loop in loops_over(self.facts, name) for move in self._batch_moves(loop)]
+        if not moves:
+            return
+        pin = keyword_arg(node, "pin_memory")
+        blocking = [m for m in moves if keyword_arg(m, "non_blocking") is None]
+        if pin is None or (isinstance(pin.value, cst.Name) and pin.value.value == "False"):
+            if not self._dataset_on_host(node):
+                return
+            self._pageable(node, name, moves, blocking)
+        else:
+            for move in blocking:
+                self._blocking(move, name)
+
+    def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call]) -> None:
+        torch = torch_alias(self.facts)
+        first = self.facts.code(moves[0])
+        edits: tuple[Edit, ...] = ()
+        pin_value = f"{torch or 'torch'}.cuda.is_available()"
+        new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
+        if torch is not None:
+            edits = (replace(self.facts, loader, new_loader),
+                     *(replace(self.facts, m, with_keyword(m, "non_blocking", _TRUE)) for m in blocking))
+        self.report(
+            loader,
+            f"`{name}` yields batches in pageable memory and `{first}` copies each one to the device: "
+            "the copy is staged through a pinned buffer and blocks the host every step, so data "
+            "loading and GPU work cannot overlap",
+            fix=Fix(
+                description=(
+                    f"pin the batches (`pin_memory={pin_value}`: pinned where there is a GPU, no "
+                    "warning on CPU-only machines) and copy them with `non_blocking=True`"
+                ),
+                edits=edits,
+                suggestion=self.facts.code(new_loader),
+            ),
+            end_node=loader,
+        )
+
+    def _blocking(self, move: cst.Call, name: str) -> None:
+        new = with_keyword(move, "non_blocking", _TRUE)
+        self.report(
+            move,
+            f"`{self.facts.code(move)}` copies a pinned batch of `{name}` synchronously: the host waits "
+            "for the transfer instead of preparing the next step; `non_blocking=True` overlaps it",
+            fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`",
+                    edits=(replace(self.facts, move, new),), suggestion=self.facts.code(new)),
+            severity=Severity.LOW,
+        )
+
+    # --- facts ---------------------------------------------------------------------------
+
+    def _bound_name(self, call: cst.Call) -> str | None:
+        parent = self.facts.parent(call)
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+            return parent.targets[0].target.value
+        return None
+
+    def _batch_moves(self, loop: Loop) -> list[cst.Call]:
+        """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them)."""
+        assert isinstance(loop.node, cst.For)
+        batch = set(bound_names(loop.node.target))
+        if isinstance(loop.node.iter, cst.Call) and isinstance(loop.node.iter.func, cst.Name) and loop.node.iter.func.value == "enumerate":
+            target = loop.node.target
+            if isinstance(target, cst.Tuple) and target.elements and isinstance(target.elements[0].value, cst.Name):
+                batch.discard(target.elements[0].value.value)  # the step counter
+        moves: list[cst.Call] = []
+        for n in self.facts.walk(loop.node.body, into_scopes=False):
+            if isinstance(n, cst.Assign) and self.facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
+                for target in n.targets:  # `x, y = batch`
+                    batch |= set(bound_names(target.target))
+            if isinstance(n, cst.Call) and self._is_device_move(n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+                moves.append(n)
+        return moves
+
+    def _is_device_move(self, call: cst.Call) -> bool:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value == "cuda":
+            return True
+        if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
+            return False
+        positional = [a.value for a in call.args if a.keyword is None]
+        device = keyword_arg(call, "device")
+        target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
+        return target is not None and self._is_gpu_device(target)
+
+    def _is_gpu_device(self, expr: cst.BaseExpression, depth: int = 2) -> bool:
+        """A device expression that may be an accelerator (not the CPU, a dtype or a tensor)."""
+        if isinstance(expr, cst.SimpleString):
+            return str(expr.evaluated_value).split(":")[0] in ("cuda", "xpu", "mps")
+        if isinstance(expr, cst.IfExp):
+            return self._is_gpu_device(expr.body, depth) or self._is_gpu_device(expr.orelse, depth)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value == "device"
+        if isinstance(expr, cst.Call):
+            return (self.facts.qualified_name(expr.func) or "") == "torch.device" and bool(expr.args) \
+                and self._is_gpu_device(expr.args[0].value, depth)
+        if isinstance(expr, cst.Name):
+            if self.facts.kind(expr) is Kind.TENSOR:
+                return False
+            if expr.value in self.facts.namespace:
+                return str(self.facts.namespace[expr.value]).split(":")[0] in ("cuda", "xpu", "mps")
+            value = self.facts.value_of(expr)
+            known = isinstance(value, (cst.SimpleString, cst.IfExp, cst.Attribute)) or (
+                isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") == "torch.device")
+            if value is not None and known and depth > 0:
+                return self._is_gpu_device(value, depth - 1)
+            return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+        return False
+
+    def _dataset_on_host(self, loader: cst.Call) -> bool:
+        """False when the dataset's tensors are built on the device: pinning them would raise."""
+        args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+        if not args:
+            return True
+        dataset = args[0].value
+        pieces: list[cst.CSTNode] = [dataset]
+        if isinstance(dataset, cst.Name):
+            live = self.facts.namespace.get(dataset.value)
+            tensors = getattr(live, "tensors", ())
+            if any(getattr(getattr(t, "device", None), "type", "cpu") != "cpu" for t in tensors):
+                return False
+            value = self.facts.value_of(dataset)
+            if value is not None:
+                pieces.append(value)
+        for piece in list(pieces):
+            if isinstance(piece, cst.Call):
+                for arg in piece.args:
+                    pieces.append(arg.value)
+                    if isinstance(arg.value, cst.Name):
+                        value = self.facts.value_of(arg.value)
+                        if value is not None:
+                            pieces.append(value)
+        return not any(marker in self.facts.code(p) for p in pieces for marker in _ON_DEVICE)
+
+
+def _root(expr: cst.BaseExpression) -> str | None:
+    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+        expr = expr.value
+    return expr.value if isinstance(expr, cst.Name) else None
