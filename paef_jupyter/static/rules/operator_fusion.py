@@ -1,0 +1,771 @@
+"""Hand-written GELU, sigmoid, softmax, layer norm...: element-wise chains with a fused op.
+
+Expressions are read into a small algebra (sums, products with a constant coefficient,
+quotients, calls) so that the many ways of writing the same formula (`x ** 3`, `x * x * x`,
+`torch.pow(x, 3)`; `/ 2` or `* 0.5`; `math.sqrt(2 / math.pi)` or `0.7978845608`) match one
+pattern. A pattern is rewritten only when the fused op computes the same values.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Fix, Severity
+from ..facts import Facts
+from ..types import Kind
+from ._tensor_facts import module_alias
+from .base import Rule, RuleContext
+
+# --- the algebra ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Expr:
+    node: cst.CSTNode = field(compare=False, repr=False)
+
+    @property
+    def key(self) -> str:
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    value: float = 0.0
+
+    @property
+    def key(self) -> str:
+        return repr(self.value)
+
+
+@dataclass(frozen=True)
+class Leaf(Expr):
+    code: str = ""
+
+    @property
+    def key(self) -> str:
+        return self.code
+
+
+@dataclass(frozen=True)
+class Sum(Expr):
+    terms: tuple[Expr, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return "(" + " + ".join(sorted(t.key for t in self.terms)) + ")"
+
+
+@dataclass(frozen=True)
+class Prod(Expr):
+    coef: float = 1.0
+    factors: tuple[Expr, ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"({self.coef!r} * " + " * ".join(sorted(f.key for f in self.factors)) + ")"
+
+
+@dataclass(frozen=True)
+class Div(Expr):
+    num: Expr = None  # type: ignore[assignment]
+    den: Expr = None  # type: ignore[assignment]
+
+    @property
+    def key(self) -> str:
+        return f"({self.num.key} / {self.den.key})"
+
+
+@dataclass(frozen=True)
+class Fn(Expr):
+    name: str = ""
+    args: tuple[Expr, ...] = ()
+    kwargs: tuple[tuple[str, Expr], ...] = ()
+
+    @property
+    def key(self) -> str:
+        kw = ", ".join(f"{k}={v.key}" for k, v in sorted(self.kwargs))
+        return f"{self.name}({', '.join(a.key for a in self.args)}{', ' + kw if kw else ''})"
+
+    def kw(self, name: str) -> Expr | None:
+        return next((v for k, v in self.kwargs if k == name), None)
+
+
+@dataclass(frozen=True)
+class Gt(Expr):
+    left: Expr = None  # type: ignore[assignment]
+    right: Expr = None  # type: ignore[assignment]
+
+    @property
+    def key(self) -> str:
+        return f"({self.left.key} > {self.right.key})"
+
+
+# Torch functions (and tensor methods) read as calls of the algebra.
+_FUNCTIONS = frozenset({
+    "tanh", "erf", "exp", "log", "sigmoid", "sqrt", "rsqrt", "sum", "mean", "var", "max", "maximum",
+    "zeros_like", "softmax", "logsumexp", "where", "abs", "sin", "cos", "square", "log1p", "expm1",
+    "clamp", "relu", "reciprocal", "pow",
+})
+_ELEMENTWISE = frozenset({
+    "tanh", "erf", "exp", "log", "sigmoid", "sqrt", "rsqrt", "abs", "sin", "cos", "square", "log1p", "expm1",
+    "clamp", "relu", "reciprocal", "pow", "neg", "exp2", "sinh", "cosh", "atan", "floor", "ceil",
+})
+_SHAPE_METHODS = frozenset({"float", "double", "view", "reshape", "t", "contiguous", "detach", "std", "size"})
+_MATH_CONSTANTS = {"math.pi": math.pi, "numpy.pi": math.pi, "math.e": math.e, "numpy.e": math.e}
+_MATH_SQRT = frozenset({"math.sqrt", "numpy.sqrt"})
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-5 * max(abs(a), abs(b), 1e-12)
+
+
+class Algebra:
+    """Reads libcst expressions into the algebra, memoised per node."""
+
+    def __init__(self, qualified: Callable[[cst.CSTNode], str | None], code: Callable[[cst.CSTNode], str]) -> None:
+        self._qualified = qualified
+        self._code = code
+        self._memo: dict[int, Expr] = {}
+
+    def read(self, node: cst.BaseExpression) -> Expr:
+        key = id(node)
+        if key not in self._memo:
+            self._memo[key] = self._read(node)
+        return self._memo[key]
+
+    def _leaf(self, node: cst.BaseExpression) -> Leaf:
+        return Leaf(node, "".join(self._code(node).split()))
+
+    def _read(self, node: cst.BaseExpression) -> Expr:
+        if isinstance(node, (cst.Integer, cst.Float)):
+            return Const(node, float(node.evaluated_value))
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            value = _MATH_CONSTANTS.get(self._qualified(node) or "")
+            return Const(node, value) if value is not None else self._leaf(node)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            return _prod(node, -1.0, [self.read(node.expression)])
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
+                and isinstance(node.comparisons[0].operator, cst.GreaterThan):
+            return Gt(node, self.read(node.left), self.read(node.comparisons[0].comparator))
+        if isinstance(node, cst.BinaryOperation):
+            return self._binary(node)
+        if isinstance(node, cst.Call):
+            return self._call(node)
+        return self._leaf(node)
+
+    def _binary(self, node: cst.BinaryOperation) -> Expr:
+        left, right, op = self.read(node.left), self.read(node.right), node.operator
+        if isinstance(op, cst.Add):
+            return _sum(node, [left, right])
+        if isinstance(op, cst.Subtract):
+            return _sum(node, [left, _prod(node.right, -1.0, [right])])
+        if isinstance(op, cst.Multiply):
+            return _prod(node, 1.0, [left, right])
+        if isinstance(op, cst.Divide):
+            if isinstance(right, Const) and right.value != 0:
+                return _prod(node, 1.0 / right.value, [left])
+            return Div(node, left, right)
+        if isinstance(op, cst.Power) and isinstance(right, Const):
+            return _power(node, left, right)
+        return self._leaf(node)
+
+    def _call(self, node: cst.Call) -> Expr:
+        qualified = self._qualified(node.func) or ""
+        args = [a for a in node.args if a.keyword is None and not a.star]
+        kwargs = [(a.keyword.value, a.value) for a in node.args if a.keyword is not None]
+        if qualified in _MATH_SQRT and len(args) == 1 and not kwargs:
+            inner = self.read(args[0].value)
+            if isinstance(inner, Const) and inner.value >= 0:
+                return Const(node, math.sqrt(inner.value))
+            return self._leaf(node)
+        if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:] in _FUNCTIONS:
+            name, operands = qualified[6:], [a.value for a in args]
+        elif isinstance(node.func, cst.Attribute) and node.func.attr.value in _FUNCTIONS and not qualified.startswith(("math.", "numpy.")):
+            name, operands = node.func.attr.value, [node.func.value, *(a.value for a in args)]
+        else:
+            return self._leaf(node)
+        read = [self.read(o) for o in operands]
+        if name == "pow" and len(read) == 2 and isinstance(read[1], Const):
+            return _power(node, read[0], read[1])
+        if name == "square" and len(read) == 1:
+            return _prod(node, 1.0, [read[0], read[0]])
+        return Fn(node, name, tuple(read), tuple((k, self.read(v)) for k, v in kwargs))
+
+
+def _power(node: cst.CSTNode, base: Expr, exponent: Const) -> Expr:
+    if exponent.value in (2.0, 3.0, 4.0):
+        return _prod(node, 1.0, [base] * int(exponent.value))
+    if exponent.value == 0.5:
+        return Fn(node, "sqrt", (base,))
+    return Fn(node, "pow", (base, exponent))
+
+
+def _sum(node: cst.CSTNode, parts: list[Expr]) -> Expr:
+    terms: list[Expr] = []
+    consts: list[Const] = []
+    for part in parts:
+        for term in part.terms if isinstance(part, Sum) else (part,):
+            (consts if isinstance(term, Const) else terms).append(term)  # type: ignore[arg-type]
+    constant = sum(c.value for c in consts)
+    if constant:  # one constant keeps its own node (its source text is the user's)
+        terms.append(consts[0] if len(consts) == 1 else Const(node, constant))
+    if not terms:
+        return Const(node, 0.0)
+    return terms[0] if len(terms) == 1 else Sum(node, tuple(terms))
+
+
+def _prod(node: cst.CSTNode, coef: float, parts: list[Expr]) -> Expr:
+    factors: list[Expr] = []
+    for part in parts:
+        if isinstance(part, Const):
+            coef *= part.value
+        elif isinstance(part, Prod):
+            coef *= part.coef
+            factors.extend(part.factors)
+        else:
+            factors.append(part)
+    if not factors:
+        return Const(node, coef)
+    if coef == 1.0 and len(factors) == 1:
+        return factors[0]
+    return Prod(node, coef, tuple(factors))
+
+
+def polynomial(expr: Expr, x: str) -> dict[int, float] | None:
+    """`expr` as a polynomial in the expression keyed `x` ({power: coefficient}), if it is one."""
+    if expr.key == x:
+        return {1: 1.0}
+    if isinstance(expr, Const):
+        return {0: expr.value}
+    if isinstance(expr, Sum):
+        out: dict[int, float] = {}
+        for term in expr.terms:
+            p = polynomial(term, x)
+            if p is None:
+                return None
+            for k, v in p.items():
+                out[k] = out.get(k, 0.0) + v
+        return {k: v for k, v in out.items() if v}
+    if isinstance(expr, Prod):
+        result = {0: expr.coef}
+        for factor in expr.factors:
+            p = polynomial(factor, x)
+            if p is None:
+                return None
+            product: dict[int, float] = {}
+            for a, u in result.items():
+                for b, v in p.items():
+                    product[a + b] = product.get(a + b, 0.0) + u * v
+            result = product
+        return {k: v for k, v in result.items() if v}
+    return None
+
+
+def _same_poly(p: dict[int, float] | None, expected: dict[int, float]) -> bool:
+    return p is not None and p.keys() == expected.keys() and all(_close(p[k], v) for k, v in expected.items())
+
+
+# --- patterns -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Match:
+    what: str  # "tanh GELU", ...
+    fused: str  # the fused op, in words: `F.gelu(x, approximate="tanh")`
+    build: Callable[["Names"], str]  # code of the replacement
+    exact: bool = True  # the fused op gives the same values
+    why_not: str = ""
+
+
+@dataclass(frozen=True)
+class Names:
+    torch: str
+    functional: str
+
+
+_SQRT_2_OVER_PI = math.sqrt(2.0 / math.pi)
+
+
+def _split(prod: Expr, coef: float, count: int) -> list[Expr] | None:
+    if isinstance(prod, Prod) and _close(prod.coef, coef) and len(prod.factors) == count:
+        return list(prod.factors)
+    return None
+
+
+def _one_plus(expr: Expr, name: str) -> Fn | None:
+    """`1 + name(...)`."""
+    if isinstance(expr, Sum) and len(expr.terms) == 2:
+        consts = [t for t in expr.terms if isinstance(t, Const)]
+        calls = [t for t in expr.terms if isinstance(t, Fn) and t.name == name and len(t.args) == 1 and not t.kwargs]
+        if len(consts) == 1 and _close(consts[0].value, 1.0) and len(calls) == 1:
+            return calls[0]
+    return None
+
+
+def match_gelu(expr: Expr) -> tuple[str, Expr] | None:
+    factors = _split(expr, 0.5, 2)
+    if factors is None:
+        return None
+    for x, other in (factors, factors[::-1]):
+        tanh = _one_plus(other, "tanh")
+        if tanh is not None and _same_poly(polynomial(tanh.args[0], x.key), {1: _SQRT_2_OVER_PI, 3: _SQRT_2_OVER_PI * 0.044715}):
+            return "tanh", x
+        erf = _one_plus(other, "erf")
+        if erf is not None and _same_poly(polynomial(erf.args[0], x.key), {1: 1 / math.sqrt(2.0)}):
+            return "erf", x
+    return None
+
+
+def match_sigmoid(expr: Expr) -> Expr | None:
+    """`1 / (1 + exp(-x))`."""
+    if isinstance(expr, Div) and isinstance(expr.num, Const) and _close(expr.num.value, 1.0):
+        return _sigmoid_denominator(expr.den)
+    if isinstance(expr, Fn) and expr.name == "sigmoid" and len(expr.args) == 1 and not expr.kwargs:
+        return expr.args[0]
+    return None
+
+
+def _sigmoid_denominator(den: Expr) -> Expr | None:
+    exp = _one_plus(den, "exp")
+    if exp is None:
+        return None
+    arg = exp.args[0]
+    if isinstance(arg, Prod) and arg.coef == -1.0 and len(arg.factors) == 1:
+        return arg.factors[0]
+    return None
+
+
+def match_silu(expr: Expr) -> Expr | None:
+    """`x * sigmoid(x)` or `x / (1 + exp(-x))`."""
+    if isinstance(expr, Div):
+        x = _sigmoid_denominator(expr.den)
+        return x if x is not None and x.key == expr.num.key else None
+    factors = _split(expr, 1.0, 2)
+    if factors is None:
+        return None
+    for x, other in (factors, factors[::-1]):
+        inner = match_sigmoid(other)
+        if inner is not None and inner.key == x.key:
+            return x
+    return None
+
+
+def match_relu(expr: Expr, is_tensor: Callable[[Expr], bool]) -> Expr | None:
+    """`torch.max(x, torch.zeros_like(x))`, `x * (x > 0)`, `torch.where(x > 0, x, 0)`."""
+    if isinstance(expr, Fn) and expr.name in ("max", "maximum") and len(expr.args) == 2 and not expr.kwargs:
+        for x, other in (expr.args, expr.args[::-1]):
+            if isinstance(other, Fn) and other.name == "zeros_like" and len(other.args) == 1 \
+                    and not other.kwargs and other.args[0].key == x.key:
+                return x
+    if isinstance(expr, Fn) and expr.name == "where" and len(expr.args) == 3 and not expr.kwargs:
+        cond, x, zero = expr.args
+        if _positive(cond, x) and (isinstance(zero, Const) and zero.value == 0 or
+                                   isinstance(zero, Fn) and zero.name == "zeros_like" and zero.args[0].key == x.key):
+            return x
+    factors = _split(expr, 1.0, 2)
+    if factors is not None:
+        for x, other in (factors, factors[::-1]):
+            if _positive(other, x) and is_tensor(x):
+                return x
+    return None
+
+
+def _positive(cond: Expr, x: Expr) -> bool:
+    return isinstance(cond, Gt) and cond.left.key == x.key and isinstance(cond.right, Const) and cond.right.value == 0
+
+
+def _reduction(expr: Expr, name: str) -> tuple[Expr, Expr] | None:
+    """`name(x, dim, keepdim=True)` (function or method): (x, dim)."""
+    if not (isinstance(expr, Fn) and expr.name == name and 1 <= len(expr.args) <= 2):
+        return None
+    keep = expr.kw("keepdim")
+    dim = expr.args[1] if len(expr.args) == 2 else expr.kw("dim")
+    if dim is None or not (isinstance(keep, Leaf) and keep.code == "True"):
+        return None
+    extra = {k for k, _ in expr.kwargs} - {"dim", "keepdim"}
+    return (expr.args[0], dim) if not extra else None
+
+
+def match_softmax(expr: Expr) -> tuple[Expr, Expr] | None:
+    """`exp(x) / exp(x).sum(dim, keepdim=True)`."""
+    if not isinstance(expr, Div) or not _is_exp(expr.num):
+        return None
+    total = _reduction(expr.den, "sum")
+    if total is None or total[0].key != expr.num.key:
+        return None
+    return expr.num.args[0], total[1]  # type: ignore[union-attr]
+
+
+def _is_exp(expr: Expr) -> bool:
+    return isinstance(expr, Fn) and expr.name == "exp" and len(expr.args) == 1 and not expr.kwargs
+
+
+def match_log_softmax(expr: Expr) -> tuple[Expr, Expr] | None:
+    """`x - log(exp(x).sum(dim, keepdim=True))`, `x - logsumexp(x, dim, keepdim=True)`, `log(softmax(x, dim))`."""
+    if isinstance(expr, Fn) and expr.name == "log" and len(expr.args) == 1 and not expr.kwargs:
+        inner = expr.args[0]
+        if isinstance(inner, Fn) and inner.name == "softmax" and len(inner.args) + len(inner.kwargs) == 2:
+            dim = inner.args[1] if len(inner.args) == 2 else inner.kw("dim")
+            return (inner.args[0], dim) if dim is not None else None
+        return match_softmax(inner)
+    if not (isinstance(expr, Sum) and len(expr.terms) == 2):
+        return None
+    for x, other in (expr.terms, expr.terms[::-1]):
+        if not (isinstance(other, Prod) and other.coef == -1.0 and len(other.factors) == 1):
+            continue
+        inner = other.factors[0]
+        lse = _reduction(inner, "logsumexp")
+        if lse is not None and lse[0].key == x.key:
+            return x, lse[1]
+        if isinstance(inner, Fn) and inner.name == "log" and len(inner.args) == 1:
+            total = _reduction(inner.args[0], "sum")
+            if total is not None and _is_exp(total[0]) and total[0].args[0].key == x.key:  # type: ignore[union-attr]
+                return x, total[1]
+    return None
+
+
+@dataclass(frozen=True)
+class LayerNorm:
+    x: Expr
+    dim: Expr
+    eps: Expr
+    weight: Expr | None = None
+    bias: Expr | None = None
+
+
+def match_layer_norm(expr: Expr) -> LayerNorm | None:
+    """`(x - mean) / sqrt(var + eps)` (or `* rsqrt(...)`), optionally `* w + b`."""
+    if isinstance(expr, Sum) and len(expr.terms) == 2:
+        for core, other in (expr.terms, expr.terms[::-1]):
+            found = _scaled_norm(core)
+            if found is not None:
+                return LayerNorm(found.x, found.dim, found.eps, found.weight, other)
+    return _scaled_norm(expr)
+
+
+def _scaled_norm(expr: Expr) -> LayerNorm | None:
+    plain = _norm(expr)
+    if plain is not None:
+        return plain
+    if isinstance(expr, Prod) and expr.coef == 1.0:
+        factors = list(expr.factors)
+        for i, factor in enumerate(factors):
+            rest = factors[:i] + factors[i + 1 :]
+            found = _norm(factor)
+            if found is not None and len(rest) == 1:
+                return LayerNorm(found.x, found.dim, found.eps, rest[0])
+        if len(factors) == 3:  # (x - m) * rsqrt(v + eps) * w
+            for i in range(3):
+                for j in range(3):
+                    if i != j:
+                        found = _centred_times_rsqrt(factors[i], factors[j])
+                        if found is not None:
+                            return LayerNorm(found.x, found.dim, found.eps, factors[3 - i - j])
+    return None
+
+
+def _norm(expr: Expr) -> LayerNorm | None:
+    if isinstance(expr, Div) and isinstance(expr.den, Fn) and expr.den.name == "sqrt" and len(expr.den.args) == 1:
+        return _centred_over(expr.num, expr.den.args[0])
+    if isinstance(expr, Prod) and expr.coef == 1.0 and len(expr.factors) == 2:
+        a, b = expr.factors
+        return _centred_times_rsqrt(a, b) or _centred_times_rsqrt(b, a)
+    return None
+
+
+def _centred_times_rsqrt(centred: Expr, scale: Expr) -> LayerNorm | None:
+    if isinstance(scale, Fn) and scale.name == "rsqrt" and len(scale.args) == 1:
+        return _centred_over(centred, scale.args[0])
+    return None
+
+
+def _centred_over(centred: Expr, variance_eps: Expr) -> LayerNorm | None:
+    """`x - x.mean(dim, keepdim=True)` over `var(x) + eps` with the population variance."""
+    x_mean = _centred(centred)
+    if x_mean is None or not (isinstance(variance_eps, Sum) and len(variance_eps.terms) == 2):
+        return None
+    x, dim = x_mean
+    for var, eps in (variance_eps.terms, variance_eps.terms[::-1]):
+        if _population_variance(var, x, dim, centred):
+            return LayerNorm(x, dim, eps)
+    return None
+
+
+def _centred(expr: Expr) -> tuple[Expr, Expr] | None:
+    if not (isinstance(expr, Sum) and len(expr.terms) == 2):
+        return None
+    for x, other in (expr.terms, expr.terms[::-1]):
+        if isinstance(other, Prod) and other.coef == -1.0 and len(other.factors) == 1:
+            mean = _reduction(other.factors[0], "mean")
+            if mean is not None and mean[0].key == x.key:
+                return x, mean[1]
+    return None
+
+
+def _population_variance(var: Expr, x: Expr, dim: Expr, centred: Expr) -> bool:
+    red = _reduction(var, "mean")
+    if red is not None:  # ((x - mean) ** 2).mean(dim, keepdim=True)
+        inner, d = red
+        return d.key == dim.key and isinstance(inner, Prod) and inner.coef == 1.0 and len(inner.factors) == 2 \
+            and all(f.key == centred.key for f in inner.factors)
+    if not (isinstance(var, Fn) and var.name == "var" and 1 <= len(var.args) <= 2):
+        return False
+    vdim = var.args[1] if len(var.args) == 2 else var.kw("dim")
+    keep, unbiased, correction = var.kw("keepdim"), var.kw("unbiased"), var.kw("correction")
+    population = (isinstance(unbiased, Leaf) and unbiased.code == "False") or \
+        (isinstance(correction, Const) and correction.value == 0)
+    extra = {k for k, _ in var.kwargs} - {"dim", "keepdim", "unbiased", "correction"}
+    return var.args[0].key == x.key and vdim is not None and vdim.key == dim.key and population and not extra \
+        and isinstance(keep, Leaf) and keep.code == "True"
+
+
+# --- the rule -------------------------------------------------------------------------------
+
+
+class OperatorFusion(Rule):
+    id = "operator-fusion"
+    title = "Element-wise chain with a fused equivalent"
+    severity = Severity.MEDIUM
+    explanation = (
+        "Each element-wise op in a hand-written formula is a separate kernel: it reads the whole "
+        "tensor from memory, writes a new one, and (when training) keeps its input for the "
+        "backward pass. A fused op such as `F.gelu`, `torch.softmax` or `F.layer_norm` does the "
+        "same arithmetic in one pass with one saved tensor, and is often more accurate "
+        "(softmax and log-softmax are computed stably)."
+    )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self.algebra = Algebra(self.facts.qualified_name, self.facts.code)
+        self._claimed: set[cst.CSTNode] = set()
+        self._chains: list[tuple[cst.BaseExpression, int, str]] = []
+        torch = module_alias(self.facts, "torch")
+        functional = module_alias(self.facts, "torch.nn.functional")
+        self._names = Names(torch, functional) if torch and functional else None
+
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        self._examine(node)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self._examine(node)
+
+    def _examine(self, node: cst.BaseExpression) -> None:
+        if any(anc in self._claimed for anc in self.facts.ancestors(node)):
+            return
+        expr = self.algebra.read(node)
+        match = self._match(expr)
+        if match is not None:
+            self._claimed.add(node)
+            self._report(node, match)
+            return
+        repeated = self.facts.iteration_loop(node) is not None or self.facts.enclosing_function(node) is not None
+        if repeated and not _counted(self.facts, self.facts.parent(node)):
+            ops, tensor = self._chain(node)
+            if ops >= 4 and tensor is not None:
+                self._chains.append((node, ops, tensor))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        for node, ops, tensor in self._chains:
+            if any(n in self._claimed for n in self.facts.walk(node)):
+                continue
+            self.report(
+                node,
+                f"{ops} element-wise ops on `{tensor}` in one expression: each is a separate kernel "
+                "with its own read and write of the whole tensor",
+                severity=Severity.LOW,
+                fix=Fix(description="compile the function that holds it so the chain runs as one fused kernel",
+                        suggestion="fn = torch.compile(fn)", safe=False),
+            )
+
+    def _match(self, expr: Expr) -> Match | None:
+        gelu = match_gelu(expr)
+        if gelu is not None:
+            kind, x = gelu
+            if kind == "tanh":
+                return Match("tanh GELU", 'F.gelu(x, approximate="tanh")',
+                             lambda n: f'{n.functional}.gelu({_code(x)}, approximate="tanh")')
+            return Match("erf GELU", "F.gelu(x)", lambda n: f"{n.functional}.gelu({_code(x)})")
+        silu = match_silu(expr)
+        if silu is not None:
+            return Match("SiLU", "F.silu(x)", lambda n: f"{n.functional}.silu({_code(silu)})")
+        sigmoid = match_sigmoid(expr)
+        if sigmoid is not None and not isinstance(expr, Fn):
+            return Match("sigmoid", "torch.sigmoid(x)", lambda n: f"{n.torch}.sigmoid({_code(sigmoid)})")
+        relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
+        if relu is not None:
+            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})")
+        log_softmax = match_log_softmax(expr)
+        if log_softmax is not None:
+            x, dim = log_softmax
+            return Match("log-softmax", "torch.log_softmax(x, dim)",
+                         lambda n: f"{n.torch}.log_softmax({_code(x)}, dim={_code(dim)})")
+        softmax = match_softmax(expr)
+        if softmax is not None:
+            x, dim = softmax
+            return Match("softmax", "torch.softmax(x, dim)",
+                         lambda n: f"{n.torch}.softmax({_code(x)}, dim={_code(dim)})")
+        norm = match_layer_norm(expr)
+        if norm is not None:
+            return self._layer_norm(norm)
+        return None
+
+    def _layer_norm(self, norm: LayerNorm) -> Match:
+        x, eps = _code(norm.x), _code(norm.eps)
+        last = isinstance(norm.dim, Const) and norm.dim.value == -1
+        weight = norm.weight is not None and self._is_vector(norm.weight)
+        bias = norm.bias is None or self._is_vector(norm.bias)
+
+        def build(n: Names) -> str:
+            shape = f"{x}.shape[-1:]" if last else "(<normalised size>,)"
+            if weight and bias:
+                b = _code(norm.bias) if norm.bias is not None else "None"
+                return f"{n.functional}.layer_norm({x}, {shape}, {_code(norm.weight)}, {b}, {eps})"  # type: ignore[arg-type]
+            code = f"{n.functional}.layer_norm({x}, {shape}, eps={eps})"
+            if norm.weight is not None:
+                code += f" * {_operand(norm.weight)}"
+            if norm.bias is not None:
+                code += f" + {_operand(norm.bias)}"
+            return code
+
+        why = "" if last else f"it normalises over dim {_code(norm.dim)}: layer norm needs the normalised sizes"
+        return Match("layer norm", "F.layer_norm(x, x.shape[-1:], w, b, eps)", build, exact=last, why_not=why)
+
+    def _is_vector(self, expr: Expr) -> bool:
+        """A 1-d tensor (so it can be `F.layer_norm`'s weight or bias as it is)."""
+        node = expr.node
+        if isinstance(node, cst.Name):
+            value = self.facts.namespace.get(node.value)
+            if value is not None and hasattr(value, "dim") and self.facts.value_of(node) is None:
+                return value.dim() == 1  # type: ignore[no-any-return]
+            assigned = self.facts.value_of(node)
+            return assigned is not None and self._vector_factory(assigned)
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+            values = [t.value for t in self._self_assignments(node.attr.value)]
+            return bool(values) and all(self._vector_factory(v) for v in values)
+        return False
+
+    def _self_assignments(self, attr: str) -> list[cst.Assign]:
+        out = []
+        for n in self.facts.walk(self.facts.module):
+            if isinstance(n, cst.Assign) and len(n.targets) == 1:
+                t = n.targets[0].target
+                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) and t.value.value == "self":
+                    out.append(n)
+        return out
+
+    def _vector_factory(self, value: cst.BaseExpression) -> bool:
+        """`torch.ones(n)`, `nn.Parameter(torch.zeros(n))`: one size argument, a 1-d result."""
+        qualified = self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+        if not isinstance(value, cst.Call) or qualified is None:
+            return False
+        if qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") and value.args:
+            return self._vector_factory(value.args[0].value)
+        positional = [a for a in value.args if a.keyword is None]
+        return qualified in ("torch.ones", "torch.zeros", "torch.randn", "torch.rand", "torch.empty") \
+            and len(positional) == 1 and not isinstance(positional[0].value, (cst.Tuple, cst.List)) and not positional[0].star
+
+    def _report(self, node: cst.BaseExpression, match: Match) -> None:
+        ops = sum(isinstance(n, (cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Comparison))
+                  for n in self.facts.walk(node))
+        names = self._names or Names("torch", "torch.nn.functional")
+        code = match.build(names)
+        safe = match.exact and self._names is not None and self._stable(node)
+        why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
+        if not why and not safe:
+            why = "the input is an expression with calls that would then run once instead of several times"
+        fix = Fix(
+            description=f"use the fused op: `{code}`" + (f" ({why})" if why else ""),
+            edits=(replace(self.facts, node, code),) if safe else (),
+            suggestion=code,
+            safe=safe,
+        )
+        self.report(
+            node,
+            f"hand-written {match.what}: {ops} separate ops, each a kernel that reads and writes the whole tensor "
+            f"(and keeps its input for backward); `{match.fused}` does it in one",
+            fix=fix,
+        )
+
+    def _stable(self, node: cst.CSTNode) -> bool:
+        """Every call inside is a pure torch op or a tensor method: evaluating it once is the same."""
+        for n in self.facts.walk(node):
+            if isinstance(n, cst.Call):
+                q = self.facts.qualified_name(n.func) or ""
+                if q.startswith(("torch.", "math.", "numpy.")):
+                    if q.rsplit(".", 1)[-1] in {"rand", "randn", "randint", "dropout", "bernoulli", "normal", "rand_like", "randn_like"}:
+                        return False
+                    continue
+                if isinstance(n.func, cst.Attribute) and not n.func.attr.value.endswith("_") and (
+                        n.func.attr.value in _FUNCTIONS | _SHAPE_METHODS or self.facts.kind(n.func.value) is Kind.TENSOR):
+                    continue
+                return False
+        return True
+
+    def _chain(self, node: cst.CSTNode) -> tuple[int, str | None]:
+        """Element-wise ops in the expression and its one tensor operand (None if several)."""
+        ops = 0
+        leaves: set[str] = set()
+        tensor_seen = False
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.BinaryOperation):
+                ops += 1
+                stack += [n.left, n.right]
+            elif isinstance(n, cst.UnaryOperation) and isinstance(n.operator, cst.Minus):
+                ops += 1
+                stack.append(n.expression)
+            elif isinstance(n, cst.Call) and _elementwise_call(self.facts, n):
+                ops += 1
+                if isinstance(n.func, cst.Attribute) and not (self.facts.qualified_name(n.func) or "").startswith("torch."):
+                    stack.append(n.func.value)
+                stack += [a.value for a in n.args if a.keyword is None]
+                tensor_seen = True
+            elif isinstance(n, (cst.Integer, cst.Float)) or isinstance(self.algebra.read(n), Const):  # type: ignore[arg-type]
+                continue
+            elif isinstance(n, cst.Comparison):
+                ops += 1
+                stack += [n.left, *(c.comparator for c in n.comparisons)]
+            else:
+                kind = self.facts.kind(n)  # type: ignore[arg-type]
+                if kind is Kind.NUMBER:
+                    continue
+                tensor_seen = tensor_seen or kind is Kind.TENSOR
+                leaves.add("".join(self.facts.code(n).split()))
+        if len(leaves) != 1 or not tensor_seen:
+            return ops, None
+        return ops, leaves.pop()
+
+
+def _elementwise_call(facts: Facts, call: cst.Call) -> bool:
+    q = facts.qualified_name(call.func) or ""
+    if q.startswith("torch.") and q.count(".") == 1:
+        return q[6:] in _ELEMENTWISE
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in _ELEMENTWISE and not q.startswith(("math.", "numpy."))
+
+
+def _counted(facts: Facts, parent: cst.CSTNode | None) -> bool:
+    """Is the parent itself part of an element-wise chain (so this node is not its root)?"""
+    if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison)):
+        return True
+    if isinstance(parent, cst.Arg):
+        call = facts.parent(parent)
+        return isinstance(call, cst.Call) and _elementwise_call(facts, call)
+    if isinstance(parent, cst.Attribute):
+        call = facts.parent(parent)
+        return isinstance(call, cst.Call) and call.func is parent and _elementwise_call(facts, call)
+    return False
+
+
+def _code(expr: Expr) -> str:
+    return cst.Module([]).code_for_node(expr.node)
+
+
+def _operand(expr: Expr) -> str:
+    code = _code(expr)
+    return code if isinstance(expr.node, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) else f"({code})"
