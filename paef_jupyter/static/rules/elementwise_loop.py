@@ -1,0 +1,288 @@
+"""`for i in range(len(t)): out[i] = t[i] * 2`: one Python iteration (and op) per element."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ...fix.edits import replace
+from ...model import Fix, Severity
+from ..types import Kind
+from .base import Rule
+
+# Element-wise torch functions and tensor methods: same result on an element or the whole tensor.
+_ELEMENTWISE = frozenset({
+    "abs", "neg", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "square",
+    "sin", "cos", "tan", "sinh", "cosh", "tanh", "asin", "acos", "atan", "sigmoid", "relu", "erf",
+    "floor", "ceil", "round", "trunc", "sign", "reciprocal", "clamp", "clip", "pow", "float", "double",
+    "half", "int", "long", "bool",
+})
+_ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+_LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
+
+
+@dataclass(frozen=True)
+class _Range:
+    var: str
+    tensor: str | None  # `t` when the range covers `t`'s first dimension
+
+
+class ElementwiseLoop(Rule):
+    id = "elementwise-loop"
+    title = "Python loop over tensor elements"
+    severity = Severity.MEDIUM
+    explanation = (
+        "Each iteration indexes one element (`t[i]` builds a new tensor view) and runs one tiny op "
+        "on it: a few microseconds of Python and dispatcher overhead per element on the CPU, and one "
+        "kernel launch per element (plus a sync for every value read back) on a GPU. A single "
+        "vectorised expression over the whole tensor does the same work in one op."
+    )
+
+    def visit_For(self, node: cst.For) -> bool | None:
+        outer = self._range(node)
+        if outer is None:
+            return None
+        ranges = [outer]
+        body = _statements(node)
+        if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
+            inner = self._range(body[0])
+            if inner is None:
+                return None
+            ranges.append(inner)
+            body = _statements(body[0])
+        if body is None or not body:
+            return None
+        variables = tuple(r.var for r in ranges)
+        if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
+            return None
+        derived = [_derive(s, variables) for s in body]
+        suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
+        fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
+        if fix is None:
+            fix = Fix(
+                description="replace the loop by one vectorised expression over the whole tensor",
+                suggestion=suggestion or "# index whole tensors instead of elements, e.g. `out = t * 2`, `s = t.sum()`",
+                safe=False,
+            )
+        loops = " and ".join(f"`{v}`" for v in variables)
+        self.report(
+            node,
+            f"this loop runs one Python iteration per element (over {loops}), indexing tensors one "
+            "element at a time: per-element interpreter and dispatch overhead, and a kernel launch per "
+            "element on a GPU; one vectorised op over the whole tensor does the same",
+            fix=fix,
+        )
+        return False  # the inner loop is part of this finding
+
+    # --- recognising the loop ---------------------------------------------------------------
+
+    def _range(self, loop: cst.For) -> _Range | None:
+        """`for i in range(n)` (or `range(0, n)`); which tensor `n` covers, if any."""
+        it = loop.iter
+        if not (isinstance(loop.target, cst.Name) and isinstance(it, cst.Call) and loop.orelse is None):
+            return None
+        if (self.facts.qualified_name(it.func) or "") != "builtins.range" or not 1 <= len(it.args) <= 2:
+            return None
+        if len(it.args) == 2 and not (isinstance(it.args[0].value, cst.Integer) and it.args[0].value.value == "0"):
+            return None
+        return _Range(loop.target.value, self._covered_tensor(it.args[-1].value))
+
+    def _covered_tensor(self, n: cst.BaseExpression) -> str | None:
+        """`t` for `len(t)`, `t.shape[0]`, `t.size(0)`."""
+        base: cst.BaseExpression | None = None
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "len" and len(n.args) == 1:
+            base = n.args[0].value
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "size" \
+                and len(n.args) == 1 and _is_zero(n.args[0].value):
+            base = n.func.value
+        elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape" \
+                and len(n.slice) == 1 and isinstance(n.slice[0].slice, cst.Index) and _is_zero(n.slice[0].slice.value):
+            base = n.value.value
+        if isinstance(base, cst.Name) and self.facts.kind(base) is Kind.TENSOR:
+            return base.value
+        return None
+
+    def _indexes_a_tensor(self, loop: cst.For, variables: tuple[str, ...]) -> bool:
+        for n in self.facts.walk(loop.body):
+            if isinstance(n, cst.Subscript) and _index_of(n, variables) is not None and self.facts.kind(_base_of(n, variables)) is Kind.TENSOR:
+                return True
+        return False
+
+    def _elementwise_statement(self, stmt: cst.BaseStatement, variables: tuple[str, ...]) -> bool:
+        """`out[i] = e`, `out[i] += e`, `s += e`, `s = s + e` with `e` built element-wise."""
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            return False
+        small = stmt.body[0]
+        if isinstance(small, cst.Assign) and len(small.targets) == 1:
+            target = small.targets[0].target
+            if isinstance(target, cst.Subscript) and _index_of(target, variables) is not None:
+                return self._elementwise(small.value, variables)
+            if isinstance(target, cst.Name) and isinstance(small.value, cst.BinaryOperation) \
+                    and isinstance(small.value.left, cst.Name) and small.value.left.value == target.value:
+                return self._elementwise(small.value.right, variables)
+            return False
+        if isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign)):
+            target = small.target
+            if isinstance(target, cst.Name) or (isinstance(target, cst.Subscript) and _index_of(target, variables) is not None):
+                return self._elementwise(small.value, variables)
+        return False
+
+    def _elementwise(self, expr: cst.BaseExpression, variables: tuple[str, ...]) -> bool:
+        """Literals, invariant names and element reads `t[i]`, combined by arithmetic and
+        element-wise torch functions/methods; the loop variables appear only as indices."""
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(expr, cst.Name):
+            return expr.value not in variables
+        if isinstance(expr, cst.Subscript):
+            return _index_of(expr, variables) is not None and self.facts.kind(_base_of(expr, variables)) is Kind.TENSOR
+        if isinstance(expr, cst.BinaryOperation):
+            return isinstance(expr.operator, _ARITH) and self._elementwise(expr.left, variables) and self._elementwise(expr.right, variables)
+        if isinstance(expr, cst.UnaryOperation):
+            return isinstance(expr.operator, (cst.Minus, cst.Plus)) and self._elementwise(expr.expression, variables)
+        if isinstance(expr, cst.Call):
+            func = expr.func
+            args_ok = all(self._elementwise(a.value, variables) for a in expr.args)
+            if isinstance(func, cst.Attribute) and func.attr.value in _ELEMENTWISE | {"item"} and self._elementwise(func.value, variables):
+                return args_ok
+            qualified = self.facts.qualified_name(func) or ""
+            if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
+                return args_ok
+        return False
+
+    def _carried(self, body: list[cst.BaseStatement]) -> bool:
+        """A running value one statement updates and another reads: iterations depend on each other."""
+        running = {small.target.value for stmt in body for small in stmt.body  # type: ignore[attr-defined]
+                   if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name)}
+        running |= {small.targets[0].target.value for stmt in body for small in stmt.body  # type: ignore[attr-defined]
+                    if isinstance(small, cst.Assign) and isinstance(small.targets[0].target, cst.Name)}
+        return any(
+            self.facts.names_read(small.value) & (running - self.facts.names_written(stmt))
+            for stmt in body for small in stmt.body  # type: ignore[attr-defined]
+        )
+
+    # --- the rewrite ---------------------------------------------------------------------------
+
+    def _fix(self, loop: cst.For, body: list[cst.BaseStatement], rng: _Range, suggestion: str) -> Fix | None:
+        """Automatic only for `out[i] = e(t[i])` over `range(len(t))` with `out` made like `t`
+        before the loop (`torch.zeros_like(t)`, ...): `out[:] = e(t)` then writes the same values,
+        with the same dtype casts, into the same tensor."""
+        stmt = body[0]
+        assert isinstance(stmt, cst.SimpleStatementLine)
+        small = stmt.body[0]
+        if rng.tensor is None or not isinstance(small, cst.Assign) or not isinstance(small.targets[0].target, cst.Subscript):
+            return None
+        target = small.targets[0].target
+        out = target.value
+        if not isinstance(out, cst.Name) or not self._made_like(out, rng.tensor):
+            return None
+        bases = {self.facts.code(_base_of(n, (rng.var,))) for n in self.facts.walk(small.value)
+                 if isinstance(n, cst.Subscript) and _index_of(n, (rng.var,)) is not None}
+        if not bases <= {rng.tensor, out.value} or any(
+            isinstance(n, cst.Attribute) and n.attr.value == "item" for n in self.facts.walk(small.value)
+        ):
+            return None
+        if self._used_outside(rng.var, loop):
+            return None
+        return Fix(
+            description=f"one vectorised assignment: `{suggestion}`",
+            edits=(replace(self.facts, loop, suggestion),),
+            suggestion=suggestion,
+        )
+
+    def _made_like(self, out: cst.Name, tensor: str) -> bool:
+        value = self.facts.value_of(out)
+        if not isinstance(value, cst.Call):
+            return False
+        name = (self.facts.qualified_name(value.func) or "").rsplit(".", 1)[-1]
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "clone":
+            source = value.func.value
+        elif name in _LIKE and value.args:
+            source = value.args[0].value
+        else:
+            return False
+        return isinstance(source, cst.Name) and source.value == tensor
+
+    def _used_outside(self, var: str, loop: cst.For) -> bool:
+        inside = {id(n) for n in self.facts.walk(loop)}
+        return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:
+    body = loop.body
+    return list(body.body) if isinstance(body, cst.IndentedBlock) else None
+
+
+def _is_zero(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Integer) and expr.value == "0"
+
+
+def _index_of(sub: cst.Subscript, variables: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The loop variables `sub` indexes with, in order: `t[i]`, `t[i, j]`, `t[i][j]`."""
+    names: list[str] = []
+    node: cst.BaseExpression = sub
+    while isinstance(node, cst.Subscript):
+        part = []
+        for el in node.slice:
+            if not (isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name)):
+                return None
+            part.append(el.slice.value.value)
+        names = part + names
+        node = node.value
+    return tuple(names) if tuple(names) == variables else None
+
+
+def _base_of(sub: cst.Subscript, variables: tuple[str, ...]) -> cst.BaseExpression:
+    node: cst.BaseExpression = sub
+    while isinstance(node, cst.Subscript):
+        node = node.value
+    return node
+
+
+class _WholeTensors(cst.CSTTransformer):
+    """`t[i]` -> `t`, `x[i].item()` -> `x` for the loop variables."""
+
+    def __init__(self, variables: tuple[str, ...]) -> None:
+        super().__init__()
+        self.variables = variables
+
+    def leave_Subscript(self, original_node: cst.Subscript, updated_node: cst.Subscript) -> cst.BaseExpression:
+        return _base_of(original_node, self.variables) if _index_of(original_node, self.variables) else updated_node
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = updated_node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not updated_node.args:
+            return func.value
+        return updated_node
+
+
+def _derive(stmt: cst.BaseStatement, variables: tuple[str, ...]) -> str | None:
+    """The vectorised statement: a map writes the whole tensor, a sum reduces over the loop dims."""
+    assert isinstance(stmt, cst.SimpleStatementLine)
+    small = stmt.body[0]
+    module = cst.Module(body=())
+    whole = _WholeTensors(variables)
+    dims = "0" if len(variables) == 1 else str(tuple(range(len(variables))))
+    if isinstance(small, cst.Assign):
+        target = small.targets[0].target
+        if isinstance(target, cst.Subscript):
+            value = module.code_for_node(small.value.visit(whole))
+            return f"{module.code_for_node(_base_of(target, variables))}[:] = {value}"
+        assert isinstance(small.value, cst.BinaryOperation)
+        value = _operand(module, small.value.right.visit(whole))
+        op = module.code_for_node(small.value.operator).strip()
+        return f"{module.code_for_node(target)} = {module.code_for_node(target)} {op} {value}.sum({dims})" if op in ("+", "-") else None
+    assert isinstance(small, cst.AugAssign)
+    op = module.code_for_node(small.operator).strip()
+    if isinstance(small.target, cst.Subscript):
+        value = module.code_for_node(small.value.visit(whole))
+        return f"{module.code_for_node(_base_of(small.target, variables))}[:] {op} {value}"
+    value = _operand(module, small.value.visit(whole))
+    return f"{module.code_for_node(small.target)} {op} {value}.sum({dims})" if op in ("+=", "-=") else None
+
+
+def _operand(module: cst.Module, expr: cst.CSTNode) -> str:
+    """`expr` ready for a method call: `t`, `t.exp()`, or `(a * b)`."""
+    code = module.code_for_node(expr)
+    return code if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
