@@ -326,3 +326,31 @@ def is_scalar(facts: Facts, tensor: cst.BaseExpression, depth: int = 0) -> bool:
     if qualified.startswith("torch.nn.functional.") and (qualified.endswith("_loss") or qualified.endswith(".cross_entropy")):
         return keyword(tensor, "reduction") is None
     return qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _REDUCTIONS and len(tensor.args) == 1
+
+
+_LEAF_TYPES = (bool, int, float)
+
+
+def uniform_list(value: object, budget: int = 2_000_000) -> bool:
+    """A non-empty (nested) list of numbers of one Python type, rectangular.
+
+    Then `torch.tensor` of any slice has the dtype and shape of the same slice of
+    `torch.tensor(value)`: mixing ints and floats (or ragged rows) breaks that. Lists larger
+    than `budget` elements are not checked (False).
+    """
+    if not isinstance(value, list) or not value:
+        return False
+    level: list[object] = [value]
+    while level:
+        if len(level) > budget:
+            return False
+        first = level[0]
+        if isinstance(first, list):
+            width = len(first)
+            if width == 0 or not all(isinstance(v, list) and len(v) == width for v in level):
+                return False
+            level = [x for v in level for x in v]  # type: ignore[union-attr]
+            continue
+        kind = type(first)
+        return kind in _LEAF_TYPES and all(type(v) is kind for v in level)
+    return False

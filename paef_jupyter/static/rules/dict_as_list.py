@@ -1,0 +1,213 @@
+"""`torch.tensor(data["x"][i:j])` per batch: a dict of Python lists used as a dataset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from ...fix.edits import fresh_name, insert_before, replace
+from ...model import Fix, Severity
+from ..facts import Loop
+from ..types import Kind
+from ._tensor_facts import invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
+from .base import Rule, RuleContext
+
+CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
+
+
+@dataclass
+class Use:
+    """One per-iteration conversion: `ctor(d[key][index])` or `ctor([d[key][i] for i in rows])`."""
+
+    call: cst.Call
+    column: cst.Subscript  # `d[key]`
+    index: cst.BaseExpression | None = None  # `i:j` / `i` (slice form)
+    slice_node: cst.SubscriptElement | None = None
+    rows: cst.BaseExpression | None = None  # `rows` (comprehension form)
+    others: list["Use"] = field(default_factory=list)
+
+
+class DictAsList(Rule):
+    id = "dict-as-list"
+    title = "Dict of Python lists read per batch to build tensors"
+    severity = Severity.HIGH
+    explanation = (
+        "A dict whose values are Python lists keeps every number as a separate Python object. "
+        "Building a batch with `torch.tensor(d[key][...])` walks those objects one by one, on every "
+        "iteration, then copies the result to the device. Converting each column to a tensor once "
+        "before the loop turns every batch into a single indexing op on contiguous memory."
+    )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._groups: dict[tuple[int, str], tuple[Use, Loop | None]] = {}
+        self._names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        qualified = self.facts.qualified_name(node.func) or ""
+        if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in CONSTRUCTORS:
+            return
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) != 1 or keyword(node, "requires_grad") is not None:
+            return
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return
+        use = self._use(node, positional[0].value)
+        if use is None or self.facts.kind(use.column.value) is not Kind.DICT_OF_LIST:
+            return
+        if not invariant(self.facts, use.column, loop) or invariant(self.facts, positional[0].value, loop):
+            return  # the dict changes in the loop, or the whole tensor is invariant (redundant-tensor)
+        target = self._hoist_target(node, use) if self.facts.enclosing_loops(node) else None
+        extra = "".join(f", {self.facts.code(a)}" for a in node.args if a.keyword is not None)
+        key = (id(target.node) if target else id(node), f"{self.facts.code(use.column)}|{self.facts.code(node.func)}|{extra}")
+        if key in self._groups:
+            self._groups[key][0].others.append(use)
+        else:
+            self._groups[key] = (use, target)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        for use, target in self._groups.values():
+            self._report(use, target)
+
+    # --- matching --------------------------------------------------------------------------
+
+    def _use(self, call: cst.Call, arg: cst.BaseExpression) -> Use | None:
+        if isinstance(arg, cst.Subscript) and isinstance(arg.value, cst.Subscript) and len(arg.slice) == 1 \
+                and len(arg.value.slice) == 1:
+            element = arg.slice[0]
+            index = element.slice
+            if isinstance(index, cst.Slice) and index.step is not None and not _positive_literal(index.step):
+                return None
+            inner = index.value if isinstance(index, cst.Index) else index
+            return Use(call, arg.value, inner, element)
+        if isinstance(arg, cst.ListComp) and arg.for_in.inner_for_in is None and not arg.for_in.ifs:
+            elt, var = arg.elt, arg.for_in.target
+            if isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) \
+                    and len(elt.slice) == 1 and len(elt.value.slice) == 1 and isinstance(elt.slice[0].slice, cst.Index) \
+                    and isinstance(elt.slice[0].slice.value, cst.Name) and elt.slice[0].slice.value.value == var.value \
+                    and var.value not in self.facts.names_read(elt.value):
+                return Use(call, elt.value, rows=arg.for_in.iter)
+        return None
+
+    def _hoist_target(self, node: cst.Call, use: Use) -> Loop | None:
+        """The outermost enclosing loop in which the column and the constructor options are invariant."""
+        best = None
+        parts = [use.column, *(a.value for a in node.args if a.keyword is not None)]
+        for loop in self.facts.enclosing_loops(node):
+            if not all(invariant(self.facts, p, loop) for p in parts):
+                break
+            best = loop
+        return best
+
+    # --- reporting -------------------------------------------------------------------------
+
+    def _report(self, use: Use, target: Loop | None) -> None:
+        facts = self.facts
+        column = facts.code(use.column)
+        ctor = facts.code(use.call.func)
+        options = "".join(f", {facts.code(a).strip().rstrip(',')}" for a in use.call.args if a.keyword is not None)
+        base = fresh_name(facts, _column_name(use.column), self._names)
+        self._names.add(base)
+        convert = f"{base} = {ctor}({column}{options})"
+        torch = module_alias(facts, "torch")
+        why = ""
+        if target is None:
+            why = "it runs in a function called per iteration: convert the columns once where the dict is created"
+        elif not self._homogeneous(use.column):
+            why = f"`{column}` is not provably a list of numbers of one type (mixed ints and floats convert differently)"
+        elif torch is None:
+            why = "torch is not imported under a plain name here"
+        edits = []
+        uses = [use, *use.others]
+        for u in uses:
+            new = self._indexed(u, base, torch or "torch")
+            if new is None:
+                why = why or "the rows are not a list or tensor of indices"
+                break
+            edits.append(replace(facts, u.call, new))
+        safe = not why
+        suggestion = f"{convert}\n...\n{self._indexed(use, base, torch or 'torch') or base + '[rows]'}"
+        fix = Fix(
+            description=f"convert the column once before the loop (`{convert}`) and index the tensor"
+            + (f" ({why})" if why else ""),
+            edits=(insert_before(facts, target.node, convert), *edits) if safe and target is not None else (),
+            suggestion=suggestion,
+            safe=safe,
+        )
+        more = f" (and {len(use.others)} more use{'s' if len(use.others) > 1 else ''} in this loop)" if use.others else ""
+        self.report(
+            use.call,
+            f"`{column}` is a Python list: `{ctor}` converts the selected elements one Python object at a "
+            f"time on every iteration{more}; one conversion before the loop makes each batch a tensor index",
+            fix=fix,
+        )
+
+    def _indexed(self, use: Use, base: str, torch: str) -> str | None:
+        if use.rows is not None:
+            return f"{base}[{torch}.as_tensor({self.facts.code(use.rows)}, dtype={torch}.long)]"
+        assert use.slice_node is not None
+        index = self.facts.code(use.slice_node.slice).strip()
+        code = f"{base}[{index}]"
+        return code + ".clone()" if self._mutated(use.call) else code
+
+    def _mutated(self, call: cst.Call) -> bool:
+        """Indexing gives a view where the constructor gave a copy: only in-place changes tell."""
+        parent = self.facts.parent(call)
+        scope = self.facts.enclosing_function(call) or self.facts.module
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
+            return mutated_in_place(self.facts, parent.targets[0].target.value, scope)
+        if isinstance(parent, cst.Arg):
+            outer = self.facts.parent(parent)
+            return isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value in self.facts.functions
+        return False
+
+    def _homogeneous(self, column: cst.Subscript) -> bool:
+        """Every value of the column is a number of one Python type (or rows of them)."""
+        d, key = column.value, column.slice[0].slice
+        key_value = key.value if isinstance(key, cst.Index) else None
+        literal_key = key_value.evaluated_value if isinstance(key_value, cst.SimpleString) else None
+        if isinstance(d, cst.Name):
+            value = self.facts.value_of(d)
+            if value is None and d.value in self.facts.namespace and d.value not in self.facts.names_written(self.facts.module):
+                live = self.facts.namespace[d.value]
+                columns = [live.get(literal_key)] if literal_key is not None else list(live.values())  # type: ignore[union-attr]
+                return all(uniform_list(c) for c in columns)
+            if isinstance(value, cst.Dict):
+                columns_src = [el.value for el in value.elements if isinstance(el, cst.DictElement)
+                               and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
+                return bool(columns_src) and all(self._uniform_source(c) for c in columns_src)
+        return False
+
+    def _uniform_source(self, expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "tolist":
+            return self.facts.kind(expr.func.value) in (Kind.NDARRAY, Kind.TENSOR)
+        return uniform_list(_literal(expr))
+
+
+def _literal(expr: cst.BaseExpression) -> object:
+    """The Python value of a literal list of numbers, or None."""
+    if isinstance(expr, cst.List):
+        values = [_literal(el.value) for el in expr.elements]
+        return None if any(v is None for v in values) else values
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        inner = _literal(expr.expression)
+        return -inner if isinstance(inner, (int, float)) else None  # type: ignore[operator]
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return expr.evaluated_value
+    if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
+        return expr.value == "True"
+    return None
+
+
+def _positive_literal(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Integer) and int(expr.value) > 0
+
+
+def _column_name(column: cst.Subscript) -> str:
+    key = column.slice[0].slice
+    value = key.value if isinstance(key, cst.Index) else None
+    label = value.evaluated_value if isinstance(value, cst.SimpleString) else "column"
+    owner = column.value.value if isinstance(column.value, cst.Name) else "data"
+    return f"{owner}_{label}"
