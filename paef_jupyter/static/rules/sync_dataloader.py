@@ -1,0 +1,102 @@
+"""A DataLoader that loads every batch in the training process, between steps."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...model import Fix, Severity
+from ..facts import Loop
+from ..names import dotted_name
+from ._support import keyword_arg, loops_over, with_keyword
+from .base import Rule
+
+_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+
+
+class SyncDataLoader(Rule):
+    id = "sync-dataloader"
+    title = "DataLoader without worker processes"
+    severity = Severity.LOW
+    explanation = (
+        "With `num_workers=0` the training process itself runs `Dataset.__getitem__` for every "
+        "sample and collates the batch, between two steps: the GPU waits while Python decodes, "
+        "augments and converts. Worker processes (`num_workers>0`, kept alive across epochs with "
+        "`persistent_workers=True`) prepare the next batches while the current step runs. Static "
+        "analysis only sees that per-sample Python work exists; the profiler says whether loading "
+        "is on the critical path."
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        if (self.facts.qualified_name(node.func) or "") not in _LOADERS:
+            return
+        workers = keyword_arg(node, "num_workers")
+        if workers is not None and not (isinstance(workers.value, cst.Integer) and workers.value.value == "0"):
+            return
+        parent = self.facts.parent(node)
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return
+        name = parent.targets[0].target.value
+        if not any(self._in_training(loop) for loop in loops_over(self.facts, name)):
+            return
+        work = self._per_sample_work(node)
+        if work is None:
+            return
+        suggestion = self.facts.code(with_keyword(with_keyword(node, "num_workers", cst.Integer("4")),
+                                                  "persistent_workers", cst.Name("True")))
+        self.report(
+            node,
+            f"`{name}` loads every batch in the training process ({work}) between steps: with "
+            "`num_workers=0` the GPU waits for it; worker processes would prepare the next batches "
+            "during the current step",
+            fix=Fix(
+                description=(
+                    "use worker processes. Not rewritten automatically: each worker has its own copy "
+                    "of the dataset and its own random state (random augmentations draw other numbers), "
+                    "and under the `spawn`/`forkserver` start methods (macOS, Windows, Linux from "
+                    "Python 3.14) a Dataset class defined in a notebook cell cannot be pickled into the "
+                    "workers: move it to a module there. With `fork` (Linux up to Python 3.13) it works as is."
+                ),
+                suggestion=suggestion,
+                safe=False,
+            ),
+        )
+
+    def _in_training(self, loop: Loop) -> bool:
+        chain: Loop | None = loop
+        while chain is not None:
+            if chain.kind == "train":
+                return True
+            chain = chain.parent
+        return False
+
+    def _per_sample_work(self, loader: cst.Call) -> str | None:
+        """What `__getitem__` does per sample, if it does Python work; None if it only indexes."""
+        args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+        if not args:
+            return None
+        dataset = args[0].value
+        if isinstance(dataset, cst.Name):
+            value = self.facts.value_of(dataset)
+            if value is None:
+                return None
+            dataset = value
+        if not isinstance(dataset, cst.Call):
+            return None
+        qualified = self.facts.qualified_name(dataset.func) or ""
+        if qualified.startswith("torchvision.datasets.") and keyword_arg(dataset, "transform") is not None:
+            return "decoding and transforming each image"
+        if not isinstance(dataset.func, cst.Name) or dataset.func.value not in self.facts.classes:
+            return None
+        cls = self.facts.classes[dataset.func.value]
+        if not any("Dataset" in (self.facts.qualified_name(b.value) or self.facts.code(b.value)) for b in cls.bases):
+            return None
+        getitem = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__getitem__"), None)
+        if getitem is None:
+            return None
+        calls = self.facts.calls_in(getitem.body)
+        loops = [n for n in self.facts.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
+        if not calls and not loops:
+            return None
+        named = [dotted_name(c.func) for c in calls if dotted_name(c.func)]
+        shown = f"calls `{named[0]}`" if named else "runs Python code"
+        return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
