@@ -74,7 +74,7 @@ class HostSync(Rule):
         unknown = method == "item" and isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript)) and self.facts.kind(receiver) is Kind.UNKNOWN
         if not (unknown or self._is_tensor(receiver)):
             return
-        if method in ("cpu", "numpy") and self._feeds_another_copy(node):
+        if self._feeds_another_copy(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item":
             kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
