@@ -104,7 +104,8 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
 
 
 def _loop_target(text: str, ref: CellRef) -> "LoopTarget | None":
-    """The loop to profile a window of: the innermost training loop, else the first loop."""
+    """The loop to profile a window of: the innermost training loop; else the first loop,
+    or its innermost loop if the first is short (epochs around batches)."""
     from .dynamic.line_tracer import LoopTarget
     from .dynamic.loop_length import loop_iterable
     from .static.facts import loop_spans
@@ -113,15 +114,20 @@ def _loop_target(text: str, ref: CellRef) -> "LoopTarget | None":
     if not masked.python:
         return None
     spans = loop_spans(masked.text)
+
+    def target(span, inner=None) -> LoopTarget:
+        return LoopTarget(ref, span.line, span.end_line, loop_iterable(masked.text, span.line), inner)
+
     train = [s for s in spans if s.kind == "train"]
-    outer = [s for s in spans if s.depth == 0]
     if train:
-        span = max(train, key=lambda s: (s.depth, -s.line))
-    elif outer:
-        span = min(outer, key=lambda s: s.line)
-    else:
+        return target(max(train, key=lambda s: (s.depth, -s.line)))
+    outer = [s for s in spans if s.depth == 0]
+    if not outer:
         return None
-    return LoopTarget(ref, span.line, span.end_line, loop_iterable(masked.text, span.line))
+    first = min(outer, key=lambda s: s.line)
+    nest = [s for s in spans if first.line < s.line <= first.end_line]
+    innermost = max(nest, key=lambda s: (s.depth, -s.line)) if nest else None
+    return target(first, target(innermost) if innermost else None)
 
 
 def _stamp(report: Report, run_end: float) -> Report:

@@ -135,3 +135,15 @@ def test_profile_path_bad_input(tmp_path):
     bad.write_text("{not json")
     with pytest.raises(InputError, match="bad.ipynb"):
         api.profile_path(str(bad))
+
+
+def test_window_loop_choice():
+    from paef_jupyter.api import _loop_target
+
+    train = "for epoch in range(3):\n    for xb in loader:\n        loss = f(xb)\n        loss.backward()\n        opt.step()\n"
+    target = _loop_target(train, REF)
+    assert (target.line, target.end_line, target.iterable, target.inner) == (2, 5, "loader", None)
+    plain = "x = 0\nfor epoch in range(3):\n    for b in batches:\n        x += b.sum().item()\n"
+    target = _loop_target(plain, REF)
+    assert (target.line, target.inner.line, target.inner.iterable) == (2, 3, "batches")
+    assert _loop_target("x = 1\n", REF) is None and _loop_target("%%bash\nfor i in 1 2; do :; done\n", REF) is None

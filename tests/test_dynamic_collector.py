@@ -175,3 +175,23 @@ def test_default_window_is_a_share_of_the_loop_read_from_its_header():
     run = cells.run(code, LoopTarget(CELL, 4, 7, "range(n)"))
     assert run.loop_length == 100 and (run.iterations_before, run.recorded_iterations) == (2, 5)
     assert build_profile(run).iterations == 100
+
+
+def test_short_outer_loop_hands_the_window_to_its_inner_loop():
+    text = "import torch\nw = torch.ones(4)\nfor epoch in range(3):\n    for i in range(30):\n        v = (w * i).sum().item()\n"
+    inner = LoopTarget(CELL, 4, 5, "range(30)")
+    cells = Cells()
+    code = cells.add(text, CELL)
+    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner))
+    profile = build_profile(run)
+    assert run.loop == inner and profile.window_line == 4
+    assert profile.profiled_iterations == 2 and profile.line(CELL, 5).syncs == 2  # 5% of 30, warm-up 2
+    assert profile.line(CELL, 3) is None  # the epoch loop's header ran before the window
+
+
+def test_long_outer_loop_keeps_the_window():
+    text = "import torch\nw = torch.ones(4)\nfor epoch in range(40):\n    for i in range(3):\n        v = (w * i).sum().item()\n"
+    cells = Cells()
+    code = cells.add(text, CELL)
+    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(40)", LoopTarget(CELL, 4, 5, "range(3)")))
+    assert run.loop.line == 3 and build_profile(run).line(CELL, 5).syncs == 2 * 3

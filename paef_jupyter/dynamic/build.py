@@ -65,12 +65,12 @@ def _iterations(run: Collected) -> tuple[int, bool]:
     if run.mode != "window":
         return 0, False
     counted = run.iterations_before + run.recorded_iterations
-    if not run.window_completed or not run.iteration_s:
+    if not run.window_completed:
         return counted, False  # the loop ended inside the window: every iteration was seen
-    by_time = counted + int(run.time_after_window_s / run.iteration_s)
-    if run.loop_length is not None and by_time < 1.5 * run.loop_length:
+    by_time = counted + int(run.time_after_window_s / run.iteration_s) if run.iteration_s else None
+    if run.loop_length is not None and (by_time is None or by_time < 1.5 * run.loop_length):
         return max(counted, run.loop_length), False  # the header's length (not a nested loop)
-    return by_time, True
+    return (by_time, True) if by_time is not None else (counted, False)
 
 
 def _overhead(run: Collected) -> float | None:

@@ -82,7 +82,7 @@ def cell_resolver(
     cell_lines = [line.rstrip() for line in cell_text.splitlines()]
 
     def resolve(filename: str) -> CodeFile | None:
-        code_text = "".join(linecache.getlines(filename))
+        code_text = _cached_text(filename)
         mapped = filename_to_ref(filename) if filename_to_ref is not None else None
         if mapped is not None:
             if mapped.key == ref.key:
@@ -93,6 +93,13 @@ def cell_resolver(
         return None
 
     return resolve
+
+
+def _cached_text(filename: str) -> str:
+    """Cell code lives in `linecache.cache` (IPython puts it there); reading other files from
+    disk here would cost milliseconds for every library module the cell calls into."""
+    entry = linecache.cache.get(filename)
+    return "".join(entry[2]) if entry is not None and len(entry) > 2 else ""
 
 
 def _same_text(cell_lines: list[str], code_text: str) -> bool:

@@ -141,13 +141,14 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.mode = "full" if tracer.loop is None else "window"
     out.recorded_iterations = times.recorded_iterations
     out.window = tracer.window
+    out.loop = tracer.loop  # the inner loop, if the outer one was too short to window
     out.loop_length = tracer.loop_length
     out.window_completed = times.completed
     # The header line also fires once when the loop ends (the exhausted `for`, the false
     # `while` test), so a loop that ends inside the window counts exactly its iterations.
     started = times.started_at is not None and tracer.loop is not None
     out.iterations_before = len(times.hits) - (1 if started else 0)
-    if len(times.hits) >= 3:
+    if len(times.hits) >= 2:  # the last iteration before the window (or the loop's end)
         out.iteration_s = times.hits[-1] - times.hits[-2]
     if times.started_at is not None:
         stopped = times.stopped_at or out.run_end

@@ -32,6 +32,8 @@ class LoopTarget:
     line: int
     end_line: int = 0
     iterable: str = ""  # source of a `for` loop's iterable, to size the window
+    # A loop nested in this one, windowed instead when this one turns out short (epochs).
+    inner: "LoopTarget | None" = None
 
 
 # Without a length, a few iterations; with one, a share of the loop (the profiler's
@@ -39,6 +41,7 @@ class LoopTarget:
 UNSIZED_WINDOW = (2, 3)
 WINDOW_SHARE = 0.05
 MAX_WINDOW = 5
+SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
 
 
 def window_for(length: int | None) -> tuple[int, int]:
@@ -55,7 +58,7 @@ def window_for(length: int | None) -> tuple[int, int]:
 class WindowTimes:
     """What the tracer saw of the loop, for the profile's iteration estimate."""
 
-    hits: list[float] = field(default_factory=list)  # perf_counter at each header hit (capped)
+    hits: list[float] = field(default_factory=list)  # perf_counter at each hit before the window
     started_at: float | None = None
     stopped_at: float | None = None
     recorded_iterations: int = 0
@@ -137,7 +140,7 @@ class LineTracer:
         if self.recording and self._over_time():
             self.close()
             return None
-        return _FrameTracer(self, idx, header)
+        return _FrameTracer(self, idx)
 
     def _header(self, idx: int) -> int | None:
         try:
@@ -163,6 +166,12 @@ class LineTracer:
         n = len(times.hits) + times.recorded_iterations
         if n == 0 and self.loop is not None and self.loop.iterable:
             self.loop_length = loop_length(self.loop.iterable, frame.f_globals, frame.f_locals)
+            inner = self.loop.inner
+            if inner is not None and self.loop_length is not None and self.loop_length < SHORT_LOOP:
+                self.loop = inner
+                self.loop_length = None
+                self._headers.clear()
+                return
             warmup, window = window_for(self.loop_length)
             self.warmup = self._fixed[0] if self._fixed[0] is not None else warmup
             self.window = self._fixed[1] if self._fixed[1] is not None else window
@@ -193,12 +202,11 @@ class LineTracer:
 
 
 class _FrameTracer:
-    __slots__ = ("tracer", "idx", "header", "line", "rng")
+    __slots__ = ("tracer", "idx", "line", "rng")
 
-    def __init__(self, tracer: LineTracer, idx: int, header: int | None):
+    def __init__(self, tracer: LineTracer, idx: int):
         self.tracer = tracer
         self.idx = idx
-        self.header = header
         self.line = -1
         self.rng: Any = None
 
@@ -209,7 +217,7 @@ class _FrameTracer:
             return None
         if event == "line":
             lineno = frame.f_lineno
-            if lineno == self.header:
+            if lineno == tracer._header(self.idx):
                 if self.rng is not None:
                     tracer.close_range(self.rng)
                     self.rng = None
