@@ -1,0 +1,168 @@
+"""Facts the rules beyond the paper rely on: `Facts.value_of` and the shared rule helpers
+(hot loops, grad mode, loader loops, keyword and statement insertion)."""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+
+import libcst as cst
+import pytest
+
+from paef_jupyter.fix.apply import apply_edits
+from paef_jupyter.static.facts import Facts
+from paef_jupyter.static.rules._support import (
+    grad_disabled,
+    hot_loop,
+    insert_after,
+    iterated_name,
+    torch_alias,
+    with_keyword,
+)
+from rule_fixtures import run_fixture
+
+FIXTURES = Path(__file__).parent / "fixtures" / "rules"
+
+
+def facts_of(code: str) -> Facts:
+    return Facts(cst.parse_module(code))
+
+
+def names(facts: Facts, name: str) -> list[cst.Name]:
+    return [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == name]
+
+
+def calls(facts: Facts, method: str) -> list[cst.Call]:
+    return [c for c in facts.calls_in(facts.module) if isinstance(c.func, cst.Attribute) and c.func.attr.value == method]
+
+
+# --- Facts.value_of ------------------------------------------------------------------------
+
+
+def test_value_of_is_the_last_assignment_before_the_read() -> None:
+    facts = facts_of("x = 1\ny = x\nx = 2\nz = x\n")
+    reads = [n for n in names(facts, "x") if not isinstance(facts.parent(n), cst.AssignTarget)]
+    assert [facts.code(facts.value_of(n)) for n in reads] == ["1", "2"]  # type: ignore[arg-type]
+
+
+def test_value_of_is_none_for_parameters_loop_targets_and_unpacking() -> None:
+    facts = facts_of("def f(a):\n    return a\nfor i in range(3):\n    print(i)\np, q = 1, 2\nprint(p)\n")
+    for name in ("a", "i", "p"):
+        read = names(facts, name)[-1]
+        assert facts.value_of(read) is None, name
+
+
+def test_value_of_keeps_function_scopes_apart() -> None:
+    facts = facts_of("loss = 0\ndef step(model):\n    loss = model(1)\n    return loss\nprint(loss)\n")
+    inner, outer = names(facts, "loss")[2], names(facts, "loss")[3]
+    assert facts.code(facts.value_of(inner)) == "model(1)"  # type: ignore[arg-type]
+    assert facts.code(facts.value_of(outer)) == "0"  # type: ignore[arg-type]
+
+
+# --- hot loops -------------------------------------------------------------------------------
+
+TRAIN = """\
+import torch
+model = torch.nn.Linear(2, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x in [torch.randn(2)]:
+        loss = model(x).sum()
+        loss.backward()
+        opt.step()
+        a = loss.item()
+    b = loss.item()
+for v in range(3):
+    c = torch.ones(1).item()
+d = loss.item()
+"""
+
+
+def test_hot_loop_is_the_innermost_step_loop_only() -> None:
+    facts = facts_of(TRAIN)
+    a, b, c, d = calls(facts, "item")
+    loop = hot_loop(facts, a)
+    assert loop is not None and facts.position(loop.node).start.line == 5
+    assert hot_loop(facts, b) is None  # once per epoch, after the batch loop
+    assert hot_loop(facts, c) is None  # a plain loop, no model
+    assert hot_loop(facts, d) is None  # after every loop
+
+
+def test_iterated_name_sees_through_enumerate_and_tqdm() -> None:
+    facts = facts_of("for i, b in enumerate(loader):\n    pass\nfor b in tqdm(loader):\n    pass\nfor b in f(loader):\n    pass\n")
+    assert [iterated_name(loop) for loop in facts.loops] == ["loader", "loader", None]
+
+
+# --- grad mode -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "off"),
+    [
+        ("import torch\nwith torch.no_grad():\n    y = m(x)\n", True),
+        ("import torch\nwith torch.inference_mode():\n    y = m(x)\n", True),
+        ("import torch\nwith torch.inference_mode(False):\n    y = m(x)\n", False),
+        ("import torch\n@torch.no_grad()\ndef f():\n    y = m(x)\n", True),
+        ("import torch\n@torch.inference_mode\ndef f():\n    y = m(x)\n", True),
+        ("import torch\ntorch.set_grad_enabled(False)\ny = m(x)\n", True),
+        ("import torch\ny = m(x)\ntorch.set_grad_enabled(False)\n", False),
+        ("import torch\nwith torch.set_grad_enabled(True):\n    y = m(x)\n", False),
+        ("import torch as T\nwith T.no_grad():\n    y = m(x)\n", True),
+    ],
+)
+def test_grad_disabled(code: str, off: bool) -> None:
+    facts = facts_of(code)
+    call = next(c for c in facts.calls_in(facts.module) if isinstance(c.func, cst.Name) and c.func.value == "m")
+    assert grad_disabled(facts, call) is off
+
+
+def test_torch_alias() -> None:
+    assert torch_alias(facts_of("import torch as T\n")) == "T"
+    assert torch_alias(facts_of("import numpy\n")) is None
+
+
+# --- edits -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "expected"),
+    [
+        ("for i in range(2):\n    x = i\ny = 1\n", "for i in range(2):\n    x = i\nz = 0\ny = 1\n"),
+        ("for i in range(2):\n    x = i\n", "for i in range(2):\n    x = i\nz = 0\n"),
+        ("for i in range(2):\n    x = i", "for i in range(2):\n    x = i\nz = 0"),
+        (
+            "def f():\n    for i in range(2):\n        x = i\n    return x\n",
+            "def f():\n    for i in range(2):\n        x = i\n    z = 0\n    return x\n",
+        ),
+    ],
+)
+def test_insert_after_a_loop_at_its_indent(code: str, expected: str) -> None:
+    facts = facts_of(code)
+    assert apply_edits(code, [insert_after(facts, facts.loops[0].node, "z = 0")]) == expected
+
+
+@pytest.mark.parametrize(
+    ("call", "expected"),
+    [
+        ("f(a)", "f(a, k=True)"),
+        ("f()", "f(k=True)"),
+        ("f(a, k=False)", "f(a, k=True)"),
+        ("f(\n    a,\n    b=1,\n)", "f(\n    a,\n    b=1, k=True,\n)"),
+    ],
+)
+def test_with_keyword(call: str, expected: str) -> None:
+    node = cst.parse_expression(call)
+    assert isinstance(node, cst.Call)
+    assert cst.Module(body=()).code_for_node(with_keyword(node, "k", cst.Name("True"))) == expected
+
+
+# --- rewrites that must stay quiet on a CPU-only machine -----------------------------------------
+
+
+def test_pinned_loader_rewrite_does_not_warn_without_a_gpu() -> None:
+    """`pin_memory=True` warns on every epoch without an accelerator; the rewrite's
+    `pin_memory=torch.cuda.is_available()` must not."""
+    code = (FIXTURES / "pageable-transfer" / "train.out.py").read_text()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        run_fixture(code, "train.out.py")
