@@ -77,6 +77,12 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     if isinstance(expr, cst.BinaryOperation):
         if isinstance(expr.operator, cst.Divide):
             return FLOAT
+        for tensor, scalar in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(scalar, (cst.Integer, cst.Float)):  # a Python scalar keeps the tensor's dtype
+                inner = dtype_of(facts, tensor, depth + 1)
+                if isinstance(scalar, cst.Float) and family(inner) != FLOAT:
+                    return "float32" if inner is not None else None
+                return inner
         sides = [_operand_dtype(facts, s, depth) for s in (expr.left, expr.right)]
         if any(s is not None and family(s) == FLOAT for s in sides):
             return FLOAT if sides[0] != sides[1] else sides[0]

@@ -1,0 +1,274 @@
+"""A CPU-only function (NumPy / pure Python) re-run in the loop on the same data."""
+
+from __future__ import annotations
+
+import inspect
+import textwrap
+import types
+import weakref
+
+import libcst as cst
+
+from ...fix.edits import fresh_name, hoist_expression, hoist_statement
+from ...model import Fix, Severity
+from ..facts import Facts, Loop
+from ..names import bound_names
+from ..types import Kind
+from ._tensor_facts import invariant, mutated_in_place, rarely_runs
+from .base import Rule, RuleContext
+
+# NumPy calls that read or write files, draw random numbers or change an argument in place.
+_NUMPY_NOT_PURE = frozenset({
+    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
+    "copyto", "put", "place", "putmask", "fill_diagonal", "seterr", "set_printoptions", "printoptions",
+})
+_TORCH_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor"})
+FRESH = "<fresh>"  # the result is only read or copied, never kept as it is
+_COPYING_METHODS = frozenset({"copy", "clone", "tolist", "item", "sum", "mean", "std", "max", "min", "astype"})
+_COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
+                            "torch.stack", "torch.cat", "numpy.stack", "numpy.concatenate", "builtins.list",
+                            "builtins.len", "builtins.float", "builtins.int", "builtins.sum", "builtins.sorted"})
+_ALIASING_CALLS = frozenset({"torch.from_numpy", "torch.as_tensor", "numpy.asarray", "numpy.ravel", "numpy.reshape"})
+# Namespace functions already judged (by function object).
+_LIVE_VERDICTS: "weakref.WeakKeyDictionary[types.FunctionType, bool]" = weakref.WeakKeyDictionary()
+
+
+class CpuFunction(Rule):
+    id = "cpu-function"
+    title = "CPU-only function re-run in the loop on loop-invariant data"
+    severity = Severity.MEDIUM
+    explanation = (
+        "NumPy and pure-Python preprocessing runs on the CPU, one call at a time, while the "
+        "accelerator waits for the next batch. When its inputs do not change between iterations "
+        "it returns the same result every time: computing it once before the loop and indexing "
+        "the result removes that work (and the idle device time) from every step."
+    )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._reported: set[cst.CSTNode] = set()
+        self._names: set[str] = set()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        what = self._cpu_only(node)
+        if what is None:
+            return
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop) or self._inside_reported(node):
+            return
+        if isinstance(self.facts.parent(node), cst.Expr):
+            return  # result unused: nothing to hoist
+        in_loop = bool(self.facts.enclosing_loops(node))
+        target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
+        if target is None or self._inside_invariant_constructor(node, target):
+            return
+        self._reported.add(node)
+        code = self.facts.code(node)
+        if not in_loop:
+            fix = Fix(description="compute it once outside the per-iteration function (e.g. in `__init__`) and "
+                      "index the stored result", suggestion=f"precomputed = {code}", safe=False)
+        else:
+            fix = self._hoist(node, target, code)
+        where = "inside the loop" if in_loop else "in a function called on every iteration"
+        self.report(
+            node,
+            f"`{code}` runs {what} {where} on loop-invariant data: the same result is recomputed on the CPU "
+            "every iteration while the device waits",
+            fix=fix,
+        )
+
+    # --- which calls ------------------------------------------------------------------------
+
+    def _cpu_only(self, call: cst.Call) -> str | None:
+        """'NumPy work' / 'pure-Python preprocessing' for a CPU-only pure call, else None."""
+        qualified = self.facts.qualified_name(call.func) or ""
+        if qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
+            if qualified.rsplit(".", 1)[-1] in _NUMPY_NOT_PURE or not self._has_data_argument(call):
+                return None
+            return "NumPy work"
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return None
+        if func.value in self.facts.functions:
+            return "CPU-only preprocessing" if _cpu_only_source(self.facts, self.facts.functions[func.value]) \
+                and self.facts.is_pure_function(func.value) else None
+        value = self.facts.namespace.get(func.value)
+        if isinstance(value, types.FunctionType) and func.value not in self.facts.names_written(self.facts.module):
+            return "CPU-only preprocessing" if _live_function_is_cpu_only(value) else None
+        return None
+
+    def _has_data_argument(self, call: cst.Call) -> bool:
+        """At least one argument is data (an array or list), not only constants and scalars."""
+        for arg in call.args:
+            value = arg.value
+            if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+                continue
+            kind = self.facts.kind(value)
+            if kind in (Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST):
+                return True
+            if kind is Kind.UNKNOWN and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)):
+                live = self.facts.namespace.get(value.value) if isinstance(value, cst.Name) else None
+                if live is None or not isinstance(live, (int, float, bool, str)):
+                    return True
+        return False
+
+    def _inside_reported(self, node: cst.CSTNode) -> bool:
+        return any(anc in self._reported for anc in self.facts.ancestors(node))
+
+    def _inside_invariant_constructor(self, node: cst.CSTNode, loop: Loop) -> bool:
+        """`torch.tensor(np.log(raw))` as a whole is a redundant tensor: that rule moves it."""
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+                return False
+            if isinstance(anc, cst.Call):
+                q = self.facts.qualified_name(anc.func) or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] in _TORCH_CONSTRUCTORS and invariant(self.facts, anc, loop):
+                    return True
+        return False
+
+    def _hoist_target(self, node: cst.Call) -> Loop | None:
+        best = None
+        for loop in self.facts.enclosing_loops(node):
+            if not self._invariant(node, loop):
+                break
+            best = loop
+        return best
+
+    def _invariant(self, call: cst.Call, loop: Loop) -> bool:
+        """Invariant in `loop`; a function from an earlier cell (judged pure) on invariant arguments too."""
+        func = call.func
+        if isinstance(func, cst.Name) and func.value not in self.facts.functions and func.value in self.facts.namespace:
+            return all(invariant(self.facts, arg.value, loop) for arg in call.args)
+        return invariant(self.facts, call, loop)
+
+    # --- the rewrite ------------------------------------------------------------------------
+
+    def _hoist(self, node: cst.Call, loop: Loop, code: str) -> Fix:
+        stmt = self.facts.statement_of(node)
+        assigned = _assigned_name(self.facts, node)
+        holder = self._flows_into(node)
+        if holder is None:
+            return Fix(description="compute it once before the loop and index the result (check that nothing "
+                       "changes it in place)", suggestion=f"precomputed = {code}", safe=False)
+        if holder is not FRESH and self._changed_in_loop(holder, loop):
+            return Fix(description=f"compute it once before the loop; `{holder}` is changed in place in the loop, "
+                       "so copy it there (`.copy()`) or leave it", suggestion=f"{holder}_once = {code}", safe=False)
+        if assigned is not None and self._movable(stmt, assigned, loop):
+            return Fix(description=f"compute it once before the loop: `{assigned} = {code}`",
+                       edits=hoist_statement(self.facts, stmt, loop), suggestion=f"{assigned} = {code}")  # type: ignore[arg-type]
+        base = _function_name(node)
+        name = fresh_name(self.facts, f"{assigned or base}_once", self._names)
+        self._names.add(name)
+        return Fix(description=f"compute it once before the loop as `{name}` and use that here",
+                   edits=hoist_expression(self.facts, node, loop, name), suggestion=f"{name} = {code}")
+
+    def _flows_into(self, node: cst.CSTNode) -> str | None:
+        """Where the result (or a view of it) ends up: a name, `FRESH` (only copies of it are
+        kept), or None (it escapes somewhere this rule does not follow)."""
+        current = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Index, cst.Slice)):
+                return FRESH  # arithmetic builds a new value; an index only reads
+            if isinstance(anc, cst.Subscript) or (isinstance(anc, cst.Attribute) and anc.value is current):
+                current = anc
+                continue
+            if isinstance(anc, cst.Call):
+                if anc.func is current:  # a method of the result
+                    method = current.attr.value if isinstance(current, cst.Attribute) else ""
+                    if method in _COPYING_METHODS:
+                        return FRESH
+                    current = anc
+                    continue
+                q = self.facts.qualified_name(anc.func) or ""
+                if q in _COPYING_CALLS:
+                    return FRESH
+                if q in _ALIASING_CALLS:
+                    current = anc
+                    continue
+                return None
+            if isinstance(anc, cst.Arg):
+                current = anc
+                continue
+            if isinstance(anc, cst.Assign) and anc.value is current and len(anc.targets) == 1 \
+                    and isinstance(anc.targets[0].target, cst.Name):
+                return anc.targets[0].target.value
+            return None
+        return None
+
+    def _changed_in_loop(self, name: str, loop: Loop) -> bool:
+        """`name` or a value derived from it in the loop is changed in place there, or passed to
+        a function of this unit that changes its argument."""
+        holders = {name}
+        for node in self.facts.walk(loop.node.body):
+            if isinstance(node, cst.Assign) and name in self.facts.names_read(node.value):
+                for target in node.targets:
+                    holders |= set(bound_names(target.target))
+        if any(mutated_in_place(self.facts, h, loop.node.body) for h in holders):
+            return True
+        for node in self.facts.walk(loop.node.body):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.facts.functions:
+                func = self.facts.functions[node.func.value]
+                params = [p.name.value for p in func.params.params]
+                for i, arg in enumerate(node.args):
+                    if isinstance(arg.value, cst.Name) and arg.value.value in holders:
+                        param = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
+                        if param is None or mutated_in_place(self.facts, param, func.body):
+                            return True
+        return False
+
+    def _movable(self, stmt: cst.CSTNode, assigned: str, loop: Loop) -> bool:
+        """`name = f(...)` moves whole: unconditional, the only write of `name`, not read before."""
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or self.facts.is_conditional(stmt, loop):
+            return False
+        here = self.facts.order(stmt)
+        for node in self.facts.walk(loop.node.body):
+            if isinstance(node, cst.SimpleStatementLine) and node is not stmt and assigned in self.facts.names_written(node):
+                return False
+            if isinstance(node, cst.For) and assigned in set(bound_names(node.target)):
+                return False
+            if isinstance(node, cst.Name) and node.value == assigned and self.facts.order(node) < here:
+                return False
+        return True
+
+
+def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:
+    parent = facts.parent(node)
+    if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1 \
+            and isinstance(parent.targets[0].target, cst.Name):
+        return parent.targets[0].target.value
+    return None
+
+
+def _function_name(call: cst.Call) -> str:
+    func = call.func
+    return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "result"
+
+
+def _cpu_only_source(facts: Facts, func: cst.FunctionDef) -> bool:
+    """No torch in the body, and no device or file work."""
+    for node in facts.walk(func.body):
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            q = facts.qualified_name(node) or ""
+            if q == "torch" or q.startswith("torch.") or q in ("builtins.open", "builtins.print", "builtins.input"):
+                return False
+        if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step"):
+            return False
+    return True
+
+
+def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
+    """A function from an earlier cell: judge its source the same way as a function in this cell."""
+    verdict = _LIVE_VERDICTS.get(func)
+    if verdict is None:
+        verdict = False
+        try:
+            source = textwrap.dedent(inspect.getsource(func))
+            module = cst.parse_module(source)
+        except (OSError, TypeError, cst.ParserSyntaxError):
+            module = None
+        if module is not None:
+            live = Facts(module, {k: v for k, v in func.__globals__.items() if isinstance(v, types.ModuleType)})
+            name = func.__name__
+            verdict = name in live.functions and _cpu_only_source(live, live.functions[name]) and live.is_pure_function(name)
+        _LIVE_VERDICTS[func] = verdict
+    return verdict

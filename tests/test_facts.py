@@ -1,0 +1,199 @@
+"""Tensor facts the PAEF rules share, and the rules' use of a live namespace.
+
+Fixtures (tests/fixtures/rules) run without a namespace; these tests cover what only a
+namespace (earlier cells' values) can decide: exact dtypes, uniform dict columns, functions
+defined in an earlier cell.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import libcst as cst
+import numpy as np
+import pytest
+import torch
+
+from paef_jupyter.api import analyze_source
+from paef_jupyter.fix import apply_findings
+from paef_jupyter.static.facts import Facts
+from paef_jupyter.static.rules._tensor_facts import dtype_of, mutated_in_place, uniform_list
+
+
+def facts_of(code: str, namespace: dict | None = None) -> Facts:
+    return Facts(cst.parse_module(code), namespace)
+
+
+def expr(facts: Facts, code: str) -> cst.BaseExpression:
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.BaseExpression) and facts.code(node) == code:
+            return node
+    raise AssertionError(f"no node {code!r}")
+
+
+@pytest.mark.parametrize(
+    ("value", "uniform"),
+    [
+        ([1, 2, 3], True),
+        ([0.5, 1.5], True),
+        ([[1.0, 2.0], [3.0, 4.0]], True),
+        ([True, False], True),
+        ([1, 2.5], False),  # torch.tensor gives float32 for the whole, int64 for a slice of ints
+        ([True, 1], False),
+        ([[1.0, 2.0], [3.0]], False),  # ragged
+        ([], False),
+        (["a", "b"], False),
+        ((1, 2), False),
+    ],
+)
+def test_uniform_list(value: object, uniform: bool) -> None:
+    assert uniform_list(value) is uniform
+
+
+def test_uniform_list_gives_up_beyond_its_budget() -> None:
+    assert uniform_list([1.0] * 100, budget=1000)
+    assert not uniform_list([1.0] * 100, budget=10)
+
+
+@pytest.mark.parametrize(
+    ("body", "mutated"),
+    [
+        ("t += 1", True),
+        ("t[0] = 1", True),
+        ("t.add_(1)", True),
+        ("t.append(1)", True),
+        ("torch.add(a, b, out=t)", True),
+        ("t.x = 1", True),
+        ("t = t + 1", False),
+        ("u = t[0]", False),
+        ("a, t = 1, 2", False),
+        ("print(t.sum())", False),
+    ],
+)
+def test_mutated_in_place(body: str, mutated: bool) -> None:
+    facts = facts_of(f"import torch\n{body}\n")
+    assert mutated_in_place(facts, "t", facts.module) is mutated
+
+
+@pytest.mark.parametrize(
+    ("code", "target", "dtype"),
+    [
+        ("x = torch.randn(3)\ny = x.relu()", "y", "float32"),
+        ("x = torch.randn(3)\ny = x.argmax()", "y", "int64"),
+        ("x = torch.randn(3)\ny = x > 0", "y", "bool"),
+        ("x = torch.randn(3)\ny = (x > 0).sum()", "y", "int64"),
+        ("x = torch.zeros(3, dtype=torch.float64)\ny = x * 2", "y", "float64"),
+        ("x = torch.arange(5)\ny = x.float()", "y", "float32"),
+        ("x = torch.arange(5)\ny = x / 2", "y", "float"),
+        ("y = torch.tensor([1, 2])", "y", "int64"),
+        ("y = torch.tensor([1.0, 2])", "y", "float32"),
+        ("y = some_call()", "y", None),
+    ],
+)
+def test_dtype_of(code: str, target: str, dtype: str | None) -> None:
+    facts = facts_of(f"import torch\n{code}\n{target}\n")
+    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == target][-1]
+    assert dtype_of(facts, name) == dtype
+
+
+def test_dtype_of_a_live_tensor_is_exact() -> None:
+    facts = facts_of("h\n", {"h": torch.zeros(2, dtype=torch.float16)})
+    assert dtype_of(facts, expr(facts, "h")) == "float16"
+
+
+def test_dtype_of_x_in_x_equals_f_of_x_is_the_earlier_x() -> None:
+    facts = facts_of("import torch\nh = torch.arange(3)\nh = torch.tensor(h.tolist())\n")
+    inner = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "h"][-1]
+    assert dtype_of(facts, inner) == "int64"
+
+
+# --- rules with a live namespace ---------------------------------------------------------
+
+PING_PONG = "import torch\nout = []\nfor i in range(2):\n    t = torch.tensor(h.tolist())\n    out.append(t)\n"
+
+
+@pytest.mark.parametrize(("dtype", "suffix"), [(torch.float64, ".float()"), (torch.float32, ""), (torch.int32, ".long()")])
+def test_ping_pong_converts_only_dtypes_that_change(dtype: torch.dtype, suffix: str) -> None:
+    h = torch.arange(4).to(dtype)
+    report = analyze_source(PING_PONG, namespace={"h": h}, rules=["ping-pong"])
+    (finding,) = report.findings
+    assert finding.fixable and finding.fix.suggestion == f"h.detach(){suffix}"
+    before = torch.stack([torch.tensor(h.tolist())] * 2)
+    after = eval(f"torch.stack([h.detach(){suffix}] * 2)")
+    assert before.dtype == after.dtype and torch.equal(before, after)
+
+
+DICT_LOOP = "import torch\nfor i in range(0, 4, 2):\n    xb = torch.tensor(data['x'][i : i + 2])\n"
+
+
+def test_dict_as_list_rewrites_a_uniform_live_column() -> None:
+    data = {"x": [0.5, 1.5, 2.5, 3.5], "y": [1, 2, 3, 4]}
+    report = analyze_source(DICT_LOOP, namespace={"data": data}, rules=["dict-as-list"])
+    (finding,) = report.findings
+    assert finding.fixable
+    new, applied, _ = apply_findings(DICT_LOOP, report.findings)
+    assert "data_x = torch.tensor(data['x'])" in new and "xb = data_x[i : i + 2]" in new
+    ns_before: dict = {"data": data}
+    ns_after: dict = {"data": data}
+    exec(DICT_LOOP, ns_before)
+    exec(new, ns_after)
+    assert torch.equal(ns_before["xb"], ns_after["xb"]) and ns_before["xb"].dtype == ns_after["xb"].dtype
+
+
+def test_dict_as_list_only_hints_for_a_mixed_live_column() -> None:
+    data = {"x": [0, 1.5, 2, 3]}  # the slice [2, 3] would be int64, the whole column float32
+    report = analyze_source(DICT_LOOP, namespace={"data": data}, rules=["dict-as-list"])
+    (finding,) = report.findings
+    assert not finding.fixable and finding.fix is not None and finding.fix.suggestion
+
+
+def test_dict_of_tensors_in_the_namespace_is_not_a_finding() -> None:
+    data = {"x": torch.arange(4.0)}
+    assert not analyze_source(DICT_LOOP, namespace={"data": data}, rules=["dict-as-list"]).findings
+
+
+EARLIER_CELL = '''import numpy as np
+
+
+def standardise(raw):
+    logged = np.log1p(raw)
+    return (logged - logged.mean(0)) / logged.std(0)
+
+
+def to_device(raw):
+    import torch
+
+    return torch.as_tensor(raw).cuda()
+'''
+CPU_LOOP = "import numpy as np\nfor step in range(3):\n    feats = {fn}(raw)\n    row = feats[step]\n"
+
+
+@pytest.fixture
+def earlier_cell(tmp_path: Path):  # type: ignore[no-untyped-def]
+    """A module standing in for an earlier cell (its source is readable, as in IPython)."""
+    path = tmp_path / "earlier_cell.py"
+    path.write_text(EARLIER_CELL)
+    spec = importlib.util.spec_from_file_location("earlier_cell", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    sys.modules["earlier_cell"] = module
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    yield module
+    del sys.modules["earlier_cell"]
+
+
+def test_cpu_function_from_an_earlier_cell_is_hoisted(earlier_cell) -> None:  # type: ignore[no-untyped-def]
+    raw = np.arange(12.0).reshape(3, 4)
+    code = CPU_LOOP.format(fn="standardise")
+    report = analyze_source(code, namespace={"standardise": earlier_cell.standardise, "raw": raw}, rules=["cpu-function"])
+    (finding,) = report.findings
+    assert finding.fixable
+    new, _, _ = apply_findings(code, report.findings)
+    assert new.index("feats = standardise(raw)") < new.index("for step")
+
+
+def test_earlier_cell_function_using_torch_is_not_cpu_only(earlier_cell) -> None:  # type: ignore[no-untyped-def]
+    code = CPU_LOOP.format(fn="to_device")
+    report = analyze_source(code, namespace={"to_device": earlier_cell.to_device, "raw": np.ones(3)}, rules=["cpu-function"])
+    assert not report.findings
