@@ -116,7 +116,8 @@ def _loop_target(text: str, ref: CellRef) -> "LoopTarget | None":
     spans = loop_spans(masked.text)
 
     def target(span, inner=None) -> LoopTarget:
-        return LoopTarget(ref, span.line, span.end_line, loop_iterable(masked.text, span.line), inner)
+        iterable = loop_iterable(masked.text, span.line)
+        return LoopTarget(ref, span.line, span.end_line, iterable, span.depth > 0, inner)
 
     train = [s for s in spans if s.kind == "train"]
     if train:

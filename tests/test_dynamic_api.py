@@ -143,7 +143,9 @@ def test_window_loop_choice():
     train = "for epoch in range(3):\n    for xb in loader:\n        loss = f(xb)\n        loss.backward()\n        opt.step()\n"
     target = _loop_target(train, REF)
     assert (target.line, target.end_line, target.iterable, target.inner) == (2, 5, "loader", None)
+    assert target.nested
     plain = "x = 0\nfor epoch in range(3):\n    for b in batches:\n        x += b.sum().item()\n"
     target = _loop_target(plain, REF)
     assert (target.line, target.inner.line, target.inner.iterable) == (2, 3, "batches")
+    assert not target.nested and target.inner.nested
     assert _loop_target("x = 1\n", REF) is None and _loop_target("%%bash\nfor i in 1 2; do :; done\n", REF) is None

@@ -179,13 +179,14 @@ def test_default_window_is_a_share_of_the_loop_read_from_its_header():
 
 def test_short_outer_loop_hands_the_window_to_its_inner_loop():
     text = "import torch\nw = torch.ones(4)\nfor epoch in range(3):\n    for i in range(30):\n        v = (w * i).sum().item()\n"
-    inner = LoopTarget(CELL, 4, 5, "range(30)")
+    inner = LoopTarget(CELL, 4, 5, "range(30)", nested=True)
     cells = Cells()
     code = cells.add(text, CELL)
-    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner))
+    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner=inner))
     profile = build_profile(run)
     assert run.loop == inner and profile.window_line == 4
     assert profile.profiled_iterations == 2 and profile.line(CELL, 5).syncs == 2  # 5% of 30, warm-up 2
+    assert 30 <= profile.iterations  # nested: estimated from time, not the header's 30
     assert profile.line(CELL, 3) is None  # the epoch loop's header ran before the window
 
 
@@ -193,5 +194,13 @@ def test_long_outer_loop_keeps_the_window():
     text = "import torch\nw = torch.ones(4)\nfor epoch in range(40):\n    for i in range(3):\n        v = (w * i).sum().item()\n"
     cells = Cells()
     code = cells.add(text, CELL)
-    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(40)", LoopTarget(CELL, 4, 5, "range(3)")))
+    run = cells.run(code, LoopTarget(CELL, 3, 5, "range(40)", inner=LoopTarget(CELL, 4, 5, "range(3)", nested=True)))
     assert run.loop.line == 3 and build_profile(run).line(CELL, 5).syncs == 2 * 3
+
+
+def test_a_running_user_profiler_is_left_alone():
+    with torch.profiler.profile():
+        run, profile = _profile(PING_PONG, 4, window=2)
+        assert _profiler_enabled()  # the user's session still runs
+    assert run.error is None and profile.mode == "off" and profile.lines == ()
+    assert any("another torch profiler" in n for n in profile.notes)

@@ -67,10 +67,11 @@ def _iterations(run: Collected) -> tuple[int, bool]:
     counted = run.iterations_before + run.recorded_iterations
     if not run.window_completed:
         return counted, False  # the loop ended inside the window: every iteration was seen
-    by_time = counted + int(run.time_after_window_s / run.iteration_s) if run.iteration_s else None
-    if run.loop_length is not None and (by_time is None or by_time < 1.5 * run.loop_length):
-        return max(counted, run.loop_length), False  # the header's length (not a nested loop)
-    return (by_time, True) if by_time is not None else (counted, False)
+    if run.loop_length is not None and run.loop is not None and not run.loop.nested:
+        return max(counted, run.loop_length), False  # read from the header
+    if run.iteration_s:
+        return counted + int(run.time_after_window_s / run.iteration_s), True
+    return counted, False
 
 
 def _overhead(run: Collected) -> float | None:

@@ -81,6 +81,11 @@ def collect(
     state = {"started": False, "running": False}
 
     def start() -> None:
+        if _guarded(lambda: torch.autograd.profiler._is_profiler_enabled):
+            # The profiler is global: starting ours would end the user's own session.
+            if not out.notes:
+                out.notes.append("another torch profiler is running: this cell was not profiled")
+            return
         try:
             with _quiet_fd2():
                 prof.start()

@@ -32,6 +32,7 @@ class LoopTarget:
     line: int
     end_line: int = 0
     iterable: str = ""  # source of a `for` loop's iterable, to size the window
+    nested: bool = False  # inside another loop: its length is per outer iteration
     # A loop nested in this one, windowed instead when this one turns out short (epochs).
     inner: "LoopTarget | None" = None
 
