@@ -149,3 +149,13 @@ def test_window_loop_choice():
     assert (target.line, target.inner.line, target.inner.iterable) == (2, 3, "batches")
     assert not target.nested and target.inner.nested
     assert _loop_target("x = 1\n", REF) is None and _loop_target("%%bash\nfor i in 1 2; do :; done\n", REF) is None
+
+
+def test_profile_cell_without_torch_runs_the_cell_and_says_so(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
+    ns: dict = {}
+    name, code = compile_cell("total = sum(range(10))\n")
+    run = api.profile_cell("total = sum(range(10))\n", ns, ref=REF, execute=lambda: exec(code, ns) or ns["total"])
+    assert run.value == 45 and run.error is None
+    assert run.report.profile.mode == "off"
+    assert any("torch is not importable" in n for n in run.report.profile.notes)

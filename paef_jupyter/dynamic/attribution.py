@@ -17,7 +17,6 @@ from ..model import CellRef, LineStat
 from .code_files import CodeFile
 from .trace_events import (
     CPU_OP,
-    KERNEL,
     MEMCPY,
     RUNTIME,
     SYNC_RUNTIME_CALLS,

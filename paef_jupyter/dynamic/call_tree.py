@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from ..model import CellRef, Frame
-from .attribution import SYNC_OPS, Attribution, Chain, HostNode, LineKey
+from .attribution import SYNC_OPS, Attribution, LineKey
 from .code_files import CodeFile
 from .trace_events import MEMCPY, RUNTIME, SYNC_RUNTIME_CALLS, TraceEvent
 
@@ -97,7 +97,7 @@ def cpu_tree(
             key, name, ref, line = lines(ev.marker)
             agg = parent.child(key, name, "python", ref, line)
         else:
-            kind = _host_kind(ev, node)
+            kind = _host_kind(ev)
             agg = parent.child((kind, ev.name), _short(ev.name), kind, None, None)
         agg.add(ev.start_ns, ev.dur_ns)
         aggs.append(agg)
@@ -127,7 +127,7 @@ def gpu_tree(
     return _freeze(root, origin)
 
 
-def _host_kind(ev: TraceEvent, node: HostNode) -> str:
+def _host_kind(ev: TraceEvent) -> str:
     if ev.name in SYNC_OPS or (ev.cat in RUNTIME and ev.name in SYNC_RUNTIME_CALLS):
         return "sync"
     return "op"
@@ -173,5 +173,3 @@ def _freeze(root: _Agg, origin: int) -> Frame:
 def _short(name: str) -> str:
     return name if len(name) <= MAX_NAME else name[: MAX_NAME - 1] + "…"
 
-
-__all__ = ["cpu_tree", "gpu_tree", "source_line", "Chain"]
