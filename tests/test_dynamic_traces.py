@@ -154,3 +154,14 @@ def test_profile_with_trees_round_trips_through_json():
                       mode="window", window_ref=CELL, window_line=4)
     report = Report(profile=profile)
     assert Report.from_json(json.loads(json.dumps(report.to_json()))) == report
+
+
+def test_merged_frames_are_laid_end_to_end_inside_their_parent():
+    tree = cpu_tree(attribute(parse_chrome_trace(build(3).trace())), FILES, no_text)
+    for frame in tree.walk():
+        cursor = frame.start_s
+        for child in frame.children:
+            assert child.start_s == pytest.approx(cursor)
+            cursor += child.duration_s
+        assert cursor <= frame.start_s + frame.duration_s + 1e-12
+    assert [c.line for c in tree.children] == [5, 6, 7]  # in the order they first ran

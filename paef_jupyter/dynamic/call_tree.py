@@ -1,7 +1,8 @@
 """The call trees the flame chart draws, merged and bounded.
 
 Identical sibling frames (same line, same op) are merged, as in pyinstrument: a window of
-1,000 iterations gives the same tree size as one. What is left is capped by keeping the most
+1,000 iterations gives the same tree size as one. Frames are laid out as a flame graph
+(children end to end inside their parent), so `start_s` is a position, not a timestamp. What is left is capped by keeping the most
 expensive frames first (a priority queue over the merged tree), and by depth.
 """
 
@@ -101,7 +102,7 @@ def cpu_tree(
             agg = parent.child((kind, ev.name), _short(ev.name), kind, None, None)
         agg.add(ev.start_ns, ev.dur_ns)
         aggs.append(agg)
-    return _freeze(root, start)
+    return _freeze(root)
 
 
 def gpu_tree(
@@ -112,8 +113,6 @@ def gpu_tree(
         return None
     lines = _Lines(files, text)
     root = _Agg("GPU", "root")
-    starts = [ev.start_ns for ev, _, _ in result.gpu_chains]
-    origin = min(starts + ([result.span[0]] if result.span[1] else []))
     for ev, chain, _ in result.gpu_chains:
         root.add(ev.start_ns, ev.dur_ns)
         agg = root
@@ -124,7 +123,7 @@ def gpu_tree(
         kind = "memcpy" if ev.cat == MEMCPY else "kernel"
         agg.child((kind, ev.name), _short(ev.name), kind, None, None).add(ev.start_ns, ev.dur_ns)
     root.calls = 1
-    return _freeze(root, origin)
+    return _freeze(root)
 
 
 def _host_kind(ev: TraceEvent) -> str:
@@ -133,7 +132,7 @@ def _host_kind(ev: TraceEvent) -> str:
     return "op"
 
 
-def _freeze(root: _Agg, origin: int) -> Frame:
+def _freeze(root: _Agg) -> Frame:
     """Keep the MAX_FRAMES most expensive frames (a kept frame's parent is always kept)."""
     kept: set[int] = {id(root)}
     heap: list[tuple[int, int, _Agg]] = []
@@ -148,26 +147,28 @@ def _freeze(root: _Agg, origin: int) -> Frame:
             heapq.heappush(heap, (-child.dur_ns, counter, child))
             counter += 1
 
-    def build(agg: _Agg) -> Frame:
-        children = tuple(
-            build(c)
-            for c in sorted(agg.children.values(), key=lambda c: c.start_ns or 0)
-            if id(c) in kept
-        )
-        child_ns = sum(round(c.duration_s * 1e9) for c in children)
+    def build(agg: _Agg, start_ns: int) -> Frame:
+        # Merged frames have no single start: children are laid end to end inside their
+        # parent, in the order they first ran (a flame graph, not a timeline).
+        children = []
+        cursor = start_ns
+        for child in sorted(agg.children.values(), key=lambda c: c.start_ns or 0):
+            if id(child) in kept:
+                children.append(build(child, cursor))
+                cursor += child.dur_ns
         return Frame(
             name=agg.name,
             kind=agg.kind,
             ref=agg.ref,
             line=agg.line,
-            start_s=((agg.start_ns or origin) - origin) / 1e9,
+            start_s=start_ns / 1e9,
             duration_s=agg.dur_ns / 1e9,
-            self_s=max(0, agg.dur_ns - child_ns) / 1e9,
-            children=children,
+            self_s=max(0, agg.dur_ns - (cursor - start_ns)) / 1e9,
+            children=tuple(children),
             calls=max(1, agg.calls),
         )
 
-    return build(root)
+    return build(root, 0)
 
 
 def _short(name: str) -> str:
