@@ -74,7 +74,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         pageable_copies=sum(s.pageable_copies for s in stats),
         syncs=sum(s.syncs for s in stats),
         gpu_time_s=sum(s.gpu_time_s for s in stats),
-        iterations=profile.profiled_iterations,
+        iterations=_iterations(stats, profile),
         copies=sum(s.copies for s in stats),
         tensor_creations=sum(s.tensor_creations for s in stats),
         sync_warnings=sum(s.sync_warnings for s in stats),
@@ -83,12 +83,17 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
     saving = SAVING.get(rule, DEFAULT_SAVING) * share * (profile.base_time_s or profile.wall_time_s)
-    return replace(ev, estimated_saving_s=saving, notes=_notes(ev, profile))
+    return replace(ev, estimated_saving_s=saving, notes=_notes(ev))
 
 
-def _notes(ev: Evidence, profile: Profile) -> tuple[str, ...]:
+def _iterations(stats: list[LineStat], profile: Profile) -> int:
+    """The window the lines were measured over (cells of one file each have their own)."""
+    return max((s.iterations for s in stats), default=0) or profile.profiled_iterations
+
+
+def _notes(ev: Evidence) -> tuple[str, ...]:
     notes = [f"{ev.share:.0%} of the profiled time"]
-    n = profile.profiled_iterations
+    n = ev.iterations
     if n:
         if ev.syncs:
             notes.append(f"{ev.syncs / n:g} sync(s) per iteration")
@@ -133,7 +138,7 @@ def _dynamic_findings(profile: Profile, findings: list[Finding], total: float) -
 
 
 def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, Severity, str, str] | None:
-    n = profile.profiled_iterations
+    n = _iterations([stat], profile)
     gpu = profile.device != "cpu"
     per_iter = (lambda count: count / n) if n else (lambda count: count / stat.hits if stat.hits > 1 else 0.0)
 

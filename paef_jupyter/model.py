@@ -175,6 +175,7 @@ class LineStat:
     system_cpu_s: float = 0.0
     peak_memory_mb: float = 0.0
     copy_mb_s: float = 0.0
+    iterations: int = 0  # loop iterations the profile of this line covers (0: not windowed)
 
 
 @dataclass(frozen=True)

@@ -128,3 +128,11 @@ def test_correlate_is_pure():
     prof = profile(stat(4, cpu_time_s=0.2))
     first = correlate(report, prof)
     assert correlate(report, prof) == first and report.findings[0].evidence is None
+
+
+def test_per_iteration_counts_use_the_window_each_line_was_measured_in():
+    # Two cells of a notebook, each windowed on its own loop: 2 syncs over a 2-iteration window.
+    prof = profile(LineStat(OTHER, 4, cpu_time_s=0.1, syncs=2, hits=2, iterations=2),
+                   stat(8, cpu_time_s=0.1, syncs=2, hits=5, iterations=5))
+    out = correlate(Report(), prof)
+    assert [(f.ref, f.line, f.evidence.iterations) for f in out.findings] == [(OTHER, 4, 2)]

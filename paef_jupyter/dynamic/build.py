@@ -23,6 +23,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     busy, idle_host, span = gpu_busy(result)
     on_gpu = bool(result.gpu_chains)
     iterations, estimated = _iterations(run)
+    profiled_iterations = run.recorded_iterations if run.mode == "window" else 0
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
@@ -36,11 +37,11 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         gpu_idle_share=(1 - busy / span) if on_gpu and span else None,
         gpu_idle_host_share=(idle_host / span) if on_gpu and span else None,
         iterations=iterations,
-        profiled_iterations=run.recorded_iterations if run.mode == "window" else 0,
+        profiled_iterations=profiled_iterations,
         peak_memory_bytes=run.peak_memory_bytes,
         overhead=_overhead(run),
         device=run.device,
-        lines=line_stats(result, files),
+        lines=tuple(replace(s, iterations=profiled_iterations) for s in line_stats(result, files)),
         cpu_tree=cpu_tree(result, files, text),
         gpu_tree=gpu_tree(result, files, text),
         notes=notes,
