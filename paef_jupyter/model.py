@@ -225,6 +225,10 @@ class Profile:
     # What the measured part would take unprofiled: the loop's time estimated from one
     # unprofiled iteration in window mode, the profiled time otherwise. Savings scale by it.
     base_time_s: float = 0.0
+    # Over the window (each sync or copy once, however many lines it counts for).
+    syncs_per_iteration: float = 0.0
+    h2d_copies_per_iteration: float = 0.0
+    d2h_copies_per_iteration: float = 0.0
     postprocess_s: float = 0.0  # from the end of the run to the finished profile
 
     def line(self, ref: CellRef, line: int) -> LineStat | None:

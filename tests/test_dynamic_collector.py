@@ -42,7 +42,7 @@ def _profile(text: str, loop_line: int | None, iterable: str = "", **kw):
 def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
     run, profile = _profile(PING_PONG, 4, window=4)
     assert run.error is None and run.mode == "window"
-    assert profile.profiled_iterations == 4
+    assert profile.profiled_iterations == 4 and profile.syncs_per_iteration == 1
     creation = profile.line(CELL, 6)
     assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
     sync = profile.line(CELL, 7)

@@ -70,6 +70,8 @@ def test_memcpy_kinds_counts_and_bytes_per_line():
     copy = stats[(2, 5)]
     assert copy.h2d_copies == 3 and copy.h2d_bytes == 3 * 4096 and copy.pageable_copies == 3
     assert copy.d2h_copies == 0 and copy.copies == 3 and copy.gpu_time_s == pytest.approx(45e-6)
+    result = attribute(parse_chrome_trace(build(3).trace()))
+    assert (result.totals.h2d, result.totals.d2h, result.totals.syncs) == (3, 3, 3)
     item = stats[(2, 7)]
     assert item.d2h_copies == 3 and item.d2h_bytes == 12 and item.pageable_copies == 0
     # .item() is one sync: the stream sync inside _local_scalar_dense is not counted twice.

@@ -74,6 +74,7 @@ class Attribution:
     lines: dict[LineKey, _Acc] = field(default_factory=dict)
     gpu_chains: list[tuple[TraceEvent, Chain, TraceEvent | None]] = field(default_factory=list)
     span: tuple[int, int] = (0, 0)  # first and last instant of the main thread's line ranges
+    totals: _Acc = field(default_factory=_Acc)  # each event once, inside any cell line
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -132,6 +133,8 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
                 continue
             keys = _distinct(chain)
             if ev.cat == CPU_OP:
+                result.totals.syncs += ev.name in SYNC_OPS
+                result.totals.copies += ev.name in COPY_OPS
                 for key in keys:
                     acc = lines.setdefault(key, _Acc())
                     if node.is_op_root:
@@ -145,6 +148,7 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
                 if corr is not None:
                     runtime_chain[corr] = (chain, ev)
                 if ev.name in SYNC_RUNTIME_CALLS and not _parent_in_sync(thread.nodes, node):
+                    result.totals.syncs += 1
                     for key in keys:
                         lines.setdefault(key, _Acc()).syncs += 1
 
@@ -152,6 +156,9 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
         corr = ev.correlation
         chain, launch = runtime_chain.get(corr, ((), None)) if corr is not None else ((), None)
         result.gpu_chains.append((ev, chain, launch))
+        direction = memcpy_direction(ev.name) if ev.cat == MEMCPY and chain else None
+        result.totals.h2d += direction == "HtoD"
+        result.totals.d2h += direction == "DtoH"
         for key in _distinct(chain):
             acc = lines.setdefault(key, _Acc())
             acc.gpu_ns += ev.dur_ns

@@ -51,7 +51,14 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         window_end_line=loop.end_line if loop else 0,
         profiled_time_s=run.profiled_s,
         base_time_s=_base_time(run),
+        syncs_per_iteration=_per(result.totals.syncs, profiled_iterations),
+        h2d_copies_per_iteration=_per(result.totals.h2d, profiled_iterations),
+        d2h_copies_per_iteration=_per(result.totals.d2h, profiled_iterations),
     )
+
+
+def _per(count: int, iterations: int) -> float:
+    return count / iterations if iterations else 0.0
 
 
 def _base_time(run: Collected) -> float:
