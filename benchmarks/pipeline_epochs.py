@@ -2,8 +2,8 @@
 
     .venv/bin/python -m benchmarks.pipeline_epochs [--repeats N] [--threads N] [--device cpu|cuda]
 
-Two "after"s per pipeline: the hand-fixed one (`after` in benchmarks/pipelines/<name>.py) and,
-when the `paef` command is installed, what `paef fix` makes of the hurried `before`.
+Two "after"s per pipeline: the hand-fixed one (`after` in benchmarks/pipelines/<name>.py) and
+what `paef fix` makes of the hurried `before` (its module rewritten, then imported).
 Every pair's outputs (losses, metrics, final weights) are checked equal before timing.
 """
 
@@ -26,6 +26,7 @@ from benchmarks.pipelines import dqn, niser
 from benchmarks.tables import Table, command_line, machine, write
 from benchmarks.timing import assert_same, compare
 
+ROOT = Path(__file__).resolve().parents[1]
 RTOL, ATOL = 1e-3, 1e-4  # a whole training run: fused ops round differently, steps compound it
 
 
@@ -44,13 +45,16 @@ PIPELINES = (
 
 
 def paef_fixed(module: ModuleType, workdir: Path) -> tuple[ModuleType | None, str]:
-    """Run `paef fix` on the pipeline's source; the rewritten module, or why there is none."""
+    """Run `paef fix` on the pipeline's source (a file: no live namespace, so only what the
+    static analysis can type on its own); the rewritten module, or why there is none."""
     source = Path(module.__file__ or "")
     out = workdir / f"paef_fixed_{source.stem}.py"
-    paef = Path(sys.executable).with_name("paef")
-    if not paef.exists():
-        return None, "paef command not installed"
-    proc = subprocess.run([str(paef), "fix", str(source), "-o", str(out)], capture_output=True, text=True)
+    if importlib.util.find_spec("paef_jupyter.cli") is None:
+        return None, "paef_jupyter.cli not importable"
+    proc = subprocess.run(
+        [sys.executable, "-m", "paef_jupyter.cli", "fix", str(source), "-o", str(out)],
+        capture_output=True, text=True, cwd=ROOT,
+    )
     if proc.returncode not in (0, 1) or not out.exists():
         return None, f"paef fix failed (exit {proc.returncode}): {proc.stderr.strip()[-300:]}"
     changed = sum(
@@ -61,7 +65,7 @@ def paef_fixed(module: ModuleType, workdir: Path) -> tuple[ModuleType | None, st
     assert spec and spec.loader
     fixed = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fixed)
-    return fixed, f"paef fix changed {changed} line(s)"
+    return fixed, f"paef fix changed {changed} line(s) of `before`'s module ({proc.stdout.strip() or proc.stderr.strip()})"
 
 
 def measure(

@@ -11,7 +11,7 @@ import torch
 
 from benchmarks.micro_cases import CASES, Case
 from benchmarks.pipelines import dqn, niser
-from benchmarks.pipeline_epochs import ATOL, RTOL
+from benchmarks.pipeline_epochs import ATOL, RTOL, paef_fixed
 from benchmarks.timing import assert_same, compare
 
 DEVICES = [pytest.param("cpu"), pytest.param("cuda", marks=pytest.mark.gpu)]
@@ -81,3 +81,13 @@ def test_compare_interleaves_and_reports_median_ratio() -> None:
     assert calls == ["b", "a", "b", "a", "a", "b", "b", "a", "a", "b"]
     assert len(result.before_s) == len(result.after_s) == 4
     assert result.ratio == pytest.approx(result.before_median_s / result.after_median_s)
+
+
+@pytest.mark.parametrize("pipeline", [niser, dqn], ids=["niser", "dqn"])
+def test_paef_fix_of_pipeline_trains_the_same(pipeline, tmp_path) -> None:
+    """What `paef fix` makes of the hurried code is benchmarked too: it must keep the meaning."""
+    pytest.importorskip("paef_jupyter.cli", reason="paef fix not available yet")
+    fixed, why = paef_fixed(pipeline, tmp_path)
+    assert fixed is not None, why
+    data = pipeline.make_data(tiny=True)
+    assert_same(pipeline.before(data), fixed.before(data), rtol=RTOL, atol=ATOL)
