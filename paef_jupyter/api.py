@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
-from .model import CellRef, Report, SourceUnit
+from .model import CellRef, Profile, Report, SourceUnit
 from .source import mask
 from .static.analyzer import analyze_units
 from .units import read_units
@@ -74,8 +74,12 @@ def profile_cell(
     lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
     files = CodeFiles(cell_resolver(text, ref, lookup))
     run = collect(execute, files, None if full else _loop_target(text, ref))
-    profile = build_profile(run)
-    report = correlate(static, profile, max_dynamic=top)
+    try:
+        report = correlate(static, build_profile(run), max_dynamic=top)
+    except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+        note = f"the profile could not be analysed: {type(exc).__name__}: {exc}"
+        profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=(note,))
+        report = replace(static, profile=profile)
     return CellRun(run.value, run.error, _stamp(report, run.run_end))
 
 

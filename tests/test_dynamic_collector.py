@@ -204,3 +204,19 @@ def test_a_running_user_profiler_is_left_alone():
         assert _profiler_enabled()  # the user's session still runs
     assert run.error is None and profile.mode == "off" and profile.lines == ()
     assert any("another torch profiler" in n for n in profile.notes)
+
+
+def test_an_internal_error_stops_profiling_but_never_reaches_the_cell(monkeypatch):
+    import paef_jupyter.dynamic.line_tracer as line_tracer
+
+    def broken(*args):
+        raise RuntimeError("tracer bug")
+
+    monkeypatch.setattr(line_tracer, "loop_length", broken)
+    cells = Cells()
+    code = cells.add(PING_PONG, CELL)
+    run = cells.run(code, LoopTarget(CELL, 4, 7, "range(40)"), window=2)
+    profile = build_profile(run)
+    assert run.error is None and isinstance(cells.namespace["total"], float)  # the cell ran to its end
+    assert any("internal error: RuntimeError: tracer bug" in n for n in profile.notes)
+    assert sys.gettrace() is None and not _profiler_enabled()

@@ -105,8 +105,12 @@ def collect(
         if cuda:
             _guarded(lambda: torch.cuda.synchronize())
             out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
-        with _quiet_fd2():
-            prof.stop()
+        try:
+            with _quiet_fd2():
+                prof.stop()
+        except Exception as exc:  # noqa: BLE001 - runs inside the cell: never raise into it
+            state["started"] = False
+            out.notes.append(f"the profiler failed to stop cleanly: {type(exc).__name__}: {exc}")
 
     tracer = LineTracer(
         files, loop, warmup=warmup, window=window, start=start, stop=stop, make_range=_RecordFunctionFast
@@ -126,6 +130,8 @@ def collect(
     out.wall_s = out.run_end - t0
     _fill_window(out, tracer)
     out.files = tuple(files.files)
+    if tracer.failure:
+        out.notes.append(f"profiling stopped early after an internal error: {tracer.failure}")
     out.sync_warnings = dict(sync.counts)
     if not state["started"]:
         out.mode = "off"
@@ -137,7 +143,11 @@ def collect(
                 f"{tracer.warmup} warm-up ones: nothing was profiled"
             )
         return out
-    out.trace = _export(prof, threading.get_native_id())
+    try:
+        out.trace = _export(prof, threading.get_native_id())
+    except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
+        out.mode = "off"
+        out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
     return out
 
 

@@ -93,6 +93,7 @@ class LineTracer:
         self.max_profiled_s = max_profiled_s
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
+        self.failure: str | None = None  # an error of the tracer itself (never the cell's)
         self._headers: dict[int, int | None] = {}  # file index -> code line of the loop header
         self.recording = loop is None
         self.done = False
@@ -129,7 +130,19 @@ class LineTracer:
 
     # -- trace functions ----------------------------------------------------------------
 
+    def fail(self, exc: Exception) -> None:
+        """A bug here must not break the user's cell: stop profiling, keep running the cell."""
+        self.failure = f"{type(exc).__name__}: {exc}"
+        self.close()
+
     def _call(self, frame: FrameType, event: str, arg: Any) -> Any:
+        try:
+            return self._new_frame(frame)
+        except Exception as exc:  # noqa: BLE001 - see fail()
+            self.fail(exc)
+            return None
+
+    def _new_frame(self, frame: FrameType) -> Any:
         if self.done:
             return None
         idx = self.files.index(frame.f_code.co_filename)
@@ -212,6 +225,13 @@ class _FrameTracer:
         self.rng: Any = None
 
     def __call__(self, frame: FrameType, event: str, arg: Any) -> Any:
+        try:
+            return self._step(frame, event)
+        except Exception as exc:  # noqa: BLE001 - see LineTracer.fail()
+            self.tracer.fail(exc)
+            return None
+
+    def _step(self, frame: FrameType, event: str) -> Any:
         tracer = self.tracer
         if tracer.done:
             self.rng = None
