@@ -98,7 +98,7 @@ def loops_over(facts: Facts, name: str) -> list[Loop]:
 def insert_after(facts: Facts, stmt: cst.CSTNode, code: str) -> Edit:
     """Insert `code` (one statement) on a new line after the compound statement `stmt`."""
     rng = facts.position(stmt)
-    lines = facts.module.code.split("\n")
+    lines = facts.lines
     first = lines[rng.start.line - 1]
     indent = first[: len(first) - len(first.lstrip())]
     end = rng.end.line

@@ -45,18 +45,21 @@ class GraphRetention(Rule):
         func = node.func
         if (
             isinstance(func, cst.Attribute) and func.attr.value == "append" and len(node.args) == 1
-            and isinstance(func.value, cst.Name) and self.facts.kind(func.value) in (Kind.LIST, Kind.UNKNOWN)
+            and isinstance(func.value, cst.Name)
         ):
-            self._accumulation(node, func.value.value, node.args[0].value, appended=True)
+            self._accumulation(node, func.value.value, node.args[0].value, container=func.value)
 
-    def _accumulation(self, node: cst.CSTNode, total: str, added: cst.BaseExpression, appended: bool = False) -> None:
+    def _accumulation(self, node: cst.CSTNode, total: str, added: cst.BaseExpression,
+                      container: cst.Name | None = None) -> None:
+        """`total += added`, or `container.append(added)` (then `total` is the container's name)."""
+        appended = container is not None
         loop = self.facts.iteration_loop(node)
         if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
             return
         if total in self._reset_each_step(loop) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
         leaves = [leaf for leaf in _leaves(added) if self._carries_graph(leaf, _DEPTH)]
-        if not leaves:
+        if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
             return
         edits = tuple(replace(self.facts, leaf, f"{self.facts.code(leaf)}.detach()") for leaf in leaves)
         shown = (node if appended else self.facts.statement_of(node)).visit(_Detach(leaves))

@@ -34,6 +34,8 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
+        if hot_loop(self.facts, node) is None:
+            return  # cheap: most calls are not in a step loop, and types can cost a jedi inference
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
             self._method_site(node, func)
@@ -48,18 +50,18 @@ class HostSync(Rule):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if self._is_tensor(node.expression):
+        if hot_loop(self.facts, node) is not None and self._is_tensor(node.expression):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
 
     def visit_If(self, node: cst.If) -> None:
-        if self._tensor_test(node.test):
+        if hot_loop(self.facts, node) is not None and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only", stmt=node)
 
     def visit_While(self, node: cst.While) -> None:
-        if self._tensor_test(node.test):
+        if hot_loop(self.facts, node.test) is not None and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             suggestion = (
                 "step = 0\nwhile True:\n    ...  # the loop body\n    step += 1\n"
