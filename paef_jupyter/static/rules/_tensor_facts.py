@@ -103,6 +103,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     explicit = keyword(call, "dtype")
     if explicit is not None:
         return dtype_name(facts, explicit)
+    if facts.kind(call.func) is Kind.MODULE:
+        return _module_output_dtype(facts, call.func)
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
@@ -127,7 +129,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         method = func.attr.value
         receiver = func.value
         if facts.kind(receiver) is Kind.MODULE:
-            return FLOAT
+            return _module_output_dtype(facts, receiver) if method in ("forward", "__call__") else FLOAT
         if method in _EXACT_DTYPE_METHODS and not call.args:
             return _EXACT_DTYPE_METHODS[method]
         if method == "to":
@@ -148,9 +150,18 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         if method in _SAME_AS_INPUT:
             return dtype_of(facts, receiver, depth + 1)
         return None
-    if facts.kind(func) is Kind.MODULE:
-        return FLOAT
     return None
+
+
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str:
+    """A live module computes in its parameters' floating dtype; from source, some float."""
+    value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not _assigned(facts, module.value) else None
+    parameters = getattr(value, "parameters", None)
+    if callable(parameters):
+        for p in parameters():
+            if getattr(p, "is_floating_point", lambda: False)():
+                return str(p.dtype).removeprefix("torch.")
+    return FLOAT
 
 
 def _literal_dtype(expr: cst.BaseExpression) -> str | None:

@@ -9,10 +9,10 @@ import weakref
 
 import libcst as cst
 
-from ...fix.edits import fresh_name, hoist_expression, hoist_statement
+from ...fix.edits import delete_statement, fresh_name, hoist_expression, hoist_statement, insert_before
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
-from ..names import bound_names
+from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._tensor_facts import invariant, mutated_in_place, rarely_runs
 from .base import Rule, RuleContext
@@ -29,6 +29,9 @@ _COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor",
                             "torch.stack", "torch.cat", "numpy.stack", "numpy.concatenate", "builtins.list",
                             "builtins.len", "builtins.float", "builtins.int", "builtins.sum", "builtins.sorted"})
 _ALIASING_CALLS = frozenset({"torch.from_numpy", "torch.as_tensor", "numpy.asarray", "numpy.ravel", "numpy.reshape"})
+_PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
+                            "range", "zip", "enumerate", "dict", "set"})
+_IMPURE_METHODS = frozenset({"pop", "popitem", "popleft", "next", "send", "read", "readline"})
 # Namespace functions already judged (by function object).
 _LIVE_VERDICTS: "weakref.WeakKeyDictionary[types.FunctionType, bool]" = weakref.WeakKeyDictionary()
 
@@ -153,14 +156,71 @@ class CpuFunction(Rule):
         if holder is not FRESH and self._changed_in_loop(holder, loop):
             return Fix(description=f"compute it once before the loop; `{holder}` is changed in place in the loop, "
                        "so copy it there (`.copy()`) or leave it", suggestion=f"{holder}_once = {code}", safe=False)
-        if assigned is not None and self._movable(stmt, assigned, loop):
-            return Fix(description=f"compute it once before the loop: `{assigned} = {code}`",
-                       edits=hoist_statement(self.facts, stmt, loop), suggestion=f"{assigned} = {code}")  # type: ignore[arg-type]
+        if assigned is not None:
+            chain = self._chain(stmt, assigned, loop)  # type: ignore[arg-type]
+            if len(chain) > 1 and self._movable_chain(chain, loop):
+                lines = [self.facts.code(s.with_changes(leading_lines=())).strip() for s in chain]
+                edits = (insert_before(self.facts, loop.node, "\n".join(lines)),
+                         *(delete_statement(self.facts, s) for s in chain))
+                return Fix(description=f"compute `{assigned}` once before the loop ({len(chain)} statements that "
+                           "depend only on loop-invariant data)", edits=edits, suggestion="\n".join(lines))
+            if self._movable(stmt, assigned, loop):
+                return Fix(description=f"compute it once before the loop: `{assigned} = {code}`",
+                           edits=hoist_statement(self.facts, stmt, loop), suggestion=f"{assigned} = {code}")  # type: ignore[arg-type]
         base = _function_name(node)
         name = fresh_name(self.facts, f"{assigned or base}_once", self._names)
         self._names.add(name)
         return Fix(description=f"compute it once before the loop as `{name}` and use that here",
                    edits=hoist_expression(self.facts, node, loop, name), suggestion=f"{name} = {code}")
+
+    def _chain(self, first: cst.SimpleStatementLine, name: str, loop: Loop) -> list[cst.SimpleStatementLine]:
+        """`first` and the statements right after it that only refine its result from
+        invariant data (`f = np.log1p(raw)`; `f = (f - f.mean(0)) / f.std(0)`)."""
+        block = self.facts.parent(first)
+        body = list(getattr(block, "body", ()))
+        chain, names = [first], {name}
+        for stmt in body[body.index(first) + 1 :] if first in body else ():
+            target = _single_assignment(stmt)
+            if target is None:
+                break
+            rhs = stmt.body[0].value  # type: ignore[union-attr]
+            reads = self.facts.names_read(rhs)
+            if not reads & names or reads & (loop.writes - names):
+                break
+            if not all(self._pure_in_chain(call, names, loop) for call in self.facts.calls_in(rhs)):
+                break
+            chain.append(stmt)
+            names.add(target)
+        return chain
+
+    def _pure_in_chain(self, call: cst.Call, names: set[str], loop: Loop) -> bool:
+        qualified = self.facts.qualified_name(call.func) or ""
+        last = qualified.rsplit(".", 1)[-1]
+        if qualified.startswith("numpy."):
+            return not qualified.startswith("numpy.random.") and last not in _NUMPY_NOT_PURE
+        if qualified.startswith("builtins."):
+            return last in _PURE_BUILTINS
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in self.facts.functions:
+            return self.facts.is_pure_function(func.value)
+        if isinstance(func, cst.Attribute) and root_name(func.value) in names:
+            return not is_inplace_method(func.attr.value) and func.attr.value not in _IMPURE_METHODS
+        return invariant(self.facts, call, loop)
+
+    def _movable_chain(self, chain: list[cst.SimpleStatementLine], loop: Loop) -> bool:
+        """The chain's names: written only by it, not read before it, never changed in place."""
+        names = {n for n in map(_single_assignment, chain) if n is not None}
+        if self.facts.is_conditional(chain[0], loop):
+            return False
+        start = self.facts.order(chain[0])
+        for node in self.facts.walk(loop.node.body):
+            if isinstance(node, cst.SimpleStatementLine) and node not in chain and names & self.facts.names_written(node):
+                return False
+            if isinstance(node, cst.For) and names & set(bound_names(node.target)):
+                return False
+            if isinstance(node, cst.Name) and node.value in names and self.facts.order(node) < start:
+                return False
+        return not any(self._changed_in_loop(n, loop) for n in names)
 
     def _flows_into(self, node: cst.CSTNode) -> str | None:
         """Where the result (or a view of it) ends up: a name, `FRESH` (only copies of it are
@@ -236,6 +296,15 @@ def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:
     if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1 \
             and isinstance(parent.targets[0].target, cst.Name):
         return parent.targets[0].target.value
+    return None
+
+
+def _single_assignment(stmt: cst.CSTNode) -> str | None:
+    """`name` for a statement line that is exactly `name = value`."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        targets = stmt.body[0].targets
+        if len(targets) == 1 and isinstance(targets[0].target, cst.Name):
+            return targets[0].target.value
     return None
 
 
