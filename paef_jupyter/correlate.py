@@ -142,6 +142,26 @@ def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, 
     gpu = profile.device != "cpu"
     per_iter = (lambda count: count / n) if n else (lambda count: count / stat.hits if stat.hits > 1 else 0.0)
 
+    # Host-to-device copies first: a pageable copy also syncs, and that sync is its cost.
+    if stat.h2d_copies and not stat.d2h_copies:
+        size = stat.h2d_bytes / stat.h2d_copies
+        if stat.pageable_copies and per_iter(stat.pageable_copies) >= 1:
+            return (
+                "pageable-transfer",
+                Severity.HIGH if per_iter(stat.pageable_copies) >= 2 else Severity.MEDIUM,
+                f"{per_iter(stat.pageable_copies):g} host-to-device copies per iteration from pageable memory",
+                f"Each copy (about {size:,.0f} bytes) is staged through a pinned buffer and blocks the "
+                "host until it is done. Pin the source (`DataLoader(pin_memory=True)`, "
+                "`.pin_memory()`) and copy with `non_blocking=True`; batch small copies into one.",
+            )
+        if per_iter(stat.h2d_copies) >= 2 and size < SMALL_COPY_BYTES:
+            return (
+                "cpu-then-move",
+                Severity.MEDIUM,
+                f"{per_iter(stat.h2d_copies):g} small host-to-device copies per iteration",
+                f"Many copies of about {size:,.0f} bytes: each pays the transfer latency. Create "
+                "the tensors on the device (`device=`) or move one batched tensor.",
+            )
     syncs = max(stat.syncs, stat.sync_warnings)
     if syncs and per_iter(syncs) >= 1:
         return (
@@ -152,23 +172,6 @@ def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, 
             "`.cpu()`) once per iteration, so the GPU idles while Python catches up. Keep "
             "values on the device and read them every N steps."
             + ("" if gpu else " (Measured on the CPU, where these reads are cheap; on a GPU each one stalls.)"),
-        )
-    if stat.h2d_copies and per_iter(stat.h2d_copies) >= 2 and stat.h2d_bytes / stat.h2d_copies < SMALL_COPY_BYTES:
-        size = stat.h2d_bytes / stat.h2d_copies
-        if stat.pageable_copies:
-            return (
-                "pageable-transfer",
-                Severity.MEDIUM,
-                f"{per_iter(stat.h2d_copies):g} small host-to-device copies per iteration from pageable memory",
-                f"Each copy (about {size:,.0f} bytes) is staged through a pinned buffer and blocks "
-                "the host. Batch them, pin the source (`pin_memory=True`) and use `non_blocking=True`.",
-            )
-        return (
-            "cpu-then-move",
-            Severity.MEDIUM,
-            f"{per_iter(stat.h2d_copies):g} small host-to-device copies per iteration",
-            f"Many copies of about {size:,.0f} bytes: each pays the transfer latency. Create "
-            "the tensors on the device (`device=`) or move one batched tensor.",
         )
     in_loop = n and stat.hits >= n
     cpu_only = stat.cpu_time_s - stat.op_time_s

@@ -83,14 +83,29 @@ def test_no_dynamic_duplicate_where_a_static_finding_already_points():
     assert [(f.rule, f.source) for f in out.findings] == [("ping-pong", "both")]
 
 
-def test_many_small_h2d_copies_map_to_pageable_transfer_or_cpu_then_move():
-    pageable = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * 512, pageable_copies=20, hits=5),
-                       device="cuda")
-    assert correlate(Report(), pageable).findings[0].rule == "pageable-transfer"
+def test_pageable_copies_are_pageable_transfer_even_though_they_sync():
+    # A pageable copy blocks: its cudaStreamSynchronize is counted as a sync of the line too.
+    one = profile(stat(5, cpu_time_s=0.1, h2d_copies=5, h2d_bytes=5 * (8 << 20), pageable_copies=5, syncs=5,
+                       hits=5), device="cuda")
+    (f,) = correlate(Report(), one).findings
+    assert (f.rule, f.severity) == ("pageable-transfer", Severity.MEDIUM)
+    many = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * 512, pageable_copies=20, hits=5),
+                   device="cuda")
+    assert correlate(Report(), many).findings[0].severity is Severity.HIGH
+
+
+def test_many_small_pinned_copies_are_cpu_then_move_and_big_ones_nothing():
     pinned = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * 512, hits=5), device="cuda")
     assert correlate(Report(), pinned).findings[0].rule == "cpu-then-move"
     big = profile(stat(5, cpu_time_s=0.1, h2d_copies=20, h2d_bytes=20 * (8 << 20), hits=5), device="cuda")
     assert correlate(Report(), big).findings == ()
+
+
+def test_a_line_that_reads_back_is_host_sync_even_with_copies_up():
+    # .item() then torch.tensor(..., device=cuda): DtoH + HtoD on one line: the sync is the story.
+    line = stat(5, cpu_time_s=0.1, h2d_copies=5, h2d_bytes=40, pageable_copies=5, d2h_copies=5, d2h_bytes=20,
+                syncs=5, hits=5)
+    assert correlate(Report(), profile(line, device="cuda")).findings[0].rule == "host-sync"
 
 
 def test_dominant_cpu_work_in_the_loop_is_cpu_function_or_the_loader():
