@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from dataclasses import replace as replace_node
 from typing import Callable
 
 import libcst as cst
 
-from ...fix.edits import replace
+from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
@@ -127,9 +128,11 @@ def _close(a: float, b: float) -> bool:
 class Algebra:
     """Reads libcst expressions into the algebra, memoised per node."""
 
-    def __init__(self, qualified: Callable[[cst.CSTNode], str | None], code: Callable[[cst.CSTNode], str]) -> None:
+    def __init__(self, qualified: Callable[[cst.CSTNode], str | None], code: Callable[[cst.CSTNode], str],
+                 resolve: Callable[[cst.Name], cst.BaseExpression | None] = lambda name: None) -> None:
         self._qualified = qualified
         self._code = code
+        self._resolve = resolve  # a local variable's value (`mean = x.mean(...)` earlier in the block)
         self._memo: dict[int, Expr] = {}
 
     def read(self, node: cst.BaseExpression) -> Expr:
@@ -137,6 +140,12 @@ class Algebra:
         if key not in self._memo:
             self._memo[key] = self._read(node)
         return self._memo[key]
+
+    def substitute(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The local value read in place of `name`: only a call the algebra knows (`x.mean(...)`),
+        so arithmetic stays grouped under the name and random draws are not re-read."""
+        value = self._resolve(name)
+        return value if value is not None and isinstance(self.read(value), Fn) else None
 
     def _leaf(self, node: cst.BaseExpression) -> Leaf:
         return Leaf(node, "".join(self._code(node).split()))
@@ -146,7 +155,12 @@ class Algebra:
             return Const(node, float(node.evaluated_value))
         if isinstance(node, (cst.Name, cst.Attribute)):
             value = _MATH_CONSTANTS.get(self._qualified(node) or "")
-            return Const(node, value) if value is not None else self._leaf(node)
+            if value is not None:
+                return Const(node, value)
+            local = self.substitute(node) if isinstance(node, cst.Name) else None
+            if local is None:
+                return self._leaf(node)
+            return replace_node(self.read(local), node=node)  # same algebra, written as the name
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             return _prod(node, -1.0, [self.read(node.expression)])
         if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
@@ -541,7 +555,7 @@ class OperatorFusion(Rule):
 
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
-        self.algebra = Algebra(self.facts.qualified_name, self.facts.code)
+        self.algebra = Algebra(self.facts.qualified_name, self.facts.code, self._local_value)
         self._claimed: set[cst.CSTNode] = set()
         self._chains: list[tuple[cst.BaseExpression, int, str]] = []
         torch = module_alias(self.facts, "torch")
@@ -674,13 +688,18 @@ class OperatorFusion(Rule):
                   for n in self.facts.walk(node))
         names = self._names or Names("torch", "torch.nn.functional")
         code = match.build(names)
-        safe = match.exact and self._names is not None and self._stable(node)
+        locals_used = self._locals_in(node)
+        safe = match.exact and self._names is not None and all(self._stable(n) for n in [node, *locals_used.values()])
         why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
         if not why and not safe:
             why = "the input is an expression with calls that would then run once instead of several times"
+        kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
+        dead = {n: st for n, st in self._dead_definitions(node, locals_used).items() if n not in kept}
         fix = Fix(
-            description=f"use the fused op: `{code}`" + (f" ({why})" if why else ""),
-            edits=(replace(self.facts, node, code),) if safe else (),
+            description=f"use the fused op: `{code}`" + (f" ({why})" if why else "")
+            + (f"; the intermediate {', '.join(f'`{n}`' for n in dead)} then go" if dead and safe else ""),
+            edits=(replace(self.facts, node, code), *(delete_statement(self.facts, s) for s in dead.values()))
+            if safe else (),
             suggestion=code,
             safe=safe,
         )
@@ -690,6 +709,61 @@ class OperatorFusion(Rule):
             f"(and keeps its input for backward); `{match.fused}` does it in one",
             fix=fix,
         )
+
+    # --- local variables read through ------------------------------------------------------
+
+    def _local_value(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value of `name = value` earlier in the same block, if nothing it reads changed since."""
+        value = self.facts.value_of(name)
+        if value is None:
+            return None
+        define, use = self.facts.statement_of(value), self.facts.statement_of(name)
+        block = self.facts.parent(use)
+        body = list(getattr(block, "body", ()))
+        if define is use or self.facts.parent(define) is not block or _assigned_to(define) != name.value:
+            return None
+        start, end = body.index(define), body.index(use)
+        changed = self.facts.names_read(value) | {name.value}
+        if start >= end or any(self.facts.names_written(s) & changed for s in body[start + 1 : end]):
+            return None
+        return value
+
+    def _locals_in(self, node: cst.CSTNode) -> dict[str, cst.BaseExpression]:
+        """The local variables a match read through, transitively: name -> value."""
+        found: dict[str, cst.BaseExpression] = {}
+        work = [node]
+        while work:
+            for n in self.facts.walk(work.pop()):
+                if isinstance(n, cst.Name) and n.value not in found:
+                    value = self.algebra.substitute(n)
+                    if value is not None:
+                        found[n.value] = value
+                        work.append(value)
+        return found
+
+    def _dead_definitions(self, node: cst.CSTNode, locals_used: dict[str, cst.BaseExpression]) -> dict[str, cst.SimpleStatementLine]:
+        """Definitions read only by the fused expression (and each other): they can go with it."""
+        scope = self.facts.enclosing_function(node) or self.facts.module
+        dead = {name: self.facts.statement_of(value) for name, value in locals_used.items()}
+        changed = True
+        while changed:
+            changed = False
+            inside = [node, *(locals_used[n] for n in dead)]
+            for name, stmt in list(dead.items()):
+                for n in self.facts.walk(scope):
+                    if isinstance(n, cst.Name) and n.value == name and not self._is_target_of(n, stmt) \
+                            and not any(self._within(n, area) for area in inside):
+                        del dead[name]
+                        changed = True
+                        break
+        return {name: stmt for name, stmt in dead.items() if isinstance(stmt, cst.SimpleStatementLine)}
+
+    def _is_target_of(self, name: cst.Name, stmt: cst.CSTNode) -> bool:
+        parent = self.facts.parent(name)
+        return isinstance(parent, cst.AssignTarget) and self.facts.statement_of(name) is stmt
+
+    def _within(self, node: cst.CSTNode, area: cst.CSTNode) -> bool:
+        return node is area or any(anc is area for anc in self.facts.ancestors(node))
 
     def _stable(self, node: cst.CSTNode) -> bool:
         """Every call inside is a pure torch op or a tensor method: evaluating it once is the same."""
@@ -760,6 +834,14 @@ def _counted(facts: Facts, parent: cst.CSTNode | None) -> bool:
         call = facts.parent(parent)
         return isinstance(call, cst.Call) and call.func is parent and _elementwise_call(facts, call)
     return False
+
+
+def _assigned_to(stmt: cst.CSTNode) -> str | None:
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        targets = stmt.body[0].targets
+        if len(targets) == 1 and isinstance(targets[0].target, cst.Name):
+            return targets[0].target.value
+    return None
 
 
 def _code(expr: Expr) -> str:
