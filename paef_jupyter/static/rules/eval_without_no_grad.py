@@ -2,16 +2,24 @@
 
 from __future__ import annotations
 
+import re
+
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
 from ..facts import Loop
+from ..types import Kind
 from ..names import bound_names
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+_MODEL_WORDS = frozenset({
+    "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
+    "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
+    "gpt", "vit", "backbone", "head",
+})
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
@@ -33,7 +41,8 @@ class EvalWithoutNoGrad(Rule):
                 self._check(loop)
 
     def _check(self, loop: Loop) -> None:
-        if grad_disabled(self.facts, loop.node) or self._needs_grad(loop) or self._feeds_backward(loop):
+        if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._needs_grad(loop) \
+                or self._feeds_backward(loop):
             return
         torch = torch_alias(self.facts)
         suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
@@ -55,6 +64,21 @@ class EvalWithoutNoGrad(Rule):
                 safe=safe,
             ),
         )
+
+    def _runs_a_model(self, loop: Loop) -> bool:
+        """A call of an `nn.Module` (by type), of `.forward`, or of a name whose words say model
+        (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`)."""
+        names: list[cst.Name] = []
+        for n in self.facts.walk(loop.node.body):
+            if isinstance(n, cst.Call):
+                if isinstance(n.func, cst.Attribute) and n.func.attr.value == "forward":
+                    return True
+                if isinstance(n.func, cst.Name):
+                    words = [w for w in re.split(r"[_\d]+", n.func.value.lower()) if w]
+                    if any(w in _MODEL_WORDS or w.endswith("model") for w in words):
+                        return True
+                    names.append(n.func)
+        return any(self.facts.kind(name) is Kind.MODULE for name in names)
 
     # --- does the loop need autograd? ------------------------------------------------------
 
