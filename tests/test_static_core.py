@@ -122,3 +122,18 @@ def test_jedi_infers_what_the_syntax_does_not() -> None:
     code2 = "import torch\nimport functools\nz = functools.reduce(lambda a, b: a + b, [torch.ones(2)])\nz\n"
     f2 = facts_of(code2)
     assert f2.kind(find(f2, "z")) in (Kind.TENSOR, Kind.UNKNOWN)  # jedi, best effort; never raises
+
+
+def test_later_cells_see_earlier_cells_imports_and_values() -> None:
+    from paef_jupyter.api import analyze
+    from paef_jupyter.model import CellRef, SourceUnit
+
+    cells = [
+        "import torch\ndevice = 'cpu'\n",
+        "for step in range(3):\n    buf = torch.zeros(4).to(device)\n",
+    ]
+    units = [SourceUnit(CellRef("nb.ipynb", i, f"c{i}"), text) for i, text in enumerate(cells)]
+    report = analyze(units, rules=["cpu-then-move"])
+    assert [(f.ref.cell, f.line) for f in report.findings] == [(1, 2)]
+    alone = analyze(units[1:], rules=["cpu-then-move"])
+    assert alone.findings == ()  # `torch` is unknown without the cell that imports it

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ..model import AnalysisError, Finding, Report, SourceUnit
 from ..source import mask, syntax_error
-from .facts import Facts
+from .facts import Facts, Prior
 from .rules import RULES
 from .rules.base import RuleContext, drive
 
@@ -25,6 +25,7 @@ def analyze_units(
     selected = [RULES[r] for r in (rules or RULES)]
     findings: list[Finding] = []
     errors: list[AnalysisError] = []
+    priors: dict[str | None, Prior] = {}  # per file: earlier cells' imports and values
     for unit in units:
         masked = mask(unit.text)
         if not masked.python or not masked.text.strip():
@@ -38,11 +39,13 @@ def analyze_units(
         except cst.ParserSyntaxError as exc:
             errors.append(AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
             continue
-        facts = Facts(module, namespace)
+        prior = priors.setdefault(unit.ref.path, Prior())
+        facts = Facts(module, namespace, prior)
         ctx = RuleContext(unit.ref, masked, facts)
         active = [rule_cls(ctx) for rule_cls in selected]
         drive(facts, active)
         for rule in active:
             findings.extend(rule.findings)
+        prior.absorb(facts)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
     return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(units), title=title)

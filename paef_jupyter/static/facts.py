@@ -94,10 +94,38 @@ class _Def:
     annotation: cst.BaseExpression | None = None
 
 
+class Prior:
+    """What the earlier cells of a notebook defined (imports, top-level values), for the
+    static analysis of a later cell when no live namespace is at hand (`paef scan`)."""
+
+    def __init__(self) -> None:
+        self.aliases: dict[str, str] = {}
+        self._values: dict[str, tuple[Facts, cst.BaseExpression | None]] = {}
+
+    def absorb(self, facts: "Facts") -> None:
+        self.aliases.update(facts.aliases)
+        for name, defs in facts._defs.items():
+            top = [d for d in defs if d.function is None and "." not in name]
+            if top:
+                self._values[name] = (facts, top[-1].value)
+                self.aliases.pop(name, None)
+
+    def kind(self, name: str) -> Kind | None:
+        if name not in self._values:
+            return None
+        facts, value = self._values[name]
+        return facts.kind(value) if value is not None else Kind.UNKNOWN
+
+    def defines(self, name: str) -> bool:
+        return name in self._values or name in self.aliases
+
+
 class Facts:
-    def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
+                 prior: Prior | None = None) -> None:
         self.module = module
         self.namespace: Mapping[str, Any] = namespace or {}
+        self.prior = prior or Prior()
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
@@ -386,7 +414,9 @@ class Facts:
             return None
         head, _, rest = dotted.partition(".")
         target = self.aliases.get(head)
-        if target is None and head not in self._defs:
+        if target is None and head not in self._defs and head not in self.namespace:
+            target = self.prior.aliases.get(head)
+        if target is None and head not in self._defs and not self.prior.defines(head):
             value = self.namespace.get(head)
             if isinstance(value, types.ModuleType):
                 target = value.__name__
@@ -511,7 +541,8 @@ class Facts:
         if d is None:
             if name.value not in self._defs and name.value in self.namespace:
                 return kind_of_value(self.namespace[name.value])
-            return self._jedi_kind(name)
+            earlier = self.prior.kind(name.value)
+            return earlier if earlier not in (None, Kind.UNKNOWN) else self._jedi_kind(name)
         if d.value is not None:
             return self.kind(d.value)
         if d.annotation is not None:
