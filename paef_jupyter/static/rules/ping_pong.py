@@ -19,6 +19,7 @@ from ._tensor_facts import (
     family,
     is_scalar,
     keyword,
+    module_alias,
     mutated_in_place,
     rarely_runs,
 )
@@ -28,6 +29,8 @@ from .base import Rule
 CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor": "float",
                 "FloatTensor": "float", "LongTensor": "long", "DoubleTensor": "double"}
 HOST_COPIES = frozenset({"tolist", "numpy", "item"})
+_NUMPY_TO_TORCH = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
+                   "int32": "int32", "int8": "int8", "uint8": "uint8", "bool_": "bool"}
 # Calls between the tensor and its host copy that do not change its values.
 _TRANSPARENT = frozenset({"cpu", "detach", "contiguous"})
 
@@ -65,6 +68,7 @@ class PingPong(Rule):
             return
         copy = self._host_copy(positional[0].value, node)
         if copy is None:
+            self._host_computation(node, name, positional[0].value)
             return
         source = self.facts.code(copy.tensor)
         shown = self.facts.code(copy.via_statement.body[0]) if copy.via_statement else self.facts.code(positional[0].value)
@@ -84,6 +88,51 @@ class PingPong(Rule):
             f"a device->host->device round trip on every iteration",
             fix=fix,
         )
+
+    def _host_computation(self, node: cst.Call, name: str, arg: cst.BaseExpression) -> None:
+        """`torch.tensor((x.cpu().numpy() > 0).astype(np.float32))`: NumPy work between the copies."""
+        inner = next((n for n in self.facts.walk(arg) if n is not arg and isinstance(n, cst.Call)
+                      and (c := self._host_copy(n, node)) is not None and c.method == "numpy"), None)
+        if inner is None:
+            return
+        copy = self._host_copy(inner, node)
+        assert copy is not None
+        tensor = self.facts.code(copy.tensor)
+        on_device = self._torch_equivalent(arg, inner, tensor if isinstance(copy.tensor, (cst.Name, cst.Attribute)) else f"({tensor})")
+        dtype, device = keyword(node, "dtype"), keyword(node, "device")
+        if on_device is not None:
+            on_device += "".join(f".to({self.facts.code(v)})" for v in (dtype, device) if v is not None)
+        self.report(
+            node,
+            f"`{self.facts.code(inner)}` copies `{tensor}` to the host (a sync), NumPy computes on it there and "
+            f"`torch.{name}` copies the result back: a device->host->device round trip on every iteration",
+            fix=Fix(
+                description="compute it with torch ops on the device" + (f": `{on_device}`" if on_device else ""),
+                edits=(replace(self.facts, node, on_device),) if on_device else (),
+                suggestion=on_device or f"# the same computation with torch ops on `{tensor}`",
+                safe=on_device is not None,
+            ),
+        )
+
+    def _torch_equivalent(self, expr: cst.BaseExpression, copy: cst.Call, tensor: str) -> str | None:
+        """Comparisons with numbers and a final `.astype(np.<dtype>)`, written with torch ops.
+
+        Only these translate exactly (NumPy and torch promote arithmetic differently)."""
+        if expr is copy:
+            return tensor
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                and isinstance(expr.comparisons[0].comparator, (cst.Integer, cst.Float)):
+            left = self._torch_equivalent(expr.left, copy, tensor)
+            op = self.facts.code(expr.comparisons[0].operator).strip()
+            return f"({left} {op} {self.facts.code(expr.comparisons[0].comparator)})" if left is not None else None
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype" \
+                and len(expr.args) == 1 and isinstance(expr.func.value, cst.Comparison):
+            dtype = (self.facts.qualified_name(expr.args[0].value) or "").removeprefix("numpy.")
+            inner = self._torch_equivalent(expr.func.value, copy, tensor)
+            torch = module_alias(self.facts, "torch")
+            if inner is not None and torch is not None and dtype in _NUMPY_TO_TORCH:
+                return f"{inner}.to({torch}.{_NUMPY_TO_TORCH[dtype]})"
+        return None
 
     # --- matching --------------------------------------------------------------------
 
