@@ -7,15 +7,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
+from typing import Any, Callable, Collection, Mapping, Sequence
 
-from .model import CellRef, Profile, Report, SourceUnit
-from .source import mask
+from .fix import apply_findings
+from .model import CellRef, Finding, Profile, Report, SourceUnit
 from .static.analyzer import analyze_units
 from .units import read_units
-
-if TYPE_CHECKING:
-    from .dynamic.line_tracer import LoopTarget
 
 
 def analyze(
@@ -35,6 +32,38 @@ def analyze_source(
     rules: Collection[str] | None = None,
 ) -> Report:
     return analyze([SourceUnit(ref, text)], namespace=namespace, rules=rules)
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    unit: SourceUnit  # as it was
+    text: str  # after every automatic fix
+    applied: tuple[Finding, ...]
+
+
+def rewrite(
+    units: Sequence[SourceUnit],
+    namespace: Mapping[str, object] | None = None,
+    rules: Collection[str] | None = None,
+    max_rounds: int = 5,
+) -> list[Rewrite]:
+    """Apply every automatic fix, re-analysing until none is left: one fix can uncover
+    another (a hoisted CPU result makes the tensor built from it loop-invariant)."""
+    texts = [u.text for u in units]
+    applied: list[list[Finding]] = [[] for _ in units]
+    for _ in range(max_rounds):
+        current = [replace(u, text=t) for u, t in zip(units, texts)]
+        report = analyze(current, namespace=namespace, rules=rules)
+        changed = False
+        for i, unit in enumerate(current):
+            mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
+            new, done, _ = apply_findings(unit.text, mine)
+            if done:
+                texts[i], changed = new, True
+                applied[i].extend(done)
+        if not changed:
+            break
+    return [Rewrite(u, t, tuple(a)) for u, t, a in zip(units, texts, applied)]
 
 
 def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:
@@ -69,11 +98,13 @@ def profile_cell(
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver
     from .dynamic.collector import collect
+    from .dynamic.window_loop import choose_loop
 
     static = analyze_source(text, ref, namespace=namespace, rules=rules)
     lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
-    files = CodeFiles(cell_resolver(text, ref, lookup))
-    run = collect(execute, files, None if full else _loop_target(text, ref))
+    loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+    files = CodeFiles(cell_resolver(text, ref, lookup, extra))
+    run = collect(execute, files, loop)
     try:
         report = correlate(static, build_profile(run), max_dynamic=top)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
@@ -102,37 +133,9 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(units, path, target=_loop_target)
+        profile, failures = run_units(units, path)
     report = correlate(static, profile)
     return replace(report, errors=report.errors + tuple(failures))
-
-
-def _loop_target(text: str, ref: CellRef) -> "LoopTarget | None":
-    """The loop to profile a window of: the innermost training loop; else the first loop,
-    or its innermost loop if the first is short (epochs around batches)."""
-    from .dynamic.line_tracer import LoopTarget
-    from .dynamic.loop_length import loop_iterable
-    from .static.facts import loop_spans
-
-    masked = mask(text)
-    if not masked.python:
-        return None
-    spans = loop_spans(masked.text)
-
-    def target(span, inner=None) -> LoopTarget:
-        iterable = loop_iterable(masked.text, span.line)
-        return LoopTarget(ref, span.line, span.end_line, iterable, span.depth > 0, inner)
-
-    train = [s for s in spans if s.kind == "train"]
-    if train:
-        return target(max(train, key=lambda s: (s.depth, -s.line)))
-    outer = [s for s in spans if s.depth == 0]
-    if not outer:
-        return None
-    first = min(outer, key=lambda s: s.line)
-    nest = [s for s in spans if first.line < s.line <= first.end_line]
-    innermost = max(nest, key=lambda s: (s.depth, -s.line)) if nest else None
-    return target(first, target(innermost) if innermost else None)
 
 
 def _stamp(report: Report, run_end: float) -> Report:

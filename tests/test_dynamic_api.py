@@ -137,20 +137,6 @@ def test_profile_path_bad_input(tmp_path):
         api.profile_path(str(bad))
 
 
-def test_window_loop_choice():
-    from paef_jupyter.api import _loop_target
-
-    train = "for epoch in range(3):\n    for xb in loader:\n        loss = f(xb)\n        loss.backward()\n        opt.step()\n"
-    target = _loop_target(train, REF)
-    assert (target.line, target.end_line, target.iterable, target.inner) == (2, 5, "loader", None)
-    assert target.nested
-    plain = "x = 0\nfor epoch in range(3):\n    for b in batches:\n        x += b.sum().item()\n"
-    target = _loop_target(plain, REF)
-    assert (target.line, target.inner.line, target.inner.iterable) == (2, 3, "batches")
-    assert not target.nested and target.inner.nested
-    assert _loop_target("x = 1\n", REF) is None and _loop_target("%%bash\nfor i in 1 2; do :; done\n", REF) is None
-
-
 def test_profile_cell_without_torch_runs_the_cell_and_says_so(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)  # `import torch` raises ImportError
     ns: dict = {}
@@ -159,3 +145,20 @@ def test_profile_cell_without_torch_runs_the_cell_and_says_so(monkeypatch):
     assert run.value == 45 and run.error is None
     assert run.report.profile.mode == "off"
     assert any("torch is not importable" in n for n in run.report.profile.notes)
+
+
+def test_profile_cell_windows_the_loop_of_an_earlier_cells_function():
+    helper_text = "import torch\ndef train(w, n):\n    total = 0.0\n    for i in range(n):\n        total += (w * i).sum().item()\n    return total\n"
+    helper_name, helper_code = compile_cell(helper_text)
+    ns: dict = {"w": torch.ones(4)}
+    exec(helper_code, ns)
+    text = "%%paef\ntotal = train(w, 60)\n"
+    name, code = compile_cell(text.split("\n", 1)[1])
+    run = api.profile_cell(text, ns, ref=REF, execute=lambda: exec(code, ns), filename_to_ref={name: REF})
+    profile = run.report.profile
+    assert run.error is None and ns["total"] == 4 * sum(range(60))
+    helper = CellRef(path=helper_name)
+    assert profile.mode == "window" and profile.window_ref == helper and profile.window_line == 4
+    n = profile.profiled_iterations
+    assert n == 3 and profile.iterations == 60
+    assert profile.line(helper, 5).syncs == n and profile.line(REF, 2).syncs == n  # and the calling line

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import linecache
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Mapping
 
 from ..model import CellRef
 
@@ -77,11 +77,16 @@ def cell_resolver(
     cell_text: str,
     ref: CellRef,
     filename_to_ref: Callable[[str], CellRef | None] | None,
+    extra: Mapping[str, CellRef] | None = None,
 ) -> Resolver:
-    """Resolve the running cell (by `filename_to_ref`, else by its text) and earlier cells."""
+    """Resolve the running cell (by `filename_to_ref`, else by its text), earlier cells, and
+    `extra` files (an earlier cell's function whose loop is windowed)."""
     cell_lines = [line.rstrip() for line in cell_text.splitlines()]
+    extra = extra or {}
 
     def resolve(filename: str) -> CodeFile | None:
+        if filename in extra:
+            return CodeFile(filename, extra[filename])
         code_text = _cached_text(filename)
         mapped = filename_to_ref(filename) if filename_to_ref is not None else None
         if mapped is not None:

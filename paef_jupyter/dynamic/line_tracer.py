@@ -195,11 +195,28 @@ class LineTracer:
                 self._start()
                 times.started_at = time.perf_counter()
                 self.recording = True
+                self._mark_callers(frame)
             return
         times.recorded_iterations += 1
         if times.recorded_iterations >= self.window or self._over_time():
             times.completed = True
             self.close()
+
+    def _mark_callers(self, frame: FrameType) -> None:
+        """Open the ranges of the cell lines that called into the loop (a cell calling an
+        earlier cell's `train()`), outermost first, and follow those frames from now on."""
+        callers = []
+        caller = frame.f_back
+        while caller is not None:
+            idx = self.files.index(caller.f_code.co_filename)
+            if idx is not None:
+                callers.append((caller, idx))
+            caller = caller.f_back
+        for caller, idx in reversed(callers):
+            tracer = _FrameTracer(self, idx)
+            tracer.line = caller.f_lineno
+            tracer.rng = self.open_range(idx, caller.f_lineno)
+            caller.f_trace = tracer
 
     def open_range(self, file_index: int, line: int) -> Any:
         rng = self._make_range(f"{MARKER_PREFIX}{file_index}|{line}")

@@ -11,14 +11,13 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Callable
 
 from ..model import AnalysisError, CellRef, Profile, SourceUnit
 from ..source import mask
 from .build import build_profile, merge_profiles
 from .code_files import CodeFile, CodeFiles
 from .collector import collect
-from .line_tracer import LoopTarget
+from .window_loop import choose_loop
 
 
 def cell_filename(ref: CellRef) -> str:
@@ -26,15 +25,10 @@ def cell_filename(ref: CellRef) -> str:
     return f"<paef {where} cell {ref.cell}>" if ref.cell is not None else f"<paef {where}>"
 
 
-def run_units(
-    units: list[SourceUnit],
-    path: str,
-    *,
-    target: Callable[[str, CellRef], LoopTarget | None],
-) -> tuple[Profile, list[AnalysisError]]:
-    """`target` picks the loop of a cell to profile a window of (None: the whole cell)."""
+def run_units(units: list[SourceUnit], path: str) -> tuple[Profile, list[AnalysisError]]:
     by_name = {cell_filename(u.ref): u for u in units}
-    files = CodeFiles(lambda name: CodeFile(name, by_name[name].ref) if name in by_name else None)
+    files_by_name = {name: u.ref for name, u in by_name.items()}
+    files = CodeFiles(lambda name: CodeFile(name, files_by_name[name]) if name in files_by_name else None)
     namespace: dict = {"__name__": "__main__", "__file__": os.path.abspath(path)}
     profiles: list[Profile] = []
     failures: list[AnalysisError] = []
@@ -64,7 +58,8 @@ def run_units(
                 notes.append(f"{label}: {len(masked.originals)} line(s) of IPython syntax skipped")
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
-            run = collect(lambda: exec(code, namespace), files, target(unit.text, unit.ref))
+            loop, _ = choose_loop(unit.text, unit.ref, namespace, lambda name: files_by_name.get(name))
+            run = collect(lambda: exec(code, namespace), files, loop)
             profiles.append(build_profile(run))
             if run.error is not None:
                 failures.append(_failure(unit.ref, name, run.error))
