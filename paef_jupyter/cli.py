@@ -7,10 +7,10 @@ import json
 import os
 import shutil
 import sys
+from dataclasses import replace
 from typing import Sequence
 
 from . import api
-from .fix import apply_findings
 from .model import Report
 from .units import InputError, read_units, write_fixed
 
@@ -91,15 +91,9 @@ def _where(path: str | None, cell: int | None, line: int | None) -> str:
 
 def _fix(args: argparse.Namespace) -> int:
     units = read_units(args.path)
-    report = api.analyze(units, rules=args.rule, title=args.path)
-    new_sources: dict[int | None, str] = {}
-    total = 0
-    for unit in units:
-        mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
-        new_text, applied, _ = apply_findings(unit.text, mine)
-        if applied:
-            new_sources[unit.ref.cell] = new_text
-            total += len(applied)
+    rewrites = api.rewrite(units, rules=args.rule)
+    new_sources = {r.unit.ref.cell: r.text for r in rewrites if r.applied}
+    total = sum(len(r.applied) for r in rewrites)
     out = args.output or args.path
     if new_sources:
         if out == args.path:
@@ -107,11 +101,12 @@ def _fix(args: argparse.Namespace) -> int:
         write_fixed(args.path, out, new_sources)
     elif args.output and os.path.abspath(args.output) != os.path.abspath(args.path):
         shutil.copyfile(args.path, args.output)
-    left = sum(1 for f in report.findings if not f.fixable)
-    print(f"paef: {total} rewrite{'s' if total != 1 else ''} applied to {out}; {left} finding(s) need a manual change", file=sys.stderr)
-    for e in report.errors:
+    left = api.analyze([replace(r.unit, text=r.text) for r in rewrites], rules=args.rule)
+    hints = sum(1 for f in left.findings if not f.fixable)
+    print(f"paef: {total} rewrite{'s' if total != 1 else ''} applied to {out}; {hints} finding(s) need a manual change", file=sys.stderr)
+    for e in left.errors:
         print(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}", file=sys.stderr)
-    return 1 if report.errors else 0
+    return 1 if left.errors else 0
 
 
 def _profile(args: argparse.Namespace) -> int:
