@@ -29,6 +29,8 @@ _COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor",
                             "torch.stack", "torch.cat", "numpy.stack", "numpy.concatenate", "builtins.list",
                             "builtins.len", "builtins.float", "builtins.int", "builtins.sum", "builtins.sorted"})
 _ALIASING_CALLS = frozenset({"torch.from_numpy", "torch.as_tensor", "numpy.asarray", "numpy.ravel", "numpy.reshape"})
+_TORCH_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
+                           "normal", "bernoulli", "multinomial", "poisson", "dropout", "empty", "empty_like"})
 _PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
                             "range", "zip", "enumerate", "dict", "set"})
 _IMPURE_METHODS = frozenset({"pop", "popitem", "popleft", "next", "send", "read", "readline"})
@@ -200,6 +202,8 @@ class CpuFunction(Rule):
             return not qualified.startswith("numpy.random.") and last not in _NUMPY_NOT_PURE
         if qualified.startswith("builtins."):
             return last in _PURE_BUILTINS
+        if qualified.startswith("torch.") and qualified.count(".") == 1:
+            return last not in _TORCH_RANDOM and not is_inplace_method(last)
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.facts.functions:
             return self.facts.is_pure_function(func.value)
