@@ -220,3 +220,28 @@ def test_an_internal_error_stops_profiling_but_never_reaches_the_cell(monkeypatc
     assert run.error is None and isinstance(cells.namespace["total"], float)  # the cell ran to its end
     assert any("internal error: RuntimeError: tracer bug" in n for n in profile.notes)
     assert sys.gettrace() is None and not _profiler_enabled()
+
+
+def test_full_mode_stops_at_the_time_cap_even_inside_library_code():
+    # No cell line runs while `spin` works: the cap is enforced on Python calls.
+    cells = Cells()
+    cells.namespace["spin"] = _spin
+    code = cells.add("import torch\nx = spin(0.6)\ny = torch.ones(2).sum().item()\n", CELL)
+    run = cells.run(code, None, max_profiled_s=0.2)
+    profile = build_profile(run)
+    assert run.error is None and run.profiled_s < 0.5
+    assert any("profiling stopped after 0.2 s" in n for n in profile.notes)
+    assert profile.line(CELL, 3) is None  # after the cap
+    assert sys.gettrace() is None and not _profiler_enabled()
+
+
+def _spin(seconds: float) -> int:
+    import time
+
+    def tick(i: int) -> int:
+        return i + 1
+
+    n, end = 0, time.perf_counter() + seconds
+    while time.perf_counter() < end:
+        n = tick(n)
+    return n

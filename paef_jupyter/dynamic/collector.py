@@ -21,6 +21,11 @@ from .sync_monitor import SyncMonitor
 from .trace_events import Trace, load_chrome_trace
 
 
+# A cell with no loop to window (or a very long iteration) is profiled this long at most:
+# the trace, and the profiler's stop (about 10 us per event), stay bounded.
+MAX_PROFILED_S = 2.0
+
+
 @dataclass
 class Collected:
     value: Any = None
@@ -52,6 +57,7 @@ def collect(
     *,
     warmup: int | None = None,
     window: int | None = None,
+    max_profiled_s: float = MAX_PROFILED_S,
 ) -> Collected:
     """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
 
@@ -113,7 +119,8 @@ def collect(
             out.notes.append(f"the profiler failed to stop cleanly: {type(exc).__name__}: {exc}")
 
     tracer = LineTracer(
-        files, loop, warmup=warmup, window=window, start=start, stop=stop, make_range=_RecordFunctionFast
+        files, loop, warmup=warmup, window=window, start=start, stop=stop, make_range=_RecordFunctionFast,
+        max_profiled_s=max_profiled_s,
     )
     t0 = time.perf_counter()
     try:
@@ -130,6 +137,8 @@ def collect(
     out.wall_s = out.run_end - t0
     _fill_window(out, tracer)
     out.files = tuple(files.files)
+    if tracer.truncated:
+        out.notes.append(f"profiling stopped after {tracer.max_profiled_s:g} s (the cap on the profiled part)")
     if tracer.failure:
         out.notes.append(f"profiling stopped early after an internal error: {tracer.failure}")
     out.sync_warnings = dict(sync.counts)

@@ -145,14 +145,16 @@ class LineTracer:
     def _new_frame(self, frame: FrameType) -> Any:
         if self.done:
             return None
+        # Every Python call comes here, library code included (`trainer.fit()`): the place to
+        # enforce the time cap even when no cell line runs for a long while.
+        if self.recording and self._over_time():
+            self.close()
+            return None
         idx = self.files.index(frame.f_code.co_filename)
         if idx is None:
             return None
         header = self._header(idx)
         if not self.recording and header is None:
-            return None
-        if self.recording and self._over_time():
-            self.close()
             return None
         return _FrameTracer(self, idx)
 
