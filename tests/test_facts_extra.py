@@ -166,3 +166,56 @@ def test_pinned_loader_rewrite_does_not_warn_without_a_gpu() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         run_fixture(code, "train.out.py")
+
+
+# --- the six rules' rewrites compose ---------------------------------------------------------
+
+SCRIPT = '''\
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, TensorDataset
+
+torch.set_num_threads(1)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2)).to(device)
+optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = DataLoader(TensorDataset(torch.randn(48, 8), torch.randint(0, 2, (48,))), batch_size=16)
+epoch_losses = []
+for epoch in range(2):
+    total = 0.0
+    kept = []
+    for x, y in loader:
+        x = x.to(device)
+        loss = F.cross_entropy(model(x), y.to(device))
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        total += loss.item()
+        kept.append(loss)
+    epoch_losses.append(total / len(loader))
+correct = 0
+for x, y in loader:
+    correct += (model(x.to(device)).argmax(1) == y.to(device)).sum().item()
+w = torch.randn(16)
+scaled = torch.zeros_like(w)
+for i in range(len(w)):
+    scaled[i] = w[i] * 0.5 + 1
+result = [epoch_losses, correct, torch.stack(kept).detach(), scaled]
+'''
+
+
+def test_rewrites_of_all_six_rules_compose_and_keep_results() -> None:
+    from paef_jupyter.api import analyze_source
+    from paef_jupyter.fix import apply_findings
+    from rule_fixtures import assert_same
+
+    mine = ["host-sync", "graph-retention", "eval-without-no-grad", "pageable-transfer", "elementwise-loop", "sync-dataloader"]
+    report = analyze_source(SCRIPT, rules=mine)
+    assert {f.rule for f in report.findings if f.fixable} == set(mine) - {"sync-dataloader"}
+    fixed, applied, skipped = apply_findings(SCRIPT, report.findings)
+    assert skipped == [] and len(applied) == sum(f.fixable for f in report.findings)
+    assert "with torch.no_grad():\n    for x, y in loader:" in fixed
+    assert_same(run_fixture(SCRIPT, "before.py"), run_fixture(fixed, "after.py"))
+    again = analyze_source(fixed, rules=mine)
+    assert not any(f.fixable for f in again.findings)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from ...fix.edits import replace
 from ...model import Edit
 from ..facts import Facts, Loop
 
@@ -110,6 +111,30 @@ def insert_after(facts: Facts, stmt: cst.CSTNode, code: str) -> Edit:
 
 def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
+def add_keyword(facts: Facts, call: cst.Call, name: str, value: str) -> Edit:
+    """An edit giving `call` the argument `name=value`, touching only that spot (so it composes
+    with other rules' edits inside the call)."""
+    existing = keyword_arg(call, name)
+    if existing is not None:
+        return replace(facts, existing.value, value)
+    if call.args:
+        end = facts.position(call.args[-1]).end
+        return Edit(end.line, end.column, end.line, end.column, f", {name}={value}")
+    end = facts.position(call).end  # just before the closing parenthesis
+    return Edit(end.line, end.column - 1, end.line, end.column - 1, f"{name}={value}")
+
+
+def append_call(facts: Facts, expr: cst.BaseExpression, method: str) -> tuple[Edit, ...]:
+    """Edits turning `expr` into `expr.method()` (parenthesised when it is not an atom)."""
+    rng = facts.position(expr)
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not expr.lpar:
+        return (Edit(rng.end.line, rng.end.column, rng.end.line, rng.end.column, f".{method}()"),)
+    return (
+        Edit(rng.start.line, rng.start.column, rng.start.line, rng.start.column, "("),
+        Edit(rng.end.line, rng.end.column, rng.end.line, rng.end.column, f").{method}()"),
+    )
 
 
 def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Call:

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..facts import Loop
 from ..types import Kind
-from ._support import grad_disabled
+from ._support import append_call, grad_disabled
 from .base import Rule
 
 # Methods whose result carries no autograd history.
@@ -61,7 +60,7 @@ class GraphRetention(Rule):
         leaves = [leaf for leaf in _leaves(added) if self._carries_graph(leaf, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
             return
-        edits = tuple(replace(self.facts, leaf, f"{self.facts.code(leaf)}.detach()") for leaf in leaves)
+        edits = tuple(edit for leaf in leaves for edit in append_call(self.facts, leaf, "detach"))
         shown = (node if appended else self.facts.statement_of(node)).visit(_Detach(leaves))
         parts = shown.body if isinstance(shown, cst.SimpleStatementLine) else (shown,)
         new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)

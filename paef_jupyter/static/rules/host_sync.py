@@ -7,7 +7,7 @@ from typing import Callable
 import libcst as cst
 
 from ...fix.edits import replace
-from ...model import Fix, Severity
+from ...model import Edit, Fix, Severity
 from ..facts import Loop
 from ..types import Kind, kind_of_method
 from ._support import hot_loop, insert_after, torch_alias
@@ -154,9 +154,18 @@ class HostSync(Rule):
             return None
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
-        new_value = f"{self.facts.code(value)}.detach()"
+        atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
+        new_value = f"{self.facts.code(value)}.detach()" if atom else f"({self.facts.code(value)}).detach()"
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):  # `x.item()`: rename the method
+            change: tuple[Edit, ...] = (replace(self.facts, node.func.attr, "detach"),)
+        else:  # `float(x)`: unwrap, touching only the call's own text (edits inside `x` compose)
+            call, arg = self.facts.position(node), self.facts.position(value)
+            change = (
+                Edit(call.start.line, call.start.column, arg.start.line, arg.start.column, "" if atom else "("),
+                Edit(arg.end.line, arg.end.column, call.end.line, call.end.column, ".detach()" if atom else ").detach()"),
+            )
         edits = (
-            replace(self.facts, node, new_value),
+            *change,
             insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
         )
         return Fix(

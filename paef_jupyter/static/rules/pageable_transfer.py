@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..facts import Loop
 from ..names import bound_names
 from ..types import Kind
-from ._support import keyword_arg, loops_over, torch_alias, with_keyword
+from ._support import add_keyword, keyword_arg, loops_over, torch_alias, with_keyword
 from .base import Rule
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -55,8 +54,8 @@ class PageableTransfer(Rule):
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
         new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
         if torch is not None:
-            edits = (replace(self.facts, loader, new_loader),
-                     *(replace(self.facts, m, with_keyword(m, "non_blocking", _TRUE)) for m in blocking))
+            edits = (add_keyword(self.facts, loader, "pin_memory", pin_value),
+                     *(add_keyword(self.facts, m, "non_blocking", "True") for m in blocking))
         self.report(
             loader,
             f"`{name}` yields batches in pageable memory and `{first}` copies each one to the device: "
@@ -80,7 +79,7 @@ class PageableTransfer(Rule):
             f"`{self.facts.code(move)}` copies a pinned batch of `{name}` synchronously: the host waits "
             "for the transfer instead of preparing the next step; `non_blocking=True` overlaps it",
             fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`",
-                    edits=(replace(self.facts, move, new),), suggestion=self.facts.code(new)),
+                    edits=(add_keyword(self.facts, move, "non_blocking", "True"),), suggestion=self.facts.code(new)),
             severity=Severity.LOW,
         )
 
