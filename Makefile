@@ -8,9 +8,12 @@ PY := $(VENV)/bin/python
 setup:
 	./scripts/setup.sh
 
+DEMO ?= demo_notebooks/niser_recommender.ipynb
+
 demo: setup
 	mkdir -p out
-	$(VENV)/bin/paef scan demo_notebooks/ping_pong.ipynb || true
+	$(VENV)/bin/paef profile $(DEMO) --report out/demo_report.html --json out/demo_report.json
+	@echo "report: out/demo_report.html"
 
 test:
 	./scripts/setup.sh --browser
