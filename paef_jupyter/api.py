@@ -134,8 +134,15 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
         from .dynamic.run_units import run_units
 
         profile, failures = run_units(units, path)
+    if failures:
+        stopped = tuple(f"{_where(f)} failed: {f.message}" for f in failures)
+        profile = replace(profile, notes=stopped + profile.notes)
     report = correlate(static, profile)
     return replace(report, errors=report.errors + tuple(failures))
+
+
+def _where(error: AnalysisError) -> str:
+    return f"cell {error.ref.cell}" if error.ref.cell is not None else (error.ref.path or "the code")
 
 
 def _stamp(report: Report, run_end: float) -> Report:

@@ -63,3 +63,19 @@ def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
     (error,) = report.errors
     assert error.ref.cell == 3 and error.line == 1 and "ValueError: stop here" in error.message
     assert set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*"))) == before  # nothing left behind
+
+
+def test_scalene_failure_is_one_line_naming_the_file(tmp_path, monkeypatch):
+    import subprocess
+
+    from paef_jupyter.dynamic import scalene_runner
+    from paef_jupyter.units import InputError
+
+    def no_profile(cmd, **kw):
+        return subprocess.CompletedProcess(cmd, 1, "", "Traceback...\nModuleNotFoundError: No module named 'scalene'")
+
+    monkeypatch.setattr(scalene_runner.subprocess, "run", no_profile)
+    script = tmp_path / "t.py"
+    script.write_text("x = 1\n")
+    with pytest.raises(InputError, match=r"t\.py: scalene wrote no profile \(exit 1\): ModuleNotFoundError"):
+        api.profile_path(str(script), engine="scalene")

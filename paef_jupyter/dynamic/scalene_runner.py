@@ -18,6 +18,7 @@ from typing import Any, Mapping
 
 from ..model import AnalysisError, CellRef, LineStat, Profile, SourceUnit
 from ..source import mask
+from ..units import InputError
 
 TIMEOUT_S = 3600
 
@@ -46,8 +47,9 @@ for cell in cells:
 '''
 
 
-class ScaleneError(RuntimeError):
-    """Scalene could not run or wrote no profile; the message is one line."""
+class ScaleneError(InputError):
+    """Scalene could not run or wrote no profile: like an unreadable input, the file cannot be
+    profiled this way, and the faces report it as one line naming the file."""
 
 
 def run_scalene(units: list[SourceUnit], path: str) -> tuple[Profile, list[AnalysisError]]:
@@ -73,10 +75,10 @@ def run_scalene(units: list[SourceUnit], path: str) -> tuple[Profile, list[Analy
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S, cwd=tmp)
         except (OSError, subprocess.TimeoutExpired) as exc:
-            raise ScaleneError(f"scalene did not run: {exc}") from None
+            raise ScaleneError(f"{path}: scalene did not run: {exc}") from None
         if not os.path.exists(out):
             tail = (proc.stderr or proc.stdout or "").strip().splitlines()[-1:] or ["no output"]
-            raise ScaleneError(f"scalene wrote no profile (exit {proc.returncode}): {tail[0]}")
+            raise ScaleneError(f"{path}: scalene wrote no profile (exit {proc.returncode}): {tail[0]}")
         with open(out, encoding="utf-8") as fh:
             data = json.load(fh)
         failures = _failures(status, units)
