@@ -41,8 +41,8 @@ class EvalWithoutNoGrad(Rule):
                 self._check(loop)
 
     def _check(self, loop: Loop) -> None:
-        if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._needs_grad(loop) \
-                or self._feeds_backward(loop):
+        if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
+                or self._needs_grad(loop) or self._feeds_backward(loop):
             return
         torch = torch_alias(self.facts)
         suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
@@ -81,6 +81,15 @@ class EvalWithoutNoGrad(Rule):
         return any(self.facts.kind(name) is Kind.MODULE for name in names)
 
     # --- does the loop need autograd? ------------------------------------------------------
+
+    def _called_without_grad(self, loop: Loop) -> bool:
+        """The loop's function is only ever called under `no_grad` (`with torch.no_grad(): evaluate()`)."""
+        if loop.function is None:
+            return False
+        name = loop.function.name.value
+        sites = [c for c in self.facts.calls_in(self.facts.module)
+                 if isinstance(c.func, (cst.Name, cst.Attribute)) and (c.func.value if isinstance(c.func, cst.Name) else c.func.attr.value) == name]
+        return bool(sites) and all(grad_disabled(self.facts, c) for c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:
         for n in self.facts.walk(loop.node.body):

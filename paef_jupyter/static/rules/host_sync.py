@@ -154,6 +154,8 @@ class HostSync(Rule):
             return None
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
+        if any(total in self.facts.names_read(f.body) for f in self.facts.functions.values() if f is not loop.function):
+            return None  # a function (a logging helper called in the loop, say) may read it mid-loop
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
         new_value = f"{self.facts.code(value)}.detach()" if atom else f"({self.facts.code(value)}).detach()"
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):  # `x.item()`: rename the method
