@@ -36,6 +36,7 @@ def table(device: torch.device, measured: list[dict[str, object]]) -> Table:
                 m["after_median_s"] * 1e3,  # type: ignore[operator]
                 f"{m['ratio']:.2f}x",
                 f"{low:.2f}–{high:.2f}",
+                f"{m['cpu_ratio']:.2f}x" if not gpu and m["cpu_ratio"] else None,
                 f"{case.paper_cpu}x / {case.paper_gpu}x" if case.paper_cpu else None,
             )
         )
@@ -43,14 +44,17 @@ def table(device: torch.device, measured: list[dict[str, object]]) -> Table:
     notes = tuple(
         f"{c.rule}: {c.note}" for c in CASES if c.note
     ) + (
-        "Ratio = median before / median after over interleaved repeats; range = lowest and highest "
-        "ratio of one before/after pair. Outputs checked equal (torch.allclose) before timing.",
+        "ours = median wall time before / median after over interleaved repeats; pair range = lowest "
+        "and highest ratio of one before/after pair; ours, CPU time = the same ratio over the process's "
+        "CPU time (on a CPU run, less disturbed by other processes on a busy box). Outputs checked "
+        "equal (torch.allclose) before timing.",
     )
     label = f"GPU ({info['gpu']})" if gpu else "CPU"
     return Table(
         name=f"micro_{device.type}",
         title=f"Micro-benchmarks, {label}, {info['torch_threads']} torch thread(s)",
-        columns=("rule", "timed loop", "before (ms)", "after (ms)", "ours", "pair range", "paper CPU / GPU"),
+        columns=("rule", "timed loop", "before (ms)", "after (ms)", "ours", "pair range", "ours, CPU time",
+                 "paper CPU / GPU"),
         rows=tuple(rows),
         notes=notes,
         machine=info,

@@ -78,13 +78,14 @@ def measure(
     return {"equal": True, **compare(lambda: before(data), lambda: after(data), repeats=repeats, device=device).to_json()}
 
 
-def row(pipeline: Pipeline, variant: str, m: dict[str, Any]) -> tuple[Any, ...]:
+def row(pipeline: Pipeline, variant: str, m: dict[str, Any], gpu: bool) -> tuple[Any, ...]:
     paper = f"{pipeline.paper_cpu} / {pipeline.paper_gpu}"
     if not m.get("equal"):
-        return (pipeline.name, variant, None, None, f"not timed: {m.get('why')}", None, paper)
+        return (pipeline.name, variant, None, None, f"not timed: {m.get('why')}", None, None, paper)
     low, high = m["ratio_range"]
+    cpu = f"{m['cpu_ratio']:.2f}x" if m["cpu_ratio"] and not gpu else None
     return (pipeline.name, variant, m["before_median_s"], m["after_median_s"], f"{m['ratio']:.2f}x",
-            f"{low:.2f}–{high:.2f}", paper)
+            f"{low:.2f}–{high:.2f}", cpu, paper)
 
 
 def run(device: torch.device, repeats: int) -> Table:
@@ -94,27 +95,28 @@ def run(device: torch.device, repeats: int) -> Table:
         for p in PIPELINES:
             data = p.module.make_data(False, device)
             hand = measure(p.module.before, p.module.after, data, device, repeats)
-            rows.append(row(p, "hand-fixed", hand))
+            rows.append(row(p, "hand-fixed", hand, gpu))
             data_out[f"{p.module.__name__}:hand"] = hand
             fixed, why = paef_fixed(p.module, Path(tmp))
             if fixed is None:
                 notes.append(f"{p.name}: `paef fix` variant not measured: {why}.")
                 continue
             auto = measure(p.module.before, fixed.before, data, device, repeats)
-            rows.append(row(p, "paef fix", auto))
+            rows.append(row(p, "paef fix", auto, gpu))
             data_out[f"{p.module.__name__}:paef"] = auto
             notes.append(f"{p.name}: {why}.")
     info = machine(str(device))
     notes.append(
         "Time = one training run (NISER: one epoch; DQN: 40 environment steps of 256 users), median of "
-        "interleaved repeats; outputs (losses, metrics, final weights) checked equal within "
+        "interleaved repeats (CPU-time ratio beside it); outputs (losses, metrics, final weights) checked equal within "
         f"rtol={RTOL}, atol={ATOL} before timing."
     )
     label = f"GPU ({info['gpu']})" if gpu else "CPU"
     return Table(
         name=f"pipelines_{device.type}",
         title=f"Demo pipelines, {label}, {info['torch_threads']} torch thread(s)",
-        columns=("pipeline", "after =", "before (s)", "after (s)", "ours", "pair range", "paper CPU / GPU"),
+        columns=("pipeline", "after =", "before (s)", "after (s)", "ours", "pair range", "ours, CPU time",
+                 "paper CPU / GPU"),
         rows=tuple(rows),
         notes=tuple(notes),
         machine=info,

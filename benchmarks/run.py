@@ -54,9 +54,20 @@ def run_script(name: str) -> tuple[int, str]:
     return proc.returncode, output
 
 
+NOT_MEASURED = """\
+## Not measured, and why
+
+{gpu}
+- `pageable-transfer` and `sync-dataloader` have no micro-benchmark row: pinned memory and
+  non-blocking copies only matter with a host-to-device copy to overlap (a GPU), and loader
+  workers only pay off when loading is on the critical path on a box with spare cores (this
+  one has 2). Their demo notebook (`demo_notebooks/transfers.ipynb`) shows the fix.
+"""
+
+
 def render(tables: list[Table], untabled: dict[str, tuple[int, str]], command: str) -> str:
     parts = [INTRO.format(command=command)]
-    machines = {describe_machine(t.machine) for t in tables}
+    machines = {describe_machine(t.machine, load=False) for t in tables}
     if machines:
         parts.append("## Machine\n\n" + "\n".join(f"- {m}" for m in sorted(machines)) + "\n")
     for table in tables:
@@ -65,6 +76,15 @@ def render(tables: list[Table], untabled: dict[str, tuple[int, str]], command: s
             f"## {table.title}\n\n{markdown(table)}\n\n{notes}\n\n"
             f"Command: `{table.command}` — machine: {describe_machine(table.machine)}\n"
         )
+    if not any(t.machine.get("gpu") for t in tables):
+        gpu = (
+            "- **GPU**: no GPU was available where these ran, so the paper's GPU column has no "
+            "counterpart here. The same scripts time `cuda` too (synchronising around every timed "
+            "call) when one is present: `python -m benchmarks.micro --device cuda`."
+        )
+    else:
+        gpu = "- GPU rows are above, each table naming its GPU."
+    parts.append(NOT_MEASURED.format(gpu=gpu))
     for name, (code, output) in untabled.items():
         status = "" if code == 0 else f" (exit status {code})"
         parts.append(f"## benchmarks/{name}.py{status}\n\nNo results table; its output:\n\n```\n{output.strip()}\n```\n")

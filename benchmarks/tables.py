@@ -58,7 +58,7 @@ def cpu_model() -> str:
 
 
 def machine(device: str = "cpu") -> dict[str, Any]:
-    """What a reader needs to judge a timing: CPU, cores, threads, torch, GPU."""
+    """What a reader needs to judge a timing: CPU, cores, threads, torch, GPU, and how busy the box was."""
     import torch
 
     info: dict[str, Any] = {
@@ -71,16 +71,18 @@ def machine(device: str = "cpu") -> dict[str, Any]:
         "os": f"{platform.system()} {platform.release()}",
         "device": device,
         "gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else None,
+        "load_average": round(os.getloadavg()[0], 2) if hasattr(os, "getloadavg") else None,
     }
     return info
 
 
-def describe_machine(info: dict[str, Any]) -> str:
+def describe_machine(info: dict[str, Any], load: bool = True) -> str:
     gpu = info.get("gpu") or "none (GPU not measured)"
     return (
         f"{info.get('cpu')}, {info.get('cores_usable')} usable of {info.get('cores')} cores, "
         f"torch {info.get('torch')} with {info.get('torch_threads')} thread(s), "
         f"Python {info.get('python')}, {info.get('os')}; GPU: {gpu}"
+        + (f"; load average {info['load_average']} when it started" if load and info.get("load_average") is not None else "")
     )
 
 

@@ -17,8 +17,13 @@ import torch
 
 @dataclass(frozen=True)
 class Comparison:
+    """Wall times, and the process's CPU times of the same runs (less disturbed by other
+    processes on a busy box; meaningless for GPU work, which the wall time includes)."""
+
     before_s: tuple[float, ...]
     after_s: tuple[float, ...]
+    before_cpu_s: tuple[float, ...] = ()
+    after_cpu_s: tuple[float, ...] = ()
 
     @property
     def before_median_s(self) -> float:
@@ -34,6 +39,13 @@ class Comparison:
         return self.before_median_s / self.after_median_s
 
     @property
+    def cpu_ratio(self) -> float | None:
+        """The same ratio over CPU time, when it was recorded."""
+        if not self.before_cpu_s or not self.after_cpu_s:
+            return None
+        return statistics.median(self.before_cpu_s) / statistics.median(self.after_cpu_s)
+
+    @property
     def ratio_range(self) -> tuple[float, float]:
         """Lowest and highest ratio of the interleaved pairs: how much the ratio moved."""
         pairs = [b / a for b, a in zip(self.before_s, self.after_s)]
@@ -47,6 +59,9 @@ class Comparison:
             "after_median_s": self.after_median_s,
             "ratio": self.ratio,
             "ratio_range": list(self.ratio_range),
+            "before_cpu_s": list(self.before_cpu_s),
+            "after_cpu_s": list(self.after_cpu_s),
+            "cpu_ratio": self.cpu_ratio,
         }
 
 
@@ -56,12 +71,13 @@ def synchronize(device: torch.device | str) -> None:
         torch.cuda.synchronize()
 
 
-def time_once(fn: Callable[[], Any], device: torch.device | str = "cpu") -> float:
+def time_once(fn: Callable[[], Any], device: torch.device | str = "cpu") -> tuple[float, float]:
+    """Wall and process CPU seconds of one call."""
     synchronize(device)
-    start = time.perf_counter()
+    start, start_cpu = time.perf_counter(), time.process_time()
     fn()
     synchronize(device)
-    return time.perf_counter() - start
+    return time.perf_counter() - start, time.process_time() - start_cpu
 
 
 def compare(
@@ -77,16 +93,15 @@ def compare(
     for _ in range(warmup):
         before()
         after()
-    before_s: list[float] = []
-    after_s: list[float] = []
+    runs: dict[str, list[tuple[float, float]]] = {"before": [], "after": []}
     for i in range(repeats):
-        if i % 2 == 0:
-            before_s.append(time_once(before, device))
-            after_s.append(time_once(after, device))
-        else:
-            after_s.append(time_once(after, device))
-            before_s.append(time_once(before, device))
-    return Comparison(tuple(before_s), tuple(after_s))
+        order = ("before", "after") if i % 2 == 0 else ("after", "before")
+        for name in order:
+            runs[name].append(time_once(before if name == "before" else after, device))
+    return Comparison(
+        tuple(w for w, _ in runs["before"]), tuple(w for w, _ in runs["after"]),
+        tuple(c for _, c in runs["before"]), tuple(c for _, c in runs["after"]),
+    )
 
 
 def assert_same(before: Any, after: Any, rtol: float = 1e-4, atol: float = 1e-5, what: str = "") -> None:

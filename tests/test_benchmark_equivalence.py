@@ -79,7 +79,7 @@ def test_compare_interleaves_and_reports_median_ratio() -> None:
     calls: list[str] = []
     result = compare(lambda: calls.append("b"), lambda: calls.append("a"), repeats=4, warmup=1)
     assert calls == ["b", "a", "b", "a", "a", "b", "b", "a", "a", "b"]
-    assert len(result.before_s) == len(result.after_s) == 4
+    assert len(result.before_s) == len(result.after_s) == len(result.before_cpu_s) == len(result.after_cpu_s) == 4
     assert result.ratio == pytest.approx(result.before_median_s / result.after_median_s)
 
 
