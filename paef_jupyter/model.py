@@ -221,7 +221,7 @@ class Profile:
     window_ref: CellRef | None = None
     window_line: int = 0
     window_end_line: int = 0
-    profiled_time_s: float = 0.0  # wall time of the profiled part (overhead included)
+    profiled_time_s: float = 0.0  # wall time of the profiled part (profiler start/stop included)
     # What the measured part would take unprofiled: the loop's time estimated from one
     # unprofiled iteration in window mode, the profiled time otherwise. Savings scale by it.
     base_time_s: float = 0.0

@@ -106,8 +106,8 @@ class LineTracer:
     def __enter__(self) -> "LineTracer":
         self._previous = sys.gettrace()
         if self.recording:
+            self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
-            self.times.started_at = time.perf_counter()
         sys.settrace(self._call)
         self._installed = True
         return self
@@ -124,8 +124,8 @@ class LineTracer:
             self._open.pop().__exit__(None, None, None)
         if self.recording:
             self.recording = False
-            self.times.stopped_at = time.perf_counter()
             self._stop()
+            self.times.stopped_at = time.perf_counter()
         self.done = True
 
     # -- trace functions ----------------------------------------------------------------
@@ -194,8 +194,8 @@ class LineTracer:
         if not self.recording:
             times.hits.append(time.perf_counter())
             if n == self.warmup:
-                self._start()
                 times.started_at = time.perf_counter()
+                self._start()
                 self.recording = True
                 self._mark_callers(frame)
             return
