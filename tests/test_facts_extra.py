@@ -8,6 +8,8 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
+import torch
+from torch.utils.data import DataLoader, Dataset, TensorDataset
 
 from paef_jupyter.fix.apply import apply_edits
 from paef_jupyter.static.facts import Facts
@@ -219,3 +221,62 @@ def test_rewrites_of_all_six_rules_compose_and_keep_results() -> None:
     assert_same(run_fixture(SCRIPT, "before.py"), run_fixture(fixed, "after.py"))
     again = analyze_source(fixed, rules=mine)
     assert not any(f.fixable for f in again.findings)
+
+
+# --- loaders built in an earlier cell (the live namespace) ------------------------------------
+
+LOOP_CELL = """\
+for x, y in loader:
+    x = x.to(device)
+    loss = (model(x) - y.to(device)).pow(2).mean()
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+"""
+
+
+class _PythonDataset(Dataset):
+    def __len__(self) -> int:
+        return 8
+
+    def __getitem__(self, i: int) -> tuple[torch.Tensor, torch.Tensor]:
+        return torch.full((2,), float(i)), torch.zeros(1)
+
+
+def _namespace(**loader_args: object) -> dict[str, object]:
+    dataset = loader_args.pop("dataset", TensorDataset(torch.randn(8, 2), torch.randn(8, 1)))
+    model = torch.nn.Linear(2, 1)
+    return {
+        "torch": torch, "device": "cuda", "model": model,
+        "optimizer": torch.optim.SGD(model.parameters(), lr=0.1),
+        "loader": DataLoader(dataset, batch_size=4, **loader_args),  # type: ignore[arg-type]
+    }
+
+
+def _findings(rule: str, namespace: dict[str, object]) -> list[tuple[int, bool]]:
+    from paef_jupyter.api import analyze_source
+
+    return [(f.line, f.fixable) for f in analyze_source(LOOP_CELL, namespace=namespace, rules=[rule]).findings]
+
+
+def test_live_loader_without_pinning_gets_a_hint_at_the_copy() -> None:
+    assert _findings("pageable-transfer", _namespace()) == [(2, False)]
+
+
+def test_live_pinned_loader_gets_non_blocking_rewrites() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # pin_memory=True without a GPU warns when iterated, not here
+        namespace = _namespace(pin_memory=True)
+    assert _findings("pageable-transfer", namespace) == [(2, True), (3, True)]
+
+
+def test_live_loader_on_cpu_device_is_quiet() -> None:
+    namespace = _namespace()
+    namespace["device"] = "cpu"
+    assert _findings("pageable-transfer", namespace) == []
+
+
+def test_live_loader_with_python_getitem_and_no_workers() -> None:
+    assert _findings("sync-dataloader", _namespace(dataset=_PythonDataset())) == [(1, False)]
+    assert _findings("sync-dataloader", _namespace()) == []  # TensorDataset: indexing only
+    assert _findings("sync-dataloader", _namespace(dataset=_PythonDataset(), num_workers=1)) == []

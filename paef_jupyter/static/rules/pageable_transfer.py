@@ -7,8 +7,8 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import Loop
 from ..names import bound_names
-from ..types import Kind
-from ._support import add_keyword, keyword_arg, loops_over, torch_alias, with_keyword
+from ..types import Kind, kind_of_value
+from ._support import add_keyword, iterated_name, keyword_arg, loops_over, torch_alias, with_keyword
 from .base import Rule
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -46,6 +46,36 @@ class PageableTransfer(Rule):
         else:
             for move in blocking:
                 self._blocking(move, name)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
+        for loop in self.facts.loops:
+            name = iterated_name(loop)
+            live = self.facts.namespace.get(name) if name is not None else None
+            if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
+                continue
+            moves = self._batch_moves(loop)
+            blocking = [m for m in moves if keyword_arg(m, "non_blocking") is None]
+            if getattr(live, "pin_memory", False):
+                for move in blocking:
+                    self._blocking(move, name)  # type: ignore[arg-type]
+            elif moves and _host_tensors(getattr(live, "dataset", None)):
+                self.report(
+                    moves[0],
+                    f"`{name}` (built in an earlier cell) yields batches in pageable memory and "
+                    f"`{self.facts.code(moves[0])}` copies each one to the device: the copy is staged through a "
+                    "pinned buffer and blocks the host every step",
+                    fix=Fix(
+                        description=f"create `{name}` with `pin_memory=torch.cuda.is_available()` (in its own cell) "
+                        "and copy its batches with `non_blocking=True`",
+                        suggestion=f"{name} = DataLoader(..., pin_memory=torch.cuda.is_available())",
+                        safe=False,
+                    ),
+                )
+
+    def _assigned_here(self, name: str) -> bool:
+        return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+                   for n in self.facts.walk(self.facts.module))
 
     def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call]) -> None:
         torch = torch_alias(self.facts)
@@ -153,9 +183,7 @@ class PageableTransfer(Rule):
         dataset = args[0].value
         pieces: list[cst.CSTNode] = [dataset]
         if isinstance(dataset, cst.Name):
-            live = self.facts.namespace.get(dataset.value)
-            tensors = getattr(live, "tensors", ())
-            if any(getattr(getattr(t, "device", None), "type", "cpu") != "cpu" for t in tensors):
+            if not _host_tensors(self.facts.namespace.get(dataset.value)):
                 return False
             value = self.facts.value_of(dataset)
             if value is not None:
@@ -175,3 +203,9 @@ def _root(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, (cst.Subscript, cst.Attribute)):
         expr = expr.value
     return expr.value if isinstance(expr, cst.Name) else None
+
+
+def _host_tensors(dataset: object) -> bool:
+    """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
+    tensors = getattr(dataset, "tensors", ())
+    return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)

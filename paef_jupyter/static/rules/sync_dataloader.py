@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import inspect
+
 import libcst as cst
 
 from ...model import Fix, Severity
 from ..facts import Loop
 from ..names import dotted_name
-from ._support import keyword_arg, loops_over, with_keyword
+from ..types import Kind, kind_of_value
+from ._support import iterated_name, keyword_arg, loops_over, with_keyword
 from .base import Rule
 
 _LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
@@ -43,6 +46,26 @@ class SyncDataLoader(Rule):
             return
         suggestion = self.facts.code(with_keyword(with_keyword(node, "num_workers", cst.Integer("4")),
                                                   "persistent_workers", cst.Name("True")))
+        self._report(node, name, work, suggestion)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
+        for loop in self.facts.loops:
+            name = iterated_name(loop)
+            live = self.facts.namespace.get(name) if name is not None else None
+            if live is None or kind_of_value(live) is not Kind.DATALOADER or getattr(live, "num_workers", 1) != 0:
+                continue
+            if not self._in_training(loop) or any(
+                isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+                for n in self.facts.walk(self.facts.module)
+            ):
+                continue
+            work = _live_per_sample_work(getattr(live, "dataset", None))
+            if work is not None:
+                self._report(loop.node.iter, name, work,  # type: ignore[union-attr]
+                             f"{name} = DataLoader(..., num_workers=4, persistent_workers=True)  # in its own cell")
+
+    def _report(self, node: cst.CSTNode, name: str, work: str, suggestion: str) -> None:
         self.report(
             node,
             f"`{name}` loads every batch in the training process ({work}) between steps: with "
@@ -100,3 +123,11 @@ class SyncDataLoader(Rule):
         named = [dotted_name(c.func) for c in calls if dotted_name(c.func)]
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
+
+
+def _live_per_sample_work(dataset: object) -> str | None:
+    """A live dataset whose `__getitem__` is Python code outside torch (runs per sample)."""
+    getitem = getattr(type(dataset), "__getitem__", None)
+    if not inspect.isfunction(getitem) or getitem.__module__.startswith("torch."):
+        return None
+    return f"`{type(dataset).__name__}.__getitem__` is Python code, run per sample"
