@@ -115,8 +115,8 @@ def _dynamic_findings(profile: Profile, findings: list[Finding], total: float) -
     covered = {(f.ref.key, line) for f in findings for line in range(f.line, f.end_line + 1)}
     out: list[Finding] = []
     for stat in profile.lines:
-        if (stat.ref.key, stat.line) in covered:
-            continue
+        if (stat.ref.key, stat.line) in covered or stat.encloses_window:
+            continue  # a line that called into the loop holds all of it: not itself a bottleneck
         found = _dynamic_rule(stat, profile, total)
         if found is not None:
             rule, severity, message, explanation = found

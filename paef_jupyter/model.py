@@ -176,6 +176,7 @@ class LineStat:
     peak_memory_mb: float = 0.0
     copy_mb_s: float = 0.0
     iterations: int = 0  # loop iterations the profile of this line covers (0: not windowed)
+    encloses_window: bool = False  # a line that called into the profiled loop (inclusive of it)
 
 
 @dataclass(frozen=True)

@@ -151,3 +151,8 @@ def test_per_iteration_counts_use_the_window_each_line_was_measured_in():
                    stat(8, cpu_time_s=0.1, syncs=2, hits=5, iterations=5))
     out = correlate(Report(), prof)
     assert [(f.ref, f.line, f.evidence.iterations) for f in out.findings] == [(OTHER, 4, 2)]
+
+
+def test_a_line_enclosing_the_window_is_not_a_dynamic_bottleneck():
+    caller = stat(2, cpu_time_s=0.9, op_time_s=0.1, syncs=5, hits=1, encloses_window=True)
+    assert correlate(Report(), profile(caller)).findings == ()

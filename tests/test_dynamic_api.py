@@ -163,3 +163,6 @@ def test_profile_cell_windows_the_loop_of_an_earlier_cells_function():
     n = profile.profiled_iterations
     assert n == 3 and profile.iterations == 60
     assert profile.line(helper, 5).syncs == n and profile.line(REF, 2).syncs == n  # and the calling line
+    assert profile.line(REF, 2).encloses_window and not profile.line(helper, 5).encloses_window
+    # The calling line holds the whole loop: no dynamic finding of its own.
+    assert all(f.line != 2 or f.ref != REF for f in run.report.findings if f.source == "dynamic")

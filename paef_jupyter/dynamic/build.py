@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..model import Frame, Profile
+from ..model import Frame, LineStat, Profile
 from .attribution import attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
 from .collector import Collected
@@ -41,7 +41,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         peak_memory_bytes=run.peak_memory_bytes,
         overhead=_overhead(run),
         device=run.device,
-        lines=tuple(replace(s, iterations=profiled_iterations) for s in line_stats(result, files)),
+        lines=_lines(run, line_stats(result, files), profiled_iterations),
         cpu_tree=cpu_tree(result, files, text),
         gpu_tree=gpu_tree(result, files, text),
         notes=notes,
@@ -54,6 +54,13 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         syncs_per_iteration=_per(result.totals.syncs, profiled_iterations),
         h2d_copies_per_iteration=_per(result.totals.h2d, profiled_iterations),
         d2h_copies_per_iteration=_per(result.totals.d2h, profiled_iterations),
+    )
+
+
+def _lines(run: Collected, stats: tuple[LineStat, ...], iterations: int) -> tuple[LineStat, ...]:
+    callers = {(run.files[i].ref.key, run.files[i].cell_line(line)) for i, line in run.callers}
+    return tuple(
+        replace(s, iterations=iterations, encloses_window=(s.ref.key, s.line) in callers) for s in stats
     )
 
 

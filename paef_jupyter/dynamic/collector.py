@@ -41,12 +41,13 @@ class Collected:
     window: int = 0
     loop_length: int | None = None  # read from the loop's header when it could be
     window_completed: bool = False  # the window ended before the loop did
-    iteration_s: float | None = None  # one unprofiled iteration, measured before the window
+    iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
     time_after_window_s: float = 0.0
     sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
     device: str = "cpu"
     peak_memory_bytes: int = 0
     notes: list[str] = field(default_factory=list)
+    callers: frozenset[tuple[int, int]] = frozenset()  # (file, code line) enclosing the window
     run_end: float = 0.0  # perf_counter when the cell's code returned
 
 
@@ -167,13 +168,14 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.window = tracer.window
     out.loop = tracer.loop  # the inner loop, if the outer one was too short to window
     out.loop_length = tracer.loop_length
+    out.callers = frozenset(tracer.callers)
     out.window_completed = times.completed
     # The header line also fires once when the loop ends (the exhausted `for`, the false
     # `while` test), so a loop that ends inside the window counts exactly its iterations.
     started = times.started_at is not None and tracer.loop is not None
     out.iterations_before = len(times.hits) - (1 if started else 0)
-    if len(times.hits) >= 2:  # the last iteration before the window (or the loop's end)
-        out.iteration_s = times.hits[-1] - times.hits[-2]
+    if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
+        out.iteration_s = min(b - a for a, b in zip(times.hits, times.hits[1:]))
     if times.started_at is not None:
         stopped = times.stopped_at or out.run_end
         out.profiled_s = stopped - times.started_at

@@ -60,7 +60,8 @@ class WindowTimes:
     """What the tracer saw of the loop, for the profile's iteration estimate."""
 
     hits: list[float] = field(default_factory=list)  # perf_counter at each hit before the window
-    started_at: float | None = None
+    started_at: float | None = None  # before the profiler's start
+    recording_at: float | None = None  # after it (a cold start can take a second)
     stopped_at: float | None = None
     recorded_iterations: int = 0
     completed: bool = False  # the window ended at a header hit (not with the loop or the cell)
@@ -94,6 +95,7 @@ class LineTracer:
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
         self.failure: str | None = None  # an error of the tracer itself (never the cell's)
+        self.callers: set[tuple[int, int]] = set()  # (file, code line) that called into the loop
         self._headers: dict[int, int | None] = {}  # file index -> code line of the loop header
         self.recording = loop is None
         self.done = False
@@ -108,6 +110,7 @@ class LineTracer:
         if self.recording:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
+            self.times.recording_at = time.perf_counter()
         sys.settrace(self._call)
         self._installed = True
         return self
@@ -171,7 +174,7 @@ class LineTracer:
         return header
 
     def _over_time(self) -> bool:
-        started = self.times.started_at
+        started = self.times.recording_at
         if started is None or time.perf_counter() - started < self.max_profiled_s:
             return False
         self.truncated = True
@@ -196,6 +199,7 @@ class LineTracer:
             if n == self.warmup:
                 times.started_at = time.perf_counter()
                 self._start()
+                times.recording_at = time.perf_counter()
                 self.recording = True
                 self._mark_callers(frame)
             return
@@ -215,6 +219,7 @@ class LineTracer:
                 callers.append((caller, idx))
             caller = caller.f_back
         for caller, idx in reversed(callers):
+            self.callers.add((idx, caller.f_lineno))
             tracer = _FrameTracer(self, idx)
             tracer.line = caller.f_lineno
             tracer.rng = self.open_range(idx, caller.f_lineno)
