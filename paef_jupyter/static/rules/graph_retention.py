@@ -20,11 +20,13 @@ class GraphRetention(Rule):
     title = "Loss tensors accumulated with their autograd graphs"
     severity = Severity.HIGH
     explanation = (
-        "A loss that requires grad references the whole autograd graph of its step: every "
-        "activation saved for backward. Adding it to a running total (or appending it to a list) "
-        "that outlives the step keeps each step's graph alive, so memory grows with every "
-        "iteration and `.backward()` on the total would walk all of them. `.detach()` keeps the "
-        "value (on the device, with no sync) and drops the graph."
+        "A tensor computed from a model's output requires grad and references its step's autograd "
+        "graph. Adding it to a running total (or appending it to a list) that outlives the step "
+        "chains every step's graph onto the total: `backward()` frees the tensors a graph saved but "
+        "not its nodes, and a value that was never back-propagated (a metric computed with grad) "
+        "keeps its saved activations too. Memory grows with every iteration (about 7 KB per step for "
+        "a backpropagated loss, 48 KB for a small softmax metric, measured here), and `total.backward()` "
+        "would walk all of it. `.detach()` keeps the value, on the device and without a sync."
     )
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
@@ -68,8 +70,9 @@ class GraphRetention(Rule):
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
-            f"{how} keeps the autograd graph of every step alive (all saved activations): memory grows "
-            f"each iteration; `.detach()` keeps the value without the graph and without a sync",
+            f"{how} chains every step's autograd graph onto `{total}`: its nodes, and any tensors they "
+            "saved that no backward freed, stay alive, so memory grows with every iteration; `.detach()` "
+            "keeps the value without the graph (and, unlike `.item()`, without a sync)",
             fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code),
         )
 
