@@ -280,3 +280,26 @@ def test_live_loader_with_python_getitem_and_no_workers() -> None:
     assert _findings("sync-dataloader", _namespace(dataset=_PythonDataset())) == [(1, False)]
     assert _findings("sync-dataloader", _namespace()) == []  # TensorDataset: indexing only
     assert _findings("sync-dataloader", _namespace(dataset=_PythonDataset(), num_workers=1)) == []
+
+
+# --- guards on automatic rewrites that the fixture harness cannot express -----------------------
+
+
+def _fixable(rule: str, path: str) -> list[tuple[int, bool]]:
+    from paef_jupyter.api import analyze_source
+
+    text = (FIXTURES / rule / path).read_text()
+    return [(f.line, f.fixable) for f in analyze_source(text, rules=[rule]).findings]
+
+
+def test_elementwise_rewrite_needs_out_made_like_the_same_tensor() -> None:
+    # `t` is rebound between `zeros_like(t)` and the loop: `out[:] = t * 2` would not broadcast
+    assert _fixable("elementwise-loop", "pos_rebound_between.py") == [(6, False)]
+
+
+def test_host_sync_rewrite_is_a_hint_when_a_helper_reads_the_total() -> None:
+    assert _fixable("host-sync", "helper_reads_total.in.py") == [(17, False), (25, True)]
+
+
+def test_eval_rewrite_is_a_hint_in_a_generator() -> None:
+    assert _fixable("eval-without-no-grad", "pos_generator_hint.py") == [(7, False)]

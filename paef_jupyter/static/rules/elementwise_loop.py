@@ -25,7 +25,7 @@ _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"
 @dataclass(frozen=True)
 class _Range:
     var: str
-    tensor: str | None  # `t` when the range covers `t`'s first dimension
+    tensor: cst.Name | None  # `t` when the range covers `t`'s first dimension
 
 
 class ElementwiseLoop(Rule):
@@ -88,7 +88,7 @@ class ElementwiseLoop(Rule):
             return None
         return _Range(loop.target.value, self._covered_tensor(it.args[-1].value))
 
-    def _covered_tensor(self, n: cst.BaseExpression) -> str | None:
+    def _covered_tensor(self, n: cst.BaseExpression) -> cst.Name | None:
         """`t` for `len(t)`, `t.shape[0]`, `t.size(0)`."""
         base: cst.BaseExpression | None = None
         if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value == "len" and len(n.args) == 1:
@@ -100,7 +100,7 @@ class ElementwiseLoop(Rule):
                 and len(n.slice) == 1 and isinstance(n.slice[0].slice, cst.Index) and _is_zero(n.slice[0].slice.value):
             base = n.value.value
         if isinstance(base, cst.Name) and self.facts.kind(base) is Kind.TENSOR:
-            return base.value
+            return base
         return None
 
     def _indexes_a_tensor(self, loop: cst.For, variables: tuple[str, ...]) -> bool:
@@ -179,7 +179,7 @@ class ElementwiseLoop(Rule):
             return None
         bases = {self.facts.code(_base_of(n, (rng.var,))) for n in self.facts.walk(small.value)
                  if isinstance(n, cst.Subscript) and _index_of(n, (rng.var,)) is not None}
-        if not bases <= {rng.tensor, out.value} or any(
+        if not bases <= {rng.tensor.value, out.value} or any(
             isinstance(n, cst.Attribute) and n.attr.value == "item" for n in self.facts.walk(small.value)
         ):
             return None
@@ -191,7 +191,9 @@ class ElementwiseLoop(Rule):
             suggestion=suggestion,
         )
 
-    def _made_like(self, out: cst.Name, tensor: str) -> bool:
+    def _made_like(self, out: cst.Name, tensor: cst.Name) -> bool:
+        """`out = torch.zeros_like(t)` (`empty_like`, `t.clone()`...) for the very `t` the loop covers
+        (not rebound in between, so both have one shape)."""
         value = self.facts.value_of(out)
         if not isinstance(value, cst.Call):
             return False
@@ -202,7 +204,8 @@ class ElementwiseLoop(Rule):
             source = value.args[0].value
         else:
             return False
-        return isinstance(source, cst.Name) and source.value == tensor
+        return isinstance(source, cst.Name) and source.value == tensor.value \
+            and self.facts.value_of(source) is self.facts.value_of(tensor)
 
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
