@@ -298,7 +298,7 @@ def test_elementwise_rewrite_needs_out_made_like_the_same_tensor() -> None:
 
 
 def test_host_sync_rewrite_is_a_hint_when_a_helper_reads_the_total() -> None:
-    assert _fixable("host-sync", "helper_reads_total.in.py") == [(17, False), (25, True)]
+    assert _fixable("host-sync", "helper_reads_total.in.py") == [(18, False), (25, True)]
 
 
 def test_eval_rewrite_is_a_hint_in_a_generator() -> None:
