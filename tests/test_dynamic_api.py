@@ -115,7 +115,7 @@ def test_profile_path_runs_cells_in_one_namespace_and_stops_at_a_failing_cell(tm
     assert profile.notes[0].startswith("cell 4 failed: ZeroDivisionError")
     cells = {(s.ref.cell, s.line): s for s in profile.lines}
     n = profile.profiled_iterations
-    assert n == 2 and cells[(3, 3)].syncs == n and cells[(2, 2)].syncs == n  # caller and helper
+    assert n == 1 and cells[(3, 3)].syncs == n and cells[(2, 2)].syncs == n  # caller and helper
     assert any("IPython syntax" in n for n in profile.notes)
     assert profile.cpu_tree is not None and profile.cpu_tree.kind == "root"
 

@@ -185,7 +185,7 @@ def test_short_outer_loop_hands_the_window_to_its_inner_loop():
     run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner=inner))
     profile = build_profile(run)
     assert run.loop == inner and profile.window_line == 4
-    assert profile.profiled_iterations == 2 and profile.line(CELL, 5).syncs == 2  # 5% of 30, warm-up 2
+    assert profile.profiled_iterations == 1 and profile.line(CELL, 5).syncs == 1  # 5% of 30, warm-up 2
     # Nested: the total is estimated from time (not the header's 30 per epoch), and says so.
     assert profile.iterations > 4 and any("estimated" in n for n in profile.notes)
     assert profile.line(CELL, 3) is None  # the epoch loop's header ran before the window

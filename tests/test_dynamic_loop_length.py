@@ -62,5 +62,6 @@ def test_window_is_a_bounded_share_of_the_loop():
     assert window_for(None) == UNSIZED_WINDOW
     assert window_for(1) == (0, 1) and window_for(2) == (0, 2)
     assert window_for(16) == (1, 1)
+    assert window_for(39) == (2, 1) and window_for(40) == (2, 2)
     assert window_for(60) == (2, 3)
     assert window_for(10_000) == (2, MAX_WINDOW)

@@ -52,7 +52,7 @@ def window_for(length: int | None) -> tuple[int, int]:
     if length <= 2:
         return 0, max(1, length)
     warmup = 1 if length < 20 else 2
-    return warmup, max(1, min(MAX_WINDOW, round(length * WINDOW_SHARE)))
+    return warmup, max(1, min(MAX_WINDOW, int(length * WINDOW_SHARE)))
 
 
 @dataclass
