@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import importlib.util
+import re
 import subprocess
 import sys
 import tempfile
@@ -24,7 +25,7 @@ import torch
 
 from benchmarks.pipelines import dqn, niser
 from benchmarks.tables import Table, command_line, machine, write
-from benchmarks.timing import assert_same, compare
+from benchmarks.timing import assert_same, comparison, interleave
 
 ROOT = Path(__file__).resolve().parents[1]
 RTOL, ATOL = 1e-3, 1e-4  # a whole training run: fused ops round differently, steps compound it
@@ -68,14 +69,36 @@ def paef_fixed(module: ModuleType, workdir: Path) -> tuple[ModuleType | None, st
     return fixed, f"paef fix changed {changed} line(s) of `before`'s module ({proc.stdout.strip() or proc.stderr.strip()})"
 
 
-def measure(
-    before: Callable[[Any], Any], after: Callable[[Any], Any], data: Any, device: torch.device, repeats: int
-) -> dict[str, Any]:
+def check(before: Callable[[Any], Any], after: Callable[[Any], Any], data: Any) -> str | None:
+    """Why `after` does not compute what `before` does, or None when it does."""
     try:
         assert_same(before(data), after(data), rtol=RTOL, atol=ATOL)
     except AssertionError as exc:
-        return {"equal": False, "why": str(exc)}
-    return {"equal": True, **compare(lambda: before(data), lambda: after(data), repeats=repeats, device=device).to_json()}
+        return str(exc)
+    return None
+
+
+def measure(module: ModuleType, fixed: ModuleType | None, data: Any, device: torch.device,
+            repeats: int) -> dict[str, dict[str, Any]]:
+    """Before, hand-fixed and (when there is one) paef-fixed, timed in the same interleaved
+    rounds, so both fixes are compared with the same runs of `before`."""
+    afters = {"hand": module.after} | ({"paef": fixed.before} if fixed else {})
+    out: dict[str, dict[str, Any]] = {}
+    timed = {"before": lambda: module.before(data)}
+    for name, fn in afters.items():
+        why = check(module.before, fn, data)
+        out[name] = {"equal": why is None, "why": why}
+        if why is None:
+            timed[name] = lambda fn=fn: fn(data)
+    runs = interleave(timed, repeats=repeats, device=device)
+    for name in afters:
+        if name in runs:
+            out[name] |= comparison(runs["before"], runs[name]).to_json()
+    return out
+
+
+def _without_paths(text: str) -> str:
+    return re.sub(r"/\S*/", "", text)
 
 
 def row(pipeline: Pipeline, variant: str, m: dict[str, Any], gpu: bool) -> tuple[Any, ...]:
@@ -94,21 +117,19 @@ def run(device: torch.device, repeats: int) -> Table:
     with tempfile.TemporaryDirectory() as tmp:
         for p in PIPELINES:
             data = p.module.make_data(False, device)
-            hand = measure(p.module.before, p.module.after, data, device, repeats)
-            rows.append(row(p, "hand-fixed", hand, gpu))
-            data_out[f"{p.module.__name__}:hand"] = hand
             fixed, why = paef_fixed(p.module, Path(tmp))
-            if fixed is None:
+            measured = measure(p.module, fixed, data, device, repeats)
+            rows.append(row(p, "hand-fixed", measured["hand"], gpu))
+            if "paef" in measured:
+                rows.append(row(p, "paef fix", measured["paef"], gpu))
+                notes.append(f"{p.name}: {_without_paths(why)}.")
+            else:
                 notes.append(f"{p.name}: `paef fix` variant not measured: {why}.")
-                continue
-            auto = measure(p.module.before, fixed.before, data, device, repeats)
-            rows.append(row(p, "paef fix", auto, gpu))
-            data_out[f"{p.module.__name__}:paef"] = auto
-            notes.append(f"{p.name}: {why}.")
+            data_out[p.module.__name__] = measured
     info = machine(str(device))
     notes.append(
         "Time = one training run (NISER: one epoch; DQN: 40 environment steps of 256 users), median of "
-        "interleaved repeats (CPU-time ratio beside it); outputs (losses, metrics, final weights) checked equal within "
+        "interleaved rounds (before, hand-fixed and paef-fixed in the same rounds; CPU-time ratio beside it); outputs (losses, metrics, final weights) checked equal within "
         f"rtol={RTOL}, atol={ATOL} before timing."
     )
     label = f"GPU ({info['gpu']})" if gpu else "CPU"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import statistics
 import time
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 import torch
 
@@ -80,6 +80,34 @@ def time_once(fn: Callable[[], Any], device: torch.device | str = "cpu") -> tupl
     return time.perf_counter() - start, time.process_time() - start_cpu
 
 
+def interleave(
+    variants: Mapping[str, Callable[[], Any]],
+    repeats: int = 7,
+    warmup: int = 1,
+    device: torch.device | str = "cpu",
+) -> dict[str, list[tuple[float, float]]]:
+    """(wall, CPU) seconds of `repeats` runs of each variant, the order rotated every round."""
+    if repeats < 1:
+        raise ValueError(f"repeats must be at least 1, got {repeats}")
+    names = list(variants)
+    for _ in range(warmup):
+        for name in names:
+            variants[name]()
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in names}
+    for i in range(repeats):
+        shift = i % len(names)
+        for name in names[shift:] + names[:shift]:
+            runs[name].append(time_once(variants[name], device))
+    return runs
+
+
+def comparison(before: list[tuple[float, float]], after: list[tuple[float, float]]) -> Comparison:
+    return Comparison(
+        tuple(w for w, _ in before), tuple(w for w, _ in after),
+        tuple(c for _, c in before), tuple(c for _, c in after),
+    )
+
+
 def compare(
     before: Callable[[], Any],
     after: Callable[[], Any],
@@ -88,20 +116,8 @@ def compare(
     device: torch.device | str = "cpu",
 ) -> Comparison:
     """Time `before` and `after` alternately (`repeats` pairs, order swapped every pair)."""
-    if repeats < 1:
-        raise ValueError(f"repeats must be at least 1, got {repeats}")
-    for _ in range(warmup):
-        before()
-        after()
-    runs: dict[str, list[tuple[float, float]]] = {"before": [], "after": []}
-    for i in range(repeats):
-        order = ("before", "after") if i % 2 == 0 else ("after", "before")
-        for name in order:
-            runs[name].append(time_once(before if name == "before" else after, device))
-    return Comparison(
-        tuple(w for w, _ in runs["before"]), tuple(w for w, _ in runs["after"]),
-        tuple(c for _, c in runs["before"]), tuple(c for _, c in runs["after"]),
-    )
+    runs = interleave({"before": before, "after": after}, repeats, warmup, device)
+    return comparison(runs["before"], runs["after"])
 
 
 def assert_same(before: Any, after: Any, rtol: float = 1e-4, atol: float = 1e-5, what: str = "") -> None:

@@ -12,7 +12,7 @@ import torch
 from benchmarks.micro_cases import CASES, Case
 from benchmarks.pipelines import dqn, niser
 from benchmarks.pipeline_epochs import ATOL, RTOL, paef_fixed
-from benchmarks.timing import assert_same, compare
+from benchmarks.timing import assert_same, compare, interleave
 
 DEVICES = [pytest.param("cpu"), pytest.param("cuda", marks=pytest.mark.gpu)]
 
@@ -91,3 +91,10 @@ def test_paef_fix_of_pipeline_trains_the_same(pipeline, tmp_path) -> None:
     assert fixed is not None, why
     data = pipeline.make_data(tiny=True)
     assert_same(pipeline.before(data), fixed.before(data), rtol=RTOL, atol=ATOL)
+
+
+def test_interleave_rotates_three_variants() -> None:
+    calls: list[str] = []
+    runs = interleave({k: (lambda k=k: calls.append(k)) for k in "xyz"}, repeats=3, warmup=0)
+    assert calls == list("xyz" "yzx" "zxy")
+    assert all(len(v) == 3 for v in runs.values())
