@@ -2,12 +2,13 @@
 
 Pure: a `Report` and a `Profile` in, a new `Report` out. A finding's evidence is the sum of
 the `LineStat`s of its lines. Its estimated saving is the share of the profiled time its lines
-took, applied to the run's unprofiled time (`Profile.base_time_s`), times the share of that cost the rule's fix typically
-removes (`SAVING` below: rough, stated, and only used to order findings).
+took, applied to the run's unprofiled time (`Profile.base_time_s`), times the share of that
+cost the rule's fix typically removes (`SAVING` below: rough, stated, only used to rank).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Iterable
 
@@ -35,6 +36,8 @@ DEFAULT_SAVING = 0.5
 NEGLIGIBLE_SHARE = 0.005
 # A line whose non-torch time takes this share of the loop is a CPU-side bottleneck.
 DOMINANT_SHARE = 0.25
+# Rules whose cost is a host<->device copy or a device sync: nothing to measure on a CPU.
+GPU_COSTS = frozenset({"cpu-then-move", "pageable-transfer", "host-sync"})
 # A transfer below this size is "small" (many of them cost more in latency than bandwidth).
 SMALL_COPY_BYTES = 1 << 20
 
@@ -42,8 +45,16 @@ SMALL_COPY_BYTES = 1 << 20
 def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = None) -> Report:
     """`max_dynamic` keeps only the costliest dynamic-only findings (the top-K bottlenecks)."""
     total = _profiled_time(profile)
-    findings = [_with_evidence(f, profile, total) for f in report.findings]
-    dynamic = Report(findings=tuple(_dynamic_findings(profile, findings, total))).top(
+    findings: list[Finding] = []
+    covered: set[tuple[tuple[str | None, int | None], int]] = set()
+    for finding in report.findings:
+        stats = _lines(profile, finding.ref, finding.line, finding.end_line)
+        use = None if stats else _loop_use(finding, report, profile)
+        findings.append(_with_evidence(finding, stats, use, report, profile, total))
+        covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
+        if use is not None:
+            covered.add((use.ref.key, use.line))
+    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
     findings += dynamic
@@ -74,21 +85,25 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         pageable_copies=sum(s.pageable_copies for s in stats),
         syncs=sum(s.syncs for s in stats),
         gpu_time_s=sum(s.gpu_time_s for s in stats),
-        iterations=_iterations(stats, profile),
+        iterations=_iterations(stats),
         copies=sum(s.copies for s in stats),
         tensor_creations=sum(s.tensor_creations for s in stats),
         sync_warnings=sum(s.sync_warnings for s in stats),
     )
     moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
-        return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
+        note = "its lines cost nothing measurable in this run"
+        if profile.device == "cpu" and rule in GPU_COSTS:
+            note += " (a CPU run: what this rule is about costs on a GPU)"
+        return replace(ev, measurable=False, notes=(note,))
     saving = SAVING.get(rule, DEFAULT_SAVING) * share * (profile.base_time_s or profile.wall_time_s)
     return replace(ev, estimated_saving_s=saving, notes=_notes(ev))
 
 
-def _iterations(stats: list[LineStat], profile: Profile) -> int:
-    """The window the lines were measured over (cells of one file each have their own)."""
-    return max((s.iterations for s in stats), default=0) or profile.profiled_iterations
+def _iterations(stats: list[LineStat]) -> int:
+    """The window the lines were measured over (cells of one file each have their own; 0 for
+    lines profiled outside any loop window)."""
+    return max((s.iterations for s in stats), default=0)
 
 
 def _notes(ev: Evidence) -> tuple[str, ...]:
@@ -102,8 +117,18 @@ def _notes(ev: Evidence) -> tuple[str, ...]:
     return tuple(notes)
 
 
-def _with_evidence(finding: Finding, profile: Profile, total: float) -> Finding:
-    stats = _lines(profile, finding.ref, finding.line, finding.end_line)
+def _with_evidence(
+    finding: Finding,
+    stats: list[LineStat],
+    use: LineStat | None,
+    report: Report,
+    profile: Profile,
+    total: float,
+) -> Finding:
+    if use is not None:
+        ev = evidence_of([use], profile, total, finding.rule)
+        note = f"measured where `{_assigned(report, finding)}` is iterated (line {use.line})"
+        return finding.with_evidence(replace(ev, notes=(note,) + ev.notes), source="both")
     if not stats:
         where = "outside the profiled window" if profile.mode == "window" else "not run"
         return finding.with_evidence(Evidence(notes=(f"its lines were {where}",)))
@@ -111,8 +136,38 @@ def _with_evidence(finding: Finding, profile: Profile, total: float) -> Finding:
     return finding.with_evidence(ev, source="both" if ev.measurable else finding.source)
 
 
-def _dynamic_findings(profile: Profile, findings: list[Finding], total: float) -> list[Finding]:
-    covered = {(f.ref.key, line) for f in findings for line in range(f.line, f.end_line + 1)}
+_ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=[^=]")
+
+
+def _assigned(report: Report, finding: Finding) -> str | None:
+    unit = report.source_of(finding.ref)
+    lines = unit.lines() if unit else []
+    if not 0 < finding.line <= len(lines):
+        return None
+    match = _ASSIGNED.match(lines[finding.line - 1])
+    return match.group(1) if match else None
+
+
+def _loop_use(finding: Finding, report: Report, profile: Profile) -> LineStat | None:
+    """A finding on the line that builds what the profiled loop iterates (`loader =
+    DataLoader(...)`, before the window) is measured on the loop's header line."""
+    ref = profile.window_ref
+    name = _assigned(report, finding)
+    unit = report.source_of(finding.ref)
+    if ref is None or name is None or unit is None or ref.key != finding.ref.key:
+        return None
+    lines = unit.lines()
+    if not 0 < profile.window_line <= len(lines):
+        return None
+    header = lines[profile.window_line - 1]
+    if not re.search(rf"\bin\b.*\b{re.escape(name)}\b", header):
+        return None
+    return profile.line(ref, profile.window_line)
+
+
+def _dynamic_findings(
+    profile: Profile, covered: set[tuple[tuple[str | None, int | None], int]], total: float
+) -> list[Finding]:
     out: list[Finding] = []
     for stat in profile.lines:
         if (stat.ref.key, stat.line) in covered or stat.encloses_window:
@@ -138,7 +193,7 @@ def _dynamic_findings(profile: Profile, findings: list[Finding], total: float) -
 
 
 def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, Severity, str, str] | None:
-    n = _iterations([stat], profile)
+    n = _iterations([stat])
     gpu = profile.device != "cpu"
     per_iter = (lambda count: count / n) if n else (lambda count: count / stat.hits if stat.hits > 1 else 0.0)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paef_jupyter.correlate import correlate
-from paef_jupyter.model import CellRef, Finding, LineStat, Profile, Report, Severity
+from paef_jupyter.model import CellRef, Finding, LineStat, Profile, Report, Severity, SourceUnit
 
 CELL = CellRef("nb.ipynb", 2, "c2")
 OTHER = CellRef("nb.ipynb", 5, "c5")
@@ -23,7 +23,7 @@ def profile(*lines: LineStat, **kw) -> Profile:
 
 
 def stat(line: int, **kw) -> LineStat:
-    return LineStat(CELL, line, **kw)
+    return LineStat(CELL, line, **({"iterations": 5} | kw))
 
 
 def test_static_finding_gets_the_evidence_of_its_lines():
@@ -156,3 +156,29 @@ def test_per_iteration_counts_use_the_window_each_line_was_measured_in():
 def test_a_line_enclosing_the_window_is_not_a_dynamic_bottleneck():
     caller = stat(2, cpu_time_s=0.9, op_time_s=0.1, syncs=5, hits=1, encloses_window=True)
     assert correlate(Report(), profile(caller)).findings == ()
+
+
+def test_lines_profiled_outside_a_window_have_no_per_iteration_findings():
+    # A set-up cell profiled whole (iterations 0) next to a windowed cell: no "per iteration".
+    setup = LineStat(OTHER, 7, cpu_time_s=0.6, hits=1, syncs=3)
+    assert correlate(Report(), profile(setup)).findings == ()
+
+
+def test_gpu_only_rule_on_a_cpu_run_says_why_it_costs_nothing():
+    out = correlate(Report(findings=(finding("cpu-then-move", 6),)), profile(stat(6, cpu_time_s=0.0001)))
+    (f,) = out.findings
+    assert not f.evidence.measurable and "a CPU run" in f.evidence.notes[0]
+
+
+def test_a_finding_on_the_loader_line_is_measured_where_the_loop_iterates_it():
+    text = "model.train()\nloader = DataLoader(ds, batch_size=64)\nfor xb, yb in loader:\n    step(xb, yb)\n"
+    report = Report(findings=(finding("sync-dataloader", 2),), sources=(SourceUnit(CELL, text),))
+    prof = profile(stat(3, cpu_time_s=0.4, hits=5), stat(4, cpu_time_s=0.5, op_time_s=0.5, hits=5),
+                   window_line=3)
+    (f,) = correlate(report, prof).findings  # and no dynamic sync-dataloader on the header
+    assert f.source == "both" and f.evidence.time_s == pytest.approx(0.4)
+    assert f.evidence.notes[0] == "measured where `loader` is iterated (line 3)"
+    other = Report(findings=(finding("sync-dataloader", 1),), sources=(SourceUnit(CELL, text),))
+    found = correlate(other, prof).findings
+    assert [(f.rule, f.source) for f in found] == [("sync-dataloader", "dynamic"), ("sync-dataloader", "static")]
+    assert "outside the profiled window" in found[1].evidence.notes[0]
