@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import types
 import weakref
+from dataclasses import dataclass, field
 from typing import Iterator
 
 import libcst as cst
@@ -55,7 +56,7 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     if isinstance(expr, cst.Call):
         return _dtype_of_call(facts, expr, depth)
     if isinstance(expr, cst.Name):
-        value = facts.namespace.get(expr.value) if not _assigned(facts, expr.value) else None
+        value = facts.namespace.get(expr.value) if not bound_in_unit(facts, expr.value) else None
         if value is not None and kind_is_tensor(value):
             return str(value.dtype).removeprefix("torch.")
         assigned = assigned_value(facts, expr)
@@ -155,7 +156,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
 
 def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str:
     """A live module computes in its parameters' floating dtype; from source, some float."""
-    value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not _assigned(facts, module.value) else None
+    value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
     if callable(parameters):
         for p in parameters():
@@ -219,15 +220,9 @@ def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 # --- definitions ----------------------------------------------------------------------
 
-_BOUND: "weakref.WeakKeyDictionary[Facts, frozenset[str]]" = weakref.WeakKeyDictionary()
-
-
-def _assigned(facts: Facts, name: str) -> bool:
+def bound_in_unit(facts: Facts, name: str) -> bool:
     """`name` is bound somewhere in the unit (so the namespace's value may be stale)."""
-    bound = _BOUND.get(facts)
-    if bound is None:
-        bound = _BOUND[facts] = frozenset(facts.names_written(facts.module))
-    return name in bound
+    return any(is_binding(facts, n) for n in reads_of(facts, name))
 
 
 def assigned_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
@@ -252,28 +247,78 @@ def assigned_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
 # --- mutation, guards, invariance --------------------------------------------------------
 
 
+@dataclass
+class _Index:
+    """One walk of the unit, shared by the rules: where each name is read and changed in place."""
+
+    names: dict[str, list[cst.Name]] = field(default_factory=dict)
+    mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+
+
+_INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
+
+
+def unit_index(facts: Facts) -> _Index:
+    index = _INDEX.get(facts)
+    if index is None:
+        index = _INDEX[facts] = _build_index(facts)
+    return index
+
+
+def _build_index(facts: Facts) -> _Index:
+    index = _Index()
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.Name):
+            index.names.setdefault(node.value, []).append(node)
+        for name in _mutated_names(node):
+            index.mutations.setdefault(name, []).append(node)
+    return index
+
+
+def _mutated_names(node: cst.CSTNode) -> Iterator[str]:
+    """Names whose object `node` changes without rebinding them."""
+    if isinstance(node, cst.AugAssign):
+        root = root_name(node.target)
+        if root:
+            yield root
+    elif isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
+        if isinstance(node.target, (cst.Tuple, cst.List)):
+            targets = [el.value for el in node.target.elements]
+        else:
+            targets = [node.target]
+        for target in targets:
+            root = root_name(target)
+            if root and isinstance(target, (cst.Subscript, cst.Attribute)):
+                yield root
+    elif isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
+            root = root_name(func.value)
+            if root:
+                yield root
+        out = keyword(node, "out")
+        root = root_name(out) if out is not None else None
+        if root:
+            yield root
+
+
+def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
+    return node is scope or any(anc is scope for anc in facts.ancestors(node))
+
+
+def reads_of(facts: Facts, name: str, scope: cst.CSTNode | None = None) -> list[cst.Name]:
+    """Every `Name` node spelled `name` (in `scope`, if given), targets included."""
+    nodes = unit_index(facts).names.get(name, [])
+    return nodes if scope is None or scope is facts.module else [n for n in nodes if within(facts, n, scope)]
+
+
 def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     """True if `scope` changes the object `name` holds without rebinding the name.
 
     `name += ...` (in place for tensors, arrays and lists), `name[i] = ...`, `name.attr = ...`,
     `name.add_(...)`, `name.append(...)`, and `out=name`.
     """
-    for node in facts.walk(scope):
-        if isinstance(node, cst.AugAssign) and root_name(node.target) == name:
-            return True
-        if isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name) and root_name(node.target) == name:
-            if not isinstance(node.target, (cst.Tuple, cst.List)):
-                return True
-            if any(not isinstance(el.value, cst.Name) and root_name(el.value) == name for el in node.target.elements):
-                return True
-        if isinstance(node, cst.Call):
-            func = node.func
-            if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value) and root_name(func.value) == name:
-                return True
-            out = keyword(node, "out")
-            if out is not None and root_name(out) == name:
-                return True
-    return False
+    return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
@@ -371,3 +416,32 @@ def uniform_list(value: object, budget: int = 2_000_000) -> bool:
         kind = type(first)
         return kind in _LEAF_TYPES and all(type(v) is kind for v in level)
     return False
+
+
+def is_binding(facts: Facts, name: cst.Name) -> bool:
+    """`name` is a target: assigned, augmented, a loop/with/import/def name, or deleted."""
+    node: cst.CSTNode = name
+    parent = facts.parent(node)
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        node, parent = parent, facts.parent(parent)
+    if isinstance(parent, (cst.AssignTarget, cst.AsName, cst.Del, cst.ImportAlias)):
+        return True
+    if isinstance(parent, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+        return parent.target is node
+    if isinstance(parent, (cst.FunctionDef, cst.ClassDef)):
+        return parent.name is node
+    return False
+
+
+def sole_writers(facts: Facts, names: set[str], statements: list[cst.CSTNode], loop: Loop) -> bool:
+    """In `loop`, `names` are bound only by `statements` and not read before the first of them
+    (so moving those statements before the loop gives every read the same value)."""
+    start = facts.order(statements[0])
+    for name in names:
+        for node in reads_of(facts, name, loop.node.body):
+            if is_binding(facts, node):
+                if not any(within(facts, node, s) for s in statements):
+                    return False
+            elif facts.order(node) < start:
+                return False
+    return True

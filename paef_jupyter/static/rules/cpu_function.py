@@ -14,7 +14,7 @@ from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
-from ._tensor_facts import invariant, mutated_in_place, rarely_runs
+from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 
 # NumPy calls that read or write files, draw random numbers or change an argument in place.
@@ -98,7 +98,7 @@ class CpuFunction(Rule):
             return "CPU-only preprocessing" if _cpu_only_source(self.facts, self.facts.functions[func.value]) \
                 and self.facts.is_pure_function(func.value) else None
         value = self.facts.namespace.get(func.value)
-        if isinstance(value, types.FunctionType) and func.value not in self.facts.names_written(self.facts.module):
+        if isinstance(value, types.FunctionType) and not bound_in_unit(self.facts, func.value):
             return "CPU-only preprocessing" if _live_function_is_cpu_only(value) else None
         return None
 
@@ -216,14 +216,8 @@ class CpuFunction(Rule):
         names = {n for n in map(_single_assignment, chain) if n is not None}
         if self.facts.is_conditional(chain[0], loop):
             return False
-        start = self.facts.order(chain[0])
-        for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.SimpleStatementLine) and node not in chain and names & self.facts.names_written(node):
-                return False
-            if isinstance(node, cst.For) and names & set(bound_names(node.target)):
-                return False
-            if isinstance(node, cst.Name) and node.value in names and self.facts.order(node) < start:
-                return False
+        if not sole_writers(self.facts, names, list(chain), loop):
+            return False
         return not any(self._changed_in_loop(n, loop) for n in names)
 
     def _flows_into(self, node: cst.CSTNode) -> str | None:
@@ -284,15 +278,7 @@ class CpuFunction(Rule):
         """`name = f(...)` moves whole: unconditional, the only write of `name`, not read before."""
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or self.facts.is_conditional(stmt, loop):
             return False
-        here = self.facts.order(stmt)
-        for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.SimpleStatementLine) and node is not stmt and assigned in self.facts.names_written(node):
-                return False
-            if isinstance(node, cst.For) and assigned in set(bound_names(node.target)):
-                return False
-            if isinstance(node, cst.Name) and node.value == assigned and self.facts.order(node) < here:
-                return False
-        return True
+        return sole_writers(self.facts, {assigned}, [stmt], loop)
 
 
 def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:

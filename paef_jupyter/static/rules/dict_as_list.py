@@ -10,7 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Loop
 from ..types import Kind
-from ._tensor_facts import invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
+from ._tensor_facts import bound_in_unit, invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
@@ -170,7 +170,7 @@ class DictAsList(Rule):
         literal_key = key_value.evaluated_value if isinstance(key_value, cst.SimpleString) else None
         if isinstance(d, cst.Name):
             value = self.facts.value_of(d)
-            if value is None and d.value in self.facts.namespace and d.value not in self.facts.names_written(self.facts.module):
+            if value is None and d.value in self.facts.namespace and not bound_in_unit(self.facts, d.value):
                 live = self.facts.namespace[d.value]
                 columns = [live.get(literal_key)] if literal_key is not None else list(live.values())  # type: ignore[union-attr]
                 return all(uniform_list(c) for c in columns)

@@ -17,6 +17,7 @@ from ._tensor_facts import (
     is_scalar,
     keyword,
     rarely_runs,
+    reads_of,
 )
 from .base import Rule
 
@@ -88,9 +89,7 @@ class ListToTensor(Rule):
         """The list's appends, and whether it is used any other way than `[]`, append, `len`."""
         appends: list[Append] = []
         other = False
-        for node in self.facts.walk(scope):
-            if not (isinstance(node, cst.Name) and node.value == name):
-                continue
+        for node in reads_of(self.facts, name, scope):
             parent = self.facts.parent(node)
             grand = self.facts.parent(parent) if parent is not None else None
             if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "append" \

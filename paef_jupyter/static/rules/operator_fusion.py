@@ -19,7 +19,7 @@ from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
-from ._tensor_facts import module_alias
+from ._tensor_facts import module_alias, reads_of, within
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -142,10 +142,8 @@ class Algebra:
         return self._memo[key]
 
     def substitute(self, name: cst.Name) -> cst.BaseExpression | None:
-        """The local value read in place of `name`: only a call the algebra knows (`x.mean(...)`),
-        so arithmetic stays grouped under the name and random draws are not re-read."""
-        value = self._resolve(name)
-        return value if value is not None and isinstance(self.read(value), Fn) else None
+        """The local value read in place of `name`, if any."""
+        return self._resolve(name)
 
     def _leaf(self, node: cst.BaseExpression) -> Leaf:
         return Leaf(node, "".join(self._code(node).split()))
@@ -665,11 +663,13 @@ class OperatorFusion(Rule):
 
     def _self_assignments(self, attr: str) -> list[cst.Assign]:
         out = []
-        for n in self.facts.walk(self.facts.module):
-            if isinstance(n, cst.Assign) and len(n.targets) == 1:
-                t = n.targets[0].target
-                if isinstance(t, cst.Attribute) and t.attr.value == attr and isinstance(t.value, cst.Name) and t.value.value == "self":
-                    out.append(n)
+        for name in reads_of(self.facts, "self"):
+            attribute, target = self.facts.parent(name), None
+            if isinstance(attribute, cst.Attribute) and attribute.attr.value == attr:
+                target = self.facts.parent(attribute)
+            assign = self.facts.parent(target) if isinstance(target, cst.AssignTarget) else None
+            if isinstance(assign, cst.Assign) and len(assign.targets) == 1:
+                out.append(assign)
         return out
 
     def _vector_factory(self, value: cst.BaseExpression) -> bool:
@@ -713,9 +713,11 @@ class OperatorFusion(Rule):
     # --- local variables read through ------------------------------------------------------
 
     def _local_value(self, name: cst.Name) -> cst.BaseExpression | None:
-        """The value of `name = value` earlier in the same block, if nothing it reads changed since."""
+        """The value of `name = value` earlier in the same block, if nothing it reads changed since,
+        and only a call the algebra knows (`x.mean(...)`): arithmetic stays grouped under the
+        name, and random draws are not read twice."""
         value = self.facts.value_of(name)
-        if value is None:
+        if value is None or not isinstance(self.algebra.read(value), Fn):
             return None
         define, use = self.facts.statement_of(value), self.facts.statement_of(name)
         block = self.facts.parent(use)
@@ -750,9 +752,8 @@ class OperatorFusion(Rule):
             changed = False
             inside = [node, *(locals_used[n] for n in dead)]
             for name, stmt in list(dead.items()):
-                for n in self.facts.walk(scope):
-                    if isinstance(n, cst.Name) and n.value == name and not self._is_target_of(n, stmt) \
-                            and not any(self._within(n, area) for area in inside):
+                for n in reads_of(self.facts, name, scope):
+                    if not self._is_target_of(n, stmt) and not any(within(self.facts, n, area) for area in inside):
                         del dead[name]
                         changed = True
                         break
@@ -761,9 +762,6 @@ class OperatorFusion(Rule):
     def _is_target_of(self, name: cst.Name, stmt: cst.CSTNode) -> bool:
         parent = self.facts.parent(name)
         return isinstance(parent, cst.AssignTarget) and self.facts.statement_of(name) is stmt
-
-    def _within(self, node: cst.CSTNode, area: cst.CSTNode) -> bool:
-        return node is area or any(anc is area for anc in self.facts.ancestors(node))
 
     def _stable(self, node: cst.CSTNode) -> bool:
         """Every call inside is a pure torch op or a tensor method: evaluating it once is the same."""
@@ -781,9 +779,11 @@ class OperatorFusion(Rule):
         return True
 
     def _chain(self, node: cst.CSTNode) -> tuple[int, str | None]:
-        """Element-wise ops in the expression and its one tensor operand (None if several)."""
+        """Element-wise ops in the expression and its one tensor operand (None if several).
+
+        Types are asked only for chains long enough to report (they may need jedi)."""
         ops = 0
-        leaves: set[str] = set()
+        leaves: dict[str, cst.BaseExpression] = {}
         tensor_seen = False
         stack = [node]
         while stack:
@@ -800,20 +800,22 @@ class OperatorFusion(Rule):
                     stack.append(n.func.value)
                 stack += [a.value for a in n.args if a.keyword is None]
                 tensor_seen = True
-            elif isinstance(n, (cst.Integer, cst.Float)) or isinstance(self.algebra.read(n), Const):  # type: ignore[arg-type]
-                continue
             elif isinstance(n, cst.Comparison):
                 ops += 1
                 stack += [n.left, *(c.comparator for c in n.comparisons)]
-            else:
-                kind = self.facts.kind(n)  # type: ignore[arg-type]
-                if kind is Kind.NUMBER:
-                    continue
-                tensor_seen = tensor_seen or kind is Kind.TENSOR
-                leaves.add("".join(self.facts.code(n).split()))
-        if len(leaves) != 1 or not tensor_seen:
+            elif not isinstance(n, (cst.Integer, cst.Float)) and not isinstance(self.algebra.read(n), Const):  # type: ignore[arg-type]
+                leaves.setdefault("".join(self.facts.code(n).split()), n)  # type: ignore[arg-type]
+        if ops < 4:
             return ops, None
-        return ops, leaves.pop()
+        operands = []
+        for code, leaf in leaves.items():
+            kind = self.facts.kind(leaf)
+            if kind is not Kind.NUMBER:
+                operands.append(code)
+                tensor_seen = tensor_seen or kind is Kind.TENSOR
+        if len(operands) != 1 or not tensor_seen:
+            return ops, None
+        return ops, operands[0]
 
 
 def _elementwise_call(facts: Facts, call: cst.Call) -> bool:

@@ -22,6 +22,7 @@ from ._tensor_facts import (
     module_alias,
     mutated_in_place,
     rarely_runs,
+    reads_of,
 )
 from .base import Rule
 
@@ -221,7 +222,7 @@ class PingPong(Rule):
     def _only_use(self, name: cst.Name | None) -> bool:
         if name is None:
             return False
-        return sum(1 for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Name) and n.value == name.value) == 2
+        return len(reads_of(self.facts, name.value)) == 2
 
 
 def _strip_transparent(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -7,8 +7,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
 from ..facts import Loop
-from ..names import bound_names
-from ._tensor_facts import invariant, keyword, mutated_in_place, rarely_runs
+from ._tensor_facts import invariant, keyword, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -162,19 +161,6 @@ class RedundantTensor(Rule):
             return None
         if self.facts.is_conditional(stmt, loop):
             return None
-        here = self.facts.order(stmt)
-        for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.SimpleStatementLine) and node is not stmt and assigned in self.facts.names_written(node):
-                return None
-            if isinstance(node, (cst.For, cst.With)) and assigned in self.facts.names_written(node) and node is not loop.node:
-                if assigned in _header_targets(node):
-                    return None
-            if isinstance(node, cst.Name) and node.value == assigned and self.facts.order(node) < here:
-                return None  # read before it is set: the first iteration would see another value
+        if not sole_writers(self.facts, {assigned}, [stmt], loop):
+            return None
         return stmt
-
-
-def _header_targets(node: cst.For | cst.With) -> set[str]:
-    if isinstance(node, cst.For):
-        return set(bound_names(node.target))
-    return {n for item in node.items if item.asname for n in bound_names(item.asname.name)}
