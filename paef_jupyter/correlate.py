@@ -1,9 +1,11 @@
 """Static findings x measured profile -> findings with evidence, ranked; plus what no rule saw.
 
 Pure: a `Report` and a `Profile` in, a new `Report` out. A finding's evidence is the sum of
-the `LineStat`s of its lines. Its estimated saving is the share of the profiled time its lines
-took, applied to the run's unprofiled time (`Profile.base_time_s`), times the share of that
-cost the rule's fix typically removes (`SAVING` below: rough, stated, only used to rank).
+the `LineStat`s of its lines. Its estimated saving is what its lines cost over the whole run
+without the profiler (`LineStat.run_time_s`: the window's figure scaled to its cell's
+unprofiled time), times the share of that cost the rule's fix typically removes (`SAVING`
+below: rough, stated, only used to rank). Profiles built by hand without `run_time_s` use
+the line's share of the profiled time applied to `Profile.base_time_s`.
 """
 
 from __future__ import annotations
@@ -73,7 +75,13 @@ def _lines(profile: Profile, ref: CellRef, line: int, end_line: int) -> list[Lin
 def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str) -> Evidence:
     stats = list(stats)
     time_s = sum(s.cpu_time_s for s in stats)
-    share = time_s / total if total > 0 else 0.0
+    base = profile.base_time_s or profile.wall_time_s
+    run_time = sum(s.run_time_s for s in stats)
+    if run_time and base:
+        share = run_time / base  # of the whole run: cells of a notebook have their own windows
+    else:
+        share = time_s / total if total > 0 else 0.0
+        run_time = share * base
     ev = Evidence(
         time_s=time_s,
         share=share,
@@ -96,7 +104,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         if profile.device == "cpu" and rule in GPU_COSTS:
             note += " (a CPU run: what this rule is about costs on a GPU)"
         return replace(ev, measurable=False, notes=(note,))
-    saving = SAVING.get(rule, DEFAULT_SAVING) * share * (profile.base_time_s or profile.wall_time_s)
+    saving = SAVING.get(rule, DEFAULT_SAVING) * run_time
     return replace(ev, estimated_saving_s=saving, notes=_notes(ev))
 
 
@@ -107,7 +115,7 @@ def _iterations(stats: list[LineStat]) -> int:
 
 
 def _notes(ev: Evidence) -> tuple[str, ...]:
-    notes = [f"{ev.share:.0%} of the profiled time"]
+    notes = [f"{ev.share:.0%} of the run"]
     n = ev.iterations
     if n:
         if ev.syncs:

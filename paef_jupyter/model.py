@@ -177,6 +177,9 @@ class LineStat:
     copy_mb_s: float = 0.0
     iterations: int = 0  # loop iterations the profile of this line covers (0: not windowed)
     encloses_window: bool = False  # a line that called into the profiled loop (inclusive of it)
+    # `cpu_time_s` scaled to the whole run without the profiler: the window's share of the line
+    # applied to its cell's estimated unprofiled time (`Profile.base_time_s` of that cell).
+    run_time_s: float = 0.0
 
 
 @dataclass(frozen=True)

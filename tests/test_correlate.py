@@ -182,3 +182,15 @@ def test_a_finding_on_the_loader_line_is_measured_where_the_loop_iterates_it():
     found = correlate(other, prof).findings
     assert [(f.rule, f.source) for f in found] == [("sync-dataloader", "dynamic"), ("sync-dataloader", "static")]
     assert "outside the profiled window" in found[1].evidence.notes[0]
+
+
+def test_saving_uses_each_lines_whole_run_time():
+    # A notebook: cell 2's loop window is scaled up 20x to its run, cell 5 ran whole.
+    looped = stat(4, cpu_time_s=0.1, run_time_s=2.0, hits=5)
+    once = LineStat(OTHER, 3, cpu_time_s=0.5, run_time_s=0.5)
+    report = Report(findings=(finding("ping-pong", 4), finding("redundant-tensor", 3, ref=OTHER)))
+    out = correlate(report, profile(looped, once, base_time_s=10.0))
+    assert [(f.rule, round(f.evidence.estimated_saving_s, 3), round(f.evidence.share, 3)) for f in out.findings] == [
+        ("ping-pong", 1.6, 0.2),
+        ("redundant-tensor", 0.45, 0.05),
+    ]

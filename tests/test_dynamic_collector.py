@@ -59,6 +59,8 @@ def test_window_skips_warmup_and_counts_iterations():
     assert profile.iterations >= 8 and profile.mode == "window"
     assert profile.window_ref == CELL and (profile.window_line, profile.window_end_line) == (4, 7)
     assert profile.overhead is not None and profile.overhead >= 1.0
+    line = profile.line(CELL, 7)
+    assert line.run_time_s == pytest.approx(line.cpu_time_s * profile.base_time_s / profile.cpu_time_s)
     assert not _profiler_enabled() and sys.gettrace() is None
 
 

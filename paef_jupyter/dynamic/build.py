@@ -41,7 +41,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         peak_memory_bytes=run.peak_memory_bytes,
         overhead=_overhead(run),
         device=run.device,
-        lines=_lines(run, line_stats(result, files), profiled_iterations),
+        lines=_lines(run, line_stats(result, files), profiled_iterations, _base_time(run) * 1e9 / span if span else 0),
         cpu_tree=cpu_tree(result, files, text),
         gpu_tree=gpu_tree(result, files, text),
         notes=notes,
@@ -57,10 +57,20 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     )
 
 
-def _lines(run: Collected, stats: tuple[LineStat, ...], iterations: int) -> tuple[LineStat, ...]:
+def _lines(
+    run: Collected, stats: tuple[LineStat, ...], iterations: int, scale: float
+) -> tuple[LineStat, ...]:
+    """Per-line window size, whether the line encloses the window, and its whole-run time
+    (`scale`: the cell's unprofiled time per profiled second of its line ranges)."""
     callers = {(run.files[i].ref.key, run.files[i].cell_line(line)) for i, line in run.callers}
     return tuple(
-        replace(s, iterations=iterations, encloses_window=(s.ref.key, s.line) in callers) for s in stats
+        replace(
+            s,
+            iterations=iterations,
+            encloses_window=(s.ref.key, s.line) in callers,
+            run_time_s=s.cpu_time_s * scale,
+        )
+        for s in stats
     )
 
 
