@@ -303,3 +303,17 @@ def test_host_sync_rewrite_is_a_hint_when_a_helper_reads_the_total() -> None:
 
 def test_eval_rewrite_is_a_hint_in_a_generator() -> None:
     assert _fixable("eval-without-no-grad", "pos_generator_hint.py") == [(7, False)]
+
+
+def test_torch_alias_from_an_earlier_cell() -> None:
+    from paef_jupyter.api import analyze
+    from paef_jupyter.model import CellRef, SourceUnit
+
+    cells = [
+        "import torch as T\nmodel = T.nn.Linear(2, 2)\nopt = T.optim.SGD(model.parameters(), lr=0.1)\n",
+        "total = 0.0\nfor i in range(3):\n    loss = model(T.randn(2)).sum()\n    loss.backward()\n"
+        "    opt.step()\n    total += loss.item()\n",
+    ]
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
+    (finding,) = analyze(units, rules=["host-sync"]).findings
+    assert finding.fixable and "T.as_tensor(total).item()" in finding.fix.edits[-1].text  # type: ignore[union-attr]

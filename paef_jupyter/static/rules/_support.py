@@ -18,10 +18,11 @@ _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "trange", "progress_bar"})
 
 
 def torch_alias(facts: Facts) -> str | None:
-    """The local name of the `torch` module, if the unit (or the namespace) has one."""
-    for local, target in facts.aliases.items():
-        if target == "torch":
-            return local
+    """The local name of the `torch` module: imported by the unit, an earlier cell, or the namespace."""
+    for aliases in (facts.aliases, facts.prior.aliases):
+        for local, target in aliases.items():
+            if target == "torch":
+                return local
     value = facts.namespace.get("torch")
     return "torch" if getattr(value, "__name__", None) == "torch" else None
 

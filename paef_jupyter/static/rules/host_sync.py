@@ -154,7 +154,7 @@ class HostSync(Rule):
             return None
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
-        if any(total in self.facts.names_read(f.body) for f in self.facts.functions.values() if f is not loop.function):
+        if any(self._reads_global(f, total) for f in self.facts.functions.values() if f is not loop.function):
             return None  # a function (a logging helper called in the loop, say) may read it mid-loop
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
         new_value = f"{self.facts.code(value)}.detach()" if atom else f"({self.facts.code(value)}).detach()"
@@ -175,6 +175,15 @@ class HostSync(Rule):
             edits=edits,
             suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
         )
+
+    def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
+        """`func` reads the module's `name` (not a local of its own)."""
+        if name not in self.facts.names_read(func.body):
+            return False
+        declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
+                       for n in self.facts.walk(func.body))
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        return declared or name not in self.facts.names_written(func.body) | params
 
     # --- types -----------------------------------------------------------------------------
 
