@@ -100,16 +100,24 @@ def profile_cell(
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
-    static = analyze_source(text, ref, namespace=namespace, rules=rules)
+    try:
+        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+        failed: tuple[str, ...] = ()
+    except ValueError:
+        raise  # a usage error (an unknown rule id): nothing has run yet
+    except Exception as exc:  # noqa: BLE001 - a bug in a rule must not keep the cell from running
+        static = Report(sources=(SourceUnit(ref, text),))
+        failed = (f"static analysis failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",)
     lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
     loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
     run = collect(execute, files, loop)
     try:
-        report = correlate(static, build_profile(run), max_dynamic=top)
+        profile = build_profile(run)
+        report = correlate(static, replace(profile, notes=failed + profile.notes), max_dynamic=top)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
         note = f"the profile could not be analysed: {type(exc).__name__}: {exc}"
-        profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=(note,))
+        profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=failed + (note,))
         report = replace(static, profile=profile)
     return CellRun(run.value, run.error, _stamp(report, run.run_end))
 

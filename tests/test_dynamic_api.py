@@ -166,3 +166,22 @@ def test_profile_cell_windows_the_loop_of_an_earlier_cells_function():
     assert profile.line(REF, 2).encloses_window and not profile.line(helper, 5).encloses_window
     # The calling line holds the whole loop: no dynamic finding of its own.
     assert all(f.line != 2 or f.ref != REF for f in run.report.findings if f.source == "dynamic")
+
+
+def test_a_crashing_rule_does_not_keep_the_cell_from_running(monkeypatch):
+    def broken(*args, **kw):
+        raise RecursionError("maximum recursion depth exceeded")
+
+    monkeypatch.setattr(api, "analyze_source", broken)
+    run, ns = run_like_the_magic(PING_PONG)
+    assert run.error is None and isinstance(ns["total"], float)
+    assert run.report.profile.notes[0] == "static analysis failed: RecursionError: maximum recursion depth exceeded"
+    assert run.report.profile.line(REF, 8).syncs == 3
+    assert any(f.rule == "host-sync" for f in run.report.findings)  # dynamic findings still come
+
+
+def test_an_unknown_rule_is_a_usage_error_before_anything_runs():
+    ran = []
+    with pytest.raises(ValueError, match="unknown rule"):
+        api.profile_cell("x = 1\n", {}, ref=REF, execute=lambda: ran.append(1), rules=["no-such-rule"])
+    assert ran == []
