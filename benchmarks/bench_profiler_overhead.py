@@ -1,8 +1,8 @@
 """Profiler overhead on the demo training cells: profiled / plain wall time, and report latency.
 
 For each demo notebook, the set-up cells run once; then its `%%paef` cell runs plain
-(`exec` of the body) and through `api.profile_cell` (default mode: a window of the detected
-loop), alternately, in this one process. "profiled" is the cell's run as the user waits for
+(`exec` of the body), through `api.profile_cell` (default mode: a window of the detected
+loop) and through `profile_cell(full=True)` (everything), interleaved, in this one process. "profiled" is the cell's run as the user waits for
 it under the profiler (`Profile.wall_time_s`: hook installed to code finished, profiler
 start/stop included); "end -> report" is from the code's end to the finished report (trace
 export, parsing, attribution, call trees, correlation: `Profile.postprocess_s`); static
@@ -64,7 +64,7 @@ class Case:
         exec(self.code, self.namespace)
         return time.perf_counter() - wall, time.thread_time() - cpu
 
-    def profiled(self) -> tuple[tuple[float, float], api.CellRun]:
+    def profiled(self, full: bool = False) -> tuple[tuple[float, float], api.CellRun]:
         """The cell through `profile_cell`; the window starts and stops inside its code."""
         timed: list[tuple[float, float]] = []
         run = api.profile_cell(
@@ -73,29 +73,36 @@ class Case:
             ref=self.ref,
             execute=lambda: timed.append(self.run()),
             filename_to_ref={self.filename: self.ref},
+            full=full,
         )
         if run.error is not None:
             raise run.error
         return timed[0], run
 
 
+VARIANTS = ("plain", "window", "full")
+
+
 def measure(case: Case, repeats: int) -> dict[str, Any]:
     plain: list[tuple[float, float]] = []
     profiled: list[tuple[float, float]] = []
+    full: list[tuple[float, float]] = []
     report_s: list[float] = []
     profile = None
     for i in range(repeats):
-        for which in ("plain", "profiled") if i % 2 == 0 else ("profiled", "plain"):
+        for which in VARIANTS[i % 3 :] + VARIANTS[: i % 3]:  # each variant goes first in turn
             if which == "plain":
                 plain.append(case.run())
+            elif which == "full":
+                full.append(case.profiled(full=True)[0])
             else:
                 timed, run = case.profiled()
                 profiled.append(timed)
                 profile = run.report.profile
                 report_s.append(profile.postprocess_s)
 
-    def ratio(k: int) -> float:
-        return statistics.median(p[k] for p in profiled) / statistics.median(p[k] for p in plain)
+    def ratio(k: int, of: list[tuple[float, float]] = profiled) -> float:
+        return statistics.median(p[k] for p in of) / statistics.median(p[k] for p in plain)
 
     pairs = [p[0] / q[0] for p, q in zip(profiled, plain)]
     return {
@@ -104,8 +111,10 @@ def measure(case: Case, repeats: int) -> dict[str, Any]:
         "plain_cpu_s": [p[1] for p in plain],
         "profiled_cpu_s": [p[1] for p in profiled],
         "report_s": report_s,
+        "full_s": [p[0] for p in full],
         "ratio": ratio(0),
         "cpu_ratio": ratio(1),
+        "full_ratio": ratio(0, full),
         "pair_range": [min(pairs), max(pairs)],
         "mode": profile.mode,
         "iterations": profile.iterations,
@@ -144,6 +153,7 @@ def main() -> None:
                     f"{result['pair_range'][0]:.2f}–{result['pair_range'][1]:.2f}",
                     f"{result['cpu_ratio']:.2f}x",
                     statistics.median(result["report_s"]) * 1e3,
+                    f"{result['full_ratio']:.2f}x",
                 )
             )
     ratios = [d["ratio"] for d in data.values()]
@@ -152,7 +162,7 @@ def main() -> None:
         name="profiler_overhead",
         title="Profiler overhead on the demo `%%paef` cells (default mode), CPU",
         columns=("demo cell", "window (profiled/all iterations)", "plain (ms)", "profiled (ms)", "wall ratio",
-                 "pair range", "CPU-time ratio", "end -> report (ms)"),
+                 "pair range", "CPU-time ratio", "end -> report (ms)", "full-mode ratio"),
         rows=tuple(rows),
         notes=(
             f"Target: at most {TARGET}x. Wall ratio over the cells: median {statistics.median(ratios):.2f}x, "
@@ -161,7 +171,8 @@ def main() -> None:
             "wall ratio = median profiled / median plain wall time of the cell's code, interleaved in "
             "one process (the window's profiler start/stop happen inside it); pair range = lowest and "
             "highest ratio of one plain/profiled pair; CPU-time ratio = the same with this thread's "
-            "CPU time, less disturbed by other processes on a loaded box.",
+            "CPU time, less disturbed by other processes on a loaded box; full-mode ratio = "
+            "`profile_cell(full=True)` (every iteration profiled, lines marked), for scale.",
             f"First profile_cell in the process (profiler start-up, jedi, imports): {cold:.2f} s, once.",
         ),
         machine=machine(),
