@@ -12,7 +12,7 @@ from .base import Rule
 
 # Methods whose result carries no autograd history.
 _DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
-_DEPTH = 6
+_DEPTH = 8
 
 
 class GraphRetention(Rule):
@@ -59,7 +59,9 @@ class GraphRetention(Rule):
             return
         if total in self._reset_each_step(loop) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
-        leaves = [leaf for leaf in _leaves(added) if self._carries_graph(leaf, _DEPTH)]
+        backwarded = self._backwarded_in(loop)
+        leaves = [leaf for leaf in _leaves(added)
+                  if (isinstance(leaf, cst.Name) and leaf.value in backwarded) or self._carries_graph(leaf, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
             return
         edits = tuple(edit for leaf in leaves for edit in append_call(self.facts, leaf, "detach"))
@@ -117,6 +119,11 @@ class GraphRetention(Rule):
                     work.append(name)
         self._backward_cache = names
         return names
+
+    def _backwarded_in(self, loop: Loop) -> set[str]:
+        """Names the loop calls `.backward()` on: they require grad, whatever built them."""
+        return {c.func.value.value for c in self.facts.calls_in(loop.node.body)  # type: ignore[attr-defined]
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
 
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True if `expr` is (built from) the output of a model or loss module: it requires grad."""

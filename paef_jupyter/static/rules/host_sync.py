@@ -58,7 +58,7 @@ class HostSync(Rule):
         if hot_loop(self.facts, node) is not None and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
-                       lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only", stmt=node)
+                       lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
 
     def visit_While(self, node: cst.While) -> None:
         if hot_loop(self.facts, node.test) is not None and self._tensor_test(node.test):
@@ -91,12 +91,20 @@ class HostSync(Rule):
         self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
+        """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
+        a tensor in the same statement (`torch.tensor(x.cpu().numpy() > 0)`: ping-pong's round trip)."""
         parent = self.facts.parent(node)
-        if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS | {"to", "cuda"}:
+        if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS:
             return True
-        if isinstance(parent, cst.Arg):
-            call = self.facts.parent(parent)
-            return isinstance(call, cst.Call) and (self.facts.qualified_name(call.func) or "") in _BACK_TO_TENSOR
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            if isinstance(anc, cst.Call) and child is not anc.func and (self.facts.qualified_name(anc.func) or "") in _BACK_TO_TENSOR:
+                return True
+            if isinstance(anc, cst.Attribute) and anc.attr.value in ("to", "cuda") and child is anc.value:
+                return True
+            child = anc
         return False
 
     def _every_n(self, node: cst.CSTNode) -> Callable[[Loop], str]:
@@ -108,11 +116,11 @@ class HostSync(Rule):
     # --- reporting -----------------------------------------------------------------------
 
     def _site(self, node: cst.CSTNode, what: str, hint: Callable[[Loop], str],
-              value: cst.BaseExpression | None = None, stmt: cst.CSTNode | None = None) -> None:
+              value: cst.BaseExpression | None = None) -> None:
         """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
         read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code."""
         loop = hot_loop(self.facts, node)
-        if loop is None or self.facts.is_conditional(stmt or node, loop):
+        if loop is None or not self._every_step(node, loop):
             return
         training = self.facts.in_training(node)
         where = "training" if training else "evaluation"
@@ -129,6 +137,20 @@ class HostSync(Rule):
                 safe=False,
             )
         self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+
+    def _every_step(self, node: cst.CSTNode, loop: Loop) -> bool:
+        """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
+        `a if c else b`, `try`/`except`, the right of `and`/`or`), tests of branches included."""
+        child = node
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node:
+                return True
+            if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
+                return False
+            if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
+                return False
+            child = anc
+        return True  # a helper called once per iteration
 
     def _accumulation_fix(self, node: cst.CSTNode, value: cst.BaseExpression, loop: Loop) -> Fix | None:
         """`total += loss.item()` -> `total += loss.detach()`, and `total` read back once after the loop.
