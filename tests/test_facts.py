@@ -197,3 +197,19 @@ def test_earlier_cell_function_using_torch_is_not_cpu_only(earlier_cell) -> None
     code = CPU_LOOP.format(fn="to_device")
     report = analyze_source(code, namespace={"to_device": earlier_cell.to_device, "raw": np.ones(3)}, rules=["cpu-function"])
     assert not report.findings
+
+
+def test_earlier_cell_function_reading_a_global_the_loop_changes_stays(tmp_path: Path) -> None:
+    path = tmp_path / "globals_cell.py"
+    path.write_text("import numpy as np\nfactor = 1.0\n\n\ndef scaled(x):\n    return np.log1p(x) * factor\n")
+    spec = importlib.util.spec_from_file_location("globals_cell", path)
+    module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    code = "for step in range(3):\n    factor = float(step)\n    y = scaled(raw)\n"
+    report = analyze_source(code, namespace={"scaled": module.scaled, "raw": np.ones(3)}, rules=["cpu-function"])
+    assert not report.findings
+
+
+def test_code_in_a_lambda_is_not_hoisted() -> None:
+    code = "import torch\nw = [1.0]\nfns = []\nfor i in range(3):\n    fns.append(lambda: torch.tensor(w))\n"
+    assert not analyze_source(code, rules=["redundant-tensor"]).findings

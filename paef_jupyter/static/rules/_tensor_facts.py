@@ -253,6 +253,7 @@ class _Index:
 
     names: dict[str, list[cst.Name]] = field(default_factory=dict)
     mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
+    globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -350,8 +351,36 @@ def locally_bound(facts: Facts, node: cst.CSTNode) -> set[str]:
 
 
 def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
-    """`facts.is_invariant`, also refusing names a surrounding comprehension binds."""
-    return facts.is_invariant(expr, loop) and not (names_read(expr) & locally_bound(facts, expr))
+    """`facts.is_invariant`, also refusing names a surrounding comprehension binds, code in a
+    lambda (it runs when called, maybe after the loop) and calls of this unit's functions
+    that read a global the loop changes."""
+    if not facts.is_invariant(expr, loop) or names_read(expr) & locally_bound(facts, expr):
+        return False
+    for anc in facts.ancestors(expr):
+        if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            break
+        if isinstance(anc, cst.Lambda):
+            return False
+    called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
+    if not called:
+        return True
+    varying = facts.varying_names(expr, loop)
+    return not any(globals_read(facts, name) & varying for name in called)
+
+
+def globals_read(facts: Facts, name: str) -> frozenset[str]:
+    """Free names a function of the unit reads (and those of the unit's functions it calls)."""
+    cache = unit_index(facts).globals_read
+    if name not in cache:
+        cache[name] = frozenset()  # recursion guard
+        func = facts.functions[name]
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params |= {p.name.value for p in (func.params.star_arg, func.params.star_kwarg) if isinstance(p, cst.Param)}
+        free = set(facts.names_read(func.body)) - params - facts.names_written(func.body)
+        for callee in [n for n in free if n in facts.functions]:
+            free |= globals_read(facts, callee)
+        cache[name] = frozenset(free)
+    return cache[name]
 
 
 # --- names to write rewrites with ---------------------------------------------------------

@@ -143,7 +143,9 @@ class CpuFunction(Rule):
         """Invariant in `loop`; a function from an earlier cell (judged pure) on invariant arguments too."""
         func = call.func
         if isinstance(func, cst.Name) and func.value not in self.facts.functions and func.value in self.facts.namespace:
-            return all(invariant(self.facts, arg.value, loop) for arg in call.args)
+            code = getattr(self.facts.namespace[func.value], "__code__", None)
+            reads = set(code.co_names) if code is not None else set()
+            return not reads & loop.writes and all(invariant(self.facts, arg.value, loop) for arg in call.args)
         return invariant(self.facts, call, loop)
 
     # --- the rewrite ------------------------------------------------------------------------
