@@ -51,14 +51,6 @@ class CodeFiles:
         self._index[filename] = idx
         return idx
 
-    def add(self, code_file: CodeFile) -> int:
-        idx = self.index(code_file.filename)
-        if idx is None:
-            idx = len(self.files)
-            self.files.append(code_file)
-            self._index[code_file.filename] = idx
-        return idx
-
 
 def line_offset(cell_text: str, code_text: str) -> int:
     """How many lines the cell has above the compiled text (1 when `%%paef` was dropped)."""
