@@ -49,3 +49,20 @@ def test_other_warnings_pass_through_and_filters_are_restored():
         monitor.stop()
     assert monitor.unattributed == 1 and not monitor.counts
     assert warnings.filters == before
+
+
+def test_filters_the_cell_sets_meanwhile_are_kept():
+    cells = Cells()
+    monitor = SyncMonitor(cells.files(), cuda=False)
+    before = list(warnings.filters)
+    monitor.start()
+    try:
+        warnings.filterwarnings("ignore", message="from the cell")  # the user's own filter
+    finally:
+        monitor.stop()
+    try:
+        assert warnings.filters[0][1].pattern == "from the cell"
+        assert warnings.filters[1:] == before
+        assert warnings.showwarning is not monitor._show
+    finally:
+        warnings.filters.pop(0)

@@ -25,13 +25,14 @@ class SyncMonitor:
         self.counts: Counter[tuple[int, int]] = Counter()  # (file index, code line) -> warnings
         self.unattributed = 0
         self._previous_mode: int | None = None
-        self._catcher: Any = None
+        self._filter: Any = None
         self._previous_show: Any = None
 
     def start(self) -> None:
-        self._catcher = warnings.catch_warnings()
-        self._catcher.__enter__()
+        # Not `catch_warnings()`: restoring the whole filter list on stop would also undo
+        # filters the cell itself sets meanwhile. Only our own filter and hook come and go.
         warnings.filterwarnings("always", message=SYNC_WARNING)
+        self._filter = warnings.filters[0]
         self._previous_show = warnings.showwarning
         warnings.showwarning = self._show
         if self.cuda:
@@ -52,10 +53,13 @@ class SyncMonitor:
             except (AssertionError, RuntimeError, AttributeError):
                 pass
             self._previous_mode = None
-        if self._catcher is not None:
-            # catch_warnings restores both the filters and `showwarning`.
-            self._catcher.__exit__(None, None, None)
-            self._catcher = None
+        if self._filter is not None:
+            if self._filter in warnings.filters:
+                warnings.filters.remove(self._filter)
+                warnings._filters_mutated()  # type: ignore[attr-defined]  # as filterwarnings does
+            self._filter = None
+        if warnings.showwarning == self._show:
+            warnings.showwarning = self._previous_show
 
     def _show(self, message: Any, category: Any, filename: str, lineno: int, *rest: Any, **kw: Any) -> None:
         if SYNC_WARNING not in str(message):
