@@ -18,6 +18,8 @@ _ELEMENTWISE = frozenset({
     "floor", "ceil", "round", "trunc", "sign", "reciprocal", "clamp", "clip", "pow", "float", "double",
     "half", "int", "long", "bool",
 })
+_TENSOR_ONLY = frozenset({"detach", "contiguous", "unsqueeze", "requires_grad_"})
+_TENSOR_KEEPING = frozenset({"flatten", "clone", "view", "reshape", "float", "double", "abs", "t", "squeeze"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 
@@ -99,13 +101,29 @@ class ElementwiseLoop(Rule):
         elif isinstance(n, cst.Subscript) and isinstance(n.value, cst.Attribute) and n.value.attr.value == "shape" \
                 and len(n.slice) == 1 and isinstance(n.slice[0].slice, cst.Index) and _is_zero(n.slice[0].slice.value):
             base = n.value.value
-        if isinstance(base, cst.Name) and self.facts.kind(base) is Kind.TENSOR:
+        if isinstance(base, cst.Name) and self._is_tensor(base):
             return base
         return None
 
+    def _is_tensor(self, expr: cst.BaseExpression, depth: int = 3) -> bool:
+        """A tensor by type, or by how it was made: a tensor-only method (`w.detach()`), a module's
+        `.weight`/`.bias`, or a name bound to one of those (types stop at `model[0].weight`)."""
+        kind = self.facts.kind(expr)
+        if kind is not Kind.UNKNOWN or depth == 0:
+            return kind is Kind.TENSOR
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            method = expr.func.attr.value
+            return method in _TENSOR_ONLY or (method in _TENSOR_KEEPING and self._is_tensor(expr.func.value, depth - 1))
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in ("weight", "bias")
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr)
+            return value is not None and self._is_tensor(value, depth - 1)
+        return False
+
     def _indexes_a_tensor(self, loop: cst.For, variables: tuple[str, ...]) -> bool:
         for n in self.facts.walk(loop.body):
-            if isinstance(n, cst.Subscript) and _index_of(n, variables) is not None and self.facts.kind(_base_of(n, variables)) is Kind.TENSOR:
+            if isinstance(n, cst.Subscript) and _index_of(n, variables) is not None and self._is_tensor(_base_of(n, variables)):
                 return True
         return False
 
@@ -136,7 +154,7 @@ class ElementwiseLoop(Rule):
         if isinstance(expr, cst.Name):
             return expr.value not in variables
         if isinstance(expr, cst.Subscript):
-            return _index_of(expr, variables) is not None and self.facts.kind(_base_of(expr, variables)) is Kind.TENSOR
+            return _index_of(expr, variables) is not None and self._is_tensor(_base_of(expr, variables))
         if isinstance(expr, cst.BinaryOperation):
             return isinstance(expr.operator, _ARITH) and self._elementwise(expr.left, variables) and self._elementwise(expr.right, variables)
         if isinstance(expr, cst.UnaryOperation):
