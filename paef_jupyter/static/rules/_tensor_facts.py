@@ -356,6 +356,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     that read a global the loop changes."""
     if not facts.is_invariant(expr, loop) or names_read(expr) & locally_bound(facts, expr):
         return False
+    if not facts.enclosing_loops(expr) and facts.enclosing_function(expr) is loop.function:
+        return False  # reached through a recursive call: each call has its own arguments
     for anc in facts.ancestors(expr):
         if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
             break

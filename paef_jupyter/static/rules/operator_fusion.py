@@ -138,6 +138,7 @@ class Algebra:
     def read(self, node: cst.BaseExpression) -> Expr:
         key = id(node)
         if key not in self._memo:
+            self._memo[key] = self._leaf(node)  # guards against a definition reaching itself
             self._memo[key] = self._read(node)
         return self._memo[key]
 
@@ -717,9 +718,11 @@ class OperatorFusion(Rule):
         and only a call the algebra knows (`x.mean(...)`): arithmetic stays grouped under the
         name, and random draws are not read twice."""
         value = self.facts.value_of(name)
-        if value is None or not isinstance(self.algebra.read(value), Fn):
+        if value is None:
             return None
         define, use = self.facts.statement_of(value), self.facts.statement_of(name)
+        if define is use or not isinstance(self.algebra.read(value), Fn):
+            return None
         block = self.facts.parent(use)
         body = list(getattr(block, "body", ()))
         if define is use or self.facts.parent(define) is not block or _assigned_to(define) != name.value:

@@ -128,7 +128,9 @@ class PingPong(Rule):
             return f"({left} {op} {self.facts.code(expr.comparisons[0].comparator)})" if left is not None else None
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype" \
                 and len(expr.args) == 1 and isinstance(expr.func.value, cst.Comparison):
-            dtype = (self.facts.qualified_name(expr.args[0].value) or "").removeprefix("numpy.")
+            spelled = expr.args[0].value
+            dtype = spelled.evaluated_value if isinstance(spelled, cst.SimpleString) else \
+                (self.facts.qualified_name(spelled) or "").removeprefix("numpy.")
             inner = self._torch_equivalent(expr.func.value, copy, tensor)
             torch = module_alias(self.facts, "torch")
             if inner is not None and torch is not None and dtype in _NUMPY_TO_TORCH:
