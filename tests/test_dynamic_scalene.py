@@ -32,7 +32,14 @@ def test_scalene_json_maps_percentages_of_elapsed_time_to_cell_lines():
             "/tmp/x/driver.py": {"lines": [row(3, python=50)]},
         },
     }
-    profile = profile_from_scalene(data, {"/tmp/x/cell_0002.py": CELL})
+    data["stacks"] = [
+        [["/tmp/x/driver.py <module>:12;", "/tmp/x/cell_0002.py <module>:4;"], {"cpu_samples": 0.5}],
+        [["/tmp/x/driver.py <module>:12;", "/tmp/x/cell_0002.py <module>:5;", "/tmp/x/cell_0001.py f:2;"],
+         {"cpu_samples": 0.25}],
+        "not a stack",
+    ]
+    texts = {"/tmp/x/cell_0002.py": ["import numpy", "", "", "a = busy()", "b = f(a)"]}
+    profile = profile_from_scalene(data, {"/tmp/x/cell_0002.py": CELL}, texts)
     assert profile.engine == "scalene" and profile.wall_time_s == 2.0
     assert [(s.line, s.ref) for s in profile.lines] == [(4, CELL), (5, CELL)]  # empty line and driver dropped
     line4 = profile.line(CELL, 4)
@@ -40,6 +47,10 @@ def test_scalene_json_maps_percentages_of_elapsed_time_to_cell_lines():
     assert line4.system_cpu_s == pytest.approx(0.1) and line4.cpu_time_s == pytest.approx(0.9)
     assert line4.peak_memory_mb == 12.5 and profile.line(CELL, 5).copy_mb_s == 3.0
     assert profile.cpu_time_s == pytest.approx(1.3) and profile.peak_memory_bytes == 3 << 20
+    tree = profile.cpu_tree  # from the sampled stacks, cell frames only (cell_0001 is not mapped)
+    assert [(f.name, f.line, round(f.duration_s, 3)) for f in tree.children] == [("a = busy()", 4, 1.0),
+                                                                              ("b = f(a)", 5, 0.5)]
+    assert any("CPU-only" in n for n in profile.notes)
 
 
 @pytest.mark.slow
@@ -62,6 +73,7 @@ def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
     assert hot.ref.cell == 1 and hot.line in (3, 4) and hot.python_cpu_s > 0
     (error,) = report.errors
     assert error.ref.cell == 3 and error.line == 1 and "ValueError: stop here" in error.message
+    assert profile.cpu_tree is not None and {f.ref.cell for f in profile.cpu_tree.walk() if f.ref} <= {1, 2}
     assert set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*"))) == before  # nothing left behind
 
 

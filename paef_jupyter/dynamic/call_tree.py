@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import linecache
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from ..model import CellRef, Frame
 from .attribution import SYNC_OPS, Attribution, LineKey
@@ -124,6 +124,30 @@ def gpu_tree(
         agg.child((kind, ev.name), _short(ev.name), kind, None, None).add(ev.start_ns, ev.dur_ns)
     root.calls = 1
     return _freeze(root)
+
+
+@dataclass(frozen=True)
+class PathFrame:
+    """One frame of a sampled call path (outermost first)."""
+
+    name: str
+    ref: CellRef | None = None
+    line: int | None = None
+    kind: str = "python"
+
+
+def tree_of_paths(name: str, paths: Iterable[tuple[Sequence[PathFrame], int]]) -> Frame | None:
+    """A merged tree from call paths, each with its cost in ns (a sampling profiler's stacks)."""
+    root = _Agg(name, "root")
+    for frames, dur_ns in paths:
+        root.add(0, dur_ns)
+        agg = root
+        for frame in frames[:MAX_DEPTH]:
+            key = (frame.kind, frame.ref.key if frame.ref else None, frame.line, frame.name)
+            agg = agg.child(key, _short(frame.name), frame.kind, frame.ref, frame.line)
+            agg.add(0, dur_ns)
+    root.calls = 1
+    return _freeze(root) if root.dur_ns else None
 
 
 def _host_kind(ev: TraceEvent) -> str:

@@ -16,9 +16,10 @@ import sys
 import tempfile
 from typing import Any, Mapping
 
-from ..model import AnalysisError, CellRef, LineStat, Profile, SourceUnit
+from ..model import AnalysisError, CellRef, Frame, LineStat, Profile, SourceUnit
 from ..source import mask
 from ..units import InputError
+from .call_tree import PathFrame, tree_of_paths
 
 TIMEOUT_S = 3600
 
@@ -82,7 +83,8 @@ def run_scalene(units: list[SourceUnit], path: str) -> tuple[Profile, list[Analy
         with open(out, encoding="utf-8") as fh:
             data = json.load(fh)
         failures = _failures(status, units)
-    return profile_from_scalene(data, refs, notes=tuple(notes)), failures
+    texts = {name: units[c["index"]].text.splitlines() for name, c in zip(refs, cells)}
+    return profile_from_scalene(data, refs, texts, notes=tuple(notes)), failures
 
 
 def _write_cells(units: list[SourceUnit], tmp: str) -> tuple[list[dict], dict[str, CellRef], list[str]]:
@@ -112,9 +114,13 @@ def _failures(status: str, units: list[SourceUnit]) -> list[AnalysisError]:
 
 
 def profile_from_scalene(
-    data: Mapping[str, Any], refs: Mapping[str, CellRef], notes: tuple[str, ...] = ()
+    data: Mapping[str, Any],
+    refs: Mapping[str, CellRef],
+    texts: Mapping[str, list[str]] | None = None,
+    notes: tuple[str, ...] = (),
 ) -> Profile:
-    """Scalene's JSON -> Profile. Percentages are of the elapsed time; lines are self time."""
+    """Scalene's JSON -> Profile. Percentages are of the elapsed time; lines are self time;
+    the call tree comes from its sampled stacks, cut to the frames of cells."""
     elapsed = float(data.get("elapsed_time_sec") or 0.0)
     lines: list[LineStat] = []
     for filename, info in (data.get("files") or {}).items():
@@ -153,11 +159,41 @@ def profile_from_scalene(
         peak_memory_bytes=int(float(data.get("max_footprint_mb") or 0) * (1 << 20)),
         device="cuda" if data.get("gpu") else "cpu",
         lines=tuple(lines),
-        notes=notes,
+        cpu_tree=_stack_tree(data, refs, texts or {}, elapsed),
+        notes=notes + (CPU_ONLY_NOTE,),
         mode="full",
         profiled_time_s=elapsed,
         base_time_s=elapsed,
     )
+
+
+CPU_ONLY_NOTE = (
+    "Scalene ran CPU-only: its memory and copy-volume profiling is unusable with torch "
+    "imported (170x slower, wrong figures)"
+)
+
+
+def _stack_tree(
+    data: Mapping[str, Any], refs: Mapping[str, CellRef], texts: Mapping[str, list[str]], elapsed: float
+) -> Frame | None:
+    paths = []
+    for entry in data.get("stacks") or ():
+        if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], dict)):
+            continue
+        frames = []
+        for raw in entry[0]:
+            filename, _, where = str(raw).rstrip(";").rpartition(" ")
+            func, _, line = where.rpartition(":")
+            if filename not in refs or not line.isdigit():
+                continue
+            lines = texts.get(filename, [])
+            n = int(line)
+            label = lines[n - 1].strip() if 0 < n <= len(lines) else f"{func} line {n}"
+            frames.append(PathFrame(label or f"line {n}", refs[filename], n))
+        share = float(entry[1].get("cpu_samples") or 0.0)
+        if frames and share > 0:
+            paths.append((frames, int(share * elapsed * 1e9)))
+    return tree_of_paths("run", paths)
 
 
 def _has_gpu() -> bool:
