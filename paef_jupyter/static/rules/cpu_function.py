@@ -55,15 +55,17 @@ class CpuFunction(Rule):
         self._names: set[str] = set()
 
     def visit_Call(self, node: cst.Call) -> None:
-        what = self._cpu_only(node)
-        if what is None:
-            return
+        if isinstance(self.facts.parent(node), cst.Expr):
+            return  # result unused: nothing to hoist
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop) or self._inside_reported(node):
             return
-        if isinstance(self.facts.parent(node), cst.Expr):
-            return  # result unused: nothing to hoist
         in_loop = bool(self.facts.enclosing_loops(node))
+        if not in_loop and any("self" in self.facts.names_read(a.value) for a in node.args):
+            return  # per call of a method: `self` may be another object each time
+        what = self._cpu_only(node)
+        if what is None:
+            return
         target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
         if target is None or self._inside_invariant_constructor(node, target):
             return

@@ -782,15 +782,17 @@ class OperatorFusion(Rule):
         return True
 
     def _chain(self, node: cst.CSTNode) -> tuple[int, str | None]:
-        """Element-wise ops in the expression and its one tensor operand (None if several).
-
-        Types are asked only for chains long enough to report (they may need jedi)."""
+        """Element-wise ops in the expression and its one operand, if it has exactly one (and it
+        is a tensor): "the same tensor" keeps the hint off formulas mixing several inputs, and
+        a type is asked (maybe of jedi) only for a chain long enough to report."""
         ops = 0
         leaves: dict[str, cst.BaseExpression] = {}
         tensor_seen = False
         stack = [node]
         while stack:
             n = stack.pop()
+            if isinstance(n, (cst.BinaryOperation, cst.UnaryOperation)) and isinstance(self.algebra.read(n), Const):
+                continue  # Python arithmetic on constants, not a kernel
             if isinstance(n, cst.BinaryOperation):
                 ops += 1
                 stack += [n.left, n.right]
@@ -808,17 +810,10 @@ class OperatorFusion(Rule):
                 stack += [n.left, *(c.comparator for c in n.comparisons)]
             elif not isinstance(n, (cst.Integer, cst.Float)) and not isinstance(self.algebra.read(n), Const):  # type: ignore[arg-type]
                 leaves.setdefault("".join(self.facts.code(n).split()), n)  # type: ignore[arg-type]
-        if ops < 4:
+        if ops < 4 or len(leaves) != 1:
             return ops, None
-        operands = []
-        for code, leaf in leaves.items():
-            kind = self.facts.kind(leaf)
-            if kind is not Kind.NUMBER:
-                operands.append(code)
-                tensor_seen = tensor_seen or kind is Kind.TENSOR
-        if len(operands) != 1 or not tensor_seen:
-            return ops, None
-        return ops, operands[0]
+        (code, leaf), = leaves.items()
+        return ops, code if tensor_seen or self.facts.kind(leaf) is Kind.TENSOR else None
 
 
 def _elementwise_call(facts: Facts, call: cst.Call) -> bool:
