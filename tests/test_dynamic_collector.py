@@ -248,3 +248,11 @@ def _spin(seconds: float) -> int:
     while time.perf_counter() < end:
         n = tick(n)
     return n
+
+
+def test_older_torch_without_the_fast_range_falls_back_to_record_function(monkeypatch):
+    import torch._C._profiler as private
+
+    monkeypatch.delattr(private, "_RecordFunctionFast")
+    run, profile = _profile(PING_PONG, 4, window=2)
+    assert run.error is None and profile.line(CELL, 7).syncs == 2
