@@ -110,7 +110,8 @@ def main(argv: list[str] | None = None) -> int:
                 failed.append(name)
             if not wrote:
                 untabled[name] = (code, output)
-    OUTPUT.write_text(render(read_all(), untabled, command_line()))
+    tables = sorted(read_all(), key=lambda t: (not t.name.startswith(("micro", "pipelines")), t.name))
+    OUTPUT.write_text(render(tables, untabled, command_line()))
     print(f"wrote {OUTPUT}")
     if failed:
         print(f"failed: {', '.join(failed)}", file=sys.stderr)
