@@ -107,16 +107,20 @@ def profile_cell(
         raise  # a usage error (an unknown rule id): nothing has run yet
     except Exception as exc:  # noqa: BLE001 - a bug in a rule must not keep the cell from running
         static = Report(sources=(SourceUnit(ref, text),))
-        failed = (f"static analysis failed: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}",)
+        failed = (f"static analysis failed: {_one_line(exc)}",)
     lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
-    loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+    try:
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+    except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
+        loop, extra = None, {}
+        failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
     run = collect(execute, files, loop)
     try:
         profile = build_profile(run)
         report = correlate(static, replace(profile, notes=failed + profile.notes), max_dynamic=top)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
-        note = f"the profile could not be analysed: {type(exc).__name__}: {exc}"
+        note = f"the profile could not be analysed: {_one_line(exc)}"
         profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=failed + (note,))
         report = replace(static, profile=profile)
     return CellRun(run.value, run.error, _stamp(report, run.run_end))
@@ -151,6 +155,11 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
 
 def _where(error: AnalysisError) -> str:
     return f"cell {error.ref.cell}" if error.ref.cell is not None else (error.ref.path or "the code")
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
 def _stamp(report: Report, run_end: float) -> Report:
