@@ -96,7 +96,7 @@ def profile_cell(
     and return its value or exception with the correlated report. `execute` runs the cell."""
     from .correlate import correlate
     from .dynamic.build import build_profile
-    from .dynamic.code_files import CodeFiles, cell_resolver
+    from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
@@ -108,7 +108,12 @@ def profile_cell(
     except Exception as exc:  # noqa: BLE001 - a bug in a rule must not keep the cell from running
         static = Report(sources=(SourceUnit(ref, text),))
         failed = (f"static analysis failed: {_one_line(exc)}",)
-    lookup = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
+    given = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
+    earlier = earlier_cells(namespace)
+
+    def lookup(filename: str) -> CellRef | None:
+        return (given(filename) if given else None) or earlier(filename)
+
     try:
         loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell

@@ -185,3 +185,21 @@ def test_an_unknown_rule_is_a_usage_error_before_anything_runs():
     with pytest.raises(ValueError, match="unknown rule"):
         api.profile_cell("x = 1\n", {}, ref=REF, execute=lambda: ran.append(1), rules=["no-such-rule"])
     assert ran == []
+
+
+def test_in_ipython_earlier_cells_are_found_through_the_shells_filename_map():
+    helper_name, helper_code = compile_cell("def scalar(t):\n    return t.sum().item()\n")
+
+    class Compiler:
+        _filename_map = {helper_name: 7}
+
+    class Shell:
+        compile = Compiler()
+
+    ns: dict = {"get_ipython": lambda: Shell(), "w": torch.ones(3)}
+    exec(helper_code, ns)
+    text = "%%paef\nfor i in range(40):\n    v = scalar(w * i)\n"
+    name, code = compile_cell(text.split("\n", 1)[1])
+    run = api.profile_cell(text, ns, ref=REF, execute=lambda: exec(code, ns), filename_to_ref={name: REF})
+    profile = run.report.profile
+    assert profile.line(CellRef("In[7]"), 2).syncs == profile.profiled_iterations == 2

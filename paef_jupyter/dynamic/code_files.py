@@ -2,7 +2,7 @@
 
 The profiler and the line tracer see code filenames (ipykernel's `ipykernel_<pid>/<hash>.py`,
 `<ipython-input-N-...>`, or the names `profile_path` compiles cells under); findings speak of
-(cell, line). A cell's body may be compiled without its `%%paef` line, so the offset is found
+(cell, line). In a kernel, earlier cells are found through the shell's own filename map. A cell's body may be compiled without its `%%paef` line, so the offset is found
 by comparing the compiled text (from `linecache`) with the cell's text.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import linecache
 from dataclasses import dataclass
-from typing import Callable, Mapping
+from typing import Any, Callable, Mapping
 
 from ..model import CellRef
 
@@ -102,3 +102,22 @@ def _cached_text(filename: str) -> str:
 def _same_text(cell_lines: list[str], code_text: str) -> bool:
     code = [line.rstrip() for line in code_text.splitlines()]
     return bool(code) and any(cell_lines[k : k + len(code)] == code for k in range(_MAX_OFFSET + 1))
+
+
+def earlier_cells(namespace: Mapping[str, Any]) -> Callable[[str], CellRef | None]:
+    """Earlier cells of an IPython session, by the shell the namespace itself provides
+    (`get_ipython`): its compiler maps each cell's code file to the execution count. No
+    IPython import: outside IPython this resolves nothing."""
+    getter = namespace.get("get_ipython")
+    try:
+        counts = getter().compile._filename_map if callable(getter) else {}
+    except Exception:  # noqa: BLE001 - not an IPython shell after all
+        counts = {}
+    if not isinstance(counts, Mapping):
+        counts = {}
+
+    def resolve(filename: str) -> CellRef | None:
+        count = counts.get(filename)
+        return CellRef(path=f"In[{count}]") if isinstance(count, int) else None
+
+    return resolve
