@@ -18,6 +18,7 @@ import libcst as cst
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..facts import Facts
+from ..names import dotted_name
 from ..types import Kind
 from ._tensor_facts import module_alias, reads_of, within
 from .base import Rule, RuleContext
@@ -147,7 +148,8 @@ class Algebra:
         return self._resolve(name)
 
     def _leaf(self, node: cst.BaseExpression) -> Leaf:
-        return Leaf(node, "".join(self._code(node).split()))
+        key = dotted_name(node) if not getattr(node, "lpar", ()) else None  # cheaper than code generation
+        return Leaf(node, key or "".join(self._code(node).split()))
 
     def _read(self, node: cst.BaseExpression) -> Expr:
         if isinstance(node, (cst.Integer, cst.Float)):
