@@ -213,3 +213,22 @@ def test_earlier_cell_function_reading_a_global_the_loop_changes_stays(tmp_path:
 def test_code_in_a_lambda_is_not_hoisted() -> None:
     code = "import torch\nw = [1.0]\nfns = []\nfor i in range(3):\n    fns.append(lambda: torch.tensor(w))\n"
     assert not analyze_source(code, rules=["redundant-tensor"]).findings
+
+
+def test_earlier_cells_supply_imports_and_values_without_a_namespace() -> None:
+    from paef_jupyter.api import analyze
+    from paef_jupyter.model import CellRef, SourceUnit
+
+    setup = "import torch\nimport numpy as np\ndata = {'x': np.arange(6.0).tolist()}\nw = torch.ones(4)\nb = torch.zeros(4)\n"
+    loop = (
+        "for i in range(0, 6, 2):\n"
+        "    xb = torch.tensor(data['x'][i : i + 2])\n"
+        "    h = torch.randn(3, 4)\n"
+        "    y = (h - h.mean(-1, keepdim=True)) / torch.sqrt(h.var(-1, keepdim=True, unbiased=False) + 1e-5) * w + b\n"
+    )
+    report = analyze([SourceUnit(CellRef("nb.ipynb", 0), setup), SourceUnit(CellRef("nb.ipynb", 1), loop)],
+                     rules=["dict-as-list", "operator-fusion"])
+    fixes = {f.rule: f.fix for f in report.findings}
+    assert fixes["dict-as-list"].automatic  # the column is `.tolist()` of an array, seen in cell 0
+    assert fixes["operator-fusion"].automatic and "F.layer_norm" not in fixes["operator-fusion"].suggestion
+    assert fixes["operator-fusion"].suggestion == "torch.nn.functional.layer_norm(h, h.shape[-1:], w, b, 1e-5)"

@@ -119,6 +119,11 @@ class Prior:
     def defines(self, name: str) -> bool:
         return name in self._values or name in self.aliases
 
+    def value(self, name: str) -> "tuple[Facts, cst.BaseExpression] | None":
+        """The last top-level value an earlier cell gave `name`, with that cell's facts."""
+        facts, value = self._values.get(name, (None, None))
+        return (facts, value) if facts is not None and value is not None else None
+
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,

@@ -62,6 +62,9 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
         assigned = assigned_value(facts, expr)
         if assigned is not None:
             return dtype_of(facts, assigned, depth + 1)
+        earlier = earlier_value(facts, expr)
+        if earlier is not None:
+            return dtype_of(earlier[0], earlier[1], depth + 1)
         for loop in facts.enclosing_loops(expr):  # `for row in tensor:` rows share its dtype
             if isinstance(loop.node, cst.For) and isinstance(loop.node.target, cst.Name) \
                     and loop.node.target.value == expr.value and loop.iter_kind is Kind.TENSOR:
@@ -223,6 +226,13 @@ def keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
 def bound_in_unit(facts: Facts, name: str) -> bool:
     """`name` is bound somewhere in the unit (so the namespace's value may be stale)."""
     return any(is_binding(facts, n) for n in reads_of(facts, name))
+
+
+def earlier_value(facts: Facts, name: cst.Name) -> tuple[Facts, cst.BaseExpression] | None:
+    """What an earlier notebook cell assigned to `name` (no live namespace), if this cell does not."""
+    if bound_in_unit(facts, name.value) or name.value in facts.namespace:
+        return None
+    return facts.prior.value(name.value)
 
 
 def assigned_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
@@ -390,9 +400,10 @@ def globals_read(facts: Facts, name: str) -> frozenset[str]:
 
 def module_alias(facts: Facts, module: str) -> str | None:
     """The local name under which `module` (`torch`, `torch.nn.functional`) is reachable."""
-    for local, target in facts.aliases.items():
-        if target == module and "." not in local:
-            return local
+    for aliases in (facts.aliases, facts.prior.aliases):  # this cell's imports, then earlier cells'
+        for local, target in aliases.items():
+            if target == module and "." not in local and (aliases is facts.aliases or not bound_in_unit(facts, local)):
+                return local
     for local, value in facts.namespace.items():
         if isinstance(value, types.ModuleType) and value.__name__ == module:
             return local

@@ -8,9 +8,9 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
-from ..facts import Loop
+from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import bound_in_unit, invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
+from ._tensor_facts import bound_in_unit, earlier_value, invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
@@ -174,16 +174,21 @@ class DictAsList(Rule):
                 live = self.facts.namespace[d.value]
                 columns = [live.get(literal_key)] if literal_key is not None else list(live.values())  # type: ignore[union-attr]
                 return all(uniform_list(c) for c in columns)
+            facts = self.facts
+            if value is None and (earlier := earlier_value(self.facts, d)) is not None:
+                facts, value = earlier
             if isinstance(value, cst.Dict):
                 columns_src = [el.value for el in value.elements if isinstance(el, cst.DictElement)
                                and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
-                return bool(columns_src) and all(self._uniform_source(c) for c in columns_src)
+                return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src)
         return False
 
-    def _uniform_source(self, expr: cst.BaseExpression) -> bool:
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "tolist":
-            return self.facts.kind(expr.func.value) in (Kind.NDARRAY, Kind.TENSOR)
-        return uniform_list(_literal(expr))
+
+def _uniform_source(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A column written as a uniform literal list, or as `.tolist()` of an array or tensor."""
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "tolist":
+        return facts.kind(expr.func.value) in (Kind.NDARRAY, Kind.TENSOR)
+    return uniform_list(_literal(expr))
 
 
 def _literal(expr: cst.BaseExpression) -> object:

@@ -20,7 +20,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..names import dotted_name
 from ..types import Kind
-from ._tensor_facts import module_alias, reads_of, within
+from ._tensor_facts import earlier_value, module_alias, reads_of, within
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -658,6 +658,9 @@ class OperatorFusion(Rule):
             if value is not None and hasattr(value, "dim") and self.facts.value_of(node) is None:
                 return value.dim() == 1  # type: ignore[no-any-return]
             assigned = self.facts.value_of(node)
+            if assigned is None:
+                earlier = earlier_value(self.facts, node)
+                assigned = earlier[1] if earlier is not None else None
             return assigned is not None and self._vector_factory(assigned)
         if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
             values = [t.value for t in self._self_assignments(node.attr.value)]
