@@ -72,6 +72,8 @@ class ListToTensor(Rule):
                and not rarely_runs(self.facts, a.call, loop)]
         if not hot or not all(a.tensor is not None for a in appends):
             return
+        if other_uses and all(a.via_item for a in appends):
+            return  # a history of Python numbers (logging): host-sync reports its per-step sync
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
         item = hot[0].via_item
         shown = self.facts.code(hot[0].value)
