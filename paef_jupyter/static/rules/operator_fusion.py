@@ -295,6 +295,7 @@ class Match:
     build: Callable[["Names"], str]  # code of the replacement
     exact: bool = True  # the fused op gives the same values
     why_not: str = ""
+    one_kernel: bool = True  # else: fewer kernels, not one
 
 
 @dataclass(frozen=True)
@@ -440,6 +441,23 @@ def match_log_softmax(expr: Expr) -> tuple[Expr, Expr] | None:
         if isinstance(inner, Fn) and inner.name == "log" and len(inner.args) == 1:
             total = _reduction(inner.args[0], "sum")
             if total is not None and _is_exp(total[0]) and total[0].args[0].key == x.key:  # type: ignore[union-attr]
+                return x, total[1]
+    return None
+
+
+def match_l2_normalize(expr: Expr) -> tuple[Expr, Expr] | None:
+    """`x / sqrt((x * x).sum(dim, keepdim=True) + eps)`."""
+    if not isinstance(expr, Div):
+        return None
+    x, den = expr.num, expr.den
+    if isinstance(den, Fn) and den.name == "sqrt" and len(den.args) == 1:
+        inside = den.args[0]
+        terms = inside.terms if isinstance(inside, Sum) else (inside,)
+        sums = [t for t in terms if not isinstance(t, Const)]
+        if len(sums) == 1 and len(terms) - len(sums) <= 1:
+            total = _reduction(sums[0], "sum")
+            if total is not None and isinstance(total[0], Prod) and total[0].coef == 1.0 \
+                    and [f.key for f in total[0].factors] == [x.key, x.key]:
                 return x, total[1]
     return None
 
@@ -627,6 +645,13 @@ class OperatorFusion(Rule):
         norm = match_layer_norm(expr)
         if norm is not None:
             return self._layer_norm(norm)
+        l2 = match_l2_normalize(expr)
+        if l2 is not None:
+            x, dim = l2
+            return Match("L2 normalisation", "F.normalize(x, dim=dim)",
+                         lambda n: f"{n.functional}.normalize({_code(x)}, dim={_code(dim)})", exact=False,
+                         why_not="`F.normalize` divides by max(norm, eps) where this adds eps under the square root: "
+                         "equal unless a norm is near eps", one_kernel=False)
         return None
 
     def _layer_norm(self, norm: LayerNorm) -> Match:
@@ -712,7 +737,7 @@ class OperatorFusion(Rule):
         self.report(
             node,
             f"hand-written {match.what}: {ops} separate ops, each a kernel that reads and writes the whole tensor "
-            f"(and keeps its input for backward); `{match.fused}` does it in one",
+            f"(and keeps its input for backward); `{match.fused}` does it in {'one' if match.one_kernel else 'fewer'}",
             fix=fix,
         )
 
