@@ -7,7 +7,7 @@ results are shared by the assertions below.
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import os
 from concurrent.futures import ThreadPoolExecutor
@@ -26,11 +26,10 @@ PAPER_SIX = {"operator-fusion", "ping-pong", "dict-as-list", "list-to-tensor", "
 
 def _magic_available() -> bool:
     try:
-        return importlib.util.find_spec("paef_jupyter.magic") is not None and bool(
-            __import__("paef_jupyter.magic")
-        )
+        importlib.import_module("paef_jupyter.magic")
     except ImportError:
         return False
+    return True
 
 
 needs_magic = pytest.mark.skipif(not _magic_available(), reason="magic not available yet")
