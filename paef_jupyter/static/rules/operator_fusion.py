@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from dataclasses import replace as replace_node
+from functools import cached_property
 from typing import Callable
 
 import libcst as cst
@@ -46,7 +47,12 @@ class Const(Expr):
 
 @dataclass(frozen=True)
 class Leaf(Expr):
-    code: str = ""
+    render: Callable[[], str] = field(default=str, compare=False, repr=False)
+
+    @cached_property
+    def code(self) -> str:
+        """The source, whitespace removed: computed only when a pattern compares leaves."""
+        return self.render()
 
     @property
     def key(self) -> str:
@@ -149,7 +155,7 @@ class Algebra:
 
     def _leaf(self, node: cst.BaseExpression) -> Leaf:
         key = dotted_name(node) if not getattr(node, "lpar", ()) else None  # cheaper than code generation
-        return Leaf(node, key or "".join(self._code(node).split()))
+        return Leaf(node, (lambda: key) if key else (lambda: "".join(self._code(node).split())))
 
     def _read(self, node: cst.BaseExpression) -> Expr:
         if isinstance(node, (cst.Integer, cst.Float)):
