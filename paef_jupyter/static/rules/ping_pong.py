@@ -8,8 +8,8 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..names import names_written, root_name
 from ..facts import Facts
+from ..names import names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
     CONVERT_METHOD,
@@ -31,7 +31,7 @@ CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor":
                 "FloatTensor": "float", "LongTensor": "long", "DoubleTensor": "double"}
 HOST_COPIES = frozenset({"tolist", "numpy", "item"})
 _NUMPY_TO_TORCH = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
-                   "int32": "int32", "int8": "int8", "uint8": "uint8", "bool_": "bool"}
+                   "int32": "int32", "int8": "int8", "uint8": "uint8", "bool_": "bool", "bool": "bool"}
 # Calls between the tensor and its host copy that do not change its values.
 _TRANSPARENT = frozenset({"cpu", "detach", "contiguous"})
 
