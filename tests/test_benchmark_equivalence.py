@@ -98,3 +98,21 @@ def test_interleave_rotates_three_variants() -> None:
     runs = interleave({k: (lambda k=k: calls.append(k)) for k in "xyz"}, repeats=3, warmup=0)
     assert calls == list("xyz" "yzx" "zxy")
     assert all(len(v) == 3 for v in runs.values())
+
+
+def test_results_round_trip_and_render_into_benchmarks_md(tmp_path) -> None:
+    """What run.py writes into BENCHMARKS.md is what the scripts measured, nothing else."""
+    from benchmarks.run import render
+    from benchmarks.tables import Table, markdown, read_all, write
+
+    table = Table("micro_cpu", "Micro", ("rule", "ours"), (("a|b", 2.5), ("c", None)), notes=("n1",),
+                  machine={"cpu": "X", "cores": 2, "cores_usable": 2, "torch_threads": 1, "gpu": None},
+                  command="python -m benchmarks.micro")
+    write(table, tmp_path)
+    (loaded,) = read_all(tmp_path)
+    assert loaded == table
+    assert markdown(loaded).splitlines()[2] == "| a\\|b | 2.5 |"
+    page = render([loaded], {"bench_x": (3, "boom")}, "python benchmarks/run.py")
+    assert "| c | — |" in page and "- n1" in page and "`python -m benchmarks.micro`" in page
+    assert "## benchmarks/bench_x.py (exit status 3)" in page and "boom" in page
+    assert "no GPU was available" in page
