@@ -232,3 +232,28 @@ def test_earlier_cells_supply_imports_and_values_without_a_namespace() -> None:
     assert fixes["dict-as-list"].automatic  # the column is `.tolist()` of an array, seen in cell 0
     assert fixes["operator-fusion"].automatic and "F.layer_norm" not in fixes["operator-fusion"].suggestion
     assert fixes["operator-fusion"].suggestion == "torch.nn.functional.layer_norm(h, h.shape[-1:], w, b, 1e-5)"
+
+
+def _dtypes(value: object) -> object:
+    if isinstance(value, torch.Tensor):
+        return (value.dtype, value.requires_grad, value.device.type)
+    if isinstance(value, (list, tuple)):
+        return [_dtypes(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _dtypes(v) for k, v in value.items()}
+    return type(value).__name__
+
+
+PAEF_PAIRS = sorted(
+    p for rule in ("ping-pong", "list-to-tensor", "dict-as-list", "redundant-tensor", "cpu-function", "operator-fusion")
+    for p in (Path(__file__).parent / "fixtures" / "rules" / rule).glob("*.in.py")
+)
+
+
+@pytest.mark.parametrize("before", PAEF_PAIRS, ids=[f"{p.parent.name}/{p.name}" for p in PAEF_PAIRS])
+def test_rewrites_keep_dtype_grad_and_device(before: Path) -> None:
+    """test_rules compares values; the rewrites must also keep dtype, requires_grad and device."""
+    from rule_fixtures import run_fixture
+
+    after = before.with_name(before.name.replace(".in.py", ".out.py"))
+    assert _dtypes(run_fixture(before.read_text(), str(before))) == _dtypes(run_fixture(after.read_text(), str(after)))

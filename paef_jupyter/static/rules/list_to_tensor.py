@@ -10,12 +10,16 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..types import Kind
 from ._tensor_facts import (
+    BOOL,
     CONVERT_METHOD,
+    FLOAT,
+    INT,
     PYTHON_SCALAR_DTYPE,
     dtype_of,
     family,
     is_scalar,
     keyword,
+    module_alias,
     rarely_runs,
     reads_of,
 )
@@ -25,6 +29,7 @@ TORCH_CONSTRUCTORS = {"tensor": None, "as_tensor": None, "Tensor": "float", "Flo
                       "LongTensor": "long", "DoubleTensor": "double"}
 NUMPY_CONSTRUCTORS = frozenset({"array", "asarray"})
 _SCALAR_CASTS = frozenset({"float", "int", "bool"})
+_CAST_FAMILY = {"float": FLOAT, "int": INT, "bool": BOOL}
 
 
 @dataclass(frozen=True)
@@ -33,6 +38,7 @@ class Append:
     value: cst.BaseExpression  # what is appended
     tensor: cst.BaseExpression | None  # the tensor behind it (`x` of `x.item()`), if any
     via_item: bool  # appended as a Python scalar (`.item()`, `float(x)`)
+    cast: str | None = None  # the scalar family a `float()`/`int()`/`bool()` cast forces
 
 
 class ListToTensor(Rule):
@@ -114,14 +120,15 @@ class ListToTensor(Rule):
                 return Append(call, value, func.value, True)
         if isinstance(value, cst.Call) and len(value.args) == 1 and isinstance(value.func, cst.Name) \
                 and value.func.value in _SCALAR_CASTS and self.facts.kind(value.args[0].value) is Kind.TENSOR:
-            return Append(call, value, value.args[0].value, True)
+            return Append(call, value, value.args[0].value, True, _CAST_FAMILY[value.func.value])
         if self.facts.kind(value) is Kind.TENSOR:
             return Append(call, value, value, False)
         return Append(call, value, None, False)
 
     def _fix(self, node: cst.Call, vals: cst.Name, head: str, name: str, appends: list[Append],
              other_uses: bool) -> Fix:
-        stacked = f"torch.stack({vals.value})"
+        torch = module_alias(self.facts, "torch")
+        stacked = f"{torch or 'torch'}.stack({vals.value})"
         if head == "numpy":
             return Fix(description="append the tensors (`.detach()`) and join them on the device with "
                        f"`{stacked}`; convert once at the end if NumPy is needed", suggestion=f"{stacked}.cpu().numpy()",
@@ -134,6 +141,8 @@ class ListToTensor(Rule):
             why = "the list mixes Python scalars and tensors"
         elif any(a.keyword is not None and a.keyword.value not in ("dtype", "device") for a in node.args):
             why = "the constructor has options `torch.stack` does not take"
+        elif torch is None:
+            why = "torch is not imported under a plain name here"
         scalar = all(is_scalar(self.facts, a.tensor) for a in appends if a.tensor is not None)
         code = stacked if scalar else f"{stacked}.reshape(-1)"
         via_item = appends[0].via_item
@@ -144,8 +153,9 @@ class ListToTensor(Rule):
         elif forced is not None:
             code += f".{forced}()"
         elif via_item and not why:
+            # The Python scalars' type decides the dtype: a cast's, else the tensor's family.
             dtypes = {dtype_of(self.facts, a.tensor) for a in appends if a.tensor is not None}
-            families = {family(d) for d in dtypes}
+            families = {a.cast or family(dtype_of(self.facts, a.tensor)) for a in appends if a.tensor is not None}
             if len(families) != 1 or None in families:
                 why = "the dtype of the appended tensors is unknown (Python scalars become float32/int64)"
             else:
