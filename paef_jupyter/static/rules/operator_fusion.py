@@ -612,13 +612,16 @@ class OperatorFusion(Rule):
         for node, ops, tensor in self._chains:
             if any(n in self._claimed for n in self.facts.walk(node)):
                 continue
+            func = self.facts.enclosing_function(node)
+            fn = func.name.value if func is not None else "step"
+            torch = module_alias(self.facts, "torch") or "torch"
             self.report(
                 node,
                 f"{ops} element-wise ops on `{tensor}` in one expression: each is a separate kernel "
                 "with its own read and write of the whole tensor",
                 severity=Severity.LOW,
-                fix=Fix(description="compile the function that holds it so the chain runs as one fused kernel",
-                        suggestion="fn = torch.compile(fn)", safe=False),
+                fix=Fix(description=f"compile the function that holds it (`{fn}`) so the chain runs as one fused kernel",
+                        suggestion=f"{fn} = {torch}.compile({fn})", safe=False),
             )
 
     def _match(self, expr: Expr) -> Match | None:
