@@ -104,7 +104,7 @@ def figure(report: Report, flame: FlameLayout, selected: int | None = None, widg
         x=[max(b.duration_s * 1e3, 1e-6) for b in bars],
         y=[b.row for b in bars],
         width=0.92,
-        text=[escape(_short(b.frame.name)) for b in bars],
+        text=[escape(_short(b.frame.name), quote=False) for b in bars],
         textposition="inside",
         insidetextanchor="start",
         textfont={"size": 10, "color": "#111"},
@@ -172,9 +172,9 @@ def _short(name: str, limit: int = 40) -> str:
 def _hover(bar: Bar, findings: Sequence[Finding]) -> str:
     """Plotly reads hover text as a small HTML subset: frame names are escaped."""
     f = bar.frame
-    parts = [escape(f.name), f"{f.kind}, {fmt_time(f.duration_s)} (self {fmt_time(f.self_s)})"]
+    parts = [escape(f.name, quote=False), f"{f.kind}, {fmt_time(f.duration_s)} (self {fmt_time(f.self_s)})"]
     if f.line is not None:
         parts.append(f"line {f.line}")
     if bar.findings:
-        parts.append("findings: " + ", ".join(escape(findings[i].rule) for i in bar.findings))
+        parts.append("findings: " + ", ".join(escape(findings[i].rule, quote=False) for i in bar.findings))
     return "<br>".join(parts)

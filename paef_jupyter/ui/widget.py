@@ -77,6 +77,7 @@ class ReportView:
                                   disabled=not self.fixes, tooltip="apply every automatic fix not dismissed")
         self.apply_all.on_click(lambda _: self.do_apply_all())
         self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
+                                layout=w.Layout(width="auto"),
                                 tooltip="run the fixed cell now and compare its time with the first run")
         self.compare.on_click(lambda _: self.do_compare())
         self.compare.layout.display = "" if rerun is not None else "none"
