@@ -31,6 +31,7 @@ STATUS_TEXT = {
 
 WIDGET_CSS = Markup(
     ".paef-box .paef-card{margin:0}"
+    ".paef-box .widget-html-content{line-height:1.45;align-self:auto}"
     ".paef-cardbox{margin:0 0 8px}"
     ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px #0969da}"
     ".paef-cardbox.paef-linked .paef-card{box-shadow:0 0 0 2px #8250df}"
