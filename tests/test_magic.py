@@ -276,3 +276,15 @@ def _drain(request):
                 k.kc.get_iopub_msg(timeout=0.05)
         except queue.Empty:
             pass
+
+
+def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
+    kernel.ok("%%paef -q --no-profile\nimport time\ntime.sleep(0.3)\nslow = True")
+    r = kernel.ok(
+        "from paef_jupyter.model import CellRef\n"
+        "m = get_ipython().magics_manager.registry['PaefMagics']\n"
+        "before = m.run_text('%%paef\\nimport time\\ntime.sleep(0.3)', CellRef('In[9]'), profile=False)\n"
+        "cmp = m._rerunner(CellRef('In[9]'), before)('%%paef\\nfast = slow\\nprint(\"rerun ran\")')\n"
+        "print(cmp.profiled, cmp.error, fast, round(cmp.before_s, 1), cmp.speedup > 10)"
+    )
+    assert r.stdout() == "rerun ran\nFalse None True 0.3 True\n"
