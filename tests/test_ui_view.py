@@ -218,7 +218,7 @@ def test_fixes_state_composes_and_reports_collisions():
     assert set(fixes.findings) == {PING_PONG, HOST_SYNC, 3}  # the hint has no edits
     plan = fixes.plan({PING_PONG, 3})
     assert plan.applied == {PING_PONG} and plan.skipped == {3}
-    assert fixes.proposal(HOST_SYNC).split("\n")[6] == FIXED_7
+    assert fixes.plan({HOST_SYNC}).text.split("\n")[6] == FIXED_7
     fixes.commit(fixes.plan({PING_PONG, HOST_SYNC}))
     assert fixes.plan(fixes.applied - {PING_PONG}).text.split("\n")[4] == CELL_TEXT.split("\n")[4]
 

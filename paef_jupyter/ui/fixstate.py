@@ -45,11 +45,6 @@ class CellFixes:
         self.current = plan.text
         self.applied = plan.applied
 
-    def proposal(self, index: int) -> str | None:
-        """The unit's text with only finding `index` applied, or None if it cannot apply alone."""
-        plan = self.plan([index])
-        return plan.text if index in plan.applied else None
-
 
 def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
     """The unified diff of one automatic fix on its own, or None when it has none."""
