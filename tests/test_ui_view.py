@@ -249,3 +249,20 @@ def _points(indices):
     from plotly.callbacks import Points
 
     return Points(point_inds=indices, xs=[0] * len(indices), ys=[0] * len(indices), trace_name="", trace_index=0)
+
+
+def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeypatch):
+    import sys
+
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    shown = []
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)
+    monkeypatch.delitem(sys.modules, "paef_jupyter.ui.widget", raising=False)
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    show_report(sample_report(), apply_hint="%%paef --apply")
+    html, fig = shown
+    assert html.data.count('class="paef-card ') == 3 and "re-run as `%%paef --apply`" in html.data
+    assert type(fig).__name__ == "Figure" and len(fig.data[0].base) == 5
