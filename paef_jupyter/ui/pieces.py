@@ -17,7 +17,7 @@ SEVERITY_COLORS = {"high": "#c62828", "medium": "#ef6c00", "low": "#607d8b"}
 CSS = Markup(
     """
 .paef{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
- font-size:13px;color:#1f2328;line-height:1.45}
+ font-size:13px;color:#1f2328;line-height:1.45;background:#fff}
 .paef code,.paef pre{font-family:SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
 .paef h3{font-size:15px;margin:4px 0 8px}
 .paef h4{font-size:13px;margin:10px 0 4px}
