@@ -1,7 +1,8 @@
 """Kernel side of the `paef_jupyter.cell_edit` comm (DESIGN.md, protocol v1).
 
-The Apply button's `on_click` runs inside the kernel's handler of a shell message, and the
-front end's replies arrive as shell messages too: waiting for a reply there would deadlock.
+The Apply button's `on_click` runs inside the kernel's handler of a shell message (with
+ipykernel 7 and jupyterlab_widgets, on a subshell thread), and the front end's replies arrive
+as shell messages too: waiting for a reply there would deadlock.
 So every call here returns at once and results are delivered to callbacks when the reply,
 or a timeout, comes. The hello handshake starts when the bridge is built (while `%%paef`
 runs), so by the time the user clicks, `available` is known.
@@ -133,12 +134,13 @@ class CellEditBridge:
         with self._lock:
             entry = self._pending.pop(request_id, None)
             late = self._timed_out.pop(request_id, None)
+            if late is not None:
+                self._state = "ready"  # it answers after all
         if entry is not None:
             callback, cancel = entry
             cancel()
         elif late is not None:
             callback = late
-            self._state = "ready"
         else:
             return
         callback(status)

@@ -231,8 +231,8 @@ def _slug(text: str) -> str:
 class NotebookPage:
     """A notebook open in the browser; cells addressed by index, text read from the editor."""
 
-    def __init__(self, page: Any, server: JupyterServer, name: str) -> None:
-        self.page, self.server, self.name = page, server, name
+    def __init__(self, page: Any, server: JupyterServer, name: str, kernel_id: str) -> None:
+        self.page, self.server, self.name, self.kernel_id = page, server, name, kernel_id
 
     def cell(self, index: int) -> Any:
         return self.page.locator(".jp-Notebook .jp-Cell").nth(index)
@@ -254,17 +254,30 @@ class NotebookPage:
         return "\n".join(outputs.all_inner_texts()).strip()
 
     def run_cell(self, index: int, timeout: float = 60.0) -> str:
-        """Runs a cell as a user does (select, Shift+Enter); returns its output text."""
+        """Runs a cell as a user does (select, Shift+Enter); returns its output text.
+
+        Done means the prompt went busy (`[*]`) and then shows a count again: the count alone
+        can repeat, e.g. `[1]` after a kernel restart.
+        """
         prompt = self.cell(index).locator(".jp-InputPrompt")
-        before = prompt.inner_text()
+        prompt.evaluate("""el => {
+            el.paefBusySeen = false;
+            if (el.paefObserver) el.paefObserver.disconnect();
+            el.paefObserver = new MutationObserver(() => {
+                if (el.textContent.includes('*')) el.paefBusySeen = true;
+            });
+            el.paefObserver.observe(el, {subtree: true, childList: true, characterData: true});
+        }""")
         prompt.click()
         self.page.keyboard.press("Shift+Enter")
-        deadline = time.monotonic() + timeout
-        while not re.fullmatch(r"\[\d+\]:", now := prompt.inner_text().strip()) or now == before:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"cell {index} did not finish running (prompt {now!r})")
-            time.sleep(0.05)
+        self.page.wait_for_function(
+            "el => el.paefBusySeen && /^\\[\\d+\\]:$/.test(el.textContent.trim())",
+            arg=prompt.element_handle(), timeout=timeout * 1000)
         return self.output_text(index)
+
+    def restart_kernel(self) -> None:
+        """Restarts the notebook's kernel behind the page's back, as another client would."""
+        self.server.api("POST", f"/api/kernels/{self.kernel_id}/restart")
 
     def focus_editor_end(self, index: int) -> None:
         """Puts the cursor at the end of the cell's text, in edit mode."""
@@ -288,9 +301,9 @@ def open_notebook(page, request: pytest.FixtureRequest) -> Callable[..., Noteboo
     def open_(name: str, cells: list[tuple[str, str]], server: JupyterServer | None = None) -> NotebookPage:
         server = server or request.getfixturevalue("jupyter_server")
         server.write_notebook(name, cells)
-        server.start_kernel_for(name)
+        kernel_id = server.start_kernel_for(name)
         page.goto(server.notebook_url(name))
-        notebook = NotebookPage(page, server, name)
+        notebook = NotebookPage(page, server, name, kernel_id)
         notebook.cell(len(cells) - 1).locator(".cm-content").wait_for(timeout=60_000)
         return notebook
 
