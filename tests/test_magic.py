@@ -243,13 +243,6 @@ def _notebook(*sources: str) -> nbformat.NotebookNode:
     return nb
 
 
-def test_an_error_stops_run_all(kernel):
-    nb = _notebook("started = True", "%%paef\nraise RuntimeError('stop here')", "print('not reached')")
-    with pytest.raises(CellExecutionError, match="stop here"):
-        NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
-    assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
-
-
 def test_a_kernel_without_torch():
     nb = _notebook(
         "import sys\nsys.modules['torch'] = None",
@@ -288,3 +281,11 @@ def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
         "print(cmp.profiled, cmp.error, fast, round(cmp.before_s, 1), cmp.speedup > 10)"
     )
     assert r.stdout() == "rerun ran\nFalse None True 0.3 True\n"
+
+
+def test_an_error_stops_run_all(kernel):
+    # Last of the shared-kernel tests: after the error the kernel aborts what this client queues.
+    nb = _notebook("started = True", "%%paef\nraise RuntimeError('stop here')", "print('not reached')")
+    with pytest.raises(CellExecutionError, match="stop here"):
+        NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
+    assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
