@@ -186,7 +186,7 @@ def lab_without_extension(_jupyter_servers) -> JupyterServer:
     return _jupyter_servers("lab", ("paef-jupyter",))
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def _browser():
     reason = missing_requirement()
     if reason:
