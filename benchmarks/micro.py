@@ -7,13 +7,12 @@ Runs on the CPU, and on the GPU as well when one is present; one results table p
 
 from __future__ import annotations
 
-import argparse
 
 import torch
 
 from benchmarks.micro_cases import CASES, Case
 from benchmarks.tables import Table, command_line, machine, write
-from benchmarks.timing import assert_same, compare
+from benchmarks.timing import assert_same, compare, device_arguments
 
 
 def measure(case: Case, device: torch.device, repeats: int) -> dict[str, object]:
@@ -64,18 +63,8 @@ def table(device: torch.device, measured: list[dict[str, object]]) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=9, help="interleaved before/after pairs (default 9)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    parser.add_argument("--device", choices=("cpu", "cuda"), action="append",
-                        help="device to measure (default: cpu, plus cuda when available)")
-    args = parser.parse_args(argv)
-    devices = args.device or (["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"])
-    if "cuda" in devices and not torch.cuda.is_available():
-        parser.error("--device cuda: no CUDA GPU is available")
-    torch.set_num_threads(args.threads)
-    for name in devices:
-        device = torch.device(name)
+    args, devices = device_arguments(__doc__.splitlines()[0], 9, argv)
+    for device in devices:
         measured = [measure(case, device, args.repeats) for case in CASES]
         write(table(device, measured))
         print()

@@ -9,7 +9,6 @@ Every pair's outputs (losses, metrics, final weights) are checked equal before t
 
 from __future__ import annotations
 
-import argparse
 import difflib
 import importlib.util
 import re
@@ -25,7 +24,7 @@ import torch
 
 from benchmarks.pipelines import dqn, niser
 from benchmarks.tables import Table, command_line, machine, write
-from benchmarks.timing import assert_same, comparison, interleave
+from benchmarks.timing import assert_same, comparison, device_arguments, interleave
 
 ROOT = Path(__file__).resolve().parents[1]
 RTOL, ATOL = 1e-3, 1e-4  # a whole training run: fused ops round differently, steps compound it
@@ -147,18 +146,9 @@ def run(device: torch.device, repeats: int) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeats", type=int, default=5, help="interleaved before/after pairs (default 5)")
-    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
-    parser.add_argument("--device", choices=("cpu", "cuda"), action="append",
-                        help="device to measure (default: cpu, plus cuda when available)")
-    args = parser.parse_args(argv)
-    devices = args.device or (["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"])
-    if "cuda" in devices and not torch.cuda.is_available():
-        parser.error("--device cuda: no CUDA GPU is available")
-    torch.set_num_threads(args.threads)
-    for name in devices:
-        write(run(torch.device(name), args.repeats))
+    args, devices = device_arguments(__doc__.splitlines()[0], 5, argv)
+    for device in devices:
+        write(run(device, args.repeats))
         print()
     return 0
 

@@ -146,3 +146,26 @@ def assert_same(before: Any, after: Any, rtol: float = 1e-4, atol: float = 1e-5,
         return
     if before != after:
         raise AssertionError(f"{label}{before!r} != {after!r}")
+
+
+def device_arguments(description: str, default_repeats: int, argv: list[str] | None = None):  # type: ignore[no-untyped-def]
+    """The shared command line of the before/after scripts: repeats, threads, devices.
+
+    Sets torch's thread count and returns (args, devices).
+    """
+    import argparse
+
+    import torch
+
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--repeats", type=int, default=default_repeats,
+                        help=f"interleaved before/after pairs (default {default_repeats})")
+    parser.add_argument("--threads", type=int, default=1, help="torch threads (default 1)")
+    parser.add_argument("--device", choices=("cpu", "cuda"), action="append",
+                        help="device to measure (default: cpu, plus cuda when available)")
+    args = parser.parse_args(argv)
+    devices = args.device or (["cpu", "cuda"] if torch.cuda.is_available() else ["cpu"])
+    if "cuda" in devices and not torch.cuda.is_available():
+        parser.error("--device cuda: no CUDA GPU is available")
+    torch.set_num_threads(args.threads)
+    return args, [torch.device(name) for name in devices]
