@@ -78,16 +78,25 @@ class Fix:
     """How to remove a finding: automatic edits when they keep the meaning, else a hint.
 
     `suggestion` is the suggested code shown with a hint (or beside an automatic fix).
+    `review` names what the analysis could not prove about a rewrite that is still offered
+    (ruff's "unsafe fix"): such edits are applied only on request (`paef fix --unsafe`).
     """
 
     description: str
     edits: tuple[Edit, ...] = ()
     suggestion: str | None = None
     safe: bool = True
+    review: str = ""
 
     @property
     def automatic(self) -> bool:
-        return bool(self.edits) and self.safe
+        """Edits proved to keep the program's meaning: applied by default."""
+        return bool(self.edits) and self.safe and not self.review
+
+    @property
+    def needs_review(self) -> bool:
+        """Edits offered, but not proved: applied only when the user asks."""
+        return bool(self.edits) and self.safe and bool(self.review)
 
 
 @dataclass(frozen=True)

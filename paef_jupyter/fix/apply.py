@@ -1,7 +1,8 @@
-"""Apply edits to a unit's text: no overlaps, IPython syntax kept, result re-parsed."""
+"""Apply edits to a unit's text: no overlaps, IPython syntax kept, result compiled."""
 
 from __future__ import annotations
 
+import ast
 import difflib
 from typing import Iterable, Sequence
 
@@ -21,11 +22,21 @@ def apply_edits(text: str, edits: Sequence[Edit]) -> str:
     if not masked.python:
         raise FixError("not a Python cell")
     new = _splice(masked.text, edits)
+    check_compiles(new)
+    return masked.unmask(new)
+
+
+def check_compiles(code: str) -> None:
+    """Raise `FixError` unless CPython compiles `code`: libcst accepts programs the compiler
+    rejects (a repeated keyword argument, `return` outside a function)."""
     try:
-        cst.parse_module(new)
+        cst.parse_module(code)
+        compile(code, "<rewrite>", "exec", dont_inherit=True, flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)  # cells may await
     except cst.ParserSyntaxError as exc:
         raise FixError(f"the rewrite does not parse: {exc.message}") from None
-    return masked.unmask(new)
+    except (SyntaxError, ValueError) as exc:
+        raise FixError(f"the rewrite does not compile: {exc}") from None
+
 
 
 def apply_findings(text: str, findings: Iterable[Finding]) -> tuple[str, list[Finding], list[Finding]]:
@@ -43,9 +54,8 @@ def apply_findings(text: str, findings: Iterable[Finding]) -> tuple[str, list[Fi
             continue
         candidate = taken + list(finding.fix.edits)  # type: ignore[union-attr]
         try:
-            new = _splice(masked_text, candidate)
-            cst.parse_module(new)
-        except (FixError, cst.ParserSyntaxError):
+            check_compiles(_splice(masked_text, candidate))
+        except FixError:
             skipped.append(finding)
             continue
         taken = candidate
