@@ -4,6 +4,9 @@ Layout, per rule: `tests/fixtures/rules/<rule-id>/`
 - `pos_*.py`: every line marked `# <-- <rule-id>` must get a finding of that rule starting on
   it, and no other line may;
 - `neg_*.py`: no finding of that rule;
+- `refuse_*.py`: a rewrite the rule must refuse: every line marked `# <-- <rule-id>` gets a
+  finding of that rule (a hint, or a rewrite marked for review) and none of the rule's
+  findings in the file carries an automatic (proved-safe) fix;
 - `<name>.in.py` + `<name>.out.py`: applying the rule's automatic fixes to `.in.py` gives
   exactly `.out.py`; both are executed on the same seed and their `result` compared.
 """
@@ -27,6 +30,10 @@ def positives() -> list[Path]:
 
 def negatives() -> list[Path]:
     return sorted(FIXTURES.glob("*/neg_*.py"))
+
+
+def refusals() -> list[Path]:
+    return sorted(FIXTURES.glob("*/refuse_*.py"))
 
 
 def pairs() -> list[tuple[Path, Path]]:

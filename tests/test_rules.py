@@ -11,7 +11,7 @@ from paef_jupyter.api import analyze_source
 from paef_jupyter.fix import apply_findings
 from paef_jupyter.model import CellRef
 from paef_jupyter.static.rules import RULES
-from rule_fixtures import assert_same, marked_lines, negatives, pairs, positives, rule_dirs, run_fixture
+from rule_fixtures import assert_same, marked_lines, negatives, pairs, positives, refusals, rule_dirs, run_fixture
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -46,6 +46,16 @@ def test_negative(path: Path) -> None:
     report = analyze_source(path.read_text(), CellRef(str(path)), rules=[rule])
     assert not report.errors
     assert [(f.line, f.message) for f in report.findings] == []
+
+
+@pytest.mark.parametrize("path", refusals(), ids=_ids(refusals()))
+def test_refused_rewrite(path: Path) -> None:
+    rule = path.parent.name
+    text = path.read_text()
+    report = analyze_source(text, CellRef(str(path)), rules=[rule])
+    assert not report.errors
+    assert {f.line for f in report.findings} >= marked_lines(text, rule)
+    assert [f.line for f in report.findings if f.fixable] == [], "a rewrite it must refuse is offered as safe"
 
 
 @pytest.mark.parametrize("pair", pairs(), ids=_ids([p for p, _ in pairs()]))
