@@ -12,7 +12,7 @@ import builtins
 import types
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -26,6 +26,9 @@ from .types import (
     kind_of_qualified_call,
     kind_of_value,
 )
+
+if TYPE_CHECKING:
+    from .modules import ModuleImports
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
@@ -95,20 +98,36 @@ class _Def:
 
 
 class Prior:
-    """What the earlier cells of a notebook defined (imports, top-level values), for the
-    static analysis of a later cell when no live namespace is at hand (`paef scan`)."""
+    """What the earlier cells of a notebook defined (imports, top-level values, functions and
+    classes), for the static analysis of a later cell when no live namespace is at hand
+    (`paef scan`). Immutable once built: each cell sees only the cells before it."""
 
     def __init__(self) -> None:
         self.aliases: dict[str, str] = {}
         self._values: dict[str, tuple[Facts, cst.BaseExpression | None]] = {}
+        self.functions: dict[str, tuple[Facts, FunctionNode]] = {}
+        self.classes: dict[str, tuple[Facts, cst.ClassDef]] = {}
 
-    def absorb(self, facts: "Facts") -> None:
-        self.aliases.update(facts.aliases)
+    def after(self, facts: "Facts") -> "Prior":
+        """What the cells up to and including `facts`' cell defined."""
+        new = Prior()
+        new.aliases, new._values = dict(self.aliases), dict(self._values)
+        new.functions, new.classes = dict(self.functions), dict(self.classes)
+        new.aliases.update(facts.aliases)
         for name, defs in facts._defs.items():
             top = [d for d in defs if d.function is None and "." not in name]
             if top:
-                self._values[name] = (facts, top[-1].value)
-                self.aliases.pop(name, None)
+                new._values[name] = (facts, top[-1].value)
+                for table in (new.aliases, new.functions, new.classes):
+                    table.pop(name, None)
+        for name, func in facts.functions.items():
+            if "." not in name and facts.enclosing_function(func) is None:
+                new.functions[name] = (facts, func)
+                new._values.pop(name, None)
+        for name, cls in facts.classes.items():
+            new.classes[name] = (facts, cls)
+            new._values.pop(name, None)
+        return new
 
     def kind(self, name: str) -> Kind | None:
         if name not in self._values:
@@ -117,7 +136,7 @@ class Prior:
         return facts.kind(value) if value is not None else Kind.UNKNOWN
 
     def defines(self, name: str) -> bool:
-        return name in self._values or name in self.aliases
+        return name in self._values or name in self.aliases or name in self.functions or name in self.classes
 
     def value(self, name: str) -> "tuple[Facts, cst.BaseExpression] | None":
         """The last top-level value an earlier cell gave `name`, with that cell's facts."""
@@ -127,10 +146,13 @@ class Prior:
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
-                 prior: Prior | None = None) -> None:
+                 prior: Prior | None = None, imports: "ModuleImports | None" = None) -> None:
         self.module = module
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
+        self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
+        self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
+        self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
@@ -286,36 +308,109 @@ class Facts:
 
     @cached_property
     def per_iteration_functions(self) -> dict[FunctionNode, Loop]:
-        """Functions of this unit that run once per iteration of some loop, and that loop."""
+        """Functions that run once per iteration of some loop, and that loop.
+
+        Reached from this unit's loops (calls, `forward`/`__getitem__` of the models and
+        datasets it uses, `collate_fn=`), following calls into earlier cells and local
+        modules (see `owner_of`), plus this unit's functions other units call per iteration.
+        """
         result: dict[FunctionNode, Loop] = {}
-        work: list[tuple[FunctionNode, Loop]] = []
+        work: list[tuple[FunctionNode, Loop]] = list(self._external.items())  # popped last: local loops win
         for call, loop in self._calls_in_loops:
             for func in self._callees(call):
                 work.append((func, loop))
         hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
         if hot is not None:
-            for cls in self.classes.values():
-                for stmt in cls.body.body:
-                    if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__"}:
-                        work.append((stmt, hot))
+            work.extend((func, hot) for func in self._per_batch_functions())
         while work:
             func, loop = work.pop()
             if func in result:
                 continue
             result[func] = loop
-            for call in self.calls_in(func.body):
-                for callee in self._callees(call):
+            owner = self.owner_of(func)
+            for call in owner.calls_in(func.body):
+                for callee in owner._callees(call):
+                    if owner is not self:
+                        self._owners.setdefault(callee, owner.owner_of(callee))
                     work.append((callee, loop))
         return result
 
+    def owner_of(self, node: cst.CSTNode) -> "Facts":
+        """The facts of the unit that defines `node` (an earlier cell, a local module, or this)."""
+        return self._owners.get(node, self)
+
+    def call_per_iteration(self, func: FunctionNode, loop: Loop) -> bool:
+        """Another unit's loop calls this unit's `func` once per iteration; True if new."""
+        if func in self._external:
+            return False
+        self._external[func] = loop
+        self.__dict__.pop("per_iteration_functions", None)
+        return True
+
+    @property
+    def externally_called(self) -> list[FunctionNode]:
+        """This unit's functions that run per iteration only because another unit calls them."""
+        return [f for f, loop in self.per_iteration_functions.items() if loop.facts is not self and self.owner_of(f) is self]
+
+    def _per_batch_functions(self) -> Iterator[FunctionNode]:
+        """What a training/evaluation loop runs per batch without naming it: `forward` and
+        `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
+        the DataLoader's `collate_fn`."""
+        classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
+        for name, (owner, cls) in self.prior.classes.items():
+            if name not in self.classes and self.uses(name):
+                classes.append((owner, cls))
+        if self.imports is not None:
+            for local, target in self.aliases.items():
+                found = self.imports.class_def(target)
+                if found is not None:
+                    classes.append(found)
+                module = self.imports.module(target) if found is None else None
+                if module is not None:
+                    classes.extend((module, c) for n, c in module.classes.items() if self.uses(n))
+        for owner, cls in classes:
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__", "__call__"}:
+                    if owner is not self:
+                        self._owners[stmt] = owner
+                    yield stmt
+        for node in self._order:
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "collate_fn":
+                func = self._function_at(node.value)
+                if func is not None:
+                    yield func
+
     def _callees(self, call: cst.Call) -> list[FunctionNode]:
         func = call.func
-        if isinstance(func, cst.Name) and func.value in self.functions:
-            return [self.functions[func.value]]
+        if isinstance(func, cst.Name):
+            found = self._function_at(func)
+            return [found] if found is not None else []
         if isinstance(func, cst.Attribute):
+            foreign = self._function_at(func)
+            if foreign is not None:
+                return [foreign]
             name = func.attr.value
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
         return []
+
+    def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
+        """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
+        if isinstance(expr, cst.Name):
+            if expr.value in self.functions:
+                return self.functions[expr.value]
+            if expr.value not in self._defs and expr.value in self.prior.functions:
+                owner, func = self.prior.functions[expr.value]
+                self._owners[func] = owner
+                return func
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        found = self.imports.function(qualified) if qualified else None
+        if found is None:
+            return None
+        owner, func = found
+        self._owners[func] = owner
+        return func
 
     # --- def-use and invariance ----------------------------------------------------------
 
@@ -485,11 +580,15 @@ class Facts:
             if kind is not Kind.UNKNOWN or qualified.startswith(("torch.", "numpy.", "builtins.")):
                 return kind
         func = call.func
-        if isinstance(func, cst.Name):
-            if func.value in self.classes:
-                return self._kind_of_class(self.classes[func.value])
-            if func.value in self.functions:
-                return self._kind_of_returns(self.functions[func.value])
+        if isinstance(func, cst.Name) and func.value in self.classes:
+            return self._kind_of_class(self.classes[func.value])
+        defined = self._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if defined is not None and (isinstance(func, cst.Name) or self.owner_of(defined) is not self):
+            return self.owner_of(defined)._kind_of_returns(defined)
+        foreign_class = self._class_at(func)
+        if foreign_class is not None:
+            owner, cls = foreign_class
+            return owner._kind_of_class(cls)
         if isinstance(func, cst.Attribute):
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
@@ -497,6 +596,15 @@ class Facts:
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _class_at(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
+        """A class of an earlier cell or a local module that `expr` names."""
+        if isinstance(expr, cst.Name) and expr.value not in self._defs and expr.value in self.prior.classes:
+            return self.prior.classes[expr.value]
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        return self.imports.class_def(qualified) if qualified else None
 
     def _kind_of_class(self, cls: cst.ClassDef) -> Kind:
         for base in cls.bases:
@@ -682,9 +790,12 @@ class _Indexer:
                 self.aliases[head] = head
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is None or isinstance(node.names, cst.ImportStar) or node.relative:
+        if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):
             return
-        module = dotted_name(node.module) or ""
+        # `from .data import f` -> ".data.f": resolved against local modules (see `modules.py`)
+        module = "." * len(node.relative) + (dotted_name(node.module) or "" if node.module is not None else "")
+        if node.relative and node.module is None:
+            module = module[:-1]  # `from . import data` -> ".data"
         for alias in node.names:
             name = dotted_name(alias.name) or ""
             local = dotted_name(alias.asname.name) if alias.asname else name
