@@ -84,5 +84,5 @@ def _spread_per_iteration(units: list[Facts]) -> None:
         facts = pending.pop()
         for func, loop in list(facts.per_iteration_functions.items()):
             owner = facts.owner_of(func)
-            if owner is not facts and owner.call_per_iteration(func, loop):
+            if owner is not facts and owner.call_per_iteration(func, loop, facts._call_sites.get(func, [])):
                 pending.append(owner)

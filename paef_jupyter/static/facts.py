@@ -153,6 +153,8 @@ class Facts:
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
         self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
+        self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
+        self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
@@ -319,6 +321,7 @@ class Facts:
         for call, loop in self._calls_in_loops:
             for func in self._callees(call):
                 work.append((func, loop))
+                self._call_sites.setdefault(func, []).append((self, call))
         hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
         if hot is not None:
             work.extend((func, hot) for func in self._per_batch_functions())
@@ -332,6 +335,7 @@ class Facts:
                 for callee in owner._callees(call):
                     if owner is not self:
                         self._owners.setdefault(callee, owner.owner_of(callee))
+                    self._call_sites.setdefault(callee, []).append((owner, call))
                     work.append((callee, loop))
         return result
 
@@ -339,12 +343,18 @@ class Facts:
         """The facts of the unit that defines `node` (an earlier cell, a local module, or this)."""
         return self._owners.get(node, self)
 
-    def call_per_iteration(self, func: FunctionNode, loop: Loop) -> bool:
-        """Another unit's loop calls this unit's `func` once per iteration; True if new."""
+    def call_per_iteration(self, func: FunctionNode, loop: Loop, sites: Sequence[tuple["Facts", cst.Call]]) -> bool:
+        """Another unit's loop calls this unit's `func` once per iteration (at `sites`); True if new."""
+        known = self._foreign_sites.setdefault(func, [])
+        added = [s for s in sites if s not in known]
+        known.extend(added)
+        if added:
+            self._kind_cache.clear()  # parameters' kinds come from the call sites
         if func in self._external:
             return False
         self._external[func] = loop
         self.__dict__.pop("per_iteration_functions", None)
+        self._call_sites.clear()
         return True
 
     @property
@@ -663,7 +673,27 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
+        if d.function is not None and d.order == self.order(d.function):
+            passed = self._param_kind(d.function, name.value)
+            if passed is not Kind.UNKNOWN:
+                return passed
         return self._jedi_kind(name)
+
+    def _param_kind(self, func: FunctionNode, param: str) -> Kind:
+        """What every per-iteration call passes for `param` (`to_cuda(batch)` -> a tensor)."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        kinds = set()
+        for caller, call in sites:
+            names = positional[1:] if positional[:1] in (["self"], ["cls"]) and isinstance(call.func, cst.Attribute) else positional
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            plain = [a.value for a in call.args if a.keyword is None and not a.star]
+            if arg is None and param in names and names.index(param) < len(plain) \
+                    and not any(a.star for a in call.args[: names.index(param) + 1]):
+                arg = plain[names.index(param)]
+            kinds.add(caller.kind(arg) if arg is not None else Kind.UNKNOWN)
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
         pos = self.position(name).start
