@@ -345,11 +345,7 @@ class Facts:
 
     def call_per_iteration(self, func: FunctionNode, loop: Loop, sites: Sequence[tuple["Facts", cst.Call]]) -> bool:
         """Another unit's loop calls this unit's `func` once per iteration (at `sites`); True if new."""
-        known = self._foreign_sites.setdefault(func, [])
-        added = [s for s in sites if s not in known]
-        known.extend(added)
-        if added:
-            self._kind_cache.clear()  # parameters' kinds come from the call sites
+        self.add_call_sites(func, sites)
         if func in self._external:
             return False
         self._external[func] = loop
@@ -361,6 +357,25 @@ class Facts:
     def externally_called(self) -> list[FunctionNode]:
         """This unit's functions that run per iteration only because another unit calls them."""
         return [f for f, loop in self.per_iteration_functions.items() if loop.facts is not self and self.owner_of(f) is self]
+
+    def add_call_sites(self, func: FunctionNode, sites: Sequence[tuple["Facts", cst.Call]]) -> None:
+        """Calls of this unit's `func` seen elsewhere: its parameters take their kinds."""
+        known = self._foreign_sites.setdefault(func, [])
+        added = [s for s in sites if s not in known]
+        if added:
+            known.extend(added)
+            self._kind_cache.clear()
+
+    def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
+        """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
+        sites = []
+        for use in self.uses(cls_name):
+            node: cst.CSTNode | None = self.parent(use)
+            if isinstance(node, cst.Attribute) and node.attr is use:
+                use, node = node, self.parent(node)  # type: ignore[assignment]
+            if isinstance(node, cst.Call) and node.func is use:
+                sites.append((self, node))
+        return sites
 
     def _per_batch_functions(self) -> Iterator[FunctionNode]:
         """What a training/evaluation loop runs per batch without naming it: `forward` and
@@ -380,6 +395,8 @@ class Facts:
                     classes.extend((module, c) for n, c in module.classes.items() if self.uses(n))
         for owner, cls in classes:
             for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                    owner.add_call_sites(stmt, self._constructions(cls.name.value))
                 if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__", "__call__"}:
                     if owner is not self:
                         self._owners[stmt] = owner
@@ -684,9 +701,12 @@ class Facts:
         self.per_iteration_functions  # noqa: B018 - fills the call sites
         sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
         positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        block = self.parent(func)
+        is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
+            and positional[:1] in (["self"], ["cls"])
         kinds = set()
         for caller, call in sites:
-            names = positional[1:] if positional[:1] in (["self"], ["cls"]) and isinstance(call.func, cst.Attribute) else positional
+            names = positional[1:] if is_method else positional
             arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
             plain = [a.value for a in call.args if a.keyword is None and not a.star]
             if arg is None and param in names and names.index(param) < len(plain) \
