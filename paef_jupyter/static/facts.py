@@ -155,6 +155,7 @@ class Facts:
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
         self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
+        self._invariant_params: dict[FunctionNode, frozenset[str]] = {}
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
@@ -351,6 +352,7 @@ class Facts:
         self._external[func] = loop
         self.__dict__.pop("per_iteration_functions", None)
         self._call_sites.clear()
+        self._invariant_params.clear()
         return True
 
     @property
@@ -365,6 +367,7 @@ class Facts:
         if added:
             known.extend(added)
             self._kind_cache.clear()
+            self._invariant_params.clear()
 
     def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
         """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
@@ -449,7 +452,7 @@ class Facts:
         names = set(loop.writes)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
-            names |= _params(func) | self.names_written(func.body)
+            names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
         return frozenset(names)
@@ -695,6 +698,42 @@ class Facts:
             if passed is not Kind.UNKNOWN:
                 return passed
         return self._jedi_kind(name)
+
+    def invariant_params(self, func: FunctionNode) -> frozenset[str]:
+        """Parameters of a per-iteration helper that every per-iteration call passes a
+        loop-invariant value (`causal_mask(seq_len)`, `positions(4)`), defaults included.
+
+        A host helper (NumPy, Python) whose whole call is invariant is the waste itself:
+        `cpu-function` reports and hoists the call, so its body stays per-call code here."""
+        if func in self._invariant_params:
+            return self._invariant_params[func]
+        self._invariant_params[func] = frozenset()  # recursion guard
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        p = func.params
+        names = [x.name.value for x in (*p.posonly_params, *p.params)]
+        block = self.parent(func)
+        if isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) and names[:1] in (["self"], ["cls"]):
+            names = names[1:]
+        keyword_only = [x.name.value for x in p.kwonly_params]
+        candidates = set(names) | set(keyword_only)
+        hot = 0
+        for caller, call in sites:
+            loop = caller.iteration_loop(call)
+            if loop is None:
+                continue  # runs once: its arguments do not vary per iteration
+            if caller.kind(call) is not Kind.TENSOR and caller.is_invariant(call, loop):
+                return frozenset()  # host work wholly invariant at its call: reported (and hoisted) there
+            hot += 1
+            if any(a.star for a in call.args):
+                return frozenset()
+            for i, arg in enumerate(call.args):
+                name = arg.keyword.value if arg.keyword is not None else (names[i] if i < len(names) else None)
+                if name is not None and name in candidates and not caller.is_invariant(arg.value, loop):
+                    candidates.discard(name)
+        result = frozenset(candidates) if hot else frozenset()
+        self._invariant_params[func] = result
+        return result
 
     def _param_kind(self, func: FunctionNode, param: str) -> Kind:
         """What every per-iteration call passes for `param` (`to_cuda(batch)` -> a tensor)."""
