@@ -668,8 +668,19 @@ class Facts:
         if not scoped:
             return None
         here = self.order(name)
-        before = [d for d in scoped if d.order < here]
+        own = self._defining_assignment(name)
+        before = [d for d in scoped if d.order < here and d.order != own]
         return (before or scoped)[-1]
+
+    def _defining_assignment(self, name: cst.Name) -> int:
+        """The order of the assignment whose value reads `name` (`x = x.to(device)` reads the
+        previous `x`, not itself); -1 when there is none."""
+        for anc in self.ancestors(name):
+            if isinstance(anc, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                return self.order(anc)
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                break
+        return -1
 
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
