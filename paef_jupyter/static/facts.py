@@ -710,6 +710,16 @@ class Facts:
                 return passed
         return self._jedi_kind(name)
 
+    @cached_property
+    def _direct_calls(self) -> dict[FunctionNode, list[tuple["Facts", cst.Call]]]:
+        """Every `f(...)` of this unit's top-level functions by name (`evaluate(model, loader)`):
+        where parameters get their kinds when no loop calls the function."""
+        calls: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}
+        for node in self._order:
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.functions:
+                calls.setdefault(self.functions[node.func.value], []).append((self, node))
+        return calls
+
     def invariant_params(self, func: FunctionNode) -> frozenset[str]:
         """Parameters of a per-iteration helper that every per-iteration call passes a
         loop-invariant value (`causal_mask(seq_len)`, `positions(4)`), defaults included.
@@ -750,6 +760,7 @@ class Facts:
         """What every per-iteration call passes for `param` (`to_cuda(batch)` -> a tensor)."""
         self.per_iteration_functions  # noqa: B018 - fills the call sites
         sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
         positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         block = self.parent(func)
         is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
