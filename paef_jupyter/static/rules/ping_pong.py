@@ -18,6 +18,7 @@ from ._tensor_facts import (
     assigned_value,
     dtype_of,
     family,
+    is_binding,
     is_scalar,
     keyword,
     module_alias,
@@ -58,6 +59,9 @@ class PingPong(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda"):
+            self._moved_and_back(node)
+            return
         qualified = self.facts.qualified_name(node.func) or ""
         name = qualified.rsplit(".", 1)[-1]
         if not qualified.startswith("torch.") or qualified.count(".") != 1 or name not in CONSTRUCTORS:
@@ -90,6 +94,70 @@ class PingPong(Rule):
             f"a device->host->device round trip on every iteration",
             fix=fix,
         )
+
+    def _moved_and_back(self, move: cst.Call) -> None:
+        """`y = y.to(device)` whose every later use copies it back (`y.cpu().numpy()`,
+        `y.tolist()`): a host->device->host round trip per batch for data only the host reads."""
+        if not self._moved_to_device_call(move):
+            return
+        stmt = self.facts.statement_of(move)
+        target = _bound_name(self.facts, move, stmt)
+        loop = self.facts.iteration_loop(move)
+        if target is None or loop is None or not self.facts.enclosing_loops(move):
+            return
+        body = self.facts.parent(stmt)
+        statements = list(getattr(body, "body", ()))
+        if stmt not in statements or loop.node not in self.facts.ancestors(stmt):
+            return
+        scope: cst.CSTNode = self.facts.enclosing_function(move) or self.facts.module
+        later = [n for n in reads_of(self.facts, target.value, scope) if self.facts.order(n) > self.facts.order(stmt)
+                 and not _inside(self.facts, n, stmt)]
+        if not later:
+            return
+        copies = []
+        rest = statements[statements.index(stmt) + 1:]
+        for read in sorted(later, key=self.facts.order):
+            if is_binding(self.facts, read) and not any(_inside(self.facts, read, s) for s in rest):
+                break  # rebound after this loop body (a later loop's target): a new value
+            if not any(_inside(self.facts, read, s) for s in rest):
+                return  # read after the loop, or in another block: not provably host-only
+            copy = _host_copy_of(self.facts, read)
+            if copy is None:
+                return
+            copies.append(copy)
+        copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
+        source = move.func.value  # type: ignore[attr-defined]
+        same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
+        edit = delete_statement(self.facts, stmt) if same else replace(self.facts, move, self.facts.code(source))  # type: ignore[arg-type]
+        self.report(
+            move,
+            f"`{target.value}` is moved to the device here and only ever copied back to the host afterwards "
+            f"(`{self.facts.code(copies[0][1])}`): a host->device->host round trip on every iteration for values "
+            "only the host reads",
+            fix=Fix(
+                description=f"keep `{target.value}` on the host (drop the move)",
+                edits=(edit,),
+                suggestion=self.facts.code(source),
+                review="" if copying else "the host array would now share memory with the batch the loader gave",
+            ),
+            end_node=move,
+        )
+
+    def _moved_to_device_call(self, call: cst.Call) -> bool:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value == "cuda":
+            return not call.args or all(a.keyword is not None and a.keyword.value == "non_blocking" for a in call.args)
+        if not call.args or call.args[0].keyword is not None or any(
+                a.keyword is not None and a.keyword.value not in ("non_blocking",) for a in call.args[1:]) or len(
+                [a for a in call.args if a.keyword is None]) != 1:
+            return False
+        target = call.args[0].value
+        if isinstance(target, cst.SimpleString):
+            return target.evaluated_value.split(":")[0] == "cuda"
+        spelled = self.facts.code(target).lower()
+        return "device" in spelled and "dtype" not in spelled
 
     def _host_computation(self, node: cst.Call, name: str, arg: cst.BaseExpression) -> None:
         """`torch.tensor((x.cpu().numpy() > 0).astype(np.float32))`, or the same through
@@ -376,6 +444,60 @@ class _Trace:
     copy_call: cst.Call | None = None
     first: cst.CSTNode | None = None  # the earliest statement of the chain
     via: list[tuple[cst.Name, cst.SimpleStatementLine]] = field(default_factory=list)
+
+
+def _bound_name(facts: Facts, move: cst.Call, stmt: cst.CSTNode) -> cst.Name | None:
+    """`y` of `y = y.to(d)` or of `x, y = x.to(d), y.to(d)` (the move is the whole value)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+        return None
+    assign = stmt.body[0]
+    if len(assign.targets) != 1:
+        return None
+    target, value = assign.targets[0].target, assign.value
+    if value is move and isinstance(target, cst.Name):
+        return target
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+        for t, v in zip(target.elements, value.elements):
+            if v.value is move and isinstance(t.value, cst.Name):
+                return t.value
+    return None
+
+
+def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return node is outer or any(a is outer for a in facts.ancestors(node))
+
+
+def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
+    """`y.cpu().numpy()`, `y.tolist()`, `y.detach().cpu()`...: the read only feeds a host copy."""
+    node: cst.CSTNode = read
+    while True:
+        parent = facts.parent(node)
+        call = facts.parent(parent) if isinstance(parent, cst.Attribute) else None
+        if not (isinstance(parent, cst.Attribute) and parent.value is node and isinstance(call, cst.Call) and call.func is parent):
+            return None
+        method = parent.attr.value
+        is_to_cpu = method == "to" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString) \
+            and call.args[0].value.evaluated_value == "cpu"
+        if method in ("tolist", "item", "numpy") and not call.args:
+            return method, call
+        if (method == "cpu" and not call.args) or is_to_cpu:
+            return method, call
+        if method in ("detach", "long", "float", "int") and not call.args:
+            node = call
+            continue
+        return None
+
+
+def _extended(facts: Facts, call: cst.Call) -> bool:
+    """`labels.extend(y.cpu().numpy())`: the values are copied into a list."""
+    node: cst.CSTNode = call
+    parent = facts.parent(node)
+    while isinstance(parent, cst.Attribute) and parent.value is node and isinstance(facts.parent(parent), cst.Call):
+        node = facts.parent(parent)  # type: ignore[assignment]
+        parent = facts.parent(node)
+    arg = parent
+    outer = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+    return isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value == "extend"
 
 
 def _int_literal(expr: cst.BaseExpression) -> int | None:
