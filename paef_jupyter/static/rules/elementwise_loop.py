@@ -272,7 +272,9 @@ class ElementwiseLoop(Rule):
         if isinstance(expr, cst.Name):
             return expr.value not in variables
         if isinstance(expr, cst.Subscript):
-            return _index_of(expr, variables) is not None and self._is_tensor(_base_of(expr, variables))
+            if _index_of(expr, variables) is None:
+                return self._gather(expr, variables)
+            return self._is_tensor(_base_of(expr, variables))
         if isinstance(expr, cst.BinaryOperation):
             return isinstance(expr.operator, _ARITH) and self._elementwise(expr.left, variables) and self._elementwise(expr.right, variables)
         if isinstance(expr, cst.UnaryOperation):
@@ -286,6 +288,42 @@ class ElementwiseLoop(Rule):
             if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
                 return args_ok
         return False
+
+    def _gather(self, expr: cst.Subscript, variables: tuple[str, ...]) -> bool:
+        """`table[idx[i].item()]`: a row chosen by an element of an index tensor (a gather:
+        `table[idx]` selects every row at once)."""
+        if len(variables) != 1 or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return False
+        index = expr.slice[0].slice.value
+        if isinstance(index, cst.Call) and isinstance(index.func, cst.Attribute) and index.func.attr.value == "item" and not index.args:
+            index = index.func.value
+        return isinstance(index, cst.Subscript) and _index_of(index, variables) is not None \
+            and self._is_tensor(_base_of(index, variables)) and self._is_tensor(expr.value) \
+            and not self.facts.names_read(expr.value) & set(variables)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`torch.stack([e(t[i]) for i in range(len(t))])`: the same per-row map, one op per row."""
+        qualified = self.facts.qualified_name(node.func) or ""
+        if qualified not in ("torch.stack", "torch.cat") or len(node.args) != 1 or not isinstance(node.args[0].value, cst.ListComp):
+            return
+        comp = node.args[0].value
+        for_in = comp.for_in
+        if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
+            return
+        if not isinstance(for_in.iter, cst.Call) or (self.facts.qualified_name(for_in.iter.func) or "") != "builtins.range":
+            return
+        variables = (for_in.target.value,)
+        reads = [n for n in self.facts.walk(comp.elt) if isinstance(n, cst.Subscript) and _index_of(n, variables) is not None]
+        if not reads or not self._elementwise(comp.elt, variables) or qualified == "torch.cat":
+            return
+        whole = cst.Module([]).code_for_node(comp.elt.visit(_WholeTensors(variables)))
+        self.report(
+            node,
+            f"`{self.facts.code(node.func)}([... for {variables[0]} in {self.facts.code(for_in.iter)}])` applies the same "
+            "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
+            fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
+                    "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
 
     def _carried(self, body: list[cst.BaseStatement]) -> bool:
         """A running value one statement updates and another reads: iterations depend on each other."""
