@@ -592,6 +592,10 @@ class Facts:
             return Kind.NUMBER if kinds == {Kind.NUMBER} else Kind.UNKNOWN
         if isinstance(expr, cst.UnaryOperation):
             return self.kind(expr.expression)
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                and not isinstance(expr.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            sides = {self.kind(expr.left), self.kind(expr.comparisons[0].comparator)}
+            return Kind.TENSOR if Kind.TENSOR in sides else Kind.NDARRAY if Kind.NDARRAY in sides else Kind.UNKNOWN
         if isinstance(expr, (cst.Integer, cst.Float)):
             return Kind.NUMBER
         if isinstance(expr, (cst.List, cst.ListComp)):

@@ -34,6 +34,8 @@ CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor":
 HOST_COPIES = frozenset({"tolist", "numpy", "item"})
 _NUMPY_TO_TORCH = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
                    "int32": "int32", "int8": "int8", "uint8": "uint8", "bool_": "bool", "bool": "bool"}
+_SCALAR_CASTS = {"float": "float", "int": "int", "bool": "bool"}
+_EXACT_IN_DOUBLE = frozenset({"int32", "int16", "int8", "uint8", "bool"})  # `float(t)` then float32: one rounding
 # Calls between the tensor and its host copy that do not change its values.
 _TRANSPARENT = frozenset({"cpu", "detach", "contiguous"})
 
@@ -44,6 +46,7 @@ class HostCopy:
     method: str  # "tolist", "numpy" or "item"
     via: cst.Name | None = None  # the variable that carried the copy, if any
     via_statement: cst.SimpleStatementLine | None = None
+    cast: str | None = None  # `float(t)` / `int(t)` / `bool(t)`: the Python scalar's family
 
 
 class PingPong(Rule):
@@ -72,6 +75,9 @@ class PingPong(Rule):
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
             return
+        if isinstance(positional[0].value, cst.List):
+            self._list_of_copies(node, name, positional[0].value)
+            return
         copy = self._host_copy(positional[0].value, node)
         if copy is None:
             self._host_computation(node, name, positional[0].value)
@@ -93,6 +99,44 @@ class PingPong(Rule):
             f"`{shown}` copies `{source}` to the host (a sync) and `torch.{name}` copies it back: "
             f"a device->host->device round trip on every iteration",
             fix=fix,
+        )
+
+    def _list_of_copies(self, node: cst.Call, name: str, values: cst.List) -> None:
+        """`torch.tensor([loss.item(), acc.item()], device=d)`: scalars copied out one by one."""
+        copies = [self._host_copy(el.value, node) if isinstance(el, cst.Element) else None for el in values.elements]
+        if not copies or any(c is None or c.method != "item" or c.via is not None for c in copies):
+            return
+        parts, families, why = [], set(), ""
+        for copy in copies:
+            assert copy is not None
+            code, safe, reason = self._rewrite(node, "tensor", copy)
+            tensor = self.facts.code(copy.tensor)
+            tensor = tensor if isinstance(copy.tensor, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) else f"({tensor})"
+            parts.append(f"{tensor}.detach()" + ("" if is_scalar(self.facts, copy.tensor) else ".reshape(())"))
+            families.add(copy.cast or family(dtype_of(self.facts, copy.tensor)))
+            why = why or reason
+        torch = module_alias(self.facts, "torch")
+        if len(families) != 1 or None in families:
+            why = why or "the scalars' dtypes differ or are unknown: `torch.tensor` would promote them"
+        fam = next(iter(families)) if len(families) == 1 else None
+        code = f"{torch or 'torch'}.stack([{', '.join(parts)}])"
+        dtype, device = keyword(node, "dtype"), keyword(node, "device")
+        forced = CONSTRUCTORS[name]
+        if dtype is not None:
+            code += f".to({self.facts.code(dtype)})"
+        elif forced is not None:
+            code += f".{forced}()"
+        elif fam is not None:
+            code += f".to({torch or 'torch'}.{PYTHON_SCALAR_DTYPE[fam]})"
+        code += f".to({self.facts.code(device)})" if device is not None else ("" if self._moved_to_device(node) else ".cpu()")
+        if torch is None:
+            why = why or "torch is not imported under a plain name here"
+        self.report(
+            node,
+            f"`{self.facts.code(values)}` copies {len(copies)} device scalar{'s' if len(copies) > 1 else ''} to the host "
+            f"(a sync each) and `torch.{name}` copies them back: a device->host->device round trip on every iteration",
+            fix=Fix(description=f"stay on the device: `{code}`" + (f" ({why})" if why else ""),
+                    edits=() if why else (replace(self.facts, node, code),), suggestion=code, safe=not why),
         )
 
     def _moved_and_back(self, move: cst.Call) -> None:
@@ -325,6 +369,14 @@ class PingPong(Rule):
     def _host_copy(self, arg: cst.BaseExpression, use: cst.Call) -> HostCopy | None:
         if isinstance(arg, cst.Name):
             return self._through_variable(arg, use)
+        if isinstance(arg, cst.Call) and isinstance(arg.func, cst.Name) and arg.func.value in _SCALAR_CASTS \
+                and len(arg.args) == 1 and not arg.args[0].keyword and not arg.args[0].star \
+                and self.facts.qualified_name(arg.func) == f"builtins.{arg.func.value}":
+            inner = arg.args[0].value
+            tensor = _strip_transparent(inner)
+            if self.facts.kind(inner) is Kind.TENSOR or self.facts.kind(tensor) is Kind.TENSOR:
+                return HostCopy(tensor, "item", cast=_SCALAR_CASTS[arg.func.value])
+            return None
         if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute)):
             return None
         method = arg.func.attr.value
@@ -377,6 +429,12 @@ class PingPong(Rule):
             code += f".to({self.facts.code(dtype)})"
         elif forced is not None:
             code += f".{forced}()"
+        elif copy.cast is not None:
+            source = dtype_of(self.facts, copy.tensor)
+            if copy.cast == "float" and family(source) != "float" and source not in _EXACT_IN_DOUBLE:
+                safe, why = False, f"`float()` of `{self.facts.code(copy.tensor)}` rounds through a double first"
+            if source != PYTHON_SCALAR_DTYPE[copy.cast]:
+                code += f".{CONVERT_METHOD[copy.cast]}()"
         elif copy.method != "numpy":
             source = dtype_of(self.facts, copy.tensor)
             fam = family(source)
