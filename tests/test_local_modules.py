@@ -184,3 +184,38 @@ def test_a_later_cell_does_not_leak_into_an_earlier_one() -> None:
         SourceUnit(CellRef("nb.ipynb", 1), "x = torch.randn(3)\n"),  # runs after: cell 0 cannot know `x`
     ]
     assert analyze(units, rules=["ping-pong"]).findings == ()
+
+
+def test_a_training_loop_written_in_another_module_is_the_programs_loop(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "main.py": "from engine import Trainer\n\n\ndef main():\n    Trainer(epochs=2).fit()\n\n\nmain()\n",
+        "engine.py": '''\
+import torch
+from torch import nn
+
+
+class Trainer:
+    def __init__(self, epochs):
+        self.epochs = epochs
+        self.model = nn.Linear(4, 2)
+        self.optimizer = torch.optim.SGD(self.model.parameters(), lr=0.1)
+
+    def fit(self):
+        for epoch in range(self.epochs):
+            x = torch.randn(8, 4)
+            self.step(x)
+
+    def step(self, x):
+        loss = self.model(x).pow(2).mean()
+        self.optimizer.zero_grad()
+        loss.backward()
+        self.optimizer.step()
+        return torch.tensor(loss.cpu().tolist())
+
+
+def unused_loop():
+    for i in range(3):
+        y = torch.tensor(torch.ones(2).cpu().tolist())
+''',
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "ping-pong")] == [("engine.py", 21)]

@@ -58,10 +58,12 @@ def analyze_units(
     for ref, masked, facts in analysed:
         findings.extend(_run(selected, RuleContext(ref, masked, facts)))
     sources = list(units)
+    reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
     for local in modules.loaded if modules is not None else ():
-        if not local.facts.externally_called:
+        functions = set(local.facts.externally_called) | reached.get(local.facts, set())
+        if not functions:
             continue
-        spans = [local.facts.position(f) for f in local.facts.externally_called]
+        spans = [local.facts.position(f) for f in functions]
         found = [f for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts))
                  if any(s.start.line <= f.line <= s.end.line for s in spans)]
         if found:
@@ -75,6 +77,28 @@ def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:
     active = [rule_cls(ctx) for rule_cls in selected]
     drive(ctx.facts, active)
     return [f for rule in active for f in rule.findings]
+
+
+def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
+    """The functions of local modules the units call at all (transitively), with the methods of
+    the classes they use: a training loop inside `Trainer.fit` or `engine.train_one_epoch` is
+    the scanned program's loop, wherever it is written."""
+    inside = set(map(id, units))
+    work = [(facts, node) for facts in units for node in facts._order if isinstance(node, cst.Call)]
+    out: dict[Facts, set[cst.CSTNode]] = {}
+    while work:
+        facts, call = work.pop()
+        targets = [(facts.owner_of(f), f) for f in facts._callees(call)]
+        found = facts._class_at(call.func)
+        if found is not None:
+            owner, cls = found
+            targets += [(owner, m) for m in cls.body.body if isinstance(m, cst.FunctionDef)]
+        for owner, func in targets:
+            if id(owner) in inside or func in out.get(owner, ()):
+                continue
+            out.setdefault(owner, set()).add(func)
+            work.extend((owner, c) for c in owner.calls_in(func.body))
+    return out
 
 
 def _spread_per_iteration(units: list[Facts]) -> None:
