@@ -544,3 +544,51 @@ def _int(expr: cst.BaseExpression | None) -> int | None:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
         return -int(expr.expression.evaluated_value)
     return None
+
+
+# --- where a tensor lives ---------------------------------------------------------------------
+
+_HOST_INDEX_FACTORIES = frozenset({"tensor", "as_tensor", "LongTensor", "IntTensor", "arange", "randperm", "from_numpy"})
+
+
+def device_spelled(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`device`, `args.device`, `x.device`, `"cuda:0"`, `torch.device("cuda")`: names a device
+    other than the host (a literal `"cpu"` does not)."""
+    if isinstance(expr, cst.SimpleString):
+        return expr.evaluated_value.split(":")[0] in ("cuda", "mps", "xpu")
+    if isinstance(expr, cst.Call) and (facts.qualified_name(expr.func) or "") == "torch.device":
+        return bool(expr.args) and device_spelled(facts, expr.args[0].value)
+    spelled = facts.code(expr).lower()
+    return "device" in spelled and "cpu" not in spelled and "dtype" not in spelled
+
+
+def on_device(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """Provably moved to or made on a device: `.cuda()`, `.to(device)`, `device=device`."""
+    if depth > 4:
+        return False
+    if isinstance(expr, cst.Name):
+        value = facts.value_of(expr)
+        return value is not None and on_device(facts, value, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return False
+    func = expr.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+        return True
+    if isinstance(func, cst.Attribute) and func.attr.value == "to" and expr.args and expr.args[0].keyword is None:
+        return device_spelled(facts, expr.args[0].value)
+    dev = keyword(expr, "device")
+    if dev is not None and (facts.qualified_name(func) or "").startswith("torch."):
+        return device_spelled(facts, dev)
+    return False
+
+
+def host_index(facts: Facts, expr: cst.BaseExpression) -> cst.Call | None:
+    """The constructor of an index tensor made on the host (`torch.tensor(ids)` with no
+    `device=`, `torch.randperm(n)`), for `expr` or the name bound to it."""
+    value = facts.value_of(expr) if isinstance(expr, cst.Name) else expr
+    if not isinstance(value, cst.Call):
+        return None
+    qualified = facts.qualified_name(value.func) or ""
+    if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in _HOST_INDEX_FACTORIES:
+        return None
+    return value if keyword(value, "device") is None else None

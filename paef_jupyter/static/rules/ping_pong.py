@@ -18,11 +18,13 @@ from ._tensor_facts import (
     assigned_value,
     dtype_of,
     family,
+    host_index,
     is_binding,
     is_scalar,
     keyword,
     module_alias,
     mutated_in_place,
+    on_device,
     rarely_runs,
     reads_of,
 )
@@ -99,6 +101,33 @@ class PingPong(Rule):
             f"`{shown}` copies `{source}` to the host (a sync) and `torch.{name}` copies it back: "
             f"a device->host->device round trip on every iteration",
             fix=fix,
+        )
+
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """`emb[idx]` with `emb` on the device and `idx = torch.tensor(ids)` made on the host:
+        every iteration copies the index to the device (and a CUDA index on the host syncs)."""
+        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        index = node.slice[0].slice.value
+        if not isinstance(index, cst.Name) or not on_device(self.facts, node.value):
+            return
+        made = host_index(self.facts, index)
+        loop = self.facts.iteration_loop(node)
+        if made is None or loop is None or rarely_runs(self.facts, node, loop) or self.facts.iteration_loop(made) is None:
+            return
+        tensor = self.facts.code(node.value)
+        ctor = self.facts.code(made.func)
+        suggestion = f"{self.facts.code(index)} = {self.facts.code(made)[:-1].rstrip()}, device={tensor}.device)" \
+            if made.args and ctor.rsplit(".", 1)[-1] != "from_numpy" else f"{self.facts.code(made)}.to({tensor}.device)"
+        self.report(
+            node,
+            f"`{self.facts.code(index)}` is made on the host (`{ctor}`) and indexes `{tensor}`, which lives on the "
+            "device: the index is copied host->device on every iteration",
+            fix=Fix(description=f"build the index on the device: `{suggestion}` (if it is not also used on the host"
+                    + ("; the permutation then comes from the device's random generator" if ctor.endswith("randperm") else "")
+                    + ")",
+                    suggestion=suggestion, safe=False),
+            severity=Severity.MEDIUM,  # a small index copy, not a round trip of the data
         )
 
     def _list_of_copies(self, node: cst.Call, name: str, values: cst.List) -> None:
