@@ -592,3 +592,13 @@ def host_index(facts: Facts, expr: cst.BaseExpression) -> cst.Call | None:
     if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in _HOST_INDEX_FACTORIES:
         return None
     return value if keyword(value, "device") is None else None
+
+
+def made_on_host(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """Bound to a conversion of host data with no `device=` (`torch.from_numpy(table[i])`):
+    a tensor that never left the host, whatever runs on a device elsewhere."""
+    value = facts.value_of(expr) if isinstance(expr, cst.Name) else expr
+    if not isinstance(value, cst.Call):
+        return False
+    qualified = facts.qualified_name(value.func) or ""
+    return qualified in ("torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.Tensor") and keyword(value, "device") is None

@@ -22,6 +22,7 @@ from ._tensor_facts import (
     is_binding,
     is_scalar,
     keyword,
+    made_on_host,
     module_alias,
     mutated_in_place,
     on_device,
@@ -238,8 +239,8 @@ class PingPong(Rule):
         `torch.from_numpy(pred)`): NumPy work between the two copies."""
         trace = _Trace(node)
         on_device = self._torch_equivalent(arg, trace, name)
-        if trace.copy is None:
-            return
+        if trace.copy is None or made_on_host(self.facts, trace.copy.tensor):
+            return  # no copy, or a tensor made on the host: nothing crossed from a device
         copy = trace.copy
         tensor = self.facts.code(copy.tensor)
         inner = self.facts.code(trace.copy_call) if trace.copy_call is not None else tensor
@@ -377,18 +378,18 @@ class PingPong(Rule):
         assign = define.body[0]
         if not isinstance(assign, cst.Assign) or len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
             return None
-        if any(name.value in names_written(stmt) for stmt in self._statements_between(define, trace.use)):
-            return None
+        if any(name.value in names_written(stmt) for stmt in self._statements_between(define, name)):
+            return None  # rebound between its assignment and this read
         if record:
             trace.via.append((name, define))
             trace.first = define
         return value
 
     def _statements_between(self, first: cst.CSTNode | None, use: cst.CSTNode) -> list[cst.CSTNode]:
-        """The statements of `use`'s block strictly after `first` and before `use`'s own."""
-        here = self.facts.statement_of(use)
-        block = self.facts.parent(here)
+        """The statements of `first`'s block strictly after `first` and before the one holding `use`."""
+        block = self.facts.parent(first) if first is not None else None
         body = list(getattr(block, "body", ()))
+        here = next((a for a in (use, *self.facts.ancestors(use)) if self.facts.parent(a) is block), None)
         if first is None or first not in body or here not in body:
             return []
         return body[body.index(first) + 1 : body.index(here)]
