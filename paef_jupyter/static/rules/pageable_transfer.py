@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
+from ..device_use import is_accelerator_device
 from ..facts import Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
@@ -149,31 +150,7 @@ class PageableTransfer(Rule):
         positional = [a.value for a in call.args if a.keyword is None]
         device = keyword_arg(call, "device")
         target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
-        return target is not None and self._is_gpu_device(target)
-
-    def _is_gpu_device(self, expr: cst.BaseExpression, depth: int = 2) -> bool:
-        """A device expression that may be an accelerator (not the CPU, a dtype or a tensor)."""
-        if isinstance(expr, cst.SimpleString):
-            return str(expr.evaluated_value).split(":")[0] in ("cuda", "xpu", "mps")
-        if isinstance(expr, cst.IfExp):
-            return self._is_gpu_device(expr.body, depth) or self._is_gpu_device(expr.orelse, depth)
-        if isinstance(expr, cst.Attribute):
-            return expr.attr.value == "device"
-        if isinstance(expr, cst.Call):
-            return (self.facts.qualified_name(expr.func) or "") == "torch.device" and bool(expr.args) \
-                and self._is_gpu_device(expr.args[0].value, depth)
-        if isinstance(expr, cst.Name):
-            if self.facts.kind(expr) is Kind.TENSOR:
-                return False
-            if expr.value in self.facts.namespace:
-                return str(self.facts.namespace[expr.value]).split(":")[0] in ("cuda", "xpu", "mps")
-            value = self.facts.value_of(expr)
-            known = isinstance(value, (cst.SimpleString, cst.IfExp, cst.Attribute)) or (
-                isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") == "torch.device")
-            if value is not None and known and depth > 0:
-                return self._is_gpu_device(value, depth - 1)
-            return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
-        return False
+        return target is not None and is_accelerator_device(self.facts, target)
 
     def _dataset_on_host(self, loader: cst.Call) -> bool:
         """False when the dataset's tensors are built on the device: pinning them would raise."""
