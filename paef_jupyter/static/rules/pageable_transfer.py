@@ -148,8 +148,16 @@ class PageableTransfer(Rule):
 
     def _used_on_host(self, move: cst.Call) -> bool:
         """`x.to(device).cpu()`, `.item()`, `.numpy()`, `.tolist()`: the copy's result is read on the host at once."""
-        parent = self.facts.parent(move)
-        return isinstance(parent, cst.Attribute) and parent.attr.value in ("cpu", "item", "numpy", "tolist")
+        node: cst.CSTNode = move
+        parent = self.facts.parent(node)
+        while isinstance(parent, cst.Attribute) and parent.value is node:  # `x.to(d).norm().item()`
+            if parent.attr.value in ("cpu", "item", "numpy", "tolist"):
+                return True
+            call = self.facts.parent(parent)
+            if not isinstance(call, cst.Call):
+                return False
+            node, parent = call, self.facts.parent(call)
+        return False
 
     # --- facts ---------------------------------------------------------------------------
 
