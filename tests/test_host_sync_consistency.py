@@ -1,0 +1,105 @@
+"""host-sync gives the same verdict on the same line whatever shape the program around it has
+(a script with an argparse main, helpers taking the model as a parameter, notebook cells), and
+names the step it runs on (evaluation inside a training epoch is evaluation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paef_jupyter.api import analyze
+from paef_jupyter.model import CellRef, Finding, SourceUnit
+
+LINE = "correct += (pred == y).sum().item()"
+
+NET = '''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+
+SCRIPT = f'''import argparse
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+{NET}
+
+def evaluate(model, loader, device):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            pred = model(x).argmax(dim=1)
+            {LINE}
+    return correct / len(loader.dataset)
+
+
+def build_model(args):
+    return Net()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=32)
+    args = parser.parse_args()
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = build_model(args).to(device)
+    data = TensorDataset(torch.randn(64, 10), torch.randint(0, 3, (64,)))
+    print(evaluate(model, DataLoader(data, batch_size=args.batch_size), device))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+CELLS = [
+    f"import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\n{NET}",
+    'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\nmodel = Net().to(device)\n'
+    "loader = DataLoader(TensorDataset(torch.randn(64, 10), torch.randint(0, 3, (64,))), batch_size=32)\n",
+    "model.eval()\ncorrect = 0\nwith torch.no_grad():\n    for x, y in loader:\n"
+    f"        x, y = x.to(device), y.to(device)\n        pred = model(x).argmax(dim=1)\n        {LINE}\n",
+]
+
+
+def _on_line(findings: tuple[Finding, ...], texts: dict[object, str]) -> list[tuple[str, str, str]]:
+    out = []
+    for f in findings:
+        if texts[f.ref].splitlines()[f.line - 1].strip() == LINE:
+            out.append((f.rule, f.severity.value, f.message))
+    return out
+
+
+def test_same_line_same_finding_in_a_script_and_in_notebook_cells() -> None:
+    script = [SourceUnit(CellRef("train.py"), SCRIPT)]
+    cells = [SourceUnit(CellRef("eval.ipynb", i), text) for i, text in enumerate(CELLS)]
+    found = []
+    for units in (script, cells):
+        report = analyze(units, rules=["host-sync"])
+        found.append(_on_line(report.findings, {u.ref: u.text for u in units}))
+    assert found[0] and found[0] == found[1]
+    assert "evaluation step" in found[0][0][2]
+
+
+def test_same_loop_silent_in_both_when_nothing_goes_to_a_device() -> None:
+    script = SCRIPT.replace(".to(device)", "").replace("x, y = x, y", "pass")
+    cells = [c.replace(".to(device)", "") for c in CELLS]
+    for units in ([SourceUnit(CellRef("train.py"), script)],
+                  [SourceUnit(CellRef("eval.ipynb", i), t) for i, t in enumerate(cells)]):
+        assert not analyze(units, rules=["host-sync"]).findings
+
+
+def test_evaluation_inside_a_training_epoch_says_evaluation() -> None:
+    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "pos_eval_inside_training_epoch.py"
+    (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+    assert "every evaluation step" in finding.message
+
+
+def test_values_the_host_needs_are_low_hints() -> None:
+    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "pos_host_needed_low.py"
+    findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+    assert findings and all(f.severity.value == "low" and not f.fixable for f in findings)
