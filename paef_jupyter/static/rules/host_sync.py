@@ -172,8 +172,8 @@ class HostSync(Rule):
         or a branch (Python control flow has no device alternative)."""
         child: cst.CSTNode = node
         for anc in self.facts.ancestors(node):
-            if isinstance(anc, (cst.If, cst.While, cst.IfExp)) and child is anc.test:
-                return "a Python branch"
+            if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
+                return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
             if isinstance(anc, cst.Call) and child is not anc.func:
                 qualified = self.facts.qualified_name(anc.func) or ""
                 if qualified.startswith(_HOST_CALLEES) or qualified in _HOST_BUILTINS:
