@@ -105,3 +105,21 @@ def test_values_the_host_needs_are_low_hints() -> None:
         path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / name
         findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
         assert findings and all(f.severity.value == "low" and not f.fixable for f in findings), name
+
+
+TRAIN_STEP = "        loss = criterion(model(x), y)\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n" \
+             "        seen = float(loss)\n"
+
+
+def test_a_loss_is_a_tensor_whether_the_criterion_is_known_or_a_parameter() -> None:
+    head = ('import torch\nimport torch.nn as nn\ndevice = "cuda" if torch.cuda.is_available() else "cpu"\n'
+            "data = [(torch.randn(4, 3, device=device), torch.randint(0, 2, (4,), device=device))] * 3\n")
+    known = head + "model = nn.Linear(3, 2).to(device)\ncriterion = nn.CrossEntropyLoss()\n" \
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nif True:\n    for x, y in data:\n" + TRAIN_STEP
+    helper = head + "\n\ndef fit(model, criterion, opt):\n    for x, y in data:\n" + TRAIN_STEP
+    found = []
+    for text in (known, helper):
+        report = analyze([SourceUnit(CellRef("t.py"), text)], rules=["host-sync"])
+        found.append([(f.severity.value, f.message) for f in report.findings
+                      if text.splitlines()[f.line - 1].strip() == "seen = float(loss)"])
+    assert found[0] and found[0] == found[1]

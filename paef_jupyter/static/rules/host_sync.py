@@ -271,11 +271,27 @@ class HostSync(Rule):
         """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
         if self.facts.kind(expr) is Kind.TENSOR:
             return True
+        if isinstance(expr, cst.Name):
+            return expr.value in self._backpropagated(expr)
         if isinstance(expr, cst.Comparison):
             return self._tensor_test(expr)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             return kind_of_method(Kind.TENSOR, expr.func.attr.value) is Kind.TENSOR and self._is_tensor(expr.func.value)
         return False
+
+    def _backpropagated(self, node: cst.CSTNode) -> frozenset[str]:
+        """Names `.backward()` is called on in `node`'s function (or at top level): tensors,
+        whatever type inference made of the calls that built them (a `criterion` parameter)."""
+        scope = self.facts.enclosing_function(node)
+        cache = self.__dict__.setdefault("_backward_cache", {})
+        if scope not in cache:
+            body = scope.body if scope is not None else self.facts.module
+            cache[scope] = frozenset(
+                c.func.value.value for c in self.facts.calls_in(body)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)
+                and (scope is not None or self.facts.enclosing_function(c) is None)
+            )
+        return cache[scope]
 
     def _tensor_test(self, test: cst.BaseExpression) -> bool:
         """`t`, `t > 0`, `not t`, `a and t`: a test whose truth value comes from a tensor."""
