@@ -123,3 +123,15 @@ def test_a_loss_is_a_tensor_whether_the_criterion_is_known_or_a_parameter() -> N
         found.append([(f.severity.value, f.message) for f in report.findings
                       if text.splitlines()[f.line - 1].strip() == "seen = float(loss)"])
     assert found[0] and found[0] == found[1]
+
+
+def test_a_kernel_on_a_cpu_machine_gives_the_verdict_of_the_code() -> None:
+    """The live `device` is "cpu" on this machine; the code that chose it would pick a GPU."""
+    import torch
+
+    cell = CELLS[2]
+    namespace = {"torch": torch, "device": "cpu", "model": torch.nn.Linear(10, 3),
+                 "loader": torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(4, 10), torch.zeros(4)))}
+    live = analyze([SourceUnit(CellRef("nb.ipynb", 2), cell)], namespace=namespace, rules=["host-sync"]).findings
+    scanned = analyze([SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(CELLS)], rules=["host-sync"]).findings
+    assert live and [(f.line, f.severity) for f in live] == [(f.line, f.severity) for f in scanned if f.ref.cell == 2]

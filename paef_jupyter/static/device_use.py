@@ -94,14 +94,28 @@ def _scan_unit(facts: Facts) -> bool:
                 positional = [a.value for a in node.args if a.keyword is None and not a.star]
                 device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
                 target = device if device is not None else (positional[0] if positional else None)
-                if target is not None and is_accelerator_device(facts, target):
+                if target is not None and _may_name_accelerator(facts, target):
                     return True
         if "Accelerator" in (facts.qualified_name(func) or ""):
             return True
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "device" and is_accelerator_device(facts, arg.value):
+            if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value):
                 return True
     return False
+
+
+def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """Like `is_accelerator_device`, but from the code alone, never from the live value: a
+    kernel on a CPU-only machine holds `device = "cpu"` where the code says `"cuda" if ...`, and
+    the verdict must not depend on the machine the analysis runs on."""
+    if isinstance(expr, cst.Name) and facts.kind(expr) is not Kind.TENSOR:
+        value = facts.value_of(expr)
+        if value is None:
+            earlier = facts.prior.value(expr.value)
+            if earlier is not None:
+                return is_accelerator_device(earlier[0], earlier[1])
+            return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+    return is_accelerator_device(facts, expr)
 
 
 def _namespace_uses_device(facts: Facts) -> bool:
