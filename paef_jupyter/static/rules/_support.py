@@ -285,10 +285,22 @@ def _first_string(call: cst.Call) -> list[str]:
 
 def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     """Loops that provably iterate this loader call's value: the loop's name is bound to the
-    call in the loop's own scope, or is a global the loop's function reads without binding it.
-    A loader returned from a helper, or passed as a parameter, is not linked (its flow is not
-    clear: the same name may hold another loader)."""
-    parent = facts.parent(loader)
+    call in the loop's own scope, or is a global the loop's function reads without binding it;
+    or the call is what a helper returns (its only `return`) and the loop's name is bound to a
+    call of that helper. A loader reaching a loop as a parameter is not linked (the same name
+    may hold another loader)."""
+    loops = _loops_of_value(facts, loader)
+    helper = _returned_by(facts, loader)
+    if helper is not None:
+        for use in facts.uses(helper.name.value):
+            call = facts.parent(use)
+            if isinstance(call, cst.Call) and call.func is use:
+                loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+    return loops
+
+
+def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
+    parent = facts.parent(value)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -297,9 +309,23 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
         it = loop.node.iter  # type: ignore[union-attr]
         while isinstance(it, cst.Call) and it.args:
             it = it.args[0].value
-        if isinstance(it, cst.Name) and (facts.value_of(it) is loader or _reads_global(facts, loop, loader, name)):
+        if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):
             loops.append(loop)
     return loops
+
+
+def _returned_by(facts: Facts, call: cst.Call) -> cst.FunctionDef | None:
+    """The module-level function whose only `return` gives `call` (directly or through one name)."""
+    func = facts.enclosing_function(call)
+    if func is None or facts.enclosing_function(func) is not None or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+        return None
+    returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    value = returns[0].value
+    if isinstance(value, cst.Name):
+        value = facts.value_of(value)
+    return func if value is call else None
 
 
 def _reads_global(facts: Facts, loop: Loop, loader: cst.Call, name: str) -> bool:
