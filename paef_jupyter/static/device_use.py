@@ -19,7 +19,8 @@ from .types import Kind
 _ACCELERATORS = ("cuda", "xpu", "mps")
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
-_HOST_PREFIXES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.")
+# Libraries that compute on the host: what they return is a host value, what they take must be one.
+HOST_LIBRARIES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.", "gym.", "gymnasium.")
 _HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "builtins.round", "builtins.sum",
                             "builtins.min", "builtins.max", "builtins.abs"})
 # torch factories that build on the host unless given `device=`.
@@ -27,7 +28,7 @@ _HOST_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_nump
                              "torch.FloatTensor", "torch.zeros", "torch.ones", "torch.arange", "torch.empty", "torch.full"})
 # Tensor methods that keep the tensor where it is (on the host if it was there).
 _STAYS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "float", "long", "int", "double", "detach",
-                    "squeeze", "unsqueeze", "view", "reshape", "flatten", "clone", "abs", "eq", "ne", "item", "norm",
+                    "squeeze", "unsqueeze", "view", "reshape", "flatten", "clone", "abs", "eq", "ne", "norm",
                     "std", "var", "prod", "round", "sqrt", "exp", "log", "softmax", "sigmoid", "type_as"})
 
 
@@ -140,7 +141,7 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
         return True
     if isinstance(expr, cst.Call):
         qualified = facts.qualified_name(expr.func) or ""
-        if qualified.startswith(_HOST_PREFIXES) or qualified in _HOST_BUILTINS:
+        if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
             return True
         if qualified in _HOST_FACTORIES:
             return not any(a.keyword is not None and a.keyword.value == "device" for a in expr.args)

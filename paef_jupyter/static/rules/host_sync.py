@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import on_host, uses_device
+from ..device_use import HOST_LIBRARIES, on_host, uses_device
 from ..facts import Loop
 from ..types import Kind, kind_of_method
 from ._support import grad_disabled, hot_loop, insert_after, torch_alias
@@ -18,8 +18,7 @@ _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
-# Callees that only take host values: a sync to feed them is the program's own need.
-_HOST_CALLEES = ("numpy.", "scipy.", "sklearn.", "math.", "random.", "pandas.", "gym.", "gymnasium.")
+# Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
 _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", "builtins.str"})
 # Methods through which the value passes unchanged to whatever consumes it.
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
@@ -176,7 +175,7 @@ class HostSync(Rule):
                 return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
             if isinstance(anc, cst.Call) and child is not anc.func:
                 qualified = self.facts.qualified_name(anc.func) or ""
-                if qualified.startswith(_HOST_CALLEES) or qualified in _HOST_BUILTINS:
+                if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
                     return f"`{self.facts.code(anc.func)}`"
                 if isinstance(anc.func, cst.Attribute) and anc.func.attr.value == "step" \
                         and self.facts.kind(anc.func.value) is not Kind.OPTIMIZER:
