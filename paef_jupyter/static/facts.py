@@ -46,6 +46,16 @@ _IMPURE_METHODS = frozenset({
     "integers", "choice", "sample", "shuffle", "normal", "uniform", "poll", "recv", "pop",
     "popleft", "item_random", "permutation", "forward", "__call__",
 })
+# Methods that only read their receiver, whatever its type (containers, strings, tensors).
+_READ_ONLY_METHODS = frozenset({
+    "item", "tolist", "numpy", "cpu", "cuda", "to", "detach", "clone", "copy", "size", "dim", "numel",
+    "float", "double", "half", "long", "int", "bool", "view", "reshape", "sum", "mean", "std", "var", "max",
+    "min", "argmax", "argmin", "keys", "values", "items", "get", "count", "index", "format", "join", "split",
+    "strip", "lower", "upper", "startswith", "endswith", "replace", "astype", "squeeze", "unsqueeze",
+    "contiguous", "softmax", "log_softmax", "eq", "ne", "type", "parameters", "named_parameters",
+    "state_dict", "all", "any", "abs", "exp", "log", "sqrt", "t", "transpose", "permute", "flatten",
+})
+_NUMPY_CHANGES_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
 
@@ -136,6 +146,7 @@ class Facts:
         self._order: dict[cst.CSTNode, int] = {}
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
+        self._mutated_cache: dict[Loop, frozenset[str]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -324,13 +335,103 @@ class Facts:
         loop = loop or self.iteration_loop(node)
         if loop is None:
             return frozenset()
-        names = set(loop.writes)
+        names = set(loop.writes) | self.mutated_in_loop(loop)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
             names |= _params(func) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
         return frozenset(names)
+
+    def mutated_in_loop(self, loop: Loop) -> frozenset[str]:
+        """Names whose object a loop iteration may change without rebinding them: receivers of
+        methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
+        object was built from (`sched.step()` changes the optimizer it wraps), arguments of
+        calls that may change them, and what this unit's functions called from the loop change."""
+        cached = self._mutated_cache.get(loop)
+        if cached is not None:
+            return cached
+        out: set[str] = set()
+        seen: set[FunctionNode] = set()
+        work: list[cst.CSTNode] = [loop.node.body]
+        if isinstance(loop.node, cst.While):
+            work.append(loop.node.test)
+        while work:
+            for call in self.calls_in(work.pop()):
+                for func in self._local_callees(call):
+                    if func not in seen:
+                        seen.add(func)
+                        out |= self.names_written(func.body)
+                        work.append(func.body)
+                self._note_mutations(call, out)
+        result = self._mutated_cache[loop] = frozenset(out)
+        return result
+
+    def _note_mutations(self, call: cst.Call, out: set[str]) -> None:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            root = root_name(func.value)
+            method = func.attr.value
+            if root is not None and not self._imported(root) and not self._only_reads(func.value, method) \
+                    and self.kind(func) is not Kind.MODULE:
+                out.add(root)
+                made = self._made_from(func.value)
+                if made is not None:
+                    out |= {n for n in self.names_read(made) if not self._imported(n)}
+        if self._leaves_arguments(call):
+            return
+        for arg in call.args:
+            root = root_name(arg.value)
+            if root is not None and not isinstance(arg.value, cst.Call):
+                out.add(root)
+
+    def _imported(self, name: str) -> bool:
+        return name in self.aliases or (name not in self._defs and name in self.prior.aliases)
+
+    def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
+        if is_inplace_method(method) or method in _IMPURE_METHODS:
+            return False
+        if method in _READ_ONLY_METHODS:
+            return True
+        return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _made_from(self, receiver: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The arguments an object was constructed with (`StepLR(opt, ...)`), if visible."""
+        if not isinstance(receiver, cst.Name):
+            return None
+        value = self.value_of(receiver)
+        return value if isinstance(value, cst.Call) else None
+
+    def _leaves_arguments(self, call: cst.Call) -> bool:
+        """A call known not to change its arguments: torch/NumPy (no `out=`), pure builtins,
+        modules' forward, and this unit's functions that change no parameter in place."""
+        if any(a.keyword is not None and a.keyword.value == "out" for a in call.args):
+            return False
+        qualified = self.qualified_name(call.func)
+        if qualified is not None:
+            last = qualified.rsplit(".", 1)[-1]
+            if qualified.startswith(("torch.", "numpy.", "math.")):
+                return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
+                    and last not in _NUMPY_CHANGES_ARGUMENT
+            if qualified.startswith("builtins."):
+                return last in _PURE_BUILTINS or last in ("print", "next", "iter", "isinstance", "hasattr", "getattr", "type")
+        func = call.func
+        if isinstance(func, cst.Attribute) and self._only_reads(func.value, func.attr.value):
+            return True
+        if self.kind(func) is Kind.MODULE:
+            return True
+        callees = self._local_callees(call)
+        if callees:
+            return not any(self.names_written(f.body) & _params(f) for f in callees)
+        return False
+
+    def _local_callees(self, call: cst.Call) -> list[FunctionNode]:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in self.functions:
+            return [self.functions[func.value]]
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            return [f for key, f in self.functions.items() if key.endswith("." + func.attr.value)]
+        return []
 
     def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None) -> bool:
         """True if `expr` gives the same value on every iteration (safe to compute once)."""
