@@ -56,6 +56,12 @@ _READ_ONLY_METHODS = frozenset({
     "state_dict", "all", "any", "abs", "exp", "log", "sqrt", "t", "transpose", "permute", "flatten",
 })
 _NUMPY_CHANGES_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle"})
+# NumPy calls that read or write files, change settings or change an argument: not pure.
+NUMPY_EFFECTS = _NUMPY_CHANGES_ARGUMENT | {
+    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
+    "seterr", "set_printoptions", "printoptions", "tofile",
+}
+_TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
 
@@ -453,6 +459,15 @@ class Facts:
                 break
         return best
 
+    def may_run_zero_times(self, loop: Loop) -> bool:
+        """False only when the loop provably runs its body: `range(<positive literal>)`, a
+        non-empty literal, `enumerate`/`zip` of those, `while True`. Work hoisted above a loop
+        that may be empty runs where it never ran before (and may raise there)."""
+        if isinstance(loop.node, cst.While):
+            test = loop.node.test
+            return not (isinstance(test, cst.Name) and test.value == "True")
+        return not _non_empty(self, loop.node.iter)
+
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
         qualified = self.qualified_name(call.func)
         if qualified is not None:
@@ -460,11 +475,15 @@ class Facts:
                 return False
             last = qualified.rsplit(".", 1)[-1]
             if qualified.startswith("torch."):
-                return last not in _RANDOM_TORCH and not is_inplace_method(last) and kind_of_qualified_call(qualified) is not Kind.MODULE
+                return last not in _RANDOM_TORCH and last not in _TORCH_EFFECTS and not is_inplace_method(last) \
+                    and kind_of_qualified_call(qualified) is not Kind.MODULE
             if qualified.startswith("numpy."):
-                return True
+                return last not in NUMPY_EFFECTS
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS
+            if qualified.startswith(("math.", "operator.")):
+                return True
+            return False  # another library or module (plotting, logging, I/O): effects unknown
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.functions:
             return self.is_pure_function(func.value)
@@ -485,19 +504,33 @@ class Facts:
             return self._pure_cache[name]
         self._pure_cache[name] = False  # recursion guard
         func = self.functions[name]
-        if any(isinstance(n, cst.Global) for n in self.walk(func.body)):
+        if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in self.walk(func.body)):
             return False
         varying = frozenset(_params(func) | self.names_written(func.body))
-        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, varying) for c in self.calls_in(func.body))
+        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, func) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
         return pure
 
-    def _arg_only_call(self, call: cst.Call, local: frozenset[str]) -> bool:
-        """Inside a function, methods on its own locals (e.g. `out.append`) stay local."""
+    def _arg_only_call(self, call: cst.Call, function: FunctionNode) -> bool:
+        """Inside a function, methods on containers it built itself (`out = []; out.append(x)`)
+        stay local; methods on parameters (`ax.plot(...)`) or on anything else do not."""
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value not in _IMPURE_METHODS:
-            root = root_name(func.value)
-            return root is not None and root in local and self.kind(func.value) not in _STATEFUL_KINDS
+        if not isinstance(func, cst.Attribute) or func.attr.value in _IMPURE_METHODS:
+            return False
+        root = root_name(func.value)
+        if root is None or root in _params(function) or self.kind(func.value) in _STATEFUL_KINDS:
+            return False
+        defs = [d for d in self._defs.get(root, ()) if d.function is function]
+        return bool(defs) and all(d.value is not None and self._fresh_value(d.value) for d in defs)
+
+    def _fresh_value(self, value: cst.BaseExpression) -> bool:
+        """A new object nobody else holds: a literal, a comprehension, a torch/NumPy/builtin result."""
+        if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp,
+                              cst.SimpleString, cst.Integer, cst.Float, cst.BinaryOperation)):
+            return True
+        if isinstance(value, cst.Call):
+            q = self.qualified_name(value.func) or ""
+            return q.startswith(("torch.", "numpy.")) or q.removeprefix("builtins.") in _PURE_BUILTINS
         return False
 
     def _class_mutates_self(self, func: FunctionNode) -> bool:
@@ -674,6 +707,22 @@ def loop_spans(masked_text: str) -> list[LoopSpan]:
     except cst.ParserSyntaxError:
         return []
     return Facts(module).loop_spans()
+
+
+def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
+    if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
+        return any(not isinstance(el, (cst.StarredElement,)) for el in it.elements)
+    if isinstance(it, cst.SimpleString):
+        return len(it.evaluated_value) > 0
+    if isinstance(it, cst.Call):
+        name = (facts.qualified_name(it.func) or "").removeprefix("builtins.")
+        args = [a.value for a in it.args if a.keyword is None]
+        if name == "range" and 1 <= len(args) <= 2 and all(isinstance(a, cst.Integer) for a in args):
+            bounds = [int(a.value) for a in args]  # type: ignore[union-attr]
+            return (bounds[0] > 0) if len(bounds) == 1 else bounds[1] > bounds[0]
+        if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple") and args:
+            return all(_non_empty(facts, a) for a in (args if name == "zip" else args[:1]))
+    return False
 
 
 def _dict_kind(values: list[Kind]) -> Kind:
