@@ -903,6 +903,204 @@ class _Indexer:
             self.model_calls.update(active)
 
 
+# Calls that train: back-propagate, step an optimizer, or hand a loss to a helper that does.
+_TRAINING_METHODS = frozenset({"backward", "step", "zero_grad", "apply_gradients", "minimize", "manual_backward"})
+_TRAINING_WORDS = ("train", "fit", "update", "learn", "optimi", "backward", "step")
+_TRAINING_QUALIFIED = ("torch.autograd.backward", "torch.autograd.grad", "torch.optim.", "torch.func.grad",
+                       "torch.enable_grad", "torch.set_grad_enabled")
+# Libraries whose functions never run a training step of the user's model.
+_NON_TRAINING_LIBRARIES = (
+    "torch.", "numpy.", "builtins.", "math.", "tqdm.", "sklearn.", "scipy.", "pandas.", "matplotlib.", "seaborn.",
+    "plotly.", "time.", "logging.", "json.", "os.", "random.", "collections.", "itertools.", "functools.",
+    "statistics.", "wandb.", "PIL.", "torchvision.", "torchmetrics.", "evaluate.", "datasets.", "operator.",
+    "copy.", "pickle.", "csv.", "re.", "string.", "sys.", "warnings.", "pathlib.", "einops.", "tensorboard.",
+)
+# Names of callables that run a forward pass: a model, a loss, a metric.
+_FORWARD_CALL_WORDS = ("model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator",
+                       "discriminator", "backbone", "head", "transformer", "criterion", "loss", "metric")
+_SAFE_UNKNOWN_METHODS = frozenset(
+    {m for m in dir(__import__("torch").Tensor) if not m.startswith("_")}
+    - {"backward", "register_hook", "retain_grad", "requires_grad_", "apply_", "map_", "map2_", "grad",
+       "register_post_accumulate_grad_hook"}
+) | frozenset({
+    "append", "extend", "insert", "keys", "values", "items", "get", "join", "format", "split", "strip",
+    "add_batch", "add_scalar", "add_scalars", "log", "write", "set_postfix", "set_description", "eval",
+    "savefig", "plot", "close", "reset", "render", "observation_space", "sample", "to_numpy",
+})
+
+
+def may_train(facts: Facts, node: cst.CSTNode) -> bool:
+    """True unless every call under `node` is shown not to train: no `backward()` / optimizer
+    step, and no call the analysis cannot see into (a function from another module or an
+    earlier cell, a method of an object of unknown type, a callable passed in). Calls of this
+    unit's functions, classes and modules are followed, transitively."""
+    return _Training(facts).node(node)
+
+
+class _Training:
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.seen: set[FunctionNode] = set()
+
+    def node(self, node: cst.CSTNode) -> bool:
+        return any(self.call(c) for c in self.facts.calls_in(node))
+
+    def function(self, func: FunctionNode) -> bool:
+        if func in self.seen:
+            return False  # already being judged: its other calls decide
+        self.seen.add(func)
+        return self.node(func.body)
+
+    def methods(self, cls: cst.ClassDef, name: str) -> bool:
+        method = self.facts.functions.get(f"{cls.name.value}.{name}")
+        return method is not None and self.function(method)
+
+    def call(self, call: cst.Call) -> bool:
+        facts = self.facts
+        func = call.func
+        qualified = facts.qualified_name(func)
+        if qualified is not None:
+            if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
+                return True
+            return not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
+        if isinstance(func, cst.Name):
+            name = func.value
+            if name in facts.functions:
+                return self.function(facts.functions[name])
+            if name in facts.classes:
+                return self.methods(facts.classes[name], "__init__")
+            return self.instance_call(func)
+        if isinstance(func, cst.Attribute):
+            return self.method_call(func)
+        return True  # `fns[i](x)`, `make()(x)`: not resolved
+
+    def instance_call(self, func: cst.BaseExpression) -> bool:
+        """`model(x)`, `criterion(out, y)`: a forward pass (followed when the class is in this
+        unit); a callable passed in is judged by what the unit's callers pass."""
+        cls = self._class_of(func)
+        if cls is not None:
+            return self.methods(cls, "forward") or self.methods(cls, "__call__")
+        if self.facts.kind(func) is Kind.MODULE:
+            return False
+        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+        lowered = name.lower()
+        if any(w in lowered for w in _TRAINING_WORDS):
+            return True
+        if isinstance(func, cst.Name):
+            passed = self._passed_for(func)
+            if passed is not None:
+                return any(self.callable_trains(value) for value in passed)
+        return not any(w in lowered for w in _FORWARD_CALL_WORDS)
+
+    def callable_trains(self, value: cst.BaseExpression) -> bool:
+        """A callable given as an argument: a module, this unit's function, a library function."""
+        facts = self.facts
+        if isinstance(value, cst.Lambda):
+            return self.node(value.body)
+        qualified = facts.qualified_name(value)
+        if qualified is not None:
+            return qualified.startswith(_TRAINING_QUALIFIED) or not qualified.startswith(_NON_TRAINING_LIBRARIES)
+        if isinstance(value, cst.Name) and value.value in facts.functions:
+            return self.function(facts.functions[value.value])
+        if isinstance(value, cst.Call):
+            return self.call(value) or facts.kind(value) is not Kind.MODULE
+        return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else True
+
+    def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """What the unit's calls pass for parameter `name` of the enclosing function (None if
+        it is not a parameter, or some call is not visible or does not say)."""
+        func = self.facts.enclosing_function(name)
+        if func is None or name.value not in _params(func) or self.facts.value_of(name) is not None:
+            return None
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        sites = [c for c in self.facts.calls_in(self.facts.module)
+                 if isinstance(c.func, cst.Name) and c.func.value == func.name.value]
+        if not sites:
+            return None
+        values: list[cst.BaseExpression] = []
+        for site in sites:
+            found = None
+            for i, arg in enumerate(site.args):
+                if arg.star:
+                    return None
+                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
+                    found = arg.value
+            if found is None:
+                return None
+            values.append(found)
+        return values
+
+    def method_call(self, func: cst.Attribute) -> bool:
+        facts = self.facts
+        method = func.attr.value
+        receiver = func.value
+        if method in _TRAINING_METHODS:
+            return not (method == "step" and "env" in (root_name(receiver) or "").lower())
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+            if cls is not None and f"{cls.name.value}.{method}" in facts.functions:
+                return self.methods(cls, method)
+            if facts.kind(func) is Kind.MODULE or self._class_of(func) is not None:
+                return self.instance_call(func)
+            return method not in _SAFE_UNKNOWN_METHODS
+        cls = self._class_of(receiver)
+        if cls is not None:
+            return self.methods(cls, method)
+        kind = facts.kind(receiver)
+        if kind in (Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NUMBER):
+            return False
+        if kind is Kind.MODULE:
+            return any(w in method.lower() for w in _TRAINING_WORDS)
+        if facts.kind(func) is Kind.MODULE:
+            return self.instance_call(func)
+        made = self._constructor(receiver)
+        if made is not None and made.startswith(_NON_TRAINING_LIBRARIES) and not made.startswith(_TRAINING_QUALIFIED):
+            return False
+        if any(w in method.lower() for w in _TRAINING_WORDS):
+            return True
+        if method in _SAFE_UNKNOWN_METHODS:
+            # a tensor's (or container's) method by its name, unless the unit defines one so named
+            candidates = [f for key, f in facts.functions.items() if key.endswith("." + method)]
+            return any(self.function(f) for f in candidates)
+        return True
+
+    def _class_of(self, expr: cst.BaseExpression) -> cst.ClassDef | None:
+        """The unit's class an object was made from: `net = Net(...)`, `self.enc = Encoder()`."""
+        value: cst.BaseExpression | None = None
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            defs = self.facts._defs.get("self." + expr.attr.value, ())
+            value = next((d.value for d in defs if d.value is not None), None)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return self.facts.classes.get(value.func.value)
+        return None
+
+    def _constructor(self, expr: cst.BaseExpression) -> str | None:
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+
+
+def module_methods(facts: Facts) -> set[FunctionNode]:
+    """Methods of this unit's `nn.Module` subclasses and the unit's functions they call: code
+    that runs inside a forward pass (or builds one), where a loop is never an evaluation loop."""
+    cached = getattr(facts, "_module_methods", None)
+    if cached is not None:
+        return cached
+    out: set[FunctionNode] = set()
+    work = [stmt for cls in facts.classes.values() if facts._kind_of_class(cls) is Kind.MODULE
+            for stmt in cls.body.body if isinstance(stmt, cst.FunctionDef)]
+    while work:
+        func = work.pop()
+        if func in out:
+            continue
+        out.add(func)
+        for call in facts.calls_in(func.body):
+            work.extend(facts._local_callees(call))
+    facts._module_methods = out  # type: ignore[attr-defined]
+    return out
+
+
 def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
