@@ -1113,7 +1113,8 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        if isinstance(func, cst.Name) and facts.kind(func) is Kind.MODULE:
+        if (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                                           and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
             while chain is not None:
                 models.add(chain)

@@ -72,16 +72,19 @@ class EvalWithoutNoGrad(Rule):
     def _runs_a_model(self, loop: Loop) -> bool:
         """A call of an `nn.Module` (by type), of `.forward`, or of a name whose words say model
         (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`)."""
-        names: list[cst.Name] = []
+        names: list[cst.BaseExpression] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.Call):
-                if isinstance(n.func, cst.Attribute) and n.func.attr.value == "forward":
+                func = n.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "forward":
                     return True
-                if isinstance(n.func, cst.Name):
-                    words = [w for w in re.split(r"[_\d]+", n.func.value.lower()) if w]
+                own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+                if isinstance(func, cst.Name) or own:
+                    spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
+                    words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
                     if any(w in _MODEL_WORDS or w.endswith("model") for w in words):
                         return True
-                    names.append(n.func)
+                    names.append(func)
         return any(self.facts.kind(name) is Kind.MODULE for name in names)
 
     # --- does the loop need autograd? ------------------------------------------------------
@@ -118,8 +121,7 @@ class EvalWithoutNoGrad(Rule):
         if self._evaluation_evidence(loop):
             return ""
         func = loop.function
-        if func is not None and not any(isinstance(c.func, cst.Name) and c.func.value == func.name.value
-                                         for c in self.facts.calls_in(self.facts.module)):
+        if func is not None and not any(_called_name(c) == func.name.value for c in self.facts.calls_in(self.facts.module)):
             return (f"`{func.name.value}` is not called in this file: if a caller back-propagates through what it "
                     "returns or stores, no_grad would stop those gradients")
         if self.facts.namespace or self.facts.prior.aliases:
@@ -208,3 +210,8 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(loop.node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _called_name(call: cst.Call) -> str | None:
+    func = call.func
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
