@@ -349,12 +349,12 @@ class Facts:
                 names.discard("self")
         return frozenset(names)
 
-    def mutated_in_loop(self, loop: Loop) -> frozenset[str]:
+    def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of
         methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
         object was built from (`sched.step()` changes the optimizer it wraps), arguments of
         calls that may change them, and what this unit's functions called from the loop change."""
-        cached = self._mutated_cache.get(loop)
+        cached = self._mutated_cache.get(loop) if except_call is None else None
         if cached is not None:
             return cached
         out: set[str] = set()
@@ -369,8 +369,11 @@ class Facts:
                         seen.add(func)
                         out |= self.names_written(func.body)
                         work.append(func.body)
-                self._note_mutations(call, out)
-        result = self._mutated_cache[loop] = frozenset(out)
+                if call is not except_call:
+                    self._note_mutations(call, out)
+        result = frozenset(out)
+        if except_call is None:
+            self._mutated_cache[loop] = result
         return result
 
     def _note_mutations(self, call: cst.Call, out: set[str]) -> None:

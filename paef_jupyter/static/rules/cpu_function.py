@@ -147,7 +147,10 @@ class CpuFunction(Rule):
         if isinstance(func, cst.Name) and func.value not in self.facts.functions and func.value in self.facts.namespace:
             code = getattr(self.facts.namespace[func.value], "__code__", None)
             reads = set(code.co_names) if code is not None else set()
-            return not reads & loop.writes and all(invariant(self.facts, arg.value, loop) for arg in call.args)
+            # judged pure from its source: only the loop's other calls may change its arguments
+            varying = loop.writes | self.facts.mutated_in_loop(loop, except_call=call)
+            return not reads & varying and all(
+                not self.facts.names_read(arg.value) & varying and not self.facts.calls_in(arg.value) for arg in call.args)
         return invariant(self.facts, call, loop)
 
     # --- the rewrite ------------------------------------------------------------------------
