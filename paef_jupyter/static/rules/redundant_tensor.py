@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
-from ..facts import Loop
+from ..facts import Facts, Loop
 from ..types import Kind
 from ._tensor_facts import invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
 from .base import Rule, RuleContext
@@ -36,29 +38,14 @@ class RedundantTensor(Rule):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._names: set[str] = set()
+        self.sites = FactorySites(self.facts)
 
     def visit_Call(self, node: cst.Call) -> None:
-        qualified = self.facts.qualified_name(node.func) or ""
-        factory = qualified.rsplit(".", 1)[-1]
-        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+        site = self.sites.site(node)
+        if site is None:
             return
-        if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
-            return
-        if self._chained_into_factory(node):
-            return  # reported once, at the outermost expression
-        loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
-            return
-        expr = self._outermost(node)
-        in_helper = not self.facts.enclosing_loops(node)
-        target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
-        if target is None:
-            return
-        assigned = self._assigned_name(expr)
-        scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, assigned, scope)
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, assigned, scope)):
-            return  # a fresh accumulator or initial state per iteration is the point, not waste
+        expr, factory, target, in_helper, assigned, mutated = (
+            site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
         code = self.facts.code(expr)
         name = assigned or factory
         if in_helper:
@@ -76,14 +63,14 @@ class RedundantTensor(Rule):
                 safe=False,
             )
         else:
-            stmt = self._hoistable_statement(expr, assigned, target)
+            stmt = self.sites.hoistable_statement(expr, assigned, target)
             if stmt is not None:
                 edits = hoist_statement(self.facts, stmt, target)
             else:
                 name = fresh_name(self.facts, f"{name}_const", self._names)
                 self._names.add(name)
                 edits = hoist_expression(self.facts, expr, target, name)
-            shared = self._kept(expr, assigned, target.node)
+            shared = self.sites.kept(expr, assigned, target.node)
             fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
                       suggestion=f"{name} = {code}",
                       review=f"every iteration would then {shared} the same tensor object: a later in-place change "
@@ -97,7 +84,49 @@ class RedundantTensor(Rule):
             fix=fix,
         )
 
-    # --- the expression and where it can go ------------------------------------------
+
+@dataclass(frozen=True)
+class Site:
+    expr: cst.BaseExpression
+    factory: str
+    target: Loop
+    in_helper: bool
+    assigned: str | None
+    mutated: bool
+
+
+class FactorySites:
+    """Which tensor factories are rebuilt from loop-invariant data: shared with `cpu-then-move`,
+    which leaves such a site to this rule (one finding per site)."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+
+    def site(self, node: cst.Call) -> Site | None:
+        """The factory expression (with its pure chain) to build once, and where; None when the
+        factory is not redundant (varying, conditional, a fresh accumulator or initial state)."""
+        qualified = self.facts.qualified_name(node.func) or ""
+        factory = qualified.rsplit(".", 1)[-1]
+        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+            return None
+        if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
+            return None
+        if self._chained_into_factory(node):
+            return None  # reported once, at the outermost expression
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return None
+        expr = self._outermost(node)
+        in_helper = not self.facts.enclosing_loops(node)
+        target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
+        if target is None:
+            return None
+        assigned = self._assigned_name(expr)
+        scope = target.node if not in_helper else self.facts.enclosing_function(node)
+        mutated = self._mutated(expr, assigned, scope)
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, assigned, scope)):
+            return None  # a fresh accumulator or initial state per iteration is the point, not waste
+        return Site(expr, factory, target, in_helper, assigned, mutated)
 
     def _chained_into_factory(self, node: cst.Call) -> bool:
         """`torch.zeros_like(torch.ones(3))`: the inner factory is part of the outer one."""
@@ -193,7 +222,7 @@ class RedundantTensor(Rule):
         return not (isinstance(func, cst.Attribute) and (
             self.facts.kind(func.value) is Kind.TENSOR or func.attr.value in _STORING_METHODS))
 
-    def _kept(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode) -> str:
+    def kept(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode) -> str:
         """'store' / 'return' if the tensor outlives its iteration (appended, stored in a
         container or attribute, returned, yielded): hoisted, every one would be the same object."""
         nodes: list[cst.CSTNode] = [expr]
@@ -214,7 +243,7 @@ class RedundantTensor(Rule):
                 return "store"
         return ""
 
-    def _hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
+    def hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
                              loop: Loop) -> cst.SimpleStatementLine | None:
         """`name = <expr>` moved whole: unconditional, the only write of `name`, not read before."""
         if assigned is None:
