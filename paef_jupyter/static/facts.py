@@ -395,7 +395,10 @@ class Facts:
                 out.add(root)
 
     def _imported(self, name: str) -> bool:
-        return name in self.aliases or (name not in self._defs and name in self.prior.aliases)
+        """A module (or a name imported from one) rather than an object the loop could change."""
+        if name in self.aliases:
+            return True
+        return name not in self._defs and (name in self.prior.aliases or isinstance(self.namespace.get(name), types.ModuleType))
 
     def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
         if is_inplace_method(method) or method in _IMPURE_METHODS:
