@@ -1111,9 +1111,10 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
     methods = {loop: set(loop.methods) for loop in facts.loops}
+    cache: dict[FunctionNode, set[str]] = {}
     for call, loop in facts._calls_in_loops:
         for callee in facts._callees(call):
-            called = {c.func.attr.value for c in facts.calls_in(callee.body) if isinstance(c.func, cst.Attribute)}
+            called = _methods_called(facts, callee, cache)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
@@ -1131,3 +1132,17 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "train"
         elif loop in models:
             loop.kind = "eval"
+
+
+def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, set[str]]) -> set[str]:
+    """Attribute calls made by `func` and, transitively, by the unit's functions it calls: a
+    step two helpers away (`self._update(loss)` -> `apply(loss, opt)` -> `loss.backward()`)."""
+    if func in cache:
+        return cache[func]
+    cache[func] = out = set()  # a recursion guard while it is filled
+    for call in facts.calls_in(func.body):
+        if isinstance(call.func, cst.Attribute):
+            out.add(call.func.attr.value)
+        for callee in facts._callees(call):
+            out |= _methods_called(facts, callee, cache)
+    return out
