@@ -12,7 +12,7 @@ import builtins
 import types
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -26,6 +26,9 @@ from .types import (
     kind_of_qualified_call,
     kind_of_value,
 )
+
+if TYPE_CHECKING:
+    from .modules import ModuleImports
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
@@ -111,20 +114,36 @@ class _Def:
 
 
 class Prior:
-    """What the earlier cells of a notebook defined (imports, top-level values), for the
-    static analysis of a later cell when no live namespace is at hand (`paef scan`)."""
+    """What the earlier cells of a notebook defined (imports, top-level values, functions and
+    classes), for the static analysis of a later cell when no live namespace is at hand
+    (`paef scan`). Immutable once built: each cell sees only the cells before it."""
 
     def __init__(self) -> None:
         self.aliases: dict[str, str] = {}
         self._values: dict[str, tuple[Facts, cst.BaseExpression | None]] = {}
+        self.functions: dict[str, tuple[Facts, FunctionNode]] = {}
+        self.classes: dict[str, tuple[Facts, cst.ClassDef]] = {}
 
-    def absorb(self, facts: "Facts") -> None:
-        self.aliases.update(facts.aliases)
+    def after(self, facts: "Facts") -> "Prior":
+        """What the cells up to and including `facts`' cell defined."""
+        new = Prior()
+        new.aliases, new._values = dict(self.aliases), dict(self._values)
+        new.functions, new.classes = dict(self.functions), dict(self.classes)
+        new.aliases.update(facts.aliases)
         for name, defs in facts._defs.items():
             top = [d for d in defs if d.function is None and "." not in name]
             if top:
-                self._values[name] = (facts, top[-1].value)
-                self.aliases.pop(name, None)
+                new._values[name] = (facts, top[-1].value)
+                for table in (new.aliases, new.functions, new.classes):
+                    table.pop(name, None)
+        for name, func in facts.functions.items():
+            if "." not in name and facts.enclosing_function(func) is None:
+                new.functions[name] = (facts, func)
+                new._values.pop(name, None)
+        for name, cls in facts.classes.items():
+            new.classes[name] = (facts, cls)
+            new._values.pop(name, None)
+        return new
 
     def kind(self, name: str) -> Kind | None:
         if name not in self._values:
@@ -133,7 +152,7 @@ class Prior:
         return facts.kind(value) if value is not None else Kind.UNKNOWN
 
     def defines(self, name: str) -> bool:
-        return name in self._values or name in self.aliases
+        return name in self._values or name in self.aliases or name in self.functions or name in self.classes
 
     def value(self, name: str) -> "tuple[Facts, cst.BaseExpression] | None":
         """The last top-level value an earlier cell gave `name`, with that cell's facts."""
@@ -143,10 +162,16 @@ class Prior:
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
-                 prior: Prior | None = None) -> None:
+                 prior: Prior | None = None, imports: "ModuleImports | None" = None) -> None:
         self.module = module
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
+        self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
+        self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
+        self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
+        self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
+        self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
+        self._invariant_params: dict[FunctionNode, frozenset[str]] = {}
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
@@ -303,36 +328,136 @@ class Facts:
 
     @cached_property
     def per_iteration_functions(self) -> dict[FunctionNode, Loop]:
-        """Functions of this unit that run once per iteration of some loop, and that loop."""
+        """Functions that run once per iteration of some loop, and that loop.
+
+        Reached from this unit's loops (calls, `forward`/`__getitem__` of the models and
+        datasets it uses, `collate_fn=`), following calls into earlier cells and local
+        modules (see `owner_of`), plus this unit's functions other units call per iteration.
+        """
         result: dict[FunctionNode, Loop] = {}
-        work: list[tuple[FunctionNode, Loop]] = []
+        work: list[tuple[FunctionNode, Loop]] = list(self._external.items())  # popped last: local loops win
         for call, loop in self._calls_in_loops:
             for func in self._callees(call):
                 work.append((func, loop))
+                self._call_sites.setdefault(func, []).append((self, call))
         hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
         if hot is not None:
-            for cls in self.classes.values():
-                for stmt in cls.body.body:
-                    if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__"}:
-                        work.append((stmt, hot))
+            work.extend((func, hot) for func in self._per_batch_functions())
         while work:
             func, loop = work.pop()
             if func in result:
                 continue
             result[func] = loop
-            for call in self.calls_in(func.body):
-                for callee in self._callees(call):
+            owner = self.owner_of(func)
+            for call in owner.calls_in(func.body):
+                for callee in owner._callees(call):
+                    if owner is not self:
+                        self._owners.setdefault(callee, owner.owner_of(callee))
+                    self._call_sites.setdefault(callee, []).append((owner, call))
                     work.append((callee, loop))
         return result
 
+    def owner_of(self, node: cst.CSTNode) -> "Facts":
+        """The facts of the unit that defines `node` (an earlier cell, a local module, or this)."""
+        return self._owners.get(node, self)
+
+    def call_per_iteration(self, func: FunctionNode, loop: Loop, sites: Sequence[tuple["Facts", cst.Call]]) -> bool:
+        """Another unit's loop calls this unit's `func` once per iteration (at `sites`); True if new."""
+        self.add_call_sites(func, sites)
+        if func in self._external:
+            return False
+        self._external[func] = loop
+        self.__dict__.pop("per_iteration_functions", None)
+        self._call_sites.clear()
+        self._invariant_params.clear()
+        return True
+
+    @property
+    def externally_called(self) -> list[FunctionNode]:
+        """This unit's functions that run per iteration only because another unit calls them."""
+        return [f for f, loop in self.per_iteration_functions.items() if loop.facts is not self and self.owner_of(f) is self]
+
+    def add_call_sites(self, func: FunctionNode, sites: Sequence[tuple["Facts", cst.Call]]) -> None:
+        """Calls of this unit's `func` seen elsewhere: its parameters take their kinds."""
+        known = self._foreign_sites.setdefault(func, [])
+        added = [s for s in sites if s not in known]
+        if added:
+            known.extend(added)
+            self._kind_cache.clear()
+            self._invariant_params.clear()
+
+    def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
+        """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
+        sites = []
+        for use in self.uses(cls_name):
+            node: cst.CSTNode | None = self.parent(use)
+            if isinstance(node, cst.Attribute) and node.attr is use:
+                use, node = node, self.parent(node)  # type: ignore[assignment]
+            if isinstance(node, cst.Call) and node.func is use:
+                sites.append((self, node))
+        return sites
+
+    def _per_batch_functions(self) -> Iterator[FunctionNode]:
+        """What a training/evaluation loop runs per batch without naming it: `forward` and
+        `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
+        the DataLoader's `collate_fn`."""
+        classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
+        for name, (owner, cls) in self.prior.classes.items():
+            if name not in self.classes and self.uses(name):
+                classes.append((owner, cls))
+        if self.imports is not None:
+            for local, target in self.aliases.items():
+                found = self.imports.class_def(target)
+                if found is not None:
+                    classes.append(found)
+                module = self.imports.module(target) if found is None else None
+                if module is not None:
+                    classes.extend((module, c) for n, c in module.classes.items() if self.uses(n))
+        for owner, cls in classes:
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                    owner.add_call_sites(stmt, self._constructions(cls.name.value))
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__", "__call__"}:
+                    if owner is not self:
+                        self._owners[stmt] = owner
+                    yield stmt
+        for node in self._order:
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "collate_fn":
+                func = self._function_at(node.value)
+                if func is not None:
+                    yield func
+
     def _callees(self, call: cst.Call) -> list[FunctionNode]:
         func = call.func
-        if isinstance(func, cst.Name) and func.value in self.functions:
-            return [self.functions[func.value]]
+        if isinstance(func, cst.Name):
+            found = self._function_at(func)
+            return [found] if found is not None else []
         if isinstance(func, cst.Attribute):
+            foreign = self._function_at(func)
+            if foreign is not None:
+                return [foreign]
             name = func.attr.value
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
         return []
+
+    def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
+        """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
+        if isinstance(expr, cst.Name):
+            if expr.value in self.functions:
+                return self.functions[expr.value]
+            if expr.value not in self._defs and expr.value in self.prior.functions:
+                owner, func = self.prior.functions[expr.value]
+                self._owners[func] = owner
+                return func
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        found = self.imports.function(qualified) if qualified else None
+        if found is None:
+            return None
+        owner, func = found
+        self._owners[func] = owner
+        return func
 
     # --- def-use and invariance ----------------------------------------------------------
 
@@ -344,7 +469,7 @@ class Facts:
         names = set(loop.writes) | self.mutated_in_loop(loop)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
-            names |= _params(func) | self.names_written(func.body)
+            names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
         return frozenset(names)
@@ -354,6 +479,8 @@ class Facts:
         methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
         object was built from (`sched.step()` changes the optimizer it wraps), arguments of
         calls that may change them, and what this unit's functions called from the loop change."""
+        if loop.facts is not self:  # a helper's unit asking about its caller's loop
+            return loop.facts.mutated_in_loop(loop, except_call)
         cached = self._mutated_cache.get(loop) if except_call is None else None
         if cached is not None:
             return cached
@@ -607,6 +734,10 @@ class Facts:
             return Kind.NUMBER if kinds == {Kind.NUMBER} else Kind.UNKNOWN
         if isinstance(expr, cst.UnaryOperation):
             return self.kind(expr.expression)
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                and not isinstance(expr.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            sides = {self.kind(expr.left), self.kind(expr.comparisons[0].comparator)}
+            return Kind.TENSOR if Kind.TENSOR in sides else Kind.NDARRAY if Kind.NDARRAY in sides else Kind.UNKNOWN
         if isinstance(expr, (cst.Integer, cst.Float)):
             return Kind.NUMBER
         if isinstance(expr, (cst.List, cst.ListComp)):
@@ -625,11 +756,15 @@ class Facts:
             if kind is not Kind.UNKNOWN or qualified.startswith(("torch.", "numpy.", "builtins.")):
                 return kind
         func = call.func
-        if isinstance(func, cst.Name):
-            if func.value in self.classes:
-                return self._kind_of_class(self.classes[func.value])
-            if func.value in self.functions:
-                return self._kind_of_returns(self.functions[func.value])
+        if isinstance(func, cst.Name) and func.value in self.classes:
+            return self._kind_of_class(self.classes[func.value])
+        defined = self._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if defined is not None and (isinstance(func, cst.Name) or self.owner_of(defined) is not self):
+            return self.owner_of(defined)._kind_of_returns(defined)
+        foreign_class = self._class_at(func)
+        if foreign_class is not None:
+            owner, cls = foreign_class
+            return owner._kind_of_class(cls)
         if isinstance(func, cst.Attribute):
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
@@ -637,6 +772,15 @@ class Facts:
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _class_at(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
+        """A class of an earlier cell or a local module that `expr` names."""
+        if isinstance(expr, cst.Name) and expr.value not in self._defs and expr.value in self.prior.classes:
+            return self.prior.classes[expr.value]
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        return self.imports.class_def(qualified) if qualified else None
 
     def _kind_of_class(self, cls: cst.ClassDef) -> Kind:
         for base in cls.bases:
@@ -670,8 +814,19 @@ class Facts:
         if not scoped:
             return None
         here = self.order(name)
-        before = [d for d in scoped if d.order < here]
+        own = self._defining_assignment(name)
+        before = [d for d in scoped if d.order < here and d.order != own]
         return (before or scoped)[-1]
+
+    def _defining_assignment(self, name: cst.Name) -> int:
+        """The order of the assignment whose value reads `name` (`x = x.to(device)` reads the
+        previous `x`, not itself); -1 when there is none."""
+        for anc in self.ancestors(name):
+            if isinstance(anc, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                return self.order(anc)
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                break
+        return -1
 
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
@@ -695,7 +850,77 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
+        if d.function is not None and d.order == self.order(d.function):
+            passed = self._param_kind(d.function, name.value)
+            if passed is not Kind.UNKNOWN:
+                return passed
         return self._jedi_kind(name)
+
+    @cached_property
+    def _direct_calls(self) -> dict[FunctionNode, list[tuple["Facts", cst.Call]]]:
+        """Every `f(...)` of this unit's top-level functions by name (`evaluate(model, loader)`):
+        where parameters get their kinds when no loop calls the function."""
+        calls: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}
+        for node in self._order:
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.functions:
+                calls.setdefault(self.functions[node.func.value], []).append((self, node))
+        return calls
+
+    def invariant_params(self, func: FunctionNode) -> frozenset[str]:
+        """Parameters of a per-iteration helper that every per-iteration call passes a
+        loop-invariant value (`causal_mask(seq_len)`, `positions(4)`), defaults included.
+
+        A host helper (NumPy, Python) whose whole call is invariant is the waste itself:
+        `cpu-function` reports and hoists the call, so its body stays per-call code here."""
+        if func in self._invariant_params:
+            return self._invariant_params[func]
+        self._invariant_params[func] = frozenset()  # recursion guard
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        p = func.params
+        names = [x.name.value for x in (*p.posonly_params, *p.params)]
+        block = self.parent(func)
+        if isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) and names[:1] in (["self"], ["cls"]):
+            names = names[1:]
+        keyword_only = [x.name.value for x in p.kwonly_params]
+        candidates = set(names) | set(keyword_only)
+        hot = 0
+        for caller, call in sites:
+            loop = caller.iteration_loop(call)
+            if loop is None:
+                continue  # runs once: its arguments do not vary per iteration
+            if caller.kind(call) is not Kind.TENSOR and caller.is_invariant(call, loop):
+                return frozenset()  # host work wholly invariant at its call: reported (and hoisted) there
+            hot += 1
+            if any(a.star for a in call.args):
+                return frozenset()
+            for i, arg in enumerate(call.args):
+                name = arg.keyword.value if arg.keyword is not None else (names[i] if i < len(names) else None)
+                if name is not None and name in candidates and not caller.is_invariant(arg.value, loop):
+                    candidates.discard(name)
+        result = frozenset(candidates) if hot else frozenset()
+        self._invariant_params[func] = result
+        return result
+
+    def _param_kind(self, func: FunctionNode, param: str) -> Kind:
+        """What every per-iteration call passes for `param` (`to_cuda(batch)` -> a tensor)."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
+        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        block = self.parent(func)
+        is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
+            and positional[:1] in (["self"], ["cls"])
+        kinds = set()
+        for caller, call in sites:
+            names = positional[1:] if is_method else positional
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            plain = [a.value for a in call.args if a.keyword is None and not a.star]
+            if arg is None and param in names and names.index(param) < len(plain) \
+                    and not any(a.star for a in call.args[: names.index(param) + 1]):
+                arg = plain[names.index(param)]
+            kinds.add(caller.kind(arg) if arg is not None else Kind.UNKNOWN)
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
         pos = self.position(name).start
@@ -838,9 +1063,12 @@ class _Indexer:
                 self.aliases[head] = head
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is None or isinstance(node.names, cst.ImportStar) or node.relative:
+        if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):
             return
-        module = dotted_name(node.module) or ""
+        # `from .data import f` -> ".data.f": resolved against local modules (see `modules.py`)
+        module = "." * len(node.relative) + (dotted_name(node.module) or "" if node.module is not None else "")
+        if node.relative and node.module is None:
+            module = module[:-1]  # `from . import data` -> ".data"
         for alias in node.names:
             name = dotted_name(alias.name) or ""
             local = dotted_name(alias.asname.name) if alias.asname else name
