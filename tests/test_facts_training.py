@@ -106,3 +106,18 @@ def test_mutated_in_loop_sees_receivers_builders_and_helpers() -> None:
 def test_may_run_zero_times(header: str, empty: bool) -> None:
     facts = facts_of(f"{header}\n    pass\n")
     assert facts.may_run_zero_times(facts.loops[-1]) is empty
+
+
+@pytest.mark.parametrize("helper,reported", [
+    ("def step_fn(m, x):\n    m(x).sum().backward()\n", False),  # an earlier cell's helper that trains
+    ("def score(m, x):\n    return m(x).argmax(1)\n", True),
+])
+def test_may_train_follows_an_earlier_cells_function(helper: str, reported: bool) -> None:
+    from paef_jupyter.api import analyze
+    from paef_jupyter.model import CellRef, SourceUnit
+
+    name = helper.split("(")[0].removeprefix("def ")
+    cells = ["import torch\nmodel = torch.nn.Linear(2, 2)\n" + helper,
+             f"model.eval()\nfor x in [torch.randn(1, 2)]:\n    out = {name}(model, x)\n    y = model(x)\n"]
+    units = [SourceUnit(CellRef("nb.ipynb", i, f"c{i}"), text) for i, text in enumerate(cells)]
+    assert bool(analyze(units, rules=["eval-without-no-grad"]).findings) is reported

@@ -1192,6 +1192,11 @@ class _Training:
     def call(self, call: cst.Call) -> bool:
         facts = self.facts
         func = call.func
+        found = facts._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if found is not None:  # this unit's, an earlier cell's or a local module's function
+            other = _Training(facts.owner_of(found))
+            other.seen = self.seen
+            return other.function(found)
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
@@ -1199,8 +1204,6 @@ class _Training:
             return not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
         if isinstance(func, cst.Name):
             name = func.value
-            if name in facts.functions:
-                return self.function(facts.functions[name])
             if name in facts.classes:
                 return self.methods(facts.classes[name], "__init__")
             return self.instance_call(func)
@@ -1368,9 +1371,10 @@ def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, 
     if func in cache:
         return cache[func]
     cache[func] = out = set()  # a recursion guard while it is filled
-    for call in facts.calls_in(func.body):
+    owner = facts.owner_of(func)
+    for call in owner.calls_in(func.body):
         if isinstance(call.func, cst.Attribute):
             out.add(call.func.attr.value)
-        for callee in facts._callees(call):
-            out |= _methods_called(facts, callee, cache)
+        for callee in owner._callees(call):
+            out |= _methods_called(owner, callee, cache)
     return out
