@@ -419,19 +419,30 @@ class Facts:
             return None
         head, _, rest = dotted.partition(".")
         target = self.aliases.get(head)
-        if target is None and head not in self._defs and head not in self.namespace:
-            target = self.prior.aliases.get(head)
-        if target is None and head not in self._defs and not self.prior.defines(head):
-            value = self.namespace.get(head)
-            if isinstance(value, types.ModuleType):
-                target = value.__name__
-            elif value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
-                target = f"{value.__module__}.{value.__qualname__}"
-            elif value is None and head not in self.namespace and hasattr(builtins, head):
-                target = f"builtins.{head}"
+        if target is None and head not in self._defs:
+            target = self._outer_name(head)
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target
+
+    def _outer_name(self, head: str) -> str | None:
+        """What `head` names when this unit does not bind it: a module in the live namespace
+        (exact), else an earlier cell's import (a kernel that ran `import torch` still sees
+        `from torch import tensor` as `torch.tensor`), else a live object's own name, else a
+        builtin. A live namespace and earlier cells usually both know a name: neither may hide
+        the other's answer."""
+        value = self.namespace.get(head)
+        if isinstance(value, types.ModuleType):
+            return value.__name__
+        if head in self.prior.aliases:
+            return self.prior.aliases[head]
+        if self.prior.defines(head):
+            return None
+        if value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
+            return f"{value.__module__}.{value.__qualname__}"
+        if head not in self.namespace and hasattr(builtins, head):
+            return f"builtins.{head}"
+        return None
 
     def kind(self, expr: cst.CSTNode) -> Kind:
         key = id(expr)
