@@ -107,7 +107,7 @@ class PaefMagics(Magics):
             from .ui import show_report
 
             show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, outcome),
-                        apply_hint=_apply_hint(text))
+                        apply_hint=_apply_hint(text), key=running.cell_id)
         if outcome.error is not None:
             raise outcome.error
         return report if args.output else outcome.value
@@ -199,7 +199,7 @@ class PaefMagics(Magics):
         if not args.quiet:
             from .ui import show_report
 
-            show_report(report, top=args.top, editor=self.editor)
+            show_report(report, top=args.top, editor=self.editor, key=running_cell(self.shell).cell_id)
         return None
 
     def _scan(self, path: str | None) -> Report:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from html.parser import HTMLParser
 
@@ -194,7 +195,7 @@ def test_compare_text_reports_a_failing_rerun():
     assert "ValueError" in text and "&lt;bad&gt;" in text
 
 
-def test_mimebundle_carries_the_widget_and_a_static_fallback():
+def test_mimebundle_of_a_view_displayed_alone_carries_the_widget_and_a_static_fallback():
     bundle = ReportView(sample_report())._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"] == "paef report: 3 findings"
@@ -266,3 +267,51 @@ def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeyp
     html, fig = shown
     assert html.data.count('class="paef-card ') == 3 and "re-run as `%%paef --apply`" in html.data
     assert type(fig).__name__ == "Figure" and len(fig.data[0].base) == 5
+
+
+def _live_widgets() -> int:
+    from ipywidgets.widgets.widget import _instances
+
+    return len(_instances)
+
+
+def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
+    """The saved notebook keeps a full report of its own; the widget output carries no HTML
+    a front end could prefer it to (a reopened notebook would say "model not found")."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    show_report(sample_report())
+    static, live = shown
+    report_id = re.search(r'data-paef-report="(\w+)"', static.data).group(1)
+    assert static.data.count('class="paef-card ') == 3 and "<svg" in static.data and "<script" not in static.data
+    assert "<rect" in static.data  # the chart, drawn without plotly.js
+    assert set(live) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    assert ":not(:has(.paef-box))" in static.data  # hides a dead view next to it
+    view_css = _widget_html(live)
+    assert f'[data-paef-report="{report_id}"]){{display:none}}' in view_css  # the live view hides it
+
+
+def _widget_html(bundle) -> str:
+    from ipywidgets.widgets.widget import _instances
+
+    root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    return "".join(c.value for c in root.children if hasattr(c, "value") and isinstance(c.value, str))
+
+
+def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: None)
+    show_report(sample_report(), key="cell-a")
+    before = _live_widgets()
+    for _ in range(3):
+        show_report(sample_report(), key="cell-a")
+    assert _live_widgets() == before
+    show_report(sample_report(), key="cell-b")  # another cell keeps its view
+    assert _live_widgets() > before

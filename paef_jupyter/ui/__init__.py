@@ -14,8 +14,11 @@ def show_report(
     editor: Any = None,
     rerun: Callable[[str], Any] | None = None,
     apply_hint: str | None = None,
+    key: str | None = None,
 ) -> None:
-    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets."""
+    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets.
+
+    `key` names the cell showing it (its id): the view that cell showed before is closed."""
     from IPython.display import HTML, display
 
     try:
@@ -30,4 +33,14 @@ def show_report(
         if layout is not None:
             display(flame.figure(report, layout))
         return
-    display(ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint))
+    view = ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint)
+    if key is not None:
+        old = _shown.pop(key, None)
+        if old is not None:
+            old.close()
+        _shown[key] = view
+    view.display()
+
+
+# The live view last shown per cell id: closed when the cell shows a new one.
+_shown: dict[str, Any] = {}

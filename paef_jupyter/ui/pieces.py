@@ -12,51 +12,73 @@ from typing import Iterable, Sequence
 from ..model import CellRef, Evidence, Finding, Profile, Report, SourceUnit
 from .html import Markup, join, tag
 
-SEVERITY_COLORS = {"high": "#c62828", "medium": "#ef6c00", "low": "#607d8b"}
+# White text on these is >= 4.5:1, so the severity badge reads in any theme.
+SEVERITY_COLORS = {"high": "#b71c1c", "medium": "#a44200", "low": "#4f6470"}
 
+# Every colour comes from a JupyterLab theme variable (`--jp-*`), with the light value as the
+# fallback where no theme defines them (the exported file, nbviewer, GitHub). Tints are
+# translucent so they read on light and dark backgrounds alike. Flex and grid children get
+# `min-width:0` and long words wrap; code scrolls inside its own box, never the page.
 CSS = Markup(
     """
-.paef{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
- font-size:13px;color:#1f2328;line-height:1.45;background:#fff}
-.paef code,.paef pre{font-family:SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
-.paef h3{font-size:15px;margin:4px 0 8px}
-.paef h4{font-size:13px;margin:10px 0 4px}
-.paef-summary{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px 12px;margin-bottom:8px}
+.paef{--paef-fg:var(--jp-content-font-color1,#1f2328);--paef-fg2:var(--jp-content-font-color2,#57606a);
+ --paef-fg3:var(--jp-content-font-color3,#6e7781);--paef-bg:var(--jp-layout-color0,#fff);
+ --paef-bg2:var(--jp-layout-color1,#f6f8fa);--paef-code-bg:var(--jp-cell-editor-background,#f6f8fa);
+ --paef-border:var(--jp-border-color1,#d0d7de);--paef-accent:var(--jp-brand-color1,#0969da);
+ --paef-link:var(--jp-content-link-color,#0969da);
+ font-family:var(--jp-ui-font-family,-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif);
+ font-size:13px;color:var(--paef-fg);line-height:1.45;background:var(--paef-bg);max-width:100%;min-width:0;
+ box-sizing:border-box;overflow-wrap:anywhere}
+.paef *{box-sizing:border-box;min-width:0}
+.paef code,.paef pre{font-family:var(--jp-code-font-family,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace);
+ font-size:12px;color:var(--paef-fg)}
+.paef :not(pre)>code{background:var(--paef-code-bg);border-radius:3px;padding:0 3px}
+.paef a{color:var(--paef-link)}
+.paef h3{font-size:15px;margin:4px 0 8px;color:var(--paef-fg)}
+.paef h4{font-size:13px;margin:10px 0 4px;color:var(--paef-fg)}
+.paef-summary{background:var(--paef-bg2);border:1px solid var(--paef-border);border-radius:6px;padding:8px 12px;
+ margin-bottom:8px}
 .paef-stats{display:flex;flex-wrap:wrap;gap:6px 18px;margin:4px 0}
-.paef-stat b{font-size:15px;display:block}
-.paef-stat span{color:#57606a;font-size:11px;text-transform:uppercase;letter-spacing:.03em}
+.paef-stat b{font-size:15px;display:block;color:var(--paef-fg)}
+.paef-stat span{color:var(--paef-fg2);font-size:11px;text-transform:uppercase;letter-spacing:.03em}
 .paef-top{margin:6px 0 0 0;padding-left:22px}
 .paef-top li{margin:1px 0}
-.paef-note{color:#57606a;font-size:12px}
-.paef-card{border:1px solid #d0d7de;border-left:5px solid #607d8b;border-radius:6px;padding:8px 12px;
- margin:0 0 8px;background:#fff}
+.paef-note{color:var(--paef-fg2);font-size:12px}
+.paef-card{border:1px solid var(--paef-border);border-left:5px solid #4f6470;border-radius:6px;padding:8px 12px;
+ margin:0 0 8px;background:var(--paef-bg);color:var(--paef-fg)}
 .paef-card.sev-high{border-left-color:#c62828}.paef-card.sev-medium{border-left-color:#ef6c00}
-.paef-card.paef-selected{box-shadow:0 0 0 2px #0969da}
+.paef-card.paef-selected{box-shadow:0 0 0 2px var(--paef-accent)}
 .paef-card.paef-linked{box-shadow:0 0 0 2px #8250df}
-.paef-card.paef-dimmed{opacity:.45}
+.paef-card.paef-dimmed{opacity:.6}
 .paef-card-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px}
 .paef-sev{color:#fff;border-radius:10px;padding:0 8px;font-size:11px;font-weight:600;text-transform:uppercase}
-.paef-rule{font-weight:600;font-size:13px}
-.paef-loc,.paef-origin{color:#57606a;font-size:12px}
+.paef .paef-rule{font-weight:600;font-size:13px;background:none;padding:0}
+.paef-loc,.paef-origin{color:var(--paef-fg2);font-size:12px}
 .paef-msg{margin:4px 0;font-weight:500}
-.paef-evidence{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;color:#24292f;font-size:12px}
+.paef-evidence{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;font-size:12px}
 .paef-evidence span b{font-weight:600}
-.paef-why{margin:4px 0;color:#24292f}
+.paef-why{margin:4px 0}
 .paef-fixdesc{margin:6px 0 2px;font-weight:500}
-.paef pre.paef-diff,.paef pre.paef-code{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;
- padding:6px 8px;margin:4px 0;overflow-x:auto;white-space:pre}
-.paef-diff .add{background:#dafbe1;color:#116329;display:block}
-.paef-diff .del{background:#ffebe9;color:#82071e;display:block}
-.paef-diff .hunk{color:#8250df;display:block}
-.paef-diff .ctx{display:block}
-.paef-source{border:1px solid #d0d7de;border-radius:4px;margin:4px 0 10px;overflow-x:auto;background:#fff}
-.paef-source pre{margin:0;padding:4px 0;white-space:pre}
-.paef-line{display:block;padding:0 8px 0 0;border-left:3px solid transparent}
-.paef-line.has-finding{border-left-color:#ef6c00;background:#fff8e1}
-.paef-line.paef-hl{background:#ddf4ff;border-left-color:#0969da}
-.paef-ln{display:inline-block;width:3.2em;text-align:right;color:#8c959f;padding-right:10px;user-select:none}
-.paef-errors{color:#82071e}
-.paef-status{font-size:12px;color:#57606a}
+.paef pre.paef-diff,.paef pre.paef-code{background:var(--paef-code-bg);border:1px solid var(--paef-border);
+ border-radius:4px;padding:6px 8px;margin:4px 0;overflow:auto;max-height:32em;max-width:100%;white-space:pre;
+ overflow-wrap:normal}
+.paef-diff span{display:block;min-width:max-content}
+.paef-diff .add{background:rgba(46,160,67,.22)}
+.paef-diff .del{background:rgba(248,81,73,.22)}
+.paef-diff .hunk{color:var(--paef-fg2)}
+.paef-source{border:1px solid var(--paef-border);border-radius:4px;margin:4px 0 10px;overflow:auto;max-height:40em;
+ max-width:100%;background:var(--paef-bg)}
+.paef-source pre{margin:0;padding:4px 0;white-space:pre;overflow-wrap:normal;background:none}
+.paef-line{display:block;min-width:max-content;padding:0 8px 0 0;border-left:3px solid transparent}
+.paef-line.has-finding{border-left-color:#ef6c00;background:rgba(239,108,0,.14)}
+.paef-line.paef-hl{background:rgba(9,105,218,.2);border-left-color:var(--paef-accent)}
+.paef-ln{display:inline-block;width:3.2em;text-align:right;color:var(--paef-fg3);padding-right:10px;user-select:none}
+.paef-errors{color:var(--jp-error-color1,#b71c1c)}
+.paef-status{font-size:12px;color:var(--paef-fg2)}
+.paef-warning{color:var(--jp-warn-color0,#8a4b00)}
+.paef .js-plotly-plot .main-svg{background:transparent!important}
+.paef .js-plotly-plot .infolayer text,.paef .js-plotly-plot .xtick text,.paef .js-plotly-plot .ytick text{
+ fill:var(--paef-fg)!important}
 """
 )
 

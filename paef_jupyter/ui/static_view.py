@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..fix import FixError, apply_findings
 from ..model import Report
+from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
 from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
@@ -50,18 +51,31 @@ COLUMNS_CSS = Markup(
 )
 
 
-def static_html(report: Report, top: int = 5, fallback_note: str | None = None) -> Markup:
-    """Self-contained HTML fragment (no script) for a notebook output without widgets."""
+def static_html(report: Report, top: int = 5, fallback_note: str | None = None, report_id: str | None = None,
+                hide_dead_view: bool = False) -> Markup:
+    """Self-contained HTML fragment (no script) for a notebook output without widgets: what a
+    saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG."""
+    layout = flame_mod.layout(report)
+    chart = (tag("div", Markup(flame_mod.svg(layout, report.findings)), class_="paef-flame-static")
+             if layout is not None else None)
     return tag(
         "div",
-        tag("style", CSS, COLUMNS_CSS),
+        tag("style", CSS, COLUMNS_CSS, _hide_dead_view(report_id) if hide_dead_view and report_id else None),
         summary(report, top),
         tag("div", fallback_note, class_="paef-note") if fallback_note else None,
         errors(report),
-        cards_and_sources(report),
+        cards_and_sources(report, chart),
         _fixed_units(report),
-        class_="paef",
+        class_="paef paef-static",
+        data_paef_report=report_id,
     )
+
+
+def _hide_dead_view(report_id: str) -> Markup:
+    """Hide the next output (this report's live view) while it shows no live view: after
+    a reopen with a new kernel it would only say "Error displaying widget"."""
+    return Markup(f'.jp-OutputArea-child:has([data-paef-report="{report_id}"])'
+                  "+.jp-OutputArea-child:not(:has(.paef-box)){display:none}")
 
 
 def _fixed_units(report: Report) -> Markup | None:

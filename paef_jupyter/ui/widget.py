@@ -9,6 +9,7 @@ bridge); where it cannot write, the card offers the `--apply` re-run and copyabl
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, Callable
 
 import ipywidgets as w
@@ -33,7 +34,9 @@ WIDGET_CSS = Markup(
     ".paef-box .paef-card{margin:0}"
     ".paef-box .widget-html-content{line-height:1.45;align-self:auto}"
     ".paef-cardbox{margin:0 0 8px}"
-    ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px #0969da}"
+    ".paef-box .widget-html,.paef-box .widget-html-content,.paef-box .widget-box{min-width:0;max-width:100%}"
+    ".paef-box .widget-html-content{overflow-wrap:anywhere}"
+    ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px var(--paef-accent)}"
     ".paef-cardbox.paef-linked .paef-card{box-shadow:0 0 0 2px #8250df}"
     ".paef-cardbox.paef-dimmed{opacity:.5}"
     ".paef-cardbox.paef-dismissed{opacity:.45}"
@@ -55,6 +58,7 @@ class ReportView:
         apply_hint: str | None = None,
     ):
         self.report = report
+        self.id = uuid.uuid4().hex[:12]
         self.top = top
         self.editor = editor
         self.rerun = rerun
@@ -89,14 +93,46 @@ class ReportView:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         """The widget, with the static HTML view for frontends that cannot show widgets."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle = self._widget_bundle(**kwargs)
         bundle["text/html"] = str(static_html(self.report, self.top))
+        return bundle
+
+    def display(self) -> None:
+        """Two outputs: the static report, then the live view.
+
+        A front end prefers a bundle's widget type to its HTML, so one bundle would show
+        "model not found" once the kernel is gone. The static report is its own output,
+        which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
+        drawn, its CSS hides that output, and the static output's CSS hides a live view that
+        cannot be drawn (CSS `:has`)."""
+        from IPython.display import HTML, display
+
+        display(HTML(str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True))))
+        display(self._widget_bundle(), raw=True)
+
+    def _widget_bundle(self, **kwargs: Any) -> dict:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
         n = len(self.report.findings)
         bundle["text/plain"] = f"paef report: {n} finding{'s' if n != 1 else ''}"
         return bundle
 
+    def close(self) -> None:
+        """Close every widget of the view (and their layouts and styles) in the kernel and
+        the front end: a re-run cell leaves no models behind."""
+        stack: list[Any] = [self.widget]
+        seen: set[int] = set()
+        while stack:
+            widget = stack.pop()
+            if id(widget) in seen or not isinstance(widget, w.Widget):
+                continue
+            seen.add(id(widget))
+            stack.extend(getattr(widget, "children", ()) or ())
+            stack.extend(x for x in (getattr(widget, "layout", None), getattr(widget, "style", None)) if x is not None)
+            widget.close()
+
     def _assemble(self) -> w.Widget:
-        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS), summary(self.report, self.top),
+        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
+        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top),
                           errors(self.report)))
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
