@@ -315,3 +315,27 @@ def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
     assert _live_widgets() == before
     show_report(sample_report(), key="cell-b")  # another cell keeps its view
     assert _live_widgets() > before
+
+
+def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
+    """What `jupyter nbconvert --to html` (and nbviewer, GitHub) make of the saved outputs."""
+    import IPython.display
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from paef_jupyter.ui import show_report
+
+    bundles = []
+
+    def record(obj, raw=False):
+        bundles.append(obj if raw else {"text/html": obj.data})
+
+    monkeypatch.setattr(IPython.display, "display", record)
+    show_report(sample_report())
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("%%paef\n...")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=b) for b in bundles]
+    nb.cells = [cell]
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert html.count('class="paef-card ') == 3 and "paef-flame-svg" in html
+    assert "model not found" not in html
