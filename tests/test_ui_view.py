@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from html.parser import HTMLParser
 
 from ui_samples import CELL, CELL_TEXT, sample_report
 
+from paef_jupyter.magic import Comparison
 from paef_jupyter.model import Report, SourceUnit
 from paef_jupyter.ui import flame
 from paef_jupyter.ui.fixstate import CellFixes
@@ -159,19 +160,6 @@ def test_the_cell_is_committed_only_when_the_frontend_confirms():
     assert fixes.applied == {PING_PONG} and FIXED_5 in fixes.current.split("\n")
 
 
-@dataclass
-class _Cmp:
-    before_s: float
-    after_s: float
-    profiled: bool
-    error: BaseException | None
-    report: Report
-
-    @property
-    def speedup(self):
-        return self.before_s / self.after_s
-
-
 def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     seen = []
     editor = FakeEditor()
@@ -179,19 +167,28 @@ def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     def rerun(text):
         seen.append(text)
         print("training output")
-        return _Cmp(2.0, 0.5, True, None, Report())
+        return Comparison((2.0, 2.1, 1.9), (0.5, 0.52, 0.5), None, Report())
 
     view = ReportView(sample_report(), editor=editor, rerun=rerun)
     assert view.compare.disabled
     view.cards[PING_PONG].apply.click()
     view.compare.click()
     assert seen == [editor.cell]
-    assert "Before 2.00 s \u2192 after 500.0 ms: 4.00x faster" in view.status.value
-    assert "both runs profiled" in view.status.value
+    assert "4.00x faster (pairs 3.80\u20134.04x)" in view.status.value
+    assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.status.value
+
+
+def test_compare_claims_no_ratio_when_the_pairs_disagree():
+    cmp = Comparison((1.0, 1.2, 0.9), (1.1, 1.0, 1.0), None, Report())
+    assert cmp.speedup is None and cmp.repeats == 3
+    assert "No clear difference: the ratios of the pairs range from 0.90x to 1.20x" in compare_text(cmp)
+    assert Comparison((1.0,), (0.5,), None, Report()).speedup is None  # one pair is no evidence
+    slower = Comparison((1.0, 1.0, 1.0), (2.0, 2.5, 2.2), None, Report())
+    assert "2.20x slower (pairs 2.00\u20132.50x)" in compare_text(slower)
 
 
 def test_compare_text_reports_a_failing_rerun():
-    text = compare_text(_Cmp(1.0, 0.1, False, ValueError("<bad>"), Report()))
+    text = compare_text(Comparison((), (), ValueError("<bad>"), Report()))
     assert "ValueError" in text and "&lt;bad&gt;" in text
 
 

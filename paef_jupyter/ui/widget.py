@@ -346,16 +346,24 @@ class _Card:
 
 
 def compare_text(result: Any) -> Markup:
-    """`Before 1.31 s -> after 0.22 s: 5.9x faster` for a `magic.Comparison`."""
+    """The verdict of a `magic.Comparison`: the median ratio of interleaved warm pairs with
+    its range and the number of pairs, or no verdict when the pairs disagree."""
     if result.error is not None:
         return tag("span", f"The fixed cell raised {type(result.error).__name__}: {result.error}",
-                   class_="paef-status", style="color:#82071e")
-    how = "both runs profiled" if result.profiled else "both runs unprofiled"
-    speed = result.speedup
-    verdict = "" if speed is None else (f": {speed:.2f}x faster" if speed >= 1 else f": {1 / speed:.2f}x slower")
+                   class_="paef-status paef-warning")
     remaining = len(result.report.findings)
-    return tag("span", tag("b", f"Before {fmt_time(result.before_s)} \u2192 after {fmt_time(result.after_s)}{verdict}"),
-               f" ({how}; {remaining} finding{'s' if remaining != 1 else ''} left)", class_="paef-status")
+    left = f"{remaining} finding{'s' if remaining != 1 else ''} left"
+    times = (f"before {fmt_time(result.before_s)} \u2192 after {fmt_time(result.after_s)} "
+             f"(median of {result.repeats} interleaved, warm, unprofiled runs each")
+    low, high = result.spread or (0.0, 0.0)
+    speed = result.speedup
+    if speed is None:
+        verdict = f"No clear difference: the ratios of the pairs range from {low:.2f}x to {high:.2f}x"
+    elif speed >= 1:
+        verdict = f"{speed:.2f}x faster (pairs {low:.2f}\u2013{high:.2f}x)"
+    else:
+        verdict = f"{1 / speed:.2f}x slower (pairs {1 / high:.2f}\u2013{1 / low:.2f}x)"
+    return tag("span", tag("b", verdict), f": {times}; {left})", class_="paef-status")
 
 
 def _lines(report: Report, index: int) -> range:
