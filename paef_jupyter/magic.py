@@ -97,8 +97,16 @@ class PaefMagics(Magics):
         text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
         ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
+        progress = None
+        if not args.quiet:
+            from .ui import placeholder, placeholder_html
+
+            progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
+                                   + ", then analysing it\u2026")
         outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
         if isinstance(outcome.error, KeyboardInterrupt):
+            if progress is not None:
+                progress.update(placeholder_html("interrupted: no report"))
             raise outcome.error
         report = outcome.report
         self.last = report
@@ -110,7 +118,7 @@ class PaefMagics(Magics):
             from .ui import show_report
 
             show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
-                        apply_hint=_apply_hint(text), key=running.cell_id)
+                        apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
         if outcome.error is not None:
             raise outcome.error
         return report if args.output else outcome.value

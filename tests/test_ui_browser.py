@@ -5,8 +5,10 @@ Uses the browser harness of `tests/browser/conftest.py` (servers, chromium, note
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from browser.conftest import _browser, _jupyter_servers, jupyter_server, open_notebook, page  # noqa: F401
+from browser.conftest import SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, open_notebook, page  # noqa: F401
 
 CELL = """%%paef
 total = 0.0
@@ -99,12 +101,36 @@ OVERFLOW_JS = """root => {
 LONG = "activations_of_the_first_layer_for_this_particular_batch_of_training_examples"
 WIDE_CELL = CELL.replace("x", LONG).replace("te" + LONG, "text")
 
+# Times (ms, page clock) at which the cell's last print shows, the placeholder shows and the
+# live chart is drawn; the outputs of a previous run must have been cleared first.
+LATENCY_JS = """el => {
+  const t = el.paefT = {cleared: false};
+  if (el.paefObs) el.paefObs.disconnect();
+  el.paefObs = new MutationObserver(() => {
+    const now = performance.now();
+    if (!t.cleared) { if (!el.querySelector('.jp-OutputArea-child')) t.cleared = true; else return; }
+    if (!t.placeholder && el.querySelector('.paef-progress')) t.placeholder = now;
+    if (!t.end && el.querySelector('.jp-OutputArea') && el.querySelector('.jp-OutputArea').innerText.includes('trained 29')) t.end = now;
+    if (!t.drawn && el.querySelector('.paef-box .js-plotly-plot .main-svg')) t.drawn = now;
+  });
+  el.paefObs.observe(el, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _timed_run(nb, index: int) -> dict:
+    """Runs the cell; seconds from the end of its code (its last print) to the chart drawn."""
+    nb.cell(index).evaluate(LATENCY_JS)
+    nb.run_cell(index, timeout=180)
+    nb.cell(index).locator(".paef-box .js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    t = nb.cell(index).evaluate("el => el.paefT")
+    return {"end_to_drawn_s": round((t["drawn"] - t["end"]) / 1000, 3),
+            "placeholder_before_end": bool(t.get("placeholder")) and t["placeholder"] <= t["end"]}
+
+
 THEMES_PLUGIN = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
 
 
 def _set_theme(server, theme: str) -> None:
-    import json
-
     server.api("PUT", THEMES_PLUGIN, {"raw": json.dumps({"theme": theme})})
 
 
@@ -140,9 +166,13 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
                               ("train", WIDE_CELL)])
     try:
         nb.run_cell(0)
-        nb.run_cell(1, timeout=180)
+        # Latency (measured, not asserted: published in BENCHMARKS.md), first run cold, then warm.
+        latency = {"cold": _timed_run(nb, 1), "warm": _timed_run(nb, 1)}
+        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        (SCREENSHOTS / f"latency_{kind}.json").write_text(json.dumps(latency))
+        print(f"paef view latency {kind}: {latency}")
+        assert latency["warm"]["placeholder_before_end"]  # shown while the cell still ran
         view = nb.cell(1).locator(".paef-box")
-        view.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
         assert nb.cell(1).locator(".paef-static").is_hidden()  # the live view hides the static copy
         _assert_readable(view, f"{kind} light")
         for width in (1024, 1400, 1920):

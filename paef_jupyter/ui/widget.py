@@ -97,16 +97,19 @@ class ReportView:
         bundle["text/html"] = str(static_html(self.report, self.top))
         return bundle
 
-    def display(self) -> None:
+    def display(self, placeholder: Any = None) -> None:
         """Two outputs: the static report, then the live view.
 
         A front end prefers a bundle's widget type to its HTML, so one bundle would show
         "model not found" once the kernel is gone. The static report is its own output,
         which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
         drawn, its CSS hides that output, and the static output's CSS hides a live view that
-        cannot be drawn (CSS `:has`)."""
+        cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
+        emptied: the two outputs must be neighbours."""
         from IPython.display import HTML, display
 
+        if placeholder is not None:
+            placeholder.update(HTML(""))
         display(HTML(str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True))))
         display(self._widget_bundle(), raw=True)
 
