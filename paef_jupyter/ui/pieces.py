@@ -176,7 +176,7 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
             class_="paef-card-head",
         ),
         tag("div", finding.message, class_="paef-msg"),
-        evidence(finding.evidence) if finding.evidence else None,
+        evidence(finding.evidence, report.profile) if finding.evidence else None,
         tag("div", tag("b", "Why it is slow: "), finding.explanation, class_="paef-why")
         if finding.explanation
         else None,
@@ -188,16 +188,17 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
     )
 
 
-def evidence(ev: Evidence) -> Markup:
+def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
+    """Each figure names its basis: per profiled iteration (mean of k), or the whole run."""
     items: list[tuple[str, str]] = []
     if not ev.measurable:
         items.append(("measured", "nothing measurable on these lines"))
     if ev.time_s:
-        items.append(("time", fmt_time(ev.time_s)))
+        items.append(line_time(ev.time_s, profile))
     if ev.share:
-        items.append(("share of cell", fmt_share(ev.share)))
+        items.append(("share of the run", fmt_share(ev.share)))
     if ev.estimated_saving_s:
-        items.append(("est. saving", fmt_time(ev.estimated_saving_s)))
+        items.append(("est. saving per run", fmt_time(ev.estimated_saving_s)))
     if ev.ops:
         items.append(("ops", str(ev.ops)))
     if ev.h2d_copies:
@@ -220,6 +221,15 @@ def evidence(ev: Evidence) -> Markup:
             [tag("div", n, class_="paef-note") for n in ev.notes],
         ]
     )
+
+
+def line_time(time_s: float, profile: Profile | None) -> tuple[str, str]:
+    """(label, value) of a time measured over the profiled window, per iteration when the
+    window was some iterations of a loop."""
+    k = profile.profiled_iterations if profile is not None else 0
+    if k > 0:
+        return (f"time per iteration (mean of {k})", fmt_time(time_s / k))
+    return ("time, profiled run", fmt_time(time_s))
 
 
 def fix_block(finding: Finding, diff: str | None) -> Markup | None:
@@ -294,7 +304,12 @@ def _severity_counts(findings: Sequence[Finding]) -> list[tuple[str, int]]:
 
 
 def _profile_stats(p: Profile) -> list[tuple[str, str]]:
-    stats = [("total time", fmt_time(p.wall_time_s)), ("CPU time", fmt_time(p.cpu_time_s))]
+    stats = [("cell time, whole run", fmt_time(p.wall_time_s))]
+    if p.profiled_iterations:
+        stats.append((f"profiled, per iteration (mean of {p.profiled_iterations})",
+                      fmt_time(p.cpu_time_s / p.profiled_iterations)))
+    else:
+        stats.append(("profiled span", fmt_time(p.cpu_time_s)))
     if p.device != "cpu" or p.gpu_time_s:
         stats.append(("GPU time", fmt_time(p.gpu_time_s)))
     if p.gpu_idle_share is not None:
@@ -316,9 +331,11 @@ def _top_item(report: Report, f: Finding) -> Markup:
     ev = f.evidence
     cost = ""
     if ev and ev.measurable and (ev.time_s or ev.estimated_saving_s):
-        cost = f" \u2014 {fmt_time(ev.time_s)}" + (f" ({fmt_share(ev.share)})" if ev.share else "")
+        label, value = line_time(ev.time_s, report.profile)
+        cost = f" \u2014 {value} {label.split(' (')[0].replace('time ', '')}" if ev.time_s else ""
+        cost += f" ({fmt_share(ev.share)} of the run)" if ev.share else ""
         if ev.estimated_saving_s:
-            cost += f", saves ~{fmt_time(ev.estimated_saving_s)}"
+            cost += f", saves ~{fmt_time(ev.estimated_saving_s)} per run"
     return tag(
         "li",
         tag("a", tag("code", f.rule), href=f"#paef-card-{index}", data_finding=str(index)),
