@@ -206,11 +206,23 @@ def _place(root: Frame, lane: str, row0: int, findings: Sequence[Finding], out: 
         out.append((frame, lane, row0 + level, start, links))
         depth = max(depth, level + 1)
         cursor = start
-        for child in frame.children:
+        for child in _shown_children(frame):
             child_start = child.start_s if timed else cursor
             stack.append((child, level + 1, child_start, links))
             cursor += child.duration_s
     return depth
+
+
+def _shown_children(frame: Frame) -> list[Frame]:
+    """Children, with IPython's own call into the magic (`get_ipython().run_cell_magic(...)`,
+    the line a `%%paef` cell becomes) replaced by what it called: not the user's code."""
+    out: list[Frame] = []
+    for child in frame.children:
+        if child.name.startswith("get_ipython().run_cell_magic("):
+            out.extend(_shown_children(child))
+        else:
+            out.append(child)
+    return out
 
 
 def _short(name: str, limit: int = 40) -> str:
