@@ -346,3 +346,13 @@ def test_every_time_names_its_basis():
     assert "time per iteration (mean of 20):" in html and "40.0 ms" in html
     assert "est. saving per run" in html and "share of the run" in html
     assert "40.0 ms per iteration (62.0% of the run), saves ~700.0 ms per run" in html
+
+
+def test_card_ids_are_unique_to_each_rendering():
+    """Two reports (or one, live and static) in a page: a top-list link reaches its own card."""
+    first, second = str(static_html(sample_report())), str(static_html(sample_report()))
+    ids = re.findall(r'id="(paef-[^"]*card-0)"', first + second)
+    assert len(ids) == 2 and ids[0] != ids[1]
+    assert f'href="#{ids[0]}"' in first
+    view = ReportView(sample_report())
+    assert f'id="paef-{view.id}-card-0"' in view.cards[0].box.children[0].value

@@ -122,8 +122,11 @@ def fmt_share(share: float) -> str:
 # --- pieces ------------------------------------------------------------------------------
 
 
-def summary(report: Report, top: int = 5) -> Markup:
-    """Totals, CPU vs GPU, copies and syncs per iteration, and the top-K bottlenecks."""
+def summary(report: Report, top: int = 5, scope: str = "") -> Markup:
+    """Totals, CPU vs GPU, copies and syncs per iteration, and the top-K bottlenecks.
+
+    `scope` makes the card ids it links to unique to one rendering: a notebook shows many
+    reports (and each twice, live and static) in one page."""
     title = report.title or "paef report"
     counts = _severity_counts(report.findings)
     stats: list[tuple[str, str]] = [("findings", str(len(report.findings)))]
@@ -142,7 +145,7 @@ def summary(report: Report, top: int = 5) -> Markup:
         tag("div", [tag("div", n, class_="paef-note") for n in profile.notes]) if profile and profile.notes else None,
         [
             tag("h4", f"Top {len(ranked)} bottleneck{'s' if len(ranked) != 1 else ''}"),
-            tag("ol", [_top_item(report, f) for f in ranked], class_="paef-top"),
+            tag("ol", [_top_item(report, f, scope) for f in ranked], class_="paef-top"),
         ]
         if ranked
         else tag("div", "No antipattern found.", class_="paef-note"),
@@ -159,7 +162,7 @@ def per_iteration(profile: Profile) -> tuple[float, float, str]:
     return float(copies), float(syncs), "per run"
 
 
-def card(report: Report, index: int, diff: str | None = None, selected: bool = False) -> Markup:
+def card(report: Report, index: int, diff: str | None = None, selected: bool = False, scope: str = "") -> Markup:
     """One antipattern: what, where, how bad, measured evidence, why, and the fix."""
     finding = report.findings[index]
     sev = finding.severity.value
@@ -182,7 +185,7 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
         else None,
         fix_block(finding, diff),
         class_=classes,
-        id=f"paef-card-{index}",
+        id=card_id(index, scope),
         data_finding=str(index),
         data_lines=" ".join(str(n) for n in range(finding.line, finding.end_line + 1)),
     )
@@ -326,7 +329,11 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
     return stats
 
 
-def _top_item(report: Report, f: Finding) -> Markup:
+def card_id(index: int, scope: str = "") -> str:
+    return f"paef-{scope}-card-{index}" if scope else f"paef-card-{index}"
+
+
+def _top_item(report: Report, f: Finding, scope: str = "") -> Markup:
     index = report.findings.index(f)
     ev = f.evidence
     cost = ""
@@ -338,7 +345,7 @@ def _top_item(report: Report, f: Finding) -> Markup:
             cost += f", saves ~{fmt_time(ev.estimated_saving_s)} per run"
     return tag(
         "li",
-        tag("a", tag("code", f.rule), href=f"#paef-card-{index}", data_finding=str(index)),
+        tag("a", tag("code", f.rule), href=f"#{card_id(index, scope)}", data_finding=str(index)),
         f" {unit_label(f.ref)}, {lines_label(f.line, f.end_line)}: {f.message}{cost}",
     )
 

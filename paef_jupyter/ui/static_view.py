@@ -6,6 +6,8 @@ so the code can be copied where no extension can write it.
 
 from __future__ import annotations
 
+import secrets
+
 from ..fix import FixError, apply_findings
 from ..model import Report
 from . import flame as flame_mod
@@ -26,10 +28,10 @@ def diffs(report: Report) -> dict[int, str]:
     return out
 
 
-def cards_and_sources(report: Report, flame: Markup | None = None) -> Markup:
+def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "") -> Markup:
     """Flame chart (if given) above two columns: the cards and the source they point at."""
     d = diffs(report)
-    cards = [card(report, i, d.get(i)) for i in range(len(report.findings))]
+    cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings))]
     sources = [source(u, findings_of(report, u)) for u in units_with_findings(report)]
     return join(
         [
@@ -55,16 +57,17 @@ def static_html(report: Report, top: int = 5, fallback_note: str | None = None, 
                 hide_dead_view: bool = False) -> Markup:
     """Self-contained HTML fragment (no script) for a notebook output without widgets: what a
     saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG."""
+    scope = f"s{report_id}" if report_id else secrets.token_hex(4)
     layout = flame_mod.layout(report)
     chart = (tag("div", Markup(flame_mod.svg(layout, report.findings)), class_="paef-flame-static")
              if layout is not None else None)
     return tag(
         "div",
         tag("style", CSS, COLUMNS_CSS, _hide_dead_view(report_id) if hide_dead_view and report_id else None),
-        summary(report, top),
+        summary(report, top, scope),
         tag("div", fallback_note, class_="paef-note") if fallback_note else None,
         errors(report),
-        cards_and_sources(report, chart),
+        cards_and_sources(report, chart, scope),
         _fixed_units(report),
         class_="paef paef-static",
         data_paef_report=report_id,

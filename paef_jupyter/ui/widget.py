@@ -135,7 +135,7 @@ class ReportView:
 
     def _assemble(self) -> w.Widget:
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top),
+        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
                           errors(self.report)))
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
@@ -219,7 +219,7 @@ class ReportView:
 
     def _card(self, index: int) -> "_Card":
         finding = self.report.findings[index]
-        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index))))
+        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id)))
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
         c.dismiss.on_click(lambda _: self.do_dismiss(index))
