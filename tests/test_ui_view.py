@@ -109,6 +109,7 @@ def test_a_conflict_writes_nothing_and_says_so():
     view.cards[PING_PONG].apply.click()
     assert editor.cell.endswith("# edited by the user") and "y = torch.tensor" in editor.cell
     assert "edited since it was analysed" in view.cards[PING_PONG].status.value
+    assert "paef-warning" in view.cards[PING_PONG].status.value  # styled as a warning
     assert not view.cards[PING_PONG].apply.disabled and view.cards[PING_PONG].undo.disabled
 
 
@@ -356,3 +357,12 @@ def test_card_ids_are_unique_to_each_rendering():
     assert f'href="#{ids[0]}"' in first
     view = ReportView(sample_report())
     assert f'id="paef-{view.id}-card-0"' in view.cards[0].box.children[0].value
+
+
+def test_inline_code_in_finding_text_is_code_and_still_escaped():
+    from paef_jupyter.ui.pieces import prose
+
+    assert prose("`x.cpu().tolist()` copies `x` <b>") == (
+        "<code>x.cpu().tolist()</code> copies <code>x</code> &lt;b&gt;")
+    assert prose("an odd ` backtick") == "an odd ` backtick"
+    assert "<code>&lt;script&gt;</code>" in prose("`<script>`")

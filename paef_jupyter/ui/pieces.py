@@ -94,6 +94,15 @@ def unit_label(ref: CellRef) -> str:
     return name or "this cell"
 
 
+def prose(text: str) -> Markup:
+    """Finding text with its `inline code` set as code (the rules write Markdown-style
+    backticks); everything else escaped as usual."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as written
+        return join([text])
+    return join([tag("code", p) if i % 2 else p for i, p in enumerate(parts)])
+
+
 def lines_label(line: int, end_line: int) -> str:
     return f"line {line}" if end_line <= line else f"lines {line}\u2013{end_line}"
 
@@ -178,9 +187,9 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
             tag("span", _origin(finding.source), class_="paef-origin"),
             class_="paef-card-head",
         ),
-        tag("div", finding.message, class_="paef-msg"),
+        tag("div", prose(finding.message), class_="paef-msg"),
         evidence(finding.evidence, report.profile) if finding.evidence else None,
-        tag("div", tag("b", "Why it is slow: "), finding.explanation, class_="paef-why")
+        tag("div", tag("b", "Why it is slow: "), prose(finding.explanation), class_="paef-why")
         if finding.explanation
         else None,
         fix_block(finding, diff),
@@ -242,7 +251,7 @@ def fix_block(finding: Finding, diff: str | None) -> Markup | None:
     kind = "Automatic fix" if fix.automatic else "Suggested fix (hint)"
     return tag(
         "div",
-        tag("div", f"{kind}: ", fix.description, class_="paef-fixdesc"),
+        tag("div", f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),
         diff_view(diff) if diff else None,
         code_block(fix.suggestion) if fix.suggestion and not diff else None,
         class_="paef-fix",
@@ -346,7 +355,7 @@ def _top_item(report: Report, f: Finding, scope: str = "") -> Markup:
     return tag(
         "li",
         tag("a", tag("code", f.rule), href=f"#{card_id(index, scope)}", data_finding=str(index)),
-        f" {unit_label(f.ref)}, {lines_label(f.line, f.end_line)}: {f.message}{cost}",
+        f" {unit_label(f.ref)}, {lines_label(f.line, f.end_line)}: ", prose(f.message), cost,
     )
 
 

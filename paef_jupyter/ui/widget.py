@@ -42,6 +42,7 @@ WIDGET_CSS = Markup(
     ".paef-cardbox.paef-dismissed{opacity:.45}"
     ".paef-cardbox.paef-dismissed .paef-card>:not(.paef-card-head){display:none}"
     ".paef-cardbox.paef-applied .paef-card{border-color:#1a7f37}"
+    ".paef-box .jupyter-button:disabled{opacity:.45;cursor:not-allowed;filter:grayscale(1)}"
 )
 
 
@@ -235,7 +236,7 @@ class ReportView:
             return
         plan = fixes.plan(fixes.applied | {index})
         if index not in plan.applied:
-            self._card_status(index, "This fix collides with one already applied: Undo that one first.")
+            self._card_status(index, "This fix collides with one already applied: Undo that one first.", warning=True)
             return
         self._write(fixes, plan, [index])
 
@@ -299,7 +300,7 @@ class ReportView:
                 self._fallback(fixes, plan, touched, status)
             else:
                 for i in touched:
-                    self._card_status(i, STATUS_TEXT.get(status, status))
+                    self._card_status(i, STATUS_TEXT.get(status, status), warning=True)
 
         self.editor.replace_cell(cell_id, fixes.current, plan.text, on_result=done)
 
@@ -318,8 +319,9 @@ class ReportView:
             c.code.rows = min(plan.text.count("\n") + 1, 30)
             c.code.layout.display = ""
 
-    def _card_status(self, index: int, text: str) -> None:
-        self.cards[index].status.value = str(tag("div", text, class_="paef-status")) if text else ""
+    def _card_status(self, index: int, text: str, warning: bool = False) -> None:
+        classes = "paef-status paef-warning" if warning else "paef-status"
+        self.cards[index].status.value = str(tag("div", ("\u26a0 " if warning else ""), text, class_=classes)) if text else ""
 
     def _refresh(self) -> None:
         applied = set().union(*(f.applied for f in self.fixes.values())) if self.fixes else set()
