@@ -41,6 +41,7 @@ class LoopTarget:
 # overhead inside the window is 3-10x on tiny ops, so the share bounds the total).
 UNSIZED_WINDOW = (2, 3)
 WINDOW_SHARE = 0.05
+MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
 
@@ -52,7 +53,8 @@ def window_for(length: int | None) -> tuple[int, int]:
     if length <= 2:
         return 0, max(1, length)
     warmup = 1 if length < 20 else 2
-    return warmup, max(1, min(MAX_WINDOW, int(length * WINDOW_SHARE)))
+    room = length - warmup - 1  # one settling iteration runs profiled but unmarked
+    return warmup, max(1, min(room, max(MIN_WINDOW, min(MAX_WINDOW, int(length * WINDOW_SHARE)))))
 
 
 @dataclass
@@ -98,6 +100,9 @@ class LineTracer:
         self.callers: set[tuple[int, int]] = set()  # (file, code line) that called into the loop
         self._headers: dict[int, int | None] = {}  # file index -> code line of the loop header
         self.recording = loop is None
+        # Profiler on, no line ranges yet: the first profiled iteration pays first-use costs
+        # (lazy op lookups, the profiler's own set-up) that no line of the cell caused.
+        self.settling = False
         self.done = False
         self._open: list[Any] = []
         self._previous: Any = None
@@ -125,8 +130,8 @@ class LineTracer:
             self._installed = False
         while self._open:
             self._open.pop().__exit__(None, None, None)
-        if self.recording:
-            self.recording = False
+        if self.recording or self.settling:
+            self.recording = self.settling = False
             self._stop()
             self.times.stopped_at = time.perf_counter()
         self.done = True
@@ -196,9 +201,16 @@ class LineTracer:
             self.window = self._fixed[1] if self._fixed[1] is not None else window
         if not self.recording:
             times.hits.append(time.perf_counter())
-            if n == self.warmup:
+            settle = self.loop_length is None or self.loop_length > self.warmup + self.window
+            if n == self.warmup and settle:
                 times.started_at = time.perf_counter()
                 self._start()
+                self.settling = True
+            elif n == self.warmup + settle:
+                if not self.settling:
+                    times.started_at = time.perf_counter()
+                    self._start()
+                self.settling = False
                 times.recording_at = time.perf_counter()
                 self.recording = True
                 self._mark_callers(frame)
