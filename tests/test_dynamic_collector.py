@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import Cells  # noqa: E402
+from dynamic_helpers import Cells, item_reads  # noqa: E402
 
 from paef_jupyter.dynamic.build import build_profile  # noqa: E402
 from paef_jupyter.dynamic.collector import collect  # noqa: E402
@@ -32,22 +32,6 @@ def _profiler_enabled() -> bool:
     return bool(torch.autograd.profiler._is_profiler_enabled)
 
 
-def _reads(profile, ref: CellRef, line: int) -> int:
-    """`.item()` calls (`aten::_local_scalar_dense`) under a cell line, from the call tree."""
-    total = 0
-
-    def visit(frame, inside: bool) -> None:
-        nonlocal total
-        here = inside or (frame.kind == "python" and frame.ref == ref and frame.line == line)
-        if here and frame.name == "aten::_local_scalar_dense":
-            total += frame.calls
-        for child in frame.children:
-            visit(child, here)
-
-    visit(profile.cpu_tree, False)
-    return total
-
-
 def _profile(text: str, loop_line: int | None, iterable: str = "", **kw):
     cells = Cells()
     code = cells.add(text, CELL)
@@ -62,8 +46,8 @@ def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
     creation = profile.line(CELL, 6)
     assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
     sync = profile.line(CELL, 7)
-    assert sync is not None and sync.syncs == 0 and _reads(profile, CELL, 7) == 4  # one .item() per iteration
-    assert _reads(profile, CELL, 5) == 0 and profile.line(CELL, 5).ops == 4
+    assert sync is not None and sync.syncs == 0 and item_reads(profile, CELL, 7) == 4  # one .item() per iteration
+    assert item_reads(profile, CELL, 5) == 0 and profile.line(CELL, 5).ops == 4
     # Lines before the loop ran before the window: not profiled.
     assert profile.line(CELL, 2) is None
     assert all(s.ref == CELL for s in profile.lines)
@@ -85,7 +69,7 @@ def test_loop_shorter_than_the_window_is_profiled_to_its_end():
     run, profile = _profile(PING_PONG.replace("range(40)", "range(4)"), 4, warmup=1, window=10)
     assert run.mode == "window" and not run.window_completed
     assert run.recorded_iterations == 2  # after the warm-up and the settling iteration
-    assert profile.iterations == 4 and _reads(profile, CELL, 7) == 2
+    assert profile.iterations == 4 and item_reads(profile, CELL, 7) == 2
 
 
 def test_loop_within_warmup_profiles_nothing_and_says_so():
@@ -98,7 +82,7 @@ def test_full_mode_without_loop_covers_every_line():
     text = "import torch\na = torch.ones(3)\nb = a.sum().item()\nc = torch.tensor([b])\n"
     run, profile = _profile(text, None)
     assert run.mode == "full"
-    assert _reads(profile, CELL, 3) == 1
+    assert item_reads(profile, CELL, 3) == 1
     assert profile.line(CELL, 4).tensor_creations == 1
 
 
@@ -110,8 +94,8 @@ def test_ops_in_a_function_of_an_earlier_cell_count_for_both_lines():
     loop = cells.add("x = torch.ones(4)\nfor i in range(10):\n    v = scalar(x)\n", CELL)
     run = cells.run(loop, LoopTarget(CELL, 2), window=3)
     profile = build_profile(run)
-    assert _reads(profile, CELL, 3) == 3  # the calling line, inclusive
-    assert _reads(profile, helper_ref, 3) == 3  # the line inside the helper
+    assert item_reads(profile, CELL, 3) == 3  # the calling line, inclusive
+    assert item_reads(profile, helper_ref, 3) == 3  # the line inside the helper
     calling = profile.line(CELL, 3)
     assert calling.cpu_time_s >= profile.line(helper_ref, 3).cpu_time_s
     assert calling.self_cpu_s < calling.cpu_time_s
@@ -124,7 +108,7 @@ def test_exception_in_the_window_tears_everything_down_and_a_second_run_works():
     assert not _profiler_enabled() and sys.gettrace() is None
     assert profile.mode == "window" and profile.lines  # what ran before the error
     again, second = _profile(PING_PONG, 4, window=3)
-    assert again.error is None and _reads(second, CELL, 7) == 3
+    assert again.error is None and item_reads(second, CELL, 7) == 3
 
 
 def test_keyboard_interrupt_is_returned_and_the_profiler_stopped():
@@ -204,7 +188,7 @@ def test_short_outer_loop_hands_the_window_to_its_inner_loop():
     run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner=inner))
     profile = build_profile(run)
     assert run.loop == inner and profile.window_line == 4
-    assert profile.profiled_iterations == 3 and _reads(profile, CELL, 5) == 3  # at least 3, warm-up 2
+    assert profile.profiled_iterations == 3 and item_reads(profile, CELL, 5) == 3  # at least 3, warm-up 2
     # Nested: the total is estimated from time (not the header's 30 per epoch), and says so.
     assert profile.iterations > 4 and any("estimated" in n for n in profile.notes)
     assert profile.line(CELL, 3) is None  # the epoch loop's header ran before the window
@@ -215,7 +199,7 @@ def test_long_outer_loop_keeps_the_window():
     cells = Cells()
     code = cells.add(text, CELL)
     run = cells.run(code, LoopTarget(CELL, 3, 5, "range(40)", inner=LoopTarget(CELL, 4, 5, "range(3)", nested=True)))
-    assert run.loop.line == 3 and _reads(build_profile(run), CELL, 5) == 3 * 3
+    assert run.loop.line == 3 and item_reads(build_profile(run), CELL, 5) == 3 * 3
 
 
 def test_a_running_user_profiler_is_left_alone():
@@ -272,4 +256,4 @@ def test_older_torch_without_the_fast_range_falls_back_to_record_function(monkey
 
     monkeypatch.delattr(private, "_RecordFunctionFast")
     run, profile = _profile(PING_PONG, 4, window=2)
-    assert run.error is None and _reads(profile, CELL, 7) == 2
+    assert run.error is None and item_reads(profile, CELL, 7) == 2

@@ -7,11 +7,16 @@ Two jobs, both cheap because only frames of cell files get a local tracer:
   with no hook at all, so the overhead is bounded by the window, not the loop's length);
 - while recording, wrap every executed cell line in a profiler range `paef|<file>|<line>`.
   Ops then nest under the line that called them (and under the lines of cell functions they
-  come through) without `with_stack=True`, which costs 4.5-10x on tiny-op loops.
+  come through) without `with_stack=True`, which costs 4.5-10x on tiny-op loops;
+- while recording, wrap each call a cell line makes into torch's own Python (`backward()`,
+  `opt.step()`, `zero_grad()`, `Module.__call__`) in a `torch: <name>` range, so the Python
+  around torch's ops counts as torch work, not as the line's "CPU work outside torch". Data
+  loading (`torch.utils.data`) is the loop's input pipeline, not torch work: left out.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -44,6 +49,26 @@ WINDOW_SHARE = 0.05
 MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
+
+TORCH_RANGE_PREFIX = "torch: "
+_TORCH_DIR: str | None = None
+_TORCH_DATA = os.path.join("torch", "utils", "data") + os.sep
+_torch_files: dict[str, bool] = {}
+
+
+def is_torch_work(filename: str) -> bool:
+    """A file of the installed torch package, other than its data-loading modules."""
+    global _TORCH_DIR
+    known = _torch_files.get(filename)
+    if known is not None:
+        return known
+    if _TORCH_DIR is None:
+        torch = sys.modules.get("torch")
+        where = getattr(torch, "__file__", None)
+        _TORCH_DIR = os.path.dirname(where) + os.sep if where else ""
+    found = bool(_TORCH_DIR) and filename.startswith(_TORCH_DIR) and _TORCH_DATA not in filename
+    _torch_files[filename] = found
+    return found
 
 
 def window_for(length: int | None) -> tuple[int, int]:
@@ -160,6 +185,14 @@ class LineTracer:
             return None
         idx = self.files.index(frame.f_code.co_filename)
         if idx is None:
+            caller = frame.f_back
+            if (
+                self.recording
+                and caller is not None
+                and is_torch_work(frame.f_code.co_filename)
+                and self.files.index(caller.f_code.co_filename) is not None
+            ):
+                return _TorchCall(self, frame)
             return None
         header = self._header(idx)
         if not self.recording and header is None:
@@ -238,17 +271,45 @@ class LineTracer:
             caller.f_trace = tracer
 
     def open_range(self, file_index: int, line: int) -> Any:
-        rng = self._make_range(f"{MARKER_PREFIX}{file_index}|{line}")
+        return self.open_named(f"{MARKER_PREFIX}{file_index}|{line}")
+
+    def open_named(self, name: str) -> Any:
+        rng = self._make_range(name)
         rng.__enter__()
         self._open.append(rng)
         return rng
 
     def close_range(self, rng: Any) -> None:
+        if not any(r is rng for r in self._open):
+            return  # already closed with the tracer
         rng.__exit__(None, None, None)
-        if self._open and self._open[-1] is rng:
+        if self._open[-1] is rng:
             self._open.pop()
-        elif rng in self._open:
+        else:
             self._open.remove(rng)
+
+
+class _TorchCall:
+    """The range around one call from a cell line into torch's Python; only its return is
+    traced (`f_trace_lines = False`), so torch's own lines cost no trace events."""
+
+    __slots__ = ("tracer", "rng")
+
+    def __init__(self, tracer: LineTracer, frame: FrameType):
+        self.tracer = tracer
+        frame.f_trace_lines = False
+        self.rng = tracer.open_named(TORCH_RANGE_PREFIX + frame.f_code.co_qualname)
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "return":
+            try:
+                if self.rng is not None:
+                    self.tracer.close_range(self.rng)
+            except Exception as exc:  # noqa: BLE001 - see LineTracer.fail()
+                self.tracer.fail(exc)
+            self.rng = None
+            return None
+        return self
 
 
 class _FrameTracer:
