@@ -257,3 +257,15 @@ def test_older_torch_without_the_fast_range_falls_back_to_record_function(monkey
     monkeypatch.delattr(private, "_RecordFunctionFast")
     run, profile = _profile(PING_PONG, 4, window=2)
     assert run.error is None and item_reads(profile, CELL, 7) == 2
+
+
+def test_the_window_has_at_least_three_iterations_and_shows_their_spread():
+    text = PING_PONG.replace("range(40)", "range(n)")
+    cells = Cells()
+    cells.namespace["n"] = 12
+    code = cells.add(text, CELL)
+    run = cells.run(code, LoopTarget(CELL, 4, 7, "range(n)"))
+    profile = build_profile(run)
+    assert run.recorded_iterations == 3 and len(run.window_iterations_s) == 3
+    (spread,) = [n for n in profile.notes if n.startswith("3 profiled iterations: median")]
+    assert " to " in spread

@@ -91,6 +91,7 @@ class WindowTimes:
     recording_at: float | None = None  # after it (a cold start can take a second)
     stopped_at: float | None = None
     recorded_iterations: int = 0
+    window_hits: list[float] = field(default_factory=list)  # perf_counter at each hit in the window
     completed: bool = False  # the window ended at a header hit (not with the loop or the cell)
 
 
@@ -249,6 +250,7 @@ class LineTracer:
                 self._mark_callers(frame)
             return
         times.recorded_iterations += 1
+        times.window_hits.append(time.perf_counter())
         if times.recorded_iterations >= self.window or self._over_time():
             times.completed = True
             self.close()
