@@ -205,3 +205,13 @@ def test_in_ipython_earlier_cells_are_found_through_the_shells_filename_map():
     run = api.profile_cell(text, ns, ref=REF, execute=lambda: exec(code, ns), filename_to_ref={name: REF})
     profile = run.report.profile
     assert item_reads(profile, CellRef("In[7]"), 2) == profile.profiled_iterations == 3
+
+
+def test_overhead_is_what_the_user_waits_over_the_plain_run():
+    run, _ = run_like_the_magic(PING_PONG)
+    profile = run.report.profile
+    assert profile.overhead is not None and profile.overhead >= 1.0
+    # The whole wait (analysis, profiled run, report) over the plain run, which is estimated
+    # from the unprofiled iterations: at least the run's share of it.
+    plain = profile.wall_time_s / profile.overhead
+    assert 0 < plain < profile.wall_time_s + profile.postprocess_s

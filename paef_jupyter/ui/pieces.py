@@ -285,7 +285,7 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("profiler overhead", f"{p.overhead:.2f}x"))
+        stats.append(("overhead (run + report vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 
