@@ -125,6 +125,9 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=None)
     parser.add_argument("--think", type=float, default=5.0, help="idle seconds before the first cell")
     args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)  # as the kernels' set-up does: the machine line reports it
     rows, data, skipped = [], {}, {}
     for name, (setup, body) in workloads().items():
         if args.only and name not in args.only:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 
 from paef_jupyter.api import analyze_path, profile_path
 from paef_jupyter.model import Finding, Severity
@@ -16,6 +17,15 @@ PROGRAMS = sorted(p.name for p in CLEAN.glob("*.py"))
 
 # Static false positives owned by rule modules of other engineers: {program: reason}.
 STATIC_XFAIL: dict[str, str] = {}
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    # Two OpenMP threads on a loaded 2-core box can be 100x slower: timings would be noise.
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
 
 
 def _serious(findings: tuple[Finding, ...]) -> list[str]:
