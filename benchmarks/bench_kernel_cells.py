@@ -16,6 +16,7 @@ import argparse
 import os
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -67,9 +68,14 @@ def variants(body: str) -> dict[str, str]:
 
 
 class Kernel:
+    """A fresh kernel in a temporary folder (`%%scalene` writes its files into the cwd); the
+    demo folder is on its path for the demos' `measure` helper."""
+
     def __init__(self) -> None:
-        env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]))
-        self.km, self.kc = start_new_kernel(kernel_name="python3", env=env, cwd=str(ROOT / "demo_notebooks"))
+        self.cwd = tempfile.TemporaryDirectory(prefix="paef-bench-kernel-")
+        path = [str(ROOT), str(ROOT / "demo_notebooks"), os.environ.get("PYTHONPATH", "")]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        self.km, self.kc = start_new_kernel(kernel_name="python3", env=env, cwd=self.cwd.name)
 
     def run(self, code: str, timeout: float = 300) -> tuple[float, str | None]:
         """(seconds until the reply, error name or None)."""
@@ -87,6 +93,7 @@ class Kernel:
     def close(self) -> None:
         self.kc.stop_channels()
         self.km.shutdown_kernel(now=True)
+        self.cwd.cleanup()
 
 
 def usable(kernel: Kernel) -> dict[str, str]:
