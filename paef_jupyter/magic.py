@@ -447,12 +447,13 @@ _loaded: dict[int, PaefMagics] = {}
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
+    from .dynamic.warm import warm_in_background
     from .static import warm
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    # jedi's cold start takes seconds: pay it while the user writes the next cell.
-    magics.warming = warm(background=True)
+    # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False))
     _loaded[id(ipython)] = magics
 
 

@@ -42,6 +42,7 @@ class Collected:
     loop_length: int | None = None  # read from the loop's header when it could be
     window_completed: bool = False  # the window ended before the loop did
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
+    window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     time_after_window_s: float = 0.0
     sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
     device: str = "cpu"
@@ -175,6 +176,9 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.iterations_before = len(times.hits) - (1 if started else 0)
     if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
         out.iteration_s = min(b - a for a, b in zip(times.hits, times.hits[1:]))
+    if times.recording_at is not None and times.window_hits:
+        marks = [times.recording_at, *times.window_hits]
+        out.window_iterations_s = tuple(b - a for a, b in zip(marks, marks[1:]))
     if times.started_at is not None:
         stopped = times.stopped_at or out.run_end
         out.profiled_s = stopped - times.started_at

@@ -204,7 +204,7 @@ def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
     """Each figure names its basis: per profiled iteration (mean of k), or the whole run."""
     items: list[tuple[str, str]] = []
     if not ev.measurable:
-        items.append(("measured", "nothing measurable on these lines"))
+        items.append(("measured", "no measured cost on this run"))
     if ev.time_s:
         items.append(line_time(ev.time_s, profile))
     if ev.share:
@@ -220,7 +220,7 @@ def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
     if ev.pageable_copies:
         items.append(("pageable copies", str(ev.pageable_copies)))
     if ev.syncs:
-        items.append(("syncs", str(ev.syncs)))
+        items.append(("device syncs", str(ev.syncs)))
     if ev.gpu_time_s:
         items.append(("GPU time", fmt_time(ev.gpu_time_s)))
     if ev.iterations:
@@ -327,13 +327,14 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
     if p.gpu_idle_share is not None:
         stats.append(("GPU idle", fmt_share(p.gpu_idle_share)))
     copies, syncs, unit = per_iteration(p)
-    stats.append((f"copies {unit}", f"{copies:.3g}"))
-    stats.append((f"syncs {unit}", f"{syncs:.3g}"))
+    if p.device != "cpu":  # on a CPU nothing is copied to or waited on from a device
+        stats.append((f"host\u2194device copies {unit}", f"{copies:.3g}"))
+        stats.append((f"device syncs {unit}", f"{syncs:.3g}"))
     if p.iterations:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("profiler overhead", f"{p.overhead:.2f}x"))
+        stats.append(("overhead (run + report vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 
