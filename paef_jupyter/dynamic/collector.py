@@ -138,7 +138,7 @@ def collect(
     _fill_window(out, tracer)
     out.files = tuple(files.files)
     if tracer.truncated:
-        out.notes.append(f"profiling stopped after {tracer.max_profiled_s:g} s (the cap on the profiled part)")
+        out.notes.append(f"profiling stopped after {tracer.stopped_by} (the cap on the profiled part; the cell ran to its end)")
     if tracer.failure:
         out.notes.append(f"profiling stopped early after an internal error: {tracer.failure}")
     out.sync_warnings = dict(sync.counts)

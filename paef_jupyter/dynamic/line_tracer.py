@@ -43,6 +43,9 @@ UNSIZED_WINDOW = (2, 3)
 WINDOW_SHARE = 0.05
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
+# Cell lines traced while the profiler records, at most: a comprehension of 200k tiny ops
+# fires a line event per iteration, and every recorded op costs memory and post-processing.
+MAX_RECORDED_LINES = 4000
 
 
 def window_for(length: int | None) -> tuple[int, int]:
@@ -81,6 +84,7 @@ class LineTracer:
         stop: Callable[[], None],
         make_range: Callable[[str], Any],
         max_profiled_s: float = 2.0,
+        max_recorded_lines: int = MAX_RECORDED_LINES,
     ):
         self.files = files
         self.loop = loop
@@ -92,6 +96,9 @@ class LineTracer:
         self._stop = stop
         self._make_range = make_range
         self.max_profiled_s = max_profiled_s
+        self.max_recorded_lines = max_recorded_lines
+        self.recorded_lines = 0
+        self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
         self.failure: str | None = None  # an error of the tracer itself (never the cell's)
@@ -150,7 +157,7 @@ class LineTracer:
             return None
         # Every Python call comes here, library code included (`trainer.fit()`): the place to
         # enforce the time cap even when no cell line runs for a long while.
-        if self.recording and self._over_time():
+        if self.recording and self._over_cap():
             self.close()
             return None
         idx = self.files.index(frame.f_code.co_filename)
@@ -173,9 +180,15 @@ class LineTracer:
         self._headers[idx] = header
         return header
 
-    def _over_time(self) -> bool:
+    def _over_cap(self) -> bool:
         started = self.times.recording_at
-        if started is None or time.perf_counter() - started < self.max_profiled_s:
+        if started is None:
+            return False
+        if self.recorded_lines >= self.max_recorded_lines:
+            self.stopped_by = f"{self.max_recorded_lines} traced cell lines"
+        elif time.perf_counter() - started >= self.max_profiled_s:
+            self.stopped_by = f"{self.max_profiled_s:g} s"
+        else:
             return False
         self.truncated = True
         return True
@@ -204,7 +217,7 @@ class LineTracer:
                 self._mark_callers(frame)
             return
         times.recorded_iterations += 1
-        if times.recorded_iterations >= self.window or self._over_time():
+        if times.recorded_iterations >= self.window or self._over_cap():
             times.completed = True
             self.close()
 
@@ -270,10 +283,14 @@ class _FrameTracer:
                 if tracer.done:
                     return None
                 self.line = -1
-            if tracer.recording and lineno != self.line:
-                if tracer.loop is None and tracer._over_time():
+            # Every line event, not only a new line: a comprehension repeats one line (its
+            # backward jumps) and must hit the cap as a multi-line loop does.
+            if tracer.recording:
+                tracer.recorded_lines += 1
+                if tracer._over_cap():
                     tracer.close()
                     return None
+            if tracer.recording and lineno != self.line:
                 if self.rng is not None:
                     tracer.close_range(self.rng)
                 self.rng = tracer.open_range(self.idx, lineno)
