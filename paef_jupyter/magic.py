@@ -8,6 +8,7 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 import threading
@@ -20,7 +21,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from . import api
-from .model import CellRef, Report, SourceUnit
+from .model import AnalysisError, CellRef, Report, SourceUnit
 
 
 @dataclass(frozen=True)
@@ -91,10 +92,20 @@ class PaefMagics(Magics):
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
+        _check_rule_ids(args.apply)
         running = running_cell(self.shell)
         text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
         ref = CellRef(path=f"In[{self.shell.execution_count}]", cell_id=running.cell_id)
-        outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top)
+        try:
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top)
+        except SyntaxError:
+            # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
+            self.shell.showsyntaxerror()
+            raise UsageError("the cell did not run (SyntaxError above)") from None
+        finally:
+            # The analysis's cyclic garbage (jedi) is freed here, not in a `__del__` during the
+            # user's next cell, where a Ctrl-C raised inside it would be swallowed.
+            gc.collect()
         if isinstance(outcome.error, KeyboardInterrupt):
             raise outcome.error
         report = outcome.report
@@ -140,7 +151,12 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
-        report = api.analyze_source(text, ref, namespace=ns)
+        try:
+            report = api.analyze_source(text, ref, namespace=ns)
+        except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+            first = (str(exc).strip().splitlines() or [""])[0]
+            failure = f"analysis failed: {type(exc).__name__}" + (f": {first}" if first else "")
+            report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
     def _wait_for_jedi(self) -> None:
@@ -335,6 +351,17 @@ def _parse(func: Callable, line: str) -> Any:
         raise
     except SystemExit:  # argparse on bad input
         raise UsageError(f"bad arguments: {line!r}") from None
+
+
+def _check_rule_ids(rules: str | None) -> None:
+    """`--apply=ids`: an unknown id is a usage error before the cell runs, not a silent no-op."""
+    if not rules or rules == "all":
+        return
+    from .static.rules import RULES
+
+    unknown = sorted({r.strip() for r in rules.split(",") if r.strip()} - set(RULES))
+    if unknown:
+        raise UsageError(f"--apply: unknown rule id(s): {', '.join(unknown)} (known: {', '.join(sorted(RULES))})")
 
 
 def _is_paef_cell(code: str, body: str) -> bool:

@@ -108,6 +108,7 @@ class LineTracer:
         self.done = False
         self._open: list[Any] = []
         self._previous: Any = None
+        self._hook: Any = None
         self._installed = False
 
     # -- installation -------------------------------------------------------------------
@@ -118,7 +119,8 @@ class LineTracer:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
             self.times.recording_at = time.perf_counter()
-        sys.settrace(self._call)
+        self._hook = self._call  # one bound method, so close() can tell it from a user's hook
+        sys.settrace(self._hook)
         self._installed = True
         return self
 
@@ -128,7 +130,10 @@ class LineTracer:
     def close(self) -> None:
         """Remove the hook, close any open line range, stop the profiler if still recording."""
         if self._installed:
-            sys.settrace(self._previous)
+            # Only our own hook is removed: a hook the cell set meanwhile (pdb, breakpoint(),
+            # coverage) stays in place.
+            if sys.gettrace() is self._hook:
+                sys.settrace(self._previous)
             self._installed = False
         while self._open:
             self._open.pop().__exit__(None, None, None)
