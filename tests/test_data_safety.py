@@ -338,3 +338,53 @@ def test_terminal_output_escapes_control_and_bidi_characters(tmp_path: Path) -> 
     shown = proc.stdout + proc.stderr
     assert "\x1b" not in shown and "\x07" not in shown and "\u202e" not in shown
     assert "\\u202e" in shown
+
+
+def test_deep_expressions_are_an_error_entry_and_other_files_still_reported(tmp_path: Path) -> None:
+    """Item 8: CPython runs a 340-term `+` chain; analysis reports it instead of crashing."""
+    chain = tmp_path / "chain.py"
+    chain.write_text("import torch\nx = " + " + ".join(["torch.ones(1)"] * 340) + "\n")
+    calls = tmp_path / "calls.py"
+    calls.write_text("import torch\ny = torch.ones(1)" + ".abs()" * 250 + "\n")
+    good = tmp_path / "good.py"
+    good.write_text(SLOW)
+    proc = paef("scan", str(chain), str(calls), str(good), "--format", "json")
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr, proc.stderr
+    import json
+
+    data = json.loads(proc.stdout)
+    assert sorted(e["path"] for e in data["errors"]) == sorted([str(chain), str(calls)])
+    assert all("RecursionError" in e["message"] for e in data["errors"])
+    assert [f["path"] for f in data["findings"]] == [str(good)]
+
+
+@pytest.mark.parametrize(
+    "msg",
+    [None, [], "x", {"content": None}, {"content": {"data": "ready"}}, {"content": {"data": []}},
+     {"content": {"data": {"type": "ready", "version": True}}},
+     {"content": {"data": {"type": "ready", "version": 1.0}}},
+     {"content": {"data": {"type": "result", "status": ["applied"], "request_id": "r"}}},
+     {"content": {"data": {"type": "result", "status": "applied", "request_id": {"a": 1}}}},
+     {"content": {"data": {"type": ["ready"], "version": 1}}}],
+)
+def test_comm_handler_validates_message_types(msg) -> None:
+    """Item 11: what the front end sends is checked as the TypeScript side checks it; nothing raises."""
+    from paef_jupyter.ui.bridge import CellEditBridge
+
+    handlers = {}
+
+    class Comm:
+        def send(self, data):
+            pass
+
+        def on_msg(self, cb):
+            handlers["msg"] = cb
+
+        def on_close(self, cb):
+            pass
+
+    bridge = CellEditBridge(open_comm=lambda target, data: Comm(), schedule=lambda delay, cb: (lambda: None))
+    handlers["msg"](msg)
+    assert bridge.state == "connecting"  # not a valid `ready`
+    handlers["msg"]({"content": {"data": {"type": "ready", "version": 1}}})
+    assert bridge.state == "ready"
