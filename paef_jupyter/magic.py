@@ -102,10 +102,6 @@ class PaefMagics(Magics):
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             self.shell.showsyntaxerror()
             raise UsageError("the cell did not run (SyntaxError above)") from None
-        finally:
-            # The analysis's cyclic garbage (jedi) is freed here, not in a `__del__` during the
-            # user's next cell, where a Ctrl-C raised inside it would be swallowed.
-            gc.collect()
         if isinstance(outcome.error, KeyboardInterrupt):
             raise outcome.error
         report = outcome.report
@@ -165,6 +161,10 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
+            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
+            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
+            # costs about 0.4 s with torch loaded.
+            gc.collect()
 
     def _rerunner(self, ref: CellRef, before: CellOutcome) -> Callable[[str], "Comparison"]:
         profiled = before.report.profile is not None
@@ -336,12 +336,24 @@ def history_units(shell: Any) -> list[SourceUnit]:
     ]
 
 
+_PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
-    """The error with its traceback starting at the cell's code, as a plain run would show it."""
+    """The error with its traceback as a plain run would show it: starting at the cell's code,
+    and ending before our own frames (a Ctrl-C that lands in the profiler's trace hook)."""
     tb = error.__traceback__ if error is not None else None
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    return error.with_traceback(tb) if error is not None and tb is not None else error
+    if error is None or tb is None:
+        return error
+    last = tb
+    while last.tb_next is not None:
+        if last.tb_next.tb_frame.f_code.co_filename.startswith(_PROFILER_DIR):
+            last.tb_next = None
+            break
+        last = last.tb_next
+    return error.with_traceback(tb)
 
 
 def _parse(func: Callable, line: str) -> Any:

@@ -271,26 +271,6 @@ def _drain(request):
             pass
 
 
-def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
-    kernel.ok("%%paef -q --no-profile\nimport time\ntime.sleep(0.3)\nslow = True")
-    r = kernel.ok(
-        "from paef_jupyter.model import CellRef\n"
-        "m = get_ipython().magics_manager.registry['PaefMagics']\n"
-        "before = m.run_text('%%paef\\nimport time\\ntime.sleep(0.3)', CellRef('In[9]'), profile=False)\n"
-        "cmp = m._rerunner(CellRef('In[9]'), before)('%%paef\\nfast = slow\\nprint(\"rerun ran\")')\n"
-        "print(cmp.profiled, cmp.error, fast, round(cmp.before_s, 1), cmp.speedup > 10)"
-    )
-    assert r.stdout() == "rerun ran\nFalse None True 0.3 True\n"
-
-
-def test_an_error_stops_run_all(kernel):
-    # Last of the shared-kernel tests: after the error the kernel aborts what this client queues.
-    nb = _notebook("started = True", "%%paef\nraise RuntimeError('stop here')", "print('not reached')")
-    with pytest.raises(CellExecutionError, match="stop here"):
-        NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
-    assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
-
-
 # --- issue 11: interrupt-safe, exact, bounded ------------------------------------------
 
 
@@ -341,6 +321,8 @@ def test_interrupt_while_the_profiler_stops_leaves_it_off(kernel):
     try:
         r = kernel.run("%%paef -q\nfor j in range(30):\n    y = torch.ones(3) * j\n")
         assert r.status == "error" and r.reply["ename"] == "KeyboardInterrupt"
+        shown = "\n".join(r.reply["traceback"])
+        assert "line_tracer" not in shown and "collector" not in shown and "Unexpected exception" not in shown
     finally:
         kernel.ok("_tp.profile.stop = _orig_stop")
     assert kernel.ok("import torch.autograd.profiler as P\nprint(P._is_profiler_enabled)").stdout() == "False\n"
@@ -368,3 +350,24 @@ def test_a_comprehension_is_profiled_under_a_bound_of_time_and_memory():
         k.close()
     assert "cap on the profiled part" in notes
     assert added < 300, f"%%paef added {added} MB of peak memory ({took:.1f} s)"
+
+
+def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
+    kernel.ok("%%paef -q --no-profile\nimport time\ntime.sleep(0.3)\nslow = True")
+    r = kernel.ok(
+        "from paef_jupyter.model import CellRef\n"
+        "m = get_ipython().magics_manager.registry['PaefMagics']\n"
+        "before = m.run_text('%%paef\\nimport time\\ntime.sleep(0.3)', CellRef('In[9]'), profile=False)\n"
+        "cmp = m._rerunner(CellRef('In[9]'), before)('%%paef\\nfast = slow\\nprint(\"rerun ran\")')\n"
+        "print(cmp.profiled, cmp.error, fast, round(cmp.before_s, 1), cmp.speedup > 10)"
+    )
+    assert r.stdout() == "rerun ran\nFalse None True 0.3 True\n"
+
+
+def test_an_error_stops_run_all(kernel):
+    # Last of the shared-kernel tests: after the error the kernel aborts what this client queues.
+    nb = _notebook("started = True", "%%paef\nraise RuntimeError('stop here')", "print('not reached')")
+    with pytest.raises(CellExecutionError, match="stop here"):
+        NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
+    assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
+
