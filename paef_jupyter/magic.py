@@ -235,10 +235,13 @@ class PaefMagics(Magics):
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
 
     def _write(self, report: Report, path: str) -> None:
+        from .safe_write import WriteError
         from .ui.html_report import write_report
 
         try:
             write_report(report, path)
+        except WriteError as exc:
+            raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"{path}: cannot write ({exc.strerror or exc})") from None
         print(f"paef: report written to {path}")

@@ -100,6 +100,7 @@ def replace_file(path: str, data: bytes, before_replace=None) -> None:
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, mode)
+        _keep_owner(target, tmp)
         if before_replace is not None:
             before_replace()
         os.replace(tmp, target)
@@ -119,6 +120,19 @@ def _mode_of(path: str) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def _keep_owner(target: str, tmp: str) -> None:
+    """Give the rewrite the target's owner and group (root fixing a user's file leaves it theirs)."""
+    try:
+        st = os.stat(target)
+    except OSError:
+        return
+    if (st.st_uid, st.st_gid) != (os.geteuid(), os.getegid()):
+        try:
+            os.chown(tmp, st.st_uid, st.st_gid)
+        except OSError:
+            pass  # not permitted: the file stays the writer's, as any editor would leave it
 
 
 def _remove(path: str) -> None:
