@@ -30,7 +30,7 @@ class Snapshot:
     path: str
     data: bytes
     encoding: str
-    crlf: bool
+    newline: str  # "\n", "\r\n" or "\r": the file's own, written back the same way
 
 
 @dataclass(frozen=True)
@@ -108,8 +108,8 @@ def fixed_payload(loaded: Loaded, new_sources: Mapping[int | None, str]) -> byte
             text += "\n"
     else:
         text = new_sources[None]
-    if snap.crlf:
-        text = text.replace("\r\n", "\n").replace("\n", "\r\n")
+    if snap.newline != "\n":
+        text = text.replace("\r\n", "\n").replace("\n", snap.newline)
     try:
         return text.encode(snap.encoding)
     except UnicodeEncodeError:
@@ -173,8 +173,14 @@ def _snapshot(path: str, python: bool) -> Snapshot:
             encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
         except SyntaxError as exc:
             raise InputError(f"{path}: {_first_line(exc)}") from None
-    crlf = data.count(b"\r\n") * 2 > data.count(b"\n")
-    return Snapshot(path, data, encoding, crlf)
+    return Snapshot(path, data, encoding, _newline_style(data))
+
+
+def _newline_style(data: bytes) -> str:
+    """The line ending most lines of `data` use."""
+    crlf = data.count(b"\r\n")
+    lf, cr = data.count(b"\n") - crlf, data.count(b"\r") - crlf
+    return max((lf, "\n"), (crlf, "\r\n"), (cr, "\r"), key=lambda pair: pair[0])[1] if crlf or cr else "\n"
 
 
 def _decode(snap: Snapshot) -> str:
