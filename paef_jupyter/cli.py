@@ -60,13 +60,11 @@ def _scan(args: argparse.Namespace) -> int:
     reports, unreadable = [], []
     for path in args.paths:
         try:
-            units = read_units(path)
+            reports.append(api.analyze_path(path, rules=args.rule))
         except InputError as exc:  # the other files are still reported
             print(f"paef: {terminal_safe(str(exc))}", file=sys.stderr)
             reason = str(exc).removeprefix(f"{path}: ")
             unreadable.append(AnalysisError(CellRef(path), None, reason))
-            continue
-        reports.append(api.analyze(units, rules=args.rule, title=path))
     merged = Report(
         findings=tuple(f for r in reports for f in r.findings),
         errors=tuple(unreadable) + tuple(e for r in reports for e in r.errors),
