@@ -348,6 +348,7 @@ def test_a_comprehension_is_profiled_under_a_bound_of_time_and_memory():
         notes = k.ok("r = %paef last\nprint(r.profile.notes)").stdout()
     finally:
         k.close()
+    print(f"%%paef on a 100k-iteration comprehension: {took:.1f} s, +{added} MB peak RSS; notes {notes.strip()}")
     assert "cap on the profiled part" in notes
     assert added < 300, f"%%paef added {added} MB of peak memory ({took:.1f} s)"
 
