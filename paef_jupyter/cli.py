@@ -12,7 +12,7 @@ from typing import Sequence
 from . import api
 from .model import AnalysisError, CellRef, Report
 from .safe_write import WriteError, replace_file, same_file
-from .units import InputError, fixed_payload, load, read_units, write_output
+from .units import InputError, fixed_payload, load, write_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -3,7 +3,11 @@ no raw control character and no temp file left, and lose no data (a changed file
 
 Run: PYTHONPATH=$PWD python scripts/hostile_cli_inputs.py
 """
-import os, subprocess, sys, tempfile, json, hashlib, stat
+import json
+import os
+import subprocess
+import sys
+import tempfile
 PY = sys.executable
 SLOW = "import torch\ndevice = 'cpu'\nfor step in range(3):\n    buf = torch.zeros(4).to(device)\n    buf += step\n"
 def run(args, cwd):
