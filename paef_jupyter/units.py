@@ -64,11 +64,6 @@ def load(path: str) -> Loaded:
     raise InputError(f"{path}: unsupported file type (expected .py or .ipynb)")
 
 
-def read_notebook(path: str):  # -> nbformat.NotebookNode
-    snap = _snapshot(path, python=False)
-    return _parse_notebook(path, _decode(snap))
-
-
 def _parse_notebook(path: str, text: str):  # -> nbformat.NotebookNode
     import nbformat
 
