@@ -479,6 +479,8 @@ class Facts:
         methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
         object was built from (`sched.step()` changes the optimizer it wraps), arguments of
         calls that may change them, and what this unit's functions called from the loop change."""
+        if loop.facts is not self:  # a helper's unit asking about its caller's loop
+            return loop.facts.mutated_in_loop(loop, except_call)
         cached = self._mutated_cache.get(loop) if except_call is None else None
         if cached is not None:
             return cached
