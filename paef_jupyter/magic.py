@@ -8,6 +8,7 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
 import statistics
@@ -22,7 +23,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from . import api
-from .model import CellRef, Report, SourceUnit
+from .model import AnalysisError, CellRef, Report, SourceUnit
 
 
 @dataclass(frozen=True)
@@ -93,6 +94,7 @@ class PaefMagics(Magics):
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
+        _check_rule_ids(args.apply)
         running = running_cell(self.shell)
         text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
@@ -103,7 +105,14 @@ class PaefMagics(Magics):
 
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
-        outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+        try:
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+        except SyntaxError:
+            # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
+            if progress is not None:
+                progress.update(placeholder_html("the cell did not run"))
+            self.shell.showsyntaxerror()
+            raise UsageError("the cell did not run (SyntaxError above)") from None
         if isinstance(outcome.error, KeyboardInterrupt):
             if progress is not None:
                 progress.update(placeholder_html("interrupted: no report"))
@@ -152,7 +161,12 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
-        report = api.analyze_source(text, ref, namespace=ns)
+        try:
+            report = api.analyze_source(text, ref, namespace=ns)
+        except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+            first = (str(exc).strip().splitlines() or [""])[0]
+            failure = f"analysis failed: {type(exc).__name__}" + (f": {first}" if first else "")
+            report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
     def _wait_for_jedi(self) -> None:
@@ -161,6 +175,10 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
+            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
+            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
+            # costs about 0.4 s with torch loaded.
+            gc.collect()
 
     def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
@@ -242,10 +260,13 @@ class PaefMagics(Magics):
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
 
     def _write(self, report: Report, path: str) -> None:
+        from .safe_write import WriteError
         from .ui.html_report import write_report
 
         try:
             write_report(report, path)
+        except WriteError as exc:
+            raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"{path}: cannot write ({exc.strerror or exc})") from None
         print(f"paef: report written to {path}")
@@ -403,12 +424,24 @@ def history_units(shell: Any) -> list[SourceUnit]:
     ]
 
 
+_PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
-    """The error with its traceback starting at the cell's code, as a plain run would show it."""
+    """The error with its traceback as a plain run would show it: starting at the cell's code,
+    and ending before our own frames (a Ctrl-C that lands in the profiler's trace hook)."""
     tb = error.__traceback__ if error is not None else None
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    return error.with_traceback(tb) if error is not None and tb is not None else error
+    if error is None or tb is None:
+        return error
+    last = tb
+    while last.tb_next is not None:
+        if last.tb_next.tb_frame.f_code.co_filename.startswith(_PROFILER_DIR):
+            last.tb_next = None
+            break
+        last = last.tb_next
+    return error.with_traceback(tb)
 
 
 def _parse(func: Callable, line: str) -> Any:
@@ -418,6 +451,17 @@ def _parse(func: Callable, line: str) -> Any:
         raise
     except SystemExit:  # argparse on bad input
         raise UsageError(f"bad arguments: {line!r}") from None
+
+
+def _check_rule_ids(rules: str | None) -> None:
+    """`--apply=ids`: an unknown id is a usage error before the cell runs, not a silent no-op."""
+    if not rules or rules == "all":
+        return
+    from .static.rules import RULES
+
+    unknown = sorted({r.strip() for r in rules.split(",") if r.strip()} - set(RULES))
+    if unknown:
+        raise UsageError(f"--apply: unknown rule id(s): {', '.join(unknown)} (known: {', '.join(sorted(RULES))})")
 
 
 def _is_paef_cell(code: str, body: str) -> bool:

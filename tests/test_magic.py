@@ -284,6 +284,88 @@ def _drain(request):
             pass
 
 
+# --- issue 11: interrupt-safe, exact, bounded ------------------------------------------
+
+
+def test_a_users_trace_hook_set_in_the_cell_survives_the_profiler(kernel):
+    r = kernel.ok(
+        "%%paef -q\nimport sys\ndef mine(frame, event, arg):\n    return None\n"
+        "for i in range(40):\n    x = torch.ones(2) * i\n    if i == 0:\n        sys.settrace(mine)\n"
+        "kept = sys.gettrace() is mine\nsys.settrace(None)\nkept"
+    )
+    assert r.value() == "True"
+
+
+def test_the_value_reaches_the_user_when_analysis_fails(kernel):
+    kernel.ok("import paef_jupyter.api as _A\n_saved = _A.analyze_source\n"
+              "def _broken(*a, **k):\n    raise RecursionError('maximum recursion depth exceeded')\n"
+              "_A.analyze_source = _broken")
+    try:
+        r = kernel.ok("%%paef --no-profile -q\nv7 = 7\nv7 * 6")
+        assert r.value() == "42"
+        note = kernel.ok("r = %paef last\nprint(r.errors[0].message)").stdout()
+        assert "analysis failed: RecursionError" in note
+    finally:
+        kernel.ok("_A.analyze_source = _saved")
+
+
+def test_a_syntax_error_is_shown_as_ipython_shows_it(kernel):
+    r = kernel.run("%%paef --no-profile\nok = 1\nx = (1 +\n")
+    assert r.status == "error"
+    shown = "\n".join(o.get("text", "") + "\n".join(o.get("traceback", [])) for o in r.outputs)
+    assert "SyntaxError" in shown and "line 3" in shown
+    assert "magic.py" not in shown and "compilerop" not in shown and "run_cell_magic" not in shown
+
+
+def test_unknown_apply_rule_is_a_usage_error_before_the_cell_runs(kernel):
+    r = kernel.run("%%paef --no-profile --apply=no-such-rule\nran_anyway = True")
+    assert r.status == "error" and r.reply["ename"] == "UsageError"
+    assert "no-such-rule" in r.reply["evalue"]
+    assert kernel.ok("print('ran_anyway' in dir())").stdout() == "False\n"
+
+
+def test_interrupt_while_the_profiler_stops_leaves_it_off(kernel):
+    """A Ctrl-C landing inside `prof.stop()` used to leave torch's profiler on for good."""
+    kernel.ok(
+        "import os, signal, time, torch.profiler as _tp\n_orig_stop = _tp.profile.stop\n"
+        "def _stop_interrupted(self):\n    os.kill(os.getpid(), signal.SIGINT)\n    time.sleep(0.2)\n    _orig_stop(self)\n"
+        "_tp.profile.stop = _stop_interrupted"
+    )
+    try:
+        r = kernel.run("%%paef -q\nfor j in range(30):\n    y = torch.ones(3) * j\n")
+        assert r.status == "error" and r.reply["ename"] == "KeyboardInterrupt"
+        shown = "\n".join(r.reply["traceback"])
+        assert "line_tracer" not in shown and "collector" not in shown and "Unexpected exception" not in shown
+    finally:
+        kernel.ok("_tp.profile.stop = _orig_stop")
+    assert kernel.ok("import torch.autograd.profiler as P\nprint(P._is_profiler_enabled)").stdout() == "False\n"
+    r = kernel.ok("%%paef -q\nfor j in range(30):\n    y = torch.ones(3) * j\n")
+    assert kernel.ok("r = %paef last\nprint(r.profile.mode)").stdout() == "window\n"
+
+
+def test_a_comprehension_is_profiled_under_a_bound_of_time_and_memory():
+    """Item 5: a comprehension has no loop to window; the trace is capped all the same.
+
+    Memory added by %%paef (peak RSS over the plain run's peak) stays under 300 MB."""
+    k = Kernel()
+    try:
+        k.ok("%load_ext paef_jupyter\nimport torch, gc, resource\ntorch.set_num_threads(1)\n"
+             "def peak_mb():\n    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024\n")
+        k.ok("%%paef -q\nwarm = [torch.ones(2) for _ in range(3)]")  # jedi, the profiler: paid once
+        cell = "xs = [torch.ones(4) * i for i in range(100000)]"
+        k.ok(f"{cell}\ndel xs\ngc.collect()\nplain_peak = peak_mb()")
+        t0 = time.monotonic()
+        k.ok(f"%%paef -q\n{cell}", timeout=300)
+        took = time.monotonic() - t0
+        added = int(k.ok("del xs\ngc.collect()\nprint(peak_mb() - plain_peak)").stdout())
+        notes = k.ok("r = %paef last\nprint(r.profile.notes)").stdout()
+    finally:
+        k.close()
+    print(f"%%paef on a 100k-iteration comprehension: {took:.1f} s, +{added} MB peak RSS; notes {notes.strip()}")
+    assert "cap on the profiled part" in notes
+    assert added < 300, f"%%paef added {added} MB of peak memory ({took:.1f} s)"
+
+
 def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
     """The fixed text runs once for real, then both versions in warm interleaved pairs."""
     r = kernel.ok(
@@ -305,3 +387,4 @@ def test_an_error_stops_run_all(kernel):
     with pytest.raises(CellExecutionError, match="stop here"):
         NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
     assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
+

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
 import threading
 import time
@@ -93,25 +94,32 @@ def collect(
             if not out.notes:
                 out.notes.append("another torch profiler is running: this cell was not profiled")
             return
-        try:
-            with _quiet_fd2():
-                prof.start()
-        except Exception as exc:  # noqa: BLE001 - e.g. another profiler is already active
-            out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
-            return
-        state["started"] = state["running"] = True
-        sync.start()
-        if cuda:
-            _guarded(lambda: torch.cuda.reset_peak_memory_stats())
+        with _interrupts_deferred():  # started means recorded as started, even on a Ctrl-C
+            try:
+                with _quiet_fd2():
+                    prof.start()
+            except Exception as exc:  # noqa: BLE001 - e.g. another profiler is already active
+                out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
+                return
+            state["started"] = state["running"] = True
+            sync.start()
+            if cuda:
+                _guarded(lambda: torch.cuda.reset_peak_memory_stats())
 
     def stop() -> None:
         if not state["running"]:
             return
-        state["running"] = False
-        sync.stop()
-        if cuda:
-            _guarded(lambda: torch.cuda.synchronize())
-            out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
+        # A Ctrl-C here would leave torch's profiler on for every later cell: it is held
+        # until the profiler is off, then raised.
+        with _interrupts_deferred():
+            state["running"] = False
+            sync.stop()
+            if cuda:
+                _guarded(lambda: torch.cuda.synchronize())
+                out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
+            _stop_profiler()
+
+    def _stop_profiler() -> None:
         try:
             with _quiet_fd2():
                 prof.stop()
@@ -139,7 +147,7 @@ def collect(
     _fill_window(out, tracer)
     out.files = tuple(files.files)
     if tracer.truncated:
-        out.notes.append(f"profiling stopped after {tracer.max_profiled_s:g} s (the cap on the profiled part)")
+        out.notes.append(f"profiling stopped after {tracer.stopped_by} (the cap on the profiled part; the cell ran to its end)")
     if tracer.failure:
         out.notes.append(f"profiling stopped early after an internal error: {tracer.failure}")
     out.sync_warnings = dict(sync.counts)
@@ -212,6 +220,30 @@ def _guarded(call: Callable[[], Any]) -> Any:
         return call()
     except (AssertionError, RuntimeError, AttributeError):
         return None
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold a SIGINT that arrives inside the block and raise it as KeyboardInterrupt after it,
+    so profiler state changes are never cut in half. Main thread only (elsewhere: no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        held: list[tuple[int, Any]] = []
+        signal.signal(signal.SIGINT, lambda signum, frame: held.append((signum, frame)))
+    except (ValueError, OSError, TypeError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held and callable(previous):
+        previous(*held[0])  # Python's default handler raises KeyboardInterrupt
+    elif held and previous != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager

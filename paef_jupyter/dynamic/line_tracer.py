@@ -49,6 +49,9 @@ WINDOW_SHARE = 0.05
 MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
+# Cell lines traced while the profiler records, at most: a comprehension of 200k tiny ops
+# fires a line event per iteration, and every recorded op costs memory and post-processing.
+MAX_RECORDED_LINES = 4000
 
 TORCH_RANGE_PREFIX = "torch: "
 _TORCH_DIR: str | None = None
@@ -109,6 +112,7 @@ class LineTracer:
         stop: Callable[[], None],
         make_range: Callable[[str], Any],
         max_profiled_s: float = 2.0,
+        max_recorded_lines: int = MAX_RECORDED_LINES,
     ):
         self.files = files
         self.loop = loop
@@ -120,6 +124,9 @@ class LineTracer:
         self._stop = stop
         self._make_range = make_range
         self.max_profiled_s = max_profiled_s
+        self.max_recorded_lines = max_recorded_lines
+        self.recorded_lines = 0
+        self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
         self.failure: str | None = None  # an error of the tracer itself (never the cell's)
@@ -132,6 +139,7 @@ class LineTracer:
         self.done = False
         self._open: list[Any] = []
         self._previous: Any = None
+        self._hook: Any = None
         self._installed = False
 
     # -- installation -------------------------------------------------------------------
@@ -142,7 +150,8 @@ class LineTracer:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
             self.times.recording_at = time.perf_counter()
-        sys.settrace(self._call)
+        self._hook = self._call  # one bound method, so close() can tell it from a user's hook
+        sys.settrace(self._hook)
         self._installed = True
         return self
 
@@ -152,7 +161,10 @@ class LineTracer:
     def close(self) -> None:
         """Remove the hook, close any open line range, stop the profiler if still recording."""
         if self._installed:
-            sys.settrace(self._previous)
+            # Only our own hook is removed: a hook the cell set meanwhile (pdb, breakpoint(),
+            # coverage) stays in place.
+            if sys.gettrace() is self._hook:
+                sys.settrace(self._previous)
             self._installed = False
         while self._open:
             self._open.pop().__exit__(None, None, None)
@@ -181,7 +193,7 @@ class LineTracer:
             return None
         # Every Python call comes here, library code included (`trainer.fit()`): the place to
         # enforce the time cap even when no cell line runs for a long while.
-        if self.recording and self._over_time():
+        if self.recording and self._over_cap():
             self.close()
             return None
         idx = self.files.index(frame.f_code.co_filename)
@@ -212,9 +224,15 @@ class LineTracer:
         self._headers[idx] = header
         return header
 
-    def _over_time(self) -> bool:
+    def _over_cap(self) -> bool:
         started = self.times.recording_at
-        if started is None or time.perf_counter() - started < self.max_profiled_s:
+        if started is None:
+            return False
+        if self.recorded_lines >= self.max_recorded_lines:
+            self.stopped_by = f"{self.max_recorded_lines} traced cell lines"
+        elif time.perf_counter() - started >= self.max_profiled_s:
+            self.stopped_by = f"{self.max_profiled_s:g} s"
+        else:
             return False
         self.truncated = True
         return True
@@ -251,7 +269,7 @@ class LineTracer:
             return
         times.recorded_iterations += 1
         times.window_hits.append(time.perf_counter())
-        if times.recorded_iterations >= self.window or self._over_time():
+        if times.recorded_iterations >= self.window or self._over_cap():
             times.completed = True
             self.close()
 
@@ -345,10 +363,14 @@ class _FrameTracer:
                 if tracer.done:
                     return None
                 self.line = -1
-            if tracer.recording and lineno != self.line:
-                if tracer.loop is None and tracer._over_time():
+            # Every line event, not only a new line: a comprehension repeats one line (its
+            # backward jumps) and must hit the cap as a multi-line loop does.
+            if tracer.recording:
+                tracer.recorded_lines += 1
+                if tracer._over_cap():
                     tracer.close()
                     return None
+            if tracer.recording and lineno != self.line:
                 if self.rng is not None:
                     tracer.close_range(self.rng)
                 self.rng = tracer.open_range(self.idx, lineno)

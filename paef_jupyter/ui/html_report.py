@@ -10,7 +10,6 @@ escape were missed. Paths are cut to their last component; the cells' code is le
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
 from pathlib import Path
@@ -81,12 +80,10 @@ def render_report(report: Report, top: int = 5) -> str:
 
 
 def write_report(report: Report, path: str, top: int = 5) -> None:
-    """Write `render_report(report)` to `path` (UTF-8), replacing it atomically."""
-    text = render_report(report, top)
-    tmp = f"{path}.paef-tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    """Write `render_report(report)` to `path` (UTF-8), replacing it atomically (see `safe_write`)."""
+    from ..safe_write import replace_file
+
+    replace_file(path, render_report(report, top).encode("utf-8"))
 
 
 def shareable(report: Report) -> Report:
