@@ -40,6 +40,7 @@ class Rewrite:
     text: str  # after every fix applied
     applied: tuple[Finding, ...]
     skipped: tuple[Finding, ...] = ()  # fixes that collided with another or did not compile
+    review: tuple[Finding, ...] = ()  # rewrites offered for review, left unapplied
 
 
 def rewrite(
@@ -55,6 +56,7 @@ def rewrite(
     texts = [u.text for u in units]
     applied: list[list[Finding]] = [[] for _ in units]
     skipped: list[list[Finding]] = [[] for _ in units]
+    review: list[list[Finding]] = [[] for _ in units]
     for _ in range(max_rounds):
         current = [replace(u, text=t) for u, t in zip(units, texts)]
         report = analyze(current, namespace=namespace, rules=rules)
@@ -63,12 +65,13 @@ def rewrite(
             mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
             new, done, collided = apply_findings(unit.text, mine, unsafe=unsafe)
             skipped[i] = collided
+            review[i] = [f for f in mine if f.fix is not None and f.fix.needs_review and not unsafe]
             if done:
                 texts[i], changed = new, True
                 applied[i].extend(done)
         if not changed:
             break
-    return [Rewrite(u, t, tuple(a), tuple(s)) for u, t, a, s in zip(units, texts, applied, skipped)]
+    return [Rewrite(u, t, tuple(a), tuple(s), tuple(r)) for u, t, a, s, r in zip(units, texts, applied, skipped, review)]
 
 
 def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:
