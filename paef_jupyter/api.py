@@ -75,8 +75,9 @@ def rewrite(
 
 
 def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:
-    """Static analysis of a `.py` or `.ipynb` file; raises `units.InputError` if unreadable."""
-    return analyze(read_units(path), rules=rules, title=path)
+    """Static analysis of a `.py` or `.ipynb` file and of the helpers its loops call in local
+    modules (reported in their own files); raises `units.InputError` if unreadable."""
+    return analyze_units(read_units(path), rules=rules, title=path, follow_imports=True)
 
 
 # --- profiling (see paef_jupyter/dynamic) ----------------------------------------------

@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _scan(args: argparse.Namespace) -> int:
-    reports = [api.analyze(read_units(path), rules=args.rule, title=path) for path in args.paths]
+    reports = [api.analyze_path(path, rules=args.rule) for path in args.paths]
     merged = Report(
         findings=tuple(f for r in reports for f in r.findings),
         errors=tuple(e for r in reports for e in r.errors),
