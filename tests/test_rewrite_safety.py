@@ -113,17 +113,6 @@ def test_a_fix_that_does_not_compile_is_skipped_and_found_by_bisection(monkeypat
     assert len(calls) <= 2 * 7 + 1  # bisection: logarithmic in the number of fixes, not one each
 
 
-def test_fixes_colliding_on_a_real_line_compose() -> None:
-    """cpu-then-move and redundant-tensor both rewrite `torch.ones(...).to(device)` in a loop:
-    one is skipped in a round, the next round takes the other on the rewritten line."""
-    text = (FIXTURES / "redundant-tensor" / "pos_ones_to_device.py").read_text() + "result = total\n"
-    [done] = api.rewrite([SourceUnit(CellRef("t.py"), text)])
-    check_compiles(done.text)
-    assert {f.rule for f in done.applied} == {"cpu-then-move", "redundant-tensor"}
-    assert done.text.count("torch.ones(rows, length, device=device)") == 1 and ".to(device)" not in done.text
-    assert_same(run_fixture(text, "before"), run_fixture(done.text, "after"))
-
-
 # --- safe by default, review on request ----------------------------------------------------
 
 REVIEW = "the batches may be modified after the copy is queued"
@@ -131,15 +120,15 @@ REVIEW = "the batches may be modified after the copy is queued"
 
 def _as_review(monkeypatch: pytest.MonkeyPatch, rule: str) -> None:
     """Make `rule`'s fixes need review, the way a rule marks a rewrite it cannot prove."""
-    real = api.analyze
+    real = api.analyze_units
 
-    def analyze(*args, **kwargs) -> Report:  # type: ignore[no-untyped-def]
+    def analyze_units(*args, **kwargs) -> Report:  # type: ignore[no-untyped-def]
         report = real(*args, **kwargs)
         findings = tuple(replace(f, fix=replace(f.fix, review=REVIEW)) if f.rule == rule and f.fix else f
                          for f in report.findings)
         return replace(report, findings=findings)
 
-    monkeypatch.setattr(api, "analyze", analyze)
+    monkeypatch.setattr(api, "analyze_units", analyze_units)
 
 
 def test_fix_applies_review_rewrites_only_with_unsafe(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
