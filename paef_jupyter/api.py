@@ -109,6 +109,7 @@ def profile_cell(
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
+    started = time.perf_counter()
     try:
         static = analyze_source(text, ref, namespace=namespace, rules=rules)
         failed: tuple[str, ...] = ()
@@ -137,7 +138,7 @@ def profile_cell(
         note = f"the profile could not be analysed: {_one_line(exc)}"
         profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=failed + (note,))
         report = replace(static, profile=profile)
-    return CellRun(run.value, run.error, _stamp(report, run.run_end))
+    return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s))
 
 
 def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | None = None) -> Report:
@@ -176,9 +177,15 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
-def _stamp(report: Report, run_end: float) -> Report:
-    """Record the time from the end of the cell's code to the finished report."""
+def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
+    """Record the time from the end of the cell's code to the finished report, and make the
+    overhead figure what the user waits: analysis + profiled run + report, over the plain run
+    (estimated from the unprofiled iterations: `Profile.overhead` is the run's own ratio)."""
     if report.profile is None:
         return report
-    profile = replace(report.profile, postprocess_s=time.perf_counter() - run_end)
+    now = time.perf_counter()
+    profile = report.profile
+    plain = wall_s / profile.overhead if profile.overhead else None
+    visible = (now - started) / plain if plain else None
+    profile = replace(profile, postprocess_s=now - run_end, overhead=visible)
     return replace(report, profile=profile)
