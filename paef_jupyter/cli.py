@@ -41,10 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--rule", action="append", metavar="ID", help="only this rule (repeatable)")
     scan.set_defaults(run=_scan)
 
-    fix = sub.add_parser("fix", help="apply every automatic rewrite")
+    fix = sub.add_parser("fix", help="apply every proved-safe rewrite")
     fix.add_argument("path", metavar="PATH")
     fix.add_argument("-o", "--output", metavar="OUT", help="write here (default: in place, keeping PATH.orig)")
     fix.add_argument("--rule", action="append", metavar="ID")
+    fix.add_argument("--unsafe", action="store_true", help="also apply the rewrites that need review")
     fix.set_defaults(run=_fix)
 
     prof = sub.add_parser("profile", help="run and profile a script or notebook")
@@ -82,7 +83,7 @@ def render_text(report: Report) -> str:
     lines = []
     for f in report.findings:
         where = _where(f.ref.path, f.ref.cell, f.line)
-        tag = " [fixable]" if f.fixable else ""
+        tag = " [fixable]" if f.fixable else " [fix needs review]" if f.fix and f.fix.needs_review else ""
         lines.append(terminal_safe(f"{where}: {f.severity.value}: {f.rule}: {f.message}{tag}"))
     for e in report.errors:
         lines.append(terminal_safe(f"{_where(e.ref.path, e.ref.cell, e.line)}: error: {e.message}"))
@@ -109,7 +110,7 @@ def _where(path: str | None, cell: int | None, line: int | None) -> str:
 
 def _fix(args: argparse.Namespace) -> int:
     loaded = load(args.path)
-    rewrites = api.rewrite(loaded.units, rules=args.rule)
+    rewrites = api.rewrite(loaded.units, rules=args.rule, unsafe=args.unsafe)
     new_sources = {r.unit.ref.cell: r.text for r in rewrites if r.applied}
     total = sum(len(r.applied) for r in rewrites)
     out = args.output or args.path
@@ -120,11 +121,23 @@ def _fix(args: argparse.Namespace) -> int:
     elif args.output and not same_file(args.path, args.output):
         write_output(loaded, out, loaded.snapshot.data)
     left = api.analyze([replace(r.unit, text=r.text) for r in rewrites], rules=args.rule)
-    hints = sum(1 for f in left.findings if not f.fixable)
-    print(f"paef: {total} rewrite{'s' if total != 1 else ''} applied to {out}; {hints} finding(s) need a manual change", file=sys.stderr)
+    print(f"paef: {_fix_summary(total, out, left)}", file=sys.stderr)
     for e in left.errors:
         print(terminal_safe(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}"), file=sys.stderr)
     return 1 if left.errors else 0
+
+
+def _fix_summary(applied: int, out: str, left: Report) -> str:
+    """What was applied, what is offered but needs review, what is left as hints."""
+    review = sum(1 for f in left.findings if f.fix is not None and f.fix.needs_review)
+    safe = sum(1 for f in left.findings if f.fixable)  # collided with another fix
+    hints = len(left.findings) - review - safe
+    text = f"{applied} rewrite{'s' if applied != 1 else ''} applied to {out}"
+    if review:
+        text += f"; {review} need{'s' if review == 1 else ''} review (--unsafe applies {'it' if review == 1 else 'them'})"
+    if safe:
+        text += f"; {safe} not applied (collided with another rewrite)"
+    return text + f"; {hints} hint{'s' if hints != 1 else ''} (a manual change)"
 
 
 def _profile(args: argparse.Namespace) -> int:

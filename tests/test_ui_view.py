@@ -211,7 +211,9 @@ def test_static_view_has_every_card_diff_and_the_copyable_fixed_cell():
 
 def test_fixes_state_composes_and_reports_collisions():
     report = sample_report()
-    colliding = replace(report.findings[PING_PONG], rule="list-to-tensor")
+    same = report.findings[PING_PONG]  # identical edits would be shared: these differ on one site
+    colliding = replace(same, rule="list-to-tensor",
+                        fix=replace(same.fix, edits=tuple(replace(e, text=e.text + "  ") for e in same.fix.edits)))
     findings = dict(enumerate(report.findings + (colliding,)))
     fixes = CellFixes(SourceUnit(CELL, CELL_TEXT), findings)
     assert set(fixes.findings) == {PING_PONG, HOST_SYNC, 3}  # the hint has no edits

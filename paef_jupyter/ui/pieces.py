@@ -248,7 +248,8 @@ def fix_block(finding: Finding, diff: str | None) -> Markup | None:
     fix = finding.fix
     if fix is None:
         return None
-    kind = "Automatic fix" if fix.automatic else "Suggested fix (hint)"
+    kind = ("Automatic fix (safe)" if fix.automatic
+            else f"Rewrite — needs review: {fix.review}" if fix.needs_review else "Suggested fix (hint)")
     return tag(
         "div",
         tag("div", f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),

@@ -227,7 +227,9 @@ class ReportView:
         c.undo.on_click(lambda _: self.do_undo(index))
         if not finding.fixable:
             c.apply.disabled = True
-            c.apply.tooltip = "a hint: no automatic rewrite keeps the meaning here"
+            c.apply.tooltip = ("needs review: not applied from here (`paef fix --unsafe` applies it)"
+                               if finding.fix and finding.fix.needs_review
+                               else "a hint: no automatic rewrite keeps the meaning here")
         return c
 
     def do_apply(self, index: int) -> None:
