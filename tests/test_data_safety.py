@@ -86,7 +86,7 @@ def test_file_changed_while_fixing_is_refused(tmp_path: Path, monkeypatch: pytes
     make_notebook(nb_path, "x = 1\n", SLOW)
     real_rewrite = api.rewrite
 
-    def rewrite_while_autosave(units, rules=None):
+    def rewrite_while_autosave(units, **options):
         nb = nbformat.read(nb_path, as_version=4)
         if change == "insert-cell":
             nb.cells.insert(1, nbformat.v4.new_code_cell("inserted = True\n"))
@@ -95,7 +95,7 @@ def test_file_changed_while_fixing_is_refused(tmp_path: Path, monkeypatch: pytes
         else:
             del nb.cells[1]
         nbformat.write(nb, nb_path)
-        return real_rewrite(units, rules=rules)
+        return real_rewrite(units, **options)
 
     monkeypatch.setattr(api, "rewrite", rewrite_while_autosave)
     code = cli.main(["fix", str(nb_path)])
