@@ -46,17 +46,23 @@ def analyze_units(
             continue
         try:
             module = cst.parse_module(masked.text)
+            prior = priors.setdefault(unit.ref.path, Prior())
+            imports = modules.importer(unit.ref.path) if modules is not None else None
+            facts = Facts(module, namespace, prior, imports=imports)
         except cst.ParserSyntaxError as exc:
             errors.append(AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
             continue
-        prior = priors.setdefault(unit.ref.path, Prior())
-        imports = modules.importer(unit.ref.path) if modules is not None else None
-        facts = Facts(module, namespace, prior, imports=imports)
+        except RecursionError:  # a 340-term `+` chain: this unit is an error, the others analysed
+            errors.append(_too_deep(unit.ref))
+            continue
         analysed.append((unit.ref, masked, facts))
         priors[unit.ref.path] = prior.after(facts)
     _spread_per_iteration([f for _, _, f in analysed])
     for ref, masked, facts in analysed:
-        findings.extend(_run(selected, RuleContext(ref, masked, facts)))
+        try:
+            findings.extend(_run(selected, RuleContext(ref, masked, facts)))
+        except RecursionError:
+            errors.append(_too_deep(ref))
     sources = list(units)
     reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
     for local in modules.loaded if modules is not None else ():
@@ -71,6 +77,11 @@ def analyze_units(
             sources.append(local.unit)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
     return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(sources), title=title)
+
+
+def _too_deep(ref: CellRef) -> AnalysisError:
+    """CPython runs expressions deeper than the recursive walks here can follow."""
+    return AnalysisError(ref, None, "expression nested too deeply to analyse (RecursionError)")
 
 
 def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:

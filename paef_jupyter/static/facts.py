@@ -11,7 +11,7 @@ from __future__ import annotations
 import builtins
 import types
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import libcst as cst
@@ -522,7 +522,10 @@ class Facts:
                 out.add(root)
 
     def _imported(self, name: str) -> bool:
-        return name in self.aliases or (name not in self._defs and name in self.prior.aliases)
+        """A module (or a name imported from one) rather than an object the loop could change."""
+        if name in self.aliases:
+            return True
+        return name not in self._defs and (name in self.prior.aliases or isinstance(self.namespace.get(name), types.ModuleType))
 
     def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
         if is_inplace_method(method) or method in _IMPURE_METHODS:
@@ -683,19 +686,30 @@ class Facts:
             return None
         head, _, rest = dotted.partition(".")
         target = self.aliases.get(head)
-        if target is None and head not in self._defs and head not in self.namespace:
-            target = self.prior.aliases.get(head)
-        if target is None and head not in self._defs and not self.prior.defines(head):
-            value = self.namespace.get(head)
-            if isinstance(value, types.ModuleType):
-                target = value.__name__
-            elif value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
-                target = f"{value.__module__}.{value.__qualname__}"
-            elif value is None and head not in self.namespace and hasattr(builtins, head):
-                target = f"builtins.{head}"
+        if target is None and head not in self._defs:
+            target = self._outer_name(head)
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target
+
+    def _outer_name(self, head: str) -> str | None:
+        """What `head` names when this unit does not bind it: a module in the live namespace
+        (exact), else an earlier cell's import (a kernel that ran `import torch` still sees
+        `from torch import tensor` as `torch.tensor`), else a live object's own name, else a
+        builtin. A live namespace and earlier cells usually both know a name: neither may hide
+        the other's answer."""
+        value = self.namespace.get(head)
+        if isinstance(value, types.ModuleType):
+            return value.__name__
+        if head in self.prior.aliases:
+            return self.prior.aliases[head]
+        if self.prior.defines(head):
+            return None
+        if value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
+            return f"{value.__module__}.{value.__qualname__}"
+        if head not in self.namespace and hasattr(builtins, head):
+            return f"builtins.{head}"
+        return None
 
     def kind(self, expr: cst.CSTNode) -> Kind:
         key = id(expr)
@@ -1149,15 +1163,25 @@ _NON_TRAINING_LIBRARIES = (
 # Names of callables that run a forward pass: a model, a loss, a metric.
 _FORWARD_CALL_WORDS = ("model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator",
                        "discriminator", "backbone", "head", "transformer", "criterion", "loss", "metric")
-_SAFE_UNKNOWN_METHODS = frozenset(
-    {m for m in dir(__import__("torch").Tensor) if not m.startswith("_")}
-    - {"backward", "register_hook", "retain_grad", "requires_grad_", "apply_", "map_", "map2_", "grad",
-       "register_post_accumulate_grad_hook"}
-) | frozenset({
+_SAFE_OTHER_METHODS = frozenset({
     "append", "extend", "insert", "keys", "values", "items", "get", "join", "format", "split", "strip",
     "add_batch", "add_scalar", "add_scalars", "log", "write", "set_postfix", "set_description", "eval",
     "savefig", "plot", "close", "reset", "render", "observation_space", "sample", "to_numpy",
 })
+_TRAINING_TENSOR_METHODS = frozenset({"backward", "register_hook", "retain_grad", "requires_grad_", "apply_", "map_",
+                                      "map2_", "grad", "register_post_accumulate_grad_hook"})
+
+
+@lru_cache(maxsize=1)
+def _safe_unknown_methods() -> frozenset[str]:
+    """Methods that never run a training step: torch's Tensor methods (read when first needed, so
+    the analysis imports without torch; without torch only the plain list, which refuses more)."""
+    try:
+        import torch
+    except ImportError:
+        return _SAFE_OTHER_METHODS
+    tensor = {m for m in dir(torch.Tensor) if not m.startswith("_")} - _TRAINING_TENSOR_METHODS
+    return frozenset(tensor) | _SAFE_OTHER_METHODS
 
 
 def may_train(facts: Facts, node: cst.CSTNode) -> bool:
@@ -1189,6 +1213,11 @@ class _Training:
     def call(self, call: cst.Call) -> bool:
         facts = self.facts
         func = call.func
+        found = facts._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if found is not None:  # this unit's, an earlier cell's or a local module's function
+            other = _Training(facts.owner_of(found))
+            other.seen = self.seen
+            return other.function(found)
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
@@ -1196,8 +1225,6 @@ class _Training:
             return not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
         if isinstance(func, cst.Name):
             name = func.value
-            if name in facts.functions:
-                return self.function(facts.functions[name])
             if name in facts.classes:
                 return self.methods(facts.classes[name], "__init__")
             return self.instance_call(func)
@@ -1273,7 +1300,7 @@ class _Training:
                 return self.methods(cls, method)
             if facts.kind(func) is Kind.MODULE or self._class_of(func) is not None:
                 return self.instance_call(func)
-            return method not in _SAFE_UNKNOWN_METHODS
+            return method not in _safe_unknown_methods()
         cls = self._class_of(receiver)
         if cls is not None:
             return self.methods(cls, method)
@@ -1289,7 +1316,7 @@ class _Training:
             return False
         if any(w in method.lower() for w in _TRAINING_WORDS):
             return True
-        if method in _SAFE_UNKNOWN_METHODS:
+        if method in _safe_unknown_methods():
             # a tensor's (or container's) method by its name, unless the unit defines one so named
             candidates = [f for key, f in facts.functions.items() if key.endswith("." + method)]
             return any(self.function(f) for f in candidates)
@@ -1336,9 +1363,10 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
     methods = {loop: set(loop.methods) for loop in facts.loops}
+    cache: dict[FunctionNode, set[str]] = {}
     for call, loop in facts._calls_in_loops:
         for callee in facts._callees(call):
-            called = {c.func.attr.value for c in facts.calls_in(callee.body) if isinstance(c.func, cst.Attribute)}
+            called = _methods_called(facts, callee, cache)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
@@ -1356,3 +1384,18 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "train"
         elif loop in models:
             loop.kind = "eval"
+
+
+def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, set[str]]) -> set[str]:
+    """Attribute calls made by `func` and, transitively, by the unit's functions it calls: a
+    step two helpers away (`self._update(loss)` -> `apply(loss, opt)` -> `loss.backward()`)."""
+    if func in cache:
+        return cache[func]
+    cache[func] = out = set()  # a recursion guard while it is filled
+    owner = facts.owner_of(func)
+    for call in owner.calls_in(func.body):
+        if isinstance(call.func, cst.Attribute):
+            out.add(call.func.attr.value)
+        for callee in owner._callees(call):
+            out |= _methods_called(owner, callee, cache)
+    return out
