@@ -27,4 +27,4 @@ for epoch in range(4):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    print(f"epoch {epoch} loss {loss.item():.4f}")
+    print(f"epoch {epoch} loss {loss.item():.4f}")  # paef: ok host-sync

@@ -19,7 +19,7 @@ with torch.no_grad():
     for t in range(12):
         h = cell(emb(tokens), h)
         logits = out(h)
-        next_ids = logits.argmax(-1).cpu().numpy()
+        next_ids = logits.argmax(-1).cpu().numpy()  # paef: ok ping-pong; ok host-sync
         tokens = torch.from_numpy(next_ids).to(device)  # paef: expect ping-pong
         scores = torch.tensor(logits.softmax(-1).cpu().tolist(), device=device)  # paef: expect-fix ping-pong
         generated.append(tokens)
