@@ -23,7 +23,7 @@ class NoisyImages(Dataset):
         img = self.images[i]
         if i % 2:
             img = np.fliplr(img)
-        img = np.clip(img + 0.05 * np.sin(np.arange(64).reshape(8, 8)), 0, 1)
+        img = np.clip(img + 0.05 * np.sin(np.arange(64).reshape(8, 8)), 0, 1)  # paef: expect cpu-function
         img = ((img - img.mean()) / (img.std() + 1e-6)).astype(np.float32)
         return torch.from_numpy(np.ascontiguousarray(img)).unsqueeze(0), int(self.labels[i])
 
