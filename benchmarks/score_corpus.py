@@ -404,6 +404,7 @@ def _compiles(text: str, cell: bool) -> str:
 
 def write_variant(program: Program, new_texts: dict[tuple[str, int | None], str], where: Path) -> Path:
     """A copy of the program under `where` with some units replaced; returns the copy's path."""
+    where.mkdir(parents=True, exist_ok=True)
     target = where / program.path.name
     if program.path.is_dir():
         shutil.copytree(program.path, target, ignore=shutil.ignore_patterns("__pycache__"))
