@@ -73,7 +73,8 @@ def test_most_programs_are_runnable():
 def test_runnable_programs_run_and_are_deterministic():
     """Each runnable program runs twice in one subprocess (two at a time) with the same output."""
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = list(pool.map(lambda p: sc.run_in_subprocess(p.path, times=2), RUNNABLE))
+        # A generous per-program limit: on a loaded 2-core box importing torch alone can take seconds.
+        runs = list(pool.map(lambda p: sc.run_in_subprocess(p.path, times=2, timeout=240), RUNNABLE))
     failures = [f"{p.name}: {r.error}" for p, r in zip(RUNNABLE, runs) if not r.ok]
     assert not failures, failures
     unstable = [p.name for p, r in zip(RUNNABLE, runs) if r.outputs[0] != r.outputs[1]]
