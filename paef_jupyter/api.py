@@ -37,8 +37,10 @@ def analyze_source(
 @dataclass(frozen=True)
 class Rewrite:
     unit: SourceUnit  # as it was
-    text: str  # after every automatic fix
+    text: str  # after every fix applied
     applied: tuple[Finding, ...]
+    skipped: tuple[Finding, ...] = ()  # fixes that collided with another or did not compile
+    review: tuple[Finding, ...] = ()  # rewrites offered for review, left unapplied
 
 
 def rewrite(
@@ -46,29 +48,36 @@ def rewrite(
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     max_rounds: int = 5,
+    unsafe: bool = False,
 ) -> list[Rewrite]:
-    """Apply every automatic fix, re-analysing until none is left: one fix can uncover
-    another (a hoisted CPU result makes the tensor built from it loop-invariant)."""
+    """Apply every automatic (proved-safe) fix, re-analysing until none is left: one fix can
+    uncover another (a hoisted CPU result makes the tensor built from it loop-invariant).
+    `unsafe` also applies the fixes that need review."""
     texts = [u.text for u in units]
     applied: list[list[Finding]] = [[] for _ in units]
+    skipped: list[list[Finding]] = [[] for _ in units]
+    review: list[list[Finding]] = [[] for _ in units]
     for _ in range(max_rounds):
         current = [replace(u, text=t) for u, t in zip(units, texts)]
         report = analyze(current, namespace=namespace, rules=rules)
         changed = False
         for i, unit in enumerate(current):
             mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
-            new, done, _ = apply_findings(unit.text, mine)
+            new, done, collided = apply_findings(unit.text, mine, unsafe=unsafe)
+            skipped[i] = collided
+            review[i] = [f for f in mine if f.fix is not None and f.fix.needs_review and not unsafe]
             if done:
                 texts[i], changed = new, True
                 applied[i].extend(done)
         if not changed:
             break
-    return [Rewrite(u, t, tuple(a)) for u, t, a in zip(units, texts, applied)]
+    return [Rewrite(u, t, tuple(a), tuple(s), tuple(r)) for u, t, a, s, r in zip(units, texts, applied, skipped, review)]
 
 
 def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:
-    """Static analysis of a `.py` or `.ipynb` file; raises `units.InputError` if unreadable."""
-    return analyze(read_units(path), rules=rules, title=path)
+    """Static analysis of a `.py` or `.ipynb` file and of the helpers its loops call in local
+    modules (reported in their own files); raises `units.InputError` if unreadable."""
+    return analyze_units(read_units(path), rules=rules, title=path, follow_imports=True)
 
 
 # --- profiling (see paef_jupyter/dynamic) ----------------------------------------------
@@ -100,6 +109,7 @@ def profile_cell(
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
+    started = time.perf_counter()
     try:
         static = analyze_source(text, ref, namespace=namespace, rules=rules)
         failed: tuple[str, ...] = ()
@@ -128,7 +138,7 @@ def profile_cell(
         note = f"the profile could not be analysed: {_one_line(exc)}"
         profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=failed + (note,))
         report = replace(static, profile=profile)
-    return CellRun(run.value, run.error, _stamp(report, run.run_end))
+    return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s))
 
 
 def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | None = None) -> Report:
@@ -167,9 +177,15 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
-def _stamp(report: Report, run_end: float) -> Report:
-    """Record the time from the end of the cell's code to the finished report."""
+def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
+    """Record the time from the end of the cell's code to the finished report, and make the
+    overhead figure what the user waits: analysis + profiled run + report, over the plain run
+    (estimated from the unprofiled iterations: `Profile.overhead` is the run's own ratio)."""
     if report.profile is None:
         return report
-    profile = replace(report.profile, postprocess_s=time.perf_counter() - run_end)
+    now = time.perf_counter()
+    profile = report.profile
+    plain = wall_s / profile.overhead if profile.overhead else None
+    visible = (now - started) / plain if plain else None
+    profile = replace(profile, postprocess_s=now - run_end, overhead=visible)
     return replace(report, profile=profile)

@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import shutil
+import re
 import sys
 from dataclasses import replace
 from typing import Sequence
 
 from . import api
-from .model import Report
-from .units import InputError, read_units, write_fixed
+from .model import AnalysisError, CellRef, Report
+from .safe_write import WriteError, replace_file, same_file
+from .units import InputError, fixed_payload, load, write_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -20,11 +20,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.run(args))
-    except InputError as exc:
-        print(f"paef: {exc}", file=sys.stderr)
+    except (InputError, WriteError) as exc:
+        print(f"paef: {terminal_safe(str(exc))}", file=sys.stderr)
         return 2
     except ValueError as exc:  # e.g. an unknown --rule
-        print(f"paef: {exc}", file=sys.stderr)
+        print(f"paef: {terminal_safe(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("paef: interrupted", file=sys.stderr)
@@ -41,10 +41,11 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("--rule", action="append", metavar="ID", help="only this rule (repeatable)")
     scan.set_defaults(run=_scan)
 
-    fix = sub.add_parser("fix", help="apply every automatic rewrite")
+    fix = sub.add_parser("fix", help="apply every proved-safe rewrite")
     fix.add_argument("path", metavar="PATH")
     fix.add_argument("-o", "--output", metavar="OUT", help="write here (default: in place, keeping PATH.orig)")
     fix.add_argument("--rule", action="append", metavar="ID")
+    fix.add_argument("--unsafe", action="store_true", help="also apply the rewrites that need review")
     fix.set_defaults(run=_fix)
 
     prof = sub.add_parser("profile", help="run and profile a script or notebook")
@@ -57,15 +58,24 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _scan(args: argparse.Namespace) -> int:
-    reports = [api.analyze(read_units(path), rules=args.rule, title=path) for path in args.paths]
+    reports, unreadable = [], []
+    for path in args.paths:
+        try:
+            reports.append(api.analyze_path(path, rules=args.rule))
+        except InputError as exc:  # the other files are still reported
+            print(f"paef: {terminal_safe(str(exc))}", file=sys.stderr)
+            reason = str(exc).removeprefix(f"{path}: ")
+            unreadable.append(AnalysisError(CellRef(path), None, reason))
     merged = Report(
         findings=tuple(f for r in reports for f in r.findings),
-        errors=tuple(e for r in reports for e in r.errors),
+        errors=tuple(unreadable) + tuple(e for r in reports for e in r.errors),
     )
     if args.format == "json":
         print(json.dumps(merged.to_json(full=False), indent=2))
     else:
         print(render_text(merged))
+    if unreadable:
+        return 2
     return 1 if merged.findings or merged.errors else 0
 
 
@@ -73,13 +83,22 @@ def render_text(report: Report) -> str:
     lines = []
     for f in report.findings:
         where = _where(f.ref.path, f.ref.cell, f.line)
-        tag = " [fixable]" if f.fixable else ""
-        lines.append(f"{where}: {f.severity.value}: {f.rule}: {f.message}{tag}")
+        tag = " [fixable]" if f.fixable else " [fix needs review]" if f.fix and f.fix.needs_review else ""
+        lines.append(terminal_safe(f"{where}: {f.severity.value}: {f.rule}: {f.message}{tag}"))
     for e in report.errors:
-        lines.append(f"{_where(e.ref.path, e.ref.cell, e.line)}: error: {e.message}")
+        lines.append(terminal_safe(f"{_where(e.ref.path, e.ref.cell, e.line)}: error: {e.message}"))
     n = len(report.findings)
     lines.append(f"{n} finding{'s' if n != 1 else ''}, {len(report.errors)} unanalysable")
     return "\n".join(lines)
+
+
+_SHOWN_ESCAPED = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def terminal_safe(text: str) -> str:
+    """`text` as one inert terminal line: control characters (which can retitle or clear a terminal)
+    and Unicode bidi controls (which reorder what is shown: Trojan Source) are written as escapes."""
+    return _SHOWN_ESCAPED.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def _where(path: str | None, cell: int | None, line: int | None) -> str:
@@ -90,23 +109,35 @@ def _where(path: str | None, cell: int | None, line: int | None) -> str:
 
 
 def _fix(args: argparse.Namespace) -> int:
-    units = read_units(args.path)
-    rewrites = api.rewrite(units, rules=args.rule)
+    loaded = load(args.path)
+    rewrites = api.rewrite(loaded.units, rules=args.rule, unsafe=args.unsafe)
     new_sources = {r.unit.ref.cell: r.text for r in rewrites if r.applied}
     total = sum(len(r.applied) for r in rewrites)
     out = args.output or args.path
     if new_sources:
-        if out == args.path:
-            shutil.copyfile(args.path, args.path + ".orig")
-        write_fixed(args.path, out, new_sources)
-    elif args.output and os.path.abspath(args.output) != os.path.abspath(args.path):
-        shutil.copyfile(args.path, args.output)
+        backup = write_output(loaded, out, fixed_payload(loaded, new_sources))
+        if backup:
+            print(f"paef: the original is kept as {backup}", file=sys.stderr)
+    elif args.output and not same_file(args.path, args.output):
+        write_output(loaded, out, loaded.snapshot.data)
     left = api.analyze([replace(r.unit, text=r.text) for r in rewrites], rules=args.rule)
-    hints = sum(1 for f in left.findings if not f.fixable)
-    print(f"paef: {total} rewrite{'s' if total != 1 else ''} applied to {out}; {hints} finding(s) need a manual change", file=sys.stderr)
+    print(f"paef: {_fix_summary(total, out, left)}", file=sys.stderr)
     for e in left.errors:
-        print(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}", file=sys.stderr)
+        print(terminal_safe(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}"), file=sys.stderr)
     return 1 if left.errors else 0
+
+
+def _fix_summary(applied: int, out: str, left: Report) -> str:
+    """What was applied, what is offered but needs review, what is left as hints."""
+    review = sum(1 for f in left.findings if f.fix is not None and f.fix.needs_review)
+    safe = sum(1 for f in left.findings if f.fixable)  # collided with another fix
+    hints = len(left.findings) - review - safe
+    text = f"{applied} rewrite{'s' if applied != 1 else ''} applied to {out}"
+    if review:
+        text += f"; {review} need{'s' if review == 1 else ''} review (--unsafe applies {'it' if review == 1 else 'them'})"
+    if safe:
+        text += f"; {safe} not applied (collided with another rewrite)"
+    return text + f"; {hints} hint{'s' if hints != 1 else ''} (a manual change)"
 
 
 def _profile(args: argparse.Namespace) -> int:
@@ -115,8 +146,7 @@ def _profile(args: argparse.Namespace) -> int:
         raise InputError(f"{args.path}: profiling is not available in this build")
     report = profile_path(args.path, engine=args.engine)
     if args.json:
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump(report.to_json(), fh, indent=1)
+        replace_file(args.json, json.dumps(report.to_json(), indent=1).encode("utf-8"))
     if args.report:
         from .ui.html_report import write_report
 

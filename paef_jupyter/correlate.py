@@ -40,6 +40,15 @@ NEGLIGIBLE_SHARE = 0.005
 DOMINANT_SHARE = 0.25
 # Rules whose cost is a host<->device copy or a device sync: nothing to measure on a CPU.
 GPU_COSTS = frozenset({"cpu-then-move", "pageable-transfer", "host-sync"})
+# What a GPU-only cost would be, said on a CPU run instead of a measurement.
+PREDICTED: dict[str, str] = {
+    "host-sync": "on a GPU this line would stall the host until the device finishes its queued "
+    "work; not measurable on this CPU run",
+    "cpu-then-move": "on a GPU each host-to-device copy here would add a transfer; not measurable "
+    "on this CPU run",
+    "pageable-transfer": "on a GPU these copies would go through pageable memory and block the host; "
+    "not measurable on this CPU run",
+}
 # A transfer below this size is "small" (many of them cost more in latency than bandwidth).
 SMALL_COPY_BYTES = 1 << 20
 
@@ -98,14 +107,17 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         tensor_creations=sum(s.tensor_creations for s in stats),
         sync_warnings=sum(s.sync_warnings for s in stats),
     )
+    if profile.device == "cpu" and rule in GPU_COSTS:
+        # Copies and syncs cost nothing on a CPU: the cost is a prediction, never a measurement,
+        # so it ranks after everything measured.
+        return replace(ev, measurable=False, notes=(PREDICTED[rule],))
     moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
-        note = "its lines cost nothing measurable in this run"
-        if profile.device == "cpu" and rule in GPU_COSTS:
-            note += " (a CPU run: what this rule is about costs on a GPU)"
-        return replace(ev, measurable=False, notes=(note,))
-    saving = SAVING.get(rule, DEFAULT_SAVING) * run_time
-    return replace(ev, estimated_saving_s=saving, notes=_notes(ev))
+        return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
+    fraction = SAVING.get(rule, DEFAULT_SAVING)
+    saving = fraction * run_time
+    model = f"saving = {fraction:.0%} of these lines' measured time (what a `{rule}` fix usually removes)"
+    return replace(ev, estimated_saving_s=saving, notes=_notes(ev) + (model,))
 
 
 def _iterations(stats: list[LineStat]) -> int:
@@ -225,16 +237,17 @@ def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, 
                 f"Many copies of about {size:,.0f} bytes: each pays the transfer latency. Create "
                 "the tensors on the device (`device=`) or move one batched tensor.",
             )
-    syncs = max(stat.syncs, stat.sync_warnings)
+    # Only a measured device sync that the line's own call made (library-internal ones, such
+    # as the `.item()` of an optimizer's step counter, are not the user's): on a CPU, none.
+    syncs = stat.sync_warnings if gpu else 0
     if syncs and per_iter(syncs) >= 1:
         return (
             "host-sync",
-            Severity.HIGH if gpu else Severity.MEDIUM,
-            f"{per_iter(syncs):g} host sync(s) per iteration on this line",
-            "The host waits for the device to finish (`.item()`, `float(t)`, printing a tensor, "
-            "`.cpu()`) once per iteration, so the GPU idles while Python catches up. Keep "
-            "values on the device and read them every N steps."
-            + ("" if gpu else " (Measured on the CPU, where these reads are cheap; on a GPU each one stalls.)"),
+            Severity.HIGH,
+            f"{per_iter(syncs):g} device sync(s) per iteration made by this line",
+            "The host waits for the GPU to finish its queued work (`.item()`, `float(t)`, "
+            "printing a tensor, `.cpu()`) once per iteration, so the GPU idles while Python "
+            "catches up. Keep values on the device and read them every N steps.",
         )
     in_loop = n and stat.hits >= n
     cpu_only = stat.cpu_time_s - stat.op_time_s

@@ -8,8 +8,11 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
+import gc
 import os
 import re
+import statistics
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -20,7 +23,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from . import api
-from .model import CellRef, Report, SourceUnit
+from .model import AnalysisError, CellRef, Report, SourceUnit
 
 
 @dataclass(frozen=True)
@@ -91,11 +94,28 @@ class PaefMagics(Magics):
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
+        _check_rule_ids(args.apply)
         running = running_cell(self.shell)
         text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
-        ref = CellRef(path=f"In[{self.shell.execution_count}]", cell_id=running.cell_id)
-        outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top)
+        count = cell_count(self.shell)
+        ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
+        progress = None
+        if not args.quiet:
+            from .ui import placeholder, placeholder_html
+
+            progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
+                                   + ", then analysing it\u2026")
+        try:
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+        except SyntaxError:
+            # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
+            if progress is not None:
+                progress.update(placeholder_html("the cell did not run"))
+            self.shell.showsyntaxerror()
+            raise UsageError("the cell did not run (SyntaxError above)") from None
         if isinstance(outcome.error, KeyboardInterrupt):
+            if progress is not None:
+                progress.update(placeholder_html("interrupted: no report"))
             raise outcome.error
         report = outcome.report
         self.last = report
@@ -106,17 +126,18 @@ class PaefMagics(Magics):
         if not args.quiet:
             from .ui import show_report
 
-            show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, outcome),
-                        apply_hint=_apply_hint(text))
+            show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
+                        apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
         if outcome.error is not None:
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5) -> CellOutcome:
-        """Run a `%%paef` cell's text in the user namespace and analyse it."""
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+        """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
+        cell's prompt number, which its tracebacks name."""
         __tracebackhide__ = True  # noqa: F841
         self._wait_for_jedi()
-        code = CellCode.build(self.shell, text)
+        code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
         timing: dict[str, float] = {}
 
         def execute() -> Any:
@@ -140,7 +161,12 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
-        report = api.analyze_source(text, ref, namespace=ns)
+        try:
+            report = api.analyze_source(text, ref, namespace=ns)
+        except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+            first = (str(exc).strip().splitlines() or [""])[0]
+            failure = f"analysis failed: {type(exc).__name__}" + (f": {first}" if first else "")
+            report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
     def _wait_for_jedi(self) -> None:
@@ -149,15 +175,27 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
+            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
+            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
+            # costs about 0.4 s with torch loaded.
+            gc.collect()
 
-    def _rerunner(self, ref: CellRef, before: CellOutcome) -> Callable[[str], "Comparison"]:
-        profiled = before.report.profile is not None
-
+    def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
-            after = self.run_text(new_text, ref, profile=profiled)
-            if after.error is None:
-                self.last = after.report
-            return Comparison(before.run_s, after.run_s, profiled, after.error, after.report)
+            """The fixed cell runs once for real (its output shown, its report kept), then both
+            versions are timed unprofiled and warm, in interleaved pairs."""
+            after = self.run_text(new_text, ref, profile=False, count=count)
+            if after.error is not None:
+                return Comparison((), (), after.error, after.report)
+            self.last = after.report
+            old = CellCode.build(self.shell, before_text, count)
+            new = CellCode.build(self.shell, new_text, count)
+            ns = self.shell.user_ns
+            try:
+                olds, news = time_interleaved(lambda: old.run(ns), lambda: new.run(ns))
+            except Exception as exc:  # noqa: BLE001 - a version that fails when run again
+                return Comparison((), (), _from_user_code(exc, old.filename), after.report)
+            return Comparison(tuple(olds), tuple(news), None, after.report)
 
         return rerun
 
@@ -199,15 +237,18 @@ class PaefMagics(Magics):
         if not args.quiet:
             from .ui import show_report
 
-            show_report(report, top=args.top, editor=self.editor)
+            show_report(report, top=args.top, editor=self.editor, key=running_cell(self.shell).cell_id)
         return None
 
     def _scan(self, path: str | None) -> Report:
         from .units import InputError, read_units
 
         self._wait_for_jedi()
+        explicit = bool(path)
         path = path or notebook_path(self.shell)
         if path:
+            if not explicit:  # the kernel's own notebook: named as the user knows it, from its folder
+                path = os.path.relpath(path)
             try:
                 units = read_units(path)
             except InputError as exc:
@@ -219,10 +260,13 @@ class PaefMagics(Magics):
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
 
     def _write(self, report: Report, path: str) -> None:
+        from .safe_write import WriteError
         from .ui.html_report import write_report
 
         try:
             write_report(report, path)
+        except WriteError as exc:
+            raise UsageError(str(exc)) from None
         except OSError as exc:
             raise UsageError(f"{path}: cannot write ({exc.strerror or exc})") from None
         print(f"paef: report written to {path}")
@@ -239,17 +283,61 @@ class PaefMagics(Magics):
 
 @dataclass(frozen=True)
 class Comparison:
-    """Before/after run time of a cell whose fixes were applied (Re-run and compare)."""
+    """Re-run and compare: warm, unprofiled run times of the cell before and after its fixes,
+    in interleaved pairs (before, after, after, before, ...), so drift hits both alike."""
 
-    before_s: float
-    after_s: float
-    profiled: bool
+    before_runs: tuple[float, ...]
+    after_runs: tuple[float, ...]
     error: BaseException | None
     report: Report
 
     @property
+    def repeats(self) -> int:
+        return min(len(self.before_runs), len(self.after_runs))
+
+    @property
+    def before_s(self) -> float:
+        return statistics.median(self.before_runs) if self.before_runs else 0.0
+
+    @property
+    def after_s(self) -> float:
+        return statistics.median(self.after_runs) if self.after_runs else 0.0
+
+    @property
+    def ratios(self) -> list[float]:
+        return [b / a for b, a in zip(self.before_runs, self.after_runs) if a > 0]
+
+    @property
     def speedup(self) -> float | None:
-        return self.before_s / self.after_s if self.after_s > 0 else None
+        """Median of the pairs' ratios; None when the pairs disagree on which is faster."""
+        ratios = self.ratios
+        if len(ratios) < 2 or min(ratios) <= 1.0 <= max(ratios):
+            return None
+        return statistics.median(ratios)
+
+    @property
+    def spread(self) -> tuple[float, float] | None:
+        ratios = self.ratios
+        return (min(ratios), max(ratios)) if ratios else None
+
+
+def time_interleaved(before: Callable[[], Any], after: Callable[[], Any], *, min_pairs: int = 3,
+                     max_pairs: int = 7, budget_s: float = 20.0) -> tuple[list[float], list[float]]:
+    """Wall times of interleaved pairs: at least `min_pairs`, more while within `budget_s`.
+
+    The caller has run both once already (warm: imports, caches, allocator)."""
+    olds: list[float] = []
+    news: list[float] = []
+    started = time.perf_counter()
+    while len(olds) < max_pairs:
+        first, second = ((before, olds), (after, news)) if len(olds) % 2 == 0 else ((after, news), (before, olds))
+        for fn, out in (first, second):
+            t0 = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t0)
+        if len(olds) >= min_pairs and time.perf_counter() - started > budget_s * len(olds) / max_pairs:
+            break
+    return olds, news
 
 
 # --- running the body like IPython does --------------------------------------------------
@@ -264,7 +352,7 @@ class CellCode:
     last: Any  # the final expression, evaluated for the cell's value; None if there is none
 
     @classmethod
-    def build(cls, shell: Any, text: str) -> "CellCode":
+    def build(cls, shell: Any, text: str, count: int) -> "CellCode":
         lines = text.split("\n")
         magic_at = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
         body_lines = lines[magic_at + 1 :]
@@ -273,7 +361,7 @@ class CellCode:
         # transform_cell drops leading blank lines; put them (and the magic line) back.
         source = "\n" * (magic_at + 1 + blank) + transformed
         # Its own file name (not the outer cell's), so tracebacks and linecache show the body.
-        filename = shell.compile.cache(source, shell.execution_count)
+        filename = shell.compile.cache(source, count)
         tree = shell.transform_ast(shell.compile.ast_parse(source, filename=filename))
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(transformed):
@@ -301,6 +389,22 @@ def running_cell(shell: Any) -> RunningCell:
     return RunningCell(cell_id if isinstance(cell_id, str) else None, code if isinstance(code, str) else None)
 
 
+def cell_count(shell: Any) -> int:
+    """The running cell's own prompt number.
+
+    IPython 9 counts the cell before running it (`execution_count` is already the next
+    one), older versions after: the count the cell's code was compiled under, found from
+    the calling cell's frame, is right for both."""
+    names = getattr(shell.compile, "_filename_map", {})
+    frame = sys._getframe(1)
+    while frame is not None:
+        count = names.get(frame.f_code.co_filename)
+        if isinstance(count, int):
+            return count
+        frame = frame.f_back
+    return shell.execution_count
+
+
 def notebook_path(shell: Any) -> str | None:
     """This notebook's file when the kernel knows it (`__session__` / JPY_SESSION_NAME)."""
     for candidate in (shell.user_ns.get("__session__"), os.environ.get("JPY_SESSION_NAME")):
@@ -312,7 +416,7 @@ def notebook_path(shell: Any) -> str | None:
 def history_units(shell: Any) -> list[SourceUnit]:
     """The cells run so far (raw text), but not the one running now."""
     raw = shell.history_manager.input_hist_raw
-    now = shell.execution_count
+    now = cell_count(shell)
     return [
         SourceUnit(CellRef(path=f"In[{n}]"), text)
         for n, text in enumerate(raw)
@@ -320,12 +424,24 @@ def history_units(shell: Any) -> list[SourceUnit]:
     ]
 
 
+_PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
-    """The error with its traceback starting at the cell's code, as a plain run would show it."""
+    """The error with its traceback as a plain run would show it: starting at the cell's code,
+    and ending before our own frames (a Ctrl-C that lands in the profiler's trace hook)."""
     tb = error.__traceback__ if error is not None else None
     while tb is not None and tb.tb_frame.f_code.co_filename != filename:
         tb = tb.tb_next
-    return error.with_traceback(tb) if error is not None and tb is not None else error
+    if error is None or tb is None:
+        return error
+    last = tb
+    while last.tb_next is not None:
+        if last.tb_next.tb_frame.f_code.co_filename.startswith(_PROFILER_DIR):
+            last.tb_next = None
+            break
+        last = last.tb_next
+    return error.with_traceback(tb)
 
 
 def _parse(func: Callable, line: str) -> Any:
@@ -335,6 +451,17 @@ def _parse(func: Callable, line: str) -> Any:
         raise
     except SystemExit:  # argparse on bad input
         raise UsageError(f"bad arguments: {line!r}") from None
+
+
+def _check_rule_ids(rules: str | None) -> None:
+    """`--apply=ids`: an unknown id is a usage error before the cell runs, not a silent no-op."""
+    if not rules or rules == "all":
+        return
+    from .static.rules import RULES
+
+    unknown = sorted({r.strip() for r in rules.split(",") if r.strip()} - set(RULES))
+    if unknown:
+        raise UsageError(f"--apply: unknown rule id(s): {', '.join(unknown)} (known: {', '.join(sorted(RULES))})")
 
 
 def _is_paef_cell(code: str, body: str) -> bool:
@@ -364,12 +491,13 @@ _loaded: dict[int, PaefMagics] = {}
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
+    from .dynamic.warm import warm_in_background
     from .static import warm
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    # jedi's cold start takes seconds: pay it while the user writes the next cell.
-    magics.warming = warm(background=True)
+    # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False))
     _loaded[id(ipython)] = magics
 
 

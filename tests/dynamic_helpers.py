@@ -38,3 +38,21 @@ class Cells:
 
     def run(self, code: Any, loop: LoopTarget | None, **kw: Any) -> Collected:
         return collect(lambda: exec(code, self.namespace), self.files(), loop, **kw)
+
+
+def item_reads(profile: Any, ref: CellRef, line: int) -> int:
+    """`.item()` calls (`aten::_local_scalar_dense`) under a cell line, read from the call tree
+    (on a CPU they are no device syncs, so `LineStat.syncs` does not count them)."""
+    total = 0
+
+    def visit(frame: Any, inside: bool) -> None:
+        nonlocal total
+        here = inside or (frame.kind == "python" and frame.ref == ref and frame.line == line)
+        if here and frame.name == "aten::_local_scalar_dense":
+            total += frame.calls
+        for child in frame.children:
+            visit(child, here)
+
+    if profile.cpu_tree is not None:
+        visit(profile.cpu_tree, False)
+    return total

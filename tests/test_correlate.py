@@ -68,13 +68,34 @@ def test_finding_on_lines_that_cost_nothing_is_kept_but_marked_and_last():
 
 
 def test_per_iteration_syncs_become_a_dynamic_host_sync_finding():
-    prof = profile(stat(8, cpu_time_s=0.1, syncs=5, hits=5), stat(9, cpu_time_s=0.1, syncs=2, hits=5))
+    # On a GPU: the device syncs the line's own call made (sync-debug warnings, per cell line).
+    prof = profile(stat(8, cpu_time_s=0.1, sync_warnings=5, hits=5), stat(9, cpu_time_s=0.1, sync_warnings=2, hits=5),
+                   device="cuda")
     out = correlate(Report(), prof)
     (f,) = out.findings  # 2 syncs in 5 iterations is not per-iteration
     assert (f.rule, f.line, f.source) == ("host-sync", 8, "dynamic")
-    assert f.severity is Severity.MEDIUM  # measured on a CPU
-    gpu = correlate(Report(), profile(stat(8, cpu_time_s=0.1, sync_warnings=10, hits=5), device="cuda"))
-    assert gpu.findings[0].severity is Severity.HIGH and gpu.findings[0].evidence.sync_warnings == 10
+    assert f.severity is Severity.HIGH and f.evidence.sync_warnings == 5
+
+
+def test_library_syncs_and_cpu_runs_raise_no_dynamic_host_sync():
+    # Syncs in the trace that no warning put on the user's call (GradScaler's found_inf.item(),
+    # an optimizer's step counter): the library's, not the line's.
+    library = profile(stat(8, cpu_time_s=0.1, syncs=10, hits=5), device="cuda")
+    assert correlate(Report(), library).findings == ()
+    # On a CPU nothing is a device sync, whatever was counted.
+    cpu = profile(stat(8, cpu_time_s=0.1, syncs=10, sync_warnings=10, hits=5))
+    assert correlate(Report(), cpu).findings == ()
+
+
+def test_static_host_sync_on_a_cpu_is_a_prediction_ranked_after_measured_costs():
+    report = Report(findings=(finding("host-sync", 8, severity=Severity.HIGH), finding("redundant-tensor", 6)))
+    prof = profile(stat(8, cpu_time_s=0.3, hits=5), stat(6, cpu_time_s=0.05, tensor_creations=5, hits=5))
+    out = correlate(report, prof)
+    assert [f.rule for f in out.findings] == ["redundant-tensor", "host-sync"]
+    sync = out.findings[1].evidence
+    assert not sync.measurable and sync.estimated_saving_s == 0
+    assert "on a GPU this line would stall" in sync.notes[0] and "not measurable on this CPU run" in sync.notes[0]
+    assert any(n.startswith("saving = 90% of these lines' measured time") for n in out.findings[0].evidence.notes)
 
 
 def test_no_dynamic_duplicate_where_a_static_finding_already_points():
@@ -104,7 +125,7 @@ def test_many_small_pinned_copies_are_cpu_then_move_and_big_ones_nothing():
 def test_a_line_that_reads_back_is_host_sync_even_with_copies_up():
     # .item() then torch.tensor(..., device=cuda): DtoH + HtoD on one line: the sync is the story.
     line = stat(5, cpu_time_s=0.1, h2d_copies=5, h2d_bytes=40, pageable_copies=5, d2h_copies=5, d2h_bytes=20,
-                syncs=5, hits=5)
+                syncs=5, sync_warnings=5, hits=5)
     assert correlate(Report(), profile(line, device="cuda")).findings[0].rule == "host-sync"
 
 
@@ -118,7 +139,7 @@ def test_dominant_cpu_work_in_the_loop_is_cpu_function_or_the_loader():
 
 
 def test_max_dynamic_keeps_the_costliest():
-    prof = profile(*(stat(n, cpu_time_s=0.01 * n, syncs=5, hits=5) for n in range(3, 9)))
+    prof = profile(*(stat(n, cpu_time_s=0.01 * n, sync_warnings=5, hits=5) for n in range(3, 9)), device="cuda")
     out = correlate(Report(), prof, max_dynamic=2)
     assert [f.line for f in out.findings] == [8, 7]
 
@@ -147,8 +168,8 @@ def test_correlate_is_pure():
 
 def test_per_iteration_counts_use_the_window_each_line_was_measured_in():
     # Two cells of a notebook, each windowed on its own loop: 2 syncs over a 2-iteration window.
-    prof = profile(LineStat(OTHER, 4, cpu_time_s=0.1, syncs=2, hits=2, iterations=2),
-                   stat(8, cpu_time_s=0.1, syncs=2, hits=5, iterations=5))
+    prof = profile(LineStat(OTHER, 4, cpu_time_s=0.1, sync_warnings=2, hits=2, iterations=2),
+                   stat(8, cpu_time_s=0.1, sync_warnings=2, hits=5, iterations=5), device="cuda")
     out = correlate(Report(), prof)
     assert [(f.ref, f.line, f.evidence.iterations) for f in out.findings] == [(OTHER, 4, 2)]
 
@@ -167,7 +188,7 @@ def test_lines_profiled_outside_a_window_have_no_per_iteration_findings():
 def test_gpu_only_rule_on_a_cpu_run_says_why_it_costs_nothing():
     out = correlate(Report(findings=(finding("cpu-then-move", 6),)), profile(stat(6, cpu_time_s=0.0001)))
     (f,) = out.findings
-    assert not f.evidence.measurable and "a CPU run" in f.evidence.notes[0]
+    assert not f.evidence.measurable and "not measurable on this CPU run" in f.evidence.notes[0]
 
 
 def test_a_finding_on_the_loader_line_is_measured_where_the_loop_iterates_it():

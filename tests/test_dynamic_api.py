@@ -10,7 +10,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import compile_cell  # noqa: E402
+from dynamic_helpers import compile_cell, item_reads  # noqa: E402
 
 from paef_jupyter import api  # noqa: E402
 from paef_jupyter.model import CellRef, Report  # noqa: E402
@@ -50,7 +50,7 @@ def test_profile_cell_confirms_the_static_finding_on_the_cell_line():
     assert profile.mode == "window" and profile.window_line == 5 and n == 3  # 5% of 60 iterations
     assert profile.iterations == 60
     assert profile.line(REF, 7).tensor_creations == n  # cell line 7, though compiled as line 6
-    assert profile.line(REF, 8).syncs == n
+    assert item_reads(profile, REF, 8) == n
     ping = next(f for f in report.findings if f.rule == "ping-pong")
     assert ping.line == 7 and ping.source == "both" and ping.evidence.measurable
     assert ping.evidence.estimated_saving_s > 0
@@ -62,7 +62,7 @@ def test_profile_cell_confirms_the_static_finding_on_the_cell_line():
 def test_profile_cell_full_mode_profiles_the_whole_cell():
     run, _ = run_like_the_magic(PING_PONG, full=True)
     profile = run.report.profile
-    assert profile.mode == "full" and profile.line(REF, 8).syncs == 60
+    assert profile.mode == "full" and item_reads(profile, REF, 8) == 60
     assert profile.line(REF, 3) is not None  # before the loop
 
 
@@ -79,14 +79,14 @@ def test_profile_cell_returns_keyboard_interrupt():
     run, _ = run_like_the_magic(text)
     assert isinstance(run.error, KeyboardInterrupt)
     assert not torch.autograd.profiler._is_profiler_enabled and sys.gettrace() is None
-    assert run_like_the_magic(PING_PONG)[0].report.profile.line(REF, 8).syncs == 3
+    assert item_reads(run_like_the_magic(PING_PONG)[0].report.profile, REF, 8) == 3
 
 
 def test_profile_cell_without_filename_map_finds_the_cell_by_its_text():
     name, code = compile_cell(PING_PONG.split("\n", 1)[1])
     ns: dict = {}
     run = api.profile_cell(PING_PONG, ns, ref=REF, execute=lambda: exec(code, ns))
-    assert run.report.profile.line(REF, 8).syncs == 3
+    assert item_reads(run.report.profile, REF, 8) == 3
 
 
 def notebook(tmp_path, *sources: str) -> str:
@@ -113,9 +113,9 @@ def test_profile_path_runs_cells_in_one_namespace_and_stops_at_a_failing_cell(tm
     assert not marker.exists()
     profile = report.profile
     assert profile.notes[0].startswith("cell 4 failed: ZeroDivisionError")
-    cells = {(s.ref.cell, s.line): s for s in profile.lines}
     n = profile.profiled_iterations
-    assert n == 1 and cells[(3, 3)].syncs == n and cells[(2, 2)].syncs == n  # caller and helper
+    refs = {s.ref.cell: s.ref for s in profile.lines}
+    assert n == 3 and item_reads(profile, refs[3], 3) == n and item_reads(profile, refs[2], 2) == n  # caller and helper
     assert any("IPython syntax" in n for n in profile.notes)
     assert profile.cpu_tree is not None and profile.cpu_tree.kind == "root"
 
@@ -125,8 +125,10 @@ def test_profile_path_of_a_script(tmp_path):
     script.write_text("import torch\nx = torch.ones(3)\nfor i in range(20):\n    v = float(x.sum())\n")
     report = api.profile_path(str(script))
     stat = report.profile.line(CellRef(str(script)), 4)
-    assert stat is not None and stat.syncs == 1 and report.errors == ()  # 1 of 20 iterations
-    assert any(f.rule == "host-sync" and f.line == 4 for f in report.findings)
+    assert stat is not None and stat.syncs == 0 and report.errors == ()  # a CPU: nothing waits
+    assert item_reads(report.profile, CellRef(str(script)), 4) == 3  # a window of 3 of 20 iterations
+    # `x` lives on the CPU: reading it waits for no device, statically or measured.
+    assert not any(f.rule == "host-sync" for f in report.findings)
 
 
 def test_profile_path_bad_input(tmp_path):
@@ -162,7 +164,7 @@ def test_profile_cell_windows_the_loop_of_an_earlier_cells_function():
     assert profile.mode == "window" and profile.window_ref == helper and profile.window_line == 4
     n = profile.profiled_iterations
     assert n == 3 and profile.iterations == 60
-    assert profile.line(helper, 5).syncs == n and profile.line(REF, 2).syncs == n  # and the calling line
+    assert item_reads(profile, helper, 5) == n and item_reads(profile, REF, 2) == n  # and the calling line
     assert profile.line(REF, 2).encloses_window and not profile.line(helper, 5).encloses_window
     # The calling line holds the whole loop: no dynamic finding of its own.
     assert all(f.line != 2 or f.ref != REF for f in run.report.findings if f.source == "dynamic")
@@ -176,8 +178,8 @@ def test_a_crashing_rule_does_not_keep_the_cell_from_running(monkeypatch):
     run, ns = run_like_the_magic(PING_PONG)
     assert run.error is None and isinstance(ns["total"], float)
     assert run.report.profile.notes[0] == "static analysis failed: RecursionError: maximum recursion depth exceeded"
-    assert run.report.profile.line(REF, 8).syncs == 3
-    assert any(f.rule == "host-sync" for f in run.report.findings)  # dynamic findings still come
+    assert item_reads(run.report.profile, REF, 8) == 3
+    assert all(f.source == "dynamic" for f in run.report.findings)  # only what was measured
 
 
 def test_an_unknown_rule_is_a_usage_error_before_anything_runs():
@@ -202,4 +204,14 @@ def test_in_ipython_earlier_cells_are_found_through_the_shells_filename_map():
     name, code = compile_cell(text.split("\n", 1)[1])
     run = api.profile_cell(text, ns, ref=REF, execute=lambda: exec(code, ns), filename_to_ref={name: REF})
     profile = run.report.profile
-    assert profile.line(CellRef("In[7]"), 2).syncs == profile.profiled_iterations == 2
+    assert item_reads(profile, CellRef("In[7]"), 2) == profile.profiled_iterations == 3
+
+
+def test_overhead_is_what_the_user_waits_over_the_plain_run():
+    run, _ = run_like_the_magic(PING_PONG)
+    profile = run.report.profile
+    assert profile.overhead is not None and profile.overhead >= 1.0
+    # The whole wait (analysis, profiled run, report) over the plain run, which is estimated
+    # from the unprofiled iterations: at least the run's share of it.
+    plain = profile.wall_time_s / profile.overhead
+    assert 0 < plain < profile.wall_time_s + profile.postprocess_s

@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import Cells  # noqa: E402
+from dynamic_helpers import Cells, item_reads  # noqa: E402
 
 from paef_jupyter.dynamic.build import build_profile  # noqa: E402
 from paef_jupyter.dynamic.collector import collect  # noqa: E402
@@ -42,12 +42,12 @@ def _profile(text: str, loop_line: int | None, iterable: str = "", **kw):
 def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
     run, profile = _profile(PING_PONG, 4, window=4)
     assert run.error is None and run.mode == "window"
-    assert profile.profiled_iterations == 4 and profile.syncs_per_iteration == 1
+    assert profile.profiled_iterations == 4 and profile.syncs_per_iteration == 0  # a CPU: nothing waits
     creation = profile.line(CELL, 6)
     assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
     sync = profile.line(CELL, 7)
-    assert sync is not None and sync.syncs == 4  # one .item() per iteration
-    assert profile.line(CELL, 5).syncs == 0 and profile.line(CELL, 5).ops == 4
+    assert sync is not None and sync.syncs == 0 and item_reads(profile, CELL, 7) == 4  # one .item() per iteration
+    assert item_reads(profile, CELL, 5) == 0 and profile.line(CELL, 5).ops == 4
     # Lines before the loop ran before the window: not profiled.
     assert profile.line(CELL, 2) is None
     assert all(s.ref == CELL for s in profile.lines)
@@ -55,7 +55,8 @@ def test_ping_pong_ops_land_on_their_cell_lines_per_iteration():
 
 def test_window_skips_warmup_and_counts_iterations():
     run, profile = _profile(PING_PONG, 4, warmup=3, window=5)
-    assert run.iterations_before == 3 and run.recorded_iterations == 5 and run.window_completed
+    # The warm-up, then one settling iteration (profiled, unmarked), then the window.
+    assert run.iterations_before == 3 + 1 and run.recorded_iterations == 5 and run.window_completed
     assert profile.iterations >= 8 and profile.mode == "window"
     assert profile.window_ref == CELL and (profile.window_line, profile.window_end_line) == (4, 7)
     assert profile.overhead is not None and profile.overhead >= 1.0
@@ -67,8 +68,8 @@ def test_window_skips_warmup_and_counts_iterations():
 def test_loop_shorter_than_the_window_is_profiled_to_its_end():
     run, profile = _profile(PING_PONG.replace("range(40)", "range(4)"), 4, warmup=1, window=10)
     assert run.mode == "window" and not run.window_completed
-    assert run.recorded_iterations == 3
-    assert profile.iterations == 4 and profile.line(CELL, 7).syncs == 3
+    assert run.recorded_iterations == 2  # after the warm-up and the settling iteration
+    assert profile.iterations == 4 and item_reads(profile, CELL, 7) == 2
 
 
 def test_loop_within_warmup_profiles_nothing_and_says_so():
@@ -81,7 +82,7 @@ def test_full_mode_without_loop_covers_every_line():
     text = "import torch\na = torch.ones(3)\nb = a.sum().item()\nc = torch.tensor([b])\n"
     run, profile = _profile(text, None)
     assert run.mode == "full"
-    assert profile.line(CELL, 3).syncs == 1
+    assert item_reads(profile, CELL, 3) == 1
     assert profile.line(CELL, 4).tensor_creations == 1
 
 
@@ -93,8 +94,8 @@ def test_ops_in_a_function_of_an_earlier_cell_count_for_both_lines():
     loop = cells.add("x = torch.ones(4)\nfor i in range(10):\n    v = scalar(x)\n", CELL)
     run = cells.run(loop, LoopTarget(CELL, 2), window=3)
     profile = build_profile(run)
-    assert profile.line(CELL, 3).syncs == 3  # the calling line, inclusive
-    assert profile.line(helper_ref, 3).syncs == 3  # the line inside the helper
+    assert item_reads(profile, CELL, 3) == 3  # the calling line, inclusive
+    assert item_reads(profile, helper_ref, 3) == 3  # the line inside the helper
     calling = profile.line(CELL, 3)
     assert calling.cpu_time_s >= profile.line(helper_ref, 3).cpu_time_s
     assert calling.self_cpu_s < calling.cpu_time_s
@@ -107,7 +108,7 @@ def test_exception_in_the_window_tears_everything_down_and_a_second_run_works():
     assert not _profiler_enabled() and sys.gettrace() is None
     assert profile.mode == "window" and profile.lines  # what ran before the error
     again, second = _profile(PING_PONG, 4, window=3)
-    assert again.error is None and second.line(CELL, 7).syncs == 3
+    assert again.error is None and item_reads(second, CELL, 7) == 3
 
 
 def test_keyboard_interrupt_is_returned_and_the_profiler_stopped():
@@ -162,7 +163,7 @@ def test_call_tree_has_cell_lines_with_their_ops_and_is_merged():
     assert "item" in lines[7].name
     names = {f.name for f in lines[7].walk()}
     assert "aten::_local_scalar_dense" in names
-    assert any(f.kind == "sync" for f in lines[7].walk())
+    assert not any(f.kind == "sync" for f in lines[7].walk())  # `.item()` of a CPU tensor waits for nothing
     assert tree.duration_s >= sum(c.duration_s for c in tree.children) * 0.99
 
 
@@ -170,12 +171,12 @@ def test_default_window_is_a_share_of_the_loop_read_from_its_header():
     unsized = "iter(range(40))"
     run, profile = _profile(PING_PONG.replace("range(40)", unsized), 4, iterable=unsized)
     assert run.loop_length is None  # an iterator's length is not read: the fixed window
-    assert (run.iterations_before, run.recorded_iterations) == (2, 3)
+    assert (run.iterations_before, run.recorded_iterations) == (2 + 1, 3)
     cells = Cells()
     cells.namespace["n"] = 100
     code = cells.add(PING_PONG.replace("range(40)", "range(n)"), CELL)
     run = cells.run(code, LoopTarget(CELL, 4, 7, "range(n)"))
-    assert run.loop_length == 100 and (run.iterations_before, run.recorded_iterations) == (2, 5)
+    assert run.loop_length == 100 and (run.iterations_before, run.recorded_iterations) == (2 + 1, 5)
     assert build_profile(run).iterations == 100
 
 
@@ -187,7 +188,7 @@ def test_short_outer_loop_hands_the_window_to_its_inner_loop():
     run = cells.run(code, LoopTarget(CELL, 3, 5, "range(3)", inner=inner))
     profile = build_profile(run)
     assert run.loop == inner and profile.window_line == 4
-    assert profile.profiled_iterations == 1 and profile.line(CELL, 5).syncs == 1  # 5% of 30, warm-up 2
+    assert profile.profiled_iterations == 3 and item_reads(profile, CELL, 5) == 3  # at least 3, warm-up 2
     # Nested: the total is estimated from time (not the header's 30 per epoch), and says so.
     assert profile.iterations > 4 and any("estimated" in n for n in profile.notes)
     assert profile.line(CELL, 3) is None  # the epoch loop's header ran before the window
@@ -198,7 +199,7 @@ def test_long_outer_loop_keeps_the_window():
     cells = Cells()
     code = cells.add(text, CELL)
     run = cells.run(code, LoopTarget(CELL, 3, 5, "range(40)", inner=LoopTarget(CELL, 4, 5, "range(3)", nested=True)))
-    assert run.loop.line == 3 and build_profile(run).line(CELL, 5).syncs == 2 * 3
+    assert run.loop.line == 3 and item_reads(build_profile(run), CELL, 5) == 3 * 3
 
 
 def test_a_running_user_profiler_is_left_alone():
@@ -255,4 +256,16 @@ def test_older_torch_without_the_fast_range_falls_back_to_record_function(monkey
 
     monkeypatch.delattr(private, "_RecordFunctionFast")
     run, profile = _profile(PING_PONG, 4, window=2)
-    assert run.error is None and profile.line(CELL, 7).syncs == 2
+    assert run.error is None and item_reads(profile, CELL, 7) == 2
+
+
+def test_the_window_has_at_least_three_iterations_and_shows_their_spread():
+    text = PING_PONG.replace("range(40)", "range(n)")
+    cells = Cells()
+    cells.namespace["n"] = 12
+    code = cells.add(text, CELL)
+    run = cells.run(code, LoopTarget(CELL, 4, 7, "range(n)"))
+    profile = build_profile(run)
+    assert run.recorded_iterations == 3 and len(run.window_iterations_s) == 3
+    (spread,) = [n for n in profile.notes if n.startswith("3 profiled iterations: median")]
+    assert " to " in spread

@@ -61,7 +61,9 @@ def test_loop_iterable_finds_the_header_of_the_loop_at_a_line():
 def test_window_is_a_bounded_share_of_the_loop():
     assert window_for(None) == UNSIZED_WINDOW
     assert window_for(1) == (0, 1) and window_for(2) == (0, 2)
-    assert window_for(16) == (1, 1)
-    assert window_for(39) == (2, 1) and window_for(40) == (2, 2)
-    assert window_for(60) == (2, 3)
+    # At least 3 iterations where the loop has them (after the warm-up and one settling one).
+    assert window_for(4) == (1, 2) and window_for(5) == (1, 3)
+    assert window_for(16) == (1, 3)
+    assert window_for(39) == (2, 3) and window_for(40) == (2, 3)
+    assert window_for(100) == (2, 5)
     assert window_for(10_000) == (2, MAX_WINDOW)

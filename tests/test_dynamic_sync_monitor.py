@@ -21,10 +21,17 @@ def library_call():
     warnings.warn(SYNC_WARNING, UserWarning)  # like torch: from the innermost (library) frame
 
 
+def _from_file(filename: str):
+    """A function whose frame lives in `filename` (torch's tensor protocol, or an optimizer)."""
+    namespace: dict = {"warnings": warnings, "SYNC_WARNING": SYNC_WARNING}
+    exec(compile("def read():\n    warnings.warn(SYNC_WARNING, UserWarning)\n", filename, "exec"), namespace)
+    return namespace["read"]
+
+
 def test_sync_warnings_are_counted_on_the_innermost_cell_line():
     cells = Cells()
     code = cells.add("for i in range(3):\n    sync()\n", CELL)
-    cells.namespace["sync"] = library_call
+    cells.namespace["sync"] = _from_file("/venv/lib/python3.11/site-packages/torch/_tensor.py")
     files = cells.files()
     monitor = SyncMonitor(files, cuda=False)
     monitor.start()
@@ -34,6 +41,24 @@ def test_sync_warnings_are_counted_on_the_innermost_cell_line():
         monitor.stop()
     idx = files.index(next(iter(cells.by_name)))
     assert monitor.counts == {(idx, 2): 3}  # "always": repeated warnings are all seen
+
+
+def test_syncs_inside_library_functions_are_not_the_users():
+    # Adam's step counter, clip_grad_norm_, GradScaler.step: the library syncs, not the line.
+    cells = Cells()
+    code = cells.add("for i in range(2):\n    step()\n    warnings.warn(MSG, UserWarning)\n", CELL)
+    cells.namespace["step"] = _from_file("/venv/lib/python3.11/site-packages/torch/optim/adam.py")
+    cells.namespace.update(warnings=warnings, MSG=SYNC_WARNING)  # the cell's own read
+    files = cells.files()
+    monitor = SyncMonitor(files, cuda=False)
+    monitor.start()
+    try:
+        exec(code, cells.namespace)
+    finally:
+        monitor.stop()
+    idx = files.index(next(iter(cells.by_name)))
+    assert monitor.library == {(idx, 2): 2}
+    assert monitor.counts == {(idx, 3): 2}
 
 
 def test_other_warnings_pass_through_and_filters_are_restored():

@@ -298,7 +298,7 @@ def test_elementwise_rewrite_needs_out_made_like_the_same_tensor() -> None:
 
 
 def test_host_sync_rewrite_is_a_hint_when_a_helper_reads_the_total() -> None:
-    assert _fixable("host-sync", "helper_reads_total.in.py") == [(18, False), (25, True)]
+    assert _fixable("host-sync", "helper_reads_total.in.py") == [(19, False), (26, True)]
 
 
 def test_eval_rewrite_is_a_hint_in_a_generator() -> None:
@@ -310,7 +310,7 @@ def test_torch_alias_from_an_earlier_cell() -> None:
     from paef_jupyter.model import CellRef, SourceUnit
 
     cells = [
-        "import torch as T\nmodel = T.nn.Linear(2, 2)\nopt = T.optim.SGD(model.parameters(), lr=0.1)\n",
+        "import torch as T\nmodel = T.nn.Linear(2, 2).to('cuda' if T.cuda.is_available() else 'cpu')\nopt = T.optim.SGD(model.parameters(), lr=0.1)\n",
         "total = 0.0\nfor i in range(3):\n    loss = model(T.randn(2)).sum()\n    loss.backward()\n"
         "    opt.step()\n    total += loss.item()\n",
     ]

@@ -99,3 +99,13 @@ def test_figure_is_one_clickable_trace_with_escaped_labels():
     assert "<script>" not in trace.hovertext[i] and "&lt;script&gt;" in trace.hovertext[i]
     assert "<b>" not in trace.text[i]
     assert "ping-pong" in trace.hovertext[i]  # the findings behind the frame
+
+
+def test_ipythons_call_into_the_magic_is_not_drawn():
+    """`get_ipython().run_cell_magic(...)` is the line `%%paef` becomes, not the user's code:
+    its children take its row."""
+    line = Frame("x = torch.randn(3)", "python", CELL, 2, 0.0, 0.4)
+    magic = Frame("get_ipython().run_cell_magic('paef', '', '...')", "python", CELL, 1, 0.0, 0.5, children=(line,))
+    report = Report(profile=Profile("torch", 0.5, cpu_tree=Frame("cell", "root", duration_s=0.5, children=(magic,))))
+    names = {b.frame.name: b.row for b in flame.layout(report).bars}
+    assert names == {"cell": 0, "x = torch.randn(3)": 1}

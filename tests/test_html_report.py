@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from ui_samples import HOSTILE, hostile_report, sample_report
 
-from paef_jupyter.ui.html_report import render_report, shareable, write_report
+from paef_jupyter.ui.html_report import BASIC_BUNDLE, render_report, shareable, write_report
 
 OUT = Path(__file__).resolve().parent.parent / "out"
 
@@ -181,3 +181,10 @@ def test_injected_report_runs_no_script_in_the_browser(browser, tmp_path):
 def _bar_index(page, name: str) -> int:
     texts = page.evaluate("document.getElementById('paef-flame').data[0].text")
     return texts.index(name)
+
+
+@pytest.mark.skipif(not BASIC_BUNDLE.is_file(), reason="the labextension is not built (scripts/build_labextension.sh)")
+def test_export_embeds_plotlys_basic_bundle_and_stays_under_2_mb():
+    text = render_report(sample_report(gpu=True))
+    assert "plotly.js (basic - minified) v" in text[:2_000_000]
+    assert len(text.encode("utf-8")) < 2_000_000

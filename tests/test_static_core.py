@@ -130,7 +130,7 @@ def test_later_cells_see_earlier_cells_imports_and_values() -> None:
 
     cells = [
         "import torch\ndevice = 'cpu'\n",
-        "for step in range(3):\n    buf = torch.zeros(4).to(device)\n",
+        "for step in range(3):\n    buf = torch.zeros(step + 1).to(device)\n",  # varying: not redundant-tensor's
     ]
     units = [SourceUnit(CellRef("nb.ipynb", i, f"c{i}"), text) for i, text in enumerate(cells)]
     report = analyze(units, rules=["cpu-then-move"])

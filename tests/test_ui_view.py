@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+import re
+from dataclasses import replace
 from html.parser import HTMLParser
 
 from ui_samples import CELL, CELL_TEXT, sample_report
 
+from paef_jupyter.magic import Comparison
 from paef_jupyter.model import Report, SourceUnit
 from paef_jupyter.ui import flame
 from paef_jupyter.ui.fixstate import CellFixes
@@ -107,6 +109,7 @@ def test_a_conflict_writes_nothing_and_says_so():
     view.cards[PING_PONG].apply.click()
     assert editor.cell.endswith("# edited by the user") and "y = torch.tensor" in editor.cell
     assert "edited since it was analysed" in view.cards[PING_PONG].status.value
+    assert "paef-warning" in view.cards[PING_PONG].status.value  # styled as a warning
     assert not view.cards[PING_PONG].apply.disabled and view.cards[PING_PONG].undo.disabled
 
 
@@ -158,19 +161,6 @@ def test_the_cell_is_committed_only_when_the_frontend_confirms():
     assert fixes.applied == {PING_PONG} and FIXED_5 in fixes.current.split("\n")
 
 
-@dataclass
-class _Cmp:
-    before_s: float
-    after_s: float
-    profiled: bool
-    error: BaseException | None
-    report: Report
-
-    @property
-    def speedup(self):
-        return self.before_s / self.after_s
-
-
 def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     seen = []
     editor = FakeEditor()
@@ -178,23 +168,32 @@ def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     def rerun(text):
         seen.append(text)
         print("training output")
-        return _Cmp(2.0, 0.5, True, None, Report())
+        return Comparison((2.0, 2.1, 1.9), (0.5, 0.52, 0.5), None, Report())
 
     view = ReportView(sample_report(), editor=editor, rerun=rerun)
     assert view.compare.disabled
     view.cards[PING_PONG].apply.click()
     view.compare.click()
     assert seen == [editor.cell]
-    assert "Before 2.00 s \u2192 after 500.0 ms: 4.00x faster" in view.status.value
-    assert "both runs profiled" in view.status.value
+    assert "4.00x faster (pairs 3.80\u20134.04x)" in view.status.value
+    assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.status.value
+
+
+def test_compare_claims_no_ratio_when_the_pairs_disagree():
+    cmp = Comparison((1.0, 1.2, 0.9), (1.1, 1.0, 1.0), None, Report())
+    assert cmp.speedup is None and cmp.repeats == 3
+    assert "No clear difference: the ratios of the pairs range from 0.90x to 1.20x" in compare_text(cmp)
+    assert Comparison((1.0,), (0.5,), None, Report()).speedup is None  # one pair is no evidence
+    slower = Comparison((1.0, 1.0, 1.0), (2.0, 2.5, 2.2), None, Report())
+    assert "2.20x slower (pairs 2.00\u20132.50x)" in compare_text(slower)
 
 
 def test_compare_text_reports_a_failing_rerun():
-    text = compare_text(_Cmp(1.0, 0.1, False, ValueError("<bad>"), Report()))
+    text = compare_text(Comparison((), (), ValueError("<bad>"), Report()))
     assert "ValueError" in text and "&lt;bad&gt;" in text
 
 
-def test_mimebundle_carries_the_widget_and_a_static_fallback():
+def test_mimebundle_of_a_view_displayed_alone_carries_the_widget_and_a_static_fallback():
     bundle = ReportView(sample_report())._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
     assert bundle["text/plain"] == "paef report: 3 findings"
@@ -212,7 +211,9 @@ def test_static_view_has_every_card_diff_and_the_copyable_fixed_cell():
 
 def test_fixes_state_composes_and_reports_collisions():
     report = sample_report()
-    colliding = replace(report.findings[PING_PONG], rule="list-to-tensor")
+    same = report.findings[PING_PONG]  # identical edits would be shared: these differ on one site
+    colliding = replace(same, rule="list-to-tensor",
+                        fix=replace(same.fix, edits=tuple(replace(e, text=e.text + "  ") for e in same.fix.edits)))
     findings = dict(enumerate(report.findings + (colliding,)))
     fixes = CellFixes(SourceUnit(CELL, CELL_TEXT), findings)
     assert set(fixes.findings) == {PING_PONG, HOST_SYNC, 3}  # the hint has no edits
@@ -266,3 +267,104 @@ def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeyp
     html, fig = shown
     assert html.data.count('class="paef-card ') == 3 and "re-run as `%%paef --apply`" in html.data
     assert type(fig).__name__ == "Figure" and len(fig.data[0].base) == 5
+
+
+def _live_widgets() -> int:
+    from ipywidgets.widgets.widget import _instances
+
+    return len(_instances)
+
+
+def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
+    """The saved notebook keeps a full report of its own; the widget output carries no HTML
+    a front end could prefer it to (a reopened notebook would say "model not found")."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    show_report(sample_report())
+    static, live = shown
+    report_id = re.search(r'data-paef-report="(\w+)"', static.data).group(1)
+    assert static.data.count('class="paef-card ') == 3 and "<svg" in static.data and "<script" not in static.data
+    assert "<rect" in static.data  # the chart, drawn without plotly.js
+    assert set(live) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    assert ":not(:has(.paef-box))" in static.data  # hides a dead view next to it
+    view_css = _widget_html(live)
+    assert f'[data-paef-report="{report_id}"]){{display:none}}' in view_css  # the live view hides it
+
+
+def _widget_html(bundle) -> str:
+    from ipywidgets.widgets.widget import _instances
+
+    root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    return "".join(c.value for c in root.children if hasattr(c, "value") and isinstance(c.value, str))
+
+
+def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: None)
+    show_report(sample_report(), key="cell-a")
+    before = _live_widgets()
+    for _ in range(3):
+        show_report(sample_report(), key="cell-a")
+    assert _live_widgets() == before
+    show_report(sample_report(), key="cell-b")  # another cell keeps its view
+    assert _live_widgets() > before
+
+
+def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
+    """What `jupyter nbconvert --to html` (and nbviewer, GitHub) make of the saved outputs."""
+    import IPython.display
+    import nbformat
+    from nbconvert import HTMLExporter
+
+    from paef_jupyter.ui import show_report
+
+    bundles = []
+
+    def record(obj, raw=False):
+        bundles.append(obj if raw else {"text/html": obj.data})
+
+    monkeypatch.setattr(IPython.display, "display", record)
+    show_report(sample_report())
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("%%paef\n...")
+    cell.outputs = [nbformat.v4.new_output("display_data", data=b) for b in bundles]
+    nb.cells = [cell]
+    html, _ = HTMLExporter().from_notebook_node(nb)
+    assert html.count('class="paef-card ') == 3 and "paef-flame-svg" in html
+    assert "model not found" not in html
+
+
+def test_every_time_names_its_basis():
+    """Whole run or per profiled iteration; the window's span is not called CPU time."""
+    html = str(static_html(sample_report()))
+    assert "cell time, whole run" in html and "profiled, per iteration (mean of 20)" in html
+    assert "CPU time" not in html
+    assert "time per iteration (mean of 20):" in html and "40.0 ms" in html
+    assert "est. saving per run" in html and "share of the run" in html
+    assert "40.0 ms per iteration (62.0% of the run), saves ~700.0 ms per run" in html
+
+
+def test_card_ids_are_unique_to_each_rendering():
+    """Two reports (or one, live and static) in a page: a top-list link reaches its own card."""
+    first, second = str(static_html(sample_report())), str(static_html(sample_report()))
+    ids = re.findall(r'id="(paef-[^"]*card-0)"', first + second)
+    assert len(ids) == 2 and ids[0] != ids[1]
+    assert f'href="#{ids[0]}"' in first
+    view = ReportView(sample_report())
+    assert f'id="paef-{view.id}-card-0"' in view.cards[0].box.children[0].value
+
+
+def test_inline_code_in_finding_text_is_code_and_still_escaped():
+    from paef_jupyter.ui.pieces import prose
+
+    assert prose("`x.cpu().tolist()` copies `x` <b>") == (
+        "<code>x.cpu().tolist()</code> copies <code>x</code> &lt;b&gt;")
+    assert prose("an odd ` backtick") == "an odd ` backtick"
+    assert "<code>&lt;script&gt;</code>" in prose("`<script>`")

@@ -5,6 +5,12 @@ Host events of each thread are nested by time. Every event's *line chain* is the
 it came through. Costs are inclusive: an op counts for every line of its chain. Events of
 other host threads (autograd's device threads) take the chain the main thread was in at that
 moment; GPU activity takes the chain of the runtime call that launched it (correlation id).
+
+A line's *torch time* is the union of the torch work it triggered, on every thread: ops,
+autograd engine functions and torch's own annotated ranges (`Optimizer.step#Adam.step`).
+A *sync* is a runtime call that blocks the host on the device (`cudaStreamSynchronize`...):
+`aten::_local_scalar_dense` alone is `.item()` on any tensor, CPU ones included (the step
+counters of torch's optimizers), which waits for nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from .trace_events import (
     MEMCPY,
     RUNTIME,
     SYNC_RUNTIME_CALLS,
+    USER_ANNOTATION,
     Trace,
     TraceEvent,
 )
@@ -27,9 +34,11 @@ from .trace_events import (
 LineKey = tuple[int, int]  # (file index, code line)
 Chain = tuple[LineKey, ...]
 
-SYNC_OPS = frozenset({"aten::_local_scalar_dense"})
 COPY_OPS = frozenset({"aten::_to_copy"})
 CREATION_OPS = frozenset({"aten::lift_fresh"})
+# Host events that are torch's work: ops (autograd engine functions are ops too) and the
+# ranges torch opens around its own Python (optimizer steps, zero_grad).
+TORCH_WORK = frozenset({CPU_OP, USER_ANNOTATION})
 
 
 @dataclass
@@ -38,8 +47,9 @@ class HostNode:
     parent: int  # index into the thread's node list, -1 for a root
     chain: Chain
     depth: int
-    in_sync: bool = False
+    in_sync: bool = False  # inside an op that already waited on the device
     is_op_root: bool = False  # an op whose parent is not an op (a call made by the line)
+    is_torch_root: bool = False  # torch work (op or torch's own range) not inside other torch work
 
 
 @dataclass
@@ -93,14 +103,17 @@ def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
             chain = chain + (marker,)
         is_op = ev.cat == CPU_OP and marker is None
         parent_is_op = pnode is not None and pnode.event.cat == CPU_OP and pnode.event.marker is None
+        is_work = marker is None and ev.cat in TORCH_WORK
+        parent_is_work = pnode is not None and pnode.event.marker is None and pnode.event.cat in TORCH_WORK
         nodes.append(
             HostNode(
                 event=ev,
                 parent=parent,
                 chain=chain,
                 depth=(pnode.depth + 1) if pnode else 0,
-                in_sync=(pnode.in_sync if pnode else False) or ev.name in SYNC_OPS,
+                in_sync=pnode.in_sync if pnode else False,
                 is_op_root=is_op and not parent_is_op,
+                is_torch_root=is_work and not parent_is_work,
             )
         )
         stack.append(len(nodes) - 1)
@@ -122,6 +135,7 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
             result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
 
     runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
+    torch_spans: dict[LineKey, list[tuple[int, int]]] = {}
     for thread in threads:
         on_main = main is not None and thread.tid == main.tid
         if on_main:
@@ -132,15 +146,15 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
             if not chain or ev.marker is not None:
                 continue
             keys = _distinct(chain)
+            if node.is_torch_root:
+                for key in keys:
+                    torch_spans.setdefault(key, []).append((ev.start_ns, ev.end_ns))
             if ev.cat == CPU_OP:
-                result.totals.syncs += ev.name in SYNC_OPS
                 result.totals.copies += ev.name in COPY_OPS
                 for key in keys:
                     acc = lines.setdefault(key, _Acc())
                     if node.is_op_root:
                         acc.ops += 1
-                        acc.op_ns += ev.dur_ns if on_main else 0
-                    acc.syncs += ev.name in SYNC_OPS
                     acc.copies += ev.name in COPY_OPS
                     acc.creations += ev.name in CREATION_OPS
             elif ev.cat in RUNTIME:
@@ -148,9 +162,12 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
                 if corr is not None:
                     runtime_chain[corr] = (chain, ev)
                 if ev.name in SYNC_RUNTIME_CALLS and not _parent_in_sync(thread.nodes, node):
+                    _mark_synced(thread.nodes, node)
                     result.totals.syncs += 1
                     for key in keys:
                         lines.setdefault(key, _Acc()).syncs += 1
+    for key, spans in torch_spans.items():
+        lines.setdefault(key, _Acc()).op_ns = _union_ns(spans)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -290,6 +307,29 @@ def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
 
 def _parent_in_sync(nodes: list[HostNode], node: HostNode) -> bool:
     return node.parent >= 0 and nodes[node.parent].in_sync
+
+
+def _mark_synced(nodes: list[HostNode], node: HostNode) -> None:
+    """One `.item()` on CUDA is a memcpy and a stream sync: count the op's first wait only.
+    Later runtime calls inside the same op (its other children) see `in_sync`."""
+    i = node.parent
+    while i >= 0 and nodes[i].event.marker is None:
+        nodes[i].in_sync = True
+        i = nodes[i].parent
+
+
+def _union_ns(spans: list[tuple[int, int]]) -> int:
+    """Total length of possibly overlapping intervals (work on several threads at once)."""
+    total = 0
+    end = None
+    for s, e in sorted(spans):
+        if end is None or s > end:
+            total += e - s
+            end = e
+        elif e > end:
+            total += e - end
+            end = e
+    return total
 
 
 def _distinct(chain: Chain) -> list[LineKey]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 
 from ..model import Frame, LineStat, Profile
@@ -24,6 +25,9 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     on_gpu = bool(result.gpu_chains)
     iterations, estimated = _iterations(run)
     profiled_iterations = run.recorded_iterations if run.mode == "window" else 0
+    spread = _spread(run.window_iterations_s)
+    if spread:
+        notes += (spread,)
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
@@ -71,6 +75,16 @@ def _lines(
             run_time_s=s.cpu_time_s * scale,
         )
         for s in stats
+    )
+
+
+def _spread(times: tuple[float, ...]) -> str | None:
+    """How much the profiled iterations differ: one noisy iteration shows here."""
+    if len(times) < 2:
+        return None
+    return (
+        f"{len(times)} profiled iterations: median {statistics.median(times) * 1e3:.3g} ms, "
+        f"from {min(times) * 1e3:.3g} to {max(times) * 1e3:.3g} ms (profiler running)"
     )
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
 from ..model import CellRef, Frame
-from .attribution import SYNC_OPS, Attribution, LineKey
+from .attribution import Attribution, LineKey
 from .code_files import CodeFile
 from .trace_events import MEMCPY, RUNTIME, SYNC_RUNTIME_CALLS, TraceEvent
 
@@ -151,7 +151,7 @@ def tree_of_paths(name: str, paths: Iterable[tuple[Sequence[PathFrame], int]]) -
 
 
 def _host_kind(ev: TraceEvent) -> str:
-    if ev.name in SYNC_OPS or (ev.cat in RUNTIME and ev.name in SYNC_RUNTIME_CALLS):
+    if ev.cat in RUNTIME and ev.name in SYNC_RUNTIME_CALLS:  # a real wait on the device
         return "sync"
     return "op"
 

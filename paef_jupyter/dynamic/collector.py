@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import tempfile
 import threading
 import time
@@ -42,6 +43,7 @@ class Collected:
     loop_length: int | None = None  # read from the loop's header when it could be
     window_completed: bool = False  # the window ended before the loop did
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
+    window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     time_after_window_s: float = 0.0
     sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
     device: str = "cpu"
@@ -92,25 +94,32 @@ def collect(
             if not out.notes:
                 out.notes.append("another torch profiler is running: this cell was not profiled")
             return
-        try:
-            with _quiet_fd2():
-                prof.start()
-        except Exception as exc:  # noqa: BLE001 - e.g. another profiler is already active
-            out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
-            return
-        state["started"] = state["running"] = True
-        sync.start()
-        if cuda:
-            _guarded(lambda: torch.cuda.reset_peak_memory_stats())
+        with _interrupts_deferred():  # started means recorded as started, even on a Ctrl-C
+            try:
+                with _quiet_fd2():
+                    prof.start()
+            except Exception as exc:  # noqa: BLE001 - e.g. another profiler is already active
+                out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
+                return
+            state["started"] = state["running"] = True
+            sync.start()
+            if cuda:
+                _guarded(lambda: torch.cuda.reset_peak_memory_stats())
 
     def stop() -> None:
         if not state["running"]:
             return
-        state["running"] = False
-        sync.stop()
-        if cuda:
-            _guarded(lambda: torch.cuda.synchronize())
-            out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
+        # A Ctrl-C here would leave torch's profiler on for every later cell: it is held
+        # until the profiler is off, then raised.
+        with _interrupts_deferred():
+            state["running"] = False
+            sync.stop()
+            if cuda:
+                _guarded(lambda: torch.cuda.synchronize())
+                out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
+            _stop_profiler()
+
+    def _stop_profiler() -> None:
         try:
             with _quiet_fd2():
                 prof.stop()
@@ -138,7 +147,7 @@ def collect(
     _fill_window(out, tracer)
     out.files = tuple(files.files)
     if tracer.truncated:
-        out.notes.append(f"profiling stopped after {tracer.max_profiled_s:g} s (the cap on the profiled part)")
+        out.notes.append(f"profiling stopped after {tracer.stopped_by} (the cap on the profiled part; the cell ran to its end)")
     if tracer.failure:
         out.notes.append(f"profiling stopped early after an internal error: {tracer.failure}")
     out.sync_warnings = dict(sync.counts)
@@ -175,6 +184,9 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.iterations_before = len(times.hits) - (1 if started else 0)
     if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
         out.iteration_s = min(b - a for a, b in zip(times.hits, times.hits[1:]))
+    if times.recording_at is not None and times.window_hits:
+        marks = [times.recording_at, *times.window_hits]
+        out.window_iterations_s = tuple(b - a for a, b in zip(marks, marks[1:]))
     if times.started_at is not None:
         stopped = times.stopped_at or out.run_end
         out.profiled_s = stopped - times.started_at
@@ -208,6 +220,30 @@ def _guarded(call: Callable[[], Any]) -> Any:
         return call()
     except (AssertionError, RuntimeError, AttributeError):
         return None
+
+
+@contextlib.contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold a SIGINT that arrives inside the block and raise it as KeyboardInterrupt after it,
+    so profiler state changes are never cut in half. Main thread only (elsewhere: no-op)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+        held: list[tuple[int, Any]] = []
+        signal.signal(signal.SIGINT, lambda signum, frame: held.append((signum, frame)))
+    except (ValueError, OSError, TypeError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if held and callable(previous):
+        previous(*held[0])  # Python's default handler raises KeyboardInterrupt
+    elif held and previous != signal.SIG_IGN:
+        raise KeyboardInterrupt
 
 
 @contextlib.contextmanager

@@ -7,11 +7,16 @@ Two jobs, both cheap because only frames of cell files get a local tracer:
   with no hook at all, so the overhead is bounded by the window, not the loop's length);
 - while recording, wrap every executed cell line in a profiler range `paef|<file>|<line>`.
   Ops then nest under the line that called them (and under the lines of cell functions they
-  come through) without `with_stack=True`, which costs 4.5-10x on tiny-op loops.
+  come through) without `with_stack=True`, which costs 4.5-10x on tiny-op loops;
+- while recording, wrap each call a cell line makes into torch's own Python (`backward()`,
+  `opt.step()`, `zero_grad()`, `Module.__call__`) in a `torch: <name>` range, so the Python
+  around torch's ops counts as torch work, not as the line's "CPU work outside torch". Data
+  loading (`torch.utils.data`) is the loop's input pipeline, not torch work: left out.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -41,8 +46,32 @@ class LoopTarget:
 # overhead inside the window is 3-10x on tiny ops, so the share bounds the total).
 UNSIZED_WINDOW = (2, 3)
 WINDOW_SHARE = 0.05
+MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
+# Cell lines traced while the profiler records, at most: a comprehension of 200k tiny ops
+# fires a line event per iteration, and every recorded op costs memory and post-processing.
+MAX_RECORDED_LINES = 4000
+
+TORCH_RANGE_PREFIX = "torch: "
+_TORCH_DIR: str | None = None
+_TORCH_DATA = os.path.join("torch", "utils", "data") + os.sep
+_torch_files: dict[str, bool] = {}
+
+
+def is_torch_work(filename: str) -> bool:
+    """A file of the installed torch package, other than its data-loading modules."""
+    global _TORCH_DIR
+    known = _torch_files.get(filename)
+    if known is not None:
+        return known
+    if _TORCH_DIR is None:
+        torch = sys.modules.get("torch")
+        where = getattr(torch, "__file__", None)
+        _TORCH_DIR = os.path.dirname(where) + os.sep if where else ""
+    found = bool(_TORCH_DIR) and filename.startswith(_TORCH_DIR) and _TORCH_DATA not in filename
+    _torch_files[filename] = found
+    return found
 
 
 def window_for(length: int | None) -> tuple[int, int]:
@@ -52,7 +81,8 @@ def window_for(length: int | None) -> tuple[int, int]:
     if length <= 2:
         return 0, max(1, length)
     warmup = 1 if length < 20 else 2
-    return warmup, max(1, min(MAX_WINDOW, int(length * WINDOW_SHARE)))
+    room = length - warmup - 1  # one settling iteration runs profiled but unmarked
+    return warmup, max(1, min(room, max(MIN_WINDOW, min(MAX_WINDOW, int(length * WINDOW_SHARE)))))
 
 
 @dataclass
@@ -64,6 +94,7 @@ class WindowTimes:
     recording_at: float | None = None  # after it (a cold start can take a second)
     stopped_at: float | None = None
     recorded_iterations: int = 0
+    window_hits: list[float] = field(default_factory=list)  # perf_counter at each hit in the window
     completed: bool = False  # the window ended at a header hit (not with the loop or the cell)
 
 
@@ -81,6 +112,7 @@ class LineTracer:
         stop: Callable[[], None],
         make_range: Callable[[str], Any],
         max_profiled_s: float = 2.0,
+        max_recorded_lines: int = MAX_RECORDED_LINES,
     ):
         self.files = files
         self.loop = loop
@@ -92,15 +124,22 @@ class LineTracer:
         self._stop = stop
         self._make_range = make_range
         self.max_profiled_s = max_profiled_s
+        self.max_recorded_lines = max_recorded_lines
+        self.recorded_lines = 0
+        self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
         self.failure: str | None = None  # an error of the tracer itself (never the cell's)
         self.callers: set[tuple[int, int]] = set()  # (file, code line) that called into the loop
         self._headers: dict[int, int | None] = {}  # file index -> code line of the loop header
         self.recording = loop is None
+        # Profiler on, no line ranges yet: the first profiled iteration pays first-use costs
+        # (lazy op lookups, the profiler's own set-up) that no line of the cell caused.
+        self.settling = False
         self.done = False
         self._open: list[Any] = []
         self._previous: Any = None
+        self._hook: Any = None
         self._installed = False
 
     # -- installation -------------------------------------------------------------------
@@ -111,7 +150,8 @@ class LineTracer:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
             self.times.recording_at = time.perf_counter()
-        sys.settrace(self._call)
+        self._hook = self._call  # one bound method, so close() can tell it from a user's hook
+        sys.settrace(self._hook)
         self._installed = True
         return self
 
@@ -121,12 +161,15 @@ class LineTracer:
     def close(self) -> None:
         """Remove the hook, close any open line range, stop the profiler if still recording."""
         if self._installed:
-            sys.settrace(self._previous)
+            # Only our own hook is removed: a hook the cell set meanwhile (pdb, breakpoint(),
+            # coverage) stays in place.
+            if sys.gettrace() is self._hook:
+                sys.settrace(self._previous)
             self._installed = False
         while self._open:
             self._open.pop().__exit__(None, None, None)
-        if self.recording:
-            self.recording = False
+        if self.recording or self.settling:
+            self.recording = self.settling = False
             self._stop()
             self.times.stopped_at = time.perf_counter()
         self.done = True
@@ -150,11 +193,19 @@ class LineTracer:
             return None
         # Every Python call comes here, library code included (`trainer.fit()`): the place to
         # enforce the time cap even when no cell line runs for a long while.
-        if self.recording and self._over_time():
+        if self.recording and self._over_cap():
             self.close()
             return None
         idx = self.files.index(frame.f_code.co_filename)
         if idx is None:
+            caller = frame.f_back
+            if (
+                self.recording
+                and caller is not None
+                and is_torch_work(frame.f_code.co_filename)
+                and self.files.index(caller.f_code.co_filename) is not None
+            ):
+                return _TorchCall(self, frame)
             return None
         header = self._header(idx)
         if not self.recording and header is None:
@@ -173,9 +224,15 @@ class LineTracer:
         self._headers[idx] = header
         return header
 
-    def _over_time(self) -> bool:
+    def _over_cap(self) -> bool:
         started = self.times.recording_at
-        if started is None or time.perf_counter() - started < self.max_profiled_s:
+        if started is None:
+            return False
+        if self.recorded_lines >= self.max_recorded_lines:
+            self.stopped_by = f"{self.max_recorded_lines} traced cell lines"
+        elif time.perf_counter() - started >= self.max_profiled_s:
+            self.stopped_by = f"{self.max_profiled_s:g} s"
+        else:
             return False
         self.truncated = True
         return True
@@ -196,15 +253,23 @@ class LineTracer:
             self.window = self._fixed[1] if self._fixed[1] is not None else window
         if not self.recording:
             times.hits.append(time.perf_counter())
-            if n == self.warmup:
+            settle = self.loop_length is None or self.loop_length > self.warmup + self.window
+            if n == self.warmup and settle:
                 times.started_at = time.perf_counter()
                 self._start()
+                self.settling = True
+            elif n == self.warmup + settle:
+                if not self.settling:
+                    times.started_at = time.perf_counter()
+                    self._start()
+                self.settling = False
                 times.recording_at = time.perf_counter()
                 self.recording = True
                 self._mark_callers(frame)
             return
         times.recorded_iterations += 1
-        if times.recorded_iterations >= self.window or self._over_time():
+        times.window_hits.append(time.perf_counter())
+        if times.recorded_iterations >= self.window or self._over_cap():
             times.completed = True
             self.close()
 
@@ -226,17 +291,45 @@ class LineTracer:
             caller.f_trace = tracer
 
     def open_range(self, file_index: int, line: int) -> Any:
-        rng = self._make_range(f"{MARKER_PREFIX}{file_index}|{line}")
+        return self.open_named(f"{MARKER_PREFIX}{file_index}|{line}")
+
+    def open_named(self, name: str) -> Any:
+        rng = self._make_range(name)
         rng.__enter__()
         self._open.append(rng)
         return rng
 
     def close_range(self, rng: Any) -> None:
+        if not any(r is rng for r in self._open):
+            return  # already closed with the tracer
         rng.__exit__(None, None, None)
-        if self._open and self._open[-1] is rng:
+        if self._open[-1] is rng:
             self._open.pop()
-        elif rng in self._open:
+        else:
             self._open.remove(rng)
+
+
+class _TorchCall:
+    """The range around one call from a cell line into torch's Python; only its return is
+    traced (`f_trace_lines = False`), so torch's own lines cost no trace events."""
+
+    __slots__ = ("tracer", "rng")
+
+    def __init__(self, tracer: LineTracer, frame: FrameType):
+        self.tracer = tracer
+        frame.f_trace_lines = False
+        self.rng = tracer.open_named(TORCH_RANGE_PREFIX + frame.f_code.co_qualname)
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> Any:
+        if event == "return":
+            try:
+                if self.rng is not None:
+                    self.tracer.close_range(self.rng)
+            except Exception as exc:  # noqa: BLE001 - see LineTracer.fail()
+                self.tracer.fail(exc)
+            self.rng = None
+            return None
+        return self
 
 
 class _FrameTracer:
@@ -270,10 +363,14 @@ class _FrameTracer:
                 if tracer.done:
                     return None
                 self.line = -1
-            if tracer.recording and lineno != self.line:
-                if tracer.loop is None and tracer._over_time():
+            # Every line event, not only a new line: a comprehension repeats one line (its
+            # backward jumps) and must hit the cap as a multi-line loop does.
+            if tracer.recording:
+                tracer.recorded_lines += 1
+                if tracer._over_cap():
                     tracer.close()
                     return None
+            if tracer.recording and lineno != self.line:
                 if self.rng is not None:
                     tracer.close_range(self.rng)
                 self.rng = tracer.open_range(self.idx, lineno)

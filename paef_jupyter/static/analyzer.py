@@ -6,11 +6,12 @@ from typing import Collection, Mapping, Sequence
 
 import libcst as cst
 
-from ..model import AnalysisError, Finding, Report, SourceUnit
-from ..source import mask, syntax_error
+from ..model import AnalysisError, CellRef, Finding, Report, SourceUnit
+from ..source import MaskedSource, mask, syntax_error
 from .facts import Facts, Prior
+from .modules import LocalModules
 from .rules import RULES
-from .rules.base import RuleContext, drive
+from .rules.base import Rule, RuleContext, drive
 
 
 def analyze_units(
@@ -18,14 +19,23 @@ def analyze_units(
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     title: str = "",
+    follow_imports: bool = False,
 ) -> Report:
+    """Two passes: first every unit's facts (each cell sees the cells before it), then the
+    rules, once every helper called per iteration from any unit knows it is (a function of an
+    earlier cell or of a local module runs per iteration when a later loop calls it).
+
+    With `follow_imports`, helpers in local modules the units import (see `modules.py`) are
+    analysed too, and their findings reported in their own file."""
     unknown = set(rules or ()) - set(RULES)
     if unknown:
         raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
     selected = [RULES[r] for r in (rules or RULES)]
+    modules = LocalModules.around(units) if follow_imports else None
     findings: list[Finding] = []
     errors: list[AnalysisError] = []
-    priors: dict[str | None, Prior] = {}  # per file: earlier cells' imports and values
+    analysed: list[tuple[CellRef, MaskedSource, Facts]] = []
+    priors: dict[str | None, Prior] = {}  # per file: earlier cells' imports, values, functions
     for unit in units:
         masked = mask(unit.text)
         if not masked.python or not masked.text.strip():
@@ -36,16 +46,54 @@ def analyze_units(
             continue
         try:
             module = cst.parse_module(masked.text)
+            prior = priors.setdefault(unit.ref.path, Prior())
+            imports = modules.importer(unit.ref.path) if modules is not None else None
+            facts = Facts(module, namespace, prior, imports=imports)
         except cst.ParserSyntaxError as exc:
             errors.append(AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
             continue
-        prior = priors.setdefault(unit.ref.path, Prior())
-        facts = Facts(module, namespace, prior)
-        ctx = RuleContext(unit.ref, masked, facts)
-        active = [rule_cls(ctx) for rule_cls in selected]
-        drive(facts, active)
-        for rule in active:
-            findings.extend(rule.findings)
-        prior.absorb(facts)
+        except RecursionError:  # a 340-term `+` chain: this unit is an error, the others analysed
+            errors.append(_too_deep(unit.ref))
+            continue
+        analysed.append((unit.ref, masked, facts))
+        priors[unit.ref.path] = prior.after(facts)
+    _spread_per_iteration([f for _, _, f in analysed])
+    for ref, masked, facts in analysed:
+        try:
+            findings.extend(_run(selected, RuleContext(ref, masked, facts)))
+        except RecursionError:
+            errors.append(_too_deep(ref))
+    sources = list(units)
+    for local in modules.loaded if modules is not None else ():
+        if not local.facts.externally_called:
+            continue
+        spans = [local.facts.position(f) for f in local.facts.externally_called]
+        found = [f for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts))
+                 if any(s.start.line <= f.line <= s.end.line for s in spans)]
+        if found:
+            findings.extend(found)
+            sources.append(local.unit)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
-    return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(units), title=title)
+    return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(sources), title=title)
+
+
+def _too_deep(ref: CellRef) -> AnalysisError:
+    """CPython runs expressions deeper than the recursive walks here can follow."""
+    return AnalysisError(ref, None, "expression nested too deeply to analyse (RecursionError)")
+
+
+def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:
+    active = [rule_cls(ctx) for rule_cls in selected]
+    drive(ctx.facts, active)
+    return [f for rule in active for f in rule.findings]
+
+
+def _spread_per_iteration(units: list[Facts]) -> None:
+    """Tell each unit (and local module) which of its functions other units call per iteration."""
+    pending = list(units)
+    while pending:
+        facts = pending.pop()
+        for func, loop in list(facts.per_iteration_functions.items()):
+            owner = facts.owner_of(func)
+            if owner is not facts and owner.call_per_iteration(func, loop, facts._call_sites.get(func, [])):
+                pending.append(owner)

@@ -11,8 +11,8 @@ from __future__ import annotations
 import builtins
 import types
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any, Iterator, Mapping, Sequence
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -26,6 +26,9 @@ from .types import (
     kind_of_qualified_call,
     kind_of_value,
 )
+
+if TYPE_CHECKING:
+    from .modules import ModuleImports
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
@@ -46,6 +49,22 @@ _IMPURE_METHODS = frozenset({
     "integers", "choice", "sample", "shuffle", "normal", "uniform", "poll", "recv", "pop",
     "popleft", "item_random", "permutation", "forward", "__call__",
 })
+# Methods that only read their receiver, whatever its type (containers, strings, tensors).
+_READ_ONLY_METHODS = frozenset({
+    "item", "tolist", "numpy", "cpu", "cuda", "to", "detach", "clone", "copy", "size", "dim", "numel",
+    "float", "double", "half", "long", "int", "bool", "view", "reshape", "sum", "mean", "std", "var", "max",
+    "min", "argmax", "argmin", "keys", "values", "items", "get", "count", "index", "format", "join", "split",
+    "strip", "lower", "upper", "startswith", "endswith", "replace", "astype", "squeeze", "unsqueeze",
+    "contiguous", "softmax", "log_softmax", "eq", "ne", "type", "parameters", "named_parameters",
+    "state_dict", "all", "any", "abs", "exp", "log", "sqrt", "t", "transpose", "permute", "flatten",
+})
+_NUMPY_CHANGES_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle"})
+# NumPy calls that read or write files, change settings or change an argument: not pure.
+NUMPY_EFFECTS = _NUMPY_CHANGES_ARGUMENT | {
+    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
+    "seterr", "set_printoptions", "printoptions", "tofile",
+}
+_TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
 
@@ -95,20 +114,36 @@ class _Def:
 
 
 class Prior:
-    """What the earlier cells of a notebook defined (imports, top-level values), for the
-    static analysis of a later cell when no live namespace is at hand (`paef scan`)."""
+    """What the earlier cells of a notebook defined (imports, top-level values, functions and
+    classes), for the static analysis of a later cell when no live namespace is at hand
+    (`paef scan`). Immutable once built: each cell sees only the cells before it."""
 
     def __init__(self) -> None:
         self.aliases: dict[str, str] = {}
         self._values: dict[str, tuple[Facts, cst.BaseExpression | None]] = {}
+        self.functions: dict[str, tuple[Facts, FunctionNode]] = {}
+        self.classes: dict[str, tuple[Facts, cst.ClassDef]] = {}
 
-    def absorb(self, facts: "Facts") -> None:
-        self.aliases.update(facts.aliases)
+    def after(self, facts: "Facts") -> "Prior":
+        """What the cells up to and including `facts`' cell defined."""
+        new = Prior()
+        new.aliases, new._values = dict(self.aliases), dict(self._values)
+        new.functions, new.classes = dict(self.functions), dict(self.classes)
+        new.aliases.update(facts.aliases)
         for name, defs in facts._defs.items():
             top = [d for d in defs if d.function is None and "." not in name]
             if top:
-                self._values[name] = (facts, top[-1].value)
-                self.aliases.pop(name, None)
+                new._values[name] = (facts, top[-1].value)
+                for table in (new.aliases, new.functions, new.classes):
+                    table.pop(name, None)
+        for name, func in facts.functions.items():
+            if "." not in name and facts.enclosing_function(func) is None:
+                new.functions[name] = (facts, func)
+                new._values.pop(name, None)
+        for name, cls in facts.classes.items():
+            new.classes[name] = (facts, cls)
+            new._values.pop(name, None)
+        return new
 
     def kind(self, name: str) -> Kind | None:
         if name not in self._values:
@@ -117,7 +152,7 @@ class Prior:
         return facts.kind(value) if value is not None else Kind.UNKNOWN
 
     def defines(self, name: str) -> bool:
-        return name in self._values or name in self.aliases
+        return name in self._values or name in self.aliases or name in self.functions or name in self.classes
 
     def value(self, name: str) -> "tuple[Facts, cst.BaseExpression] | None":
         """The last top-level value an earlier cell gave `name`, with that cell's facts."""
@@ -127,15 +162,22 @@ class Prior:
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
-                 prior: Prior | None = None) -> None:
+                 prior: Prior | None = None, imports: "ModuleImports | None" = None) -> None:
         self.module = module
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
+        self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
+        self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
+        self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
+        self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
+        self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
+        self._invariant_params: dict[FunctionNode, frozenset[str]] = {}
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
+        self._mutated_cache: dict[Loop, frozenset[str]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -286,36 +328,136 @@ class Facts:
 
     @cached_property
     def per_iteration_functions(self) -> dict[FunctionNode, Loop]:
-        """Functions of this unit that run once per iteration of some loop, and that loop."""
+        """Functions that run once per iteration of some loop, and that loop.
+
+        Reached from this unit's loops (calls, `forward`/`__getitem__` of the models and
+        datasets it uses, `collate_fn=`), following calls into earlier cells and local
+        modules (see `owner_of`), plus this unit's functions other units call per iteration.
+        """
         result: dict[FunctionNode, Loop] = {}
-        work: list[tuple[FunctionNode, Loop]] = []
+        work: list[tuple[FunctionNode, Loop]] = list(self._external.items())  # popped last: local loops win
         for call, loop in self._calls_in_loops:
             for func in self._callees(call):
                 work.append((func, loop))
+                self._call_sites.setdefault(func, []).append((self, call))
         hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
         if hot is not None:
-            for cls in self.classes.values():
-                for stmt in cls.body.body:
-                    if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__"}:
-                        work.append((stmt, hot))
+            work.extend((func, hot) for func in self._per_batch_functions())
         while work:
             func, loop = work.pop()
             if func in result:
                 continue
             result[func] = loop
-            for call in self.calls_in(func.body):
-                for callee in self._callees(call):
+            owner = self.owner_of(func)
+            for call in owner.calls_in(func.body):
+                for callee in owner._callees(call):
+                    if owner is not self:
+                        self._owners.setdefault(callee, owner.owner_of(callee))
+                    self._call_sites.setdefault(callee, []).append((owner, call))
                     work.append((callee, loop))
         return result
 
+    def owner_of(self, node: cst.CSTNode) -> "Facts":
+        """The facts of the unit that defines `node` (an earlier cell, a local module, or this)."""
+        return self._owners.get(node, self)
+
+    def call_per_iteration(self, func: FunctionNode, loop: Loop, sites: Sequence[tuple["Facts", cst.Call]]) -> bool:
+        """Another unit's loop calls this unit's `func` once per iteration (at `sites`); True if new."""
+        self.add_call_sites(func, sites)
+        if func in self._external:
+            return False
+        self._external[func] = loop
+        self.__dict__.pop("per_iteration_functions", None)
+        self._call_sites.clear()
+        self._invariant_params.clear()
+        return True
+
+    @property
+    def externally_called(self) -> list[FunctionNode]:
+        """This unit's functions that run per iteration only because another unit calls them."""
+        return [f for f, loop in self.per_iteration_functions.items() if loop.facts is not self and self.owner_of(f) is self]
+
+    def add_call_sites(self, func: FunctionNode, sites: Sequence[tuple["Facts", cst.Call]]) -> None:
+        """Calls of this unit's `func` seen elsewhere: its parameters take their kinds."""
+        known = self._foreign_sites.setdefault(func, [])
+        added = [s for s in sites if s not in known]
+        if added:
+            known.extend(added)
+            self._kind_cache.clear()
+            self._invariant_params.clear()
+
+    def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
+        """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
+        sites = []
+        for use in self.uses(cls_name):
+            node: cst.CSTNode | None = self.parent(use)
+            if isinstance(node, cst.Attribute) and node.attr is use:
+                use, node = node, self.parent(node)  # type: ignore[assignment]
+            if isinstance(node, cst.Call) and node.func is use:
+                sites.append((self, node))
+        return sites
+
+    def _per_batch_functions(self) -> Iterator[FunctionNode]:
+        """What a training/evaluation loop runs per batch without naming it: `forward` and
+        `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
+        the DataLoader's `collate_fn`."""
+        classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
+        for name, (owner, cls) in self.prior.classes.items():
+            if name not in self.classes and self.uses(name):
+                classes.append((owner, cls))
+        if self.imports is not None:
+            for local, target in self.aliases.items():
+                found = self.imports.class_def(target)
+                if found is not None:
+                    classes.append(found)
+                module = self.imports.module(target) if found is None else None
+                if module is not None:
+                    classes.extend((module, c) for n, c in module.classes.items() if self.uses(n))
+        for owner, cls in classes:
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value == "__init__":
+                    owner.add_call_sites(stmt, self._constructions(cls.name.value))
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__", "__call__"}:
+                    if owner is not self:
+                        self._owners[stmt] = owner
+                    yield stmt
+        for node in self._order:
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "collate_fn":
+                func = self._function_at(node.value)
+                if func is not None:
+                    yield func
+
     def _callees(self, call: cst.Call) -> list[FunctionNode]:
         func = call.func
-        if isinstance(func, cst.Name) and func.value in self.functions:
-            return [self.functions[func.value]]
+        if isinstance(func, cst.Name):
+            found = self._function_at(func)
+            return [found] if found is not None else []
         if isinstance(func, cst.Attribute):
+            foreign = self._function_at(func)
+            if foreign is not None:
+                return [foreign]
             name = func.attr.value
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
         return []
+
+    def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
+        """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
+        if isinstance(expr, cst.Name):
+            if expr.value in self.functions:
+                return self.functions[expr.value]
+            if expr.value not in self._defs and expr.value in self.prior.functions:
+                owner, func = self.prior.functions[expr.value]
+                self._owners[func] = owner
+                return func
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        found = self.imports.function(qualified) if qualified else None
+        if found is None:
+            return None
+        owner, func = found
+        self._owners[func] = owner
+        return func
 
     # --- def-use and invariance ----------------------------------------------------------
 
@@ -324,13 +466,111 @@ class Facts:
         loop = loop or self.iteration_loop(node)
         if loop is None:
             return frozenset()
-        names = set(loop.writes)
+        names = set(loop.writes) | self.mutated_in_loop(loop)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
-            names |= _params(func) | self.names_written(func.body)
+            names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
         return frozenset(names)
+
+    def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
+        """Names whose object a loop iteration may change without rebinding them: receivers of
+        methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
+        object was built from (`sched.step()` changes the optimizer it wraps), arguments of
+        calls that may change them, and what this unit's functions called from the loop change."""
+        if loop.facts is not self:  # a helper's unit asking about its caller's loop
+            return loop.facts.mutated_in_loop(loop, except_call)
+        cached = self._mutated_cache.get(loop) if except_call is None else None
+        if cached is not None:
+            return cached
+        out: set[str] = set()
+        seen: set[FunctionNode] = set()
+        work: list[cst.CSTNode] = [loop.node.body]
+        if isinstance(loop.node, cst.While):
+            work.append(loop.node.test)
+        while work:
+            for call in self.calls_in(work.pop()):
+                for func in self._local_callees(call):
+                    if func not in seen:
+                        seen.add(func)
+                        out |= self.names_written(func.body)
+                        work.append(func.body)
+                if call is not except_call:
+                    self._note_mutations(call, out)
+        result = frozenset(out)
+        if except_call is None:
+            self._mutated_cache[loop] = result
+        return result
+
+    def _note_mutations(self, call: cst.Call, out: set[str]) -> None:
+        func = call.func
+        if isinstance(func, cst.Attribute):
+            root = root_name(func.value)
+            method = func.attr.value
+            if root is not None and not self._imported(root) and not self._only_reads(func.value, method) \
+                    and self.kind(func) is not Kind.MODULE:
+                out.add(root)
+                made = self._made_from(func.value)
+                if made is not None:
+                    out |= {n for n in self.names_read(made) if not self._imported(n)}
+        if self._leaves_arguments(call):
+            return
+        for arg in call.args:
+            root = root_name(arg.value)
+            if root is not None and not isinstance(arg.value, cst.Call):
+                out.add(root)
+
+    def _imported(self, name: str) -> bool:
+        """A module (or a name imported from one) rather than an object the loop could change."""
+        if name in self.aliases:
+            return True
+        return name not in self._defs and (name in self.prior.aliases or isinstance(self.namespace.get(name), types.ModuleType))
+
+    def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
+        if is_inplace_method(method) or method in _IMPURE_METHODS:
+            return False
+        if method in _READ_ONLY_METHODS:
+            return True
+        return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _made_from(self, receiver: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The arguments an object was constructed with (`StepLR(opt, ...)`), if visible."""
+        if not isinstance(receiver, cst.Name):
+            return None
+        value = self.value_of(receiver)
+        return value if isinstance(value, cst.Call) else None
+
+    def _leaves_arguments(self, call: cst.Call) -> bool:
+        """A call known not to change its arguments: torch/NumPy (no `out=`), pure builtins,
+        modules' forward, and this unit's functions that change no parameter in place."""
+        if any(a.keyword is not None and a.keyword.value == "out" for a in call.args):
+            return False
+        qualified = self.qualified_name(call.func)
+        if qualified is not None:
+            last = qualified.rsplit(".", 1)[-1]
+            if qualified.startswith(("torch.", "numpy.", "math.")):
+                return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
+                    and last not in _NUMPY_CHANGES_ARGUMENT
+            if qualified.startswith("builtins."):
+                return last in _PURE_BUILTINS or last in ("print", "next", "iter", "isinstance", "hasattr", "getattr", "type")
+        func = call.func
+        if isinstance(func, cst.Attribute) and self._only_reads(func.value, func.attr.value):
+            return True
+        if self.kind(func) is Kind.MODULE:
+            return True
+        callees = self._local_callees(call)
+        if callees:
+            return not any(self.names_written(f.body) & _params(f) for f in callees)
+        return False
+
+    def _local_callees(self, call: cst.Call) -> list[FunctionNode]:
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in self.functions:
+            return [self.functions[func.value]]
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            return [f for key, f in self.functions.items() if key.endswith("." + func.attr.value)]
+        return []
 
     def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None) -> bool:
         """True if `expr` gives the same value on every iteration (safe to compute once)."""
@@ -352,6 +592,15 @@ class Facts:
                 break
         return best
 
+    def may_run_zero_times(self, loop: Loop) -> bool:
+        """False only when the loop provably runs its body: `range(<positive literal>)`, a
+        non-empty literal, `enumerate`/`zip` of those, `while True`. Work hoisted above a loop
+        that may be empty runs where it never ran before (and may raise there)."""
+        if isinstance(loop.node, cst.While):
+            test = loop.node.test
+            return not (isinstance(test, cst.Name) and test.value == "True")
+        return not _non_empty(self, loop.node.iter)
+
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
         qualified = self.qualified_name(call.func)
         if qualified is not None:
@@ -359,11 +608,15 @@ class Facts:
                 return False
             last = qualified.rsplit(".", 1)[-1]
             if qualified.startswith("torch."):
-                return last not in _RANDOM_TORCH and not is_inplace_method(last) and kind_of_qualified_call(qualified) is not Kind.MODULE
+                return last not in _RANDOM_TORCH and last not in _TORCH_EFFECTS and not is_inplace_method(last) \
+                    and kind_of_qualified_call(qualified) is not Kind.MODULE
             if qualified.startswith("numpy."):
-                return True
+                return last not in NUMPY_EFFECTS
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS
+            if qualified.startswith(("math.", "operator.")):
+                return True
+            return False  # another library or module (plotting, logging, I/O): effects unknown
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.functions:
             return self.is_pure_function(func.value)
@@ -384,19 +637,33 @@ class Facts:
             return self._pure_cache[name]
         self._pure_cache[name] = False  # recursion guard
         func = self.functions[name]
-        if any(isinstance(n, cst.Global) for n in self.walk(func.body)):
+        if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in self.walk(func.body)):
             return False
         varying = frozenset(_params(func) | self.names_written(func.body))
-        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, varying) for c in self.calls_in(func.body))
+        pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, func) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
         return pure
 
-    def _arg_only_call(self, call: cst.Call, local: frozenset[str]) -> bool:
-        """Inside a function, methods on its own locals (e.g. `out.append`) stay local."""
+    def _arg_only_call(self, call: cst.Call, function: FunctionNode) -> bool:
+        """Inside a function, methods on containers it built itself (`out = []; out.append(x)`)
+        stay local; methods on parameters (`ax.plot(...)`) or on anything else do not."""
         func = call.func
-        if isinstance(func, cst.Attribute) and func.attr.value not in _IMPURE_METHODS:
-            root = root_name(func.value)
-            return root is not None and root in local and self.kind(func.value) not in _STATEFUL_KINDS
+        if not isinstance(func, cst.Attribute) or func.attr.value in _IMPURE_METHODS:
+            return False
+        root = root_name(func.value)
+        if root is None or root in _params(function) or self.kind(func.value) in _STATEFUL_KINDS:
+            return False
+        defs = [d for d in self._defs.get(root, ()) if d.function is function]
+        return bool(defs) and all(d.value is not None and self._fresh_value(d.value) for d in defs)
+
+    def _fresh_value(self, value: cst.BaseExpression) -> bool:
+        """A new object nobody else holds: a literal, a comprehension, a torch/NumPy/builtin result."""
+        if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.Tuple, cst.ListComp, cst.DictComp, cst.SetComp,
+                              cst.SimpleString, cst.Integer, cst.Float, cst.BinaryOperation)):
+            return True
+        if isinstance(value, cst.Call):
+            q = self.qualified_name(value.func) or ""
+            return q.startswith(("torch.", "numpy.")) or q.removeprefix("builtins.") in _PURE_BUILTINS
         return False
 
     def _class_mutates_self(self, func: FunctionNode) -> bool:
@@ -419,19 +686,30 @@ class Facts:
             return None
         head, _, rest = dotted.partition(".")
         target = self.aliases.get(head)
-        if target is None and head not in self._defs and head not in self.namespace:
-            target = self.prior.aliases.get(head)
-        if target is None and head not in self._defs and not self.prior.defines(head):
-            value = self.namespace.get(head)
-            if isinstance(value, types.ModuleType):
-                target = value.__name__
-            elif value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
-                target = f"{value.__module__}.{value.__qualname__}"
-            elif value is None and head not in self.namespace and hasattr(builtins, head):
-                target = f"builtins.{head}"
+        if target is None and head not in self._defs:
+            target = self._outer_name(head)
         if target is None:
             return None
         return f"{target}.{rest}" if rest else target
+
+    def _outer_name(self, head: str) -> str | None:
+        """What `head` names when this unit does not bind it: a module in the live namespace
+        (exact), else an earlier cell's import (a kernel that ran `import torch` still sees
+        `from torch import tensor` as `torch.tensor`), else a live object's own name, else a
+        builtin. A live namespace and earlier cells usually both know a name: neither may hide
+        the other's answer."""
+        value = self.namespace.get(head)
+        if isinstance(value, types.ModuleType):
+            return value.__name__
+        if head in self.prior.aliases:
+            return self.prior.aliases[head]
+        if self.prior.defines(head):
+            return None
+        if value is not None and hasattr(value, "__qualname__") and hasattr(value, "__module__"):
+            return f"{value.__module__}.{value.__qualname__}"
+        if head not in self.namespace and hasattr(builtins, head):
+            return f"builtins.{head}"
+        return None
 
     def kind(self, expr: cst.CSTNode) -> Kind:
         key = id(expr)
@@ -467,6 +745,10 @@ class Facts:
             return Kind.NUMBER if kinds == {Kind.NUMBER} else Kind.UNKNOWN
         if isinstance(expr, cst.UnaryOperation):
             return self.kind(expr.expression)
+        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+                and not isinstance(expr.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+            sides = {self.kind(expr.left), self.kind(expr.comparisons[0].comparator)}
+            return Kind.TENSOR if Kind.TENSOR in sides else Kind.NDARRAY if Kind.NDARRAY in sides else Kind.UNKNOWN
         if isinstance(expr, (cst.Integer, cst.Float)):
             return Kind.NUMBER
         if isinstance(expr, (cst.List, cst.ListComp)):
@@ -485,11 +767,15 @@ class Facts:
             if kind is not Kind.UNKNOWN or qualified.startswith(("torch.", "numpy.", "builtins.")):
                 return kind
         func = call.func
-        if isinstance(func, cst.Name):
-            if func.value in self.classes:
-                return self._kind_of_class(self.classes[func.value])
-            if func.value in self.functions:
-                return self._kind_of_returns(self.functions[func.value])
+        if isinstance(func, cst.Name) and func.value in self.classes:
+            return self._kind_of_class(self.classes[func.value])
+        defined = self._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if defined is not None and (isinstance(func, cst.Name) or self.owner_of(defined) is not self):
+            return self.owner_of(defined)._kind_of_returns(defined)
+        foreign_class = self._class_at(func)
+        if foreign_class is not None:
+            owner, cls = foreign_class
+            return owner._kind_of_class(cls)
         if isinstance(func, cst.Attribute):
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
@@ -497,6 +783,15 @@ class Facts:
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _class_at(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
+        """A class of an earlier cell or a local module that `expr` names."""
+        if isinstance(expr, cst.Name) and expr.value not in self._defs and expr.value in self.prior.classes:
+            return self.prior.classes[expr.value]
+        if self.imports is None or not isinstance(expr, (cst.Name, cst.Attribute)):
+            return None
+        qualified = self.qualified_name(expr)
+        return self.imports.class_def(qualified) if qualified else None
 
     def _kind_of_class(self, cls: cst.ClassDef) -> Kind:
         for base in cls.bases:
@@ -530,8 +825,19 @@ class Facts:
         if not scoped:
             return None
         here = self.order(name)
-        before = [d for d in scoped if d.order < here]
+        own = self._defining_assignment(name)
+        before = [d for d in scoped if d.order < here and d.order != own]
         return (before or scoped)[-1]
+
+    def _defining_assignment(self, name: cst.Name) -> int:
+        """The order of the assignment whose value reads `name` (`x = x.to(device)` reads the
+        previous `x`, not itself); -1 when there is none."""
+        for anc in self.ancestors(name):
+            if isinstance(anc, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+                return self.order(anc)
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                break
+        return -1
 
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
@@ -555,7 +861,77 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
+        if d.function is not None and d.order == self.order(d.function):
+            passed = self._param_kind(d.function, name.value)
+            if passed is not Kind.UNKNOWN:
+                return passed
         return self._jedi_kind(name)
+
+    @cached_property
+    def _direct_calls(self) -> dict[FunctionNode, list[tuple["Facts", cst.Call]]]:
+        """Every `f(...)` of this unit's top-level functions by name (`evaluate(model, loader)`):
+        where parameters get their kinds when no loop calls the function."""
+        calls: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}
+        for node in self._order:
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.functions:
+                calls.setdefault(self.functions[node.func.value], []).append((self, node))
+        return calls
+
+    def invariant_params(self, func: FunctionNode) -> frozenset[str]:
+        """Parameters of a per-iteration helper that every per-iteration call passes a
+        loop-invariant value (`causal_mask(seq_len)`, `positions(4)`), defaults included.
+
+        A host helper (NumPy, Python) whose whole call is invariant is the waste itself:
+        `cpu-function` reports and hoists the call, so its body stays per-call code here."""
+        if func in self._invariant_params:
+            return self._invariant_params[func]
+        self._invariant_params[func] = frozenset()  # recursion guard
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        p = func.params
+        names = [x.name.value for x in (*p.posonly_params, *p.params)]
+        block = self.parent(func)
+        if isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) and names[:1] in (["self"], ["cls"]):
+            names = names[1:]
+        keyword_only = [x.name.value for x in p.kwonly_params]
+        candidates = set(names) | set(keyword_only)
+        hot = 0
+        for caller, call in sites:
+            loop = caller.iteration_loop(call)
+            if loop is None:
+                continue  # runs once: its arguments do not vary per iteration
+            if caller.kind(call) is not Kind.TENSOR and caller.is_invariant(call, loop):
+                return frozenset()  # host work wholly invariant at its call: reported (and hoisted) there
+            hot += 1
+            if any(a.star for a in call.args):
+                return frozenset()
+            for i, arg in enumerate(call.args):
+                name = arg.keyword.value if arg.keyword is not None else (names[i] if i < len(names) else None)
+                if name is not None and name in candidates and not caller.is_invariant(arg.value, loop):
+                    candidates.discard(name)
+        result = frozenset(candidates) if hot else frozenset()
+        self._invariant_params[func] = result
+        return result
+
+    def _param_kind(self, func: FunctionNode, param: str) -> Kind:
+        """What every per-iteration call passes for `param` (`to_cuda(batch)` -> a tensor)."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
+        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        block = self.parent(func)
+        is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
+            and positional[:1] in (["self"], ["cls"])
+        kinds = set()
+        for caller, call in sites:
+            names = positional[1:] if is_method else positional
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            plain = [a.value for a in call.args if a.keyword is None and not a.star]
+            if arg is None and param in names and names.index(param) < len(plain) \
+                    and not any(a.star for a in call.args[: names.index(param) + 1]):
+                arg = plain[names.index(param)]
+            kinds.add(caller.kind(arg) if arg is not None else Kind.UNKNOWN)
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
         pos = self.position(name).start
@@ -573,6 +949,22 @@ def loop_spans(masked_text: str) -> list[LoopSpan]:
     except cst.ParserSyntaxError:
         return []
     return Facts(module).loop_spans()
+
+
+def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
+    if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
+        return any(not isinstance(el, (cst.StarredElement,)) for el in it.elements)
+    if isinstance(it, cst.SimpleString):
+        return len(it.evaluated_value) > 0
+    if isinstance(it, cst.Call):
+        name = (facts.qualified_name(it.func) or "").removeprefix("builtins.")
+        args = [a.value for a in it.args if a.keyword is None]
+        if name == "range" and 1 <= len(args) <= 2 and all(isinstance(a, cst.Integer) for a in args):
+            bounds = [int(a.value) for a in args]  # type: ignore[union-attr]
+            return (bounds[0] > 0) if len(bounds) == 1 else bounds[1] > bounds[0]
+        if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple") and args:
+            return all(_non_empty(facts, a) for a in (args if name == "zip" else args[:1]))
+    return False
 
 
 def _dict_kind(values: list[Kind]) -> Kind:
@@ -682,9 +1074,12 @@ class _Indexer:
                 self.aliases[head] = head
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if node.module is None or isinstance(node.names, cst.ImportStar) or node.relative:
+        if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):
             return
-        module = dotted_name(node.module) or ""
+        # `from .data import f` -> ".data.f": resolved against local modules (see `modules.py`)
+        module = "." * len(node.relative) + (dotted_name(node.module) or "" if node.module is not None else "")
+        if node.relative and node.module is None:
+            module = module[:-1]  # `from . import data` -> ".data"
         for alias in node.names:
             name = dotted_name(alias.name) or ""
             local = dotted_name(alias.asname.name) if alias.asname else name
@@ -753,19 +1148,232 @@ class _Indexer:
             self.model_calls.update(active)
 
 
+# Calls that train: back-propagate, step an optimizer, or hand a loss to a helper that does.
+_TRAINING_METHODS = frozenset({"backward", "step", "zero_grad", "apply_gradients", "minimize", "manual_backward"})
+_TRAINING_WORDS = ("train", "fit", "update", "learn", "optimi", "backward", "step")
+_TRAINING_QUALIFIED = ("torch.autograd.backward", "torch.autograd.grad", "torch.optim.", "torch.func.grad",
+                       "torch.enable_grad", "torch.set_grad_enabled")
+# Libraries whose functions never run a training step of the user's model.
+_NON_TRAINING_LIBRARIES = (
+    "torch.", "numpy.", "builtins.", "math.", "tqdm.", "sklearn.", "scipy.", "pandas.", "matplotlib.", "seaborn.",
+    "plotly.", "time.", "logging.", "json.", "os.", "random.", "collections.", "itertools.", "functools.",
+    "statistics.", "wandb.", "PIL.", "torchvision.", "torchmetrics.", "evaluate.", "datasets.", "operator.",
+    "copy.", "pickle.", "csv.", "re.", "string.", "sys.", "warnings.", "pathlib.", "einops.", "tensorboard.",
+)
+# Names of callables that run a forward pass: a model, a loss, a metric.
+_FORWARD_CALL_WORDS = ("model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator",
+                       "discriminator", "backbone", "head", "transformer", "criterion", "loss", "metric")
+_SAFE_OTHER_METHODS = frozenset({
+    "append", "extend", "insert", "keys", "values", "items", "get", "join", "format", "split", "strip",
+    "add_batch", "add_scalar", "add_scalars", "log", "write", "set_postfix", "set_description", "eval",
+    "savefig", "plot", "close", "reset", "render", "observation_space", "sample", "to_numpy",
+})
+_TRAINING_TENSOR_METHODS = frozenset({"backward", "register_hook", "retain_grad", "requires_grad_", "apply_", "map_",
+                                      "map2_", "grad", "register_post_accumulate_grad_hook"})
+
+
+@lru_cache(maxsize=1)
+def _safe_unknown_methods() -> frozenset[str]:
+    """Methods that never run a training step: torch's Tensor methods (read when first needed, so
+    the analysis imports without torch; without torch only the plain list, which refuses more)."""
+    try:
+        import torch
+    except ImportError:
+        return _SAFE_OTHER_METHODS
+    tensor = {m for m in dir(torch.Tensor) if not m.startswith("_")} - _TRAINING_TENSOR_METHODS
+    return frozenset(tensor) | _SAFE_OTHER_METHODS
+
+
+def may_train(facts: Facts, node: cst.CSTNode) -> bool:
+    """True unless every call under `node` is shown not to train: no `backward()` / optimizer
+    step, and no call the analysis cannot see into (a function from another module or an
+    earlier cell, a method of an object of unknown type, a callable passed in). Calls of this
+    unit's functions, classes and modules are followed, transitively."""
+    return _Training(facts).node(node)
+
+
+class _Training:
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+        self.seen: set[FunctionNode] = set()
+
+    def node(self, node: cst.CSTNode) -> bool:
+        return any(self.call(c) for c in self.facts.calls_in(node))
+
+    def function(self, func: FunctionNode) -> bool:
+        if func in self.seen:
+            return False  # already being judged: its other calls decide
+        self.seen.add(func)
+        return self.node(func.body)
+
+    def methods(self, cls: cst.ClassDef, name: str) -> bool:
+        method = self.facts.functions.get(f"{cls.name.value}.{name}")
+        return method is not None and self.function(method)
+
+    def call(self, call: cst.Call) -> bool:
+        facts = self.facts
+        func = call.func
+        found = facts._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if found is not None:  # this unit's, an earlier cell's or a local module's function
+            other = _Training(facts.owner_of(found))
+            other.seen = self.seen
+            return other.function(found)
+        qualified = facts.qualified_name(func)
+        if qualified is not None:
+            if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
+                return True
+            return not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
+        if isinstance(func, cst.Name):
+            name = func.value
+            if name in facts.classes:
+                return self.methods(facts.classes[name], "__init__")
+            return self.instance_call(func)
+        if isinstance(func, cst.Attribute):
+            return self.method_call(func)
+        return True  # `fns[i](x)`, `make()(x)`: not resolved
+
+    def instance_call(self, func: cst.BaseExpression) -> bool:
+        """`model(x)`, `criterion(out, y)`: a forward pass (followed when the class is in this
+        unit); a callable passed in is judged by what the unit's callers pass."""
+        cls = self._class_of(func)
+        if cls is not None:
+            return self.methods(cls, "forward") or self.methods(cls, "__call__")
+        if self.facts.kind(func) is Kind.MODULE:
+            return False
+        name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else ""
+        lowered = name.lower()
+        if any(w in lowered for w in _TRAINING_WORDS):
+            return True
+        if isinstance(func, cst.Name):
+            passed = self._passed_for(func)
+            if passed is not None:
+                return any(self.callable_trains(value) for value in passed)
+        return not any(w in lowered for w in _FORWARD_CALL_WORDS)
+
+    def callable_trains(self, value: cst.BaseExpression) -> bool:
+        """A callable given as an argument: a module, this unit's function, a library function."""
+        facts = self.facts
+        if isinstance(value, cst.Lambda):
+            return self.node(value.body)
+        qualified = facts.qualified_name(value)
+        if qualified is not None:
+            return qualified.startswith(_TRAINING_QUALIFIED) or not qualified.startswith(_NON_TRAINING_LIBRARIES)
+        if isinstance(value, cst.Name) and value.value in facts.functions:
+            return self.function(facts.functions[value.value])
+        if isinstance(value, cst.Call):
+            return self.call(value) or facts.kind(value) is not Kind.MODULE
+        return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else True
+
+    def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """What the unit's calls pass for parameter `name` of the enclosing function (None if
+        it is not a parameter, or some call is not visible or does not say)."""
+        func = self.facts.enclosing_function(name)
+        if func is None or name.value not in _params(func) or self.facts.value_of(name) is not None:
+            return None
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        sites = [c for c in self.facts.calls_in(self.facts.module)
+                 if isinstance(c.func, cst.Name) and c.func.value == func.name.value]
+        if not sites:
+            return None
+        values: list[cst.BaseExpression] = []
+        for site in sites:
+            found = None
+            for i, arg in enumerate(site.args):
+                if arg.star:
+                    return None
+                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
+                    found = arg.value
+            if found is None:
+                return None
+            values.append(found)
+        return values
+
+    def method_call(self, func: cst.Attribute) -> bool:
+        facts = self.facts
+        method = func.attr.value
+        receiver = func.value
+        if method in _TRAINING_METHODS:
+            return not (method == "step" and "env" in (root_name(receiver) or "").lower())
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+            if cls is not None and f"{cls.name.value}.{method}" in facts.functions:
+                return self.methods(cls, method)
+            if facts.kind(func) is Kind.MODULE or self._class_of(func) is not None:
+                return self.instance_call(func)
+            return method not in _safe_unknown_methods()
+        cls = self._class_of(receiver)
+        if cls is not None:
+            return self.methods(cls, method)
+        kind = facts.kind(receiver)
+        if kind in (Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NUMBER):
+            return False
+        if kind is Kind.MODULE:
+            return any(w in method.lower() for w in _TRAINING_WORDS)
+        if facts.kind(func) is Kind.MODULE:
+            return self.instance_call(func)
+        made = self._constructor(receiver)
+        if made is not None and made.startswith(_NON_TRAINING_LIBRARIES) and not made.startswith(_TRAINING_QUALIFIED):
+            return False
+        if any(w in method.lower() for w in _TRAINING_WORDS):
+            return True
+        if method in _safe_unknown_methods():
+            # a tensor's (or container's) method by its name, unless the unit defines one so named
+            candidates = [f for key, f in facts.functions.items() if key.endswith("." + method)]
+            return any(self.function(f) for f in candidates)
+        return True
+
+    def _class_of(self, expr: cst.BaseExpression) -> cst.ClassDef | None:
+        """The unit's class an object was made from: `net = Net(...)`, `self.enc = Encoder()`."""
+        value: cst.BaseExpression | None = None
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            defs = self.facts._defs.get("self." + expr.attr.value, ())
+            value = next((d.value for d in defs if d.value is not None), None)
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return self.facts.classes.get(value.func.value)
+        return None
+
+    def _constructor(self, expr: cst.BaseExpression) -> str | None:
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+
+
+def module_methods(facts: Facts) -> set[FunctionNode]:
+    """Methods of this unit's `nn.Module` subclasses and the unit's functions they call: code
+    that runs inside a forward pass (or builds one), where a loop is never an evaluation loop."""
+    cached = getattr(facts, "_module_methods", None)
+    if cached is not None:
+        return cached
+    out: set[FunctionNode] = set()
+    work = [stmt for cls in facts.classes.values() if facts._kind_of_class(cls) is Kind.MODULE
+            for stmt in cls.body.body if isinstance(stmt, cst.FunctionDef)]
+    while work:
+        func = work.pop()
+        if func in out:
+            continue
+        out.add(func)
+        for call in facts.calls_in(func.body):
+            work.extend(facts._local_callees(call))
+    facts._module_methods = out  # type: ignore[attr-defined]
+    return out
+
+
 def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
     methods = {loop: set(loop.methods) for loop in facts.loops}
+    cache: dict[FunctionNode, set[str]] = {}
     for call, loop in facts._calls_in_loops:
         for callee in facts._callees(call):
-            called = {c.func.attr.value for c in facts.calls_in(callee.body) if isinstance(c.func, cst.Attribute)}
+            called = _methods_called(facts, callee, cache)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        if isinstance(func, cst.Name) and facts.kind(func) is Kind.MODULE:
+        if (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                                           and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
             while chain is not None:
                 models.add(chain)
@@ -776,3 +1384,18 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "train"
         elif loop in models:
             loop.kind = "eval"
+
+
+def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, set[str]]) -> set[str]:
+    """Attribute calls made by `func` and, transitively, by the unit's functions it calls: a
+    step two helpers away (`self._update(loss)` -> `apply(loss, opt)` -> `loss.backward()`)."""
+    if func in cache:
+        return cache[func]
+    cache[func] = out = set()  # a recursion guard while it is filled
+    owner = facts.owner_of(func)
+    for call in owner.calls_in(func.body):
+        if isinstance(call.func, cst.Attribute):
+            out.add(call.func.attr.value)
+        for callee in owner._callees(call):
+            out |= _methods_called(owner, callee, cache)
+    return out

@@ -14,8 +14,13 @@ def show_report(
     editor: Any = None,
     rerun: Callable[[str], Any] | None = None,
     apply_hint: str | None = None,
+    key: str | None = None,
+    placeholder: Any = None,
 ) -> None:
-    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets."""
+    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets.
+
+    `key` names the cell showing it (its id): the view that cell showed before is closed.
+    `placeholder` (from `placeholder()`) is the output replaced by the static report."""
     from IPython.display import HTML, display
 
     try:
@@ -25,9 +30,39 @@ def show_report(
         from .static_view import static_html
 
         note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`." if apply_hint else None
-        display(HTML(str(static_html(report, top, note))))
+        html = HTML(str(static_html(report, top, note)))
+        if placeholder is not None:
+            placeholder.update(html)
+        else:
+            display(html)
         layout = flame.layout(report)
         if layout is not None:
             display(flame.figure(report, layout))
         return
-    display(ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint))
+    view = ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint)
+    if key is not None:
+        old = _shown.pop(key, None)
+        if old is not None:
+            old.close()
+        _shown[key] = view
+    view.display(placeholder)
+
+
+# The live view last shown per cell id: closed when the cell shows a new one.
+_shown: dict[str, Any] = {}
+
+
+def placeholder(text: str) -> Any:
+    """An output shown at once while the cell runs, replaced in place by the report."""
+    from IPython.display import display
+
+    return display(placeholder_html(text), display_id=True)
+
+
+def placeholder_html(text: str) -> Any:
+    from IPython.display import HTML
+
+    from .html import tag
+
+    return HTML(str(tag("div", tag("span", "paef: ", text), class_="paef-status paef-progress",
+                        style="font-size:12px;opacity:.8")))

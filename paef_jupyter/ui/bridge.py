@@ -123,12 +123,16 @@ class CellEditBridge:
         return request_id
 
     def _on_msg(self, msg: dict[str, Any]) -> None:
-        data = msg.get("content", {}).get("data", {})
-        if data.get("type") == "ready" and data.get("version") == PROTOCOL_VERSION:
+        data = _comm_data(msg)
+        kind = data.get("type")
+        version = data.get("version")
+        if kind == "ready" and type(version) is int and version == PROTOCOL_VERSION:  # True == 1: not a version
             self._cancel_hello()
             self._state = "ready"
-        elif data.get("type") == "result" and data.get("status") in FRONTEND_STATUSES:
-            self._deliver(str(data.get("request_id")), data["status"])
+        elif kind == "result":
+            request_id, status = data.get("request_id"), data.get("status")
+            if isinstance(request_id, str) and isinstance(status, str) and status in FRONTEND_STATUSES:
+                self._deliver(request_id, status)  # type: ignore[arg-type]
 
     def _deliver(self, request_id: str, status: Status) -> None:
         with self._lock:
@@ -170,6 +174,14 @@ class CellEditBridge:
         for callback, cancel in pending.values():
             cancel()
             callback("no_extension")
+
+
+def _comm_data(msg: Any) -> dict[str, Any]:
+    """A comm message's `content.data`, or {} when any level is not an object (hostile or broken peer):
+    the same checks as the TypeScript side, so nothing the front end sends can raise here."""
+    content = msg.get("content") if isinstance(msg, dict) else None
+    data = content.get("data") if isinstance(content, dict) else None
+    return data if isinstance(data, dict) else {}
 
 
 _shared: CellEditBridge | None = None

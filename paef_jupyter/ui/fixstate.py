@@ -47,11 +47,12 @@ class CellFixes:
 
 
 def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
-    """The unified diff of one automatic fix on its own, or None when it has none."""
-    if not finding.fixable:
+    """The unified diff of one fix on its own (automatic, or one to review before applying it
+    by hand), or None when it has none."""
+    if finding.fix is None or not (finding.fix.automatic or finding.fix.needs_review):
         return None
     try:
-        new, done, _ = apply_findings(unit.text, [finding])
+        new, done, _ = apply_findings(unit.text, [finding], unsafe=True)
     except FixError:
         return None
     return unified_diff(unit.text, new, name) if done else None

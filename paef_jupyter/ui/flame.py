@@ -131,12 +131,60 @@ def figure(report: Report, flame: FlameLayout, selected: int | None = None, widg
                "zeroline": False},
         uniformtext={"mode": "hide", "minsize": 8},
         bargap=0,
-        plot_bgcolor="#ffffff",
+        # Transparent: the view's CSS gives axes and title the theme's text colour.
+        paper_bgcolor="rgba(0,0,0,0)",
+        plot_bgcolor="rgba(0,0,0,0)",
+        autosize=True,
         clickmode="event",
         hoverlabel={"align": "left"},
     )
     cls = go.FigureWidget if widget else go.Figure
     return cls(data=[trace], layout=fig_layout)
+
+
+SVG_MAX_BARS = 600
+
+
+def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX_BARS) -> str:
+    """The chart as inline SVG, no script: what a saved notebook, nbconvert and GitHub show
+    when the live chart is gone. Scales to its container's width; each bar's tooltip is the
+    hover text of the live chart. Only the longest bars are drawn."""
+    bars = sorted(flame.bars, key=lambda b: -b.duration_s)[:max_bars]
+    if not bars:
+        return ""
+    t0 = min(b.start_s for b in bars)
+    span = max(b.start_s + b.duration_s for b in bars) - t0 or 1e-9
+    rows = flame.cpu_rows + (flame.gpu_rows + 1 if flame.gpu_rows else 0)
+    width, row_h, left = 1000.0, 18, 40
+    height = row_h * max(rows, 1) + 22
+    scale = (width - left - 4) / span
+    fill, _ = colors(flame)
+    index = {id(b): i for i, b in enumerate(flame.bars)}
+    parts = [
+        f'<svg class="paef-flame-svg" viewBox="0 0 {width:.0f} {height}" width="100%" '
+        f'role="img" aria-label="flame chart" xmlns="http://www.w3.org/2000/svg" '
+        f'style="display:block;max-width:100%;height:auto;font:10px sans-serif">',
+        f'<text x="2" y="13" fill="currentColor">CPU</text>',
+    ]
+    if flame.gpu_rows:
+        parts.append(f'<text x="2" y="{(flame.cpu_rows + 1) * row_h + 13}" fill="currentColor">GPU</text>')
+    for bar in bars:
+        x = left + (bar.start_s - t0) * scale
+        w = max(bar.duration_s * scale, 0.5)
+        y = bar.row * row_h
+        label = _short(bar.frame.name)
+        title = _hover(bar, findings).replace("<br>", "\n")
+        text = (f'<text x="{x + 2:.1f}" y="{y + 12}" fill="#111">{escape(label[: int(w / 6)])}</text>'
+                if w > 30 else "")
+        parts.append(
+            f'<g data-bar="{index[id(bar)]}"><title>{title}</title>'
+            f'<rect x="{x:.1f}" y="{y}" width="{w:.1f}" height="{row_h - 1}" fill="{fill[index[id(bar)]]}"/>{text}</g>'
+        )
+    parts.append(f'<text x="{left}" y="{height - 4}" fill="currentColor">0</text>')
+    parts.append(f'<text x="{width - 4}" y="{height - 4}" text-anchor="end" fill="currentColor">'
+                 f'{escape(fmt_time(span))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
 
 
 def describe(bar: Bar) -> str:
@@ -158,11 +206,23 @@ def _place(root: Frame, lane: str, row0: int, findings: Sequence[Finding], out: 
         out.append((frame, lane, row0 + level, start, links))
         depth = max(depth, level + 1)
         cursor = start
-        for child in frame.children:
+        for child in _shown_children(frame):
             child_start = child.start_s if timed else cursor
             stack.append((child, level + 1, child_start, links))
             cursor += child.duration_s
     return depth
+
+
+def _shown_children(frame: Frame) -> list[Frame]:
+    """Children, with IPython's own call into the magic (`get_ipython().run_cell_magic(...)`,
+    the line a `%%paef` cell becomes) replaced by what it called: not the user's code."""
+    out: list[Frame] = []
+    for child in frame.children:
+        if child.name.startswith("get_ipython().run_cell_magic("):
+            out.extend(_shown_children(child))
+        else:
+            out.append(child)
+    return out
 
 
 def _short(name: str, limit: int = 40) -> str:

@@ -10,9 +10,9 @@ escape were missed. Paths are cut to their last component; the cells' code is le
 from __future__ import annotations
 
 import json
-import os
 import re
 import secrets
+from pathlib import Path
 from typing import Any
 
 from .. import __version__
@@ -80,12 +80,10 @@ def render_report(report: Report, top: int = 5) -> str:
 
 
 def write_report(report: Report, path: str, top: int = 5) -> None:
-    """Write `render_report(report)` to `path` (UTF-8), replacing it atomically."""
-    text = render_report(report, top)
-    tmp = f"{path}.paef-tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    """Write `render_report(report)` to `path` (UTF-8), replacing it atomically (see `safe_write`)."""
+    from ..safe_write import replace_file
+
+    replace_file(path, render_report(report, top).encode("utf-8"))
 
 
 def shareable(report: Report) -> Report:
@@ -103,11 +101,27 @@ def _scrub(value: Any, key: str = "") -> Any:
     return value
 
 
-def _plotly_js() -> Markup:
-    from plotly.offline import get_plotlyjs
+# plotly.js's "basic" partial bundle (scatter, bar, pie: the chart is one bar trace) is a
+# quarter of the full library. The labextension build puts it beside the extension, pinned
+# to the plotly.js version of the installed plotly package; without it, the full library.
+BASIC_BUNDLE = Path(__file__).resolve().parent.parent / "labextension" / "plotly-basic.min.js"
 
+
+def _plotly_js() -> Markup:
     # The bundle holds no "</script" today; keep it that way if a future one does.
-    return Markup(get_plotlyjs().replace("</script", "<\\/script"))
+    return Markup(plotly_bundle().replace("</script", "<\\/script"))
+
+
+def plotly_bundle() -> str:
+    """The smallest plotly.js that draws the chart, of the version plotly.py writes for."""
+    from plotly.offline import get_plotlyjs, get_plotlyjs_version
+
+    try:
+        text = BASIC_BUNDLE.read_text(encoding="utf-8")
+    except OSError:
+        return get_plotlyjs()
+    header = re.search(r"plotly\.js \(basic[^)]*\) v(\S+)", text[:300])
+    return text if header and header.group(1) == get_plotlyjs_version() else get_plotlyjs()
 
 
 _PAGE_CSS = """

@@ -12,51 +12,73 @@ from typing import Iterable, Sequence
 from ..model import CellRef, Evidence, Finding, Profile, Report, SourceUnit
 from .html import Markup, join, tag
 
-SEVERITY_COLORS = {"high": "#c62828", "medium": "#ef6c00", "low": "#607d8b"}
+# White text on these is >= 4.5:1, so the severity badge reads in any theme.
+SEVERITY_COLORS = {"high": "#b71c1c", "medium": "#a44200", "low": "#4f6470"}
 
+# Every colour comes from a JupyterLab theme variable (`--jp-*`), with the light value as the
+# fallback where no theme defines them (the exported file, nbviewer, GitHub). Tints are
+# translucent so they read on light and dark backgrounds alike. Flex and grid children get
+# `min-width:0` and long words wrap; code scrolls inside its own box, never the page.
 CSS = Markup(
     """
-.paef{font-family:-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;
- font-size:13px;color:#1f2328;line-height:1.45;background:#fff}
-.paef code,.paef pre{font-family:SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace;font-size:12px}
-.paef h3{font-size:15px;margin:4px 0 8px}
-.paef h4{font-size:13px;margin:10px 0 4px}
-.paef-summary{background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px;padding:8px 12px;margin-bottom:8px}
+.paef{--paef-fg:var(--jp-content-font-color1,#1f2328);--paef-fg2:var(--jp-content-font-color2,#57606a);
+ --paef-fg3:var(--jp-content-font-color3,#6e7781);--paef-bg:var(--jp-layout-color0,#fff);
+ --paef-bg2:var(--jp-layout-color1,#f6f8fa);--paef-code-bg:var(--jp-cell-editor-background,#f6f8fa);
+ --paef-border:var(--jp-border-color1,#d0d7de);--paef-accent:var(--jp-brand-color1,#0969da);
+ --paef-link:var(--jp-content-link-color,#0969da);
+ font-family:var(--jp-ui-font-family,-apple-system,BlinkMacSystemFont,"Segoe UI",Roboto,Helvetica,Arial,sans-serif);
+ font-size:13px;color:var(--paef-fg);line-height:1.45;background:var(--paef-bg);max-width:100%;min-width:0;
+ box-sizing:border-box;overflow-wrap:anywhere}
+.paef *{box-sizing:border-box;min-width:0}
+.paef code,.paef pre{font-family:var(--jp-code-font-family,SFMono-Regular,Menlo,Consolas,"Liberation Mono",monospace);
+ font-size:12px;color:var(--paef-fg)}
+.paef :not(pre)>code{background:var(--paef-code-bg);border-radius:3px;padding:0 3px}
+.paef a{color:var(--paef-link)}
+.paef h3{font-size:15px;margin:4px 0 8px;color:var(--paef-fg)}
+.paef h4{font-size:13px;margin:10px 0 4px;color:var(--paef-fg)}
+.paef-summary{background:var(--paef-bg2);border:1px solid var(--paef-border);border-radius:6px;padding:8px 12px;
+ margin-bottom:8px}
 .paef-stats{display:flex;flex-wrap:wrap;gap:6px 18px;margin:4px 0}
-.paef-stat b{font-size:15px;display:block}
-.paef-stat span{color:#57606a;font-size:11px;text-transform:uppercase;letter-spacing:.03em}
+.paef-stat b{font-size:15px;display:block;color:var(--paef-fg)}
+.paef-stat span{color:var(--paef-fg2);font-size:11px;text-transform:uppercase;letter-spacing:.03em}
 .paef-top{margin:6px 0 0 0;padding-left:22px}
 .paef-top li{margin:1px 0}
-.paef-note{color:#57606a;font-size:12px}
-.paef-card{border:1px solid #d0d7de;border-left:5px solid #607d8b;border-radius:6px;padding:8px 12px;
- margin:0 0 8px;background:#fff}
+.paef-note{color:var(--paef-fg2);font-size:12px}
+.paef-card{border:1px solid var(--paef-border);border-left:5px solid #4f6470;border-radius:6px;padding:8px 12px;
+ margin:0 0 8px;background:var(--paef-bg);color:var(--paef-fg)}
 .paef-card.sev-high{border-left-color:#c62828}.paef-card.sev-medium{border-left-color:#ef6c00}
-.paef-card.paef-selected{box-shadow:0 0 0 2px #0969da}
+.paef-card.paef-selected{box-shadow:0 0 0 2px var(--paef-accent)}
 .paef-card.paef-linked{box-shadow:0 0 0 2px #8250df}
-.paef-card.paef-dimmed{opacity:.45}
+.paef-card.paef-dimmed{opacity:.6}
 .paef-card-head{display:flex;flex-wrap:wrap;align-items:baseline;gap:8px}
 .paef-sev{color:#fff;border-radius:10px;padding:0 8px;font-size:11px;font-weight:600;text-transform:uppercase}
-.paef-rule{font-weight:600;font-size:13px}
-.paef-loc,.paef-origin{color:#57606a;font-size:12px}
+.paef .paef-rule{font-weight:600;font-size:13px;background:none;padding:0}
+.paef-loc,.paef-origin{color:var(--paef-fg2);font-size:12px}
 .paef-msg{margin:4px 0;font-weight:500}
-.paef-evidence{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;color:#24292f;font-size:12px}
+.paef-evidence{display:flex;flex-wrap:wrap;gap:2px 14px;margin:4px 0;font-size:12px}
 .paef-evidence span b{font-weight:600}
-.paef-why{margin:4px 0;color:#24292f}
+.paef-why{margin:4px 0}
 .paef-fixdesc{margin:6px 0 2px;font-weight:500}
-.paef pre.paef-diff,.paef pre.paef-code{background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;
- padding:6px 8px;margin:4px 0;overflow-x:auto;white-space:pre}
-.paef-diff .add{background:#dafbe1;color:#116329;display:block}
-.paef-diff .del{background:#ffebe9;color:#82071e;display:block}
-.paef-diff .hunk{color:#8250df;display:block}
-.paef-diff .ctx{display:block}
-.paef-source{border:1px solid #d0d7de;border-radius:4px;margin:4px 0 10px;overflow-x:auto;background:#fff}
-.paef-source pre{margin:0;padding:4px 0;white-space:pre}
-.paef-line{display:block;padding:0 8px 0 0;border-left:3px solid transparent}
-.paef-line.has-finding{border-left-color:#ef6c00;background:#fff8e1}
-.paef-line.paef-hl{background:#ddf4ff;border-left-color:#0969da}
-.paef-ln{display:inline-block;width:3.2em;text-align:right;color:#8c959f;padding-right:10px;user-select:none}
-.paef-errors{color:#82071e}
-.paef-status{font-size:12px;color:#57606a}
+.paef pre.paef-diff,.paef pre.paef-code{background:var(--paef-code-bg);border:1px solid var(--paef-border);
+ border-radius:4px;padding:6px 8px;margin:4px 0;overflow:auto;max-height:32em;max-width:100%;white-space:pre;
+ overflow-wrap:normal}
+.paef-diff span{display:block;min-width:max-content}
+.paef-diff .add{background:rgba(46,160,67,.22)}
+.paef-diff .del{background:rgba(248,81,73,.22)}
+.paef-diff .hunk{color:var(--paef-fg2)}
+.paef-source{border:1px solid var(--paef-border);border-radius:4px;margin:4px 0 10px;overflow:auto;max-height:40em;
+ max-width:100%;background:var(--paef-bg)}
+.paef-source pre{margin:0;padding:4px 0;white-space:pre;overflow-wrap:normal;background:none}
+.paef-line{display:block;min-width:max-content;padding:0 8px 0 0;border-left:3px solid transparent}
+.paef-line.has-finding{border-left-color:#ef6c00;background:rgba(239,108,0,.14)}
+.paef-line.paef-hl{background:rgba(9,105,218,.2);border-left-color:var(--paef-accent)}
+.paef-ln{display:inline-block;width:3.2em;text-align:right;color:var(--paef-fg3);padding-right:10px;user-select:none}
+.paef-errors{color:var(--jp-error-color1,#b71c1c)}
+.paef-status{font-size:12px;color:var(--paef-fg2)}
+.paef-warning{color:var(--jp-warn-color0,#8a4b00)}
+.paef .js-plotly-plot .main-svg{background:transparent!important}
+.paef .js-plotly-plot .infolayer text,.paef .js-plotly-plot .xtick text,.paef .js-plotly-plot .ytick text{
+ fill:var(--paef-fg)!important}
 """
 )
 
@@ -70,6 +92,15 @@ def unit_label(ref: CellRef) -> str:
     if ref.cell is not None:
         return f"{name}, cell {ref.cell}" if name else f"cell {ref.cell}"
     return name or "this cell"
+
+
+def prose(text: str) -> Markup:
+    """Finding text with its `inline code` set as code (the rules write Markdown-style
+    backticks); everything else escaped as usual."""
+    parts = text.split("`")
+    if len(parts) % 2 == 0:  # an unpaired backtick: leave the text as written
+        return join([text])
+    return join([tag("code", p) if i % 2 else p for i, p in enumerate(parts)])
 
 
 def lines_label(line: int, end_line: int) -> str:
@@ -100,8 +131,11 @@ def fmt_share(share: float) -> str:
 # --- pieces ------------------------------------------------------------------------------
 
 
-def summary(report: Report, top: int = 5) -> Markup:
-    """Totals, CPU vs GPU, copies and syncs per iteration, and the top-K bottlenecks."""
+def summary(report: Report, top: int = 5, scope: str = "") -> Markup:
+    """Totals, CPU vs GPU, copies and syncs per iteration, and the top-K bottlenecks.
+
+    `scope` makes the card ids it links to unique to one rendering: a notebook shows many
+    reports (and each twice, live and static) in one page."""
     title = report.title or "paef report"
     counts = _severity_counts(report.findings)
     stats: list[tuple[str, str]] = [("findings", str(len(report.findings)))]
@@ -120,7 +154,7 @@ def summary(report: Report, top: int = 5) -> Markup:
         tag("div", [tag("div", n, class_="paef-note") for n in profile.notes]) if profile and profile.notes else None,
         [
             tag("h4", f"Top {len(ranked)} bottleneck{'s' if len(ranked) != 1 else ''}"),
-            tag("ol", [_top_item(report, f) for f in ranked], class_="paef-top"),
+            tag("ol", [_top_item(report, f, scope) for f in ranked], class_="paef-top"),
         ]
         if ranked
         else tag("div", "No antipattern found.", class_="paef-note"),
@@ -137,7 +171,7 @@ def per_iteration(profile: Profile) -> tuple[float, float, str]:
     return float(copies), float(syncs), "per run"
 
 
-def card(report: Report, index: int, diff: str | None = None, selected: bool = False) -> Markup:
+def card(report: Report, index: int, diff: str | None = None, selected: bool = False, scope: str = "") -> Markup:
     """One antipattern: what, where, how bad, measured evidence, why, and the fix."""
     finding = report.findings[index]
     sev = finding.severity.value
@@ -153,29 +187,30 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
             tag("span", _origin(finding.source), class_="paef-origin"),
             class_="paef-card-head",
         ),
-        tag("div", finding.message, class_="paef-msg"),
-        evidence(finding.evidence) if finding.evidence else None,
-        tag("div", tag("b", "Why it is slow: "), finding.explanation, class_="paef-why")
+        tag("div", prose(finding.message), class_="paef-msg"),
+        evidence(finding.evidence, report.profile) if finding.evidence else None,
+        tag("div", tag("b", "Why it is slow: "), prose(finding.explanation), class_="paef-why")
         if finding.explanation
         else None,
         fix_block(finding, diff),
         class_=classes,
-        id=f"paef-card-{index}",
+        id=card_id(index, scope),
         data_finding=str(index),
         data_lines=" ".join(str(n) for n in range(finding.line, finding.end_line + 1)),
     )
 
 
-def evidence(ev: Evidence) -> Markup:
+def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
+    """Each figure names its basis: per profiled iteration (mean of k), or the whole run."""
     items: list[tuple[str, str]] = []
     if not ev.measurable:
-        items.append(("measured", "nothing measurable on these lines"))
+        items.append(("measured", "no measured cost on this run"))
     if ev.time_s:
-        items.append(("time", fmt_time(ev.time_s)))
+        items.append(line_time(ev.time_s, profile))
     if ev.share:
-        items.append(("share of cell", fmt_share(ev.share)))
+        items.append(("share of the run", fmt_share(ev.share)))
     if ev.estimated_saving_s:
-        items.append(("est. saving", fmt_time(ev.estimated_saving_s)))
+        items.append(("est. saving per run", fmt_time(ev.estimated_saving_s)))
     if ev.ops:
         items.append(("ops", str(ev.ops)))
     if ev.h2d_copies:
@@ -185,7 +220,7 @@ def evidence(ev: Evidence) -> Markup:
     if ev.pageable_copies:
         items.append(("pageable copies", str(ev.pageable_copies)))
     if ev.syncs:
-        items.append(("syncs", str(ev.syncs)))
+        items.append(("device syncs", str(ev.syncs)))
     if ev.gpu_time_s:
         items.append(("GPU time", fmt_time(ev.gpu_time_s)))
     if ev.iterations:
@@ -200,14 +235,24 @@ def evidence(ev: Evidence) -> Markup:
     )
 
 
+def line_time(time_s: float, profile: Profile | None) -> tuple[str, str]:
+    """(label, value) of a time measured over the profiled window, per iteration when the
+    window was some iterations of a loop."""
+    k = profile.profiled_iterations if profile is not None else 0
+    if k > 0:
+        return (f"time per iteration (mean of {k})", fmt_time(time_s / k))
+    return ("time, profiled run", fmt_time(time_s))
+
+
 def fix_block(finding: Finding, diff: str | None) -> Markup | None:
     fix = finding.fix
     if fix is None:
         return None
-    kind = "Automatic fix" if fix.automatic else "Suggested fix (hint)"
+    kind = ("Automatic fix (safe)" if fix.automatic
+            else f"Rewrite — needs review: {fix.review}" if fix.needs_review else "Suggested fix (hint)")
     return tag(
         "div",
-        tag("div", f"{kind}: ", fix.description, class_="paef-fixdesc"),
+        tag("div", f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),
         diff_view(diff) if diff else None,
         code_block(fix.suggestion) if fix.suggestion and not diff else None,
         class_="paef-fix",
@@ -272,35 +317,47 @@ def _severity_counts(findings: Sequence[Finding]) -> list[tuple[str, int]]:
 
 
 def _profile_stats(p: Profile) -> list[tuple[str, str]]:
-    stats = [("total time", fmt_time(p.wall_time_s)), ("CPU time", fmt_time(p.cpu_time_s))]
+    stats = [("cell time, whole run", fmt_time(p.wall_time_s))]
+    if p.profiled_iterations:
+        stats.append((f"profiled, per iteration (mean of {p.profiled_iterations})",
+                      fmt_time(p.cpu_time_s / p.profiled_iterations)))
+    else:
+        stats.append(("profiled span", fmt_time(p.cpu_time_s)))
     if p.device != "cpu" or p.gpu_time_s:
         stats.append(("GPU time", fmt_time(p.gpu_time_s)))
     if p.gpu_idle_share is not None:
         stats.append(("GPU idle", fmt_share(p.gpu_idle_share)))
     copies, syncs, unit = per_iteration(p)
-    stats.append((f"copies {unit}", f"{copies:.3g}"))
-    stats.append((f"syncs {unit}", f"{syncs:.3g}"))
+    if p.device != "cpu":  # on a CPU nothing is copied to or waited on from a device
+        stats.append((f"host\u2194device copies {unit}", f"{copies:.3g}"))
+        stats.append((f"device syncs {unit}", f"{syncs:.3g}"))
     if p.iterations:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("profiler overhead", f"{p.overhead:.2f}x"))
+        stats.append(("overhead (run + report vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 
 
-def _top_item(report: Report, f: Finding) -> Markup:
+def card_id(index: int, scope: str = "") -> str:
+    return f"paef-{scope}-card-{index}" if scope else f"paef-card-{index}"
+
+
+def _top_item(report: Report, f: Finding, scope: str = "") -> Markup:
     index = report.findings.index(f)
     ev = f.evidence
     cost = ""
     if ev and ev.measurable and (ev.time_s or ev.estimated_saving_s):
-        cost = f" \u2014 {fmt_time(ev.time_s)}" + (f" ({fmt_share(ev.share)})" if ev.share else "")
+        label, value = line_time(ev.time_s, report.profile)
+        cost = f" \u2014 {value} {label.split(' (')[0].replace('time ', '')}" if ev.time_s else ""
+        cost += f" ({fmt_share(ev.share)} of the run)" if ev.share else ""
         if ev.estimated_saving_s:
-            cost += f", saves ~{fmt_time(ev.estimated_saving_s)}"
+            cost += f", saves ~{fmt_time(ev.estimated_saving_s)} per run"
     return tag(
         "li",
-        tag("a", tag("code", f.rule), href=f"#paef-card-{index}", data_finding=str(index)),
-        f" {unit_label(f.ref)}, {lines_label(f.line, f.end_line)}: {f.message}{cost}",
+        tag("a", tag("code", f.rule), href=f"#{card_id(index, scope)}", data_finding=str(index)),
+        f" {unit_label(f.ref)}, {lines_label(f.line, f.end_line)}: ", prose(f.message), cost,
     )
 
 

@@ -6,8 +6,11 @@ so the code can be copied where no extension can write it.
 
 from __future__ import annotations
 
+import secrets
+
 from ..fix import FixError, apply_findings
 from ..model import Report
+from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
 from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
@@ -25,10 +28,10 @@ def diffs(report: Report) -> dict[int, str]:
     return out
 
 
-def cards_and_sources(report: Report, flame: Markup | None = None) -> Markup:
+def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "") -> Markup:
     """Flame chart (if given) above two columns: the cards and the source they point at."""
     d = diffs(report)
-    cards = [card(report, i, d.get(i)) for i in range(len(report.findings))]
+    cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings))]
     sources = [source(u, findings_of(report, u)) for u in units_with_findings(report)]
     return join(
         [
@@ -50,18 +53,32 @@ COLUMNS_CSS = Markup(
 )
 
 
-def static_html(report: Report, top: int = 5, fallback_note: str | None = None) -> Markup:
-    """Self-contained HTML fragment (no script) for a notebook output without widgets."""
+def static_html(report: Report, top: int = 5, fallback_note: str | None = None, report_id: str | None = None,
+                hide_dead_view: bool = False) -> Markup:
+    """Self-contained HTML fragment (no script) for a notebook output without widgets: what a
+    saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG."""
+    scope = f"s{report_id}" if report_id else secrets.token_hex(4)
+    layout = flame_mod.layout(report)
+    chart = (tag("div", Markup(flame_mod.svg(layout, report.findings)), class_="paef-flame-static")
+             if layout is not None else None)
     return tag(
         "div",
-        tag("style", CSS, COLUMNS_CSS),
-        summary(report, top),
+        tag("style", CSS, COLUMNS_CSS, _hide_dead_view(report_id) if hide_dead_view and report_id else None),
+        summary(report, top, scope),
         tag("div", fallback_note, class_="paef-note") if fallback_note else None,
         errors(report),
-        cards_and_sources(report),
+        cards_and_sources(report, chart, scope),
         _fixed_units(report),
-        class_="paef",
+        class_="paef paef-static",
+        data_paef_report=report_id,
     )
+
+
+def _hide_dead_view(report_id: str) -> Markup:
+    """Hide the next output (this report's live view) while it shows no live view: after
+    a reopen with a new kernel it would only say "Error displaying widget"."""
+    return Markup(f'.jp-OutputArea-child:has([data-paef-report="{report_id}"])'
+                  "+.jp-OutputArea-child:not(:has(.paef-box)){display:none}")
 
 
 def _fixed_units(report: Report) -> Markup | None:

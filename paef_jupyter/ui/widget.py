@@ -9,6 +9,7 @@ bridge); where it cannot write, the card offers the `--apply` re-run and copyabl
 
 from __future__ import annotations
 
+import uuid
 from typing import Any, Callable
 
 import ipywidgets as w
@@ -33,12 +34,15 @@ WIDGET_CSS = Markup(
     ".paef-box .paef-card{margin:0}"
     ".paef-box .widget-html-content{line-height:1.45;align-self:auto}"
     ".paef-cardbox{margin:0 0 8px}"
-    ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px #0969da}"
+    ".paef-box .widget-html,.paef-box .widget-html-content,.paef-box .widget-box{min-width:0;max-width:100%}"
+    ".paef-box .widget-html-content{overflow-wrap:anywhere}"
+    ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px var(--paef-accent)}"
     ".paef-cardbox.paef-linked .paef-card{box-shadow:0 0 0 2px #8250df}"
     ".paef-cardbox.paef-dimmed{opacity:.5}"
     ".paef-cardbox.paef-dismissed{opacity:.45}"
     ".paef-cardbox.paef-dismissed .paef-card>:not(.paef-card-head){display:none}"
     ".paef-cardbox.paef-applied .paef-card{border-color:#1a7f37}"
+    ".paef-box .jupyter-button:disabled{opacity:.45;cursor:not-allowed;filter:grayscale(1)}"
 )
 
 
@@ -55,6 +59,7 @@ class ReportView:
         apply_hint: str | None = None,
     ):
         self.report = report
+        self.id = uuid.uuid4().hex[:12]
         self.top = top
         self.editor = editor
         self.rerun = rerun
@@ -89,14 +94,49 @@ class ReportView:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         """The widget, with the static HTML view for frontends that cannot show widgets."""
-        bundle = self.widget._repr_mimebundle_(**kwargs)
+        bundle = self._widget_bundle(**kwargs)
         bundle["text/html"] = str(static_html(self.report, self.top))
+        return bundle
+
+    def display(self, placeholder: Any = None) -> None:
+        """Two outputs: the static report, then the live view.
+
+        A front end prefers a bundle's widget type to its HTML, so one bundle would show
+        "model not found" once the kernel is gone. The static report is its own output,
+        which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
+        drawn, its CSS hides that output, and the static output's CSS hides a live view that
+        cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
+        emptied: the two outputs must be neighbours."""
+        from IPython.display import HTML, display
+
+        if placeholder is not None:
+            placeholder.update(HTML(""))
+        display(HTML(str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True))))
+        display(self._widget_bundle(), raw=True)
+
+    def _widget_bundle(self, **kwargs: Any) -> dict:
+        bundle = self.widget._repr_mimebundle_(**kwargs)
         n = len(self.report.findings)
         bundle["text/plain"] = f"paef report: {n} finding{'s' if n != 1 else ''}"
         return bundle
 
+    def close(self) -> None:
+        """Close every widget of the view (and their layouts and styles) in the kernel and
+        the front end: a re-run cell leaves no models behind."""
+        stack: list[Any] = [self.widget]
+        seen: set[int] = set()
+        while stack:
+            widget = stack.pop()
+            if id(widget) in seen or not isinstance(widget, w.Widget):
+                continue
+            seen.add(id(widget))
+            stack.extend(getattr(widget, "children", ()) or ())
+            stack.extend(x for x in (getattr(widget, "layout", None), getattr(widget, "style", None)) if x is not None)
+            widget.close()
+
     def _assemble(self) -> w.Widget:
-        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS), summary(self.report, self.top),
+        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
+        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
                           errors(self.report)))
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
@@ -180,14 +220,16 @@ class ReportView:
 
     def _card(self, index: int) -> "_Card":
         finding = self.report.findings[index]
-        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index))))
+        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id)))
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
         c.dismiss.on_click(lambda _: self.do_dismiss(index))
         c.undo.on_click(lambda _: self.do_undo(index))
         if not finding.fixable:
             c.apply.disabled = True
-            c.apply.tooltip = "a hint: no automatic rewrite keeps the meaning here"
+            c.apply.tooltip = ("needs review: not applied from here (`paef fix --unsafe` applies it)"
+                               if finding.fix and finding.fix.needs_review
+                               else "a hint: no automatic rewrite keeps the meaning here")
         return c
 
     def do_apply(self, index: int) -> None:
@@ -196,7 +238,7 @@ class ReportView:
             return
         plan = fixes.plan(fixes.applied | {index})
         if index not in plan.applied:
-            self._card_status(index, "This fix collides with one already applied: Undo that one first.")
+            self._card_status(index, "This fix collides with one already applied: Undo that one first.", warning=True)
             return
         self._write(fixes, plan, [index])
 
@@ -260,7 +302,7 @@ class ReportView:
                 self._fallback(fixes, plan, touched, status)
             else:
                 for i in touched:
-                    self._card_status(i, STATUS_TEXT.get(status, status))
+                    self._card_status(i, STATUS_TEXT.get(status, status), warning=True)
 
         self.editor.replace_cell(cell_id, fixes.current, plan.text, on_result=done)
 
@@ -279,8 +321,9 @@ class ReportView:
             c.code.rows = min(plan.text.count("\n") + 1, 30)
             c.code.layout.display = ""
 
-    def _card_status(self, index: int, text: str) -> None:
-        self.cards[index].status.value = str(tag("div", text, class_="paef-status")) if text else ""
+    def _card_status(self, index: int, text: str, warning: bool = False) -> None:
+        classes = "paef-status paef-warning" if warning else "paef-status"
+        self.cards[index].status.value = str(tag("div", ("\u26a0 " if warning else ""), text, class_=classes)) if text else ""
 
     def _refresh(self) -> None:
         applied = set().union(*(f.applied for f in self.fixes.values())) if self.fixes else set()
@@ -310,16 +353,24 @@ class _Card:
 
 
 def compare_text(result: Any) -> Markup:
-    """`Before 1.31 s -> after 0.22 s: 5.9x faster` for a `magic.Comparison`."""
+    """The verdict of a `magic.Comparison`: the median ratio of interleaved warm pairs with
+    its range and the number of pairs, or no verdict when the pairs disagree."""
     if result.error is not None:
         return tag("span", f"The fixed cell raised {type(result.error).__name__}: {result.error}",
-                   class_="paef-status", style="color:#82071e")
-    how = "both runs profiled" if result.profiled else "both runs unprofiled"
-    speed = result.speedup
-    verdict = "" if speed is None else (f": {speed:.2f}x faster" if speed >= 1 else f": {1 / speed:.2f}x slower")
+                   class_="paef-status paef-warning")
     remaining = len(result.report.findings)
-    return tag("span", tag("b", f"Before {fmt_time(result.before_s)} \u2192 after {fmt_time(result.after_s)}{verdict}"),
-               f" ({how}; {remaining} finding{'s' if remaining != 1 else ''} left)", class_="paef-status")
+    left = f"{remaining} finding{'s' if remaining != 1 else ''} left"
+    times = (f"before {fmt_time(result.before_s)} \u2192 after {fmt_time(result.after_s)} "
+             f"(median of {result.repeats} interleaved, warm, unprofiled runs each")
+    low, high = result.spread or (0.0, 0.0)
+    speed = result.speedup
+    if speed is None:
+        verdict = f"No clear difference: the ratios of the pairs range from {low:.2f}x to {high:.2f}x"
+    elif speed >= 1:
+        verdict = f"{speed:.2f}x faster (pairs {low:.2f}\u2013{high:.2f}x)"
+    else:
+        verdict = f"{1 / speed:.2f}x slower (pairs {1 / high:.2f}\u2013{1 / low:.2f}x)"
+    return tag("span", tag("b", verdict), f": {times}; {left})", class_="paef-status")
 
 
 def _lines(report: Report, index: int) -> range:

@@ -73,8 +73,10 @@ class JupyterServer:
     xsrf: str = ""
 
     def notebook_url(self, name: str) -> str:
+        # `reset`: Lab would restore the last workspace, whose notebook may take the focus.
         route = "lab/tree" if self.kind == "lab" else "notebooks"
-        return f"{self.url}/{route}/{name}?token={self.token}"
+        reset = "reset&" if self.kind == "lab" else ""
+        return f"{self.url}/{route}/{name}?{reset}token={self.token}"
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
         headers = {"Authorization": f"token {self.token}", "X-XSRFToken": self.xsrf,

@@ -11,6 +11,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..facts import Facts, Loop
+from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
 _SET_GRAD = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enabled"})
@@ -155,3 +156,237 @@ def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Ca
             arg = arg.with_changes(comma=last.comma)
         args[-1] = last.with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
     return call.with_changes(args=[*args, arg])
+
+
+# --- `**kwargs` and loaders ----------------------------------------------------------------
+
+LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+_OPAQUE = "*"  # a `**` dict whose keys cannot be listed: it may carry any keyword
+
+
+def star_keywords(facts: Facts, call: cst.Call) -> dict[str, cst.BaseExpression | None]:
+    """Keywords the `**dict` arguments of `call` may carry: name -> its value when the dict sets
+    it once, unconditionally, to a known expression; None when it may carry it with any value.
+
+    A dict built literally or by `dict(k=v)` is listed, with every `d[k] = v`, `d.update(...)` and
+    `d.setdefault(...)` in its scope (conditional ones included); a dict from anywhere else (a
+    parameter, a call, a config object) or passed to another call may carry anything (`"*"`).
+    """
+    found: dict[str, cst.BaseExpression | None] = {}
+    for arg in call.args:
+        if arg.star != "**":
+            continue
+        for key, value in _dict_keys(facts, arg.value).items():
+            found[key] = value if key not in found else None
+    return found
+
+
+def may_carry(facts: Facts, call: cst.Call, name: str) -> bool:
+    """`call` gets `name=` explicitly or possibly through a `**dict`: adding it could repeat it."""
+    if keyword_arg(call, name) is not None:
+        return True
+    keys = star_keywords(facts, call)
+    return name in keys or _OPAQUE in keys
+
+
+def keyword_value(facts: Facts, call: cst.Call, name: str) -> tuple[bool, cst.BaseExpression | None]:
+    """(present, value) of keyword `name` on `call`, through `**dicts`: present is True when it
+    may be given; value is its expression when known for sure."""
+    explicit = keyword_arg(call, name)
+    if explicit is not None:
+        return True, explicit.value
+    keys = star_keywords(facts, call)
+    if name in keys:
+        return True, keys[name]
+    return _OPAQUE in keys, None
+
+
+def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None]:
+    literal = _literal_keys(facts, expr)
+    if literal is not None:
+        return literal
+    if not isinstance(expr, cst.Name):
+        return {_OPAQUE: None}
+    value = facts.value_of(expr)
+    keys = _literal_keys(facts, value) if value is not None else None
+    if keys is None:
+        return {_OPAQUE: None}
+    scope = facts.enclosing_function(expr) or facts.module
+    for use in facts.uses(expr.value):
+        if use is expr or (facts.enclosing_function(use) or facts.module) is not scope:
+            continue
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Attribute) and parent.value is use:
+            call = facts.parent(parent)
+            method = parent.attr.value
+            if method in ("update", "setdefault", "__setitem__") and isinstance(call, cst.Call):
+                added = _update_keys(facts, call) if method == "update" else _first_string(call)
+                for key in added:
+                    keys[key] = None
+            elif method not in ("get", "items", "keys", "values", "copy", "pop"):
+                keys[_OPAQUE] = None
+        elif isinstance(parent, cst.Subscript) and parent.value is use:
+            target = facts.parent(parent)
+            if isinstance(target, (cst.AssignTarget, cst.AugAssign)) or (isinstance(target, cst.Del)):
+                index = parent.slice[0].slice if len(parent.slice) == 1 else None
+                string = index.value if isinstance(index, cst.Index) else None
+                key = string.evaluated_value if isinstance(string, cst.SimpleString) else _OPAQUE
+                keys[str(key)] = None
+        elif isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AugAssign) and parent.target is use):
+            assigned = facts.parent(parent).value if isinstance(parent, cst.AssignTarget) else parent.value  # type: ignore[union-attr]
+            if assigned is value:
+                continue  # the definition resolved above
+            other = _literal_keys(facts, assigned)  # `d = {...}` in a branch, `d |= {...}`
+            for key in (other or {_OPAQUE: None}):
+                keys[key] = None
+        elif isinstance(parent, cst.Arg) and (parent.star == "" or parent.star == "*"):
+            keys[_OPAQUE] = None  # handed to another function: it may add anything
+    return keys
+
+
+def _literal_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None] | None:
+    if isinstance(expr, cst.Dict):
+        keys: dict[str, cst.BaseExpression | None] = {}
+        for el in expr.elements:
+            if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString):
+                keys[str(el.key.evaluated_value)] = el.value
+            elif isinstance(el, cst.StarredDictElement):
+                keys.update({k: None for k in _dict_keys(facts, el.value)})
+            else:
+                keys[_OPAQUE] = None
+        return keys
+    if isinstance(expr, cst.Call) and (facts.qualified_name(expr.func) or "") == "builtins.dict":
+        keys = {}
+        for arg in expr.args:
+            if arg.keyword is not None:
+                keys[arg.keyword.value] = arg.value
+            elif arg.star == "**":
+                keys.update({k: None for k in _dict_keys(facts, arg.value)})
+            else:
+                keys[_OPAQUE] = None
+        return keys
+    return None
+
+
+def _update_keys(facts: Facts, call: cst.Call) -> list[str]:
+    keys: list[str] = []
+    for arg in call.args:
+        if arg.keyword is not None:
+            keys.append(arg.keyword.value)
+        else:
+            keys.extend(_dict_keys(facts, arg.value))
+    return keys
+
+
+def _first_string(call: cst.Call) -> list[str]:
+    first = call.args[0].value if call.args else None
+    return [str(first.evaluated_value)] if isinstance(first, cst.SimpleString) else [_OPAQUE]
+
+
+def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """Loops that provably iterate this loader call's value: the loop's name is bound to the
+    call in the loop's own scope, or is a global the loop's function reads without binding it;
+    or the call is what a helper returns (its only `return`) and the loop's name is bound to a
+    call of that helper. A loader reaching a loop as a parameter is not linked (the same name
+    may hold another loader)."""
+    loops = _loops_of_value(facts, loader)
+    helper = _returned_by(facts, loader)
+    if helper is not None:
+        for use in facts.uses(helper.name.value):
+            call = facts.parent(use)
+            if isinstance(call, cst.Call) and call.func is use:
+                loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+    return loops
+
+
+def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
+    parent = facts.parent(value)
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return []
+    name = parent.targets[0].target.value
+    loops = []
+    for loop in loops_over(facts, name):
+        it = loop.node.iter  # type: ignore[union-attr]
+        while isinstance(it, cst.Call) and it.args:
+            it = it.args[0].value
+        if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):
+            loops.append(loop)
+    return loops
+
+
+def _returned_by(facts: Facts, call: cst.Call) -> cst.FunctionDef | None:
+    """The module-level function whose only `return` gives `call` (directly or through one name)."""
+    func = facts.enclosing_function(call)
+    if func is None or facts.enclosing_function(func) is not None or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+        return None
+    returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    value = returns[0].value
+    if isinstance(value, cst.Name):
+        value = facts.value_of(value)
+    return func if value is call else None
+
+
+def _reads_global(facts: Facts, loop: Loop, loader: cst.Call, name: str) -> bool:
+    """The loop's function reads the module-level `name`, bound once, to `loader`."""
+    func = loop.function
+    if func is None or facts.enclosing_function(loader) is not None:
+        return False
+    p = func.params
+    params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    if name in params or name in facts.names_written(func.body):
+        return False
+    bindings = [u for u in facts.uses(name) if isinstance(facts.parent(u), cst.AssignTarget)]
+    return len(bindings) == 1
+
+
+_TENSOR_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
+_COLLATED = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.DICT_OF_TENSOR})
+
+
+def loader_dataset(facts: Facts, loader: cst.Call) -> cst.BaseExpression | None:
+    """The dataset expression a DataLoader call is built on (a name resolved to its value)."""
+    args = [a for a in loader.args if (a.keyword is None and not a.star) or (a.keyword is not None and a.keyword.value == "dataset")]
+    if not args:
+        return None
+    dataset = args[0].value
+    if isinstance(dataset, cst.Name):
+        return facts.value_of(dataset) or dataset
+    return dataset
+
+
+def batches_are_tensors(facts: Facts, loader: cst.Call) -> bool:
+    """Every leaf of this loader's batches is a torch Tensor (so `.to(..., non_blocking=True)` on
+    them is `Tensor.to`): the default collate over a `TensorDataset`, a torchvision dataset, or a
+    `Dataset` of this unit whose `__getitem__` returns tensors, arrays and numbers (in a tuple or
+    a dict). A custom `collate_fn` (or one a `**dict` may carry) proves nothing."""
+    if may_carry(facts, loader, "collate_fn") or may_carry(facts, loader, "batch_sampler"):
+        return False
+    dataset = loader_dataset(facts, loader)
+    if not isinstance(dataset, cst.Call):
+        return False
+    qualified = facts.qualified_name(dataset.func) or ""
+    if qualified in _TENSOR_DATASETS:
+        return True
+    if qualified.startswith("torchvision.datasets.") and keyword_arg(dataset, "transform") is not None:
+        return True
+    if not isinstance(dataset.func, cst.Name) or dataset.func.value not in facts.classes:
+        return False
+    getitem = dataset_method(facts.classes[dataset.func.value], "__getitem__")
+    if getitem is None:
+        return False
+    returns = [n for n in facts.walk(getitem.body, into_scopes=False) if isinstance(n, cst.Return)]
+    return bool(returns) and all(r.value is not None and _collates_to_tensors(facts, r.value) for r in returns)
+
+
+def dataset_method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    return next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+
+
+def _collates_to_tensors(facts: Facts, expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        return all(_collates_to_tensors(facts, el.value) for el in expr.elements if isinstance(el, cst.Element))
+    if isinstance(expr, cst.Dict):
+        return all(isinstance(el, cst.DictElement) and _collates_to_tensors(facts, el.value) for el in expr.elements)
+    return facts.kind(expr) in _COLLATED

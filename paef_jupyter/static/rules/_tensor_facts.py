@@ -487,3 +487,60 @@ def sole_writers(facts: Facts, names: set[str], statements: list[cst.CSTNode], l
             elif facts.order(node) < start:
                 return False
     return True
+
+
+# --- how often a loop runs ---------------------------------------------------------------
+
+_SIZED_FACTORIES = frozenset({"zeros", "ones", "randn", "rand", "empty", "full", "arange"})
+
+
+def surely_runs(facts: Facts, node: cst.CSTNode, outside: cst.CSTNode) -> bool:
+    """`node` runs at least once before `outside` does: every loop around it (that is not
+    around `outside` too) provably iterates, and nothing in them skips or leaves early.
+
+    `torch.stack([])` raises where `torch.tensor([])` gives an empty tensor, so a rewrite
+    that joins a list filled in a loop is exact only when the list cannot be empty."""
+    around = set(facts.enclosing_loops(outside))
+    for loop in facts.enclosing_loops(node):
+        if loop in around:
+            break
+        if not isinstance(loop.node, cst.For) or facts.is_conditional(node, loop) or not _iterates(facts, loop.node.iter):
+            return False
+        if any(isinstance(n, (cst.Break, cst.Continue, cst.Return, cst.Raise)) for n in facts.walk(loop.node.body)):
+            return False
+    return True
+
+
+def _iterates(facts: Facts, it: cst.BaseExpression) -> bool:
+    """The iterable provably has at least one element (literal ranges, sequences, shapes)."""
+    if isinstance(it, (cst.List, cst.Tuple)):
+        return bool(it.elements) and not any(isinstance(e, cst.StarredElement) for e in it.elements)
+    if isinstance(it, cst.Name):
+        value = assigned_value(facts, it)
+        return value is not None and _iterates(facts, value)
+    if not isinstance(it, cst.Call):
+        return False
+    qualified = facts.qualified_name(it.func) or ""
+    ints = [_int(a.value) for a in it.args if a.keyword is None and not a.star]
+    if qualified == "builtins.range" and len(ints) == len(it.args) and ints and None not in ints:
+        return len(range(*ints)) > 0  # type: ignore[arg-type]
+    head, _, name = qualified.rpartition(".")
+    if head == "torch" and name in _SIZED_FACTORIES and name != "arange":
+        size = keyword(it, "size")
+        first = it.args[0].value if it.args and it.args[0].keyword is None else size
+        if isinstance(first, (cst.Tuple, cst.List)) and first.elements:
+            first = first.elements[0].value
+        return (n := _int(first) if first is not None else None) is not None and n > 0
+    if qualified == "torch.randint":
+        size = keyword(it, "size") or next((a.value for a in it.args[2:3] if a.keyword is None), None)
+        if isinstance(size, (cst.Tuple, cst.List)) and size.elements:
+            return (n := _int(size.elements[0].value)) is not None and n > 0
+    return False
+
+
+def _int(expr: cst.BaseExpression | None) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
+        return -int(expr.expression.evaluated_value)
+    return None

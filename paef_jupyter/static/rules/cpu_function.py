@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import textwrap
 import types
@@ -11,17 +12,12 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, fresh_name, hoist_expression, hoist_statement, insert_before
 from ...model import Fix, Severity
-from ..facts import Facts, Loop
+from ..facts import NUMPY_EFFECTS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 
-# NumPy calls that read or write files, draw random numbers or change an argument in place.
-_NUMPY_NOT_PURE = frozenset({
-    "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
-    "copyto", "put", "place", "putmask", "fill_diagonal", "seterr", "set_printoptions", "printoptions",
-})
 _TORCH_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor"})
 FRESH = "<fresh>"  # the result is only read or copied, never kept as it is
 _COPYING_METHODS = frozenset({"copy", "clone", "tolist", "item", "sum", "mean", "std", "max", "min", "astype"})
@@ -76,6 +72,10 @@ class CpuFunction(Rule):
                       "index the stored result", suggestion=f"precomputed = {code}", safe=False)
         else:
             fix = self._hoist(node, target, code)
+            if fix.edits and self.facts.may_run_zero_times(target):
+                fix = dataclasses.replace(fix, review=(
+                    "the loop may run zero times: the hoisted call would then run (and could raise) "
+                    "where it never ran before"))
         where = "inside the loop" if in_loop else "in a function called on every iteration"
         self.report(
             node,
@@ -90,7 +90,7 @@ class CpuFunction(Rule):
         """'NumPy work' / 'pure-Python preprocessing' for a CPU-only pure call, else None."""
         qualified = self.facts.qualified_name(call.func) or ""
         if qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
-            if qualified.rsplit(".", 1)[-1] in _NUMPY_NOT_PURE or not self._has_data_argument(call):
+            if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS or not self._has_data_argument(call):
                 return None
             return "NumPy work"
         func = call.func
@@ -147,7 +147,10 @@ class CpuFunction(Rule):
         if isinstance(func, cst.Name) and func.value not in self.facts.functions and func.value in self.facts.namespace:
             code = getattr(self.facts.namespace[func.value], "__code__", None)
             reads = set(code.co_names) if code is not None else set()
-            return not reads & loop.writes and all(invariant(self.facts, arg.value, loop) for arg in call.args)
+            # judged pure from its source: only the loop's other calls may change its arguments
+            varying = loop.writes | self.facts.mutated_in_loop(loop, except_call=call)
+            return not reads & varying and all(
+                not self.facts.names_read(arg.value) & varying and not self.facts.calls_in(arg.value) for arg in call.args)
         return invariant(self.facts, call, loop)
 
     # --- the rewrite ------------------------------------------------------------------------
@@ -203,7 +206,7 @@ class CpuFunction(Rule):
         qualified = self.facts.qualified_name(call.func) or ""
         last = qualified.rsplit(".", 1)[-1]
         if qualified.startswith("numpy."):
-            return not qualified.startswith("numpy.random.") and last not in _NUMPY_NOT_PURE
+            return not qualified.startswith("numpy.random.") and last not in NUMPY_EFFECTS
         if qualified.startswith("builtins."):
             return last in _PURE_BUILTINS
         if qualified.startswith("torch.") and qualified.count(".") == 1:

@@ -7,7 +7,8 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..types import Kind
-from .base import Rule
+from .base import Rule, RuleContext
+from .redundant_tensor import FactorySites
 
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace", "tensor",
@@ -27,6 +28,10 @@ class CpuThenMove(Rule):
         "directly where it is used."
     )
 
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._sites = FactorySites(self.facts)
+
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
@@ -43,6 +48,8 @@ class CpuThenMove(Rule):
         device = self._device_arg(node)
         if device is None or self.facts.iteration_loop(node) is None:
             return
+        if self._sites.site(factory) is not None:
+            return  # rebuilt from invariant data: `redundant-tensor` moves it out of the loop, device copy included
         new_args = [*factory.args]
         if new_args:
             new_args[-1] = new_args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))

@@ -14,6 +14,11 @@ from ._tensor_facts import bound_in_unit, earlier_value, invariant, keyword, mod
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
+# `ctor([d[k] for k in keys])`: rows of a dict keyed by ids, gathered per batch; the kind of
+# dict each constructor reads (a list per key, or a tensor per key for `torch.stack`).
+KEYED_CONSTRUCTORS = {**{f"torch.{c}": Kind.DICT_OF_LIST for c in CONSTRUCTORS},
+                      "numpy.array": Kind.DICT_OF_LIST, "numpy.asarray": Kind.DICT_OF_LIST,
+                      "torch.stack": Kind.DICT_OF_TENSOR, "torch.cat": Kind.DICT_OF_TENSOR}
 
 
 @dataclass
@@ -46,6 +51,8 @@ class DictAsList(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
+        if qualified in KEYED_CONSTRUCTORS:
+            self._keyed_rows(node, qualified)
         if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in CONSTRUCTORS:
             return
         positional = [a for a in node.args if a.keyword is None and not a.star]
@@ -66,6 +73,46 @@ class DictAsList(Rule):
             self._groups[key][0].others.append(use)
         else:
             self._groups[key] = (use, target)
+
+    def _keyed_rows(self, node: cst.Call, qualified: str) -> None:
+        """`torch.tensor([features[k] for k in ids])`: one Python row per key, every batch."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        if len(positional) != 1 or keyword(node, "requires_grad") is not None:
+            return
+        comp = positional[0].value
+        if not isinstance(comp, cst.ListComp) or comp.for_in.inner_for_in is not None or comp.for_in.ifs:
+            return
+        elt, var = comp.elt, comp.for_in.target
+        if not (isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and len(elt.slice) == 1
+                and isinstance(elt.slice[0].slice, cst.Index) and isinstance(elt.slice[0].slice.value, cst.Name)
+                and elt.slice[0].slice.value.value == var.value and isinstance(elt.value, (cst.Name, cst.Attribute))):
+            return
+        table = elt.value
+        if self.facts.kind(table) is not KEYED_CONSTRUCTORS[qualified]:
+            return
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return
+        if not invariant(self.facts, table, loop) or invariant(self.facts, comp.for_in.iter, loop):
+            return  # the dict changes in the loop, or the same keys every time (redundant-tensor)
+        d, keys, ctor = self.facts.code(table), self.facts.code(comp.for_in.iter), self.facts.code(node.func)
+        base = fresh_name(self.facts, f"{_name_of(table)}_rows", self._names)
+        self._names.add(base)
+        numpy = qualified.startswith("numpy.")
+        index = f"{module_alias(self.facts, 'numpy') or 'np'}.asarray" if numpy else f"{module_alias(self.facts, 'torch') or 'torch'}.as_tensor"
+        build = f"{ctor}(list({d}.values()))"
+        where = "before the loop" if self.facts.enclosing_loops(node) else "where the dict is created (`__init__` for a Dataset)"
+        suggestion = (f"{base} = {build}  # once, {where}\n{base}_pos = {{k: i for i, k in enumerate({d})}}\n...\n"
+                      f"{base}[{index}([{base}_pos[{var.value}] for {var.value} in {keys}])]")
+        self.report(
+            node,
+            f"`{d}` maps each key to {'a separate tensor' if qualified in ('torch.stack', 'torch.cat') else 'a Python list'}: "
+            f"`{ctor}([{d}[{var.value}] for {var.value} in {keys}])` rebuilds the batch one row at a time in "
+            "Python on every iteration; one table built once, indexed by the keys' positions, makes each batch "
+            "a single gather",
+            fix=Fix(description=f"stack the rows once {where} and gather them per batch",
+                    suggestion=suggestion, safe=False),
+        )
 
     def leave_Module(self, original_node: cst.Module) -> None:
         for use, target in self._groups.values():
@@ -208,6 +255,10 @@ def _literal(expr: cst.BaseExpression) -> object:
 
 def _positive_literal(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Integer) and int(expr.value) > 0
+
+
+def _name_of(table: cst.BaseExpression) -> str:
+    return table.value if isinstance(table, cst.Name) else table.attr.value if isinstance(table, cst.Attribute) else "table"
 
 
 def _column_name(column: cst.Subscript) -> str:

@@ -44,7 +44,7 @@ class ElementwiseLoop(Rule):
     def visit_For(self, node: cst.For) -> bool | None:
         outer = self._range(node)
         if outer is None:
-            return None
+            return self._counting(node)
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -56,6 +56,8 @@ class ElementwiseLoop(Rule):
         if body is None or not body:
             return None
         variables = tuple(r.var for r in ranges)
+        if len(ranges) == 1 and self._counting(node) is False:
+            return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             return None
         derived = [_derive(s, variables) for s in body]
@@ -76,6 +78,122 @@ class ElementwiseLoop(Rule):
             fix=fix,
         )
         return False  # the inner loop is part of this finding
+
+    # --- counting loops: `if preds[i] == labels[i]: correct += 1`, confusion matrices ----------
+
+    def _counting(self, node: cst.For) -> bool | None:
+        """A loop that counts element pairs one by one: over `range(...)` reading `a[i]`, over
+        `zip(a, b)` or over a tensor's elements. Each comparison is an op (and, in an `if`, a
+        device->host sync); one vectorised comparison and a sum, or one `bincount`, does it.
+
+        Always a hint: whether the two tensors have the same length and one element per item
+        (what `zip` and `if` assume) is not provable here."""
+        elements = self._element_names(node)
+        body = _statements(node)
+        if not elements or body is None or len(body) != 1 or node.orelse is not None:
+            return None
+        stmt = body[0]
+        if isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock) \
+                and len(stmt.body.body) == 1:
+            counter = _increment(stmt.body.body[0])
+            test = self._element_test(stmt.test, elements)
+            if counter is None or test is None:
+                return None
+            suggestion = f"{counter} += int(({test}).sum())"
+        elif isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.AugAssign) \
+                and isinstance(stmt.body[0].operator, cst.AddAssign):
+            small = stmt.body[0]
+            suggestion = self._counted_sum(small, elements) or self._histogram(small, elements) or ""
+            if not suggestion:
+                return None
+        else:
+            return None
+        self.report(
+            node,
+            "this loop compares or counts tensor elements one at a time in Python: an op per element, "
+            "and a device->host sync per element when the result is tested or converted; one "
+            "vectorised comparison (or `bincount`) over the whole tensors does the same",
+            fix=Fix(description=f"count with one vectorised op: `{suggestion}` (if both tensors hold one value "
+                    "per item and have the same length)", suggestion=suggestion, safe=False),
+        )
+        return False
+
+    def _element_names(self, node: cst.For) -> dict[str, str]:
+        """What each element read stands for: `{"p": "preds", "preds[i]": "preds"}`."""
+        it, target = node.iter, node.target
+        if isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.zip" \
+                and isinstance(target, cst.Tuple) and len(target.elements) == len(it.args) >= 2:
+            names = [el.value for el in target.elements]
+            sources = [a.value for a in it.args]
+            if all(isinstance(n, cst.Name) for n in names) and not any(a.star for a in it.args) \
+                    and all(isinstance(src, (cst.Name, cst.Attribute)) and self._is_tensor(src) for src in sources):
+                return {n.value: self.facts.code(src) for n, src in zip(names, sources)}  # type: ignore[union-attr]
+            return {}
+        if isinstance(target, cst.Name) and isinstance(it, (cst.Name, cst.Attribute)) and self._is_tensor(it):
+            return {target.value: self.facts.code(it)}
+        rng = self._range(node) if isinstance(it, cst.Call) else None
+        if rng is None:
+            return {}
+        reads = {}
+        for n in self.facts.walk(node.body):
+            if isinstance(n, cst.Subscript) and _index_of(n, (rng.var,)) is not None:
+                base = _base_of(n, (rng.var,))
+                if not isinstance(base, (cst.Name, cst.Attribute)) or not self._is_tensor(base):
+                    return {}
+                reads[self.facts.code(n)] = self.facts.code(base)
+        if rng.var in {n.value for n in self.facts.walk(node.body) if isinstance(n, cst.Name)} - {
+                s.slice.value.value for s in self.facts.walk(node.body)  # type: ignore[union-attr]
+                if isinstance(s, cst.SubscriptElement) and isinstance(s.slice, cst.Index) and isinstance(s.slice.value, cst.Name)}:
+            return {}
+        return reads
+
+    def _element(self, expr: cst.BaseExpression, elements: dict[str, str]) -> str | None:
+        """The whole tensor an element read stands for (`.item()` and `int()` stripped), or a number."""
+        if isinstance(expr, (cst.Integer, cst.Float)):
+            return self.facts.code(expr)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "item" and not expr.args:
+            return self._element(expr.func.value, elements)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("int", "float") and len(expr.args) == 1:
+            return self._element(expr.args[0].value, elements)
+        return elements.get(self.facts.code(expr)) if isinstance(expr, (cst.Name, cst.Subscript)) else None
+
+    def _element_test(self, test: cst.BaseExpression, elements: dict[str, str]) -> str | None:
+        """`preds[i] == labels[i]` -> `preds == labels`: one comparison of element reads."""
+        if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+            return None
+        op = test.comparisons[0].operator
+        if not isinstance(op, (cst.Equal, cst.NotEqual, cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
+            return None
+        left, right = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+        if left is None or right is None or (left[0].isdigit() and right[0].isdigit()):
+            return None
+        return f"{left} {self.facts.code(op).strip()} {right}"
+
+    def _counted_sum(self, small: cst.AugAssign, elements: dict[str, str]) -> str | None:
+        """`correct += (p == y).item()` / `int(p == y)` / `(p == y).sum().item()`."""
+        value = small.value
+        while isinstance(value, cst.Call) and ((isinstance(value.func, cst.Attribute) and value.func.attr.value in ("item", "sum")
+                                                and not value.args) or (isinstance(value.func, cst.Name)
+                                                and value.func.value in ("int", "float") and len(value.args) == 1)):
+            value = value.func.value if isinstance(value.func, cst.Attribute) else value.args[0].value
+        test = self._element_test(value, elements) if isinstance(small.target, cst.Name) else None
+        return f"{self.facts.code(small.target)} += int(({test}).sum())" if test is not None else None
+
+    def _histogram(self, small: cst.AugAssign, elements: dict[str, str]) -> str | None:
+        """`confusion[y, p] += 1` -> one `bincount` over the flattened pair index."""
+        target = small.target
+        if not (isinstance(small.value, cst.Integer) and small.value.value == "1" and isinstance(target, cst.Subscript)
+                and isinstance(target.value, (cst.Name, cst.Attribute)) and self.facts.kind(target.value) is Kind.TENSOR):
+            return None
+        parts = [self._element(el.slice.value, elements) if isinstance(el.slice, cst.Index) else None for el in target.slice]
+        if not parts or None in parts or any(p[0].isdigit() for p in parts):  # type: ignore[index]
+            return None
+        m = self.facts.code(target.value)
+        if len(parts) == 1:
+            return f"{m} += torch.bincount({parts[0]}.flatten(), minlength={m}.shape[0])"
+        if len(parts) == 2:
+            return f"{m} += torch.bincount(({parts[0]} * {m}.shape[1] + {parts[1]}).flatten(), minlength={m}.numel()).reshape({m}.shape)"
+        return None
 
     # --- recognising the loop ---------------------------------------------------------------
 
@@ -154,7 +272,9 @@ class ElementwiseLoop(Rule):
         if isinstance(expr, cst.Name):
             return expr.value not in variables
         if isinstance(expr, cst.Subscript):
-            return _index_of(expr, variables) is not None and self._is_tensor(_base_of(expr, variables))
+            if _index_of(expr, variables) is None:
+                return self._gather(expr, variables)
+            return self._is_tensor(_base_of(expr, variables))
         if isinstance(expr, cst.BinaryOperation):
             return isinstance(expr.operator, _ARITH) and self._elementwise(expr.left, variables) and self._elementwise(expr.right, variables)
         if isinstance(expr, cst.UnaryOperation):
@@ -168,6 +288,42 @@ class ElementwiseLoop(Rule):
             if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
                 return args_ok
         return False
+
+    def _gather(self, expr: cst.Subscript, variables: tuple[str, ...]) -> bool:
+        """`table[idx[i].item()]`: a row chosen by an element of an index tensor (a gather:
+        `table[idx]` selects every row at once)."""
+        if len(variables) != 1 or len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+            return False
+        index = expr.slice[0].slice.value
+        if isinstance(index, cst.Call) and isinstance(index.func, cst.Attribute) and index.func.attr.value == "item" and not index.args:
+            index = index.func.value
+        return isinstance(index, cst.Subscript) and _index_of(index, variables) is not None \
+            and self._is_tensor(_base_of(index, variables)) and self._is_tensor(expr.value) \
+            and not self.facts.names_read(expr.value) & set(variables)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`torch.stack([e(t[i]) for i in range(len(t))])`: the same per-row map, one op per row."""
+        qualified = self.facts.qualified_name(node.func) or ""
+        if qualified not in ("torch.stack", "torch.cat") or len(node.args) != 1 or not isinstance(node.args[0].value, cst.ListComp):
+            return
+        comp = node.args[0].value
+        for_in = comp.for_in
+        if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
+            return
+        if not isinstance(for_in.iter, cst.Call) or (self.facts.qualified_name(for_in.iter.func) or "") != "builtins.range":
+            return
+        variables = (for_in.target.value,)
+        reads = [n for n in self.facts.walk(comp.elt) if isinstance(n, cst.Subscript) and _index_of(n, variables) is not None]
+        if not reads or not self._elementwise(comp.elt, variables) or qualified == "torch.cat":
+            return
+        whole = cst.Module([]).code_for_node(comp.elt.visit(_WholeTensors(variables)))
+        self.report(
+            node,
+            f"`{self.facts.code(node.func)}([... for {variables[0]} in {self.facts.code(for_in.iter)}])` applies the same "
+            "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
+            fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
+                    "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
 
     def _carried(self, body: list[cst.BaseStatement]) -> bool:
         """A running value one statement updates and another reads: iterations depend on each other."""
@@ -228,6 +384,16 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _increment(stmt: cst.BaseStatement) -> str | None:
+    """`n += 1` -> "n"."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.AugAssign):
+        small = stmt.body[0]
+        if isinstance(small.operator, cst.AddAssign) and isinstance(small.value, cst.Integer) and small.value.value == "1" \
+                and isinstance(small.target, cst.Name):
+            return small.target.value
+    return None
 
 
 def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Loop
+from ..facts import Loop, may_train, module_methods
 from ..types import Kind
 from ..names import bound_names
 from ._support import grad_disabled, is_grad_off_call, torch_alias
@@ -20,6 +20,7 @@ _MODEL_WORDS = frozenset({
     "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
     "gpt", "vit", "backbone", "head",
 })
+_EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|accuracy|metric)")
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
@@ -42,13 +43,15 @@ class EvalWithoutNoGrad(Rule):
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
-                or self._needs_grad(loop) or self._feeds_backward(loop):
+                or self._needs_grad(loop) or loop.function in module_methods(self.facts) \
+                or may_train(self.facts, loop.node) or self._feeds_backward(loop):
             return
         torch = torch_alias(self.facts)
         suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
         edits = self._wrap(loop, torch or "torch")
         suggestion = self._suggestion(loop, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
+        unseen = self._unseen_users(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -62,22 +65,26 @@ class EvalWithoutNoGrad(Rule):
                 edits=edits if safe else (),
                 suggestion=suggestion,
                 safe=safe,
+                review=unseen,
             ),
         )
 
     def _runs_a_model(self, loop: Loop) -> bool:
         """A call of an `nn.Module` (by type), of `.forward`, or of a name whose words say model
         (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`)."""
-        names: list[cst.Name] = []
+        names: list[cst.BaseExpression] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.Call):
-                if isinstance(n.func, cst.Attribute) and n.func.attr.value == "forward":
+                func = n.func
+                if isinstance(func, cst.Attribute) and func.attr.value == "forward":
                     return True
-                if isinstance(n.func, cst.Name):
-                    words = [w for w in re.split(r"[_\d]+", n.func.value.lower()) if w]
+                own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+                if isinstance(func, cst.Name) or own:
+                    spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
+                    words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
                     if any(w in _MODEL_WORDS or w.endswith("model") for w in words):
                         return True
-                    names.append(n.func)
+                    names.append(func)
         return any(self.facts.kind(name) is Kind.MODULE for name in names)
 
     # --- does the loop need autograd? ------------------------------------------------------
@@ -107,17 +114,52 @@ class EvalWithoutNoGrad(Rule):
                     return True
         return False
 
+    def _unseen_users(self, loop: Loop) -> str:
+        """Why the loop's results may reach a `backward()` this unit cannot see ('' if none):
+        without evidence of evaluation (`.eval()` before the loop, an evaluation name), a
+        function nobody in the unit calls, or a notebook cell whose later cells are unknown."""
+        if self._evaluation_evidence(loop):
+            return ""
+        func = loop.function
+        if func is not None and not any(_called_name(c) == func.name.value for c in self.facts.calls_in(self.facts.module)):
+            return (f"`{func.name.value}` is not called in this file: if a caller back-propagates through what it "
+                    "returns or stores, no_grad would stop those gradients")
+        if self.facts.namespace or self.facts.prior.aliases:
+            return ("a later cell may back-propagate through what this loop builds (nothing here shows it is "
+                    "evaluation: no `.eval()` before it)")
+        return ""
+
+    def _evaluation_evidence(self, loop: Loop) -> bool:
+        """`.eval()` called before the loop in its function (or section), or a name that says evaluation."""
+        scope = loop.function.body if loop.function is not None else self.facts.module
+        start = self.facts.order(loop.node)
+        for call in self.facts.calls_in(scope):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args \
+                    and self.facts.order(call) < start:
+                return True
+        names = [loop.function.name.value] if loop.function is not None else []
+        if isinstance(loop.node, cst.For):
+            names += [n for n in self.facts.names_read(loop.node.iter)]
+        return any(_EVAL_NAME.search(n) for n in names)
+
     def _feeds_backward(self, loop: Loop) -> bool:
-        """True if a value the loop builds reaches a later `.backward()` (e.g. REINFORCE rollouts)."""
-        end = self.facts.position(loop.node).end.line
-        later = [n for n in self.facts.walk(self.facts.module) if self.facts.position(n).start.line > end]
+        """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE
+        rollouts; a function that sums a loss over a loop and returns it, whatever the order of
+        definitions)."""
         wanted: set[str] = set()
         assigned: dict[str, list[cst.BaseExpression]] = {}
-        for n in later:
+        inside = set(self.facts.walk(loop.node))
+        start = self.facts.order(loop.node)
+        for n in self.facts.walk(self.facts.module):
+            if n in inside:
+                continue
+            if isinstance(n, cst.Assign) and self.facts.order(n) < start \
+                    and self.facts.enclosing_function(n) is loop.function:
+                continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
             if isinstance(n, cst.Call):
                 func = n.func
                 if isinstance(func, cst.Attribute) and func.attr.value == "backward":
-                    wanted |= self.facts.names_read(func.value)
+                    wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
                 elif (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
                     wanted |= self.facts.names_read(n)
             elif isinstance(n, cst.Assign):
@@ -168,3 +210,8 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(loop.node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _called_name(call: cst.Call) -> str | None:
+    func = call.func
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None

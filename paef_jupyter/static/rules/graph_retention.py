@@ -99,21 +99,36 @@ class GraphRetention(Rule):
         if cached is not None:
             return cached
         names: set[str] = set()
-        for call in self.facts.calls_in(self.facts.module):
+        calls = self.facts.calls_in(self.facts.module)
+        for call in calls:
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value == "backward":
-                names |= self.facts.names_read(func.value)
-            elif (self.facts.qualified_name(func) or "").startswith("torch.autograd.grad") and call.args:
+                names |= self.facts.names_read(call)  # `loss.backward()`, `accelerator.backward(loss)`
+            elif (self.facts.qualified_name(func) or "").startswith("torch.autograd.") and call.args:
                 names |= self.facts.names_read(call.args[0].value)
-        assigned: dict[str, list[cst.BaseExpression]] = {}
+        # what flows into a name: its assignments, what callers pass for a parameter, what a function returns
+        flows: dict[str, list[cst.BaseExpression]] = {}
         for n in self.facts.walk(self.facts.module):
             if isinstance(n, cst.Assign):
                 for target in n.targets:
                     if isinstance(target.target, cst.Name):
-                        assigned.setdefault(target.target.value, []).append(n.value)
+                        flows.setdefault(target.target.value, []).append(n.value)
+            elif isinstance(n, cst.Return) and n.value is not None:
+                func = self.facts.enclosing_function(n)
+                if func is not None:
+                    flows.setdefault(func.name.value, []).append(n.value)
+        for call in calls:
+            callee = call.func.value if isinstance(call.func, cst.Name) else None
+            func = self.facts.functions.get(callee) if callee else None
+            if func is not None:
+                params = [p.name.value for p in func.params.params]
+                for i, arg in enumerate(call.args):
+                    param = arg.keyword.value if arg.keyword else params[i] if i < len(params) and not arg.star else None
+                    if param is not None:
+                        flows.setdefault(param, []).append(arg.value)
         work = list(names)
         while work:
-            for value in assigned.get(work.pop(), ()):
+            for value in flows.get(work.pop(), ()):
                 for name in self.facts.names_read(value) - names:
                     names.add(name)
                     work.append(name)

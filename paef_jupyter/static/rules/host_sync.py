@@ -8,15 +8,20 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
+from ..device_use import HOST_LIBRARIES, on_host, uses_device
 from ..facts import Loop
 from ..types import Kind, kind_of_method
-from ._support import hot_loop, insert_after, torch_alias
+from ._support import grad_disabled, hot_loop, insert_after, torch_alias
 from .base import Rule
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+# Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
+_HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", "builtins.str"})
+# Methods through which the value passes unchanged to whatever consumes it.
+_PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
 class HostSync(Rule):
@@ -34,7 +39,7 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
-        if hot_loop(self.facts, node) is None:
+        if hot_loop(self.facts, node) is None or not uses_device(self.facts):
             return  # cheap: most calls are not in a step loop, and types can cost a jedi inference
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
@@ -50,18 +55,18 @@ class HostSync(Rule):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if hot_loop(self.facts, node) is not None and self._is_tensor(node.expression):
+        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
 
     def visit_If(self, node: cst.If) -> None:
-        if hot_loop(self.facts, node) is not None and self._tensor_test(node.test):
+        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
 
     def visit_While(self, node: cst.While) -> None:
-        if hot_loop(self.facts, node.test) is not None and self._tensor_test(node.test):
+        if hot_loop(self.facts, node.test) is not None and uses_device(self.facts) and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             suggestion = (
                 "step = 0\nwhile True:\n    ...  # the loop body\n    step += 1\n"
@@ -73,7 +78,11 @@ class HostSync(Rule):
     def _method_site(self, node: cst.Call, func: cst.Attribute) -> None:
         method = func.attr.value
         receiver = func.value
-        unknown = method == "item" and isinstance(receiver, (cst.Name, cst.Attribute, cst.Subscript)) and self.facts.kind(receiver) is Kind.UNKNOWN
+        if on_host(self.facts, _copied_tensor(node)):
+            return  # NumPy, a Python number, a tensor already copied by `.cpu()`: nothing to wait for
+        # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
+        # so the verdict does not hang on how far type inference got in this unit.
+        unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
         if not (unknown or self._is_tensor(receiver)):
             return
         if self._feeds_another_copy(node):
@@ -122,8 +131,16 @@ class HostSync(Rule):
         loop = hot_loop(self.facts, node)
         if loop is None or not self._every_step(node, loop):
             return
-        training = self.facts.in_training(node)
+        training = self._step_kind(node) == "train"
         where = "training" if training else "evaluation"
+        needs = self._host_consumer(node)
+        if needs is not None:
+            self.report(node, f"{what} on every {where} step for {needs}, which needs a Python value: the sync "
+                        "may be the program's own need; it costs a device wait each step",
+                        fix=Fix(description="if the value can stay a tensor (a device-side alternative), keep it "
+                                "there; otherwise this copy is required", suggestion=hint(loop), safe=False),
+                        severity=Severity.LOW)
+            return
         message = (
             f"{what} on every {where} step: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
@@ -137,6 +154,44 @@ class HostSync(Rule):
                 safe=False,
             )
         self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+
+    def _step_kind(self, node: cst.CSTNode) -> str:
+        """'train' or 'eval': the innermost training/evaluation loop around `node` decides (an
+        evaluation loop inside a training epoch is evaluation), and autograd switched off is evaluation."""
+        if grad_disabled(self.facts, node):
+            return "eval"
+        loop = self.facts.iteration_loop(node)
+        while loop is not None and loop.kind == "plain":
+            loop = loop.parent
+        return loop.kind if loop is not None else "eval"
+
+    def _host_consumer(self, node: cst.CSTNode) -> str | None:
+        """What consumes the copied value on the host, when only a host value will do: a NumPy /
+        SciPy / scikit-learn / environment call, `range(...)`, an index into a Python container,
+        or a branch (Python control flow has no device alternative)."""
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
+                return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
+            if isinstance(anc, cst.Call) and child is not anc.func:
+                qualified = self.facts.qualified_name(anc.func) or ""
+                if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
+                    return f"`{self.facts.code(anc.func)}`"
+                if isinstance(anc.func, cst.Attribute) and anc.func.attr.value == "step" \
+                        and self.facts.kind(anc.func.value) is not Kind.OPTIMIZER:
+                    return f"`{self.facts.code(anc.func)}`"  # `env.step(action.item())`
+                if qualified not in ("builtins.int", "builtins.float", "builtins.bool"):
+                    return None
+            elif isinstance(anc, cst.SubscriptElement) or isinstance(anc, cst.Index):
+                pass
+            elif isinstance(anc, cst.Subscript) and child is not anc.value:
+                if self.facts.kind(anc.value) in (Kind.TENSOR, Kind.NDARRAY, Kind.UNKNOWN) and not on_host(self.facts, anc.value):
+                    return None
+                return f"indexing `{self.facts.code(anc.value)}`"
+            elif not isinstance(anc, _PASS_THROUGH):
+                return None
+            child = anc
+        return None
 
     def _every_step(self, node: cst.CSTNode, loop: Loop) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
@@ -192,10 +247,12 @@ class HostSync(Rule):
             *change,
             insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
         )
+        proven = self._is_tensor(value)
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
             suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
+            review="" if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)",
         )
 
     def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
@@ -213,11 +270,27 @@ class HostSync(Rule):
         """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
         if self.facts.kind(expr) is Kind.TENSOR:
             return True
+        if isinstance(expr, cst.Name):
+            return expr.value in self._backpropagated(expr)
         if isinstance(expr, cst.Comparison):
             return self._tensor_test(expr)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
             return kind_of_method(Kind.TENSOR, expr.func.attr.value) is Kind.TENSOR and self._is_tensor(expr.func.value)
         return False
+
+    def _backpropagated(self, node: cst.CSTNode) -> frozenset[str]:
+        """Names `.backward()` is called on in `node`'s function (or at top level): tensors,
+        whatever type inference made of the calls that built them (a `criterion` parameter)."""
+        scope = self.facts.enclosing_function(node)
+        cache = self.__dict__.setdefault("_backward_cache", {})
+        if scope not in cache:
+            body = scope.body if scope is not None else self.facts.module
+            cache[scope] = frozenset(
+                c.func.value.value for c in self.facts.calls_in(body)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)
+                and (scope is not None or self.facts.enclosing_function(c) is None)
+            )
+        return cache[scope]
 
     def _tensor_test(self, test: cst.BaseExpression) -> bool:
         """`t`, `t > 0`, `not t`, `a and t`: a test whose truth value comes from a tensor."""

@@ -22,6 +22,7 @@ from ._tensor_facts import (
     module_alias,
     rarely_runs,
     reads_of,
+    surely_runs,
 )
 from .base import Rule
 
@@ -167,6 +168,9 @@ class ListToTensor(Rule):
         device = keyword(node, "device")
         if device is not None:
             code += f".to({self.facts.code(device)})"
+        if not any(surely_runs(self.facts, a.call, node) for a in appends):
+            # `torch.stack([])` raises: an empty list keeps the original constructor
+            code = f"({code} if {vals.value} else {self.facts.code(node)})"
         edits = ()
         if not why:
             edits = (replace(self.facts, node, code),)

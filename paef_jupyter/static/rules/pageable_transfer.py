@@ -5,13 +5,24 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
+from ..device_use import is_accelerator_device
 from ..facts import Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
-from ._support import add_keyword, iterated_name, keyword_arg, loops_over, torch_alias, with_keyword
+from ._support import (
+    LOADERS,
+    add_keyword,
+    batches_are_tensors,
+    consumer_loops,
+    iterated_name,
+    keyword_arg,
+    keyword_value,
+    may_carry,
+    torch_alias,
+    with_keyword,
+)
 from .base import Rule
 
-_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _ON_DEVICE = (".cuda(", ".to(", "device=")
 _TRUE = cst.Name("True")
 
@@ -29,23 +40,32 @@ class PageableTransfer(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if (self.facts.qualified_name(node.func) or "") not in _LOADERS:
+        if (self.facts.qualified_name(node.func) or "") not in LOADERS:
             return
-        name = self._bound_name(node)
-        if name is None:
-            return
-        moves = [move for loop in loops_over(self.facts, name) for move in self._batch_moves(loop)]
+        loops = consumer_loops(self.facts, node)
+        moves = [move for loop in loops for move in self._batch_moves(loop)]
         if not moves:
             return
-        pin = keyword_arg(node, "pin_memory")
-        blocking = [m for m in moves if keyword_arg(m, "non_blocking") is None]
-        if pin is None or (isinstance(pin.value, cst.Name) and pin.value.value == "False"):
-            if not self._dataset_on_host(node):
-                return
-            self._pageable(node, name, moves, blocking)
-        else:
+        name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
+        proven = batches_are_tensors(self.facts, node)
+        blocking = [m for m in moves if not may_carry(self.facts, m, "non_blocking")]
+        given, pin = keyword_value(self.facts, node, "pin_memory")
+        if not given or _is_false(pin):
+            if self._dataset_on_host(node):
+                self._pageable(node, name, moves, blocking if proven else [], proven)  # type: ignore[arg-type]
+        elif pin is not None and _is_pinned(pin):
             for move in blocking:
-                self._blocking(move, name)
+                self._blocking(move, name, proven)  # type: ignore[arg-type]
+        elif pin is None and keyword_arg(node, "pin_memory") is None and blocking:
+            self.report(
+                node,
+                f"`{name}` may or may not pin its batches: `pin_memory` comes from a `**` dict this analysis "
+                "cannot read, and the batches are copied to the device synchronously",
+                fix=Fix(description="if the loader pins (`pin_memory=True` on a GPU), copy its batches with "
+                        "`non_blocking=True`; not rewritten, because the keyword may already be in the dict",
+                        suggestion=self.facts.code(with_keyword(blocking[0], "non_blocking", _TRUE)), safe=False),
+                severity=Severity.LOW,
+            )
 
     def visit_Module(self, node: cst.Module) -> None:
         """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
@@ -55,10 +75,10 @@ class PageableTransfer(Rule):
             if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
                 continue
             moves = self._batch_moves(loop)
-            blocking = [m for m in moves if keyword_arg(m, "non_blocking") is None]
+            blocking = [m for m in moves if not may_carry(self.facts, m, "non_blocking")]
             if getattr(live, "pin_memory", False):
                 for move in blocking:
-                    self._blocking(move, name)  # type: ignore[arg-type]
+                    self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
             elif moves and _host_tensors(getattr(live, "dataset", None)):
                 self.report(
                     moves[0],
@@ -77,49 +97,69 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
                    for n in self.facts.walk(self.facts.module))
 
-    def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call]) -> None:
+    def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool) -> None:
+        """Pin the loader (a keyword `DataLoader` itself accepts) and, where the batches are proven
+        tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a hint."""
         torch = torch_alias(self.facts)
         first = self.facts.code(moves[0])
-        edits: tuple[Edit, ...] = ()
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
         new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
-        if torch is not None:
+        carried = keyword_arg(loader, "pin_memory") is None and may_carry(self.facts, loader, "pin_memory")
+        asynchronous = [m for m in blocking if not self._used_on_host(m)]
+        edits: tuple[Edit, ...] = ()
+        if torch is not None and not carried:
             edits = (add_keyword(self.facts, loader, "pin_memory", pin_value),
-                     *(add_keyword(self.facts, m, "non_blocking", "True") for m in blocking))
+                     *(add_keyword(self.facts, m, "non_blocking", "True") for m in asynchronous))
+        if carried:
+            description = ("pin the batches (`pin_memory=True` where there is a GPU). Not rewritten: a `**` dict "
+                           "passed to the loader may already set `pin_memory`, and repeating a keyword is an error")
+        elif asynchronous:
+            description = (f"pin the batches (`pin_memory={pin_value}`: pinned where there is a GPU, no "
+                           "warning on CPU-only machines) and copy them with `non_blocking=True`")
+        else:
+            description = (f"pin the batches (`pin_memory={pin_value}`); the copies are left blocking: "
+                           + ("the batches are not proven to be tensors, so `.to(..., non_blocking=True)` may not "
+                              "be accepted (a custom batch class, a tokenizer's `BatchEncoding`)" if not proven
+                              else "their results are read on the host at once"))
         self.report(
             loader,
             f"`{name}` yields batches in pageable memory and `{first}` copies each one to the device: "
             "the copy is staged through a pinned buffer and blocks the host every step, so data "
             "loading and GPU work cannot overlap",
-            fix=Fix(
-                description=(
-                    f"pin the batches (`pin_memory={pin_value}`: pinned where there is a GPU, no "
-                    "warning on CPU-only machines) and copy them with `non_blocking=True`"
-                ),
-                edits=edits,
-                suggestion=self.facts.code(new_loader),
-            ),
+            fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits)),
             end_node=loader,
         )
 
-    def _blocking(self, move: cst.Call, name: str) -> None:
+    def _blocking(self, move: cst.Call, name: str, proven: bool) -> None:
         new = with_keyword(move, "non_blocking", _TRUE)
+        if self._used_on_host(move):
+            return  # the host reads the copy at once: an asynchronous copy would only be waited for
+        edits = (add_keyword(self.facts, move, "non_blocking", "True"),) if proven else ()
         self.report(
             move,
             f"`{self.facts.code(move)}` copies a pinned batch of `{name}` synchronously: the host waits "
             "for the transfer instead of preparing the next step; `non_blocking=True` overlaps it",
-            fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`",
-                    edits=(add_keyword(self.facts, move, "non_blocking", "True"),), suggestion=self.facts.code(new)),
+            fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`" + (
+                        "" if proven else " (not rewritten: the batch is not proven to be a tensor, whose `.to` "
+                        "accepts `non_blocking`)"),
+                    edits=edits, suggestion=self.facts.code(new), safe=proven),
             severity=Severity.LOW,
         )
 
-    # --- facts ---------------------------------------------------------------------------
+    def _used_on_host(self, move: cst.Call) -> bool:
+        """`x.to(device).cpu()`, `.item()`, `.numpy()`, `.tolist()`: the copy's result is read on the host at once."""
+        node: cst.CSTNode = move
+        parent = self.facts.parent(node)
+        while isinstance(parent, cst.Attribute) and parent.value is node:  # `x.to(d).norm().item()`
+            if parent.attr.value in ("cpu", "item", "numpy", "tolist"):
+                return True
+            call = self.facts.parent(parent)
+            if not isinstance(call, cst.Call):
+                return False
+            node, parent = call, self.facts.parent(call)
+        return False
 
-    def _bound_name(self, call: cst.Call) -> str | None:
-        parent = self.facts.parent(call)
-        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-            return parent.targets[0].target.value
-        return None
+    # --- facts ---------------------------------------------------------------------------
 
     def _batch_moves(self, loop: Loop) -> list[cst.Call]:
         """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them)."""
@@ -149,31 +189,7 @@ class PageableTransfer(Rule):
         positional = [a.value for a in call.args if a.keyword is None]
         device = keyword_arg(call, "device")
         target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
-        return target is not None and self._is_gpu_device(target)
-
-    def _is_gpu_device(self, expr: cst.BaseExpression, depth: int = 2) -> bool:
-        """A device expression that may be an accelerator (not the CPU, a dtype or a tensor)."""
-        if isinstance(expr, cst.SimpleString):
-            return str(expr.evaluated_value).split(":")[0] in ("cuda", "xpu", "mps")
-        if isinstance(expr, cst.IfExp):
-            return self._is_gpu_device(expr.body, depth) or self._is_gpu_device(expr.orelse, depth)
-        if isinstance(expr, cst.Attribute):
-            return expr.attr.value == "device"
-        if isinstance(expr, cst.Call):
-            return (self.facts.qualified_name(expr.func) or "") == "torch.device" and bool(expr.args) \
-                and self._is_gpu_device(expr.args[0].value, depth)
-        if isinstance(expr, cst.Name):
-            if self.facts.kind(expr) is Kind.TENSOR:
-                return False
-            if expr.value in self.facts.namespace:
-                return str(self.facts.namespace[expr.value]).split(":")[0] in ("cuda", "xpu", "mps")
-            value = self.facts.value_of(expr)
-            known = isinstance(value, (cst.SimpleString, cst.IfExp, cst.Attribute)) or (
-                isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") == "torch.device")
-            if value is not None and known and depth > 0:
-                return self._is_gpu_device(value, depth - 1)
-            return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
-        return False
+        return target is not None and is_accelerator_device(self.facts, target)
 
     def _dataset_on_host(self, loader: cst.Call) -> bool:
         """False when the dataset's tensors are built on the device: pinning them would raise."""
@@ -209,3 +225,22 @@ def _host_tensors(dataset: object) -> bool:
     """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
     tensors = getattr(dataset, "tensors", ())
     return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)
+
+
+def _is_false(expr: cst.BaseExpression | None) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "False"
+
+
+def _is_pinned(expr: cst.BaseExpression) -> bool:
+    """`True` or `torch.cuda.is_available()` (and the like): pinned whenever a GPU is there."""
+    if isinstance(expr, cst.Name):
+        return expr.value == "True"
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "is_available"
+
+
+def _live_tensor_batches(loader: object) -> bool:
+    """A live loader with the default collate over a `TensorDataset`: its batches are tensors."""
+    from torch.utils.data import TensorDataset
+    from torch.utils.data._utils.collate import default_collate
+
+    return isinstance(getattr(loader, "dataset", None), TensorDataset) and getattr(loader, "collate_fn", None) is default_collate

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Sequence
 
 import libcst as cst
 
@@ -17,6 +18,7 @@ from ._tensor_facts import (
     assigned_value,
     dtype_of,
     family,
+    is_binding,
     is_scalar,
     keyword,
     module_alias,
@@ -32,6 +34,8 @@ CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor":
 HOST_COPIES = frozenset({"tolist", "numpy", "item"})
 _NUMPY_TO_TORCH = {"float32": "float32", "float64": "float64", "float16": "float16", "int64": "int64",
                    "int32": "int32", "int8": "int8", "uint8": "uint8", "bool_": "bool", "bool": "bool"}
+_SCALAR_CASTS = {"float": "float", "int": "int", "bool": "bool"}
+_EXACT_IN_DOUBLE = frozenset({"int32", "int16", "int8", "uint8", "bool"})  # `float(t)` then float32: one rounding
 # Calls between the tensor and its host copy that do not change its values.
 _TRANSPARENT = frozenset({"cpu", "detach", "contiguous"})
 
@@ -42,6 +46,7 @@ class HostCopy:
     method: str  # "tolist", "numpy" or "item"
     via: cst.Name | None = None  # the variable that carried the copy, if any
     via_statement: cst.SimpleStatementLine | None = None
+    cast: str | None = None  # `float(t)` / `int(t)` / `bool(t)`: the Python scalar's family
 
 
 class PingPong(Rule):
@@ -57,6 +62,9 @@ class PingPong(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda"):
+            self._moved_and_back(node)
+            return
         qualified = self.facts.qualified_name(node.func) or ""
         name = qualified.rsplit(".", 1)[-1]
         if not qualified.startswith("torch.") or qualified.count(".") != 1 or name not in CONSTRUCTORS:
@@ -66,6 +74,9 @@ class PingPong(Rule):
             return
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
+            return
+        if isinstance(positional[0].value, cst.List):
+            self._list_of_copies(node, name, positional[0].value)
             return
         copy = self._host_copy(positional[0].value, node)
         if copy is None:
@@ -90,58 +101,282 @@ class PingPong(Rule):
             fix=fix,
         )
 
-    def _host_computation(self, node: cst.Call, name: str, arg: cst.BaseExpression) -> None:
-        """`torch.tensor((x.cpu().numpy() > 0).astype(np.float32))`: NumPy work between the copies."""
-        inner = next((n for n in self.facts.walk(arg) if n is not arg and isinstance(n, cst.Call)
-                      and (c := self._host_copy(n, node)) is not None and c.method == "numpy"), None)
-        if inner is None:
+    def _list_of_copies(self, node: cst.Call, name: str, values: cst.List) -> None:
+        """`torch.tensor([loss.item(), acc.item()], device=d)`: scalars copied out one by one."""
+        copies = [self._host_copy(el.value, node) if isinstance(el, cst.Element) else None for el in values.elements]
+        if not copies or any(c is None or c.method != "item" or c.via is not None for c in copies):
             return
-        copy = self._host_copy(inner, node)
-        assert copy is not None
+        parts, families, why = [], set(), ""
+        for copy in copies:
+            assert copy is not None
+            code, safe, reason = self._rewrite(node, "tensor", copy)
+            tensor = self.facts.code(copy.tensor)
+            tensor = tensor if isinstance(copy.tensor, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) else f"({tensor})"
+            parts.append(f"{tensor}.detach()" + ("" if is_scalar(self.facts, copy.tensor) else ".reshape(())"))
+            families.add(copy.cast or family(dtype_of(self.facts, copy.tensor)))
+            why = why or reason
+        torch = module_alias(self.facts, "torch")
+        if len(families) != 1 or None in families:
+            why = why or "the scalars' dtypes differ or are unknown: `torch.tensor` would promote them"
+        fam = next(iter(families)) if len(families) == 1 else None
+        code = f"{torch or 'torch'}.stack([{', '.join(parts)}])"
+        dtype, device = keyword(node, "dtype"), keyword(node, "device")
+        forced = CONSTRUCTORS[name]
+        if dtype is not None:
+            code += f".to({self.facts.code(dtype)})"
+        elif forced is not None:
+            code += f".{forced}()"
+        elif fam is not None:
+            code += f".to({torch or 'torch'}.{PYTHON_SCALAR_DTYPE[fam]})"
+        code += f".to({self.facts.code(device)})" if device is not None else ("" if self._moved_to_device(node) else ".cpu()")
+        if torch is None:
+            why = why or "torch is not imported under a plain name here"
+        self.report(
+            node,
+            f"`{self.facts.code(values)}` copies {len(copies)} device scalar{'s' if len(copies) > 1 else ''} to the host "
+            f"(a sync each) and `torch.{name}` copies them back: a device->host->device round trip on every iteration",
+            fix=Fix(description=f"stay on the device: `{code}`" + (f" ({why})" if why else ""),
+                    edits=() if why else (replace(self.facts, node, code),), suggestion=code, safe=not why),
+        )
+
+    def _moved_and_back(self, move: cst.Call) -> None:
+        """`y = y.to(device)` whose every later use copies it back (`y.cpu().numpy()`,
+        `y.tolist()`): a host->device->host round trip per batch for data only the host reads."""
+        if not self._moved_to_device_call(move):
+            return
+        stmt = self.facts.statement_of(move)
+        target = _bound_name(self.facts, move, stmt)
+        loop = self.facts.iteration_loop(move)
+        if target is None or loop is None or not self.facts.enclosing_loops(move):
+            return
+        body = self.facts.parent(stmt)
+        statements = list(getattr(body, "body", ()))
+        if stmt not in statements or loop.node not in self.facts.ancestors(stmt):
+            return
+        scope: cst.CSTNode = self.facts.enclosing_function(move) or self.facts.module
+        later = [n for n in reads_of(self.facts, target.value, scope) if self.facts.order(n) > self.facts.order(stmt)
+                 and not _inside(self.facts, n, stmt)]
+        if not later:
+            return
+        copies = []
+        rest = statements[statements.index(stmt) + 1:]
+        for read in sorted(later, key=self.facts.order):
+            if is_binding(self.facts, read) and not any(_inside(self.facts, read, s) for s in rest):
+                break  # rebound after this loop body (a later loop's target): a new value
+            if not any(_inside(self.facts, read, s) for s in rest):
+                return  # read after the loop, or in another block: not provably host-only
+            copy = _host_copy_of(self.facts, read)
+            if copy is None:
+                return
+            copies.append(copy)
+        copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
+        source = move.func.value  # type: ignore[attr-defined]
+        same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
+        edit = delete_statement(self.facts, stmt) if same else replace(self.facts, move, self.facts.code(source))  # type: ignore[arg-type]
+        self.report(
+            move,
+            f"`{target.value}` is moved to the device here and only ever copied back to the host afterwards "
+            f"(`{self.facts.code(copies[0][1])}`): a host->device->host round trip on every iteration for values "
+            "only the host reads",
+            fix=Fix(
+                description=f"keep `{target.value}` on the host (drop the move)",
+                edits=(edit,),
+                suggestion=self.facts.code(source),
+                review="" if copying else "the host array would now share memory with the batch the loader gave",
+            ),
+            end_node=move,
+        )
+
+    def _moved_to_device_call(self, call: cst.Call) -> bool:
+        func = call.func
+        if not isinstance(func, cst.Attribute):
+            return False
+        if func.attr.value == "cuda":
+            return not call.args or all(a.keyword is not None and a.keyword.value == "non_blocking" for a in call.args)
+        if not call.args or call.args[0].keyword is not None or any(
+                a.keyword is not None and a.keyword.value not in ("non_blocking",) for a in call.args[1:]) or len(
+                [a for a in call.args if a.keyword is None]) != 1:
+            return False
+        target = call.args[0].value
+        if isinstance(target, cst.SimpleString):
+            return target.evaluated_value.split(":")[0] == "cuda"
+        spelled = self.facts.code(target).lower()
+        return "device" in spelled and "dtype" not in spelled
+
+    def _host_computation(self, node: cst.Call, name: str, arg: cst.BaseExpression) -> None:
+        """`torch.tensor((x.cpu().numpy() > 0).astype(np.float32))`, or the same through
+        variables (`probs = out.cpu().numpy()`; `pred = np.argmax(probs, 1)`;
+        `torch.from_numpy(pred)`): NumPy work between the two copies."""
+        trace = _Trace(node)
+        on_device = self._torch_equivalent(arg, trace, name)
+        if trace.copy is None:
+            return
+        copy = trace.copy
         tensor = self.facts.code(copy.tensor)
-        on_device = self._torch_equivalent(arg, inner, tensor if isinstance(copy.tensor, (cst.Name, cst.Attribute)) else f"({tensor})")
+        inner = self.facts.code(trace.copy_call) if trace.copy_call is not None else tensor
+        if on_device is not None and any(
+            names_written(stmt) & {root_name(copy.tensor)} for stmt in self._statements_between(trace.first, node)
+        ):
+            on_device = None  # the tensor changed after its host copy was taken
         dtype, device = keyword(node, "dtype"), keyword(node, "device")
         if on_device is not None:
             on_device += "".join(f".to({self.facts.code(v)})" for v in (dtype, device) if v is not None)
+            on_device += "" if self._moved_to_device(node) else ".cpu()"
+        dead = [stmt for var, stmt in trace.via if self._only_use(var)]
+        if on_device is not None and name in ("as_tensor", "from_numpy") and isinstance(arg, cst.Name) \
+                and not any(var is arg for var, _ in trace.via if self._only_use(var)):
+            on_device = None  # the host array lives on, and `torch.{name}` shares its memory
+        edits = (replace(self.facts, node, on_device), *(delete_statement(self.facts, s) for s in dead)) if on_device else ()
         self.report(
             node,
-            f"`{self.facts.code(inner)}` copies `{tensor}` to the host (a sync), NumPy computes on it there and "
+            f"`{inner}` copies `{tensor}` to the host (a sync), NumPy computes on it there and "
             f"`torch.{name}` copies the result back: a device->host->device round trip on every iteration",
             fix=Fix(
                 description="compute it with torch ops on the device" + (f": `{on_device}`" if on_device else ""),
-                edits=(replace(self.facts, node, on_device),) if on_device else (),
+                edits=edits,
                 suggestion=on_device or f"# the same computation with torch ops on `{tensor}`",
                 safe=on_device is not None,
             ),
         )
 
-    def _torch_equivalent(self, expr: cst.BaseExpression, copy: cst.Call, tensor: str) -> str | None:
-        """Comparisons with numbers and a final `.astype(np.<dtype>)`, written with torch ops.
+    def _torch_equivalent(self, expr: cst.BaseExpression, trace: "_Trace", name: str) -> str | None:
+        """The NumPy expression on the host copy, written with torch ops on the device tensor.
 
-        Only these translate exactly (NumPy and torch promote arithmetic differently)."""
-        if expr is copy:
-            return tensor
-        if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
-                and isinstance(expr.comparisons[0].comparator, (cst.Integer, cst.Float)):
-            left = self._torch_equivalent(expr.left, copy, tensor)
+        Only ops that translate exactly: comparisons with numbers, `.astype(np.<dtype>)`,
+        `argmax`/`argmin` (first index on ties in both), `max`/`min` along an axis (`amax`),
+        and `clip` with bounds of the array's own number family (NumPy and torch promote
+        arithmetic differently, so `+ - * /` never translate)."""
+        if isinstance(expr, cst.Name):
+            found = self._local_value(expr, trace)
+            return self._torch_equivalent(found, trace, name) if found is not None else None
+        copy = self._host_copy(expr, trace.use) if isinstance(expr, cst.Call) else None
+        if copy is not None and copy.method == "numpy":
+            trace.copy, trace.copy_call = copy, expr  # type: ignore[assignment]
+            trace.first = trace.first or self.facts.statement_of(expr)
+            code = self.facts.code(copy.tensor)
+            return code if isinstance(copy.tensor, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) else f"({code})"
+        if isinstance(expr, cst.Comparison):
+            left = self._torch_equivalent(expr.left, trace, name)
+            if len(expr.comparisons) != 1 or not isinstance(expr.comparisons[0].comparator, (cst.Integer, cst.Float)):
+                return None
             op = self.facts.code(expr.comparisons[0].operator).strip()
             return f"({left} {op} {self.facts.code(expr.comparisons[0].comparator)})" if left is not None else None
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "astype" \
-                and len(expr.args) == 1 and isinstance(expr.func.value, cst.Comparison):
-            spelled = expr.args[0].value
+        if not isinstance(expr, cst.Call):
+            self._find_copy(expr, trace)
+            return None
+        array, method, args = self._numpy_call(expr)
+        if array is None:
+            self._find_copy(expr, trace)
+            return None
+        inner = self._torch_equivalent(array, trace, name)
+        if inner is None or any(a.star for a in args):
+            return None
+        torch = module_alias(self.facts, "torch")
+        positional = [a.value for a in args if a.keyword is None]
+        kw = {a.keyword.value: a.value for a in args if a.keyword is not None}
+        if method == "astype" and len(args) == 1 and not kw:
+            spelled = positional[0]
             dtype = spelled.evaluated_value if isinstance(spelled, cst.SimpleString) else \
                 (self.facts.qualified_name(spelled) or "").removeprefix("numpy.")
-            inner = self._torch_equivalent(expr.func.value, copy, tensor)
-            torch = module_alias(self.facts, "torch")
-            if inner is not None and torch is not None and dtype in _NUMPY_TO_TORCH:
-                return f"{inner}.to({torch}.{_NUMPY_TO_TORCH[dtype]})"
+            return f"{inner}.to({torch}.{_NUMPY_TO_TORCH[dtype]})" if torch and dtype in _NUMPY_TO_TORCH else None
+        if method in ("argmax", "argmin", "max", "min"):
+            axis = positional[0] if len(positional) == 1 else kw.get("axis")
+            if len(positional) > 1 or set(kw) - {"axis", "keepdims"} or (len(positional) == 1 and "axis" in kw):
+                return None
+            keepdims = kw.get("keepdims")
+            keep = isinstance(keepdims, cst.Name) and keepdims.value == "True"
+            if keepdims is not None and not (isinstance(keepdims, cst.Name) and keepdims.value in ("True", "False")):
+                return None
+            if axis is None and (keep or name == "from_numpy"):
+                return None  # a NumPy scalar: `torch.from_numpy` would raise on it
+            if axis is not None and _int_literal(axis) is None:
+                return None
+            op = {"max": "amax", "min": "amin"}.get(method, method)
+            if axis is None:
+                return f"{inner}.{op}()" if method.startswith("arg") else f"{inner}.{op}().detach()"
+            tail = ", keepdim=True" if keep else ""
+            return f"{inner}.{op}(dim={self.facts.code(axis)}{tail})" + ("" if method.startswith("arg") else ".detach()")
+        if method == "clip" and len(positional) == 2 and not kw:
+            fam = family(dtype_of(self.facts, trace.copy.tensor)) if trace.copy is not None else None
+            bounds = positional
+            if fam is None or not all(isinstance(b, (cst.Integer, cst.Float)) or (
+                    isinstance(b, cst.UnaryOperation) and isinstance(b.expression, (cst.Integer, cst.Float))) for b in bounds):
+                return None
+            if fam != "float" and any(isinstance(b, cst.Float) or isinstance(getattr(b, "expression", None), cst.Float) for b in bounds):
+                return None  # an integer array clipped with float bounds becomes float64 in NumPy
+            return f"{inner}.clamp({self.facts.code(bounds[0])}, {self.facts.code(bounds[1])}).detach()"
         return None
+
+    def _numpy_call(self, call: cst.Call) -> tuple[cst.BaseExpression | None, str, Sequence[cst.Arg]]:
+        """`np.argmax(a, axis=1)` or `a.argmax(axis=1)` -> (a, "argmax", the other arguments)."""
+        qualified = self.facts.qualified_name(call.func) or ""
+        if qualified.startswith("numpy.") and qualified.count(".") == 1 and call.args and call.args[0].keyword is None:
+            method = qualified[len("numpy."):]
+            method = {"amax": "max", "amin": "min"}.get(method, method)
+            if method in ("argmax", "argmin", "max", "min", "clip"):
+                return call.args[0].value, method, call.args[1:]
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("astype", "argmax", "argmin", "max", "min", "clip"):
+            return call.func.value, call.func.attr.value, call.args
+        return None, "", ()
+
+    def _find_copy(self, expr: cst.BaseExpression, trace: "_Trace") -> None:
+        """No translation: still note the host copy inside, so a hint is given."""
+        if trace.copy is not None:
+            return
+        for n in self.facts.walk(expr):
+            if isinstance(n, cst.Call) and (c := self._host_copy(n, trace.use)) is not None and c.method == "numpy":
+                trace.copy, trace.copy_call = c, n
+                return
+            if isinstance(n, cst.Name) and n is not expr and (value := self._local_value(n, trace, record=False)) is not None:
+                self._find_copy(value, trace)
+                if trace.copy is not None:
+                    return
+        if isinstance(expr, cst.Name) and (value := self._local_value(expr, trace, record=False)) is not None:
+            self._find_copy(value, trace)
+
+    def _local_value(self, name: cst.Name, trace: "_Trace", record: bool = True) -> cst.BaseExpression | None:
+        """`name`'s value when a plain assignment earlier in the same block gives it and nothing
+        rebinds it before `trace.use`'s statement."""
+        value = assigned_value(self.facts, name)
+        if value is None:
+            return None
+        define = self.facts.statement_of(value)
+        here = self.facts.statement_of(trace.use)
+        block = self.facts.parent(here)
+        if not isinstance(define, cst.SimpleStatementLine) or self.facts.parent(define) is not block or len(define.body) != 1:
+            return None
+        assign = define.body[0]
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
+            return None
+        if any(name.value in names_written(stmt) for stmt in self._statements_between(define, trace.use)):
+            return None
+        if record:
+            trace.via.append((name, define))
+            trace.first = define
+        return value
+
+    def _statements_between(self, first: cst.CSTNode | None, use: cst.CSTNode) -> list[cst.CSTNode]:
+        """The statements of `use`'s block strictly after `first` and before `use`'s own."""
+        here = self.facts.statement_of(use)
+        block = self.facts.parent(here)
+        body = list(getattr(block, "body", ()))
+        if first is None or first not in body or here not in body:
+            return []
+        return body[body.index(first) + 1 : body.index(here)]
 
     # --- matching --------------------------------------------------------------------
 
     def _host_copy(self, arg: cst.BaseExpression, use: cst.Call) -> HostCopy | None:
         if isinstance(arg, cst.Name):
             return self._through_variable(arg, use)
+        if isinstance(arg, cst.Call) and isinstance(arg.func, cst.Name) and arg.func.value in _SCALAR_CASTS \
+                and len(arg.args) == 1 and not arg.args[0].keyword and not arg.args[0].star \
+                and self.facts.qualified_name(arg.func) == f"builtins.{arg.func.value}":
+            inner = arg.args[0].value
+            tensor = _strip_transparent(inner)
+            if self.facts.kind(inner) is Kind.TENSOR or self.facts.kind(tensor) is Kind.TENSOR:
+                return HostCopy(tensor, "item", cast=_SCALAR_CASTS[arg.func.value])
+            return None
         if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute)):
             return None
         method = arg.func.attr.value
@@ -194,6 +429,12 @@ class PingPong(Rule):
             code += f".to({self.facts.code(dtype)})"
         elif forced is not None:
             code += f".{forced}()"
+        elif copy.cast is not None:
+            source = dtype_of(self.facts, copy.tensor)
+            if copy.cast == "float" and family(source) != "float" and source not in _EXACT_IN_DOUBLE:
+                safe, why = False, f"`float()` of `{self.facts.code(copy.tensor)}` rounds through a double first"
+            if source != PYTHON_SCALAR_DTYPE[copy.cast]:
+                code += f".{CONVERT_METHOD[copy.cast]}()"
         elif copy.method != "numpy":
             source = dtype_of(self.facts, copy.tensor)
             fam = family(source)
@@ -205,7 +446,32 @@ class PingPong(Rule):
         device = keyword(node, "device")
         if device is not None:
             code += f".to({self.facts.code(device)})"
+        elif not self._moved_to_device(node):
+            code += ".cpu()"
         return code, safe, why
+
+    def _moved_to_device(self, node: cst.Call) -> bool:
+        """The constructed tensor goes (back) to a device: `device=`, `.cuda()`, `.to(device)`.
+
+        Otherwise the original result lives on the host, and so must the rewrite's (`.cpu()`,
+        free on a CPU tensor): a CUDA tensor where a host one was breaks `.numpy()` and mixes."""
+        if keyword(node, "device") is not None:
+            return True
+        parent, grand = self.facts.parent(node), None
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            grand = self.facts.parent(parent)
+        if not isinstance(grand, cst.Call) or not isinstance(parent, cst.Attribute):
+            return False
+        if parent.attr.value == "cuda":
+            return True
+        target = keyword(grand, "device") or (grand.args[0].value if parent.attr.value == "to" and grand.args
+                                               and grand.args[0].keyword is None else None)
+        if target is None:
+            return False
+        if isinstance(target, cst.SimpleString):
+            return target.evaluated_value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
+        spelled = self.facts.code(target)
+        return "device" in spelled.lower() or (self.facts.qualified_name(target) or "") == "torch.device"
 
     def _needs_clone(self, node: cst.Call, copy: HostCopy) -> bool:
         """The constructor gave fresh memory; `detach()` shares it: matters only if mutated."""
@@ -225,6 +491,79 @@ class PingPong(Rule):
         if name is None:
             return False
         return len(reads_of(self.facts, name.value)) == 2
+
+
+@dataclass
+class _Trace:
+    """What translating a host computation found: the host copy, and the variables it went through."""
+
+    use: cst.Call  # the constructor that brings the result back
+    copy: HostCopy | None = None
+    copy_call: cst.Call | None = None
+    first: cst.CSTNode | None = None  # the earliest statement of the chain
+    via: list[tuple[cst.Name, cst.SimpleStatementLine]] = field(default_factory=list)
+
+
+def _bound_name(facts: Facts, move: cst.Call, stmt: cst.CSTNode) -> cst.Name | None:
+    """`y` of `y = y.to(d)` or of `x, y = x.to(d), y.to(d)` (the move is the whole value)."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+        return None
+    assign = stmt.body[0]
+    if len(assign.targets) != 1:
+        return None
+    target, value = assign.targets[0].target, assign.value
+    if value is move and isinstance(target, cst.Name):
+        return target
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+        for t, v in zip(target.elements, value.elements):
+            if v.value is move and isinstance(t.value, cst.Name):
+                return t.value
+    return None
+
+
+def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return node is outer or any(a is outer for a in facts.ancestors(node))
+
+
+def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
+    """`y.cpu().numpy()`, `y.tolist()`, `y.detach().cpu()`...: the read only feeds a host copy."""
+    node: cst.CSTNode = read
+    while True:
+        parent = facts.parent(node)
+        call = facts.parent(parent) if isinstance(parent, cst.Attribute) else None
+        if not (isinstance(parent, cst.Attribute) and parent.value is node and isinstance(call, cst.Call) and call.func is parent):
+            return None
+        method = parent.attr.value
+        is_to_cpu = method == "to" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString) \
+            and call.args[0].value.evaluated_value == "cpu"
+        if method in ("tolist", "item", "numpy") and not call.args:
+            return method, call
+        if (method == "cpu" and not call.args) or is_to_cpu:
+            return method, call
+        if method in ("detach", "long", "float", "int") and not call.args:
+            node = call
+            continue
+        return None
+
+
+def _extended(facts: Facts, call: cst.Call) -> bool:
+    """`labels.extend(y.cpu().numpy())`: the values are copied into a list."""
+    node: cst.CSTNode = call
+    parent = facts.parent(node)
+    while isinstance(parent, cst.Attribute) and parent.value is node and isinstance(facts.parent(parent), cst.Call):
+        node = facts.parent(parent)  # type: ignore[assignment]
+        parent = facts.parent(node)
+    arg = parent
+    outer = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+    return isinstance(outer, cst.Call) and isinstance(outer.func, cst.Attribute) and outer.func.attr.value == "extend"
+
+
+def _int_literal(expr: cst.BaseExpression) -> int | None:
+    if isinstance(expr, cst.Integer):
+        return int(expr.evaluated_value)
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
+        return -int(expr.expression.evaluated_value)
+    return None
 
 
 def _strip_transparent(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
-from ..facts import Loop
-from ._tensor_facts import invariant, keyword, mutated_in_place, rarely_runs, sole_writers
+from ..facts import Facts, Loop
+from ..types import Kind
+from ._tensor_facts import invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
                             "logspace", "eye"})
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
+_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
@@ -34,29 +38,14 @@ class RedundantTensor(Rule):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._names: set[str] = set()
+        self.sites = FactorySites(self.facts)
 
     def visit_Call(self, node: cst.Call) -> None:
-        qualified = self.facts.qualified_name(node.func) or ""
-        factory = qualified.rsplit(".", 1)[-1]
-        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+        site = self.sites.site(node)
+        if site is None:
             return
-        if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
-            return
-        if self._chained_into_factory(node):
-            return  # reported once, at the outermost expression
-        loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
-            return
-        expr = self._outermost(node)
-        in_helper = not self.facts.enclosing_loops(node)
-        target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
-        if target is None:
-            return
-        assigned = self._assigned_name(expr)
-        scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, assigned, scope)
-        if mutated and factory in FILL_FACTORIES:
-            return  # a fresh accumulator per iteration is the point, not waste
+        expr, factory, target, in_helper, assigned, mutated = (
+            site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
         code = self.facts.code(expr)
         name = assigned or factory
         if in_helper:
@@ -74,15 +63,18 @@ class RedundantTensor(Rule):
                 safe=False,
             )
         else:
-            stmt = self._hoistable_statement(expr, assigned, target)
+            stmt = self.sites.hoistable_statement(expr, assigned, target)
             if stmt is not None:
                 edits = hoist_statement(self.facts, stmt, target)
             else:
                 name = fresh_name(self.facts, f"{name}_const", self._names)
                 self._names.add(name)
                 edits = hoist_expression(self.facts, expr, target, name)
+            shared = self.sites.kept(expr, assigned, target.node)
             fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
-                      suggestion=f"{name} = {code}")
+                      suggestion=f"{name} = {code}",
+                      review=f"every iteration would then {shared} the same tensor object: a later in-place change "
+                      "of one would change them all" if shared else "")
         where = "in a function called on every iteration" if in_helper else "inside the loop"
         self.report(
             expr,
@@ -92,7 +84,49 @@ class RedundantTensor(Rule):
             fix=fix,
         )
 
-    # --- the expression and where it can go ------------------------------------------
+
+@dataclass(frozen=True)
+class Site:
+    expr: cst.BaseExpression
+    factory: str
+    target: Loop
+    in_helper: bool
+    assigned: str | None
+    mutated: bool
+
+
+class FactorySites:
+    """Which tensor factories are rebuilt from loop-invariant data: shared with `cpu-then-move`,
+    which leaves such a site to this rule (one finding per site)."""
+
+    def __init__(self, facts: Facts) -> None:
+        self.facts = facts
+
+    def site(self, node: cst.Call) -> Site | None:
+        """The factory expression (with its pure chain) to build once, and where; None when the
+        factory is not redundant (varying, conditional, a fresh accumulator or initial state)."""
+        qualified = self.facts.qualified_name(node.func) or ""
+        factory = qualified.rsplit(".", 1)[-1]
+        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+            return None
+        if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
+            return None
+        if self._chained_into_factory(node):
+            return None  # reported once, at the outermost expression
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return None
+        expr = self._outermost(node)
+        in_helper = not self.facts.enclosing_loops(node)
+        target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
+        if target is None:
+            return None
+        assigned = self._assigned_name(expr)
+        scope = target.node if not in_helper else self.facts.enclosing_function(node)
+        mutated = self._mutated(expr, assigned, scope)
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, assigned, scope)):
+            return None  # a fresh accumulator or initial state per iteration is the point, not waste
+        return Site(expr, factory, target, in_helper, assigned, mutated)
 
     def _chained_into_factory(self, node: cst.Call) -> bool:
         """`torch.zeros_like(torch.ones(3))`: the inner factory is part of the outer one."""
@@ -151,7 +185,65 @@ class RedundantTensor(Rule):
                 return param is None or mutated_in_place(self.facts, param, defined.body)
         return False
 
-    def _hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
+    def _seeds_state(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
+        """`h = torch.zeros(L, B, H)` then `out, h = rnn(x, h)`; `total = torch.zeros(())` then
+        `total = total + x`: the initial value of something the loop changes, or a state handed
+        to a model (`rnn(x, torch.zeros(...))`)."""
+        if assigned is None:
+            node: cst.CSTNode = expr
+            parent = self.facts.parent(node)
+            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):  # `(h0, c0)` for an LSTM
+                node, parent = parent, self.facts.parent(parent)
+            if node is not expr and isinstance(parent, cst.Assign) and len(parent.targets) == 1 \
+                    and isinstance(parent.targets[0].target, cst.Name):
+                return self._seeds_state(node, parent.targets[0].target.value, scope)  # type: ignore[arg-type]
+            return self._handed_to_call(node)  # type: ignore[arg-type]
+        if scope is None:
+            return False
+        stmt = self.facts.statement_of(expr)
+        for use in reads_of(self.facts, assigned, scope):
+            if within(self.facts, use, stmt):
+                continue
+            parent = self.facts.parent(use)
+            if is_binding(self.facts, use) or (isinstance(parent, cst.Arg) and self._handed_to_call(use)):
+                return True
+        return False
+
+    def _handed_to_call(self, expr: cst.BaseExpression) -> bool:
+        """`expr` is an argument of a call that is not a torch/NumPy function or tensor method."""
+        parent = self.facts.parent(expr)
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        if not isinstance(call, cst.Call):
+            return False
+        q = self.facts.qualified_name(call.func) or ""
+        if q.startswith(("torch.", "numpy.", "builtins.")) and self.facts.kind(call.func) is not Kind.MODULE:
+            return False
+        func = call.func
+        return not (isinstance(func, cst.Attribute) and (
+            self.facts.kind(func.value) is Kind.TENSOR or func.attr.value in _STORING_METHODS))
+
+    def kept(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode) -> str:
+        """'store' / 'return' if the tensor outlives its iteration (appended, stored in a
+        container or attribute, returned, yielded): hoisted, every one would be the same object."""
+        nodes: list[cst.CSTNode] = [expr]
+        if assigned is not None:
+            stmt = self.facts.statement_of(expr)
+            nodes = [u for u in reads_of(self.facts, assigned, scope) if not within(self.facts, u, stmt)]
+        for node in nodes:
+            parent = self.facts.parent(node)
+            if isinstance(parent, (cst.Return, cst.Yield)):
+                return "return"
+            if isinstance(parent, cst.Arg):
+                call = self.facts.parent(parent)
+                if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                        and call.func.attr.value in _STORING_METHODS:
+                    return "store"
+            if isinstance(parent, cst.Assign) and parent.value is node \
+                    and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
+                return "store"
+        return ""
+
+    def hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
                              loop: Loop) -> cst.SimpleStatementLine | None:
         """`name = <expr>` moved whole: unconditional, the only write of `name`, not read before."""
         if assigned is None:

@@ -10,10 +10,18 @@ from ...model import Fix, Severity
 from ..facts import Loop
 from ..names import dotted_name
 from ..types import Kind, kind_of_value
-from ._support import iterated_name, keyword_arg, loops_over, with_keyword
+from ._support import (
+    LOADERS,
+    consumer_loops,
+    dataset_method,
+    iterated_name,
+    keyword_arg,
+    keyword_value,
+    loader_dataset,
+    with_keyword,
+)
 from .base import Rule
 
-_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
 
 class SyncDataLoader(Rule):
@@ -30,23 +38,27 @@ class SyncDataLoader(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if (self.facts.qualified_name(node.func) or "") not in _LOADERS:
+        if (self.facts.qualified_name(node.func) or "") not in LOADERS:
             return
-        workers = keyword_arg(node, "num_workers")
-        if workers is not None and not (isinstance(workers.value, cst.Integer) and workers.value.value == "0"):
-            return
-        parent = self.facts.parent(node)
-        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
-            return
-        name = parent.targets[0].target.value
-        if not any(self._in_training(loop) for loop in loops_over(self.facts, name)):
+        given, workers = keyword_value(self.facts, node, "num_workers")
+        if given and not self._is_zero(workers):
+            return  # workers set, or set by a value this analysis cannot prove to be 0
+        loops = consumer_loops(self.facts, node)
+        if not any(self._in_training(loop) for loop in loops):
             return
         work = self._per_sample_work(node)
         if work is None:
             return
+        name = iterated_name(loops[0]) or "the loader"
         suggestion = self.facts.code(with_keyword(with_keyword(node, "num_workers", cst.Integer("4")),
                                                   "persistent_workers", cst.Name("True")))
         self._report(node, name, work, suggestion)
+
+    def _is_zero(self, expr: cst.BaseExpression | None) -> bool:
+        """`0`, or a name bound once to `0` before the call."""
+        if isinstance(expr, cst.Name):
+            expr = self.facts.value_of(expr)
+        return isinstance(expr, cst.Integer) and expr.value == "0"
 
     def visit_Module(self, node: cst.Module) -> None:
         """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
@@ -93,16 +105,9 @@ class SyncDataLoader(Rule):
         return False
 
     def _per_sample_work(self, loader: cst.Call) -> str | None:
-        """What `__getitem__` does per sample, if it does Python work; None if it only indexes."""
-        args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
-        if not args:
-            return None
-        dataset = args[0].value
-        if isinstance(dataset, cst.Name):
-            value = self.facts.value_of(dataset)
-            if value is None:
-                return None
-            dataset = value
+        """What `__getitem__` does per sample, if it does Python work; None if it only indexes
+        data preloaded in `__init__` (`self.x[i]`, with cheap tensor views and casts)."""
+        dataset = loader_dataset(self.facts, loader)
         if not isinstance(dataset, cst.Call):
             return None
         qualified = self.facts.qualified_name(dataset.func) or ""
@@ -113,16 +118,38 @@ class SyncDataLoader(Rule):
         cls = self.facts.classes[dataset.func.value]
         if not any("Dataset" in (self.facts.qualified_name(b.value) or self.facts.code(b.value)) for b in cls.bases):
             return None
-        getitem = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__getitem__"), None)
+        getitem = dataset_method(cls, "__getitem__")
         if getitem is None:
             return None
-        calls = self.facts.calls_in(getitem.body)
+        calls = [c for c in self.facts.calls_in(getitem.body) if not _indexing_only(c)]
         loops = [n for n in self.facts.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
         if not calls and not loops:
             return None
         named = [dotted_name(c.func) for c in calls if dotted_name(c.func)]
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
+
+
+_CHEAP_METHODS = frozenset({"float", "long", "int", "double", "half", "bool", "unsqueeze", "squeeze", "view",
+                            "reshape", "flatten", "t", "contiguous", "clone", "detach", "size", "dim", "type"})
+
+
+def _indexing_only(call: cst.Call) -> bool:
+    """A view or cast of preloaded data (`self.x[i].float()`), or `len(...)`: no per-sample Python work."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value == "len"
+    if not (isinstance(func, cst.Attribute) and func.attr.value in _CHEAP_METHODS):
+        return False
+    receiver: cst.BaseExpression = func.value
+    while isinstance(receiver, (cst.Subscript, cst.Attribute, cst.Call)):
+        if isinstance(receiver, cst.Call):
+            if not _indexing_only(receiver):
+                return False
+            receiver = receiver.func
+        else:
+            receiver = receiver.value
+    return isinstance(receiver, cst.Name) and receiver.value == "self"
 
 
 def _live_per_sample_work(dataset: object) -> str | None:

@@ -1,0 +1,198 @@
+"""What the user waits for in a real kernel: a cell plain vs under each profiler, side by side.
+
+One kernel (jupyter_client), cells interleaved round by round: plain, `%%paef`,
+`%%paef --no-profile`, `%%pyinstrument` (when installed), `%%scalene --cpu-only` (when its
+magic loads), and raw `torch.profiler` with a table. The time is the client's: from
+`execute_request` sent to the reply received (run + report rendered, as the user sees it).
+First-cell figures come from fresh kernels: the first `%%paef` right after `%load_ext`
+against the first plain run of the same cell in another fresh kernel.
+
+    .venv/bin/python -m benchmarks.bench_kernel_cells [--repeats 5] [--first 2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from jupyter_client.manager import start_new_kernel
+
+from benchmarks.tables import Table, command_line, machine, write
+from benchmarks.bench_profiler_overhead import demo_cells
+
+ROOT = Path(__file__).resolve().parents[1]
+SETUP = "import torch\ntorch.set_num_threads(1)\n"
+ADAM_MLP = """import torch.nn as nn
+import torch.nn.functional as F
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(32, 64), nn.ReLU(), nn.Linear(64, 4))
+opt = torch.optim.Adam(model.parameters(), lr=1e-3)
+x = torch.randn(256, 32)
+y = torch.randint(0, 4, (256,))
+for step in range(400):
+    logits = model(x)
+    loss = F.cross_entropy(logits, y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+DEMOS = ("ping_pong", "host_syncs", "redundant_tensor")
+
+
+def workloads() -> dict[str, tuple[str, str]]:
+    """name -> (set-up code, cell body)."""
+    out = {"adam_mlp_400": (SETUP, ADAM_MLP)}
+    for name in DEMOS:
+        setup, cell = demo_cells(name)
+        out[name] = (SETUP + "\n".join(setup), cell.split("\n", 1)[1])
+    return out
+
+
+def variants(body: str) -> dict[str, str]:
+    indented = "".join("    " + line + "\n" for line in body.splitlines())
+    return {
+        "plain": body,
+        "%%paef": "%%paef\n" + body,
+        "%%paef --no-profile": "%%paef --no-profile\n" + body,
+        "%%pyinstrument": "%%pyinstrument\n" + body,
+        "%%scalene --cpu-only": "%%scalene --cpu-only\n" + body,
+        "torch.profiler": "import torch.profiler as _tp\nwith _tp.profile() as _p:\n" + indented
+        + "print(_p.key_averages().table(row_limit=10))\n",
+    }
+
+
+class Kernel:
+    """A fresh kernel in a temporary folder (`%%scalene` writes its files into the cwd); the
+    demo folder is on its path for the demos' `measure` helper."""
+
+    def __init__(self) -> None:
+        self.cwd = tempfile.TemporaryDirectory(prefix="paef-bench-kernel-")
+        path = [str(ROOT), str(ROOT / "demo_notebooks"), os.environ.get("PYTHONPATH", "")]
+        env = dict(os.environ, PYTHONPATH=os.pathsep.join(path))
+        self.km, self.kc = start_new_kernel(kernel_name="python3", env=env, cwd=self.cwd.name)
+
+    def run(self, code: str, timeout: float = 300) -> tuple[float, str | None]:
+        """(seconds until the reply, error name or None)."""
+        t0 = time.perf_counter()
+        reply = self.kc.execute_interactive(code, timeout=timeout, output_hook=lambda msg: None)
+        elapsed = time.perf_counter() - t0
+        content = reply["content"]
+        return elapsed, (None if content["status"] == "ok" else f"{content.get('ename')}: {content.get('evalue')}")
+
+    def must(self, code: str) -> None:
+        _, error = self.run(code)
+        if error:
+            raise RuntimeError(f"set-up failed: {error}")
+
+    def close(self) -> None:
+        self.kc.stop_channels()
+        self.km.shutdown_kernel(now=True)
+        self.cwd.cleanup()
+
+
+def usable(kernel: Kernel) -> dict[str, str]:
+    """Which third-party magics load in this kernel (else why not)."""
+    missing = {}
+    for name, load in (("%%pyinstrument", "%load_ext pyinstrument"), ("%%scalene --cpu-only", "%load_ext scalene")):
+        _, error = kernel.run(load)
+        if error:
+            missing[name] = error.splitlines()[0]
+    return missing
+
+
+def first_cell(setup: str, body: str, rounds: int, think: float) -> tuple[list[float], list[float]]:
+    plain, paef = [], []
+    for _ in range(rounds):
+        for target, code, before in ((plain, body, None), (paef, "%%paef\n" + body, "%load_ext paef_jupyter")):
+            kernel = Kernel()
+            try:
+                kernel.must(setup)
+                if before:
+                    kernel.must(before)
+                time.sleep(think)  # the user writes the cell: both kernels idle alike
+                seconds, error = kernel.run(code)
+                if error:
+                    raise RuntimeError(error)
+                target.append(seconds)
+            finally:
+                kernel.close()
+    return plain, paef
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--first", type=int, default=2, help="fresh kernels per first-cell figure")
+    parser.add_argument("--only", action="append", default=None)
+    parser.add_argument("--think", type=float, default=5.0, help="idle seconds before the first cell")
+    args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)  # as the kernels' set-up does: the machine line reports it
+    rows, data, skipped = [], {}, {}
+    for name, (setup, body) in workloads().items():
+        if args.only and name not in args.only:
+            continue
+        kernel = Kernel()
+        try:
+            kernel.must(setup)
+            kernel.must("%load_ext paef_jupyter")
+            skipped = usable(kernel)
+            cells = {k: v for k, v in variants(body).items() if k not in skipped}
+            times: dict[str, list[float]] = {k: [] for k in cells}
+            for k, code in cells.items():  # warm-up round, not timed
+                _, error = kernel.run(code)
+                if error:
+                    skipped[k] = error.splitlines()[0]
+            cells = {k: v for k, v in cells.items() if k not in skipped}
+            for _ in range(args.repeats):
+                for k, code in cells.items():
+                    times[k].append(kernel.run(code)[0])
+        finally:
+            kernel.close()
+        plain_first, paef_first = first_cell(setup, body, args.first, args.think)
+        base = statistics.median(times["plain"])
+        medians = {k: statistics.median(v) for k, v in times.items() if v}
+        data[name] = {"times": times, "first_plain": plain_first, "first_paef": paef_first, "skipped": skipped}
+        rows.append(
+            (
+                name,
+                base * 1e3,
+                *(f"{medians[k] / base:.2f}x" if k in medians else "—" for k in list(variants(""))[1:]),
+                statistics.median(plain_first),
+                statistics.median(paef_first),
+                statistics.median(paef_first) - statistics.median(plain_first),
+            )
+        )
+    columns = ("cell", "plain warm (ms)", *[f"{k} warm" for k in list(variants(""))[1:]],
+               "first plain (s)", "first %%paef (s)", "first-cell extra (s)")
+    notes = [
+        "Warm: median over the rounds of the client's wait (execute_request -> reply: run + report "
+        "rendered) over plain's, cells interleaved round by round in one kernel after one untimed round.",
+        f"First: fresh kernels, {args.think:g} s idle after the set-up cells (the user writes the cell; "
+        "`%load_ext paef_jupyter` warms jedi and the profiler in a thread meanwhile), then the first "
+        "`%%paef` against the first plain run of the same cell in another fresh kernel.",
+        "Targets (issue 9): %%paef warm <= 1.3x, --no-profile <= 1.05x, first-cell extra <= 1 s.",
+    ]
+    notes += [f"{k}: not measured ({why})" for k, why in sorted(skipped.items())]
+    table = Table(
+        name="kernel_cells",
+        title="What the user waits for in a kernel: plain vs profilers, first and warm cells (CPU)",
+        columns=columns,
+        rows=tuple(rows),
+        notes=tuple(notes),
+        machine=machine(),
+        command=command_line(),
+        data=data,
+    )
+    write(table)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,147 @@
+"""The notebook view: how soon a `%%paef` report reaches the front end, and the export's size.
+
+Latency: a real kernel (jupyter_client), the ping-pong cell of the demos; the time from the
+end of the cell's code (`time.time()` as its last statement) to the arrival of the report's
+static output and of its live view (display messages), cold (the first `%%paef` after
+`%load_ext` in a fresh kernel) and warm (median of later runs). The browser suite adds what
+the page takes to draw it (`tests/test_ui_browser.py::test_themes_widths_and_reopen` writes
+`out/browser/latency_{lab,notebook}.json`). Targets (issue 10): warm within 0.5 s, cold
+within 3 s of the code's end.
+
+Export: `render_report` of that cell's report with plotly.js's basic partial bundle (what
+ships) and with the full library. Target: under 2 MB.
+
+    .venv/bin/python -m benchmarks.bench_view
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.tables import Table, command_line, machine, write
+
+ROOT = Path(__file__).resolve().parents[1]
+BROWSER = ROOT / "out" / "browser"
+
+CELL = """%%paef
+total = 0.0
+for step in range(30):
+    x = torch.randn(64, 32)
+    y = torch.tensor(x.cpu().tolist())
+    loss = (y * 2).sum()
+    total += loss.item()
+print("trained", step)
+paef_end = time.time()"""
+SETUP = "%load_ext paef_jupyter\nimport time\nimport torch\ntorch.set_num_threads(1)"
+
+
+def _run(kc, code: str, cell_id: str) -> tuple[dict[str, float], str]:
+    """Arrival times of the report's outputs, and the cell's stdout."""
+    content = {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+               "allow_stdin": False, "stop_on_error": True}
+    msg = kc.session.msg("execute_request", content, metadata={"cellId": cell_id})
+    kc.shell_channel.send(msg)
+    arrived: dict[str, float] = {}
+    stdout = ""
+    while True:
+        reply = kc.get_iopub_msg(timeout=300)
+        if reply["parent_header"].get("msg_id") != msg["header"]["msg_id"]:
+            continue
+        now = time.time()
+        kind = reply["msg_type"]
+        if kind == "stream":
+            stdout += reply["content"]["text"]
+        if kind == "display_data":
+            data = reply["content"]["data"]
+            if "application/vnd.jupyter.widget-view+json" in data:
+                arrived.setdefault("view", now)
+            elif "paef-static" in data.get("text/html", ""):
+                arrived.setdefault("static", now)
+        if kind == "status" and reply["content"]["execution_state"] == "idle":
+            return arrived, stdout
+
+
+def measure(runs: int, export_to: str) -> list[dict[str, float]]:
+    """Latencies of `runs` runs of the cell; its last report exported to `export_to`."""
+    from jupyter_client.manager import KernelManager
+
+    km = KernelManager(kernel_name="python3")
+    km.start_kernel()
+    kc = km.client()
+    kc.start_channels()
+    try:
+        kc.wait_for_ready(timeout=120)
+        _run(kc, SETUP, "setup")
+        out = []
+        for _ in range(runs):
+            arrived, _ = _run(kc, CELL, "train")
+            _, printed = _run(kc, "print(repr(paef_end))", "clock")
+            end = float(printed)
+            out.append({k: v - end for k, v in arrived.items()})
+        _run(kc, f"%paef report {export_to}", "export")
+        return out
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def export_sizes(path: str) -> tuple[int, int]:
+    """(bytes as shipped, bytes with the full plotly.js) of the exported report."""
+    from plotly.offline import get_plotlyjs
+
+    from paef_jupyter.ui import html_report
+
+    shipped = os.path.getsize(path)
+    full = shipped - len(html_report.plotly_bundle().encode("utf-8")) + len(get_plotlyjs().encode("utf-8"))
+    return shipped, full
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "report.html")
+        runs = measure(6, path)
+        shipped, full = export_sizes(path)
+    cold, warm = runs[0], runs[1:]
+    rows = [
+        ("cold (first %%paef)", round(cold["static"], 3), round(cold["view"], 3)),
+        (f"warm (median of {len(warm)})", round(statistics.median(r["static"] for r in warm), 3),
+         round(statistics.median(r["view"] for r in warm), 3)),
+        ("warm (max)", round(max(r["static"] for r in warm), 3), round(max(r["view"] for r in warm), 3)),
+    ]
+    notes = []
+    for kind in ("lab", "notebook"):  # the browser suite's last measurement, when there is one
+        measured = BROWSER / f"latency_{kind}.json"
+        if measured.is_file():
+            got = json.loads(measured.read_text())
+            notes.append(
+                f"In the browser ({kind}, the browser suite's last run, {measured.relative_to(ROOT)}): live chart "
+                f"drawn {got['cold']['end_to_drawn_s']} s (cold) and {got['warm']['end_to_drawn_s']} s (warm) "
+                "after the cell's code ended; placeholder shown before the end: "
+                f"{got['cold']['placeholder_before_end'] and got['warm']['placeholder_before_end']}.")
+    write(Table(
+        name="view",
+        title="Notebook view: report latency after the cell's code ends, and export size",
+        columns=("run", "static report s", "live view s"),
+        rows=tuple(rows),
+        notes=(
+            "Seconds from the end of the cell's code to the arrival of its outputs at the client "
+            "(kernel side); the page draws the live chart after that (browser suite). "
+            "Targets: warm within 0.5 s, cold within 3 s.",
+            "A placeholder output is sent at once when the cell starts and emptied when the report comes.",
+            f"HTML export of this report: {shipped / 1e6:.2f} MB with plotly.js's basic bundle "
+            f"(bar traces), {full / 1e6:.2f} MB with the full library. Target: under 2 MB.",
+            *notes,
+        ),
+        machine=machine(),
+        command=command_line(),
+        data={"runs": runs, "export_bytes": shipped, "export_full_bytes": full},
+    ))
+
+
+if __name__ == "__main__":
+    main()

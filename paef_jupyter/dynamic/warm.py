@@ -1,0 +1,58 @@
+"""Pay the profiler's first-use costs off the critical path (at `%load_ext`, in a thread).
+
+The first torch.profiler session in a process, the first profiler range and the first
+optimizer step each cost up to a second of lazy imports and set-up. None of it changes what
+a cell sees: no name lands in the user's namespace, and torch's global state is left as found.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Callable
+
+_done = threading.Event()
+_lock = threading.Lock()
+
+
+def warm_profiler() -> None:
+    """Import torch and its profiler, run one tiny profiled step; never raises."""
+    with _lock:
+        if _done.is_set():
+            return
+        try:
+            import torch
+            from torch.profiler import ProfilerActivity, profile
+
+            from .collector import _line_range, _quiet_fd2
+
+            param = torch.zeros(2, requires_grad=True)
+            opt = torch.optim.Adam([param], lr=0.1)
+            if not torch.autograd.profiler._is_profiler_enabled:  # never end a user's session
+                prof = profile(activities=[ProfilerActivity.CPU])
+                with _quiet_fd2():
+                    prof.start()
+                try:
+                    with _line_range(torch)("paef|warm|0"):
+                        (param * 2).sum().backward()
+                        opt.step()
+                finally:
+                    with _quiet_fd2():
+                        prof.stop()
+        except Exception:  # noqa: BLE001 - warming is an optimisation only
+            pass
+        _done.set()
+
+
+def warm_in_background(*also: Callable[[], None]) -> threading.Thread:
+    """One daemon thread that runs `also` (jedi's warm-up) and then the profiler's."""
+
+    def run() -> None:
+        for step in (*also, warm_profiler):
+            try:
+                step()
+            except Exception:  # noqa: BLE001 - see warm_profiler
+                pass
+
+    thread = threading.Thread(target=run, name="paef-warm", daemon=True)
+    thread.start()
+    return thread

@@ -1,0 +1,169 @@
+"""Program-wide device facts: does the analysed program put anything on an accelerator,
+and which values provably live on the host.
+
+Host-device syncs and pinned copies only cost anything when the program uses a device, and a
+value that is already on the host (`.cpu()`, NumPy, a Python number) cannot be synchronised
+again. Both facts are read from the unit, the earlier cells it builds on (`Prior`) and the
+live namespace, so the same line gets the same verdict in a script and in a notebook.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+import libcst as cst
+
+from .facts import Facts
+from .types import Kind
+
+_ACCELERATORS = ("cuda", "xpu", "mps")
+_HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
+_HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
+# Libraries that compute on the host: what they return is a host value, what they take must be one.
+HOST_LIBRARIES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.", "gym.", "gymnasium.")
+_HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "builtins.round", "builtins.sum",
+                            "builtins.min", "builtins.max", "builtins.abs"})
+# torch factories that build on the host unless given `device=`.
+_HOST_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.LongTensor",
+                             "torch.FloatTensor", "torch.zeros", "torch.ones", "torch.arange", "torch.empty", "torch.full"})
+# Tensor methods that keep the tensor where it is (on the host if it was there).
+_STAYS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "float", "long", "int", "double", "detach",
+                    "squeeze", "unsqueeze", "view", "reshape", "flatten", "clone", "abs", "eq", "ne", "norm",
+                    "std", "var", "prod", "round", "sqrt", "exp", "log", "softmax", "sigmoid", "type_as"})
+
+
+def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
+    """A device expression that may name an accelerator (not the CPU, a dtype or a tensor)."""
+    if isinstance(expr, cst.SimpleString):
+        return str(expr.evaluated_value).split(":")[0] in _ACCELERATORS
+    if isinstance(expr, cst.IfExp):
+        return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value == "device"
+    if isinstance(expr, cst.Call):
+        return (facts.qualified_name(expr.func) or "") == "torch.device" and bool(expr.args) \
+            and is_accelerator_device(facts, expr.args[0].value, depth)
+    if isinstance(expr, cst.Name):
+        if facts.kind(expr) is Kind.TENSOR:
+            return False
+        if expr.value in facts.namespace:
+            return str(facts.namespace[expr.value]).split(":")[0] in _ACCELERATORS
+        value = facts.value_of(expr)
+        known = isinstance(value, (cst.SimpleString, cst.IfExp, cst.Attribute)) or (
+            isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") == "torch.device")
+        if value is not None and known and depth > 0:
+            return is_accelerator_device(facts, value, depth - 1)
+        return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+    return False
+
+
+def uses_device(facts: Facts) -> bool:
+    """The program moves or creates something on an accelerator: `.cuda()`, `.to(device)`,
+    `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, or in the live namespace."""
+    return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in _prior_units(facts)) or _namespace_uses_device(facts)
+
+
+def _prior_units(facts: Facts) -> list[Facts]:
+    seen: dict[int, Facts] = {}
+    for earlier, _ in facts.prior._values.values():
+        seen.setdefault(id(earlier), earlier)
+    return [f for f in seen.values() if f is not facts]
+
+
+_UNIT_CACHE: "weakref.WeakKeyDictionary[Facts, bool]" = weakref.WeakKeyDictionary()
+
+
+def _unit_uses_device(facts: Facts) -> bool:
+    known = _UNIT_CACHE.get(facts)
+    if known is None:
+        known = _UNIT_CACHE[facts] = _scan_unit(facts)
+    return known
+
+
+def _scan_unit(facts: Facts) -> bool:
+    text = facts.text
+    if not any(marker in text for marker in (".cuda", ".to(", "device", "prepare(", "Accelerator")):
+        return False  # cheap: most units that never touch a device say none of these words
+    for node in facts.walk(facts.module):
+        if not isinstance(node, cst.Call):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value == "cuda" or func.attr.value == "prepare":
+                return True
+            if func.attr.value == "to":
+                positional = [a.value for a in node.args if a.keyword is None and not a.star]
+                device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
+                target = device if device is not None else (positional[0] if positional else None)
+                if target is not None and _may_name_accelerator(facts, target):
+                    return True
+        if "Accelerator" in (facts.qualified_name(func) or ""):
+            return True
+        for arg in node.args:
+            if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value):
+                return True
+    return False
+
+
+def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """Like `is_accelerator_device`, but from the code alone, never from the live value: a
+    kernel on a CPU-only machine holds `device = "cpu"` where the code says `"cuda" if ...`, and
+    the verdict must not depend on the machine the analysis runs on."""
+    if isinstance(expr, cst.Name) and facts.kind(expr) is not Kind.TENSOR:
+        value = facts.value_of(expr)
+        if value is None:
+            earlier = facts.prior.value(expr.value)
+            if earlier is not None:
+                return is_accelerator_device(earlier[0], earlier[1])
+            return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+    return is_accelerator_device(facts, expr)
+
+
+def _namespace_uses_device(facts: Facts) -> bool:
+    """A live `torch.device` (any: code that names a device is written for one), or a live
+    tensor or module already on an accelerator."""
+    for value in list(facts.namespace.values())[:512]:
+        cls = type(value)
+        if cls.__module__ == "torch" and cls.__name__ == "device":
+            return True
+        device = getattr(value, "device", None)
+        if cls.__module__.startswith("torch") and getattr(device, "type", "cpu") in _ACCELERATORS:
+            return True
+    return False
+
+
+def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
+    """`expr` provably lives on the host: NumPy, a Python number or list, a tensor that came
+    from `.cpu()` / `torch.from_numpy` / a factory without `device=`; reading it syncs nothing."""
+    if facts.kind(expr) in _HOST_KINDS:
+        return True
+    if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(expr, cst.Call):
+        qualified = facts.qualified_name(expr.func) or ""
+        if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
+            return True
+        if qualified in _HOST_FACTORIES:
+            return not any(a.keyword is not None and a.keyword.value == "device" for a in expr.args)
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in _HOST_COPIES:
+                return True
+            if func.attr.value in _STAYS:
+                return on_host(facts, func.value, depth)
+        return False
+    if isinstance(expr, (cst.Subscript, cst.Attribute)) and not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
+        return on_host(facts, expr.value, depth)
+    if isinstance(expr, cst.Comparison):
+        return on_host(facts, expr.left, depth) and all(on_host(facts, c.comparator, depth) for c in expr.comparisons)
+    if isinstance(expr, cst.BinaryOperation):
+        return on_host(facts, expr.left, depth) and on_host(facts, expr.right, depth)
+    if isinstance(expr, cst.UnaryOperation):
+        return on_host(facts, expr.expression, depth)
+    if isinstance(expr, cst.Name) and depth > 0:
+        if expr.value in facts.namespace:
+            live = facts.namespace[expr.value]
+            return type(live).__module__ == "numpy" or isinstance(live, (int, float, list))
+        value = facts.value_of(expr)
+        return value is not None and on_host(facts, value, depth - 1)
+    return False

@@ -1,0 +1,152 @@
+"""Local modules a script imports, parsed once each.
+
+Helpers a training loop calls often live in another file of the project (`from utils import
+to_cuda`, `from .data import Collate`); their bodies run once per iteration and hold the same
+antipatterns as the loop itself. `paef scan main.py` follows `import x`, `from x import f` and
+`from .x import f` to `.py` files inside the scanned file's directory tree, and nowhere else:
+installed packages are never read.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable
+
+import libcst as cst
+
+from ..model import CellRef, SourceUnit
+from ..source import MaskedSource, mask, syntax_error
+from .facts import Facts, FunctionNode, Prior
+
+_MAX_ALIAS_HOPS = 8  # `from .a import f` where a.py itself re-exports f from b.py, ...
+
+
+@dataclass(eq=False)
+class LocalModule:
+    unit: SourceUnit  # the module's file, its `ref.path` as the user would name it
+    masked: MaskedSource
+    facts: Facts
+
+
+class LocalModules:
+    """The `.py` files under `root`, loaded on first import and cached (None: unreadable)."""
+
+    def __init__(self, root: Path, shown_root: str) -> None:
+        self.root = root.resolve()
+        self.shown_root = shown_root  # how the user spelled the root (relative paths stay relative)
+        self._loaded: dict[Path, LocalModule | None] = {}
+
+    @classmethod
+    def around(cls, units: Iterable[SourceUnit]) -> "LocalModules | None":
+        """For units read from a file on disk: that file's directory is the project root."""
+        for unit in units:
+            path = unit.ref.path
+            if path and os.path.isfile(path):
+                return cls(Path(path).parent, os.path.dirname(path))
+        return None
+
+    def importer(self, path: str | None) -> "ModuleImports | None":
+        """What `import` statements in the file at `path` resolve to."""
+        if not path:
+            return None
+        resolved = Path(path).resolve()
+        return ModuleImports(self, resolved) if resolved.is_relative_to(self.root) else None
+
+    @property
+    def loaded(self) -> list[LocalModule]:
+        return [m for m in self._loaded.values() if m is not None]
+
+    def load(self, path: Path) -> LocalModule | None:
+        if path in self._loaded:
+            return self._loaded[path]
+        self._loaded[path] = None  # an import cycle resolves to nothing while loading
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+        masked = mask(text)
+        if not masked.python or syntax_error(masked.text) is not None:
+            return None
+        try:
+            tree = cst.parse_module(masked.text)
+        except cst.ParserSyntaxError:
+            return None
+        shown = os.path.normpath(os.path.join(self.shown_root, str(path.relative_to(self.root))))
+        unit = SourceUnit(CellRef(shown), text)
+        module = LocalModule(unit, masked, Facts(tree, None, Prior(), imports=ModuleImports(self, path)))
+        self._loaded[path] = module
+        return module
+
+
+@dataclass(frozen=True)
+class ModuleImports:
+    """Import resolution as seen from one file (relative imports start from its folder)."""
+
+    modules: LocalModules
+    path: Path
+
+    def function(self, qualified: str, hops: int = 0) -> tuple[Facts, FunctionNode] | None:
+        """The function `qualified` (`utils.to_cuda`, `.data.collate`, `models.Net.forward`)."""
+        found = self._member(qualified)
+        if found is None:
+            return None
+        module, rest = found
+        func = module.facts.functions.get(rest)
+        if func is not None:
+            return module.facts, func
+        target = module.facts.aliases.get(rest)
+        if target is not None and hops < _MAX_ALIAS_HOPS:
+            return ModuleImports(self.modules, module.facts_path).function(target, hops + 1)
+        return None
+
+    def class_def(self, qualified: str) -> tuple[Facts, cst.ClassDef] | None:
+        found = self._member(qualified)
+        if found is None:
+            return None
+        module, rest = found
+        cls = module.facts.classes.get(rest)
+        return (module.facts, cls) if cls is not None else None
+
+    def module(self, qualified: str) -> Facts | None:
+        """The local module `qualified` names itself (`import utils` -> utils.py)."""
+        path = self._module_path(qualified)
+        module = self.modules.load(path) if path is not None else None
+        return module.facts if module is not None else None
+
+    def _member(self, qualified: str) -> "tuple[_Loaded, str] | None":
+        """The longest module prefix of `qualified` that is a local file, and the rest."""
+        level = len(qualified) - len(qualified.lstrip("."))
+        parts = qualified[level:].split(".")
+        for cut in range(len(parts) - 1, 0, -1):
+            path = self._module_path("." * level + ".".join(parts[:cut]))
+            if path is not None:
+                module = self.modules.load(path)
+                if module is None:
+                    return None
+                return _Loaded(module.facts, path), ".".join(parts[cut:])
+        return None
+
+    def _module_path(self, qualified: str) -> Path | None:
+        level = len(qualified) - len(qualified.lstrip("."))
+        base = self.modules.root
+        if level:
+            base = self.path.parent
+            for _ in range(level - 1):
+                base = base.parent
+        parts = [p for p in qualified[level:].split(".") if p]
+        if not parts:
+            return None
+        stem = base.joinpath(*parts)
+        for candidate in (stem.with_name(stem.name + ".py"), stem / "__init__.py"):
+            resolved = candidate.resolve()
+            if resolved.is_relative_to(self.modules.root) and resolved.is_file():
+                return resolved
+        return None
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    facts: Facts
+    facts_path: Path

@@ -1,0 +1,137 @@
+"""host-sync gives the same verdict on the same line whatever shape the program around it has
+(a script with an argparse main, helpers taking the model as a parameter, notebook cells), and
+names the step it runs on (evaluation inside a training epoch is evaluation)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paef_jupyter.api import analyze
+from paef_jupyter.model import CellRef, Finding, SourceUnit
+
+LINE = "correct += (pred == y).sum().item()"
+
+NET = '''
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(10, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+'''
+
+SCRIPT = f'''import argparse
+
+import torch
+import torch.nn as nn
+from torch.utils.data import DataLoader, TensorDataset
+{NET}
+
+def evaluate(model, loader, device):
+    model.eval()
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader:
+            x, y = x.to(device), y.to(device)
+            pred = model(x).argmax(dim=1)
+            {LINE}
+    return correct / len(loader.dataset)
+
+
+def build_model(args):
+    return Net()
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--batch-size", type=int, default=32)
+    args = parser.parse_args()
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = build_model(args).to(device)
+    data = TensorDataset(torch.randn(64, 10), torch.randint(0, 3, (64,)))
+    print(evaluate(model, DataLoader(data, batch_size=args.batch_size), device))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+CELLS = [
+    f"import torch\nimport torch.nn as nn\nfrom torch.utils.data import DataLoader, TensorDataset\n{NET}",
+    'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\nmodel = Net().to(device)\n'
+    "loader = DataLoader(TensorDataset(torch.randn(64, 10), torch.randint(0, 3, (64,))), batch_size=32)\n",
+    "model.eval()\ncorrect = 0\nwith torch.no_grad():\n    for x, y in loader:\n"
+    f"        x, y = x.to(device), y.to(device)\n        pred = model(x).argmax(dim=1)\n        {LINE}\n",
+]
+
+
+def _on_line(findings: tuple[Finding, ...], texts: dict[object, str]) -> list[tuple[str, str, str]]:
+    out = []
+    for f in findings:
+        if texts[f.ref].splitlines()[f.line - 1].strip() == LINE:
+            out.append((f.rule, f.severity.value, f.message))
+    return out
+
+
+def test_same_line_same_finding_in_a_script_and_in_notebook_cells() -> None:
+    script = [SourceUnit(CellRef("train.py"), SCRIPT)]
+    cells = [SourceUnit(CellRef("eval.ipynb", i), text) for i, text in enumerate(CELLS)]
+    found = []
+    for units in (script, cells):
+        report = analyze(units, rules=["host-sync"])
+        found.append(_on_line(report.findings, {u.ref: u.text for u in units}))
+    assert found[0] and found[0] == found[1]
+    assert "evaluation step" in found[0][0][2]
+
+
+def test_same_loop_silent_in_both_when_nothing_goes_to_a_device() -> None:
+    script = SCRIPT.replace(".to(device)", "").replace("x, y = x, y", "pass")
+    cells = [c.replace(".to(device)", "") for c in CELLS]
+    for units in ([SourceUnit(CellRef("train.py"), script)],
+                  [SourceUnit(CellRef("eval.ipynb", i), t) for i, t in enumerate(cells)]):
+        assert not analyze(units, rules=["host-sync"]).findings
+
+
+def test_evaluation_inside_a_training_epoch_says_evaluation() -> None:
+    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "pos_eval_inside_training_epoch.py"
+    (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+    assert "every evaluation step" in finding.message
+
+
+def test_values_the_host_needs_are_low_hints() -> None:
+    """`env.step(a.item())`, indexing a Python list, scikit-learn metrics: the host needs the value."""
+    for name in ("pos_host_needed_low.py", "pos_sklearn_in_eval.py"):
+        path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / name
+        findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+        assert findings and all(f.severity.value == "low" and not f.fixable for f in findings), name
+
+
+TRAIN_STEP = "        loss = criterion(model(x), y)\n        loss.backward()\n        opt.step()\n        opt.zero_grad()\n" \
+             "        seen = float(loss)\n"
+
+
+def test_a_loss_is_a_tensor_whether_the_criterion_is_known_or_a_parameter() -> None:
+    head = ('import torch\nimport torch.nn as nn\ndevice = "cuda" if torch.cuda.is_available() else "cpu"\n'
+            "data = [(torch.randn(4, 3, device=device), torch.randint(0, 2, (4,), device=device))] * 3\n")
+    known = head + "model = nn.Linear(3, 2).to(device)\ncriterion = nn.CrossEntropyLoss()\n" \
+        "opt = torch.optim.SGD(model.parameters(), lr=0.1)\nif True:\n    for x, y in data:\n" + TRAIN_STEP
+    helper = head + "\n\ndef fit(model, criterion, opt):\n    for x, y in data:\n" + TRAIN_STEP
+    found = []
+    for text in (known, helper):
+        report = analyze([SourceUnit(CellRef("t.py"), text)], rules=["host-sync"])
+        found.append([(f.severity.value, f.message) for f in report.findings
+                      if text.splitlines()[f.line - 1].strip() == "seen = float(loss)"])
+    assert found[0] and found[0] == found[1]
+
+
+def test_a_kernel_on_a_cpu_machine_gives_the_verdict_of_the_code() -> None:
+    """The live `device` is "cpu" on this machine; the code that chose it would pick a GPU."""
+    import torch
+
+    cell = CELLS[2]
+    namespace = {"torch": torch, "device": "cpu", "model": torch.nn.Linear(10, 3),
+                 "loader": torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(4, 10), torch.zeros(4)))}
+    live = analyze([SourceUnit(CellRef("nb.ipynb", 2), cell)], namespace=namespace, rules=["host-sync"]).findings
+    scanned = analyze([SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(CELLS)], rules=["host-sync"]).findings
+    assert live and [(f.line, f.severity) for f in live] == [(f.line, f.severity) for f in scanned if f.ref.cell == 2]

@@ -1,0 +1,186 @@
+"""Helpers a training loop calls in another module or an earlier cell are per-iteration code.
+
+Small projects of 2-3 modules written in the style of public training code, scanned through
+the CLI as users run it: a finding inside a helper is reported in the helper's file, at its
+line; nothing outside the scanned file's folder and nothing never reached from a loop counts.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+from paef_jupyter.api import analyze, analyze_path
+from paef_jupyter.model import CellRef, SourceUnit
+
+
+def scan(path: Path, *rules: str) -> list[dict]:
+    args = [a for r in rules for a in ("--rule", r)]
+    proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", str(path), "--format", "json", *args],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stdout)["findings"]
+
+
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+TRAIN = '''\
+import argparse
+import torch
+from torch import nn
+{imports}
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--epochs", type=int, default=2)
+    args = parser.parse_args([])
+    model = nn.Linear(8, 2)
+    optimizer = torch.optim.Adam(model.parameters())
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(32, 8), torch.randint(0, 2, (32,))), batch_size=8)
+    for epoch in range(args.epochs):
+        for inputs, labels in loader:
+{body}
+            loss = nn.functional.cross_entropy(model(inputs), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+UTILS = '''\
+import torch
+
+
+def to_device(batch, device="cuda"):
+    return torch.tensor(batch.cpu().tolist()).to(device)
+
+
+def unused(batch):
+    return torch.tensor(batch.cpu().tolist())
+'''
+
+
+def test_helper_in_imported_module_is_reported_in_its_file(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from utils import to_device", body="            inputs = to_device(inputs)"),
+        "utils.py": UTILS,
+    })
+    found = [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "ping-pong")]
+    assert found == [("utils.py", 5)]  # `unused` is never called from a loop: silent
+
+
+def test_module_attribute_and_package_relative_imports(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="import helpers.io as hio", body="            inputs = hio.prepare(inputs)"),
+        "helpers/__init__.py": "",
+        "helpers/io.py": "from .convert import to_device\n\n\ndef prepare(x):\n    return to_device(x.float())\n",
+        "helpers/convert.py": UTILS,
+    })
+    findings = scan(tmp_path / "train.py", "ping-pong")
+    assert [(Path(f["path"]).as_posix().split("/")[-2:], f["line"]) for f in findings] == [(["helpers", "convert.py"], 5)]
+    assert findings[0]["cell"] is None
+
+
+def test_paths_keep_the_users_spelling(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from utils import to_device", body="            inputs = to_device(inputs)"),
+        "utils.py": UTILS,
+    })
+    report = analyze_path(str(tmp_path / "train.py"), rules=["ping-pong"])
+    assert [f.ref.path for f in report.findings] == [str(tmp_path / "utils.py")]
+    assert {u.ref.path for u in report.sources} == {str(tmp_path / "train.py"), str(tmp_path / "utils.py")}
+
+
+def test_nothing_outside_the_project_or_never_called_per_iteration(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    write(tmp_path, {"outside.py": UTILS})
+    write(project, {
+        # `outside` is not under the scanned file's folder; `utils.to_device` is called once, before training
+        "train.py": TRAIN.format(imports="import sys\nsys.path.append('..')\nfrom outside import to_device\nfrom utils import unused",
+                                 body="            pass").replace("    for epoch", "    unused(torch.zeros(2))\n    for epoch"),
+        "utils.py": UTILS,
+    })
+    assert scan(project / "train.py", "ping-pong") == []
+
+
+def test_an_import_cycle_terminates(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from a import step_a", body="            inputs = step_a(inputs)"),
+        "a.py": "from b import step_b\n\n\ndef step_a(x):\n    return step_b(x)\n",
+        "b.py": "import torch\nfrom a import step_a\n\n\ndef step_b(x):\n    return torch.tensor(x.cpu().tolist())\n\n\ndef again(x):\n    return step_a(x)\n",
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "ping-pong")] == [("b.py", 6)]
+
+
+def test_dataset_and_model_classes_from_local_modules_run_per_batch(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from data import Ratings\nfrom model import Scorer", body="            pass")
+        .replace("model = nn.Linear(8, 2)", "model = Scorer()\n    ratings = Ratings({'user': [1, 2], 'item': [3, 4]})"),
+        "data.py": '''\
+import torch
+from torch.utils.data import Dataset
+
+
+class Ratings(Dataset):
+    def __init__(self, columns):
+        self.columns = columns
+
+    def __len__(self):
+        return len(self.columns["user"])
+
+    def __getitem__(self, index):
+        return torch.tensor(self.columns["user"][index : index + 1])
+''',
+        "model.py": '''\
+import torch
+from torch import nn
+
+
+class Scorer(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(8, 2)
+
+    def forward(self, x):
+        mask = torch.ones(8, 8).tril()
+        return self.linear(x @ mask)
+''',
+    })
+    found = {(Path(f["path"]).name, f["rule"], f["line"]) for f in scan(tmp_path / "train.py", "dict-as-list", "redundant-tensor")}
+    assert ("data.py", "dict-as-list", 13) in found
+    assert ("model.py", "redundant-tensor", 11) in found
+
+
+def test_helper_defined_in_an_earlier_cell_is_reported_in_that_cell(tmp_path: Path) -> None:
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [
+        nbformat.v4.new_code_cell("import torch\n\ndef to_device(x):\n    return torch.tensor(x.cpu().tolist())\n"),
+        nbformat.v4.new_markdown_cell("## Training"),
+        nbformat.v4.new_code_cell(
+            "model = torch.nn.Linear(4, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "for step in range(3):\n    x = to_device(torch.randn(2, 4))\n    loss = model(x).sum()\n    loss.backward()\n    opt.step()\n"
+        ),
+    ]
+    path = tmp_path / "train.ipynb"
+    nbformat.write(nb, path)
+    assert [(f["cell"], f["line"]) for f in scan(path, "ping-pong")] == [(0, 4)]
+
+
+def test_a_later_cell_does_not_leak_into_an_earlier_one() -> None:
+    units = [
+        SourceUnit(CellRef("nb.ipynb", 0), "import torch\nfor i in range(3):\n    y = torch.tensor(x.cpu().tolist())\n"),
+        SourceUnit(CellRef("nb.ipynb", 1), "x = torch.randn(3)\n"),  # runs after: cell 0 cannot know `x`
+    ]
+    assert analyze(units, rules=["ping-pong"]).findings == ()
