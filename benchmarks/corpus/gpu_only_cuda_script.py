@@ -48,7 +48,7 @@ def main():
         model.eval()
         correct = 0
         for images, labels in loader:  # paef: expect-fix eval-without-no-grad
-            images, labels = images.cuda(), labels.cuda()  # paef: ok pageable-transfer
+            images, labels = images.cuda(), labels.cuda()  # paef: ok pageable-transfer; ok ping-pong
             predicted = model(images).argmax(1)
             correct += (predicted.cpu() == labels.cpu()).sum()  # paef: expect ping-pong; ok host-sync
         print("accuracy", correct.item() / len(train_set))
