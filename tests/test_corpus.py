@@ -1,0 +1,139 @@
+"""The labelled corpus (benchmarks/corpus) is well-formed, its runnable programs run and are
+deterministic, and the scorer runs end to end. Scores are measurements: no thresholds here."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from benchmarks import score_corpus as sc
+from paef_jupyter.source import mask
+from paef_jupyter.static.rules import RULES
+
+ROOT = Path(__file__).resolve().parents[1]
+PROGRAMS = sc.discover()
+
+
+def test_corpus_is_large_and_mixed():
+    assert len(PROGRAMS) >= 60
+    kinds = {p.path.suffix or "dir" for p in PROGRAMS}
+    assert kinds == {".py", ".ipynb", "dir"}
+    labels = [lb for p in PROGRAMS for lb in p.labels]
+    assert {lb.kind for lb in labels} == set(sc.KINDS)
+    assert {lb.rule for lb in labels if lb.kind.startswith("expect")} == set(RULES)
+    clean = [p for p in PROGRAMS if not any(lb.kind.startswith("expect") for lb in p.labels)]
+    assert len(clean) >= 15, "clean programs measure precision"
+
+
+def _code_lines(text: str) -> dict[int, str]:
+    return {i: line for i, line in enumerate(text.splitlines(), 1)}
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=lambda p: p.name)
+def test_labels_are_valid(program):
+    """Known rule ids, known kinds, and each label trails code on a real line (not a comment line)."""
+    for file in sc.program_files(program):
+        for cell, text in sc.file_texts(file):
+            compile(mask(text).text if cell is not None else text, str(file), "exec")  # IPython syntax masked in cells
+            for number, line in _code_lines(text).items():
+                pairs = sc.parse_line_labels(line)  # raises LabelError on malformed labels
+                for kind, rule in pairs:
+                    assert rule in RULES, f"{file}:{number}: unknown rule {rule!r}"
+                    assert kind in sc.KINDS
+                if pairs:
+                    code = line.split("#", 1)[0].strip()
+                    assert code, f"{file}:{number}: a label must trail code, not stand alone"
+                assert "paef:" not in line or pairs, f"{file}:{number}: unparsed label"
+                assert "# paef " not in line, f"{file}:{number}: label without a colon"
+
+
+def test_label_parser_rejects_malformed():
+    assert sc.parse_line_labels("x = 1  # paef: expect host-sync; ok ping-pong") == [
+        ("expect", "host-sync"),
+        ("ok", "ping-pong"),
+    ]
+    assert sc.parse_line_labels("x = 1  # paef: expect-fix graph-retention") == [("expect-fix", "graph-retention")]
+    assert sc.parse_line_labels("x = 1  # a comment") == []
+    for bad in ("x = 1  # paef: expects host-sync", "x = 1  # paef: expect", "x = 1  # paef: ;"):
+        with pytest.raises(sc.LabelError):
+            sc.parse_line_labels(bad)
+
+
+RUNNABLE = [p for p in PROGRAMS if p.runnable]
+
+
+def test_most_programs_are_runnable():
+    assert len(RUNNABLE) >= 0.8 * len(PROGRAMS)
+
+
+def test_runnable_programs_run_and_are_deterministic():
+    """Each runnable program runs twice in one subprocess (two at a time) with the same output."""
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        # A generous per-program limit: on a loaded 2-core box importing torch alone can take seconds.
+        runs = list(pool.map(lambda p: sc.run_in_subprocess(p.path, times=2, timeout=240), RUNNABLE))
+    failures = [f"{p.name}: {r.error}" for p, r in zip(RUNNABLE, runs) if not r.ok]
+    assert not failures, failures
+    unstable = [p.name for p, r in zip(RUNNABLE, runs) if r.outputs[0] != r.outputs[1]]
+    assert not unstable, unstable
+    silent = [p.name for p, r in zip(RUNNABLE, runs) if not r.outputs[0].strip()]
+    assert not silent, "a runnable program must print its results"
+
+
+def test_scorer_end_to_end_on_a_subset(tmp_path):
+    out = tmp_path / "score.json"
+    names = ["direct_graph_retention.py", "refuse_kwargs_conditional_pin.py", "nb_direct_antipatterns.ipynb"]
+    args = [sys.executable, "-m", "benchmarks.score_corpus", "--json", str(out)]
+    for name in names:
+        args += ["--program", name]
+    proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert "corpus: precision" in proc.stdout and "REWRITE SAFETY" in proc.stdout
+    payload = json.loads(out.read_text())
+    assert sorted(p["name"] for p in payload["programs"]) == sorted(names)
+    labels = sum(len(p["labels"]) for p in payload["programs"])
+    assert labels == sum(len(p.labels) for p in PROGRAMS if p.name in names)
+    overall = payload["overall"]
+    assert overall["tp"] + overall["fp"] + overall["debatable"] == sum(len(p["findings"]) for p in payload["programs"])
+    assert {r["program"] for r in payload["rewrites"]} == set(names)
+
+
+def test_scorer_flags_a_refused_automatic_fix(tmp_path):
+    """The rewrite-safety check itself: an automatic fix on a line labelled `refuse` is harmful."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "graph.py").write_text(
+        "# corpus: runnable\n"
+        "import torch\n"
+        "torch.manual_seed(0)\n"
+        "model = torch.nn.Linear(6, 2)\n"
+        "optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "data = [(torch.randn(4, 6), torch.randint(0, 2, (4,))) for _ in range(3)]\n"
+        "total = 0.0\n"
+        "for x, y in data:\n"
+        "    loss = torch.nn.functional.cross_entropy(model(x), y)\n"
+        "    optimizer.zero_grad()\n"
+        "    loss.backward()\n"
+        "    optimizer.step()\n"
+        "    total += loss  # paef: refuse graph-retention\n"
+        "print(round(total.item(), 4))\n"
+    )
+    out = tmp_path / "score.json"
+    proc = subprocess.run(
+        [sys.executable, "-m", "benchmarks.score_corpus", "--corpus", str(corpus), "--json", str(out), "--rule", "graph-retention"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    payload = json.loads(out.read_text())
+    finding = payload["programs"][0]["findings"]
+    if not any(f["fixable"] for f in finding):
+        pytest.skip("graph-retention no longer offers an automatic fix here: nothing to flag")
+    harms = payload["rewrites"][0]["harmful"]
+    assert any("refused" in h["why"] for h in harms), harms
