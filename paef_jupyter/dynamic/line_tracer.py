@@ -49,9 +49,16 @@ WINDOW_SHARE = 0.05
 MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
-# Cell lines traced while the profiler records, at most: a comprehension of 200k tiny ops
-# fires a line event per iteration, and every recorded op costs memory and post-processing.
+# What the profiler may add while it records: a comprehension of 200k tiny ops fires a line
+# event per iteration, and every recorded op costs memory and post-processing. The resident
+# size is read every MEMORY_CHECK_EVERY line events (a read costs microseconds); a count of
+# lines alone would also stop a window whose loop body holds a long pure-Python generator.
+# Without a loop to window (a bare comprehension) the line count is the bound; in a window the
+# iterations are, and a long pure-Python generator in one iteration must not end it early.
+MAX_ADDED_MEMORY = 150 * 2**20
+MEMORY_CHECK_EVERY = 1000
 MAX_RECORDED_LINES = 4000
+MAX_WINDOW_LINES = 100_000
 
 TORCH_RANGE_PREFIX = "torch: "
 _TORCH_DIR: str | None = None
@@ -112,7 +119,7 @@ class LineTracer:
         stop: Callable[[], None],
         make_range: Callable[[str], Any],
         max_profiled_s: float = 2.0,
-        max_recorded_lines: int = MAX_RECORDED_LINES,
+        max_recorded_lines: int | None = None,
     ):
         self.files = files
         self.loop = loop
@@ -124,8 +131,10 @@ class LineTracer:
         self._stop = stop
         self._make_range = make_range
         self.max_profiled_s = max_profiled_s
-        self.max_recorded_lines = max_recorded_lines
+        self.max_recorded_lines = max_recorded_lines or (MAX_RECORDED_LINES if loop is None else MAX_WINDOW_LINES)
         self.recorded_lines = 0
+        self._memory_base: int | None = None  # resident bytes when the recording began
+        self._memory_checked = 0  # recorded_lines at the last read of the resident size
         self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
@@ -230,12 +239,24 @@ class LineTracer:
             return False
         if self.recorded_lines >= self.max_recorded_lines:
             self.stopped_by = f"{self.max_recorded_lines} traced cell lines"
+        elif self._memory_grew():
+            self.stopped_by = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while recording"
         elif time.perf_counter() - started >= self.max_profiled_s:
             self.stopped_by = f"{self.max_profiled_s:g} s"
         else:
             return False
         self.truncated = True
         return True
+
+    def _memory_grew(self) -> bool:
+        if self.recorded_lines - self._memory_checked < MEMORY_CHECK_EVERY and self._memory_base is not None:
+            return False
+        self._memory_checked = self.recorded_lines
+        now = resident_bytes()
+        if self._memory_base is None or now is None:
+            self._memory_base = now
+            return False
+        return now - self._memory_base > MAX_ADDED_MEMORY
 
     def _loop_hit(self, frame: FrameType) -> None:
         times = self.times
@@ -381,3 +402,12 @@ class _FrameTracer:
                 self.rng = None
             self.line = -1
         return self
+
+
+def resident_bytes() -> int | None:
+    """This process's resident memory now (Linux `/proc`), or None where it cannot be read."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
