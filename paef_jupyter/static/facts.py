@@ -861,11 +861,30 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
+        if d.loop is not None and isinstance(d.loop.node, cst.For) and self._zipped_tensor(d.loop.node, name.value):
+            return Kind.TENSOR
         if d.function is not None and d.order == self.order(d.function):
             passed = self._param_kind(d.function, name.value)
             if passed is not Kind.UNKNOWN:
                 return passed
         return self._jedi_kind(name)
+
+    def _zipped_tensor(self, loop: cst.For, name: str) -> bool:
+        """`p` of `for p, t in zip(preds, targets)` (or `for i, p in enumerate(preds)`) over a
+        tensor: each element of a tensor's first dimension is a tensor."""
+        it, target = loop.iter, loop.target
+        if not (isinstance(it, cst.Call) and isinstance(target, cst.Tuple)) or any(a.star or a.keyword for a in it.args):
+            return False
+        qualified = self.qualified_name(it.func)
+        names = [el.value.value if isinstance(el.value, cst.Name) and not isinstance(el, cst.StarredElement) else None
+                 for el in target.elements]
+        if qualified == "builtins.zip" and len(names) == len(it.args):
+            sources = [a.value for a in it.args]
+        elif qualified == "builtins.enumerate" and len(names) == 2 and len(it.args) == 1:
+            sources = [None, it.args[0].value]  # the counter is an int
+        else:
+            return False
+        return any(n == name and src is not None and self.kind(src) is Kind.TENSOR for n, src in zip(names, sources))
 
     @cached_property
     def _direct_calls(self) -> dict[FunctionNode, list[tuple["Facts", cst.Call]]]:

@@ -104,14 +104,29 @@ class ListToTensor(Rule):
             if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "append" \
                     and isinstance(grand, cst.Call) and len(grand.args) == 1:
                 appends.append(self._append(grand))
-            elif isinstance(parent, cst.AssignTarget) and isinstance(grand, cst.Assign) \
-                    and isinstance(grand.value, cst.List) and not grand.value.elements:
+            elif self._emptied(node):
                 continue
             elif isinstance(parent, cst.Arg) and (grand is constructor or _is_len(grand)):
                 continue
             else:
                 other = True
         return appends, other
+
+    def _emptied(self, name: cst.Name) -> bool:
+        """`vals = []`, or `preds, targets = [], []`: the name bound to a new empty list."""
+        value: cst.CSTNode | None = None
+        parent = self.facts.parent(name)
+        if isinstance(parent, cst.AssignTarget) and isinstance(assign := self.facts.parent(parent), cst.Assign):
+            value = assign.value
+        elif isinstance(parent, cst.Element) and isinstance(names := self.facts.parent(parent), (cst.Tuple, cst.List)):
+            assign_target = self.facts.parent(names)
+            assign = self.facts.parent(assign_target) if assign_target is not None else None
+            if isinstance(assign_target, cst.AssignTarget) and isinstance(assign, cst.Assign) \
+                    and isinstance(assign.value, (cst.Tuple, cst.List)) \
+                    and len(assign.value.elements) == len(names.elements) \
+                    and not any(isinstance(el, cst.StarredElement) for el in (*names.elements, *assign.value.elements)):
+                value = assign.value.elements[list(names.elements).index(parent)].value
+        return isinstance(value, cst.List) and not value.elements
 
     def _append(self, call: cst.Call) -> Append:
         value = call.args[0].value
