@@ -344,6 +344,18 @@ def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
     return False
 
 
+def over_tensor_elements(facts: Facts, loop: cst.CSTNode) -> bool:
+    """`for x in t`, `for p, y in zip(preds, ys)`, `for i, x in enumerate(t)`: one Python
+    iteration per element of a tensor's first dimension (a DataLoader's batches are not)."""
+    if not isinstance(loop, cst.For):
+        return False
+    it = loop.iter
+    if facts.kind(it) is Kind.TENSOR:
+        return True
+    return isinstance(it, cst.Call) and facts.qualified_name(it.func) in ("builtins.zip", "builtins.enumerate") \
+        and any(a.keyword is None and not a.star and facts.kind(a.value) is Kind.TENSOR for a in it.args)
+
+
 def locally_bound(facts: Facts, node: cst.CSTNode) -> set[str]:
     """Names bound by comprehensions and lambdas around `node` (inside its statement)."""
     bound: set[str] = set()

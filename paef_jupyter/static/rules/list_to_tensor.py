@@ -8,6 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import (
     BOOL,
@@ -20,6 +21,7 @@ from ._tensor_facts import (
     is_scalar,
     keyword,
     module_alias,
+    over_tensor_elements,
     rarely_runs,
     reads_of,
     surely_runs,
@@ -59,13 +61,19 @@ class ListToTensor(Rule):
         head, _, name = qualified.rpartition(".")
         if head not in ("torch", "numpy"):
             return
+        if qualified == "torch.stack" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+            self._from_stacked_elements(node, node.args[0].value)
+            return
         if (head == "torch" and name not in TORCH_CONSTRUCTORS) or (head == "numpy" and name not in NUMPY_CONSTRUCTORS):
             return
         positional = [a for a in node.args if a.keyword is None and not a.star]
         if len(positional) != 1:
             return
         arg = positional[0].value
-        if isinstance(arg, cst.Name):
+        records = self._transposed_records(arg)
+        if records is not None:
+            self._from_records(node, arg, records, head, name)
+        elif isinstance(arg, cst.Name):
             self._from_filled_list(node, arg, head, name)
         elif isinstance(arg, cst.ListComp) and head == "torch":
             self._from_comprehension(node, arg, name)
@@ -92,6 +100,68 @@ class ListToTensor(Rule):
                "copy and a sync, and the list is read element by element" if item else
                "reads every tensor back element by element through Python"),
             fix=fix,
+        )
+
+    def _from_stacked_elements(self, node: cst.Call, vals: cst.Name) -> None:
+        """`scores.append((u * items(c)).sum())` for each element `c` of a tensor, then
+        `torch.stack(scores)`: a tensor assembled one 0-d result at a time. Stacking per-batch
+        results (losses of a `range`/DataLoader loop) is the remedy, not the defect: only loops
+        over a tensor's own elements count."""
+        scope: cst.CSTNode = self.facts.enclosing_function(node) or self.facts.module
+        appends, _ = self._uses(vals.value, scope, node)
+        per_element = [a for a in appends if a.tensor is not None and not a.via_item and is_scalar(self.facts, a.tensor)
+                       and (loops := self.facts.enclosing_loops(a.call)) and over_tensor_elements(self.facts, loops[0].node)]
+        if not per_element or len(per_element) != len(appends):
+            return
+        first = per_element[0]
+        loop = self.facts.enclosing_loops(first.call)[0].node
+        assert isinstance(loop, cst.For)
+        self.report(
+            first.call,
+            f"`{vals.value}` collects one 0-d tensor `{self.facts.code(first.value)}` per element of "
+            f"`{self.facts.code(loop.iter)}` and `torch.stack({vals.value})` joins them: one op (and a kernel "
+            "launch) per element, where one op over the whole tensor computes them all",
+            fix=Fix(description=f"compute `{vals.value}` for every element of `{self.facts.code(loop.iter)}` at once "
+                    "(index with the whole tensor and reduce along a dimension, e.g. `.sum(-1)`), if the expression "
+                    "is the same for each element", safe=False),
+        )
+
+    # --- a column of Python records: `Transition(*zip(*memory.sample(n)))` -----------------------
+
+    def _transposed_records(self, arg: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The records `x` when `arg` is one column of `zip(*x)`: `batch.state` of
+        `batch = Transition(*zip(*x))`, or `states` of `states, actions = zip(*x)`."""
+        if isinstance(arg, cst.Attribute) and isinstance(arg.value, cst.Name):
+            value = self.facts.value_of(arg.value)
+            if isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].star == "*":
+                return _zip_star(self.facts, value.args[0].value)
+            return None
+        if not isinstance(arg, cst.Name) or self.facts.value_of(arg) is not None:
+            return None
+        scope = self.facts.enclosing_function(arg) or self.facts.module
+        for n in self.facts.walk(scope):
+            if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, (cst.Tuple, cst.List)) \
+                    and any(isinstance(el.value, cst.Name) and el.value.value == arg.value for el in n.targets[0].target.elements) \
+                    and self.facts.order(n) < self.facts.order(arg):
+                return _zip_star(self.facts, n.value)
+        return None
+
+    def _from_records(self, node: cst.Call, column: cst.BaseExpression, records: cst.BaseExpression,
+                      head: str, name: str) -> None:
+        """Per batch only: in a loop, or in a method that transposes the object's own stored
+        records at each call (a replay buffer's `sample`); a one-time conversion of a data set is fine."""
+        per_call = self.facts.enclosing_function(node) is not None and "self" in self.facts.names_read(records)
+        if self.facts.iteration_loop(node) is None and not per_call:
+            return
+        constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
+        self.report(
+            node,
+            f"`{constructor}({self.facts.code(column)})` rebuilds a tensor from one field of each Python record in "
+            f"`{self.facts.code(records)}` (`zip(*...)` transposes them): every call walks the records and converts "
+            "each value through Python, then copies the new host tensor to the device",
+            fix=Fix(description="store each field in one preallocated tensor (e.g. `states = torch.empty(capacity, "
+                    "*shape)`, written at each push) and sample with a tensor of indices: `states[idx]` is one "
+                    "gather, on the device", safe=False),
         )
 
     def _uses(self, name: str, scope: cst.CSTNode, constructor: cst.Call) -> tuple[list[Append], bool]:
@@ -254,3 +324,11 @@ def _vectorised(elt: cst.BaseExpression, var: str, source: str) -> str:
             return updated
 
     return cst.Module([]).code_for_node(elt.visit(Substitute()))
+
+
+def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` of `zip(*x)`."""
+    if isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "builtins.zip" and len(expr.args) == 1 \
+            and expr.args[0].star == "*":
+        return expr.args[0].value
+    return None
