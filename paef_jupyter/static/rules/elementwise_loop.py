@@ -9,6 +9,8 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..types import Kind
+from ..names import bound_names
+from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
 # Element-wise torch functions and tensor methods: same result on an element or the whole tensor.
@@ -44,7 +46,8 @@ class ElementwiseLoop(Rule):
     def visit_For(self, node: cst.For) -> bool | None:
         outer = self._range(node)
         if outer is None:
-            return self._counting(node)
+            counted = self._counting(node)
+            return counted if counted is not None else self._collecting(node)
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -117,6 +120,78 @@ class ElementwiseLoop(Rule):
                     "per item and have the same length)", suggestion=suggestion, safe=False),
         )
         return False
+
+    # --- collecting loops: `for p, t in zip(out, y): preds.append(p.item())` -------------------
+
+    def _collecting(self, node: cst.For) -> bool | None:
+        """A loop over a tensor's elements (`for c in t`, `zip(a, b)`, `enumerate(t)`) whose body
+        only appends an element-wise value of each element to lists: one op (and, with `.item()`,
+        one sync) per element, where one op over the whole tensor gives every value.
+
+        Always a hint: the appended values' Python types and the lists' other uses decide
+        what the vectorised form must return."""
+        body = _statements(node)
+        if body is None or not body or node.orelse is not None or not over_tensor_elements(self.facts, node):
+            return None
+        variables = set(bound_names(node.target))
+        appended = []
+        for stmt in body:
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+                return None
+            call = stmt.body[0].value
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
+                    and isinstance(call.func.value, cst.Name) and len(call.args) == 1 and not call.args[0].star):
+                return None
+            value = call.args[0].value
+            if not (self.facts.names_read(value) & variables) or not self._per_element(value, variables):
+                return None
+            appended.append(self.facts.code(value))
+        self.report(
+            node,
+            f"this loop visits `{self.facts.code(node.iter)}` one element at a time to append "
+            + ", ".join(f"`{v}`" for v in appended)
+            + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
+            "computes every value",
+            fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
+                    "appending `p.item()` for each `p` in `out`; `(u * emb(cands)).sum(-1)` instead of one score per "
+                    "candidate), converting once at the end if Python values are needed", safe=False),
+        )
+        return False
+
+    def _per_element(self, expr: cst.BaseExpression, variables: set[str]) -> bool:
+        """Built from the elements by arithmetic, element-wise functions, full reductions,
+        `.item()`, indexing and embedding lookups: the same expression applies to the whole tensor."""
+        if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+            return True
+        if isinstance(expr, cst.Attribute):
+            return self._per_element(expr.value, variables)
+        if isinstance(expr, cst.Subscript):
+            return self._per_element(expr.value, variables) and all(
+                isinstance(el.slice, cst.Index) and isinstance(el.slice.value, (cst.Name, cst.Integer)) for el in expr.slice)
+        if isinstance(expr, cst.BinaryOperation):
+            return isinstance(expr.operator, _ARITH) and self._per_element(expr.left, variables) \
+                and self._per_element(expr.right, variables)
+        if isinstance(expr, cst.UnaryOperation):
+            return isinstance(expr.operator, (cst.Minus, cst.Plus)) and self._per_element(expr.expression, variables)
+        if not isinstance(expr, cst.Call) or any(a.star for a in expr.args):
+            return False
+        func = expr.func
+        args_ok = all(self._per_element(a.value, variables) for a in expr.args)
+        if isinstance(func, cst.Attribute) and self._per_element(func.value, variables) and self._is_tensor(func.value):
+            method = func.attr.value
+            return (method in _ELEMENTWISE and args_ok) or (method in _REDUCTIONS | {"item"} and not expr.args)
+        qualified = self.facts.qualified_name(func) or ""
+        if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
+            return args_ok
+        return len(expr.args) == 1 and args_ok and self._embedding(func)
+
+    def _embedding(self, module: cst.BaseExpression) -> bool:
+        """`emb` bound to `nn.Embedding(...)` (moved with `.to(...)`): a lookup, the same for one
+        index or a tensor of them."""
+        value = self.facts.value_of(module) if isinstance(module, cst.Name) else None
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in ("to", "cuda"):
+            value = value.func.value
+        return isinstance(value, cst.Call) and self.facts.qualified_name(value.func) == "torch.nn.Embedding"
 
     def _element_names(self, node: cst.For) -> dict[str, str]:
         """What each element read stands for: `{"p": "preds", "preds[i]": "preds"}`."""
