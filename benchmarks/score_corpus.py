@@ -171,8 +171,7 @@ def analyze_program(program: Program, rules: Sequence[str] | None) -> tuple[Outc
     from paef_jupyter import api
 
     start = time.perf_counter()
-    # as `paef scan` does: a project's local modules (`from buffer import ReplayMemory`) are
-    # analysed where the entry reaches them, so their labels can be found
+    # As `paef scan` does: local modules the program imports are followed.
     report = api.analyze_path(str(program.entry), rules=rules or None)
     seconds = time.perf_counter() - start
     outcome = Outcome(program.name, seconds)
