@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
+from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -128,7 +128,7 @@ class FactorySites:
         assigned = self._assigned_name(expr)
         holder = self._holder(expr)
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, holder, scope, target)
+        mutated = self._mutated(expr, holder, scope)
         if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, holder, scope)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
         return Site(expr, factory, target, in_helper, assigned, holder, mutated)
@@ -151,14 +151,20 @@ class FactorySites:
                 break
         return ""
 
-    def _cannot_raise(self, expr: cst.BaseExpression) -> bool:
-        """Numbers, strings and `torch.<dtype>` only: no name that may be unset, no device."""
+    def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Numbers, strings, `torch.<dtype>` and names bound once to such literals: no value that
+        may be unset or wrong (`None`), no device that may be missing."""
         for node in self.facts.walk(expr):
-            if isinstance(node, cst.Name) and not isinstance(self.facts.parent(node), (cst.Attribute, cst.Arg)):
-                return False
+            parent = self.facts.parent(node)
+            if isinstance(node, cst.Name) and not isinstance(parent, cst.Attribute) \
+                    and not (isinstance(parent, cst.Arg) and parent.keyword is node) and node.value not in ("True", "False"):
+                value = assigned_value(self.facts, node)
+                if value is None or depth > 2 or not self._cannot_raise(value, depth + 1):
+                    return False
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device":
                 return False
-            if isinstance(node, cst.Attribute) and not (self.facts.qualified_name(node) or "").startswith("torch."):
+            if isinstance(node, cst.Attribute) and isinstance(node.value, (cst.Name, cst.Attribute)) \
+                    and not (self.facts.qualified_name(node) or "").startswith("torch."):
                 return False
         return True
 
@@ -239,32 +245,42 @@ class FactorySites:
             target = target.elements[index].value
         return target.value if isinstance(target, cst.Name) else None
 
-    def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None, loop: Loop) -> bool:
+    def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
         """Would sharing one tensor across iterations be visible (in-place changes: its own, an
         alias's or a view's, or a call's that may change its arguments)?"""
-        if holder is not None:
-            if scope is None:
-                return False
-            names = self._aliases(holder, scope)
-            changed = self.facts.mutated_in_loop(loop) if self.facts.enclosing_loops(expr) else frozenset()
-            return any(mutated_in_place(self.facts, n, scope) for n in names) or bool(names & changed)
-        parent = self.facts.parent(expr)
-        if isinstance(parent, cst.Attribute) and is_inplace_method(parent.attr.value):
-            return True  # `torch.ones(3).mul_(2)`: a hoisted tensor would grow every step
-        if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword.value == "out":
-            return True
+        if holder is None:
+            parent = self.facts.parent(expr)
+            if isinstance(parent, cst.Attribute) and is_inplace_method(parent.attr.value):
+                return True  # `torch.ones(3).mul_(2)`: a hoisted tensor would grow every step
+            return self._argument_changed(expr)
+        if scope is None:
+            return False
+        names = self._aliases(holder, scope)
+        return any(mutated_in_place(self.facts, n, scope) for n in names) \
+            or any(self._argument_changed(use) for n in names for use in reads_of(self.facts, n, scope))
+
+    def _argument_changed(self, node: cst.CSTNode) -> bool:
+        """`node` is handed to a call that may change it: `out=`, a function of the unit that
+        changes that parameter in place, or a callable whose effects are unknown."""
+        parent = self.facts.parent(node)
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
-        if isinstance(call, cst.Call):
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
-                return False  # `x.add_(CONST)` changes `x`, not the argument
-            if isinstance(func, cst.Name) and func.value in self.facts.functions:
-                defined = self.facts.functions[func.value]
-                index = list(call.args).index(parent)  # type: ignore[arg-type]
-                params = list(defined.params.params)
-                param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)  # type: ignore[union-attr]
-                return param is None or mutated_in_place(self.facts, param, defined.body)
-        return False
+        if not isinstance(call, cst.Call) or not isinstance(parent, cst.Arg):
+            return False
+        if parent.keyword is not None and parent.keyword.value == "out":
+            return True
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in self.facts.functions:
+            defined = self.facts.functions[func.value]
+            index = list(call.args).index(parent)
+            params = list(defined.params.params)
+            param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)
+            return param is None or mutated_in_place(self.facts, param, defined.body)
+        qualified = self.facts.qualified_name(func) or ""
+        if qualified.startswith(("torch.", "numpy.", "math.", "builtins.")) or self.facts.kind(func) is Kind.MODULE:
+            return False
+        return not (isinstance(func, cst.Attribute) and (
+            is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
+            or self.facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE)))
 
     def _aliases(self, name: str, scope: cst.CSTNode) -> set[str]:
         """`name` and the names bound in `scope` to it or to a view of it (`v = name`,
