@@ -978,10 +978,9 @@ def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
     if isinstance(it, cst.Call):
         name = (facts.qualified_name(it.func) or "").removeprefix("builtins.")
         args = [a.value for a in it.args if a.keyword is None]
-        if name == "range" and 1 <= len(args) <= 3 and len(args) == len(it.args) \
-                and all(isinstance(a, cst.Integer) for a in args):
+        if name == "range" and 1 <= len(args) <= 2 and all(isinstance(a, cst.Integer) for a in args):
             bounds = [int(a.value) for a in args]  # type: ignore[union-attr]
-            return (len(bounds) < 3 or bounds[2] != 0) and len(range(*bounds)) > 0
+            return (bounds[0] > 0) if len(bounds) == 1 else bounds[1] > bounds[0]
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple") and args:
             return all(_non_empty(facts, a) for a in (args if name == "zip" else args[:1]))
     return False

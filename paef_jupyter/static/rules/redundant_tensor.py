@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
+from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -141,14 +141,10 @@ class FactorySites:
                 "of one would change them all"
         if self._cannot_raise(site.expr):
             return ""
-        stmt = self.facts.statement_of(site.expr)
-        for loop in self.facts.enclosing_loops(site.expr):
-            if self.facts.may_run_zero_times(loop) or self.facts.is_conditional(stmt, loop):
-                return "the loop may not run (or runs this only under a condition): built before it, " \
-                    "the tensor is made where it never was, and a call that fails there (an argument " \
-                    "still unset, a missing device) now fails"
-            if loop is site.target:
-                break
+        if not surely_runs(self.facts, self.facts.statement_of(site.expr), site.target.node):
+            return "the loop may not run (or runs this only under a condition): built before it, " \
+                "the tensor is made where it never was, and a call that fails there (an argument " \
+                "still unset, a missing device) now fails"
         return ""
 
     def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
