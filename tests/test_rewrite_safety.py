@@ -240,13 +240,7 @@ def _outputs(*paths: Path) -> list[str]:
 
 # Automatic rewrites of the corpus that change a result: each is a rule's analysis missing a
 # fact (routed to the rule's owner), not the fixer's mechanism. Strict: fixing one fails here.
-RULE_DEFECTS = {
-    "helper_accuracy_item.py": "redundant-tensor hoists the accumulator seed `hits = torch.zeros(...)` "
-    "(line 38) out of the epoch loop although the loop updates it in place: later epochs start from "
-    "the previous count",
-    "refuse_loop_may_not_run.py": "redundant-tensor hoists `torch.tensor(class_counts, ...)` (line 19) out of "
-    "a loop that runs zero times by default: the hoisted call raises TypeError on `None`",
-}
+RULE_DEFECTS: dict[str, str] = {}
 
 
 def _corpus_params() -> list:

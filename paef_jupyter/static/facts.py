@@ -39,6 +39,12 @@ _RANDOM_TORCH = frozenset({
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
     "bernoulli", "multinomial", "poisson", "dropout", "empty", "empty_like", "manual_seed", "seed",
 })
+# Methods that draw random numbers (in place or into a new tensor/array).
+_RANDOM_METHODS = frozenset({
+    "uniform_", "normal_", "bernoulli", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_",
+    "log_normal_", "multinomial", "rand", "randn", "randint", "integers", "random", "choice", "shuffle",
+    "permutation", "normal", "uniform", "sample", "standard_normal",
+})
 _PURE_BUILTINS = frozenset({
     "len", "range", "list", "dict", "tuple", "set", "frozenset", "sorted", "sum", "min", "max",
     "abs", "int", "float", "str", "zip", "enumerate", "map", "filter", "round", "bool",
@@ -600,6 +606,19 @@ class Facts:
             test = loop.node.test
             return not (isinstance(test, cst.Name) and test.value == "True")
         return not _non_empty(self, loop.node.iter)
+
+    def draws_random(self, call: cst.Call) -> bool:
+        """`torch.rand*`/`bernoulli`/`normal`/dropout, `np.random.*`, `random.*`, `t.uniform_()`,
+        `rng.normal(...)`: same arguments, other numbers on every call."""
+        qualified = self.qualified_name(call.func)
+        if qualified is not None:
+            last = qualified.rsplit(".", 1)[-1]
+            if qualified.startswith(("numpy.random.", "random.", "torch.random.")):
+                return last not in ("seed", "manual_seed", "get_state", "getstate", "get_rng_state")
+            if qualified.startswith("torch."):
+                return "dropout" in last or (last in _RANDOM_TORCH and last not in ("empty", "empty_like", "manual_seed", "seed"))
+        func = call.func
+        return isinstance(func, cst.Attribute) and func.attr.value in _RANDOM_METHODS
 
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
         qualified = self.qualified_name(call.func)

@@ -8,9 +8,10 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
+from ..names import bound_names, is_inplace_method
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, within
+from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -21,6 +22,9 @@ _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault",
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
+# Methods whose result may share the receiver's storage (or be the receiver itself).
+_VIEWS = _CHAIN | {"transpose", "permute", "narrow", "select", "detach", "expand_as", "view_as", "unflatten",
+                   "movedim", "diagonal", "as_strided", "unbind", "split", "chunk"}
 
 
 class RedundantTensor(Rule):
@@ -70,11 +74,8 @@ class RedundantTensor(Rule):
                 name = fresh_name(self.facts, f"{name}_const", self._names)
                 self._names.add(name)
                 edits = hoist_expression(self.facts, expr, target, name)
-            shared = self.sites.kept(expr, assigned, target.node)
             fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
-                      suggestion=f"{name} = {code}",
-                      review=f"every iteration would then {shared} the same tensor object: a later in-place change "
-                      "of one would change them all" if shared else "")
+                      suggestion=f"{name} = {code}", review=self.sites.review(site))
         where = "in a function called on every iteration" if in_helper else "inside the loop"
         self.report(
             expr,
@@ -91,7 +92,8 @@ class Site:
     factory: str
     target: Loop
     in_helper: bool
-    assigned: str | None
+    assigned: str | None  # `name = <expr>`
+    holder: str | None  # the name whose object it is or is held in (`a, t = ..., <expr>`; `hc = (<expr>, c)`)
     mutated: bool
 
 
@@ -113,6 +115,8 @@ class FactorySites:
             return None
         if self._chained_into_factory(node):
             return None  # reported once, at the outermost expression
+        if self._feeds_random_draw(node):
+            return None  # `torch.bernoulli(torch.full(...))`: the draw differs every step, it is not redundant
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
             return None
@@ -122,11 +126,60 @@ class FactorySites:
         if target is None:
             return None
         assigned = self._assigned_name(expr)
+        holder = self._holder(expr)
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, assigned, scope)
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, assigned, scope)):
+        mutated = self._mutated(expr, holder, scope)
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, holder, scope)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
-        return Site(expr, factory, target, in_helper, assigned, mutated)
+        return Site(expr, factory, target, in_helper, assigned, holder, mutated)
+
+    def review(self, site: Site) -> str:
+        """Why hoisting `site` out of its loop is not proved safe ("" when it is)."""
+        shared = self.kept(site.expr, site.holder, site.target.node)
+        if shared:
+            return f"every iteration would then {shared} the same tensor object: a later in-place change " \
+                "of one would change them all"
+        if self._cannot_raise(site.expr):
+            return ""
+        if not surely_runs(self.facts, self.facts.statement_of(site.expr), site.target.node):
+            return "the loop may not run (or runs this only under a condition): built before it, " \
+                "the tensor is made where it never was, and a call that fails there (an argument " \
+                "still unset, a missing device) now fails"
+        return ""
+
+    def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Numbers, strings, `torch.<dtype>` and names bound once to such literals: no value that
+        may be unset or wrong (`None`), no device that may be missing."""
+        for node in self.facts.walk(expr):
+            parent = self.facts.parent(node)
+            if isinstance(node, cst.Name) and not isinstance(parent, cst.Attribute) \
+                    and not (isinstance(parent, cst.Arg) and parent.keyword is node) and node.value not in ("True", "False"):
+                value = assigned_value(self.facts, node)
+                if value is None or depth > 2 or not self._cannot_raise(value, depth + 1):
+                    return False
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device":
+                return False
+            if isinstance(node, cst.Attribute) and isinstance(node.value, (cst.Name, cst.Attribute)) \
+                    and not (self.facts.qualified_name(node) or "").startswith("torch."):
+                return False
+        return True
+
+    def _feeds_random_draw(self, node: cst.Call) -> bool:
+        """The factory is an argument or the receiver (through a pure chain) of a random draw:
+        `torch.bernoulli(torch.full(...))`, `torch.zeros(3).float().uniform_()`."""
+        current: cst.CSTNode = node
+        while True:
+            parent = self.facts.parent(current)
+            grand = self.facts.parent(parent) if parent is not None else None
+            if isinstance(parent, cst.Arg) and isinstance(grand, cst.Call):
+                return self.facts.draws_random(grand)
+            if not (isinstance(parent, cst.Attribute) and parent.value is current and isinstance(grand, cst.Call)):
+                return False
+            if self.facts.draws_random(grand):
+                return True
+            if parent.attr.value not in _CHAIN:
+                return False
+            current = grand
 
     def _chained_into_factory(self, node: cst.Call) -> bool:
         """`torch.zeros_like(torch.ones(3))`: the inner factory is part of the outer one."""
@@ -167,23 +220,81 @@ class FactorySites:
                 return target.value
         return None
 
-    def _mutated(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
-        """Would sharing one tensor across iterations be visible (in-place changes)?"""
-        if assigned is not None:
-            return scope is not None and mutated_in_place(self.facts, assigned, scope)
-        parent = self.facts.parent(expr)
+    def _holder(self, expr: cst.BaseExpression) -> str | None:
+        """The name that holds the tensor after its statement: `t = <expr>`, `a, t = x, <expr>`
+        (element for element), `hc = (<expr>, c)` (a container literal holding it)."""
+        node: cst.CSTNode = expr
+        path: list[int] = []
+        parent = self.facts.parent(node)
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.DictElement, cst.Dict, cst.Set)):
+            if isinstance(parent, (cst.Tuple, cst.List)):
+                path.append(next(i for i, el in enumerate(parent.elements) if el is node))
+            node, parent = parent, self.facts.parent(parent)
+        if not isinstance(parent, (cst.Assign, cst.NamedExpr)) or parent.value is not node:
+            return None
+        target = parent.targets[0].target if isinstance(parent, cst.Assign) and len(parent.targets) == 1 else \
+            parent.target if isinstance(parent, cst.NamedExpr) else None
+        for index in reversed(path):  # unpack element for element while the target is a tuple too
+            if not isinstance(target, (cst.Tuple, cst.List)) or len(target.elements) <= index \
+                    or any(isinstance(el, cst.StarredElement) for el in target.elements):
+                break
+            target = target.elements[index].value
+        return target.value if isinstance(target, cst.Name) else None
+
+    def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
+        """Would sharing one tensor across iterations be visible (in-place changes: its own, an
+        alias's or a view's, or a call's that may change its arguments)?"""
+        if holder is None:
+            parent = self.facts.parent(expr)
+            if isinstance(parent, cst.Attribute) and is_inplace_method(parent.attr.value):
+                return True  # `torch.ones(3).mul_(2)`: a hoisted tensor would grow every step
+            return self._argument_changed(expr)
+        if scope is None:
+            return False
+        names = self._aliases(holder, scope)
+        return any(mutated_in_place(self.facts, n, scope) for n in names) \
+            or any(self._argument_changed(use) for n in names for use in reads_of(self.facts, n, scope))
+
+    def _argument_changed(self, node: cst.CSTNode) -> bool:
+        """`node` is handed to a call that may change it: `out=`, a function of the unit that
+        changes that parameter in place, or a callable whose effects are unknown."""
+        parent = self.facts.parent(node)
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
-        if isinstance(call, cst.Call):
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value.endswith("_") and not func.attr.value.endswith("__"):
-                return False  # `x.add_(CONST)` changes `x`, not the argument
-            if isinstance(func, cst.Name) and func.value in self.facts.functions:
-                defined = self.facts.functions[func.value]
-                index = list(call.args).index(parent)  # type: ignore[arg-type]
-                params = list(defined.params.params)
-                param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)  # type: ignore[union-attr]
-                return param is None or mutated_in_place(self.facts, param, defined.body)
-        return False
+        if not isinstance(call, cst.Call) or not isinstance(parent, cst.Arg):
+            return False
+        if parent.keyword is not None and parent.keyword.value == "out":
+            return True
+        func = call.func
+        if isinstance(func, cst.Name) and func.value in self.facts.functions:
+            defined = self.facts.functions[func.value]
+            index = list(call.args).index(parent)
+            params = list(defined.params.params)
+            param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)
+            return param is None or mutated_in_place(self.facts, param, defined.body)
+        qualified = self.facts.qualified_name(func) or ""
+        if qualified.startswith(("torch.", "numpy.", "math.", "builtins.")) or self.facts.kind(func) is Kind.MODULE:
+            return False
+        return not (isinstance(func, cst.Attribute) and (
+            is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
+            or self.facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE)))
+
+    def _aliases(self, name: str, scope: cst.CSTNode) -> set[str]:
+        """`name` and the names bound in `scope` to it or to a view of it (`v = name`,
+        `v = name[0]`, `v = name.view(-1)`): an in-place change through any is a change of it."""
+        names, work = {name}, [name]
+        while work:
+            for use in reads_of(self.facts, work.pop(), scope):
+                value: cst.CSTNode = use
+                parent = self.facts.parent(value)
+                while isinstance(parent, (cst.Subscript, cst.Attribute)) or (isinstance(parent, cst.Call) and value is parent.func
+                                                                            and isinstance(value, cst.Attribute) and value.attr.value in _VIEWS):
+                    value, parent = parent, self.facts.parent(parent)
+                if isinstance(parent, (cst.Assign, cst.NamedExpr)) and parent.value is value:
+                    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+                    for bound in {n for t in targets for n in bound_names(t)} - names:
+                        names.add(bound)
+                        work.append(bound)
+        return names
 
     def _seeds_state(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
         """`h = torch.zeros(L, B, H)` then `out, h = rnn(x, h)`; `total = torch.zeros(())` then
