@@ -169,11 +169,10 @@ def _finding_key(finding: Any) -> tuple[str, int | None]:
 
 def analyze_program(program: Program, rules: Sequence[str] | None) -> tuple[Outcome, list[Any]]:
     from paef_jupyter import api
-    from paef_jupyter.units import read_units
 
-    units = read_units(str(program.entry))
     start = time.perf_counter()
-    report = api.analyze(units, rules=rules or None, title=str(program.entry))
+    # As `paef scan` does: local modules the program imports are followed.
+    report = api.analyze_path(str(program.entry), rules=rules or None)
     seconds = time.perf_counter() - start
     outcome = Outcome(program.name, seconds)
     findings = list(report.findings)

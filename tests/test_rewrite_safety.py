@@ -244,8 +244,6 @@ RULE_DEFECTS = {
     "helper_accuracy_item.py": "redundant-tensor hoists the accumulator seed `hits = torch.zeros(...)` "
     "(line 38) out of the epoch loop although the loop updates it in place: later epochs start from "
     "the previous count",
-    "refuse_metric_state_hoist.py": "cpu-function hoists `score = balanced_accuracy()` (line 33), a closure "
-    "over `confusion`, which `np.add.at` fills in the loop: the score printed is the empty matrix's",
     "refuse_loop_may_not_run.py": "redundant-tensor hoists `torch.tensor(class_counts, ...)` (line 19) out of "
     "a loop that runs zero times by default: the hoisted call raises TypeError on `None`",
 }
