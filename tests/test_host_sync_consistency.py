@@ -100,7 +100,7 @@ def test_evaluation_inside_a_training_epoch_says_evaluation() -> None:
 
 
 def test_values_the_host_needs_are_low_hints() -> None:
-    """`env.step(a.item())`, indexing a Python list, scikit-learn metrics: the host needs the value."""
+    """Indexing a Python list, scikit-learn metrics: the host needs the value (an environment step is no finding)."""
     for name in ("pos_host_needed_low.py", "pos_sklearn_in_eval.py"):
         path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / name
         findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings

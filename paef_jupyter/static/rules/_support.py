@@ -36,7 +36,7 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     batch loop of an epoch loop runs once per epoch, which is cheap.
     """
     loop = facts.iteration_loop(node)
-    if loop is None or any(l.parent is loop and l.kind != "plain" for l in facts.loops):
+    if loop is None or any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop):
         return None
     outer: Loop | None = loop
     while outer is not None:
@@ -44,6 +44,25 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
             return loop
         outer = outer.parent
     return None
+
+
+def _calls_step_loop(facts: Facts, loop: Loop) -> bool:
+    """`loop` calls a helper that runs a training/evaluation loop of its own (`for epoch: train(...)`
+    with the batch loop inside `train`): `loop` is then an epoch loop, whose body runs once per epoch."""
+    seen: set[cst.CSTNode] = set()
+    work = [(facts, call) for call, in_loop in facts._calls_in_loops if in_loop is loop]
+    while work:
+        owner, call = work.pop()
+        for func in owner._callees(call):
+            if func in seen:
+                continue
+            seen.add(func)
+            callee_facts = owner.owner_of(func)
+            if any(l.function is func and l.parent is None and l.kind != "plain" for l in callee_facts.loops):
+                return True
+            work.extend((callee_facts, c) for c in callee_facts.calls_in(func.body)
+                        if not callee_facts.enclosing_loops(c))
+    return False
 
 
 def is_grad_off_call(facts: Facts, expr: cst.BaseExpression) -> bool:

@@ -21,6 +21,9 @@ _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 # Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
 _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", "builtins.str"})
 # Methods through which the value passes unchanged to whatever consumes it.
+# A `.step(...)` that is not an optimizer's: an environment, whose next observation the loop feeds back
+# to the device. The host must have the value each step: not a finding at all.
+_ENVIRONMENT = "an environment step"
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
@@ -134,6 +137,8 @@ class HostSync(Rule):
         training = self._step_kind(node) == "train"
         where = "training" if training else "evaluation"
         needs = self._host_consumer(node)
+        if needs == _ENVIRONMENT or self._already_on_host(node):
+            return
         if needs is not None:
             self.report(node, f"{what} on every {where} step for {needs}, which needs a Python value: the sync "
                         "may be the program's own need; it costs a device wait each step",
@@ -179,7 +184,7 @@ class HostSync(Rule):
                     return f"`{self.facts.code(anc.func)}`"
                 if isinstance(anc.func, cst.Attribute) and anc.func.attr.value == "step" \
                         and self.facts.kind(anc.func.value) is not Kind.OPTIMIZER:
-                    return f"`{self.facts.code(anc.func)}`"  # `env.step(action.item())`
+                    return _ENVIRONMENT  # `env.step(action.item())`: the next step's input depends on it
                 if qualified not in ("builtins.int", "builtins.float", "builtins.bool"):
                     return None
             elif isinstance(anc, cst.SubscriptElement) or isinstance(anc, cst.Index):
@@ -192,6 +197,26 @@ class HostSync(Rule):
                 return None
             child = anc
         return None
+
+    def _already_on_host(self, node: cst.CSTNode) -> bool:
+        """The same tensor was copied to the host by the statement just before (no call in between
+        that could queue device work): this copy waits for nothing, the device is already idle."""
+        if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+            return False
+        tensor = self.facts.code(_copied_tensor(node))
+        stmt = self.facts.statement_of(node)
+        block = self.facts.parent(stmt)
+        body = list(getattr(block, "body", ()))
+        if stmt not in body:
+            return False
+        for earlier in reversed(body[:body.index(stmt)]):
+            calls = self.facts.calls_in(earlier)
+            if any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
+                   and self.facts.code(_copied_tensor(c)) == tensor for c in calls):
+                return True
+            if calls:
+                return False
+        return False
 
     def _every_step(self, node: cst.CSTNode, loop: Loop) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
