@@ -677,6 +677,11 @@ def _write_table(rows, total, n_programs, harms, n_rewrites, unsafe, secs, cold)
     from benchmarks.tables import Table, command_line, machine, write
 
     notes = (
+        "The corpus (`benchmarks/corpus/`) was written for this by the team: clean programs with near-misses, "
+        "antipatterns reached directly and through helpers / other modules / `Dataset.__getitem__` / `collate_fn` / "
+        "`.cuda()`, multi-module projects, notebooks, and sites where a rewrite must be refused. The rules were "
+        "improved while it was being written, partly on its misses: read it as a regression measure, not as "
+        "held-out evidence.",
         f"{n_programs} programs; precision = TP / (TP + FP) over findings, recall = expected labels found / expected labels; "
         "debatable = findings on `ok`/`refuse` labels, counted neither way.",
         f"Rewrite safety{' (--unsafe)' if unsafe else ''}: {len(harms)} harmful of {n_rewrites} rewrites applied "
