@@ -13,7 +13,7 @@ from browser.conftest import SCREENSHOTS, _browser, _jupyter_servers, jupyter_se
 CELL = """%%paef
 total = 0.0
 for step in range(30):
-    x = torch.randn(64, 32)
+    x = torch.randn(64, 32, device="cpu")
     y = torch.tensor(x.cpu().tolist())
     loss = (y * 2).sum()
     total += loss.item()
