@@ -65,11 +65,7 @@ def create_backup(path: str, data: bytes) -> str:
         except OSError as exc:
             raise WriteError(f"{name}: cannot create the backup ({exc.strerror}); nothing written") from None
         try:
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.chmod(name, mode)
+            _write_synced(fd, data, name, mode)
         except BaseException as exc:
             _remove(name)
             if isinstance(exc, OSError):
@@ -78,6 +74,15 @@ def create_backup(path: str, data: bytes) -> str:
         _fsync_dir(os.path.dirname(os.path.abspath(name)))
         return name
     raise WriteError(f"{path}: too many backups ({path}.orig.*); nothing written")
+
+
+def _write_synced(fd: int, data: bytes, name: str, mode: int) -> None:
+    """Write `data` through `fd` and flush it to disk before anything renames or trusts it."""
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.chmod(name, mode)
 
 
 def replace_file(path: str, data: bytes, before_replace=None) -> None:
@@ -95,11 +100,7 @@ def replace_file(path: str, data: bytes, before_replace=None) -> None:
     except OSError as exc:
         raise WriteError(f"{path}: cannot write ({exc.strerror}: {directory})") from None
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, mode)
+        _write_synced(fd, data, tmp, mode)
         _keep_owner(target, tmp)
         if before_replace is not None:
             before_replace()
