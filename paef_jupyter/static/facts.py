@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .names import bound_names, dotted_name, is_inplace_method, names_read, names_written, root_name, walk, writes_of
+from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, names_read,
+                    names_written, root_name, walk, writes_of)
 from .types import (
     JediOracle,
     Kind,
@@ -64,9 +65,8 @@ _READ_ONLY_METHODS = frozenset({
     "contiguous", "softmax", "log_softmax", "eq", "ne", "type", "parameters", "named_parameters",
     "state_dict", "all", "any", "abs", "exp", "log", "sqrt", "t", "transpose", "permute", "flatten",
 })
-_NUMPY_CHANGES_ARGUMENT = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle"})
 # NumPy calls that read or write files, change settings or change an argument: not pure.
-NUMPY_EFFECTS = _NUMPY_CHANGES_ARGUMENT | {
+NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
     "seterr", "set_printoptions", "printoptions", "tofile",
 }
@@ -550,14 +550,13 @@ class Facts:
     def _leaves_arguments(self, call: cst.Call) -> bool:
         """A call known not to change its arguments: torch/NumPy (no `out=`), pure builtins,
         modules' forward, and this unit's functions that change no parameter in place."""
-        if any(a.keyword is not None and a.keyword.value == "out" for a in call.args):
-            return False
+        if any(mutated_arguments(call)):
+            return False  # `out=x`, `np.add.at(x, ...)`, `np.copyto(x, ...)`
         qualified = self.qualified_name(call.func)
         if qualified is not None:
             last = qualified.rsplit(".", 1)[-1]
             if qualified.startswith(("torch.", "numpy.", "math.")):
-                return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
-                    and last not in _NUMPY_CHANGES_ARGUMENT
+                return not is_inplace_method(last) and not qualified.startswith("numpy.random.")
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS or last in ("print", "next", "iter", "isinstance", "hasattr", "getattr", "type")
         func = call.func
@@ -621,6 +620,8 @@ class Facts:
         return isinstance(func, cst.Attribute) and func.attr.value in _RANDOM_METHODS
 
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
+        if any(mutated_arguments(call)):
+            return False  # writes into an argument (`out=`, `np.add.at`): an effect, whatever it returns
         qualified = self.qualified_name(call.func)
         if qualified is not None:
             if qualified.startswith(_IMPURE_QUALIFIED_PREFIXES):

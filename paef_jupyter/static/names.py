@@ -16,8 +16,11 @@ Children = Callable[[cst.CSTNode], Sequence[cst.CSTNode]]
 MUTATING_METHODS = frozenset({
     "append", "extend", "insert", "pop", "remove", "clear", "update", "add", "discard",
     "setdefault", "popitem", "sort", "reverse", "step", "zero_grad", "backward", "fill_",
-    "load_state_dict", "train", "eval", "send", "write", "put", "push",
+    "load_state_dict", "train", "eval", "send", "write", "put", "push", "fill", "resize", "itemset",
 })
+# Functions that write into their first argument: `np.copyto(dst, src)`, `np.random.shuffle(a)`,
+# `random.shuffle(xs)`, `np.put(a, idx, v)`... (a ufunc's `.at`, `np.add.at(a, idx, v)`, too).
+ARGUMENT_MUTATORS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle"})
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
@@ -63,6 +66,21 @@ def root_name(node: cst.CSTNode) -> str | None:
 
 def is_inplace_method(name: str) -> bool:
     return name in MUTATING_METHODS or (name.endswith("_") and not name.endswith("__"))
+
+
+def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
+    """Arguments `call` writes into in place: `out=x`, `np.copyto(x, ...)`, `np.add.at(x, ...)`,
+    `rng.shuffle(x)`. Syntactic (no types): a method of the same name counts too, which only
+    makes the analysis keep more values loop-variant."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == "out":
+            yield arg.value
+    func = call.func
+    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+    if first is None or not isinstance(func, cst.Attribute):
+        return
+    if func.attr.value in ARGUMENT_MUTATORS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute)):
+        yield first
 
 
 def bound_names(target: cst.CSTNode) -> Iterable[str]:
@@ -134,6 +152,10 @@ def writes_of(node: cst.CSTNode) -> Iterator[str]:
                 yield root
         elif isinstance(func, cst.Name) and func.value == "next" and node.args:
             root = root_name(node.args[0].value)
+            if root:
+                yield root
+        for arg in mutated_arguments(node):
+            root = root_name(arg)
             if root:
                 yield root
     elif isinstance(node, cst.Import):

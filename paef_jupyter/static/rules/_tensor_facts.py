@@ -14,7 +14,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import bound_names, is_inplace_method, names_read, root_name
+from ..names import bound_names, is_inplace_method, mutated_arguments, names_read, root_name
 from ..types import Kind
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
@@ -307,10 +307,10 @@ def _mutated_names(node: cst.CSTNode) -> Iterator[str]:
             root = root_name(func.value)
             if root:
                 yield root
-        out = keyword(node, "out")
-        root = root_name(out) if out is not None else None
-        if root:
-            yield root
+        for arg in mutated_arguments(node):
+            root = root_name(arg)
+            if root:
+                yield root
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:

@@ -59,6 +59,8 @@ class CpuFunction(Rule):
         in_loop = bool(self.facts.enclosing_loops(node))
         if not in_loop and any("self" in self.facts.names_read(a.value) for a in node.args):
             return  # per call of a method: `self` may be another object each time
+        if not in_loop and not self._helper_may_precompute(node):
+            return
         what = self._cpu_only(node)
         if what is None:
             return
@@ -103,6 +105,16 @@ class CpuFunction(Rule):
         if isinstance(value, types.FunctionType) and not bound_in_unit(self.facts, func.value):
             return "CPU-only preprocessing" if _live_function_is_cpu_only(value) else None
         return None
+
+    def _helper_may_precompute(self, node: cst.Call) -> bool:
+        """Work inside a per-iteration helper is reported there only when the helper has no
+        effects (printing, I/O, writing into arrays: a logging or metric helper runs for its
+        effect) and is not itself CPU-only (then its call in the loop is the finding: one per site)."""
+        func = self.facts.enclosing_function(node)
+        name = next((k for k, f in self.facts.functions.items() if f is func), None)
+        if name is None or not self.facts.is_pure_function(name):
+            return False
+        return not _cpu_only_source(self.facts, func)
 
     def _has_data_argument(self, call: cst.Call) -> bool:
         """At least one argument is data (an array or list), not only constants and scalars."""
