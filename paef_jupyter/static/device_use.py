@@ -63,6 +63,12 @@ def uses_device(facts: Facts) -> bool:
     return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in _prior_units(facts)) or _namespace_uses_device(facts)
 
 
+def may_use_mps(facts: Facts) -> bool:
+    """The program may pick Apple's `mps` device (which has no float64): named in this unit or an
+    earlier cell. A rewrite that computes in float64 on the device is not offered there."""
+    return any("mps" in f.text for f in (facts, *_prior_units(facts)))
+
+
 def _prior_units(facts: Facts) -> list[Facts]:
     seen: dict[int, Facts] = {}
     for earlier, _ in facts.prior._values.values():
@@ -110,6 +116,8 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
     kernel on a CPU-only machine holds `device = "cpu"` where the code says `"cuda" if ...`, and
     the verdict must not depend on the machine the analysis runs on."""
     if isinstance(expr, cst.Name) and facts.kind(expr) is not Kind.TENSOR:
+        if any(is_accelerator_device(facts, v, 1) for v in facts.assigned_values(expr.value)):
+            return True  # one branch of `if cuda: device = "cuda" else: device = "cpu"` names one
         value = facts.value_of(expr)
         if value is None:
             earlier = facts.prior.value(expr.value)

@@ -859,6 +859,11 @@ class Facts:
                 break
         return -1
 
+    def assigned_values(self, name: str) -> list[cst.BaseExpression]:
+        """Every value this unit assigns to `name`, in any branch (`if cuda: device = ...
+        elif mps: device = ... else: ...`): what the name may hold, where `value_of` picks one."""
+        return [d.value for d in self._defs.get(name, ()) if d.value is not None]
+
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
 

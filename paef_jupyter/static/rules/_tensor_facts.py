@@ -36,7 +36,7 @@ _FLOAT_RESULT = frozenset({
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize"})
-_BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and",
+_BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and", "any", "all",
                           "logical_or", "logical_not", "isclose"})
 _SAME_AS_INPUT = frozenset({
     "relu", "abs", "neg", "clamp", "clip", "detach", "clone", "cpu", "cuda", "contiguous", "view", "reshape",

@@ -8,10 +8,11 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import HOST_LIBRARIES, on_host, uses_device
-from ..facts import Loop
+from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
+from ..facts import Facts, Loop
 from ..types import Kind, kind_of_method
 from ._support import grad_disabled, hot_loop, insert_after, torch_alias
+from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
@@ -88,7 +89,9 @@ class HostSync(Rule):
         unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
         if not (unknown or self._is_tensor(receiver)):
             return
-        if self._feeds_another_copy(node):
+        if method == "numpy" and not _crosses_to_host(receiver):
+            return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
+        if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item":
             kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
@@ -117,6 +120,29 @@ class HostSync(Rule):
             if isinstance(anc, cst.Attribute) and anc.attr.value in ("to", "cuda") and child is anc.value:
                 return True
             child = anc
+        return False
+
+    def _back_to_tensor_later(self, node: cst.Call) -> bool:
+        """`arr = x.cpu().numpy()`, NumPy work on `arr` (or values computed from it), then
+        `torch.tensor(arr)` later in the same block: the copy is one end of ping-pong's round trip."""
+        stmt = self.facts.statement_of(node)
+        block = self.facts.parent(stmt)
+        body = list(getattr(block, "body", ()))
+        if not isinstance(stmt, cst.SimpleStatementLine) or stmt not in body \
+                or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
+            return False
+        derived = set(self.facts.names_written(stmt))
+        for later in body[body.index(stmt) + 1 :]:
+            for call in self.facts.calls_in(later):
+                if (self.facts.qualified_name(call.func) or "") in _BACK_TO_TENSOR \
+                        and any(self.facts.names_read(a.value) & derived for a in call.args):
+                    return True
+            if not isinstance(later, cst.SimpleStatementLine):
+                continue
+            for small in later.body:
+                if isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and small.value is not None \
+                        and self.facts.names_read(small.value) & derived:
+                    derived |= self.facts.names_written(later)
         return False
 
     def _every_n(self, node: cst.CSTNode) -> Callable[[Loop], str]:
@@ -258,27 +284,56 @@ class HostSync(Rule):
             return None
         if any(self._reads_global(f, total) for f in self.facts.functions.values() if f is not loop.function):
             return None  # a function (a logging helper called in the loop, say) may read it mid-loop
+        item = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
+        cast, unproven = self._exact_accumulation(value, accumulated, node, total, loop, item)
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
-        new_value = f"{self.facts.code(value)}.detach()" if atom else f"({self.facts.code(value)}).detach()"
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):  # `x.item()`: rename the method
-            change: tuple[Edit, ...] = (replace(self.facts, node.func.attr, "detach"),)
+        kept = f"detach(){cast}"
+        new_value = f"{self.facts.code(value)}.{kept}" if atom else f"({self.facts.code(value)}).{kept}"
+        if item:  # `x.item()`: rename the method
+            change: tuple[Edit, ...] = (replace(self.facts, node.func.attr, kept[: -len("()")]),)  # type: ignore[union-attr]
         else:  # `float(x)`: unwrap, touching only the call's own text (edits inside `x` compose)
             call, arg = self.facts.position(node), self.facts.position(value)
             change = (
                 Edit(call.start.line, call.start.column, arg.start.line, arg.start.column, "" if atom else "("),
-                Edit(arg.end.line, arg.end.column, call.end.line, call.end.column, ".detach()" if atom else ").detach()"),
+                Edit(arg.end.line, arg.end.column, call.end.line, call.end.column, f".{kept}" if atom else f").{kept}"),
             )
         edits = (
             *change,
             insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
         )
         proven = self._is_tensor(value)
+        review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
             suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
-            review="" if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)",
+            review=review,
         )
+
+    def _exact_accumulation(self, value: cst.BaseExpression, accumulated: cst.BaseExpression, node: cst.CSTNode,
+                            total: str, loop: Loop, item: bool) -> tuple[str, str]:
+        """(cast after `.detach()`, why the sum may differ: "" when proved exact).
+
+        Python adds `.item()` values as float64 (floats) or exact ints; a tensor accumulates in
+        its own dtype (float16/bfloat16 stall after a few thousand steps, float32 rounds sooner).
+        Floats are accumulated as float64 (`.double()`: the same IEEE additions, in the same order);
+        integers stay integers only where every other operand is an integer and the total starts
+        as one; whatever the analysis cannot type is offered for review."""
+        fam = family(dtype_of(self.facts, value))
+        initial = _initial_value(self.facts, total, loop)
+        if not isinstance(initial, (cst.Integer, cst.Float)):
+            return "", f"`{total}` is not proven to start as a Python number before the loop: read back with " \
+                "`.item()` it would change type"
+        if fam is None:
+            return "", f"the dtype of `{self.facts.code(value)}` is not known: a tensor sum rounds in that dtype " \
+                "(float16/bfloat16 stall), not in float64 as Python's does"
+        if item and fam in (INT, BOOL) and isinstance(initial, cst.Integer):
+            if _integer_arithmetic(accumulated, node):
+                return "", ""
+            return "", f"`{total}` stays an integer only if every operand of the sum is one: not proven"
+        if may_use_mps(self.facts):
+            return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
+        return ".double()", ""
 
     def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
         """`func` reads the module's `name` (not a local of its own)."""
@@ -341,6 +396,60 @@ def _accumulation(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseEx
     ):
         return small.value.left.value, small.value.right
     return None, None
+
+
+def _integer_arithmetic(expr: cst.BaseExpression, sync: cst.CSTNode) -> bool:
+    """`sync` combined by + - * with integer literals, `len(...)`, `.size(...)`, `.numel()` or
+    `.shape[...]` only: an integer tensor stays an exact integer."""
+    if expr is sync:
+        return True
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+        left, right = _integer_arithmetic(expr.left, sync), _integer_arithmetic(expr.right, sync)
+        return (left and _int_number(expr.right)) or (right and _int_number(expr.left))
+    return False
+
+
+def _int_number(expr: cst.BaseExpression) -> bool:
+    return not isinstance(expr, (cst.Float, cst.Name)) and _plain_number(expr)
+
+
+def _initial_value(facts: Facts, total: str, loop: Loop) -> cst.BaseExpression | None:
+    """The literal `total` holds when `loop` starts: `total = 0`, `loss, n = 0.0, 0` in the
+    statements before the loop (looking outwards through enclosing blocks of the same function)."""
+    node: cst.CSTNode = loop.node
+    for block in facts.ancestors(loop.node):
+        body = getattr(block, "body", None)
+        if isinstance(body, (list, tuple)) and node in body:
+            for stmt in reversed(body[: body.index(node)]):
+                if total not in facts.names_written(stmt):
+                    continue
+                small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+                if not isinstance(small, cst.Assign) or len(small.targets) != 1:
+                    return None
+                target, value = small.targets[0].target, small.value
+                if isinstance(target, cst.Name):
+                    return value
+                if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements):
+                    return next((v.value for t, v in zip(target.elements, value.elements)
+                                 if isinstance(t.value, cst.Name) and t.value.value == total), None)
+                return None
+        if isinstance(block, cst.FunctionDef):
+            break
+        node = block
+    return None
+
+
+def _crosses_to_host(expr: cst.BaseExpression) -> bool:
+    """`x.cpu()`, `x.detach().to("cpu")`: the chain before `.numpy()` holds a device-to-host copy."""
+    while isinstance(expr, (cst.Call, cst.Attribute, cst.Subscript)):
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("cpu", "to"):
+            return True
+        expr = expr.func if isinstance(expr, cst.Call) else expr.value
+    return False
+
+
+def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+    return node is outer or any(a is outer for a in facts.ancestors(node))
 
 
 def _arithmetic_of(expr: cst.BaseExpression, sync: cst.CSTNode) -> bool:
