@@ -383,6 +383,11 @@ class Facts:
         """This unit's functions that run per iteration only because another unit calls them."""
         return [f for f, loop in self.per_iteration_functions.items() if loop.facts is not self and self.owner_of(f) is self]
 
+    def per_iteration_call_sites(self, func: FunctionNode) -> list[tuple["Facts", cst.Call]]:
+        """The calls (and the units holding them) that run `func` once per loop iteration."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        return self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+
     def add_call_sites(self, func: FunctionNode, sites: Sequence[tuple["Facts", cst.Call]]) -> None:
         """Calls of this unit's `func` seen elsewhere: its parameters take their kinds."""
         known = self._foreign_sites.setdefault(func, [])

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
-from ..names import bound_names, is_inplace_method
+from ..names import bound_names, is_inplace_method, writes_of
 from ..facts import Facts, Loop
 from ..types import Kind
 from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
@@ -131,6 +131,9 @@ class FactorySites:
         mutated = self._mutated(expr, holder, scope)
         if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, holder, scope)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
+        if factory in FILL_FACTORIES and in_helper and self._returned(expr, holder, scope) \
+                and self._callers_carry_state(scope):
+            return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
         return Site(expr, factory, target, in_helper, assigned, holder, mutated)
 
     def review(self, site: Site) -> str:
@@ -317,6 +320,37 @@ class FactorySites:
                 continue
             parent = self.facts.parent(use)
             if is_binding(self.facts, use) or (isinstance(parent, cst.Arg) and self._handed_to_call(use)):
+                return True
+        return False
+
+    def _returned(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
+        """The tensor is what the helper returns: `return <expr>`, `return (h0, c0)`."""
+        nodes: list[cst.CSTNode] = [expr]
+        if holder is not None and scope is not None:
+            stmt = self.facts.statement_of(expr)
+            nodes = [u for u in reads_of(self.facts, holder, scope) if not within(self.facts, u, stmt)]
+        for node in nodes:
+            parent = self.facts.parent(node)
+            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+                parent = self.facts.parent(parent)
+            if isinstance(parent, cst.Return):
+                return True
+        return False
+
+    def _callers_carry_state(self, helper: cst.CSTNode | None) -> bool:
+        """Some per-iteration caller binds the helper's result to a name that it then rebinds
+        (`hidden = init_hidden()`; `out, hidden = rnn(x, hidden)`): a loop-carried state's seed."""
+        if not isinstance(helper, cst.FunctionDef):
+            return False
+        for caller, call in self.facts.per_iteration_call_sites(helper):
+            stmt = caller.statement_of(call)
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if not isinstance(small, cst.Assign) or small.value is not call or len(small.targets) != 1 \
+                    or not isinstance(small.targets[0].target, cst.Name):
+                continue
+            name = small.targets[0].target.value
+            scope = caller.enclosing_function(call) or caller.module
+            if sum(name in set(writes_of(n)) for n in caller.walk(scope)) > 1:
                 return True
         return False
 
