@@ -451,8 +451,14 @@ def check_rewrites(
             ):
                 result.harms.append(Harm(program.name, label.rule, label.where(CORPUS), "refused rewrite offered as automatic"))
                 break
-    units = read_units(str(program.entry))
-    rewrites, result.note = _rewrite(units, rules, unsafe)
+    # Every file of a project, each rewritten on its own as `paef fix FILE` does: a module's
+    # automatic fixes are run and compared too, not only the entry's.
+    units, rewrites = [], []
+    for file in program_files(program) if program.path.is_dir() else [program.entry]:
+        file_units = read_units(str(file))
+        file_rewrites, result.note = _rewrite(file_units, rules, unsafe)
+        units += file_units
+        rewrites += file_rewrites
     new_texts: dict[tuple[str, int | None], str] = {}
     for rw in rewrites:
         key = (os.path.realpath(rw.unit.ref.path), rw.unit.ref.cell)
