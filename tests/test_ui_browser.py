@@ -171,6 +171,8 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
     name = f"theme_{kind}.ipynb"
     nb = open_notebook(name, [("setup", "%load_ext paef_jupyter\nimport time\nimport torch\ntorch.set_num_threads(1)"),
                               ("train", WIDE_CELL + "\npaef_end = time.time()"), ("clock", "print(repr(paef_end))")])
+    plotly_loads = []
+    nb.page.on("request", lambda r: plotly_loads.append(r.url) if "plotly" in r.url else None)
     try:
         nb.run_cell(0, timeout=180)  # a cold kernel: torch, jedi and the profiler warm-up
         # Latency (measured, not asserted: published in BENCHMARKS.md), first run cold, then warm.
@@ -179,6 +181,8 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
         (SCREENSHOTS / f"latency_{kind}.json").write_text(json.dumps(latency))
         print(f"paef view latency {kind}: {latency}")
         assert latency["cold"]["placeholder_first"] and latency["warm"]["placeholder_first"]
+        # Two reports, one plotly.js: the page loads it once, from the labextension.
+        assert [u.split("?")[0].rsplit("/", 2)[-2:] for u in plotly_loads] == [["paef-jupyter", "plotly-basic.min.js"]]
         view = nb.cell(1).locator(".paef-box")
         assert nb.cell(1).locator(".paef-static").is_hidden()  # the live view hides the static copy
         _assert_readable(view, f"{kind} light")
