@@ -100,13 +100,15 @@ def profile_cell(
     rules: Collection[str] | None = None,
     top: int = 5,
     full: bool = False,
+    progress: Callable[[str], None] | None = None,
 ) -> CellRun:
     """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
-    and return its value or exception with the correlated report. `execute` runs the cell."""
+    and return its value or exception with the correlated report. `execute` runs the cell;
+    `progress` hears, in a few words, what is being done (for a note shown while it runs)."""
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
-    from .dynamic.collector import collect
+    from .dynamic.collector import collect, tell
     from .dynamic.window_loop import choose_loop
 
     started = time.perf_counter()
@@ -130,7 +132,9 @@ def profile_cell(
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
-    run = collect(execute, files, loop)
+    run = collect(execute, files, loop, progress=progress)
+    if run.error is None:
+        tell(progress, "analysing the profile\u2026")
     try:
         profile = build_profile(run)
         report = correlate(static, replace(profile, notes=failed + profile.notes), max_dynamic=top)

@@ -99,14 +99,16 @@ class PaefMagics(Magics):
         text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
         ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
-        progress = None
+        progress = note = None
         if not args.quiet:
-            from .ui import placeholder, placeholder_html
+            from .ui import placeholder, placeholder_html, progress_note
 
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
+            note = progress_note(progress)
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
+                                    progress=note)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -132,9 +134,10 @@ class PaefMagics(Magics):
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
+                 progress: Callable[[str], None] | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name."""
+        cell's prompt number, which its tracebacks name; `progress` hears what is being done."""
         __tracebackhide__ = True  # noqa: F841
         self._wait_for_jedi()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
@@ -151,7 +154,7 @@ class PaefMagics(Magics):
         ns = self.shell.user_ns
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top)
+                                   filename_to_ref={code.filename: ref}, top=top, progress=progress)
             error = _from_user_code(run.error, code.filename)
             return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
         value, error = None, None

@@ -6,6 +6,7 @@ Uses the browser harness of `tests/browser/conftest.py` (servers, chromium, note
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from browser.conftest import SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, open_notebook, page  # noqa: F401
@@ -109,7 +110,10 @@ LATENCY_JS = """el => {
   el.paefObs = new MutationObserver(() => {
     const now = performance.now();
     if (!t.cleared) { if (!el.querySelector('.jp-OutputArea-child')) t.cleared = true; else return; }
-    if (!t.placeholder && el.querySelector('.paef-progress')) t.placeholder = now;
+    const notes = el.querySelectorAll('.paef-progress');
+    if (!t.placeholder && notes.length) t.placeholder = now;
+    t.notes = t.notes || []; t.most = Math.max(t.most || 0, notes.length);
+    for (const n of notes) if (!t.notes.includes(n.textContent)) t.notes.push(n.textContent);
     if (!t.static && el.querySelector('.paef-static')) t.static = now;
     if (!t.box && el.querySelector('.paef-box')) t.box = now;
     if (!t.drawn && el.querySelector('.paef-box .js-plotly-plot .main-svg')) t.drawn = now;
@@ -127,6 +131,8 @@ def _timed_run(nb, index: int, clock: int) -> dict:
     nb.cell(index).locator(".paef-box .js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
     t = nb.cell(index).evaluate("el => ({...el.paefT, origin: performance.timeOrigin})")
     end = float(nb.run_cell(clock)) * 1000 - t["origin"]
+    # The placeholder is one output, updated in place with what is being profiled.
+    assert t["most"] == 1 and any(re.search(r"profiling iterations \d+–\d+ of 30", n) for n in t["notes"]), t
     return {"placeholder_first": bool(t.get("placeholder")) and t["placeholder"] <= t["static"],
             "end_to_drawn_s": round((t["drawn"] - end) / 1000, 3),
             "end_to_static_s": round((t["static"] - end) / 1000, 3),

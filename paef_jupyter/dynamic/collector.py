@@ -61,11 +61,13 @@ def collect(
     warmup: int | None = None,
     window: int | None = None,
     max_profiled_s: float = MAX_PROFILED_S,
+    progress: Callable[[str], None] | None = None,
 ) -> Collected:
     """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
 
     `warmup`/`window` fix the window in loop iterations; by default it is sized from the
-    loop's length (`line_tracer.window_for`)."""
+    loop's length (`line_tracer.window_for`). `progress` hears what is profiled when the
+    profiler starts and stops (outside the profiled part)."""
     out = Collected(loop=loop)
     try:
         import torch
@@ -94,6 +96,7 @@ def collect(
             if not out.notes:
                 out.notes.append("another torch profiler is running: this cell was not profiled")
             return
+        tell(progress, tracer.window_text() + "\u2026")
         with _interrupts_deferred():  # started means recorded as started, even on a Ctrl-C
             try:
                 with _quiet_fd2():
@@ -118,6 +121,8 @@ def collect(
                 _guarded(lambda: torch.cuda.synchronize())
                 out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
             _stop_profiler()
+        if state["started"]:
+            tell(progress, tracer.window_text(done=True) + "; the cell runs on, then the report is built\u2026")
 
     def _stop_profiler() -> None:
         try:
@@ -220,6 +225,15 @@ def _guarded(call: Callable[[], Any]) -> Any:
         return call()
     except (AssertionError, RuntimeError, AttributeError):
         return None
+
+
+def tell(progress: Callable[[str], None] | None, text: str) -> None:
+    """Progress notes are a courtesy: one that fails never touches the cell."""
+    if progress is not None:
+        try:
+            progress(text)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 @contextlib.contextmanager
