@@ -96,7 +96,8 @@ class PaefMagics(Magics):
             raise UsageError("--top must be at least 1")
         _check_rule_ids(args.apply)
         running = running_cell(self.shell)
-        text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
+        whole_cell = bool(running.code and _is_paef_cell(running.code, body))
+        text = running.code if whole_cell else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
         ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
         progress = note = None
@@ -131,8 +132,23 @@ class PaefMagics(Magics):
             show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
                         apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
         if outcome.error is not None:
+            if whole_cell and self._fail_cell(outcome.error):
+                return None
             raise outcome.error
         return report if args.output else outcome.value
+
+    def _fail_cell(self, error: BaseException) -> bool:
+        """Show `error` as the user's cell's own and mark the cell failed (Run All stops).
+
+        Raised, it would also show the line IPython turned the cell into
+        (`get_ipython().run_cell_magic(...)`), as a second cell. Only when this magic is the
+        whole running cell, so nothing after it could have caught the error."""
+        result = getattr(self.shell.displayhook, "exec_result", None)
+        if result is None:
+            return False
+        self.shell.showtraceback((type(error), error, error.__traceback__), tb_offset=0)
+        result.error_in_exec = error
+        return True
 
     def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
                  progress: Callable[[str], None] | None = None) -> CellOutcome:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,9 +139,12 @@ def test_labels_and_tracebacks_name_the_cells_own_count(kernel):
     count = r.reply["execution_count"]
     assert kernel.ok("last_ = %paef last\nprint(last_.sources[0].ref.path)").stdout() == f"In[{count}]\n"
     r = kernel.run("%%paef --no-profile\nzz = 1\n1/0")
-    tb = "\n".join(r.error()["traceback"])
+    tb = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(r.error()["traceback"]))
     assert r.reply["execution_count"] == count + 2
     assert f"In[{count + 2}]" in tb and f"In[{count + 3}]" not in tb
+    # Only the user's cell: not the `get_ipython().run_cell_magic(...)` line it became, nor hidden frames.
+    assert "run_cell_magic" not in tb and "skipping hidden" not in tb and tb.count("Cell In[") == 1, tb
+    assert "1/0" in tb and r.reply["ename"] == "ZeroDivisionError"
 
 
 def test_trailing_semicolon_hides_the_value_and_no_value_is_none(kernel):
