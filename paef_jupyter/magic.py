@@ -266,8 +266,8 @@ class PaefMagics(Magics):
         explicit = bool(path)
         path = path or notebook_path(self.shell)
         if path:
-            if not explicit:  # the kernel's own notebook: named as the user knows it, from its folder
-                path = os.path.relpath(path)
+            if not explicit or os.path.isabs(path):  # named from the notebook's folder, as the user knows it
+                path = _relative(path)
             try:
                 units = read_units(path)
             except InputError as exc:
@@ -430,6 +430,13 @@ def notebook_path(shell: Any) -> str | None:
         if isinstance(candidate, str) and candidate.endswith(".ipynb") and os.path.isfile(candidate):
             return candidate
     return None
+
+
+def _relative(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows): keep it as given
+        return path
 
 
 def history_units(shell: Any) -> list[SourceUnit]:

@@ -220,13 +220,21 @@ def test_apply_button_without_the_extension_offers_the_fallback(kernel):
 
 def test_line_magics_scan_report_and_errors(kernel, tmp_path):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell(PING_PONG.format(flags=""))]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell(PING_PONG.format(flags=""),
+                                                                                  execution_count=7)]
     path = tmp_path / "scan_me.ipynb"
     nbformat.write(nb, str(path))
     kernel.ok(f"__session__ = {str(path)!r}")
     r = kernel.ok("%paef scan")
-    assert "ping-pong" in r.displays()[0]["text/html"] and "scan_me.ipynb" in r.displays()[0]["text/html"]
+    html = r.displays()[0]["text/html"]
+    assert "ping-pong" in html and "scan_me.ipynb" in html
+    # Labelled as the user sees the cell (the first code cell, prompt [7]), with no absolute path;
+    # the report's `cell` stays the JSON contract's index among all cells.
+    absolute = re.compile(r"(?<!\.\.)" + re.escape(str(tmp_path)))  # relative paths may climb to it
+    assert "scan_me.ipynb, code cell 1 [7]" in html and not absolute.search(html)
     assert kernel.ok("r = %paef last\nprint(r.findings[0].ref.cell)").stdout() == "1\n"
+    r = kernel.ok(f"%paef scan {path}")
+    assert "code cell 1 [7]" in r.displays()[0]["text/html"] and not absolute.search(r.displays()[0]["text/html"])
     kernel.ok("del __session__")
     r = kernel.ok("%paef scan -q")
     assert r.displays() == []
