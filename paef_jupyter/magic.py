@@ -15,7 +15,7 @@ import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from IPython.core.error import UsageError
@@ -155,7 +155,11 @@ class PaefMagics(Magics):
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
         cell's prompt number, which its tracebacks name; `progress` hears what is being done."""
         __tracebackhide__ = True  # noqa: F841
-        self._wait_for_jedi()
+        warming = self.warming is not None and self.warming.is_alive()
+        if warming:
+            from .dynamic.warm import before_cell
+
+            before_cell()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
         timing: dict[str, float] = {}
 
@@ -169,10 +173,11 @@ class PaefMagics(Magics):
 
         ns = self.shell.user_ns
         if profile:
-            run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top, progress=progress)
+            run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
+                                   top=top, progress=progress, ready=self._wait_for_jedi)
             error = _from_user_code(run.error, code.filename)
-            return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
+            report = _shared_with_warmup(run.report) if warming else run.report
+            return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
         value, error = None, None
         try:
             value = execute()
@@ -180,6 +185,7 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
+        self._wait_for_jedi()
         try:
             report = api.analyze_source(text, ref, namespace=ns)
         except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
@@ -189,8 +195,8 @@ class PaefMagics(Magics):
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
     def _wait_for_jedi(self) -> None:
-        """Analysis needs jedi warm anyway; a warming thread would also steal the GIL from a
-        timed cell and share jedi's caches with the analysis."""
+        """Called after the cell's code ran, before its analysis: analysis needs jedi warm
+        anyway, and must not share jedi's caches with a warming thread."""
         if self.warming is not None:
             self.warming.join()
             self.warming = None
@@ -451,6 +457,16 @@ def history_units(shell: Any) -> list[SourceUnit]:
 
 
 _PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
+def _shared_with_warmup(report: Report) -> Report:
+    """The first cell ran at once, while jedi's one-time warm-up still ran beside it: say so
+    where its times are read."""
+    if report.profile is None:
+        return report
+    note = ("paef's one-time warm-up (jedi) ran beside this first cell: its times may read high; "
+            "re-run the cell for clean figures")
+    return replace(report, profile=replace(report.profile, notes=report.profile.notes + (note,)))
 
 
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:

@@ -227,7 +227,7 @@ def test_progress_notes_name_the_iterations_the_profiler_records():
     notes: list[str] = []
     run, ns = run_like_the_magic(text, progress=notes.append)
     enabled = [i + 1 for i, flag in enumerate(ns["on"]) if flag]
-    assert len(notes) == 3 and notes[-1] == "analysing the profile\u2026", notes
+    assert len(notes) == 3 and notes[-1] == "analysing the cell and its profile\u2026", notes
     start = re.fullmatch(r"profiling iterations (\d+)\u2013(\d+) of 40\u2026", notes[0])
     stop = re.fullmatch(r"profiled iterations (\d+)\u2013(\d+) of 40; .*", notes[1])
     assert start and stop and start.groups() == stop.groups(), notes

@@ -400,3 +400,31 @@ def test_an_error_stops_run_all(kernel):
         NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
     assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
 
+
+
+def test_the_first_cell_runs_at_once_while_the_warm_up_finishes_beside_it():
+    """Warm-ups never block the first cell: sent right after `%load_ext`, its code runs while
+    jedi's warm-up is still going; the analysis waits for it after the run, the cell is still
+    profiled (the profiler's own warm-up never overlaps it), and the report says the times
+    shared the CPU."""
+    k = Kernel()
+    try:
+        k.ok("import threading, torch\ntorch.set_num_threads(1)")
+        load = k.send("%load_ext paef_jupyter")
+        first = k.send("%%paef\nwarming = [t.name for t in threading.enumerate() if t.name.startswith('paef')]\n"
+                       "for step in range(30):\n    y = torch.tensor(torch.randn(8).tolist())")
+        k.collect(load)
+        r = k.collect(first, timeout=300)
+        assert r.status == "ok", r.error()
+        info = json.loads(k.ok("import json\nr = %paef last\nprint(json.dumps({'warming': warming, "
+                               "'profiled': r.profile.profiled_iterations, 'notes': r.profile.notes, "
+                               "'rules': [f.rule for f in r.findings]}))").stdout())
+        assert info["warming"] == ["paef-warm"], info
+        assert info["profiled"] > 0 and not any("another torch profiler" in n for n in info["notes"]), info
+        assert any("warm-up (jedi) ran beside this first cell" in n for n in info["notes"]), info
+        assert "ping-pong" in info["rules"]  # analysed once jedi was ready
+        k.ok("%%paef -q\nfor step in range(30):\n    y = torch.tensor(torch.randn(8).tolist())")
+        notes = k.ok("r = %paef last\nprint(r.profile.notes)").stdout()
+        assert "warm-up" not in notes  # later cells: nothing ran beside them
+    finally:
+        k.close()

@@ -43,11 +43,19 @@ def warm_profiler() -> None:
         _done.set()
 
 
+def before_cell() -> None:
+    """A cell is about to run under the profiler, which is global: a warm-up session must not
+    overlap it. Waits for one in progress (about a second), cancels one not yet begun."""
+    with _lock:
+        _done.set()
+
+
 def warm_in_background(*also: Callable[[], None]) -> threading.Thread:
-    """One daemon thread that runs `also` (jedi's warm-up) and then the profiler's."""
+    """One daemon thread that runs the profiler's warm-up (the short one: a cell that comes
+    at once waits for it at most), then `also` (jedi's)."""
 
     def run() -> None:
-        for step in (*also, warm_profiler):
+        for step in (warm_profiler, *also):
             try:
                 step()
             except Exception:  # noqa: BLE001 - see warm_profiler
