@@ -20,6 +20,7 @@ from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
 from .trace_events import Trace, load_chrome_trace
+from .warm import profiler_turn
 
 
 # A cell with no loop to window (or a very long iteration) is profiled this long at most:
@@ -91,6 +92,10 @@ def collect(
     state = {"started": False, "running": False}
 
     def start() -> None:
+        with profiler_turn():
+            _start()
+
+    def _start() -> None:
         if _guarded(lambda: torch.autograd.profiler._is_profiler_enabled):
             # The profiler is global: starting ours would end the user's own session.
             if not out.notes:

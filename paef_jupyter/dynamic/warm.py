@@ -7,8 +7,9 @@ a cell sees: no name lands in the user's namespace, and torch's global state is 
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from typing import Callable
+from typing import Callable, Iterator
 
 _done = threading.Event()
 _lock = threading.Lock()
@@ -44,10 +45,17 @@ def warm_profiler() -> None:
 
 
 def before_cell() -> None:
-    """A cell is about to run under the profiler, which is global: a warm-up session must not
-    overlap it. Waits for one in progress (about a second), cancels one not yet begun."""
+    """A cell is about to run: a profiler warm-up not yet begun is skipped (the cell's own
+    profiler pays those costs, in the iteration it leaves unrecorded). Never waits."""
+    _done.set()
+
+
+@contextlib.contextmanager
+def profiler_turn() -> Iterator[None]:
+    """Held while a cell's profiler starts: the profiler is global, so a warm-up session in
+    progress ends first, and none begins meanwhile (it would see the cell's and step aside)."""
     with _lock:
-        _done.set()
+        yield
 
 
 def warm_in_background(*also: Callable[[], None]) -> threading.Thread:
