@@ -134,10 +134,12 @@ def main() -> None:
         measured = BROWSER / f"latency_{kind}.json"
         if measured.is_file():
             got = json.loads(measured.read_text())
+            ran = (f"; Shift+Enter to the end of the code {got['cold']['run_to_end_s']} s (cold) and "
+                   f"{got['warm']['run_to_end_s']} s (warm)" if "run_to_end_s" in got["cold"] else "")
             notes.append(
                 f"In the browser ({kind}, the browser suite's last run, {measured.relative_to(ROOT)}): live chart "
                 f"drawn {got['cold']['end_to_drawn_s']} s (cold) and {got['warm']['end_to_drawn_s']} s (warm) "
-                "after the cell's code ended; placeholder shown before the end: "
+                f"after the cell's code ended{ran}; placeholder shown before the end: "
                 f"{got['cold']['placeholder_before_end'] and got['warm']['placeholder_before_end']}.")
     write(Table(
         name="view",

@@ -174,7 +174,7 @@ class PaefMagics(Magics):
         ns = self.shell.user_ns
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
-                                   top=top, progress=progress, ready=self._wait_for_jedi)
+                                   top=top, progress=progress, ready=lambda: self._wait_for_jedi(progress))
             error = _from_user_code(run.error, code.filename)
             report = _shared_with_warmup(run.report) if warming else run.report
             return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
@@ -185,7 +185,7 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
-        self._wait_for_jedi()
+        self._wait_for_jedi(progress)
         try:
             report = api.analyze_source(text, ref, namespace=ns)
         except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
@@ -194,10 +194,14 @@ class PaefMagics(Magics):
             report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
-    def _wait_for_jedi(self) -> None:
+    def _wait_for_jedi(self, progress: Callable[[str], None] | None = None) -> None:
         """Called after the cell's code ran, before its analysis: analysis needs jedi warm
         anyway, and must not share jedi's caches with a warming thread."""
         if self.warming is not None:
+            if self.warming.is_alive():
+                from .dynamic.collector import tell
+
+                tell(progress, "analysing: waiting for jedi's one-time start-up (the first cell only)\u2026")
             self.warming.join()
             self.warming = None
             # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the

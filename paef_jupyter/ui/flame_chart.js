@@ -73,7 +73,10 @@ function paint(Plotly, gd, colors) {
 async function render({ model, el }) {
   const gd = document.createElement("div");
   gd.className = "paef-flame-live";
-  gd.style.width = "100%";
+  // Never wider than the output column, even before a resize has caught up with it.
+  gd.style.cssText = "width:100%;max-width:100%;overflow:hidden";
+  el.style.minWidth = "0";
+  el.style.maxWidth = "100%";
   gd.textContent = "drawing the flame chart\u2026";
   el.appendChild(gd);
   let Plotly;
