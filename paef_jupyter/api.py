@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 from .fix import apply_findings
 from .model import CellRef, Finding, Profile, Report, SourceUnit
 from .static.analyzer import analyze_units
 from .units import read_units
+
+if TYPE_CHECKING:
+    from .distributed.launch import Launch
 
 
 def analyze(
@@ -166,6 +169,37 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
         profile = replace(profile, notes=stopped + profile.notes)
     report = correlate(static, profile)
     return replace(report, errors=report.errors + tuple(failures))
+
+
+def profile_distributed(
+    path: str,
+    launch: "Launch",
+    script_args: Sequence[str] = (),
+    *,
+    rules: Collection[str] | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> Report:
+    """Run a script on several ranks through torchrun, each rank profiled over its own window,
+    and merge the ranks into one report (`Profile.distributed` holds the per-rank view).
+
+    A rank that fails is listed in `errors` with its reason; the others' data is kept.
+    Raises `units.InputError` for an unreadable file or one that is not a `.py` script.
+    `echo` receives the launcher's console output line by line."""
+    from .correlate import correlate
+    from .distributed.launch import run_job
+    from .distributed.merge import merge_ranks
+    from .units import InputError
+
+    if not path.endswith(".py"):
+        raise InputError(f"{path}: a multi-rank run launches a Python script (.py), not a notebook")
+    if launch.nproc_per_node < 1:
+        raise ValueError("--nproc-per-node must be at least 1")
+    units = read_units(path)
+    static = analyze(units, rules=rules, title=path)
+    result = run_job(path, list(script_args), launch, echo)
+    profile, failures = merge_ranks(result, launch, units[0].ref)
+    report = correlate(static, profile)
+    return replace(report, errors=report.errors + failures)
 
 
 def _where(error: AnalysisError) -> str:

@@ -19,6 +19,7 @@ from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, source, summary, units_with_findings
+from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
@@ -137,7 +138,7 @@ class ReportView:
     def _assemble(self) -> w.Widget:
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
         head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
-                          errors(self.report)))
+                          ranks_section(self.report), errors(self.report)))
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
         sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),

@@ -1,0 +1,191 @@
+"""The ranks' records -> one `Profile` (what every view renders) with a per-rank summary.
+
+Each rank's line costs are summed (rank-seconds), and so are the times the evidence is a share
+of, so a finding's share is its average share over ranks and its saving is the job's. The flame
+chart shows each rank's tree side by side. `Distributed` keeps what a sum hides: the split of
+each rank's window, the slowest rank, the spread, and each line's cheapest and dearest rank.
+Memory is O(lines), not O(ranks x lines): a line keeps its total, min and max only.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+from typing import Any, Iterable
+
+from ..dynamic.build import merge_profiles
+from ..model import AnalysisError, CellRef, Distributed, LineStat, Profile, RankLine, RankProfile, _from_plain
+from .launch import Launch, LaunchResult
+
+MAX_COMPARED_LINES = 50  # lines compared across ranks, dearest first
+
+
+def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Profile, tuple[AnalysisError, ...]]:
+    ranks: list[RankProfile] = []
+    profiles: dict[int, Profile] = {}
+    errors: list[AnalysisError] = []
+    for rank, record in sorted(result.records.items()):
+        profile = _from_plain(Profile, record["profile"])
+        profiles[rank] = replace(profile, notes=tuple(f"rank {rank}: {n}" for n in profile.notes))
+        summary = _rank_summary(rank, record, profile, result)
+        ranks.append(summary)
+        if summary.status == "failed":
+            errors.append(AnalysisError(ref, record.get("line"), f"rank {rank} failed: {summary.reason}"))
+    seen = {r.local_rank for r in ranks}
+    for local in range(launch.nproc_per_node):
+        if local in seen:
+            continue
+        missing = _missing(local, launch, result)
+        ranks.append(missing)
+        errors.append(AnalysisError(ref, None, f"rank {missing.rank} failed: {missing.reason}"))
+    ranks.sort(key=lambda r: (r.rank, r.local_rank))
+    distributed = _distributed(ranks, profiles, launch, result.exit_code)
+    notes = tuple(e.message for e in errors) + _stopped_notes(ranks)
+    if not profiles:
+        return Profile(engine="torch", wall_time_s=0.0, mode="off", notes=notes, distributed=distributed), tuple(errors)
+    ordered = [profiles[r] for r in sorted(profiles)]
+    merged = merge_profiles(ordered, notes=notes + (_summed_note(len(ordered)),))
+    return (
+        replace(
+            merged,
+            wall_time_s=max(p.wall_time_s for p in ordered),
+            iterations=max(p.iterations for p in ordered),
+            profiled_iterations=sum(p.profiled_iterations for p in ordered),
+            lines=_summed_lines(ordered),
+            cpu_tree=_named_by_rank(merged.cpu_tree, [r for r in sorted(profiles) if profiles[r].cpu_tree]),
+            gpu_tree=_named_by_rank(merged.gpu_tree, [r for r in sorted(profiles) if profiles[r].gpu_tree]),
+            syncs_per_iteration=_mean(p.syncs_per_iteration for p in ordered),
+            h2d_copies_per_iteration=_mean(p.h2d_copies_per_iteration for p in ordered),
+            d2h_copies_per_iteration=_mean(p.d2h_copies_per_iteration for p in ordered),
+            distributed=distributed,
+        ),
+        tuple(errors),
+    )
+
+
+def _rank_summary(rank: int, record: dict[str, Any], profile: Profile, result: LaunchResult) -> RankProfile:
+    split = record.get("split") or {}
+    local = int(record.get("local_rank", 0))
+    status = str(record.get("status", "ok"))
+    return RankProfile(
+        rank=rank,
+        local_rank=local,
+        host=str(record.get("host", "")),
+        status=status,
+        reason=str(record.get("reason", "")) if status != "stopped" else "ended by the launcher after another rank failed",
+        stderr_tail=result.stderr_tails.get(local, "") if status == "failed" else "",
+        wall_time_s=profile.wall_time_s,
+        window_s=float(split.get("window_s", 0.0)),
+        iterations=profile.profiled_iterations,
+        compute_s=float(split.get("compute_s", 0.0)),
+        communication_s=float(split.get("communication_s", 0.0)),
+        overlapped_communication_s=float(split.get("overlapped_communication_s", 0.0)),
+        exposed_communication_s=float(split.get("exposed_communication_s", 0.0)),
+        data_s=float(split.get("data_s", 0.0)),
+        host_s=float(split.get("host_s", 0.0)),
+        collectives=int(split.get("collectives", 0)),
+        backend=str(split.get("backend", "")),
+        trace_bytes=int(record.get("trace_bytes", 0)),
+        record_bytes=result.record_bytes.get(rank, 0),
+    )
+
+
+def _missing(local: int, launch: Launch, result: LaunchResult) -> RankProfile:
+    """A rank that wrote no record: it crashed before the end, was killed, or never started."""
+    code = result.exit_codes.get(local)
+    tail = result.stderr_tails.get(local) or result.output_tail.strip()[-2000:]
+    if code is not None and code < 0:
+        why = f"killed by signal {-code} before it sent its profile"
+    elif code is not None:
+        why = f"exited with code {code} before it sent its profile"
+    else:
+        why = "sent no profile (it did not start, or the launcher failed)"
+    last = next((line.strip() for line in reversed(tail.splitlines()) if line.strip()), "")
+    # On one node the launcher numbers ranks by local rank; elsewhere the rendezvous decides.
+    rank = local if launch.single_node else (launch.node_rank or 0) * launch.nproc_per_node + local
+    return RankProfile(rank=rank, local_rank=local, status="missing",
+                       reason=f"{why}: {last}" if last else why, stderr_tail=tail)
+
+
+def _distributed(ranks: list[RankProfile], profiles: dict[int, Profile], launch: Launch, exit_code: int) -> Distributed:
+    measured = [r for r in ranks if r.window_s > 0 and r.rank in profiles]
+    slowest = max(measured, key=lambda r: r.busy_per_iteration_s, default=None)
+    fastest = min(measured, key=lambda r: r.busy_per_iteration_s, default=None)
+    spread = 0.0
+    if slowest and fastest and slowest.busy_per_iteration_s > 0:
+        spread = (slowest.busy_per_iteration_s - fastest.busy_per_iteration_s) / slowest.busy_per_iteration_s
+    world = max((int(r.rank) for r in ranks), default=-1) + 1
+    return Distributed(
+        world_size=max(world, launch.nproc_per_node),
+        nproc_per_node=launch.nproc_per_node,
+        nnodes=int(launch.nnodes.split(":")[-1]) if launch.nnodes.split(":")[-1].isdigit() else 1,
+        launcher_exit=exit_code,
+        ranks=tuple(ranks),
+        slowest_rank=slowest.rank if slowest and len(measured) > 1 else None,
+        spread=spread,
+        lines=_compared_lines(profiles),
+    )
+
+
+def _summed_lines(profiles: list[Profile]) -> tuple[LineStat, ...]:
+    """One `LineStat` per line, every count and time summed over ranks."""
+    merged: dict[tuple[Any, int], LineStat] = {}
+    for profile in profiles:
+        for stat in profile.lines:
+            key = (stat.ref.key, stat.line)
+            if key not in merged:
+                merged[key] = stat
+                continue
+            old = merged[key]
+            merged[key] = replace(
+                old,
+                encloses_window=old.encloses_window or stat.encloses_window,
+                peak_memory_mb=max(old.peak_memory_mb, stat.peak_memory_mb),
+                **{f.name: getattr(old, f.name) + getattr(stat, f.name) for f in fields(LineStat) if f.name in _ADDED},
+            )
+    return tuple(merged.values())
+
+
+_ADDED = frozenset(
+    f.name for f in fields(LineStat)
+    if f.type in ("float", "int") and f.name not in ("line", "peak_memory_mb")
+)
+
+
+def _compared_lines(profiles: dict[int, Profile]) -> tuple[RankLine, ...]:
+    per_line: dict[tuple[Any, int], list[tuple[float, int, CellRef]]] = {}
+    for rank, profile in profiles.items():
+        for stat in profile.lines:
+            if stat.encloses_window:
+                continue  # a line around the window (the epoch loop): its time is everything's
+            per_line.setdefault((stat.ref.key, stat.line), []).append((stat.cpu_time_s, rank, stat.ref))
+    out = []
+    for (_, line), values in per_line.items():
+        low, high = min(values), max(values)
+        out.append(RankLine(
+            ref=values[0][2], line=line, total_s=sum(v[0] for v in values), min_s=low[0], max_s=high[0],
+            min_rank=low[1], max_rank=high[1], ranks=len(values),
+        ))
+    out.sort(key=lambda r: -r.total_s)
+    return tuple(out[:MAX_COMPARED_LINES])
+
+
+def _named_by_rank(tree, ranks: list[int]):  # noqa: ANN001, ANN202 - Frame | None both ways
+    if tree is None:
+        return None
+    return replace(tree, name="ranks", children=tuple(
+        replace(child, name=f"rank {rank}") for child, rank in zip(tree.children, ranks)
+    ))
+
+
+def _stopped_notes(ranks: list[RankProfile]) -> tuple[str, ...]:
+    return tuple(f"rank {r.rank} was {r.reason}; its data up to then is kept" for r in ranks if r.status == "stopped")
+
+
+def _summed_note(n: int) -> str:
+    return (f"{n} rank(s) profiled, each over its own window of the loop: line times and shares are "
+            f"summed over ranks (rank-seconds); the per-rank summary compares them")
+
+
+def _mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0
