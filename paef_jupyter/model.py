@@ -243,6 +243,8 @@ class RankProfile:
     backend: str = ""  # "gloo" / "nccl", from the trace's collective names
     trace_bytes: int = 0  # this rank's window trace as exported (Chrome JSON)
     record_bytes: int = 0  # the JSON record this rank sent back to the launcher
+    ended_at: float = 0.0  # wall clock (epoch seconds) when its script ended; 0: unknown
+    exit_code: int | None = None  # from the launcher's failure summary, when it gives one
 
     @property
     def busy_per_iteration_s(self) -> float:
@@ -279,6 +281,9 @@ class Distributed:
     # (slowest - fastest) / slowest of `RankProfile.busy_per_iteration_s` over ranks with data.
     spread: float = 0.0
     lines: tuple[RankLine, ...] = ()
+    # The rank that failed first: its peers' failures (a closed connection in a collective)
+    # usually follow from it. Compared on wall clocks, so exact on one node.
+    first_failed_rank: int | None = None
 
     @property
     def failed(self) -> tuple[RankProfile, ...]:

@@ -39,6 +39,14 @@ def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Pro
         errors.append(AnalysisError(ref, None, f"rank {missing.rank} failed: {missing.reason}"))
     ranks.sort(key=lambda r: (r.rank, r.local_rank))
     distributed = _distributed(ranks, profiles, launch, result.exit_code)
+    first = distributed.first_failed_rank
+    # The first failure first: the others usually follow from it.
+    errors.sort(key=lambda e: not e.message.startswith(f"rank {first} failed"))
+    errors = [
+        e if first is None or e.message.startswith(f"rank {first} failed")
+        else replace(e, message=f"{e.message} (after rank {first} failed)")
+        for e in errors
+    ]
     notes = tuple(e.message for e in errors) + _stopped_notes(ranks)
     if not profiles:
         return Profile(engine="torch", wall_time_s=0.0, mode="off", notes=notes, distributed=distributed), tuple(errors)
@@ -86,6 +94,8 @@ def _rank_summary(rank: int, record: dict[str, Any], profile: Profile, result: L
         backend=str(split.get("backend", "")),
         trace_bytes=int(record.get("trace_bytes", 0)),
         record_bytes=result.record_bytes.get(rank, 0),
+        ended_at=float(record.get("ended_at", 0.0)),
+        exit_code=result.exit_codes.get(local),
     )
 
 
@@ -103,7 +113,7 @@ def _missing(local: int, launch: Launch, result: LaunchResult) -> RankProfile:
     # On one node the launcher numbers ranks by local rank; elsewhere the rendezvous decides.
     rank = local if launch.single_node else (launch.node_rank or 0) * launch.nproc_per_node + local
     return RankProfile(rank=rank, local_rank=local, status="missing",
-                       reason=f"{why}: {last}" if last else why, stderr_tail=tail)
+                       reason=f"{why}: {last}" if last else why, stderr_tail=tail, exit_code=code)
 
 
 def _distributed(ranks: list[RankProfile], profiles: dict[int, Profile], launch: Launch, exit_code: int) -> Distributed:
@@ -123,7 +133,21 @@ def _distributed(ranks: list[RankProfile], profiles: dict[int, Profile], launch:
         slowest_rank=slowest.rank if slowest and len(measured) > 1 else None,
         spread=spread,
         lines=_compared_lines(profiles),
+        first_failed_rank=_first_failed(ranks),
     )
+
+
+def _first_failed(ranks: list[RankProfile]) -> int | None:
+    """A rank that died on its own without a record (a crash, `os._exit`: an exit code that is
+    not the launcher's SIGTERM/SIGKILL), else the failed rank whose script ended first."""
+    crashed = [r for r in ranks if r.status == "missing" and r.exit_code not in (None, -15, -9)]
+    if crashed:
+        return crashed[0].rank
+    failed = [r for r in ranks if r.status == "failed" and r.ended_at]
+    if failed:
+        return min(failed, key=lambda r: r.ended_at).rank
+    missing = [r for r in ranks if r.status in ("failed", "missing")]
+    return missing[0].rank if missing else None
 
 
 def _summed_lines(profiles: list[Profile]) -> tuple[LineStat, ...]:

@@ -17,6 +17,7 @@ import os
 import signal
 import socket
 import sys
+import time
 import traceback
 from types import FrameType
 from typing import Any
@@ -65,6 +66,7 @@ def main(argv: list[str]) -> int:
         "profile": _to_plain(profile),
         "split": _to_plain(split_window(seen[-1].trace)) if seen and seen[-1].trace else None,
         "trace_bytes": sum(run.trace_bytes for run in seen),
+        "ended_at": time.time(),  # which rank failed first (its peers fail after it)
     }
     data = json.dumps(record).encode("utf-8")
     replace_file(record_path(outdir, rank), data)

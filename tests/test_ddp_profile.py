@@ -1,0 +1,202 @@
+"""`paef profile --nproc-per-node N`: real 2-rank gloo jobs through torchrun, and the pure parts
+(the window split, the merge of rank records) on hand-built inputs."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from paef_jupyter import api
+from paef_jupyter.cli import main
+from paef_jupyter.distributed.launch import Launch, LaunchResult, torchrun_command
+from paef_jupyter.distributed.merge import merge_ranks
+from paef_jupyter.distributed.split import split_window
+from paef_jupyter.dynamic.trace_events import Trace, TraceEvent
+from paef_jupyter.model import CellRef, LineStat, Profile, Report, _to_plain
+
+pytest.importorskip("torch.distributed")
+
+# Rank `--fail-rank` raises at step 9, after its profiling window (steps 2-6 or so) has ended.
+TRAIN = textwrap.dedent(
+    """\
+    import argparse
+    import torch
+    import torch.distributed as dist
+    from torch import nn
+    from torch.nn.parallel import DistributedDataParallel as DDP
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--fail-rank", type=int, default=-1)
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    torch.manual_seed(0)
+    model = DDP(nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 1)))
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    x, y = torch.randn(8, 16), torch.randn(8, 1)
+    for step in range(12):
+        opt.zero_grad()
+        loss = nn.functional.mse_loss(model(x), y)
+        loss.backward()
+        opt.step()
+        if rank == args.fail_rank and step == 9:
+            raise RuntimeError("planted failure")
+    dist.destroy_process_group()
+    """
+)
+
+
+@pytest.fixture
+def script(tmp_path, monkeypatch):
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    path = tmp_path / "train.py"
+    path.write_text(TRAIN)
+    return path
+
+
+def test_two_rank_job_is_profiled_and_merged(script, tmp_path, capsys):
+    out = tmp_path / "report.json"
+    html = tmp_path / "report.html"
+    code = main(["profile", "--nproc-per-node", "2", str(script), "--json", str(out), "--report", str(html)])
+    assert code == 0, capsys.readouterr().err[-3000:]
+    report = Report.from_json(json.loads(out.read_text()))
+    dist = report.profile.distributed
+    assert [r.rank for r in dist.ranks] == [0, 1]
+    assert all(r.status == "ok" for r in dist.ranks)
+    for r in dist.ranks:
+        assert r.backend == "gloo" and r.collectives > 0
+        assert r.communication_s > 0 and r.iterations > 0
+        parts = r.compute_s + r.exposed_communication_s + r.data_s + r.host_s
+        assert parts == pytest.approx(r.window_s, rel=1e-6)
+        assert r.overlapped_communication_s <= r.communication_s
+        assert r.trace_bytes > 0 and r.record_bytes > 0
+    assert dist.slowest_rank in (0, 1)
+    # Line costs are summed over ranks: the backward line is each rank's, added.
+    backward = next(i for i, text in enumerate(TRAIN.splitlines(), 1) if "loss.backward()" in text)
+    stat = report.profile.line(CellRef(str(script)), backward)
+    compared = next(line for line in dist.lines if line.line == backward)
+    assert compared.ranks == 2 and compared.min_s <= compared.max_s
+    assert stat.cpu_time_s == pytest.approx(compared.total_s)
+    assert [c.name for c in report.profile.cpu_tree.children] == ["rank 0", "rank 1"]
+    text = capsys.readouterr().out
+    assert "rank 0: window" in text and "rank 1: window" in text
+    page = html.read_text()
+    assert "Ranks" in page and "exposed comm." in page
+
+
+def test_failing_rank_is_named_and_the_others_data_kept(script):
+    report = api.profile_distributed(str(script), Launch(2), ["--fail-rank", "1"])
+    dist = report.profile.distributed
+    by_rank = {r.rank: r for r in dist.ranks}
+    assert set(by_rank) == {0, 1}
+    failed = by_rank[1]
+    assert failed.status == "failed" and "planted failure" in failed.reason
+    assert "planted failure" in failed.stderr_tail  # its traceback, from torchrun's log
+    assert dist.first_failed_rank == 1
+    first = report.errors[0]
+    raise_line = next(i for i, text in enumerate(TRAIN.splitlines(), 1) if "raise RuntimeError" in text)
+    assert first.message.startswith("rank 1 failed: RuntimeError: planted failure") and first.line == raise_line
+    # Rank 0 fails after it (a closed connection) or is stopped by the launcher: its window is kept.
+    survivor = by_rank[0]
+    assert survivor.status in ("failed", "stopped")
+    assert survivor.window_s > 0 and survivor.communication_s > 0
+    assert all(r.window_s > 0 for r in dist.ranks)
+    assert dist.launcher_exit != 0
+
+
+# --- pure parts ---------------------------------------------------------------------------
+
+
+def _ev(name, start_us, dur_us, tid=1, cat="cpu_op"):
+    return TraceEvent(name=name, cat=cat, tid=tid, start_ns=start_us * 1000, dur_ns=dur_us * 1000)
+
+
+def test_split_is_a_partition_of_the_window():
+    trace = Trace(
+        (
+            _ev("paef|0|5", 0, 100),  # the line range: transparent
+            _ev("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", 0, 10, cat="user_annotation"),
+            _ev("aten::stack", 2, 5),  # inside data loading: data
+            _ev("torch: Tensor.backward", 20, 70),
+            _ev("aten::mm", 20, 30),  # compute 20-50
+            _ev("c10d::allreduce_", 30, 5),  # nested in compute: suspends it 30-35
+            _ev("gloo:all_reduce", 40, 40, tid=2, cat="user_annotation"),  # 40-80 on gloo's thread
+        ),
+        main_tid=1,
+    )
+    split = split_window(trace)
+    assert split.window_s == pytest.approx(100e-6)
+    assert split.data_s == pytest.approx(10e-6)
+    # Communication: 30-35 (the enqueue) and 40-80; 40-50 runs beside compute.
+    assert split.communication_s == pytest.approx(45e-6)
+    assert split.overlapped_communication_s == pytest.approx(10e-6)
+    assert split.exposed_communication_s == pytest.approx(35e-6)
+    assert split.compute_s == pytest.approx(25e-6)  # 20-30 and 35-50
+    assert split.host_s == pytest.approx(30e-6)  # 10-20 and 80-100
+    assert split.collectives == 1 and split.backend == "gloo"
+
+
+def test_split_of_an_empty_trace_is_empty():
+    assert split_window(Trace(())).window_s == 0.0
+
+
+def _record(rank, status="ok", **extra):
+    ref = CellRef("train.py")
+    profile = Profile(
+        engine="torch", wall_time_s=1.0 + rank, cpu_time_s=0.5, profiled_time_s=0.5, base_time_s=2.0,
+        profiled_iterations=3, mode="window",
+        lines=(LineStat(ref, 7, cpu_time_s=0.1 * (rank + 1), hits=3, iterations=3),),
+    )
+    split = {"window_s": 0.5, "compute_s": 0.1 + rank * 0.1, "exposed_communication_s": 0.3 - rank * 0.1,
+             "data_s": 0.05, "host_s": 0.05, "communication_s": 0.3, "collectives": 6, "backend": "gloo"}
+    return {"rank": rank, "local_rank": rank, "status": status, "profile": _to_plain(profile), "split": split,
+            "trace_bytes": 1000, "ended_at": 100.0 + rank, **extra}
+
+
+def test_a_rank_without_a_record_is_reported_and_the_others_kept():
+    result = LaunchResult(
+        exit_code=1, records={0: _record(0)}, record_bytes={0: 500},
+        stderr_tails={1: "Traceback ...\nSegmentation fault"}, exit_codes={1: -11, 0: -15},
+    )
+    profile, errors = merge_ranks(result, Launch(2), CellRef("train.py"))
+    dist = profile.distributed
+    assert [(r.rank, r.status) for r in dist.ranks] == [(0, "ok"), (1, "missing")]
+    assert "killed by signal 11" in dist.ranks[1].reason and "Segmentation fault" in dist.ranks[1].reason
+    assert dist.first_failed_rank == 1 and errors[0].message.startswith("rank 1 failed")
+    assert profile.line(CellRef("train.py"), 7).cpu_time_s == pytest.approx(0.1)
+    assert dist.slowest_rank is None  # one rank measured: nothing to compare
+
+
+def test_merge_sums_lines_and_finds_the_slowest_rank():
+    result = LaunchResult(exit_code=0, records={0: _record(0), 1: _record(1)}, record_bytes={0: 500, 1: 500},
+                          stderr_tails={})
+    profile, errors = merge_ranks(result, Launch(2), CellRef("train.py"))
+    assert errors == ()
+    stat = profile.line(CellRef("train.py"), 7)
+    assert stat.cpu_time_s == pytest.approx(0.3) and stat.hits == 6 and stat.iterations == 6
+    assert profile.wall_time_s == 2.0 and profile.cpu_time_s == pytest.approx(1.0)
+    dist = profile.distributed
+    # Rank 1 waits less on collectives (0.2 s vs 0.3 s): the others wait for it.
+    assert dist.slowest_rank == 1
+    assert dist.spread == pytest.approx((0.3 - 0.2) / 0.3)
+    (line,) = dist.lines
+    assert (line.min_rank, line.max_rank, line.ranks) == (0, 1, 2)
+    assert Report.from_json(json.loads(json.dumps(Report(profile=profile).to_json()))).profile == profile
+
+
+def test_torchrun_command_uses_a_free_port_on_one_node():
+    cmd = torchrun_command("t.py", ["--x", "1"], Launch(2), "/o", "/l")
+    assert cmd[1:3] == ["-m", "torch.distributed.run"] and "--standalone" in cmd
+    assert cmd[-4:] == ["/o", "t.py", "--x", "1"]
+    multi = torchrun_command("t.py", [], Launch(4, "2", 1, "head:29500"), "/o", "/l")
+    assert "--standalone" not in multi and "--rdzv-endpoint=head:29500" in multi and "--node-rank=1" in multi
+
+
+def test_cli_rejects_launcher_options_without_nproc(tmp_path, capsys):
+    path = tmp_path / "t.py"
+    path.write_text("x = 1\n")
+    assert main(["profile", str(path), "--", "--lr", "1"]) == 2
+    assert "--nproc-per-node" in capsys.readouterr().err
