@@ -56,14 +56,18 @@ def _cell_args(line: str, cell: str) -> None:
 
 
 @magic_arguments()
-@argument("command", choices=["scan", "report", "last"],
+@argument("command", choices=["scan", "report", "last", "profile"],
           help="scan: analyse every code cell of this notebook; report PATH: write the last report "
-               "as HTML; last: the last Report")
+               "as HTML; last: the last Report; profile SCRIPT: run a script profiled "
+               "(on N ranks through torchrun with --nproc-per-node N)")
 @argument("path", nargs="?", help="scan: the notebook or script (default: this notebook); report: the file to write")
 @argument("--top", type=int, default=5, metavar="K")
 @argument("-q", "--quiet", action="store_true", help="scan: show nothing")
+@argument("--nproc-per-node", type=int, metavar="N", help="profile: launch the script on N ranks (torchrun)")
+@argument("--report", dest="html", metavar="OUT.html", help="profile: also write the report as HTML")
+@argument("script_args", nargs="*", metavar="-- ARGS", help="profile: the script's arguments")
 def _line_args(line: str) -> None:
-    """%paef scan [PATH] | %paef report PATH | %paef last"""
+    """%paef scan [PATH] | %paef report PATH | %paef last | %paef profile SCRIPT [--nproc-per-node N]"""
 
 
 @magics_class
@@ -232,7 +236,7 @@ class PaefMagics(Magics):
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")
             self._write(self.last, args.path)
             return None
-        report = self._scan(args.path)
+        report = self._profile_script(args) if args.command == "profile" else self._scan(args.path)
         self.last = report
         if not args.quiet:
             from .ui import show_report
@@ -258,6 +262,30 @@ class PaefMagics(Magics):
             units = history_units(self.shell)
             title = "cells run so far in this kernel"
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
+
+    def _profile_script(self, args: Any) -> Report:
+        """`%paef profile SCRIPT [--nproc-per-node N] [--report OUT.html] [-- ARGS]`: the CLI's
+        `paef profile`, shown here; the launcher's output is echoed as it comes."""
+        from .units import InputError
+
+        if not args.path:
+            raise UsageError("usage: %paef profile SCRIPT.py [--nproc-per-node N] [--report OUT.html] [-- ARGS]")
+        self._wait_for_jedi()
+        try:
+            if args.nproc_per_node is None:
+                if args.script_args:
+                    raise UsageError("script arguments need --nproc-per-node")
+                report = api.profile_path(args.path)
+            else:
+                from .distributed.launch import Launch
+
+                report = api.profile_distributed(args.path, Launch(args.nproc_per_node), args.script_args,
+                                                 echo=lambda text: print(text, end=""))
+        except (InputError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        if args.html:
+            self._write(report, args.html)
+        return report
 
     def _write(self, report: Report, path: str) -> None:
         from .safe_write import WriteError
