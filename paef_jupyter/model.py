@@ -230,7 +230,8 @@ class RankProfile:
     status: str = "ok"
     reason: str = ""
     stderr_tail: str = ""
-    wall_time_s: float = 0.0
+    wall_time_s: float = 0.0  # the whole script on this rank (start-up and rendezvous included)
+    loop_time_s: float = 0.0  # its training loop, estimated unprofiled (`Profile.base_time_s`)
     window_s: float = 0.0
     iterations: int = 0
     compute_s: float = 0.0

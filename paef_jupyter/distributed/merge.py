@@ -17,6 +17,7 @@ from ..model import AnalysisError, CellRef, Distributed, LineStat, Profile, Rank
 from .launch import Launch, LaunchResult
 
 MAX_COMPARED_LINES = 50  # lines compared across ranks, dearest first
+MAX_DRAWN_RANKS = 8  # ranks whose call trees the flame chart draws
 
 
 def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Profile, tuple[AnalysisError, ...]]:
@@ -51,7 +52,15 @@ def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Pro
     if not profiles:
         return Profile(engine="torch", wall_time_s=0.0, mode="off", notes=notes, distributed=distributed), tuple(errors)
     ordered = [profiles[r] for r in sorted(profiles)]
-    merged = merge_profiles(ordered, notes=notes + (_summed_note(len(ordered)),))
+    drawn = _drawn_ranks(distributed, sorted(profiles))
+    # The flame chart draws a few ranks' trees, never all of them: 1,024 trees of ~130 frames
+    # would be 130k frames (a 5,000-frame chart already takes 0.1 s to build).
+    trees = [replace(profiles[r], cpu_tree=profiles[r].cpu_tree if r in drawn else None,
+                     gpu_tree=profiles[r].gpu_tree if r in drawn else None) for r in sorted(profiles)]
+    if len(drawn) < len(profiles):
+        notes += (f"the flame chart shows {len(drawn)} of {len(profiles)} ranks: rank 0, the slowest, the "
+                  "fastest, the median and the failed ones",)
+    merged = merge_profiles(trees, notes=notes + (_summed_note(len(ordered)),))
     return (
         replace(
             merged,
@@ -59,8 +68,8 @@ def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Pro
             iterations=max(p.iterations for p in ordered),
             profiled_iterations=sum(p.profiled_iterations for p in ordered),
             lines=_summed_lines(ordered),
-            cpu_tree=_named_by_rank(merged.cpu_tree, [r for r in sorted(profiles) if profiles[r].cpu_tree]),
-            gpu_tree=_named_by_rank(merged.gpu_tree, [r for r in sorted(profiles) if profiles[r].gpu_tree]),
+            cpu_tree=_named_by_rank(merged.cpu_tree, [p.cpu_tree is not None for p in trees], sorted(profiles)),
+            gpu_tree=_named_by_rank(merged.gpu_tree, [p.gpu_tree is not None for p in trees], sorted(profiles)),
             syncs_per_iteration=_mean(p.syncs_per_iteration for p in ordered),
             h2d_copies_per_iteration=_mean(p.h2d_copies_per_iteration for p in ordered),
             d2h_copies_per_iteration=_mean(p.d2h_copies_per_iteration for p in ordered),
@@ -82,6 +91,7 @@ def _rank_summary(rank: int, record: dict[str, Any], profile: Profile, result: L
         reason=str(record.get("reason", "")) if status != "stopped" else "ended by the launcher after another rank failed",
         stderr_tail=result.stderr_tails.get(local, "") if status == "failed" else "",
         wall_time_s=profile.wall_time_s,
+        loop_time_s=profile.base_time_s,
         window_s=float(split.get("window_s", 0.0)),
         iterations=profile.profiled_iterations,
         compute_s=float(split.get("compute_s", 0.0)),
@@ -193,12 +203,27 @@ def _compared_lines(profiles: dict[int, Profile]) -> tuple[RankLine, ...]:
     return tuple(out[:MAX_COMPARED_LINES])
 
 
-def _named_by_rank(tree, ranks: list[int]):  # noqa: ANN001, ANN202 - Frame | None both ways
+def _named_by_rank(tree, present: list[bool], ranks: list[int]):  # noqa: ANN001, ANN202 - Frame | None
     if tree is None:
         return None
+    shown = [rank for rank, has in zip(ranks, present) if has]
     return replace(tree, name="ranks", children=tuple(
-        replace(child, name=f"rank {rank}") for child, rank in zip(tree.children, ranks)
+        replace(child, name=f"rank {rank}") for child, rank in zip(tree.children, shown)
     ))
+
+
+def _drawn_ranks(dist: Distributed, ranks: list[int]) -> set[int]:
+    """Every rank up to MAX_DRAWN_RANKS; beyond, rank 0, the slowest, the fastest, the median
+    (by time per iteration not waiting on collectives) and the failed ranks."""
+    if len(ranks) <= MAX_DRAWN_RANKS:
+        return set(ranks)
+    by_busy = sorted((r for r in dist.ranks if r.rank in ranks), key=lambda r: r.busy_per_iteration_s)
+    picked = {ranks[0]}
+    if by_busy:
+        picked |= {by_busy[0].rank, by_busy[-1].rank, by_busy[len(by_busy) // 2].rank}
+    failed = [r.rank for r in dist.ranks if r.status != "ok" and r.rank in ranks]
+    picked.update(failed[: max(0, MAX_DRAWN_RANKS - len(picked))])
+    return picked
 
 
 def _stopped_notes(ranks: list[RankProfile]) -> tuple[str, ...]:

@@ -45,7 +45,10 @@ def _status(r: RankProfile) -> str:
 
 def rank_rows(dist: Distributed) -> list[str]:
     rows = [headline(dist)]
-    for r in dist.ranks:
+    shown = shown_ranks(dist)
+    if len(shown) < len(dist.ranks):
+        rows.append(f"{len(shown)} of {len(dist.ranks)} ranks shown (rank 0, slowest, fastest, median, unfinished)")
+    for r in shown:
         if r.window_s:
             parts = ", ".join(f"{name} {fmt_share(v / r.window_s)}" for name, v in zip(_PARTS, _parts(r)))
             comm = (f"; communication {fmt_time(r.communication_s)} ({fmt_time(r.overlapped_communication_s)} "
@@ -65,7 +68,8 @@ def ranks_section(report: Report) -> Markup | None:
                                             "comm. (overlapped)", "collectives", "trace")])
     rows = [head]
     tails = []
-    for r in dist.ranks:
+    shown = shown_ranks(dist)
+    for r in shown:
         window = r.window_s or 0.0
         cells = [f"{r.rank}" + (" (slowest)" if r.rank == dist.slowest_rank else ""), r.status,
                  fmt_time(window) if window else "\u2013", str(r.iterations)]
@@ -88,6 +92,8 @@ def ranks_section(report: Report) -> Markup | None:
         tag("h4", "Ranks"),
         tag("div", headline(dist), class_="paef-note"),
         tag("table", rows),
+        tag("div", f"{len(shown)} of {len(dist.ranks)} ranks shown: rank 0, the slowest and fastest, the median "
+                   "and every rank that did not finish", class_="paef-note") if len(shown) < len(dist.ranks) else None,
         tags_or_none(tails),
         tag("div", tag("b", "Dearest lines across ranks"), tag("ul", lines, class_="paef-top")) if lines else None,
         tag("div", "Each rank's window is split without overlap: exposed communication is a collective running "
@@ -95,6 +101,23 @@ def ranks_section(report: Report) -> Markup | None:
                    "beside computation counts as compute and is shown as overlapped.", class_="paef-note"),
         class_="paef-ranks",
     )
+
+
+MAX_ROWS = 16
+
+
+def shown_ranks(dist: Distributed) -> list[RankProfile]:
+    """Every rank up to MAX_ROWS; beyond, rank 0, the 3 slowest and 3 fastest, the median and
+    every rank that did not finish, in rank order (1,024 rows say nothing a summary does not)."""
+    if len(dist.ranks) <= MAX_ROWS:
+        return list(dist.ranks)
+    measured = sorted((r for r in dist.ranks if r.window_s), key=lambda r: r.busy_per_iteration_s)
+    keep = {dist.ranks[0].rank}
+    keep |= {r.rank for r in measured[:3] + measured[-3:]}
+    if measured:
+        keep.add(measured[len(measured) // 2].rank)
+    keep |= {r.rank for r in dist.ranks if r.status != "ok"}
+    return [r for r in dist.ranks if r.rank in keep]
 
 
 def tags_or_none(parts: list[Markup]) -> Markup | None:
