@@ -17,7 +17,14 @@ from .units import InputError, fixed_payload, load, write_output
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if argv[:1] == ["profile"] and "--" in argv:  # `paef profile ... -- ARGS`: the script's own
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
+    if args.command == "profile":
+        args.script_args = script_args
     try:
         return int(args.run(args))
     except (InputError, WriteError) as exc:
@@ -48,13 +55,13 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--unsafe", action="store_true", help="also apply the rewrites that need review")
     fix.set_defaults(run=_fix)
 
-    prof = sub.add_parser("profile", help="run and profile a script or notebook")
+    prof = sub.add_parser("profile", help="run and profile a script or notebook",
+                          usage="paef profile PATH [options] [-- SCRIPT ARGS]")
     prof.add_argument("path", metavar="PATH")
     prof.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     prof.add_argument("--json", metavar="OUT.json", help="write the report as paef/1 JSON")
     prof.add_argument("--engine", choices=("torch", "scalene"), default="torch")
     _add_launch_args(prof)
-    prof.add_argument("script_args", nargs="*", metavar="-- ARGS", help="arguments for the script (after --)")
     prof.set_defaults(run=_profile)
     return parser
 

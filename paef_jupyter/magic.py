@@ -11,6 +11,7 @@ import ast
 import gc
 import os
 import re
+import shlex
 import statistics
 import sys
 import threading
@@ -65,9 +66,8 @@ def _cell_args(line: str, cell: str) -> None:
 @argument("-q", "--quiet", action="store_true", help="scan: show nothing")
 @argument("--nproc-per-node", type=int, metavar="N", help="profile: launch the script on N ranks (torchrun)")
 @argument("--report", dest="html", metavar="OUT.html", help="profile: also write the report as HTML")
-@argument("script_args", nargs="*", metavar="-- ARGS", help="profile: the script's arguments")
 def _line_args(line: str) -> None:
-    """%paef scan [PATH] | %paef report PATH | %paef last | %paef profile SCRIPT [--nproc-per-node N]"""
+    """%paef scan [PATH] | %paef report PATH | %paef last | %paef profile SCRIPT [--nproc-per-node N] [-- ARGS]"""
 
 
 @magics_class
@@ -224,7 +224,9 @@ class PaefMagics(Magics):
     # -- %paef scan | report | last ------------------------------------------------------
 
     def _line(self, line: str) -> Any:
+        line, _, rest = line.partition(" -- ")  # `%paef profile SCRIPT ... -- ARGS`: the script's own
         args = _parse(_line_args, line)
+        args.script_args = shlex.split(rest)
         if args.command == "last":
             if self.last is None:
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")

@@ -8,7 +8,6 @@ import textwrap
 
 import pytest
 
-from paef_jupyter import api
 from paef_jupyter.cli import main
 from paef_jupyter.distributed.launch import Launch, LaunchResult, torchrun_command
 from paef_jupyter.distributed.merge import merge_ranks
@@ -57,6 +56,7 @@ def script(tmp_path, monkeypatch):
     return path
 
 
+@pytest.mark.slow
 def test_two_rank_job_is_profiled_and_merged(script, tmp_path, capsys):
     out = tmp_path / "report.json"
     html = tmp_path / "report.html"
@@ -87,8 +87,12 @@ def test_two_rank_job_is_profiled_and_merged(script, tmp_path, capsys):
     assert "Ranks" in page and "exposed comm." in page
 
 
-def test_failing_rank_is_named_and_the_others_data_kept(script):
-    report = api.profile_distributed(str(script), Launch(2), ["--fail-rank", "1"])
+@pytest.mark.slow
+def test_failing_rank_is_named_and_the_others_data_kept(script, tmp_path):
+    out = tmp_path / "report.json"
+    argv = ["profile", str(script), "--nproc-per-node", "2", "--json", str(out), "--", "--fail-rank", "1"]
+    assert main(argv) == 1  # the CLI contract: a failed run
+    report = Report.from_json(json.loads(out.read_text()))
     dist = report.profile.distributed
     by_rank = {r.rank: r for r in dist.ranks}
     assert set(by_rank) == {0, 1}
@@ -200,3 +204,29 @@ def test_cli_rejects_launcher_options_without_nproc(tmp_path, capsys):
     path.write_text("x = 1\n")
     assert main(["profile", str(path), "--", "--lr", "1"]) == 2
     assert "--nproc-per-node" in capsys.readouterr().err
+
+
+def test_line_magic_launches_the_script_and_exports_the_same_html(tmp_path, monkeypatch):
+    from IPython.core.interactiveshell import InteractiveShell
+
+    result = LaunchResult(exit_code=0, records={0: _record(0), 1: _record(1)}, record_bytes={0: 5, 1: 5},
+                          stderr_tails={})
+    calls = []
+
+    def fake_run_job(script, script_args, launch, echo=None):
+        calls.append((script, script_args, launch))
+        echo("[default0]: a line the script printed\n")
+        return result
+
+    monkeypatch.setattr("paef_jupyter.distributed.launch.run_job", fake_run_job)
+    script = tmp_path / "train.py"
+    script.write_text("x = 1\n")
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "paef_jupyter")
+    out = tmp_path / "r.html"
+    shell.run_line_magic("paef", f"profile {script} --nproc-per-node 2 --report {out} -q -- --lr 0.1")
+    assert calls == [(str(script), ["--lr", "0.1"], Launch(2))]
+    report = shell.run_line_magic("paef", "last")
+    assert [r.rank for r in report.profile.distributed.ranks] == [0, 1]
+    page = out.read_text()
+    assert "Ranks" in page and "slowest rank 1" in page
