@@ -14,6 +14,7 @@ from paef_jupyter.distributed.merge import merge_ranks
 from paef_jupyter.distributed.split import split_window
 from paef_jupyter.dynamic.trace_events import Trace, TraceEvent
 from paef_jupyter.model import CellRef, LineStat, Profile, Report, _to_plain
+from paef_jupyter.static.rules import RULES
 
 pytest.importorskip("torch.distributed")
 
@@ -38,14 +39,21 @@ TRAIN = textwrap.dedent(
     x, y = torch.randn(8, 16), torch.randn(8, 1)
     for step in range(12):
         opt.zero_grad()
-        loss = nn.functional.mse_loss(model(x), y)
+        weight = torch.tensor([1.0, 2.0, 1.0, 2.0, 1.0, 2.0, 1.0, 2.0]).unsqueeze(1)
+        loss = (nn.functional.mse_loss(model(x), y, reduction="none") * weight).mean()
         loss.backward()
         opt.step()
+        if step % 4 == 0:
+            torch.save(model.state_dict(), "checkpoint.pt")
         if rank == args.fail_rank and step == 9:
             raise RuntimeError("planted failure")
     dist.destroy_process_group()
     """
 )
+
+
+def _line_of(text: str) -> int:
+    return next(i for i, line in enumerate(TRAIN.splitlines(), 1) if text in line)
 
 
 @pytest.fixture
@@ -75,12 +83,22 @@ def test_two_rank_job_is_profiled_and_merged(script, tmp_path, capsys):
         assert r.trace_bytes > 0 and r.record_bytes > 0
     assert dist.slowest_rank in (0, 1)
     # Line costs are summed over ranks: the backward line is each rank's, added.
-    backward = next(i for i, text in enumerate(TRAIN.splitlines(), 1) if "loss.backward()" in text)
+    backward = _line_of("loss.backward()")
     stat = report.profile.line(CellRef(str(script)), backward)
     compared = next(line for line in dist.lines if line.line == backward)
     assert compared.ranks == 2 and compared.min_s <= compared.max_s
     assert stat.cpu_time_s == pytest.approx(compared.total_s)
     assert [c.name for c in report.profile.cpu_tree.children] == ["rank 0", "rank 1"]
+    # A planted antipattern, found on its line, with the evidence of both ranks summed.
+    planted = _line_of("weight = torch.tensor")
+    finding = next(f for f in report.findings if f.rule == "redundant-tensor")
+    assert finding.line == planted and finding.source == "both"
+    rebuilt = next(line for line in dist.lines if line.line == planted)
+    assert rebuilt.ranks == 2 and finding.evidence.time_s == pytest.approx(rebuilt.total_s)
+    assert finding.evidence.time_s > rebuilt.max_s  # more than any one rank's
+    if "ddp-save-every-rank" in RULES:  # the data-parallel rules (issue 13, item 3)
+        saves = [f for f in report.findings if f.rule == "ddp-save-every-rank"]
+        assert [f.line for f in saves] == [_line_of("torch.save(")]
     text = capsys.readouterr().out
     assert "rank 0: window" in text and "rank 1: window" in text
     page = html.read_text()
@@ -101,7 +119,7 @@ def test_failing_rank_is_named_and_the_others_data_kept(script, tmp_path):
     assert "planted failure" in failed.stderr_tail  # its traceback, from torchrun's log
     assert dist.first_failed_rank == 1
     first = report.errors[0]
-    raise_line = next(i for i, text in enumerate(TRAIN.splitlines(), 1) if "raise RuntimeError" in text)
+    raise_line = _line_of("raise RuntimeError")
     assert first.message.startswith("rank 1 failed: RuntimeError: planted failure") and first.line == raise_line
     # Rank 0 fails after it (a closed connection) or is stopped by the launcher: its window is kept.
     survivor = by_rank[0]
