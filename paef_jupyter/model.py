@@ -286,10 +286,6 @@ class Distributed:
     # usually follow from it. Compared on wall clocks, so exact on one node.
     first_failed_rank: int | None = None
 
-    @property
-    def failed(self) -> tuple[RankProfile, ...]:
-        return tuple(r for r in self.ranks if r.status in ("failed", "missing"))
-
 
 @dataclass(frozen=True)
 class Profile:

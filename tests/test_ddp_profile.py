@@ -18,10 +18,13 @@ from paef_jupyter.static.rules import RULES
 
 pytest.importorskip("torch.distributed")
 
-# Rank `--fail-rank` raises at step 9, after its profiling window (steps 2-6 or so) has ended.
+# Rank `--fail-rank` raises after its loop; the other rank then waits in a sleep, which the
+# launcher's SIGTERM ends: its record must still come back ("stopped").
 TRAIN = textwrap.dedent(
     """\
     import argparse
+    import time
+
     import torch
     import torch.distributed as dist
     from torch import nn
@@ -45,8 +48,10 @@ TRAIN = textwrap.dedent(
         opt.step()
         if step % 4 == 0:
             torch.save(model.state_dict(), "checkpoint.pt")
-        if rank == args.fail_rank and step == 9:
-            raise RuntimeError("planted failure")
+    if rank == args.fail_rank:
+        raise RuntimeError("planted failure")
+    if args.fail_rank >= 0:
+        time.sleep(60)  # the launcher ends this rank when the other one fails
     dist.destroy_process_group()
     """
 )
@@ -118,13 +123,16 @@ def test_failing_rank_is_named_and_the_others_data_kept(script, tmp_path):
     assert failed.status == "failed" and "planted failure" in failed.reason
     assert "planted failure" in failed.stderr_tail  # its traceback, from torchrun's log
     assert dist.first_failed_rank == 1
+    assert failed.exit_code == 1  # read from torchrun's failure summary
     first = report.errors[0]
     raise_line = _line_of("raise RuntimeError")
     assert first.message.startswith("rank 1 failed: RuntimeError: planted failure") and first.line == raise_line
-    # Rank 0 fails after it (a closed connection) or is stopped by the launcher: its window is kept.
+    # Rank 0 was ended by the launcher in its sleep: its window is kept.
     survivor = by_rank[0]
-    assert survivor.status in ("failed", "stopped")
+    assert survivor.status == "stopped"
     assert survivor.window_s > 0 and survivor.communication_s > 0
+    assert any("rank 0 was ended by the launcher" in note for note in report.profile.notes)
+    assert [e.message.split(":")[0] for e in report.errors] == ["rank 1 failed"]
     assert all(r.window_s > 0 for r in dist.ranks)
     assert dist.launcher_exit != 0
 
