@@ -242,6 +242,12 @@ class RankProfile:
     host_s: float = 0.0
     collectives: int = 0  # backend collectives (`gloo:all_reduce`, `nccl:...`) in the window
     backend: str = ""  # "gloo" / "nccl", from the trace's collective names
+    # With a GPU: its busy span in the window, NCCL kernels on it (exposed: no other kernel
+    # running beside them), and the time within the span with no kernel or copy at all.
+    gpu_span_s: float = 0.0
+    gpu_communication_s: float = 0.0
+    gpu_exposed_communication_s: float = 0.0
+    gpu_idle_s: float = 0.0
     trace_bytes: int = 0  # this rank's window trace as exported (Chrome JSON)
     record_bytes: int = 0  # the JSON record this rank sent back to the launcher
     ended_at: float = 0.0  # wall clock (epoch seconds) when its script ended; 0: unknown

@@ -256,3 +256,38 @@ def test_line_magic_launches_the_script_and_exports_the_same_html(tmp_path, monk
     assert [r.rank for r in report.profile.distributed.ranks] == [0, 1]
     page = out.read_text()
     assert "Ranks" in page and "slowest rank 1" in page
+
+
+def test_gpu_timeline_split_nccl_kernels_exposed_and_idle():
+    trace = Trace(
+        (
+            _ev("paef|0|5", 0, 100),
+            _ev("ampere_sgemm", 10, 30, tid="stream 7", cat="kernel"),  # compute 10-40
+            _ev("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 30, 30, tid="stream 20", cat="kernel"),  # 30-60
+            _ev("Memcpy DtoH", 70, 10, tid="stream 7", cat="gpu_memcpy"),  # 70-80
+        ),
+        main_tid=1,
+    )
+    split = split_window(trace)
+    assert split.gpu_span_s == pytest.approx(70e-6)  # 10-80
+    assert split.gpu_communication_s == pytest.approx(30e-6)
+    assert split.gpu_exposed_communication_s == pytest.approx(20e-6)  # 40-60
+    assert split.gpu_idle_s == pytest.approx(10e-6)  # 60-70
+    assert split_window(Trace((_ev("aten::mm", 0, 10),), main_tid=1)).gpu_span_s == 0.0
+
+
+def test_rank_views_escape_and_show_gpu_and_failures():
+    from paef_jupyter.cli import render_ranks
+    from paef_jupyter.model import Distributed, RankProfile
+    from paef_jupyter.ui.ranks import ranks_section
+
+    dist = Distributed(world_size=2, nproc_per_node=2, ranks=(
+        RankProfile(0, window_s=0.01, iterations=2, compute_s=0.01, gpu_span_s=0.01, gpu_communication_s=0.004,
+                    gpu_exposed_communication_s=0.001, gpu_idle_s=0.002),
+        RankProfile(1, local_rank=1, status="failed", reason="<script>x</script>\x1b[2J", stderr_tail="\x1b[2J<b>tail"),
+    ))
+    page = ranks_section(Report(profile=Profile(engine="torch", wall_time_s=1.0, distributed=dist)))
+    assert "NCCL 4.0 ms (1.0 ms exposed)" in page and "<script>x" not in page and "&lt;b&gt;tail" in page
+    text = render_ranks(dist)
+    assert "\x1b" not in text and "rank 1: failed: <script>x</script>\\x1b[2J" in text
+    assert ranks_section(Report(profile=Profile(engine="torch", wall_time_s=1.0))) is None

@@ -32,6 +32,7 @@ COMM_PREFIXES = ("c10d::", "gloo:", "nccl:")
 COMM_NAMES = frozenset({"record_param_comms"})
 BACKEND_PREFIXES = ("gloo:", "nccl:")
 DATA_PREFIX = "enumerate(DataLoader)"
+GPU_COMM_PREFIX = "nccl"  # ncclKernel_AllReduce_..., ncclDevKernel_...
 
 DATA, COMM, COMPUTE = "data", "comm", "compute"
 
@@ -47,6 +48,12 @@ class WindowSplit:
     overlapped_communication_s: float = 0.0
     collectives: int = 0
     backend: str = ""
+    # On a GPU, the device's own timeline (kernels and copies) over its busy span: NCCL kernels
+    # are communication; running while no other kernel does, they are exposed.
+    gpu_span_s: float = 0.0
+    gpu_communication_s: float = 0.0
+    gpu_exposed_communication_s: float = 0.0
+    gpu_idle_s: float = 0.0
 
 
 def _kind(event: TraceEvent) -> str | None:
@@ -74,6 +81,7 @@ def split_window(trace: Trace) -> WindowSplit:
     for events in by_thread.values():
         marks.extend(_exclusive_marks(events))
     totals = _sweep(marks, start, end)
+    gpu = _gpu_split(trace)
     backends = [e for e in host if e.name.startswith(BACKEND_PREFIXES)]
     names = sorted({e.name.split(":", 1)[0] for e in backends})
     return WindowSplit(
@@ -86,7 +94,26 @@ def split_window(trace: Trace) -> WindowSplit:
         overlapped_communication_s=totals["overlapped"] / 1e9,
         collectives=sum(1 for e in backends if start <= e.start_ns < end),
         backend="+".join(names),
+        **gpu,
     )
+
+
+def _gpu_split(trace: Trace) -> dict[str, float]:
+    device = [e for e in trace.events if e.is_gpu]
+    if not device:
+        return {}
+    marks = []
+    for e in device:
+        kind = COMM if e.name.lower().startswith(GPU_COMM_PREFIX) else COMPUTE
+        marks += [(e.start_ns, 1, kind), (e.end_ns, -1, kind)]
+    start, end = min(e.start_ns for e in device), max(e.end_ns for e in device)
+    totals = _sweep(marks, start, end)
+    return {
+        "gpu_span_s": (end - start) / 1e9,
+        "gpu_communication_s": totals["comm"] / 1e9,
+        "gpu_exposed_communication_s": totals["exposed"] / 1e9,
+        "gpu_idle_s": totals["host"] / 1e9,  # neither kind running
+    }
 
 
 def _exclusive_marks(events: list[TraceEvent]) -> Iterable[tuple[int, int, str]]:

@@ -54,18 +54,26 @@ def rank_rows(dist: Distributed) -> list[str]:
             comm = (f"; communication {fmt_time(r.communication_s)} ({fmt_time(r.overlapped_communication_s)} "
                     f"overlapped with compute), {r.collectives} collective(s)")
             rows.append(f"rank {r.rank}: window {fmt_time(r.window_s)} over {r.iterations} iteration(s): {parts}{comm}"
-                        + ("" if r.status == "ok" else f" [{_status(r)}]"))
+                        + _gpu_text(r) + ("" if r.status == "ok" else f" [{_status(r)}]"))
         else:
             rows.append(f"rank {r.rank}: {_status(r)}")
     return rows
+
+
+def _gpu_text(r: RankProfile) -> str:
+    if not r.gpu_span_s:
+        return ""
+    return (f"; GPU: NCCL {fmt_time(r.gpu_communication_s)} ({fmt_time(r.gpu_exposed_communication_s)} exposed), "
+            f"idle {fmt_share(r.gpu_idle_s / r.gpu_span_s)} of its {fmt_time(r.gpu_span_s)} span")
 
 
 def ranks_section(report: Report) -> Markup | None:
     dist = report.profile.distributed if report.profile else None
     if dist is None:
         return None
+    gpu = any(r.gpu_span_s for r in dist.ranks)
     head = tag("tr", [tag("th", h) for h in ("rank", "status", "window", "iter.", *_PARTS,
-                                            "comm. (overlapped)", "collectives", "trace")])
+                                            "comm. (overlapped)", "collectives", "trace", *(("GPU",) if gpu else ()))])
     rows = [head]
     tails = []
     shown = shown_ranks(dist)
@@ -76,6 +84,8 @@ def ranks_section(report: Report) -> Markup | None:
         cells += [fmt_share(v / window) if window else "\u2013" for v in _parts(r)]
         cells += [f"{fmt_time(r.communication_s)} ({fmt_time(r.overlapped_communication_s)})" if window else "\u2013",
                   str(r.collectives), fmt_bytes(r.trace_bytes) if r.trace_bytes else "\u2013"]
+        if gpu:
+            cells.append(_gpu_text(r).removeprefix("; GPU: ") or "\u2013")
         rows.append(tag("tr", [tag("td", c) for c in cells],
                         class_="paef-rank-failed" if r.status in ("failed", "missing") else None))
         if r.status != "ok":
