@@ -13,7 +13,7 @@ from paef_jupyter.distributed.launch import Launch, LaunchResult, torchrun_comma
 from paef_jupyter.distributed.merge import merge_ranks
 from paef_jupyter.distributed.split import split_window
 from paef_jupyter.dynamic.trace_events import Trace, TraceEvent
-from paef_jupyter.model import CellRef, LineStat, Profile, Report, _to_plain
+from paef_jupyter.model import CellRef, Frame, LineStat, Profile, Report, _to_plain
 from paef_jupyter.static.rules import RULES
 
 pytest.importorskip("torch.distributed")
@@ -179,6 +179,7 @@ def _record(rank, status="ok", **extra):
         engine="torch", wall_time_s=1.0 + rank, cpu_time_s=0.5, profiled_time_s=0.5, base_time_s=2.0,
         profiled_iterations=3, mode="window",
         lines=(LineStat(ref, 7, cpu_time_s=0.1 * (rank + 1), hits=3, iterations=3),),
+        cpu_tree=Frame("run", kind="root", duration_s=0.5, children=(Frame("x = f()", ref=ref, line=7, duration_s=0.1),)),
     )
     split = {"window_s": 0.5, "compute_s": 0.1 + rank * 0.1, "exposed_communication_s": 0.3 - rank * 0.1,
              "data_s": 0.05, "host_s": 0.05, "communication_s": 0.3, "collectives": 6, "backend": "gloo"}
@@ -215,6 +216,19 @@ def test_merge_sums_lines_and_finds_the_slowest_rank():
     (line,) = dist.lines
     assert (line.min_rank, line.max_rank, line.ranks) == (0, 1, 2)
     assert Report.from_json(json.loads(json.dumps(Report(profile=profile).to_json()))).profile == profile
+
+
+def test_a_large_world_draws_and_notes_a_few_ranks_only():
+    world = 40
+    records = {r: dict(_record(r % 2), rank=r, local_rank=r) for r in range(world)}
+    for r in range(world):
+        records[r]["split"] = dict(records[r]["split"], compute_s=0.1 + 0.001 * r)
+    result = LaunchResult(exit_code=0, records=records, record_bytes=dict.fromkeys(range(world), 5), stderr_tails={})
+    profile, _ = merge_ranks(result, Launch(world), CellRef("train.py"))
+    drawn = [c.name for c in profile.cpu_tree.children]
+    assert "rank 0" in drawn and f"rank {profile.distributed.slowest_rank}" in drawn and len(drawn) <= 8
+    assert profile.line(CellRef("train.py"), 7).hits == 3 * world  # every rank still counted
+    assert len(profile.distributed.ranks) == world
 
 
 def test_torchrun_command_uses_a_free_port_on_one_node():

@@ -57,11 +57,13 @@ def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Pro
     drawn = _drawn_ranks(distributed, sorted(profiles))
     # The flame chart draws a few ranks' trees, never all of them: 1,024 trees of ~130 frames
     # would be 130k frames (a 5,000-frame chart already takes 0.1 s to build).
+    # Their notes too (each rank's window figures): 1,024 ranks would give thousands of lines.
     trees = [replace(profiles[r], cpu_tree=_tree(result.records[r], "cpu_tree", r in drawn),
-                     gpu_tree=_tree(result.records[r], "gpu_tree", r in drawn)) for r in sorted(profiles)]
+                     gpu_tree=_tree(result.records[r], "gpu_tree", r in drawn),
+                     notes=profiles[r].notes if r in drawn else ()) for r in sorted(profiles)]
     if len(drawn) < len(profiles):
-        notes += (f"the flame chart shows {len(drawn)} of {len(profiles)} ranks: rank 0, the slowest, the "
-                  "fastest, the median and the failed ones",)
+        notes += (f"the flame chart and the notes show {len(drawn)} of {len(profiles)} ranks: rank 0, the "
+                  "slowest, the fastest, the median and the failed ones",)
     merged = merge_profiles(trees, notes=notes + (_summed_note(len(ordered)),))
     return (
         replace(
