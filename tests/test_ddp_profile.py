@@ -199,6 +199,17 @@ def test_a_rank_without_a_record_is_reported_and_the_others_kept():
     assert dist.first_failed_rank == 1 and errors[0].message.startswith("rank 1 failed")
     assert profile.line(CellRef("train.py"), 7).cpu_time_s == pytest.approx(0.1)
     assert dist.slowest_rank is None  # one rank measured: nothing to compare
+    assert dist.world_size == 2
+
+
+def test_one_node_of_a_larger_world_says_so():
+    record = dict(_record(0), rank=3, world_size=4)
+    result = LaunchResult(exit_code=0, records={3: record}, record_bytes={3: 5}, stderr_tails={})
+    profile, errors = merge_ranks(result, Launch(1, "2", None, "head:29500"), CellRef("train.py"))
+    assert errors == () and profile.distributed.world_size == 4
+    from paef_jupyter.cli import render_ranks
+
+    assert "of a world of 4" in render_ranks(profile.distributed)
 
 
 def test_merge_sums_lines_and_finds_the_slowest_rank():

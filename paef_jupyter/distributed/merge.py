@@ -41,7 +41,8 @@ def merge_ranks(result: LaunchResult, launch: Launch, ref: CellRef) -> tuple[Pro
         ranks.append(missing)
         errors.append(AnalysisError(ref, None, f"rank {missing.rank} failed: {missing.reason}"))
     ranks.sort(key=lambda r: (r.rank, r.local_rank))
-    distributed = _distributed(ranks, profiles, launch, result.exit_code)
+    world = max((int(r.get("world_size", 0)) for r in result.records.values()), default=0)
+    distributed = _distributed(ranks, profiles, launch, result.exit_code, world)
     first = distributed.first_failed_rank
     # The first failure first: the others usually follow from it.
     errors.sort(key=lambda e: not e.message.startswith(f"rank {first} failed"))
@@ -134,16 +135,18 @@ def _missing(local: int, launch: Launch, result: LaunchResult) -> RankProfile:
                        reason=f"{why}: {last}" if last else why, stderr_tail=tail, exit_code=code)
 
 
-def _distributed(ranks: list[RankProfile], profiles: dict[int, Profile], launch: Launch, exit_code: int) -> Distributed:
+def _distributed(
+    ranks: list[RankProfile], profiles: dict[int, Profile], launch: Launch, exit_code: int, world: int
+) -> Distributed:
+    """`world`: the WORLD_SIZE the ranks saw (on several nodes, more than this node's ranks)."""
     measured = [r for r in ranks if r.window_s > 0 and r.rank in profiles]
     slowest = max(measured, key=lambda r: r.busy_per_iteration_s, default=None)
     fastest = min(measured, key=lambda r: r.busy_per_iteration_s, default=None)
     spread = 0.0
     if slowest and fastest and slowest.busy_per_iteration_s > 0:
         spread = (slowest.busy_per_iteration_s - fastest.busy_per_iteration_s) / slowest.busy_per_iteration_s
-    world = max((int(r.rank) for r in ranks), default=-1) + 1
     return Distributed(
-        world_size=max(world, launch.nproc_per_node),
+        world_size=max(world, launch.nproc_per_node, max((r.rank + 1 for r in ranks), default=0)),
         nproc_per_node=launch.nproc_per_node,
         nnodes=int(launch.nnodes.split(":")[-1]) if launch.nnodes.split(":")[-1].isdigit() else 1,
         launcher_exit=exit_code,

@@ -30,6 +30,8 @@ def _parts(r: RankProfile) -> tuple[float, float, float, float]:
 def headline(dist: Distributed) -> str:
     ok = sum(1 for r in dist.ranks if r.status == "ok")
     text = f"{len(dist.ranks)} rank(s), {ok} finished"
+    if dist.world_size > len(dist.ranks):  # the other nodes' ranks are in their own reports
+        text += f" (of a world of {dist.world_size}: this node's ranks)"
     backends = sorted({r.backend for r in dist.ranks if r.backend})
     if backends:
         text += f" ({', '.join(backends)})"
