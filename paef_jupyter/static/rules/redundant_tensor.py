@@ -130,7 +130,13 @@ class FactorySites:
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
             return None
-        expr = self._outermost(node)
+        whole = self._outermost(node)
+        # `torch.tensor([0.9]).cuda().expand(b, 1)`: the invariant part of the chain is what is built once
+        chain = self._chain(node, whole)
+        expr = next((e for e in reversed(chain) if invariant(self.facts, e, loop)), whole)
+        if any(isinstance(e.func, cst.Attribute) and e.func.attr.value in ("to", "cuda")  # type: ignore[attr-defined]
+               for e in chain[chain.index(expr) + 1 :]):
+            expr = whole  # moved to a varying device after: `cpu-then-move` builds it there instead
         in_helper = not self.facts.enclosing_loops(node)
         target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
         shaped = False
@@ -140,10 +146,10 @@ class FactorySites:
                 return None  # built on the host then moved: `cpu-then-move`'s fix is the one to offer
             target, shaped = loop, True
         assigned = self._assigned_name(expr)
-        holder = self._holder(expr)
+        holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, holder, scope)
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, holder, scope)):
+        mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(whole, holder, scope)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
         return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
 
@@ -246,6 +252,13 @@ class FactorySites:
                 current = grand
             else:
                 return current
+
+    def _chain(self, node: cst.Call, whole: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """`node`, `node.cuda()`, `node.cuda().expand(b, 1)`, ... up to `whole`."""
+        out: list[cst.BaseExpression] = [node]
+        while out[-1] is not whole:
+            out.append(self.facts.parent(self.facts.parent(out[-1])))  # type: ignore[arg-type]
+        return out
 
     def _hoist_target(self, expr: cst.BaseExpression) -> Loop | None:
         best = None
