@@ -51,7 +51,7 @@ class PageableTransfer(Rule):
         blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given or _is_false(pin):
-            if self._dataset_on_host(node):
+            if _dataset_on_host(self.facts, node):
                 self._pageable(node, name, moves, blocking if proven else [], proven)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
@@ -68,10 +68,13 @@ class PageableTransfer(Rule):
             )
 
     def visit_Module(self, node: cst.Module) -> None:
-        """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
+        """Loops over a DataLoader built in an earlier cell: its settings come from the live object,
+        or, with no kernel at hand (`paef scan` of a notebook), from the cell that built it."""
         for loop in self.facts.loops:
             name = iterated_name(loop)
             live = self.facts.namespace.get(name) if name is not None else None
+            if live is None and name is not None and not self._assigned_here(name):
+                self._earlier_cell_loader(loop, name)
             if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
                 continue
             moves = self._batch_moves(loop)
@@ -80,18 +83,35 @@ class PageableTransfer(Rule):
                 for move in blocking:
                     self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
             elif moves and _host_tensors(getattr(live, "dataset", None)):
-                self.report(
-                    moves[0],
-                    f"`{name}` (built in an earlier cell) yields batches in pageable memory and "
-                    f"`{self.facts.code(moves[0])}` copies each one to the device: the copy is staged through a "
-                    "pinned buffer and blocks the host every step",
-                    fix=Fix(
-                        description=f"create `{name}` with `pin_memory=torch.cuda.is_available()` (in its own cell) "
-                        "and copy its batches with `non_blocking=True`",
-                        suggestion=f"{name} = DataLoader(..., pin_memory=torch.cuda.is_available())",
-                        safe=False,
-                    ),
-                )
+                self._pageable_elsewhere(moves[0], name)  # type: ignore[arg-type]
+
+    def _earlier_cell_loader(self, loop: Loop, name: str) -> None:
+        """`for batch in loader:` where an earlier cell ran `loader = DataLoader(...)` unpinned."""
+        earlier = self.facts.prior.value(name)
+        if earlier is None or not isinstance(earlier[1], cst.Call):
+            return
+        owner, loader = earlier
+        if (owner.qualified_name(loader.func) or "") not in LOADERS or not isinstance(loop.node, cst.For):
+            return
+        given, pin = keyword_value(owner, loader, "pin_memory")
+        carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
+        moves = self._batch_moves(loop)
+        if moves and not carried and (not given or _is_false(pin)) and _dataset_on_host(owner, loader):
+            self._pageable_elsewhere(moves[0], name)
+
+    def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
+        self.report(
+            move,
+            f"`{name}` (built in an earlier cell) yields batches in pageable memory and "
+            f"`{self.facts.code(move)}` copies each one to the device: the copy is staged through a "
+            "pinned buffer and blocks the host every step",
+            fix=Fix(
+                description=f"create `{name}` with `pin_memory=torch.cuda.is_available()` (in its own cell) "
+                "and copy its batches with `non_blocking=True`",
+                suggestion=f"{name} = DataLoader(..., pin_memory=torch.cuda.is_available())",
+                safe=False,
+            ),
+        )
 
     def _assigned_here(self, name: str) -> bool:
         return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
@@ -210,28 +230,28 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.Call) and _is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
-    def _dataset_on_host(self, loader: cst.Call) -> bool:
-        """False when the dataset's tensors are built on the device: pinning them would raise."""
-        args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
-        if not args:
-            return True
-        dataset = args[0].value
-        pieces: list[cst.CSTNode] = [dataset]
-        if isinstance(dataset, cst.Name):
-            if not _host_tensors(self.facts.namespace.get(dataset.value)):
-                return False
-            value = self.facts.value_of(dataset)
-            if value is not None:
-                pieces.append(value)
-        for piece in list(pieces):
-            if isinstance(piece, cst.Call):
-                for arg in piece.args:
-                    pieces.append(arg.value)
-                    if isinstance(arg.value, cst.Name):
-                        value = self.facts.value_of(arg.value)
-                        if value is not None:
-                            pieces.append(value)
-        return not any(marker in self.facts.code(p) for p in pieces for marker in _ON_DEVICE)
+def _dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
+    """False when the dataset's tensors are built on the device: pinning them would raise."""
+    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+    if not args:
+        return True
+    dataset = args[0].value
+    pieces: list[cst.CSTNode] = [dataset]
+    if isinstance(dataset, cst.Name):
+        if not _host_tensors(facts.namespace.get(dataset.value)):
+            return False
+        value = facts.value_of(dataset)
+        if value is not None:
+            pieces.append(value)
+    for piece in list(pieces):
+        if isinstance(piece, cst.Call):
+            for arg in piece.args:
+                pieces.append(arg.value)
+                if isinstance(arg.value, cst.Name):
+                    value = facts.value_of(arg.value)
+                    if value is not None:
+                        pieces.append(value)
+    return not any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE)
 
 
 def _is_device_move(facts: Facts, call: cst.Call) -> bool:
