@@ -30,8 +30,10 @@ def analyze_source(
     ref: CellRef = CellRef(),
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
+    loops: dict | None = None,
 ) -> Report:
-    return analyze([SourceUnit(ref, text)], namespace=namespace, rules=rules)
+    """One cell or file; `loops` receives its loops (see `analyze_units`)."""
+    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
 
 
 @dataclass(frozen=True)
@@ -110,8 +112,9 @@ def profile_cell(
     from .dynamic.window_loop import choose_loop
 
     started = time.perf_counter()
+    loops: dict = {}
     try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+        static = analyze_source(text, ref, namespace=namespace, rules=rules, loops=loops)
         failed: tuple[str, ...] = ()
     except ValueError:
         raise  # a usage error (an unknown rule id): nothing has run yet
@@ -125,7 +128,7 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup, spans=loops.get(ref.key))
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)

@@ -8,7 +8,6 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
-import gc
 import os
 import re
 import statistics
@@ -175,10 +174,6 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
-            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
-            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
-            # costs about 0.4 s with torch loaded.
-            gc.collect()
 
     def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
@@ -493,11 +488,13 @@ def load_ipython_extension(ipython: Any) -> None:
         return
     from .dynamic.warm import warm_in_background
     from .static import warm
+    from .ui.warm import warm_view
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
-    magics.warming = warm_in_background(lambda: warm(background=False))
+    # jedi's, the profiler's and the view's cold starts take seconds: pay them while the user
+    # writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False), warm_view)
     _loaded[id(ipython)] = magics
 
 
