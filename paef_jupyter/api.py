@@ -102,16 +102,19 @@ def profile_cell(
     rules: Collection[str] | None = None,
     top: int = 5,
     full: bool = False,
+    started: float | None = None,
 ) -> CellRun:
     """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
-    and return its value or exception with the correlated report. `execute` runs the cell."""
+    and return its value or exception with the correlated report. `execute` runs the cell;
+    `started` (`time.perf_counter()`) is when the user's wait began (default: now), for the
+    overhead figure."""
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
-    started = time.perf_counter()
+    started = time.perf_counter() if started is None else started
     loops: dict = {}
     try:
         static = analyze_source(text, ref, namespace=namespace, rules=rules, loops=loops)
@@ -182,8 +185,10 @@ def _one_line(exc: BaseException) -> str:
 
 def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
     """Record the time from the end of the cell's code to the finished report, and make the
-    overhead figure what the user waits: analysis + profiled run + report, over the plain run
-    (estimated from the unprofiled iterations: `Profile.overhead` is the run's own ratio)."""
+    overhead figure what the user waited until then (from `started`: analysis, the profiled
+    run, post-processing) over the plain run. The plain run is measured in the same run: the
+    cell's wall time less what the profiled iterations took beyond the unprofiled ones
+    (`Profile.overhead` from `build_profile` is that run-only ratio)."""
     if report.profile is None:
         return report
     now = time.perf_counter()

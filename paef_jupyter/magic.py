@@ -90,6 +90,7 @@ class PaefMagics(Magics):
 
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
+        started = time.perf_counter()  # the user's wait, for the overhead figure
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
@@ -105,7 +106,8 @@ class PaefMagics(Magics):
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
+                                    started=started)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -131,9 +133,10 @@ class PaefMagics(Magics):
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
+                 started: float | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name."""
+        cell's prompt number, which its tracebacks name; `started`: when the user's wait began."""
         __tracebackhide__ = True  # noqa: F841
         self._wait_for_jedi()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
@@ -150,7 +153,7 @@ class PaefMagics(Magics):
         ns = self.shell.user_ns
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top)
+                                   filename_to_ref={code.filename: ref}, top=top, started=started)
             error = _from_user_code(run.error, code.filename)
             return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
         value, error = None, None

@@ -344,9 +344,9 @@ def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
 def test_every_time_names_its_basis():
     """Whole run or per profiled iteration; the window's span is not called CPU time."""
     html = str(static_html(sample_report()))
-    assert "cell time, whole run" in html and "profiled, per iteration (mean of 20)" in html
+    assert "cell time, whole run" in html and "profiled, per iteration (over 20 profiled)" in html
     assert "CPU time" not in html
-    assert "time per iteration (mean of 20):" in html and "40.0 ms" in html
+    assert "time per iteration (over 20 profiled):" in html and "40.0 ms" in html
     assert "est. saving per run" in html and "share of the run" in html
     assert "40.0 ms per iteration (62.0% of the run), saves ~700.0 ms per run" in html
 
