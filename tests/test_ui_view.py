@@ -177,6 +177,8 @@ def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     assert seen == [editor.cell]
     assert "4.00x faster (pairs 3.80\u20134.04x)" in view.status.value
     assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.status.value
+    # The applied card's estimate next to what the re-run measured.
+    assert "Saving per run: predicted ~700.0 ms, measured 1.50 s" in view.status.value
 
 
 def test_compare_claims_no_ratio_when_the_pairs_disagree():
@@ -186,6 +188,8 @@ def test_compare_claims_no_ratio_when_the_pairs_disagree():
     assert Comparison((1.0,), (0.5,), None, Report()).speedup is None  # one pair is no evidence
     slower = Comparison((1.0, 1.0, 1.0), (2.0, 2.5, 2.2), None, Report())
     assert "2.20x slower (pairs 2.00\u20132.50x)" in compare_text(slower)
+    assert "predicted ~300.0 ms, measured none (1.20 s slower)" in compare_text(slower, 0.3)
+    assert "Saving per run" not in compare_text(slower)  # no card estimate, no comparison
 
 
 def test_compare_text_reports_a_failing_rerun():
