@@ -260,15 +260,19 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
     for key, seen in ran.items():
         if len(seen) < n:
             continue
-        acc = result.lines[key]
-        acc.cpu_ns = int(statistics.median(cpu.get(key, [0] * n))) * n
-        acc.self_ns = int(statistics.median(self_ns[key])) * n
+        times = cpu.get(key, [0] * n)
         per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for s, e in torch_spans.get(key, ()):
             k = at(s)
             if k is not None:
                 per[k].append((s, e))
-        acc.op_ns = int(statistics.median(_union_ns(p) for p in per)) * n
+        # All three from the same (median) iteration, so "outside torch" = cpu - op stays one
+        # iteration's figure.
+        k = sorted(range(n), key=times.__getitem__)[(n - 1) // 2]
+        acc = result.lines[key]
+        acc.cpu_ns = times[k] * n
+        acc.self_ns = self_ns[key][k] * n
+        acc.op_ns = _union_ns(per[k]) * n
     result.iterations = n
     result.typical_span_ns = int(statistics.median(lengths)) * n
 
