@@ -45,10 +45,11 @@ def warm_profiler() -> None:
 
 
 def warm_in_background(first: Callable[[], None], *then: Callable[[], None]) -> threading.Thread:
-    """One daemon thread: `first` (jedi's warm-up), the profiler's, `then` (the view's), and a
-    full garbage collection. Cold starts leave cyclic garbage (about 0.4 s to collect with
-    torch loaded): freed here, not during the user's first cell, where a `__del__` run by the
-    collector could also swallow a Ctrl-C (signals reach the main thread only)."""
+    """One daemon thread: `first` (jedi's warm-up), the profiler's, `then` (the analysis',
+    the view's), and a full garbage collection. Cold starts leave cyclic garbage (about 0.4 s
+    to collect with torch loaded): freed here, not during the user's first cell, where a
+    `__del__` run by the collector could also swallow a Ctrl-C (signals reach the main
+    thread only)."""
 
     def run() -> None:
         for step in (first, warm_profiler, *then, gc.collect):
