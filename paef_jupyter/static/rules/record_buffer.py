@@ -32,6 +32,7 @@ ARRAY_BUILDERS = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.stack",
     "torch.cat", "numpy.array", "numpy.asarray", "numpy.stack", "numpy.vstack", "numpy.concatenate",
 })
+CONSUMERS = ARRAY_BUILDERS | {"builtins.zip", "builtins.map"}
 SAMPLERS = frozenset({"random.sample", "random.choices"})
 EMPTY_LISTS = frozenset({"builtins.list", "collections.deque"})
 RING_SUGGESTION = """\
@@ -97,7 +98,7 @@ class RecordBuffer(Rule):
 
     def _read(self, container: cst.BaseExpression, site: cst.CSTNode) -> None:
         column = self._column(container)
-        if column is None or not self._sampled_per_batch(column, container, site):
+        if column is None or not self._sampled_per_batch(column, site) or not self._feeds_tensors(site):
             return
         key = id(column.binding)
         if key not in self._columns:
@@ -128,16 +129,34 @@ class RecordBuffer(Rule):
                     return Column(f"self.{expr.attr.value}", value, cls, "self")
         return None
 
-    def _sampled_per_batch(self, column: Column, container: cst.BaseExpression, site: cst.CSTNode) -> bool:
-        """Appended and read again and again: in one loop, or (a class) in separate methods."""
+    def _sampled_per_batch(self, column: Column, site: cst.CSTNode) -> bool:
+        """Appended and read again and again: in one loop, or (a class) in separate methods
+        (a list filled once in `__init__`, like a Dataset's, is not a buffer)."""
         appends = _appends(self.facts, column)
         if not appends:
             return False
         if isinstance(column.scope, cst.ClassDef):
             reader = self.facts.enclosing_function(site)
-            return reader is not None and all(self.facts.enclosing_function(a) is not reader for a in appends)
+            writers = {self.facts.enclosing_function(a) for a in appends}
+            return reader is not None and reader not in writers \
+                and any(w is not None and w.name.value != "__init__" for w in writers)
         loop = self.facts.iteration_loop(site)
         return loop is not None and any(within(self.facts, a, loop.node) for a in appends)
+
+    def _feeds_tensors(self, site: cst.CSTNode) -> bool:
+        """The sampled records become arrays: the read is a constructor's argument, or the batch
+        it is assigned to is unzipped (`zip(*batch)`) or passed to one."""
+        facts = self.facts
+        parent = facts.parent(site)
+        holder = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        if isinstance(holder, cst.Call) and (facts.qualified_name(holder.func) or "") in ARRAY_BUILDERS:
+            return True
+        if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+            return False
+        batch = parent.targets[0].target.value
+        scope = _scope(facts, site)
+        return any((facts.qualified_name(call.func) or "") in CONSUMERS and any(batch in facts.names_read(a.value) for a in call.args)
+                   for call in facts.calls_in(scope) if facts.position(call).start.line >= facts.position(site).start.line)
 
     # --- reporting --------------------------------------------------------------------------
 
@@ -160,11 +179,13 @@ class RecordBuffer(Rule):
                 refused.append(f"`{column.code}`: {rewrite}")
             else:
                 edits.extend(rewrite)
-        names = ", ".join(f"`{c.code}`" for c in columns)
-        where = "every call of the sampling method" if isinstance(columns[0].scope, cst.ClassDef) else "every iteration"
-        message = (f"{names} {'is' if len(columns) == 1 else 'are'} a growing Python list of per-step records that "
-                   f"{where} samples and converts back into tensors record by record; tensor storage (rows kept as "
-                   "tensors, or preallocated columns with a ring index) makes each batch one gather")
+        owner = columns[0].owner
+        what = (f"`{owner}` keeps one growing Python list per field ({', '.join(repr(c.key) for c in columns)})"
+                if columns[0].key is not None else f"`{columns[0].code}` is a growing Python list of per-step records")
+        where = "every call of its sampling method" if isinstance(columns[0].scope, cst.ClassDef) else "every iteration"
+        message = (f"{what}, and {where} samples it and converts the records back into tensors one Python object at a "
+                   "time; tensor storage (rows kept as tensors, or preallocated columns with a ring index) makes each "
+                   "batch one gather")
         if edits:
             kept = f"; left as Python lists: {'; '.join(refused)}" if refused else ""
             fix = Fix(description="store the rows as tensors (`.detach().clone()` instead of `.tolist()`) and stack "
@@ -181,8 +202,8 @@ class RecordBuffer(Rule):
         torch = torch_alias(facts)
         if torch is None:
             return "torch is not imported under a plain name"
-        if isinstance(column.scope, cst.ClassDef) or column.binding is None or not _is_plain_list(facts, column.binding):
-            return "only a plain list bound in the same function is rewritten (records pushed from elsewhere have no provable type)"
+        if isinstance(column.scope, cst.ClassDef):
+            return "records pushed by callers of the class have no provable type (write the columns by hand)"
         uses = _uses(facts, column)
         if uses is None:
             return "the container is used in other ways than appends, `len()` and per-batch reads"
@@ -204,7 +225,8 @@ class RecordBuffer(Rule):
             self._names.add(rows)
             dtype = keyword(ctor, "dtype")
             device = keyword(ctor, "device")
-            target = (f"device={facts.code(device) if device is not None else repr('cpu')}, "
+            where = facts.code(device) if device is not None else '"cpu"'
+            target = (f"device={where}, "
                       f"dtype={facts.code(dtype) if dtype is not None else f'{torch}.{PYTHON_SCALAR_DTYPE[fam]}'}")
             options = "".join(f", {facts.code(a.keyword)}={facts.code(a.value)}" for a in ctor.args if a.keyword is not None)
             empty = f"{facts.code(ctor.func)}({rows}{options})"
@@ -234,10 +256,6 @@ def _empty_list(facts: Facts, value: cst.BaseExpression) -> bool:
         positional = [a for a in value.args if a.keyword is None]
         return qualified in EMPTY_LISTS and not positional
     return False
-
-
-def _is_plain_list(facts: Facts, value: cst.BaseExpression) -> bool:
-    return isinstance(value, cst.List) or (isinstance(value, cst.Call) and facts.qualified_name(value.func) == "builtins.list")
 
 
 def _init_value(facts: Facts, cls: cst.ClassDef, attr: str) -> cst.BaseExpression | None:
@@ -298,12 +316,15 @@ def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.
         else:
             use = name
         outer = facts.parent(use)
-        if isinstance(outer, cst.Attribute) and outer.value is use and outer.attr.value == "append":
+        if isinstance(outer, cst.Attribute) and outer.value is use and outer.attr.value in ("append", "pop", "popleft"):
             call = facts.parent(outer)
-            if isinstance(call, cst.Call) and call.func is outer and len(call.args) == 1 and call.args[0].keyword is None \
-                    and isinstance(facts.parent(call), cst.Expr):
+            if not (isinstance(call, cst.Call) and call.func is outer and isinstance(facts.parent(call), cst.Expr)):
+                return None  # a popped record that is used, or a method reference
+            if outer.attr.value == "append" and len(call.args) == 1 and call.args[0].keyword is None:
                 appends.append(call)
                 continue
+            if outer.attr.value != "append" and all(isinstance(a.value, cst.Integer) for a in call.args):
+                continue  # eviction of the oldest (or newest) record, its value dropped
             return None
         if isinstance(outer, cst.Arg):
             call = facts.parent(outer)
