@@ -28,11 +28,13 @@ from ._tensor_facts import FLOAT, PYTHON_SCALAR_DTYPE, dtype_of, family, keyword
 from .base import Rule, RuleContext
 
 TENSOR_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"})
-ARRAY_BUILDERS = frozenset({
-    "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "torch.stack",
-    "torch.cat", "numpy.array", "numpy.asarray", "numpy.stack", "numpy.vstack", "numpy.concatenate",
+# Constructors that walk Python objects one by one (stacking arrays or tensors does not).
+FROM_PYTHON = frozenset({
+    "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
+    "numpy.asarray",
 })
-CONSUMERS = ARRAY_BUILDERS | {"builtins.zip", "builtins.map"}
+# What a sampled batch of records is passed to on its way to arrays.
+CONSUMERS = FROM_PYTHON | {"torch.stack", "numpy.stack", "numpy.vstack", "builtins.zip", "builtins.map"}
 SAMPLERS = frozenset({"random.sample", "random.choices"})
 EMPTY_LISTS = frozenset({"builtins.list", "collections.deque"})
 RING_SUGGESTION = """\
@@ -149,7 +151,7 @@ class RecordBuffer(Rule):
         facts = self.facts
         parent = facts.parent(site)
         holder = facts.parent(parent) if isinstance(parent, cst.Arg) else None
-        if isinstance(holder, cst.Call) and (facts.qualified_name(holder.func) or "") in ARRAY_BUILDERS:
+        if isinstance(holder, cst.Call) and (facts.qualified_name(holder.func) or "") in FROM_PYTHON:
             return True
         if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
             return False
