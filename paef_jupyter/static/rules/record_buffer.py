@@ -207,8 +207,8 @@ class RecordBuffer(Rule):
         if isinstance(column.scope, cst.ClassDef):
             return "records pushed by callers of the class have no provable type (write the columns by hand)"
         uses = _uses(facts, column)
-        if uses is None:
-            return "the container is used in other ways than appends, `len()` and per-batch reads"
+        if isinstance(uses, str):
+            return uses
         appends, reads = uses
         families = set()
         for call in appends:
@@ -296,22 +296,25 @@ def _appends(facts: Facts, column: Column) -> list[cst.Call]:
             and len(node.args) == 1 and _same_container(facts, node.func.value, column)]
 
 
-def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.ListComp, cst.Call]]] | None:
-    """The column's appends and per-batch reads, when those (and `len()`) are all its uses."""
+def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.ListComp, cst.Call]]] | str:
+    """The column's appends and per-batch reads, when those (and `len()`) are all its uses;
+    else the use that stops the rewrite."""
     appends: list[cst.Call] = []
     reads: list[tuple[cst.ListComp, cst.Call]] = []
     binding_seen = False
     for name in reads_of(facts, column.owner, column.scope):
         if _scope(facts, name) is not column.scope:
-            return None  # a nested function or class sees it
+            return _other_use(facts, name, "a nested function or class reads it")
         stmt = _binding(facts, name)
-        if stmt is not None and not binding_seen and _creates(stmt.value, column):
+        if stmt is not None:
+            if binding_seen or not _creates(stmt.value, column):
+                return _other_use(facts, name, "it is bound more than once")
             binding_seen = True
             continue
         parent = facts.parent(name)
         if column.key is not None:
             if not (isinstance(parent, cst.Subscript) and parent.value is name and _literal_key(parent) is not None):
-                return None  # the dict itself escapes or is indexed by a computed key
+                return _other_use(facts, name, "the dict itself is used (or indexed by a computed key)")
             if _literal_key(parent) != column.key:
                 continue  # another column: what happens to it does not touch this one
             use: cst.CSTNode = parent
@@ -321,18 +324,20 @@ def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.
         if isinstance(outer, cst.Attribute) and outer.value is use and outer.attr.value in ("append", "pop", "popleft"):
             call = facts.parent(outer)
             if not (isinstance(call, cst.Call) and call.func is outer and isinstance(facts.parent(call), cst.Expr)):
-                return None  # a popped record that is used, or a method reference
+                return _other_use(facts, name, "a record is taken out and used")
             if outer.attr.value == "append" and len(call.args) == 1 and call.args[0].keyword is None:
                 appends.append(call)
                 continue
             if outer.attr.value != "append" and all(isinstance(a.value, cst.Integer) for a in call.args):
                 continue  # eviction of the oldest (or newest) record, its value dropped
-            return None
+            return _other_use(facts, name, "it is changed other than by appending")
+        if isinstance(outer, cst.Attribute) and outer.value is use:
+            return _other_use(facts, name, f"`.{outer.attr.value}` reads or changes it")
         if isinstance(outer, cst.Arg):
             call = facts.parent(outer)
             if isinstance(call, cst.Call) and facts.qualified_name(call.func) == "builtins.len" and len(call.args) == 1:
                 continue
-            return None
+            return _other_use(facts, name, "it is passed to a function")
         if isinstance(outer, cst.Subscript) and outer.value is use:
             comp = facts.parent(outer)
             arg = facts.parent(comp) if isinstance(comp, cst.ListComp) and comp.elt is outer else None
@@ -343,10 +348,23 @@ def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.
                     and _row_comprehension(comp):
                 reads.append((comp, ctor))
                 continue
-        return None
-    if not binding_seen or not appends or not reads:
-        return None
+            if isinstance(facts.parent(outer), (cst.AssignTarget, cst.AugAssign, cst.Del)):
+                return _other_use(facts, name, "a record is replaced or deleted by index")
+            return _other_use(facts, name, "it is read other than by `torch.tensor([col[i] for i in rows])` "
+                                           "(with at most `device=`/`dtype=`)")
+        return _other_use(facts, name, "it is used other than by appends, `len()` and per-batch reads")
+    if not binding_seen:
+        return "it is not created as an empty list in this scope"
     return appends, reads
+
+
+def _other_use(facts: Facts, node: cst.CSTNode, why: str) -> str:
+    line = facts.position(node).start.line
+    code = facts.code(facts.statement_of(node)).strip().splitlines()[0]
+    return f"{why} (line {line}: `{code}`)"
+
+
+
 
 
 def _binding(facts: Facts, name: cst.Name) -> cst.Assign | cst.AnnAssign | None:
