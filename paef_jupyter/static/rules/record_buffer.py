@@ -95,7 +95,7 @@ class RecordBuffer(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         """`random.sample(buf, k)`: a batch of records, converted field by field after."""
-        if (self.facts.qualified_name(node.func) or "") in SAMPLERS and node.args and node.args[0].keyword is None:
+        if _samples(self.facts, node):
             self._read(node.args[0].value, node)
 
     def _read(self, container: cst.BaseExpression, site: cst.CSTNode) -> None:
@@ -147,12 +147,14 @@ class RecordBuffer(Rule):
 
     def _feeds_tensors(self, site: cst.CSTNode) -> bool:
         """The sampled records become arrays: the read is a constructor's argument, or the batch
-        it is assigned to is unzipped (`zip(*batch)`) or passed to one."""
+        it is assigned to is unzipped (`zip(*batch)`) or passed to one (a record batch that is
+        only printed or logged is not converted)."""
         facts = self.facts
         parent = facts.parent(site)
         holder = facts.parent(parent) if isinstance(parent, cst.Arg) else None
-        if isinstance(holder, cst.Call) and (facts.qualified_name(holder.func) or "") in FROM_PYTHON:
-            return True
+        if isinstance(holder, cst.Call):
+            consumer = facts.qualified_name(holder.func) or ""
+            return consumer in FROM_PYTHON or (consumer in CONSUMERS and parent.star == "*")  # `zip(*sample(...))`
         if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
             return False
         batch = parent.targets[0].target.value
@@ -183,7 +185,8 @@ class RecordBuffer(Rule):
                 edits.extend(rewrite)
         owner = columns[0].owner
         what = (f"`{owner}` keeps one growing Python list per field ({', '.join(repr(c.key) for c in columns)})"
-                if columns[0].key is not None else f"`{columns[0].code}` is a growing Python list of per-step records")
+                if columns[0].key is not None else
+                f"`{columns[0].code}` is a growing Python {_container_word(self.facts, columns[0].binding)} of per-step records")
         where = "every call of its sampling method" if isinstance(columns[0].scope, cst.ClassDef) else "every iteration"
         message = (f"{what}, and {where} samples it and converts the records back into tensors one Python object at a "
                    "time; tensor storage (rows kept as tensors, or preallocated columns with a ring index) makes each "
@@ -196,7 +199,7 @@ class RecordBuffer(Rule):
         else:
             fix = Fix(description="keep the records in tensor columns with a ring index; not rewritten automatically: "
                                   + "; ".join(refused), suggestion=RING_SUGGESTION, safe=False)
-        self.report(first, message, fix=fix)
+        self.report(first, message, fix=fix, severity=None if edits else Severity.MEDIUM)
 
     def _rewrite(self, column: Column) -> list[Edit] | str:
         """The edits that store `column`'s rows as tensors, or why that is not proved safe."""
@@ -238,8 +241,23 @@ class RecordBuffer(Rule):
 
 # --- container facts ------------------------------------------------------------------------
 
+def _samples(facts: Facts, call: cst.Call) -> bool:
+    """`random.sample(seq, k)`, `random.choices(seq, k=n)`, or the same on a `random.Random`
+    instance (`self.rng.sample(seq, k)`): the first argument is the population."""
+    if not call.args or call.args[0].keyword is not None or call.args[0].star:
+        return False
+    if (facts.qualified_name(call.func) or "") in SAMPLERS:
+        return True
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sample", "choices") \
+        and len(call.args) >= 2 and facts.qualified_name(call.func) is None
+
+
 def _scope(facts: Facts, node: cst.CSTNode) -> cst.CSTNode:
     return facts.enclosing_function(node) or facts.module
+
+
+def _container_word(facts: Facts, value: cst.BaseExpression) -> str:
+    return "deque" if isinstance(value, cst.Call) and facts.qualified_name(value.func) == "collections.deque" else "list"
 
 
 def _literal_key(sub: cst.Subscript) -> str | None:
