@@ -93,6 +93,18 @@ class RecordBuffer(Rule):
             return
         self._read(elt.value, node)
 
+    def visit_For(self, node: cst.For) -> None:
+        """`for i in idx: s, a, r = buf[i]` (then `np.array(s_list)`): records picked in a loop."""
+        if not isinstance(node.target, cst.Name):
+            return
+        var = node.target.value
+        for sub in self.facts.walk(node.body):
+            if isinstance(sub, cst.Subscript) and len(sub.slice) == 1 and isinstance(sub.slice[0].slice, cst.Index) \
+                    and isinstance(sub.slice[0].slice.value, cst.Name) and sub.slice[0].slice.value.value == var \
+                    and self._column(sub.value) is not None:
+                self._read(sub.value, sub)
+                return
+
     def visit_Call(self, node: cst.Call) -> None:
         """`random.sample(buf, k)`: a batch of records, converted field by field after."""
         if _samples(self.facts, node):
@@ -111,9 +123,9 @@ class RecordBuffer(Rule):
     def _column(self, expr: cst.BaseExpression) -> Column | None:
         facts = self.facts
         if isinstance(expr, cst.Name):
-            value = facts.value_of(expr)
+            value = facts.value_of(expr) or _global_value(facts, expr)  # a module-level buffer read in a helper
             if value is not None and _empty_list(facts, value):
-                return Column(expr.value, value, _scope(facts, expr), expr.value)
+                return Column(expr.value, value, _scope(facts, value), expr.value)
             return None
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and (key := _literal_key(expr)) is not None:
             table = facts.value_of(expr.value)
@@ -155,12 +167,15 @@ class RecordBuffer(Rule):
         if isinstance(holder, cst.Call):
             consumer = facts.qualified_name(holder.func) or ""
             return consumer in FROM_PYTHON or (consumer in CONSUMERS and parent.star == "*")  # `zip(*sample(...))`
+        scope = _scope(facts, site)
+        later = [call for call in facts.calls_in(scope) if facts.position(call).start.line >= facts.position(site).start.line
+                 and (facts.qualified_name(call.func) or "") in CONSUMERS]
+        if isinstance(site, cst.Subscript):  # picked in a loop: the picks are gathered into arrays after it
+            return any((facts.qualified_name(call.func) or "") in FROM_PYTHON for call in later)
         if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
             return False
         batch = parent.targets[0].target.value
-        scope = _scope(facts, site)
-        return any((facts.qualified_name(call.func) or "") in CONSUMERS and any(batch in facts.names_read(a.value) for a in call.args)
-                   for call in facts.calls_in(scope) if facts.position(call).start.line >= facts.position(site).start.line)
+        return any(any(batch in facts.names_read(a.value) for a in call.args) for call in later)
 
     # --- reporting --------------------------------------------------------------------------
 
@@ -254,6 +269,18 @@ def _samples(facts: Facts, call: cst.Call) -> bool:
 
 def _scope(facts: Facts, node: cst.CSTNode) -> cst.CSTNode:
     return facts.enclosing_function(node) or facts.module
+
+
+def _global_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
+    """The value of a module-level `name = ...` read inside a function that never binds it."""
+    func = facts.enclosing_function(name)
+    if func is None or name.value in facts.names_written(func):
+        return None
+    values = [stmt.body[0].value for stmt in facts.module.body
+              if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+              and len(stmt.body[0].targets) == 1 and isinstance(stmt.body[0].targets[0].target, cst.Name)
+              and stmt.body[0].targets[0].target.value == name.value]
+    return values[0] if len(values) == 1 else None
 
 
 def _container_word(facts: Facts, value: cst.BaseExpression) -> str:
