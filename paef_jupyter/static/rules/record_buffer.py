@@ -22,7 +22,8 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, replace
 from ...model import Edit, Fix, Severity
-from ..facts import Facts, Loop
+from ..facts import Facts
+from ..types import Kind
 from ._support import torch_alias
 from ._tensor_facts import FLOAT, PYTHON_SCALAR_DTYPE, dtype_of, family, keyword, reads_of, within
 from .base import Rule, RuleContext
@@ -234,6 +235,8 @@ class RecordBuffer(Rule):
             if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute) and arg.func.attr.value == "tolist"
                     and not arg.args):
                 return "its records are Python values, not `.tolist()` of tensors (a tensor column needs their dtype)"
+            if facts.kind(arg.func.value) is not Kind.TENSOR:
+                return f"`{facts.code(arg.func.value)}` is not provably a tensor (a NumPy array has no `.detach()`)"
             families.add(family(_dtype_family(facts, arg.func.value)))
         if len(families) != 1 or None in families:
             return "the dtype of the tensors whose `.tolist()` it stores is not provable"
