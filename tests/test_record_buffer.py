@@ -78,3 +78,18 @@ def test_dqn_pipeline_buffer_is_rewritten_and_trains_identically(tmp_path: Path)
 
     data = dqn.make_data(tiny=True)
     assert_identical(dqn.before(data), module.before(data))
+
+
+@pytest.mark.parametrize("n,k", [(5, 5), (40, 7), (1000, 64), (30, 29)])
+def test_sampling_indices_draws_what_sampling_records_drew(n: int, k: int) -> None:
+    """The hint's claim: `random.sample(range(n), k)` picks the same positions, in the same
+    order, as `random.sample(records, k)` from the same state (a list or a deque)."""
+    import random
+    from collections import deque
+
+    records = [(i, float(i) / 3) for i in range(n)]
+    for container in (records, deque(records, maxlen=n)):
+        random.seed(n * 31 + k)
+        picked = random.sample(container, k)
+        random.seed(n * 31 + k)
+        assert [records[i] for i in random.sample(range(n), k)] == picked

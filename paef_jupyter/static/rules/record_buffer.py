@@ -47,8 +47,10 @@ pos, size = 0, 0
 # push: write the record into the columns (a ring: the oldest row is overwritten)
 states[pos], actions[pos], rewards[pos] = state, action, reward
 pos, size = (pos + 1) % capacity, min(size + 1, capacity)
-# sample: one gather per field instead of a Python walk over records
-idx = torch.randint(size, (batch_size,), device=device)
+# sample: one gather per field instead of a Python walk over records;
+# random.sample(range(size), k) draws the very indices random.sample(buffer, k) drew
+# (a list's order; for a full deque(maxlen) ring, row j is (pos + j) % capacity)
+idx = torch.as_tensor(random.sample(range(size), batch_size), device=device)
 batch = states[idx], actions[idx], rewards[idx]"""
 
 
