@@ -133,9 +133,10 @@ def run(device: torch.device, repeats: int, only: list[str] | None = None) -> Ta
             if only and short_name(p) not in only:
                 kept = [tuple(r) for r in previous.get("rows", []) if r[0] == p.name]
                 if kept:
+                    carried = f"{p.name}: rows carried over from the previous run (not re-measured with the others)."
                     rows.extend(kept)
-                    notes.extend(n for n in previous.get("notes", []) if n.startswith(f"{p.name}:"))
-                    notes.append(f"{p.name}: rows carried over from the previous run (not re-measured with the others).")
+                    notes.extend(n for n in previous.get("notes", []) if n.startswith(f"{p.name}:") and n != carried)
+                    notes.append(carried)
                     data_out[p.module.__name__] = previous.get("data", {}).get(p.module.__name__)
                 continue
             data = p.module.make_data(False, device)
