@@ -175,10 +175,28 @@ class RecordBuffer(Rule):
                  and (facts.qualified_name(call.func) or "") in CONSUMERS]
         if isinstance(site, cst.Subscript):  # picked in a loop: the picks are gathered into arrays after it
             return any((facts.qualified_name(call.func) or "") in FROM_PYTHON for call in later)
+        if isinstance(parent, cst.Return) and isinstance(scope, cst.FunctionDef):
+            return self._callers_unzip(scope.name.value)
         if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
             return False
         batch = parent.targets[0].target.value
         return any(any(batch in facts.names_read(a.value) for a in call.args) for call in later)
+
+    def _callers_unzip(self, method: str) -> bool:
+        """`return random.sample(self.buffer, k)` in `sample`: a caller unzips what
+        `x.sample(...)` returns (`batch = memory.sample(64)` ... `zip(*batch)`)."""
+        facts = self.facts
+        for node in facts.walk(facts.module):
+            if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.targets[0].target, cst.Name)
+                    and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Attribute)
+                    and node.value.func.attr.value == method):
+                continue
+            batch = node.targets[0].target.value
+            scope = _scope(facts, node)
+            if any((facts.qualified_name(call.func) or "") in CONSUMERS and any(a.star == "*" and batch in facts.names_read(a.value) for a in call.args)
+                   for call in facts.calls_in(scope)):
+                return True
+        return False
 
     # --- reporting --------------------------------------------------------------------------
 
