@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import nbformat
 import pytest
@@ -242,3 +243,10 @@ def test_a_failing_progress_note_never_touches_the_cell():
 
     run, ns = run_like_the_magic(PING_PONG, progress=broken)
     assert run.error is None and run.value == ns["total"] and run.report.profile.profiled_iterations > 0
+
+
+def test_the_overhead_counts_the_wait_from_when_the_magic_started():
+    # The magic passes its own start: the user's wait includes what it did before the run.
+    run, _ = run_like_the_magic(PING_PONG, started=time.perf_counter() - 2.0)
+    profile = run.report.profile
+    assert profile.overhead is not None and profile.overhead > 2.0 / profile.wall_time_s
