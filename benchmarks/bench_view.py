@@ -79,9 +79,13 @@ for _ in range(5):
 print(repr(_st.median(_ts)))"""
 
 
-def measure(runs: int, export_to: str) -> tuple[list[dict[str, float]], float]:
+WARMING = "import threading\nprint(any(t.name == 'paef-warm' for t in threading.enumerate()))"
+
+
+def measure(runs: int, export_to: str | None, settled: bool = False) -> tuple[list[dict[str, float]], float]:
     """Latencies and widget traffic (bytes) of `runs` runs of the cell, and the median time to
-    build its live view in the kernel; its last report exported to `export_to`."""
+    build its live view in the kernel; its last report exported to `export_to`. The first
+    cell is sent right after `%load_ext`, or (`settled`) once the warm-up thread has ended."""
     from jupyter_client.manager import KernelManager
 
     km = KernelManager(kernel_name="python3")
@@ -91,6 +95,8 @@ def measure(runs: int, export_to: str) -> tuple[list[dict[str, float]], float]:
     try:
         kc.wait_for_ready(timeout=120)
         _run(kc, SETUP, "setup")
+        while settled and _run(kc, WARMING, "warming")[1].strip() == "True":
+            time.sleep(0.5)
         out = []
         for _ in range(runs):
             traffic: dict[str, int] = {}
@@ -99,7 +105,8 @@ def measure(runs: int, export_to: str) -> tuple[list[dict[str, float]], float]:
             end = float(printed)
             out.append({**{k: v - end for k, v in arrived.items()}, "comm_bytes": sum(traffic.values())})
         _, built = _run(kc, BUILD_VIEW, "build")
-        _run(kc, f"%paef report {export_to}", "export")
+        if export_to:
+            _run(kc, f"%paef report {export_to}", "export")
         return out, float(built.strip().splitlines()[-1])
     finally:
         kc.stop_channels()
@@ -122,9 +129,11 @@ def main() -> None:
         path = os.path.join(tmp, "report.html")
         runs, build_s = measure(6, path)
         shipped, full = export_sizes(path)
+    (settled, *_), _ = measure(1, None, settled=True)
     cold, warm = runs[0], runs[1:]
     rows = [
-        ("cold (first %%paef)", round(cold["static"], 3), round(cold["view"], 3)),
+        ("cold (first %%paef, sent right after %load_ext)", round(cold["static"], 3), round(cold["view"], 3)),
+        ("cold (first %%paef, warm-up thread done)", round(settled["static"], 3), round(settled["view"], 3)),
         (f"warm (median of {len(warm)})", round(statistics.median(r["static"] for r in warm), 3),
          round(statistics.median(r["view"] for r in warm), 3)),
         ("warm (max)", round(max(r["static"] for r in warm), 3), round(max(r["view"] for r in warm), 3)),
@@ -150,6 +159,9 @@ def main() -> None:
             "Seconds from the end of the cell's code to the arrival of its outputs at the client "
             "(kernel side); the page draws the live chart after that (browser suite). "
             "Targets: warm within 0.5 s, cold within 3 s.",
+            "The first cell never waits for the warm-ups started by %load_ext (jedi, the profiler, the "
+            "analysis, the view): its code runs at once and its analysis waits for them after the code "
+            "(the first row); once they are done the first report is as quick as a warm one (the second).",
             "A placeholder output is sent at once when the cell starts and emptied when the report comes.",
             f"Widget traffic per report (comm_open + comm_msg bytes, kernel to front end): "
             f"{statistics.median(r['comm_bytes'] for r in runs) / 1e3:.0f} kB (median of {len(runs)} runs); "
@@ -161,7 +173,7 @@ def main() -> None:
         ),
         machine=machine(),
         command=command_line(),
-        data={"runs": runs, "build_view_s": build_s, "export_bytes": shipped, "export_full_bytes": full},
+        data={"runs": runs, "cold_settled": settled, "build_view_s": build_s, "export_bytes": shipped, "export_full_bytes": full},
     ))
 
 
