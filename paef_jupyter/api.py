@@ -33,8 +33,10 @@ def analyze_source(
     ref: CellRef = CellRef(),
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
+    loops: dict | None = None,
 ) -> Report:
-    return analyze([SourceUnit(ref, text)], namespace=namespace, rules=rules)
+    """One cell or file; `loops` receives its loops (see `analyze_units`)."""
+    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
 
 
 @dataclass(frozen=True)
@@ -103,18 +105,22 @@ def profile_cell(
     rules: Collection[str] | None = None,
     top: int = 5,
     full: bool = False,
+    started: float | None = None,
 ) -> CellRun:
     """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
-    and return its value or exception with the correlated report. `execute` runs the cell."""
+    and return its value or exception with the correlated report. `execute` runs the cell;
+    `started` (`time.perf_counter()`) is when the user's wait began (default: now), for the
+    overhead figure."""
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
     from .dynamic.collector import collect
     from .dynamic.window_loop import choose_loop
 
-    started = time.perf_counter()
+    started = time.perf_counter() if started is None else started
+    loops: dict = {}
     try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+        static = analyze_source(text, ref, namespace=namespace, rules=rules, loops=loops)
         failed: tuple[str, ...] = ()
     except ValueError:
         raise  # a usage error (an unknown rule id): nothing has run yet
@@ -128,7 +134,7 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup, spans=loops.get(ref.key))
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
@@ -213,8 +219,10 @@ def _one_line(exc: BaseException) -> str:
 
 def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
     """Record the time from the end of the cell's code to the finished report, and make the
-    overhead figure what the user waits: analysis + profiled run + report, over the plain run
-    (estimated from the unprofiled iterations: `Profile.overhead` is the run's own ratio)."""
+    overhead figure what the user waited until then (from `started`: analysis, the profiled
+    run, post-processing) over the plain run. The plain run is measured in the same run: the
+    cell's wall time less what the profiled iterations took beyond the unprofiled ones
+    (`Profile.overhead` from `build_profile` is that run-only ratio)."""
     if report.profile is None:
         return report
     now = time.perf_counter()

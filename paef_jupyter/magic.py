@@ -8,7 +8,6 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
-import gc
 import os
 import re
 import shlex
@@ -95,6 +94,7 @@ class PaefMagics(Magics):
 
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
+        started = time.perf_counter()  # the user's wait, for the overhead figure
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
@@ -110,7 +110,8 @@ class PaefMagics(Magics):
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
+                                    started=started)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -136,9 +137,10 @@ class PaefMagics(Magics):
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
+                 started: float | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name."""
+        cell's prompt number, which its tracebacks name; `started`: when the user's wait began."""
         __tracebackhide__ = True  # noqa: F841
         self._wait_for_jedi()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
@@ -155,7 +157,7 @@ class PaefMagics(Magics):
         ns = self.shell.user_ns
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top)
+                                   filename_to_ref={code.filename: ref}, top=top, started=started)
             error = _from_user_code(run.error, code.filename)
             return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
         value, error = None, None
@@ -179,10 +181,6 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
-            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
-            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
-            # costs about 0.4 s with torch loaded.
-            gc.collect()
 
     def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
@@ -523,12 +521,19 @@ def load_ipython_extension(ipython: Any) -> None:
         return
     from .dynamic.warm import warm_in_background
     from .static import warm
+    from .ui.warm import warm_view
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
-    magics.warming = warm_in_background(lambda: warm(background=False))
+    # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
+    # while the user writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view)
     _loaded[id(ipython)] = magics
+
+
+def _warm_analysis() -> None:
+    """libcst's native parser, the facts and every rule, loaded and run once on a small cell."""
+    api.analyze_source("import torch\nfor step in range(3):\n    loss = torch.ones(2).sum()\n    print(loss.item())\n")
 
 
 def unload_ipython_extension(ipython: Any) -> None:
