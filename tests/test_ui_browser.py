@@ -9,7 +9,8 @@ import json
 import re
 
 import pytest
-from browser.conftest import SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, open_notebook, page  # noqa: F401
+from browser.conftest import (SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, lab_without_extension,  # noqa: F401
+                              open_notebook, page)
 
 CELL = """%%paef
 total = 0.0
@@ -51,6 +52,27 @@ def test_apply_undo_and_frame_click_in_the_view(open_notebook, jupyter_server): 
     nb.page.mouse.click(x, y)
     view.locator(".paef-cardbox.paef-linked").filter(has_text="ping-pong").wait_for(timeout=30_000)
     assert "behind it: ping-pong (line 5)" in view.inner_text()
+
+
+@pytest.mark.browser
+def test_without_the_extension_the_chart_gets_plotly_from_the_kernel_once(open_notebook, lab_without_extension):  # noqa: F811
+    """Where the front end does not serve the labextension's plotly.js (VS Code, Colab, a
+    server without the extension's files) the chart still draws: the page asks its kernel,
+    once for every report it shows."""
+    nb = open_notebook("chart_no_extension.ipynb", [("setup", "%load_ext paef_jupyter\nimport torch\ntorch.set_num_threads(1)"),
+                                                   ("train", CELL), ("again", CELL)], server=lab_without_extension)
+    asked = []
+    nb.page.route("**/plotly-basic.min.js", lambda route: route.abort())  # not served here
+    nb.page.on("websocket", lambda ws: ws.on("framesent", lambda f: asked.append(1) if "need_plotly" in str(f) else None))
+    nb.page.reload()
+    nb.cell(2).locator(".cm-content").wait_for(timeout=60_000)
+    nb.run_cell(0, timeout=180)
+    for index in (1, 2):
+        nb.run_cell(index, timeout=180)
+        nb.cell(index).locator(".paef-box .js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    assert len(asked) == 1, asked
+    texts = nb.cell(2).locator(".js-plotly-plot").first.evaluate("el => el.data[0].text")
+    assert any(t.startswith("y = torch.tensor") for t in texts)
 
 
 # Ratio of text to its effective background (WCAG): translucent backgrounds composited
