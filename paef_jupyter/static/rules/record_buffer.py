@@ -136,7 +136,7 @@ class RecordBuffer(Rule):
                 for el in table.elements:
                     if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString) \
                             and el.key.evaluated_value == key and _empty_list(facts, el.value):
-                        return Column(facts.code(expr), el.value, _scope(facts, expr), expr.value.value, key)
+                        return Column(facts.code(expr), el.value, _scope(facts, el.value), expr.value.value, key)
             return None
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             cls = next((a for a in facts.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
