@@ -34,8 +34,9 @@ FROM_PYTHON = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
     "numpy.asarray",
 })
-# What a sampled batch of records is passed to on its way to arrays.
-CONSUMERS = FROM_PYTHON | {"torch.stack", "numpy.stack", "numpy.vstack", "builtins.zip", "builtins.map"}
+# What a sampled batch of records is passed to on its way to arrays (stacking a batch of
+# tensors is what tensor rows look like: not a sign of Python records).
+CONSUMERS = FROM_PYTHON | {"builtins.zip", "builtins.map"}
 SAMPLERS = frozenset({"random.sample", "random.choices"})
 EMPTY_LISTS = frozenset({"builtins.list", "collections.deque"})
 RING_SUGGESTION = """\
@@ -87,10 +88,11 @@ class RecordBuffer(Rule):
     # --- matching ---------------------------------------------------------------------------
 
     def visit_ListComp(self, node: cst.ListComp) -> None:
-        """`[buf[i] for i in rows]`: records picked one by one per batch."""
+        """`[buf[i] for i in rows]` (or one field of each: `buf[i][0]`, `buf[i].state`):
+        records picked one by one per batch."""
         if node.for_in.inner_for_in is not None or node.for_in.ifs or not isinstance(node.for_in.target, cst.Name):
             return
-        elt, var = node.elt, node.for_in.target.value
+        elt, var = _record_of(node.elt), node.for_in.target.value
         if not (isinstance(elt, cst.Subscript) and len(elt.slice) == 1 and isinstance(elt.slice[0].slice, cst.Index)
                 and isinstance(elt.slice[0].slice.value, cst.Name) and elt.slice[0].slice.value.value == var):
             return
@@ -288,6 +290,16 @@ def _samples(facts: Facts, call: cst.Call) -> bool:
         return True
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in ("sample", "choices") \
         and len(call.args) >= 2 and facts.qualified_name(call.func) is None
+
+
+def _record_of(elt: cst.BaseExpression) -> cst.BaseExpression:
+    """`buf[i]` for a field of the record, `buf[i][0]` / `buf[i].state`; else `elt` itself."""
+    if isinstance(elt, cst.Attribute) and isinstance(elt.value, cst.Subscript):
+        return elt.value
+    if isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) and len(elt.slice) == 1 \
+            and isinstance(elt.slice[0].slice, cst.Index) and isinstance(elt.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
+        return elt.value
+    return elt
 
 
 def _scope(facts: Facts, node: cst.CSTNode) -> cst.CSTNode:
