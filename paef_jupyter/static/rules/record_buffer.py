@@ -16,6 +16,7 @@ else (records of Python objects, other reads, the buffer escaping) gets the sugg
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -25,7 +26,8 @@ from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
 from ._support import torch_alias
-from ._tensor_facts import FLOAT, PYTHON_SCALAR_DTYPE, dtype_of, family, keyword, reads_of, within
+from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, dtype_of, earlier_value, family, keyword, reads_of,
+                            within)
 from .base import Rule, RuleContext
 
 TENSOR_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"})
@@ -64,6 +66,7 @@ class Column:
     scope: cst.CSTNode  # where its uses are looked for
     owner: str  # the name (or `self`) the uses are spelled with
     key: str | None = None  # the dict key for `d["key"]`
+    earlier: bool = False  # created by an earlier notebook cell
     reads: list[cst.CSTNode] = field(default_factory=list)
 
 
@@ -131,6 +134,9 @@ class RecordBuffer(Rule):
             value = facts.value_of(expr) or _global_value(facts, expr)  # a module-level buffer read in a helper
             if value is not None and _empty_list(facts, value):
                 return Column(expr.value, value, _scope(facts, value), expr.value)
+            if value is None and _from_earlier_cell(facts, expr):
+                first = reads_of(facts, expr.value)[0]  # one stable identity for every read of it
+                return Column(expr.value, first, facts.module, expr.value, earlier=True)
             return None
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and (key := _literal_key(expr)) is not None:
             table = facts.value_of(expr.value)
@@ -247,6 +253,8 @@ class RecordBuffer(Rule):
             return "torch is not imported under a plain name"
         if isinstance(column.scope, cst.ClassDef):
             return "records pushed by callers of the class have no provable type (write the columns by hand)"
+        if column.earlier:
+            return "it was created by an earlier cell, and the records it already holds are Python objects"
         uses = _uses(facts, column)
         if isinstance(uses, str):
             return uses
@@ -318,7 +326,19 @@ def _global_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
     return values[0] if len(values) == 1 else None
 
 
+def _from_earlier_cell(facts: Facts, name: cst.Name) -> bool:
+    """A list or deque that an earlier notebook cell created (live, or in the cells' text)."""
+    if bound_in_unit(facts, name.value):
+        return False
+    if name.value in facts.namespace:
+        return isinstance(facts.namespace[name.value], (list, deque))
+    earlier = earlier_value(facts, name)
+    return earlier is not None and _empty_list(earlier[0], earlier[1])
+
+
 def _container_word(facts: Facts, value: cst.BaseExpression) -> str:
+    if isinstance(value, cst.Name):  # an earlier cell's
+        return "deque" if isinstance(facts.namespace.get(value.value), deque) else "list"
     return "deque" if isinstance(value, cst.Call) and facts.qualified_name(value.func) == "collections.deque" else "list"
 
 
