@@ -123,4 +123,4 @@ def test_a_name_from_an_earlier_cell_that_is_not_a_list_is_not_a_buffer() -> Non
 
     report = analyze_source(_CELL, CellRef("nb.ipynb", 2), namespace={"replay": {}, "torch": torch, "random": random},
                             rules=["record-buffer"])
-    assert report.findings == []
+    assert not report.findings
