@@ -279,8 +279,9 @@ class RecordBuffer(Rule):
             dtype = keyword(ctor, "dtype")
             device = keyword(ctor, "device")
             where = facts.code(device) if device is not None else '"cpu"'
-            target = (f"device={where}, "
-                      f"dtype={facts.code(dtype) if dtype is not None else f'{torch}.{PYTHON_SCALAR_DTYPE[fam]}'}")
+            # Python floats become the default dtype (float32 unless the program changed it)
+            inferred = f"{torch}.get_default_dtype()" if fam == FLOAT else f"{torch}.{PYTHON_SCALAR_DTYPE[fam]}"
+            target = f"device={where}, dtype={facts.code(dtype) if dtype is not None else inferred}"
             options = "".join(f", {facts.code(a.keyword)}={facts.code(a.value)}" for a in ctor.args if a.keyword is not None)
             empty = f"{facts.code(ctor.func)}({rows}{options})"
             edits.append(replace(facts, ctor, f"({torch}.stack({rows}).to({target}) if ({rows} := {facts.code(comp)}) else {empty})"))
