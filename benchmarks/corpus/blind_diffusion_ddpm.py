@@ -36,7 +36,7 @@ class Denoiser(nn.Module):
 
 
 class Diffusion:
-    def __init__(self, timesteps=50, beta_start=1e-4, beta_end=0.02):
+    def __init__(self, timesteps=20, beta_start=1e-4, beta_end=0.02):
         self.timesteps = timesteps
         self.betas = torch.linspace(beta_start, beta_end, timesteps).to(device)  # paef: ok cpu-then-move
         self.alphas = 1.0 - self.betas
@@ -86,13 +86,13 @@ class Diffusion:
         return x
 
 
-data = torch.randn(512, 8) * 0.5 + torch.linspace(-1, 1, 8)
+data = torch.randn(256, 8) * 0.5 + torch.linspace(-1, 1, 8)
 diffusion = Diffusion()
 model = Denoiser().to(device)
 optimizer = torch.optim.Adam(model.parameters(), lr=2e-3)
 batch_size = 64
 
-for epoch in range(3):
+for epoch in range(2):
     perm = torch.randperm(len(data))
     for step in range(0, len(data), batch_size):
         batch = data[perm[step : step + batch_size]].to(device)  # paef: ok pageable-transfer; ok cpu-then-move

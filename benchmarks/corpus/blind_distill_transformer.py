@@ -53,8 +53,8 @@ student = Student().to(device)
 optimizer = torch.optim.AdamW(student.parameters(), lr=1e-3)
 T, alpha = 2.0, 0.7
 
-tokens = torch.randint(0, vocab, (192, seq_len))
-labels = torch.randint(0, n_cls, (192,))
+tokens = torch.randint(0, vocab, (96, seq_len))
+labels = torch.randint(0, n_cls, (96,))
 for epoch in range(2):
     student.train()
     epoch_loss = 0.0
@@ -72,7 +72,7 @@ for epoch in range(2):
         torch.nn.utils.clip_grad_norm_(student.parameters(), 0.5)
         optimizer.step()
         epoch_loss += loss.item()  # paef: expect host-sync
-    print(f"epoch {epoch} loss {epoch_loss / 6:.4f}")
+    print(f"epoch {epoch} loss {epoch_loss / 3:.4f}")
 
 student.eval()
 with torch.no_grad():

@@ -108,7 +108,7 @@ def optimize_model():
 
 
 episode_durations = []
-for i_episode in range(12):
+for i_episode in range(6):
     state = env.reset()
     state = torch.tensor(state, dtype=torch.float32, device=device).unsqueeze(0)
     for t in range(100):

@@ -71,7 +71,7 @@ def compute_gae(buf, last_value, gamma=0.99, lam=0.95):
 env = LineWorld()
 agent = ActorCritic(7, 2).to(device)
 optimizer = torch.optim.Adam(agent.parameters(), lr=3e-3)
-n_steps, n_updates, n_epochs, minibatch = 64, 4, 3, 16
+n_steps, n_updates, n_epochs, minibatch = 64, 2, 3, 16
 clip_coef, target_kl = 0.2, 0.05
 
 obs = env.reset()

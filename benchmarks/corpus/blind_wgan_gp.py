@@ -31,7 +31,7 @@ def compute_gradient_penalty(D, real_samples, fake_samples):
 
 d_losses, g_losses = [], []
 batches_done = 0
-for epoch in range(4):
+for epoch in range(2):
     perm = torch.randperm(real_data.size(0), device=device)
     for i in range(0, real_data.size(0), batch_size * n_critic):
         for c in range(n_critic):
