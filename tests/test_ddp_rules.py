@@ -1,0 +1,44 @@
+"""The `ddp-*` rewrites offered for review, run before and after on 2 real gloo ranks.
+
+These rewrites change what each rank computes by design (which samples it sees, in which
+order); each test checks that the change is exactly the one the fix promises and that what
+must not change (epoch 0, the agreement of the ranks) does not. Proved-safe `ddp-*` rewrites
+are `.in.py`/`.out.py` pairs run by `test_rules.py::test_rewrite` on the same runner.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ddp_runner import run_ranks
+from rule_fixtures import FIXTURES, assert_same
+
+
+def _run(path: Path) -> list[dict]:
+    return run_ranks(path.read_text(), str(path))["ranks"]
+
+
+def _flat(batches: list[list[float]]) -> list[float]:
+    return [x for batch in batches for x in batch]
+
+
+def test_missing_sampler_rewrite_shards_the_data() -> None:
+    """Before: both ranks see all 16 samples each epoch. After: disjoint halves that cover them."""
+    folder = FIXTURES / "ddp-missing-sampler"
+    before = _run(folder / "review_shuffle.in.py")
+    after = _run(folder / "review_shuffle.out.py")
+    everything = sorted(float(i) for i in range(16))
+    for rank in before:  # 2 epochs of the whole dataset on every rank
+        assert sorted(_flat(rank["seen"])) == sorted(everything * 2)
+    epochs = [[_flat(r["seen"][e * 2:(e + 1) * 2]) for e in range(2)] for r in after]  # 2 batches of 4 per epoch
+    for epoch in range(2):
+        shards = [set(rank[epoch]) for rank in epochs]
+        assert not shards[0] & shards[1] and sorted(shards[0] | shards[1]) == everything
+    assert_same(after[0]["weight"], after[1]["weight"])  # the ranks still agree
+
+
+def test_missing_sampler_rewrite_keeps_the_order_when_unshuffled() -> None:
+    folder = FIXTURES / "ddp-missing-sampler"
+    after = _run(folder / "review_no_shuffle.out.py")
+    assert [_flat(r["seen"]) for r in after] == [[float(i) for i in range(0, 16, 2)], [float(i) for i in range(1, 16, 2)]]
+    assert_same(after[0]["weight"], after[1]["weight"])
