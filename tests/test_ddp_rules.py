@@ -42,3 +42,20 @@ def test_missing_sampler_rewrite_keeps_the_order_when_unshuffled() -> None:
     after = _run(folder / "review_no_shuffle.out.py")
     assert [_flat(r["seen"]) for r in after] == [[float(i) for i in range(0, 16, 2)], [float(i) for i in range(1, 16, 2)]]
     assert_same(after[0]["weight"], after[1]["weight"])
+
+
+def test_set_epoch_rewrite_reshuffles_later_epochs_only() -> None:
+    """Before: every epoch repeats epoch 0's order. After: epoch 0 is unchanged, later epochs
+    draw new orders, and in each epoch the ranks still split the data without overlap."""
+    folder = FIXTURES / "ddp-missing-set-epoch"
+    for name in ("review_named_sampler", "review_loader_sampler"):
+        before = _run(folder / f"{name}.in.py")
+        after = _run(folder / f"{name}.out.py")
+        for rank_before, rank_after in zip(before, after):
+            assert rank_before["seen"][0] == rank_before["seen"][1] == rank_before["seen"][2]
+            assert rank_after["seen"][0] == rank_before["seen"][0]
+            assert rank_after["seen"][1] != rank_after["seen"][0] and rank_after["seen"][2] != rank_after["seen"][1]
+        for epoch in range(3):
+            shards = [set(rank["seen"][epoch]) for rank in after]
+            assert not shards[0] & shards[1] and len(shards[0] | shards[1]) == 16
+        assert_same(after[0]["weight"], after[1]["weight"])
