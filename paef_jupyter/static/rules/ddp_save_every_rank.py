@@ -1,0 +1,88 @@
+"""Every rank of a DDP script writing the same checkpoint."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...model import Edit, Fix, Severity
+from ._ddp import dist_alias, is_ddp_script, mentions_rank, rank_guarded, wrapper_names
+from .base import Rule
+
+_SAVES = frozenset({"torch.save", "torch.serialization.save"})
+_LOADS = frozenset({"torch.load", "torch.serialization.load"})
+_DESTROY = frozenset({"torch.distributed.destroy_process_group", "torch.distributed.distributed_c10d.destroy_process_group"})
+# Calls an argument may make and still be local to the rank (no collective, no side effect).
+_LOCAL_CALLS = frozenset({"os.path.join", "builtins.str", "builtins.dict", "builtins.int", "pathlib.Path"})
+_SHARDED = ("fsdp", "FullyShardedDataParallel", "torch.distributed.checkpoint", "torch.distributed.tensor")
+_LOCAL_METHODS = frozenset({"state_dict", "format", "cpu", "detach", "joinpath"})
+
+
+class DdpSaveEveryRank(Rule):
+    id = "ddp-save-every-rank"
+    title = "Checkpoint written by every rank"
+    severity = Severity.MEDIUM
+    explanation = (
+        "DDP keeps the replicas identical, so every rank holds the same weights: a `torch.save` that "
+        "every rank runs serialises the same checkpoint N times, N processes write one file at once "
+        "(racing, on a shared file system), and the step stalls on every rank. Saving on rank 0 "
+        "alone writes it once. Save `model.module.state_dict()` (the wrapped module's keys, without "
+        "the `module.` prefix) so the checkpoint loads into an unwrapped model."
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        facts = self.facts
+        if (facts.qualified_name(node.func) or "") not in _SAVES or not is_ddp_script(facts):
+            return
+        if rank_guarded(facts, node) or len(node.args) < 2 or mentions_rank(facts, node.args[1].value):
+            return  # one rank saves, or each rank writes its own file on purpose
+        obj = node.args[0].value
+        module_hint = ""
+        if (isinstance(obj, cst.Call) and isinstance(obj.func, cst.Attribute) and obj.func.attr.value == "state_dict"
+                and isinstance(obj.func.value, cst.Name) and obj.func.value.value in wrapper_names(facts)):
+            module_hint = (f"; save `{obj.func.value.value}.module.state_dict()` so the keys lose DDP's `module.` "
+                           "prefix (not rewritten: it changes the file's keys)")
+        dist = dist_alias(facts)
+        guard = f"if {dist or 'dist'}.get_rank() == 0:"
+        why_not = self._unprovable(node, dist)
+        edits: tuple[Edit, ...] = ()
+        if why_not is None:
+            rng = facts.position(facts.statement_of(node))
+            edits = (Edit(rng.start.line, rng.start.column, rng.start.line, rng.start.column,
+                          f"{guard}\n{' ' * rng.start.column}    "),)
+        self.report(
+            node,
+            "every rank runs this `torch.save`: the same checkpoint is serialised and written once per rank, "
+            "to the same file",
+            fix=Fix(description=f"save on rank 0 only (`{guard}`){module_hint}"
+                    + ("" if why_not is None else f". Not rewritten: {why_not}"),
+                    edits=edits, suggestion=f"{guard}\n    {facts.code(node)}", safe=why_not is None),
+        )
+
+    def _unprovable(self, save: cst.Call, dist: str | None) -> str | None:
+        """Why guarding this save by rank might change the program, or None."""
+        facts = self.facts
+        stmt = facts.statement_of(save)
+        if dist is None:
+            return "`torch.distributed` is not imported"
+        if any(any(word in target for word in _SHARDED) for target in facts.aliases.values()):
+            return "the program shards its state (FSDP, DTensor, distributed checkpoint): saving may be collective"
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)
+                and stmt.body[0].value is save):
+            return "the save shares its statement with other code"
+        if any(not self._local(c) for arg in save.args for c in facts.calls_in(arg.value)):
+            return "an argument calls code that may communicate with the other ranks (a collective must run on all)"
+        for call in facts.calls_in(facts.module):
+            name = facts.qualified_name(call.func) or ""
+            if name in _LOADS:
+                return "the program loads a checkpoint: another rank may read this file"
+            if name in _DESTROY and facts.order(call) < facts.order(save):
+                return "the process group may be destroyed before it (`get_rank()` would fail)"
+        return None
+
+    def _local(self, call: cst.Call) -> bool:
+        name = self.facts.qualified_name(call.func) or ""
+        if name in _LOCAL_CALLS:
+            return True
+        return isinstance(call.func, cst.Attribute) and call.func.attr.value in _LOCAL_METHODS and not (
+            call.func.attr.value == "state_dict" and call.args)
+
