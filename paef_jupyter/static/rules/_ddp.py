@@ -145,3 +145,35 @@ def is_literal_true(expr: cst.BaseExpression | None) -> bool:
 
 def is_literal_false(expr: cst.BaseExpression | None) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "False"
+
+
+_MOVES = frozenset({"to", "cuda", "train", "float", "half", "double", "bfloat16"})
+
+
+def model_constructor(facts: Facts, expr: cst.BaseExpression | None, depth: int = 0) -> cst.Call | None:
+    """The call that built the module `expr` names: `Net()` for `model` in `model = Net().to(dev)`
+    (through names bound once before, and `.to()` / `.cuda()` chains)."""
+    if expr is None or depth > 8:
+        return None
+    if isinstance(expr, cst.Name):
+        return model_constructor(facts, facts.value_of(expr), depth + 1)
+    if isinstance(expr, cst.Call):
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _MOVES:
+            return model_constructor(facts, expr.func.value, depth + 1)
+        return expr
+    return None
+
+
+def local_class(facts: Facts, call: cst.Call | None) -> cst.ClassDef | None:
+    if call is not None and isinstance(call.func, cst.Name):
+        return facts.classes.get(call.func.value)
+    return None
+
+
+def method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
+    return next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
+
+
+def mentions_anywhere(facts: Facts, words: tuple[str, ...]) -> bool:
+    """An attribute or name of the unit spelled like one of `words` (`convert_sync_batchnorm`)."""
+    return any(isinstance(n, cst.Name) and n.value in words for n in facts.walk(facts.module))
