@@ -173,7 +173,3 @@ def local_class(facts: Facts, call: cst.Call | None) -> cst.ClassDef | None:
 def method(cls: cst.ClassDef, name: str) -> cst.FunctionDef | None:
     return next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == name), None)
 
-
-def mentions_anywhere(facts: Facts, words: tuple[str, ...]) -> bool:
-    """An attribute or name of the unit spelled like one of `words` (`convert_sync_batchnorm`)."""
-    return any(isinstance(n, cst.Name) and n.value in words for n in facts.walk(facts.module))
