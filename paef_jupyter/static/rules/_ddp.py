@@ -84,26 +84,59 @@ def wrapper_names(facts: Facts) -> set[str]:
 
 
 def mentions_rank(facts: Facts, expr: cst.CSTNode) -> bool:
-    """`expr` reads a rank (`rank`, `args.local_rank`, `dist.get_rank()`, `is_main_process`...)."""
+    """`expr` reads a rank (`rank`, `args.local_rank`, `dist.get_rank()`, `is_main_process`...), or
+    a name or `self.` attribute the unit assigns from one (`self.gpu_id = int(os.environ["LOCAL_RANK"])`)."""
+    derived = _rank_names(facts)
     for node in facts.walk(expr):
-        text = None
-        if isinstance(node, cst.Name):
-            text = node.value
-        elif isinstance(node, cst.Attribute):
-            text = node.attr.value
-        elif isinstance(node, cst.SimpleString):
-            text = str(node.evaluated_value)
-            if text in ("RANK", "LOCAL_RANK"):
-                return True
-            continue
-        if text is not None and any(word in text.lower() for word in _RANK_WORDS):
+        if isinstance(node, cst.Name) and node.value in derived:
+            return True
+        if isinstance(node, cst.Attribute) and node.attr.value in derived:
+            return True
+        if _rank_word(node):
             return True
     return False
 
 
-def rank_guarded(facts: Facts, node: cst.CSTNode) -> bool:
-    """Only some ranks run `node`: an enclosing `if` (or a decorator) reads a rank, or an
-    earlier statement of an enclosing block leaves it on a rank test (`if rank != 0: return`)."""
+def _rank_word(node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.SimpleString):
+        return str(node.evaluated_value) in ("RANK", "LOCAL_RANK")
+    text = node.value if isinstance(node, cst.Name) else node.attr.value if isinstance(node, cst.Attribute) else None
+    return text is not None and any(word in text.lower() for word in _RANK_WORDS)
+
+
+def _rank_names(facts: Facts) -> frozenset[str]:
+    """Names and attributes bound to a rank-derived value anywhere in the unit (one step)."""
+    cache = _facts_cache(facts)
+    if "rank_names" not in cache:
+        names: set[str] = set()
+        for node in facts.walk(facts.module):
+            if isinstance(node, cst.Assign) and _rank_value(facts, node.value):
+                for target in node.targets:
+                    t = target.target
+                    if isinstance(t, cst.Name):
+                        names.add(t.value)
+                    elif isinstance(t, cst.Attribute):
+                        names.add(t.attr.value)
+        cache["rank_names"] = frozenset(names)
+    return cache["rank_names"]  # type: ignore[return-value]
+
+
+def _rank_value(facts: Facts, value: cst.BaseExpression) -> bool:
+    """A value that *is* a rank or a test of one (`int(os.environ["LOCAL_RANK"])`, `dist.get_rank() == 0`),
+    not merely built with one (`DDP(model, device_ids=[rank])` is a model)."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in ("int", "str", "bool") \
+            and value.args:
+        value = value.args[0].value
+    if isinstance(value, cst.Call) and not _rank_word(value.func) and "environ" not in facts.code(value.func) \
+            and "getenv" not in facts.code(value.func):
+        return False
+    return any(_rank_word(n) for n in facts.walk(value))
+
+
+def rank_guarded(facts: Facts, node: cst.CSTNode, depth: int = 0) -> bool:
+    """Only some ranks run `node`: an enclosing `if` (or a decorator) reads a rank, an earlier
+    statement of an enclosing block leaves it on a rank test (`if rank != 0: return`), or it sits
+    in a function of this unit that is only ever called under such a guard."""
     child: cst.CSTNode = node
     for anc in facts.ancestors(node):
         if isinstance(anc, (cst.If, cst.While)) and child is not anc.test and mentions_rank(facts, anc.test):
@@ -115,7 +148,16 @@ def rank_guarded(facts: Facts, node: cst.CSTNode) -> bool:
         if isinstance(anc, (cst.IndentedBlock, cst.Module)) and _left_on_rank_test(facts, anc, child):
             return True
         child = anc
-    return False
+    func = facts.enclosing_function(node)
+    if func is None or depth > 3:
+        return False
+    sites = [n for n in facts.walk(facts.module) if isinstance(n, cst.Call) and _calls_by_name(n, func.name.value)]
+    return bool(sites) and all(rank_guarded(facts, site, depth + 1) for site in sites)
+
+
+def _calls_by_name(call: cst.Call, name: str) -> bool:
+    func = call.func
+    return (isinstance(func, cst.Name) and func.value == name) or (isinstance(func, cst.Attribute) and func.attr.value == name)
 
 
 def _left_on_rank_test(facts: Facts, block: cst.IndentedBlock | cst.Module, stmt: cst.CSTNode) -> bool:
