@@ -1,34 +1,32 @@
 """Run a data-parallel training script on real gloo ranks, the way `torchrun` starts it.
 
-Each rank is a process with torchrun's environment (`RANK`, `WORLD_SIZE`, `LOCAL_RANK`,
-`MASTER_ADDR`, `MASTER_PORT` on a free port) that executes the script as `__main__` in a
-fresh working folder shared by the ranks (checkpoints land there). The script defines
+Each rank is a process with torchrun's environment (`RANK`, `WORLD_SIZE`, `LOCAL_RANK`, and
+`MASTER_ADDR`/`MASTER_PORT` of a rendezvous store the runner holds) that executes the script as
+`__main__` in a fresh working folder shared by the ranks (checkpoints land there). The script defines
 `result`; the runner returns every rank's `result` and the files the ranks left behind, so a
 rewrite is judged by what each rank computed *and* what it wrote.
 
-Ranks are forked from the test process (torch already imported: a spawned rank would pay
-several seconds of imports) with one intra-op thread each, on a 2-core machine.
+Ranks start from a fork server (one per test session) that has imported torch and what DDP's
+constructor imports (`torch._dynamo`, about 3 s): a spawned rank would pay those seconds every
+time, and a rank forked from the test process itself can deadlock on a lock another thread of
+it held (the analysis runs threads). One intra-op thread per rank, on a 2-core machine.
 """
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import pickle
 import random
-import socket
+import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 WORLD_SIZE = 2
+_PRELOAD = ["torch", "torch.distributed", "torch._dynamo", "torch.nn.parallel", "numpy", "ddp_runner"]
 TIMEOUT_S = 60
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _rank_main(rank: int, code: str, filename: str, port: int, world_size: int, folder: str) -> None:
@@ -39,22 +37,29 @@ def _rank_main(rank: int, code: str, filename: str, port: int, world_size: int, 
     os.environ.update({
         "RANK": str(rank), "LOCAL_RANK": str(rank), "WORLD_SIZE": str(world_size),
         "LOCAL_WORLD_SIZE": str(world_size), "MASTER_ADDR": "127.0.0.1", "MASTER_PORT": str(port),
-        "OMP_NUM_THREADS": "1",
+        "TORCHELASTIC_USE_AGENT_STORE": "True", "OMP_NUM_THREADS": "1",
     })
     torch.set_num_threads(1)
+    stacks = open(Path(folder) / f".rank{rank}.stack", "w")  # where each rank is, if it hangs
+    faulthandler.dump_traceback_later(TIMEOUT_S - 10, file=stacks)
     os.chdir(folder)
     torch.manual_seed(0)
     np.random.seed(0)
     random.seed(0)
     namespace: dict[str, Any] = {"__name__": "__main__"}
-    try:
-        exec(compile(code, filename, "exec"), namespace)
-    finally:
-        if dist.is_available() and dist.is_initialized():
-            dist.destroy_process_group()
-    result = namespace.get("result")
+    exec(compile(code, filename, "exec"), namespace)
     with open(Path(folder) / f".rank{rank}.result", "wb") as out:
-        pickle.dump(_portable(result), out)
+        pickle.dump(_portable(namespace.get("result")), out)
+    if dist.is_available() and dist.is_initialized():
+        dist.barrier()
+        dist.destroy_process_group()
+    faulthandler.cancel_dump_traceback_later()
+    stacks.close()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    # Leave without running the script's destructors: freeing a DDP reducer whose process group is
+    # gone was seen to hang a rank at exit now and then, long after its work was done.
+    os._exit(0)
 
 
 def _portable(value: Any) -> Any:
@@ -75,19 +80,26 @@ def run_ranks(code: str, filename: str = "<ddp>", world_size: int = WORLD_SIZE) 
 
     A `.pt` file the ranks wrote is returned loaded (`torch.load`), any other file as bytes.
     """
+    import multiprocessing
+
     import torch
-    import torch._dynamo  # noqa: F401  DDP's constructor imports it (~800 modules, 3 s): once here, not per rank
+    import torch.distributed as dist
     import torch.multiprocessing as mp
 
+    multiprocessing.set_forkserver_preload(_PRELOAD)  # no effect once the server runs
+    # The rendezvous store is the runner's, as torchrun's agent holds it for its workers: bound here
+    # on a port the kernel picks, so no other job can take the port between choosing and binding it.
+    store = dist.TCPStore("127.0.0.1", 0, world_size, is_master=True, wait_for_workers=False)
     with tempfile.TemporaryDirectory(prefix="paef-ddp-") as folder:
-        context = mp.start_processes(_rank_main, args=(code, filename, free_port(), world_size, folder),
-                                     nprocs=world_size, join=False, start_method="fork")
+        context = mp.start_processes(_rank_main, args=(code, filename, store.port, world_size, folder),
+                                     nprocs=world_size, join=False, start_method="forkserver")
         deadline = time.monotonic() + TIMEOUT_S
         while not context.join(timeout=0.5):  # raises if a rank failed
             if time.monotonic() > deadline:
                 for process in context.processes:
                     process.kill()
-                raise TimeoutError(f"{filename}: the ranks did not finish in {TIMEOUT_S} s")
+                stacks = "\n".join(p.read_text() for p in sorted(Path(folder).glob(".rank*.stack")))
+                raise TimeoutError(f"{filename}: the ranks did not finish in {TIMEOUT_S} s\n{stacks}")
         ranks = []
         for rank in range(world_size):
             with open(Path(folder) / f".rank{rank}.result", "rb") as f:

@@ -59,3 +59,16 @@ def test_set_epoch_rewrite_reshuffles_later_epochs_only() -> None:
             shards = [set(rank["seen"][epoch]) for rank in after]
             assert not shards[0] & shards[1] and len(shards[0] | shards[1]) == 16
         assert_same(after[0]["weight"], after[1]["weight"])
+
+
+def test_save_guard_keeps_a_run_without_process_group(tmp_path: Path, monkeypatch) -> None:
+    """A script that sets up DDP only when launched on several ranks gets a guard that lets a
+    plain `python train.py` run save as before (`dist.get_rank()` alone would raise there)."""
+    folder = FIXTURES / "ddp-save-every-rank"
+    monkeypatch.chdir(tmp_path)
+    for var in ("WORLD_SIZE", "RANK", "LOCAL_RANK"):
+        monkeypatch.delenv(var, raising=False)
+    for name in ("optional_distributed.in.py", "optional_distributed.out.py"):
+        (tmp_path / "last.pt").unlink(missing_ok=True)
+        exec(compile((folder / name).read_text(), name, "exec"), {"__name__": "__main__"})  # one process, no group
+        assert (tmp_path / "last.pt").exists(), name

@@ -17,7 +17,7 @@ from ..facts import Facts
 from ..names import dotted_name
 
 DDP = frozenset({"torch.nn.parallel.DistributedDataParallel", "torch.nn.parallel.distributed.DistributedDataParallel"})
-_INIT = frozenset({"torch.distributed.init_process_group", "torch.distributed.distributed_c10d.init_process_group"})
+INIT = frozenset({"torch.distributed.init_process_group", "torch.distributed.distributed_c10d.init_process_group"})
 _MANAGERS = ("accelerate", "lightning", "pytorch_lightning", "deepspeed", "transformers.Trainer", "ignite")
 SAMPLERS = frozenset({"torch.utils.data.DistributedSampler", "torch.utils.data.distributed.DistributedSampler"})
 # Names and calls that say "which process am I": a test that reads one is a rank guard.
@@ -46,7 +46,7 @@ def is_ddp_script(facts: Facts) -> bool:
     cache = _facts_cache(facts)
     if "script" not in cache:
         managed = any(target == m or target.startswith(m + ".") for target in facts.aliases.values() for m in _MANAGERS)
-        inits = any(isinstance(n, cst.Call) and (facts.qualified_name(n.func) or "") in _INIT
+        inits = any(isinstance(n, cst.Call) and (facts.qualified_name(n.func) or "") in INIT
                     for n in facts.walk(facts.module))
         cache["script"] = not managed and (inits or bool(ddp_calls(facts)))
     return bool(cache["script"])

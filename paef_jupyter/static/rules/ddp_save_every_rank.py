@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ._ddp import dist_alias, is_ddp_script, mentions_rank, rank_guarded, wrapper_names
+from ._ddp import INIT, dist_alias, is_ddp_script, mentions_rank, rank_guarded, wrapper_names
 from .base import Rule
 
 _SAVES = frozenset({"torch.save", "torch.serialization.save"})
@@ -42,7 +42,7 @@ class DdpSaveEveryRank(Rule):
             module_hint = (f"; save `{obj.func.value.value}.module.state_dict()` so the keys lose DDP's `module.` "
                            "prefix (not rewritten: it changes the file's keys)")
         dist = dist_alias(facts)
-        guard = f"if {dist or 'dist'}.get_rank() == 0:"
+        guard = self._guard(node, dist or "dist")
         why_not = self._unprovable(node, dist)
         edits: tuple[Edit, ...] = ()
         if why_not is None:
@@ -75,9 +75,31 @@ class DdpSaveEveryRank(Rule):
             name = facts.qualified_name(call.func) or ""
             if name in _LOADS:
                 return "the program loads a checkpoint: another rank may read this file"
-            if name in _DESTROY and facts.order(call) < facts.order(save):
-                return "the process group may be destroyed before it (`get_rank()` would fail)"
         return None
+
+    def _guard(self, save: cst.Call, dist: str) -> str:
+        """`if dist.get_rank() == 0:` where the process group surely exists when the save runs (set up
+        unconditionally before it in the same scope, never torn down before it); else a guard that also
+        lets a run without a process group save as before (`if args.distributed: init_process_group(...)`,
+        a helper that may be called before the set-up)."""
+        facts = self.facts
+        inits = [c for c in facts.calls_in(facts.module) if (facts.qualified_name(c.func) or "") in INIT]
+        destroyed = any((facts.qualified_name(c.func) or "") in _DESTROY and facts.order(c) < facts.order(save)
+                        for c in facts.calls_in(facts.module))
+        scope = facts.enclosing_function(save)
+        if not destroyed and any(self._unconditional(c) and facts.enclosing_function(c) is scope
+                                 and facts.order(c) < facts.order(save) for c in inits):
+            return f"if {dist}.get_rank() == 0:"
+        return f"if not {dist}.is_initialized() or {dist}.get_rank() == 0:"
+
+    def _unconditional(self, call: cst.Call) -> bool:
+        """Runs whenever its function (or the module) runs: under no `if`, loop, `try` or `with`."""
+        for anc in self.facts.ancestors(call):
+            if isinstance(anc, cst.FunctionDef):
+                return True
+            if isinstance(anc, (cst.If, cst.IfExp, cst.For, cst.While, cst.Try, cst.With, cst.BooleanOperation)):
+                return False
+        return True
 
     def _local(self, call: cst.Call) -> bool:
         name = self.facts.qualified_name(call.func) or ""
