@@ -14,7 +14,7 @@ _DESTROY = frozenset({"torch.distributed.destroy_process_group", "torch.distribu
 # Calls an argument may make and still be local to the rank (no collective, no side effect).
 _LOCAL_CALLS = frozenset({"os.path.join", "builtins.str", "builtins.dict", "builtins.int", "pathlib.Path"})
 _SHARDED = ("fsdp", "FullyShardedDataParallel", "torch.distributed.checkpoint", "torch.distributed.tensor")
-_LOCAL_METHODS = frozenset({"state_dict", "format", "cpu", "detach", "joinpath"})
+_LOCAL_METHODS = frozenset({"state_dict", "format", "cpu", "detach", "joinpath", "item", "tolist", "clone"})
 
 
 class DdpSaveEveryRank(Rule):
@@ -49,14 +49,55 @@ class DdpSaveEveryRank(Rule):
             rng = facts.position(facts.statement_of(node))
             edits = (Edit(rng.start.line, rng.start.column, rng.start.line, rng.start.column,
                           f"{guard}\n{' ' * rng.start.column}    "),)
+        varying = self._per_rank_values(obj)
+        review = (f"the checkpoint also holds {', '.join(f'`{n}`' for n in varying)}, which may differ between ranks: "
+                  "rank 0's value is written (before, whichever rank wrote last)") if varying and edits else ""
         self.report(
             node,
             "every rank runs this `torch.save`: the same checkpoint is serialised and written once per rank, "
             "to the same file",
             fix=Fix(description=f"save on rank 0 only (`{guard}`){module_hint}"
                     + ("" if why_not is None else f". Not rewritten: {why_not}"),
-                    edits=edits, suggestion=f"{guard}\n    {facts.code(node)}", safe=why_not is None),
+                    edits=edits, suggestion=f"{guard}\n    {facts.code(node)}", safe=why_not is None, review=review),
         )
+
+    def _per_rank_values(self, obj: cst.BaseExpression, depth: int = 0) -> list[str]:
+        """Names in the saved object that are not replicated state: not the owner of a `.state_dict()`
+        (DDP keeps models, optimizers and schedulers identical on every rank), not a loop counter over
+        `range(...)`, not a name bound to a literal or to such a structure (`ckpt = {...}`)."""
+        facts = self.facts
+        owners = {id(n) for c in facts.calls_in(obj) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "state_dict"
+                  for n in facts.walk(c.func.value) if isinstance(n, cst.Name)}
+        found: list[str] = []
+        for node in facts.walk(obj):
+            if not isinstance(node, cst.Name) or id(node) in owners or node.value in found:
+                continue
+            parent = facts.parent(node)
+            if isinstance(parent, cst.Attribute) and parent.attr is node:
+                continue  # `.state_dict` of `model.state_dict`: an attribute name, not a value
+            value = facts.value_of(node)
+            if self._counter(node) or isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+                continue
+            if isinstance(value, (cst.Dict, cst.List, cst.Tuple, cst.Call)) and depth < 3:
+                found.extend(n for n in self._per_rank_values(value, depth + 1) if n not in found)
+                continue
+            found.append(node.value)
+        return found
+
+    def _counter(self, name: cst.Name) -> bool:
+        """`epoch` of an enclosing `for epoch in range(...)` (also through `enumerate`'s index)."""
+        for loop in self.facts.enclosing_loops(name):
+            node = loop.node
+            if not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
+                continue
+            func = self.facts.qualified_name(node.iter.func)
+            target = node.target
+            if func == "builtins.range" and isinstance(target, cst.Name) and target.value == name.value:
+                return True
+            if func == "builtins.enumerate" and isinstance(target, cst.Tuple) and target.elements \
+                    and isinstance(target.elements[0].value, cst.Name) and target.elements[0].value.value == name.value:
+                return True
+        return False
 
     def _unprovable(self, save: cst.Call, dist: str | None) -> str | None:
         """Why guarding this save by rank might change the program, or None."""
