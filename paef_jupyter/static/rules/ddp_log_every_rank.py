@@ -7,7 +7,7 @@ import libcst as cst
 from ...model import Fix, Severity
 from ..facts import Loop
 from ..types import Kind
-from ._ddp import dist_alias, is_ddp_script, rank_guarded
+from ._ddp import dist_alias, is_ddp_script, mentions_rank, rank_guarded
 from ._support import hot_loop, in_training_chain
 from .base import Rule
 
@@ -30,7 +30,7 @@ class DdpLogEveryRank(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         facts = self.facts
-        if not self._is_log(node) or not is_ddp_script(facts):
+        if not self._is_log(node) or not is_ddp_script(facts) or self._silenced_off_rank_zero():
             return
         loop = hot_loop(facts, node)
         if loop is None or not in_training_chain(loop) or facts.is_conditional(node, loop) or rank_guarded(facts, node):
@@ -48,6 +48,21 @@ class DdpLogEveryRank(Rule):
                     suggestion=f"if {dist}.get_rank() == 0 and {counter} % 100 == 0:\n    {facts.code(node)}",
                     safe=False),
         )
+
+    def _silenced_off_rank_zero(self) -> bool:
+        """The program mutes other ranks itself: torchvision's `setup_for_distributed(is_master)`, a
+        replaced `builtins.print`, or a logger level / `logging.disable` chosen by rank."""
+        facts = self.facts
+        for node in facts.walk(facts.module):
+            if isinstance(node, cst.Name) and node.value == "setup_for_distributed":
+                return True
+            if isinstance(node, cst.AssignTarget) and facts.code(node.target).endswith("builtins.print"):
+                return True
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                    and node.func.attr.value in ("setLevel", "disable", "basicConfig") \
+                    and (mentions_rank(facts, node) or rank_guarded(facts, node)):
+                return True
+        return False
 
     def _is_log(self, call: cst.Call) -> bool:
         qualified = self.facts.qualified_name(call.func) or ""

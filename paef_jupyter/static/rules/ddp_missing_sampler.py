@@ -10,6 +10,7 @@ from ._ddp import SAMPLERS, is_ddp_script, mentions_rank
 from ._support import LOADERS, add_keyword, consumer_loops, in_training_chain, iterated_name, keyword_arg, may_carry, torch_alias
 from .base import Rule
 
+_STREAMING = ("webdataset", "wds.", "torchdata", "streaming.", "litdata", "ffcv")
 _MAP_DATASETS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset"})
 
 
@@ -83,8 +84,19 @@ class DdpMissingSampler(Rule):
         return f"{torch}.utils.data.distributed.DistributedSampler" if torch else None
 
     def _iterable(self, value: cst.BaseExpression | None) -> bool:
+        """An IterableDataset: a class of this unit deriving from one, or a known streaming source."""
         cls = self._local_class(value)
-        return cls is not None and any("IterableDataset" in self.facts.code(b.value) for b in cls.bases)
+        if cls is not None:
+            return any("IterableDataset" in self.facts.code(b.value) for b in cls.bases)
+        while isinstance(value, cst.Call):  # `load_dataset(..., streaming=True).with_format("torch")`
+            qualified = self.facts.qualified_name(value.func) or self.facts.code(value.func)
+            if qualified.startswith(_STREAMING) or qualified.endswith(("to_iterable_dataset", "split_dataset_by_node")):
+                return True
+            streaming = keyword_arg(value, "streaming")
+            if streaming is not None and not (isinstance(streaming.value, cst.Name) and streaming.value.value == "False"):
+                return True
+            value = value.func.value if isinstance(value.func, cst.Attribute) else None
+        return False
 
     def _map_style(self, value: cst.BaseExpression | None) -> bool:
         """A `TensorDataset`, a torchvision dataset, or a local `Dataset` subclass with `__len__`."""
