@@ -8,9 +8,9 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
-import gc
 import os
 import re
+import shlex
 import statistics
 import sys
 import threading
@@ -56,14 +56,17 @@ def _cell_args(line: str, cell: str) -> None:
 
 
 @magic_arguments()
-@argument("command", choices=["scan", "report", "last"],
+@argument("command", choices=["scan", "report", "last", "profile"],
           help="scan: analyse every code cell of this notebook; report PATH: write the last report "
-               "as HTML; last: the last Report")
+               "as HTML; last: the last Report; profile SCRIPT: run a script profiled "
+               "(on N ranks through torchrun with --nproc-per-node N)")
 @argument("path", nargs="?", help="scan: the notebook or script (default: this notebook); report: the file to write")
 @argument("--top", type=int, default=5, metavar="K")
 @argument("-q", "--quiet", action="store_true", help="scan: show nothing")
+@argument("--nproc-per-node", type=int, metavar="N", help="profile: launch the script on N ranks (torchrun)")
+@argument("--report", dest="html", metavar="OUT.html", help="profile: also write the report as HTML")
 def _line_args(line: str) -> None:
-    """%paef scan [PATH] | %paef report PATH | %paef last"""
+    """%paef scan [PATH] | %paef report PATH | %paef last | %paef profile SCRIPT [--nproc-per-node N] [-- ARGS]"""
 
 
 @magics_class
@@ -91,6 +94,7 @@ class PaefMagics(Magics):
 
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
+        started = time.perf_counter()  # the user's wait, for the overhead figure
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
@@ -106,7 +110,8 @@ class PaefMagics(Magics):
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
+                                    started=started)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -132,9 +137,10 @@ class PaefMagics(Magics):
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
+                 started: float | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name."""
+        cell's prompt number, which its tracebacks name; `started`: when the user's wait began."""
         __tracebackhide__ = True  # noqa: F841
         self._wait_for_jedi()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
@@ -151,7 +157,7 @@ class PaefMagics(Magics):
         ns = self.shell.user_ns
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top)
+                                   filename_to_ref={code.filename: ref}, top=top, started=started)
             error = _from_user_code(run.error, code.filename)
             return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
         value, error = None, None
@@ -175,10 +181,6 @@ class PaefMagics(Magics):
         if self.warming is not None:
             self.warming.join()
             self.warming = None
-            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
-            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
-            # costs about 0.4 s with torch loaded.
-            gc.collect()
 
     def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
@@ -220,7 +222,9 @@ class PaefMagics(Magics):
     # -- %paef scan | report | last ------------------------------------------------------
 
     def _line(self, line: str) -> Any:
+        line, _, rest = line.partition(" -- ")  # `%paef profile SCRIPT ... -- ARGS`: the script's own
         args = _parse(_line_args, line)
+        args.script_args = shlex.split(rest)
         if args.command == "last":
             if self.last is None:
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")
@@ -232,7 +236,7 @@ class PaefMagics(Magics):
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")
             self._write(self.last, args.path)
             return None
-        report = self._scan(args.path)
+        report = self._profile_script(args) if args.command == "profile" else self._scan(args.path)
         self.last = report
         if not args.quiet:
             from .ui import show_report
@@ -258,6 +262,30 @@ class PaefMagics(Magics):
             units = history_units(self.shell)
             title = "cells run so far in this kernel"
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
+
+    def _profile_script(self, args: Any) -> Report:
+        """`%paef profile SCRIPT [--nproc-per-node N] [--report OUT.html] [-- ARGS]`: the CLI's
+        `paef profile`, shown here; the launcher's output is echoed as it comes."""
+        from .units import InputError
+
+        if not args.path:
+            raise UsageError("usage: %paef profile SCRIPT.py [--nproc-per-node N] [--report OUT.html] [-- ARGS]")
+        self._wait_for_jedi()
+        try:
+            if args.nproc_per_node is None:
+                if args.script_args:
+                    raise UsageError("script arguments need --nproc-per-node")
+                report = api.profile_path(args.path)
+            else:
+                from .distributed.launch import Launch
+
+                report = api.profile_distributed(args.path, Launch(args.nproc_per_node), args.script_args,
+                                                 echo=lambda text: print(text, end=""))
+        except (InputError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        if args.html:
+            self._write(report, args.html)
+        return report
 
     def _write(self, report: Report, path: str) -> None:
         from .safe_write import WriteError
@@ -493,12 +521,19 @@ def load_ipython_extension(ipython: Any) -> None:
         return
     from .dynamic.warm import warm_in_background
     from .static import warm
+    from .ui.warm import warm_view
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
-    # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
-    magics.warming = warm_in_background(lambda: warm(background=False))
+    # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
+    # while the user writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view)
     _loaded[id(ipython)] = magics
+
+
+def _warm_analysis() -> None:
+    """libcst's native parser, the facts and every rule, loaded and run once on a small cell."""
+    api.analyze_source("import torch\nfor step in range(3):\n    loss = torch.ones(2).sum()\n    print(loss.item())\n")
 
 
 def unload_ipython_extension(ipython: Any) -> None:

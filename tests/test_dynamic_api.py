@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 
 import nbformat
 import pytest
@@ -215,3 +216,10 @@ def test_overhead_is_what_the_user_waits_over_the_plain_run():
     # from the unprofiled iterations: at least the run's share of it.
     plain = profile.wall_time_s / profile.overhead
     assert 0 < plain < profile.wall_time_s + profile.postprocess_s
+
+
+def test_the_overhead_counts_the_wait_from_when_the_magic_started():
+    # The magic passes its own start: the user's wait includes what it did before the run.
+    run, _ = run_like_the_magic(PING_PONG, started=time.perf_counter() - 2.0)
+    profile = run.report.profile
+    assert profile.overhead is not None and profile.overhead > 2.0 / profile.wall_time_s

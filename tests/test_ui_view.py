@@ -177,6 +177,8 @@ def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
     assert seen == [editor.cell]
     assert "4.00x faster (pairs 3.80\u20134.04x)" in view.status.value
     assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.status.value
+    # The applied card's estimate next to what the re-run measured.
+    assert "Saving per run: predicted ~700.0 ms, measured 1.50 s" in view.status.value
 
 
 def test_compare_claims_no_ratio_when_the_pairs_disagree():
@@ -186,6 +188,8 @@ def test_compare_claims_no_ratio_when_the_pairs_disagree():
     assert Comparison((1.0,), (0.5,), None, Report()).speedup is None  # one pair is no evidence
     slower = Comparison((1.0, 1.0, 1.0), (2.0, 2.5, 2.2), None, Report())
     assert "2.20x slower (pairs 2.00\u20132.50x)" in compare_text(slower)
+    assert "predicted ~300.0 ms, measured none (1.20 s slower)" in compare_text(slower, 0.3)
+    assert "Saving per run" not in compare_text(slower)  # no card estimate, no comparison
 
 
 def test_compare_text_reports_a_failing_rerun():
@@ -344,9 +348,9 @@ def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
 def test_every_time_names_its_basis():
     """Whole run or per profiled iteration; the window's span is not called CPU time."""
     html = str(static_html(sample_report()))
-    assert "cell time, whole run" in html and "profiled, per iteration (mean of 20)" in html
+    assert "cell time, whole run" in html and "profiled, per iteration (over 20 profiled)" in html
     assert "CPU time" not in html
-    assert "time per iteration (mean of 20):" in html and "40.0 ms" in html
+    assert "time per iteration (over 20 profiled):" in html and "40.0 ms" in html
     assert "est. saving per run" in html and "share of the run" in html
     assert "40.0 ms per iteration (62.0% of the run), saves ~700.0 ms per run" in html
 

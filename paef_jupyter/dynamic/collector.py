@@ -32,6 +32,7 @@ class Collected:
     value: Any = None
     error: BaseException | None = None
     trace: Trace | None = None
+    trace_bytes: int = 0  # the exported Chrome trace's size (what a run ships if it ships it)
     files: tuple[CodeFile, ...] = ()
     mode: str = "off"  # "window", "full" or "off"
     loop: LoopTarget | None = None
@@ -162,7 +163,7 @@ def collect(
             )
         return out
     try:
-        out.trace = _export(prof, threading.get_native_id())
+        out.trace, out.trace_bytes = _export(prof, threading.get_native_id())
     except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
         out.mode = "off"
         out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
@@ -204,11 +205,11 @@ def _line_range(torch: Any) -> Callable[[str], Any]:
         return torch.autograd.profiler.record_function
 
 
-def _export(prof: Any, main_tid: int) -> Trace:
+def _export(prof: Any, main_tid: int) -> tuple[Trace, int]:
     with tempfile.TemporaryDirectory(prefix="paef-trace-") as tmp:
         path = os.path.join(tmp, "trace.json")
         prof.export_chrome_trace(path)
-        return load_chrome_trace(path, main_tid=main_tid)
+        return load_chrome_trace(path, main_tid=main_tid), os.path.getsize(path)
 
 
 def _cuda_available(torch: Any) -> bool:

@@ -20,6 +20,7 @@ from ..model import Report
 from . import flame as flame_mod
 from .html import Markup, script_json, tag
 from .pieces import CSS
+from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, cards_and_sources, errors, summary
 
 _ABS_PATH = re.compile(r"(?<![\w.:/\\])(?:[A-Za-z]:)?[\\/](?:[^\s\\/:\"'<>()\[\],;]+[\\/])+([^\s\\/:\"'<>()\[\],;]*)")
@@ -60,6 +61,7 @@ def render_report(report: Report, top: int = 5) -> str:
     body = tag(
         "div",
         summary(report, top),
+        ranks_section(report),
         errors(report),
         cards_and_sources(report, flame_div),
         tag("footer", f"paef-jupyter {__version__}", class_="paef-note"),

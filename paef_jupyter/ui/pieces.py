@@ -201,7 +201,8 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
 
 
 def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
-    """Each figure names its basis: per profiled iteration (mean of k), or the whole run."""
+    """Each figure names its basis: per profiled iteration (the median iteration's when the
+    line ran in each of 3 or more, else the mean), or the whole run."""
     items: list[tuple[str, str]] = []
     if not ev.measurable:
         items.append(("measured", "no measured cost on this run"))
@@ -237,10 +238,10 @@ def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
 
 def line_time(time_s: float, profile: Profile | None) -> tuple[str, str]:
     """(label, value) of a time measured over the profiled window, per iteration when the
-    window was some iterations of a loop."""
+    window was some iterations of a loop (the median iteration's, see `dynamic.attribution`)."""
     k = profile.profiled_iterations if profile is not None else 0
     if k > 0:
-        return (f"time per iteration (mean of {k})", fmt_time(time_s / k))
+        return (f"time per iteration (over {k} profiled)", fmt_time(time_s / k))
     return ("time, profiled run", fmt_time(time_s))
 
 
@@ -319,7 +320,7 @@ def _severity_counts(findings: Sequence[Finding]) -> list[tuple[str, int]]:
 def _profile_stats(p: Profile) -> list[tuple[str, str]]:
     stats = [("cell time, whole run", fmt_time(p.wall_time_s))]
     if p.profiled_iterations:
-        stats.append((f"profiled, per iteration (mean of {p.profiled_iterations})",
+        stats.append((f"profiled, per iteration (over {p.profiled_iterations} profiled)",
                       fmt_time(p.cpu_time_s / p.profiled_iterations)))
     else:
         stats.append(("profiled span", fmt_time(p.cpu_time_s)))
@@ -335,7 +336,7 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("overhead (run + report vs plain run)", f"{p.overhead:.2f}x"))
+        stats.append(("overhead (run + analysis vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 

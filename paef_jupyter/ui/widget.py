@@ -19,6 +19,7 @@ from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, source, summary, units_with_findings
+from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
@@ -137,7 +138,7 @@ class ReportView:
     def _assemble(self) -> w.Widget:
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
         head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
-                          errors(self.report)))
+                          ranks_section(self.report), errors(self.report)))
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
         sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),
@@ -278,7 +279,9 @@ class ReportView:
         self.output.clear_output()
         with self.output:
             result = self.rerun(fixes.current)
-        self.status.value = str(compare_text(result))
+        estimates = [e.estimated_saving_s for i in fixes.applied
+                     if (e := self.report.findings[i].evidence) is not None and e.estimated_saving_s]
+        self.status.value = str(compare_text(result, sum(estimates) if estimates else None))
 
     def _fixes_of(self, index: int) -> CellFixes | None:
         return self.fixes.get(self.report.findings[index].ref.key)
@@ -352,9 +355,11 @@ class _Card:
         self.box.add_class("paef-cardbox")
 
 
-def compare_text(result: Any) -> Markup:
+def compare_text(result: Any, predicted_s: float | None = None) -> Markup:
     """The verdict of a `magic.Comparison`: the median ratio of interleaved warm pairs with
-    its range and the number of pairs, or no verdict when the pairs disagree."""
+    its range and the number of pairs, or no verdict when the pairs disagree; with the cards'
+    estimated saving (`predicted_s`, per run) next to the measured one, so the estimate can be
+    checked."""
     if result.error is not None:
         return tag("span", f"The fixed cell raised {type(result.error).__name__}: {result.error}",
                    class_="paef-status paef-warning")
@@ -370,7 +375,12 @@ def compare_text(result: Any) -> Markup:
         verdict = f"{speed:.2f}x faster (pairs {low:.2f}\u2013{high:.2f}x)"
     else:
         verdict = f"{1 / speed:.2f}x slower (pairs {1 / high:.2f}\u2013{1 / low:.2f}x)"
-    return tag("span", tag("b", verdict), f": {times}; {left})", class_="paef-status")
+    saving = ""
+    if predicted_s is not None:
+        measured = result.before_s - result.after_s
+        saved = fmt_time(measured) if measured >= 0 else f"none ({fmt_time(-measured)} slower)"
+        saving = f". Saving per run: predicted ~{fmt_time(predicted_s)}, measured {saved}"
+    return tag("span", tag("b", verdict), f": {times}; {left}){saving}", class_="paef-status")
 
 
 def _lines(report: Report, index: int) -> range:
