@@ -10,6 +10,11 @@ Ranks start from a fork server (one per test session) that has imported torch an
 constructor imports (`torch._dynamo`, about 3 s): a spawned rank would pay those seconds every
 time, and a rank forked from the test process itself can deadlock on a lock another thread of
 it held (the analysis runs threads). One intra-op thread per rank, on a 2-core machine.
+
+Known limit: a script that destroys its process group and then frees a DDP model (a `main()`
+that calls `destroy_process_group()` and returns) was seen to hang in the DDP destructor in
+about 1 run of 4 here (never under `torchrun` in 3 runs): fixtures keep their models alive to
+the end, and the runner leaves each rank without running destructors.
 """
 
 from __future__ import annotations
