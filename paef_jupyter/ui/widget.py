@@ -18,7 +18,7 @@ from ..model import CellRef, Report
 from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
-from .pieces import CSS, card, errors, findings_of, fmt_time, source, summary, units_with_findings
+from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
@@ -43,6 +43,10 @@ WIDGET_CSS = Markup(
     ".paef-cardbox.paef-dismissed .paef-card>:not(.paef-card-head){display:none}"
     ".paef-cardbox.paef-applied .paef-card{border-color:#1a7f37}"
     ".paef-box .jupyter-button:disabled{opacity:.45;cursor:not-allowed;filter:grayscale(1)}"
+    ".paef-cardbox{cursor:pointer}.paef-cardbox .paef-card{cursor:auto}"
+    # Sticky needs every box between the source column and the notebook's scroller to let it out.
+    ".paef-box,.paef-box .widget-box{overflow:visible}"
+    ".jp-OutputArea-output:has(>.paef-box){overflow:visible}"
 )
 
 
@@ -78,6 +82,9 @@ class ReportView:
         self.output = w.Output()
         self.figure = self._figure()
         self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u))) for u in units_with_findings(report)}
+        table = line_table(report)
+        self.lines_table = w.HTML(str(table)) if table is not None else None
+        self.head = w.HTML()
         self.cards = [self._card(i) for i in range(len(report.findings))]
         self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
                                   disabled=not self.fixes, tooltip="apply every automatic fix not dismissed")
@@ -135,24 +142,32 @@ class ReportView:
             widget.close()
 
     def _assemble(self) -> w.Widget:
-        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
-                          errors(self.report)))
+        self._render_head()
+        head = self.head
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
         sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),
                          layout=w.Layout(flex="1 1 420px", min_width="0"))
+        sources.add_class("paef-sources")
         columns = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
                                                            grid_gap="14px"))
         toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
         parts: list[w.Widget] = [head]
         if self.figure is not None:
             parts += [self.figure, self.info]
+        if self.lines_table is not None:
+            parts.append(self.lines_table)
         parts += [toolbar, columns, self.output]
         box = w.VBox(parts)
         box.add_class("paef")
         box.add_class("paef-box")
         return box
+
+    def _render_head(self) -> None:
+        """Summary and top list, without the dismissed findings."""
+        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
+        self.head.value = str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
+                                  summary(self.report, self.top, self.id, self.dismissed), errors(self.report)))
 
     def _figure(self) -> w.Widget | None:
         if self.flame is None:
@@ -206,12 +221,13 @@ class ReportView:
             ref, line = extra
             if ref is not None and line is not None and ref.key == unit.ref.key:
                 lines.add(line)
-            self.sources[unit.ref.key].value = str(source(unit, findings_of(self.report, unit), lines))
+            shown = [(i, f) for i, f in findings_of(self.report, unit) if i not in self.dismissed]
+            self.sources[unit.ref.key].value = str(source(unit, shown, lines))
 
     def _paint(self, selected: int | None) -> None:
         if self.flame is None or not hasattr(self.figure, "batch_update"):
             return
-        fill, outline = flame_mod.colors(self.flame, selected)
+        fill, outline = flame_mod.colors(self.flame, selected, self.dismissed)
         with self.figure.batch_update():
             self.figure.data[0].marker.color = fill
             self.figure.data[0].marker.line.color = outline
@@ -221,6 +237,7 @@ class ReportView:
     def _card(self, index: int) -> "_Card":
         finding = self.report.findings[index]
         c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id)))
+        c.show.add_class("paef-show")
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
         c.dismiss.on_click(lambda _: self.do_dismiss(index))
@@ -246,6 +263,7 @@ class ReportView:
         if index in self.dismissed:
             self.dismissed.discard(index)
             self._refresh()
+            self._show_dismissed()
             self._card_status(index, "")
             return
         fixes = self._fixes_of(index)
@@ -259,7 +277,18 @@ class ReportView:
             self._card_status(index, "Undo the fix before dismissing it.")
             return
         self.dismissed.add(index)
+        if self.selected == index:
+            self.selected = None
         self._refresh()
+        self._show_dismissed()
+
+    def _show_dismissed(self) -> None:
+        """The top list, the source marks and the chart's links follow the dismissed set."""
+        self._render_head()
+        self._light_lines(set() if self.selected is None else {self.selected})
+        self._paint(self.selected)
+        if self.lines_table is not None:
+            self.lines_table.value = str(line_table(self.report, self.dismissed))
 
     def do_apply_all(self) -> None:
         for fixes in self.fixes.values():
