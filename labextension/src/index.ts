@@ -1,5 +1,6 @@
 /**
- * paef-jupyter front end: lets the kernel rewrite a notebook cell.
+ * paef-jupyter front end: lets the kernel rewrite a notebook cell, and makes reports
+ * navigable (see navigate.ts).
  *
  * The kernel opens a comm on `paef_jupyter.cell_edit` (protocol v1, see DESIGN.md).
  * Edits go through the cell's shared model, so they land in the editor's undo history
@@ -21,6 +22,7 @@ import {
   applyReplacement,
   parseRequest
 } from './protocol';
+import { installNavigation } from './navigate';
 
 /** Kernels whose comm target is already registered (one registration per connection). */
 const registered = new WeakSet<Kernel.IKernelConnection>();
@@ -109,6 +111,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   activate: (_app: JupyterFrontEnd, tracker: INotebookTracker) => {
     tracker.forEach(panel => watchPanel(tracker, panel));
     tracker.widgetAdded.connect((_, panel) => watchPanel(tracker, panel));
+    installNavigation(tracker);
   }
 };
 

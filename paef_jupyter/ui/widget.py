@@ -46,7 +46,11 @@ WIDGET_CSS = Markup(
     ".paef-cardbox{cursor:pointer}.paef-cardbox .paef-card{cursor:auto}"
     # Sticky needs every box between the source column and the notebook's scroller to let it out.
     ".paef-box,.paef-box .widget-box{overflow:visible}"
-    ".jp-OutputArea-output:has(>.paef-box){overflow:visible}"
+    # (not when the user asked for a scrolled output area).
+    ":not(.jp-mod-outputsScrolled)>.jp-Cell-outputWrapper .jp-OutputArea:has(>.jp-OutputArea-child>"
+    ".jp-OutputArea-output>.paef-box),"
+    ".jp-OutputArea-child:has(>.jp-OutputArea-output>.paef-box),.jp-OutputArea-output:has(>.paef-box)"
+    "{overflow:visible}"
 )
 
 
