@@ -76,7 +76,7 @@ CONTRAST_JS = """root => {
   return out; }"""
 
 # Every element of the view inside its output area, except inside the boxes meant to scroll
-# (code, diffs, source listing) and plotly's own layers.
+# (code, diffs, source listing, per-line table) and plotly's own layers.
 OVERFLOW_JS = """root => {
   const area = root.closest('.jp-OutputArea-output') || root.parentElement;
   const box = area.getBoundingClientRect(); const bad = [];
@@ -84,7 +84,7 @@ OVERFLOW_JS = """root => {
   const scroller = area.closest('.jp-WindowedPanel-outer, .jp-Notebook');
   if (scroller && scroller.scrollWidth > scroller.clientWidth + 1) bad.push('notebook scrolls sideways');
   for (const el of [root, ...root.querySelectorAll('*')]) {
-    if (el.parentElement && el.parentElement.closest('pre, .paef-source, .js-plotly-plot, .paef-flame-svg')) continue;
+    if (el.parentElement && el.parentElement.closest('pre, .paef-source, .paef-lines-scroll, .js-plotly-plot, .paef-flame-svg')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || getComputedStyle(el).display === 'none') continue;
     const cs = getComputedStyle(el);
@@ -358,8 +358,12 @@ def test_navigation_and_polish(open_notebook, jupyter_server):  # noqa: F811
                        "let s = el.parentElement; while (!(s.scrollHeight > s.clientHeight && "
                        "/(auto|scroll)/.test(getComputedStyle(s).overflowY))) s = s.parentElement; s.scrollTop += d; }",
                        min(150, spare - 30))
-    placed = sources.evaluate(PLACE_JS)
-    assert abs(placed["top"]) <= 2 and cards_col.evaluate(PLACE_JS)["top"] < -20, placed
+    try:
+        nb.page.wait_for_function(f"el => Math.abs(({PLACE_JS})(el).top) <= 2", arg=sources.element_handle(),
+                                  timeout=5_000)
+    finally:
+        print("source column", sources.evaluate(PLACE_JS), "cards", cards_col.evaluate(PLACE_JS))
+    assert cards_col.evaluate(PLACE_JS)["top"] < -20
 
     # Focus stays on the card after Apply; Undo reverts.
     fixed = NAV_CELL.replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()")
@@ -395,3 +399,59 @@ def test_navigation_and_polish(open_notebook, jupyter_server):  # noqa: F811
                              "return [s.backgroundColor, parseFloat(s.borderLeftWidth)]; }")
     assert style[0] not in ("rgba(0, 0, 0, 0)", "transparent") and style[1] >= 3, style
     nb.screenshot(f"navigation_{kind}")
+
+
+META_JS = """() => { const nb = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
+  return {notebook: nb.getMetadata('paef') ?? null, cell: nb.cells[1].getMetadata('paef') ?? null}; }"""
+
+
+@pytest.mark.browser
+def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_server):  # noqa: F811
+    """Dismissed findings (cell metadata) and silenced rules (notebook metadata) are saved with
+    the notebook and shape the reports of a new kernel; Undo lifts a silence."""
+    import time
+
+    kind = jupyter_server.kind
+    name = f"memory_{kind}.ipynb"
+    nb = open_notebook(name, [("setup", "%load_ext paef_jupyter\nimport torch"),
+                              ("train", NAV_CELL.replace("%%paef", "%%paef --no-profile", 1))])
+
+    def run_report():
+        nb.run_cell(0, timeout=180)
+        nb.run_cell(1, timeout=180)
+        view = nb.cell(1).locator(".paef-box")
+        view.wait_for(timeout=60_000)
+        return view, {r: view.locator(".paef-cardbox").filter(has_text=r).first
+                      for r in ("ping-pong", "operator-fusion", "redundant-tensor")}
+
+    view, card = run_report()
+    card["ping-pong"].get_by_role("button", name="Dismiss").click()
+    card["operator-fusion"].get_by_role("button", name="Silence rule").click()
+    card["operator-fusion"].get_by_text("silenced for this notebook").wait_for(timeout=30_000)
+    nb.page.wait_for_function(f"() => ({META_JS})().notebook !== null && ({META_JS})().cell !== null", timeout=30_000)
+    assert nb.page.evaluate(META_JS) == {"notebook": {"silenced": ["operator-fusion"]},
+                                         "cell": {"dismissed": ["ping-pong:y = torch.tensor(x.cpu().tolist())"]}}
+
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            saved = jupyter_server.api("GET", f"/api/contents/{name}?content=1")["content"]
+        except Exception:  # noqa: BLE001 - read in the middle of a save
+            saved = {"metadata": {}, "cells": [{}, {}]}
+        if saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"):
+            break
+        assert time.monotonic() < deadline, "the metadata was not saved"
+        time.sleep(0.3)
+
+    nb.restart_kernel()
+    view, card = run_report()  # a new kernel learns them from the notebook
+    for rule in ("ping-pong", "operator-fusion"):
+        view.locator(".paef-cardbox.paef-dismissed").filter(has_text=rule).wait_for(timeout=30_000)
+    assert "paef-dismissed" not in (card["redundant-tensor"].get_attribute("class") or "")
+    top = view.locator(".paef-top").inner_text()
+    assert "redundant-tensor" in top and "ping-pong" not in top and "operator-fusion" not in top
+
+    card["operator-fusion"].get_by_role("button", name="Undo").click()
+    nb.page.wait_for_function(f"() => ({META_JS})().notebook === null", timeout=30_000)
+    assert "operator-fusion" in view.locator(".paef-top").inner_text()

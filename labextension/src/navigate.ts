@@ -9,7 +9,8 @@
  * - a card that becomes lit (a frame click, a top-list link) scrolls into view;
  * - a top-list link scrolls to its card and selects it;
  * - Copy buttons copy the fixed code; per-line table headers sort the table;
- * - focus stays on the card when a button it was on is disabled (Apply, Dismiss).
+ * - focus stays on the card when a button it was on is disabled (Apply, Dismiss);
+ * - the source column stays in view while the cards beside it scroll by.
  */
 import { INotebookTracker, NotebookPanel } from '@jupyterlab/notebook';
 
@@ -216,9 +217,50 @@ function watch(root: HTMLElement): void {
   });
 }
 
+/**
+ * Keeps each source column beside its cards in view of the scrolled box. CSS `sticky` cannot:
+ * the notebook's output areas are scroll boxes of their own (`overflow: auto`), which the
+ * view must not change (plotly sizes itself by them).
+ */
+export function followScroll(scroller: Element): void {
+  const view = scroller.getBoundingClientRect();
+  scroller.querySelectorAll<HTMLElement>('.paef-box .paef-sources').forEach(sources => {
+    const columns = sources.parentElement;
+    if (!columns) {
+      return;
+    }
+    const box = columns.getBoundingClientRect();
+    const side = sources.getBoundingClientRect();
+    const shift = parseFloat(sources.dataset.paefShift ?? '0');
+    const natural = side.top - shift;
+    const sideBySide = Math.abs(natural - box.top) < 40 && side.left > box.left + 10;
+    const room = box.bottom - (natural + side.height);
+    const next = sideBySide ? Math.max(0, Math.min(view.top - natural, room)) : 0;
+    if (next !== shift) {
+      sources.dataset.paefShift = String(next);
+      sources.style.transform = next ? `translateY(${next}px)` : '';
+    }
+  });
+}
+
 export function installNavigation(tracker: INotebookTracker): void {
   document.body.classList.add('paef-js');
   document.addEventListener('click', event => onClick(tracker, event));
+  let pending = false;
+  document.addEventListener(
+    'scroll',
+    event => {
+      const scroller = event.target instanceof Element ? event.target : null;
+      if (!pending && scroller?.querySelector('.paef-box .paef-sources')) {
+        pending = true;
+        requestAnimationFrame(() => {
+          pending = false;
+          followScroll(scroller);
+        });
+      }
+    },
+    true
+  );
   const seen = new WeakSet<NotebookPanel>();
   const add = (panel: NotebookPanel): void => {
     if (!seen.has(panel)) {

@@ -85,7 +85,7 @@ CSS = Markup(
 .paef-js .paef-copy{display:inline-block}
 .paef-lines-box{margin:4px 0 10px}
 .paef-lines-box>summary{cursor:pointer;color:var(--paef-fg2);font-size:12px}
-.paef-lines-scroll{overflow:auto;max-height:24em;max-width:100%}
+.paef-lines-scroll{overflow:auto;max-height:24em;max-width:100%;contain:inline-size}
 .paef-lines{border-collapse:collapse;font-size:12px;margin:4px 0}
 .paef-lines th,.paef-lines td{padding:1px 10px 1px 4px;border-bottom:1px solid var(--paef-border);text-align:right;
  white-space:nowrap}
@@ -93,7 +93,7 @@ CSS = Markup(
 .paef-js .paef-lines th{cursor:pointer}
 .paef-lines th[aria-sort=ascending]::after{content:" \25B2"}
 .paef-lines th[aria-sort=descending]::after{content:" \25BC"}
-.paef-lines td.paef-text{text-align:left;white-space:pre}
+.paef-lines td.paef-text{text-align:left;white-space:pre-wrap;overflow-wrap:anywhere;min-width:16em;width:100%}
 .paef-lines td.paef-text code{background:none;padding:0}
 .paef .js-plotly-plot .main-svg{background:transparent!important}
 .paef .js-plotly-plot .infolayer text,.paef .js-plotly-plot .xtick text,.paef .js-plotly-plot .ytick text{

@@ -49,8 +49,8 @@ def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = 
     )
 
 
-# The source column stays in view while the cards beside it scroll by (sticky; its own
-# scroll box when taller than the window).
+# The source column stays in view while the cards beside it scroll by (sticky, where the
+# page is the scroller: the exported file; in a notebook the labextension moves it).
 COLUMNS_CSS = Markup(
     ".paef-cols{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}"
     ".paef-col{flex:1 1 420px;min-width:0}"
