@@ -1,6 +1,9 @@
 """Whole-pipeline benchmark: training time of each demo pipeline before vs after its fixes.
 
-    .venv/bin/python -m benchmarks.pipeline_epochs [--repeats N] [--threads N] [--device cpu|cuda]
+    .venv/bin/python -m benchmarks.pipeline_epochs [--repeats N] [--threads N] [--device cpu|cuda] [--pipeline dqn]...
+
+`--pipeline NAME` re-measures only that pipeline (niser, dqn); the other pipelines' rows are
+carried over from the table already written for that device, and say so.
 
 Two "after"s per pipeline: the hand-fixed one (`after` in benchmarks/pipelines/<name>.py) and
 what `paef fix` makes of the hurried `before` (its module rewritten, then imported).
@@ -9,8 +12,10 @@ Every pair's outputs (losses, metrics, final weights) are checked equal before t
 
 from __future__ import annotations
 
+import argparse
 import difflib
 import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -23,7 +28,7 @@ from typing import Any, Callable
 import torch
 
 from benchmarks.pipelines import dqn, niser
-from benchmarks.tables import Table, command_line, machine, write
+from benchmarks.tables import RESULTS_DIR, Table, command_line, machine, write
 from benchmarks.timing import assert_same, comparison, device_arguments, interleave
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,11 +115,30 @@ def row(pipeline: Pipeline, variant: str, m: dict[str, Any], gpu: bool) -> tuple
             f"{low:.2f}–{high:.2f}", cpu, paper)
 
 
-def run(device: torch.device, repeats: int) -> Table:
+def short_name(pipeline: Pipeline) -> str:
+    return pipeline.module.__name__.rsplit(".", 1)[-1]
+
+
+def _previous(device: torch.device) -> dict[str, Any]:
+    path = RESULTS_DIR / f"pipelines_{device.type}.json"
+    return json.loads(path.read_text()) if path.exists() else {}
+
+
+def run(device: torch.device, repeats: int, only: list[str] | None = None) -> Table:
     gpu = device.type == "cuda"
     rows, notes, data_out = [], [], {}
+    previous = _previous(device) if only else {}
     with tempfile.TemporaryDirectory() as tmp:
         for p in PIPELINES:
+            if only and short_name(p) not in only:
+                kept = [tuple(r) for r in previous.get("rows", []) if r[0] == p.name]
+                if kept:
+                    carried = f"{p.name}: rows carried over from the previous run (not re-measured with the others)."
+                    rows.extend(kept)
+                    notes.extend(n for n in previous.get("notes", []) if n.startswith(f"{p.name}:") and n != carried)
+                    notes.append(carried)
+                    data_out[p.module.__name__] = previous.get("data", {}).get(p.module.__name__)
+                continue
             data = p.module.make_data(False, device)
             fixed, why = paef_fixed(p.module, Path(tmp))
             measured = measure(p.module, fixed, data, device, repeats)
@@ -146,9 +170,12 @@ def run(device: torch.device, repeats: int) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args, devices = device_arguments(__doc__.splitlines()[0], 5, argv)
+    pick = argparse.ArgumentParser(add_help=False)
+    pick.add_argument("--pipeline", action="append", choices=[short_name(p) for p in PIPELINES])
+    chosen, rest = pick.parse_known_args(argv)
+    args, devices = device_arguments(__doc__.splitlines()[0], 5, rest)
     for device in devices:
-        write(run(device, args.repeats))
+        write(run(device, args.repeats, chosen.pipeline))
         print()
     return 0
 

@@ -48,3 +48,21 @@ def compare(before: Callable[[], Any], after: Callable[[], Any], repeats: int = 
     print(f"before {b * 1e3:.1f} ms | after {a * 1e3:.1f} ms | speed-up {b / a:.2f}x "
           f"(median of {repeats} interleaved runs, {torch.get_num_threads()} torch thread(s), outputs equal)")
     return b / a
+
+
+def compare_jobs(before: Any, after: Any) -> float:
+    """Print and return the speed-up of a multi-rank job's training loop (its slowest rank's,
+    estimated unprofiled) from two `%paef profile --nproc-per-node N` reports: one run each, so
+    noisy. The training itself changed (a sampler splits the data), so results are not compared."""
+    loops = {}
+    for name, report in (("before", before), ("after", after)):
+        ranks = report.profile.distributed.ranks
+        loops[name] = max(r.loop_time_s for r in ranks)
+        shown = ", ".join(f"rank {r.rank} loop {r.loop_time_s:.2f} s ({r.busy_per_iteration_s * 1e3:.1f} ms busy + "
+                          f"{r.exposed_communication_s / max(r.iterations, 1) * 1e3:.1f} ms waiting per profiled "
+                          f"iteration)" for r in ranks)
+        print(f"{name}: {shown}")
+    b, a = loops["before"], loops["after"]
+    print(f"before {b:.2f} s | after {a:.2f} s | speed-up {b / a:.2f}x (the slowest rank's training loop; "
+          f"one profiled run each: noisy)")
+    return b / a

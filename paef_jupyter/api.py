@@ -7,12 +7,15 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Collection, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 from .fix import apply_findings
 from .model import CellRef, Finding, Profile, Report, SourceUnit
 from .static.analyzer import analyze_units
 from .units import read_units
+
+if TYPE_CHECKING:
+    from .distributed.launch import Launch
 
 
 def analyze(
@@ -30,8 +33,10 @@ def analyze_source(
     ref: CellRef = CellRef(),
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
+    loops: dict | None = None,
 ) -> Report:
-    return analyze([SourceUnit(ref, text)], namespace=namespace, rules=rules)
+    """One cell or file; `loops` receives its loops (see `analyze_units`)."""
+    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
 
 
 @dataclass(frozen=True)
@@ -100,24 +105,26 @@ def profile_cell(
     rules: Collection[str] | None = None,
     top: int = 5,
     full: bool = False,
+    started: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> CellRun:
-    """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
-    and return its value or exception with the correlated report. `execute` runs the cell."""
+    """Run a cell once under the profiler (a window of its loop unless `full`), analyse it,
+    and return its value or exception with the correlated report. `execute` runs the cell;
+    `started` (`time.perf_counter()`) is when the user's wait began (default: now), for the
+    overhead figure; `progress` hears, in a few words, what is being done (for a note shown
+    while it runs); `ready` is called after the run, before the static analysis (which needs
+    jedi warm: the cell's code never waits for that)."""
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
-    from .dynamic.collector import collect
+    from .dynamic.collector import collect, tell
     from .dynamic.window_loop import choose_loop
+    from .static.analyzer import check_rule_ids
 
-    started = time.perf_counter()
-    try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules)
-        failed: tuple[str, ...] = ()
-    except ValueError:
-        raise  # a usage error (an unknown rule id): nothing has run yet
-    except Exception as exc:  # noqa: BLE001 - a bug in a rule must not keep the cell from running
-        static = Report(sources=(SourceUnit(ref, text),))
-        failed = (f"static analysis failed: {_one_line(exc)}",)
+    check_rule_ids(rules)  # a usage error: nothing has run yet
+    started = time.perf_counter() if started is None else started
+    failed: tuple[str, ...] = ()
     given = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
     earlier = earlier_cells(namespace)
 
@@ -125,12 +132,21 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)  # the analysis comes after the run
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
-    run = collect(execute, files, loop)
+    run = collect(execute, files, loop, progress=progress)
+    if run.error is None:
+        tell(progress, "analysing the cell and its profile\u2026")
+    if ready is not None:
+        ready()
+    try:
+        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+    except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+        static = Report(sources=(SourceUnit(ref, text),))
+        failed += (f"static analysis failed: {_one_line(exc)}",)
     try:
         profile = build_profile(run)
         report = correlate(static, replace(profile, notes=failed + profile.notes), max_dynamic=top)
@@ -168,6 +184,37 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     return replace(report, errors=report.errors + tuple(failures))
 
 
+def profile_distributed(
+    path: str,
+    launch: "Launch",
+    script_args: Sequence[str] = (),
+    *,
+    rules: Collection[str] | None = None,
+    echo: Callable[[str], None] | None = None,
+) -> Report:
+    """Run a script on several ranks through torchrun, each rank profiled over its own window,
+    and merge the ranks into one report (`Profile.distributed` holds the per-rank view).
+
+    A rank that fails is listed in `errors` with its reason; the others' data is kept.
+    Raises `units.InputError` for an unreadable file or one that is not a `.py` script.
+    `echo` receives the launcher's console output line by line."""
+    from .correlate import correlate
+    from .distributed.launch import run_job
+    from .distributed.merge import merge_ranks
+    from .units import InputError
+
+    if not path.endswith(".py"):
+        raise InputError(f"{path}: a multi-rank run launches a Python script (.py), not a notebook")
+    if launch.nproc_per_node < 1:
+        raise ValueError("--nproc-per-node must be at least 1")
+    units = read_units(path)
+    static = analyze(units, rules=rules, title=path)
+    result = run_job(path, list(script_args), launch, echo)
+    profile, failures = merge_ranks(result, launch, units[0].ref)
+    report = correlate(static, profile)
+    return replace(report, errors=report.errors + failures)
+
+
 def _where(error: AnalysisError) -> str:
     return f"cell {error.ref.cell}" if error.ref.cell is not None else (error.ref.path or "the code")
 
@@ -179,8 +226,10 @@ def _one_line(exc: BaseException) -> str:
 
 def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
     """Record the time from the end of the cell's code to the finished report, and make the
-    overhead figure what the user waits: analysis + profiled run + report, over the plain run
-    (estimated from the unprofiled iterations: `Profile.overhead` is the run's own ratio)."""
+    overhead figure what the user waited until then (from `started`: analysis, the profiled
+    run, post-processing) over the plain run. The plain run is measured in the same run: the
+    cell's wall time less what the profiled iterations took beyond the unprofiled ones
+    (`Profile.overhead` from `build_profile` is that run-only ratio)."""
     if report.profile is None:
         return report
     now = time.perf_counter()

@@ -10,14 +10,21 @@ from dataclasses import replace
 from typing import Sequence
 
 from . import api
-from .model import AnalysisError, CellRef, Report
+from .model import AnalysisError, CellRef, Distributed, Report
 from .safe_write import WriteError, replace_file, same_file
 from .units import InputError, fixed_payload, load, write_output
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    script_args: list[str] = []
+    if argv[:1] == ["profile"] and "--" in argv:  # `paef profile ... -- ARGS`: the script's own
+        cut = argv.index("--")
+        argv, script_args = argv[:cut], argv[cut + 1:]
     args = parser.parse_args(argv)
+    if args.command == "profile":
+        args.script_args = script_args
     try:
         return int(args.run(args))
     except (InputError, WriteError) as exc:
@@ -48,13 +55,40 @@ def _parser() -> argparse.ArgumentParser:
     fix.add_argument("--unsafe", action="store_true", help="also apply the rewrites that need review")
     fix.set_defaults(run=_fix)
 
-    prof = sub.add_parser("profile", help="run and profile a script or notebook")
+    prof = sub.add_parser("profile", help="run and profile a script or notebook",
+                          usage="paef profile PATH [options] [-- SCRIPT ARGS]")
     prof.add_argument("path", metavar="PATH")
     prof.add_argument("--report", metavar="OUT.html", help="write a self-contained HTML report")
     prof.add_argument("--json", metavar="OUT.json", help="write the report as paef/1 JSON")
     prof.add_argument("--engine", choices=("torch", "scalene"), default="torch")
+    _add_launch_args(prof)
     prof.set_defaults(run=_profile)
     return parser
+
+
+def _add_launch_args(parser: argparse.ArgumentParser) -> None:
+    """torchrun's own options, passed through: a multi-rank run is launched by it."""
+    group = parser.add_argument_group("data-parallel run (launched through torchrun)")
+    group.add_argument("--nproc-per-node", "--nproc_per_node", type=int, metavar="N",
+                       help="run the script on N ranks on this node, each profiled")
+    group.add_argument("--nnodes", default="1", metavar="N|MIN:MAX")
+    group.add_argument("--node-rank", "--node_rank", type=int, metavar="K")
+    group.add_argument("--rdzv-endpoint", "--rdzv_endpoint", metavar="HOST:PORT",
+                       help="rendezvous of a multi-node job (one node: a free local port)")
+    group.add_argument("--rdzv-backend", "--rdzv_backend", metavar="NAME")
+    group.add_argument("--rdzv-id", "--rdzv_id", metavar="ID")
+
+
+def _launch(args: argparse.Namespace):  # noqa: ANN202 - distributed.launch.Launch or None
+    if args.nproc_per_node is None:
+        if args.script_args or args.nnodes != "1" or args.rdzv_endpoint or args.node_rank is not None:
+            raise ValueError("script arguments and launcher options need --nproc-per-node")
+        return None
+    if args.engine != "torch":
+        raise ValueError("--nproc-per-node profiles with the torch engine only")
+    from .distributed.launch import Launch
+
+    return Launch(args.nproc_per_node, args.nnodes, args.node_rank, args.rdzv_endpoint, args.rdzv_backend, args.rdzv_id)
 
 
 def _scan(args: argparse.Namespace) -> int:
@@ -89,6 +123,14 @@ def render_text(report: Report) -> str:
         lines.append(terminal_safe(f"{_where(e.ref.path, e.ref.cell, e.line)}: error: {e.message}"))
     n = len(report.findings)
     lines.append(f"{n} finding{'s' if n != 1 else ''}, {len(report.errors)} unanalysable")
+    return "\n".join(lines)
+
+
+def render_ranks(dist: "Distributed") -> str:
+    """The per-rank summary, one line a rank (the views render the same `Distributed`)."""
+    from .ui.ranks import rank_rows
+
+    lines = [terminal_safe(row) for row in rank_rows(dist)]
     return "\n".join(lines)
 
 
@@ -144,7 +186,13 @@ def _profile(args: argparse.Namespace) -> int:
     profile_path = getattr(api, "profile_path", None)
     if profile_path is None:
         raise InputError(f"{args.path}: profiling is not available in this build")
-    report = profile_path(args.path, engine=args.engine)
+    launch = _launch(args)
+    if launch is not None:
+        report = api.profile_distributed(
+            args.path, launch, args.script_args, echo=lambda line: print(line, end="", file=sys.stderr)
+        )
+    else:
+        report = profile_path(args.path, engine=args.engine)
     if args.json:
         replace_file(args.json, json.dumps(report.to_json(), indent=1).encode("utf-8"))
     if args.report:
@@ -152,6 +200,8 @@ def _profile(args: argparse.Namespace) -> int:
 
         write_report(report, args.report)
     print(render_text(report))
+    if report.profile is not None and report.profile.distributed is not None:
+        print(render_ranks(report.profile.distributed))
     failed = any("failed" in note for note in (report.profile.notes if report.profile else ()))
     return 1 if failed else 0
 

@@ -31,6 +31,7 @@ SAVING: dict[str, float] = {
     "eval-without-no-grad": 0.3,
     "graph-retention": 0.2,
     "elementwise-loop": 0.9,
+    "record-buffer": 0.8,
 }
 DEFAULT_SAVING = 0.5
 

@@ -8,14 +8,14 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
-import gc
 import os
 import re
+import shlex
 import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from IPython.core.error import UsageError
@@ -56,14 +56,17 @@ def _cell_args(line: str, cell: str) -> None:
 
 
 @magic_arguments()
-@argument("command", choices=["scan", "report", "last"],
+@argument("command", choices=["scan", "report", "last", "profile"],
           help="scan: analyse every code cell of this notebook; report PATH: write the last report "
-               "as HTML; last: the last Report")
+               "as HTML; last: the last Report; profile SCRIPT: run a script profiled "
+               "(on N ranks through torchrun with --nproc-per-node N)")
 @argument("path", nargs="?", help="scan: the notebook or script (default: this notebook); report: the file to write")
 @argument("--top", type=int, default=5, metavar="K")
 @argument("-q", "--quiet", action="store_true", help="scan: show nothing")
+@argument("--nproc-per-node", type=int, metavar="N", help="profile: launch the script on N ranks (torchrun)")
+@argument("--report", dest="html", metavar="OUT.html", help="profile: also write the report as HTML")
 def _line_args(line: str) -> None:
-    """%paef scan [PATH] | %paef report PATH | %paef last"""
+    """%paef scan [PATH] | %paef report PATH | %paef last | %paef profile SCRIPT [--nproc-per-node N] [-- ARGS]"""
 
 
 @magics_class
@@ -91,22 +94,26 @@ class PaefMagics(Magics):
 
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
+        started = time.perf_counter()  # the user's wait, for the overhead figure
         args = _parse(_cell_args, line)
         if args.top < 1:
             raise UsageError("--top must be at least 1")
         _check_rule_ids(args.apply)
         running = running_cell(self.shell)
-        text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
+        whole_cell = bool(running.code and _is_paef_cell(running.code, body))
+        text = running.code if whole_cell else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
         ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
-        progress = None
+        progress = note = None
         if not args.quiet:
-            from .ui import placeholder, placeholder_html
+            from .ui import placeholder, placeholder_html, progress_note
 
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
+            note = progress_note(progress)
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count)
+            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
+                                    progress=note, started=started)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -129,14 +136,35 @@ class PaefMagics(Magics):
             show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
                         apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
         if outcome.error is not None:
+            if whole_cell and self._fail_cell(outcome.error):
+                return None
             raise outcome.error
         return report if args.output else outcome.value
 
-    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None) -> CellOutcome:
+    def _fail_cell(self, error: BaseException) -> bool:
+        """Show `error` as the user's cell's own and mark the cell failed (Run All stops).
+
+        Raised, it would also show the line IPython turned the cell into
+        (`get_ipython().run_cell_magic(...)`), as a second cell. Only when this magic is the
+        whole running cell, so nothing after it could have caught the error."""
+        result = getattr(self.shell.displayhook, "exec_result", None)
+        if result is None:
+            return False
+        self.shell.showtraceback((type(error), error, error.__traceback__), tb_offset=0)
+        result.error_in_exec = error
+        return True
+
+    def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
+                 started: float | None = None, progress: Callable[[str], None] | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name."""
+        cell's prompt number, which its tracebacks name; `started`: when the user's wait began;
+        `progress` hears what is being done."""
         __tracebackhide__ = True  # noqa: F841
-        self._wait_for_jedi()
+        warming = self.warming is not None and self.warming.is_alive()
+        if warming:
+            from .dynamic.warm import before_cell
+
+            before_cell()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
         timing: dict[str, float] = {}
 
@@ -150,10 +178,12 @@ class PaefMagics(Magics):
 
         ns = self.shell.user_ns
         if profile:
-            run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top)
+            run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
+                                   top=top, started=started, progress=progress,
+                                   ready=lambda: self._wait_for_jedi(progress))
             error = _from_user_code(run.error, code.filename)
-            return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
+            report = _shared_with_warmup(run.report) if warming else run.report
+            return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
         value, error = None, None
         try:
             value = execute()
@@ -161,6 +191,7 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
+        self._wait_for_jedi(progress)
         try:
             report = api.analyze_source(text, ref, namespace=ns)
         except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
@@ -169,16 +200,16 @@ class PaefMagics(Magics):
             report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
-    def _wait_for_jedi(self) -> None:
-        """Analysis needs jedi warm anyway; a warming thread would also steal the GIL from a
-        timed cell and share jedi's caches with the analysis."""
+    def _wait_for_jedi(self, progress: Callable[[str], None] | None = None) -> None:
+        """Called after the cell's code ran, before its analysis: analysis needs jedi warm
+        anyway, and must not share jedi's caches with a warming thread."""
         if self.warming is not None:
+            if self.warming.is_alive():
+                from .dynamic.collector import tell
+
+                tell(progress, "analysing: waiting for jedi's one-time start-up (the first cell only)\u2026")
             self.warming.join()
             self.warming = None
-            # jedi's cold start leaves cyclic garbage; freed now, not by a `__del__` during the
-            # user's code, where a Ctrl-C raised inside it is swallowed. Once: a full collection
-            # costs about 0.4 s with torch loaded.
-            gc.collect()
 
     def _rerunner(self, ref: CellRef, before_text: str, count: int) -> Callable[[str], "Comparison"]:
         def rerun(new_text: str) -> Comparison:
@@ -220,7 +251,9 @@ class PaefMagics(Magics):
     # -- %paef scan | report | last ------------------------------------------------------
 
     def _line(self, line: str) -> Any:
+        line, _, rest = line.partition(" -- ")  # `%paef profile SCRIPT ... -- ARGS`: the script's own
         args = _parse(_line_args, line)
+        args.script_args = shlex.split(rest)
         if args.command == "last":
             if self.last is None:
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")
@@ -232,7 +265,7 @@ class PaefMagics(Magics):
                 raise UsageError("no report yet: run a %%paef cell or %paef scan first")
             self._write(self.last, args.path)
             return None
-        report = self._scan(args.path)
+        report = self._profile_script(args) if args.command == "profile" else self._scan(args.path)
         self.last = report
         if not args.quiet:
             from .ui import show_report
@@ -247,8 +280,8 @@ class PaefMagics(Magics):
         explicit = bool(path)
         path = path or notebook_path(self.shell)
         if path:
-            if not explicit:  # the kernel's own notebook: named as the user knows it, from its folder
-                path = os.path.relpath(path)
+            if not explicit or os.path.isabs(path):  # named from the notebook's folder, as the user knows it
+                path = _relative(path)
             try:
                 units = read_units(path)
             except InputError as exc:
@@ -258,6 +291,30 @@ class PaefMagics(Magics):
             units = history_units(self.shell)
             title = "cells run so far in this kernel"
         return api.analyze(units, namespace=self.shell.user_ns, title=title)
+
+    def _profile_script(self, args: Any) -> Report:
+        """`%paef profile SCRIPT [--nproc-per-node N] [--report OUT.html] [-- ARGS]`: the CLI's
+        `paef profile`, shown here; the launcher's output is echoed as it comes."""
+        from .units import InputError
+
+        if not args.path:
+            raise UsageError("usage: %paef profile SCRIPT.py [--nproc-per-node N] [--report OUT.html] [-- ARGS]")
+        self._wait_for_jedi()
+        try:
+            if args.nproc_per_node is None:
+                if args.script_args:
+                    raise UsageError("script arguments need --nproc-per-node")
+                report = api.profile_path(args.path)
+            else:
+                from .distributed.launch import Launch
+
+                report = api.profile_distributed(args.path, Launch(args.nproc_per_node), args.script_args,
+                                                 echo=lambda text: print(text, end=""))
+        except (InputError, ValueError) as exc:
+            raise UsageError(str(exc)) from None
+        if args.html:
+            self._write(report, args.html)
+        return report
 
     def _write(self, report: Report, path: str) -> None:
         from .safe_write import WriteError
@@ -413,6 +470,13 @@ def notebook_path(shell: Any) -> str | None:
     return None
 
 
+def _relative(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows): keep it as given
+        return path
+
+
 def history_units(shell: Any) -> list[SourceUnit]:
     """The cells run so far (raw text), but not the one running now."""
     raw = shell.history_manager.input_hist_raw
@@ -425,6 +489,16 @@ def history_units(shell: Any) -> list[SourceUnit]:
 
 
 _PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
+def _shared_with_warmup(report: Report) -> Report:
+    """The first cell ran at once, while jedi's one-time warm-up still ran beside it: say so
+    where its times are read."""
+    if report.profile is None:
+        return report
+    note = ("paef's one-time warm-up (jedi) ran beside this first cell: its times may read high; "
+            "re-run the cell for clean figures")
+    return replace(report, profile=replace(report.profile, notes=report.profile.notes + (note,)))
 
 
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
@@ -493,15 +567,27 @@ def load_ipython_extension(ipython: Any) -> None:
         return
     from .dynamic.warm import warm_in_background
     from .static import warm
+    from .ui.warm import warm_view
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
+<<<<<<< HEAD
     # The labextension's handshake, and the notebook's remembered dismissals with it, arrive
     # while the user writes the next cell: the first report already knows them.
     magics.editor  # noqa: B018 - builds the kernel's bridge
     # jedi's and the profiler's cold starts take seconds: pay them while the user writes the next cell.
     magics.warming = warm_in_background(lambda: warm(background=False))
+=======
+    # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
+    # while the user writes the next cell.
+    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view)
+>>>>>>> main
     _loaded[id(ipython)] = magics
+
+
+def _warm_analysis() -> None:
+    """libcst's native parser, the facts and every rule, loaded and run once on a small cell."""
+    api.analyze_source("import torch\nfor step in range(3):\n    loss = torch.ones(2).sum()\n    print(loss.item())\n")
 
 
 def unload_ipython_extension(ipython: Any) -> None:

@@ -6,7 +6,7 @@ process boundary (CLI subprocesses, the kernel comm, saved files) and come back 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, Iterable, Mapping
 
@@ -27,12 +27,15 @@ class Severity(str, Enum):
 class CellRef:
     """Where a piece of source lives: a file (`cell` None) or one cell of a notebook.
 
-    `cell` is the 0-based index among *all* cells, markdown included (the CLI contract).
+    `cell` is the 0-based index among *all* cells, markdown included (the CLI contract);
+    `label` is how the user sees the cell (`code cell 3 [7]`: code cells counted from 1, and
+    the saved execution count), for views only.
     """
 
     path: str | None = None
     cell: int | None = None
     cell_id: str | None = None
+    label: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[str | None, int | None]:
@@ -212,6 +215,88 @@ class Frame:
 
 
 @dataclass(frozen=True)
+class RankProfile:
+    """One rank of a data-parallel run (`paef profile --nproc-per-node N`), over its window.
+
+    The window's wall time is split without overlap: `data_s` (inside the DataLoader's
+    `__next__`), `exposed_communication_s` (a collective runs and no computation does: the
+    rank waits), `compute_s` (torch ops, including those that hide a collective running
+    beside them: `overlapped_communication_s`) and `host_s` (the rest: Python, the launcher).
+    `status`: "ok"; "failed" (its code raised, or it exited non-zero); "stopped" (ended by
+    the launcher after another rank failed: its data up to then is kept); "missing" (no
+    profile came back: `reason` and `stderr_tail` say why).
+    """
+
+    rank: int
+    local_rank: int = 0
+    host: str = ""
+    status: str = "ok"
+    reason: str = ""
+    stderr_tail: str = ""
+    wall_time_s: float = 0.0  # the whole script on this rank (start-up and rendezvous included)
+    loop_time_s: float = 0.0  # its training loop, estimated unprofiled (`Profile.base_time_s`)
+    window_s: float = 0.0
+    iterations: int = 0
+    compute_s: float = 0.0
+    communication_s: float = 0.0  # every collective's time, overlapped or not
+    overlapped_communication_s: float = 0.0
+    exposed_communication_s: float = 0.0
+    data_s: float = 0.0
+    host_s: float = 0.0
+    collectives: int = 0  # backend collectives (`gloo:all_reduce`, `nccl:...`) in the window
+    backend: str = ""  # "gloo" / "nccl", from the trace's collective names
+    # With a GPU: its busy span in the window, NCCL kernels on it (exposed: no other kernel
+    # running beside them), and the time within the span with no kernel or copy at all.
+    gpu_span_s: float = 0.0
+    gpu_communication_s: float = 0.0
+    gpu_exposed_communication_s: float = 0.0
+    gpu_idle_s: float = 0.0
+    trace_bytes: int = 0  # this rank's window trace as exported (Chrome JSON)
+    record_bytes: int = 0  # the JSON record this rank sent back to the launcher
+    ended_at: float = 0.0  # wall clock (epoch seconds) when its script ended; 0: unknown
+    exit_code: int | None = None  # from the launcher's failure summary, when it gives one
+
+    @property
+    def busy_per_iteration_s(self) -> float:
+        """Time per iteration the rank did not spend waiting on collectives: the slowest
+        rank by this measure is the one the others wait for at each all-reduce."""
+        busy = self.window_s - self.exposed_communication_s
+        return busy / self.iterations if self.iterations else busy
+
+
+@dataclass(frozen=True)
+class RankLine:
+    """One source line's profiled time compared across ranks."""
+
+    ref: CellRef
+    line: int
+    total_s: float = 0.0
+    min_s: float = 0.0
+    max_s: float = 0.0
+    min_rank: int = 0
+    max_rank: int = 0
+    ranks: int = 0  # ranks that ran this line in their window
+
+
+@dataclass(frozen=True)
+class Distributed:
+    """A data-parallel run: its ranks, the slowest one, and lines compared across ranks."""
+
+    world_size: int
+    nproc_per_node: int = 1
+    nnodes: int = 1
+    launcher_exit: int = 0
+    ranks: tuple[RankProfile, ...] = ()
+    slowest_rank: int | None = None
+    # (slowest - fastest) / slowest of `RankProfile.busy_per_iteration_s` over ranks with data.
+    spread: float = 0.0
+    lines: tuple[RankLine, ...] = ()
+    # The rank that failed first: its peers' failures (a closed connection in a collective)
+    # usually follow from it. Compared on wall clocks, so exact on one node.
+    first_failed_rank: int | None = None
+
+
+@dataclass(frozen=True)
 class Profile:
     engine: str  # "torch" or "scalene"
     wall_time_s: float
@@ -243,6 +328,9 @@ class Profile:
     h2d_copies_per_iteration: float = 0.0
     d2h_copies_per_iteration: float = 0.0
     postprocess_s: float = 0.0  # from the end of the run to the finished profile
+    # A run launched on several ranks: per-rank summaries; the figures above are then summed
+    # over ranks (rank-seconds) except `wall_time_s`, the slowest rank's.
+    distributed: Distributed | None = None
 
     def line(self, ref: CellRef, line: int) -> LineStat | None:
         for stat in self.lines:
@@ -278,7 +366,7 @@ class Report:
             "findings": [_finding_to_json(f, full) for f in self.findings],
             "errors": [
                 {"path": e.ref.path, "cell": e.ref.cell, "line": e.line, "message": e.message}
-                | ({"cell_id": e.ref.cell_id} if full else {})
+                | ({"cell_id": e.ref.cell_id, "label": e.ref.label} if full else {})
                 for e in self.errors
             ],
         }
@@ -296,7 +384,7 @@ class Report:
             findings=tuple(_finding_from_json(f) for f in data.get("findings", ())),
             errors=tuple(
                 AnalysisError(
-                    CellRef(e.get("path"), e.get("cell"), e.get("cell_id")),
+                    CellRef(e.get("path"), e.get("cell"), e.get("cell_id"), e.get("label")),
                     e.get("line"),
                     e["message"],
                 )
@@ -331,6 +419,7 @@ def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
         "fixable": f.fixable,
     }
     if full:
+        out["label"] = f.ref.label
         out["explanation"] = f.explanation
         out["source"] = f.source
         out["fix"] = _to_plain(f.fix) if f.fix else None
@@ -341,7 +430,7 @@ def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
 def _finding_from_json(d: Mapping[str, Any]) -> Finding:
     return Finding(
         rule=d["rule"],
-        ref=CellRef(d.get("path"), d.get("cell"), d.get("cell_id")),
+        ref=CellRef(d.get("path"), d.get("cell"), d.get("cell_id"), d.get("label")),
         line=d["line"],
         end_line=d.get("end_line", d["line"]),
         severity=Severity(d["severity"]),
@@ -397,6 +486,10 @@ _NESTED.update(
         (Profile, "cpu_tree"): (Frame, False),
         (Profile, "gpu_tree"): (Frame, False),
         (Profile, "window_ref"): (CellRef, False),
+        (Profile, "distributed"): (Distributed, False),
+        (Distributed, "ranks"): (RankProfile, True),
+        (Distributed, "lines"): (RankLine, True),
+        (RankLine, "ref"): (CellRef, False),
     }
 )
 
@@ -404,6 +497,7 @@ __all__ = [
     "SCHEMA",
     "AnalysisError",
     "CellRef",
+    "Distributed",
     "Edit",
     "Evidence",
     "Finding",
@@ -411,6 +505,8 @@ __all__ = [
     "Frame",
     "LineStat",
     "Profile",
+    "RankLine",
+    "RankProfile",
     "Report",
     "Severity",
     "SourceUnit",

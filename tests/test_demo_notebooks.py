@@ -44,7 +44,8 @@ def _expected(name: str) -> list[str]:
 
 
 def _is_paef_cell(cell: nbformat.NotebookNode) -> bool:
-    return cell.cell_type == "code" and cell.source.lstrip().startswith("%%paef")
+    """A `%%paef` cell, or `%paef profile SCRIPT` (a script run on several ranks)."""
+    return cell.cell_type == "code" and cell.source.lstrip().startswith(("%%paef", "%paef profile"))
 
 
 # Appended to each notebook before it runs: the rules of the last `%%paef` report, read
@@ -127,8 +128,10 @@ def test_loads_the_extension_and_profiles_a_cell(name: str) -> None:
     nb = _read(name)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     assert "%load_ext paef_jupyter" in code
-    assert any(src.startswith("%%paef") for src in code)
-    assert any("compare(before, after" in src for src in code), f"{name}: no measured before/after cell"
+    assert any(src.startswith(("%%paef", "%paef profile")) for src in code)
+    # A multi-rank job is compared from its two profiled runs (`compare_jobs`).
+    assert any(("compare(before, after" in src or "compare_jobs(before, after" in src) for src in code), \
+        f"{name}: no measured before/after cell"
 
 
 # --- executed -----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ Each program runs through `profile_path` (what `paef profile` runs) on this CPU 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -140,3 +141,47 @@ for step in range(12):
         assert not f.evidence.measurable
         assert "on a GPU this line would stall" in f.evidence.notes[0]
         assert "not measurable on this CPU run" in f.evidence.notes[0]
+
+
+def _window_spread_ms(report: Report) -> tuple[float, float]:
+    """(fastest, slowest) profiled iteration in ms, from the profile's spread note."""
+    note = next(n for n in report.profile.notes if " profiled iterations: median " in n)
+    low, high = re.search(r"from ([\d.]+) to ([\d.]+) ms", note).groups()
+    return float(low), float(high)
+
+
+def test_one_slow_iteration_cannot_decide_the_ranking(tmp_path):
+    # A line that runs every iteration is slow in one of them only (a preemption, a collection
+    # on a loaded box); the median iteration is what it costs, so it is no cpu-function.
+    text = """import time
+import torch
+x = torch.randn(64, 16)
+w = torch.randn(16, 4)
+for step in range(60):
+    y = x @ w
+    deadline = time.perf_counter() + (0.06 if step == 4 else 0.0)
+    while time.perf_counter() < deadline: pass
+"""
+    report = _profile_text(tmp_path, text)
+    assert report.profile.profiled_iterations >= 3
+    low, high = _window_spread_ms(report)
+    assert high >= 60 > 10 * low  # the slow iteration was profiled, and the spread shows it
+    assert [(f.rule, f.line) for f in report.findings if f.rule == "cpu-function"] == []
+    spin = report.profile.line(report.profile.window_ref, 8)
+    assert spin is not None and spin.cpu_time_s * 1e3 < 0.5 * high  # not the slow iteration's time
+
+
+def test_a_line_slow_in_every_iteration_is_still_cpu_function(tmp_path):
+    # The near-miss of the test above: the same sleep in every iteration is the line's cost.
+    text = """import time
+import torch
+x = torch.randn(64, 16)
+w = torch.randn(16, 4)
+for step in range(60):
+    y = x @ w
+    deadline = time.perf_counter() + 0.02
+    while time.perf_counter() < deadline: pass
+"""
+    report = _profile_text(tmp_path, text)
+    found = [(f.rule, f.line) for f in report.findings]
+    assert found[0] == ("cpu-function", 8), found

@@ -167,3 +167,60 @@ def test_merged_frames_are_laid_end_to_end_inside_their_parent():
             cursor += child.duration_s
         assert cursor <= frame.start_s + frame.duration_s + 1e-12
     assert [c.line for c in tree.children] == [5, 6, 7]  # in the order they first ran
+
+
+def looped(b: TraceBuilder, slow: dict[int, float], iterations: int = 5, logging_every: int = 0) -> None:
+    """Iterations of a loop whose header is code line 3 (cell line 4): line 4 runs an op of
+    10 us and 10 us of Python, stretched by `slow[i]` us of Python in iteration i; with
+    `logging_every`, line 5 prints in every such iteration only."""
+    t = 0.0
+    for i in range(iterations):
+        extra = slow.get(i, 0.0)
+        b.line(0, 3, t, 2)
+        b.line(0, 4, t + 3, 20 + extra)
+        b.host("aten::mm", t + 4, 10)
+        step = 24 + extra
+        if logging_every and i % logging_every == 0:
+            b.line(0, 5, t + step, 30)
+            step += 31
+        t += step
+
+
+def test_one_slow_iteration_costs_the_median_iteration():
+    b = TraceBuilder()
+    looped(b, {2: 1000.0})
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
+    stats = {s.line: s for s in line_stats(result, FILES)}
+    line = stats[5]  # cell line 5 = code line 4
+    assert line.cpu_time_s == pytest.approx(5 * 20e-6) and line.op_time_s == pytest.approx(5 * 10e-6)
+    assert line.hits == 5 and line.ops == 5  # counts are counts, not medians
+    assert result.iterations == 5 and result.span_ns == 5 * 24_000  # the median iteration's length
+    summed = {s.line: s for s in line_stats(attribute(parse_chrome_trace(b.trace())), FILES)}
+    assert summed[5].cpu_time_s == pytest.approx(5 * 20e-6 + 1000e-6)  # without the header: sums
+
+
+def test_a_line_that_runs_in_some_iterations_only_keeps_its_sum():
+    b = TraceBuilder()
+    looped(b, {}, iterations=6, logging_every=3)
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
+    stats = {s.line: s for s in line_stats(result, FILES)}
+    assert stats[6].cpu_time_s == pytest.approx(2 * 30e-6)  # twice in six: not a median of zeros
+
+
+def test_a_window_that_ended_with_the_loop_leaves_out_its_last_partial_iteration():
+    b = TraceBuilder()
+    looped(b, {}, iterations=4)
+    b.line(0, 3, 200, 1)  # the exhausted header, then the line after the loop
+    b.line(0, 7, 202, 500)
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3), complete=False)
+    stats = {s.line: s for s in line_stats(result, FILES)}
+    assert result.iterations == 4 and stats[5].cpu_time_s == pytest.approx(4 * 20e-6)
+    assert stats[8].cpu_time_s == pytest.approx(500e-6)
+    assert attribute(parse_chrome_trace(b.trace()), header=(0, 3), complete=True).iterations == 5
+
+
+def test_fewer_than_three_iterations_are_summed():
+    b = TraceBuilder()
+    looped(b, {1: 100.0}, iterations=2)
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
+    assert result.iterations == 0 and result.span_ns == result.span[1] - result.span[0]

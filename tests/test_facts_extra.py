@@ -282,6 +282,33 @@ def test_live_loader_with_python_getitem_and_no_workers() -> None:
     assert _findings("sync-dataloader", _namespace(dataset=_PythonDataset(), num_workers=1)) == []
 
 
+def _cells_findings(loader_cell: str) -> list[tuple[int | None, int, bool]]:
+    """`paef scan` of a notebook: no kernel, the loader built in the cell before the loop."""
+    from paef_jupyter.model import CellRef, SourceUnit
+    from paef_jupyter.static.analyzer import analyze_units
+
+    setup = "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\ndevice = 'cuda'\n" \
+        "model = torch.nn.Linear(2, 1).to(device)\noptimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate((setup, loader_cell, LOOP_CELL))]
+    report = analyze_units(units, rules=["pageable-transfer"])
+    return [(f.ref.cell, f.line, f.fixable) for f in report.findings]
+
+
+def test_loader_from_an_earlier_cell_without_a_kernel_gets_a_hint_at_the_copy() -> None:
+    cell = "loader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), batch_size=4)\n"
+    assert _cells_findings(cell) == [(2, 2, False)]
+
+
+@pytest.mark.parametrize("cell", [
+    "loader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), batch_size=4, pin_memory=True)\n",
+    "opts = loader_options()\nloader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), **opts)\n",
+    "loader = DataLoader(TensorDataset(torch.randn(8, 2, device=device), torch.randn(8, 1, device=device)), batch_size=4)\n",
+    "loader = [(torch.randn(4, 2), torch.randn(4, 1))]\n",
+])
+def test_loader_from_an_earlier_cell_pinned_opaque_on_device_or_not_a_loader_is_quiet(cell: str) -> None:
+    assert _cells_findings(cell) == []
+
+
 # --- guards on automatic rewrites that the fixture harness cannot express -----------------------
 
 

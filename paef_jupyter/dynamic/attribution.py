@@ -11,11 +11,17 @@ autograd engine functions and torch's own annotated ranges (`Optimizer.step#Adam
 A *sync* is a runtime call that blocks the host on the device (`cudaStreamSynchronize`...):
 `aten::_local_scalar_dense` alone is `.item()` on any tensor, CPU ones included (the step
 counters of torch's optimizers), which waits for nothing.
+
+Times are typical, not summed, when the window's iterations are known (the ranges of the
+loop's header line start them): a line that runs in every iteration costs its median
+iteration times the number of iterations, and the span is the median iteration's, so one
+iteration slowed by the box (a preemption, a collection) cannot decide the ranking.
 """
 
 from __future__ import annotations
 
 import bisect
+import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -85,6 +91,13 @@ class Attribution:
     gpu_chains: list[tuple[TraceEvent, Chain, TraceEvent | None]] = field(default_factory=list)
     span: tuple[int, int] = (0, 0)  # first and last instant of the main thread's line ranges
     totals: _Acc = field(default_factory=_Acc)  # each event once, inside any cell line
+    iterations: int = 0  # window iterations told apart by the header's ranges (0: unknown)
+    typical_span_ns: int = 0  # the median iteration's length times `iterations` (else the span)
+
+    @property
+    def span_ns(self) -> int:
+        """The profiled host time the lines' times are shares of."""
+        return self.typical_span_ns or max(0, self.span[1] - self.span[0])
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -120,7 +133,14 @@ def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
     return nodes
 
 
-def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> Attribution:
+def attribute(
+    trace: Trace,
+    sync_warnings: dict[LineKey, int] | None = None,
+    header: LineKey | None = None,
+    complete: bool = True,
+) -> Attribution:
+    """`header`: the windowed loop's header line, whose ranges start its iterations;
+    `complete`: the window ended at a header hit (else its last iteration may be partial)."""
     by_tid: dict[int | str, list[TraceEvent]] = {}
     for ev in trace.host:
         by_tid.setdefault(ev.tid, []).append(ev)
@@ -168,6 +188,8 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
                         lines.setdefault(key, _Acc()).syncs += 1
     for key, spans in torch_spans.items():
         lines.setdefault(key, _Acc()).op_ns = _union_ns(spans)
+    if main is not None and header is not None:
+        _typical(result, main.nodes, header, torch_spans, complete)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -193,6 +215,66 @@ def attribute(trace: Trace, sync_warnings: dict[LineKey, int] | None = None) -> 
     for key, count in (sync_warnings or {}).items():
         lines.setdefault(key, _Acc()).sync_warnings += count
     return result
+
+
+# Fewer iterations than this: a median says no more than a sum.
+MIN_ITERATIONS_FOR_MEDIAN = 3
+
+
+def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
+             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool) -> None:
+    """Replace summed times by median-iteration ones (see the module's docstring). Lines that
+    do not run in every iteration (logging every N steps) keep their sum: their cost is real
+    but not per iteration, and a median of mostly zeros would hide it. A window that ended
+    otherwise than at a header hit (the loop's exhaustion, a `break`, the cell's end) has a
+    last iteration that may be partial or hold the lines after the loop: it is not counted."""
+    starts = sorted(n.event.start_ns for n in nodes if n.event.marker is not None and n.chain[-1] == header)
+    bounds = starts + [max(result.span[1], starts[-1])] if starts else []
+    if not complete:
+        starts, bounds = starts[:-1], bounds[:-1]
+    n = len(starts)
+    if n < MIN_ITERATIONS_FOR_MEDIAN:
+        return
+    lengths = [b - a for a, b in zip(bounds, bounds[1:])]
+
+    def at(t: int) -> int | None:
+        i = bisect.bisect_right(starts, t) - 1
+        return i if 0 <= i < n and t < bounds[i + 1] else None
+
+    cpu: dict[LineKey, list[int]] = {}
+    self_ns: dict[LineKey, list[int]] = {}
+    ran: dict[LineKey, set[int]] = {}
+    child_ns = _child_marker_ns(nodes)
+    for i, node in enumerate(nodes):
+        ev = node.event
+        if ev.marker is None:
+            continue
+        k = at(ev.start_ns)
+        if k is None:
+            continue
+        key = node.chain[-1]
+        ran.setdefault(key, set()).add(k)
+        if key not in node.chain[:-1]:
+            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns
+        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i])
+    for key, seen in ran.items():
+        if len(seen) < n:
+            continue
+        times = cpu.get(key, [0] * n)
+        per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+        for s, e in torch_spans.get(key, ()):
+            k = at(s)
+            if k is not None:
+                per[k].append((s, e))
+        # All three from the same (median) iteration, so "outside torch" = cpu - op stays one
+        # iteration's figure.
+        k = sorted(range(n), key=times.__getitem__)[(n - 1) // 2]
+        acc = result.lines[key]
+        acc.cpu_ns = times[k] * n
+        acc.self_ns = self_ns[key][k] * n
+        acc.op_ns = _union_ns(per[k]) * n
+    result.iterations = n
+    result.typical_span_ns = int(statistics.median(lengths)) * n
 
 
 def memcpy_direction(name: str) -> str | None:
@@ -282,10 +364,10 @@ def _main_thread(threads: list[HostThread], main_tid: int | str | None) -> HostT
     return max(with_markers, key=markers) if with_markers else None
 
 
-def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
-    """Hits, inclusive and self time of each line range of the main thread."""
+def _child_marker_ns(nodes: list[HostNode]) -> list[int]:
+    """Per node, the time of the line ranges directly inside it (a line's deeper cell lines)."""
     child_ns = [0] * len(nodes)
-    for i, node in enumerate(nodes):
+    for node in nodes:
         if node.event.marker is None:
             continue
         parent = node.parent
@@ -293,6 +375,12 @@ def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
             parent = nodes[parent].parent
         if parent >= 0:
             child_ns[parent] += node.event.dur_ns
+    return child_ns
+
+
+def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
+    """Hits, inclusive and self time of each line range of the main thread."""
+    child_ns = _child_marker_ns(nodes)
     for i, node in enumerate(nodes):
         if node.event.marker is None:
             continue

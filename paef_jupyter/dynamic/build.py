@@ -18,10 +18,11 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             engine="torch", wall_time_s=run.wall_s, device=run.device, notes=notes, mode="off",
             iterations=run.iterations_before,
         )
-    result = attribute(run.trace, run.sync_warnings)
     loop = run.loop if run.mode == "window" else None
     files = run.files
-    busy, idle_host, span = gpu_busy(result)
+    result = attribute(run.trace, run.sync_warnings, header=_header(run), complete=run.window_completed)
+    busy, idle_host, gpu_span = gpu_busy(result)
+    span = result.span_ns  # the median iteration's, times the iterations, when they are known
     on_gpu = bool(result.gpu_chains)
     iterations, estimated = _iterations(run)
     profiled_iterations = run.recorded_iterations if run.mode == "window" else 0
@@ -38,8 +39,8 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         wall_time_s=run.wall_s,
         cpu_time_s=span / 1e9,
         gpu_time_s=busy / 1e9,
-        gpu_idle_share=(1 - busy / span) if on_gpu and span else None,
-        gpu_idle_host_share=(idle_host / span) if on_gpu and span else None,
+        gpu_idle_share=(1 - busy / gpu_span) if on_gpu and gpu_span else None,
+        gpu_idle_host_share=(idle_host / gpu_span) if on_gpu and gpu_span else None,
         iterations=iterations,
         profiled_iterations=profiled_iterations,
         peak_memory_bytes=run.peak_memory_bytes,
@@ -59,6 +60,16 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         h2d_copies_per_iteration=_per(result.totals.h2d, profiled_iterations),
         d2h_copies_per_iteration=_per(result.totals.d2h, profiled_iterations),
     )
+
+
+def _header(run: Collected) -> tuple[int, int] | None:
+    """(file index, code line) of the windowed loop's header, whose ranges start iterations."""
+    if run.mode != "window" or run.loop is None:
+        return None
+    for i, code_file in enumerate(run.files):
+        if code_file.ref.key == run.loop.ref.key:
+            return i, run.loop.line - code_file.offset
+    return None
 
 
 def _lines(

@@ -11,12 +11,13 @@ import linecache
 import os
 import sys
 import traceback
+from typing import Callable
 
 from ..model import AnalysisError, CellRef, Profile, SourceUnit
 from ..source import mask
 from .build import build_profile, merge_profiles
 from .code_files import CodeFile, CodeFiles
-from .collector import collect
+from .collector import Collected, collect
 from .window_loop import choose_loop
 
 
@@ -25,7 +26,10 @@ def cell_filename(ref: CellRef) -> str:
     return f"<paef {where} cell {ref.cell}>" if ref.cell is not None else f"<paef {where}>"
 
 
-def run_units(units: list[SourceUnit], path: str) -> tuple[Profile, list[AnalysisError]]:
+def run_units(
+    units: list[SourceUnit], path: str, observe: Callable[[Collected], None] | None = None
+) -> tuple[Profile, list[AnalysisError]]:
+    """`observe` sees each unit's raw run (its trace) before it is reduced to a profile."""
     by_name = {cell_filename(u.ref): u for u in units}
     files_by_name = {name: u.ref for name, u in by_name.items()}
     files = CodeFiles(lambda name: CodeFile(name, files_by_name[name]) if name in files_by_name else None)
@@ -60,6 +64,8 @@ def run_units(units: list[SourceUnit], path: str) -> tuple[Profile, list[Analysi
                 namespace[f"__paef_masked_{i}__"] = None
             loop, _ = choose_loop(unit.text, unit.ref, namespace, lambda name: files_by_name.get(name))
             run = collect(lambda: exec(code, namespace), files, loop)
+            if observe is not None:
+                observe(run)
             profiles.append(build_profile(run))
             if run.error is not None:
                 failures.append(_failure(unit.ref, name, run.error))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Iterable, Mapping
 
 # Range names the line tracer opens around each executed cell line: "paef|<file>|<line>".
@@ -55,7 +56,7 @@ class TraceEvent:
         value = self.args.get("correlation")
         return int(value) if isinstance(value, (int, float)) else None
 
-    @property
+    @cached_property  # read several times per event while nesting and attributing
     def marker(self) -> tuple[int, int] | None:
         """(file index, line) if this is a line-tracer range."""
         if not self.name.startswith(MARKER_PREFIX):

@@ -25,12 +25,15 @@ def choose_loop(
     ref: CellRef,
     namespace: Mapping[str, Any] | None = None,
     ref_of: Callable[[str], CellRef | None] | None = None,
+    spans: list[LoopSpan] | None = None,
 ) -> tuple[LoopTarget | None, dict[str, CellRef]]:
-    """(the loop to window, extra code files the tracer must follow: filename -> ref)."""
+    """(the loop to window, extra code files the tracer must follow: filename -> ref).
+
+    `spans`: the cell's loops as its static analysis found them (else it is parsed here)."""
     masked = mask(text)
     if not masked.python:
         return None, {}
-    target = _choose(masked.text, ref, loop_spans(masked.text))
+    target = _choose(masked.text, ref, loop_spans(masked.text) if spans is None else spans)
     if target is not None or not namespace:
         return target, {}
     for fn in _called_functions(masked.text, namespace):

@@ -8,10 +8,17 @@ import libcst as cst
 
 from ..model import AnalysisError, CellRef, Finding, Report, SourceUnit
 from ..source import MaskedSource, mask, syntax_error
-from .facts import Facts, Prior
+from .facts import Facts, LoopSpan, Prior
 from .modules import LocalModules
 from .rules import RULES
 from .rules.base import Rule, RuleContext, drive
+
+
+def check_rule_ids(rules: Collection[str] | None) -> None:
+    """`ValueError` naming the unknown ids: a usage error, raised before anything runs."""
+    unknown = set(rules or ()) - set(RULES)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
 
 
 def analyze_units(
@@ -20,16 +27,18 @@ def analyze_units(
     rules: Collection[str] | None = None,
     title: str = "",
     follow_imports: bool = False,
+    loops: dict[tuple[str | None, int | None], list[LoopSpan]] | None = None,
 ) -> Report:
     """Two passes: first every unit's facts (each cell sees the cells before it), then the
     rules, once every helper called per iteration from any unit knows it is (a function of an
     earlier cell or of a local module runs per iteration when a later loop calls it).
 
     With `follow_imports`, helpers in local modules the units import (see `modules.py`) are
-    analysed too, and their findings reported in their own file."""
-    unknown = set(rules or ()) - set(RULES)
-    if unknown:
-        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    analysed too, and their findings reported in their own file.
+
+    `loops`, when given, receives each analysed unit's loops (by `ref.key`): the profiler's
+    window is chosen from them without parsing the cell again."""
+    check_rule_ids(rules)
     selected = [RULES[r] for r in (rules or RULES)]
     modules = LocalModules.around(units) if follow_imports else None
     findings: list[Finding] = []
@@ -56,6 +65,8 @@ def analyze_units(
             errors.append(_too_deep(unit.ref))
             continue
         analysed.append((unit.ref, masked, facts))
+        if loops is not None:
+            loops[unit.ref.key] = facts.loop_spans()
         priors[unit.ref.path] = prior.after(facts)
     _spread_per_iteration([f for _, _, f in analysed])
     for ref, masked, facts in analysed:

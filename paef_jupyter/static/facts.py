@@ -408,8 +408,9 @@ class Facts:
         `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
         the DataLoader's `collate_fn`."""
         classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
+        instances = self._prior_instances()
         for name, (owner, cls) in self.prior.classes.items():
-            if name not in self.classes and self.uses(name):
+            if name not in self.classes and (self.uses(name) or name in instances):
                 classes.append((owner, cls))
         if self.imports is not None:
             for local, target in self.aliases.items():
@@ -432,6 +433,22 @@ class Facts:
                 func = self._function_at(node.value)
                 if func is not None:
                     yield func
+
+    def _prior_instances(self) -> set[str]:
+        """Classes whose instances, built in an earlier cell (`model = TinyBert().to(device)`),
+        this unit uses: their `forward` runs in this unit's loops as if it named the class."""
+        out = set()
+        for name in self._names_index:
+            if name in self._defs:
+                continue
+            earlier = self.prior.value(name)
+            value = earlier[1] if earlier is not None else None
+            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and value.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double"):
+                value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+                out.add(value.func.value)
+        return out
 
     def _callees(self, call: cst.Call) -> list[FunctionNode]:
         func = call.func
@@ -519,7 +536,7 @@ class Facts:
                 out.add(root)
                 made = self._made_from(func.value)
                 if made is not None:
-                    out |= {n for n in self.names_read(made) if not self._imported(n)}
+                    out |= {n for n in self.names_read(made) if not self._imported(n) and not self._holds_constant(n)}
         if self._leaves_arguments(call):
             return
         for arg in call.args:
@@ -532,6 +549,20 @@ class Facts:
         if name in self.aliases:
             return True
         return name not in self._defs and (name in self.prior.aliases or isinstance(self.namespace.get(name), types.ModuleType))
+
+    def _holds_constant(self, name: str) -> bool:
+        """Every binding of `name` is a number, string or bool: no call can change the object
+        (`loss = loss_fn(out, ones(BATCH))`; `loss.backward()` changes no `BATCH`)."""
+        defs = self._defs.get(name)
+        return bool(defs) and all(d.value is not None and self._immutable(d.value) for d in defs)
+
+    def _immutable(self, value: cst.BaseExpression) -> bool:
+        """A constant, a choice between constants (`"cuda" if ... else "cpu"`), a `torch.device`."""
+        if isinstance(value, cst.IfExp):
+            return self._immutable(value.body) and self._immutable(value.orelse)
+        if isinstance(value, cst.Call):
+            return self.qualified_name(value.func) == "torch.device"
+        return _is_constant(value)
 
     def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
         if is_inplace_method(method) or method in _IMPURE_METHODS:
@@ -1005,6 +1036,14 @@ def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
     return False
 
 
+def _is_constant(expr: cst.BaseExpression) -> bool:
+    """A number, string, `True`/`False`/`None` (signed numbers too): a value nothing can change."""
+    if isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString)) \
+        or (isinstance(expr, cst.Name) and expr.value in ("True", "False", "None"))
+
+
 def _dict_kind(values: list[Kind]) -> Kind:
     if values and all(v is Kind.LIST for v in values):
         return Kind.DICT_OF_LIST
@@ -1096,6 +1135,12 @@ class _Indexer:
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
             key = "self." + target.attr.value
             self.defs.setdefault(key, []).append(_Def(key, order, value, func))
+            return
+        if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+                and len(target.elements) == len(value.elements) and all(_is_constant(el.value) for el in value.elements) \
+                and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *value.elements)):
+            for el, val in zip(target.elements, value.elements):  # `BATCH, LATENT = 24, 6`: constants, element for element
+                self._define(el.value, val.value, node, loop, annotation)
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None

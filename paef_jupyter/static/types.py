@@ -11,14 +11,11 @@ from __future__ import annotations
 import threading
 import types
 from enum import Enum
-from typing import TYPE_CHECKING, Any, Callable, Mapping
+from typing import Any, Callable, Mapping
 
 import libcst as cst
 
 from .names import dotted_name
-
-if TYPE_CHECKING:
-    from .facts import Facts
 
 
 class Kind(str, Enum):

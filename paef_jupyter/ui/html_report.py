@@ -9,7 +9,6 @@ escape were missed. Paths are cut to their last component; the cells' code is le
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from pathlib import Path
@@ -20,6 +19,7 @@ from ..model import Report
 from . import flame as flame_mod
 from .html import Markup, script_json, tag
 from .pieces import CSS
+from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, cards_and_sources, errors, summary
 
 _ABS_PATH = re.compile(r"(?<![\w.:/\\])(?:[A-Za-z]:)?[\\/](?:[^\s\\/:\"'<>()\[\],;]+[\\/])+([^\s\\/:\"'<>()\[\],;]*)")
@@ -34,8 +34,7 @@ def render_report(report: Report, top: int = 5) -> str:
     flame = flame_mod.layout(report)
     data: dict[str, Any] = {"figure": None, "bars": [], "frames": []}
     if flame is not None:
-        fig = flame_mod.figure(report, flame)
-        data["figure"] = json.loads(fig.to_json())
+        data["figure"] = flame_mod.figure_json(report, flame)
         data["bars"] = [list(b.findings) for b in flame.bars]
         data["frames"] = [{"label": flame_mod.describe(b), "line": b.frame.line} for b in flame.bars]
         data["base"] = flame_mod.colors(flame)
@@ -60,6 +59,7 @@ def render_report(report: Report, top: int = 5) -> str:
     body = tag(
         "div",
         summary(report, top),
+        ranks_section(report),
         errors(report),
         cards_and_sources(report, flame_div),
         tag("footer", f"paef-jupyter {__version__}", class_="paef-note"),

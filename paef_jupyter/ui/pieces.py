@@ -106,10 +106,11 @@ CSS = Markup(
 
 
 def unit_label(ref: CellRef) -> str:
-    """How a user recognises a unit: `train.ipynb, cell 3`, `train.py`, `this cell`."""
+    """How a user recognises a unit: `train.ipynb, code cell 3 [7]`, `train.py`, `In[4]`."""
     name = ref.path or ""
     if ref.cell is not None:
-        return f"{name}, cell {ref.cell}" if name else f"cell {ref.cell}"
+        cell = ref.label or f"cell {ref.cell}"
+        return f"{name}, {cell}" if name else cell
     return name or "this cell"
 
 
@@ -225,7 +226,8 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
 
 
 def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
-    """Each figure names its basis: per profiled iteration (mean of k), or the whole run."""
+    """Each figure names its basis: per profiled iteration (the median iteration's when the
+    line ran in each of 3 or more, else the mean), or the whole run."""
     items: list[tuple[str, str]] = []
     if not ev.measurable:
         items.append(("measured", "no measured cost on this run"))
@@ -261,10 +263,10 @@ def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
 
 def line_time(time_s: float, profile: Profile | None) -> tuple[str, str]:
     """(label, value) of a time measured over the profiled window, per iteration when the
-    window was some iterations of a loop."""
+    window was some iterations of a loop (the median iteration's, see `dynamic.attribution`)."""
     k = profile.profiled_iterations if profile is not None else 0
     if k > 0:
-        return (f"time per iteration (mean of {k})", fmt_time(time_s / k))
+        return (f"time per iteration (over {k} profiled)", fmt_time(time_s / k))
     return ("time, profiled run", fmt_time(time_s))
 
 
@@ -409,7 +411,7 @@ def _severity_counts(findings: Sequence[Finding]) -> list[tuple[str, int]]:
 def _profile_stats(p: Profile) -> list[tuple[str, str]]:
     stats = [("cell time, whole run", fmt_time(p.wall_time_s))]
     if p.profiled_iterations:
-        stats.append((f"profiled, per iteration (mean of {p.profiled_iterations})",
+        stats.append((f"profiled, per iteration (over {p.profiled_iterations} profiled)",
                       fmt_time(p.cpu_time_s / p.profiled_iterations)))
     else:
         stats.append(("profiled span", fmt_time(p.cpu_time_s)))
@@ -425,7 +427,7 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("overhead (run + report vs plain run)", f"{p.overhead:.2f}x"))
+        stats.append(("overhead (run + analysis vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 

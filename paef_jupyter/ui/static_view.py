@@ -13,8 +13,13 @@ from ..model import Report
 from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
+<<<<<<< HEAD
 from .pieces import (CSS, card, code_block, errors, findings_of, line_table, source, summary, unit_label,
                      units_with_findings)
+=======
+from .ranks import ranks_section
+from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
+>>>>>>> main
 
 
 def diffs(report: Report) -> dict[int, str]:
@@ -71,6 +76,7 @@ def static_html(report: Report, top: int = 5, fallback_note: str | None = None, 
         tag("style", CSS, COLUMNS_CSS, _hide_dead_view(report_id) if hide_dead_view and report_id else None),
         summary(report, top, scope),
         tag("div", fallback_note, class_="paef-note") if fallback_note else None,
+        ranks_section(report),
         errors(report),
         cards_and_sources(report, chart, scope),
         _fixed_units(report),

@@ -1,9 +1,9 @@
 """The live view of a report (ipywidgets): linked flame chart, cards, source, fix buttons.
 
-Built from the same pieces as the static and exported views. The flame chart is a plotly
-`FigureWidget` (an anywidget: JupyterLab 4, Notebook 7 and VS Code render it), so a click on a
-frame reaches the kernel and the cards and lines behind it are lit; selecting a card recolours
-its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
+Built from the same pieces as the static and exported views. The flame chart is a small
+anywidget (`chart.FlameChart`: the figure's JSON, plotly.js loaded once per page), so a click on
+a frame reaches the kernel and the cards and lines behind it are lit; selecting a card
+recolours its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
 bridge); where it cannot write, the card offers the `--apply` re-run and copyable code.
 """
 
@@ -19,6 +19,7 @@ from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
+from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
@@ -172,22 +173,19 @@ class ReportView:
         """Summary and top list, without the dismissed findings."""
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
         self.head.value = str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
-                                  summary(self.report, self.top, self.id, self.dismissed), errors(self.report)))
+                                  summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
+                                  errors(self.report)))
 
     def _figure(self) -> w.Widget | None:
         if self.flame is None:
             return None
         try:
-            fig = flame_mod.figure(self.report, self.flame, widget=True)
-        except ImportError:  # FigureWidget needs anywidget: draw it static, unlinked
-            out = w.Output()
-            with out:
-                flame_mod.figure(self.report, self.flame).show()
+            from .chart import FlameChart
+        except ImportError:  # the live chart is an anywidget: without it, the static chart, unlinked
             self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
-            return out
-        fig.data[0].on_click(lambda _trace, points, _state: self.show_frame(points.point_inds[0])
-                             if points.point_inds else None)
-        return fig
+            return w.HTML(str(tag("div", Markup(flame_mod.svg(self.flame, self.report.findings)),
+                                  class_="paef-flame-static")))
+        return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame)
 
     # -- linking ----------------------------------------------------------------------------
 
@@ -230,12 +228,9 @@ class ReportView:
             self.sources[unit.ref.key].value = str(source(unit, shown, lines))
 
     def _paint(self, selected: int | None) -> None:
-        if self.flame is None or not hasattr(self.figure, "batch_update"):
+        if self.flame is None or not hasattr(self.figure, "paint"):
             return
-        fill, outline = flame_mod.colors(self.flame, selected, self.dismissed)
-        with self.figure.batch_update():
-            self.figure.data[0].marker.color = fill
-            self.figure.data[0].marker.line.color = outline
+        self.figure.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
 
     # -- cards and their buttons ---------------------------------------------------------
 
@@ -390,7 +385,9 @@ class ReportView:
         self.output.clear_output()
         with self.output:
             result = self.rerun(fixes.current)
-        self.status.value = str(compare_text(result))
+        estimates = [e.estimated_saving_s for i in fixes.applied
+                     if (e := self.report.findings[i].evidence) is not None and e.estimated_saving_s]
+        self.status.value = str(compare_text(result, sum(estimates) if estimates else None))
 
     def _fixes_of(self, index: int) -> CellFixes | None:
         return self.fixes.get(self.report.findings[index].ref.key)
@@ -467,9 +464,11 @@ class _Card:
         self.box.add_class("paef-cardbox")
 
 
-def compare_text(result: Any) -> Markup:
+def compare_text(result: Any, predicted_s: float | None = None) -> Markup:
     """The verdict of a `magic.Comparison`: the median ratio of interleaved warm pairs with
-    its range and the number of pairs, or no verdict when the pairs disagree."""
+    its range and the number of pairs, or no verdict when the pairs disagree; with the cards'
+    estimated saving (`predicted_s`, per run) next to the measured one, so the estimate can be
+    checked."""
     if result.error is not None:
         return tag("span", f"The fixed cell raised {type(result.error).__name__}: {result.error}",
                    class_="paef-status paef-warning")
@@ -485,7 +484,12 @@ def compare_text(result: Any) -> Markup:
         verdict = f"{speed:.2f}x faster (pairs {low:.2f}\u2013{high:.2f}x)"
     else:
         verdict = f"{1 / speed:.2f}x slower (pairs {1 / high:.2f}\u2013{1 / low:.2f}x)"
-    return tag("span", tag("b", verdict), f": {times}; {left})", class_="paef-status")
+    saving = ""
+    if predicted_s is not None:
+        measured = result.before_s - result.after_s
+        saved = fmt_time(measured) if measured >= 0 else f"none ({fmt_time(-measured)} slower)"
+        saving = f". Saving per run: predicted ~{fmt_time(predicted_s)}, measured {saved}"
+    return tag("span", tag("b", verdict), f": {times}; {left}){saving}", class_="paef-status")
 
 
 def _lines(report: Report, index: int) -> range:

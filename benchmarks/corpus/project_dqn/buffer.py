@@ -16,7 +16,7 @@ class ReplayMemory:
         self.memory.append(Transition(*args))
 
     def sample(self, batch_size, device):
-        batch = Transition(*zip(*self.rng.sample(self.memory, batch_size)))
+        batch = Transition(*zip(*self.rng.sample(self.memory, batch_size)))  # paef: expect record-buffer
         states = torch.tensor(batch.state, dtype=torch.float32, device=device)  # paef: expect list-to-tensor
         actions = torch.tensor(batch.action, device=device)  # paef: expect list-to-tensor
         rewards = torch.tensor(batch.reward, device=device)  # paef: expect list-to-tensor

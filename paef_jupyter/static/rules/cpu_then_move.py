@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import libcst as cst
 
 from ...fix.edits import replace
@@ -9,6 +11,10 @@ from ...model import Fix, Severity
 from ..types import Kind
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
+
+# Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
+_SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat",
+                             "flatten", "float", "long", "double", "half", "bool", "int", "transpose", "permute"})
 
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace", "tensor",
@@ -36,8 +42,8 @@ class CpuThenMove(Rule):
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             return
-        factory = func.value
-        if not isinstance(factory, cst.Call):
+        factory, exact = _factory_under(func.value)
+        if factory is None:
             return
         qualified = self.facts.qualified_name(factory.func) or ""
         name = qualified.rsplit(".", 1)[-1]
@@ -55,9 +61,9 @@ class CpuThenMove(Rule):
             new_args[-1] = new_args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
         new_args.append(cst.Arg(value=device, keyword=cst.Name("device"), equal=cst.AssignEqual(
             whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
-        new_call = factory.with_changes(args=new_args)
+        new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, factory.with_changes(args=new_args)))
         suggestion = self.facts.code(new_call)
-        safe = name not in RANDOM_FACTORIES  # device generators draw other numbers
+        safe = name not in RANDOM_FACTORIES and exact  # device generators draw other numbers
         fix = Fix(
             description=f"create it on the device: `{suggestion}`",
             edits=(replace(self.facts, node, new_call),) if safe else (),
@@ -99,3 +105,25 @@ class CpuThenMove(Rule):
                 return type(value).__name__ == "device" or isinstance(value, str) and value.split(":")[0] in ("cuda", "cpu")
             return any(word in expr.value.lower() for word in _DEVICE_WORDS)
         return False
+
+
+def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]:
+    """The factory call that `receiver` (the tensor `.to(device)` moves) is made from through
+    shape and dtype methods and subscripts: `torch.arange(L).unsqueeze(0)`, `torch.randperm(N)[:B]`.
+    The flag says whether building it on the device is proved to give the same values: only
+    slices and integer indices (an index tensor may live elsewhere) in between."""
+    exact = True
+    while True:
+        if isinstance(receiver, cst.Subscript):
+            exact = exact and all(isinstance(el.slice, cst.Slice) and all(
+                part is None or isinstance(part, cst.Integer) or (isinstance(part, cst.UnaryOperation) and isinstance(part.expression, cst.Integer))
+                for part in (el.slice.lower, el.slice.upper, el.slice.step))
+                or (isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Integer)) for el in receiver.slice)
+            receiver = receiver.value
+        elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
+                and receiver.func.attr.value in _SAME_ON_DEVICE:
+            receiver = receiver.func.value
+        elif isinstance(receiver, cst.Call):
+            return receiver, exact
+        else:
+            return None, False

@@ -397,6 +397,17 @@ def match_relu(expr: Expr, is_tensor: Callable[[Expr], bool]) -> Expr | None:
     return None
 
 
+def match_relu_of_other(expr: Expr) -> tuple[Expr, Expr] | None:
+    """`torch.max(a, torch.zeros_like(b))` with `b` another tensor: ReLU of `a` only when the
+    zeros take `a`'s shape and dtype (not provable here), else a broadcast or a type promotion."""
+    if isinstance(expr, Fn) and expr.name in ("max", "maximum") and len(expr.args) == 2 and not expr.kwargs:
+        for x, other in (expr.args, expr.args[::-1]):
+            if isinstance(other, Fn) and other.name == "zeros_like" and len(other.args) == 1 and not other.kwargs \
+                    and other.args[0].key != x.key and not isinstance(x, Const):
+                return x, other.args[0]
+    return None
+
+
 def _positive(cond: Expr, x: Expr) -> bool:
     return isinstance(cond, Gt) and cond.left.key == x.key and isinstance(cond.right, Const) and cond.right.value == 0
 
@@ -459,12 +470,68 @@ def match_l2_normalize(expr: Expr) -> tuple[Expr, Expr] | None:
     if isinstance(den, Fn) and den.name == "sqrt" and len(den.args) == 1:
         inside = den.args[0]
         terms = inside.terms if isinstance(inside, Sum) else (inside,)
-        sums = [t for t in terms if not isinstance(t, Const)]
-        if len(sums) == 1 and len(terms) - len(sums) <= 1:
-            total = _reduction(sums[0], "sum")
+        if len(terms) > 2:
+            return None
+        for i, term in enumerate(terms):  # the sum of squares, and at most one eps (a constant or a name)
+            rest = terms[:i] + terms[i + 1 :]
+            total = _reduction(term, "sum")
             if total is not None and isinstance(total[0], Prod) and total[0].coef == 1.0 \
-                    and [f.key for f in total[0].factors] == [x.key, x.key]:
+                    and [f.key for f in total[0].factors] == [x.key, x.key] \
+                    and all(isinstance(r, Const) or (isinstance(r, Leaf) and r.key != x.key) for r in rest):
                 return x, total[1]
+    return None
+
+
+def match_rms_norm(expr: Expr) -> "LayerNorm | None":
+    """`x * rsqrt(x.pow(2).mean(dim, keepdim=True) + eps)` or `x / sqrt(...)`, optionally `* w`."""
+    plain = _rms(expr)
+    if plain is not None or not (isinstance(expr, Prod) and expr.coef == 1.0):
+        return plain
+    factors = list(expr.factors)
+    for i, factor in enumerate(factors):  # (x / sqrt(...)) * w
+        rest = factors[:i] + factors[i + 1 :]
+        found = _rms(factor)
+        if found is not None and len(rest) == 1:
+            return LayerNorm(found.x, found.dim, found.eps, rest[0])
+    if len(factors) == 3:  # x * rsqrt(...) * w
+        for i, scale in enumerate(factors):
+            for j, x in enumerate(factors):
+                if i != j and isinstance(scale, Fn) and scale.name == "rsqrt" and len(scale.args) == 1:
+                    found = _mean_square_over(x, scale.args[0])
+                    if found is not None:
+                        return LayerNorm(x, found[0], found[1], factors[3 - i - j])
+    return None
+
+
+def _rms(expr: Expr) -> "LayerNorm | None":
+    if isinstance(expr, Div) and isinstance(expr.den, Fn) and expr.den.name == "sqrt" and len(expr.den.args) == 1:
+        found = _mean_square_over(expr.num, expr.den.args[0])
+        if found is not None:
+            return LayerNorm(expr.num, found[0], found[1])
+        if isinstance(expr.num, Prod) and expr.num.coef == 1.0 and len(expr.num.factors) == 2:
+            for x, weight in (expr.num.factors, expr.num.factors[::-1]):  # `w * x / sqrt(...)`
+                found = _mean_square_over(x, expr.den.args[0])
+                if found is not None:
+                    return LayerNorm(x, found[0], found[1], weight)
+    if isinstance(expr, Prod) and expr.coef == 1.0 and len(expr.factors) == 2:
+        for x, scale in (expr.factors, expr.factors[::-1]):
+            if isinstance(scale, Fn) and scale.name == "rsqrt" and len(scale.args) == 1:
+                found = _mean_square_over(x, scale.args[0])
+                if found is not None:
+                    return LayerNorm(x, found[0], found[1])
+    return None
+
+
+def _mean_square_over(x: Expr, inside: Expr) -> tuple[Expr, Expr] | None:
+    """(dim, eps) when `inside` is `mean(x * x, dim, keepdim=True) + eps` (eps a constant or a name)."""
+    if not (isinstance(inside, Sum) and len(inside.terms) == 2):
+        return None
+    for square, eps in (inside.terms, inside.terms[::-1]):
+        red = _reduction(square, "mean")
+        if red is not None and isinstance(red[0], Prod) and red[0].coef == 1.0 \
+                and [f.key for f in red[0].factors] == [x.key, x.key] \
+                and (isinstance(eps, Const) or (isinstance(eps, Leaf) and eps.key != x.key)):
+            return red[1], eps
     return None
 
 
@@ -510,7 +577,13 @@ def _scaled_norm(expr: Expr) -> LayerNorm | None:
 
 def _norm(expr: Expr) -> LayerNorm | None:
     if isinstance(expr, Div) and isinstance(expr.den, Fn) and expr.den.name == "sqrt" and len(expr.den.args) == 1:
-        return _centred_over(expr.num, expr.den.args[0])
+        found = _centred_over(expr.num, expr.den.args[0])
+        if found is None and isinstance(expr.num, Prod) and expr.num.coef == 1.0 and len(expr.num.factors) == 2:
+            for centred, weight in (expr.num.factors, expr.num.factors[::-1]):  # `g * (x - mu) / sqrt(var + eps)`
+                inner = _centred_over(centred, expr.den.args[0])
+                if inner is not None:
+                    return LayerNorm(inner.x, inner.dim, inner.eps, weight)
+        return found
     if isinstance(expr, Prod) and expr.coef == 1.0 and len(expr.factors) == 2:
         a, b = expr.factors
         return _centred_times_rsqrt(a, b) or _centred_times_rsqrt(b, a)
@@ -641,6 +714,12 @@ class OperatorFusion(Rule):
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
             return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})")
+        other = match_relu_of_other(expr)
+        if other is not None:
+            x, shape = other
+            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(x)})", exact=False,
+                         why_not=f"the zeros are shaped like `{_code(shape)}`, not like `{_code(x)}`: the same values "
+                         "only when both have one shape and dtype")
         log_softmax = match_log_softmax(expr)
         if log_softmax is not None:
             x, dim = log_softmax
@@ -654,6 +733,9 @@ class OperatorFusion(Rule):
         norm = match_layer_norm(expr)
         if norm is not None:
             return self._layer_norm(norm)
+        rms = match_rms_norm(expr)
+        if rms is not None:
+            return self._rms_norm(rms)
         l2 = match_l2_normalize(expr)
         if l2 is not None:
             x, dim = l2
@@ -683,6 +765,23 @@ class OperatorFusion(Rule):
 
         why = "" if last else f"it normalises over dim {_code(norm.dim)}: layer norm needs the normalised sizes"
         return Match("layer norm", "F.layer_norm(x, x.shape[-1:], w, b, eps)", build, exact=last, why_not=why)
+
+    def _rms_norm(self, norm: LayerNorm) -> Match:
+        x, eps = _code(norm.x), _code(norm.eps)
+        last = isinstance(norm.dim, Const) and norm.dim.value == -1
+        weight = norm.weight is not None and self._is_vector(norm.weight)
+
+        def build(n: Names) -> str:
+            shape = f"{x}.shape[-1:]" if last else "(<normalised size>,)"
+            if weight:
+                return f"{n.functional}.rms_norm({x}, {shape}, {_code(norm.weight)}, {eps})"  # type: ignore[arg-type]
+            code = f"{n.functional}.rms_norm({x}, {shape}, eps={eps})"
+            return code + (f" * {_operand(norm.weight)}" if norm.weight is not None else "")
+
+        available = hasattr(torch_functional(), "rms_norm")
+        why = f"it normalises over dim {_code(norm.dim)}: `rms_norm` needs the normalised sizes" if not last else \
+            "" if available else "`F.rms_norm` needs torch 2.4 or later"
+        return Match("RMS norm", "F.rms_norm(x, x.shape[-1:], w, eps)", build, exact=last and available, why_not=why)
 
     def _is_vector(self, expr: Expr) -> bool:
         """A 1-d tensor (so it can be `F.layer_norm`'s weight or bias as it is)."""
@@ -890,3 +989,10 @@ def _code(expr: Expr) -> str:
 def _operand(expr: Expr) -> str:
     code = _code(expr)
     return code if isinstance(expr.node, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) else f"({code})"
+
+
+def torch_functional() -> object:
+    """`torch.nn.functional` of the torch installed here (the one the rewritten program runs on)."""
+    import torch.nn.functional as functional
+
+    return functional

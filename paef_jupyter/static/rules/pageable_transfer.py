@@ -6,7 +6,7 @@ import libcst as cst
 
 from ...model import Edit, Fix, Severity
 from ..device_use import is_accelerator_device
-from ..facts import Loop
+from ..facts import Facts, Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
 from ._support import (
@@ -48,10 +48,10 @@ class PageableTransfer(Rule):
             return
         name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         proven = batches_are_tensors(self.facts, node)
-        blocking = [m for m in moves if not may_carry(self.facts, m, "non_blocking")]
+        blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given or _is_false(pin):
-            if self._dataset_on_host(node):
+            if _dataset_on_host(self.facts, node):
                 self._pageable(node, name, moves, blocking if proven else [], proven)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
@@ -68,30 +68,50 @@ class PageableTransfer(Rule):
             )
 
     def visit_Module(self, node: cst.Module) -> None:
-        """Loops over a DataLoader built in an earlier cell: its settings come from the live object."""
+        """Loops over a DataLoader built in an earlier cell: its settings come from the live object,
+        or, with no kernel at hand (`paef scan` of a notebook), from the cell that built it."""
         for loop in self.facts.loops:
             name = iterated_name(loop)
             live = self.facts.namespace.get(name) if name is not None else None
+            if live is None and name is not None and not self._assigned_here(name):
+                self._earlier_cell_loader(loop, name)
             if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
                 continue
             moves = self._batch_moves(loop)
-            blocking = [m for m in moves if not may_carry(self.facts, m, "non_blocking")]
+            blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
             if getattr(live, "pin_memory", False):
                 for move in blocking:
                     self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
             elif moves and _host_tensors(getattr(live, "dataset", None)):
-                self.report(
-                    moves[0],
-                    f"`{name}` (built in an earlier cell) yields batches in pageable memory and "
-                    f"`{self.facts.code(moves[0])}` copies each one to the device: the copy is staged through a "
-                    "pinned buffer and blocks the host every step",
-                    fix=Fix(
-                        description=f"create `{name}` with `pin_memory=torch.cuda.is_available()` (in its own cell) "
-                        "and copy its batches with `non_blocking=True`",
-                        suggestion=f"{name} = DataLoader(..., pin_memory=torch.cuda.is_available())",
-                        safe=False,
-                    ),
-                )
+                self._pageable_elsewhere(moves[0], name)  # type: ignore[arg-type]
+
+    def _earlier_cell_loader(self, loop: Loop, name: str) -> None:
+        """`for batch in loader:` where an earlier cell ran `loader = DataLoader(...)` unpinned."""
+        earlier = self.facts.prior.value(name)
+        if earlier is None or not isinstance(earlier[1], cst.Call):
+            return
+        owner, loader = earlier
+        if (owner.qualified_name(loader.func) or "") not in LOADERS or not isinstance(loop.node, cst.For):
+            return
+        given, pin = keyword_value(owner, loader, "pin_memory")
+        carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
+        moves = self._batch_moves(loop)
+        if moves and not carried and (not given or _is_false(pin)) and _dataset_on_host(owner, loader):
+            self._pageable_elsewhere(moves[0], name)
+
+    def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
+        self.report(
+            move,
+            f"`{name}` (built in an earlier cell) yields batches in pageable memory and "
+            f"`{self.facts.code(move)}` copies each one to the device: the copy is staged through a "
+            "pinned buffer and blocks the host every step",
+            fix=Fix(
+                description=f"create `{name}` with `pin_memory=torch.cuda.is_available()` (in its own cell) "
+                "and copy its batches with `non_blocking=True`",
+                suggestion=f"{name} = DataLoader(..., pin_memory=torch.cuda.is_available())",
+                safe=False,
+            ),
+        )
 
     def _assigned_here(self, name: str) -> bool:
         return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
@@ -113,6 +133,10 @@ class PageableTransfer(Rule):
         if carried:
             description = ("pin the batches (`pin_memory=True` where there is a GPU). Not rewritten: a `**` dict "
                            "passed to the loader may already set `pin_memory`, and repeating a keyword is an error")
+        elif not blocking and any(not _is_device_move(self.facts, m) for m in moves):
+            description = (f"pin the batches (`pin_memory={pin_value}`); the copy itself is made inside "
+                           f"`{self.facts.code(moves[0].func)}`, which this rewrite leaves as it is: give its "
+                           "`.to(...)`/`.cuda()` `non_blocking=True` there so the pinned copy overlaps compute")
         elif asynchronous:
             description = (f"pin the batches (`pin_memory={pin_value}`: pinned where there is a GPU, no "
                            "warning on CPU-only machines) and copy them with `non_blocking=True`")
@@ -174,45 +198,75 @@ class PageableTransfer(Rule):
             if isinstance(n, cst.Assign) and self.facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and self._is_device_move(n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and _is_device_move(self.facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+                moves.append(n)
+            elif isinstance(n, cst.Call) and self._moves_in_helper(n, batch):
                 moves.append(n)
         return moves
 
-    def _is_device_move(self, call: cst.Call) -> bool:
-        func = call.func
-        if not isinstance(func, cst.Attribute):
+    def _moves_in_helper(self, call: cst.Call, batch: set[str]) -> bool:
+        """`to_cuda(x)`, `move_to_device(batch, device)`: a function of this file, an earlier cell
+        or a local module that copies the batch it is given to the device (the parameter itself,
+        or each value of it in a comprehension: `{k: v.to(device) for k, v in batch.items()}`)."""
+        if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             return False
-        if func.attr.value == "cuda":
-            return True
-        if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
+        func = self.facts._function_at(call.func)
+        if func is None:
             return False
-        positional = [a.value for a in call.args if a.keyword is None]
-        device = keyword_arg(call, "device")
-        target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
-        return target is not None and is_accelerator_device(self.facts, target)
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        given = {params[i] for i, a in enumerate(call.args) if a.keyword is None and i < len(params)
+                 and _root(a.value) in batch and not isinstance(a.value, cst.Call)}
+        given |= {a.keyword.value for a in call.args if a.keyword is not None and _root(a.value) in batch}
+        if not given:
+            return False
+        owner = self.facts.owner_of(func)
+        for node in owner.walk(func.body, into_scopes=True):
+            if isinstance(node, (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)):
+                comp = node.for_in
+                it = comp.iter.func.value if isinstance(comp.iter, cst.Call) and isinstance(comp.iter.func, cst.Attribute) \
+                    and comp.iter.func.attr.value in ("items", "values") else comp.iter
+                if _root(it) in given:
+                    given = given | set(bound_names(comp.target))
+        return any(isinstance(n, cst.Call) and _is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
+                   for n in owner.walk(func.body))
 
-    def _dataset_on_host(self, loader: cst.Call) -> bool:
-        """False when the dataset's tensors are built on the device: pinning them would raise."""
-        args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
-        if not args:
-            return True
-        dataset = args[0].value
-        pieces: list[cst.CSTNode] = [dataset]
-        if isinstance(dataset, cst.Name):
-            if not _host_tensors(self.facts.namespace.get(dataset.value)):
-                return False
-            value = self.facts.value_of(dataset)
-            if value is not None:
-                pieces.append(value)
-        for piece in list(pieces):
-            if isinstance(piece, cst.Call):
-                for arg in piece.args:
-                    pieces.append(arg.value)
-                    if isinstance(arg.value, cst.Name):
-                        value = self.facts.value_of(arg.value)
-                        if value is not None:
-                            pieces.append(value)
-        return not any(marker in self.facts.code(p) for p in pieces for marker in _ON_DEVICE)
+def _dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
+    """False when the dataset's tensors are built on the device: pinning them would raise."""
+    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+    if not args:
+        return True
+    dataset = args[0].value
+    pieces: list[cst.CSTNode] = [dataset]
+    if isinstance(dataset, cst.Name):
+        if not _host_tensors(facts.namespace.get(dataset.value)):
+            return False
+        value = facts.value_of(dataset)
+        if value is not None:
+            pieces.append(value)
+    for piece in list(pieces):
+        if isinstance(piece, cst.Call):
+            for arg in piece.args:
+                pieces.append(arg.value)
+                if isinstance(arg.value, cst.Name):
+                    value = facts.value_of(arg.value)
+                    if value is not None:
+                        pieces.append(value)
+    return not any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE)
+
+
+def _is_device_move(facts: Facts, call: cst.Call) -> bool:
+    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    if func.attr.value == "cuda":
+        return True
+    if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
+        return False
+    positional = [a.value for a in call.args if a.keyword is None]
+    device = keyword_arg(call, "device")
+    target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
+    return target is not None and is_accelerator_device(facts, target)
 
 
 def _root(expr: cst.BaseExpression) -> str | None:

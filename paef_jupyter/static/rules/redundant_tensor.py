@@ -52,7 +52,15 @@ class RedundantTensor(Rule):
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
         code = self.facts.code(expr)
         name = assigned or factory
-        if in_helper:
+        if site.shaped:
+            fix = Fix(
+                description="it depends only on the input's length and device: build it once for the longest "
+                "length in `__init__` (`self.register_buffer(..., persistent=False)` moves it with the model) "
+                "and slice it per call (`[:L]`)",
+                suggestion=f"self.register_buffer(\"{name}\", {code}, persistent=False)",
+                safe=False,
+            )
+        elif in_helper:
             fix = Fix(
                 description="build it once outside the per-iteration function (module level or `__init__`) "
                 f"and use it here: `{name} = {code}`",
@@ -77,9 +85,10 @@ class RedundantTensor(Rule):
             fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
                       suggestion=f"{name} = {code}", review=self.sites.review(site))
         where = "in a function called on every iteration" if in_helper else "inside the loop"
+        data = "the input's length and device only" if site.shaped else "loop-invariant data"
         self.report(
             expr,
-            f"`{code}` is rebuilt {where} from loop-invariant data: an allocation, a fill"
+            f"`{code}` is rebuilt {where} from {data}: an allocation, a fill"
             f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ''}"
             " and any device copy are repeated each iteration for the same tensor",
             fix=fix,
@@ -95,6 +104,7 @@ class Site:
     assigned: str | None  # `name = <expr>`
     holder: str | None  # the name whose object it is or is held in (`a, t = ..., <expr>`; `hc = (<expr>, c)`)
     mutated: bool
+    shaped: bool = False  # varies only with the input's length or device (see `shape_derived`)
 
 
 class FactorySites:
@@ -120,18 +130,57 @@ class FactorySites:
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
             return None
-        expr = self._outermost(node)
+        whole = self._outermost(node)
+        # `torch.tensor([0.9]).cuda().expand(b, 1)`: the invariant part of the chain is what is built once
+        chain = self._chain(node, whole)
+        expr = next((e for e in reversed(chain) if invariant(self.facts, e, loop)), whole)
+        if any(isinstance(e.func, cst.Attribute) and e.func.attr.value in ("to", "cuda")  # type: ignore[attr-defined]
+               for e in chain[chain.index(expr) + 1 :]):
+            expr = whole  # moved to a varying device after: `cpu-then-move` builds it there instead
         in_helper = not self.facts.enclosing_loops(node)
         target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
+        shaped = False
         if target is None:
-            return None
+            if not in_helper or not self._table(node, factory) or self._moved_after(node) \
+                    or not shape_derived(self.facts, expr, loop):
+                return None  # built on the host then moved: `cpu-then-move`'s fix is the one to offer
+            target, shaped = loop, True
         assigned = self._assigned_name(expr)
-        holder = self._holder(expr)
+        holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(expr, holder, scope)
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(expr, holder, scope)):
+        mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(whole, holder, scope)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
-        return Site(expr, factory, target, in_helper, assigned, holder, mutated)
+        return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
+
+    def _moved_after(self, node: cst.Call) -> bool:
+        """`torch.arange(L).unsqueeze(0).to(x.device)`: made on the host, then copied."""
+        if keyword(node, "device") is not None:
+            return False
+        current: cst.CSTNode = node
+        while True:
+            parent = self.facts.parent(current)
+            if isinstance(parent, cst.Subscript) and parent.value is current:
+                current = parent
+                continue
+            grand = self.facts.parent(parent) if parent is not None else None
+            if not (isinstance(parent, cst.Attribute) and parent.value is current and isinstance(grand, cst.Call)):
+                return False
+            if parent.attr.value in ("to", "cuda"):
+                return True
+            if parent.attr.value not in _CHAIN:
+                return False
+            current = grand
+
+    def _table(self, node: cst.Call, factory: str) -> bool:
+        """A position table, index range or mask (`arange`, `linspace`, `eye`, a fill turned into
+        a causal mask by `triu`/`tril`): what a model builds for a length, not for a batch."""
+        if factory in ("arange", "linspace", "logspace", "eye"):
+            return True
+        parent = self.facts.parent(node)
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        return factory in FILL_FACTORIES and isinstance(call, cst.Call) \
+            and (self.facts.qualified_name(call.func) or "") in ("torch.triu", "torch.tril")
 
     def review(self, site: Site) -> str:
         """Why hoisting `site` out of its loop is not proved safe ("" when it is)."""
@@ -203,6 +252,13 @@ class FactorySites:
                 current = grand
             else:
                 return current
+
+    def _chain(self, node: cst.Call, whole: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """`node`, `node.cuda()`, `node.cuda().expand(b, 1)`, ... up to `whole`."""
+        out: list[cst.BaseExpression] = [node]
+        while out[-1] is not whole:
+            out.append(self.facts.parent(self.facts.parent(out[-1])))  # type: ignore[arg-type]
+        return out
 
     def _hoist_target(self, expr: cst.BaseExpression) -> Loop | None:
         best = None
@@ -367,3 +423,135 @@ class FactorySites:
         if not sole_writers(self.facts, {assigned}, [stmt], loop):
             return None
         return stmt
+
+
+# `x.size(i)`, `x.shape[i]`, `x.device`: what a per-call table may depend on and still be the same
+# table call after call (a model sees one block size); dimension 0 is the batch, which is not.
+_SHAPE_METHODS = frozenset({"size"})
+_PLACE_ATTRS = frozenset({"device", "dtype"})
+
+
+def shape_derived(facts: Facts, expr: cst.BaseExpression, loop: Loop, depth: int = 0) -> bool:
+    """Everything in `expr` that varies between calls is the length (a non-batch dimension)
+    or the device of an input: `torch.arange(x.size(1), device=x.device)`,
+    `torch.ones(L, L)` after `B, L = idx.shape`, a helper's parameter every call passes such a
+    value. Not proof of invariance (the length may differ per batch): a hint's reason."""
+    func = facts.enclosing_function(expr)
+    varying = facts.varying_names(expr, loop)
+    sources = _shape_sources(facts, expr, func, varying, loop, depth)
+    if not sources or "batch" in sources:
+        return False
+    return all(_is_shape_call(c) or facts._call_is_pure(c, frozenset()) for c in facts.calls_in(expr))
+
+
+def _is_shape_call(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in _SHAPE_METHODS
+
+
+def _shape_sources(facts: Facts, expr: cst.CSTNode, func: cst.FunctionDef | None, varying: frozenset[str],
+                   loop: Loop, depth: int) -> set[str] | None:
+    """{"dim", "device", "batch"} for the varying names `expr` reads; None if one is something else."""
+    sources: set[str] = set()
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or node.value not in varying:
+            continue
+        parent = facts.parent(node)
+        if (isinstance(parent, cst.Attribute) and parent.attr is node) or (isinstance(parent, cst.Arg) and parent.keyword is node):
+            continue
+        found = _shape_access(facts, node)
+        if found is None:
+            found = _shape_local(facts, node.value, func, loop, depth)
+        if found is None:
+            return None
+        sources |= found
+    return sources
+
+
+def _dimension(index: cst.BaseExpression) -> set[str] | None:
+    if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus) and isinstance(index.expression, cst.Integer):
+        return {"dim"}
+    if isinstance(index, cst.Integer):
+        return {"batch"} if index.evaluated_value == 0 else {"dim"}
+    return None
+
+
+def _shape_access(facts: Facts, name: cst.Name) -> set[str] | None:
+    """`name.device`, `name.dtype`, `name.size(i)`, `name.shape[i]` (the dimension it reads)."""
+    attr = facts.parent(name)
+    if not isinstance(attr, cst.Attribute) or attr.value is not name:
+        return None
+    if attr.attr.value in _PLACE_ATTRS:
+        return {"device"}
+    outer = facts.parent(attr)
+    if attr.attr.value in _SHAPE_METHODS and isinstance(outer, cst.Call) and outer.func is attr \
+            and len(outer.args) == 1 and outer.args[0].keyword is None:
+        return _dimension(outer.args[0].value)
+    if attr.attr.value == "shape" and isinstance(outer, cst.Subscript) and len(outer.slice) == 1 \
+            and isinstance(outer.slice[0].slice, cst.Index):
+        return _dimension(outer.slice[0].slice.value)
+    return None
+
+
+def _shape_local(facts: Facts, name: str, func: cst.FunctionDef | None, loop: Loop, depth: int) -> set[str] | None:
+    """What a local of `func` holds when every binding is a shape read (`B, L = x.shape`,
+    `L = x.size(1)`, `dev = x.device`), or a parameter every per-iteration call passes one."""
+    if func is None or depth > 2:
+        return None
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    if name in params:
+        return _shape_param(facts, func, name, loop, depth)
+    sources: set[str] = set()
+    bound = False
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr)) \
+                and name in bound_names(node.target if not isinstance(node, cst.With) else node):
+            return None
+        if not isinstance(node, cst.Assign) or len(node.targets) != 1:
+            continue
+        target = node.targets[0].target
+        if name not in bound_names(target):
+            continue
+        bound = True
+        value = node.value
+        if isinstance(target, cst.Tuple) and isinstance(value, cst.Attribute) and value.attr.value == "shape" \
+                and isinstance(value.value, cst.Name):
+            index = next(i for i, el in enumerate(target.elements) if name in bound_names(el.value))
+            sources.add("batch" if index == 0 else "dim")  # `B, L = idx.shape`
+            continue
+        if not isinstance(target, cst.Name):
+            return None
+        head = value.value if isinstance(value, cst.Attribute) else \
+            value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) else \
+            value.value.value if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) else None
+        found = _shape_access(facts, head) if isinstance(head, cst.Name) else None
+        if found is None:
+            return None
+        sources |= found
+    return sources if bound else None
+
+
+def _shape_param(facts: Facts, func: cst.FunctionDef, name: str, loop: Loop, depth: int) -> set[str] | None:
+    """The shape sources every call of `func` passes for parameter `name` (None if any is not one)."""
+    facts.per_iteration_functions  # noqa: B018 - fills the call sites
+    owner = facts.owner_of(func)
+    sites = owner._call_sites.get(func, []) + owner._foreign_sites.get(func, [])
+    positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if positional[:1] in (["self"], ["cls"]):
+        positional = positional[1:]
+    sources: set[str] = set()
+    for caller, call in sites:
+        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+        plain = [a.value for a in call.args if a.keyword is None and not a.star]
+        if any(a.star for a in call.args):
+            return None
+        if arg is None and name in positional and positional.index(name) < len(plain):
+            arg = plain[positional.index(name)]
+        caller_loop = caller.iteration_loop(call)
+        if arg is None or caller_loop is None:
+            return None
+        found = _shape_sources(caller, arg, caller.enclosing_function(call), caller.varying_names(arg, caller_loop),
+                               caller_loop, depth + 1)
+        if found is None:
+            return None
+        sources |= found or {"device"}  # an invariant argument adds nothing
+    return sources or None
