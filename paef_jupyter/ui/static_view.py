@@ -13,13 +13,9 @@ from ..model import Report
 from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
-<<<<<<< HEAD
 from .pieces import (CSS, card, code_block, errors, findings_of, line_table, source, summary, unit_label,
                      units_with_findings)
-=======
 from .ranks import ranks_section
-from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
->>>>>>> main
 
 
 def diffs(report: Report) -> dict[int, str]:
