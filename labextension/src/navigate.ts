@@ -201,10 +201,10 @@ function watch(root: HTMLElement): void {
         if (box && lastFocus === el && lost) {
           const next = Array.from(box.querySelectorAll<HTMLButtonElement>('button')).find(b => !b.disabled);
           if (next) {
-            next.focus();
+            next.focus({ preventScroll: true });
           } else {
             box.tabIndex = -1;
-            box.focus();
+            box.focus({ preventScroll: true });
           }
         }
       }
