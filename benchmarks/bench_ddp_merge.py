@@ -5,6 +5,10 @@ torchrun gives two real rank records; larger worlds are those records repeated u
 numbers (their times jittered, so the slowest/median choice has work to do): the merge's cost
 and the report's size depend on the number and shape of records, not on where they ran.
 
+Then what profiling adds to the job: the same script under a plain `torchrun --standalone`
+and under `run_job` (torchrun + each rank profiled + records), interleaved, PAIRS pairs, wall
+time of the whole job (start-up included: what the user waits).
+
     OMP_NUM_THREADS=1 .venv/bin/python -m benchmarks.bench_ddp_merge
 """
 
@@ -12,7 +16,11 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import random
+import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -26,6 +34,7 @@ from paef_jupyter.ui.html_report import render_report
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = (2, 64, 1024)
+PAIRS = 3
 
 
 def demo_script() -> str:
@@ -83,6 +92,29 @@ def main() -> None:
         frames = sum(1 for _ in profile.cpu_tree.walk()) if profile.cpu_tree else 0
         print(f"| {world} | {sum(job.record_bytes.values()) / 2**20:.2f} MiB | {merge_s * 1e3:.0f} ms | "
               f"{size / 1024:.0f} KiB | {len(html) / 2**20:.2f} MiB in {html_s:.2f} s | {frames} |")
+    overhead()
+
+
+def overhead() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        script = Path(tmp) / "ddp_train.py"
+        script.write_text(demo_script())
+        plain_cmd = [sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node=2", str(script)]
+        env = dict(os.environ, OMP_NUM_THREADS="1")
+        times: dict[str, list[float]] = {"plain": [], "profiled": []}
+        for i in range(PAIRS):
+            for name in (("plain", "profiled") if i % 2 == 0 else ("profiled", "plain")):
+                t0 = time.perf_counter()
+                if name == "plain":
+                    subprocess.run(plain_cmd, env=env, cwd=tmp, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   check=True)
+                else:
+                    run_job(str(script), [], Launch(2))
+                times[name].append(time.perf_counter() - t0)
+    plain, profiled = statistics.median(times["plain"]), statistics.median(times["profiled"])
+    ratios = [p / q for p, q in zip(times["profiled"], times["plain"])]
+    print(f"job wall time, median of {PAIRS} interleaved pairs: plain torchrun {plain:.1f} s, profiled {profiled:.1f} s "
+          f"(x{profiled / plain:.2f}; pairs x{min(ratios):.2f}-x{max(ratios):.2f}); load average {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":

@@ -106,27 +106,25 @@ def profile_cell(
     top: int = 5,
     full: bool = False,
     started: float | None = None,
+    progress: Callable[[str], None] | None = None,
+    ready: Callable[[], None] | None = None,
 ) -> CellRun:
-    """Analyse a cell, run it once under the profiler (a window of its loop unless `full`),
+    """Run a cell once under the profiler (a window of its loop unless `full`), analyse it,
     and return its value or exception with the correlated report. `execute` runs the cell;
     `started` (`time.perf_counter()`) is when the user's wait began (default: now), for the
-    overhead figure."""
+    overhead figure; `progress` hears, in a few words, what is being done (for a note shown
+    while it runs); `ready` is called after the run, before the static analysis (which needs
+    jedi warm: the cell's code never waits for that)."""
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
-    from .dynamic.collector import collect
+    from .dynamic.collector import collect, tell
     from .dynamic.window_loop import choose_loop
+    from .static.analyzer import check_rule_ids
 
+    check_rule_ids(rules)  # a usage error: nothing has run yet
     started = time.perf_counter() if started is None else started
-    loops: dict = {}
-    try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules, loops=loops)
-        failed: tuple[str, ...] = ()
-    except ValueError:
-        raise  # a usage error (an unknown rule id): nothing has run yet
-    except Exception as exc:  # noqa: BLE001 - a bug in a rule must not keep the cell from running
-        static = Report(sources=(SourceUnit(ref, text),))
-        failed = (f"static analysis failed: {_one_line(exc)}",)
+    failed: tuple[str, ...] = ()
     given = filename_to_ref.get if isinstance(filename_to_ref, Mapping) else filename_to_ref
     earlier = earlier_cells(namespace)
 
@@ -134,12 +132,21 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup, spans=loops.get(ref.key))
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)  # the analysis comes after the run
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
-    run = collect(execute, files, loop)
+    run = collect(execute, files, loop, progress=progress)
+    if run.error is None:
+        tell(progress, "analysing the cell and its profile\u2026")
+    if ready is not None:
+        ready()
+    try:
+        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+    except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
+        static = Report(sources=(SourceUnit(ref, text),))
+        failed += (f"static analysis failed: {_one_line(exc)}",)
     try:
         profile = build_profile(run)
         report = correlate(static, replace(profile, notes=failed + profile.notes), max_dynamic=top)

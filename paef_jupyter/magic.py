@@ -15,7 +15,7 @@ import statistics
 import sys
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from IPython.core.error import UsageError
@@ -100,18 +100,20 @@ class PaefMagics(Magics):
             raise UsageError("--top must be at least 1")
         _check_rule_ids(args.apply)
         running = running_cell(self.shell)
-        text = running.code if running.code and _is_paef_cell(running.code, body) else f"%%paef {line}\n{body}"
+        whole_cell = bool(running.code and _is_paef_cell(running.code, body))
+        text = running.code if whole_cell else f"%%paef {line}\n{body}"
         count = cell_count(self.shell)
         ref = CellRef(path=f"In[{count}]", cell_id=running.cell_id)
-        progress = None
+        progress = note = None
         if not args.quiet:
-            from .ui import placeholder, placeholder_html
+            from .ui import placeholder, placeholder_html, progress_note
 
             progress = placeholder("running this cell" + ("" if args.no_profile else " under the profiler")
                                    + ", then analysing it\u2026")
+            note = progress_note(progress)
         try:
             outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
-                                    started=started)
+                                    progress=note, started=started)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
@@ -134,15 +136,35 @@ class PaefMagics(Magics):
             show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
                         apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
         if outcome.error is not None:
+            if whole_cell and self._fail_cell(outcome.error):
+                return None
             raise outcome.error
         return report if args.output else outcome.value
 
+    def _fail_cell(self, error: BaseException) -> bool:
+        """Show `error` as the user's cell's own and mark the cell failed (Run All stops).
+
+        Raised, it would also show the line IPython turned the cell into
+        (`get_ipython().run_cell_magic(...)`), as a second cell. Only when this magic is the
+        whole running cell, so nothing after it could have caught the error."""
+        result = getattr(self.shell.displayhook, "exec_result", None)
+        if result is None:
+            return False
+        self.shell.showtraceback((type(error), error, error.__traceback__), tb_offset=0)
+        result.error_in_exec = error
+        return True
+
     def run_text(self, text: str, ref: CellRef, *, profile: bool, top: int = 5, count: int | None = None,
-                 started: float | None = None) -> CellOutcome:
+                 started: float | None = None, progress: Callable[[str], None] | None = None) -> CellOutcome:
         """Run a `%%paef` cell's text in the user namespace and analyse it; `count` is the
-        cell's prompt number, which its tracebacks name; `started`: when the user's wait began."""
+        cell's prompt number, which its tracebacks name; `started`: when the user's wait began;
+        `progress` hears what is being done."""
         __tracebackhide__ = True  # noqa: F841
-        self._wait_for_jedi()
+        warming = self.warming is not None and self.warming.is_alive()
+        if warming:
+            from .dynamic.warm import before_cell
+
+            before_cell()
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
         timing: dict[str, float] = {}
 
@@ -156,10 +178,12 @@ class PaefMagics(Magics):
 
         ns = self.shell.user_ns
         if profile:
-            run = api.profile_cell(text, ns, ref=ref, execute=execute,
-                                   filename_to_ref={code.filename: ref}, top=top, started=started)
+            run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
+                                   top=top, started=started, progress=progress,
+                                   ready=lambda: self._wait_for_jedi(progress))
             error = _from_user_code(run.error, code.filename)
-            return CellOutcome(run.value, error, run.report, timing.get("run_s", 0.0))
+            report = _shared_with_warmup(run.report) if warming else run.report
+            return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
         value, error = None, None
         try:
             value = execute()
@@ -167,6 +191,7 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
+        self._wait_for_jedi(progress)
         try:
             report = api.analyze_source(text, ref, namespace=ns)
         except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
@@ -175,10 +200,14 @@ class PaefMagics(Magics):
             report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
-    def _wait_for_jedi(self) -> None:
-        """Analysis needs jedi warm anyway; a warming thread would also steal the GIL from a
-        timed cell and share jedi's caches with the analysis."""
+    def _wait_for_jedi(self, progress: Callable[[str], None] | None = None) -> None:
+        """Called after the cell's code ran, before its analysis: analysis needs jedi warm
+        anyway, and must not share jedi's caches with a warming thread."""
         if self.warming is not None:
+            if self.warming.is_alive():
+                from .dynamic.collector import tell
+
+                tell(progress, "analysing: waiting for jedi's one-time start-up (the first cell only)\u2026")
             self.warming.join()
             self.warming = None
 
@@ -251,8 +280,8 @@ class PaefMagics(Magics):
         explicit = bool(path)
         path = path or notebook_path(self.shell)
         if path:
-            if not explicit:  # the kernel's own notebook: named as the user knows it, from its folder
-                path = os.path.relpath(path)
+            if not explicit or os.path.isabs(path):  # named from the notebook's folder, as the user knows it
+                path = _relative(path)
             try:
                 units = read_units(path)
             except InputError as exc:
@@ -441,6 +470,13 @@ def notebook_path(shell: Any) -> str | None:
     return None
 
 
+def _relative(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows): keep it as given
+        return path
+
+
 def history_units(shell: Any) -> list[SourceUnit]:
     """The cells run so far (raw text), but not the one running now."""
     raw = shell.history_manager.input_hist_raw
@@ -453,6 +489,16 @@ def history_units(shell: Any) -> list[SourceUnit]:
 
 
 _PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
+
+
+def _shared_with_warmup(report: Report) -> Report:
+    """The first cell ran at once, while jedi's one-time warm-up still ran beside it: say so
+    where its times are read."""
+    if report.profile is None:
+        return report
+    note = ("paef's one-time warm-up (jedi) ran beside this first cell: its times may read high; "
+            "re-run the cell for clean figures")
+    return replace(report, profile=replace(report.profile, notes=report.profile.notes + (note,)))
 
 
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:

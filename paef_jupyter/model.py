@@ -6,7 +6,7 @@ process boundary (CLI subprocesses, the kernel comm, saved files) and come back 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, field, fields, replace
 from enum import Enum
 from typing import Any, Iterable, Mapping
 
@@ -27,12 +27,15 @@ class Severity(str, Enum):
 class CellRef:
     """Where a piece of source lives: a file (`cell` None) or one cell of a notebook.
 
-    `cell` is the 0-based index among *all* cells, markdown included (the CLI contract).
+    `cell` is the 0-based index among *all* cells, markdown included (the CLI contract);
+    `label` is how the user sees the cell (`code cell 3 [7]`: code cells counted from 1, and
+    the saved execution count), for views only.
     """
 
     path: str | None = None
     cell: int | None = None
     cell_id: str | None = None
+    label: str | None = field(default=None, compare=False)
 
     @property
     def key(self) -> tuple[str | None, int | None]:
@@ -363,7 +366,7 @@ class Report:
             "findings": [_finding_to_json(f, full) for f in self.findings],
             "errors": [
                 {"path": e.ref.path, "cell": e.ref.cell, "line": e.line, "message": e.message}
-                | ({"cell_id": e.ref.cell_id} if full else {})
+                | ({"cell_id": e.ref.cell_id, "label": e.ref.label} if full else {})
                 for e in self.errors
             ],
         }
@@ -381,7 +384,7 @@ class Report:
             findings=tuple(_finding_from_json(f) for f in data.get("findings", ())),
             errors=tuple(
                 AnalysisError(
-                    CellRef(e.get("path"), e.get("cell"), e.get("cell_id")),
+                    CellRef(e.get("path"), e.get("cell"), e.get("cell_id"), e.get("label")),
                     e.get("line"),
                     e["message"],
                 )
@@ -416,6 +419,7 @@ def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
         "fixable": f.fixable,
     }
     if full:
+        out["label"] = f.ref.label
         out["explanation"] = f.explanation
         out["source"] = f.source
         out["fix"] = _to_plain(f.fix) if f.fix else None
@@ -426,7 +430,7 @@ def _finding_to_json(f: Finding, full: bool) -> dict[str, Any]:
 def _finding_from_json(d: Mapping[str, Any]) -> Finding:
     return Finding(
         rule=d["rule"],
-        ref=CellRef(d.get("path"), d.get("cell"), d.get("cell_id")),
+        ref=CellRef(d.get("path"), d.get("cell"), d.get("cell_id"), d.get("label")),
         line=d["line"],
         end_line=d.get("end_line", d["line"]),
         severity=Severity(d["severity"]),

@@ -52,16 +52,22 @@ def load(path: str) -> Loaded:
     if path.endswith(".ipynb"):
         snap = _snapshot(path, python=False)
         nb = _parse_notebook(path, _decode(snap))
+        code = [(index, cell) for index, cell in enumerate(nb.cells) if cell.get("cell_type") == "code"]
         units = [
-            SourceUnit(CellRef(path, index, cell.get("id")), cell.get("source", ""))
-            for index, cell in enumerate(nb.cells)
-            if cell.get("cell_type") == "code"
+            SourceUnit(CellRef(path, index, cell.get("id"), _cell_label(n, cell)), cell.get("source", ""))
+            for n, (index, cell) in enumerate(code, start=1)
         ]
         return Loaded(snap, units, nb)
     if path.endswith(".py"):
         snap = _snapshot(path, python=True)
         return Loaded(snap, [SourceUnit(CellRef(path), _decode(snap))])
     raise InputError(f"{path}: unsupported file type (expected .py or .ipynb)")
+
+
+def _cell_label(number: int, cell: Any) -> str:
+    """`code cell 3 [7]`: what the user can find in the notebook (the prompt's count when saved)."""
+    count = cell.get("execution_count")
+    return f"code cell {number}" + (f" [{count}]" if isinstance(count, int) else "")
 
 
 def _parse_notebook(path: str, text: str):  # -> nbformat.NotebookNode

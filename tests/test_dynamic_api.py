@@ -218,6 +218,33 @@ def test_overhead_is_what_the_user_waits_over_the_plain_run():
     assert 0 < plain < profile.wall_time_s + profile.postprocess_s
 
 
+def test_progress_notes_name_the_iterations_the_profiler_records():
+    """The placeholder a `%%paef` cell shows while it runs says which iterations are being
+    profiled: the ones the profiler was on for, of the loop's real length."""
+    import re
+
+    text = ("%%paef\nimport torch\non = []\nw = torch.randn(16)\nfor step in range(40):\n"
+            "    on.append(torch.autograd.profiler._is_profiler_enabled)\n    y = torch.tensor((w * step).tolist())\n")
+    notes: list[str] = []
+    run, ns = run_like_the_magic(text, progress=notes.append)
+    enabled = [i + 1 for i, flag in enumerate(ns["on"]) if flag]
+    assert len(notes) == 3 and notes[-1] == "analysing the cell and its profile\u2026", notes
+    start = re.fullmatch(r"profiling iterations (\d+)\u2013(\d+) of 40\u2026", notes[0])
+    stop = re.fullmatch(r"profiled iterations (\d+)\u2013(\d+) of 40; .*", notes[1])
+    assert start and stop and start.groups() == stop.groups(), notes
+    first, last = map(int, start.groups())
+    assert last == enabled[-1] and last - first + 1 == run.report.profile.profiled_iterations
+    assert first > 1  # the first iterations run unprofiled (warm-up)
+
+
+def test_a_failing_progress_note_never_touches_the_cell():
+    def broken(_text: str) -> None:
+        raise RuntimeError("the front end went away")
+
+    run, ns = run_like_the_magic(PING_PONG, progress=broken)
+    assert run.error is None and run.value == ns["total"] and run.report.profile.profiled_iterations > 0
+
+
 def test_the_overhead_counts_the_wait_from_when_the_magic_started():
     # The magic passes its own start: the user's wait includes what it did before the run.
     run, _ = run_like_the_magic(PING_PONG, started=time.perf_counter() - 2.0)

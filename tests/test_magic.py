@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import queue
+import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -138,9 +139,12 @@ def test_labels_and_tracebacks_name_the_cells_own_count(kernel):
     count = r.reply["execution_count"]
     assert kernel.ok("last_ = %paef last\nprint(last_.sources[0].ref.path)").stdout() == f"In[{count}]\n"
     r = kernel.run("%%paef --no-profile\nzz = 1\n1/0")
-    tb = "\n".join(r.error()["traceback"])
+    tb = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(r.error()["traceback"]))
     assert r.reply["execution_count"] == count + 2
     assert f"In[{count + 2}]" in tb and f"In[{count + 3}]" not in tb
+    # Only the user's cell: not the `get_ipython().run_cell_magic(...)` line it became, nor hidden frames.
+    assert "run_cell_magic" not in tb and "skipping hidden" not in tb and tb.count("Cell In[") == 1, tb
+    assert "1/0" in tb and r.reply["ename"] == "ZeroDivisionError"
 
 
 def test_trailing_semicolon_hides_the_value_and_no_value_is_none(kernel):
@@ -216,13 +220,21 @@ def test_apply_button_without_the_extension_offers_the_fallback(kernel):
 
 def test_line_magics_scan_report_and_errors(kernel, tmp_path):
     nb = nbformat.v4.new_notebook()
-    nb.cells = [nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell(PING_PONG.format(flags=""))]
+    nb.cells = [nbformat.v4.new_markdown_cell("# t"), nbformat.v4.new_code_cell(PING_PONG.format(flags=""),
+                                                                                  execution_count=7)]
     path = tmp_path / "scan_me.ipynb"
     nbformat.write(nb, str(path))
     kernel.ok(f"__session__ = {str(path)!r}")
     r = kernel.ok("%paef scan")
-    assert "ping-pong" in r.displays()[0]["text/html"] and "scan_me.ipynb" in r.displays()[0]["text/html"]
+    html = r.displays()[0]["text/html"]
+    assert "ping-pong" in html and "scan_me.ipynb" in html
+    # Labelled as the user sees the cell (the first code cell, prompt [7]), with no absolute path;
+    # the report's `cell` stays the JSON contract's index among all cells.
+    absolute = re.compile(r"(?<!\.\.)" + re.escape(str(tmp_path)))  # relative paths may climb to it
+    assert "scan_me.ipynb, code cell 1 [7]" in html and not absolute.search(html)
     assert kernel.ok("r = %paef last\nprint(r.findings[0].ref.cell)").stdout() == "1\n"
+    r = kernel.ok(f"%paef scan {path}")
+    assert "code cell 1 [7]" in r.displays()[0]["text/html"] and not absolute.search(r.displays()[0]["text/html"])
     kernel.ok("del __session__")
     r = kernel.ok("%paef scan -q")
     assert r.displays() == []
@@ -388,3 +400,31 @@ def test_an_error_stops_run_all(kernel):
         NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
     assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
 
+
+
+def test_the_first_cell_runs_at_once_while_the_warm_up_finishes_beside_it():
+    """Warm-ups never block the first cell: sent right after `%load_ext`, its code runs while
+    jedi's warm-up is still going; the analysis waits for it after the run, the cell is still
+    profiled (the profiler's own warm-up never overlaps it), and the report says the times
+    shared the CPU."""
+    k = Kernel()
+    try:
+        k.ok("import threading, torch\ntorch.set_num_threads(1)")
+        load = k.send("%load_ext paef_jupyter")
+        first = k.send("%%paef\nwarming = [t.name for t in threading.enumerate() if t.name.startswith('paef')]\n"
+                       "for step in range(30):\n    y = torch.tensor(torch.randn(8).tolist())")
+        k.collect(load)
+        r = k.collect(first, timeout=300)
+        assert r.status == "ok", r.error()
+        info = json.loads(k.ok("import json\nr = %paef last\nprint(json.dumps({'warming': warming, "
+                               "'profiled': r.profile.profiled_iterations, 'notes': r.profile.notes, "
+                               "'rules': [f.rule for f in r.findings]}))").stdout())
+        assert info["warming"] == ["paef-warm"], info
+        assert info["profiled"] > 0 and not any("another torch profiler" in n for n in info["notes"]), info
+        assert any("warm-up (jedi) ran beside this first cell" in n for n in info["notes"]), info
+        assert "ping-pong" in info["rules"]  # analysed once jedi was ready
+        k.ok("%%paef -q\nfor step in range(30):\n    y = torch.tensor(torch.randn(8).tolist())")
+        notes = k.ok("r = %paef last\nprint(r.profile.notes)").stdout()
+        assert "warm-up" not in notes  # later cells: nothing ran beside them
+    finally:
+        k.close()

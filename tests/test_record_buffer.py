@@ -93,3 +93,34 @@ def test_sampling_indices_draws_what_sampling_records_drew(n: int, k: int) -> No
         picked = random.sample(container, k)
         random.seed(n * 31 + k)
         assert [records[i] for i in random.sample(range(n), k)] == picked
+
+
+_CELL = """
+for step in range(50):
+    replay.append((torch.randn(3).tolist(), step % 2))
+    if len(replay) > 8:
+        batch = random.sample(replay, 8)
+        s, a = zip(*batch)
+        x = torch.tensor(s)
+"""
+
+
+@pytest.mark.parametrize("kind", ["list", "deque"])
+def test_a_buffer_from_an_earlier_cell_gets_a_hint_never_a_rewrite(kind: str) -> None:
+    import random
+    from collections import deque
+
+    live = [] if kind == "list" else deque(maxlen=100)
+    report = analyze_source(_CELL, CellRef("nb.ipynb", 2), namespace={"replay": live, "torch": torch, "random": random},
+                            rules=["record-buffer"])
+    assert [(f.line, f.fixable) for f in report.findings] == [(5, False)]
+    assert f"Python {kind}" in report.findings[0].message
+    assert "earlier cell" in report.findings[0].fix.description
+
+
+def test_a_name_from_an_earlier_cell_that_is_not_a_list_is_not_a_buffer() -> None:
+    import random
+
+    report = analyze_source(_CELL, CellRef("nb.ipynb", 2), namespace={"replay": {}, "torch": torch, "random": random},
+                            rules=["record-buffer"])
+    assert not report.findings

@@ -51,7 +51,7 @@ def test_cards_sources_and_chart_are_built_from_the_report():
     view = ReportView(sample_report())
     assert len(view.cards) == 3
     assert "ping-pong" in view.cards[PING_PONG].box.children[0].value
-    assert view.figure is not None and len(view.figure.data[0].customdata) == len(view.flame.bars)
+    assert view.figure is not None and len(view.figure.figure["data"][0]["customdata"]) == len(view.flame.bars)
     assert view.cards[HINT].apply.disabled  # a hint has nothing to apply
     assert not view.cards[PING_PONG].apply.disabled
     assert all(c.undo.disabled for c in view.cards)
@@ -62,21 +62,21 @@ def test_selecting_a_card_lights_its_frames_and_lines():
     view = ReportView(sample_report())
     view.cards[PING_PONG].show.click()
     assert "paef-selected" in classes(view.cards[PING_PONG].box)
-    fill = list(view.figure.data[0].marker.color)
+    fill = view.figure.colors["fill"]
     lit = [view.flame.bars[i].frame.name for i, c in enumerate(fill) if c == flame.SELECTED_COLOR]
     assert lit == ["cell line 5", "aten::_to_copy"]
     html = view.sources[CELL.key].value
     assert 'class="paef-line has-finding paef-hl" data-line="5"' in html
     assert 'paef-hl" data-line="7"' not in html
     view.cards[PING_PONG].show.click()  # again: clears
-    assert view.selected is None and flame.SELECTED_COLOR not in list(view.figure.data[0].marker.color)
+    assert view.selected is None and flame.SELECTED_COLOR not in view.figure.colors["fill"]
 
 
 def test_clicking_a_frame_shows_the_cards_and_lines_behind_it():
     view = ReportView(sample_report())
     item = [b.frame.name for b in view.flame.bars].index("aten::item")
-    # What plotly's FigureWidget calls when the frame is clicked in the browser.
-    view.figure.data[0]._dispatch_on_click(_points([item]), None)
+    # The message the chart's view sends when the frame is clicked in the browser.
+    view.figure._message(view.figure, {"type": "click", "bar": item}, [])
     assert "paef-linked" in classes(view.cards[HOST_SYNC].box)
     assert "paef-dimmed" in classes(view.cards[PING_PONG].box)
     assert "host-sync (line 7)" in view.info.value
@@ -250,10 +250,24 @@ class _Balance(HTMLParser):
         self.stack.pop()
 
 
-def _points(indices):
-    from plotly.callbacks import Points
+def test_the_chart_model_holds_the_figure_not_plotly_js_and_ignores_malformed_clicks(monkeypatch):
+    """Issue 11.12: plotly.js (MBs) travelled in every report's comm_open; the chart's model
+    is now its figure, and the library is sent only on the page's request, once."""
+    import json
 
-    return Points(point_inds=indices, xs=[0] * len(indices), ys=[0] * len(indices), trace_name="", trace_index=0)
+    view = ReportView(sample_report())
+    state = view.figure.get_state()
+    assert len(json.dumps(state)) < 20_000, len(json.dumps(state))
+    assert "Copyright" not in state["_esm"] and len(state["_esm"]) < 8_000
+    for bad in (None, [], {"type": "click"}, {"type": "click", "bar": "1"}, {"type": "click", "bar": 10**6},
+                {"type": "click", "bar": -1}, {"type": "click", "bar": True}, {"type": "eval"}):
+        view.figure._message(view.figure, bad, [])
+    assert view.info.value == "" and not any("paef-linked" in classes(c.box) for c in view.cards)
+    sent = []
+    monkeypatch.setattr(view.figure, "send", lambda content, buffers=None: sent.append(content))
+    view.figure._message(view.figure, {"type": "need_plotly"}, [])
+    (reply,) = sent
+    assert reply["type"] == "plotly" and "plotly.js" in reply["source"][:400]
 
 
 def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeypatch):

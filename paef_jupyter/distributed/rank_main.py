@@ -49,8 +49,15 @@ def main(argv: list[str]) -> int:
     rank = int(os.environ.get("RANK", "0"))
     sys.argv = [script, *args]
     seen: list[Collected] = []
+    late: list[int] = []
+
+    def ran(run: Collected) -> None:
+        # The script has ended: a SIGTERM from now on must not cut its record short.
+        signal.signal(signal.SIGTERM, lambda signum, frame: late.append(signum))
+        seen.append(run)
+
     signal.signal(signal.SIGTERM, _raise_terminated)
-    profile, failures = run_units(read_units(script), script, observe=seen.append)
+    profile, failures = run_units(read_units(script), script, observe=ran)
     error = next((run.error for run in seen if run.error is not None), None)
     if isinstance(error, SystemExit) and error.code in (None, 0):
         error, failures = None, []
@@ -66,7 +73,8 @@ def main(argv: list[str]) -> int:
         "profile": _to_plain(profile),
         "split": _to_plain(split_window(seen[-1].trace)) if seen and seen[-1].trace else None,
         "trace_bytes": sum(run.trace_bytes for run in seen),
-        "ended_at": time.time(),  # which rank failed first (its peers fail after it)
+        # When the script ended (wall clock): which rank failed first (its peers fail after it).
+        "ended_at": time.time() - (time.perf_counter() - seen[-1].run_end) if seen else time.time(),
     }
     data = json.dumps(record).encode("utf-8")
     replace_file(record_path(outdir, rank), data)

@@ -20,6 +20,7 @@ from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
 from .trace_events import Trace, load_chrome_trace
+from .warm import profiler_turn
 
 
 # A cell with no loop to window (or a very long iteration) is profiled this long at most:
@@ -62,11 +63,13 @@ def collect(
     warmup: int | None = None,
     window: int | None = None,
     max_profiled_s: float = MAX_PROFILED_S,
+    progress: Callable[[str], None] | None = None,
 ) -> Collected:
     """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
 
     `warmup`/`window` fix the window in loop iterations; by default it is sized from the
-    loop's length (`line_tracer.window_for`)."""
+    loop's length (`line_tracer.window_for`). `progress` hears what is profiled when the
+    profiler starts and stops (outside the profiled part)."""
     out = Collected(loop=loop)
     try:
         import torch
@@ -90,11 +93,16 @@ def collect(
     state = {"started": False, "running": False}
 
     def start() -> None:
+        with profiler_turn():
+            _start()
+
+    def _start() -> None:
         if _guarded(lambda: torch.autograd.profiler._is_profiler_enabled):
             # The profiler is global: starting ours would end the user's own session.
             if not out.notes:
                 out.notes.append("another torch profiler is running: this cell was not profiled")
             return
+        tell(progress, tracer.window_text() + "\u2026")
         with _interrupts_deferred():  # started means recorded as started, even on a Ctrl-C
             try:
                 with _quiet_fd2():
@@ -119,6 +127,8 @@ def collect(
                 _guarded(lambda: torch.cuda.synchronize())
                 out.peak_memory_bytes = int(_guarded(lambda: torch.cuda.max_memory_allocated()) or 0)
             _stop_profiler()
+        if state["started"]:
+            tell(progress, tracer.window_text(done=True) + "; the cell runs on, then the report is built\u2026")
 
     def _stop_profiler() -> None:
         try:
@@ -221,6 +231,15 @@ def _guarded(call: Callable[[], Any]) -> Any:
         return call()
     except (AssertionError, RuntimeError, AttributeError):
         return None
+
+
+def tell(progress: Callable[[str], None] | None, text: str) -> None:
+    """Progress notes are a courtesy: one that fails never touches the cell."""
+    if progress is not None:
+        try:
+            progress(text)
+        except Exception:  # noqa: BLE001
+            pass
 
 
 @contextlib.contextmanager

@@ -183,6 +183,30 @@ class LineTracer:
             self.times.stopped_at = time.perf_counter()
         self.done = True
 
+    @property
+    def settles(self) -> bool:
+        """Whether one profiled iteration goes unrecorded before the window (see `settling`):
+        not when the loop is too short to spare it."""
+        return self.loop_length is None or self.loop_length > self.warmup + self.window
+
+    def window_text(self, done: bool = False) -> str:
+        """What is (`done`: was) profiled, as the progress note says it."""
+        verb = "profiled" if done else "profiling"
+        if self.loop is None:
+            return f"{verb} the cell (no loop to sample)"
+        # The hit that began the recording is the last of `hits`; before it, the next hit is
+        # recorded (or the one after, when one iteration settles first).
+        began = self.times.recording_at is not None
+        first = len(self.times.hits) + (0 if began else 1 if self.settles else 0)
+        count = self.times.recorded_iterations if done else self.window
+        if self.loop_length is not None:
+            count = min(count, self.loop_length - first + 1)
+        if count < 1:
+            return f"{verb} no whole iteration"
+        span = f"iteration {first}" if count == 1 else f"iterations {first}\u2013{first + count - 1}"
+        of = f"of {self.loop_length}" if self.loop_length is not None else f"of the loop at line {self.loop.line}"
+        return f"{verb} {span} {of}"
+
     # -- trace functions ----------------------------------------------------------------
 
     def fail(self, exc: Exception) -> None:
@@ -274,7 +298,7 @@ class LineTracer:
             self.window = self._fixed[1] if self._fixed[1] is not None else window
         if not self.recording:
             times.hits.append(time.perf_counter())
-            settle = self.loop_length is None or self.loop_length > self.warmup + self.window
+            settle = self.settles
             if n == self.warmup and settle:
                 times.started_at = time.perf_counter()
                 self._start()

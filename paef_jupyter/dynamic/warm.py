@@ -7,9 +7,10 @@ a cell sees: no name lands in the user's namespace, and torch's global state is 
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import threading
-from typing import Callable
+from typing import Callable, Iterator
 
 _done = threading.Event()
 _lock = threading.Lock()
@@ -44,15 +45,30 @@ def warm_profiler() -> None:
         _done.set()
 
 
+def before_cell() -> None:
+    """A cell is about to run: a profiler warm-up not yet begun is skipped (the cell's own
+    profiler pays those costs, in the iteration it leaves unrecorded). Never waits."""
+    _done.set()
+
+
+@contextlib.contextmanager
+def profiler_turn() -> Iterator[None]:
+    """Held while a cell's profiler starts: the profiler is global, so a warm-up session in
+    progress ends first, and none begins meanwhile (it would see the cell's and step aside)."""
+    with _lock:
+        yield
+
+
 def warm_in_background(first: Callable[[], None], *then: Callable[[], None]) -> threading.Thread:
-    """One daemon thread: `first` (jedi's warm-up), the profiler's, `then` (the analysis',
-    the view's), and a full garbage collection. Cold starts leave cyclic garbage (about 0.4 s
-    to collect with torch loaded): freed here, not during the user's first cell, where a
-    `__del__` run by the collector could also swallow a Ctrl-C (signals reach the main
-    thread only)."""
+    """One daemon thread: the profiler's warm-up (the short one; a cell that starts meanwhile
+    waits for it only where its own profiler starts), `first` (jedi's), `then` (the
+    analysis', the view's), and a full garbage collection. Cold starts leave cyclic garbage
+    (about 0.4 s to collect with torch loaded): freed here, not during the user's code, where
+    a `__del__` run by the collector could also swallow a Ctrl-C (signals reach the main
+    thread only). A first cell sent at once runs beside this thread (its report says so)."""
 
     def run() -> None:
-        for step in (first, warm_profiler, *then, gc.collect):
+        for step in (warm_profiler, first, *then, gc.collect):
             try:
                 step()
             except Exception:  # noqa: BLE001 - see warm_profiler

@@ -14,6 +14,13 @@ from .rules import RULES
 from .rules.base import Rule, RuleContext, drive
 
 
+def check_rule_ids(rules: Collection[str] | None) -> None:
+    """`ValueError` naming the unknown ids: a usage error, raised before anything runs."""
+    unknown = set(rules or ()) - set(RULES)
+    if unknown:
+        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+
+
 def analyze_units(
     units: Sequence[SourceUnit],
     namespace: Mapping[str, object] | None = None,
@@ -31,9 +38,7 @@ def analyze_units(
 
     `loops`, when given, receives each analysed unit's loops (by `ref.key`): the profiler's
     window is chosen from them without parsing the cell again."""
-    unknown = set(rules or ()) - set(RULES)
-    if unknown:
-        raise ValueError(f"unknown rule id(s): {', '.join(sorted(unknown))}")
+    check_rule_ids(rules)
     selected = [RULES[r] for r in (rules or RULES)]
     modules = LocalModules.around(units) if follow_imports else None
     findings: list[Finding] = []

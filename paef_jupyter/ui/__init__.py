@@ -59,6 +59,11 @@ def placeholder(text: str) -> Any:
     return display(placeholder_html(text), display_id=True)
 
 
+def progress_note(shown: Any) -> Callable[[str], None]:
+    """Updates the placeholder `shown` in place with a few words on what is being done."""
+    return lambda text: shown.update(placeholder_html(text))
+
+
 def placeholder_html(text: str) -> Any:
     from IPython.display import HTML
 

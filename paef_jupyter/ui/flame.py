@@ -92,28 +92,28 @@ def colors(flame: FlameLayout, selected: int | None = None) -> tuple[list[str], 
     return fill, outline
 
 
-def figure(report: Report, flame: FlameLayout, selected: int | None = None, widget: bool = False):
-    """The plotly figure (a `FigureWidget` when `widget`, for click events in the kernel)."""
-    import plotly.graph_objects as go
-
+def figure_json(report: Report, flame: FlameLayout, selected: int | None = None) -> dict:
+    """The plotly figure as plain JSON (what plotly.js takes): built without plotly.py, whose
+    validation of a few thousand bars costs more than the rest of the view."""
     fill, outline = colors(flame, selected)
     bars = flame.bars
-    trace = go.Bar(
-        orientation="h",
-        base=[b.start_s * 1e3 for b in bars],
-        x=[max(b.duration_s * 1e3, 1e-6) for b in bars],
-        y=[b.row for b in bars],
-        width=0.92,
-        text=[escape(_short(b.frame.name), quote=False) for b in bars],
-        textposition="inside",
-        insidetextanchor="start",
-        textfont={"size": 10, "color": "#111"},
-        hovertext=[_hover(b, report.findings) for b in bars],
-        hovertemplate="%{hovertext}<extra></extra>",
-        customdata=list(range(len(bars))),
-        marker={"color": fill, "line": {"color": outline, "width": 1}},
-        showlegend=False,
-    )
+    trace = {
+        "type": "bar",
+        "orientation": "h",
+        "base": [b.start_s * 1e3 for b in bars],
+        "x": [max(b.duration_s * 1e3, 1e-6) for b in bars],
+        "y": [b.row for b in bars],
+        "width": 0.92,
+        "text": [escape(_short(b.frame.name), quote=False) for b in bars],
+        "textposition": "inside",
+        "insidetextanchor": "start",
+        "textfont": {"size": 10, "color": "#111"},
+        "hovertext": [_hover(b, report.findings) for b in bars],
+        "hovertemplate": "%{hovertext}<extra></extra>",
+        "customdata": list(range(len(bars))),
+        "marker": {"color": fill, "line": {"color": outline, "width": 1}},
+        "showlegend": False,
+    }
     rows = flame.cpu_rows + (flame.gpu_rows + 1 if flame.gpu_rows else 0)
     tickvals, ticktext = [0], ["CPU"]
     if flame.gpu_rows:
@@ -122,24 +122,30 @@ def figure(report: Report, flame: FlameLayout, selected: int | None = None, widg
     title = "Flame chart (click a frame for the findings behind it)"
     if flame.hidden:
         title += f" \u2014 {flame.hidden} frames too short to draw are hidden"
-    fig_layout = go.Layout(
-        title={"text": title, "font": {"size": 13}, "x": 0.01},
-        height=min(120 + 24 * max(rows, 1), 700),
-        margin={"l": 50, "r": 10, "t": 36, "b": 36},
-        xaxis={"title": {"text": "time (ms)"}, "zeroline": False},
-        yaxis={"autorange": "reversed", "tickvals": tickvals, "ticktext": ticktext, "showgrid": False,
-               "zeroline": False},
-        uniformtext={"mode": "hide", "minsize": 8},
-        bargap=0,
+    layout = {
+        "title": {"text": title, "font": {"size": 13}, "x": 0.01},
+        "height": min(120 + 24 * max(rows, 1), 700),
+        "margin": {"l": 50, "r": 10, "t": 36, "b": 36},
+        "xaxis": {"title": {"text": "time (ms)"}, "zeroline": False},
+        "yaxis": {"autorange": "reversed", "tickvals": tickvals, "ticktext": ticktext, "showgrid": False,
+                  "zeroline": False},
+        "uniformtext": {"mode": "hide", "minsize": 8},
+        "bargap": 0,
         # Transparent: the view's CSS gives axes and title the theme's text colour.
-        paper_bgcolor="rgba(0,0,0,0)",
-        plot_bgcolor="rgba(0,0,0,0)",
-        autosize=True,
-        clickmode="event",
-        hoverlabel={"align": "left"},
-    )
-    cls = go.FigureWidget if widget else go.Figure
-    return cls(data=[trace], layout=fig_layout)
+        "paper_bgcolor": "rgba(0,0,0,0)",
+        "plot_bgcolor": "rgba(0,0,0,0)",
+        "autosize": True,
+        "clickmode": "event",
+        "hoverlabel": {"align": "left"},
+    }
+    return {"data": [trace], "layout": layout}
+
+
+def figure(report: Report, flame: FlameLayout, selected: int | None = None):
+    """`figure_json` as a plotly.py `Figure`: for front ends without the live view."""
+    import plotly.graph_objects as go
+
+    return go.Figure(figure_json(report, flame, selected))
 
 
 SVG_MAX_BARS = 600

@@ -9,7 +9,6 @@ escape were missed. Paths are cut to their last component; the cells' code is le
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from pathlib import Path
@@ -35,8 +34,7 @@ def render_report(report: Report, top: int = 5) -> str:
     flame = flame_mod.layout(report)
     data: dict[str, Any] = {"figure": None, "bars": [], "frames": []}
     if flame is not None:
-        fig = flame_mod.figure(report, flame)
-        data["figure"] = json.loads(fig.to_json())
+        data["figure"] = flame_mod.figure_json(report, flame)
         data["bars"] = [list(b.findings) for b in flame.bars]
         data["frames"] = [{"label": flame_mod.describe(b), "line": b.frame.line} for b in flame.bars]
         data["base"] = flame_mod.colors(flame)

@@ -87,10 +87,11 @@ CSS = Markup(
 
 
 def unit_label(ref: CellRef) -> str:
-    """How a user recognises a unit: `train.ipynb, cell 3`, `train.py`, `this cell`."""
+    """How a user recognises a unit: `train.ipynb, code cell 3 [7]`, `train.py`, `In[4]`."""
     name = ref.path or ""
     if ref.cell is not None:
-        return f"{name}, cell {ref.cell}" if name else f"cell {ref.cell}"
+        cell = ref.label or f"cell {ref.cell}"
+        return f"{name}, {cell}" if name else cell
     return name or "this cell"
 
 

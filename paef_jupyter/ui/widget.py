@@ -1,9 +1,9 @@
 """The live view of a report (ipywidgets): linked flame chart, cards, source, fix buttons.
 
-Built from the same pieces as the static and exported views. The flame chart is a plotly
-`FigureWidget` (an anywidget: JupyterLab 4, Notebook 7 and VS Code render it), so a click on a
-frame reaches the kernel and the cards and lines behind it are lit; selecting a card recolours
-its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
+Built from the same pieces as the static and exported views. The flame chart is a small
+anywidget (`chart.FlameChart`: the figure's JSON, plotly.js loaded once per page), so a click on
+a frame reaches the kernel and the cards and lines behind it are lit; selecting a card
+recolours its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
 bridge); where it cannot write, the card offers the `--apply` re-run and copyable code.
 """
 
@@ -159,16 +159,12 @@ class ReportView:
         if self.flame is None:
             return None
         try:
-            fig = flame_mod.figure(self.report, self.flame, widget=True)
-        except ImportError:  # FigureWidget needs anywidget: draw it static, unlinked
-            out = w.Output()
-            with out:
-                flame_mod.figure(self.report, self.flame).show()
+            from .chart import FlameChart
+        except ImportError:  # the live chart is an anywidget: without it, the static chart, unlinked
             self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
-            return out
-        fig.data[0].on_click(lambda _trace, points, _state: self.show_frame(points.point_inds[0])
-                             if points.point_inds else None)
-        return fig
+            return w.HTML(str(tag("div", Markup(flame_mod.svg(self.flame, self.report.findings)),
+                                  class_="paef-flame-static")))
+        return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame)
 
     # -- linking ----------------------------------------------------------------------------
 
@@ -210,12 +206,9 @@ class ReportView:
             self.sources[unit.ref.key].value = str(source(unit, findings_of(self.report, unit), lines))
 
     def _paint(self, selected: int | None) -> None:
-        if self.flame is None or not hasattr(self.figure, "batch_update"):
+        if self.flame is None or not hasattr(self.figure, "paint"):
             return
-        fill, outline = flame_mod.colors(self.flame, selected)
-        with self.figure.batch_update():
-            self.figure.data[0].marker.color = fill
-            self.figure.data[0].marker.line.color = outline
+        self.figure.paint(*flame_mod.colors(self.flame, selected))
 
     # -- cards and their buttons ---------------------------------------------------------
 

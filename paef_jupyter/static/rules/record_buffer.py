@@ -16,6 +16,7 @@ else (records of Python objects, other reads, the buffer escaping) gets the sugg
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass, field
 
 import libcst as cst
@@ -25,7 +26,8 @@ from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
 from ._support import torch_alias
-from ._tensor_facts import FLOAT, PYTHON_SCALAR_DTYPE, dtype_of, family, keyword, reads_of, within
+from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, dtype_of, earlier_value, family, keyword, reads_of,
+                            within)
 from .base import Rule, RuleContext
 
 TENSOR_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"})
@@ -34,8 +36,9 @@ FROM_PYTHON = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
     "numpy.asarray",
 })
-# What a sampled batch of records is passed to on its way to arrays.
-CONSUMERS = FROM_PYTHON | {"torch.stack", "numpy.stack", "numpy.vstack", "builtins.zip", "builtins.map"}
+# What a sampled batch of records is passed to on its way to arrays (stacking a batch of
+# tensors is what tensor rows look like: not a sign of Python records).
+CONSUMERS = FROM_PYTHON | {"builtins.zip", "builtins.map"}
 SAMPLERS = frozenset({"random.sample", "random.choices"})
 EMPTY_LISTS = frozenset({"builtins.list", "collections.deque"})
 RING_SUGGESTION = """\
@@ -63,6 +66,7 @@ class Column:
     scope: cst.CSTNode  # where its uses are looked for
     owner: str  # the name (or `self`) the uses are spelled with
     key: str | None = None  # the dict key for `d["key"]`
+    earlier: bool = False  # created by an earlier notebook cell
     reads: list[cst.CSTNode] = field(default_factory=list)
 
 
@@ -87,10 +91,11 @@ class RecordBuffer(Rule):
     # --- matching ---------------------------------------------------------------------------
 
     def visit_ListComp(self, node: cst.ListComp) -> None:
-        """`[buf[i] for i in rows]`: records picked one by one per batch."""
+        """`[buf[i] for i in rows]` (or one field of each: `buf[i][0]`, `buf[i].state`):
+        records picked one by one per batch."""
         if node.for_in.inner_for_in is not None or node.for_in.ifs or not isinstance(node.for_in.target, cst.Name):
             return
-        elt, var = node.elt, node.for_in.target.value
+        elt, var = _record_of(node.elt), node.for_in.target.value
         if not (isinstance(elt, cst.Subscript) and len(elt.slice) == 1 and isinstance(elt.slice[0].slice, cst.Index)
                 and isinstance(elt.slice[0].slice.value, cst.Name) and elt.slice[0].slice.value.value == var):
             return
@@ -129,6 +134,9 @@ class RecordBuffer(Rule):
             value = facts.value_of(expr) or _global_value(facts, expr)  # a module-level buffer read in a helper
             if value is not None and _empty_list(facts, value):
                 return Column(expr.value, value, _scope(facts, value), expr.value)
+            if value is None and _from_earlier_cell(facts, expr):
+                first = reads_of(facts, expr.value)[0]  # one stable identity for every read of it
+                return Column(expr.value, first, facts.module, expr.value, earlier=True)
             return None
         if isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and (key := _literal_key(expr)) is not None:
             table = facts.value_of(expr.value)
@@ -136,7 +144,7 @@ class RecordBuffer(Rule):
                 for el in table.elements:
                     if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString) \
                             and el.key.evaluated_value == key and _empty_list(facts, el.value):
-                        return Column(facts.code(expr), el.value, _scope(facts, expr), expr.value.value, key)
+                        return Column(facts.code(expr), el.value, _scope(facts, el.value), expr.value.value, key)
             return None
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             cls = next((a for a in facts.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
@@ -245,6 +253,8 @@ class RecordBuffer(Rule):
             return "torch is not imported under a plain name"
         if isinstance(column.scope, cst.ClassDef):
             return "records pushed by callers of the class have no provable type (write the columns by hand)"
+        if column.earlier:
+            return "it was created by an earlier cell, and the records it already holds are Python objects"
         uses = _uses(facts, column)
         if isinstance(uses, str):
             return uses
@@ -269,8 +279,9 @@ class RecordBuffer(Rule):
             dtype = keyword(ctor, "dtype")
             device = keyword(ctor, "device")
             where = facts.code(device) if device is not None else '"cpu"'
-            target = (f"device={where}, "
-                      f"dtype={facts.code(dtype) if dtype is not None else f'{torch}.{PYTHON_SCALAR_DTYPE[fam]}'}")
+            # Python floats become the default dtype (float32 unless the program changed it)
+            inferred = f"{torch}.get_default_dtype()" if fam == FLOAT else f"{torch}.{PYTHON_SCALAR_DTYPE[fam]}"
+            target = f"device={where}, dtype={facts.code(dtype) if dtype is not None else inferred}"
             options = "".join(f", {facts.code(a.keyword)}={facts.code(a.value)}" for a in ctor.args if a.keyword is not None)
             empty = f"{facts.code(ctor.func)}({rows}{options})"
             edits.append(replace(facts, ctor, f"({torch}.stack({rows}).to({target}) if ({rows} := {facts.code(comp)}) else {empty})"))
@@ -290,6 +301,16 @@ def _samples(facts: Facts, call: cst.Call) -> bool:
         and len(call.args) >= 2 and facts.qualified_name(call.func) is None
 
 
+def _record_of(elt: cst.BaseExpression) -> cst.BaseExpression:
+    """`buf[i]` for a field of the record, `buf[i][0]` / `buf[i].state`; else `elt` itself."""
+    if isinstance(elt, cst.Attribute) and isinstance(elt.value, cst.Subscript):
+        return elt.value
+    if isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) and len(elt.slice) == 1 \
+            and isinstance(elt.slice[0].slice, cst.Index) and isinstance(elt.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
+        return elt.value
+    return elt
+
+
 def _scope(facts: Facts, node: cst.CSTNode) -> cst.CSTNode:
     return facts.enclosing_function(node) or facts.module
 
@@ -306,7 +327,19 @@ def _global_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
     return values[0] if len(values) == 1 else None
 
 
+def _from_earlier_cell(facts: Facts, name: cst.Name) -> bool:
+    """A list or deque that an earlier notebook cell created (live, or in the cells' text)."""
+    if bound_in_unit(facts, name.value):
+        return False
+    if name.value in facts.namespace:
+        return isinstance(facts.namespace[name.value], (list, deque))
+    earlier = earlier_value(facts, name)
+    return earlier is not None and _empty_list(earlier[0], earlier[1])
+
+
 def _container_word(facts: Facts, value: cst.BaseExpression) -> str:
+    if isinstance(value, cst.Name):  # an earlier cell's
+        return "deque" if isinstance(facts.namespace.get(value.value), deque) else "list"
     return "deque" if isinstance(value, cst.Call) and facts.qualified_name(value.func) == "collections.deque" else "list"
 
 
