@@ -104,6 +104,19 @@ class Kernel:
         content = reply["content"]
         return elapsed, (None if content["status"] == "ok" else f"{content.get('ename')}: {content.get('evalue')}")
 
+    def cpu_s(self) -> float:
+        """CPU time of the kernel process so far, all its threads (Linux schedstat, ns): unlike
+        the wait, it does not grow while other processes hold the cores."""
+        pid = self.km.provisioner.process.pid
+        total = 0
+        for task in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{task}/schedstat") as fh:
+                    total += int(fh.read().split()[0])
+            except (OSError, ValueError, IndexError):
+                pass  # a thread that ended meanwhile
+        return total / 1e9
+
     def output(self, code: str) -> str:
         """What `code` prints."""
         parts: list[str] = []
@@ -157,6 +170,9 @@ def first_cell(setup: str, body: str, rounds: int, think: float) -> tuple[list[f
     return plain, paef
 
 
+OWN = ("%%paef", "%%paef --no-profile")
+
+
 def _ratios(times: dict[str, list[float]], name: str) -> list[float]:
     return [t / p for t, p in zip(times.get(name, []), times["plain"])]
 
@@ -198,9 +214,12 @@ def main() -> None:
                     skipped[k] = error.splitlines()[0]
             cells = {k: v for k, v in cells.items() if k not in skipped}
             draw, shown = [], []
+            cpu: dict[str, list[float]] = {k: [] for k in cells}
             for _ in range(args.repeats):
                 for k, code in cells.items():
+                    before = kernel.cpu_s()
                     times[k].append(kernel.run(code)[0])
+                    cpu[k].append(kernel.cpu_s() - before)
                     if k == "%%paef":
                         shown.append(float(kernel.output(SHOWN)))
                         draw.append(float(kernel.output("print(_bench_draw[-1])")))
@@ -209,13 +228,14 @@ def main() -> None:
         plain_first, paef_first = first_cell(setup, body, args.first, args.think)
         base = statistics.median(times["plain"])
         paef_extra = [t - p for t, p in zip(times["%%paef"], times["plain"])]
-        data[name] = {"times": times, "first_plain": plain_first, "first_paef": paef_first,
+        data[name] = {"times": times, "cpu_s": cpu, "first_plain": plain_first, "first_paef": paef_first,
                       "draw_s": draw, "shown_overhead": shown, "skipped": skipped}
         rows.append(
             (
                 name,
                 base * 1e3,
                 *(_median_range(_ratios(times, k)) for k in names),
+                *(_median_range(_ratios(cpu, k)) for k in OWN),
                 f"{statistics.median(shown):.2f}x" if shown else "\u2014",
                 statistics.median(draw) * 1e3 if draw else None,
                 f"{statistics.median(draw) / statistics.median(paef_extra):.0%}" if draw and statistics.median(paef_extra) > 0 else "\u2014",
@@ -224,13 +244,16 @@ def main() -> None:
                 statistics.median(paef_first) - statistics.median(plain_first),
             )
         )
-    columns = ("cell", "plain warm (ms)", *[f"{k} warm" for k in names], "%%paef: overhead it shows",
+    columns = ("cell", "plain warm (ms)", *[f"{k} warm" for k in names], *[f"{k} warm, kernel CPU time" for k in OWN],
+               "%%paef: overhead it shows",
                "%%paef: drawing the report (ms)", "drawing / %%paef extra", "first plain (s)",
                "first %%paef (s)", "first-cell extra (s)")
     notes = [
         "Warm: per round, the client's wait (execute_request -> reply: run + report rendered) over that "
         "round's plain run, cells interleaved round by round in one kernel after one untimed round; "
-        f"median (lowest\u2013highest) of {args.repeats} rounds.",
+        f"median (lowest\u2013highest) of {args.repeats} rounds. Kernel CPU time: the same ratio of the "
+        "kernel process's CPU time (all threads) per cell, which other processes on a loaded box do not "
+        "inflate.",
         "Overhead it shows: the figure in the report's summary (run + analysis, measured from the magic's "
         "start, over the plain run measured from the unprofiled iterations of the same run); it leaves out "
         "the drawing, which is the next column (`ui.show_report`, timed inside the kernel) and its share "

@@ -84,6 +84,8 @@ def render(tables: list[Table], untabled: dict[str, tuple[int, str]], command: s
         )
     else:
         gpu = "- GPU rows are above, each table naming its GPU."
+    # Sections whose figures need prose (written from a benchmark's printed output) are kept verbatim.
+    parts += [p.read_text().rstrip() + "\n" for p in sorted(RESULTS_DIR.glob("*.md"))]
     parts.append(NOT_MEASURED.format(gpu=gpu))
     for name, (code, output) in untabled.items():
         status = "" if code == 0 else f" (exit status {code})"

@@ -571,6 +571,9 @@ def load_ipython_extension(ipython: Any) -> None:
 
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
+    # The labextension's handshake, and the notebook's remembered dismissals with it, arrive
+    # while the user writes the next cell: the first report already knows them.
+    magics.editor  # noqa: B018 - builds the kernel's bridge
     # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
     # while the user writes the next cell.
     magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view)

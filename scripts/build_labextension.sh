@@ -14,7 +14,14 @@ sources=$(find labextension \( -name node_modules -o -name lib -o -name .yarn -o
             -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum | sha256sum | cut -d' ' -f1)
 if [ ! -f "$out/package.json" ] || [ "$(cat "$stamp" 2>/dev/null)" != "$sources" ]; then
   echo "build_labextension: building labextension/ (sources changed)" >&2
-  (cd labextension && jlpm install --immutable >/dev/null && jlpm build:prod >/dev/null)
+  log=$(mktemp)
+  if ! (cd labextension && jlpm install --immutable && jlpm build:prod) >"$log" 2>&1; then
+    tail -n 40 "$log" >&2
+    echo "build_labextension: the build failed (TypeScript or bundling errors above)" >&2
+    rm -f "$log"
+    exit 1
+  fi
+  rm -f "$log"
   echo "$sources" >"$stamp"
 fi
 link="$VENV/share/jupyter/labextensions/paef-jupyter"

@@ -8,7 +8,11 @@ Layout, per rule: `tests/fixtures/rules/<rule-id>/`
   finding of that rule (a hint, or a rewrite marked for review) and none of the rule's
   findings in the file carries an automatic (proved-safe) fix;
 - `<name>.in.py` + `<name>.out.py`: applying the rule's automatic fixes to `.in.py` gives
-  exactly `.out.py`; both are executed on the same seed and their `result` compared.
+  exactly `.out.py`; both are executed on the same seed and their `result` compared (a
+  fixture that calls `init_process_group` runs on 2 gloo ranks: `ddp_runner`);
+- `review_<name>.in.py` + `.out.py`: the same for a rewrite offered for review (`--unsafe`):
+  it changes what the program computes by design (what it changes is checked by its own test,
+  `test_ddp_rules.py` for the `ddp-*` rules), so only the text is compared here.
 """
 
 from __future__ import annotations
@@ -37,7 +41,15 @@ def refusals() -> list[Path]:
 
 
 def pairs() -> list[tuple[Path, Path]]:
-    return [(p, p.with_name(p.name.replace(".in.py", ".out.py"))) for p in sorted(FIXTURES.glob("*/*.in.py"))]
+    return [(p, _out(p)) for p in sorted(FIXTURES.glob("*/*.in.py")) if not p.name.startswith("review_")]
+
+
+def review_pairs() -> list[tuple[Path, Path]]:
+    return [(p, _out(p)) for p in sorted(FIXTURES.glob("*/review_*.in.py"))]
+
+
+def _out(path: Path) -> Path:
+    return path.with_name(path.name.replace(".in.py", ".out.py"))
 
 
 def marked_lines(text: str, rule: str) -> set[int]:
@@ -45,8 +57,14 @@ def marked_lines(text: str, rule: str) -> set[int]:
 
 
 def run_fixture(code: str, filename: str) -> object:
-    """Execute fixture code on a fixed seed; its `result` is what the rewrite must keep."""
+    """Execute fixture code on a fixed seed; its `result` is what the rewrite must keep. A
+    data-parallel fixture runs on 2 gloo ranks: every rank's `result` and the files they wrote."""
     import random
+
+    from ddp_runner import is_ddp_program, run_ranks
+
+    if is_ddp_program(code):
+        return run_ranks(code, filename)
 
     import numpy as np
     import torch

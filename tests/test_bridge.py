@@ -263,3 +263,23 @@ def test_real_kernel_reads_a_reply_that_came_while_a_long_cell_ran(kernel):
         "type": "result", "request_id": request["request_id"], "status": "applied"}}))
     # The reply waited in the queue longer than the timeout, but the clock only started after the cell.
     assert _run(kc, "print(got_slow, slow.state)") == "['applied'] ready"
+
+
+def test_notebook_state_is_read_and_metadata_writes_are_new_message_types(wired):
+    bridge, comm, _ = wired
+    ready(comm)
+    comm.reply({"type": "notebook_state", "silenced": ["host-sync", 3],
+                "dismissed": {"cell-1": ["ping-pong:y = f(x)", None], "cell-2": "not a list", 5: ["x"]}})
+    assert bridge.silenced == {"host-sync"} and bridge.dismissed == {"cell-1": {"ping-pong:y = f(x)"}}
+    comm.reply({"type": "notebook_state", "silenced": "nonsense"})  # hostile shapes change nothing
+    assert bridge.silenced == {"host-sync"}
+
+    bridge.remember_dismissed("cell-2", {"b", "a"})
+    bridge.remember_dismissed("cell-1", set())
+    bridge.remember_silenced(set())
+    assert comm.sent == [
+        {"type": "set_metadata", "cell_id": "cell-2", "value": {"dismissed": ["a", "b"]}},
+        {"type": "set_metadata", "cell_id": "cell-1", "value": {}},
+        {"type": "set_metadata", "cell_id": None, "value": {}},
+    ]
+    assert bridge.dismissed == {"cell-1": set(), "cell-2": {"a", "b"}} and bridge.silenced == set()

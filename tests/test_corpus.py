@@ -71,6 +71,7 @@ def test_most_programs_are_runnable():
     assert len(RUNNABLE) >= 0.8 * len(PROGRAMS)
 
 
+@pytest.mark.timeout(1800)  # ~90 programs, each importing torch: minutes on a loaded 2-core box
 def test_runnable_programs_run_and_are_deterministic():
     """Each runnable program runs twice in one subprocess (two at a time) with the same output."""
     with ThreadPoolExecutor(max_workers=2) as pool:

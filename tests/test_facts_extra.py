@@ -48,10 +48,17 @@ def test_value_of_is_the_last_assignment_before_the_read() -> None:
 
 
 def test_value_of_is_none_for_parameters_loop_targets_and_unpacking() -> None:
-    facts = facts_of("def f(a):\n    return a\nfor i in range(3):\n    print(i)\np, q = 1, 2\nprint(p)\n")
-    for name in ("a", "i", "p"):
+    facts = facts_of("def f(a):\n    return a\nfor i in range(3):\n    print(i)\np, q = f(1), 2\nr, s = pair\n"
+                     "t, *u = 1, 2, 3\nprint(p, r, t)\n")
+    for name in ("a", "i", "p", "r", "t"):
         read = names(facts, name)[-1]
         assert facts.value_of(read) is None, name
+
+
+def test_value_of_pairs_a_tuple_of_constants_element_for_element() -> None:
+    facts = facts_of("BATCH, LATENT = 24, -6\nprint(BATCH, LATENT)\n")
+    assert facts.code(facts.value_of(names(facts, "BATCH")[-1])) == "24"  # type: ignore[arg-type]
+    assert facts.code(facts.value_of(names(facts, "LATENT")[-1])) == "-6"  # type: ignore[arg-type]
 
 
 def test_value_of_keeps_function_scopes_apart() -> None:

@@ -188,3 +188,24 @@ def test_export_embeds_plotlys_basic_bundle_and_stays_under_2_mb():
     text = render_report(sample_report(gpu=True))
     assert "plotly.js (basic - minified) v" in text[:2_000_000]
     assert len(text.encode("utf-8")) < 2_000_000
+
+
+@pytest.mark.browser
+def test_copy_buttons_and_the_sortable_line_table_work_offline(browser, tmp_path):
+    path = tmp_path / "report.html"
+    write_report(sample_report(), str(path))
+    page, events = _open(browser, path)
+    copy = page.locator('.paef-card[data-finding="0"] .paef-copy')
+    text = copy.get_attribute("data-copy")  # the fixed code, not the diff
+    assert copy.is_visible() and "    y = x.detach().clone()" in text.split("\n") and "tolist" not in text
+    copy.click()
+    assert copy.inner_text() == "Copied"
+    page.locator(".paef-lines-box > summary").click()
+    rows = "() => Array.from(document.querySelectorAll('.paef-lines tbody tr')).map(r => r.cells[{}].dataset.sort)"
+    times = [float(v) for v in page.evaluate(rows.format(1))]
+    assert len(times) >= 2 and times == sorted(times, reverse=True)
+    page.locator(".paef-lines th[data-col='0']").click()
+    page.locator(".paef-lines th[data-col='0']").click()
+    lines = page.evaluate(rows.format(0))
+    assert lines == sorted(lines) and page.locator(".paef-lines th[data-col='0']").get_attribute("aria-sort") == "ascending"
+    assert events == []

@@ -386,10 +386,11 @@ def test_rerun_and_compare_runs_fixed_text_in_the_namespace(kernel):
         "runs = []\n"
         "cmp = m._rerunner(CellRef('In[9]'), '%%paef\\nimport time\\ntime.sleep(0.05)\\nruns.append(\"slow\")', 9)"
         "('%%paef\\nfast = True\\nruns.append(\"fast\")\\nprint(\"rerun ran\")')\n"
-        "print(cmp.error, fast, cmp.repeats >= 3, round(cmp.before_s, 2), cmp.speedup > 10, runs[:5])"
+        "print(cmp.error, fast, cmp.repeats >= 3, 0.05 <= cmp.before_s < 0.5, cmp.speedup > 10, runs[:5])"
     )
     out = r.stdout().split("\n")
-    assert out[0] == "rerun ran" and out[-2].startswith("None True True 0.05 True")
+    # A 50 ms sleep takes at least that; how much more depends on the box's load.
+    assert out[0] == "rerun ran" and out[-2].startswith("None True True True True")
     assert "['fast', 'slow', 'fast', 'fast', 'slow']" in out[-2]  # interleaved, order alternating
 
 

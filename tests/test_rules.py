@@ -11,7 +11,17 @@ from paef_jupyter.api import analyze_source
 from paef_jupyter.fix import apply_findings
 from paef_jupyter.model import CellRef
 from paef_jupyter.static.rules import RULES
-from rule_fixtures import assert_same, marked_lines, negatives, pairs, positives, refusals, rule_dirs, run_fixture
+from rule_fixtures import (
+    assert_same,
+    marked_lines,
+    negatives,
+    pairs,
+    positives,
+    refusals,
+    review_pairs,
+    rule_dirs,
+    run_fixture,
+)
 
 
 def _ids(paths: list[Path]) -> list[str]:
@@ -72,3 +82,20 @@ def test_rewrite(pair: tuple[Path, Path]) -> None:
     # the rewrite is stable: the fixed code no longer has an automatic fix for this rule
     again = analyze_source(after, CellRef(str(after_path)), rules=[rule])
     assert not any(f.fixable for f in again.findings)
+
+
+@pytest.mark.parametrize("pair", review_pairs(), ids=_ids([p for p, _ in review_pairs()]))
+def test_review_rewrite(pair: tuple[Path, Path]) -> None:
+    """A rewrite offered for review: never applied by default, gives `.out.py` with `--unsafe`, stable."""
+    before_path, after_path = pair
+    rule = before_path.parent.name
+    before = before_path.read_text()
+    report = analyze_source(before, CellRef(str(before_path)), rules=[rule])
+    assert {f.line for f in report.findings} == marked_lines(before, rule)
+    assert not any(f.fixable for f in report.findings)
+    assert any(f.fix is not None and f.fix.needs_review for f in report.findings)
+    after, applied, skipped = apply_findings(before, report.findings, unsafe=True)
+    assert applied and not skipped
+    assert after == after_path.read_text()
+    again = analyze_source(after, CellRef(str(after_path)), rules=[rule])
+    assert not any(f.fix is not None and f.fix.edits for f in again.findings)

@@ -99,7 +99,7 @@ CONTRAST_JS = """root => {
   return out; }"""
 
 # Every element of the view inside its output area, except inside the boxes meant to scroll
-# (code, diffs, source listing) and plotly's own layers.
+# (code, diffs, source listing, per-line table) and plotly's own layers.
 OVERFLOW_JS = """root => {
   const area = root.closest('.jp-OutputArea-output') || root.parentElement;
   const box = area.getBoundingClientRect(); const bad = [];
@@ -107,7 +107,7 @@ OVERFLOW_JS = """root => {
   const scroller = area.closest('.jp-WindowedPanel-outer, .jp-Notebook');
   if (scroller && scroller.scrollWidth > scroller.clientWidth + 1) bad.push('notebook scrolls sideways');
   for (const el of [root, ...root.querySelectorAll('*')]) {
-    if (el.parentElement && el.parentElement.closest('pre, .paef-source, .js-plotly-plot, .paef-flame-svg')) continue;
+    if (el.parentElement && el.parentElement.closest('pre, .paef-source, .paef-lines-scroll, .js-plotly-plot, .paef-flame-svg')) continue;
     const r = el.getBoundingClientRect();
     if (r.width === 0 || getComputedStyle(el).display === 'none') continue;
     const cs = getComputedStyle(el);
@@ -248,3 +248,243 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
         nb.screenshot(f"view_reopened_{kind}")
     finally:
         _set_theme(jupyter_server, "JupyterLab Light")
+
+
+NAV_CELL = """%%paef
+import math
+total = 0.0
+w = torch.randn(32, 32)
+for step in range(30):
+    x = torch.randn(64, 32)
+    y = torch.tensor(x.cpu().tolist())
+    h = 0.5 * y * (1 + torch.tanh(math.sqrt(2 / math.pi) * (y + 0.044715 * torch.pow(y, 3))))
+    scale = torch.tensor([1.0, 2.0, 3.0])
+    loss = (h @ w).sum() * scale.sum()
+    total += loss.item()
+print("trained", step)"""
+
+# Where an element sits in the notebook's scroller: visible at all, and its top against the
+# scroller's top.
+PLACE_JS = """el => {
+  let s = el.parentElement;
+  while (s && !(/(auto|scroll)/.test(getComputedStyle(s).overflowY) && s.scrollHeight > s.clientHeight)) s = s.parentElement;
+  s = s || document.scrollingElement;
+  const v = s.getBoundingClientRect(), r = el.getBoundingClientRect();
+  return {visible: r.bottom > v.top + 10 && r.top < v.bottom - 10, top: r.top - v.top, height: r.height,
+          viewport: v.height};
+}"""
+
+CURSOR_JS = """() => {
+  const nb = window.jupyterapp.shell.currentWidget.content, cell = nb.activeCell;
+  return {cell: nb.activeCellIndex, line: cell.editor.getCursorPosition().line, mode: nb.mode,
+          focused: cell.node.contains(document.activeElement)};
+}"""
+
+
+def _click_frame(nb, view, prefix: str) -> None:
+    """Clicks the chart's frame whose label starts with `prefix`, as a user's mouse does."""
+    texts = view.locator(".js-plotly-plot").first.evaluate("el => el.data[0].text")
+    bar = view.locator(".js-plotly-plot .bars .point").nth(next(i for i, t in enumerate(texts) if t.startswith(prefix)))
+    bar.evaluate("el => el.scrollIntoView({block: 'start'})")
+    box = bar.bounding_box()
+    x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
+    nb.page.mouse.move(x - 3, y)  # plotly reports a click on the point it hovers
+    nb.page.mouse.move(x, y)
+    nb.page.mouse.click(x, y)
+
+
+def _wait_cursor(nb, cell: int, line: int) -> None:
+    nb.page.wait_for_function(
+        f"() => {{ const r = ({CURSOR_JS})(); return r.cell === {cell} && r.line === {line} && r.focused; }}",
+        timeout=15_000)
+
+
+def _column(table, col: int) -> list:
+    return table.evaluate(f"t => Array.from(t.tBodies[0].rows).map(r => r.cells[{col}].dataset.sort)")
+
+
+@pytest.mark.browser
+def test_navigation_and_polish(open_notebook, jupyter_server):  # noqa: F811
+    """Frames, cards, line numbers, top list, copy, the per-line table, the sticky source,
+    focus after Apply, Dismiss, conflict and disabled styles, inline code."""
+    kind = jupyter_server.kind
+    nb = open_notebook(f"nav_{kind}.ipynb",
+                       [("setup", "%load_ext paef_jupyter\nimport torch\ntorch.set_num_threads(1)"), ("train", NAV_CELL)])
+    nb.page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=jupyter_server.url)
+    nb.run_cell(0, timeout=180)
+    nb.run_cell(1, timeout=180)
+    view = nb.cell(1).locator(".paef-box")
+    view.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    cards = view.locator(".paef-cardbox")
+    card = {rule: cards.filter(has_text=rule).first for rule in ("ping-pong", "operator-fusion", "redundant-tensor")}
+    for c in card.values():
+        c.wait_for()
+
+    # IPython's own call into the magic is not a frame of the chart.
+    texts = view.locator(".js-plotly-plot").first.evaluate("el => el.data[0].text")
+    assert texts and not [t for t in texts if "run_cell_magic" in t]
+
+    # Inline code is code, the disabled Undo looks disabled.
+    for part in view.locator(".paef-msg, .paef-why, .paef-fixdesc").all_inner_texts():
+        assert "`" not in part, part
+    assert view.locator(".paef-msg code").count() >= 3
+    undo = card["ping-pong"].get_by_role("button", name="Undo")
+    assert undo.evaluate("b => b.disabled && getComputedStyle(b).opacity < 0.6 "
+                         "&& getComputedStyle(b).cursor === 'not-allowed'")
+
+    # A frame click scrolls the card behind it into view.
+    nb.page.set_viewport_size({"width": 1280, "height": 560})
+    _click_frame(nb, view, "y = torch.tensor")
+    card["ping-pong"].locator(".paef-card").wait_for()
+    view.locator(".paef-cardbox.paef-linked").filter(has_text="ping-pong").wait_for(timeout=30_000)
+    nb.page.wait_for_function(f"el => ({PLACE_JS})(el).visible", arg=card["ping-pong"].element_handle(),
+                              timeout=10_000)
+
+    # A click anywhere on a card selects it: its lines lit by the kernel.
+    card["redundant-tensor"].locator(".paef-msg").click()
+    view.locator(".paef-cardbox.paef-selected").filter(has_text="redundant-tensor").wait_for(timeout=30_000)
+    view.locator('.paef-sources .paef-line.paef-hl[data-line="9"]').wait_for(timeout=30_000)
+
+    # A top-list link scrolls to its card and selects it.
+    view.locator(".paef-top a").filter(has_text="operator-fusion").click()
+    view.locator(".paef-cardbox.paef-selected").filter(has_text="operator-fusion").wait_for(timeout=30_000)
+    assert card["operator-fusion"].evaluate(PLACE_JS)["visible"]
+
+    # A line number, and a card's `line N` label, move the cell's cursor there.
+    view.locator('.paef-sources .paef-line[data-line="7"] .paef-ln').click()
+    _wait_cursor(nb, 1, 6)
+    nb.page.keyboard.press("Escape")
+    card["operator-fusion"].locator(".paef-loc").click()
+    _wait_cursor(nb, 1, 7)
+    nb.page.keyboard.press("Escape")
+    assert nb.cell_text(1) == NAV_CELL
+
+    # Copy puts the fixed code on the clipboard.
+    card["ping-pong"].locator(".paef-copy").click()
+    card["ping-pong"].get_by_text("Copied").wait_for(timeout=10_000)
+    assert "x.detach().cpu()" in nb.page.evaluate("navigator.clipboard.readText()")
+
+    # The per-line table: every measured line, sortable by any column.
+    view.locator(".paef-lines-box > summary").click()
+    table = view.locator("table.paef-lines")
+    assert "ping-pong" in table.locator('tr[data-line="7"]').inner_text()
+    times = [float(v) for v in _column(table, 1)]
+    assert len(times) >= 4 and times == sorted(times, reverse=True)
+    share = table.locator("th[data-col='2']")
+    share.click()
+    assert [float(v) for v in _column(table, 2)] == sorted((float(v) for v in _column(table, 2)), reverse=True)
+    share.click()
+    assert share.get_attribute("aria-sort") == "ascending"
+    assert [float(v) for v in _column(table, 2)] == sorted(float(v) for v in _column(table, 2))
+    table.locator("th[data-col='0']").click()
+    table.locator("th[data-col='0']").click()
+    assert _column(table, 0) == sorted(_column(table, 0))
+    view.locator(".paef-lines-box > summary").click()
+
+    # The source column stays in view while the cards beside it scroll by (side by side: wide).
+    nb.page.set_viewport_size({"width": 1920, "height": 560})
+    sources = view.locator(".paef-sources").first
+    cards_col = cards.first.locator("xpath=..")
+    spare = cards_col.evaluate(PLACE_JS)["height"] - sources.evaluate(PLACE_JS)["height"]
+    assert spare > 60, spare
+    cards_col.evaluate("(el, d) => { el.scrollIntoView({block: 'start'}); "
+                       "let s = el.parentElement; while (!(s.scrollHeight > s.clientHeight && "
+                       "/(auto|scroll)/.test(getComputedStyle(s).overflowY))) s = s.parentElement; s.scrollTop += d; }",
+                       min(150, spare - 30))
+    try:
+        nb.page.wait_for_function(f"el => Math.abs(({PLACE_JS})(el).top) <= 2", arg=sources.element_handle(),
+                                  timeout=5_000)
+    finally:
+        print("source column", sources.evaluate(PLACE_JS), "cards", cards_col.evaluate(PLACE_JS))
+    assert cards_col.evaluate(PLACE_JS)["top"] < -20
+
+    # Focus stays on the card after Apply; Undo reverts.
+    fixed = NAV_CELL.replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()")
+    card["ping-pong"].get_by_role("button", name="Apply").click()
+    nb.wait_for_text(1, fixed, timeout=30)
+    card["ping-pong"].get_by_text("Applied to the cell").wait_for(timeout=30_000)
+    assert card["ping-pong"].evaluate("el => el.contains(document.activeElement)")
+    undo.click()
+    nb.wait_for_text(1, NAV_CELL, timeout=30)
+
+    # Dismiss: out of the top list, the source marks, the chart's links and the table; Undo brings it back.
+    assert "ping-pong" in view.locator(".paef-top").inner_text()
+    card["ping-pong"].get_by_role("button", name="Dismiss").click()
+    in_top = "root => root.querySelector('.paef-top').innerText.includes('ping-pong')"
+    nb.page.wait_for_function(f"r => !({in_top})(r)", arg=view.element_handle(), timeout=30_000)
+    view.locator('.paef-sources .paef-line[data-line="7"]:not(.has-finding)').wait_for(timeout=10_000)
+    outline = view.locator(".js-plotly-plot").first.evaluate(
+        "el => el.data[0].text.map((t, i) => [t, el.data[0].marker.line.color[i]])"
+        ".filter(([t]) => t.startsWith('y = torch.tensor')).map(([, c]) => c)")
+    assert outline and "#8250df" not in outline, outline
+    assert "ping-pong" not in table.locator('tr[data-line="7"]').inner_text()
+    undo.click()
+    nb.page.wait_for_function(in_top, arg=view.element_handle(), timeout=30_000)
+
+    # The cell edited since the run: Apply writes nothing and says so as a warning.
+    nb.focus_editor_end(1)
+    nb.page.keyboard.type("\n# edited")
+    card["ping-pong"].get_by_role("button", name="Apply").click()
+    warning = card["ping-pong"].locator(".paef-status.paef-warning")
+    warning.wait_for(timeout=30_000)
+    assert "edited" in warning.inner_text()
+    style = warning.evaluate("el => { const s = getComputedStyle(el); "
+                             "return [s.backgroundColor, parseFloat(s.borderLeftWidth)]; }")
+    assert style[0] not in ("rgba(0, 0, 0, 0)", "transparent") and style[1] >= 3, style
+    nb.screenshot(f"navigation_{kind}")
+
+
+META_JS = """() => { const nb = window.jupyterapp.shell.currentWidget.content.model.sharedModel;
+  return {notebook: nb.getMetadata('paef') ?? null, cell: nb.cells[1].getMetadata('paef') ?? null}; }"""
+
+
+@pytest.mark.browser
+def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_server):  # noqa: F811
+    """Dismissed findings (cell metadata) and silenced rules (notebook metadata) are saved with
+    the notebook and shape the reports of a new kernel; Undo lifts a silence."""
+    import time
+
+    kind = jupyter_server.kind
+    name = f"memory_{kind}.ipynb"
+    nb = open_notebook(name, [("setup", "%load_ext paef_jupyter\nimport torch"),
+                              ("train", NAV_CELL.replace("%%paef", "%%paef --no-profile", 1))])
+
+    def run_report():
+        nb.run_cell(0, timeout=180)
+        nb.run_cell(1, timeout=180)
+        view = nb.cell(1).locator(".paef-box")
+        view.wait_for(timeout=60_000)
+        return view, {r: view.locator(".paef-cardbox").filter(has_text=r).first
+                      for r in ("ping-pong", "operator-fusion", "redundant-tensor")}
+
+    view, card = run_report()
+    card["ping-pong"].get_by_role("button", name="Dismiss").click()
+    card["operator-fusion"].get_by_role("button", name="Silence rule").click()
+    card["operator-fusion"].get_by_text("silenced for this notebook").wait_for(timeout=30_000)
+    nb.page.wait_for_function(f"() => ({META_JS})().notebook !== null && ({META_JS})().cell !== null", timeout=30_000)
+    assert nb.page.evaluate(META_JS) == {"notebook": {"silenced": ["operator-fusion"]},
+                                         "cell": {"dismissed": ["ping-pong:y = torch.tensor(x.cpu().tolist())"]}}
+
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            saved = jupyter_server.api("GET", f"/api/contents/{name}?content=1")["content"]
+        except Exception:  # noqa: BLE001 - read in the middle of a save
+            saved = {"metadata": {}, "cells": [{}, {}]}
+        if saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"):
+            break
+        assert time.monotonic() < deadline, "the metadata was not saved"
+        time.sleep(0.3)
+
+    nb.restart_kernel()
+    view, card = run_report()  # a new kernel learns them from the notebook
+    for rule in ("ping-pong", "operator-fusion"):
+        view.locator(".paef-cardbox.paef-dismissed").filter(has_text=rule).wait_for(timeout=30_000)
+    assert "paef-dismissed" not in (card["redundant-tensor"].get_attribute("class") or "")
+    top = view.locator(".paef-top").inner_text()
+    assert "redundant-tensor" in top and "ping-pong" not in top and "operator-fusion" not in top
+
+    card["operator-fusion"].get_by_role("button", name="Undo").click()
+    nb.page.wait_for_function(f"() => ({META_JS})().notebook === null", timeout=30_000)
+    assert "operator-fusion" in view.locator(".paef-top").inner_text()

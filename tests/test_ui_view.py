@@ -386,3 +386,48 @@ def test_inline_code_in_finding_text_is_code_and_still_escaped():
         "<code>x.cpu().tolist()</code> copies <code>x</code> &lt;b&gt;")
     assert prose("an odd ` backtick") == "an odd ` backtick"
     assert "<code>&lt;script&gt;</code>" in prose("`<script>`")
+
+
+class MemoryEditor(FakeEditor):
+    """A bridge that also keeps the notebook's remembered state, as the labextension does."""
+
+    def __init__(self, silenced=(), dismissed=None):
+        super().__init__()
+        self.silenced = set(silenced)
+        self.dismissed = {k: set(v) for k, v in (dismissed or {}).items()}
+        self.writes: list[tuple] = []
+
+    def remember_dismissed(self, cell_id, keys):
+        self.dismissed[cell_id] = set(keys)
+        self.writes.append(("cell", cell_id, sorted(keys)))
+
+    def remember_silenced(self, rules):
+        self.silenced = set(rules)
+        self.writes.append(("notebook", sorted(rules)))
+
+
+def test_dismiss_and_silence_are_remembered_and_shape_the_next_report():
+    memory = MemoryEditor()
+    view = ReportView(sample_report(), editor=memory)
+    view.do_dismiss(0)
+    assert memory.writes == [("cell", "cell-abc", ["ping-pong:y = torch.tensor(x.cpu().tolist())"])]
+    assert "ping-pong" not in view.head.value.split("paef-top")[1]  # out of the top list
+    view.do_silence(1)
+    assert memory.writes[-1] == ("notebook", ["host-sync"]) and view.dismissed == {0, 1}
+
+    # The next run of the cell (its text unchanged or shifted) starts with both dismissed.
+    again = ReportView(sample_report(), editor=memory)
+    assert again.dismissed == {0, 1} and "silenced" in again.cards[1].status.value
+    assert "paef-dismissed" in classes(again.cards[0].box) and again.cards[0].apply.disabled
+    again.do_undo(1)  # Undo on a silenced card: the rule speaks again, for the notebook
+    assert memory.silenced == set() and again.dismissed == {0}
+    again.do_undo(0)
+    assert memory.dismissed == {"cell-abc": set()} and again.dismissed == set()
+    assert not ReportView(sample_report(), editor=memory).dismissed
+
+
+def test_silence_refuses_a_rule_whose_fix_is_applied():
+    view = ReportView(sample_report(), editor=MemoryEditor())
+    view.do_apply(0)
+    view.do_silence(0)
+    assert view.dismissed == set() and "Undo the applied fix" in view.cards[0].status.value

@@ -1,5 +1,6 @@
 /**
- * paef-jupyter front end: lets the kernel rewrite a notebook cell.
+ * paef-jupyter front end: lets the kernel rewrite a notebook cell, and makes reports
+ * navigable (see navigate.ts).
  *
  * The kernel opens a comm on `paef_jupyter.cell_edit` (protocol v1, see DESIGN.md).
  * Edits go through the cell's shared model, so they land in the editor's undo history
@@ -17,10 +18,13 @@ import {
   IEditableSource,
   PROTOCOL_VERSION,
   ReplaceCellRequest,
+  ISetMetadata,
   ReplaceStatus,
   applyReplacement,
+  notebookState,
   parseRequest
 } from './protocol';
+import { installNavigation } from './navigate';
 
 /** Kernels whose comm target is already registered (one registration per connection). */
 const registered = new WeakSet<Kernel.IKernelConnection>();
@@ -39,6 +43,47 @@ function findCell(
     }
   });
   return found;
+}
+
+/** The notebooks open on this kernel. */
+function panelsOn(tracker: INotebookTracker, kernelId: string): NotebookPanel[] {
+  const panels: NotebookPanel[] = [];
+  tracker.forEach(panel => {
+    if (panel.sessionContext.session?.kernel?.id === kernelId && panel.content.model) {
+      panels.push(panel);
+    }
+  });
+  return panels;
+}
+
+/** The remembered dismissals and silenced rules of the notebook(s) on this kernel. */
+function stateOf(tracker: INotebookTracker, kernelId: string) {
+  const panel = panelsOn(tracker, kernelId)[0];
+  const shared = panel?.content.model?.sharedModel;
+  if (!shared) {
+    return notebookState(undefined, []);
+  }
+  return notebookState(
+    shared.getMetadata('paef'),
+    shared.cells.map(cell => ({ id: cell.id, meta: cell.getMetadata('paef') }))
+  );
+}
+
+function setMetadata(tracker: INotebookTracker, kernelId: string, request: ISetMetadata): void {
+  const empty = Object.keys(request.value).length === 0;
+  for (const panel of panelsOn(tracker, kernelId)) {
+    const shared = panel.content.model!.sharedModel;
+    const target =
+      request.cell_id === null ? shared : shared.cells.find(cell => cell.id === request.cell_id);
+    if (!target) {
+      continue;
+    }
+    if (empty) {
+      target.deleteMetadata('paef');
+    } else {
+      target.setMetadata('paef', request.value);
+    }
+  }
 }
 
 function replaceCell(
@@ -64,6 +109,9 @@ function onMessage(
     console.warn(`paef-jupyter: ignoring malformed message on ${COMM_TARGET}`, data);
   } else if (request.type === 'hello') {
     comm.send({ type: 'ready', version: PROTOCOL_VERSION });
+    comm.send(stateOf(tracker, kernel.id));
+  } else if (request.type === 'set_metadata') {
+    setMetadata(tracker, kernel.id, request);
   } else {
     comm.send({
       type: 'result',
@@ -109,6 +157,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
   activate: (_app: JupyterFrontEnd, tracker: INotebookTracker) => {
     tracker.forEach(panel => watchPanel(tracker, panel));
     tracker.widgetAdded.connect((_, panel) => watchPanel(tracker, panel));
+    installNavigation(tracker);
   }
 };
 

@@ -20,6 +20,18 @@ export interface ReplaceCellRequest {
   new_source: string;
 }
 
+/**
+ * Beside v1: the kernel keeps what the user said about findings (dismissed per cell, rules
+ * silenced for the notebook) in metadata `paef`; `cell_id` null means the notebook's.
+ */
+export type JSONValue = null | boolean | number | string | JSONValue[] | { [key: string]: JSONValue };
+
+export interface ISetMetadata {
+  type: 'set_metadata';
+  cell_id: string | null;
+  value: { [key: string]: JSONValue };
+}
+
 /** The part of a shared cell model an edit needs. */
 export interface IEditableSource {
   getSource(): string;
@@ -31,12 +43,22 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /** The message as a typed request, or null when it is not one this version understands. */
-export function parseRequest(data: unknown): IHello | ReplaceCellRequest | null {
+export function parseRequest(
+  data: unknown
+): IHello | ReplaceCellRequest | ISetMetadata | null {
   if (!isRecord(data)) {
     return null;
   }
   if (data.type === 'hello' && typeof data.version === 'number') {
     return { type: 'hello', version: data.version };
+  }
+  if (
+    data.type === 'set_metadata' &&
+    (data.cell_id === null || typeof data.cell_id === 'string') &&
+    isRecord(data.value) &&
+    !Array.isArray(data.value)
+  ) {
+    return data as unknown as ISetMetadata;
   }
   const fields = ['request_id', 'cell_id', 'expected_source', 'new_source'];
   if (data.type === 'replace_cell' && fields.every(f => typeof data[f] === 'string')) {
@@ -78,4 +100,22 @@ export function applyReplacement(
   }
   cell.updateSource(start, current.length - end, next.slice(start, next.length - end));
   return 'applied';
+}
+
+/** What the notebook remembers, as the kernel reads it (`notebook_state`). */
+export function notebookState(
+  notebookMeta: unknown,
+  cells: { id: string; meta: unknown }[]
+): { type: 'notebook_state'; silenced: string[]; dismissed: Record<string, string[]> } {
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  const dismissed: Record<string, string[]> = {};
+  for (const cell of cells) {
+    const keys = isRecord(cell.meta) ? strings(cell.meta.dismissed) : [];
+    if (keys.length) {
+      dismissed[cell.id] = keys;
+    }
+  }
+  const silenced = isRecord(notebookMeta) ? strings(notebookMeta.silenced) : [];
+  return { type: 'notebook_state', silenced, dismissed };
 }

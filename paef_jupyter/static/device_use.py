@@ -36,6 +36,9 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
     """A device expression that may name an accelerator (not the CPU, a dtype or a tensor)."""
     if isinstance(expr, cst.SimpleString):
         return str(expr.evaluated_value).split(":")[0] in _ACCELERATORS
+    if isinstance(expr, cst.FormattedString):  # f"cuda:{local_rank}"
+        head = expr.parts[0] if expr.parts else None
+        return isinstance(head, cst.FormattedStringText) and head.value.split(":")[0] in _ACCELERATORS
     if isinstance(expr, cst.IfExp):
         return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
     if isinstance(expr, cst.Attribute):

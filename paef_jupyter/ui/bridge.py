@@ -4,8 +4,16 @@ The Apply button's `on_click` runs inside the kernel's handler of a shell messag
 ipykernel 7 and jupyterlab_widgets, on a subshell thread), and the front end's replies arrive
 as shell messages too: waiting for a reply there would deadlock.
 So every call here returns at once and results are delivered to callbacks when the reply,
-or a timeout, comes. The hello handshake starts when the bridge is built (while `%%paef`
-runs), so by the time the user clicks, `available` is known.
+or a timeout, comes. The hello handshake starts when the bridge is built (at `%load_ext`, or
+while `%%paef` runs), so by the time the user clicks, `available` is known.
+
+Beside v1, two message types (new, so v1 peers ignore them) keep what the user said about
+findings in the notebook's metadata, where it survives saving, reopening and restarts:
+- front end -> kernel, after `ready`: `{"type": "notebook_state", "silenced": [rule, ...],
+  "dismissed": {cell_id: [finding key, ...]}}` (notebook metadata `paef.silenced`, cell metadata
+  `paef.dismissed`);
+- kernel -> front end: `{"type": "set_metadata", "cell_id": id or null, "value": {...}}` sets the
+  cell's (or, for null, the notebook's) metadata `paef` to `value`, or removes it when empty.
 """
 
 from __future__ import annotations
@@ -81,6 +89,8 @@ class CellEditBridge:
         self._state: State = "connecting"
         self._pending: dict[str, tuple[ResultCallback, Cancel]] = {}
         self._timed_out: dict[str, ResultCallback] = {}
+        self.silenced: set[str] = set()
+        self.dismissed: dict[str, set[str]] = {}
         self._comm = open_comm(COMM_TARGET, dict(HELLO))
         self._comm.on_msg(self._on_msg)
         self._comm.on_close(self._on_close)
@@ -129,10 +139,34 @@ class CellEditBridge:
         if kind == "ready" and type(version) is int and version == PROTOCOL_VERSION:  # True == 1: not a version
             self._cancel_hello()
             self._state = "ready"
+        elif kind == "notebook_state":
+            self._on_state(data)
         elif kind == "result":
             request_id, status = data.get("request_id"), data.get("status")
             if isinstance(request_id, str) and isinstance(status, str) and status in FRONTEND_STATUSES:
                 self._deliver(request_id, status)  # type: ignore[arg-type]
+
+    def _on_state(self, data: dict[str, Any]) -> None:
+        silenced, dismissed = data.get("silenced"), data.get("dismissed")
+        if isinstance(silenced, list):
+            self.silenced = {r for r in silenced if isinstance(r, str)}
+        if isinstance(dismissed, dict):
+            self.dismissed = {cell: {k for k in keys if isinstance(k, str)} for cell, keys in dismissed.items()
+                              if isinstance(cell, str) and isinstance(keys, list)}
+
+    def remember_dismissed(self, cell_id: str, keys: set[str]) -> None:
+        """The findings dismissed in a cell, kept in its metadata."""
+        self.dismissed[cell_id] = set(keys)
+        self._set_metadata(cell_id, {"dismissed": sorted(keys)} if keys else {})
+
+    def remember_silenced(self, rules: set[str]) -> None:
+        """The rules silenced for the notebook, kept in its metadata."""
+        self.silenced = set(rules)
+        self._set_metadata(None, {"silenced": sorted(rules)} if rules else {})
+
+    def _set_metadata(self, cell_id: str | None, value: dict[str, Any]) -> None:
+        if self._state != "closed":
+            self._comm.send({"type": "set_metadata", "cell_id": cell_id, "value": value})
 
     def _deliver(self, request_id: str, status: Status) -> None:
         with self._lock:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import Sequence
+from typing import AbstractSet, Sequence
 
 from ..model import Finding, Frame, Report
 from .pieces import fmt_time
@@ -76,13 +76,16 @@ def frame_findings(frame: Frame, findings: Sequence[Finding]) -> tuple[int, ...]
     )
 
 
-def colors(flame: FlameLayout, selected: int | None = None) -> tuple[list[str], list[str]]:
-    """(fill, outline) per bar: the selected finding's frames lit, the rest faded."""
+def colors(flame: FlameLayout, selected: int | None = None,
+           dismissed: AbstractSet[int] = frozenset()) -> tuple[list[str], list[str]]:
+    """(fill, outline) per bar: the selected finding's frames lit, the rest faded; a frame
+    behind dismissed findings only loses its link outline."""
     fill, outline = [], []
     for bar in flame.bars:
         if selected is None:
             fill.append(KIND_COLORS.get(bar.frame.kind, KIND_COLORS["python"]))
-            outline.append(LINKED_OUTLINE if bar.findings else "rgba(255,255,255,0.6)")
+            linked = any(i not in dismissed for i in bar.findings)
+            outline.append(LINKED_OUTLINE if linked else "rgba(255,255,255,0.6)")
         elif selected in bar.findings:
             fill.append(SELECTED_COLOR)
             outline.append("#7f0000")

@@ -131,8 +131,10 @@ body{margin:0;padding:16px 22px;background:#fff}
 footer{margin-top:16px}
 """
 
-# Linking, in the page: a card selects its frames and lines; a frame selects its cards.
-# User-derived text is only ever written with textContent.
+# Linking, in the page: a card selects its frames and lines; a frame selects its cards and
+# scrolls the first into view; Copy buttons copy the fixed code; the per-line table sorts by
+# the clicked column (as the labextension does in a notebook). User-derived text is only
+# ever written with textContent.
 _LINK_JS = r"""
 (function () {
   var data = JSON.parse(document.getElementById('paef-data').textContent);
@@ -174,6 +176,8 @@ _LINK_JS = r"""
       var f = findingsOf(l);
       l.classList.toggle('paef-hl', linked.some(function (i) { return f.indexOf(i) >= 0; }));
     });
+    var first = cards.filter(function (c) { return c.classList.contains('paef-linked'); })[0];
+    if (first) first.scrollIntoView({block: 'nearest'});
     if (info) {
       var frame = data.frames[k];
       info.textContent = frame.label + (linked.length ? ' \u2014 ' + linked.length + ' finding(s) behind it'
@@ -182,7 +186,38 @@ _LINK_JS = r"""
     paint(null);
   }
   cards.forEach(function (c) {
-    c.addEventListener('click', function () { select(Number(c.getAttribute('data-finding'))); });
+    c.addEventListener('click', function (ev) {
+      if (ev.target.closest('.paef-copy')) return;
+      select(Number(c.getAttribute('data-finding')));
+    });
+  });
+  document.documentElement.classList.add('paef-js');
+  Array.prototype.forEach.call(document.querySelectorAll('.paef-copy'), function (b) {
+    b.addEventListener('click', function () {
+      var area = document.createElement('textarea');
+      area.value = b.getAttribute('data-copy');
+      document.body.appendChild(area);
+      area.select();
+      var done = function () { b.textContent = 'Copied'; area.remove(); };
+      if (navigator.clipboard) navigator.clipboard.writeText(area.value).then(done, function () {
+        document.execCommand('copy'); done(); });
+      else { document.execCommand('copy'); done(); }
+    });
+  });
+  Array.prototype.forEach.call(document.querySelectorAll('.paef-lines th[data-col]'), function (th) {
+    th.addEventListener('click', function () {
+      var table = th.closest('table'), body = table.tBodies[0], col = Number(th.getAttribute('data-col'));
+      var numeric = th.getAttribute('data-type') === 'number';
+      var down = th.getAttribute('aria-sort') !== 'descending';
+      Array.prototype.forEach.call(table.querySelectorAll('th'), function (h) { h.removeAttribute('aria-sort'); });
+      th.setAttribute('aria-sort', down ? 'descending' : 'ascending');
+      var key = function (r) { return r.cells[col].getAttribute('data-sort') || ''; };
+      var rows = Array.prototype.slice.call(body.rows).sort(function (a, b) {
+        var o = numeric ? parseFloat(key(a)) - parseFloat(key(b)) : key(a).localeCompare(key(b));
+        return down ? -o : o;
+      });
+      rows.forEach(function (r) { body.appendChild(r); });
+    });
   });
   if (gd && data.figure && window.Plotly) {
     window.Plotly.newPlot(gd, data.figure.data, data.figure.layout,

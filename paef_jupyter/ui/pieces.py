@@ -7,7 +7,7 @@ piece is a pure function returning `Markup`; user text only enters through `html
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import AbstractSet, Iterable, Sequence
 
 from ..model import CellRef, Evidence, Finding, Profile, Report, SourceUnit
 from .html import Markup, join, tag
@@ -76,6 +76,25 @@ CSS = Markup(
 .paef-errors{color:var(--jp-error-color1,#b71c1c)}
 .paef-status{font-size:12px;color:var(--paef-fg2)}
 .paef-warning{color:var(--jp-warn-color0,#8a4b00)}
+.paef-status.paef-warning{background:rgba(191,135,0,.13);border:1px solid var(--jp-warn-color1,#bf8700);
+ border-left-width:4px;border-radius:4px;padding:3px 8px;margin:4px 0}
+.paef-unit[data-cell-id] .paef-ln,.paef-loc[data-cell-id]{cursor:pointer}
+.paef-unit[data-cell-id] .paef-ln:hover,.paef-loc[data-cell-id]:hover{text-decoration:underline;color:var(--paef-link)}
+.paef-copy{display:none;float:right;font:inherit;font-size:11px;padding:0 8px;margin-left:8px;cursor:pointer;
+ color:var(--paef-fg);background:var(--paef-bg2);border:1px solid var(--paef-border);border-radius:4px}
+.paef-js .paef-copy{display:inline-block}
+.paef-lines-box{margin:4px 0 10px}
+.paef-lines-box>summary{cursor:pointer;color:var(--paef-fg2);font-size:12px}
+.paef-lines-scroll{overflow:auto;max-height:24em;max-width:100%;contain:inline-size}
+.paef-lines{border-collapse:collapse;font-size:12px;margin:4px 0}
+.paef-lines th,.paef-lines td{padding:1px 10px 1px 4px;border-bottom:1px solid var(--paef-border);text-align:right;
+ white-space:nowrap}
+.paef-lines th{color:var(--paef-fg2);font-weight:600;user-select:none}
+.paef-js .paef-lines th{cursor:pointer}
+.paef-lines th[aria-sort=ascending]::after{content:" \25B2"}
+.paef-lines th[aria-sort=descending]::after{content:" \25BC"}
+.paef-lines td.paef-text{text-align:left;white-space:pre-wrap;overflow-wrap:anywhere;min-width:16em;width:100%}
+.paef-lines td.paef-text code{background:none;padding:0}
 .paef .js-plotly-plot .main-svg{background:transparent!important}
 .paef .js-plotly-plot .infolayer text,.paef .js-plotly-plot .xtick text,.paef .js-plotly-plot .ytick text{
  fill:var(--paef-fg)!important}
@@ -132,27 +151,31 @@ def fmt_share(share: float) -> str:
 # --- pieces ------------------------------------------------------------------------------
 
 
-def summary(report: Report, top: int = 5, scope: str = "") -> Markup:
+def summary(report: Report, top: int = 5, scope: str = "", dismissed: AbstractSet[int] = frozenset()) -> Markup:
     """Totals, CPU vs GPU, copies and syncs per iteration, and the top-K bottlenecks.
 
     `scope` makes the card ids it links to unique to one rendering: a notebook shows many
-    reports (and each twice, live and static) in one page."""
+    reports (and each twice, live and static) in one page. `dismissed` findings are left out
+    of the counts and the top list (the user said they are not worth fixing)."""
     title = report.title or "paef report"
-    counts = _severity_counts(report.findings)
-    stats: list[tuple[str, str]] = [("findings", str(len(report.findings)))]
+    active = [f for i, f in enumerate(report.findings) if i not in dismissed]
+    counts = _severity_counts(active)
+    stats: list[tuple[str, str]] = [("findings", str(len(active)))]
+    if dismissed:
+        stats.append(("dismissed", str(len(dismissed))))
     stats += [(f"{sev}", str(n)) for sev, n in counts if n]
     profile = report.profile
     if profile is not None:
         stats += _profile_stats(profile)
     note = None if profile is not None else "Static analysis only (not profiled)."
-    ranked = report.top(top)
+    ranked = [f for f in report.top(len(report.findings)) if report.findings.index(f) not in dismissed][:top]
     return tag(
         "div",
         tag("h3", title),
         tag("div", [tag("div", tag("b", value), tag("span", name), class_="paef-stat") for name, value in stats],
             class_="paef-stats"),
         tag("div", note, class_="paef-note") if note else None,
-        tag("div", [tag("div", n, class_="paef-note") for n in profile.notes]) if profile and profile.notes else None,
+        tag("div", [tag("div", prose(n), class_="paef-note") for n in profile.notes]) if profile and profile.notes else None,
         [
             tag("h4", f"Top {len(ranked)} bottleneck{'s' if len(ranked) != 1 else ''}"),
             tag("ol", [_top_item(report, f, scope) for f in ranked], class_="paef-top"),
@@ -184,7 +207,8 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
             tag("span", sev, class_="paef-sev", style=f"background:{SEVERITY_COLORS[sev]}"),
             tag("code", finding.rule, class_="paef-rule"),
             tag("span", f"{unit_label(finding.ref)}, {lines_label(finding.line, finding.end_line)}",
-                class_="paef-loc"),
+                class_="paef-loc", data_cell_id=_cell_id(report, finding.ref), data_line=str(finding.line),
+                title="move the cell's cursor to this line" if _cell_id(report, finding.ref) else None),
             tag("span", _origin(finding.source), class_="paef-origin"),
             class_="paef-card-head",
         ),
@@ -232,7 +256,7 @@ def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:
             tag("div", [tag("span", tag("b", f"{k}: "), v) for k, v in items], class_="paef-evidence")
             if items
             else None,
-            [tag("div", n, class_="paef-note") for n in ev.notes],
+            [tag("div", prose(n), class_="paef-note") for n in ev.notes],
         ]
     )
 
@@ -252,13 +276,33 @@ def fix_block(finding: Finding, diff: str | None) -> Markup | None:
         return None
     kind = ("Automatic fix (safe)" if fix.automatic
             else f"Rewrite — needs review: {fix.review}" if fix.needs_review else "Suggested fix (hint)")
+    copy = new_side(diff) if diff else fix.suggestion
     return tag(
         "div",
-        tag("div", f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),
+        tag("div", copy_button(copy) if copy else None, f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),
         diff_view(diff) if diff else None,
         code_block(fix.suggestion) if fix.suggestion and not diff else None,
         class_="paef-fix",
     )
+
+
+def copy_button(text: str) -> Markup:
+    """A Copy button for the fixed code. Only a front end with the paef script (the
+    labextension, the exported file) shows it (`.paef-js`): elsewhere it could do nothing."""
+    return tag("button", "Copy", type="button", class_="paef-copy", data_copy=text, title="copy the fixed code")
+
+
+def new_side(diff: str) -> str:
+    """The code a unified diff leaves: its context and added lines, hunks apart by a blank line."""
+    hunks: list[list[str]] = []
+    for line in diff.splitlines():
+        if line.startswith(("---", "+++")):
+            continue
+        if line.startswith("@@"):
+            hunks.append([])
+        elif hunks and not line.startswith("-"):
+            hunks[-1].append(line[1:])
+    return "\n\n".join("\n".join(h) for h in hunks if h)
 
 
 def diff_view(diff: str) -> Markup:
@@ -285,7 +329,53 @@ def source(unit: SourceUnit, findings: Sequence[tuple[int, Finding]], highlight:
                 data_findings=" ".join(map(str, by_line.get(n, ()))) or None)
         )
     return tag("div", tag("h4", unit_label(unit.ref)), tag("div", tag("pre", rows), class_="paef-source"),
-               class_="paef-unit", data_unit=unit_label(unit.ref))
+               class_="paef-unit", data_unit=unit_label(unit.ref), data_cell_id=unit.ref.cell_id,
+               title="click a line number to put the cell's cursor there" if unit.ref.cell_id else None)
+
+
+def line_table(report: Report, dismissed: AbstractSet[int] = frozenset()) -> Markup | None:
+    """The classic per-line profile: every measured line with its time per iteration, share
+    of the profiled time, syncs, copies and the findings on it. Sorted by time; a front end
+    with the paef script sorts it by any column (`data-sort` holds each cell's key)."""
+    profile = report.profile
+    if profile is None:
+        return None
+    rows = [s for s in profile.lines if s.cpu_time_s > 0 or s.syncs or s.h2d_copies or s.d2h_copies or s.copies]
+    if not rows:
+        return None
+    k = profile.profiled_iterations
+    per = max(k, 1)
+    total = profile.cpu_time_s or sum(s.cpu_time_s for s in rows) or 1.0
+    basis = f"per iteration (mean of {k})" if k else "profiled run"
+    head = ["line", f"time, {basis}", "share of profiled time", "syncs" + (" / iter." if k else ""),
+            "copies" + (" / iter." if k else ""), "finding", "code"]
+    body = []
+    for s in sorted(rows, key=lambda s: -s.cpu_time_s):
+        unit = report.source_of(s.ref)
+        texts = unit.text.split("\n") if unit is not None else []
+        code = texts[s.line - 1].strip() if 0 < s.line <= len(texts) else ""
+        rules = sorted({f.rule for i, f in enumerate(report.findings)
+                        if i not in dismissed and f.ref.key == s.ref.key and f.line <= s.line <= f.end_line})
+        copies = (s.h2d_copies + s.d2h_copies) or s.copies
+        where = f"{unit_label(s.ref)}: {s.line}" if len(report.sources) > 1 else str(s.line)
+        cells = [(where, f"{s.line:08d}" if len(report.sources) <= 1 else f"{unit_label(s.ref)}:{s.line:08d}"),
+                 (fmt_time(s.cpu_time_s / per), f"{s.cpu_time_s / per:.9e}"),
+                 (fmt_share(s.cpu_time_s / total), f"{s.cpu_time_s / total:.6f}"),
+                 (f"{s.syncs / per:.3g}", f"{s.syncs / per:.6e}"),
+                 (f"{copies / per:.3g}", f"{copies / per:.6e}"),
+                 (", ".join(rules), ", ".join(rules))]
+        tds = [tag("td", text, data_sort=key) for text, key in cells]
+        tds.append(tag("td", tag("code", code), class_="paef-text", data_sort=code))
+        body.append(tag("tr", tds, data_line=str(s.line)))
+    numeric = {1, 2, 3, 4}
+    ths = [tag("th", name, data_col=str(i), data_type="number" if i in numeric else "text",
+               aria_sort="descending" if i == 1 else None, scope="col") for i, name in enumerate(head)]
+    return tag("details",
+               tag("summary", f"Per-line profile: {len(rows)} line{'s' if len(rows) != 1 else ''}"
+                              " (click a column to sort)"),
+               tag("div", tag("table", tag("thead", tag("tr", ths)), tag("tbody", body), class_="paef-lines"),
+                   class_="paef-lines-scroll"),
+               class_="paef-lines-box")
 
 
 def errors(report: Report) -> Markup | None:
@@ -340,6 +430,11 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
         stats.append(("overhead (run + analysis vs plain run)", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
+
+
+def _cell_id(report: Report, ref: CellRef) -> str | None:
+    unit = report.source_of(ref)
+    return ref.cell_id or (unit.ref.cell_id if unit is not None else None)
 
 
 def card_id(index: int, scope: str = "") -> str:

@@ -13,8 +13,9 @@ from ..model import Report
 from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
+from .pieces import (CSS, card, code_block, errors, findings_of, line_table, source, summary, unit_label,
+                     units_with_findings)
 from .ranks import ranks_section
-from .pieces import CSS, card, code_block, errors, findings_of, source, summary, unit_label, units_with_findings
 
 
 def diffs(report: Report) -> dict[int, str]:
@@ -37,6 +38,7 @@ def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = 
     return join(
         [
             flame,
+            line_table(report),
             tag(
                 "div",
                 tag("div", tag("h4", "Antipatterns"), cards or tag("div", "None found.", class_="paef-note"),
@@ -48,9 +50,12 @@ def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = 
     )
 
 
+# The source column stays in view while the cards beside it scroll by (sticky, where the
+# page is the scroller: the exported file; in a notebook the labextension moves it).
 COLUMNS_CSS = Markup(
     ".paef-cols{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}"
     ".paef-col{flex:1 1 420px;min-width:0}"
+    ".paef-sources{position:sticky;top:0;max-height:100vh;overflow:auto;align-self:flex-start}"
 )
 
 

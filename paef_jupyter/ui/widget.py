@@ -18,7 +18,7 @@ from ..model import CellRef, Report
 from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
-from .pieces import CSS, card, errors, findings_of, fmt_time, source, summary, units_with_findings
+from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
 from .static_view import COLUMNS_CSS, diffs, static_html
 
@@ -44,6 +44,7 @@ WIDGET_CSS = Markup(
     ".paef-cardbox.paef-dismissed .paef-card>:not(.paef-card-head){display:none}"
     ".paef-cardbox.paef-applied .paef-card{border-color:#1a7f37}"
     ".paef-box .jupyter-button:disabled{opacity:.45;cursor:not-allowed;filter:grayscale(1)}"
+    ".paef-cardbox{cursor:pointer}.paef-cardbox .paef-card{cursor:auto}"
 )
 
 
@@ -67,7 +68,11 @@ class ReportView:
         self.apply_hint = apply_hint
         self.flame = flame_mod.layout(report)
         self.selected: int | None = None
-        self.dismissed: set[int] = set()
+        # What the notebook remembers (the bridge reads and writes its metadata): findings
+        # dismissed per cell, and rules silenced for the whole notebook.
+        self.memory = editor if hasattr(editor, "remember_dismissed") else None
+        self.silenced: set[str] = set(self.memory.silenced) if self.memory else set()
+        self.dismissed: set[int] = {i for i in range(len(report.findings)) if self._remembered(i)}
         self.diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
@@ -79,6 +84,9 @@ class ReportView:
         self.output = w.Output()
         self.figure = self._figure()
         self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u))) for u in units_with_findings(report)}
+        table = line_table(report)
+        self.lines_table = w.HTML(str(table)) if table is not None else None
+        self.head = w.HTML()
         self.cards = [self._card(i) for i in range(len(report.findings))]
         self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
                                   disabled=not self.fixes, tooltip="apply every automatic fix not dismissed")
@@ -90,6 +98,10 @@ class ReportView:
         self.compare.layout.display = "" if rerun is not None else "none"
         self.widget = self._assemble()
         self._refresh()
+        if self.dismissed:
+            self._show_dismissed()
+            for i in self.dismissed:
+                self._card_status(i, self._dismissed_text(i))
 
     # -- display --------------------------------------------------------------------------
 
@@ -136,24 +148,33 @@ class ReportView:
             widget.close()
 
     def _assemble(self) -> w.Widget:
-        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        head = w.HTML(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static), summary(self.report, self.top, self.id),
-                          ranks_section(self.report), errors(self.report)))
+        self._render_head()
+        head = self.head
         cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
         sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),
                          layout=w.Layout(flex="1 1 420px", min_width="0"))
+        sources.add_class("paef-sources")  # kept in view by the labextension (navigate.ts)
         columns = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
                                                            grid_gap="14px"))
         toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
         parts: list[w.Widget] = [head]
         if self.figure is not None:
             parts += [self.figure, self.info]
+        if self.lines_table is not None:
+            parts.append(self.lines_table)
         parts += [toolbar, columns, self.output]
         box = w.VBox(parts)
         box.add_class("paef")
         box.add_class("paef-box")
         return box
+
+    def _render_head(self) -> None:
+        """Summary and top list, without the dismissed findings."""
+        hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
+        self.head.value = str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
+                                  summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
+                                  errors(self.report)))
 
     def _figure(self) -> w.Widget | None:
         if self.flame is None:
@@ -203,22 +224,26 @@ class ReportView:
             ref, line = extra
             if ref is not None and line is not None and ref.key == unit.ref.key:
                 lines.add(line)
-            self.sources[unit.ref.key].value = str(source(unit, findings_of(self.report, unit), lines))
+            shown = [(i, f) for i, f in findings_of(self.report, unit) if i not in self.dismissed]
+            self.sources[unit.ref.key].value = str(source(unit, shown, lines))
 
     def _paint(self, selected: int | None) -> None:
         if self.flame is None or not hasattr(self.figure, "paint"):
             return
-        self.figure.paint(*flame_mod.colors(self.flame, selected))
+        self.figure.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
 
     # -- cards and their buttons ---------------------------------------------------------
 
     def _card(self, index: int) -> "_Card":
         finding = self.report.findings[index]
         c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id)))
+        c.show.add_class("paef-show")
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
         c.dismiss.on_click(lambda _: self.do_dismiss(index))
         c.undo.on_click(lambda _: self.do_undo(index))
+        c.silence.on_click(lambda _: self.do_silence(index))
+        c.silence.tooltip = f"dismiss every {finding.rule} finding in this notebook, now and in later runs"
         if not finding.fixable:
             c.apply.disabled = True
             c.apply.tooltip = ("needs review: not applied from here (`paef fix --unsafe` applies it)"
@@ -238,9 +263,18 @@ class ReportView:
 
     def do_undo(self, index: int) -> None:
         if index in self.dismissed:
-            self.dismissed.discard(index)
+            rule = self.report.findings[index].rule
+            if rule in self.silenced:  # Undo on a silenced card: the rule speaks again
+                self.silenced.discard(rule)
+                back = {i for i in self.dismissed if self.report.findings[i].rule == rule}
+            else:
+                back = {index}
+            self.dismissed -= back
             self._refresh()
-            self._card_status(index, "")
+            self._show_dismissed()
+            self._remember()
+            for i in back:
+                self._card_status(i, "")
             return
         fixes = self._fixes_of(index)
         if fixes is None or index not in fixes.applied:
@@ -253,7 +287,86 @@ class ReportView:
             self._card_status(index, "Undo the fix before dismissing it.")
             return
         self.dismissed.add(index)
+        if self.selected == index:
+            self.selected = None
         self._refresh()
+        self._show_dismissed()
+        self._remember()
+        self._card_status(index, self._dismissed_text(index))
+
+    def do_silence(self, index: int) -> None:
+        """Dismiss every finding of this rule, here and in the notebook's later reports."""
+        rule = self.report.findings[index].rule
+        mine = {i for i, f in enumerate(self.report.findings) if f.rule == rule}
+        applied = set().union(*(f.applied for f in self.fixes.values())) if self.fixes else set()
+        if mine & applied:
+            self._card_status(index, "Undo the applied fix of this rule before silencing it.", warning=True)
+            return
+        self.silenced.add(rule)
+        self.dismissed |= mine
+        if self.selected in mine:
+            self.selected = None
+        self._refresh()
+        self._show_dismissed()
+        self._remember()
+        for i in mine:
+            self._card_status(i, self._dismissed_text(i))
+
+    def _remembered(self, index: int) -> bool:
+        if self.memory is None:
+            return False
+        f = self.report.findings[index]
+        cell = self._cell_id(index)
+        return f.rule in self.silenced or (cell is not None and self._key(index) in self.memory.dismissed.get(cell, ()))
+
+    def _remember(self) -> None:
+        """Write the dismissed findings of each cell (those of silenced rules are covered by
+        the rule) and, when they changed, the silenced rules, into the notebook."""
+        if self.memory is None:
+            return
+        by_cell: dict[str, set[str]] = {}
+        for i in range(len(self.report.findings)):
+            cell = self._cell_id(i)
+            if cell is not None:
+                keys = by_cell.setdefault(cell, set(self.memory.dismissed.get(cell, ())) - self._own_keys(cell))
+                if i in self.dismissed and self.report.findings[i].rule not in self.silenced:
+                    keys.add(self._key(i))
+        for cell, keys in by_cell.items():
+            if keys != self.memory.dismissed.get(cell, set()):
+                self.memory.remember_dismissed(cell, keys)
+        if self.silenced != self.memory.silenced:
+            self.memory.remember_silenced(self.silenced)
+
+    def _dismissed_text(self, index: int) -> str:
+        rule = self.report.findings[index].rule
+        if rule in self.silenced:
+            return f"{rule} is silenced for this notebook (Undo brings it back)."
+        return "Dismissed" + (" (remembered in the notebook)." if self.memory is not None and self._cell_id(index)
+                              else ".")
+
+    def _cell_id(self, index: int) -> str | None:
+        ref = self.report.findings[index].ref
+        unit = self.report.source_of(ref)
+        return ref.cell_id or (unit.ref.cell_id if unit is not None else None)
+
+    def _key(self, index: int) -> str:
+        """A finding's name that survives edits elsewhere in its cell: rule and line text."""
+        f = self.report.findings[index]
+        unit = self.report.source_of(f.ref)
+        lines = unit.text.split("\n") if unit is not None else []
+        text = lines[f.line - 1].strip() if 0 < f.line <= len(lines) else str(f.line)
+        return f"{f.rule}:{text}"
+
+    def _own_keys(self, cell: str) -> set[str]:
+        return {self._key(i) for i in range(len(self.report.findings)) if self._cell_id(i) == cell}
+
+    def _show_dismissed(self) -> None:
+        """The top list, the source marks and the chart's links follow the dismissed set."""
+        self._render_head()
+        self._light_lines(set() if self.selected is None else {self.selected})
+        self._paint(self.selected)
+        if self.lines_table is not None:
+            self.lines_table.value = str(line_table(self.report, self.dismissed))
 
     def do_apply_all(self) -> None:
         for fixes in self.fixes.values():
@@ -329,6 +442,7 @@ class ReportView:
             fixable = self.report.findings[c.index].fixable
             c.apply.disabled = not fixable or c.index in applied or c.index in self.dismissed
             c.dismiss.disabled = c.index in self.dismissed or c.index in applied
+            c.silence.disabled = c.index in self.dismissed or c.index in applied
             c.undo.disabled = c.index not in applied and c.index not in self.dismissed
         self.compare.disabled = self.rerun is None or not applied
 
@@ -342,9 +456,11 @@ class _Card:
                               layout=w.Layout(width="auto"))
         self.dismiss = w.Button(description="Dismiss", icon="times", layout=w.Layout(width="auto"))
         self.undo = w.Button(description="Undo", icon="undo", disabled=True, layout=w.Layout(width="auto"))
+        self.silence = w.Button(description="Silence rule", icon="bell-slash", layout=w.Layout(width="auto"))
         self.status = w.HTML()
         self.code = w.Textarea(layout=w.Layout(width="100%", display="none"))
-        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo]), self.status, self.code])
+        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo, self.silence],
+                                              layout=w.Layout(flex_flow="row wrap")), self.status, self.code])
         self.box.add_class("paef-cardbox")
 
 

@@ -34,8 +34,10 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
 ]
 KINDS = ("lab", "notebook")
-# Keeps toasts from covering cells (asking about news is all this plugin does).
-PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}
+# Keeps toasts from covering cells (asking about news is all this plugin does); the app is
+# exposed as `window.jupyterapp` so a test can drive the page's own session (kernel restart).
+PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True},
+               "exposeAppInBrowser": True}
 
 
 def missing_requirement() -> str | None:
@@ -110,7 +112,8 @@ def _start_server(kind: str, base: Path, disabled: tuple[str, ...]) -> JupyterSe
     for path in dirs.values():
         path.mkdir(parents=True)
     (dirs["config"] / "labconfig").mkdir()
-    page_config = {"disabledExtensions": {**PAGE_CONFIG["disabledExtensions"], **dict.fromkeys(disabled, True)}}
+    page_config = {**PAGE_CONFIG,
+                   "disabledExtensions": {**PAGE_CONFIG["disabledExtensions"], **dict.fromkeys(disabled, True)}}
     (dirs["config"] / "labconfig" / "page_config.json").write_text(json.dumps(page_config))
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(dirs["config"]), JUPYTER_DATA_DIR=str(dirs["data"]),
                JUPYTER_RUNTIME_DIR=str(dirs["runtime"]), IPYTHONDIR=str(dirs["ipython"]),
@@ -278,8 +281,19 @@ class NotebookPage:
         return self.output_text(index)
 
     def restart_kernel(self) -> None:
-        """Restarts the notebook's kernel behind the page's back, as another client would."""
-        self.server.api("POST", f"/api/kernels/{self.kernel_id}/restart")
+        """Restarts the notebook's kernel as its page does (Kernel > Restart), and returns once
+        the page is connected to the new kernel.
+
+        Not over REST behind the page's back: the page's websocket then stays on its old
+        channels, and a cell run at once can lose its iopub messages (the kernel's `idle`,
+        published before the server's iopub subscription reached the new kernel), so the
+        cell stays `[*]` for ever. The page's own restart reconnects, and the server waits
+        until iopub delivers before it accepts the connection."""
+        self.page.evaluate("""async path => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            if (!panel || panel.context.path !== path) throw new Error('the notebook is not the current widget');
+            await panel.sessionContext.restartKernel();
+        }""", self.name)
 
     def focus_editor_end(self, index: int) -> None:
         """Puts the cursor at the end of the cell's text, in edit mode."""

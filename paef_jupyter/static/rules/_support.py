@@ -117,6 +117,16 @@ def loops_over(facts: Facts, name: str) -> list[Loop]:
     return [loop for loop in facts.loops if iterated_name(loop) == name]
 
 
+def in_training_chain(loop: Loop) -> bool:
+    """`loop` is a training loop or runs inside one (a batch loop of an epoch loop that trains)."""
+    chain: Loop | None = loop
+    while chain is not None:
+        if chain.kind == "train":
+            return True
+        chain = chain.parent
+    return False
+
+
 def insert_after(facts: Facts, stmt: cst.CSTNode, code: str) -> Edit:
     """Insert `code` (one statement) on a new line after the compound statement `stmt`."""
     rng = facts.position(stmt)

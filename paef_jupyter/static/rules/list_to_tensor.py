@@ -25,6 +25,7 @@ from ._tensor_facts import (
     rarely_runs,
     reads_of,
     surely_runs,
+    within,
 )
 from .base import Rule
 
@@ -81,6 +82,8 @@ class ListToTensor(Rule):
     # --- list appended in a loop ---------------------------------------------------------
 
     def _from_filled_list(self, node: cst.Call, vals: cst.Name, head: str, name: str) -> None:
+        if _only_when_empty(self.facts, node, vals.value):
+            return  # `torch.stack(v) if v else torch.tensor(v)`: the empty case has nothing to join
         scope: cst.CSTNode = self.facts.enclosing_function(node) or self.facts.module
         appends, other_uses = self._uses(vals.value, scope, node)
         hot = [a for a in appends if (loop := self.facts.iteration_loop(a.call)) is not None
@@ -298,6 +301,49 @@ class ListToTensor(Rule):
             fix=Fix(description="compute it on the whole tensor at once (if the expression is element-wise)",
                     suggestion=suggestion, safe=False),
         )
+
+
+def _only_when_empty(facts: Facts, node: cst.Call, name: str) -> bool:
+    """`node` runs only while the list `name` is empty: it sits in the branch of an `if`
+    (statement or expression) whose test says so, and that branch touches `name` nowhere else.
+    Such a constructor is the guard of a join (`torch.stack` raises on an empty list), not a
+    tensor assembled element by element."""
+    child: cst.CSTNode = node
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
+            non_empty = _tests_non_empty(anc.test, name)
+            in_else = child is anc.orelse
+            if non_empty is not None and non_empty is in_else \
+                    and all(within(facts, n, node) for n in reads_of(facts, name, child)):
+                return True
+        child = anc
+    return False
+
+
+def _tests_non_empty(test: cst.BaseExpression, name: str) -> bool | None:
+    """True when `test` holds exactly when the list `name` is non-empty (`v`, `len(v)`,
+    `len(v) > 0`), False when exactly when it is empty (`not v`, `len(v) == 0`), else None."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _tests_non_empty(test.expression, name)
+        return None if inner is None else not inner
+    if (isinstance(test, cst.Name) and test.value == name) or _is_len_of(test, name):
+        return True
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_len_of(test.left, name):
+        target = test.comparisons[0]
+        bound = target.comparator.value if isinstance(target.comparator, cst.Integer) else None
+        op = type(target.operator)
+        if (op, bound) in ((cst.GreaterThan, "0"), (cst.NotEqual, "0"), (cst.GreaterThanEqual, "1")):
+            return True
+        if (op, bound) in ((cst.Equal, "0"), (cst.LessThan, "1"), (cst.LessThanEqual, "0")):
+            return False
+    return None
+
+
+def _is_len_of(expr: cst.BaseExpression, name: str) -> bool:
+    return _is_len(expr) and len(expr.args) == 1 and isinstance(arg := expr.args[0].value, cst.Name) \
+        and arg.value == name  # type: ignore[union-attr]
 
 
 def _is_len(call: cst.CSTNode | None) -> bool:

@@ -7,13 +7,13 @@ import inspect
 import libcst as cst
 
 from ...model import Fix, Severity
-from ..facts import Loop
 from ..names import dotted_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
     consumer_loops,
     dataset_method,
+    in_training_chain,
     iterated_name,
     keyword_arg,
     keyword_value,
@@ -44,7 +44,7 @@ class SyncDataLoader(Rule):
         if given and not self._is_zero(workers):
             return  # workers set, or set by a value this analysis cannot prove to be 0
         loops = consumer_loops(self.facts, node)
-        if not any(self._in_training(loop) for loop in loops):
+        if not any(in_training_chain(loop) for loop in loops):
             return
         work = self._per_sample_work(node)
         if work is None:
@@ -67,7 +67,7 @@ class SyncDataLoader(Rule):
             live = self.facts.namespace.get(name) if name is not None else None
             if live is None or kind_of_value(live) is not Kind.DATALOADER or getattr(live, "num_workers", 1) != 0:
                 continue
-            if not self._in_training(loop) or any(
+            if not in_training_chain(loop) or any(
                 isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
                 for n in self.facts.walk(self.facts.module)
             ):
@@ -95,14 +95,6 @@ class SyncDataLoader(Rule):
                 safe=False,
             ),
         )
-
-    def _in_training(self, loop: Loop) -> bool:
-        chain: Loop | None = loop
-        while chain is not None:
-            if chain.kind == "train":
-                return True
-            chain = chain.parent
-        return False
 
     def _per_sample_work(self, loader: cst.Call) -> str | None:
         """What `__getitem__` does per sample, if it does Python work; None if it only indexes
