@@ -160,8 +160,10 @@ w = torch.randn(16, 4)
 for step in range(60):
     y = x @ w
     deadline = time.perf_counter() + (0.06 if step == 4 else 0.0)
-    while time.perf_counter() < deadline: pass
+    while time.perf_counter() < deadline: time.sleep(0.002)
 """
+    # Sleeping in small steps, not spinning: a spin traces a line event per pass, and on a quick
+    # box 60 ms of them reach the window's cap on traced lines, which ends the window early.
     report = _profile_text(tmp_path, text)
     assert report.profile.profiled_iterations >= 3
     low, high = _window_spread_ms(report)
