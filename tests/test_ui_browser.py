@@ -51,7 +51,8 @@ def test_apply_undo_and_frame_click_in_the_view(open_notebook, jupyter_server): 
     nb.page.mouse.move(x, y)
     nb.page.mouse.click(x, y)
     view.locator(".paef-cardbox.paef-linked").filter(has_text="ping-pong").wait_for(timeout=30_000)
-    assert "behind it: ping-pong (line 5)" in view.inner_text()
+    # The kernel lights the cards and then writes the status line: two widget updates, not one.
+    view.get_by_text("behind it: ping-pong (line 5)").wait_for(timeout=30_000)
 
 
 @pytest.mark.browser
