@@ -180,13 +180,13 @@ def _assert_readable(root, where: str) -> None:
 
 def _saved_outputs(server, name: str) -> list:
     """The second cell's saved outputs; none while the file is being written (the server
-    answers 400 or 500, unreadable notebook, to a read in the middle of a save)."""
+    answers 400 or 500, unreadable notebook, or 404, to a read in the middle of a save)."""
     import urllib.error
 
     try:
         return server.api("GET", f"/api/contents/{name}?content=1")["content"]["cells"][1]["outputs"]
     except urllib.error.HTTPError as exc:
-        if exc.code not in (400, 500):
+        if exc.code not in (400, 404, 500):
             raise
         return []
 
