@@ -221,13 +221,20 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
             time.sleep(0.5)
             assert view.evaluate(OVERFLOW_JS) == [], f"{kind} at {width}px"
 
-        nb.cell(1).locator(".jp-InputPrompt").click()
-        nb.page.keyboard.press("Escape")
-        nb.page.keyboard.press("Control+s")
-        deadline = time.monotonic() + 30
-        while not any("paef" in str(o) for o in _saved_outputs(jupyter_server, name)):
-            assert time.monotonic() < deadline, "the notebook was not saved"
-            time.sleep(0.3)
+        # Save with the keyboard, as users do; in a long browser session the first key press has
+        # been seen to go unanswered (alone, this test always saves), so press it again, up to 3 times.
+        for attempt in range(3):
+            nb.cell(1).locator(".jp-InputPrompt").click()
+            nb.page.keyboard.press("Escape")
+            nb.page.keyboard.press("Control+s")
+            deadline = time.monotonic() + 15
+            while not (saved := any("paef" in str(o) for o in _saved_outputs(jupyter_server, name))):
+                if time.monotonic() > deadline:
+                    break
+                time.sleep(0.3)
+            if saved:
+                break
+        assert saved, "the notebook was not saved"
 
         _set_theme(jupyter_server, "JupyterLab Dark")
         nb.page.goto(jupyter_server.notebook_url(name))  # reopen, same kernel: the live view re-attaches
