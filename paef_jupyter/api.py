@@ -39,6 +39,20 @@ def analyze_source(
     return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
 
 
+def analyze_cell(
+    text: str,
+    ref: CellRef,
+    namespace: Mapping[str, object] | None = None,
+    rules: Collection[str] | None = None,
+) -> Report:
+    """A notebook cell that has just run: `analyze_source`, reused when the same text is re-run
+    over a namespace that looks the same to the analysis (see `cell_cache`)."""
+    from .cell_cache import cached_analysis
+
+    return cached_analysis(text, ref, namespace, rules,
+                           lambda: analyze_source(text, ref, namespace=namespace, rules=rules))
+
+
 @dataclass(frozen=True)
 class Rewrite:
     unit: SourceUnit  # as it was
@@ -115,6 +129,7 @@ def profile_cell(
     overhead figure; `progress` hears, in a few words, what is being done (for a note shown
     while it runs); `ready` is called after the run, before the static analysis (which needs
     jedi warm: the cell's code never waits for that)."""
+    from .cell_cache import cell_loop_spans
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
@@ -132,7 +147,7 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)  # the analysis comes after the run
+        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup, cell_loop_spans(text))  # the analysis comes after the run
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
@@ -143,7 +158,7 @@ def profile_cell(
     if ready is not None:
         ready()
     try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+        static = analyze_cell(text, ref, namespace=namespace, rules=rules)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
         static = Report(sources=(SourceUnit(ref, text),))
         failed += (f"static analysis failed: {_one_line(exc)}",)

@@ -180,7 +180,7 @@ class PaefMagics(Magics):
         if profile:
             run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
                                    top=top, started=started, progress=progress,
-                                   ready=lambda: self._wait_for_jedi(progress))
+                                   ready=lambda: self._note_warm_up(progress))
             error = _from_user_code(run.error, code.filename)
             report = _shared_with_warmup(run.report) if warming else run.report
             return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
@@ -191,23 +191,26 @@ class PaefMagics(Magics):
             return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
         except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
             error = _from_user_code(exc, code.filename)
-        self._wait_for_jedi(progress)
+        self._note_warm_up(progress)
         try:
-            report = api.analyze_source(text, ref, namespace=ns)
+            report = api.analyze_cell(text, ref, namespace=ns)
         except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
             first = (str(exc).strip().splitlines() or [""])[0]
             failure = f"analysis failed: {type(exc).__name__}" + (f": {first}" if first else "")
             report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
         return CellOutcome(value, error, report, timing.get("run_s", 0.0))
 
-    def _wait_for_jedi(self, progress: Callable[[str], None] | None = None) -> None:
-        """Called after the cell's code ran, before its analysis: analysis needs jedi warm
-        anyway, and must not share jedi's caches with a warming thread."""
-        if self.warming is not None:
-            if self.warming.is_alive():
-                from .dynamic.collector import tell
+    def _note_warm_up(self, progress: Callable[[str], None] | None) -> None:
+        """Called after the cell's code ran, before its analysis, which does not wait for the
+        warm-up: only a question to jedi does (`JediOracle`), and most cells ask none."""
+        if self.warming is not None and self.warming.is_alive():
+            from .dynamic.collector import tell
 
-                tell(progress, "analysing: waiting for jedi's one-time start-up (the first cell only)\u2026")
+            tell(progress, "analysing, while paef's one-time warm-up finishes (the first cell only)\u2026")
+
+    def _wait_for_jedi(self) -> None:
+        """The whole warm-up, finished (a scan asks jedi about every cell; unloading)."""
+        if self.warming is not None:
             self.warming.join()
             self.warming = None
 

@@ -150,18 +150,17 @@ class JediOracle:
         return self._cache[key]
 
     def _infer(self, line: int, col: int) -> str | None:
+        # jedi's caches are global and not thread-safe: a warm-up in progress (`warm`, in a
+        # thread) finishes first. An analysis that never asks jedi never waits for it.
         try:
-            if self._script is None:
-                import jedi
+            with JediOracle._lock:
+                if self._script is None:
+                    import jedi
 
-                self._script = jedi.Script(self._source)
-            names = self._script.infer(line, col)
+                    self._script = jedi.Script(self._source)
+                return next((n.full_name for n in self._script.infer(line, col) if n.full_name), None)
         except Exception:  # jedi has many internal failure modes; inference is best effort
             return None
-        for name in names:
-            if name.full_name:
-                return name.full_name
-        return None
 
     @classmethod
     def warm(cls) -> None:

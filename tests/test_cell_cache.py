@@ -1,0 +1,109 @@
+"""A re-run cell reuses its analysis only when the analysis could not tell the runs apart."""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+import pytest
+import torch
+
+from paef_jupyter import cell_cache
+from paef_jupyter.api import analyze_source
+from paef_jupyter.cell_cache import cached_analysis, cell_loop_spans, namespace_fingerprint
+from paef_jupyter.model import CellRef, Report
+from paef_jupyter.source import mask
+from paef_jupyter.static.facts import loop_spans
+
+PING_PONG = "%%paef\nimport torch\nout = []\nfor i in range(2):\n    t = torch.tensor(h.tolist())\n    out.append(t)\n"
+DICT_LOOP = "%%paef\nimport torch\nfor i in range(0, 4, 2):\n    xb = torch.tensor(data['x'][i : i + 2])\n"
+CPU_LOOP = "%%paef\nimport torch\nfor step in range(3):\n    feats = prep(raw)\n    x = torch.as_tensor(feats)\n"
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cell_cache, "_reports", cell_cache._Cache())
+    monkeypatch.setattr(cell_cache, "_spans", cell_cache._Cache())
+
+
+def analysed(text: str, ref: CellRef, ns: dict, calls: list[int]) -> Report:
+    def analyse() -> Report:
+        calls.append(1)
+        return analyze_source(text, ref, namespace=ns)
+
+    return cached_analysis(text, ref, ns, None, analyse)
+
+
+def test_a_rerun_reuses_the_report_under_this_runs_cell_reference() -> None:
+    calls: list[int] = []
+    first = analysed(PING_PONG, CellRef("In[3]", cell_id="c1"), {"h": torch.arange(4.0), "torch": torch}, calls)
+    ref = CellRef("In[4]", cell_id="c1")
+    ns = {"h": torch.arange(5.0), "torch": torch}  # new objects, the same to the analysis
+    again = analysed(PING_PONG, ref, ns, calls)
+    assert calls == [1] and first.findings
+    assert again == analyze_source(PING_PONG, ref, namespace=ns)
+    assert {f.ref for f in again.findings} == {ref} and again.sources[0].ref == ref
+
+
+def _prep_a(raw):  # type: ignore[no-untyped-def]
+    return raw * 2
+
+
+def _prep_b(raw):  # type: ignore[no-untyped-def]
+    return torch.as_tensor(raw) * 2
+
+
+@pytest.mark.parametrize(
+    ("text", "before", "after"),
+    [
+        # a column that turns mixed in its middle: the rewrite would change its dtype
+        (DICT_LOOP, {"data": {"x": [0.5, 1.5, 2.5, 3.5]}}, {"data": {"x": [0.5, 1.5, 2, 3.5]}}),
+        (DICT_LOOP, {"data": {"x": [0.5, 1.5, 2.5, 3.5]}}, {"data": {"x": torch.arange(4.0)}}),
+        (PING_PONG, {"h": torch.arange(4.0)}, {"h": torch.arange(4.0, dtype=torch.float64)}),
+        (PING_PONG, {"h": torch.arange(4.0)}, {"h": torch.arange(4, dtype=torch.int32)}),
+        (CPU_LOOP, {"prep": _prep_a, "raw": [1.0, 2.0]}, {"prep": _prep_b, "raw": [1.0, 2.0]}),
+    ],
+)
+def test_a_namespace_the_analysis_reads_differently_is_analysed_again(text: str, before: dict, after: dict) -> None:
+    ref = CellRef("In[5]")
+    assert analyze_source(text, ref, namespace=before) != analyze_source(text, ref, namespace=after)  # it matters
+    calls: list[int] = []
+    analysed(text, ref, before, calls)
+    assert analysed(text, ref, after, calls) == analyze_source(text, ref, namespace=after) and calls == [1, 1]
+
+
+def test_a_list_that_grows_by_one_more_float_keeps_its_fingerprint() -> None:
+    assert namespace_fingerprint({"losses": [0.3, 0.2]}, "") == namespace_fingerprint({"losses": [0.3, 0.2, 0.1]}, "")
+    assert namespace_fingerprint({"losses": [0.3, 0.2]}, "") != namespace_fingerprint({"losses": [0.3, 2]}, "")
+    assert namespace_fingerprint({"d": deque([1.0])}, "") != namespace_fingerprint({"d": [1.0]}, "")
+
+
+def test_ipython_history_names_count_only_when_the_cell_names_them_or_they_hold_a_tensor() -> None:
+    one: dict[str, Any] = {"_": 1, "_i3": "x = 1", "_3": [1], "Out": {3: [1]}}
+    two: dict[str, Any] = {"_": 2, "_i3": "x = 2", "_3": [2], "Out": {3: [2]}}
+    assert namespace_fingerprint(one, "y = 1") == namespace_fingerprint(two, "y = 1")
+    assert namespace_fingerprint(one, "y = _3") != namespace_fingerprint(two, "y = _3")
+    assert namespace_fingerprint({"_": torch.zeros(1)}, "") != namespace_fingerprint({"_": 1}, "")
+    assert namespace_fingerprint({"_": torch.zeros(1)}, "") != namespace_fingerprint({"_": torch.zeros(1, dtype=torch.int8)}, "")
+
+
+def test_a_namespace_too_large_to_fingerprint_is_analysed_every_time() -> None:
+    ns = {"labels": list(range(cell_cache.MAX_NODES + 1))}
+    assert namespace_fingerprint(ns, "") is None
+    calls: list[int] = []
+    analysed(DICT_LOOP, CellRef("In[1]"), ns, calls)
+    analysed(DICT_LOOP, CellRef("In[1]"), ns, calls)
+    assert calls == [1, 1]
+
+
+def test_contents_out_of_reach_are_not_cached() -> None:
+    deep: Any = [1.0]
+    for _ in range(cell_cache.DEPTH + 1):
+        deep = [deep]
+    assert namespace_fingerprint({"deep": deep}, "") is None
+
+
+def test_loop_spans_are_the_cells_own_and_remembered() -> None:
+    text = "%%paef\nfor e in range(2):\n    for b in range(3):\n        pass\n"
+    assert cell_loop_spans(text) == loop_spans(mask(text).text) and len(cell_loop_spans(text)) == 2
+    assert cell_loop_spans("%%bash\nfor x in 1 2; do echo $x; done\n") == []
