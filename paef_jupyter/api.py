@@ -129,7 +129,7 @@ def profile_cell(
     overhead figure; `progress` hears, in a few words, what is being done (for a note shown
     while it runs); `ready` is called after the run, before the static analysis (which needs
     jedi warm: the cell's code never waits for that)."""
-    from .cell_cache import cell_loop_spans
+    from .cell_cache import cached_loop
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
@@ -147,7 +147,8 @@ def profile_cell(
         return (given(filename) if given else None) or earlier(filename)
 
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup, cell_loop_spans(text))  # the analysis comes after the run
+        # the analysis comes after the run
+        loop, extra = (None, {}) if full else cached_loop(text, ref, lambda: choose_loop(text, ref, namespace, lookup))
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)

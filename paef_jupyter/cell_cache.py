@@ -23,8 +23,6 @@ from dataclasses import fields, is_dataclass, replace
 from typing import Any, Callable, Collection, Hashable, Iterable, Mapping
 
 from .model import CellRef, Report
-from .source import mask
-from .static.facts import LoopSpan, loop_spans
 
 CACHED_CELLS = 32
 MAX_NODES = 4000  # values visited per fingerprint: past this, no cache (a huge namespace)
@@ -154,18 +152,22 @@ class _Cache:
                 self._items.popitem(last=False)
 
 
-_spans = _Cache()
+_loops = _Cache()
 _reports = _Cache()
 
 
-def cell_loop_spans(text: str) -> list[LoopSpan]:
-    """The loops of a cell's (masked) text, remembered per text."""
-    spans = _spans.get(text)
-    if spans is None:
-        masked = mask(text)
-        spans = tuple(loop_spans(masked.text)) if masked.python else ()
-        _spans.put(text, spans)
-    return list(spans)
+def cached_loop(text: str, ref: CellRef, choose: Callable[[], tuple[Any, dict]]) -> tuple[Any, dict]:
+    """`choose()`'s profiling window (`window_loop.choose_loop`), remembered per text when the
+    loop is the cell's own: then it depends on the text alone (a loop found through a function
+    of the namespace is chosen again every run)."""
+    found = _loops.get(text)
+    if found is not None:
+        old_ref, target = found
+        return _with_ref(target, old_ref, ref), {}
+    target, extra = choose()
+    if target is not None and not extra and target.ref == ref:
+        _loops.put(text, (ref, target))
+    return target, extra
 
 
 def cached_analysis(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import linecache
 from collections import deque
 from typing import Any
 
@@ -10,10 +11,9 @@ import torch
 
 from paef_jupyter import cell_cache
 from paef_jupyter.api import analyze_source
-from paef_jupyter.cell_cache import cached_analysis, cell_loop_spans, namespace_fingerprint
+from paef_jupyter.cell_cache import cached_analysis, cached_loop, namespace_fingerprint
+from paef_jupyter.dynamic.window_loop import choose_loop
 from paef_jupyter.model import CellRef, Report
-from paef_jupyter.source import mask
-from paef_jupyter.static.facts import loop_spans
 
 PING_PONG = "%%paef\nimport torch\nout = []\nfor i in range(2):\n    t = torch.tensor(h.tolist())\n    out.append(t)\n"
 DICT_LOOP = "%%paef\nimport torch\nfor i in range(0, 4, 2):\n    xb = torch.tensor(data['x'][i : i + 2])\n"
@@ -23,7 +23,7 @@ CPU_LOOP = "%%paef\nimport torch\nfor step in range(3):\n    feats = prep(raw)\n
 @pytest.fixture(autouse=True)
 def empty_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(cell_cache, "_reports", cell_cache._Cache())
-    monkeypatch.setattr(cell_cache, "_spans", cell_cache._Cache())
+    monkeypatch.setattr(cell_cache, "_loops", cell_cache._Cache())
 
 
 def analysed(text: str, ref: CellRef, ns: dict, calls: list[int]) -> Report:
@@ -103,7 +103,30 @@ def test_contents_out_of_reach_are_not_cached() -> None:
     assert namespace_fingerprint({"deep": deep}, "") is None
 
 
-def test_loop_spans_are_the_cells_own_and_remembered() -> None:
+def test_a_cells_own_loop_is_chosen_once_per_text() -> None:
     text = "%%paef\nfor e in range(2):\n    for b in range(3):\n        pass\n"
-    assert cell_loop_spans(text) == loop_spans(mask(text).text) and len(cell_loop_spans(text)) == 2
-    assert cell_loop_spans("%%bash\nfor x in 1 2; do echo $x; done\n") == []
+    calls: list[int] = []
+
+    def choose(ref: CellRef) -> Any:
+        return cached_loop(text, ref, lambda: (calls.append(1), choose_loop(text, ref))[1])
+
+    first, _ = choose(CellRef("In[1]", cell_id="c"))
+    again, extra = choose(CellRef("In[2]", cell_id="c"))
+    assert calls == [1] and extra == {}
+    assert again == choose_loop(text, CellRef("In[2]", cell_id="c"))[0] and again.inner.ref.path == "In[2]"
+
+
+def test_a_loop_found_through_a_namespace_function_is_chosen_every_run() -> None:
+    ns: dict = {}
+    source = "def train():\n    for step in range(3):\n        pass\n"
+    linecache.cache["<earlier-cell>"] = (len(source), None, source.splitlines(True), "<earlier-cell>")  # as IPython keeps cells
+    exec(compile(source, "<earlier-cell>", "exec"), ns)
+    earlier = CellRef("In[1]")
+    text = "%%paef\ntrain()\n"
+    calls: list[int] = []
+    for n in (2, 3):
+        ref = CellRef(f"In[{n}]")
+        target, _ = cached_loop(text, ref, lambda: (calls.append(1), choose_loop(
+            text, ref, ns, lambda f: earlier if f == "<earlier-cell>" else None))[1])
+        assert target is not None and target.ref == earlier
+    assert calls == [1, 1]
