@@ -335,6 +335,26 @@ def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
     assert _live_widgets() > before
 
 
+def test_a_clean_report_without_a_chart_is_static_html_alone_and_closes_the_cells_old_view(monkeypatch):
+    """No finding and no chart: nothing to click, dismiss or apply, so no widget (a re-run
+    `--no-profile` cell pays no widget traffic); the cell's earlier live view goes."""
+    import IPython.display
+
+    from paef_jupyter.model import CellRef
+    from paef_jupyter.ui import show_report
+
+    shown = []
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    show_report(sample_report(), key="cell-c")
+    before = _live_widgets()
+    shown.clear()
+    clean = Report(sources=(SourceUnit(CellRef("In[3]"), "%%paef --no-profile\nx = 1\n"),))
+    show_report(clean, key="cell-c", apply_hint="%%paef --no-profile --apply")
+    (static,) = shown
+    assert 'class="paef-summary"' in static.data and 'class="paef-card ' not in static.data and "re-run as" not in static.data
+    assert _live_widgets() < before  # the old view's widgets closed, none made
+
+
 def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
     """What `jupyter nbconvert --to html` (and nbviewer, GitHub) make of the saved outputs."""
     import IPython.display

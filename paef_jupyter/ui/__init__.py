@@ -17,35 +17,54 @@ def show_report(
     key: str | None = None,
     placeholder: Any = None,
 ) -> None:
-    """Display `report` in the notebook: the widget view, or static HTML without ipywidgets.
+    """Display `report` in the notebook: the widget view, or static HTML (without ipywidgets,
+    or for a report with nothing live: no finding, no chart).
 
     `key` names the cell showing it (its id): the view that cell showed before is closed.
     `placeholder` (from `placeholder()`) is the output replaced by the static report."""
     from IPython.display import HTML, display
 
-    try:
-        from .widget import ReportView
-    except ImportError:
-        from . import flame
+    from . import flame
+
+    layout = flame.layout(report)
+    # A clean report without a chart has nothing to click, dismiss or apply: the static view
+    # is the whole view, and a live one would only cost its widgets' traffic.
+    view_class = _live_view() if report.findings or layout is not None else None
+    if view_class is None:
         from .static_view import static_html
 
-        note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`." if apply_hint else None
+        _close_shown(key)
+        note = None
+        if report.findings and apply_hint:
+            note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`."
         html = HTML(str(static_html(report, top, note)))
         if placeholder is not None:
             placeholder.update(html)
         else:
             display(html)
-        layout = flame.layout(report)
         if layout is not None:
             display(flame.figure(report, layout))
         return
-    view = ReportView(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint)
+    view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint)
+    _close_shown(key)
     if key is not None:
-        old = _shown.pop(key, None)
-        if old is not None:
-            old.close()
         _shown[key] = view
     view.display(placeholder)
+
+
+def _live_view() -> Any:
+    """The widget view's class; None without ipywidgets."""
+    try:
+        from .widget import ReportView
+    except ImportError:
+        return None
+    return ReportView
+
+
+def _close_shown(key: str | None) -> None:
+    old = _shown.pop(key, None) if key is not None else None
+    if old is not None:
+        old.close()
 
 
 # The live view last shown per cell id: closed when the cell shows a new one.
