@@ -1,8 +1,9 @@
 """Pay the profiler's first-use costs off the critical path (at `%load_ext`, in a thread).
 
 The first torch.profiler session in a process, the first profiler range and the first
-optimizer step each cost up to a second of lazy imports and set-up. None of it changes what
-a cell sees: no name lands in the user's namespace, and torch's global state is left as found.
+optimizer construction and step each cost up to a second of lazy imports and set-up. None of
+it changes what a cell sees: no name lands in the user's namespace, and torch's global state
+is left as found.
 """
 
 from __future__ import annotations
@@ -17,32 +18,47 @@ _lock = threading.Lock()
 
 
 def warm_profiler() -> None:
-    """Import torch and its profiler, run one tiny profiled step; never raises."""
+    """Import torch and its profiler, run one tiny profiled op; never raises. Only the session
+    itself holds the profiler's turn (a cell starting its own profiler waits for that much)."""
+    try:
+        import torch
+        from torch.profiler import ProfilerActivity, profile
+
+        from .collector import _line_range, _quiet_fd2
+    except Exception:  # noqa: BLE001 - warming is an optimisation only
+        _done.set()
+        return
     with _lock:
         if _done.is_set():
             return
         try:
-            import torch
-            from torch.profiler import ProfilerActivity, profile
-
-            from .collector import _line_range, _quiet_fd2
-
-            param = torch.zeros(2, requires_grad=True)
-            opt = torch.optim.Adam([param], lr=0.1)
             if not torch.autograd.profiler._is_profiler_enabled:  # never end a user's session
                 prof = profile(activities=[ProfilerActivity.CPU])
                 with _quiet_fd2():
                     prof.start()
                 try:
                     with _line_range(torch)("paef|warm|0"):
-                        (param * 2).sum().backward()
-                        opt.step()
+                        (torch.zeros(2, requires_grad=True) * 2).sum().backward()
                 finally:
                     with _quiet_fd2():
                         prof.stop()
         except Exception:  # noqa: BLE001 - warming is an optimisation only
             pass
         _done.set()
+
+
+def warm_optimizer() -> None:
+    """The first optimizer construction and step in a process import much of torch lazily
+    (about a second): paid here, unprofiled, on a parameter of its own; never raises."""
+    try:
+        import torch
+
+        param = torch.zeros(2, requires_grad=True)
+        opt = torch.optim.Adam([param], lr=0.1)
+        (param * 2).sum().backward()
+        opt.step()
+    except Exception:  # noqa: BLE001 - warming is an optimisation only
+        pass
 
 
 def before_cell() -> None:
@@ -62,13 +78,14 @@ def profiler_turn() -> Iterator[None]:
 def warm_in_background(first: Callable[[], None], *then: Callable[[], None]) -> threading.Thread:
     """One daemon thread: the profiler's warm-up (the short one; a cell that starts meanwhile
     waits for it only where its own profiler starts), `first` (jedi's), `then` (the
-    analysis', the view's), and a full garbage collection. Cold starts leave cyclic garbage
+    analysis', the view's), the optimizer's (no cell waits for it), and a full garbage
+    collection. Cold starts leave cyclic garbage
     (about 0.4 s to collect with torch loaded): freed here, not during the user's code, where
     a `__del__` run by the collector could also swallow a Ctrl-C (signals reach the main
     thread only). A first cell sent at once runs beside this thread (its report says so)."""
 
     def run() -> None:
-        for step in (warm_profiler, first, *then, gc.collect):
+        for step in (warm_profiler, first, *then, warm_optimizer, gc.collect):
             try:
                 step()
             except Exception:  # noqa: BLE001 - see warm_profiler
