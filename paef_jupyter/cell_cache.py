@@ -27,7 +27,7 @@ from .model import CellRef, Report
 CACHED_CELLS = 32
 MAX_NODES = 4000  # values visited per fingerprint: past this, no cache (a huge namespace)
 DEPTH = 5  # levels of items/attributes looked into below a name
-ATTRIBUTES = 32  # attributes of a plain object looked at
+ATTRIBUTES = 64  # attributes of a plain object: past this, no cache
 
 # IPython's own bookkeeping: new values on every run; only a tensor among them is read, unless
 # the cell names them.
@@ -66,7 +66,7 @@ def _summary(value: Any, depth: int, budget: list[int]) -> Hashable:
         raise _TooLarge
     cls = type(value)
     if isinstance(value, _SCALARS):
-        return (cls, value if not isinstance(value, (str, bytes)) or len(value) <= 256 else hash(value))
+        return (cls, value)
     if isinstance(value, float):
         return cls  # measurements, losses: never a rule's evidence
     if isinstance(value, types.ModuleType):
@@ -92,8 +92,9 @@ def _summary(value: Any, depth: int, budget: list[int]) -> Hashable:
     attrs = getattr(value, "__dict__", None)
     if depth <= 0 or not isinstance(attrs, dict):
         return (cls,)
-    chosen = list(attrs.items())[:ATTRIBUTES]
-    return (cls, tuple((k, _summary(v, depth - 1, budget)) for k, v in chosen))
+    if len(attrs) > ATTRIBUTES:
+        raise _TooLarge
+    return (cls, tuple((k, _summary(v, depth - 1, budget)) for k, v in list(attrs.items())))
 
 
 def _folded(summaries: Iterable[Hashable]) -> tuple[Hashable, ...]:
@@ -106,7 +107,7 @@ def _folded(summaries: Iterable[Hashable]) -> tuple[Hashable, ...]:
 
 def _code(code: types.CodeType) -> Hashable:
     try:
-        return hash(marshal.dumps(code))
+        return marshal.dumps(code)
     except ValueError:  # a code object marshal cannot write
         raise _TooLarge from None
 
@@ -121,13 +122,12 @@ def _torch_state(value: Any, cls: type) -> Hashable | None:
     except ImportError:
         return None
     if isinstance(value, torch.Tensor):
-        return (str(value.device), value.dtype, value.layout, value.requires_grad, value.dim())
+        return (str(value.device), value.dtype, value.layout, value.requires_grad, tuple(value.shape))
     if isinstance(value, (torch.device, torch.dtype)):
         return str(value)
-    if isinstance(value, torch.nn.Module):
-        param = next(iter(value.parameters()), None)
-        return (value.training, None if param is None else (str(param.device), param.dtype),
-                tuple(type(m) for m in list(value.children())[:ATTRIBUTES]))
+    if isinstance(value, torch.nn.Module):  # its mode, its parameters' devices and dtypes, its parts
+        return (value.training, frozenset((str(p.device), p.dtype) for p in value.parameters()),
+                tuple(type(m) for m in value.modules()))
     device = getattr(value, "device", None)
     return None if device is None else ("device", str(device))
 

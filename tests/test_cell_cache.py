@@ -38,7 +38,7 @@ def test_a_rerun_reuses_the_report_under_this_runs_cell_reference() -> None:
     calls: list[int] = []
     first = analysed(PING_PONG, CellRef("In[3]", cell_id="c1"), {"h": torch.arange(4.0), "torch": torch}, calls)
     ref = CellRef("In[4]", cell_id="c1")
-    ns = {"h": torch.arange(5.0), "torch": torch}  # new objects, the same to the analysis
+    ns = {"h": torch.arange(4.0) + 1, "torch": torch}  # new objects, the same to the analysis
     again = analysed(PING_PONG, ref, ns, calls)
     assert calls == [1] and first.findings
     assert again == analyze_source(PING_PONG, ref, namespace=ns)
@@ -101,6 +101,25 @@ def test_contents_out_of_reach_are_not_cached() -> None:
     for _ in range(cell_cache.DEPTH + 1):
         deep = [deep]
     assert namespace_fingerprint({"deep": deep}, "") is None
+
+    class Wide:
+        pass
+
+    wide = Wide()
+    for i in range(cell_cache.ATTRIBUTES + 1):
+        setattr(wide, f"a{i}", i)
+    assert namespace_fingerprint({"wide": wide}, "") is None
+
+
+def test_a_modules_mode_parameters_and_parts_count() -> None:
+    def fingerprint(module: torch.nn.Module) -> Any:
+        return namespace_fingerprint({"model": module}, "")
+
+    base = torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU())
+    assert fingerprint(base) == fingerprint(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()))
+    assert fingerprint(base) != fingerprint(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.GELU()))
+    assert fingerprint(base) != fingerprint(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()).double())
+    assert fingerprint(base) != fingerprint(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()).eval())
 
 
 def test_a_cells_own_loop_is_chosen_once_per_text() -> None:
