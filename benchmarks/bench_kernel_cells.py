@@ -276,7 +276,8 @@ def main() -> None:
         "which warms jedi, the profiler and the view's imports in a thread, only in the `%%paef` one). "
         "Right after %load_ext: the worst case, the cell sent at once. As a user lives it: "
         f"{len(ORDINARY)} ordinary cells, each after {args.think:g} s (the user writes it), then the cell "
-        f"after {args.think:g} s more.",
+        f"after {args.think:g} s more. A negative extra: the warm-up paid, during the pauses, a first-use "
+        "cost the plain kernel pays in the cell (the first optimizer construction).",
         "Targets (issue 9): %%paef warm <= 1.3x, --no-profile <= 1.05x, first-cell extra <= 1 s.",
     ]
     notes += [f"{k}: not measured ({why})" for k, why in sorted(skipped.items())]
