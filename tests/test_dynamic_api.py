@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from dynamic_helpers import compile_cell, item_reads  # noqa: E402
 
-from paef_jupyter import api  # noqa: E402
+from paef_jupyter import api, cell_cache  # noqa: E402
 from paef_jupyter.model import CellRef, Report  # noqa: E402
 from paef_jupyter.units import InputError  # noqa: E402
 
@@ -176,6 +176,7 @@ def test_a_crashing_rule_does_not_keep_the_cell_from_running(monkeypatch):
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(api, "analyze_source", broken)
+    monkeypatch.setattr(cell_cache, "_reports", cell_cache._Cache())  # not an earlier test's analysis
     run, ns = run_like_the_magic(PING_PONG)
     assert run.error is None and isinstance(ns["total"], float)
     assert run.report.profile.notes[0] == "static analysis failed: RecursionError: maximum recursion depth exceeded"
