@@ -71,6 +71,9 @@ function paint(Plotly, gd, colors) {
 }
 
 async function render({ model, el }) {
+  // Page-clock marks of the chart's steps (the browser suite reads them to say where a
+  // report's first draw spends its time).
+  performance.mark("paef-chart-render");
   const gd = document.createElement("div");
   gd.className = "paef-flame-live";
   // Never wider than the output column, even before a resize has caught up with it.
@@ -86,6 +89,7 @@ async function render({ model, el }) {
     gd.textContent = `The flame chart cannot be drawn here (${e}); the static report has it.`;
     return;
   }
+  performance.mark("paef-chart-plotly");
   const figure = model.get("figure") || {};
   gd.textContent = "";
   await Plotly.newPlot(gd, figure.data || [], figure.layout || {}, {
