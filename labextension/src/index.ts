@@ -25,6 +25,7 @@ import {
   parseRequest
 } from './protocol';
 import { installNavigation } from './navigate';
+import { preloadPlotly } from './plotly';
 
 /** Kernels whose comm target is already registered (one registration per connection). */
 const registered = new WeakSet<Kernel.IKernelConnection>();
@@ -110,6 +111,7 @@ function onMessage(
   } else if (request.type === 'hello') {
     comm.send({ type: 'ready', version: PROTOCOL_VERSION });
     comm.send(stateOf(tracker, kernel.id));
+    preloadPlotly(); // paef was just loaded in this kernel: its reports will need plotly.js
   } else if (request.type === 'set_metadata') {
     setMetadata(tracker, kernel.id, request);
   } else {

@@ -53,6 +53,8 @@ function fromKernel(model) {
   });
 }
 
+// The labextension starts loading it when the kernel loads paef (labextension/src/plotly.ts),
+// under the same name; a load that fails leaves the name empty for the next chart.
 function plotly(model) {
   if (!globalThis[LOADED]) {
     const loading = fromExtension().catch(() => fromKernel(model));
