@@ -124,6 +124,16 @@ def export_sizes(path: str) -> tuple[int, int]:
     return shipped, full
 
 
+def _steps(run: dict, name: str) -> str:
+    """Where a browser run's time went: seconds after the code ended at which each step was seen."""
+    steps = [f"{text.removeprefix('paef: ').rstrip('.…')} {at:+.2f} s" for at, text in run.get("steps") or ()
+             if at is not None]
+    if not steps:
+        return ""
+    load = f", load average {run['load_average']}" if "load_average" in run else ""
+    return f" The {name} run, step by step after the code's end{load}: " + "; ".join(steps) + "."
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "report.html")
@@ -149,7 +159,8 @@ def main() -> None:
                 f"In the browser ({kind}, the browser suite's last run, {measured.relative_to(ROOT)}): live chart "
                 f"drawn {got['cold']['end_to_drawn_s']} s (cold) and {got['warm']['end_to_drawn_s']} s (warm) "
                 f"after the cell's code ended{ran}; placeholder shown before the end: "
-                f"{got['cold']['placeholder_before_end'] and got['warm']['placeholder_before_end']}.")
+                f"{got['cold']['placeholder_before_end'] and got['warm']['placeholder_before_end']}."
+                + _steps(got["cold"], "cold"))
     write(Table(
         name="view",
         title="Notebook view: report latency after the cell's code ends, and export size",

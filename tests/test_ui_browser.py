@@ -6,6 +6,7 @@ Uses the browser harness of `tests/browser/conftest.py` (servers, chromium, note
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -176,7 +177,8 @@ def _timed_run(nb, index: int, clock: int) -> dict:
     steps += [(after_end(t["static"]), "static report shown"), (after_end(t["box"]), "live view shown"),
               (after_end(marks["render"]), "chart render began (anywidget)"),
               (after_end(marks["plotly"]), "plotly.js ready"), (after_end(t["drawn"]), "chart drawn")]
-    return {"placeholder_first": bool(t.get("placeholder")) and t["placeholder"] <= t["static"],
+    return {"load_average": round(os.getloadavg()[0], 2),
+            "placeholder_first": bool(t.get("placeholder")) and t["placeholder"] <= t["static"],
             "end_to_drawn_s": round((t["drawn"] - end) / 1000, 3),
             "run_to_end_s": round((end - t["sent"]) / 1000, 3),  # Shift+Enter to the code's end
             "end_to_static_s": round((t["static"] - end) / 1000, 3),
