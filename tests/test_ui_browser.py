@@ -173,7 +173,7 @@ def _timed_run(nb, index: int, clock: int) -> dict:
     def after_end(ms: float | None) -> float | None:
         return None if ms is None else round((ms - end) / 1000, 3)
 
-    steps = [(after_end(ms), note[:70]) for ms, note in zip(t["noted"], t["notes"]) if ms > end]
+    steps = [(after_end(ms), note) for ms, note in zip(t["noted"], t["notes"]) if ms > end]
     steps += [(after_end(t["static"]), "static report shown"), (after_end(t["box"]), "live view shown"),
               (after_end(marks["render"]), "chart render began (anywidget)"),
               (after_end(marks["plotly"]), "plotly.js ready"), (after_end(t["drawn"]), "chart drawn")]
