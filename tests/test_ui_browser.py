@@ -520,7 +520,8 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     static = nb.cell(1).locator(".paef-static")
     static.wait_for(state="visible", timeout=60_000)
     assert static.locator(".paef-card .paef-rule").all_inner_texts() == ["redundant-tensor"]
-    assert "Dismissed in this notebook: ping-pong" in static.inner_text()
+    dismissed = static.locator(".paef-dismissed-note").inner_text()
+    assert "ping-pong (line 7)" in dismissed and "operator-fusion (line" in dismissed
     # ... and so does `jupyter nbconvert --to html` of the saved file (no kernel, no script).
     assert _converted_cards(nb.page, jupyter_server.root / name) == ["redundant-tensor"]
 

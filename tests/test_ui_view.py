@@ -407,7 +407,7 @@ def test_dismiss_silence_and_undo_rewrite_the_saved_static_copy(monkeypatch):
     view.do_dismiss(PING_PONG)
     assert _static_cards(outputs) == ["host-sync", "redundant-tensor"] and len(outputs.shown) == 2
     static = outputs.shown[0].data
-    assert "Dismissed in this notebook: ping-pong (line 5)" in static
+    assert "Dismissed: ping-pong (line 5)" in static
     assert FIXED_5 not in static.split("every automatic fix applied")[1]  # nor its fix in the fixed cell
     assert "ping-pong" not in static.split("paef-top")[1].split("</ol>")[0]  # nor in the top list
     view.do_silence(HOST_SYNC)

@@ -102,7 +102,7 @@ def _dismissed_note(report: Report, dismissed: AbstractSet[int]) -> Markup | Non
     if not dismissed:
         return None
     names = ", ".join(f"{report.findings[i].rule} (line {report.findings[i].line})" for i in sorted(dismissed))
-    return tag("div", f"Dismissed in this notebook: {names}.", class_="paef-note paef-dismissed-note")
+    return tag("div", f"Dismissed: {names}.", class_="paef-note paef-dismissed-note")
 
 
 def _fixed_units(report: Report, dismissed: AbstractSet[int] = frozenset()) -> Markup | None:
