@@ -538,6 +538,20 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     nb.page.wait_for_function(f"() => /{RULE_OF_CARD}operator-fusion</.test(({STATIC_JS})())", timeout=30_000)
     assert not re.search(f"{RULE_OF_CARD}ping-pong<", nb.page.evaluate(STATIC_JS))  # still dismissed
 
+    # Saved and reloaded on the same kernel: the live view re-attaches beside the saved static
+    # copy, which this page did not display itself; Undo rewrites it all the same.
+    report_id = re.search(r'data-paef-report="(\w+)"', nb.page.evaluate(STATIC_JS)).group(1)
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while not any(report_id in str(o) for o in _saved_outputs(jupyter_server, name)):
+        assert time.monotonic() < deadline, "the notebook was not saved"
+        time.sleep(0.3)
+    nb.page.reload()
+    view = nb.cell(1).locator(".paef-box")
+    view.wait_for(timeout=90_000)
+    view.locator(".paef-cardbox").filter(has_text="ping-pong").first.get_by_role("button", name="Undo").click()
+    nb.page.wait_for_function(f"() => /{RULE_OF_CARD}ping-pong</.test(({STATIC_JS})())", timeout=30_000)
+
 
 # The static copy of the second cell's report as the notebook model holds it (what a save writes).
 STATIC_JS = """() => { const cell = window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[1];

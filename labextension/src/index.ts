@@ -26,6 +26,7 @@ import {
 } from './protocol';
 import { installNavigation } from './navigate';
 import { preloadPlotly } from './plotly';
+import { IOutputList, updateStaticCopies } from './staticcopy';
 
 /** Kernels whose comm target is already registered (one registration per connection). */
 const registered = new WeakSet<Kernel.IKernelConnection>();
@@ -68,6 +69,21 @@ function stateOf(tracker: INotebookTracker, kernelId: string) {
     shared.getMetadata('paef'),
     shared.cells.map(cell => ({ id: cell.id, meta: cell.getMetadata('paef') }))
   );
+}
+
+/** The output lists of every code cell in the notebooks on this kernel. */
+function outputListsOn(tracker: INotebookTracker, kernelId: string): IOutputList[] {
+  const lists: IOutputList[] = [];
+  for (const panel of panelsOn(tracker, kernelId)) {
+    const cells = panel.content.model!.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells.get(i);
+      if (cell.type === 'code') {
+        lists.push((cell as unknown as { outputs: IOutputList }).outputs);
+      }
+    }
+  }
+  return lists;
 }
 
 function setMetadata(tracker: INotebookTracker, kernelId: string, request: ISetMetadata): void {
@@ -131,6 +147,12 @@ function registerTarget(
     return;
   }
   registered.add(kernel);
+  kernel.iopubMessage.connect((_, msg) => {
+    if (msg.header.msg_type === 'update_display_data') {
+      const content = (msg as KernelMessage.IUpdateDisplayDataMsg).content;
+      updateStaticCopies(outputListsOn(tracker, kernel.id), content);
+    }
+  });
   kernel.registerCommTarget(
     COMM_TARGET,
     (comm: Kernel.IComm, open: KernelMessage.ICommOpenMsg) => {

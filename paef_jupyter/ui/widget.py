@@ -122,7 +122,8 @@ class ReportView:
         cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
         emptied: the two outputs must be neighbours. The static output keeps a display id, so
         a Dismiss, a silenced rule or their Undo rewrites it (`_show_dismissed`): what the
-        notebook saves agrees with what the user decided."""
+        notebook saves agrees with what the user decided (after a page reload on the same
+        kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
         from IPython.display import HTML, display
 
         if placeholder is not None:
