@@ -377,7 +377,7 @@ def test_a_clean_report_without_a_chart_is_static_html_alone_and_closes_the_cell
     from paef_jupyter.ui import show_report
 
     shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
     show_report(sample_report(), key="cell-c")
     before = _live_widgets()
     shown.clear()
