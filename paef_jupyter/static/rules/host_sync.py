@@ -11,9 +11,10 @@ from ...model import Edit, Fix, Severity
 from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
 from ..facts import Facts, Loop
 from ..types import Kind, kind_of_method
+from ._row_reads import row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
-from .base import Rule
+from .base import Rule, RuleContext
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
@@ -39,6 +40,10 @@ class HostSync(Rule):
         "the GPU idles while Python prepares the next step. Keep values on the device (`.detach()`) "
         "and read them once after the loop, or every N steps."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._taken: set[str] = set()  # names the fixes of this unit introduce
 
     # --- sites -----------------------------------------------------------------------
 
@@ -93,6 +98,8 @@ class HostSync(Rule):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
         if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
+        if method == "item" and self._per_row(node):
+            return
         if method == "item":
             kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept, receiver)
@@ -104,6 +111,16 @@ class HostSync(Rule):
             f"values = torch.cat(kept){self.facts.code(node)[len(self.facts.code(tensor)):]}  # once, after the loop"
         )
         self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
+
+    def _per_row(self, node: cst.Call) -> bool:
+        """`t[u].argmax().item()` in a loop over rows, on every step (its branch too: a test
+        per row picks rows, not steps): reported with the fix that reads all rows at once."""
+        fix = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
+        if fix is None:
+            return False
+        self.report(node, f"`{self.facts.code(node)}` copies one value per row to the host on every step: one device "
+                    "sync per row, where one copy of every row's value would do", fix=fix)
+        return True
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to

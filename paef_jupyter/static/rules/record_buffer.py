@@ -24,11 +24,10 @@ import libcst as cst
 from ...fix.edits import delete_statement, fresh_name, replace
 from ...model import Edit, Fix, Severity
 from ..facts import Facts
-from ..names import is_inplace_method, mutated_arguments
 from ..types import Kind
 from ._support import insert_after, torch_alias
-from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, dtype_of, earlier_value, family, invariant, keyword,
-                            locally_bound, reads_of, within)
+from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, dtype_of, earlier_value, family,
+                            invariant, keyword, locally_bound, reads_of, within)
 from .base import Rule, RuleContext
 
 TENSOR_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"})
@@ -41,10 +40,6 @@ FROM_PYTHON = frozenset({
 # tensors is what tensor rows look like: not a sign of Python records).
 CONSUMERS = FROM_PYTHON | {"builtins.zip", "builtins.map"}
 SAMPLERS = frozenset({"random.sample", "random.choices"})
-# Builtins that change none of their arguments (what a record loop converts its values with).
-PURE_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len", "builtins.abs",
-                        "builtins.min", "builtins.max", "builtins.round", "builtins.range", "builtins.list",
-                        "builtins.tuple"})
 EMPTY_LISTS = frozenset({"builtins.list", "collections.deque"})
 RING_SUGGESTION = """\
 # once, where the buffer is created: one preallocated tensor per field
@@ -324,7 +319,7 @@ class RecordBuffer(Rule):
         loop = next((lp for lp in facts.enclosing_loops(call) if lp.node is loop_node), None)
         tensor = record.value
         if loop is None or var in facts.names_written(loop_node.body) or not invariant(facts, tensor, loop) \
-                or not _changes_no_tensor(facts, loop_node) or not _runs_to_end(facts, loop_node) \
+                or not changes_no_tensor(facts, loop_node) or not _runs_to_end(facts, loop_node) \
                 or any(isinstance(a, cst.Try) for a in facts.ancestors(loop_node)):
             return None
         if any(within(facts, a, loop_node) and a is not call for a in _appends(facts, column)) \
@@ -387,40 +382,6 @@ def _runs_to_end(facts: Facts, loop_node: cst.For) -> bool:
             if owner is loop_node:
                 return False
     return True
-
-
-def _changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
-    """The loop body changes no tensor in place, whatever name it reaches it by (a view of
-    the record source, or the tensor it is a view of): no in-place method or `out=`, no
-    `+=` but on numbers, item assignments only into lists and dicts, and calls the analysis
-    cannot see into get no argument that holds or may hold a tensor."""
-    containers = (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST)
-    for node in facts.walk(loop_node.body):
-        if isinstance(node, cst.AugAssign):
-            if not (isinstance(node.target, cst.Name) and facts.kind(node.target) is Kind.NUMBER):
-                return False
-        elif isinstance(node, cst.AssignTarget):
-            targets = [e.value for e in node.target.elements] if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target]
-            for target in targets:
-                if isinstance(target, (cst.Subscript, cst.Attribute)) and facts.kind(target.value) not in containers:
-                    return False
-        elif isinstance(node, cst.Call) and not _leaves_tensors(facts, node, containers):
-            return False
-    return True
-
-
-def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...]) -> bool:
-    if any(mutated_arguments(call)):
-        return False
-    func = call.func
-    if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
-        return facts.kind(func.value) in containers and func.attr.value in ("append", "extend", "insert", "pop")
-    qualified = facts.qualified_name(func) or ""
-    if qualified.startswith(("torch.", "numpy.", "math.")) or qualified in PURE_CALLS:
-        return True
-    if isinstance(func, cst.Attribute) and facts.kind(func.value) is Kind.TENSOR:
-        return True  # a tensor method that is not in place returns a new tensor
-    return all(facts.kind(a.value) in (Kind.NUMBER,) for a in call.args)
 
 
 def _has_rows(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
