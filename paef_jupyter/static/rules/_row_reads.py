@@ -20,29 +20,53 @@ EXACT_REDUCTIONS = {"argmax": "", "argmin": "", "amax": "", "amin": "", "max": "
                     "any": "", "all": ""}
 
 
-def row_read_fix(facts: Facts, item: cst.Call, taken: set[str]) -> Fix | None:
-    """The fix that reads every row's value at once, for `item` (`t[u].<reduction>().item()`),
-    or None when it is not proved: `u` is the target of a `for u in range(...)` around it that
-    does not rebind it, `t` is a tensor that loop neither rebinds nor changes in place (no
-    tensor is changed in place there at all), and the reduction takes no arguments."""
-    reduction = item.func.value if isinstance(item.func, cst.Attribute) and not item.args else None
-    if not (isinstance(reduction, cst.Call) and not reduction.args and isinstance(reduction.func, cst.Attribute)
-            and reduction.func.attr.value in EXACT_REDUCTIONS):
+ROW_HINT = """\
+# before the loop over rows: every row's value at once, one copy to the host
+values = <the expression with t[u] -> t, per-row reductions over dim 1, per-row picks as index tensors>.tolist()
+# in the loop
+value = values[u]"""
+
+
+def row_read_fix(facts: Facts, item: cst.Call, taken: set[str]) -> Fix | str | None:
+    """For `item` (`<expr>.item()` reading row `u` of a loop `for u in range(...)`): the fix
+    that reads every row's value at once, or why that is not proved, or None when `item`
+    reads no row of such a loop. Proved for `t[u].<reduction>()` only: `u` is not rebound in
+    the loop, `t` is a tensor the loop neither rebinds nor changes in place (no tensor is
+    changed in place there at all), and the reduction takes no arguments."""
+    receiver = item.func.value if isinstance(item.func, cst.Attribute) and not item.args else None
+    if receiver is None:
         return None
-    row = reduction.func.value
-    if not (isinstance(row, cst.Subscript) and isinstance(row.value, cst.Name) and len(row.slice) == 1
-            and isinstance(row.slice[0].slice, cst.Index) and isinstance(row.slice[0].slice.value, cst.Name)):
-        return None
-    tensor, var = row.value, row.slice[0].slice.value.value
     loop = next((lp for lp in facts.enclosing_loops(item) if isinstance(lp.node, cst.For)
-                 and isinstance(lp.node.target, cst.Name) and lp.node.target.value == var), None)
+                 and isinstance(lp.node.target, cst.Name) and lp.node.target.value in facts.names_read(receiver)), None)
     if loop is None or not isinstance(loop.node.iter, cst.Call) or facts.qualified_name(loop.node.iter.func) != "builtins.range":
-        return None  # a range's values are ints: `values[u]` picks what `t[u]` did
-    if var in facts.names_written(loop.node.body) or var in locally_bound(facts, item) or facts.kind(tensor) is not Kind.TENSOR:
         return None
+    var = loop.node.target.value  # type: ignore[union-attr]
+    reduction = receiver
+    row = reduction.func.value if isinstance(reduction, cst.Call) and isinstance(reduction.func, cst.Attribute) else None
+    whole_row = isinstance(row, cst.Subscript) and isinstance(row.value, cst.Name) and len(row.slice) == 1 \
+        and isinstance(row.slice[0].slice, cst.Index) and isinstance(row.slice[0].slice.value, cst.Name) \
+        and row.slice[0].slice.value.value == var
+    per_row = (facts.names_read(receiver) & facts.names_written(loop.node.body)) - {var}
+    if whole_row:
+        per_row.discard(row.value.value)  # type: ignore[union-attr]  # the tensor itself: checked below
+    if per_row:
+        names = ", ".join(f"`{n}`" for n in sorted(per_row))
+        return (f"{names} is computed row by row in this loop and picks what is read: compute every row's {names} "
+                "first (one tensor), then read all rows with one vectorised expression; not rewritten, since that "
+                "splits the loop in two and needs the ranks of the tensors read, which the analysis does not prove")
+    if not whole_row:
+        return f"only `t[{var}].<reduction>()` (a whole row `{var}` of a tensor) is rewritten"
+    name = reduction.func.attr.value  # type: ignore[union-attr]
+    if name not in EXACT_REDUCTIONS or reduction.args:  # type: ignore[union-attr]
+        return (f"`.{name}(...)` of every row at once may round or group differently from row by row: only "
+                f"{', '.join(f'`{r}()`' for r in sorted(EXACT_REDUCTIONS))} are rewritten")
+    tensor = row.value
+    if var in facts.names_written(loop.node.body) or var in locally_bound(facts, item):
+        return f"`{var}` is rebound inside the loop"
+    if facts.kind(tensor) is not Kind.TENSOR:
+        return f"`{tensor.value}` is not proved to be a tensor"
     if not invariant(facts, tensor, loop) or not changes_no_tensor(facts, loop.node):
-        return None
-    name = reduction.func.attr.value
+        return f"the loop may change `{tensor.value}` (or a tensor sharing its memory) between the rows it reads"
     cache = fresh_name(facts, f"{tensor.value}_{name}", taken)
     taken.add(cache)
     # `unsqueeze(-1).flatten(1)`: one row per `t[u]` whatever `t`'s rank (1-D rows become 1-element rows)
