@@ -339,10 +339,14 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
 def changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
     """The loop body changes no tensor in place, whatever name it reaches it by (a view of
     the record source, or the tensor it is a view of): no in-place method or `out=`, no
-    `+=` but on numbers, item assignments only into lists and dicts, and calls the analysis
-    cannot see into get no argument that holds or may hold a tensor."""
+    `+=` but on numbers, item assignments only into lists and dicts, and no call the
+    analysis cannot see into (this unit's pure functions are followed, by the same test)."""
+    return _body_changes_no_tensor(facts, loop_node.body, 0)
+
+
+def _body_changes_no_tensor(facts: Facts, body: cst.CSTNode, depth: int) -> bool:
     containers = (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST)
-    for node in facts.walk(loop_node.body):
+    for node in facts.walk(body):
         if isinstance(node, cst.AugAssign):
             if not (isinstance(node.target, cst.Name) and facts.kind(node.target) is Kind.NUMBER):
                 return False
@@ -351,12 +355,12 @@ def changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
             for target in targets:
                 if isinstance(target, (cst.Subscript, cst.Attribute)) and facts.kind(target.value) not in containers:
                     return False
-        elif isinstance(node, cst.Call) and not _leaves_tensors(facts, node, containers):
+        elif isinstance(node, cst.Call) and not _leaves_tensors(facts, node, containers, depth):
             return False
     return True
 
 
-def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...]) -> bool:
+def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...], depth: int) -> bool:
     if any(mutated_arguments(call)) or any(a.keyword is not None and a.keyword.value == "inplace" for a in call.args):
         return False
     func = call.func
@@ -367,7 +371,10 @@ def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...]) 
         return True
     if isinstance(func, cst.Attribute) and facts.kind(func.value) is Kind.TENSOR:
         return True  # a tensor method that is not in place returns a new tensor
-    return all(facts.kind(a.value) in (Kind.NUMBER,) for a in call.args)
+    if isinstance(func, cst.Name) and func.value in facts.functions and depth < 3:
+        return facts.is_pure_function(func.value) \
+            and _body_changes_no_tensor(facts, facts.functions[func.value].body, depth + 1)
+    return False
 
 
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
