@@ -397,12 +397,18 @@ def _has_rows(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if (facts.qualified_name(expr.func) or "") in ("torch.cat", "torch.stack", "torch.concat", "torch.vstack",
                                                     "torch.hstack"):
         return True
-    if isinstance(expr.func, cst.Name) and (helper := facts.functions.get(expr.func.value)) is not None:
-        body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
-        returns = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                   and isinstance(s.body[0], cst.Return) and s.body[0].value is not None]
-        return len(body) == 1 and len(returns) == 1 and _has_rows(facts, returns[0], depth + 1)
-    return False
+    returned = _helper_return(facts, expr)
+    return returned is not None and _has_rows(facts, returned, depth + 1)
+
+
+def _helper_return(facts: Facts, call: cst.Call) -> cst.BaseExpression | None:
+    """What a call of a local helper whose whole body is one `return <expr>` gives: `<expr>`."""
+    if not (isinstance(call.func, cst.Name) and (helper := facts.functions.get(call.func.value)) is not None):
+        return None
+    body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
+    returns = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+               and isinstance(s.body[0], cst.Return) and s.body[0].value is not None]
+    return returns[0] if len(body) == 1 and len(returns) == 1 else None
 
 
 # --- container facts ------------------------------------------------------------------------
@@ -628,11 +634,6 @@ def _dtype_family(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str
     if qualified in ("torch.cat", "torch.stack", "torch.concat") and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)):
         parts = [_dtype_family(facts, el.value, depth + 1) for el in expr.args[0].value.elements]
         return FLOAT if FLOAT in parts else (parts[0] if parts and len(set(parts)) == 1 else None)
-    if isinstance(expr.func, cst.Name) and (helper := facts.functions.get(expr.func.value)) is not None:
-        body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
-        returns = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                   and isinstance(s.body[0], cst.Return) and s.body[0].value is not None]
-        if len(body) == 1 and len(returns) == 1:
-            return _dtype_family(facts, returns[0], depth + 1)
-    return None
+    returned = _helper_return(facts, expr)
+    return _dtype_family(facts, returned, depth + 1) if returned is not None else None
 
