@@ -6,6 +6,7 @@ source -> facts -> findings -> (profile) -> ranked findings -> Report
 from __future__ import annotations
 
 import time
+from asyncio import CancelledError
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
@@ -145,6 +146,10 @@ def profiling_cell(
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
     run = yield from collecting(files, loop, progress=progress)
+    if isinstance(run.error, (KeyboardInterrupt, CancelledError)):
+        # Ctrl-C (an awaited cell's is a cancellation): the user waits for nothing more, not even
+        # the one-time warm-up that `ready` would wait for.
+        return CellRun(run.value, run.error, Report(sources=(SourceUnit(ref, text),)))
     if run.error is None:
         tell(progress, "analysing the cell and its profile\u2026")
     if ready is not None:
