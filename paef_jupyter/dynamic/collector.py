@@ -222,11 +222,20 @@ def _line_range(torch: Any) -> Callable[[str], Any]:
         return torch.autograd.profiler.record_function
 
 
+# A trace past this size is not read: reading takes about 4 times its size in memory. The line
+# tracer's caps keep a trace well under it; an op loop entirely in C runs past them.
+MAX_TRACE_BYTES = 32 * 2**20
+
+
 def _export(prof: Any, main_tid: int) -> tuple[Trace, int]:
     with tempfile.TemporaryDirectory(prefix="paef-trace-") as tmp:
         path = os.path.join(tmp, "trace.json")
         prof.export_chrome_trace(path)
-        return load_chrome_trace(path, main_tid=main_tid), os.path.getsize(path)
+        size = os.path.getsize(path)
+        if size > MAX_TRACE_BYTES:
+            raise ValueError(f"the trace is {size // 2**20} MB, over the {MAX_TRACE_BYTES // 2**20} MB read "
+                             "(ops in a loop of C code, which the caps cannot stop)")
+        return load_chrome_trace(path, main_tid=main_tid), size
 
 
 def _cuda_available(torch: Any) -> bool:
