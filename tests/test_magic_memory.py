@@ -16,11 +16,13 @@ CELLS = {
     "cell loop": "x = torch.zeros(1)\nfor epoch in range(10):\n    for j in range(50000):\n        x = x + 1",
     # The same ops in a module's loop: no cell line runs while they are recorded.
     "library loop": "import helper_ops\nx = torch.zeros(1)\nfor epoch in range(10):\n    x = helper_ops.chunk(x, 50000)",
+    # No loop to window: 300k iterations of one line.
+    "comprehension": "one = torch.ones(1)\nx = [one + i for i in range(300000)]",
 }
 
 
 @pytest.mark.parametrize("name", list(CELLS))
-def test_a_window_of_many_tiny_ops_is_capped_in_memory(name, tmp_path):
+def test_many_tiny_ops_are_capped_in_memory(name, tmp_path):
     (tmp_path / "helper_ops.py").write_text(HELPER)
     cell = CELLS[name]
     k = Kernel()

@@ -50,16 +50,16 @@ WINDOW_SHARE = 0.05
 MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
-# What the profiler may record. Every recorded event costs about 0.3 KB while recording, then
-# about 1.4 KB more when the profiler stops and 1 KB when its trace is read: 300k tiny ops took
-# 1.2 GB and 40 s to post-process. The op count cannot be read while recording; the resident
-# size grows with it (about 0.2 KB an event), so a watchdog thread reads it (and the clock)
-# every WATCH_EVERY_S and ends the profiled part at MAX_ADDED_MEMORY over the highest size seen
-# before the profiler started (the unprofiled iterations' own peak, so a loop's transient
-# allocations do not count), or at the time cap, even where no cell line
-# runs (ops in a library's loop): it sets the frame the main thread runs to be traced, and
-# that frame's next line stops the profiler. Op loops entirely in C (`functools.reduce(torch.add,
-# ...)`) run no line until they return: only the trace's size cap (`collector`) bounds those.
+# What the profiler may record. Each recorded event costs about 0.2 KB while recording, then
+# 1.5 KB when the profiler stops and 1 KB when its trace is read: a window of 300k tiny ops
+# (`x = x + 1` is 5 events) took 1.2 GB and 40 s to post-process. The event count cannot be read
+# while recording, but the resident size grows with it: a watchdog thread reads it (and the
+# clock) every WATCH_EVERY_S and ends the profiled part at MAX_ADDED_MEMORY over the highest
+# size seen before the profiler started (the unprofiled iterations' own peak: a loop's
+# transient allocations do not count), or at the time cap. Where no cell line runs (ops in a
+# library's loop) it has the frame the cell's thread runs traced, and that frame's next line
+# stops the profiler. Op loops entirely in C (`functools.reduce(torch.add, ...)`) run no line
+# until they return: only the trace's size cap (`collector.MAX_TRACE_BYTES`) bounds those.
 # Without a loop to window (a bare comprehension) the line count is the bound; in a window the
 # iterations are, and a long pure-Python generator in one iteration must not end it early.
 MAX_ADDED_MEMORY = 8 * 2**20
@@ -442,7 +442,7 @@ class _Watchdog:
         self._stopped = threading.Event()
         if resident_bytes() is None:
             return
-        threading.Thread(target=self._watch, name="paef-watchdog", daemon=True).start()
+        threading.Thread(target=self._watch, name="profile-cap (paef)", daemon=True).start()
 
     def stop(self) -> None:
         self._stopped.set()
