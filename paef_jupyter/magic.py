@@ -593,11 +593,10 @@ def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
     from .dynamic.warm import warm_in_background
+    from .magic_async import install
     from .static import warm
     from .static.types import JediOracle
     from .ui.warm import warm_view
-
-    from .magic_async import install
 
     # A kernel has imported what its cells use: jedi inspects compiled modules (torch._C) here
     # rather than in a subprocess of its own that imports torch again (seconds, on the first
