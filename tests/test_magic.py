@@ -112,19 +112,24 @@ def test_cell_runs_as_without_the_magic_then_shows_the_report(kernel):
     r = kernel.ok("%%paef\nb = a + 1\nprint('hello', b)\nb * 10")
     assert r.stdout() == "hello 6\n"
     assert r.value() == "60"
-    # A placeholder at once (emptied later), the saved report, the live view (no HTML a front end would prefer).
-    progress, static, view = r.displays()
-    assert "paef-progress" in progress["text/html"]
-    assert 'class="paef-summary"' in static["text/html"] and "paef-static" in static["text/html"]
-    assert set(view) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    # A placeholder at once, then the saved report and the live view; a clean report without a
+    # chart (nothing to click) replaces the placeholder in place, with no widget.
+    chart = kernel.ok("from paef_jupyter.ui import flame\n"
+                      "print(flame.layout(get_ipython().run_line_magic('paef', 'last')) is not None)").stdout()
+    shown = r.displays()
+    assert "paef-progress" in shown[0]["text/html"] and len(shown) == (3 if chart == "True\n" else 1)
     assert kernel.ok("print(b, _)").stdout() == "6 60\n"  # same namespace; the value became Out
 
 
 def test_a_profiled_loop_shows_its_findings_and_keeps_line_numbers(kernel):
     r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-pp")
     assert r.stdout() == "trained 29\n" and r.value() == "0.0"
-    html = r.displays()[1]["text/html"]
-    assert '<code class="paef-rule">ping-pong</code>' in html
+    # A placeholder at once (emptied later), the saved report, the live view (no HTML a front end would prefer).
+    progress, static, view = r.displays()
+    assert "paef-progress" in progress["text/html"]
+    assert 'class="paef-summary"' in static["text/html"] and "paef-static" in static["text/html"]
+    assert set(view) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    assert '<code class="paef-rule">ping-pong</code>' in static["text/html"]
     info = json.loads(kernel.ok(
         "import json\nr = %paef last\n"
         "print(json.dumps({'findings': [(f.rule, f.line, f.ref.cell_id) for f in r.findings],"
