@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, names_read,
-                    names_written, root_name, walk, writes_of)
+from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
+                    names_read, names_written, root_name, walk, writes_of)
 from .types import (
     JediOracle,
     Kind,
@@ -602,7 +602,20 @@ class Facts:
             return True
         callees = self._local_callees(call)
         if callees:
-            return not any(self.names_written(f.body) & _params(f) for f in callees)
+            return not any(self._changes_parameters(f) for f in callees)
+        return False
+
+    def _changes_parameters(self, func: FunctionNode) -> bool:
+        """The function changes an argument's object in place (`a[i] = ...`, `a += ...`,
+        `a.append(...)`, `next(a)`); rebinding a parameter (`a = np.log1p(a)`) changes nothing
+        the caller holds."""
+        params = _params(func)
+        for node in walk(func.body, self.children, into_scopes=False):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" \
+                    and node.args and root_name(node.args[0].value) in params:
+                return True
+            if any(name in params for name in mutated_names(node)):
+                return True
         return False
 
     def _local_callees(self, call: cst.Call) -> list[FunctionNode]:
@@ -613,12 +626,13 @@ class Facts:
             return [f for key, f in self.functions.items() if key.endswith("." + func.attr.value)]
         return []
 
-    def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None) -> bool:
-        """True if `expr` gives the same value on every iteration (safe to compute once)."""
+    def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None, given: frozenset[str] = frozenset()) -> bool:
+        """True if `expr` gives the same value on every iteration (safe to compute once); with
+        `given`, the same value whenever those names hold the same values (an inner loop's target)."""
         loop = loop or self.iteration_loop(expr)
         if loop is None:
             return False
-        varying = self.varying_names(expr, loop)
+        varying = self.varying_names(expr, loop) - given
         if self.names_read(expr) & varying:
             return False
         return all(self._call_is_pure(call, varying) for call in self.calls_in(expr))
@@ -684,7 +698,10 @@ class Facts:
             if receiver in _STATEFUL_KINDS:
                 return False
             root = root_name(func.value)
-            return root is None or root not in varying
+            # `a.mean(axis=0)` on a parameter or local: a value of the receiver, no effect
+            # (unlike `ax.plot(...)`, whose method is no known reader).
+            return root is None or root not in varying or (
+                method not in _RANDOM_METHODS and self._only_reads(func.value, method))
         return False
 
     def is_pure_function(self, name: str) -> bool:
