@@ -113,8 +113,8 @@ class CpuFunction(Rule):
             node,
             f"`{code}` runs {what} on the same `{target}` on every pass of the outer loop: `{iterable}` "
             "yields the same batches each time, so every batch's result is recomputed on the CPU",
-            fix=Fix(description=f"compute it once per batch before the outer loop and index it by the batch's "
-                    f"position (`for k, {target} in enumerate({iterable})` ... `{name}[k]`)",
+            fix=Fix(description=f"compute it once per batch before the outer loop (`{name}`, one entry per item "
+                    f"of `{iterable}`) and read the batch's entry inside, by its position from `enumerate`",
                     suggestion=f"{name} = [{code} for {target} in {iterable}]", safe=False),
         )
 
@@ -325,7 +325,7 @@ class CpuFunction(Rule):
         a function of this unit that changes its argument."""
         holders = {name}
         for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.Assign) and name in self.facts.names_read(node.value):
+            if isinstance(node, cst.Assign) and self._may_alias(node.value, name):
                 for target in node.targets:
                     holders |= set(bound_names(target.target))
         if any(mutated_in_place(self.facts, h, loop.node.body) for h in holders):
@@ -340,6 +340,12 @@ class CpuFunction(Rule):
                         if param is None or mutated_in_place(self.facts, param, func.body):
                             return True
         return False
+
+    def _may_alias(self, value: cst.BaseExpression, name: str) -> bool:
+        """`value` may be (a view of) `name`'s object: `adj.t()`, `adj[0]`, `model(x, adj)`;
+        arithmetic on it (`adj @ x`) builds a new one."""
+        return any(self._flows_into(n) is not FRESH for n in self.facts.walk(value)
+                   if isinstance(n, cst.Name) and n.value == name)
 
     def _movable(self, stmt: cst.CSTNode, assigned: str, loop: Loop) -> bool:
         """`name = f(...)` moves whole: unconditional, the only write of `name`, not read before."""
