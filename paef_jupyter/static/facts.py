@@ -71,6 +71,8 @@ NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "seterr", "set_printoptions", "printoptions", "tofile",
 }
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
+# torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
+_PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
 
@@ -117,6 +119,9 @@ class _Def:
     function: FunctionNode | None
     loop: Loop | None = None  # for-loop target definitions
     annotation: cst.BaseExpression | None = None
+    # what gives the name its kind when it has no single value: `x` of `x, y = a.to(d), b`
+    # (`a.to(d)`), each name of `_, top = torch.max(out, 1)` (the call: a pair of tensors)
+    element: cst.BaseExpression | None = None
 
 
 class Prior:
@@ -934,6 +939,8 @@ class Facts:
             return earlier if earlier not in (None, Kind.UNKNOWN) else self._jedi_kind(name)
         if d.value is not None:
             return self.kind(d.value)
+        if d.element is not None:
+            return self.kind(d.element)
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -1170,10 +1177,27 @@ class _Indexer:
             for el, val in zip(target.elements, value.elements):  # `BATCH, LATENT = 24, 6`: constants, element for element
                 self._define(el.value, val.value, node, loop, annotation)
             return
+        if isinstance(target, (cst.Tuple, cst.List)) and value is not None \
+                and not any(isinstance(el, cst.StarredElement) for el in target.elements):
+            for el, element in zip(target.elements, self._unpacked(value, len(target.elements))):
+                for name in bound_names(el.value):
+                    self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
+                                                               element if isinstance(el.value, cst.Name) else None))
+            return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
         for name in names:
             self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation))
+
+    def _unpacked(self, value: cst.BaseExpression, n: int) -> list[cst.BaseExpression | None]:
+        """What each of `n` unpacked names is made from, for its kind (None: not known)."""
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == n \
+                and not any(isinstance(el, cst.StarredElement) for el in value.elements):
+            return [el.value for el in value.elements]
+        if n == 2 and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value in _PAIRED_RESULTS:  # `torch.max(out, 1)`, `out.topk(k)`
+            return [value, value]
+        return [None] * n
 
     def _enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:

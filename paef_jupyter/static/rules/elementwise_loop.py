@@ -23,6 +23,8 @@ _ELEMENTWISE = frozenset({
 _TENSOR_ONLY = frozenset({"detach", "contiguous", "unsqueeze", "requires_grad_"})
 _TENSOR_KEEPING = frozenset({"flatten", "clone", "view", "reshape", "float", "double", "abs", "t", "squeeze"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+# Tensor methods returning a (values, indices) pair: `t.topk(k).indices` is a tensor.
+_PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max", "min", "cummax", "cummin"})
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 
 
@@ -47,6 +49,8 @@ class ElementwiseLoop(Rule):
         outer = self._range(node)
         if outer is None:
             counted = self._counting(node)
+            if counted is None:
+                counted = self._accumulating(node)
             return counted if counted is not None else self._collecting(node)
         ranges = [outer]
         body = _statements(node)
@@ -59,7 +63,7 @@ class ElementwiseLoop(Rule):
         if body is None or not body:
             return None
         variables = tuple(r.var for r in ranges)
-        if len(ranges) == 1 and self._counting(node) is False:
+        if len(ranges) == 1 and (self._counting(node) is False or self._accumulating(node) is False):
             return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             return None
@@ -120,6 +124,67 @@ class ElementwiseLoop(Rule):
                     "per item and have the same length)", suggestion=suggestion, safe=False),
         )
         return False
+
+    # --- per-class sums: `label = labels[i]; class_total[label] += 1` -------------------------
+
+    def _accumulating(self, node: cst.For) -> bool | None:
+        """Sums per class keyed by an element used as a Python index (`class_correct[label] +=
+        c[i].item()`): an op and a device->host sync per element, where one `bincount` per
+        accumulator (with `weights=` for the summed values) gives every class's sum.
+
+        Always a hint: the accumulators are Python lists or tensors that the rest of the
+        program reads in its own way. A NumPy accumulator (`confusion[t, p] += 1`) is left
+        alone: `np.add.at` is its vectorised form and the indices must first leave the device."""
+        elements = self._element_names(node)
+        body = _statements(node)
+        if not elements or body is None or node.orelse is not None:
+            return None
+        elements, sums = dict(elements), []
+        for stmt in body:
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+                return None
+            small = stmt.body[0]
+            if isinstance(small, cst.Assign) and not sums and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name):
+                read = self._element(small.value, elements)  # `label = labels[i]`: a name for an element
+                if read is None or read[0].isdigit():
+                    return None
+                elements[small.targets[0].target.value] = read
+                continue
+            total = self._class_sum(small, elements)
+            if total is None:
+                return None
+            sums.append(total)
+        if not sums:
+            return None
+        self.report(
+            node,
+            "this loop adds tensor elements into per-class totals one element at a time, using an element "
+            "as a Python index: an op and a device->host sync per element; one `bincount` over the whole "
+            "tensors gives every class's total",
+            fix=Fix(description="sum per class with one `bincount` per total (keep the totals as tensors, or convert "
+                    "once at the end): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
+        )
+        return False
+
+    def _class_sum(self, small: cst.BaseSmallStatement, elements: dict[str, str]) -> str | None:
+        """`totals[label] += 1` / `+= c[i].item()` (a Python list or a 1-D tensor of totals) ->
+        its `bincount` form."""
+        if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)):
+            return None
+        target = small.target
+        if not (isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)
+                and isinstance(target.value, (cst.Name, cst.Attribute))
+                and self.facts.kind(target.value) in (Kind.LIST, Kind.TENSOR)):
+            return None
+        index = self._element(target.slice[0].slice.value, elements)
+        one = isinstance(small.value, cst.Integer) and small.value.value == "1"
+        weight = None if one else self._element(small.value, elements)
+        if index is None or index[0].isdigit() or (not one and (weight is None or weight[0].isdigit())):
+            return None
+        totals = self.facts.code(target.value)
+        weights = "" if one else f", weights={weight}.float()"
+        return f"{totals} += torch.bincount({index}{weights}, minlength=len({totals}))"
 
     # --- collecting loops: `for p, t in zip(out, y): preds.append(p.item())` -------------------
 
@@ -200,8 +265,12 @@ class ElementwiseLoop(Rule):
                 and isinstance(target, cst.Tuple) and len(target.elements) == len(it.args) >= 2:
             names = [el.value for el in target.elements]
             sources = [a.value for a in it.args]
+            # a tensor zipped with tensors or values of unknown type (`zip(topk, targets)`); a list
+            # or array beside it (Python values already) is not an element loop
             if all(isinstance(n, cst.Name) for n in names) and not any(a.star for a in it.args) \
-                    and all(isinstance(src, (cst.Name, cst.Attribute)) and self._is_tensor(src) for src in sources):
+                    and all(isinstance(src, (cst.Name, cst.Attribute)) for src in sources) \
+                    and any(self._is_tensor(src) for src in sources) \
+                    and all(self.facts.kind(src) in (Kind.TENSOR, Kind.UNKNOWN) for src in sources):
                 return {n.value: self.facts.code(src) for n, src in zip(names, sources)}  # type: ignore[union-attr]
             return {}
         if isinstance(target, cst.Name) and isinstance(it, (cst.Name, cst.Attribute)) and self._is_tensor(it):
@@ -237,6 +306,12 @@ class ElementwiseLoop(Rule):
         if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
             return None
         op = test.comparisons[0].operator
+        if isinstance(op, (cst.In, cst.NotIn)):  # `target in row`: a hit anywhere in the row
+            item, row = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+            if item is None or row is None or item[0].isdigit() or row[0].isdigit():
+                return None
+            hit = f"({row} == {item}.unsqueeze(-1)).any(-1)"
+            return hit if isinstance(op, cst.In) else f"~{hit}"
         if not isinstance(op, (cst.Equal, cst.NotEqual, cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
             return None
         left, right = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
@@ -308,7 +383,10 @@ class ElementwiseLoop(Rule):
             method = expr.func.attr.value
             return method in _TENSOR_ONLY or (method in _TENSOR_KEEPING and self._is_tensor(expr.func.value, depth - 1))
         if isinstance(expr, cst.Attribute):
-            return expr.attr.value in ("weight", "bias")
+            made = expr.value
+            return expr.attr.value in ("weight", "bias") or (
+                expr.attr.value in ("indices", "values") and isinstance(made, cst.Call)
+                and isinstance(made.func, cst.Attribute) and made.func.attr.value in _PAIRED_RESULTS)
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
             return value is not None and self._is_tensor(value, depth - 1)
