@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..types import Kind
-from ..names import bound_names
+from ..names import bound_names, names_read
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
@@ -162,8 +162,8 @@ class ElementwiseLoop(Rule):
             "this loop adds tensor elements into per-class totals one element at a time, using an element "
             "as a Python index: an op and a device->host sync per element; one `bincount` over the whole "
             "tensors gives every class's total",
-            fix=Fix(description="sum per class with one `bincount` per total (keep the totals as tensors, or convert "
-                    "once at the end): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
+            fix=Fix(description="sum per class with one `bincount` per total (if the indices are class ids in "
+                    "range): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
         )
         return False
 
@@ -183,8 +183,10 @@ class ElementwiseLoop(Rule):
         if index is None or index[0].isdigit() or (not one and (weight is None or weight[0].isdigit())):
             return None
         totals = self.facts.code(target.value)
-        weights = "" if one else f", weights={weight}.float()"
-        return f"{totals} += torch.bincount({index}{weights}, minlength=len({totals}))"
+        counts = f"torch.bincount({index}{'' if one else f', weights={weight}.float()'}, minlength=len({totals}))"
+        if self.facts.kind(target.value) is Kind.TENSOR:
+            return f"{totals} += {counts}"
+        return f"for k, v in enumerate({counts}.tolist()): {totals}[k] += v"  # a list: one read back per batch
 
     # --- collecting loops: `for p, t in zip(out, y): preds.append(p.item())` -------------------
 
@@ -463,6 +465,9 @@ class ElementwiseLoop(Rule):
         for_in = comp.for_in
         if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
             return
+        if qualified == "torch.stack" and self._is_tensor(for_in.iter):
+            self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
+            return
         if not isinstance(for_in.iter, cst.Call) or (self.facts.qualified_name(for_in.iter.func) or "") != "builtins.range":
             return
         variables = (for_in.target.value,)
@@ -476,6 +481,34 @@ class ElementwiseLoop(Rule):
             "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
+
+    def _gathered_rows(self, node: cst.Call, elt: cst.BaseExpression, var: str, index: cst.BaseExpression) -> None:
+        """`torch.stack([data[i] for i in ix])` / `[data[i : i + L] for i in ix]` over an index
+        tensor: a Python iteration, an index read back to the host and a slice per index, where
+        one advanced-indexing gather (`data[ix]`, `data[ix.unsqueeze(1) + torch.arange(L)]`)
+        reads every row at once."""
+        if not (isinstance(elt, cst.Subscript) and len(elt.slice) == 1 and isinstance(elt.value, (cst.Name, cst.Attribute))
+                and self._is_tensor(elt.value)) or var in self.facts.names_read(elt.value):
+            return
+        part, data, ix = elt.slice[0].slice, self.facts.code(elt.value), self.facts.code(index)
+        if isinstance(part, cst.Index) and isinstance(part.value, cst.Name) and part.value.value == var:
+            gather = f"{data}[{ix}]"
+        elif isinstance(part, cst.Slice) and part.step is None and part.lower is not None and part.upper is not None:
+            start, length = _offset(part.lower, var), _window(part.lower, part.upper, var)
+            if start is None or length is None:
+                return
+            offsets = f"torch.arange({length}, device={ix}.device)" if start == "" else \
+                f"torch.arange({start}, {start} + {length}, device={ix}.device)"
+            gather = f"{data}[{ix}.unsqueeze(1) + {offsets}]"
+        else:
+            return
+        self.report(
+            node,
+            f"`torch.stack([... for {var} in {ix}])` reads `{data}` one index at a time: a Python iteration, an index "
+            "read back to the host and a slice per element of the index tensor, then a copy to stack them",
+            fix=Fix(description=f"gather every row at once with advanced indexing: `{gather}` (the same rows, stacked "
+                    "in the same order)", suggestion=gather, safe=False),
         )
 
     def _carried(self, body: list[cst.BaseStatement]) -> bool:
@@ -620,6 +653,29 @@ def _derive(stmt: cst.BaseStatement, variables: tuple[str, ...]) -> str | None:
         return f"{module.code_for_node(_base_of(small.target, variables))}[:] {op} {value}"
     value = _operand(module, small.value.visit(whole))
     return f"{module.code_for_node(small.target)} {op} {value}.sum({dims})" if op in ("+=", "-=") else None
+
+
+def _offset(bound: cst.BaseExpression, var: str) -> str | None:
+    """`i` -> "", `i + 1` -> "1": the start of a window relative to the index."""
+    if isinstance(bound, cst.Name) and bound.value == var:
+        return ""
+    if isinstance(bound, cst.BinaryOperation) and isinstance(bound.operator, cst.Add) \
+            and isinstance(bound.left, cst.Name) and bound.left.value == var and var not in names_read(bound.right):
+        return cst.Module([]).code_for_node(bound.right)
+    return None
+
+
+def _window(lower: cst.BaseExpression, upper: cst.BaseExpression, var: str) -> str | None:
+    """The window's length when it does not depend on the index: `i : i + L` and `i + 1 : i + 1 + L`
+    give "L"; `i + a : i + b` gives "b - a"."""
+    module = cst.Module([])
+    if isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add) \
+            and module.code_for_node(upper.left) == module.code_for_node(lower) and var not in names_read(upper.right):
+        return module.code_for_node(upper.right)
+    start, end = _offset(lower, var), _offset(upper, var)
+    if start is None or end is None or end == "":
+        return None
+    return end if start == "" else f"({end}) - ({start})"
 
 
 def _operand(module: cst.Module, expr: cst.CSTNode) -> str:
