@@ -608,6 +608,9 @@ class Facts:
         callees = self._local_callees(call)
         if callees:
             return not any(self._changes_parameters(f) for f in callees)
+        foreign = self._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if foreign is not None:  # an earlier cell's or a local module's function, judged in its own unit
+            return not self.owner_of(foreign)._changes_parameters(foreign)
         return False
 
     def _changes_parameters(self, func: FunctionNode) -> bool:
@@ -981,6 +984,17 @@ class Facts:
                 calls.setdefault(self.functions[node.func.value], []).append((self, node))
         return calls
 
+    def host_only(self, func: FunctionNode) -> bool:
+        """No torch in the body, and no device, training or file work: NumPy / pure Python."""
+        for node in self.walk(func.body):
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                q = self.qualified_name(node) or ""
+                if q == "torch" or q.startswith("torch.") or q in ("builtins.open", "builtins.print", "builtins.input"):
+                    return False
+            if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step"):
+                return False
+        return True
+
     def invariant_params(self, func: FunctionNode) -> frozenset[str]:
         """Parameters of a per-iteration helper that every per-iteration call passes a
         loop-invariant value (`causal_mask(seq_len)`, `positions(4)`), defaults included.
@@ -1004,7 +1018,7 @@ class Facts:
             loop = caller.iteration_loop(call)
             if loop is None:
                 continue  # runs once: its arguments do not vary per iteration
-            if caller.kind(call) is not Kind.TENSOR and caller.is_invariant(call, loop):
+            if caller.kind(call) is not Kind.TENSOR and self.host_only(func) and caller.is_invariant(call, loop):
                 return frozenset()  # host work wholly invariant at its call: reported (and hoisted) there
             hot += 1
             if any(a.star for a in call.args):

@@ -148,7 +148,7 @@ class CpuFunction(Rule):
         if not isinstance(func, cst.Name):
             return None
         if func.value in self.facts.functions:
-            return "CPU-only preprocessing" if _cpu_only_source(self.facts, self.facts.functions[func.value]) \
+            return "CPU-only preprocessing" if self.facts.host_only(self.facts.functions[func.value]) \
                 and self.facts.is_pure_function(func.value) else None
         value = self.facts.namespace.get(func.value)
         if isinstance(value, types.FunctionType) and not bound_in_unit(self.facts, func.value):
@@ -163,7 +163,7 @@ class CpuFunction(Rule):
         name = next((k for k, f in self.facts.functions.items() if f is func), None)
         if name is None or not self.facts.is_pure_function(name):
             return False
-        return not _cpu_only_source(self.facts, func)
+        return not self.facts.host_only(func)
 
     def _has_data_argument(self, call: cst.Call) -> bool:
         """At least one argument is data (an array or list), not only constants and scalars."""
@@ -376,18 +376,6 @@ def _function_name(call: cst.Call) -> str:
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "result"
 
 
-def _cpu_only_source(facts: Facts, func: cst.FunctionDef) -> bool:
-    """No torch in the body, and no device or file work."""
-    for node in facts.walk(func.body):
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            q = facts.qualified_name(node) or ""
-            if q == "torch" or q.startswith("torch.") or q in ("builtins.open", "builtins.print", "builtins.input"):
-                return False
-        if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step"):
-            return False
-    return True
-
-
 def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
     """A function from an earlier cell: judge its source the same way as a function in this cell."""
     verdict = _LIVE_VERDICTS.get(func)
@@ -401,6 +389,6 @@ def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
         if module is not None:
             live = Facts(module, {k: v for k, v in func.__globals__.items() if isinstance(v, types.ModuleType)})
             name = func.__name__
-            verdict = name in live.functions and _cpu_only_source(live, live.functions[name]) and live.is_pure_function(name)
+            verdict = name in live.functions and live.host_only(live.functions[name]) and live.is_pure_function(name)
         _LIVE_VERDICTS[func] = verdict
     return verdict
