@@ -1333,6 +1333,42 @@ def _safe_unknown_methods() -> frozenset[str]:
     return frozenset(tensor) | _SAFE_OTHER_METHODS
 
 
+def calls_reached(owner: Facts, func: FunctionNode, call: cst.Call | None = None) -> list[cst.Call]:
+    """The calls in `func`'s body that `call` may run: not those under `if opt is not None:` (or
+    `if opt:`) when `call` passes nothing for `opt`, whose default is `None`
+    (`loss_batch(model, xb, yb)` evaluates; `loss_batch(model, xb, yb, opt)` also steps)."""
+    calls = owner.calls_in(func.body)
+    if call is None or any(a.star for a in call.args):
+        return calls
+    params = [*func.params.posonly_params, *func.params.params]
+    block = owner.parent(func)
+    if isinstance(call.func, cst.Attribute) and isinstance(block, cst.IndentedBlock) \
+            and isinstance(owner.parent(block), cst.ClassDef) and params[:1] and params[0].name.value in ("self", "cls"):
+        params = params[1:]  # bound by the attribute access
+    passed = {a.keyword.value for a in call.args if a.keyword is not None}
+    passed |= {p.name.value for p, a in zip(params, [a for a in call.args if a.keyword is None])}
+    unset = {p.name.value for p in (*params, *func.params.kwonly_params)
+             if p.name.value not in passed and isinstance(p.default, cst.Name) and p.default.value == "None"}
+    for node in walk(func.body, owner.children, into_scopes=False):  # `opt = opt or make()`: set after all
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For)):
+            unset -= set(bound_names(node.target))
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            unset -= set(bound_names(node.asname.name))
+    if not unset:
+        return calls
+    dead = [n.body for n in owner.walk(func.body) if isinstance(n, cst.If) and _tests_set(n.test, unset)]
+    return [c for c in calls if not any(anc in dead for anc in owner.ancestors(c))] if dead else calls
+
+
+def _tests_set(test: cst.BaseExpression, names: set[str]) -> bool:
+    """`p is not None` or `p` for one of `names`: false when `p` is None."""
+    if isinstance(test, cst.Name):
+        return test.value in names
+    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value in names \
+        and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.IsNot) \
+        and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
+
+
 def may_train(facts: Facts, node: cst.CSTNode) -> bool:
     """True unless every call under `node` is shown not to train: no `backward()` / optimizer
     step, and no call the analysis cannot see into (a function from another module or an
@@ -1344,16 +1380,18 @@ def may_train(facts: Facts, node: cst.CSTNode) -> bool:
 class _Training:
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
-        self.seen: set[FunctionNode] = set()
+        self.seen: set[tuple[FunctionNode, int]] = set()  # (function, how many of its calls a call reaches)
 
     def node(self, node: cst.CSTNode) -> bool:
         return any(self.call(c) for c in self.facts.calls_in(node))
 
-    def function(self, func: FunctionNode) -> bool:
-        if func in self.seen:
+    def function(self, func: FunctionNode, call: cst.Call | None = None) -> bool:
+        reached = calls_reached(self.facts, func, call)
+        key = (func, len(reached))
+        if key in self.seen:
             return False  # already being judged: its other calls decide
-        self.seen.add(func)
-        return self.node(func.body)
+        self.seen.add(key)
+        return any(self.call(c) for c in reached)
 
     def methods(self, cls: cst.ClassDef, name: str) -> bool:
         method = self.facts.functions.get(f"{cls.name.value}.{name}")
@@ -1366,7 +1404,7 @@ class _Training:
         if found is not None:  # this unit's, an earlier cell's or a local module's function
             other = _Training(facts.owner_of(found))
             other.seen = self.seen
-            return other.function(found)
+            return other.function(found, call)
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
@@ -1512,16 +1550,18 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
     methods = {loop: set(loop.methods) for loop in facts.loops}
-    cache: dict[FunctionNode, set[str]] = {}
+    cache: dict[tuple[FunctionNode, int], set[str]] = {}
     for call, loop in facts._calls_in_loops:
+        runs_model = False
         for callee in facts._callees(call):
-            called = _methods_called(facts, callee, cache)
+            called = _methods_called(facts, callee, cache, call)
+            runs_model = runs_model or _forwards_argument(facts, callee, call)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        if (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+        if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
             while chain is not None:
@@ -1535,16 +1575,41 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "eval"
 
 
-def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, set[str]]) -> set[str]:
-    """Attribute calls made by `func` and, transitively, by the unit's functions it calls: a
-    step two helpers away (`self._update(loss)` -> `apply(loss, opt)` -> `loss.backward()`)."""
-    if func in cache:
-        return cache[func]
-    cache[func] = out = set()  # a recursion guard while it is filled
+def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
+    """`call` hands a model to a helper that runs it (`loss_batch(model, xb, yb)`)."""
+    return any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
+
+
+def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool:
+    """`loss_batch(model, xb, yb)` whose body calls `model(xb)` once (not in a loop of its own):
+    the model runs once per iteration of the loop that makes the call."""
+    if any(a.star for a in call.args):
+        return False
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    models = {a.keyword.value if a.keyword else params[i] if i < len(params) else "" for i, a in enumerate(call.args)
+              if facts.kind(a.value) is Kind.MODULE
+              or (isinstance(a.value, cst.Name) and any(w in a.value.value.lower() for w in _MODEL_WORDS))}
+    if not models:
+        return False
     owner = facts.owner_of(func)
-    for call in owner.calls_in(func.body):
+    return any(isinstance(c.func, cst.Name) and c.func.value in models and not owner.enclosing_loops(c)
+               for c in owner.calls_in(func.body))
+
+
+def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[FunctionNode, int], set[str]],
+                    site: cst.Call | None = None) -> set[str]:
+    """Attribute calls made by `func` (those `site` may reach) and, transitively, by the unit's
+    functions it calls: a step two helpers away (`self._update(loss)` -> `apply(loss, opt)` ->
+    `loss.backward()`), not one under `if opt is not None:` when `site` passes no `opt`."""
+    owner = facts.owner_of(func)
+    reached = calls_reached(owner, func, site)
+    key = (func, len(reached))
+    if key in cache:
+        return cache[key]
+    cache[key] = out = set()  # a recursion guard while it is filled
+    for call in reached:
         if isinstance(call.func, cst.Attribute):
             out.add(call.func.attr.value)
         for callee in owner._callees(call):
-            out |= _methods_called(owner, callee, cache)
+            out |= _methods_called(owner, callee, cache, call)
     return out
