@@ -33,6 +33,11 @@ CASES = {
         "counts",
         "counts = torch.zeros(6)\nfor i in range(len(labels)):\n    label = labels[i]\n    counts[label] += 1\n",
     ),
+    "reciprocal-rank": (
+        "mrr",
+        "mrr = 0.0\nfor i in range(len(targets)):\n    rank = (topk[i] == targets[i]).nonzero()\n"
+        "    if len(rank) > 0:\n        mrr += 1.0 / (rank.item() + 1)\n",
+    ),
     "windows": ("xb", "xb = torch.stack([text[i : i + block] for i in ix])\n"),
     "shifted-windows": ("yb", "yb = torch.stack([text[i + 1 : i + 1 + block] for i in ix])\n"),
     "rows": ("rows", "rows = torch.stack([text[i] for i in ix])\n"),

@@ -980,9 +980,24 @@ class Facts:
         where parameters get their kinds when no loop calls the function."""
         calls: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}
         for node in self._order:
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.functions:
+            if not isinstance(node, cst.Call):
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value in self.functions:
                 calls.setdefault(self.functions[node.func.value], []).append((self, node))
+            elif isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+                method = self._method_of_instance(node.func.value, node.func.attr.value)
+                if method is not None:  # `trainer.predict(lit, loader)` with `trainer = MiniTrainer(...)`
+                    calls.setdefault(method, []).append((self, node))
         return calls
+
+    def _method_of_instance(self, receiver: cst.Name, name: str) -> FunctionNode | None:
+        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (or is `self` in `Cls`)."""
+        if receiver.value == "self":
+            cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
+        else:
+            value = self.value_of(receiver)
+            cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+        return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
     def host_only(self, func: FunctionNode) -> bool:
         """No torch in the body, and no device, training or file work: NumPy / pure Python."""

@@ -51,6 +51,8 @@ class ElementwiseLoop(Rule):
             counted = self._counting(node)
             if counted is None:
                 counted = self._accumulating(node)
+            if counted is None:
+                counted = self._ranking(node)
             return counted if counted is not None else self._collecting(node)
         ranges = [outer]
         body = _statements(node)
@@ -63,7 +65,8 @@ class ElementwiseLoop(Rule):
         if body is None or not body:
             return None
         variables = tuple(r.var for r in ranges)
-        if len(ranges) == 1 and (self._counting(node) is False or self._accumulating(node) is False):
+        if len(ranges) == 1 and (self._counting(node) is False or self._accumulating(node) is False
+                                 or self._ranking(node) is False):
             return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             return None
@@ -187,6 +190,61 @@ class ElementwiseLoop(Rule):
         if self.facts.kind(target.value) is Kind.TENSOR:
             return f"{totals} += {counts}"
         return f"for k, v in enumerate({counts}.tolist()): {totals}[k] += v"  # a list: one read back per batch
+
+    # --- hit positions: `rank = (top[i] == y[i]).nonzero(); if len(rank) > 0: mrr += 1 / (rank.item() + 1)`
+
+    def _ranking(self, node: cst.For) -> bool | None:
+        """The position of a row's hit, read back row by row (reciprocal rank, hit@k weights):
+        a comparison, a `nonzero` and a sync per row, where one comparison of the whole batch
+        gives every row's hit position (`argmax` of the hit mask) and whether it has one.
+
+        Always a hint: exact when a row holds its target at most once (top-k indices do)."""
+        elements = self._element_names(node)
+        body = _statements(node)
+        if not elements or body is None or len(body) != 2 or node.orelse is not None:
+            return None
+        first, second = body
+        if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Assign)
+                and len(first.body[0].targets) == 1 and isinstance(first.body[0].targets[0].target, cst.Name)):
+            return None
+        name, found = first.body[0].targets[0].target.value, first.body[0].value
+        if not (isinstance(found, cst.Call) and isinstance(found.func, cst.Attribute) and found.func.attr.value == "nonzero"
+                and not found.args):
+            return None
+        hit = self._row_hits(found.func.value, elements)
+        if hit is None or not isinstance(second, cst.If) or second.orelse is not None \
+                or not _non_empty_test(second.test, name) or not isinstance(second.body, cst.IndentedBlock) \
+                or len(second.body.body) != 1:
+            return None
+        stmt = second.body.body[0]
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name)):
+            return None
+        positions = _Positions(name)
+        value = small.value.visit(positions)
+        if not positions.replaced or name in names_read(value):
+            return None  # the position is used some other way than `.item()` of the one hit
+        code = cst.Module([]).code_for_node(value)
+        suggestion = "\n".join((f"hit = {hit}", "pos, found = hit.float().argmax(-1), hit.any(-1)",
+                                f"{small.target.value} += ({code}).sum().item()"))
+        self.report(
+            node,
+            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and a "
+            "device->host sync per row); one comparison of the whole batch gives every row's position",
+            fix=Fix(description="compare the whole batch once and take each row's first hit with `argmax` "
+                    "(if a row holds its target at most once)", suggestion=suggestion, safe=False),
+        )
+        return False
+
+    def _row_hits(self, test: cst.BaseExpression, elements: dict[str, str]) -> str | None:
+        """`top[i] == y[i]` (a row against the row's target) -> `top == y.unsqueeze(-1)`."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return None
+        row, target = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+        if row is None or target is None or row[0].isdigit() or target[0].isdigit():
+            return None
+        return f"{row} == {target}.unsqueeze(-1)"
 
     # --- collecting loops: `for p, t in zip(out, y): preds.append(p.item())` -------------------
 
@@ -653,6 +711,33 @@ def _derive(stmt: cst.BaseStatement, variables: tuple[str, ...]) -> str | None:
         return f"{module.code_for_node(_base_of(small.target, variables))}[:] {op} {value}"
     value = _operand(module, small.value.visit(whole))
     return f"{module.code_for_node(small.target)} {op} {value}.sum({dims})" if op in ("+=", "-=") else None
+
+
+def _non_empty_test(test: cst.BaseExpression, name: str) -> bool:
+    """`len(r) > 0`, `len(r)`, `r.numel() > 0`, `r.numel()`: the row had a hit."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.GreaterThan) \
+            and isinstance(test.comparisons[0].comparator, cst.Integer) and test.comparisons[0].comparator.value == "0":
+        test = test.left
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "len" and len(test.args) == 1:
+        return isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == name
+    return isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "numel" \
+        and isinstance(test.func.value, cst.Name) and test.func.value.value == name
+
+
+class _Positions(cst.CSTTransformer):
+    """`r.item()` (the row's one hit position) -> `pos[found]` (every row's, where it has one)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name, self.replaced = name, False
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original_node.args \
+                and isinstance(func.value, cst.Name) and func.value.value == self.name:
+            self.replaced = True
+            return cst.parse_expression("pos[found]")
+        return updated_node
 
 
 def _offset(bound: cst.BaseExpression, var: str) -> str | None:
