@@ -122,6 +122,7 @@ class _Def:
     # what gives the name its kind when it has no single value: `x` of `x, y = a.to(d), b`
     # (`a.to(d)`), each name of `_, top = torch.max(out, 1)` (the call: a pair of tensors)
     element: cst.BaseExpression | None = None
+    augmented: bool = False  # `loss += criterion(out, y)`: `element` is the added value
 
 
 class Prior:
@@ -942,8 +943,10 @@ class Facts:
             return earlier if earlier not in (None, Kind.UNKNOWN) else self._jedi_kind(name)
         if d.value is not None:
             return self.kind(d.value)
-        if d.element is not None:
+        if d.element is not None and not d.augmented:
             return self.kind(d.element)
+        if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
+            return Kind.TENSOR
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -1273,6 +1276,10 @@ class _Indexer:
         self._define(node.target, node.value, node, annotation=node.annotation.annotation)
 
     def _enter_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):  # `loss = 0` then `loss += criterion(...)`: a tensor from here on
+            self.defs.setdefault(node.target.value, []).append(
+                _Def(node.target.value, self.facts._order[node], None, self._funcs[-1], element=node.value, augmented=True))
+            return
         self._define(node.target, None, node)
 
     def _enter_WithItem(self, node: cst.WithItem) -> None:
