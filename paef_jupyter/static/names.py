@@ -145,17 +145,9 @@ def writes_of(node: cst.CSTNode) -> Iterator[str]:
     elif isinstance(node, cst.Global):
         yield from (n.name.value for n in node.names)
     elif isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
-            root = root_name(func.value)
-            if root:
-                yield root
-        elif isinstance(func, cst.Name) and func.value == "next" and node.args:
+        yield from mutated_names(node)
+        if isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
             root = root_name(node.args[0].value)
-            if root:
-                yield root
-        for arg in mutated_arguments(node):
-            root = root_name(arg)
             if root:
                 yield root
     elif isinstance(node, cst.Import):
