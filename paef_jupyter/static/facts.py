@@ -1607,15 +1607,16 @@ def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool
     the model runs once per iteration of the loop that makes the call."""
     if any(a.star for a in call.args):
         return False
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-    models = {a.keyword.value if a.keyword else params[i] if i < len(params) else "" for i, a in enumerate(call.args)
-              if facts.kind(a.value) is Kind.MODULE
-              or (isinstance(a.value, cst.Name) and any(w in a.value.value.lower() for w in _MODEL_WORDS))}
-    if not models:
-        return False
     owner = facts.owner_of(func)
-    return any(isinstance(c.func, cst.Name) and c.func.value in models and not owner.enclosing_loops(c)
-               for c in owner.calls_in(func.body))
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    called = {c.func.value for c in owner.calls_in(func.body)
+              if isinstance(c.func, cst.Name) and c.func.value in params and not owner.enclosing_loops(c)}
+    for i, arg in enumerate(call.args):  # (the cheap test first: a kind may cost a type inference)
+        param = arg.keyword.value if arg.keyword else params[i] if i < len(params) else ""
+        if param in called and ((isinstance(arg.value, cst.Name) and any(w in arg.value.value.lower() for w in _MODEL_WORDS))
+                                or facts.kind(arg.value) is Kind.MODULE):
+            return True
+    return False
 
 
 def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[FunctionNode, int], set[str]],
