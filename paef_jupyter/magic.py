@@ -567,8 +567,13 @@ def load_ipython_extension(ipython: Any) -> None:
         return
     from .dynamic.warm import warm_in_background
     from .static import warm
+    from .static.types import JediOracle
     from .ui.warm import warm_view
 
+    # A kernel has imported what its cells use: jedi inspects compiled modules (torch._C) here
+    # rather than in a subprocess of its own that imports torch again (seconds, on the first
+    # cell's critical path).
+    JediOracle.in_process = True
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
     # The labextension's handshake, and the notebook's remembered dismissals with it, arrive
