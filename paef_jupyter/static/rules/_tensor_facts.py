@@ -14,7 +14,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import bound_names, mutated_names, names_read, root_name
+from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
