@@ -351,3 +351,64 @@ def test_torch_alias_from_an_earlier_cell() -> None:
     units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
     (finding,) = analyze(units, rules=["host-sync"]).findings
     assert finding.fixable and "T.as_tensor(total).item()" in finding.fix.edits[-1].text  # type: ignore[union-attr]
+
+
+# --- kinds through unpacking and augmented assignment; calls a site reaches ------------------
+
+
+def test_unpacked_names_take_the_kind_of_their_element_not_a_value() -> None:
+    from paef_jupyter.static.types import Kind
+
+    facts = facts_of("import torch\nimport numpy as np\nout = torch.randn(4, 3)\nimages, ids = out.to('cpu'), [1, 2]\n"
+                     "_, top = torch.max(out, 1)\nvals, idx = out.topk(2)\na, b = b, a\nprint(images, ids, top, idx, a)\n")
+    kinds = {n: facts.kind(names(facts, n)[-1]) for n in ("images", "ids", "top", "idx", "a")}
+    assert kinds["images"] is Kind.TENSOR and kinds["ids"] is Kind.LIST
+    assert kinds["top"] is Kind.TENSOR and kinds["idx"] is Kind.TENSOR
+    assert kinds["a"] is Kind.UNKNOWN  # a swap: no recursion, nothing known
+    assert facts.value_of(names(facts, "images")[-1]) is None  # a kind, never a value to hoist or copy
+
+
+def test_a_number_that_a_tensor_is_added_to_is_a_tensor_from_there_on() -> None:
+    from paef_jupyter.static.types import Kind
+
+    facts = facts_of("import torch\nloss = 0\nn = 0\nfor t in range(3):\n    loss += torch.randn(())\n    n += 1\n"
+                     "print(loss, n)\n")
+    assert facts.kind(names(facts, "loss")[-1]) is Kind.TENSOR
+    assert facts.kind(names(facts, "n")[-1]) is not Kind.TENSOR
+
+
+@pytest.mark.parametrize(("call", "steps"), [
+    ("loss_batch(model, xb, yb)", False),
+    ("loss_batch(model, xb, yb, opt)", True),
+    ("loss_batch(model, xb, yb, opt=opt)", True),
+    ("loss_batch(model, *batch)", True),  # what a star fills is not known
+    ("loss_rebound(model, xb, yb)", True),  # `opt = opt or default`: set after all
+    ("Runner().run(model, xb, yb)", False),  # a method: `self` is bound by the attribute
+])
+def test_a_branch_on_an_optional_argument_left_unset_is_not_reached(call: str, steps: bool) -> None:
+    from paef_jupyter.static.facts import calls_reached
+
+    code = (
+        "def loss_batch(model, xb, yb, opt=None):\n    loss = model(xb)\n    if opt is not None:\n"
+        "        loss.backward()\n        opt.step()\n    return loss\n\n"
+        "def loss_rebound(model, xb, yb, opt=None):\n    opt = opt or default\n    loss = model(xb)\n"
+        "    if opt:\n        loss.backward()\n    return loss\n\n"
+        "class Runner:\n    def run(self, model, xb, yb, opt=None):\n        loss = model(xb)\n"
+        "        if opt is not None:\n            loss.backward()\n        return loss\n\n"
+        f"out = {call}\n"
+    )
+    facts = facts_of(code)
+    site = facts.calls_in(facts.module.body[-1])[0]
+    [func] = facts._callees(site)
+    reached = {c.func.attr.value for c in calls_reached(facts, func, site) if isinstance(c.func, cst.Attribute)}
+    assert ("backward" in reached) is steps
+
+
+def test_a_methods_parameters_take_kinds_from_calls_on_an_instance() -> None:
+    from paef_jupyter.static.types import Kind
+
+    facts = facts_of("import torch.nn as nn\nclass Net(nn.Module):\n    pass\n\nclass Trainer:\n"
+                     "    def predict(self, module, loader):\n        return [module(x) for x in loader]\n\n"
+                     "trainer = Trainer()\nother = object()\nlit = Net()\ntrainer.predict(lit, [])\nother.predict(3, [])\n")
+    module = next(n for n in names(facts, "module") if isinstance(facts.parent(n), cst.Call))
+    assert facts.kind(module) is Kind.MODULE

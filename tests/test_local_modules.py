@@ -219,3 +219,54 @@ def unused_loop():
 ''',
     })
     assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "ping-pong")] == [("engine.py", 21)]
+
+
+DATA = '''\
+import torch
+
+
+def load(n):
+    data = {"items": [], "targets": []}
+    for i in range(n):
+        data["items"].append([i % 7, (i + 1) % 7])
+        data["targets"].append(i % 3)
+    return data
+
+
+def make_batch(data, index, device):
+    items = torch.tensor([data["items"][i] for i in index], device=device)
+    targets = torch.tensor([data["targets"][i] for i in index], device=device)
+    return items, targets
+
+
+def grow_batch(data, index, device):
+    data["targets"].append(0)  # changes the dict it is given: the columns are not loop-invariant
+    return torch.tensor([data["targets"][i] for i in index], device=device)
+'''
+
+MAIN = '''\
+import torch
+from data import load, make_batch, grow_batch
+
+device = "cpu"
+train, test, extra = load(40), load(10), load(10)
+for epoch in range(2):
+    for b in range(0, 40, 8):
+        items, targets = make_batch(train, range(b, b + 8), device)
+        more = grow_batch(extra, range(b // 8, b // 8 + 2), device)
+    with torch.no_grad():
+        items, targets = make_batch(test, range(10), device)  # wholly invariant here: the helper is still per-batch code
+{tail}'''
+
+
+def test_dict_of_lists_read_by_a_helper_of_another_module(tmp_path: Path) -> None:
+    write(tmp_path, {"data.py": DATA, "main.py": MAIN.format(tail="")})
+    found = {(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "dict-as-list")}
+    assert found == {("data.py", 13), ("data.py", 14)}
+
+
+def test_a_dict_the_loop_changes_is_not_read_as_a_dataset(tmp_path: Path) -> None:
+    # the loop itself appends to the dataset each epoch: its columns vary
+    tail = "    train[\"items\"].append([1, 2])\n    train[\"targets\"].append(1)\n    test = load(10 + epoch)\n"
+    write(tmp_path, {"data.py": DATA, "main.py": MAIN.format(tail=tail)})
+    assert scan(tmp_path / "main.py", "dict-as-list") == []

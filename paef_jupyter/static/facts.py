@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, names_read,
-                    names_written, root_name, walk, writes_of)
+from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
+                    names_read, names_written, root_name, walk, writes_of)
 from .types import (
     JediOracle,
     Kind,
@@ -71,6 +71,8 @@ NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "seterr", "set_printoptions", "printoptions", "tofile",
 }
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
+# torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
+_PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
 
@@ -117,6 +119,10 @@ class _Def:
     function: FunctionNode | None
     loop: Loop | None = None  # for-loop target definitions
     annotation: cst.BaseExpression | None = None
+    # what gives the name its kind when it has no single value: `x` of `x, y = a.to(d), b`
+    # (`a.to(d)`), each name of `_, top = torch.max(out, 1)` (the call: a pair of tensors)
+    element: cst.BaseExpression | None = None
+    augmented: bool = False  # `loss += criterion(out, y)`: `element` is the added value
 
 
 class Prior:
@@ -602,7 +608,23 @@ class Facts:
             return True
         callees = self._local_callees(call)
         if callees:
-            return not any(self.names_written(f.body) & _params(f) for f in callees)
+            return not any(self._changes_parameters(f) for f in callees)
+        foreign = self._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if foreign is not None:  # an earlier cell's or a local module's function, judged in its own unit
+            return not self.owner_of(foreign)._changes_parameters(foreign)
+        return False
+
+    def _changes_parameters(self, func: FunctionNode) -> bool:
+        """The function changes an argument's object in place (`a[i] = ...`, `a += ...`,
+        `a.append(...)`, `next(a)`); rebinding a parameter (`a = np.log1p(a)`) changes nothing
+        the caller holds."""
+        params = _params(func)
+        for node in walk(func.body, self.children, into_scopes=False):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" \
+                    and node.args and root_name(node.args[0].value) in params:
+                return True
+            if any(name in params for name in mutated_names(node)):
+                return True
         return False
 
     def _local_callees(self, call: cst.Call) -> list[FunctionNode]:
@@ -613,12 +635,13 @@ class Facts:
             return [f for key, f in self.functions.items() if key.endswith("." + func.attr.value)]
         return []
 
-    def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None) -> bool:
-        """True if `expr` gives the same value on every iteration (safe to compute once)."""
+    def is_invariant(self, expr: cst.CSTNode, loop: Loop | None = None, given: frozenset[str] = frozenset()) -> bool:
+        """True if `expr` gives the same value on every iteration (safe to compute once); with
+        `given`, the same value whenever those names hold the same values (an inner loop's target)."""
         loop = loop or self.iteration_loop(expr)
         if loop is None:
             return False
-        varying = self.varying_names(expr, loop)
+        varying = self.varying_names(expr, loop) - given
         if self.names_read(expr) & varying:
             return False
         return all(self._call_is_pure(call, varying) for call in self.calls_in(expr))
@@ -684,7 +707,10 @@ class Facts:
             if receiver in _STATEFUL_KINDS:
                 return False
             root = root_name(func.value)
-            return root is None or root not in varying
+            # `a.mean(axis=0)` on a parameter or local: a value of the receiver, no effect
+            # (unlike `ax.plot(...)`, whose method is no known reader).
+            return root is None or root not in varying or (
+                method not in _RANDOM_METHODS and self._only_reads(func.value, method))
         return False
 
     def is_pure_function(self, name: str) -> bool:
@@ -917,6 +943,10 @@ class Facts:
             return earlier if earlier not in (None, Kind.UNKNOWN) else self._jedi_kind(name)
         if d.value is not None:
             return self.kind(d.value)
+        if d.element is not None and not d.augmented:
+            return self.kind(d.element)
+        if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
+            return Kind.TENSOR
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -953,9 +983,35 @@ class Facts:
         where parameters get their kinds when no loop calls the function."""
         calls: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}
         for node in self._order:
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.functions:
+            if not isinstance(node, cst.Call):
+                continue
+            if isinstance(node.func, cst.Name) and node.func.value in self.functions:
                 calls.setdefault(self.functions[node.func.value], []).append((self, node))
+            elif isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+                method = self._method_of_instance(node.func.value, node.func.attr.value)
+                if method is not None:  # `trainer.predict(lit, loader)` with `trainer = MiniTrainer(...)`
+                    calls.setdefault(method, []).append((self, node))
         return calls
+
+    def _method_of_instance(self, receiver: cst.Name, name: str) -> FunctionNode | None:
+        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (or is `self` in `Cls`)."""
+        if receiver.value == "self":
+            cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
+        else:
+            value = self.value_of(receiver)
+            cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+        return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
+
+    def host_only(self, func: FunctionNode) -> bool:
+        """No torch in the body, and no device, training or file work: NumPy / pure Python."""
+        for node in self.walk(func.body):
+            if isinstance(node, (cst.Name, cst.Attribute)):
+                q = self.qualified_name(node) or ""
+                if q == "torch" or q.startswith("torch.") or q in ("builtins.open", "builtins.print", "builtins.input"):
+                    return False
+            if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step"):
+                return False
+        return True
 
     def invariant_params(self, func: FunctionNode) -> frozenset[str]:
         """Parameters of a per-iteration helper that every per-iteration call passes a
@@ -980,7 +1036,7 @@ class Facts:
             loop = caller.iteration_loop(call)
             if loop is None:
                 continue  # runs once: its arguments do not vary per iteration
-            if caller.kind(call) is not Kind.TENSOR and caller.is_invariant(call, loop):
+            if caller.kind(call) is not Kind.TENSOR and self.host_only(func) and caller.is_invariant(call, loop):
                 return frozenset()  # host work wholly invariant at its call: reported (and hoisted) there
             hot += 1
             if any(a.star for a in call.args):
@@ -1153,10 +1209,27 @@ class _Indexer:
             for el, val in zip(target.elements, value.elements):  # `BATCH, LATENT = 24, 6`: constants, element for element
                 self._define(el.value, val.value, node, loop, annotation)
             return
+        if isinstance(target, (cst.Tuple, cst.List)) and value is not None \
+                and not any(isinstance(el, cst.StarredElement) for el in target.elements):
+            for el, element in zip(target.elements, self._unpacked(value, len(target.elements))):
+                for name in bound_names(el.value):
+                    self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
+                                                               element if isinstance(el.value, cst.Name) else None))
+            return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
         for name in names:
             self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation))
+
+    def _unpacked(self, value: cst.BaseExpression, n: int) -> list[cst.BaseExpression | None]:
+        """What each of `n` unpacked names is made from, for its kind (None: not known)."""
+        if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == n \
+                and not any(isinstance(el, cst.StarredElement) for el in value.elements):
+            return [el.value for el in value.elements]
+        if n == 2 and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value in _PAIRED_RESULTS:  # `torch.max(out, 1)`, `out.topk(k)`
+            return [value, value]
+        return [None] * n
 
     def _enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
@@ -1203,6 +1276,10 @@ class _Indexer:
         self._define(node.target, node.value, node, annotation=node.annotation.annotation)
 
     def _enter_AugAssign(self, node: cst.AugAssign) -> None:
+        if isinstance(node.target, cst.Name):  # `loss = 0` then `loss += criterion(...)`: a tensor from here on
+            self.defs.setdefault(node.target.value, []).append(
+                _Def(node.target.value, self.facts._order[node], None, self._funcs[-1], element=node.value, augmented=True))
+            return
         self._define(node.target, None, node)
 
     def _enter_WithItem(self, node: cst.WithItem) -> None:
@@ -1278,6 +1355,42 @@ def _safe_unknown_methods() -> frozenset[str]:
     return frozenset(tensor) | _SAFE_OTHER_METHODS
 
 
+def calls_reached(owner: Facts, func: FunctionNode, call: cst.Call | None = None) -> list[cst.Call]:
+    """The calls in `func`'s body that `call` may run: not those under `if opt is not None:` (or
+    `if opt:`) when `call` passes nothing for `opt`, whose default is `None`
+    (`loss_batch(model, xb, yb)` evaluates; `loss_batch(model, xb, yb, opt)` also steps)."""
+    calls = owner.calls_in(func.body)
+    if call is None or any(a.star for a in call.args):
+        return calls
+    params = [*func.params.posonly_params, *func.params.params]
+    block = owner.parent(func)
+    if isinstance(call.func, cst.Attribute) and isinstance(block, cst.IndentedBlock) \
+            and isinstance(owner.parent(block), cst.ClassDef) and params[:1] and params[0].name.value in ("self", "cls"):
+        params = params[1:]  # bound by the attribute access
+    passed = {a.keyword.value for a in call.args if a.keyword is not None}
+    passed |= {p.name.value for p, a in zip(params, [a for a in call.args if a.keyword is None])}
+    unset = {p.name.value for p in (*params, *func.params.kwonly_params)
+             if p.name.value not in passed and isinstance(p.default, cst.Name) and p.default.value == "None"}
+    for node in walk(func.body, owner.children, into_scopes=False):  # `opt = opt or make()`: set after all
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For)):
+            unset -= set(bound_names(node.target))
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            unset -= set(bound_names(node.asname.name))
+    if not unset:
+        return calls
+    dead = [n.body for n in owner.walk(func.body) if isinstance(n, cst.If) and _tests_set(n.test, unset)]
+    return [c for c in calls if not any(anc in dead for anc in owner.ancestors(c))] if dead else calls
+
+
+def _tests_set(test: cst.BaseExpression, names: set[str]) -> bool:
+    """`p is not None` or `p` for one of `names`: false when `p` is None."""
+    if isinstance(test, cst.Name):
+        return test.value in names
+    return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value in names \
+        and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.IsNot) \
+        and isinstance(test.comparisons[0].comparator, cst.Name) and test.comparisons[0].comparator.value == "None"
+
+
 def may_train(facts: Facts, node: cst.CSTNode) -> bool:
     """True unless every call under `node` is shown not to train: no `backward()` / optimizer
     step, and no call the analysis cannot see into (a function from another module or an
@@ -1289,16 +1402,18 @@ def may_train(facts: Facts, node: cst.CSTNode) -> bool:
 class _Training:
     def __init__(self, facts: Facts) -> None:
         self.facts = facts
-        self.seen: set[FunctionNode] = set()
+        self.seen: set[tuple[FunctionNode, int]] = set()  # (function, how many of its calls a call reaches)
 
     def node(self, node: cst.CSTNode) -> bool:
         return any(self.call(c) for c in self.facts.calls_in(node))
 
-    def function(self, func: FunctionNode) -> bool:
-        if func in self.seen:
+    def function(self, func: FunctionNode, call: cst.Call | None = None) -> bool:
+        reached = calls_reached(self.facts, func, call)
+        key = (func, len(reached))
+        if key in self.seen:
             return False  # already being judged: its other calls decide
-        self.seen.add(func)
-        return self.node(func.body)
+        self.seen.add(key)
+        return any(self.call(c) for c in reached)
 
     def methods(self, cls: cst.ClassDef, name: str) -> bool:
         method = self.facts.functions.get(f"{cls.name.value}.{name}")
@@ -1311,7 +1426,7 @@ class _Training:
         if found is not None:  # this unit's, an earlier cell's or a local module's function
             other = _Training(facts.owner_of(found))
             other.seen = self.seen
-            return other.function(found)
+            return other.function(found, call)
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
@@ -1457,16 +1572,18 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
     methods = {loop: set(loop.methods) for loop in facts.loops}
-    cache: dict[FunctionNode, set[str]] = {}
+    cache: dict[tuple[FunctionNode, int], set[str]] = {}
     for call, loop in facts._calls_in_loops:
+        runs_model = False
         for callee in facts._callees(call):
-            called = _methods_called(facts, callee, cache)
+            called = _methods_called(facts, callee, cache, call)
+            runs_model = runs_model or _forwards_argument(facts, callee, call)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        if (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+        if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
             while chain is not None:
@@ -1480,16 +1597,42 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "eval"
 
 
-def _methods_called(facts: Facts, func: FunctionNode, cache: dict[FunctionNode, set[str]]) -> set[str]:
-    """Attribute calls made by `func` and, transitively, by the unit's functions it calls: a
-    step two helpers away (`self._update(loss)` -> `apply(loss, opt)` -> `loss.backward()`)."""
-    if func in cache:
-        return cache[func]
-    cache[func] = out = set()  # a recursion guard while it is filled
+def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
+    """`call` hands a model to a helper that runs it (`loss_batch(model, xb, yb)`)."""
+    return any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
+
+
+def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool:
+    """`loss_batch(model, xb, yb)` whose body calls `model(xb)` once (not in a loop of its own):
+    the model runs once per iteration of the loop that makes the call."""
+    if any(a.star for a in call.args):
+        return False
     owner = facts.owner_of(func)
-    for call in owner.calls_in(func.body):
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    called = {c.func.value for c in owner.calls_in(func.body)
+              if isinstance(c.func, cst.Name) and c.func.value in params and not owner.enclosing_loops(c)}
+    for i, arg in enumerate(call.args):  # (the cheap test first: a kind may cost a type inference)
+        param = arg.keyword.value if arg.keyword else params[i] if i < len(params) else ""
+        if param in called and ((isinstance(arg.value, cst.Name) and any(w in arg.value.value.lower() for w in _MODEL_WORDS))
+                                or facts.kind(arg.value) is Kind.MODULE):
+            return True
+    return False
+
+
+def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[FunctionNode, int], set[str]],
+                    site: cst.Call | None = None) -> set[str]:
+    """Attribute calls made by `func` (those `site` may reach) and, transitively, by the unit's
+    functions it calls: a step two helpers away (`self._update(loss)` -> `apply(loss, opt)` ->
+    `loss.backward()`), not one under `if opt is not None:` when `site` passes no `opt`."""
+    owner = facts.owner_of(func)
+    reached = calls_reached(owner, func, site)
+    key = (func, len(reached))
+    if key in cache:
+        return cache[key]
+    cache[key] = out = set()  # a recursion guard while it is filled
+    for call in reached:
         if isinstance(call.func, cst.Attribute):
             out.add(call.func.attr.value)
         for callee in owner._callees(call):
-            out |= _methods_called(owner, callee, cache)
+            out |= _methods_called(owner, callee, cache, call)
     return out

@@ -145,17 +145,9 @@ def writes_of(node: cst.CSTNode) -> Iterator[str]:
     elif isinstance(node, cst.Global):
         yield from (n.name.value for n in node.names)
     elif isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
-            root = root_name(func.value)
-            if root:
-                yield root
-        elif isinstance(func, cst.Name) and func.value == "next" and node.args:
+        yield from mutated_names(node)
+        if isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:
             root = root_name(node.args[0].value)
-            if root:
-                yield root
-        for arg in mutated_arguments(node):
-            root = root_name(arg)
             if root:
                 yield root
     elif isinstance(node, cst.Import):
@@ -178,6 +170,33 @@ def _target_names(target: cst.CSTNode) -> Iterator[str]:
         root = root_name(target)
         if root:
             yield root
+
+
+def mutated_names(node: cst.CSTNode) -> Iterator[str]:
+    """Names whose object `node` changes without rebinding them."""
+    if isinstance(node, cst.AugAssign):
+        root = root_name(node.target)
+        if root:
+            yield root
+    elif isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
+        if isinstance(node.target, (cst.Tuple, cst.List)):
+            targets = [el.value for el in node.target.elements]
+        else:
+            targets = [node.target]
+        for target in targets:
+            root = root_name(target)
+            if root and isinstance(target, (cst.Subscript, cst.Attribute)):
+                yield root
+    elif isinstance(node, cst.Call):
+        func = node.func
+        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
+            root = root_name(func.value)
+            if root:
+                yield root
+        for arg in mutated_arguments(node):
+            root = root_name(arg)
+            if root:
+                yield root
 
 
 def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]:

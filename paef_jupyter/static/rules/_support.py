@@ -36,7 +36,8 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     batch loop of an epoch loop runs once per epoch, which is cheap.
     """
     loop = facts.iteration_loop(node)
-    if loop is None or any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop):
+    if loop is None or ((any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop))
+                        and not steps_itself(facts, loop.node.body)):
         return None
     outer: Loop | None = loop
     while outer is not None:
@@ -58,10 +59,34 @@ def _calls_step_loop(facts: Facts, loop: Loop) -> bool:
                 continue
             seen.add(func)
             callee_facts = owner.owner_of(func)
-            if any(l.function is func and l.parent is None and l.kind != "plain" for l in callee_facts.loops):
-                return True
+            if any(l.function is func and l.parent is None and l.kind != "plain" for l in callee_facts.loops) \
+                    and not steps_itself(callee_facts, func.body):
+                return True  # (a helper that is one step itself runs sub-steps: decoder time steps)
             work.extend((callee_facts, c) for c in callee_facts.calls_in(func.body)
                         if not callee_facts.enclosing_loops(c))
+    return False
+
+
+def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
+    """`body` back-propagates outside its inner loops: it is one training step (a generator
+    update after `n_critic` critic steps, a seq2seq step after its decoder time steps), however
+    many loops run inside it."""
+    for call in facts.calls_in(body):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or _inside_loop(facts, call, body):
+            continue
+        if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
+            return True
+    return False
+
+
+def _inside_loop(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> bool:
+    """A loop (or a nested function) between `node` and `body`."""
+    for anc in facts.ancestors(node):
+        if anc is body:
+            return False
+        if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+            return True
     return False
 
 

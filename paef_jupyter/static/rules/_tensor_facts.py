@@ -14,7 +14,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import bound_names, is_inplace_method, mutated_arguments, names_read, root_name
+from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
@@ -285,36 +285,9 @@ def _build_index(facts: Facts) -> _Index:
     for node in facts.walk(facts.module):
         if isinstance(node, cst.Name):
             index.names.setdefault(node.value, []).append(node)
-        for name in _mutated_names(node):
+        for name in mutated_names(node):
             index.mutations.setdefault(name, []).append(node)
     return index
-
-
-def _mutated_names(node: cst.CSTNode) -> Iterator[str]:
-    """Names whose object `node` changes without rebinding them."""
-    if isinstance(node, cst.AugAssign):
-        root = root_name(node.target)
-        if root:
-            yield root
-    elif isinstance(node, cst.AssignTarget) and not isinstance(node.target, cst.Name):
-        if isinstance(node.target, (cst.Tuple, cst.List)):
-            targets = [el.value for el in node.target.elements]
-        else:
-            targets = [node.target]
-        for target in targets:
-            root = root_name(target)
-            if root and isinstance(target, (cst.Subscript, cst.Attribute)):
-                yield root
-    elif isinstance(node, cst.Call):
-        func = node.func
-        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
-            root = root_name(func.value)
-            if root:
-                yield root
-        for arg in mutated_arguments(node):
-            root = root_name(arg)
-            if root:
-                yield root
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -417,11 +390,11 @@ def locally_bound(facts: Facts, node: cst.CSTNode) -> set[str]:
     return bound
 
 
-def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozenset[str] = frozenset()) -> bool:
     """`facts.is_invariant`, also refusing names a surrounding comprehension binds, code in a
     lambda (it runs when called, maybe after the loop) and calls of this unit's functions
     that read a global the loop changes."""
-    if not facts.is_invariant(expr, loop) or names_read(expr) & locally_bound(facts, expr):
+    if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr):
         return False
     if not facts.enclosing_loops(expr) and facts.enclosing_function(expr) is loop.function:
         return False  # reached through a recursive call: each call has its own arguments
@@ -433,7 +406,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     if not called:
         return True
-    varying = facts.varying_names(expr, loop)
+    varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(facts, name) & varying for name in called)
 
 

@@ -17,8 +17,8 @@ from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
+from .redundant_tensor import FactorySites
 
-_TORCH_CONSTRUCTORS = frozenset({"tensor", "as_tensor", "from_numpy", "Tensor", "FloatTensor", "LongTensor"})
 FRESH = "<fresh>"  # the result is only read or copied, never kept as it is
 _COPYING_METHODS = frozenset({"copy", "clone", "tolist", "item", "sum", "mean", "std", "max", "min", "astype"})
 _COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
@@ -49,6 +49,7 @@ class CpuFunction(Rule):
         super().__init__(ctx)
         self._reported: set[cst.CSTNode] = set()
         self._names: set[str] = set()
+        self._sites = FactorySites(self.facts)
 
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(self.facts.parent(node), cst.Expr):
@@ -65,7 +66,10 @@ class CpuFunction(Rule):
         if what is None:
             return
         target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
-        if target is None or self._inside_invariant_constructor(node, target):
+        if target is None and in_loop:
+            self._report_per_batch(node, what)
+            return
+        if target is None or self._inside_invariant_constructor(node):
             return
         self._reported.add(node)
         code = self.facts.code(node)
@@ -86,6 +90,51 @@ class CpuFunction(Rule):
             fix=fix,
         )
 
+    def _report_per_batch(self, node: cst.Call, what: str) -> None:
+        """`for epoch ...: for idx in batches: A = build_graph(data[idx])`: the inner loop replays
+        the same batches on every outer pass, and the call depends only on the batch, so every
+        batch's result is recomputed each epoch. Caching per batch changes the loop's shape: a hint."""
+        loops = self.facts.enclosing_loops(node)
+        if len(loops) < 2 or not isinstance(loops[0].node, cst.For) or self._inside_invariant_constructor(node):
+            return
+        inner, outer = loops[0], loops[1]
+        batch = frozenset(bound_names(inner.node.target))
+        if batch & self.facts.names_written(inner.node.body) \
+                or any(mutated_in_place(self.facts, n, outer.node.body) for n in batch):
+            return  # the batch is rebound or changed in place in the loop
+        if not self._replayed(inner.node.iter, outer) or not invariant(self.facts, node, outer, batch):
+            return
+        self._reported.add(node)
+        code = self.facts.code(node)
+        target, iterable = self.facts.code(inner.node.target), self.facts.code(inner.node.iter)
+        name = fresh_name(self.facts, f"{_function_name(node)}_per_batch", self._names)
+        self._names.add(name)
+        self.report(
+            node,
+            f"`{code}` runs {what} on the same `{target}` on every pass of the outer loop: `{iterable}` "
+            "yields the same batches each time, so every batch's result is recomputed on the CPU",
+            fix=Fix(description=f"compute it once per batch before the outer loop (`{name}`, one entry per item "
+                    f"of `{iterable}`) and read the batch's entry inside, by its position from `enumerate`",
+                    suggestion=f"{name} = [{code} for {target} in {iterable}]", safe=False),
+        )
+
+    def _replayed(self, iterable: cst.BaseExpression, outer: Loop) -> bool:
+        """The same sequence on every pass of `outer`: a range or an unchanged list/array/tensor
+        (or an enumerate/zip of those); a loader (it may shuffle) or anything unknown is not."""
+        if not invariant(self.facts, iterable, outer):
+            return False
+        if isinstance(iterable, (cst.List, cst.Tuple)):
+            return True
+        if isinstance(iterable, cst.Call):
+            q = self.facts.qualified_name(iterable.func) or ""
+            if q == "builtins.range":
+                return True
+            if q in ("builtins.enumerate", "builtins.zip"):
+                args = [a.value for a in iterable.args if a.keyword is None and not a.star]
+                return bool(args) and all(self._replayed(a, outer) for a in args)
+            return False
+        return self.facts.kind(iterable) in (Kind.LIST, Kind.NDARRAY, Kind.TENSOR)
+
     # --- which calls ------------------------------------------------------------------------
 
     def _cpu_only(self, call: cst.Call) -> str | None:
@@ -99,7 +148,7 @@ class CpuFunction(Rule):
         if not isinstance(func, cst.Name):
             return None
         if func.value in self.facts.functions:
-            return "CPU-only preprocessing" if _cpu_only_source(self.facts, self.facts.functions[func.value]) \
+            return "CPU-only preprocessing" if self.facts.host_only(self.facts.functions[func.value]) \
                 and self.facts.is_pure_function(func.value) else None
         value = self.facts.namespace.get(func.value)
         if isinstance(value, types.FunctionType) and not bound_in_unit(self.facts, func.value):
@@ -114,7 +163,7 @@ class CpuFunction(Rule):
         name = next((k for k, f in self.facts.functions.items() if f is func), None)
         if name is None or not self.facts.is_pure_function(name):
             return False
-        return not _cpu_only_source(self.facts, func)
+        return not self.facts.host_only(func)
 
     def _has_data_argument(self, call: cst.Call) -> bool:
         """At least one argument is data (an array or list), not only constants and scalars."""
@@ -134,15 +183,14 @@ class CpuFunction(Rule):
     def _inside_reported(self, node: cst.CSTNode) -> bool:
         return any(anc in self._reported for anc in self.facts.ancestors(node))
 
-    def _inside_invariant_constructor(self, node: cst.CSTNode, loop: Loop) -> bool:
-        """`torch.tensor(np.log(raw))` as a whole is a redundant tensor: that rule moves it."""
+    def _inside_invariant_constructor(self, node: cst.CSTNode) -> bool:
+        """`torch.tensor(np.log(raw))` as a whole is a redundant tensor when that rule reports it
+        (one finding per site); a constructor it leaves (`torch.from_numpy(f(a))`) is this rule's."""
         for anc in self.facts.ancestors(node):
             if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
                 return False
-            if isinstance(anc, cst.Call):
-                q = self.facts.qualified_name(anc.func) or ""
-                if q.startswith("torch.") and q.rsplit(".", 1)[-1] in _TORCH_CONSTRUCTORS and invariant(self.facts, anc, loop):
-                    return True
+            if isinstance(anc, cst.Call) and self._sites.site(anc) is not None:
+                return True
         return False
 
     def _hoist_target(self, node: cst.Call) -> Loop | None:
@@ -277,7 +325,7 @@ class CpuFunction(Rule):
         a function of this unit that changes its argument."""
         holders = {name}
         for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.Assign) and name in self.facts.names_read(node.value):
+            if isinstance(node, cst.Assign) and self._may_alias(node.value, name):
                 for target in node.targets:
                     holders |= set(bound_names(target.target))
         if any(mutated_in_place(self.facts, h, loop.node.body) for h in holders):
@@ -292,6 +340,12 @@ class CpuFunction(Rule):
                         if param is None or mutated_in_place(self.facts, param, func.body):
                             return True
         return False
+
+    def _may_alias(self, value: cst.BaseExpression, name: str) -> bool:
+        """`value` may be (a view of) `name`'s object: `adj.t()`, `adj[0]`, `model(x, adj)`;
+        arithmetic on it (`adj @ x`) builds a new one."""
+        return any(self._flows_into(n) is not FRESH for n in self.facts.walk(value)
+                   if isinstance(n, cst.Name) and n.value == name)
 
     def _movable(self, stmt: cst.CSTNode, assigned: str, loop: Loop) -> bool:
         """`name = f(...)` moves whole: unconditional, the only write of `name`, not read before."""
@@ -322,18 +376,6 @@ def _function_name(call: cst.Call) -> str:
     return func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else "result"
 
 
-def _cpu_only_source(facts: Facts, func: cst.FunctionDef) -> bool:
-    """No torch in the body, and no device or file work."""
-    for node in facts.walk(func.body):
-        if isinstance(node, (cst.Name, cst.Attribute)):
-            q = facts.qualified_name(node) or ""
-            if q == "torch" or q.startswith("torch.") or q in ("builtins.open", "builtins.print", "builtins.input"):
-                return False
-        if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step"):
-            return False
-    return True
-
-
 def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
     """A function from an earlier cell: judge its source the same way as a function in this cell."""
     verdict = _LIVE_VERDICTS.get(func)
@@ -347,6 +389,6 @@ def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
         if module is not None:
             live = Facts(module, {k: v for k, v in func.__globals__.items() if isinstance(v, types.ModuleType)})
             name = func.__name__
-            verdict = name in live.functions and _cpu_only_source(live, live.functions[name]) and live.is_pure_function(name)
+            verdict = name in live.functions and live.host_only(live.functions[name]) and live.is_pure_function(name)
         _LIVE_VERDICTS[func] = verdict
     return verdict

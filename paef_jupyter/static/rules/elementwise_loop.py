@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..types import Kind
-from ..names import bound_names
+from ..names import bound_names, names_read
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
@@ -23,6 +23,8 @@ _ELEMENTWISE = frozenset({
 _TENSOR_ONLY = frozenset({"detach", "contiguous", "unsqueeze", "requires_grad_"})
 _TENSOR_KEEPING = frozenset({"flatten", "clone", "view", "reshape", "float", "double", "abs", "t", "squeeze"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+# Tensor methods returning a (values, indices) pair: `t.topk(k).indices` is a tensor.
+_PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max", "min", "cummax", "cummin"})
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 
 
@@ -47,6 +49,10 @@ class ElementwiseLoop(Rule):
         outer = self._range(node)
         if outer is None:
             counted = self._counting(node)
+            if counted is None:
+                counted = self._accumulating(node)
+            if counted is None:
+                counted = self._ranking(node)
             return counted if counted is not None else self._collecting(node)
         ranges = [outer]
         body = _statements(node)
@@ -59,7 +65,8 @@ class ElementwiseLoop(Rule):
         if body is None or not body:
             return None
         variables = tuple(r.var for r in ranges)
-        if len(ranges) == 1 and self._counting(node) is False:
+        if len(ranges) == 1 and (self._counting(node) is False or self._accumulating(node) is False
+                                 or self._ranking(node) is False):
             return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             return None
@@ -120,6 +127,124 @@ class ElementwiseLoop(Rule):
                     "per item and have the same length)", suggestion=suggestion, safe=False),
         )
         return False
+
+    # --- per-class sums: `label = labels[i]; class_total[label] += 1` -------------------------
+
+    def _accumulating(self, node: cst.For) -> bool | None:
+        """Sums per class keyed by an element used as a Python index (`class_correct[label] +=
+        c[i].item()`): an op and a device->host sync per element, where one `bincount` per
+        accumulator (with `weights=` for the summed values) gives every class's sum.
+
+        Always a hint: the accumulators are Python lists or tensors that the rest of the
+        program reads in its own way. A NumPy accumulator (`confusion[t, p] += 1`) is left
+        alone: `np.add.at` is its vectorised form and the indices must first leave the device."""
+        elements = self._element_names(node)
+        body = _statements(node)
+        if not elements or body is None or node.orelse is not None:
+            return None
+        elements, sums = dict(elements), []
+        for stmt in body:
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+                return None
+            small = stmt.body[0]
+            if isinstance(small, cst.Assign) and not sums and len(small.targets) == 1 \
+                    and isinstance(small.targets[0].target, cst.Name):
+                read = self._element(small.value, elements)  # `label = labels[i]`: a name for an element
+                if read is None or read[0].isdigit():
+                    return None
+                elements[small.targets[0].target.value] = read
+                continue
+            total = self._class_sum(small, elements)
+            if total is None:
+                return None
+            sums.append(total)
+        if not sums:
+            return None
+        self.report(
+            node,
+            "this loop adds tensor elements into per-class totals one element at a time, using an element "
+            "as a Python index: an op and a device->host sync per element; one `bincount` over the whole "
+            "tensors gives every class's total",
+            fix=Fix(description="sum per class with one `bincount` per total (if the indices are class ids in "
+                    "range): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
+        )
+        return False
+
+    def _class_sum(self, small: cst.BaseSmallStatement, elements: dict[str, str]) -> str | None:
+        """`totals[label] += 1` / `+= c[i].item()` (a Python list or a 1-D tensor of totals) ->
+        its `bincount` form."""
+        if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign)):
+            return None
+        target = small.target
+        if not (isinstance(target, cst.Subscript) and len(target.slice) == 1 and isinstance(target.slice[0].slice, cst.Index)
+                and isinstance(target.value, (cst.Name, cst.Attribute))
+                and self.facts.kind(target.value) in (Kind.LIST, Kind.TENSOR)):
+            return None
+        index = self._element(target.slice[0].slice.value, elements)
+        one = isinstance(small.value, cst.Integer) and small.value.value == "1"
+        weight = None if one else self._element(small.value, elements)
+        if index is None or index[0].isdigit() or (not one and (weight is None or weight[0].isdigit())):
+            return None
+        totals = self.facts.code(target.value)
+        counts = f"torch.bincount({index}{'' if one else f', weights={weight}.float()'}, minlength=len({totals}))"
+        if self.facts.kind(target.value) is Kind.TENSOR:
+            return f"{totals} += {counts}"
+        return f"for k, v in enumerate({counts}.tolist()): {totals}[k] += v"  # a list: one read back per batch
+
+    # --- hit positions: `rank = (top[i] == y[i]).nonzero(); if len(rank) > 0: mrr += 1 / (rank.item() + 1)`
+
+    def _ranking(self, node: cst.For) -> bool | None:
+        """The position of a row's hit, read back row by row (reciprocal rank, hit@k weights):
+        a comparison, a `nonzero` and a sync per row, where one comparison of the whole batch
+        gives every row's hit position (`argmax` of the hit mask) and whether it has one.
+
+        Always a hint: exact when a row holds its target at most once (top-k indices do)."""
+        elements = self._element_names(node)
+        body = _statements(node)
+        if not elements or body is None or len(body) != 2 or node.orelse is not None:
+            return None
+        first, second = body
+        if not (isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 and isinstance(first.body[0], cst.Assign)
+                and len(first.body[0].targets) == 1 and isinstance(first.body[0].targets[0].target, cst.Name)):
+            return None
+        name, found = first.body[0].targets[0].target.value, first.body[0].value
+        if not (isinstance(found, cst.Call) and isinstance(found.func, cst.Attribute) and found.func.attr.value == "nonzero"
+                and not found.args):
+            return None
+        hit = self._row_hits(found.func.value, elements)
+        if hit is None or not isinstance(second, cst.If) or second.orelse is not None \
+                or not _non_empty_test(second.test, name) or not isinstance(second.body, cst.IndentedBlock) \
+                or len(second.body.body) != 1:
+            return None
+        stmt = second.body.body[0]
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name)):
+            return None
+        positions = _Positions(name)
+        value = small.value.visit(positions)
+        if not positions.replaced or name in names_read(value):
+            return None  # the position is used some other way than `.item()` of the one hit
+        code = cst.Module([]).code_for_node(value)
+        suggestion = "\n".join((f"hit = {hit}", "pos, found = hit.float().argmax(-1), hit.any(-1)",
+                                f"{small.target.value} += ({code}).sum().item()"))
+        self.report(
+            node,
+            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and a "
+            "device->host sync per row); one comparison of the whole batch gives every row's position",
+            fix=Fix(description="compare the whole batch once and take each row's first hit with `argmax` "
+                    "(if a row holds its target at most once)", suggestion=suggestion, safe=False),
+        )
+        return False
+
+    def _row_hits(self, test: cst.BaseExpression, elements: dict[str, str]) -> str | None:
+        """`top[i] == y[i]` (a row against the row's target) -> `top == y.unsqueeze(-1)`."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return None
+        row, target = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+        if row is None or target is None or row[0].isdigit() or target[0].isdigit():
+            return None
+        return f"{row} == {target}.unsqueeze(-1)"
 
     # --- collecting loops: `for p, t in zip(out, y): preds.append(p.item())` -------------------
 
@@ -200,8 +325,12 @@ class ElementwiseLoop(Rule):
                 and isinstance(target, cst.Tuple) and len(target.elements) == len(it.args) >= 2:
             names = [el.value for el in target.elements]
             sources = [a.value for a in it.args]
+            # a tensor zipped with tensors or values of unknown type (`zip(topk, targets)`); a list
+            # or array beside it (Python values already) is not an element loop
             if all(isinstance(n, cst.Name) for n in names) and not any(a.star for a in it.args) \
-                    and all(isinstance(src, (cst.Name, cst.Attribute)) and self._is_tensor(src) for src in sources):
+                    and all(isinstance(src, (cst.Name, cst.Attribute)) for src in sources) \
+                    and any(self._is_tensor(src) for src in sources) \
+                    and all(self.facts.kind(src) in (Kind.TENSOR, Kind.UNKNOWN) for src in sources):
                 return {n.value: self.facts.code(src) for n, src in zip(names, sources)}  # type: ignore[union-attr]
             return {}
         if isinstance(target, cst.Name) and isinstance(it, (cst.Name, cst.Attribute)) and self._is_tensor(it):
@@ -237,6 +366,12 @@ class ElementwiseLoop(Rule):
         if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
             return None
         op = test.comparisons[0].operator
+        if isinstance(op, (cst.In, cst.NotIn)):  # `target in row`: a hit anywhere in the row
+            item, row = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+            if item is None or row is None or item[0].isdigit() or row[0].isdigit():
+                return None
+            hit = f"({row} == {item}.unsqueeze(-1)).any(-1)"
+            return hit if isinstance(op, cst.In) else f"~{hit}"
         if not isinstance(op, (cst.Equal, cst.NotEqual, cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
             return None
         left, right = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
@@ -308,7 +443,10 @@ class ElementwiseLoop(Rule):
             method = expr.func.attr.value
             return method in _TENSOR_ONLY or (method in _TENSOR_KEEPING and self._is_tensor(expr.func.value, depth - 1))
         if isinstance(expr, cst.Attribute):
-            return expr.attr.value in ("weight", "bias")
+            made = expr.value
+            return expr.attr.value in ("weight", "bias") or (
+                expr.attr.value in ("indices", "values") and isinstance(made, cst.Call)
+                and isinstance(made.func, cst.Attribute) and made.func.attr.value in _PAIRED_RESULTS)
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
             return value is not None and self._is_tensor(value, depth - 1)
@@ -385,6 +523,9 @@ class ElementwiseLoop(Rule):
         for_in = comp.for_in
         if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
             return
+        if qualified == "torch.stack" and self._is_tensor(for_in.iter):
+            self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
+            return
         if not isinstance(for_in.iter, cst.Call) or (self.facts.qualified_name(for_in.iter.func) or "") != "builtins.range":
             return
         variables = (for_in.target.value,)
@@ -398,6 +539,34 @@ class ElementwiseLoop(Rule):
             "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
+
+    def _gathered_rows(self, node: cst.Call, elt: cst.BaseExpression, var: str, index: cst.BaseExpression) -> None:
+        """`torch.stack([data[i] for i in ix])` / `[data[i : i + L] for i in ix]` over an index
+        tensor: a Python iteration, an index read back to the host and a slice per index, where
+        one advanced-indexing gather (`data[ix]`, `data[ix.unsqueeze(1) + torch.arange(L)]`)
+        reads every row at once."""
+        if not (isinstance(elt, cst.Subscript) and len(elt.slice) == 1 and isinstance(elt.value, (cst.Name, cst.Attribute))
+                and self._is_tensor(elt.value)) or var in self.facts.names_read(elt.value):
+            return
+        part, data, ix = elt.slice[0].slice, self.facts.code(elt.value), self.facts.code(index)
+        if isinstance(part, cst.Index) and isinstance(part.value, cst.Name) and part.value.value == var:
+            gather = f"{data}[{ix}]"
+        elif isinstance(part, cst.Slice) and part.step is None and part.lower is not None and part.upper is not None:
+            start, length = _offset(part.lower, var), _window(part.lower, part.upper, var)
+            if start is None or length is None:
+                return
+            offsets = f"torch.arange({length}, device={ix}.device)" if start == "" else \
+                f"torch.arange({start}, {start} + {length}, device={ix}.device)"
+            gather = f"{data}[{ix}.unsqueeze(1) + {offsets}]"
+        else:
+            return
+        self.report(
+            node,
+            f"`torch.stack([... for {var} in {ix}])` reads `{data}` one index at a time: a Python iteration, an index "
+            "read back to the host and a slice per element of the index tensor, then a copy to stack them",
+            fix=Fix(description=f"gather every row at once with advanced indexing: `{gather}` (the same rows, stacked "
+                    "in the same order)", suggestion=gather, safe=False),
         )
 
     def _carried(self, body: list[cst.BaseStatement]) -> bool:
@@ -542,6 +711,56 @@ def _derive(stmt: cst.BaseStatement, variables: tuple[str, ...]) -> str | None:
         return f"{module.code_for_node(_base_of(small.target, variables))}[:] {op} {value}"
     value = _operand(module, small.value.visit(whole))
     return f"{module.code_for_node(small.target)} {op} {value}.sum({dims})" if op in ("+=", "-=") else None
+
+
+def _non_empty_test(test: cst.BaseExpression, name: str) -> bool:
+    """`len(r) > 0`, `len(r)`, `r.numel() > 0`, `r.numel()`: the row had a hit."""
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.GreaterThan) \
+            and isinstance(test.comparisons[0].comparator, cst.Integer) and test.comparisons[0].comparator.value == "0":
+        test = test.left
+    if isinstance(test, cst.Call) and isinstance(test.func, cst.Name) and test.func.value == "len" and len(test.args) == 1:
+        return isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == name
+    return isinstance(test, cst.Call) and isinstance(test.func, cst.Attribute) and test.func.attr.value == "numel" \
+        and isinstance(test.func.value, cst.Name) and test.func.value.value == name
+
+
+class _Positions(cst.CSTTransformer):
+    """`r.item()` (the row's one hit position) -> `pos[found]` (every row's, where it has one)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.name, self.replaced = name, False
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        func = original_node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "item" and not original_node.args \
+                and isinstance(func.value, cst.Name) and func.value.value == self.name:
+            self.replaced = True
+            return cst.parse_expression("pos[found]")
+        return updated_node
+
+
+def _offset(bound: cst.BaseExpression, var: str) -> str | None:
+    """`i` -> "", `i + 1` -> "1": the start of a window relative to the index."""
+    if isinstance(bound, cst.Name) and bound.value == var:
+        return ""
+    if isinstance(bound, cst.BinaryOperation) and isinstance(bound.operator, cst.Add) \
+            and isinstance(bound.left, cst.Name) and bound.left.value == var and var not in names_read(bound.right):
+        return cst.Module([]).code_for_node(bound.right)
+    return None
+
+
+def _window(lower: cst.BaseExpression, upper: cst.BaseExpression, var: str) -> str | None:
+    """The window's length when it does not depend on the index: `i : i + L` and `i + 1 : i + 1 + L`
+    give "L"; `i + a : i + b` gives "b - a"."""
+    module = cst.Module([])
+    if isinstance(upper, cst.BinaryOperation) and isinstance(upper.operator, cst.Add) \
+            and module.code_for_node(upper.left) == module.code_for_node(lower) and var not in names_read(upper.right):
+        return module.code_for_node(upper.right)
+    start, end = _offset(lower, var), _offset(upper, var)
+    if start is None or end is None or end == "":
+        return None
+    return end if start == "" else f"({end}) - ({start})"
 
 
 def _operand(module: cst.Module, expr: cst.CSTNode) -> str:

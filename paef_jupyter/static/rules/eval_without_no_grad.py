@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Loop, may_train, module_methods
+from ..facts import Loop, forwards_a_model, may_train, module_methods
 from ..types import Kind
 from ..names import bound_names
 from ._support import grad_disabled, is_grad_off_call, torch_alias
@@ -70,13 +70,14 @@ class EvalWithoutNoGrad(Rule):
         )
 
     def _runs_a_model(self, loop: Loop) -> bool:
-        """A call of an `nn.Module` (by type), of `.forward`, or of a name whose words say model
-        (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`)."""
+        """A call of an `nn.Module` (by type), of `.forward`, of a name whose words say model
+        (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`), or of a helper that runs
+        the model it is given."""
         names: list[cst.BaseExpression] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.Call):
                 func = n.func
-                if isinstance(func, cst.Attribute) and func.attr.value == "forward":
+                if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n):
                     return True
                 own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 if isinstance(func, cst.Name) or own:

@@ -10,6 +10,7 @@ from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
 from ..facts import Facts, Loop
+from ..names import root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, torch_alias
@@ -26,6 +27,7 @@ _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", 
 # A `.step(...)` that is not an optimizer's: an environment, whose next observation the loop feeds back
 # to the device. The host must have the value each step: not a finding at all.
 _ENVIRONMENT = "an environment step"
+_STORING = frozenset({"append", "extend", "insert", "appendleft"})
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
@@ -98,6 +100,8 @@ class HostSync(Rule):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
         if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
+        if method != "item" and self._kept_by_host_object(node):
+            return
         if method == "item":
             rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
             if isinstance(rows, Fix):
@@ -130,6 +134,36 @@ class HostSync(Rule):
             if isinstance(anc, cst.Attribute) and anc.attr.value in ("to", "cuda") and child is anc.value:
                 return True
             child = anc
+        return False
+
+    def _kept_by_host_object(self, node: cst.Call) -> bool:
+        """`self.preds.append(predictions.detach().cpu())` in a method of a plain object (a metric's
+        `add_batch`, an accumulator's `update`): the object exists to keep host copies for a
+        host-side computation, so the copy is its contract, not waste the loop could drop. A
+        module's state, a local list or a parameter it fills are not such an object."""
+        func = self.facts.enclosing_function(node)
+        if func is None or self.facts.enclosing_loops(node) or not func.params.params \
+                or func.params.params[0].name.value != "self":
+            return False
+        block = self.facts.parent(func)
+        cls = self.facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
+        if not isinstance(cls, cst.ClassDef) or func.name.value in ("forward", "__call__") or any(
+                (self.facts.qualified_name(b.value) or "").startswith("torch.") or self.facts.code(b.value).endswith("Module")
+                for b in cls.bases):
+            return False  # a module's state moves with it to the device
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.Arg, cst.Tuple, cst.List, cst.Element)):
+                child = anc
+                continue
+            if isinstance(anc, cst.Call) and child is not anc.func:
+                target = anc.func
+                return isinstance(target, cst.Attribute) and target.attr.value in _STORING \
+                    and isinstance(target.value, cst.Attribute) and root_name(target.value) == "self"
+            if isinstance(anc, cst.Assign) and anc.value is child:
+                return all(isinstance(t.target, (cst.Attribute, cst.Subscript)) and root_name(t.target) == "self"
+                           for t in anc.targets)
+            return False
         return False
 
     def _back_to_tensor_later(self, node: cst.Call) -> bool:

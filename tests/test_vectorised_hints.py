@@ -1,0 +1,69 @@
+"""The vectorised forms `elementwise-loop` suggests in its hints compute what the loops did:
+each loop is run, then its finding's suggestion on the same data, and the results compared."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+
+from paef_jupyter.api import analyze_source
+from paef_jupyter.model import CellRef
+
+SETUP = """import torch
+g = torch.Generator().manual_seed(0)
+scores = torch.randn(64, 20, generator=g)
+targets = torch.randint(0, 20, (64,), generator=g)
+topk = scores.topk(5, dim=1).indices
+labels = torch.randint(0, 6, (64,), generator=g)
+c = (scores.argmax(1) % 2 == 0).squeeze()
+text = torch.arange(200) * 3
+ix = torch.randint(0, 150, (16,), generator=g)
+block = 7
+"""
+
+CASES = {
+    "membership": ("hits", "hits = 0\nfor row, target in zip(topk, targets):\n    if target in row:\n        hits += 1\n"),
+    "not-in": ("misses", "misses = 0\nfor i in range(len(targets)):\n    if targets[i] not in topk[i]:\n        misses += 1\n"),
+    "class-totals-list": (
+        "class_correct",
+        "class_correct = list(0.0 for _ in range(6))\nfor i in range(len(labels)):\n"
+        "    label = labels[i]\n    class_correct[label] += c[i].item()\n",
+    ),
+    "class-counts-tensor": (
+        "counts",
+        "counts = torch.zeros(6)\nfor i in range(len(labels)):\n    label = labels[i]\n    counts[label] += 1\n",
+    ),
+    "reciprocal-rank": (
+        "mrr",
+        "mrr = 0.0\nfor i in range(len(targets)):\n    rank = (topk[i] == targets[i]).nonzero()\n"
+        "    if len(rank) > 0:\n        mrr += 1.0 / (rank.item() + 1)\n",
+    ),
+    "windows": ("xb", "xb = torch.stack([text[i : i + block] for i in ix])\n"),
+    "shifted-windows": ("yb", "yb = torch.stack([text[i + 1 : i + 1 + block] for i in ix])\n"),
+    "rows": ("rows", "rows = torch.stack([text[i] for i in ix])\n"),
+}
+
+
+def _run(code: str, name: str) -> object:
+    namespace: dict[str, object] = {}
+    exec(compile(code, "<case>", "exec"), namespace)
+    return namespace[name]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_hint_computes_what_the_loop_computed(case: str) -> None:
+    name, loop = CASES[case]
+    report = analyze_source(SETUP + loop, CellRef("case.py"), rules=["elementwise-loop"])
+    [finding] = report.findings
+    assert finding.fix is not None and not finding.fixable and finding.fix.suggestion
+    before = _run(SETUP + loop, name)
+    # the suggestion replaces the loop: the accumulators start as the loop's code set them
+    start = "".join(line + "\n" for line in loop.splitlines() if not line.startswith((" ", "for ")) and "[" not in line)
+    suggestion = finding.fix.suggestion
+    if "=" not in suggestion.split("[")[0]:  # an expression (a gather) replaces the stacked comprehension
+        suggestion = f"{name} = {suggestion}"
+    after = _run(SETUP + start + suggestion + "\n", name)
+    if isinstance(before, torch.Tensor):
+        assert torch.equal(torch.as_tensor(after).to(before.dtype), before)
+    else:
+        assert torch.allclose(torch.as_tensor(after, dtype=torch.float64), torch.as_tensor(before, dtype=torch.float64))
