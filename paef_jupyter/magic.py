@@ -595,7 +595,7 @@ _loaded: dict[int, PaefMagics] = {}
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
-    from .dynamic.warm import warm_in_background
+    from .dynamic.warm import import_lazy_torch, warm_in_background
     from .magic_async import install
     from .static import warm
     from .static.types import JediOracle
@@ -613,7 +613,11 @@ def load_ipython_extension(ipython: Any) -> None:
     magics.editor  # noqa: B018 - builds the kernel's bridge
     # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
     # while the user writes the next cell.
-    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view)
+    # torch's lazy parts, here in the kernel's thread: imported from the warm-up's while a cell
+    # imports them too, both imports fail halfway (see dynamic/warm.py).
+    torch_ready = import_lazy_torch()
+    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view,
+                                        torch_ready=torch_ready)
     _loaded[id(ipython)] = magics
 
 

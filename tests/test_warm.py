@@ -34,3 +34,40 @@ def test_a_cell_that_starts_first_skips_the_profiler_session(monkeypatch) -> Non
     warm.before_cell()
     warm.warm_profiler()
     assert started == []
+
+
+def _run(code: str) -> str:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+def test_the_warm_up_thread_imports_no_part_of_torch() -> None:
+    """torch._inductor and torch._dynamo import each other: imported from the warm-up thread
+    while a cell imported them too, one side failed halfway (an ImportError in the user's
+    first optimizer step, or 'the profiler could not start'). They are imported in the
+    kernel's thread; the thread then imports nothing of torch's."""
+    out = _run(
+        "import sys, torch\n"
+        "from paef_jupyter.dynamic import warm\n"
+        "assert warm.import_lazy_torch()\n"
+        "before = {m for m in sys.modules if m.startswith('torch')}\n"
+        "warm.warm_in_background(lambda: None).join()\n"
+        "print(sorted({m for m in sys.modules if m.startswith('torch')} - before))\n"
+    )
+    assert out == "[]"
+
+
+def test_a_kernel_without_torch_gets_no_torch_from_the_warm_up() -> None:
+    """Importing torch is the user's to do: no torch step runs, the cell's profiler pays."""
+    out = _run(
+        "import sys\n"
+        "from paef_jupyter.dynamic import warm\n"
+        "print(warm.import_lazy_torch(), 'torch' in sys.modules)\n"
+        "warm.warm_in_background(lambda: None, torch_ready=False).join()\n"
+        "print('torch' in sys.modules, warm._done.is_set())\n"
+    )
+    assert out.splitlines() == ["False False", "False True"]

@@ -63,6 +63,9 @@ SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is
 # Without a loop to window (a bare comprehension) the line count is the bound; in a window the
 # iterations are, and a long pure-Python generator in one iteration must not end it early.
 MAX_ADDED_MEMORY = 8 * 2**20
+# Recorded events grow the process by well under 1 GB/s (0.2 KB per event); a faster step
+# between two reads is the cell allocating (a model, a batch), which the cap must not count.
+USER_ALLOCATION_RATE = 2**30
 WATCH_EVERY_S = 0.01
 MAX_RECORDED_LINES = 4000
 MAX_WINDOW_LINES = 100_000
@@ -134,7 +137,10 @@ class LineTracer:
         self.warmup = warmup if warmup is not None else UNSIZED_WINDOW[0]
         self.window = window if window is not None else UNSIZED_WINDOW[1]
         self.loop_length: int | None = None
-        self._start = start
+        self._start_profiler = start
+        # The profiler's own start-up (kineto's first session allocates tens of MB) is not
+        # recording growth: the watchdog measures from the first moment after it.
+        self.profiler_on = False
         self._stop = stop
         self._make_range = make_range
         self.max_profiled_s = max_profiled_s
@@ -170,6 +176,10 @@ class LineTracer:
         sys.settrace(self._hook)
         self._installed = True
         return self
+
+    def _start(self) -> None:
+        self._start_profiler()
+        self.profiler_on = True
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -449,16 +459,21 @@ class _Watchdog:
 
     def _watch(self) -> None:
         tracer = self.tracer
-        peak_before = 0  # the highest resident size before the profiler started
+        peak_before = 0  # the highest resident size until the profiler had started
         profiling_since: float | None = None
+        last, last_at = 0, 0.0
         while not self._stopped.wait(WATCH_EVERY_S):
             now = resident_bytes() or 0
-            if not (tracer.recording or tracer.settling):
+            if not (tracer.profiler_on and (tracer.recording or tracer.settling)):
                 peak_before = max(peak_before, now)
                 continue
+            tick = time.perf_counter()
             if profiling_since is None:
-                profiling_since = time.perf_counter()
+                profiling_since = tick
                 peak_before = max(peak_before, now)
+            elif now - last > max(2**20, USER_ALLOCATION_RATE * (tick - last_at)):
+                peak_before += now - last  # the cell's own allocation, not recorded events
+            last, last_at = now, tick
             if now - peak_before > MAX_ADDED_MEMORY:
                 self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
             elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:

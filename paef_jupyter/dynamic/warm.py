@@ -4,17 +4,48 @@ The first torch.profiler session in a process, the first profiler range and the 
 optimizer construction and step each cost up to a second of lazy imports and set-up. None of
 it changes what a cell sees: no name lands in the user's namespace, and torch's global state
 is left as found.
+
+torch's lazily imported parts (torch._inductor, torch._dynamo) import each other: imported from
+this thread while a cell imports them too (its first optimizer step, its profiler's start), the
+two imports meet halfway and one fails (an ImportError in the user's code, or a cell left
+unprofiled). They are imported in the kernel's own thread instead (`import_lazy_torch`), and
+the thread's torch steps run only when that was done.
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
+import importlib.util
+import sys
 import threading
 from typing import Callable, Iterator
 
 _done = threading.Event()
 _lock = threading.Lock()
+
+
+# What the profiler's and an optimizer's first use import lazily; `hasattr` on torch imports one.
+LAZY_TORCH_PARTS = ("_inductor", "_dynamo")
+
+
+def import_lazy_torch() -> bool:
+    """In the kernel's thread, at `%load_ext`: True when torch's lazy parts are imported (a
+    second, once). A kernel that has not imported torch gets none of it: its first cell may
+    import torch at any moment, and the warm-up's torch steps are then left out."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return False
+    try:
+        import torch.profiler  # noqa: F401
+
+        for part in LAZY_TORCH_PARTS:
+            hasattr(torch, part)  # torch.__getattr__ imports it
+    except Exception:  # noqa: BLE001 - warming is an optimisation only
+        return False
+    with contextlib.suppress(Exception):  # a profiler session's last lazy import (a leaf)
+        importlib.import_module("torch.profiler._cupti_monitor")
+    return all(f"torch.{part}" in sys.modules for part in LAZY_TORCH_PARTS)
 
 
 def warm_profiler() -> None:
@@ -75,17 +106,23 @@ def profiler_turn() -> Iterator[None]:
         yield
 
 
-def warm_in_background(first: Callable[[], None], *then: Callable[[], None]) -> threading.Thread:
+def warm_in_background(first: Callable[[], None], *then: Callable[[], None],
+                       torch_ready: bool = True) -> threading.Thread:
     """One daemon thread: the profiler's warm-up (the short one; a cell that starts meanwhile
     waits for it only where its own profiler starts), `first` (jedi's), `then` (the
     analysis', the view's), the optimizer's (no cell waits for it), and a full garbage
-    collection. Cold starts leave cyclic garbage
-    (about 0.4 s to collect with torch loaded): freed here, not during the user's code, where
+    collection; the torch steps only when `torch_ready` (`import_lazy_torch` returned True).
+    Cold starts leave cyclic garbage (about 0.4 s to collect with torch loaded): freed here, not during the user's code, where
     a `__del__` run by the collector could also swallow a Ctrl-C (signals reach the main
     thread only). A first cell sent at once runs beside this thread (its report says so)."""
 
     def run() -> None:
-        for step in (warm_profiler, first, *then, warm_optimizer, gc.collect):
+        if torch_ready:
+            steps = (warm_profiler, first, *then, warm_optimizer, gc.collect)
+        else:
+            _done.set()  # the cell's own profiler pays its start-up
+            steps = (first, *then, gc.collect)
+        for step in steps:
             try:
                 step()
             except Exception:  # noqa: BLE001 - see warm_profiler
