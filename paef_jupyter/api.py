@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 from .fix import apply_findings
 from .model import CellRef, Finding, Profile, Report, SourceUnit
 from .static.analyzer import analyze_units
+from .static.unit import ParsedUnit, parse_unit
 from .units import read_units
 
 if TYPE_CHECKING:
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 
 def analyze(
-    units: Sequence[SourceUnit],
+    units: Sequence[SourceUnit | ParsedUnit],
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     title: str = "",
@@ -33,10 +34,9 @@ def analyze_source(
     ref: CellRef = CellRef(),
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
-    loops: dict | None = None,
 ) -> Report:
-    """One cell or file; `loops` receives its loops (see `analyze_units`)."""
-    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
+    """One cell or file."""
+    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules)
 
 
 @dataclass(frozen=True)
@@ -131,8 +131,12 @@ def profile_cell(
     def lookup(filename: str) -> CellRef | None:
         return (given(filename) if given else None) or earlier(filename)
 
+    unit: SourceUnit | ParsedUnit = SourceUnit(ref, text)
+    loop, extra = None, {}
     try:
-        loop, extra = (None, {}) if full else choose_loop(text, ref, namespace, lookup)  # the analysis comes after the run
+        if not full:  # the cell is read once: its window now, its analysis after the run
+            unit = parse_unit(unit)
+            loop, extra = choose_loop(unit, namespace, lookup)
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
@@ -143,7 +147,7 @@ def profile_cell(
     if ready is not None:
         ready()
     try:
-        static = analyze_source(text, ref, namespace=namespace, rules=rules)
+        static = analyze_units([unit], namespace=namespace, rules=rules)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
         static = Report(sources=(SourceUnit(ref, text),))
         failed += (f"static analysis failed: {_one_line(exc)}",)
@@ -168,7 +172,8 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     if engine not in ("torch", "scalene"):
         raise ValueError(f"unknown engine {engine!r} (expected torch or scalene)")
     units = read_units(path)
-    static = analyze(units, rules=rules, title=path)
+    parsed = [parse_unit(u) for u in units]  # read once: the analysis and each unit's window
+    static = analyze(parsed, rules=rules, title=path)
     if engine == "scalene":
         from .dynamic.scalene_runner import run_scalene
 
@@ -176,7 +181,7 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(units, path)
+        profile, failures = run_units(parsed, path)
     if failures:
         stopped = tuple(f"{_where(f)} failed: {f.message}" for f in failures)
         profile = replace(profile, notes=stopped + profile.notes)

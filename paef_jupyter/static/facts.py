@@ -12,7 +12,7 @@ import builtins
 import types
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -168,8 +168,12 @@ class Prior:
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
-                 prior: Prior | None = None, imports: "ModuleImports | None" = None) -> None:
+                 prior: Prior | None = None, imports: "ModuleImports | None" = None,
+                 positions: "Callable[[], Mapping[cst.CSTNode, CodeRange]] | None" = None) -> None:
+        """`positions`: the module's positions as resolved once for all facts of one parsed
+        unit (see `unit.ParsedUnit`); else resolved here when first asked."""
         self.module = module
+        self._shared_positions = positions
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
@@ -223,13 +227,11 @@ class Facts:
         return self._order.get(node, -1)
 
     @cached_property
-    def wrapper(self) -> MetadataWrapper:
-        return MetadataWrapper(self.module, unsafe_skip_copy=True)
-
-    @cached_property
     def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         # The slowest fact (a full code generation pass): computed only when asked.
-        return self.wrapper.resolve(PositionProvider)
+        if self._shared_positions is not None:
+            return self._shared_positions()
+        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
 
     # --- positions and structure ---------------------------------------------------
 
@@ -1020,15 +1022,6 @@ class Facts:
     @cached_property
     def jedi(self) -> JediOracle:
         return JediOracle(self.text, self.namespace)
-
-
-def loop_spans(masked_text: str) -> list[LoopSpan]:
-    """The loops of a (masked) cell, e.g. to choose the profiler's window."""
-    try:
-        module = cst.parse_module(masked_text)
-    except cst.ParserSyntaxError:
-        return []
-    return Facts(module).loop_spans()
 
 
 def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
