@@ -18,7 +18,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, names_read,
-                    names_written, root_name, walk, writes_of)
+                    names_written, root_name, type_test, walk, writes_of)
 from .types import (
     JediOracle,
     Kind,
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
+_is_call = type_test(cst.Call)
+_is_loop = type_test(cst.For, cst.While)
+_is_function = type_test(cst.FunctionDef)
 
 # Calls whose result differs per call even on the same arguments.
 _IMPURE_QUALIFIED_PREFIXES = ("numpy.random.", "random.", "time.", "os.", "sys.", "torch.cuda.", "torch.random.")
@@ -220,7 +223,7 @@ class Facts:
         return names_written(node, self.children)
 
     def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
-        return [n for n in self.walk(node) if isinstance(n, cst.Call)]
+        return [n for n in self.walk(node) if _is_call(n)]
 
     def order(self, node: cst.CSTNode) -> int:
         """Pre-order index: compares textual positions without computing them."""
@@ -249,7 +252,7 @@ class Facts:
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionNode | None:
         for anc in self.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
+            if _is_function(anc):
                 return anc
         return None
 
@@ -302,9 +305,9 @@ class Facts:
         out: list[Loop] = []
         child = node
         for anc in self.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
+            if _is_function(anc):
                 break
-            if isinstance(anc, (cst.For, cst.While)) and (child is anc.body or (isinstance(anc, cst.While) and child is anc.test)):
+            if _is_loop(anc) and (child is anc.body or (isinstance(anc, cst.While) and child is anc.test)):
                 out.append(self._loop_by_node[anc])
             child = anc
         return out
@@ -1110,7 +1113,7 @@ class _Indexer:
 
     def _enter(self, node: cst.CSTNode) -> None:
         parent = self.facts._parents.get(node)
-        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+        if _is_loop(parent) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
             self._active[-1].append(self.by_node[parent])
         for name in writes_of(node):
             for loop in self._active[-1]:
@@ -1121,11 +1124,11 @@ class _Indexer:
 
     def _leave(self, node: cst.CSTNode) -> None:
         parent = self.facts._parents.get(node)
-        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+        if _is_loop(parent) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
             self._active[-1].pop()
-        if isinstance(node, (cst.For, cst.While)):
+        if _is_loop(node):
             self._open[-1].pop()
-        elif isinstance(node, cst.FunctionDef):
+        elif _is_function(node):
             self._funcs.pop()
             self._active.pop()
             self._open.pop()
