@@ -124,6 +124,16 @@ def export_sizes(path: str) -> tuple[int, int]:
     return shipped, full
 
 
+def _steps(run: dict, name: str) -> str:
+    """Where a browser run's time went: seconds after the code ended at which each step was seen."""
+    steps = [f"{text.removeprefix('paef: ').rstrip('.…')} {at:+.2f} s"
+             for at, text in sorted((s for s in run.get("steps") or () if s[0] is not None), key=lambda s: s[0])]
+    if not steps:
+        return ""
+    load = f", load average {run['load_average']}" if "load_average" in run else ""
+    return f" The {name} run, step by step after the code's end{load}: " + "; ".join(steps) + "."
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "report.html")
@@ -145,11 +155,15 @@ def main() -> None:
             got = json.loads(measured.read_text())
             ran = (f"; Shift+Enter to the end of the code {got['cold']['run_to_end_s']} s (cold) and "
                    f"{got['warm']['run_to_end_s']} s (warm)" if "run_to_end_s" in got["cold"] else "")
+            cold, warm = got["cold"], got["warm"]
             notes.append(
                 f"In the browser ({kind}, the browser suite's last run, {measured.relative_to(ROOT)}): live chart "
-                f"drawn {got['cold']['end_to_drawn_s']} s (cold) and {got['warm']['end_to_drawn_s']} s (warm) "
-                f"after the cell's code ended{ran}; placeholder shown before the end: "
-                f"{got['cold']['placeholder_before_end'] and got['warm']['placeholder_before_end']}.")
+                f"drawn {cold['end_to_drawn_s']} s (cold) and {warm['end_to_drawn_s']} s (warm) "
+                f"after the cell's code ended{ran}; of that, the page's own part (static report shown to chart "
+                f"drawn) {cold['end_to_drawn_s'] - cold['end_to_static_s']:.2f} s (cold) and "
+                f"{warm['end_to_drawn_s'] - warm['end_to_static_s']:.2f} s (warm); placeholder shown before the "
+                f"end: {cold['placeholder_before_end']} (cold), {warm['placeholder_before_end']} (warm)."
+                + _steps(cold, "cold"))
     write(Table(
         name="view",
         title="Notebook view: report latency after the cell's code ends, and export size",

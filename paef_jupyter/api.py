@@ -6,11 +6,13 @@ source -> facts -> findings -> (profile) -> ranked findings -> Report
 from __future__ import annotations
 
 import time
+from asyncio import CancelledError
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping, Sequence
 
 from .fix import apply_findings
 from .model import CellRef, Finding, Profile, Report, SourceUnit
+from .run_steps import Steps, run_now
 from .static.analyzer import analyze_units
 from .static.unit import ParsedUnit, parse_unit
 from .units import read_units
@@ -95,12 +97,18 @@ class CellRun:
     report: Report  # static findings + profile + correlated evidence, ranked
 
 
-def profile_cell(
+def profile_cell(text: str, namespace: dict, *, execute: Callable[[], Any], **kw: Any) -> CellRun:
+    """Run a cell once under the profiler (a window of its loop unless `full`), analyse it,
+    and return its value or exception with the correlated report. `execute` runs the cell;
+    see `profiling_cell` for the keywords."""
+    return run_now(profiling_cell(text, namespace, **kw), lambda _: execute())
+
+
+def profiling_cell(
     text: str,
     namespace: dict,
     *,
     ref: CellRef,
-    execute: Callable[[], Any],
     filename_to_ref: Callable[[str], CellRef | None] | Mapping[str, CellRef] | None = None,
     rules: Collection[str] | None = None,
     top: int = 5,
@@ -108,9 +116,9 @@ def profile_cell(
     started: float | None = None,
     progress: Callable[[str], None] | None = None,
     ready: Callable[[], None] | None = None,
-) -> CellRun:
-    """Run a cell once under the profiler (a window of its loop unless `full`), analyse it,
-    and return its value or exception with the correlated report. `execute` runs the cell;
+) -> Steps[None, CellRun]:
+    """`profile_cell` as steps (`run_steps`): yields when the cell is to run, profiled.
+
     `started` (`time.perf_counter()`) is when the user's wait began (default: now), for the
     overhead figure; `progress` hears, in a few words, what is being done (for a note shown
     while it runs); `ready` is called after the run, before the static analysis (which needs
@@ -118,7 +126,7 @@ def profile_cell(
     from .correlate import correlate
     from .dynamic.build import build_profile
     from .dynamic.code_files import CodeFiles, cell_resolver, earlier_cells
-    from .dynamic.collector import collect, tell
+    from .dynamic.collector import collecting, tell
     from .dynamic.window_loop import choose_loop
     from .static.analyzer import check_rule_ids
 
@@ -141,7 +149,11 @@ def profile_cell(
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
     files = CodeFiles(cell_resolver(text, ref, lookup, extra))
-    run = collect(execute, files, loop, progress=progress)
+    run = yield from collecting(files, loop, progress=progress)
+    if isinstance(run.error, (KeyboardInterrupt, CancelledError)):
+        # Ctrl-C (an awaited cell's is a cancellation): the user waits for nothing more, not even
+        # the one-time warm-up that `ready` would wait for.
+        return CellRun(run.value, run.error, Report(sources=(SourceUnit(ref, text),)))
     if run.error is None:
         tell(progress, "analysing the cell and its profile\u2026")
     if ready is not None:

@@ -8,6 +8,7 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
+import inspect
 import os
 import re
 import shlex
@@ -15,6 +16,7 @@ import statistics
 import sys
 import threading
 import time
+from asyncio import CancelledError
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
@@ -24,6 +26,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from . import api
 from .model import AnalysisError, CellRef, Report, SourceUnit
+from .run_steps import Steps, relay, run_now
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,6 @@ class CellOutcome:
     value: Any
     error: BaseException | None
     report: Report
-    run_s: float
 
 
 @magic_arguments()
@@ -94,6 +96,13 @@ class PaefMagics(Magics):
 
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
+        ns = self.shell.user_ns
+        return run_now(self._cell_steps(line, body), lambda code: code.run(ns))
+
+    def _cell_steps(self, line: str, body: str, *, awaited: bool = False) -> Steps["CellCode", Any]:
+        """The cell magic as steps (`run_steps`): yields the compiled body for its driver to
+        run; `awaited`: the driver awaits it (top-level `await`, see `magic_async`)."""
+        __tracebackhide__ = True  # noqa: F841
         started = time.perf_counter()  # the user's wait, for the overhead figure
         args = _parse(_cell_args, line)
         if args.top < 1:
@@ -112,15 +121,15 @@ class PaefMagics(Magics):
                                    + ", then analysing it\u2026")
             note = progress_note(progress)
         try:
-            outcome = self.run_text(text, ref, profile=not args.no_profile, top=args.top, count=count,
-                                    progress=note, started=started)
+            outcome = yield from self._text_steps(text, ref, profile=not args.no_profile, top=args.top,
+                                                  count=count, progress=note, started=started, awaited=awaited)
         except SyntaxError:
             # Shown as IPython shows a cell that does not compile: the error alone, no frames of ours.
             if progress is not None:
                 progress.update(placeholder_html("the cell did not run"))
             self.shell.showsyntaxerror()
             raise UsageError("the cell did not run (SyntaxError above)") from None
-        if isinstance(outcome.error, KeyboardInterrupt):
+        if isinstance(outcome.error, (KeyboardInterrupt, CancelledError)):  # Ctrl-C in an awaited cell cancels it
             if progress is not None:
                 progress.update(placeholder_html("interrupted: no report"))
             raise outcome.error
@@ -160,37 +169,40 @@ class PaefMagics(Magics):
         cell's prompt number, which its tracebacks name; `started`: when the user's wait began;
         `progress` hears what is being done."""
         __tracebackhide__ = True  # noqa: F841
+        ns = self.shell.user_ns
+        steps = self._text_steps(text, ref, profile=profile, top=top, count=count, started=started,
+                                 progress=progress)
+        return run_now(steps, lambda code: code.run(ns))
+
+    def _text_steps(self, text: str, ref: CellRef, *, profile: bool, top: int, count: int | None,
+                    started: float | None, progress: Callable[[str], None] | None,
+                    awaited: bool = False) -> Steps["CellCode", CellOutcome]:
+        """`run_text` as steps: yields the compiled cell (`awaited`: compiled for top-level
+        `await`, for a driver that awaits it)."""
+        __tracebackhide__ = True  # noqa: F841
         warming = self.warming is not None and self.warming.is_alive()
         if warming:
             from .dynamic.warm import before_cell
 
             before_cell()
-        code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count)
-        timing: dict[str, float] = {}
-
-        def execute() -> Any:
-            __tracebackhide__ = True  # noqa: F841
-            t0 = time.perf_counter()
-            try:
-                return code.run(self.shell.user_ns)
-            finally:
-                timing["run_s"] = time.perf_counter() - t0
-
+        code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count,
+                              awaited=awaited)
         ns = self.shell.user_ns
         if profile:
-            run = api.profile_cell(text, ns, ref=ref, execute=execute, filename_to_ref={code.filename: ref},
-                                   top=top, started=started, progress=progress,
-                                   ready=lambda: self._wait_for_jedi(progress))
+            steps = api.profiling_cell(text, ns, ref=ref, filename_to_ref={code.filename: ref}, top=top,
+                                       started=started, progress=progress,
+                                       ready=lambda: self._wait_for_jedi(progress))
+            run = yield from relay(steps, code)
             error = _from_user_code(run.error, code.filename)
             report = _shared_with_warmup(run.report) if warming else run.report
-            return CellOutcome(run.value, error, report, timing.get("run_s", 0.0))
-        value, error = None, None
-        try:
-            value = execute()
-        except KeyboardInterrupt as exc:
-            return CellOutcome(None, exc, Report(), timing.get("run_s", 0.0))
-        except Exception as exc:  # noqa: BLE001 - shown with the report, then re-raised
-            error = _from_user_code(exc, code.filename)
+            return CellOutcome(run.value, error, report)
+        ran = yield code
+        value, error = ran.value, ran.error
+        if isinstance(error, (KeyboardInterrupt, CancelledError)):
+            return CellOutcome(None, error, Report())
+        if error is not None and not isinstance(error, Exception):
+            raise error  # SystemExit and the like: not the cell's failure to report
+        error = _from_user_code(error, code.filename)
         self._wait_for_jedi(progress)
         try:
             report = api.analyze_source(text, ref, namespace=ns)
@@ -198,7 +210,7 @@ class PaefMagics(Magics):
             first = (str(exc).strip().splitlines() or [""])[0]
             failure = f"analysis failed: {type(exc).__name__}" + (f": {first}" if first else "")
             report = Report(errors=(AnalysisError(ref, None, failure),), sources=(SourceUnit(ref, text),))
-        return CellOutcome(value, error, report, timing.get("run_s", 0.0))
+        return CellOutcome(value, error, report)
 
     def _wait_for_jedi(self, progress: Callable[[str], None] | None = None) -> None:
         """Called after the cell's code ran, before its analysis: analysis needs jedi warm
@@ -409,7 +421,9 @@ class CellCode:
     last: Any  # the final expression, evaluated for the cell's value; None if there is none
 
     @classmethod
-    def build(cls, shell: Any, text: str, count: int) -> "CellCode":
+    def build(cls, shell: Any, text: str, count: int, *, awaited: bool = False) -> "CellCode":
+        """`awaited`: compiled as IPython compiles a cell it awaits (top-level `await`, async
+        comprehensions); run it with `run_async`."""
         lines = text.split("\n")
         magic_at = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
         body_lines = lines[magic_at + 1 :]
@@ -420,16 +434,29 @@ class CellCode:
         # Its own file name (not the outer cell's), so tracebacks and linecache show the body.
         filename = shell.compile.cache(source, count)
         tree = shell.transform_ast(shell.compile.ast_parse(source, filename=filename))
-        last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(transformed):
-            last = shell.compile(ast.Expression(tree.body.pop().value), filename, "eval")
-        body = shell.compile(tree, filename, "exec")
+        with shell.compile.extra_flags(ast.PyCF_ALLOW_TOP_LEVEL_AWAIT if awaited else 0):
+            last = None
+            if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(transformed):
+                last = shell.compile(ast.Expression(tree.body.pop().value), filename, "eval")
+            body = shell.compile(tree, filename, "exec")
         return cls(filename, body, last)
 
     def run(self, namespace: dict) -> Any:
         __tracebackhide__ = True  # noqa: F841
         exec(self.body, namespace)
         return eval(self.last, namespace) if self.last is not None else None
+
+    async def run_async(self, namespace: dict) -> Any:
+        """`run` for code built `awaited`: its awaits run on the caller's event loop."""
+        __tracebackhide__ = True  # noqa: F841
+        if self.body.co_flags & inspect.CO_COROUTINE:
+            await eval(self.body, namespace)
+        else:
+            exec(self.body, namespace)
+        if self.last is None:
+            return None
+        value = eval(self.last, namespace)
+        return await value if self.last.co_flags & inspect.CO_COROUTINE else value
 
 
 def running_cell(shell: Any) -> RunningCell:
@@ -566,11 +593,18 @@ def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
     from .dynamic.warm import warm_in_background
+    from .magic_async import install
     from .static import warm
+    from .static.types import JediOracle
     from .ui.warm import warm_view
 
+    # A kernel has imported what its cells use: jedi inspects compiled modules (torch._C) here
+    # rather than in a subprocess of its own that imports torch again (seconds, on the first
+    # cell's critical path).
+    JediOracle.in_process = True
     magics = PaefMagics(ipython)
     ipython.register_magics(magics)
+    install(ipython)  # cells with top-level `await` run through IPython's async path
     # The labextension's handshake, and the notebook's remembered dismissals with it, arrive
     # while the user writes the next cell: the first report already knows them.
     magics.editor  # noqa: B018 - builds the kernel's bridge
@@ -592,4 +626,7 @@ def unload_ipython_extension(ipython: Any) -> None:
     for kind in ("line", "cell"):
         ipython.magics_manager.magics[kind].pop("paef", None)
     ipython.magics_manager.registry.pop(type(magics).__name__, None)
+    from .magic_async import uninstall
+
+    uninstall(ipython)
     magics._wait_for_jedi()

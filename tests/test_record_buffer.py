@@ -70,6 +70,9 @@ def test_dqn_pipeline_buffer_is_rewritten_and_trains_identically(tmp_path: Path)
     fixed = tmp_path / "dqn_fixed.py"
     fixed.write_text(_fixed(source.read_text(), str(source)))
     assert "torch.stack(state_rows)" in fixed.read_text()
+    # the per-user appends of state rows become one block per step
+    assert ".extend(states.narrow(0, 0, rows).detach().clone().unbind(0))" in fixed.read_text()
+    assert ".extend(next_states.narrow(0, 0, len(history)).detach().clone().unbind(0))" in fixed.read_text()
     spec = importlib.util.spec_from_file_location("dqn_fixed", fixed)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)

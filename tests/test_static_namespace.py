@@ -95,3 +95,18 @@ def test_no_grad_from_an_earlier_import_is_seen_with_a_namespace() -> None:
     ]
     for namespace in (None, {"torch": torch}):
         assert not [f for f in api.analyze(units, namespace=namespace).findings if f.ref.cell == 1], namespace
+
+
+@pytest.mark.parametrize("notebook", ["niser_recommender.ipynb", "transfers.ipynb"])
+def test_jedi_in_the_kernel_process_finds_what_its_subprocess_finds(notebook: str, monkeypatch) -> None:
+    """`%load_ext` lets jedi inspect compiled modules in the kernel's own process (no second
+    import of torch in a subprocess, on the first cell's critical path): same findings."""
+    from paef_jupyter.static.types import JediOracle
+
+    units = read_units(str(DEMOS / notebook))
+    namespace = _imported_namespace(units)
+    found = {}
+    for here in (False, True):
+        monkeypatch.setattr(JediOracle, "in_process", here)
+        found[here] = _keys(api.analyze(units, namespace=namespace))
+    assert found[True] == found[False] and found[True]

@@ -6,6 +6,7 @@ Uses the browser harness of `tests/browser/conftest.py` (servers, chromium, note
 from __future__ import annotations
 
 import json
+import os
 import re
 
 import pytest
@@ -128,7 +129,7 @@ WIDE_CELL = CELL.replace("x", LONG).replace("te" + LONG, "text")
 # Times (ms, page clock) at which the cell's last print shows, the placeholder shows and the
 # live chart is drawn; the outputs of a previous run must have been cleared first.
 LATENCY_JS = """el => {
-  const t = el.paefT = {cleared: false, sent: performance.now()};
+  const t = el.paefT = {cleared: false, sent: performance.now(), noted: []};
   if (el.paefObs) el.paefObs.disconnect();
   el.paefObs = new MutationObserver(() => {
     const now = performance.now();
@@ -136,7 +137,7 @@ LATENCY_JS = """el => {
     const notes = el.querySelectorAll('.paef-progress');
     if (!t.placeholder && notes.length) t.placeholder = now;
     t.notes = t.notes || []; t.most = Math.max(t.most || 0, notes.length);
-    for (const n of notes) if (!t.notes.includes(n.textContent)) t.notes.push(n.textContent);
+    for (const n of notes) if (!t.notes.includes(n.textContent)) { t.notes.push(n.textContent); t.noted.push(now); }
     if (!t.static && el.querySelector('.paef-static')) t.static = now;
     if (!t.box && el.querySelector('.paef-box')) t.box = now;
     if (!t.drawn && el.querySelector('.paef-box .js-plotly-plot .main-svg')) t.drawn = now;
@@ -145,23 +146,46 @@ LATENCY_JS = """el => {
 }"""
 
 
+# The page's own marks after `since`: the chart's render began, plotly.js was ready (flame_chart.js),
+# and when the page fetched plotly.js.
+STEPS_JS = """since => {
+  const first = name => (performance.getEntriesByName(name).find(e => e.startTime >= since) || {}).startTime ?? null;
+  const fetched = performance.getEntriesByType('resource').find(e => /plotly[^/]*\\.js/.test(e.name) && e.startTime >= since);
+  return {render: first('paef-chart-render'), plotly: first('paef-chart-plotly'),
+          fetch: fetched ? [fetched.startTime, fetched.responseEnd] : null}; }"""
+
+
 def _timed_run(nb, index: int, clock: int) -> dict:
     """Runs the cell; seconds from the end of its code (`paef_end`, the kernel's clock: same
     machine) to the live chart drawn (the page's clock), and whether the placeholder came
-    before the code ended."""
+    before the code ended. `steps` splits that time: each placeholder note (kernel side),
+    the static report's arrival, the live view's, the chart's render start (anywidget),
+    plotly.js ready, the chart drawn; `plotly_fetch` when the page fetched plotly.js meanwhile."""
     nb.cell(index).evaluate(LATENCY_JS)
     nb.run_cell(index, timeout=180)
     nb.cell(index).locator(".paef-box .js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
     t = nb.cell(index).evaluate("el => ({...el.paefT, origin: performance.timeOrigin})")
+    marks = nb.page.evaluate(STEPS_JS, t["sent"])
     end = float(nb.run_cell(clock)) * 1000 - t["origin"]
     # The placeholder is one output, updated in place with what is being profiled.
     assert t["most"] == 1 and any(re.search(r"profiling iterations \d+–\d+ of 30", n) for n in t["notes"]), t
-    return {"placeholder_first": bool(t.get("placeholder")) and t["placeholder"] <= t["static"],
+
+    def after_end(ms: float | None) -> float | None:
+        return None if ms is None else round((ms - end) / 1000, 3)
+
+    steps = [(after_end(ms), note) for ms, note in zip(t["noted"], t["notes"]) if ms > end]
+    steps += [(after_end(t["static"]), "static report shown"), (after_end(t["box"]), "live view shown"),
+              (after_end(marks["render"]), "chart render began (anywidget)"),
+              (after_end(marks["plotly"]), "plotly.js ready"), (after_end(t["drawn"]), "chart drawn")]
+    return {"load_average": round(os.getloadavg()[0], 2),
+            "placeholder_first": bool(t.get("placeholder")) and t["placeholder"] <= t["static"],
             "end_to_drawn_s": round((t["drawn"] - end) / 1000, 3),
             "run_to_end_s": round((end - t["sent"]) / 1000, 3),  # Shift+Enter to the code's end
             "end_to_static_s": round((t["static"] - end) / 1000, 3),
             "end_to_view_s": round((t["box"] - end) / 1000, 3),
-            "placeholder_before_end": bool(t.get("placeholder")) and t["placeholder"] <= end}
+            "placeholder_before_end": bool(t.get("placeholder")) and t["placeholder"] <= end,
+            "steps": steps,
+            "plotly_fetch": [after_end(ms) for ms in marks["fetch"]] if marks["fetch"] else None}
 
 
 THEMES_PLUGIN = "/lab/api/settings/@jupyterlab/apputils-extension:themes"
@@ -473,6 +497,11 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     assert nb.page.evaluate(META_JS) == {"notebook": {"silenced": ["operator-fusion"]},
                                          "cell": {"dismissed": ["ping-pong:y = torch.tensor(x.cpu().tolist())"]}}
 
+    # The static copy (what the notebook saves) follows the live view: in the page's model now.
+    nb.page.wait_for_function(f"() => !/{RULE_OF_CARD}(ping-pong|operator-fusion)</.test(({STATIC_JS})())",
+                              timeout=30_000)
+    assert "redundant-tensor" in nb.page.evaluate(STATIC_JS)
+
     nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
     deadline = time.monotonic() + 30
     while True:
@@ -485,7 +514,17 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
         assert time.monotonic() < deadline, "the metadata was not saved"
         time.sleep(0.3)
 
+    # Reopened with a new kernel (no live view): the static copy shows what the user decided.
     nb.restart_kernel()
+    nb.page.goto(jupyter_server.notebook_url(name))
+    static = nb.cell(1).locator(".paef-static")
+    static.wait_for(state="visible", timeout=60_000)
+    assert static.locator(".paef-card .paef-rule").all_inner_texts() == ["redundant-tensor"]
+    dismissed = static.locator(".paef-dismissed-note").inner_text()
+    assert "ping-pong (line 7)" in dismissed and "operator-fusion (line" in dismissed
+    # ... and so does `jupyter nbconvert --to html` of the saved file (no kernel, no script).
+    assert _converted_cards(nb.page, jupyter_server.root / name) == ["redundant-tensor"]
+
     view, card = run_report()  # a new kernel learns them from the notebook
     for rule in ("ping-pong", "operator-fusion"):
         view.locator(".paef-cardbox.paef-dismissed").filter(has_text=rule).wait_for(timeout=30_000)
@@ -496,3 +535,49 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     card["operator-fusion"].get_by_role("button", name="Undo").click()
     nb.page.wait_for_function(f"() => ({META_JS})().notebook === null", timeout=30_000)
     assert "operator-fusion" in view.locator(".paef-top").inner_text()
+    nb.page.wait_for_function(f"() => /{RULE_OF_CARD}operator-fusion</.test(({STATIC_JS})())", timeout=30_000)
+    assert not re.search(f"{RULE_OF_CARD}ping-pong<", nb.page.evaluate(STATIC_JS))  # still dismissed
+
+    # Saved and reloaded on the same kernel: the live view re-attaches beside the saved static
+    # copy, which this page did not display itself; Undo rewrites it all the same.
+    report_id = re.search(r'data-paef-report="(\w+)"', nb.page.evaluate(STATIC_JS)).group(1)
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while not any(report_id in str(o) for o in _saved_outputs(jupyter_server, name)):
+        assert time.monotonic() < deadline, "the notebook was not saved"
+        time.sleep(0.3)
+    nb.page.reload()
+    view = nb.cell(1).locator(".paef-box")
+    view.wait_for(timeout=90_000)
+    view.locator(".paef-cardbox").filter(has_text="ping-pong").first.get_by_role("button", name="Undo").click()
+    nb.page.wait_for_function(f"() => /{RULE_OF_CARD}ping-pong</.test(({STATIC_JS})())", timeout=30_000)
+
+
+# The static copy of the second cell's report as the notebook model holds it (what a save writes).
+STATIC_JS = """() => { const cell = window.jupyterapp.shell.currentWidget.content.model.sharedModel.cells[1];
+  const html = cell.getOutputs().map(o => (o.data || {})['text/html']).map(h => Array.isArray(h) ? h.join('') : h)
+    .find(h => h && h.includes('paef-static'));
+  if (!html) throw new Error('no static copy'); return html; }"""
+RULE_OF_CARD = 'class="paef-rule">'
+
+
+def _converted_cards(page, path) -> list[str]:
+    """The cards a browser shows of `jupyter nbconvert --to html` of the notebook at `path`."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    with tempfile.TemporaryDirectory() as out:
+        subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "html", "--output-dir", out, str(path)],
+                       check=True, capture_output=True, timeout=120)
+        html = next(Path(out).glob("*.html")).read_text()
+    converted = page.context.new_page()
+    try:
+        # Its template asks a CDN for require.js and MathJax: nothing answers here, and the report needs neither.
+        converted.route("http*://**", lambda route: route.abort())
+        converted.set_content(html, wait_until="domcontentloaded")
+        rules = converted.locator(".paef-card .paef-rule")
+        return [r.inner_text() for r in rules.all() if r.is_visible()]
+    finally:
+        converted.close()

@@ -293,6 +293,39 @@ def _live_widgets() -> int:
     return len(_instances)
 
 
+class Outputs:
+    """A cell's output area as the front end keeps it: `display` appends an output (as
+    `IPython.display.display` does), and a display id's handle rewrites that output in place
+    (`update_display_data`)."""
+
+    def __init__(self) -> None:
+        self.shown: list = []
+
+    def __call__(self, obj, raw=False, display_id=None):
+        self.shown.append(obj)
+        if display_id is None:
+            return None
+        index = len(self.shown) - 1
+
+        class Handle:
+            def update(handle, new) -> None:  # noqa: N805 - the handle of output `index`
+                self.shown[index] = new
+
+        return Handle()
+
+    def notebook_html(self) -> str:
+        """`jupyter nbconvert --to html` of a saved notebook whose one cell holds these outputs."""
+        import nbformat
+        from nbconvert import HTMLExporter
+
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("%%paef\n...")
+        cell.outputs = [nbformat.v4.new_output("display_data", data=o if isinstance(o, dict) else {"text/html": o.data})
+                        for o in self.shown]
+        nb.cells = [cell]
+        return HTMLExporter().from_notebook_node(nb)[0]
+
+
 def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
     """The saved notebook keeps a full report of its own; the widget output carries no HTML
     a front end could prefer it to (a reopened notebook would say "model not found")."""
@@ -300,10 +333,10 @@ def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
 
     from paef_jupyter.ui import show_report
 
-    shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(obj))
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
     show_report(sample_report())
-    static, live = shown
+    static, live = outputs.shown
     report_id = re.search(r'data-paef-report="(\w+)"', static.data).group(1)
     assert static.data.count('class="paef-card ') == 3 and "<svg" in static.data and "<script" not in static.data
     assert "<rect" in static.data  # the chart, drawn without plotly.js
@@ -325,7 +358,7 @@ def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
 
     from paef_jupyter.ui import show_report
 
-    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: None)
+    monkeypatch.setattr(IPython.display, "display", Outputs())
     show_report(sample_report(), key="cell-a")
     before = _live_widgets()
     for _ in range(3):
@@ -338,25 +371,62 @@ def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
 def test_nbconvert_html_of_a_saved_view_shows_the_whole_report(monkeypatch):
     """What `jupyter nbconvert --to html` (and nbviewer, GitHub) make of the saved outputs."""
     import IPython.display
-    import nbformat
-    from nbconvert import HTMLExporter
 
     from paef_jupyter.ui import show_report
 
-    bundles = []
-
-    def record(obj, raw=False):
-        bundles.append(obj if raw else {"text/html": obj.data})
-
-    monkeypatch.setattr(IPython.display, "display", record)
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
     show_report(sample_report())
-    nb = nbformat.v4.new_notebook()
-    cell = nbformat.v4.new_code_cell("%%paef\n...")
-    cell.outputs = [nbformat.v4.new_output("display_data", data=b) for b in bundles]
-    nb.cells = [cell]
-    html, _ = HTMLExporter().from_notebook_node(nb)
+    html = outputs.notebook_html()
     assert html.count('class="paef-card ') == 3 and "paef-flame-svg" in html
     assert "model not found" not in html
+
+
+def _static_cards(outputs: Outputs) -> list[str]:
+    """The rules of the cards in the static copy (the first output) and in its nbconvert HTML."""
+    static = re.findall(r'class="paef-rule">([\w-]+)<', outputs.shown[0].data)
+    converted = re.findall(r'class="paef-rule">([\w-]+)<', outputs.notebook_html())
+    assert static == converted
+    return static
+
+
+def test_dismiss_silence_and_undo_rewrite_the_saved_static_copy(monkeypatch):
+    """The static copy is what a reopened notebook, nbconvert and nbviewer show: a Dismiss, a
+    silenced rule and their Undo rewrite it in place; a report of a cell whose findings the
+    notebook remembers as dismissed is saved without them from the start."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    memory = MemoryEditor()
+    show_report(sample_report(), editor=memory, key="cell-abc")
+    view = _shown_view("cell-abc")
+    assert _static_cards(outputs) == ["ping-pong", "host-sync", "redundant-tensor"]
+    view.do_dismiss(PING_PONG)
+    assert _static_cards(outputs) == ["host-sync", "redundant-tensor"] and len(outputs.shown) == 2
+    static = outputs.shown[0].data
+    assert "Dismissed: ping-pong (line 5)" in static
+    assert FIXED_5 not in static.split("every automatic fix applied")[1]  # nor its fix in the fixed cell
+    assert "ping-pong" not in static.split("paef-top")[1].split("</ol>")[0]  # nor in the top list
+    view.do_silence(HOST_SYNC)
+    assert _static_cards(outputs) == ["redundant-tensor"]
+    view.do_undo(HOST_SYNC)
+    assert _static_cards(outputs) == ["host-sync", "redundant-tensor"]
+
+    again = Outputs()  # the cell re-run: the remembered dismissal shapes the first static copy
+    monkeypatch.setattr(IPython.display, "display", again)
+    show_report(sample_report(), editor=memory, key="cell-abc")
+    assert _static_cards(again) == ["host-sync", "redundant-tensor"]
+    _shown_view("cell-abc").do_undo(PING_PONG)
+    assert _static_cards(again) == ["ping-pong", "host-sync", "redundant-tensor"]
+
+
+def _shown_view(key: str) -> ReportView:
+    from paef_jupyter.ui import _shown
+
+    return _shown[key]
 
 
 def test_every_time_names_its_basis():

@@ -25,6 +25,8 @@ import {
   parseRequest
 } from './protocol';
 import { installNavigation } from './navigate';
+import { preloadPlotly } from './plotly';
+import { IOutputList, updateStaticCopies } from './staticcopy';
 
 /** Kernels whose comm target is already registered (one registration per connection). */
 const registered = new WeakSet<Kernel.IKernelConnection>();
@@ -69,6 +71,21 @@ function stateOf(tracker: INotebookTracker, kernelId: string) {
   );
 }
 
+/** The output lists of every code cell in the notebooks on this kernel. */
+function outputListsOn(tracker: INotebookTracker, kernelId: string): IOutputList[] {
+  const lists: IOutputList[] = [];
+  for (const panel of panelsOn(tracker, kernelId)) {
+    const cells = panel.content.model!.cells;
+    for (let i = 0; i < cells.length; i++) {
+      const cell = cells.get(i);
+      if (cell.type === 'code') {
+        lists.push((cell as unknown as { outputs: IOutputList }).outputs);
+      }
+    }
+  }
+  return lists;
+}
+
 function setMetadata(tracker: INotebookTracker, kernelId: string, request: ISetMetadata): void {
   const empty = Object.keys(request.value).length === 0;
   for (const panel of panelsOn(tracker, kernelId)) {
@@ -110,6 +127,7 @@ function onMessage(
   } else if (request.type === 'hello') {
     comm.send({ type: 'ready', version: PROTOCOL_VERSION });
     comm.send(stateOf(tracker, kernel.id));
+    preloadPlotly(); // paef was just loaded in this kernel: its reports will need plotly.js
   } else if (request.type === 'set_metadata') {
     setMetadata(tracker, kernel.id, request);
   } else {
@@ -129,6 +147,12 @@ function registerTarget(
     return;
   }
   registered.add(kernel);
+  kernel.iopubMessage.connect((_, msg) => {
+    if (msg.header.msg_type === 'update_display_data') {
+      const content = (msg as KernelMessage.IUpdateDisplayDataMsg).content;
+      updateStaticCopies(outputListsOn(tracker, kernel.id), content);
+    }
+  });
   kernel.registerCommTarget(
     COMM_TARGET,
     (comm: Kernel.IComm, open: KernelMessage.ICommOpenMsg) => {

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
+from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
@@ -55,8 +56,13 @@ class Collected:
     run_end: float = 0.0  # perf_counter when the cell's code returned
 
 
-def collect(
-    execute: Callable[[], Any],
+def collect(execute: Callable[[], Any], files: CodeFiles, loop: LoopTarget | None, **kw: Any) -> Collected:
+    """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
+    See `collecting` for the keywords."""
+    return run_now(collecting(files, loop, **kw), lambda _: execute())
+
+
+def collecting(
     files: CodeFiles,
     loop: LoopTarget | None,
     *,
@@ -64,8 +70,8 @@ def collect(
     window: int | None = None,
     max_profiled_s: float = MAX_PROFILED_S,
     progress: Callable[[str], None] | None = None,
-) -> Collected:
-    """Run `execute()` profiled; its value or exception (KeyboardInterrupt too) is returned.
+) -> Steps[None, Collected]:
+    """`collect` as steps (`run_steps`): yields when the code is to run, under the profiler.
 
     `warmup`/`window` fix the window in loop iterations; by default it is sized from the
     loop's length (`line_tracer.window_for`). `progress` hears what is profiled when the
@@ -77,10 +83,8 @@ def collect(
     except ImportError:
         out.notes.append("torch is not importable in this kernel: the cell ran unprofiled")
         t0 = time.perf_counter()
-        try:
-            out.value = execute()
-        except BaseException as exc:  # noqa: BLE001 - the caller re-raises
-            out.error = exc
+        ran = yield
+        out.value, out.error = ran.value, ran.error
         out.run_end = time.perf_counter()
         out.wall_s = out.run_end - t0
         return out
@@ -145,8 +149,11 @@ def collect(
     t0 = time.perf_counter()
     try:
         with tracer:
-            out.value = execute()
-    except BaseException as exc:  # noqa: BLE001 - the caller re-raises
+            ran = yield
+        out.value, out.error = ran.value, ran.error
+    except GeneratorExit:
+        raise  # the driver gave up: only the tear-down below runs
+    except BaseException as exc:  # noqa: BLE001 - e.g. a Ctrl-C while the profiler started: the caller re-raises
         out.error = exc
     finally:
         try:
@@ -215,11 +222,20 @@ def _line_range(torch: Any) -> Callable[[str], Any]:
         return torch.autograd.profiler.record_function
 
 
+# A trace past this size is not read: reading takes about 4 times its size in memory. The line
+# tracer's caps keep a trace well under it; an op loop entirely in C runs past them.
+MAX_TRACE_BYTES = 32 * 2**20
+
+
 def _export(prof: Any, main_tid: int) -> tuple[Trace, int]:
     with tempfile.TemporaryDirectory(prefix="paef-trace-") as tmp:
         path = os.path.join(tmp, "trace.json")
         prof.export_chrome_trace(path)
-        return load_chrome_trace(path, main_tid=main_tid), os.path.getsize(path)
+        size = os.path.getsize(path)
+        if size > MAX_TRACE_BYTES:
+            raise ValueError(f"the trace is {size // 2**20} MB, over the {MAX_TRACE_BYTES // 2**20} MB read "
+                             "(ops in a loop of C code, which the caps cannot stop)")
+        return load_chrome_trace(path, main_tid=main_tid), size
 
 
 def _cuda_available(torch: Any) -> bool:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from types import FrameType
@@ -49,14 +50,20 @@ WINDOW_SHARE = 0.05
 MIN_WINDOW = 3  # one noisy iteration must not decide the ranking
 MAX_WINDOW = 5
 SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is one
-# What the profiler may add while it records: a comprehension of 200k tiny ops fires a line
-# event per iteration, and every recorded op costs memory and post-processing. The resident
-# size is read every MEMORY_CHECK_EVERY line events (a read costs microseconds); a count of
-# lines alone would also stop a window whose loop body holds a long pure-Python generator.
+# What the profiler may record. Each recorded event costs about 0.2 KB while recording, then
+# 1.5 KB when the profiler stops and 1 KB when its trace is read: a window of 300k tiny ops
+# (`x = x + 1` is 5 events) took 1.2 GB and 40 s to post-process. The event count cannot be read
+# while recording, but the resident size grows with it: a watchdog thread reads it (and the
+# clock) every WATCH_EVERY_S and ends the profiled part at MAX_ADDED_MEMORY over the highest
+# size seen before the profiler started (the unprofiled iterations' own peak: a loop's
+# transient allocations do not count), or at the time cap. Where no cell line runs (ops in a
+# library's loop) it has the frame the cell's thread runs traced, and that frame's next line
+# stops the profiler. Op loops entirely in C (`functools.reduce(torch.add, ...)`) run no line
+# until they return: only the trace's size cap (`collector.MAX_TRACE_BYTES`) bounds those.
 # Without a loop to window (a bare comprehension) the line count is the bound; in a window the
 # iterations are, and a long pure-Python generator in one iteration must not end it early.
-MAX_ADDED_MEMORY = 150 * 2**20
-MEMORY_CHECK_EVERY = 1000
+MAX_ADDED_MEMORY = 8 * 2**20
+WATCH_EVERY_S = 0.01
 MAX_RECORDED_LINES = 4000
 MAX_WINDOW_LINES = 100_000
 
@@ -133,8 +140,7 @@ class LineTracer:
         self.max_profiled_s = max_profiled_s
         self.max_recorded_lines = max_recorded_lines or (MAX_RECORDED_LINES if loop is None else MAX_WINDOW_LINES)
         self.recorded_lines = 0
-        self._memory_base: int | None = None  # resident bytes when the recording began
-        self._memory_checked = 0  # recorded_lines at the last read of the resident size
+        self._watchdog: _Watchdog | None = None
         self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
         self.truncated = False  # stopped by the time cap, not by the window's end
@@ -155,6 +161,7 @@ class LineTracer:
 
     def __enter__(self) -> "LineTracer":
         self._previous = sys.gettrace()
+        self._watchdog = _Watchdog(self)
         if self.recording:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
@@ -175,6 +182,8 @@ class LineTracer:
             if sys.gettrace() is self._hook:
                 sys.settrace(self._previous)
             self._installed = False
+        if self._watchdog is not None:
+            self._watchdog.stop()
         while self._open:
             self._open.pop().__exit__(None, None, None)
         if self.recording or self.settling:
@@ -258,29 +267,21 @@ class LineTracer:
         return header
 
     def _over_cap(self) -> bool:
+        if self._watchdog is not None and self._watchdog.reason is not None:
+            self.stopped_by = self._watchdog.reason
+            self.truncated = True
+            return True
         started = self.times.recording_at
         if started is None:
             return False
         if self.recorded_lines >= self.max_recorded_lines:
             self.stopped_by = f"{self.max_recorded_lines} traced cell lines"
-        elif self._memory_grew():
-            self.stopped_by = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while recording"
         elif time.perf_counter() - started >= self.max_profiled_s:
             self.stopped_by = f"{self.max_profiled_s:g} s"
         else:
             return False
         self.truncated = True
         return True
-
-    def _memory_grew(self) -> bool:
-        if self.recorded_lines - self._memory_checked < MEMORY_CHECK_EVERY and self._memory_base is not None:
-            return False
-        self._memory_checked = self.recorded_lines
-        now = resident_bytes()
-        if self._memory_base is None or now is None:
-            self._memory_base = now
-            return False
-        return now - self._memory_base > MAX_ADDED_MEMORY
 
     def _loop_hit(self, frame: FrameType) -> None:
         times = self.times
@@ -307,6 +308,9 @@ class LineTracer:
                 if not self.settling:
                     times.started_at = time.perf_counter()
                     self._start()
+                if self._over_cap():  # the settling iteration alone reached a cap
+                    self.close()
+                    return
                 self.settling = False
                 times.recording_at = time.perf_counter()
                 self.recording = True
@@ -410,8 +414,8 @@ class _FrameTracer:
                 self.line = -1
             # Every line event, not only a new line: a comprehension repeats one line (its
             # backward jumps) and must hit the cap as a multi-line loop does.
-            if tracer.recording:
-                tracer.recorded_lines += 1
+            if tracer.recording or tracer.settling:
+                tracer.recorded_lines += tracer.recording
                 if tracer._over_cap():
                     tracer.close()
                     return None
@@ -426,6 +430,62 @@ class _FrameTracer:
                 self.rng = None
             self.line = -1
         return self
+
+
+class _Watchdog:
+    """Ends a recording from outside when it grows past the caps (see MAX_ADDED_MEMORY)."""
+
+    def __init__(self, tracer: LineTracer):
+        self.tracer = tracer
+        self.reason: str | None = None
+        self._main = threading.get_ident()  # the thread that records (the cell's)
+        self._stopped = threading.Event()
+        if resident_bytes() is None:
+            return
+        threading.Thread(target=self._watch, name="profile-cap (paef)", daemon=True).start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    def _watch(self) -> None:
+        tracer = self.tracer
+        peak_before = 0  # the highest resident size before the profiler started
+        profiling_since: float | None = None
+        while not self._stopped.wait(WATCH_EVERY_S):
+            now = resident_bytes() or 0
+            if not (tracer.recording or tracer.settling):
+                peak_before = max(peak_before, now)
+                continue
+            if profiling_since is None:
+                profiling_since = time.perf_counter()
+                peak_before = max(peak_before, now)
+            if now - peak_before > MAX_ADDED_MEMORY:
+                self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
+            elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:
+                self.reason = f"{tracer.max_profiled_s:g} s"
+            else:
+                continue
+            self._interrupt()
+            return
+
+    def _interrupt(self) -> None:
+        """Make the frame the recording thread runs call `_end` at its next line (a cell
+        frame's own tracer checks `reason` already)."""
+        frame = sys._current_frames().get(self._main)
+        if frame is None or isinstance(frame.f_trace, _FrameTracer) or self._stopped.is_set():
+            return  # a cell frame's tracer checks `reason` at its next line
+        frame.f_trace = self._end
+        frame.f_trace_lines = True
+
+    def _end(self, frame: FrameType, event: str, arg: Any) -> Any:
+        tracer = self.tracer
+        if not tracer.done and (tracer.recording or tracer.settling) and tracer._over_cap():
+            try:
+                tracer.close()
+            except Exception as exc:  # noqa: BLE001 - see LineTracer.fail()
+                tracer.fail(exc)
+        frame.f_trace_lines = False
+        return None
 
 
 def resident_bytes() -> int | None:

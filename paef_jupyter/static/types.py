@@ -134,6 +134,22 @@ class JediOracle:
 
     _lock = threading.Lock()
     _warm = False
+    # By default jedi inspects compiled modules (torch._C) in a subprocess of its own, which
+    # imports them again: seconds on the first inference, beside the user's work. A process
+    # that has already imported what it analyses (a kernel: `%load_ext` sets this) lets jedi
+    # inspect them in place.
+    in_process = False
+    _here: Any = None
+
+    @classmethod
+    def _environment(cls) -> Any:
+        if not cls.in_process:
+            return None  # jedi's default: the running interpreter, in a subprocess
+        if cls._here is None:
+            import jedi
+
+            cls._here = jedi.InterpreterEnvironment()
+        return cls._here
 
     def __init__(self, source: str, namespace: Mapping[str, Any] | None = None) -> None:
         self._prelude = _prelude(namespace or {})
@@ -154,7 +170,7 @@ class JediOracle:
             if self._script is None:
                 import jedi
 
-                self._script = jedi.Script(self._source)
+                self._script = jedi.Script(self._source, environment=self._environment())
             names = self._script.infer(line, col)
         except Exception:  # jedi has many internal failure modes; inference is best effort
             return None
@@ -172,7 +188,7 @@ class JediOracle:
             try:
                 import jedi
 
-                jedi.Script("import torch\nx = torch.zeros(1)\nx").infer(3, 0)
+                jedi.Script("import torch\nx = torch.zeros(1)\nx", environment=cls._environment()).infer(3, 0)
             except Exception:
                 pass
             cls._warm = True

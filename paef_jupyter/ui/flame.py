@@ -154,7 +154,8 @@ def figure(report: Report, flame: FlameLayout, selected: int | None = None):
 SVG_MAX_BARS = 600
 
 
-def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX_BARS) -> str:
+def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX_BARS,
+        dismissed: AbstractSet[int] = frozenset()) -> str:
     """The chart as inline SVG, no script: what a saved notebook, nbconvert and GitHub show
     when the live chart is gone. Scales to its container's width; each bar's tooltip is the
     hover text of the live chart. Only the longest bars are drawn."""
@@ -182,7 +183,7 @@ def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX
         w = max(bar.duration_s * scale, 0.5)
         y = bar.row * row_h
         label = _short(bar.frame.name)
-        title = _hover(bar, findings).replace("<br>", "\n")
+        title = _hover(bar, findings, dismissed).replace("<br>", "\n")
         text = (f'<text x="{x + 2:.1f}" y="{y + 12}" fill="#111">{escape(label[: int(w / 6)])}</text>'
                 if w > 30 else "")
         parts.append(
@@ -238,12 +239,14 @@ def _short(name: str, limit: int = 40) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "\u2026"
 
 
-def _hover(bar: Bar, findings: Sequence[Finding]) -> str:
-    """Plotly reads hover text as a small HTML subset: frame names are escaped."""
+def _hover(bar: Bar, findings: Sequence[Finding], dismissed: AbstractSet[int] = frozenset()) -> str:
+    """Plotly reads hover text as a small HTML subset: frame names are escaped. Dismissed
+    findings are not named."""
     f = bar.frame
     parts = [escape(f.name, quote=False), f"{f.kind}, {fmt_time(f.duration_s)} (self {fmt_time(f.self_s)})"]
     if f.line is not None:
         parts.append(f"line {f.line}")
-    if bar.findings:
-        parts.append("findings: " + ", ".join(escape(findings[i].rule, quote=False) for i in bar.findings))
+    named = [i for i in bar.findings if i not in dismissed]
+    if named:
+        parts.append("findings: " + ", ".join(escape(findings[i].rule, quote=False) for i in named))
     return "<br>".join(parts)

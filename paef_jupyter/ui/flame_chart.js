@@ -53,6 +53,8 @@ function fromKernel(model) {
   });
 }
 
+// The labextension starts loading it when the kernel loads paef (labextension/src/plotly.ts),
+// under the same name; a load that fails leaves the name empty for the next chart.
 function plotly(model) {
   if (!globalThis[LOADED]) {
     const loading = fromExtension().catch(() => fromKernel(model));
@@ -71,6 +73,9 @@ function paint(Plotly, gd, colors) {
 }
 
 async function render({ model, el }) {
+  // Page-clock marks of the chart's steps (the browser suite reads them to say where a
+  // report's first draw spends its time).
+  performance.mark("paef-chart-render");
   const gd = document.createElement("div");
   gd.className = "paef-flame-live";
   // Never wider than the output column, even before a resize has caught up with it.
@@ -86,6 +91,7 @@ async function render({ model, el }) {
     gd.textContent = `The flame chart cannot be drawn here (${e}); the static report has it.`;
     return;
   }
+  performance.mark("paef-chart-plotly");
   const figure = model.get("figure") || {};
   gd.textContent = "";
   await Plotly.newPlot(gd, figure.data || [], figure.layout || {}, {

@@ -7,6 +7,7 @@ so the code can be copied where no extension can write it.
 from __future__ import annotations
 
 import secrets
+from typing import AbstractSet
 
 from ..fix import FixError, apply_findings
 from ..model import Report
@@ -30,15 +31,18 @@ def diffs(report: Report) -> dict[int, str]:
     return out
 
 
-def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "") -> Markup:
-    """Flame chart (if given) above two columns: the cards and the source they point at."""
+def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "",
+                      dismissed: AbstractSet[int] = frozenset()) -> Markup:
+    """Flame chart (if given) above two columns: the cards and the source they point at.
+    `dismissed` findings have no card, no mark in the source and no entry in the line table."""
     d = diffs(report)
-    cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings))]
-    sources = [source(u, findings_of(report, u)) for u in units_with_findings(report)]
+    cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings)) if i not in dismissed]
+    sources = [source(u, [(i, f) for i, f in findings_of(report, u) if i not in dismissed])
+               for u in units_with_findings(report)]
     return join(
         [
             flame,
-            line_table(report),
+            line_table(report, dismissed),
             tag(
                 "div",
                 tag("div", tag("h4", "Antipatterns"), cards or tag("div", "None found.", class_="paef-note"),
@@ -60,22 +64,28 @@ COLUMNS_CSS = Markup(
 
 
 def static_html(report: Report, top: int = 5, fallback_note: str | None = None, report_id: str | None = None,
-                hide_dead_view: bool = False) -> Markup:
+                hide_dead_view: bool = False, dismissed: AbstractSet[int] = frozenset()) -> Markup:
     """Self-contained HTML fragment (no script) for a notebook output without widgets: what a
-    saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG."""
+    saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG.
+
+    `dismissed` findings (what the user dismissed or silenced in the live view) are named in
+    one line and left out of everything else: the saved copy must agree with the live view,
+    since no script can apply the notebook's metadata where it is read."""
     scope = f"s{report_id}" if report_id else secrets.token_hex(4)
     layout = flame_mod.layout(report)
-    chart = (tag("div", Markup(flame_mod.svg(layout, report.findings)), class_="paef-flame-static")
+    chart = (tag("div", Markup(flame_mod.svg(layout, report.findings, dismissed=dismissed)),
+                 class_="paef-flame-static")
              if layout is not None else None)
     return tag(
         "div",
         tag("style", CSS, COLUMNS_CSS, _hide_dead_view(report_id) if hide_dead_view and report_id else None),
-        summary(report, top, scope),
+        summary(report, top, scope, dismissed),
         tag("div", fallback_note, class_="paef-note") if fallback_note else None,
+        _dismissed_note(report, dismissed),
         ranks_section(report),
         errors(report),
-        cards_and_sources(report, chart, scope),
-        _fixed_units(report),
+        cards_and_sources(report, chart, scope, dismissed),
+        _fixed_units(report, dismissed),
         class_="paef paef-static",
         data_paef_report=report_id,
     )
@@ -88,12 +98,20 @@ def _hide_dead_view(report_id: str) -> Markup:
                   "+.jp-OutputArea-child:not(:has(.paef-box)){display:none}")
 
 
-def _fixed_units(report: Report) -> Markup | None:
-    """Every unit with all its automatic fixes applied: copyable where nothing can apply it."""
+def _dismissed_note(report: Report, dismissed: AbstractSet[int]) -> Markup | None:
+    if not dismissed:
+        return None
+    names = ", ".join(f"{report.findings[i].rule} (line {report.findings[i].line})" for i in sorted(dismissed))
+    return tag("div", f"Dismissed: {names}.", class_="paef-note paef-dismissed-note")
+
+
+def _fixed_units(report: Report, dismissed: AbstractSet[int] = frozenset()) -> Markup | None:
+    """Every unit with all its automatic fixes applied (but the dismissed ones): copyable where
+    nothing can apply it."""
     blocks = []
     for unit in units_with_findings(report):
         try:
-            text, applied, _ = apply_findings(unit.text, [f for _, f in findings_of(report, unit)])
+            text, applied, _ = apply_findings(unit.text, [f for i, f in findings_of(report, unit) if i not in dismissed])
         except FixError:
             continue
         if applied:

@@ -97,6 +97,7 @@ class ReportView:
         self.compare.on_click(lambda _: self.do_compare())
         self.compare.layout.display = "" if rerun is not None else "none"
         self.widget = self._assemble()
+        self._static: Any = None  # the static copy's display handle, once displayed
         self._refresh()
         if self.dismissed:
             self._show_dismissed()
@@ -108,7 +109,7 @@ class ReportView:
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         """The widget, with the static HTML view for frontends that cannot show widgets."""
         bundle = self._widget_bundle(**kwargs)
-        bundle["text/html"] = str(static_html(self.report, self.top))
+        bundle["text/html"] = str(static_html(self.report, self.top, dismissed=self.dismissed))
         return bundle
 
     def display(self, placeholder: Any = None) -> None:
@@ -119,13 +120,20 @@ class ReportView:
         which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
         drawn, its CSS hides that output, and the static output's CSS hides a live view that
         cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
-        emptied: the two outputs must be neighbours."""
+        emptied: the two outputs must be neighbours. The static output keeps a display id, so
+        a Dismiss, a silenced rule or their Undo rewrites it (`_show_dismissed`): what the
+        notebook saves agrees with what the user decided (after a page reload on the same
+        kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
         from IPython.display import HTML, display
 
         if placeholder is not None:
             placeholder.update(HTML(""))
-        display(HTML(str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True))))
+        self._static = display(HTML(self._static_html()), display_id=True)
         display(self._widget_bundle(), raw=True)
+
+    def _static_html(self) -> str:
+        return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
+                               dismissed=self.dismissed))
 
     def _widget_bundle(self, **kwargs: Any) -> dict:
         bundle = self.widget._repr_mimebundle_(**kwargs)
@@ -367,6 +375,10 @@ class ReportView:
         self._paint(self.selected)
         if self.lines_table is not None:
             self.lines_table.value = str(line_table(self.report, self.dismissed))
+        if self._static is not None:
+            from IPython.display import HTML
+
+            self._static.update(HTML(self._static_html()))
 
     def do_apply_all(self) -> None:
         for fixes in self.fixes.values():

@@ -45,6 +45,10 @@ _SAME_AS_INPUT = frozenset({
     "minimum", "mul", "add", "sub", "square", "pow", "round", "floor", "ceil", "sort", "topk", "gather",
     "index_select", "masked_fill", "narrow", "select", "chunk", "split", "zeros_like", "ones_like",
 })
+# Builtins that change none of their arguments (what a record loop converts its values with).
+_PURE_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len", "builtins.abs",
+                        "builtins.min", "builtins.max", "builtins.round", "builtins.range", "builtins.list",
+                        "builtins.tuple"})
 _EXACT_DTYPE_METHODS = {"float": "float32", "double": "float64", "half": "float16", "long": "int64",
                         "int": "int32", "bool": "bool", "bfloat16": "bfloat16"}
 
@@ -330,6 +334,47 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     `name.add_(...)`, `name.append(...)`, and `out=name`.
     """
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
+
+
+def changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
+    """The loop body changes no tensor in place, whatever name it reaches it by (a view of
+    the record source, or the tensor it is a view of): no in-place method or `out=`, no
+    `+=` but on numbers, item assignments only into lists and dicts, and no call the
+    analysis cannot see into (this unit's pure functions are followed, by the same test)."""
+    return _body_changes_no_tensor(facts, loop_node.body, 0)
+
+
+def _body_changes_no_tensor(facts: Facts, body: cst.CSTNode, depth: int) -> bool:
+    containers = (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST)
+    for node in facts.walk(body):
+        if isinstance(node, cst.AugAssign):
+            if not (isinstance(node.target, cst.Name) and facts.kind(node.target) is Kind.NUMBER):
+                return False
+        elif isinstance(node, cst.AssignTarget):
+            targets = [e.value for e in node.target.elements] if isinstance(node.target, (cst.Tuple, cst.List)) else [node.target]
+            for target in targets:
+                if isinstance(target, (cst.Subscript, cst.Attribute)) and facts.kind(target.value) not in containers:
+                    return False
+        elif isinstance(node, cst.Call) and not _leaves_tensors(facts, node, containers, depth):
+            return False
+    return True
+
+
+def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...], depth: int) -> bool:
+    if any(mutated_arguments(call)) or any(a.keyword is not None and a.keyword.value == "inplace" for a in call.args):
+        return False
+    func = call.func
+    if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value):
+        return facts.kind(func.value) in containers and func.attr.value in ("append", "extend", "insert", "pop")
+    qualified = facts.qualified_name(func) or ""
+    if qualified.startswith(("torch.", "numpy.", "math.")) or qualified in _PURE_CALLS:
+        return True
+    if isinstance(func, cst.Attribute) and facts.kind(func.value) is Kind.TENSOR:
+        return True  # a tensor method that is not in place returns a new tensor
+    if isinstance(func, cst.Name) and func.value in facts.functions and depth < 3:
+        return facts.is_pure_function(func.value) \
+            and _body_changes_no_tensor(facts, facts.functions[func.value].body, depth + 1)
+    return False
 
 
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:

@@ -11,9 +11,10 @@ from ...model import Edit, Fix, Severity
 from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
 from ..facts import Facts, Loop
 from ..types import Kind, kind_of_method
+from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
-from .base import Rule
+from .base import Rule, RuleContext
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
@@ -39,6 +40,10 @@ class HostSync(Rule):
         "the GPU idles while Python prepares the next step. Keep values on the device (`.detach()`) "
         "and read them once after the loop, or every N steps."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._taken: set[str] = set()  # names the fixes of this unit introduce
 
     # --- sites -----------------------------------------------------------------------
 
@@ -94,8 +99,13 @@ class HostSync(Rule):
         if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item":
+            rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
+            if isinstance(rows, Fix):
+                self.report(node, f"`{self.facts.code(node)}` copies one value per row to the host on every step: one "
+                            "device sync per row, where one copy of every row's value would do", fix=rows)
+                return
             kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
-            self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept, receiver)
+            self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept, receiver, rows)
             return
         tensor = _copied_tensor(node)
         what = "copies the tensor to the host and builds Python objects" if method == "tolist" else "copies the tensor to the host"
@@ -154,9 +164,10 @@ class HostSync(Rule):
     # --- reporting -----------------------------------------------------------------------
 
     def _site(self, node: cst.CSTNode, what: str, hint: Callable[[Loop], str],
-              value: cst.BaseExpression | None = None) -> None:
+              value: cst.BaseExpression | None = None, per_row: str | None = None) -> None:
         """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
-        read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code."""
+        read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code;
+        `per_row` says why a read of one row per iteration of a loop over rows is not batched."""
         loop = hot_loop(self.facts, node)
         if loop is None or not self._every_step(node, loop):
             return
@@ -177,6 +188,9 @@ class HostSync(Rule):
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
+        if fix is None and per_row is not None:
+            fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
+                      suggestion=ROW_HINT, safe=False)
         if fix is None:
             fix = Fix(
                 description="keep the value on the device (`.detach()`) and read it once after the loop, "

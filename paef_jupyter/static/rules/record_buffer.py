@@ -21,13 +21,13 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from ...fix.edits import fresh_name, replace
+from ...fix.edits import delete_statement, fresh_name, replace
 from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
-from ._support import torch_alias
-from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, dtype_of, earlier_value, family, keyword, reads_of,
-                            within)
+from ._support import insert_after, torch_alias
+from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, dtype_of, earlier_value, family,
+                            invariant, keyword, locally_bound, reads_of, within)
 from .base import Rule, RuleContext
 
 TENSOR_CONSTRUCTORS = frozenset({"torch.tensor", "torch.as_tensor"})
@@ -271,8 +271,11 @@ class RecordBuffer(Rule):
         if len(families) != 1 or None in families:
             return "the dtype of the tensors whose `.tolist()` it stores is not provable"
         (fam,) = families
-        edits = [replace(facts, call.args[0].value, f"{facts.code(call.args[0].value.func.value)}.detach().clone()")
-                 for call in appends]
+        edits = []
+        for call in appends:
+            block = self._block_append(column, call)
+            edits.extend(block if block is not None else
+                         [replace(facts, call.args[0].value, f"{facts.code(call.args[0].value.func.value)}.detach().clone()")])
         for comp, ctor in reads:
             rows = fresh_name(facts, f"{column.key or column.owner}_rows", self._names)
             self._names.add(rows)
@@ -286,6 +289,126 @@ class RecordBuffer(Rule):
             empty = f"{facts.code(ctor.func)}({rows}{options})"
             edits.append(replace(facts, ctor, f"({torch}.stack({rows}).to({target}) if ({rows} := {facts.code(comp)}) else {empty})"))
         return edits
+
+    def _block_append(self, column: Column, call: cst.Call) -> list[Edit] | None:
+        """`for u in range(n): col.append(t[u].tolist())` appends the first `n` rows of `t`, one
+        tensor op per row: one `col.extend(t.narrow(0, 0, n).detach().clone().unbind(0))` after
+        the loop holds the same rows. None (append row by row) unless that is proved: the
+        append is a statement of the loop's own body, the loop runs to its end (no
+        `break`/`continue`/`return`/`yield`, no `try` around it to resume after a failure
+        midway), `t` and `u` are the same object and index all through the loop, nothing
+        else in the loop touches the column (its other uses are `len()` and reads, outside),
+        and `t` has a first dimension even when the loop runs zero times (`narrow` raises on
+        a 0-d tensor where an empty loop did nothing)."""
+        facts = self.facts
+        stmt, block = facts.parent(facts.parent(call)), None
+        if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1:
+            block = facts.parent(stmt)
+        loop_node = facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
+        if not (isinstance(loop_node, cst.For) and loop_node.asynchronous is None and loop_node.orelse is None
+                and isinstance(loop_node.target, cst.Name)):
+            return None
+        var = loop_node.target.value
+        rows_expr = _range_stop(facts, loop_node.iter)
+        record = call.args[0].value.func.value  # `t[u]` of `t[u].tolist()` (checked by the caller)
+        if rows_expr is None or not (isinstance(record, cst.Subscript) and isinstance(record.value, cst.Name)
+                                     and len(record.slice) == 1 and isinstance(record.slice[0].slice, cst.Index)
+                                     and isinstance(record.slice[0].slice.value, cst.Name)
+                                     and record.slice[0].slice.value.value == var):
+            return None
+        loop = next((lp for lp in facts.enclosing_loops(call) if lp.node is loop_node), None)
+        tensor = record.value
+        if loop is None or var in facts.names_written(loop_node.body) or not invariant(facts, tensor, loop) \
+                or not changes_no_tensor(facts, loop_node) or not _runs_to_end(facts, loop_node) \
+                or any(isinstance(a, cst.Try) for a in facts.ancestors(loop_node)):
+            return None
+        if any(within(facts, a, loop_node) and a is not call for a in _appends(facts, column)) \
+                or any(within(facts, n, loop_node) for n in reads_of(facts, column.owner, column.scope)
+                       if _same_container(facts, n if column.key is None else facts.parent(n), column)
+                       and not within(facts, n, call)):
+            return None
+        if facts.may_run_zero_times(loop) and not _has_rows(facts, tensor):
+            return None
+        only = len(loop_node.body.body) == 1 if isinstance(loop_node.body, cst.IndentedBlock) else False
+        if only and not _read_after(facts, var, loop_node):
+            rows = facts.code(rows_expr)
+            return [replace(facts, loop_node, _extend(facts, call, tensor, rows))]
+        edits: list[Edit] = []
+        if isinstance(rows_expr, cst.Integer) or (isinstance(rows_expr, cst.Name)
+                                                 and rows_expr.value not in facts.names_written(loop_node.body)):
+            rows = facts.code(rows_expr)
+        else:  # `range(len(history))`: the stop is evaluated once, before the loop; keep that value
+            rows = fresh_name(facts, "rows", self._names)
+            self._names.add(rows)
+            edits.append(replace(facts, rows_expr, f"{rows} := {facts.code(rows_expr)}"))
+        edits.append(delete_statement(facts, stmt))
+        edits.append(insert_after(facts, loop_node, _extend(facts, call, tensor, rows)))
+        return edits
+
+
+def _extend(facts: Facts, call: cst.Call, tensor: cst.Name, rows: str) -> str:
+    column = facts.code(call.func.value)  # type: ignore[attr-defined]
+    return f"{column}.extend({tensor.value}.narrow(0, 0, {rows}).detach().clone().unbind(0))"
+
+
+def _read_after(facts: Facts, var: str, loop_node: cst.For) -> bool:
+    """`var` (the loop's target) may be read after the loop with the value the loop left: a
+    read outside it that is not inside another `for var in ...` binding its own value."""
+    for name in reads_of(facts, var, _scope(facts, loop_node)):
+        if within(facts, name, loop_node) or var in locally_bound(facts, name):
+            continue
+        if not any(isinstance(a, cst.For) and isinstance(a.target, cst.Name) and a.target.value == var
+                   and not within(facts, name, a.iter) for a in facts.ancestors(name)):
+            return True
+    return False
+
+
+def _range_stop(facts: Facts, it: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`n` of `range(n)` (one positional argument): the loop visits `0 .. n-1` in order."""
+    if not (isinstance(it, cst.Call) and facts.qualified_name(it.func) == "builtins.range" and len(it.args) == 1):
+        return None
+    arg = it.args[0]
+    return arg.value if arg.keyword is None and not arg.star else None
+
+
+def _runs_to_end(facts: Facts, loop_node: cst.For) -> bool:
+    """No statement of the body leaves the loop or skips the rest of an iteration (a `break`
+    or `continue` of a nested loop only ends that one); nothing suspends or returns."""
+    for node in facts.walk(loop_node.body):
+        if isinstance(node, (cst.Return, cst.Yield, cst.Await)):
+            return False
+        if isinstance(node, (cst.Break, cst.Continue)):
+            owner = next(a for a in facts.ancestors(node) if isinstance(a, (cst.For, cst.While)))
+            if owner is loop_node:
+                return False
+    return True
+
+
+def _has_rows(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is a tensor with at least one dimension: made by `torch.cat`/`torch.stack`
+    (directly, through the names it is bound to, or a local helper that only returns it)."""
+    if depth > 4:
+        return False
+    if isinstance(expr, cst.Name):
+        value = facts.value_of(expr)
+        return value is not None and _has_rows(facts, value, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return False
+    if (facts.qualified_name(expr.func) or "") in ("torch.cat", "torch.stack", "torch.concat", "torch.vstack",
+                                                    "torch.hstack"):
+        return True
+    returned = _helper_return(facts, expr)
+    return returned is not None and _has_rows(facts, returned, depth + 1)
+
+
+def _helper_return(facts: Facts, call: cst.Call) -> cst.BaseExpression | None:
+    """What a call of a local helper whose whole body is one `return <expr>` gives: `<expr>`."""
+    if not (isinstance(call.func, cst.Name) and (helper := facts.functions.get(call.func.value)) is not None):
+        return None
+    body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
+    returns = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
+               and isinstance(s.body[0], cst.Return) and s.body[0].value is not None]
+    return returns[0] if len(body) == 1 and len(returns) == 1 else None
 
 
 # --- container facts ------------------------------------------------------------------------
@@ -511,11 +634,6 @@ def _dtype_family(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str
     if qualified in ("torch.cat", "torch.stack", "torch.concat") and expr.args and isinstance(expr.args[0].value, (cst.List, cst.Tuple)):
         parts = [_dtype_family(facts, el.value, depth + 1) for el in expr.args[0].value.elements]
         return FLOAT if FLOAT in parts else (parts[0] if parts and len(set(parts)) == 1 else None)
-    if isinstance(expr.func, cst.Name) and (helper := facts.functions.get(expr.func.value)) is not None:
-        body = helper.body.body if isinstance(helper.body, cst.IndentedBlock) else ()
-        returns = [s.body[0].value for s in body if isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1
-                   and isinstance(s.body[0], cst.Return) and s.body[0].value is not None]
-        if len(body) == 1 and len(returns) == 1:
-            return _dtype_family(facts, returns[0], depth + 1)
-    return None
+    returned = _helper_return(facts, expr)
+    return _dtype_family(facts, returned, depth + 1) if returned is not None else None
 

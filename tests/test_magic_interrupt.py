@@ -1,0 +1,79 @@
+"""Issue 11, item 6: the first Ctrl-C of the first `%%paef` in a kernel interrupts, whenever it
+lands: while the extension's warm-up (jedi, in a thread) still runs beside the cell, while the
+profiler starts or records the window, or after it."""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+
+import pytest
+from test_magic import Kernel
+
+pytestmark = pytest.mark.kernel
+
+# A long loop that allocates (so the collector runs, finalizing the warm-up's garbage in this
+# thread) and records, at each iteration, whether the warm-up thread is still alive.
+FIRST_CELL = """%%paef
+import threading
+print('started', flush=True)
+for i in range(10_000_000):
+    warming = any(t.name == 'paef-warm' for t in threading.enumerate())
+    y = torch.ones(8) * i
+    junk = [{'k': [i, str(i)]} for _ in range(20)]
+"""
+
+
+# The warm-up's profiler step stalled (as on a loaded box, where it took 5 s here): the cell's
+# profiler waits for it to end, and a Ctrl-C that SIGINT delivered to another thread used to
+# wait with it.
+STALLED_WARM_UP = ("import time\n_adam_step = torch.optim.Adam.step\n"
+                   "def _stalled(self, *a, **kw):\n    time.sleep(20)\n    return _adam_step(self, *a, **kw)\n"
+                   "torch.optim.Adam.step = _stalled")
+
+
+@pytest.mark.parametrize("delay, stalled", [
+    (0.0, False), (0.3, False), (1.0, False), (3.0, False),
+    # Interrupted while its profiler waits for the warm-up's: the report used to wait for the
+    # whole warm-up (jedi's too) before the KeyboardInterrupt was raised.
+    (1.0, True),
+])
+def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled):
+    k = Kernel()
+    try:
+        k.ok("import torch\ntorch.set_num_threads(1)")
+        if stalled:
+            k.ok(STALLED_WARM_UP)
+        load = k.send("%load_ext paef_jupyter")
+        first = k.send(FIRST_CELL)
+        k.collect(load)
+        k.collect(first, until_stdout="started")
+        time.sleep(delay)
+        k.km.interrupt_kernel()
+        sent = time.monotonic()
+        try:
+            r = k.collect(first, timeout=60)
+        except queue.Empty:
+            pytest.fail(f"the interrupt sent {delay} s after the cell started was lost: the cell ran on")
+        took = time.monotonic() - sent
+        assert r.status == "error" and r.reply["ename"] == "KeyboardInterrupt", (delay, r.reply, r.outputs)
+        if stalled:
+            assert took < 10, f"the interrupt took {took:.1f} s: it waited for the warm-up"
+            k.ok("torch.optim.Adam.step = _adam_step")
+        shown = "\n".join(r.reply["traceback"])
+        assert "Unexpected exception" not in shown and "collector" not in shown and "line_tracer" not in shown
+        state = json.loads(k.ok(
+            "import json, torch.autograd.profiler as P\n"
+            "print(json.dumps({'i': globals().get('i', -1), 'warming': globals().get('warming'), "
+            "'profiler_on': bool(P._is_profiler_enabled)}))"
+        ).stdout())
+        assert state["i"] < 10_000_000 - 1 and not state["profiler_on"], state
+        if delay == 0.0:
+            print("interrupted while the warm-up ran beside the cell:", state["warming"])
+        k.ok("%%paef -q\nfor j in range(30):\n    y = torch.ones(3) * j")
+        profile = json.loads(k.ok("r = %paef last\nprint(json.dumps([r.profile.mode, r.profile.profiled_iterations]))")
+                             .stdout())
+        assert profile[0] == "window" and profile[1] > 0, profile
+    finally:
+        k.close()
