@@ -14,6 +14,7 @@ from .fix import apply_findings
 from .model import CellRef, Finding, Profile, Report, SourceUnit
 from .run_steps import Steps, run_now
 from .static.analyzer import analyze_units
+from .static.unit import ParsedUnit, parse_unit
 from .units import read_units
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 
 
 def analyze(
-    units: Sequence[SourceUnit],
+    units: Sequence[SourceUnit | ParsedUnit],
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     title: str = "",
@@ -35,10 +36,9 @@ def analyze_source(
     ref: CellRef = CellRef(),
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
-    loops: dict | None = None,
 ) -> Report:
-    """One cell or file; `loops` receives its loops (see `analyze_units`)."""
-    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules, loops=loops)
+    """One cell or file."""
+    return analyze_units([SourceUnit(ref, text)], namespace=namespace, rules=rules)
 
 
 def analyze_cell(
@@ -46,13 +46,16 @@ def analyze_cell(
     ref: CellRef,
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
+    unit: SourceUnit | ParsedUnit | None = None,
 ) -> Report:
     """A notebook cell that has just run: `analyze_source`, reused when the same text is re-run
-    over a namespace that looks the same to the analysis (see `cell_cache`)."""
+    over a namespace that looks the same to the analysis (see `cell_cache`). `unit`: the cell,
+    already parsed for its window."""
     from .cell_cache import cached_analysis
 
+    parsed = unit if unit is not None else SourceUnit(ref, text)
     return cached_analysis(text, ref, namespace, rules,
-                           lambda: analyze_source(text, ref, namespace=namespace, rules=rules))
+                           lambda: analyze_units([parsed], namespace=namespace, rules=rules))
 
 
 @dataclass(frozen=True)
@@ -154,9 +157,16 @@ def profiling_cell(
     def lookup(filename: str) -> CellRef | None:
         return (given(filename) if given else None) or earlier(filename)
 
+    unit: SourceUnit | ParsedUnit = SourceUnit(ref, text)
+    loop, extra = None, {}
     try:
-        # the analysis comes after the run
-        loop, extra = (None, {}) if full else cached_loop(text, ref, lambda: choose_loop(text, ref, namespace, lookup))
+        if not full:  # the cell is read once: its window now, its analysis after the run
+            def choose() -> tuple[Any, dict]:
+                nonlocal unit
+                unit = parse_unit(unit)
+                return choose_loop(unit, namespace, lookup)
+
+            loop, extra = cached_loop(text, ref, choose)
     except Exception as exc:  # noqa: BLE001 - without a loop to window, profile the whole cell
         loop, extra = None, {}
         failed += (f"no profiling window (the loop could not be found): {_one_line(exc)}",)
@@ -171,7 +181,7 @@ def profiling_cell(
     if ready is not None:
         ready()
     try:
-        static = analyze_cell(text, ref, namespace=namespace, rules=rules)
+        static = analyze_cell(text, ref, namespace=namespace, rules=rules, unit=unit)
     except Exception as exc:  # noqa: BLE001 - the cell ran: its value must reach the user
         static = Report(sources=(SourceUnit(ref, text),))
         failed += (f"static analysis failed: {_one_line(exc)}",)
@@ -196,7 +206,8 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     if engine not in ("torch", "scalene"):
         raise ValueError(f"unknown engine {engine!r} (expected torch or scalene)")
     units = read_units(path)
-    static = analyze(units, rules=rules, title=path)
+    parsed = [parse_unit(u) for u in units]  # read once: the analysis and each unit's window
+    static = analyze(parsed, rules=rules, title=path)
     if engine == "scalene":
         from .dynamic.scalene_runner import run_scalene
 
@@ -204,7 +215,7 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(units, path)
+        profile, failures = run_units(parsed, path)
     if failures:
         stopped = tuple(f"{_where(f)} failed: {f.message}" for f in failures)
         profile = replace(profile, notes=stopped + profile.notes)

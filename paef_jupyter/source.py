@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 # Cell magics whose body is Python; any other cell magic (%%bash, %%html...) is not analysed.
 PYTHON_CELL_MAGICS = frozenset({"time", "timeit", "prun", "capture", "debug", "paef", "python", "python3", "py"})
@@ -26,6 +27,7 @@ class MaskedSource:
     text: str
     originals: tuple[str, ...] = ()
     python: bool = True  # False for a non-Python cell magic: nothing to analyse
+    parses: bool = field(default=False, compare=False)  # `ast.parse` already accepted `text`
 
     def unmask(self, text: str) -> str:
         return _PLACEHOLDER_RE.sub(lambda m: self.originals[int(m.group(1))], text)
@@ -38,13 +40,17 @@ def cell_magic_name(text: str) -> str | None:
     return None
 
 
+@lru_cache(maxsize=64)
 def mask(text: str) -> MaskedSource:
-    """Make `text` parseable Python with the same lines, or say it is not Python."""
+    """Make `text` parseable Python with the same lines, or say it is not Python.
+
+    Cached: the analysis, the fixer and every fix's diff in a report mask the same text, and
+    masking plain Python costs a full `ast` parse."""
     magic = cell_magic_name(text)
     if magic is not None and magic not in PYTHON_CELL_MAGICS:
         return MaskedSource(text, (), python=False)
     if magic is None and _parses(text):
-        return MaskedSource(text)
+        return MaskedSource(text, parses=True)
     originals: list[str] = []
 
     def hide(original: str) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 import pytest
 
-from paef_jupyter.static.facts import Facts, loop_spans
+from paef_jupyter.static.facts import Facts
 from paef_jupyter.static.types import Kind
 
 TRAIN = '''import torch
@@ -58,7 +58,7 @@ def _walk(node: cst.CSTNode):  # type: ignore[no-untyped-def]
 
 
 def test_loop_kinds_and_nesting() -> None:
-    spans = loop_spans(TRAIN)
+    spans = facts_of(TRAIN).loop_spans()
     assert [(s.line, s.kind, s.depth) for s in spans] == [(15, "train", 0), (16, "train", 1), (27, "eval", 0)]
 
 

@@ -15,18 +15,6 @@ _WRAPPERS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple"})
 _SIZED = (list, tuple, dict, str, range, set, frozenset)
 
 
-def loop_iterable(masked_text: str, line: int) -> str:
-    """The source of the iterable of the `for` statement at `line` ('' if none)."""
-    try:
-        tree = ast.parse(masked_text)
-    except (SyntaxError, ValueError):
-        return ""
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.For, ast.AsyncFor)) and node.lineno == line:
-            return ast.get_source_segment(masked_text, node.iter) or ""
-    return ""
-
-
 def loop_length(iter_source: str, global_ns: Mapping[str, Any], local_ns: Mapping[str, Any]) -> int | None:
     if not iter_source:
         return None

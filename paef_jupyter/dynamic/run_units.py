@@ -11,10 +11,10 @@ import linecache
 import os
 import sys
 import traceback
-from typing import Callable
+from typing import Callable, Sequence
 
 from ..model import AnalysisError, CellRef, Profile, SourceUnit
-from ..source import mask
+from ..static.unit import ParsedUnit, parse_unit
 from .build import build_profile, merge_profiles
 from .code_files import CodeFile, CodeFiles
 from .collector import Collected, collect
@@ -27,7 +27,7 @@ def cell_filename(ref: CellRef) -> str:
 
 
 def run_units(
-    units: list[SourceUnit], path: str, observe: Callable[[Collected], None] | None = None
+    units: Sequence[SourceUnit | ParsedUnit], path: str, observe: Callable[[Collected], None] | None = None
 ) -> tuple[Profile, list[AnalysisError]]:
     """`observe` sees each unit's raw run (its trace) before it is reduced to a profile."""
     by_name = {cell_filename(u.ref): u for u in units}
@@ -45,7 +45,9 @@ def run_units(
     try:
         for unit in units:
             label = _label(unit.ref)
-            masked = mask(unit.text)
+            parsed = unit if isinstance(unit, ParsedUnit) else parse_unit(unit)
+            unit = parsed.unit
+            masked = parsed.masked
             if not masked.python:
                 notes.append(f"{label}: not Python (cell magic), skipped")
                 continue
@@ -62,7 +64,7 @@ def run_units(
                 notes.append(f"{label}: {len(masked.originals)} line(s) of IPython syntax skipped")
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
-            loop, _ = choose_loop(unit.text, unit.ref, namespace, lambda name: files_by_name.get(name))
+            loop, _ = choose_loop(parsed, namespace, lambda name: files_by_name.get(name))
             run = collect(lambda: exec(code, namespace), files, loop)
             if observe is not None:
                 observe(run)

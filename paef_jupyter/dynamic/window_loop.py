@@ -8,70 +8,61 @@ that function: the tracer must then know that function's file too, which is retu
 
 from __future__ import annotations
 
-import ast
 import linecache
 from types import CodeType, FunctionType
 from typing import Any, Callable, Mapping
 
-from ..model import CellRef
-from ..source import mask
-from ..static.facts import LoopSpan, loop_spans
+import libcst as cst
+
+from ..model import CellRef, SourceUnit
+from ..static.facts import Facts, Loop
+from ..static.unit import ParsedUnit, parse_unit
 from .line_tracer import LoopTarget
-from .loop_length import loop_iterable
 
 
 def choose_loop(
-    text: str,
-    ref: CellRef,
+    unit: ParsedUnit,
     namespace: Mapping[str, Any] | None = None,
     ref_of: Callable[[str], CellRef | None] | None = None,
-    spans: list[LoopSpan] | None = None,
 ) -> tuple[LoopTarget | None, dict[str, CellRef]]:
     """(the loop to window, extra code files the tracer must follow: filename -> ref).
 
-    `spans`: the cell's loops as its static analysis found them (else it is parsed here)."""
-    masked = mask(text)
-    if not masked.python:
+    Read from the cell's `ParsedUnit`, which its analysis then reuses after the run."""
+    if unit.module is None:
         return None, {}
-    target = _choose(masked.text, ref, loop_spans(masked.text) if spans is None else spans)
+    facts = unit.loops
+    target = _choose(facts, unit.ref, facts.loops)
     if target is not None or not namespace:
         return target, {}
-    for fn in _called_functions(masked.text, namespace):
+    for fn in _called_functions(facts, namespace):
         found = _loop_of_function(fn, ref_of)
         if found is not None:
             return found
     return None, {}
 
 
-def _choose(masked_text: str, ref: CellRef, spans: list[LoopSpan]) -> LoopTarget | None:
-    def target(span: LoopSpan, inner: LoopTarget | None = None) -> LoopTarget:
-        iterable = loop_iterable(masked_text, span.line)
-        return LoopTarget(ref, span.line, span.end_line, iterable, span.depth > 0, inner)
+def _choose(facts: Facts, ref: CellRef, loops: list[Loop]) -> LoopTarget | None:
+    def target(loop: Loop, inner: LoopTarget | None = None) -> LoopTarget:
+        # The iterable's source, read by the tracer for the loop's length (`loop_length`).
+        iterable = facts.code(loop.node.iter) if isinstance(loop.node, cst.For) else ""
+        return LoopTarget(ref, loop.line, loop.end_line, iterable, loop.depth > 0, inner)
 
-    train = [s for s in spans if s.kind == "train"]
+    train = [l for l in loops if l.kind == "train"]
     if train:
-        return target(max(train, key=lambda s: (s.depth, -s.line)))
-    if not spans:
+        return target(max(train, key=lambda l: (l.depth, -l.line)))
+    if not loops:
         return None
-    first = min(spans, key=lambda s: (s.depth, s.line))
-    nest = [s for s in spans if first.line < s.line <= first.end_line]
-    innermost = max(nest, key=lambda s: (s.depth, -s.line)) if nest else None
+    first = min(loops, key=lambda l: (l.depth, l.line))
+    nest = [l for l in loops if first.line < l.line <= first.end_line]
+    innermost = max(nest, key=lambda l: (l.depth, -l.line)) if nest else None
     return target(first, target(innermost) if innermost else None)
 
 
-def _called_functions(masked_text: str, namespace: Mapping[str, Any]) -> list[FunctionType]:
+def _called_functions(facts: Facts, namespace: Mapping[str, Any]) -> list[FunctionType]:
     """Plain functions of the namespace that the cell calls by name, in call order."""
-    try:
-        tree = ast.parse(masked_text)
-    except (SyntaxError, ValueError):
-        return []
-    calls = sorted(
-        (n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Name)),
-        key=lambda n: (n.lineno, n.col_offset),
-    )
     out: list[FunctionType] = []
-    for call in calls:
-        fn = namespace.get(call.func.id)  # type: ignore[attr-defined]
+    for call in facts.calls_in(facts.module):  # pre-order: textual order
+        fn = namespace.get(call.func.value) if isinstance(call.func, cst.Name) else None
         if isinstance(fn, FunctionType) and fn not in out:
             out.append(fn)
     return out
@@ -86,10 +77,10 @@ def _loop_of_function(
         return None  # not cell code (a library function): not ours to window
     first = code.co_firstlineno
     last = max((line for _, _, line in code.co_lines() if line), default=first)
-    masked = mask("".join(entry[2]))
-    if not masked.python:
-        return None
-    spans = [s for s in loop_spans(masked.text) if first <= s.line <= last]
     ref = (ref_of(code.co_filename) if ref_of else None) or CellRef(path=code.co_filename)
-    target = _choose(masked.text, ref, spans)
+    unit = parse_unit(SourceUnit(ref, "".join(entry[2])))
+    if unit.module is None:
+        return None
+    loops = [l for l in unit.loops.loops if first <= l.line <= last]
+    target = _choose(unit.loops, ref, loops)
     return (target, {code.co_filename: ref}) if target is not None else None

@@ -12,13 +12,13 @@ import builtins
 import types
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
-from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
-                    names_read, names_written, root_name, walk, writes_of)
+                    names_read, names_written, root_name, type_test, walk, writes_of)
 from .types import (
     JediOracle,
     Kind,
@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
+_is_call = type_test(cst.Call)
+_is_loop = type_test(cst.For, cst.While)
+_is_function = type_test(cst.FunctionDef)
 
 # Calls whose result differs per call even on the same arguments.
 _IMPURE_QUALIFIED_PREFIXES = ("numpy.random.", "random.", "time.", "os.", "sys.", "torch.cuda.", "torch.random.")
@@ -174,8 +177,12 @@ class Prior:
 
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
-                 prior: Prior | None = None, imports: "ModuleImports | None" = None) -> None:
+                 prior: Prior | None = None, imports: "ModuleImports | None" = None,
+                 positions: "Callable[[], Mapping[cst.CSTNode, CodeRange]] | None" = None) -> None:
+        """`positions`: the module's positions as resolved once for all facts of one parsed
+        unit (see `unit.ParsedUnit`); else resolved here when first asked."""
         self.module = module
+        self._shared_positions = positions
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
@@ -222,20 +229,18 @@ class Facts:
         return names_written(node, self.children)
 
     def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
-        return [n for n in self.walk(node) if isinstance(n, cst.Call)]
+        return [n for n in self.walk(node) if _is_call(n)]
 
     def order(self, node: cst.CSTNode) -> int:
         """Pre-order index: compares textual positions without computing them."""
         return self._order.get(node, -1)
 
     @cached_property
-    def wrapper(self) -> MetadataWrapper:
-        return MetadataWrapper(self.module, unsafe_skip_copy=True)
-
-    @cached_property
     def _positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         # The slowest fact (a full code generation pass): computed only when asked.
-        return self.wrapper.resolve(PositionProvider)
+        if self._shared_positions is not None:
+            return self._shared_positions()
+        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
 
     # --- positions and structure ---------------------------------------------------
 
@@ -253,7 +258,7 @@ class Facts:
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionNode | None:
         for anc in self.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
+            if _is_function(anc):
                 return anc
         return None
 
@@ -306,9 +311,9 @@ class Facts:
         out: list[Loop] = []
         child = node
         for anc in self.ancestors(node):
-            if isinstance(anc, cst.FunctionDef):
+            if _is_function(anc):
                 break
-            if isinstance(anc, (cst.For, cst.While)) and (child is anc.body or (isinstance(anc, cst.While) and child is anc.test)):
+            if _is_loop(anc) and (child is anc.body or (isinstance(anc, cst.While) and child is anc.test)):
                 out.append(self._loop_by_node[anc])
             child = anc
         return out
@@ -1078,15 +1083,6 @@ class Facts:
         return JediOracle(self.text, self.namespace)
 
 
-def loop_spans(masked_text: str) -> list[LoopSpan]:
-    """The loops of a (masked) cell, e.g. to choose the profiler's window."""
-    try:
-        module = cst.parse_module(masked_text)
-    except cst.ParserSyntaxError:
-        return []
-    return Facts(module).loop_spans()
-
-
 def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
     if isinstance(it, (cst.List, cst.Tuple, cst.Set)):
         return any(not isinstance(el, (cst.StarredElement,)) for el in it.elements)
@@ -1173,7 +1169,7 @@ class _Indexer:
 
     def _enter(self, node: cst.CSTNode) -> None:
         parent = self.facts._parents.get(node)
-        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+        if _is_loop(parent) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
             self._active[-1].append(self.by_node[parent])
         for name in writes_of(node):
             for loop in self._active[-1]:
@@ -1184,11 +1180,11 @@ class _Indexer:
 
     def _leave(self, node: cst.CSTNode) -> None:
         parent = self.facts._parents.get(node)
-        if isinstance(parent, (cst.For, cst.While)) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
+        if _is_loop(parent) and (node is parent.body or (isinstance(parent, cst.While) and node is parent.test)):
             self._active[-1].pop()
-        if isinstance(node, (cst.For, cst.While)):
+        if _is_loop(node):
             self._open[-1].pop()
-        elif isinstance(node, cst.FunctionDef):
+        elif _is_function(node):
             self._funcs.pop()
             self._active.pop()
             self._open.pop()

@@ -17,8 +17,9 @@ from typing import Iterable
 import libcst as cst
 
 from ..model import CellRef, SourceUnit
-from ..source import MaskedSource, mask, syntax_error
+from ..source import MaskedSource
 from .facts import Facts, FunctionNode, Prior
+from .unit import parse_unit
 
 _MAX_ALIAS_HOPS = 8  # `from .a import f` where a.py itself re-exports f from b.py, ...
 
@@ -66,16 +67,12 @@ class LocalModules:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
-        masked = mask(text)
-        if not masked.python or syntax_error(masked.text) is not None:
-            return None
-        try:
-            tree = cst.parse_module(masked.text)
-        except cst.ParserSyntaxError:
-            return None
         shown = os.path.normpath(os.path.join(self.shown_root, str(path.relative_to(self.root))))
-        unit = SourceUnit(CellRef(shown), text)
-        module = LocalModule(unit, masked, Facts(tree, None, Prior(), imports=ModuleImports(self, path)))
+        parsed = parse_unit(SourceUnit(CellRef(shown), text))
+        if parsed.module is None:
+            return None
+        facts = Facts(parsed.module, None, Prior(), imports=ModuleImports(self, path), positions=lambda: parsed.positions)
+        module = LocalModule(parsed.unit, parsed.masked, facts)
         self._loaded[path] = module
         return module
 

@@ -24,6 +24,26 @@ ARGUMENT_MUTATORS = frozenset({"copyto", "put", "place", "putmask", "fill_diagon
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
 
 
+def type_test(*classes: type) -> Callable[[object], bool]:
+    """`isinstance(node, classes)`, memoised per node type. libcst's node classes are ABCs: a
+    failing `isinstance` on one runs `ABCMeta.__instancecheck__` (about 6x a plain class's
+    cost, once per class of a tuple), and the walks here ask hundreds of thousands of times
+    per 100 lines."""
+    known: dict[type, bool] = {}
+
+    def test(node: object) -> bool:
+        kind = type(node)
+        found = known.get(kind)
+        if found is None:
+            found = known[kind] = issubclass(kind, classes)
+        return found
+
+    return test
+
+
+_is_scope = type_test(*_SCOPES)
+
+
 def _children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
     return node.children
 
@@ -34,7 +54,7 @@ def walk(node: cst.CSTNode, children: Children = _children, into_scopes: bool = 
     while stack:
         current = stack.pop()
         yield current
-        if not into_scopes and current is not node and isinstance(current, _SCOPES):
+        if not into_scopes and current is not node and _is_scope(current):
             continue
         stack.extend(reversed(children(current)))
 
@@ -102,10 +122,17 @@ def names_read(node: cst.CSTNode, children: Children = _children) -> set[str]:
     return out
 
 
+_reads_specially = type_test(cst.Name, cst.Attribute, cst.Arg, cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp,
+                             cst.Lambda)
+
+
 def _reads(node: cst.CSTNode, children: Children, bound: frozenset[str], out: set[str]) -> None:
     stack: list[tuple[cst.CSTNode, frozenset[str]]] = [(node, bound)]
     while stack:
         current, scope = stack.pop()
+        if not _reads_specially(current):
+            stack.extend((child, scope) for child in children(current))
+            continue
         if isinstance(current, cst.Name):
             if current.value not in scope:
                 out.add(current.value)
@@ -130,8 +157,14 @@ def _reads(node: cst.CSTNode, children: Children, bound: frozenset[str], out: se
         stack.extend((child, scope) for child in children(current))
 
 
+_may_write = type_test(cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.Del, cst.For, cst.WithItem, cst.NamedExpr,
+                       cst.FunctionDef, cst.ClassDef, cst.Global, cst.Call, cst.Import, cst.ImportFrom)
+
+
 def writes_of(node: cst.CSTNode) -> Iterator[str]:
     """Names this one node rebinds or mutates (not its children): the def-use 'defs'."""
+    if not _may_write(node):  # most nodes: answered without the chain of checks below
+        return
     if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.Del)):
         yield from _target_names(node.target)
     elif isinstance(node, cst.For):

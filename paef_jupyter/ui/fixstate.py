@@ -8,6 +8,7 @@ for it. Nothing here talks to a frontend; the view commits a plan once the edit 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Iterable, Mapping
 
 from ..fix import FixError, apply_findings, unified_diff
@@ -46,9 +47,11 @@ class CellFixes:
         self.applied = plan.applied
 
 
+@lru_cache(maxsize=256)
 def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
     """The unified diff of one fix on its own (automatic, or one to review before applying it
-    by hand), or None when it has none."""
+    by hand), or None when it has none. Cached: the widget and its static fallback show the
+    same diffs, and each costs a parse and a compile of the rewritten unit."""
     if finding.fix is None or not (finding.fix.automatic or finding.fix.needs_review):
         return None
     try:
