@@ -13,7 +13,8 @@ from paef_jupyter import cell_cache
 from paef_jupyter.api import analyze_source
 from paef_jupyter.cell_cache import cached_analysis, cached_loop, namespace_fingerprint
 from paef_jupyter.dynamic.window_loop import choose_loop
-from paef_jupyter.model import CellRef, Report
+from paef_jupyter.model import CellRef, Report, SourceUnit
+from paef_jupyter.static.unit import ParsedUnit, parse_unit
 
 PING_PONG = "%%paef\nimport torch\nout = []\nfor i in range(2):\n    t = torch.tensor(h.tolist())\n    out.append(t)\n"
 DICT_LOOP = "%%paef\nimport torch\nfor i in range(0, 4, 2):\n    xb = torch.tensor(data['x'][i : i + 2])\n"
@@ -122,17 +123,21 @@ def test_a_modules_mode_parameters_and_parts_count() -> None:
     assert fingerprint(base) != fingerprint(torch.nn.Sequential(torch.nn.Linear(2, 2), torch.nn.ReLU()).eval())
 
 
+def _parsed(text: str, ref: CellRef) -> ParsedUnit:
+    return parse_unit(SourceUnit(ref, text))
+
+
 def test_a_cells_own_loop_is_chosen_once_per_text() -> None:
     text = "%%paef\nfor e in range(2):\n    for b in range(3):\n        pass\n"
     calls: list[int] = []
 
     def choose(ref: CellRef) -> Any:
-        return cached_loop(text, ref, lambda: (calls.append(1), choose_loop(text, ref))[1])
+        return cached_loop(text, ref, lambda: (calls.append(1), choose_loop(_parsed(text, ref)))[1])
 
     first, _ = choose(CellRef("In[1]", cell_id="c"))
     again, extra = choose(CellRef("In[2]", cell_id="c"))
     assert calls == [1] and extra == {}
-    assert again == choose_loop(text, CellRef("In[2]", cell_id="c"))[0] and again.inner.ref.path == "In[2]"
+    assert again == choose_loop(_parsed(text, CellRef("In[2]", cell_id="c")))[0] and again.inner.ref.path == "In[2]"
 
 
 def test_a_loop_found_through_a_namespace_function_is_chosen_every_run() -> None:
@@ -146,6 +151,6 @@ def test_a_loop_found_through_a_namespace_function_is_chosen_every_run() -> None
     for n in (2, 3):
         ref = CellRef(f"In[{n}]")
         target, _ = cached_loop(text, ref, lambda: (calls.append(1), choose_loop(
-            text, ref, ns, lambda f: earlier if f == "<earlier-cell>" else None))[1])
+            _parsed(text, ref), ns, lambda f: earlier if f == "<earlier-cell>" else None))[1])
         assert target is not None and target.ref == earlier
     assert calls == [1, 1]

@@ -175,7 +175,7 @@ def test_a_crashing_rule_does_not_keep_the_cell_from_running(monkeypatch):
     def broken(*args, **kw):
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(api, "analyze_source", broken)
+    monkeypatch.setattr(api, "analyze_units", broken)
     monkeypatch.setattr(cell_cache, "_reports", cell_cache._Cache())  # not an earlier test's analysis
     run, ns = run_like_the_magic(PING_PONG)
     assert run.error is None and isinstance(ns["total"], float)

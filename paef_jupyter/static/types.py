@@ -146,9 +146,9 @@ class JediOracle:
         if not cls.in_process:
             return None  # jedi's default: the running interpreter, in a subprocess
         if cls._here is None:
-            import jedi
+            from .jedi_in_process import kernel_environment
 
-            cls._here = jedi.InterpreterEnvironment()
+            cls._here = kernel_environment()
         return cls._here
 
     def __init__(self, source: str, namespace: Mapping[str, Any] | None = None) -> None:
