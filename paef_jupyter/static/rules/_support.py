@@ -36,7 +36,10 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     batch loop of an epoch loop runs once per epoch, which is cheap.
     """
     loop = facts.iteration_loop(node)
-    if loop is None or any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop):
+    # The loop may be another unit's (a helper in this cell called from an epoch loop in a later
+    # one, or from another module): its nesting and calls are in that unit's facts.
+    if loop is None or any(l.parent is loop and l.kind != "plain" for l in loop.facts.loops) \
+            or _calls_step_loop(loop.facts, loop):
         return None
     outer: Loop | None = loop
     while outer is not None:
