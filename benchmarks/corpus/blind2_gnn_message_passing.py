@@ -34,7 +34,7 @@ def degree(index, num_nodes):
 
 
 def gcn_norm(edge_index, num_nodes):
-    loops = torch.arange(num_nodes, device=edge_index.device)
+    loops = torch.arange(num_nodes, device=edge_index.device)  # paef: ok redundant-tensor
     row = torch.cat([edge_index[0], loops])
     col = torch.cat([edge_index[1], loops])
     deg = degree(col, num_nodes)
