@@ -1,6 +1,6 @@
 """Score PAEF on a labelled corpus of training programs: precision, recall, rewrite safety.
 
-    python -m benchmarks.score_corpus [--json OUT] [--rule ID]... [--program NAME]... [--unsafe]
+    python -m benchmarks.score_corpus [--json OUT] [--rule ID]... [--program NAME]... [--only GLOB]... [--unsafe]
 
 The corpus (`benchmarks/corpus/`) holds programs written for this purpose in the style of
 public PyTorch training code. Each program is a `.py` file, an `.ipynb` notebook, or a
@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import fnmatch
 import inspect
 import io
 import json
@@ -124,7 +125,18 @@ def program_files(program: Program) -> list[Path]:
     return [program.path]
 
 
-def discover(corpus: Path = CORPUS, names: Sequence[str] = ()) -> list[Program]:
+def _selected(name: str, stem: str, names: Sequence[str], only: Sequence[str]) -> bool:
+    """Whether a program is scored: `names` match exactly (name or stem); `only` are globs, a
+    pattern without wildcards being a prefix (`blind2_` = `blind2_*`). No filter = every program."""
+    if names and (name in names or stem in names):
+        return True
+    patterns = [p if any(c in p for c in "*?[") else p + "*" for p in only]
+    if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+        return True
+    return not names and not only
+
+
+def discover(corpus: Path = CORPUS, names: Sequence[str] = (), only: Sequence[str] = ()) -> list[Program]:
     programs = []
     for path in sorted(corpus.iterdir()):
         if path.name.startswith((".", "_")):
@@ -138,7 +150,7 @@ def discover(corpus: Path = CORPUS, names: Sequence[str] = ()) -> list[Program]:
         else:
             continue
         name = path.name
-        if names and name not in names and path.stem not in names:
+        if not _selected(name, path.stem, names, only):
             continue
         first = file_texts(entry)
         runnable = bool(first) and first[0][1].lstrip().startswith(RUNNABLE)
@@ -554,6 +566,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", metavar="OUT", help="write every finding, label and rewrite result here")
     parser.add_argument("--rule", action="append", default=[], metavar="ID", help="score this rule only (repeatable)")
     parser.add_argument("--program", action="append", default=[], metavar="NAME", help="score this program only (repeatable)")
+    parser.add_argument(
+        "--only", action="append", default=[], metavar="GLOB", help="score programs whose name matches (a prefix or a glob; repeatable)"
+    )
     parser.add_argument("--unsafe", action="store_true", help="apply review fixes too (paef fix --unsafe)")
     parser.add_argument("--no-rewrite", action="store_true", help="skip the rewrite-safety part")
     parser.add_argument("--corpus", default=str(CORPUS), help=argparse.SUPPRESS)
@@ -564,7 +579,7 @@ def main(argv: list[str] | None = None) -> int:
     unknown = sorted(set(args.rule) - set(RULES))
     if unknown:
         parser.error(f"unknown rule id(s): {', '.join(unknown)}")
-    programs = discover(Path(args.corpus), args.program)
+    programs = discover(Path(args.corpus), args.program, args.only)
     if not programs:
         parser.error("no program matched")
 
@@ -674,7 +689,7 @@ def main(argv: list[str] | None = None) -> int:
             "static_seconds": {"cold": cold, "median": statistics.median(secs), "max": secs[-1], "total": sum(secs)},
         }
         Path(args.json).write_text(json.dumps(payload, indent=1) + "\n")
-    if not args.rule and not args.program and Path(args.corpus) == CORPUS and not args.no_rewrite:
+    if not args.rule and not args.program and not args.only and Path(args.corpus) == CORPUS and not args.no_rewrite:
         _write_table(rows, total, len(programs), harms, n_rewrites, args.unsafe, secs, cold)
     return 0
 

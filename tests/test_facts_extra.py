@@ -316,6 +316,35 @@ def test_loader_from_an_earlier_cell_pinned_opaque_on_device_or_not_a_loader_is_
     assert _cells_findings(cell) == []
 
 
+
+DATASET_CELL = (
+    "import torch\nfrom torch.utils.data import DataLoader, Dataset\ndevice = 'cuda'\nMEAN = [0.5, 0.4]\n\n"
+    "class Images(Dataset):\n    def __init__(self, n):\n        self.x = torch.rand(n, 2, 3)\n\n"
+    "    def __len__(self):\n        return len(self.x)\n\n"
+    "    def __getitem__(self, i):\n        mean = torch.tensor(MEAN).view(2, 1)\n        return self.x[i] - mean\n"
+)
+
+
+@pytest.mark.parametrize("loader_cell", [
+    "train_dl = DataLoader(Images(8), batch_size=4)\n",
+    "train_ds = Images(8)\ntrain_dl = DataLoader(dataset=train_ds, batch_size=4)\n",
+])
+def test_a_loop_over_an_earlier_cells_loader_runs_its_datasets_getitem(loader_cell: str) -> None:
+    """The dataset class in one cell, the loader in the next, the training loop in a third: the
+    loop runs `Images.__getitem__` per sample, as it does when all three are in one script."""
+    from paef_jupyter.model import CellRef, SourceUnit
+    from paef_jupyter.static.analyzer import analyze_units
+
+    loop = "model = torch.nn.Linear(3, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n" \
+        "for x in train_dl:\n    loss = model(x.to(device)).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    cells = [DATASET_CELL, loader_cell, loop]
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
+    found = [(f.ref.cell, f.line) for f in analyze_units(units, rules=["redundant-tensor"]).findings]
+    assert found == [(0, 14)]
+    script = SourceUnit(CellRef("train.py"), "\n".join(cells))
+    assert [f.line for f in analyze_units([script], rules=["redundant-tensor"]).findings] == [14]
+
+
 # --- guards on automatic rewrites that the fixture harness cannot express -----------------------
 
 

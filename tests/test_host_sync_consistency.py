@@ -135,3 +135,22 @@ def test_a_kernel_on_a_cpu_machine_gives_the_verdict_of_the_code() -> None:
     live = analyze([SourceUnit(CellRef("nb.ipynb", 2), cell)], namespace=namespace, rules=["host-sync"]).findings
     scanned = analyze([SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(CELLS)], rules=["host-sync"]).findings
     assert live and [(f.line, f.severity) for f in live] == [(f.line, f.severity) for f in scanned if f.ref.cell == 2]
+
+
+def test_epoch_level_reads_in_helpers_are_silent_in_cells_too() -> None:
+    """The helpers run the batch loops and read once after them; the epoch loop calling them sits
+    in a later cell: still once per epoch, as in the script (`neg_epoch_loop_calls_train_helper`)."""
+    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "neg_epoch_loop_calls_train_helper.py"
+    text = path.read_text()
+    setup, rest = text.split("\n\ndef train_one_epoch", 1)
+    helpers, driver = ("def train_one_epoch" + rest).split("\n\ndef fit", 1)
+    cells = [setup, helpers, "def fit" + driver]
+    assert not analyze([SourceUnit(CellRef(str(path)), text)], rules=["host-sync"]).findings
+    units = [SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(cells)]
+    assert not analyze(units, rules=["host-sync"]).findings
+    # A helper without a loop of its own, called from a step loop in a later cell, still reports.
+    step = "def step(x, y):\n    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n" \
+        "    opt.step()\n    return loss.item()\n"
+    per_step = [setup, step, "for x, y in batches:\n    print(step(x, y))\n"]
+    (finding,) = analyze([SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(per_step)], rules=["host-sync"]).findings
+    assert (finding.ref.cell, finding.line) == (1, 6) and "every training step" in finding.message

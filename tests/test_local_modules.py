@@ -270,3 +270,19 @@ def test_a_dict_the_loop_changes_is_not_read_as_a_dataset(tmp_path: Path) -> Non
     tail = "    train[\"items\"].append([1, 2])\n    train[\"targets\"].append(1)\n    test = load(10 + epoch)\n"
     write(tmp_path, {"data.py": DATA, "main.py": MAIN.format(tail=tail)})
     assert scan(tmp_path / "main.py", "dict-as-list") == []
+
+
+def test_a_modules_own_loop_makes_another_modules_helper_per_iteration(tmp_path: Path) -> None:
+    """main.py calls `engine.fit()` once; fit's loop calls `utils.make_noise` every step: the
+    helper is per-iteration code of the scanned program although no loop of main.py calls it."""
+    write(tmp_path, {
+        "utils.py": "import torch\n\nUSE_CUDA = torch.cuda.is_available()\n\n\ndef to_cuda(x):\n"
+                    "    return x.cuda() if USE_CUDA else x\n\n\ndef make_noise(n):\n    return to_cuda(torch.randn(n, 4))\n",
+        "engine.py": "import torch\nfrom utils import make_noise\n\n\ndef fit(gen, steps=3):\n"
+                     "    opt = torch.optim.SGD(gen.parameters(), lr=0.1)\n    for step in range(steps):\n"
+                     "        loss = gen(make_noise(8)).pow(2).mean()\n        opt.zero_grad()\n        loss.backward()\n"
+                     "        opt.step()\n",
+        "main.py": "import torch\nfrom engine import fit\nfrom utils import make_noise\n\n"
+                   "gen = torch.nn.Linear(4, 2)\nfit(gen)\nprint(gen(make_noise(2)).shape)\n",
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "cpu-then-move")] == [("utils.py", 11)]

@@ -89,14 +89,16 @@ def _analyze(
             continue
         analysed.append((unit.ref, unit.masked, facts))
         priors[unit.ref.path] = prior.after(facts)
-    _spread_per_iteration([f for _, _, f in analysed])
+    reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
+    # A reached module's own loops (`train()` in train.py) run other modules' helpers per
+    # iteration (utils.make_noise) just as the scanned units' loops do.
+    _spread_per_iteration([f for _, _, f in analysed] + [m for m in reached if all(m is not f for _, _, f in analysed)])
     for ref, masked, facts in analysed:
         try:
             findings.extend(_run(selected, RuleContext(ref, masked, facts)))
         except RecursionError:
             errors.append(too_deep(ref))
     sources = [p.unit for p in parsed]
-    reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
     for local in modules.loaded if modules is not None else ():
         functions = set(local.facts.externally_called) | reached.get(local.facts, set())
         if not functions:

@@ -458,12 +458,18 @@ class Facts:
             if name in self._defs:
                 continue
             earlier = self.prior.value(name)
-            value = earlier[1] if earlier is not None else None
+            owner, value = earlier if earlier is not None else (None, None)
             while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
                     and value.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double"):
                 value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                 out.add(value.func.value)
+                dataset = _loader_dataset(owner, value) if owner is not None else None
+                if isinstance(dataset, cst.Name):  # `ds = Images(...)` then `dl = DataLoader(ds)`, in earlier cells
+                    bound = owner.value_of(dataset) if owner is not None else None
+                    dataset = bound if bound is not None else (self.prior.value(dataset.value) or (None, None))[1]
+                if isinstance(dataset, cst.Call) and isinstance(dataset.func, cst.Name):
+                    out.add(dataset.func.value)  # `dl = DataLoader(Images(...))`: a loop over `dl` runs `__getitem__`
         return out
 
     def _callees(self, call: cst.Call) -> list[FunctionNode]:
@@ -1632,3 +1638,13 @@ def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[Function
         for callee in owner._callees(call):
             out |= _methods_called(owner, callee, cache, call)
     return out
+
+
+def _loader_dataset(facts: "Facts", call: cst.Call) -> cst.BaseExpression | None:
+    """The dataset argument of a `DataLoader(...)` call (first positional or `dataset=`)."""
+    if (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] != "DataLoader":
+        return None
+    for arg in call.args:
+        if (arg.keyword is None and not arg.star) or (arg.keyword is not None and arg.keyword.value == "dataset"):
+            return arg.value
+    return None

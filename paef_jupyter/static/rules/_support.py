@@ -36,8 +36,11 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     batch loop of an epoch loop runs once per epoch, which is cheap.
     """
     loop = facts.iteration_loop(node)
-    if loop is None or ((any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop))
-                        and not steps_itself(facts, loop.node.body)):
+    # The loop may be another unit's (a helper in this cell called from an epoch loop in a later
+    # one, or from another module): its nesting and calls are in that unit's facts.
+    inner = loop.facts if loop is not None else facts
+    if loop is None or ((any(l.parent is loop and l.kind != "plain" for l in inner.loops) or _calls_step_loop(inner, loop))
+                        and not steps_itself(inner, loop.node.body)):
         return None
     outer: Loop | None = loop
     while outer is not None:

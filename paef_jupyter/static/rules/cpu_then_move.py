@@ -41,6 +41,7 @@ class CpuThenMove(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
+            self._through_wrapper(node)
             return
         factory, exact = _factory_under(func.value)
         if factory is None:
@@ -74,6 +75,29 @@ class CpuThenMove(Rule):
             node,
             f"`torch.{name}(...)` is built on the CPU and copied to the device on every iteration",
             fix=fix,
+        )
+
+    def _through_wrapper(self, call: cst.Call) -> None:
+        """`to_cuda(torch.randn(n, nz))` where `to_cuda(x)` returns `x.cuda()` (or `x` when no GPU):
+        the same copy, through a helper. A hint only: the helper, not this call, chooses the device."""
+        if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star \
+                or not any(_moves_its_argument(f) for f in self.facts._callees(call)):
+            return
+        factory, _ = _factory_under(call.args[0].value)
+        qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
+        name = qualified.rsplit(".", 1)[-1]
+        if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
+                or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args):
+            return  # `zeros_like(x)` is made where `x` lives
+        if self.facts.iteration_loop(call) is None or self._sites.site(factory) is not None:
+            return
+        self.report(
+            call,
+            f"`torch.{name}(...)` is built on the CPU and `{self.facts.code(call.func)}` copies it to the device "
+            "on every iteration",
+            fix=Fix(description=f"create it on the device the helper moves to (`torch.{name}(..., device=...)`)"
+                    + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
+                    safe=False),
         )
 
     def _device_arg(self, call: cst.Call) -> cst.BaseExpression | None:
@@ -127,3 +151,37 @@ def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]
             return receiver, exact
         else:
             return None, False
+
+
+def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
+    """`def to_cuda(x): return x.cuda() if USE_CUDA else x` (or `x.to(DEVICE)`, or an `if` with two
+    returns): every return gives the parameter itself or the parameter moved, and one moves it."""
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if len(params) != 1 or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or func.params.kwonly_params:
+        return False
+    param = params[0]
+    returns: list[cst.BaseExpression | None] = []
+
+    def collect(node: cst.CSTNode) -> None:
+        for child in node.children:
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            if isinstance(child, cst.Return):
+                returns.append(child.value)
+            collect(child)
+
+    collect(func.body)
+    values: list[cst.BaseExpression | None] = []
+    for value in returns:
+        values += [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
+
+    def is_param(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Name) and v.value == param
+
+    def moves(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in ("to", "cuda") \
+            and is_param(v.func.value)
+
+    return bool(values) and all(is_param(v) or moves(v) for v in values) and any(moves(v) for v in values)

@@ -100,6 +100,9 @@ class HostSync(Rule):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
         if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
+        if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
+                                    for c in self.facts.calls_in(receiver)):
+            return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
         if method != "item" and self._kept_by_host_object(node):
             return
         if method == "item":

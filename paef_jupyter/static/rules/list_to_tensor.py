@@ -18,6 +18,7 @@ from ._tensor_facts import (
     PYTHON_SCALAR_DTYPE,
     dtype_of,
     family,
+    is_binding,
     is_scalar,
     keyword,
     module_alias,
@@ -154,7 +155,7 @@ class ListToTensor(Rule):
         """Per batch only: in a loop, or in a method that transposes the object's own stored
         records at each call (a replay buffer's `sample`); a one-time conversion of a data set is fine."""
         per_call = self.facts.enclosing_function(node) is not None and "self" in self.facts.names_read(records)
-        if self.facts.iteration_loop(node) is None and not per_call:
+        if (self.facts.iteration_loop(node) is None and not per_call) or self._loader_batch(records):
             return
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
         self.report(
@@ -166,6 +167,18 @@ class ListToTensor(Rule):
                     "*shape)`, written at each push) and sample with a tensor of indices: `states[idx]` is one "
                     "gather, on the device", safe=False),
         )
+
+    def _loader_batch(self, records: cst.BaseExpression) -> bool:
+        """`zip(*batch)` where `batch` is a parameter of a function no loop calls by name: the
+        DataLoader calls it (a `collate_fn`) with a new list of samples each batch. Turning those
+        samples into columns is what collating is; there is no stored buffer to keep as columns."""
+        func = self.facts.enclosing_function(records)
+        if not isinstance(records, cst.Name) or func is None:
+            return False
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if records.value not in params or sum(is_binding(self.facts, n) for n in reads_of(self.facts, records.value, func.body)):
+            return False
+        return self.facts.enclosing_loops(records) == [] and not self.facts.per_iteration_call_sites(func)
 
     def _uses(self, name: str, scope: cst.CSTNode, constructor: cst.Call) -> tuple[list[Append], bool]:
         """The list's appends, and whether it is used any other way than `[]`, append, `len`."""

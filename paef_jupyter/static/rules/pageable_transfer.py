@@ -158,15 +158,15 @@ class PageableTransfer(Rule):
         new = with_keyword(move, "non_blocking", _TRUE)
         if self._used_on_host(move):
             return  # the host reads the copy at once: an asynchronous copy would only be waited for
-        edits = (add_keyword(self.facts, move, "non_blocking", "True"),) if proven else ()
+        if not proven:
+            return  # as for an unpinned loader: `non_blocking` is advised only where `.to` is proven a tensor's
+        edits = (add_keyword(self.facts, move, "non_blocking", "True"),)
         self.report(
             move,
             f"`{self.facts.code(move)}` copies a pinned batch of `{name}` synchronously: the host waits "
             "for the transfer instead of preparing the next step; `non_blocking=True` overlaps it",
-            fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`" + (
-                        "" if proven else " (not rewritten: the batch is not proven to be a tensor, whose `.to` "
-                        "accepts `non_blocking`)"),
-                    edits=edits, suggestion=self.facts.code(new), safe=proven),
+            fix=Fix(description=f"copy asynchronously: `{self.facts.code(new)}`",
+                    edits=edits, suggestion=self.facts.code(new)),
             severity=Severity.LOW,
         )
 

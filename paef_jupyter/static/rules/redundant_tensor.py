@@ -149,8 +149,10 @@ class FactorySites:
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
         mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(whole, holder, scope)):
+        if factory in FILL_FACTORIES and (mutated or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
+        if self._seeds_recurrence(whole, holder, scope):
+            return None  # `token = torch.tensor([[SOS]])` then a decode loop rebinding `token`: a recurrence's start
         if factory in FILL_FACTORIES and in_helper and self._returned(whole, holder, scope) \
                 and self._callers_carry_state(scope):
             return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
@@ -376,6 +378,29 @@ class FactorySites:
                 continue
             parent = self.facts.parent(use)
             if is_binding(self.facts, use) or (isinstance(parent, cst.Arg) and self._handed_to_call(use)):
+                return True
+        return False
+
+    def _stored_as_state(self, expr: cst.BaseExpression) -> bool:
+        """`self.total = torch.zeros(())` (or `state["h"] = ...`): a reset of an object's state,
+        which other methods change in place or rebind (a meter's `update`); not a loop's waste."""
+        parent = self.facts.parent(expr)
+        return isinstance(parent, cst.Assign) and parent.value is expr \
+            and all(isinstance(t.target, (cst.Attribute, cst.Subscript)) for t in parent.targets)
+
+    def _seeds_recurrence(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
+        """The tensor is the first value of a variable that a later loop of `scope` reads and
+        rebinds (`token = torch.tensor([[SOS]])`; `for t in ...: out = dec(token); token = out.argmax()`):
+        a recurrence's initial state, built fresh for each run of that loop."""
+        if holder is None or scope is None:
+            return False
+        stmt = self.facts.statement_of(expr)
+        for loop in self.facts.walk(scope):
+            if not isinstance(loop, (cst.For, cst.While)) or within(self.facts, stmt, loop) \
+                    or self.facts.order(loop) < self.facts.order(stmt):
+                continue
+            uses = reads_of(self.facts, holder, loop.body)
+            if any(is_binding(self.facts, u) for u in uses) and any(not is_binding(self.facts, u) for u in uses):
                 return True
         return False
 
