@@ -276,7 +276,10 @@ class ListToTensor(Rule):
         if not why:
             edits = (replace(self.facts, node, code),)
             if via_item:
-                edits += tuple(replace(self.facts, a.value, f"{self.facts.code(a.tensor)}.detach()")  # type: ignore[arg-type]
+                # `.item()` copied the value when appended; a view (`h[0]`) kept until the join
+                # would see later in-place changes (`h.mul_(...)`, `opt.step()`): copy it then too.
+                edits += tuple(replace(self.facts, a.value, f"{self.facts.code(a.tensor)}.detach()"  # type: ignore[arg-type]
+                                       + ("" if self.facts.allocates(a.tensor) else ".clone()"))  # type: ignore[arg-type]
                                for a in appends)
         first = appends[0].tensor
         appended = f"`{self.facts.code(first)}.detach()`" if via_item and first is not None else "the tensors"
