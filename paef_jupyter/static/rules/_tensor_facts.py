@@ -13,7 +13,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from ..facts import Facts, Loop
+from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
@@ -309,6 +309,41 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """Every use of `name` in `scope` reads the value where it stands and keeps no reference
+    to it: an operand of arithmetic or a comparison, the receiver of a tensor method that is
+    neither in place nor a view, an argument of a module or of a torch/NumPy function with no
+    `out=`/`inplace=`. A view bound to such a name cannot be changed through another name (an
+    alias, a container it was stored in, a function it was handed to)."""
+    for use in reads_of(facts, name, scope):
+        parent = facts.parent(use)
+        if is_binding(facts, use) and not (isinstance(parent, cst.AssignTarget)):
+            return False  # `name += ...`, `del name`, a loop or `with` target
+        if isinstance(parent, cst.AssignTarget):
+            continue  # rebinding the name changes no object
+        if isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation)):
+            continue
+        if isinstance(parent, cst.Attribute) and parent.value is use:
+            call = facts.parent(parent)
+            method = parent.attr.value
+            if isinstance(call, cst.Call) and call.func is parent and not is_inplace_method(method) \
+                    and method not in SHARING_METHODS and not any(mutated_arguments(call)):
+                continue
+            return False
+        if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+            call = facts.parent(parent)
+            if isinstance(call, cst.Call) and not any(mutated_arguments(call)) \
+                    and not any(a.keyword is not None and a.keyword.value in ("out", "inplace") for a in call.args):
+                qualified = facts.qualified_name(call.func) or ""
+                last = qualified.rsplit(".", 1)[-1]
+                if facts.kind(call.func) is Kind.MODULE or (
+                        qualified.startswith(("torch.", "numpy.")) and qualified not in SHARING_CALLS
+                        and last not in SHARING_METHODS and not is_inplace_method(last)):
+                    continue
+        return False
+    return True
+
+
 def changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
     """The loop body changes no tensor in place, whatever name it reaches it by (a view of
     the record source, or the tensor it is a view of): no in-place method or `out=`, no
@@ -530,6 +565,8 @@ def surely_runs(facts: Facts, node: cst.CSTNode, outside: cst.CSTNode) -> bool:
 
     `torch.stack([])` raises where `torch.tensor([])` gives an empty tensor, so a rewrite
     that joins a list filled in a loop is exact only when the list cannot be empty."""
+    if evaluated_conditionally(facts, node):
+        return False
     around = set(facts.enclosing_loops(outside))
     for loop in facts.enclosing_loops(node):
         if loop in around:
@@ -539,6 +576,27 @@ def surely_runs(facts: Facts, node: cst.CSTNode, outside: cst.CSTNode) -> bool:
         if any(isinstance(n, (cst.Break, cst.Continue, cst.Return, cst.Raise)) for n in facts.walk(loop.node.body)):
             return False
     return True
+
+
+def evaluated_conditionally(facts: Facts, node: cst.CSTNode) -> bool:
+    """Within its statement, `node` may not be evaluated at all: a branch of `a if c else b`,
+    the right side of `and`/`or`, the element or a later clause of a comprehension (which may
+    be empty). Moved out of the statement it would run unconditionally (`x.cuda() if
+    torch.cuda.is_available() else x` fails on a host without a GPU)."""
+    child: cst.CSTNode = node
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return False
+        if isinstance(anc, cst.IfExp) and child is not anc.test:
+            return True
+        if isinstance(anc, cst.BooleanOperation) and child is anc.right:
+            return True
+        if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and child is not anc.for_in:
+            return True
+        if isinstance(anc, cst.CompFor) and child is not anc.iter:
+            return True
+        child = anc
+    return False
 
 
 def _iterates(facts: Facts, it: cst.BaseExpression) -> bool:

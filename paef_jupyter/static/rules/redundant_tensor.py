@@ -195,7 +195,7 @@ class FactorySites:
                 "of one would change them all"
         if self._cannot_raise(site.expr):
             return ""
-        if not surely_runs(self.facts, self.facts.statement_of(site.expr), site.target.node):
+        if not surely_runs(self.facts, site.expr, site.target.node):
             return "the loop may not run (or runs this only under a condition): built before it, " \
                 "the tensor is made where it never was, and a call that fails there (an argument " \
                 "still unset, a missing device) now fails"
@@ -213,6 +213,8 @@ class FactorySites:
                     return False
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device":
                 return False
+            if isinstance(node, cst.Attribute) and node.attr.value == "cuda":
+                return False  # no GPU on this host
             if isinstance(node, cst.Attribute) and isinstance(node.value, (cst.Name, cst.Attribute)) \
                     and not (self.facts.qualified_name(node) or "").startswith("torch."):
                 return False
