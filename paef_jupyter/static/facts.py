@@ -642,7 +642,7 @@ class Facts:
                 out.add(root)
                 made = self._made_from(func.value)
                 if made is not None:
-                    out |= {n for n in self.names_read(made) if not self._imported(n) and not self._holds_constant(n)}
+                    out |= self._built_from(made)
         if self._leaves_arguments(call):
             return
         for arg in call.args:
@@ -676,6 +676,38 @@ class Facts:
         if method in _READ_ONLY_METHODS:
             return True
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _built_from(self, made: cst.BaseExpression) -> set[str]:
+        """The names an object was built from, and the objects those names hold references to:
+        `SGD(groups)` with `groups = [{"params": [w]}]` and `w = model.weight` reaches `w` and
+        `model` (a step of that optimizer changes them all). Values computed from a name
+        (`xb = x @ w`) hold no reference to it and are not followed."""
+        out: set[str] = set()
+        work = [(n, 0) for n in self.names_read(made)]
+        while work:
+            name, depth = work.pop()
+            if name in out or self._imported(name) or self._holds_constant(name):
+                continue
+            out.add(name)
+            for d in self._defs.get(name, ()):
+                value = d.value if d.value is not None else d.element
+                if value is not None and depth < 4:
+                    work.extend((n, depth + 1) for n in self._referenced(value))
+        return out
+
+    def _referenced(self, value: cst.BaseExpression) -> frozenset[str]:
+        """Names whose objects `value` holds or is: the elements of a literal container (and of
+        `list(...)`/`dict(...)`), the parameters of `model.parameters()`, or `shared_roots`."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.ListComp, cst.DictComp, cst.SetComp)):
+            return frozenset(self.names_read(value))
+        if isinstance(value, cst.Call):
+            qualified = self.qualified_name(value.func) or ""
+            if qualified.removeprefix("builtins.") in ("list", "tuple", "dict", "set", "iter", "chain", "itertools.chain"):
+                return frozenset(n for a in value.args for n in self.names_read(a.value))
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value in (
+                    "parameters", "named_parameters", "values", "items", "children", "modules", "buffers"):
+                return self.shared_roots(value.func.value)
+        return self.shared_roots(value)
 
     def _made_from(self, receiver: cst.BaseExpression) -> cst.BaseExpression | None:
         """The arguments an object was constructed with (`StepLR(opt, ...)`), if visible."""

@@ -438,11 +438,35 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
+    if _inside_context(facts, expr, loop):
+        return False
     called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     if not called:
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(facts, name) & varying for name in called)
+
+
+# Context managers that change nothing a hoisted tensor factory or host computation reads.
+_NEUTRAL_CONTEXTS = frozenset({
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.autocast",
+    "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast", "torch.autograd.profiler.record_function",
+    "torch.profiler.record_function",
+})
+
+
+def _inside_context(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
+    """`expr` runs inside a `with` block of the loop body whose context manager may change what
+    it computes (`torch.device(d)` sets where factories allocate, `np.errstate`, a fork of the
+    RNG, a default dtype): built before the loop it would run outside that context."""
+    for anc in facts.ancestors(expr):
+        if anc is loop.node:
+            return False
+        if isinstance(anc, cst.With) and any(
+                not isinstance(item.item, cst.Call) or (facts.qualified_name(item.item.func) or "") not in _NEUTRAL_CONTEXTS
+                for item in anc.items):
+            return True
+    return False
 
 
 def globals_read(facts: Facts, name: str) -> frozenset[str]:
