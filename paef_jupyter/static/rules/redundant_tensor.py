@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, writes_of
-from ..facts import Facts, Loop
+from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
 from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
 from .base import Rule, RuleContext
@@ -23,8 +23,7 @@ _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault",
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
 # Methods whose result may share the receiver's storage (or be the receiver itself).
-_VIEWS = _CHAIN | {"transpose", "permute", "narrow", "select", "detach", "expand_as", "view_as", "unflatten",
-                   "movedim", "diagonal", "as_strided", "unbind", "split", "chunk"}
+_VIEWS = _CHAIN | SHARING_METHODS
 
 
 class RedundantTensor(Rule):
