@@ -25,6 +25,7 @@ from IPython.core.magic import Magics, line_cell_magic, magics_class
 from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
 
 from . import api
+from .dynamic.warm import LazyTorchLater
 from .model import AnalysisError, CellRef, Report, SourceUnit
 from .run_steps import Steps, relay, run_now
 
@@ -77,6 +78,7 @@ class PaefMagics(Magics):
         super().__init__(shell)
         self.last: Report | None = None
         self.warming: threading.Thread | None = None
+        self.lazy_torch: LazyTorchLater | None = None
 
     @line_cell_magic
     def paef(self, line: str, cell: str | None = None) -> Any:
@@ -185,6 +187,8 @@ class PaefMagics(Magics):
             from .dynamic.warm import before_cell
 
             before_cell()
+        if profile and self.lazy_torch is not None:
+            self.lazy_torch.now()  # before the code: not in its profiler's start, in the user's loop
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count,
                               awaited=awaited)
         ns = self.shell.user_ns
@@ -616,6 +620,8 @@ def load_ipython_extension(ipython: Any) -> None:
     # torch's lazy parts, here in the kernel's thread: imported from the warm-up's while a cell
     # imports them too, both imports fail halfway (see dynamic/warm.py).
     torch_ready = import_lazy_torch()
+    if not torch_ready:  # torch comes later (`%load_ext` first): its lazy parts once it has come
+        magics.lazy_torch = LazyTorchLater(ipython.events)
     magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view,
                                         torch_ready=torch_ready)
     _loaded[id(ipython)] = magics
@@ -636,4 +642,6 @@ def unload_ipython_extension(ipython: Any) -> None:
     from .magic_async import uninstall
 
     uninstall(ipython)
+    if magics.lazy_torch is not None:
+        magics.lazy_torch.close()
     magics._wait_for_jedi()
