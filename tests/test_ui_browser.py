@@ -202,6 +202,14 @@ def _assert_readable(root, where: str) -> None:
     assert not low, f"{where}: contrast below 4.5:1: {low} (all: {ratios})"
 
 
+def _saved_cell_metadata(server, name: str) -> dict:
+    """The second cell's saved metadata `paef`; {} while the file is being written."""
+    try:
+        return server.api("GET", f"/api/contents/{name}?content=1")["content"]["cells"][1]["metadata"].get("paef", {})
+    except Exception:  # noqa: BLE001 - read in the middle of a save
+        return {}
+
+
 def _saved_outputs(server, name: str) -> list:
     """The second cell's saved outputs; none while the file is being written (the server
     answers 400 or 500, unreadable notebook, or 404, to a read in the middle of a save)."""
@@ -549,8 +557,22 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     nb.page.reload()
     view = nb.cell(1).locator(".paef-box")
     view.wait_for(timeout=90_000)
-    view.locator(".paef-cardbox").filter(has_text="ping-pong").first.get_by_role("button", name="Undo").click()
+    card = {r: view.locator(".paef-cardbox").filter(has_text=r).first for r in ("ping-pong", "redundant-tensor")}
+    card["ping-pong"].get_by_role("button", name="Undo").click()
     nb.page.wait_for_function(f"() => /{RULE_OF_CARD}ping-pong</.test(({STATIC_JS})())", timeout=30_000)
+    # The reloaded page took the kernel's comm up: metadata writes reach it (the Undo above
+    # empties the cell's), Apply is answered at once, and a dismissal is saved with the notebook.
+    nb.page.wait_for_function(f"() => ({META_JS})().cell === null", timeout=30_000)
+    card["ping-pong"].get_by_role("button", name="Apply").click()
+    nb.wait_for_text(1, NAV_CELL.replace("%%paef", "%%paef --no-profile", 1)
+                     .replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()"), timeout=30)
+    card["redundant-tensor"].get_by_role("button", name="Dismiss").click()
+    nb.page.wait_for_function(f"() => JSON.stringify(({META_JS})().cell).includes('redundant-tensor:')", timeout=30_000)
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while "redundant-tensor:" not in str(_saved_cell_metadata(jupyter_server, name)):
+        assert time.monotonic() < deadline, "the dismissal was not saved"
+        time.sleep(0.3)
 
 
 # The static copy of the second cell's report as the notebook model holds it (what a save writes).
