@@ -334,9 +334,15 @@ def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
     from paef_jupyter.ui import show_report
 
     outputs = Outputs()
-    monkeypatch.setattr(IPython.display, "display", outputs)
+    widgets_when_shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda *a, **kw: (widgets_when_shown.append(_live_widgets()), outputs(*a, **kw))[1])
+    before = _live_widgets()
     show_report(sample_report())
     static, live = outputs.shown
+    # Sent before the widgets are built: a front end opens their models one after another, and
+    # an output sent after them waits for all.
+    assert widgets_when_shown[0] == before < widgets_when_shown[1]
     report_id = re.search(r'data-paef-report="(\w+)"', static.data).group(1)
     assert static.data.count('class="paef-card ') == 3 and "<svg" in static.data and "<script" not in static.data
     assert "<rect" in static.data  # the chart, drawn without plotly.js
