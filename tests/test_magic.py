@@ -408,6 +408,22 @@ def test_an_error_stops_run_all(kernel):
 
 
 
+def test_torch_imported_after_load_ext_gets_its_lazy_parts_while_the_kernel_is_idle():
+    """`%load_ext` before `import torch` (a usual order): torch's lazy parts (torch._dynamo, which
+    the first profiler start imports) come in the kernel's thread once it is idle after the cell
+    that imported torch, not inside the first profiled cell's loop."""
+    k = Kernel()
+    try:
+        k.ok("%load_ext paef_jupyter")
+        assert k.ok("import sys, torch\nprint('torch._dynamo' in sys.modules)").stdout() == "False\n"
+        deadline = time.monotonic() + 60
+        while k.ok("print('torch._dynamo' in sys.modules)").stdout() != "True\n":
+            assert time.monotonic() < deadline, "torch's lazy parts were not imported"
+            time.sleep(0.2)
+    finally:
+        k.close()
+
+
 def test_the_first_cell_runs_at_once_while_the_warm_up_finishes_beside_it():
     """Warm-ups never block the first cell: sent right after `%load_ext`, its code runs while
     jedi's warm-up is still going; its analysis waits for jedi only where it asks jedi, the
