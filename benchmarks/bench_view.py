@@ -178,10 +178,10 @@ def main() -> None:
             "Targets: warm within 0.5 s, cold within 3 s. Sent to code start: from the execute request "
             "to the cell's first statement.",
             "SETUP runs `%load_ext` before `import torch`: torch's lazy parts (torch._dynamo, "
-            "torch._inductor) are then imported in the kernel's thread once the kernel is idle after "
-            "the cell that imported torch, or before the first profiled cell's code when it is sent at "
-            "once (the first row's wait before the code); before, the first profiler start imported "
-            "them inside the user's loop (1.4-4.1 s of the cell's own time).",
+            "torch._inductor) are then imported right after the cell that imported torch, and a cell "
+            "sent at once waits for them before its code (the first row's wait before the code); "
+            "before, the first profiler start imported them inside the user's loop (1.4-4.1 s of the "
+            "cell's own time).",
             "The static report (cards, diffs, source, a static chart) is sent before the live view's "
             "widgets are built: the page handles their comm_open messages one by one, and an output "
             "sent after them waits for all.",

@@ -314,16 +314,16 @@ def test_a_users_trace_hook_set_in_the_cell_survives_the_profiler(kernel):
 
 
 def test_the_value_reaches_the_user_when_analysis_fails(kernel):
-    kernel.ok("import paef_jupyter.api as _A\n_saved = _A.analyze_source\n"
+    kernel.ok("import paef_jupyter.api as _A\n_saved = _A.analyze_units\n"
               "def _broken(*a, **k):\n    raise RecursionError('maximum recursion depth exceeded')\n"
-              "_A.analyze_source = _broken")
+              "_A.analyze_units = _broken")
     try:
         r = kernel.ok("%%paef --no-profile -q\nv7 = 7\nv7 * 6")
         assert r.value() == "42"
         note = kernel.ok("r = %paef last\nprint(r.errors[0].message)").stdout()
         assert "analysis failed: RecursionError" in note
     finally:
-        kernel.ok("_A.analyze_source = _saved")
+        kernel.ok("_A.analyze_units = _saved")
 
 
 def test_a_syntax_error_is_shown_as_ipython_shows_it(kernel):
@@ -406,22 +406,6 @@ def test_an_error_stops_run_all(kernel):
         NotebookClient(nb, timeout=120, km=kernel.km).execute()  # nbclient's Run All on our kernel
     assert nb.cells[0].execution_count and nb.cells[2].outputs == [] and not nb.cells[2].execution_count
 
-
-
-def test_torch_imported_after_load_ext_gets_its_lazy_parts_while_the_kernel_is_idle():
-    """`%load_ext` before `import torch` (a usual order): torch's lazy parts (torch._dynamo, which
-    the first profiler start imports) come in the kernel's thread once it is idle after the cell
-    that imported torch, not inside the first profiled cell's loop."""
-    k = Kernel()
-    try:
-        k.ok("%load_ext paef_jupyter")
-        assert k.ok("import sys, torch\nprint('torch._dynamo' in sys.modules)").stdout() == "False\n"
-        deadline = time.monotonic() + 60
-        while k.ok("print('torch._dynamo' in sys.modules)").stdout() != "True\n":
-            assert time.monotonic() < deadline, "torch's lazy parts were not imported"
-            time.sleep(0.2)
-    finally:
-        k.close()
 
 
 def test_the_first_cell_runs_at_once_while_the_warm_up_finishes_beside_it():

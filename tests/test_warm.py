@@ -73,42 +73,18 @@ def test_a_kernel_without_torch_gets_no_torch_from_the_warm_up() -> None:
     assert out.splitlines() == ["False False", "False True"]
 
 
-def test_torch_imported_after_load_ext_gets_its_lazy_parts_when_the_kernel_is_idle() -> None:
-    """`%load_ext` before `import torch`: the lazy parts are imported in the kernel's thread
-    after the cell that imported torch, on the event loop (not inside the first profiler's
-    start, in the user's loop); once, and never before torch is there."""
-    out = _run(
-        "import asyncio, sys\n"
-        "from IPython.core.events import EventManager, available_events\n"
-        "from paef_jupyter.dynamic import warm\n"
-        "events = EventManager(None, available_events)\n"
-        "later = warm.LazyTorchLater(events)\n"
-        "events.trigger('post_run_cell', None)\n"
-        "later.now()\n"
-        "print('torch' in sys.modules, len(events.callbacks['post_run_cell']))\n"
-        "async def cell():\n"
-        "    import torch\n"
-        "    events.trigger('post_run_cell', None)\n"
-        "    print('torch._dynamo' in sys.modules, len(events.callbacks['post_run_cell']))\n"
-        "    await asyncio.sleep(0)\n"
-        "    print('torch._dynamo' in sys.modules)\n"
-        "asyncio.run(cell())\n"
-    )
-    assert out.splitlines() == ["False 1", "False 0", "True"]
-
-
-def test_a_profiled_cell_imports_the_lazy_parts_before_its_code() -> None:
-    """Without an event loop (terminal IPython) the next profiled cell does it, before its code."""
+def test_torch_imported_after_load_ext_is_warmed_between_cells() -> None:
+    """`%load_ext` before `import torch` (the usual order): torch's lazy parts are imported
+    after the cell that imported torch, and the next cell starts only once they are in."""
     out = _run(
         "import sys\n"
-        "from IPython.core.events import EventManager, available_events\n"
-        "from paef_jupyter.dynamic import warm\n"
-        "events = EventManager(None, available_events)\n"
-        "later = warm.LazyTorchLater(events)\n"
+        "from paef_jupyter.dynamic.warm import TorchWarmUp\n"
+        "w = TorchWarmUp()\n"
+        "print(w.now())\n"
+        "w.after_cell(None)\n"  # a cell without torch: nothing to do
         "import torch\n"
-        "events.trigger('post_run_cell', None)\n"
-        "print('torch._dynamo' in sys.modules)\n"
-        "later.now()\n"
-        "print('torch._dynamo' in sys.modules)\n"
+        "w.after_cell(None)\n"
+        "w.before_cell(None)\n"
+        "print(all(f'torch.{p}' in sys.modules for p in ('_inductor', '_dynamo')))\n"
     )
     assert out.splitlines() == ["False", "True"]

@@ -14,13 +14,12 @@ the thread's torch steps run only when that was done.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import gc
 import importlib.util
 import sys
 import threading
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 _done = threading.Event()
 _lock = threading.Lock()
@@ -49,36 +48,39 @@ def import_lazy_torch() -> bool:
     return all(f"torch.{part}" in sys.modules for part in LAZY_TORCH_PARTS)
 
 
-class LazyTorchLater:
-    """torch's lazy parts for a kernel that imports torch only after `%load_ext`: imported in
-    the kernel's thread once a cell has imported torch, as soon as the kernel is idle (while the
-    user writes the next cell), and at the latest before a profiled cell's code (`now`).
-    Otherwise the first profiler start imports them inside the user's loop: 1.7 s on a quiet
-    box, 2-4 s beside the warm-up, counted in the cell's own time. `events` is IPython's
-    `shell.events` (post_run_cell)."""
+class TorchWarmUp:
+    """torch's first-use costs, paid once torch is in the kernel: at `%load_ext` when it is
+    there already (`now`), else right after the cell that imported it (`after_cell`, a
+    `post_run_cell` hook). Its imports never run beside user code: the next cell waits for them
+    (`before_cell`, a `pre_run_cell` hook; a second at most, and only when sent at once)."""
 
-    def __init__(self, events: Any) -> None:
-        self._events = events
-        self._due = False
-        events.register("post_run_cell", self._after_cell)
+    def __init__(self) -> None:
+        self._imported = threading.Event()
+        self._thread: threading.Thread | None = None
 
-    def _after_cell(self, _result: Any = None) -> None:
-        if "torch" not in sys.modules:
+    def now(self) -> bool:
+        if import_lazy_torch():
+            self._imported.set()
+        return self._imported.is_set()
+
+    def after_cell(self, *_: object) -> None:
+        if self._thread is not None or self._imported.is_set() or sys.modules.get("torch") is None:
             return
-        self.close()
-        self._due = True
-        with contextlib.suppress(RuntimeError):  # no event loop (terminal IPython): `now` does it
-            asyncio.get_running_loop().call_soon(self.now)  # after the cell's reply
+        self._thread = threading.Thread(target=self._run, name="paef-warm-torch", daemon=True)
+        self._thread.start()
 
-    def now(self) -> None:
-        """The import, when a cell imported torch and it is not done yet (a second, once)."""
-        if self._due:
-            self._due = False
-            import_lazy_torch()
+    def before_cell(self, *_: object) -> None:
+        if self._thread is not None:
+            self._imported.wait()
 
-    def close(self) -> None:
-        with contextlib.suppress(ValueError):  # not registered (any more)
-            self._events.unregister("post_run_cell", self._after_cell)
+    def _run(self) -> None:
+        try:
+            ready = import_lazy_torch()
+        finally:
+            self._imported.set()
+        if ready:  # beside the next cell: these import nothing more
+            warm_profiler()
+            warm_optimizer()
 
 
 def warm_profiler() -> None:
