@@ -309,6 +309,42 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
+    """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
+    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`): an
+    in-place change through any of them is a change of `name`'s object."""
+    names, work = {name}, [name]
+    while work:
+        for use in reads_of(facts, work.pop(), scope):
+            value: cst.CSTNode = use
+            parent = facts.parent(value)
+            while parent is not None and (
+                    (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
+                    or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
+                        and value.attr.value in SHARING_METHODS)
+                    or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
+                        and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
+                        and (facts.qualified_name(facts.parent(parent).func) or "") in SHARING_CALLS)):  # type: ignore[union-attr]
+                value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
+                    else (parent, facts.parent(parent))
+            targets: list[cst.CSTNode] = []
+            if isinstance(parent, cst.Assign) and parent.value is value:
+                targets = [t.target for t in parent.targets]
+            elif isinstance(parent, cst.NamedExpr) and parent.value is value:
+                targets = [parent.target]
+            elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is value:
+                targets = [parent.target]
+            for bound in {n for t in targets for n in bound_names(t)} - names:
+                names.add(bound)
+                work.append(bound)
+    return names
+
+
+def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """`scope` changes `name`'s object in place, by that name or through an alias or view."""
+    return any(mutated_in_place(facts, n, scope) for n in aliases(facts, name, scope))
+
+
 def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     """Every use of `name` in `scope` reads the value where it stands and keeps no reference
     to it: an operand of arithmetic or a comparison, the receiver of a tensor method that is
