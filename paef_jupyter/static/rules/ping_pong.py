@@ -102,6 +102,7 @@ class PingPong(Rule):
             f"`{shown}` copies `{source}` to the host (a sync) and `torch.{name}` copies it back: "
             f"a device->host->device round trip on every iteration",
             fix=fix,
+            part_of=(copy.via_statement,) if copy.via_statement is not None else (),
         )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
