@@ -210,6 +210,11 @@ class Facts:
             if isinstance(loop.node, cst.For):
                 loop.iter_kind = self.kind(loop.node.iter)
         _classify_loops(self, index.model_calls)
+        if "per_iteration_functions" in self.__dict__:
+            # Asked for while the loops were being classified (the kind of a loop's `self.items`
+            # reads its parameter's call sites): then no loop trained yet, and what a training
+            # loop runs without naming it (`forward`, `__getitem__`, `__call__`) was left out.
+            self._forget_reach()
 
     # --- traversal (libcst's `children` is a visit: computed once, here) -------------
 
@@ -384,10 +389,15 @@ class Facts:
         if func in self._external:
             return False
         self._external[func] = loop
+        self._forget_reach()
+        return True
+
+    def _forget_reach(self) -> None:
+        """Drop what was derived from the per-iteration functions: they are computed again."""
         self.__dict__.pop("per_iteration_functions", None)
         self._call_sites.clear()
         self._invariant_params.clear()
-        return True
+        self._kind_cache.clear()
 
     @property
     def externally_called(self) -> list[FunctionNode]:
