@@ -75,6 +75,8 @@ NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
 }
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 # torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
+# Module methods that return the module itself.
+_SAME_OBJECT_METHODS = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half", "double"})
 _PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 
@@ -126,6 +128,8 @@ class _Def:
     # (`a.to(d)`), each name of `_, top = torch.max(out, 1)` (the call: a pair of tensors)
     element: cst.BaseExpression | None = None
     augmented: bool = False  # `loss += criterion(out, y)`: `element` is the added value
+    # `logp, hidden = decoder(x, h)`: the call and the name's place in the tuple it returns
+    unpacked: "tuple[cst.Call, int, int] | None" = None
 
 
 class Prior:
@@ -470,7 +474,7 @@ class Facts:
             earlier = self.prior.value(name)
             owner, value = earlier if earlier is not None else (None, None)
             while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                    and value.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double"):
+                    and value.func.attr.value in _SAME_OBJECT_METHODS:
                 value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                 out.add(value.func.value)
@@ -911,6 +915,25 @@ class Facts:
                 return self.kind(node.value)
         return Kind.UNKNOWN
 
+    def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
+        """The kind of element `index` of what `call` returns, when it calls this unit's function
+        or a model of this unit's class whose every `return` is an `n`-tuple (`return logp, h`)."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return Kind.UNKNOWN
+        target = self.functions.get(func.value) or self._method_of_instance(func, "forward")
+        if target is None:
+            return Kind.UNKNOWN
+        kinds = set()
+        for node in self.walk(target.body, into_scopes=False):
+            if isinstance(node, cst.Return):
+                value = node.value
+                if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                        or any(isinstance(el, cst.StarredElement) for el in value.elements):
+                    return Kind.UNKNOWN
+                kinds.add(self.kind(value.elements[index].value))
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
         for d in self._defs.get("self." + expr.attr.value, ()):
             if d.value is not None:
@@ -968,6 +991,10 @@ class Facts:
             return self.kind(d.element)
         if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
             return Kind.TENSOR
+        if d.unpacked is not None:
+            unpacked = self._kind_of_unpacked(*d.unpacked)
+            if unpacked is not Kind.UNKNOWN:
+                return unpacked
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -1015,11 +1042,16 @@ class Facts:
         return calls
 
     def _method_of_instance(self, receiver: cst.Name, name: str) -> FunctionNode | None:
-        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (or is `self` in `Cls`)."""
+        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (moved or switched:
+        `Cls(...).to(device)`; alone or in a tuple assignment), or is `self` in `Cls`."""
         if receiver.value == "self":
             cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
         else:
-            value = self.value_of(receiver)
+            d = self._reaching_def(receiver)
+            value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and value.func.attr.value in _SAME_OBJECT_METHODS:
+                value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
             cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
         return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
@@ -1223,10 +1255,13 @@ class _Indexer:
             return
         if isinstance(target, (cst.Tuple, cst.List)) and value is not None \
                 and not any(isinstance(el, cst.StarredElement) for el in target.elements):
-            for el, element in zip(target.elements, self._unpacked(value, len(target.elements))):
+            n = len(target.elements)
+            for i, (el, element) in enumerate(zip(target.elements, self._unpacked(value, n))):
+                call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
                 for name in bound_names(el.value):
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
-                                                               element if isinstance(el.value, cst.Name) else None))
+                                                               element if isinstance(el.value, cst.Name) else None,
+                                                               unpacked=call))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
