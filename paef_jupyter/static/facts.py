@@ -207,6 +207,7 @@ class Facts:
         self.functions: dict[str, FunctionNode] = index.functions
         self.classes: dict[str, cst.ClassDef] = index.classes
         self.aliases: dict[str, str] = index.aliases
+        self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
         self._calls_in_loops = index.calls_in_loops
         self._loop_by_node = index.by_node
@@ -531,7 +532,10 @@ class Facts:
             names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
-        return frozenset(names)
+        # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
+        # receiver): a module the unit imports and never binds is no object the loop changes.
+        return frozenset(n for n in names if n in self._defs or not (
+            n in self._modules or isinstance(self.namespace.get(n), types.ModuleType)))
 
     def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of
@@ -629,6 +633,9 @@ class Facts:
         func = call.func
         if isinstance(func, cst.Attribute) and self._only_reads(func.value, func.attr.value):
             return True
+        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value) \
+                and func.attr.value in _safe_unknown_methods() and self.kind(func.value) is Kind.TENSOR:
+            return True  # `out.index_add_(0, idx, src)` changes its receiver (noted as such), not `idx` nor `src`
         if self.kind(func) is Kind.MODULE:
             return True
         callees = self._local_callees(call)
@@ -1186,6 +1193,7 @@ class _Indexer:
         self.functions: dict[str, FunctionNode] = {}
         self.classes: dict[str, cst.ClassDef] = {}
         self.aliases: dict[str, str] = {}
+        self.modules: set[str] = set()  # names `import m` / `import m as n` binds: modules, not objects
         self.defs: dict[str, list[_Def]] = {}
         self.calls_in_loops: list[tuple[cst.Call, Loop]] = []
         self._funcs: list[FunctionNode | None] = [None]
@@ -1283,9 +1291,11 @@ class _Indexer:
             full = dotted_name(alias.name) or ""
             if alias.asname is not None:
                 self.aliases[dotted_name(alias.asname.name) or full] = full
+                self.modules.add(dotted_name(alias.asname.name) or full)
             else:
                 head = full.split(".")[0]
                 self.aliases[head] = head
+                self.modules.add(head)
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):

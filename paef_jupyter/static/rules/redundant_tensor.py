@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
-from ..names import bound_names, is_inplace_method, writes_of
+from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
 from ..types import Kind
 from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
@@ -47,6 +47,7 @@ class RedundantTensor(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         site = self.sites.site(node)
         if site is None:
+            self._invariant_helper(node)
             return
         expr, factory, target, in_helper, assigned, mutated = (
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
@@ -93,6 +94,59 @@ class RedundantTensor(Rule):
             " and any device copy are repeated each iteration for the same tensor",
             fix=fix,
         )
+
+
+    def _invariant_helper(self, node: cst.Call) -> None:
+        """`row, col, w = gcn_norm(edge_index, N)` in the loop: this unit's pure function, on
+        loop-invariant arguments, that computes tensors (not only fills: an initial state), so
+        every iteration rebuilds the same ones. Moving the call changes the loop: a hint, and
+        only when the loop never rebinds nor changes what it returns."""
+        func = node.func
+        loops = self.facts.enclosing_loops(node)
+        if not isinstance(func, cst.Name) or func.value not in self.facts.functions or not loops or not node.args:
+            return
+        loop = loops[0]
+        stmt = self.facts.statement_of(node)
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+                and stmt.body[0].value is node and len(stmt.body[0].targets) == 1):
+            return
+        if rarely_runs(self.facts, node, loop) or not self.facts.is_pure_function(func.value) \
+                or not self._computes_tensors(self.facts.functions[func.value]) or not invariant(self.facts, node, loop):
+            return
+        names = set(bound_names(stmt.body[0].targets[0].target))
+        if not sole_writers(self.facts, names, [stmt], loop) or any(mutated_in_place(self.facts, n, loop.node) for n in names):
+            return
+        code = self.facts.code(node)
+        self.report(
+            node,
+            f"`{code}` runs `{func.value}` on every iteration with the same arguments: the tensors it builds "
+            "are the same each time (an allocation and the ops that fill them, repeated)",
+            fix=Fix(description=f"call it once before the loop: `{self.facts.code(stmt.body[0]).strip()}`",
+                    suggestion=self.facts.code(stmt.body[0]).strip(), safe=False),
+        )
+
+    def _computes_tensors(self, func: cst.FunctionDef) -> bool:
+        """The function calls torch (directly or through this unit's functions) beyond fills,
+        and writes into none of its parameters (`buf[i] = v` is an effect a purity test of
+        calls does not see)."""
+        seen: set[str] = set()
+        work = [func]
+        found = False
+        while work:
+            current = work.pop()
+            params = {p.name.value for p in (*current.params.posonly_params, *current.params.params, *current.params.kwonly_params)}
+            for n in self.facts.walk(current.body):
+                if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and not isinstance(n.target, cst.Name) \
+                        and root_name(n.target) in params:
+                    return False
+            for call in self.facts.calls_in(current.body):
+                q = self.facts.qualified_name(call.func) or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] not in FILL_FACTORIES | {"empty", "empty_like"}:
+                    found = True
+                if isinstance(call.func, cst.Name) and call.func.value in self.facts.functions and call.func.value not in seen:
+                    seen.add(call.func.value)
+                    work.append(self.facts.functions[call.func.value])  # type: ignore[arg-type]
+        return found
 
 
 @dataclass(frozen=True)
