@@ -8,6 +8,7 @@ compiled so that its line numbers are the cell's own (the `%%paef` line is line 
 from __future__ import annotations
 
 import ast
+import contextlib
 import inspect
 import os
 import re
@@ -18,7 +19,7 @@ import threading
 import time
 from asyncio import CancelledError
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class
@@ -27,6 +28,9 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 from . import api
 from .model import AnalysisError, CellRef, Report, SourceUnit
 from .run_steps import Steps, relay, run_now
+
+if TYPE_CHECKING:
+    from .dynamic.warm import TorchWarmUp
 
 
 @dataclass(frozen=True)
@@ -77,6 +81,7 @@ class PaefMagics(Magics):
         super().__init__(shell)
         self.last: Report | None = None
         self.warming: threading.Thread | None = None
+        self.torch_warm_up: TorchWarmUp | None = None
 
     @line_cell_magic
     def paef(self, line: str, cell: str | None = None) -> Any:
@@ -595,7 +600,7 @@ _loaded: dict[int, PaefMagics] = {}
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
-    from .dynamic.warm import import_lazy_torch, warm_in_background
+    from .dynamic.warm import TorchWarmUp, warm_in_background
     from .magic_async import install
     from .static import warm
     from .static.types import JediOracle
@@ -613,11 +618,13 @@ def load_ipython_extension(ipython: Any) -> None:
     magics.editor  # noqa: B018 - builds the kernel's bridge
     # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
     # while the user writes the next cell.
-    # torch's lazy parts, here in the kernel's thread: imported from the warm-up's while a cell
-    # imports them too, both imports fail halfway (see dynamic/warm.py).
-    torch_ready = import_lazy_torch()
+    # torch's lazy parts never load beside user code: imported from the warm-up thread while a
+    # cell imports them too, both imports fail halfway (see dynamic/warm.py).
+    magics.torch_warm_up = torch_warm_up = TorchWarmUp()
+    ipython.events.register("pre_run_cell", torch_warm_up.before_cell)
+    ipython.events.register("post_run_cell", torch_warm_up.after_cell)
     magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view,
-                                        torch_ready=torch_ready)
+                                        torch_ready=torch_warm_up.now())
     _loaded[id(ipython)] = magics
 
 
@@ -636,4 +643,9 @@ def unload_ipython_extension(ipython: Any) -> None:
     from .magic_async import uninstall
 
     uninstall(ipython)
+    if magics.torch_warm_up is not None:
+        for event, hook in (("pre_run_cell", magics.torch_warm_up.before_cell),
+                            ("post_run_cell", magics.torch_warm_up.after_cell)):
+            with contextlib.suppress(ValueError):
+                ipython.events.unregister(event, hook)
     magics._wait_for_jedi()

@@ -314,16 +314,16 @@ def test_a_users_trace_hook_set_in_the_cell_survives_the_profiler(kernel):
 
 
 def test_the_value_reaches_the_user_when_analysis_fails(kernel):
-    kernel.ok("import paef_jupyter.api as _A\n_saved = _A.analyze_source\n"
+    kernel.ok("import paef_jupyter.api as _A\n_saved = _A.analyze_units\n"
               "def _broken(*a, **k):\n    raise RecursionError('maximum recursion depth exceeded')\n"
-              "_A.analyze_source = _broken")
+              "_A.analyze_units = _broken")
     try:
         r = kernel.ok("%%paef --no-profile -q\nv7 = 7\nv7 * 6")
         assert r.value() == "42"
         note = kernel.ok("r = %paef last\nprint(r.errors[0].message)").stdout()
         assert "analysis failed: RecursionError" in note
     finally:
-        kernel.ok("_A.analyze_source = _saved")
+        kernel.ok("_A.analyze_units = _saved")
 
 
 def test_a_syntax_error_is_shown_as_ipython_shows_it(kernel):

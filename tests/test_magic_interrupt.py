@@ -77,3 +77,32 @@ def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled):
         assert profile[0] == "window" and profile[1] > 0, profile
     finally:
         k.close()
+
+
+# `%load_ext` first, `import torch` in the next cell, and a training cell sent at once after it:
+# torch's lazy parts load between the two (never beside user code), and both the user's first
+# optimizer step and the cell's profiler start find them whole.
+TRAIN = """%%paef
+model = torch.nn.Linear(4, 1)
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+for step in range(30):
+    loss = model(torch.ones(8, 4)).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_torch_imported_after_load_ext_and_a_cell_sent_at_once():
+    k = Kernel()
+    try:
+        k.ok("%load_ext paef_jupyter")
+        imported = k.send("import torch\ntorch.set_num_threads(1)")
+        train = k.send(TRAIN)
+        k.collect(imported)
+        r = k.collect(train, timeout=120)
+        assert r.status == "ok", r.reply
+        profile = json.loads(k.ok("import json\nr = %paef last\nprint(json.dumps([r.profile.mode, r.profile.notes]))").stdout())
+        assert profile[0] == "window" and not any("could not start" in n for n in profile[1]), profile
+    finally:
+        k.close()

@@ -71,3 +71,20 @@ def test_a_kernel_without_torch_gets_no_torch_from_the_warm_up() -> None:
         "print('torch' in sys.modules, warm._done.is_set())\n"
     )
     assert out.splitlines() == ["False False", "False True"]
+
+
+def test_torch_imported_after_load_ext_is_warmed_between_cells() -> None:
+    """`%load_ext` before `import torch` (the usual order): torch's lazy parts are imported
+    after the cell that imported torch, and the next cell starts only once they are in."""
+    out = _run(
+        "import sys\n"
+        "from paef_jupyter.dynamic.warm import TorchWarmUp\n"
+        "w = TorchWarmUp()\n"
+        "print(w.now())\n"
+        "w.after_cell(None)\n"  # a cell without torch: nothing to do
+        "import torch\n"
+        "w.after_cell(None)\n"
+        "w.before_cell(None)\n"
+        "print(all(f'torch.{p}' in sys.modules for p in ('_inductor', '_dynamo')))\n"
+    )
+    assert out.splitlines() == ["False", "True"]

@@ -63,9 +63,13 @@ SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is
 # Without a loop to window (a bare comprehension) the line count is the bound; in a window the
 # iterations are, and a long pure-Python generator in one iteration must not end it early.
 MAX_ADDED_MEMORY = 8 * 2**20
-# Recorded events grow the process by well under 1 GB/s (0.2 KB per event); a faster step
-# between two reads is the cell allocating (a model, a batch), which the cap must not count.
-USER_ALLOCATION_RATE = 2**30
+# Per CPU-second of the recording thread, recorded events grow the process by under 0.1 GB
+# (0.2 KB per event, each a few microseconds); the cell allocating (a batch, a model's weights,
+# even while initialising them) grows it faster: such a step, from one read to the next, is the
+# cell's own memory, which the cap must not count. CPU time, not wall time: on a busy box both
+# slow down alike, and a late read must not turn a 64 MB tensor into "recorded events".
+USER_ALLOCATION_RATE = 2**28
+USER_ALLOCATION_FLOOR = 2**19
 WATCH_EVERY_S = 0.01
 MAX_RECORDED_LINES = 4000
 MAX_WINDOW_LINES = 100_000
@@ -461,19 +465,20 @@ class _Watchdog:
         tracer = self.tracer
         peak_before = 0  # the highest resident size until the profiler had started
         profiling_since: float | None = None
-        last, last_at = 0, 0.0
+        cpu_time = _thread_cpu_clock(self._main)
+        last, last_cpu = 0, 0.0
         while not self._stopped.wait(WATCH_EVERY_S):
             now = resident_bytes() or 0
             if not (tracer.profiler_on and (tracer.recording or tracer.settling)):
                 peak_before = max(peak_before, now)
                 continue
-            tick = time.perf_counter()
+            cpu = cpu_time()
             if profiling_since is None:
-                profiling_since = tick
+                profiling_since = time.perf_counter()
                 peak_before = max(peak_before, now)
-            elif now - last > max(2**20, USER_ALLOCATION_RATE * (tick - last_at)):
+            elif now - last > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * (cpu - last_cpu)):
                 peak_before += now - last  # the cell's own allocation, not recorded events
-            last, last_at = now, tick
+            last, last_cpu = now, cpu
             if now - peak_before > MAX_ADDED_MEMORY:
                 self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
             elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:
@@ -501,6 +506,16 @@ class _Watchdog:
                 tracer.fail(exc)
         frame.f_trace_lines = False
         return None
+
+
+def _thread_cpu_clock(ident: int) -> Callable[[], float]:
+    """The CPU time of thread `ident` (Linux, macOS), else the wall clock."""
+    try:
+        clock = time.pthread_getcpuclockid(ident)
+        time.clock_gettime(clock)
+    except (AttributeError, OSError):
+        return time.perf_counter
+    return lambda: time.clock_gettime(clock)
 
 
 def resident_bytes() -> int | None:

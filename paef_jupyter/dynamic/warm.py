@@ -48,6 +48,41 @@ def import_lazy_torch() -> bool:
     return all(f"torch.{part}" in sys.modules for part in LAZY_TORCH_PARTS)
 
 
+class TorchWarmUp:
+    """torch's first-use costs, paid once torch is in the kernel: at `%load_ext` when it is
+    there already (`now`), else right after the cell that imported it (`after_cell`, a
+    `post_run_cell` hook). Its imports never run beside user code: the next cell waits for them
+    (`before_cell`, a `pre_run_cell` hook; a second at most, and only when sent at once)."""
+
+    def __init__(self) -> None:
+        self._imported = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def now(self) -> bool:
+        if import_lazy_torch():
+            self._imported.set()
+        return self._imported.is_set()
+
+    def after_cell(self, *_: object) -> None:
+        if self._thread is not None or self._imported.is_set() or sys.modules.get("torch") is None:
+            return
+        self._thread = threading.Thread(target=self._run, name="paef-warm-torch", daemon=True)
+        self._thread.start()
+
+    def before_cell(self, *_: object) -> None:
+        if self._thread is not None:
+            self._imported.wait()
+
+    def _run(self) -> None:
+        try:
+            ready = import_lazy_torch()
+        finally:
+            self._imported.set()
+        if ready:  # beside the next cell: these import nothing more
+            warm_profiler()
+            warm_optimizer()
+
+
 def warm_profiler() -> None:
     """Import torch and its profiler, run one tiny profiled op; never raises. Only the session
     itself holds the profiler's turn (a cell starting its own profiler waits for that much)."""
