@@ -64,6 +64,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         use = None if stats else _loop_use(finding, report, profile)
         findings.append(_with_evidence(finding, stats, use, report, profile, total))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
+        covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
             covered.add((use.ref.key, use.line))
     dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total))).top(

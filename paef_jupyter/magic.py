@@ -648,4 +648,5 @@ def unload_ipython_extension(ipython: Any) -> None:
                             ("post_run_cell", magics.torch_warm_up.after_cell)):
             with contextlib.suppress(ValueError):
                 ipython.events.unregister(event, hook)
+        magics.torch_warm_up.join()
     magics._wait_for_jedi()

@@ -137,6 +137,9 @@ class Finding:
     fix: Fix | None = None
     evidence: Evidence | None = None
     source: str = "static"  # "static", "dynamic" or "both"
+    # Other lines of the unit that are part of the same antipattern (a round trip's read-back
+    # line): their measured cost is this finding's, never a finding of its own.
+    part_lines: tuple[int, ...] = ()
 
     @property
     def fixable(self) -> bool:

@@ -62,8 +62,12 @@ class FakeClock:
 
 
 @pytest.fixture
-def wired() -> tuple[CellEditBridge, FakeComm, FakeClock]:
-    comms: list[FakeComm] = []
+def comms() -> list[FakeComm]:
+    return []
+
+
+@pytest.fixture
+def wired(comms: list[FakeComm]) -> tuple[CellEditBridge, FakeComm, FakeClock]:
 
     def open_comm(target: str, data: dict[str, Any]) -> FakeComm:
         comms.append(FakeComm(target, data))
@@ -283,3 +287,40 @@ def test_notebook_state_is_read_and_metadata_writes_are_new_message_types(wired)
         {"type": "set_metadata", "cell_id": None, "value": {}},
     ]
     assert bridge.dismissed == {"cell-1": set(), "cell-2": {"a", "b"}} and bridge.silenced == set()
+
+
+def test_a_reloaded_page_answers_again_on_the_same_comm(wired):
+    """A page reloaded on the same kernel takes the comm up by id and sends `ready` unasked:
+    even after a request timed out (the old page was gone), the bridge is available again and
+    its next request goes out on that comm."""
+    bridge, comm, clock = wired
+    ready(comm)
+    got: list[str] = []
+    bridge.replace_cell("a", "1", "2", got.append)
+    clock.fire(1)
+    assert (bridge.state, got) == ("closed", ["no_extension"])
+    ready(comm)
+    comm.reply({"type": "notebook_state", "silenced": ["host-sync"], "dismissed": {}})
+    assert bridge.available and bridge.silenced == {"host-sync"}
+    rid = bridge.replace_cell("a", "1", "2", got.append)
+    comm.reply({"type": "result", "request_id": rid, "status": "applied"})
+    assert got == ["no_extension", "applied"]
+
+
+def test_a_lost_bridge_reopens_its_comm_and_keeps_what_it_remembers(wired, comms):
+    """One bridge per kernel: reopened with a new hello (the old comm closed), so the views that
+    hold it follow; a late `ready` or close on the old comm changes nothing."""
+    bridge, old, clock = wired
+    old.reply({"type": "notebook_state", "silenced": ["host-sync"], "dismissed": {"c": ["k"]}})
+    clock.fire(0)  # no answer to the hello
+    assert bridge.state == "closed"
+    bridge.reopen()
+    assert len(comms) == 2 and comms[1].open_data == {"type": "hello", "version": 1}
+    assert bridge.state == "connecting" and bridge.silenced == {"host-sync"} and bridge.dismissed == {"c": {"k"}}
+    ready(old)
+    assert bridge.state == "connecting"
+    ready(comms[1])
+    bridge.reopen()  # available: nothing to do
+    assert bridge.available and len(comms) == 2
+    bridge.remember_silenced(set())
+    assert comms[1].sent == [{"type": "set_metadata", "cell_id": None, "value": {}}] and old.sent == []

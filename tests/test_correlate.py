@@ -41,6 +41,20 @@ def test_static_finding_gets_the_evidence_of_its_lines():
     assert "1 sync(s) per iteration" in ev.notes
 
 
+def test_a_round_trips_read_back_line_is_part_of_its_finding_not_a_finding_of_its_own():
+    """`values = (w @ s).tolist()` then `torch.tensor(values)`: the `.tolist()` line's Python
+    work is the round trip's cost. Reported on its own as "CPU work outside torch", it outranked
+    the ping-pong it belongs to on a loaded box."""
+    from dataclasses import replace
+
+    round_trip = replace(finding("ping-pong", 5), part_lines=(4,))
+    prof = profile(stat(4, cpu_time_s=0.6, hits=5), stat(5, cpu_time_s=0.2, tensor_creations=5, hits=5))
+    alone = correlate(Report(findings=(finding("ping-pong", 5),)), prof)
+    assert [(f.rule, f.line) for f in alone.findings] == [("cpu-function", 4), ("ping-pong", 5)]
+    out = correlate(Report(findings=(round_trip,)), prof)
+    assert [(f.rule, f.line) for f in out.findings] == [("ping-pong", 5)]
+
+
 def test_findings_are_ranked_by_estimated_saving_then_severity():
     report = Report(findings=(finding("operator-fusion", 3, severity=Severity.HIGH),
                               finding("redundant-tensor", 6, severity=Severity.LOW),

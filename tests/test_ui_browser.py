@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Callable
 
 import pytest
 from browser.conftest import (SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, lab_without_extension,  # noqa: F401
@@ -202,17 +203,33 @@ def _assert_readable(root, where: str) -> None:
     assert not low, f"{where}: contrast below 4.5:1: {low} (all: {ratios})"
 
 
-def _saved_outputs(server, name: str) -> list:
-    """The second cell's saved outputs; none while the file is being written (the server
-    answers 400 or 500, unreadable notebook, or 404, to a read in the middle of a save)."""
+def _saved_notebook(server, name: str) -> dict:
+    """The notebook as saved; an empty one while the file is being written (the server answers
+    400 or 500, unreadable notebook, or 404, to a read in the middle of a save)."""
     import urllib.error
 
     try:
-        return server.api("GET", f"/api/contents/{name}?content=1")["content"]["cells"][1]["outputs"]
+        return server.api("GET", f"/api/contents/{name}?content=1")["content"]
     except urllib.error.HTTPError as exc:
         if exc.code not in (400, 404, 500):
             raise
-        return []
+        return {"metadata": {}, "cells": [{}, {}]}
+
+
+def _saved_outputs(server, name: str) -> list:
+    """The second cell's saved outputs."""
+    return _saved_notebook(server, name)["cells"][1].get("outputs", [])
+
+
+def _save_until(nb, saved: Callable[[dict], bool], what: str) -> None:
+    """Saves the notebook from its page; waits until the saved file satisfies `saved`."""
+    import time
+
+    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
+    deadline = time.monotonic() + 30
+    while not saved(_saved_notebook(nb.server, nb.name)):
+        assert time.monotonic() < deadline, f"{what} was not saved"
+        time.sleep(0.3)
 
 
 @pytest.mark.browser
@@ -473,9 +490,8 @@ META_JS = """() => { const nb = window.jupyterapp.shell.currentWidget.content.mo
 @pytest.mark.browser
 def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_server):  # noqa: F811
     """Dismissed findings (cell metadata) and silenced rules (notebook metadata) are saved with
-    the notebook and shape the reports of a new kernel; Undo lifts a silence."""
-    import time
-
+    the notebook and shape the reports of a new kernel; Undo lifts a silence; after a page
+    reload on the same kernel the page takes the kernel's comm up (Apply, metadata writes)."""
     kind = jupyter_server.kind
     name = f"memory_{kind}.ipynb"
     nb = open_notebook(name, [("setup", "%load_ext paef_jupyter\nimport torch"),
@@ -502,17 +518,8 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
                               timeout=30_000)
     assert "redundant-tensor" in nb.page.evaluate(STATIC_JS)
 
-    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            saved = jupyter_server.api("GET", f"/api/contents/{name}?content=1")["content"]
-        except Exception:  # noqa: BLE001 - read in the middle of a save
-            saved = {"metadata": {}, "cells": [{}, {}]}
-        if saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"):
-            break
-        assert time.monotonic() < deadline, "the metadata was not saved"
-        time.sleep(0.3)
+    _save_until(nb, lambda saved: saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"),
+                "the metadata")
 
     # Reopened with a new kernel (no live view): the static copy shows what the user decided.
     nb.restart_kernel()
@@ -541,16 +548,23 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     # Saved and reloaded on the same kernel: the live view re-attaches beside the saved static
     # copy, which this page did not display itself; Undo rewrites it all the same.
     report_id = re.search(r'data-paef-report="(\w+)"', nb.page.evaluate(STATIC_JS)).group(1)
-    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
-    deadline = time.monotonic() + 30
-    while not any(report_id in str(o) for o in _saved_outputs(jupyter_server, name)):
-        assert time.monotonic() < deadline, "the notebook was not saved"
-        time.sleep(0.3)
+    _save_until(nb, lambda saved: report_id in str(saved["cells"][1].get("outputs")), "the notebook")
     nb.page.reload()
     view = nb.cell(1).locator(".paef-box")
     view.wait_for(timeout=90_000)
-    view.locator(".paef-cardbox").filter(has_text="ping-pong").first.get_by_role("button", name="Undo").click()
+    card = {r: view.locator(".paef-cardbox").filter(has_text=r).first for r in ("ping-pong", "redundant-tensor")}
+    card["ping-pong"].get_by_role("button", name="Undo").click()
     nb.page.wait_for_function(f"() => /{RULE_OF_CARD}ping-pong</.test(({STATIC_JS})())", timeout=30_000)
+    # The reloaded page took the kernel's comm up: metadata writes reach it (the Undo above
+    # empties the cell's), Apply is answered at once, and a dismissal is saved with the notebook.
+    nb.page.wait_for_function(f"() => ({META_JS})().cell === null", timeout=30_000)
+    card["ping-pong"].get_by_role("button", name="Apply").click()
+    nb.wait_for_text(1, NAV_CELL.replace("%%paef", "%%paef --no-profile", 1)
+                     .replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()"), timeout=30)
+    card["redundant-tensor"].get_by_role("button", name="Dismiss").click()
+    nb.page.wait_for_function(f"() => JSON.stringify(({META_JS})().cell).includes('redundant-tensor:')", timeout=30_000)
+    _save_until(nb, lambda saved: "redundant-tensor:" in str(saved["cells"][1].get("metadata", {}).get("paef")),
+                "the dismissal")
 
 
 # The static copy of the second cell's report as the notebook model holds it (what a save writes).

@@ -334,9 +334,15 @@ def test_show_report_emits_a_static_report_then_the_live_view(monkeypatch):
     from paef_jupyter.ui import show_report
 
     outputs = Outputs()
-    monkeypatch.setattr(IPython.display, "display", outputs)
+    widgets_when_shown = []
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda *a, **kw: (widgets_when_shown.append(_live_widgets()), outputs(*a, **kw))[1])
+    before = _live_widgets()
     show_report(sample_report())
     static, live = outputs.shown
+    # Sent before the widgets are built: a front end opens their models one after another, and
+    # an output sent after them waits for all.
+    assert widgets_when_shown[0] == before < widgets_when_shown[1]
     report_id = re.search(r'data-paef-report="(\w+)"', static.data).group(1)
     assert static.data.count('class="paef-card ') == 3 and "<svg" in static.data and "<script" not in static.data
     assert "<rect" in static.data  # the chart, drawn without plotly.js
@@ -521,3 +527,16 @@ def test_silence_refuses_a_rule_whose_fix_is_applied():
     view.do_apply(0)
     view.do_silence(0)
     assert view.dismissed == set() and "Undo the applied fix" in view.cards[0].status.value
+
+
+def test_widgets_that_never_change_their_layout_share_one():
+    """A front end opens a report's widget models one after another before it draws the view:
+    buttons and texts share one layout and one style model each; a card's code box, shown on
+    its own, keeps its own layout."""
+    view = ReportView(sample_report())
+    buttons = [b for c in view.cards for b in (c.show, c.apply, c.dismiss, c.undo, c.silence)]
+    assert len({id(b.layout) for b in buttons}) == 1 and len({id(b.style) for b in buttons}) == 1
+    texts = [view.info, view.status, view.head, *(c.status for c in view.cards)]
+    assert len({id(t.layout) for t in texts}) == 1 and len({id(t.style) for t in texts}) == 1
+    assert len({id(c.code.layout) for c in view.cards}) == len(view.cards) > 1
+    assert view.compare.layout is not buttons[0].layout  # hidden without a rerun

@@ -2,7 +2,8 @@
  * paef-jupyter front end: lets the kernel rewrite a notebook cell, and makes reports
  * navigable (see navigate.ts).
  *
- * The kernel opens a comm on `paef_jupyter.cell_edit` (protocol v1, see DESIGN.md).
+ * The kernel opens a comm on `paef_jupyter.cell_edit` (protocol v1, see DESIGN.md); a page
+ * (re)loaded on a kernel that has it already takes it up (`reattach`).
  * Edits go through the cell's shared model, so they land in the editor's undo history
  * (Ctrl+Z) and in every view of the document, exactly as if the user had typed them.
  */
@@ -139,6 +140,31 @@ function onMessage(
   }
 }
 
+/**
+ * A page reloaded on a kernel that had loaded paef never saw its comm's open message, and
+ * would drop every message on it (the kernel's Apply timed out, metadata writes were lost).
+ * The comm is taken up by id, as ipywidgets does with its models after a reload, and the
+ * kernel's hello answered again (`ready`, then the notebook's state), unasked: the kernel's
+ * requests then reach this page (see paef_jupyter/ui/bridge.py).
+ */
+async function reattach(tracker: INotebookTracker, kernel: Kernel.IKernelConnection): Promise<void> {
+  let reply: KernelMessage.ICommInfoReplyMsg;
+  try {
+    reply = await kernel.requestCommInfo({ target_name: COMM_TARGET });
+  } catch {
+    return; // the kernel went away or restarts: a new one sends its hello itself
+  }
+  const content = reply.content;
+  for (const commId of content.status === 'ok' ? Object.keys(content.comms) : []) {
+    if (kernel.isDisposed || kernel.hasComm(commId)) {
+      continue; // this page opened it itself (its open message came meanwhile)
+    }
+    const comm = kernel.createComm(COMM_TARGET, commId);
+    comm.onMsg = msg => onMessage(tracker, kernel, comm, msg.content.data);
+    onMessage(tracker, kernel, comm, { type: 'hello', version: PROTOCOL_VERSION });
+  }
+}
+
 function registerTarget(
   tracker: INotebookTracker,
   kernel: Kernel.IKernelConnection | null | undefined
@@ -163,6 +189,7 @@ function registerTarget(
       }
     }
   );
+  void reattach(tracker, kernel);
 }
 
 function watchPanel(tracker: INotebookTracker, panel: NotebookPanel): void {

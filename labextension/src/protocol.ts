@@ -21,6 +21,9 @@ export interface ReplaceCellRequest {
 }
 
 /**
+ * Beside v1: a page loaded on a kernel whose comm is already open (a reload) takes the comm up
+ * by id and sends `ready` and `notebook_state` without a hello (index.ts, `reattach`).
+ *
  * Beside v1: the kernel keeps what the user said about findings (dismissed per cell, rules
  * silenced for the notebook) in metadata `paef`; `cell_id` null means the notebook's.
  */

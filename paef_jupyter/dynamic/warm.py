@@ -73,6 +73,10 @@ class TorchWarmUp:
         if self._thread is not None:
             self._imported.wait()
 
+    def join(self) -> None:
+        if self._thread is not None:
+            self._thread.join()
+
     def _run(self) -> None:
         try:
             ready = import_lazy_torch()

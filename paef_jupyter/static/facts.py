@@ -79,6 +79,24 @@ _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads
 _SAME_OBJECT_METHODS = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half", "double"})
 _PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
+# Methods and attributes whose result may share the receiver's memory (a view, or the receiver
+# itself when nothing needs converting: `.to(d)`, `.float()`, `.cpu()`, `.contiguous()`).
+SHARING_METHODS = frozenset({
+    "view", "view_as", "reshape", "reshape_as", "t", "T", "mT", "H", "transpose", "swapaxes", "permute",
+    "movedim", "narrow", "select", "squeeze", "unsqueeze", "expand", "expand_as", "flatten", "unflatten",
+    "ravel", "diagonal", "as_strided", "detach", "data", "contiguous", "to", "cpu", "cuda", "type", "float",
+    "double", "half", "bfloat16", "long", "int", "bool", "numpy", "real", "imag", "unbind", "split", "chunk",
+    "tensor_split", "unfold", "indices", "values", "__array__",
+})
+# Calls whose result may share their first argument's memory (zero-copy constructors, views).
+SHARING_CALLS = frozenset({
+    "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
+    "torch.select", "torch.t", "torch.transpose", "torch.permute", "torch.reshape", "torch.flatten",
+    "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
+    "torch.split", "torch.chunk", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.ravel",
+    "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.swapaxes", "numpy.moveaxis",
+    "builtins.iter",
+})
 
 
 @dataclass(frozen=True)
@@ -561,10 +579,76 @@ class Facts:
                         work.append(func.body)
                 if call is not except_call:
                     self._note_mutations(call, out)
+        out |= self._changed_through_aliases(loop)
         result = frozenset(out)
         if except_call is None:
             self._mutated_cache[loop] = result
         return result
+
+    def _changed_through_aliases(self, loop: Loop) -> set[str]:
+        """Names changed in place in the loop, and those whose memory they may share: after
+        `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
+        `arr` although the loop never names it."""
+        changed = {n for node in self.walk(loop.node.body) for n in mutated_names(node)}
+        seen, work = set(changed), list(changed)
+        while work:
+            for d in self._defs.get(work.pop(), ()):
+                if d.augmented or d.function is not loop.function:
+                    continue
+                value = d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
+                    d.value if d.value is not None else d.element)
+                for source in self.shared_roots(value) - seen if value is not None else ():
+                    seen.add(source)
+                    work.append(source)
+        return seen
+
+    def shared_roots(self, expr: cst.BaseExpression) -> frozenset[str]:
+        """Names whose object `expr`'s value may share memory with: the name itself, an element,
+        attribute or view of it (`x[0]`, `m.weight`, `x.T`, `x.view(-1)`, `x.detach()`, `x.to(d)`),
+        a zero-copy conversion (`torch.from_numpy(x)`, `np.asarray(x)`). Arithmetic and other
+        calls build new objects."""
+        while True:
+            if isinstance(expr, cst.Name):
+                return frozenset({expr.value})
+            if isinstance(expr, (cst.Subscript, cst.Attribute)):
+                expr = expr.value
+            elif isinstance(expr, cst.NamedExpr):
+                expr = expr.value
+            elif isinstance(expr, cst.IfExp):
+                return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
+            elif isinstance(expr, cst.Call):
+                qualified = self.qualified_name(expr.func) or ""
+                if qualified in SHARING_CALLS:
+                    if not expr.args:
+                        return frozenset()
+                    expr = expr.args[0].value
+                elif qualified.startswith(("torch.", "numpy.")) and qualified.count(".") == 1:
+                    return frozenset()
+                elif isinstance(expr.func, cst.Attribute) and (expr.func.attr.value in SHARING_METHODS
+                                                               or is_inplace_method(expr.func.attr.value)):
+                    expr = expr.func.value
+                else:
+                    return frozenset()
+            else:
+                return frozenset()
+
+    def allocates(self, expr: cst.BaseExpression) -> bool:
+        """`expr` surely evaluates to a new tensor or array nobody else holds: arithmetic, a
+        comparison, a torch/NumPy function or a tensor method that is neither a view nor in place
+        (`row.sum()`, `out.argmax(1)`; not `h[0]`, `h.view(-1)`, `w.float()`, a name)."""
+        if isinstance(expr, (cst.BinaryOperation, cst.Comparison)):
+            return True
+        if isinstance(expr, cst.UnaryOperation):
+            return not isinstance(expr.operator, cst.Plus)
+        if not isinstance(expr, cst.Call):
+            return False
+        qualified = self.qualified_name(expr.func) or ""
+        last = qualified.rsplit(".", 1)[-1]
+        if qualified.startswith(("torch.", "numpy.")):
+            return qualified not in SHARING_CALLS and last not in SHARING_METHODS and not is_inplace_method(last)
+        func = expr.func
+        return isinstance(func, cst.Attribute) and self.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY) \
+            and func.attr.value not in SHARING_METHODS and not is_inplace_method(func.attr.value)
 
     def _note_mutations(self, call: cst.Call, out: set[str]) -> None:
         func = call.func
@@ -576,7 +660,7 @@ class Facts:
                 out.add(root)
                 made = self._made_from(func.value)
                 if made is not None:
-                    out |= {n for n in self.names_read(made) if not self._imported(n) and not self._holds_constant(n)}
+                    out |= self._built_from(made)
         if self._leaves_arguments(call):
             return
         for arg in call.args:
@@ -610,6 +694,38 @@ class Facts:
         if method in _READ_ONLY_METHODS:
             return True
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _built_from(self, made: cst.BaseExpression) -> set[str]:
+        """The names an object was built from, and the objects those names hold references to:
+        `SGD(groups)` with `groups = [{"params": [w]}]` and `w = model.weight` reaches `w` and
+        `model` (a step of that optimizer changes them all). Values computed from a name
+        (`xb = x @ w`) hold no reference to it and are not followed."""
+        out: set[str] = set()
+        work = [(n, 0) for n in self.names_read(made)]
+        while work:
+            name, depth = work.pop()
+            if name in out or self._imported(name) or self._holds_constant(name):
+                continue
+            out.add(name)
+            for d in self._defs.get(name, ()):
+                value = d.value if d.value is not None else d.element
+                if value is not None and depth < 4:
+                    work.extend((n, depth + 1) for n in self._referenced(value))
+        return out
+
+    def _referenced(self, value: cst.BaseExpression) -> frozenset[str]:
+        """Names whose objects `value` holds or is: the elements of a literal container (and of
+        `list(...)`/`dict(...)`), the parameters of `model.parameters()`, or `shared_roots`."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set, cst.Dict, cst.ListComp, cst.DictComp, cst.SetComp)):
+            return frozenset(self.names_read(value))
+        if isinstance(value, cst.Call):
+            qualified = self.qualified_name(value.func) or ""
+            if qualified.removeprefix("builtins.") in ("list", "tuple", "dict", "set", "iter", "chain", "itertools.chain"):
+                return frozenset(n for a in value.args for n in self.names_read(a.value))
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value in (
+                    "parameters", "named_parameters", "values", "items", "children", "modules", "buffers"):
+                return self.shared_roots(value.func.value)
+        return self.shared_roots(value)
 
     def _made_from(self, receiver: cst.BaseExpression) -> cst.BaseExpression | None:
         """The arguments an object was constructed with (`StepLR(opt, ...)`), if visible."""

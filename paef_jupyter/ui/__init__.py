@@ -45,11 +45,12 @@ def show_report(
         if layout is not None:
             display(flame.figure(report, layout))
         return
-    view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint)
+    view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
+                      static_first=True, placeholder=placeholder)
     _close_shown(key)
     if key is not None:
         _shown[key] = view
-    view.display(placeholder)
+    view.display()
 
 
 def _live_view() -> Any:

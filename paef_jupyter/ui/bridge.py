@@ -14,6 +14,14 @@ findings in the notebook's metadata, where it survives saving, reopening and res
   `paef.dismissed`);
 - kernel -> front end: `{"type": "set_metadata", "cell_id": id or null, "value": {...}}` sets the
   cell's (or, for null, the notebook's) metadata `paef` to `value`, or removes it when empty.
+
+A page reloaded on the same kernel never saw the comm's open message, so it would drop every
+message on it (Apply timed out, metadata writes were lost). The labextension asks the kernel for
+its open comms on this target (`comm_info_request`) when it connects, takes the comm up by id
+(as ipywidgets does with its models) and answers the hello again, unasked: `ready` and then
+`notebook_state`. A `ready` on the current comm makes the bridge available again, even after a
+reply timeout. The bridge is one per kernel: when it lost its front end it reopens its comm
+(a new hello) and keeps what it remembers, so every view showing it follows.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ class CommLike(Protocol):
     def send(self, data: dict[str, Any]) -> None: ...
     def on_msg(self, callback: Callable[[dict[str, Any]], None]) -> None: ...
     def on_close(self, callback: Callable[[dict[str, Any]], None]) -> None: ...
+    def close(self) -> None: ...
 
 
 CommFactory = Callable[[str, dict[str, Any]], CommLike]
@@ -91,10 +100,31 @@ class CellEditBridge:
         self._timed_out: dict[str, ResultCallback] = {}
         self.silenced: set[str] = set()
         self.dismissed: dict[str, set[str]] = {}
-        self._comm = open_comm(COMM_TARGET, dict(HELLO))
-        self._comm.on_msg(self._on_msg)
-        self._comm.on_close(self._on_close)
-        self._cancel_hello = schedule(hello_timeout, self._on_hello_timeout)
+        self._open_comm = open_comm
+        self._hello_timeout = hello_timeout
+        self._open()
+
+    def _open(self) -> None:
+        """A new comm carrying the hello; messages and a close on an older one are told apart."""
+        comm = self._open_comm(COMM_TARGET, dict(HELLO))
+        self._comm = comm
+        comm.on_msg(lambda msg: self._on_msg(msg, comm))
+        comm.on_close(lambda msg: self._on_close(msg, comm))
+        self._cancel_hello = self._schedule(self._hello_timeout, self._on_hello_timeout)
+
+    def reopen(self) -> None:
+        """After the front end was lost (no answer, or the comm closed): a new comm and hello.
+
+        The old comm is closed, so a page asking for this target's comms finds only the new one."""
+        if self._state != "closed":
+            return
+        old = self._comm
+        self._state = "connecting"
+        self._open()
+        try:
+            old.close()
+        except Exception:  # noqa: BLE001 - the kernel's comm manager may be gone (shutting down)
+            pass
 
     @property
     def state(self) -> State:
@@ -132,13 +162,14 @@ class CellEditBridge:
         )
         return request_id
 
-    def _on_msg(self, msg: dict[str, Any]) -> None:
+    def _on_msg(self, msg: dict[str, Any], comm: CommLike) -> None:
         data = _comm_data(msg)
         kind = data.get("type")
         version = data.get("version")
         if kind == "ready" and type(version) is int and version == PROTOCOL_VERSION:  # True == 1: not a version
-            self._cancel_hello()
-            self._state = "ready"
+            if comm is self._comm:  # a page answering on a comm this bridge left would hear nothing more
+                self._cancel_hello()
+                self._state = "ready"
         elif kind == "notebook_state":
             self._on_state(data)
         elif kind == "result":
@@ -197,9 +228,10 @@ class CellEditBridge:
             self._state = "closed"
             entry[0]("no_extension")
 
-    def _on_close(self, _msg: dict[str, Any]) -> None:
-        self._cancel_hello()
-        self._fail_all()
+    def _on_close(self, _msg: dict[str, Any], comm: CommLike) -> None:
+        if comm is self._comm:
+            self._cancel_hello()
+            self._fail_all()
 
     def _fail_all(self) -> None:
         with self._lock:
@@ -222,10 +254,12 @@ _shared: CellEditBridge | None = None
 
 
 def shared_bridge() -> CellEditBridge:
-    """The kernel's bridge, rebuilt (a fresh handshake) when the last one lost its front end."""
+    """The kernel's bridge; it reopens (a fresh handshake) when it lost its front end."""
     global _shared
-    if _shared is None or _shared.state == "closed":
+    if _shared is None:
         _shared = CellEditBridge()
+    else:
+        _shared.reopen()
     return _shared
 
 

@@ -13,6 +13,7 @@ import uuid
 from typing import Any, Callable
 
 import ipywidgets as w
+from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..model import CellRef, Report
 from . import flame as flame_mod
@@ -59,7 +60,12 @@ class ReportView:
         editor: Any = None,
         rerun: Callable[[str], Any] | None = None,
         apply_hint: str | None = None,
+        static_first: bool = False,
+        placeholder: Any = None,
     ):
+        """`static_first`: the static report is displayed (replacing `placeholder`) before the
+        widgets are built. A front end handles a report's ~60 widget `comm_open` messages one
+        after another, and an output sent after them waited for all of them (0.2-0.3 s)."""
         self.report = report
         self.id = uuid.uuid4().hex[:12]
         self.top = top
@@ -73,34 +79,44 @@ class ReportView:
         self.memory = editor if hasattr(editor, "remember_dismissed") else None
         self.silenced: set[str] = set(self.memory.silenced) if self.memory else set()
         self.dismissed: set[int] = {i for i in range(len(report.findings)) if self._remembered(i)}
+        self._static: Any = None  # the static copy's display handle, once displayed
+        if static_first:
+            self._display_static(placeholder)
         self.diffs = diffs(report)
+        # One layout and one style per kind, shared by the widgets that never change theirs: each
+        # widget's own would be a model of its own, and a front end opens a report's models one
+        # after another before it draws the view (a one-card report: 69 comm_open messages, now 42).
+        self._text = {"layout": w.Layout(), "style": HTMLStyle()}
+        self._button = {"layout": w.Layout(width="auto"), "style": w.ButtonStyle()}
+        self._row = w.Layout(flex_flow="row wrap")  # a card's buttons
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
             cell = CellFixes(unit, dict(findings_of(report, unit)))
             if cell.findings:
                 self.fixes[unit.ref.key] = cell
-        self.info = w.HTML()
-        self.status = w.HTML()
+        self.info = w.HTML(**self._text)
+        self.status = w.HTML(**self._text)
         self.output = w.Output()
         self.figure = self._figure()
-        self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u))) for u in units_with_findings(report)}
+        self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u)), **self._text)
+                        for u in units_with_findings(report)}
         table = line_table(report)
-        self.lines_table = w.HTML(str(table)) if table is not None else None
-        self.head = w.HTML()
+        self.lines_table = w.HTML(str(table), **self._text) if table is not None else None
+        self.head = w.HTML(**self._text)
         self.cards = [self._card(i) for i in range(len(report.findings))]
         self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
-                                  disabled=not self.fixes, tooltip="apply every automatic fix not dismissed")
+                                  style=self._button["style"], disabled=not self.fixes,
+                                  tooltip="apply every automatic fix not dismissed")
         self.apply_all.on_click(lambda _: self.do_apply_all())
         self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
-                                layout=w.Layout(width="auto"),
+                                layout=w.Layout(width="auto"), style=self._button["style"],
                                 tooltip="run the fixed cell now and compare its time with the first run")
         self.compare.on_click(lambda _: self.do_compare())
         self.compare.layout.display = "" if rerun is not None else "none"
         self.widget = self._assemble()
-        self._static: Any = None  # the static copy's display handle, once displayed
         self._refresh()
         if self.dismissed:
-            self._show_dismissed()
+            self._render_dismissed()  # the static copy was made with them
             for i in self.dismissed:
                 self._card_status(i, self._dismissed_text(i))
 
@@ -124,12 +140,18 @@ class ReportView:
         a Dismiss, a silenced rule or their Undo rewrites it (`_show_dismissed`): what the
         notebook saves agrees with what the user decided (after a page reload on the same
         kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
+        from IPython.display import display
+
+        if self._static is None:
+            self._display_static(placeholder)
+        display(self._widget_bundle(), raw=True)
+
+    def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
         if placeholder is not None:
             placeholder.update(HTML(""))
         self._static = display(HTML(self._static_html()), display_id=True)
-        display(self._widget_bundle(), raw=True)
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
@@ -158,9 +180,9 @@ class ReportView:
     def _assemble(self) -> w.Widget:
         self._render_head()
         head = self.head
-        cards = w.VBox([w.HTML("<h4>Antipatterns</h4>")] + [c.box for c in self.cards],
+        cards = w.VBox([w.HTML("<h4>Antipatterns</h4>", **self._text)] + [c.box for c in self.cards],
                        layout=w.Layout(flex="1 1 420px", min_width="0"))
-        sources = w.VBox([w.HTML("<h4>Source</h4>")] + list(self.sources.values()),
+        sources = w.VBox([w.HTML("<h4>Source</h4>", **self._text)] + list(self.sources.values()),
                          layout=w.Layout(flex="1 1 420px", min_width="0"))
         sources.add_class("paef-sources")  # kept in view by the labextension (navigate.ts)
         columns = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
@@ -192,7 +214,7 @@ class ReportView:
         except ImportError:  # the live chart is an anywidget: without it, the static chart, unlinked
             self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
             return w.HTML(str(tag("div", Markup(flame_mod.svg(self.flame, self.report.findings)),
-                                  class_="paef-flame-static")))
+                                  class_="paef-flame-static")), **self._text)
         return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame)
 
     # -- linking ----------------------------------------------------------------------------
@@ -244,7 +266,8 @@ class ReportView:
 
     def _card(self, index: int) -> "_Card":
         finding = self.report.findings[index]
-        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id)))
+        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id), **self._text),
+                  self._text, self._button, self._row)
         c.show.add_class("paef-show")
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
@@ -369,16 +392,20 @@ class ReportView:
         return {self._key(i) for i in range(len(self.report.findings)) if self._cell_id(i) == cell}
 
     def _show_dismissed(self) -> None:
-        """The top list, the source marks and the chart's links follow the dismissed set."""
+        """The top list, the source marks, the chart's links and the static copy follow the
+        dismissed set."""
+        self._render_dismissed()
+        if self._static is not None:
+            from IPython.display import HTML
+
+            self._static.update(HTML(self._static_html()))
+
+    def _render_dismissed(self) -> None:
         self._render_head()
         self._light_lines(set() if self.selected is None else {self.selected})
         self._paint(self.selected)
         if self.lines_table is not None:
             self.lines_table.value = str(line_table(self.report, self.dismissed))
-        if self._static is not None:
-            from IPython.display import HTML
-
-            self._static.update(HTML(self._static_html()))
 
     def do_apply_all(self) -> None:
         for fixes in self.fixes.values():
@@ -460,19 +487,18 @@ class ReportView:
 
 
 class _Card:
-    def __init__(self, index: int, body: w.HTML):
+    def __init__(self, index: int, body: w.HTML, text: dict[str, Any], button: dict[str, Any], row: w.Layout):
+        """`text`, `button`, `row`: the layouts and styles it shares with the view's other widgets."""
         self.index = index
-        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines",
-                             layout=w.Layout(width="auto"))
-        self.apply = w.Button(description="Apply", icon="check", button_style="success",
-                              layout=w.Layout(width="auto"))
-        self.dismiss = w.Button(description="Dismiss", icon="times", layout=w.Layout(width="auto"))
-        self.undo = w.Button(description="Undo", icon="undo", disabled=True, layout=w.Layout(width="auto"))
-        self.silence = w.Button(description="Silence rule", icon="bell-slash", layout=w.Layout(width="auto"))
-        self.status = w.HTML()
+        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines", **button)
+        self.apply = w.Button(description="Apply", icon="check", button_style="success", **button)
+        self.dismiss = w.Button(description="Dismiss", icon="times", **button)
+        self.undo = w.Button(description="Undo", icon="undo", disabled=True, **button)
+        self.silence = w.Button(description="Silence rule", icon="bell-slash", **button)
+        self.status = w.HTML(**text)
         self.code = w.Textarea(layout=w.Layout(width="100%", display="none"))
-        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo, self.silence],
-                                              layout=w.Layout(flex_flow="row wrap")), self.status, self.code])
+        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo, self.silence], layout=row),
+                           self.status, self.code], layout=text["layout"])
         self.box.add_class("paef-cardbox")
 
 

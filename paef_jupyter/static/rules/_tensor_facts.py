@@ -13,7 +13,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from ..facts import Facts, Loop
+from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
@@ -309,6 +309,77 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
+    """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
+    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`): an
+    in-place change through any of them is a change of `name`'s object."""
+    names, work = {name}, [name]
+    while work:
+        for use in reads_of(facts, work.pop(), scope):
+            value: cst.CSTNode = use
+            parent = facts.parent(value)
+            while parent is not None and (
+                    (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
+                    or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
+                        and value.attr.value in SHARING_METHODS)
+                    or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
+                        and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
+                        and (facts.qualified_name(facts.parent(parent).func) or "") in SHARING_CALLS)):  # type: ignore[union-attr]
+                value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
+                    else (parent, facts.parent(parent))
+            targets: list[cst.CSTNode] = []
+            if isinstance(parent, cst.Assign) and parent.value is value:
+                targets = [t.target for t in parent.targets]
+            elif isinstance(parent, cst.NamedExpr) and parent.value is value:
+                targets = [parent.target]
+            elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is value:
+                targets = [parent.target]
+            for bound in {n for t in targets for n in bound_names(t)} - names:
+                names.add(bound)
+                work.append(bound)
+    return names
+
+
+def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """`scope` changes `name`'s object in place, by that name or through an alias or view."""
+    return any(mutated_in_place(facts, n, scope) for n in aliases(facts, name, scope))
+
+
+def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """Every use of `name` in `scope` reads the value where it stands and keeps no reference
+    to it: an operand of arithmetic or a comparison, the receiver of a tensor method that is
+    neither in place nor a view, an argument of a module or of a torch/NumPy function with no
+    `out=`/`inplace=`. A view bound to such a name cannot be changed through another name (an
+    alias, a container it was stored in, a function it was handed to)."""
+    for use in reads_of(facts, name, scope):
+        parent = facts.parent(use)
+        if is_binding(facts, use) and not (isinstance(parent, cst.AssignTarget)):
+            return False  # `name += ...`, `del name`, a loop or `with` target
+        if isinstance(parent, cst.AssignTarget):
+            continue  # rebinding the name changes no object
+        if isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation)):
+            continue
+        if isinstance(parent, cst.Attribute) and parent.value is use:
+            call = facts.parent(parent)
+            method = parent.attr.value
+            if isinstance(call, cst.Call) and call.func is parent and not is_inplace_method(method) \
+                    and method not in SHARING_METHODS and not any(mutated_arguments(call)):
+                continue
+            return False
+        if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
+            call = facts.parent(parent)
+            if isinstance(call, cst.Call) and not any(mutated_arguments(call)) \
+                    and not any(a.keyword is not None and a.keyword.value in ("out", "inplace") for a in call.args):
+                qualified = facts.qualified_name(call.func) or ""
+                last = qualified.rsplit(".", 1)[-1]
+                if facts.kind(call.func) is Kind.MODULE or (
+                        qualified.startswith(("torch.", "numpy.")) and qualified not in SHARING_CALLS
+                        and last not in SHARING_METHODS and not is_inplace_method(last)):
+                    continue
+        return False
+    return True
+
+
 def changes_no_tensor(facts: Facts, loop_node: cst.For) -> bool:
     """The loop body changes no tensor in place, whatever name it reaches it by (a view of
     the record source, or the tensor it is a view of): no in-place method or `out=`, no
@@ -403,11 +474,35 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
+    if _inside_context(facts, expr, loop):
+        return False
     called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     if not called:
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(facts, name) & varying for name in called)
+
+
+# Context managers that change nothing a hoisted tensor factory or host computation reads.
+_NEUTRAL_CONTEXTS = frozenset({
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.autocast",
+    "torch.amp.autocast", "torch.cuda.amp.autocast", "torch.cpu.amp.autocast", "torch.autograd.profiler.record_function",
+    "torch.profiler.record_function",
+})
+
+
+def _inside_context(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
+    """`expr` runs inside a `with` block of the loop body whose context manager may change what
+    it computes (`torch.device(d)` sets where factories allocate, `np.errstate`, a fork of the
+    RNG, a default dtype): built before the loop it would run outside that context."""
+    for anc in facts.ancestors(expr):
+        if anc is loop.node:
+            return False
+        if isinstance(anc, cst.With) and any(
+                not isinstance(item.item, cst.Call) or (facts.qualified_name(item.item.func) or "") not in _NEUTRAL_CONTEXTS
+                for item in anc.items):
+            return True
+    return False
 
 
 def globals_read(facts: Facts, name: str) -> frozenset[str]:
@@ -530,6 +625,8 @@ def surely_runs(facts: Facts, node: cst.CSTNode, outside: cst.CSTNode) -> bool:
 
     `torch.stack([])` raises where `torch.tensor([])` gives an empty tensor, so a rewrite
     that joins a list filled in a loop is exact only when the list cannot be empty."""
+    if evaluated_conditionally(facts, node):
+        return False
     around = set(facts.enclosing_loops(outside))
     for loop in facts.enclosing_loops(node):
         if loop in around:
@@ -539,6 +636,27 @@ def surely_runs(facts: Facts, node: cst.CSTNode, outside: cst.CSTNode) -> bool:
         if any(isinstance(n, (cst.Break, cst.Continue, cst.Return, cst.Raise)) for n in facts.walk(loop.node.body)):
             return False
     return True
+
+
+def evaluated_conditionally(facts: Facts, node: cst.CSTNode) -> bool:
+    """Within its statement, `node` may not be evaluated at all: a branch of `a if c else b`,
+    the right side of `and`/`or`, the element or a later clause of a comprehension (which may
+    be empty). Moved out of the statement it would run unconditionally (`x.cuda() if
+    torch.cuda.is_available() else x` fails on a host without a GPU)."""
+    child: cst.CSTNode = node
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            return False
+        if isinstance(anc, cst.IfExp) and child is not anc.test:
+            return True
+        if isinstance(anc, cst.BooleanOperation) and child is anc.right:
+            return True
+        if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)) and child is not anc.for_in:
+            return True
+        if isinstance(anc, cst.CompFor) and child is not anc.iter:
+            return True
+        child = anc
+    return False
 
 
 def _iterates(facts: Facts, it: cst.BaseExpression) -> bool:

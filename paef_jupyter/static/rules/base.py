@@ -46,6 +46,7 @@ class Rule:
         fix: Fix | None = None,
         severity: Severity | None = None,
         end_node: cst.CSTNode | None = None,
+        part_of: Sequence[cst.CSTNode] = (),
     ) -> None:
         start = self.facts.position(node).start.line
         end = self.facts.position(end_node or node).end.line
@@ -62,6 +63,7 @@ class Rule:
                 message=message,
                 explanation=self.explanation,
                 fix=fix,
+                part_lines=tuple(self.facts.position(n).start.line for n in part_of),
             )
         )
 

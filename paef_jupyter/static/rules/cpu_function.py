@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, fresh_name, hoist_expression, hoist_statement, insert_before
 from ...model import Fix, Severity
-from ..facts import NUMPY_EFFECTS, Facts, Loop
+from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
@@ -24,7 +24,6 @@ _COPYING_METHODS = frozenset({"copy", "clone", "tolist", "item", "sum", "mean", 
 _COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor", "torch.LongTensor", "numpy.array",
                             "torch.stack", "torch.cat", "numpy.stack", "numpy.concatenate", "builtins.list",
                             "builtins.len", "builtins.float", "builtins.int", "builtins.sum", "builtins.sorted"})
-_ALIASING_CALLS = frozenset({"torch.from_numpy", "torch.as_tensor", "numpy.asarray", "numpy.ravel", "numpy.reshape"})
 _TORCH_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
                            "normal", "bernoulli", "multinomial", "poisson", "dropout", "empty", "empty_like"})
 _PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
@@ -341,7 +340,7 @@ class CpuFunction(Rule):
                 q = self.facts.qualified_name(anc.func) or ""
                 if q in _COPYING_CALLS:
                     return FRESH
-                if q in _ALIASING_CALLS:
+                if q in SHARING_CALLS:
                     current = anc
                     continue
                 return None

@@ -64,7 +64,11 @@ class CpuThenMove(Rule):
             whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
         new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, factory.with_changes(args=new_args)))
         suggestion = self.facts.code(new_call)
-        safe = name not in RANDOM_FACTORIES and exact  # device generators draw other numbers
+        # `.cuda(None)` is the current GPU where `device=None` is the host: a `.cuda(x)` argument
+        # moves to `device=` as it is only when it spells a device (an index, a string, torch.device).
+        spelled = func.attr.value != "cuda" or isinstance(device, (cst.Integer, cst.SimpleString)) \
+            or (isinstance(device, cst.Call) and (self.facts.qualified_name(device.func) or "") == "torch.device")
+        safe = name not in RANDOM_FACTORIES and exact and spelled  # device generators draw other numbers
         fix = Fix(
             description=f"create it on the device: `{suggestion}`",
             edits=(replace(self.facts, node, new_call),) if safe else (),
@@ -104,7 +108,12 @@ class CpuThenMove(Rule):
         func = call.func
         assert isinstance(func, cst.Attribute)
         if func.attr.value == "cuda":
-            return call.args[0].value if call.args else cst.SimpleString('"cuda"')
+            # `.cuda(device=None, non_blocking=False, memory_format=...)`: only the device argument
+            # names a device (`.cuda(non_blocking=True)` names none).
+            if any(a.keyword is not None and a.keyword.value not in ("device", "non_blocking") for a in call.args):
+                return None
+            chosen = [a.value for a in call.args if a.keyword is None or a.keyword.value == "device"]
+            return chosen[0] if chosen else cst.SimpleString('"cuda"')
         positional = [a for a in call.args if a.keyword is None]
         keyword = [a for a in call.args if a.keyword and a.keyword.value == "device"]
         candidate = keyword[0].value if keyword else (positional[0].value if positional else None)

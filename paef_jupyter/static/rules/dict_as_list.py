@@ -10,7 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import bound_in_unit, earlier_value, invariant, keyword, module_alias, mutated_in_place, rarely_runs, uniform_list
+from ._tensor_facts import bound_in_unit, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
@@ -200,15 +200,14 @@ class DictAsList(Rule):
         return code + ".clone()" if self._mutated(use.call) else code
 
     def _mutated(self, call: cst.Call) -> bool:
-        """Indexing gives a view where the constructor gave a copy: only in-place changes tell."""
+        """Indexing gives a view of the table where the constructor gave a copy: the view is
+        kept only where the batch is provably just read (no in-place change, no alias, no
+        container or call that could change it later)."""
         parent = self.facts.parent(call)
         scope = self.facts.enclosing_function(call) or self.facts.module
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
-            return mutated_in_place(self.facts, parent.targets[0].target.value, scope)
-        if isinstance(parent, cst.Arg):
-            outer = self.facts.parent(parent)
-            return isinstance(outer, cst.Call) and isinstance(outer.func, cst.Name) and outer.func.value in self.facts.functions
-        return False
+            return not only_read(self.facts, parent.targets[0].target.value, scope)
+        return not isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation))
 
     def _homogeneous(self, column: cst.Subscript) -> bool:
         """Every value of the column is a number of one Python type (or rows of them)."""

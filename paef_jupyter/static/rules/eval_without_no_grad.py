@@ -185,13 +185,21 @@ class EvalWithoutNoGrad(Rule):
                     wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
                 elif (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
                     wanted |= self.facts.names_read(n)
+            # Values flow through every binding: `out, y = pair`, `for out, y in cache`,
+            # `total += loss`, `with ... as h`, `(h := ...)`.
             elif isinstance(n, cst.Assign):
                 for target in n.targets:
-                    if isinstance(target.target, cst.Name):
-                        assigned.setdefault(target.target.value, []).append(n.value)
-            elif isinstance(n, cst.For):
+                    for name in bound_names(target.target):
+                        assigned.setdefault(name, []).append(n.value)
+            elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 for name in bound_names(n.target):
-                    assigned.setdefault(name, [])
+                    assigned.setdefault(name, []).append(n.value)
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                for name in bound_names(n.target):
+                    assigned.setdefault(name, []).append(n.iter)
+            elif isinstance(n, cst.WithItem) and n.asname is not None:
+                for name in bound_names(n.asname.name):
+                    assigned.setdefault(name, []).append(n.item)
         produced = set(loop.writes)
         func = loop.function
         if func is not None:

@@ -8,6 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..device_use import on_host, uses_device
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import (
@@ -269,6 +270,8 @@ class ListToTensor(Rule):
         device = keyword(node, "device")
         if device is not None:
             code += f".to({self.facts.code(device)})"
+        elif uses_device(self.facts) and not all(a.tensor is not None and on_host(self.facts, a.tensor) for a in appends):
+            code += ".cpu()"  # `torch.tensor(values)` is made on the host wherever the values came from
         if not any(surely_runs(self.facts, a.call, node) for a in appends):
             # `torch.stack([])` raises: an empty list keeps the original constructor
             code = f"({code} if {vals.value} else {self.facts.code(node)})"
@@ -276,7 +279,10 @@ class ListToTensor(Rule):
         if not why:
             edits = (replace(self.facts, node, code),)
             if via_item:
-                edits += tuple(replace(self.facts, a.value, f"{self.facts.code(a.tensor)}.detach()")  # type: ignore[arg-type]
+                # `.item()` copied the value when appended; a view (`h[0]`) kept until the join
+                # would see later in-place changes (`h.mul_(...)`, `opt.step()`): copy it then too.
+                edits += tuple(replace(self.facts, a.value, f"{self.facts.code(a.tensor)}.detach()"  # type: ignore[arg-type]
+                                       + ("" if self.facts.allocates(a.tensor) else ".clone()"))  # type: ignore[arg-type]
                                for a in appends)
         first = appends[0].tensor
         appended = f"`{self.facts.code(first)}.detach()`" if via_item and first is not None else "the tensors"

@@ -21,7 +21,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..names import dotted_name
 from ..types import Kind
-from ._tensor_facts import earlier_value, module_alias, reads_of, within
+from ._tensor_facts import BOOL, INT, dtype_of, earlier_value, family, module_alias, reads_of, within
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -856,8 +856,13 @@ class OperatorFusion(Rule):
         names = self._names or Names("torch", "torch.nn.functional")
         code = match.build(names)
         locals_used = self._locals_in(node)
-        safe = match.exact and self._names is not None and all(self._stable(n) for n in [node, *locals_used.values()])
+        integer = match.what not in ("ReLU", "sigmoid") and self._integer_input(node)
+        safe = match.exact and not integer and self._names is not None \
+            and all(self._stable(n) for n in [node, *locals_used.values()])
         why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
+        if integer:
+            why = why or ("an input is an integer tensor: the hand-written ops promote it to float, the fused op "
+                          "raises on it")
         if not why and not safe:
             why = "the input is an expression with calls that would then run once instead of several times"
         kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
@@ -876,6 +881,28 @@ class OperatorFusion(Rule):
             f"(and keeps its input for backward); `{match.fused}` does it in {'one' if match.one_kernel else 'fewer'}",
             fix=fix,
         )
+
+    def _integer_input(self, node: cst.CSTNode) -> bool:
+        """A tensor the expression reads is provably of an integer or bool dtype, here or, for
+        a parameter of the enclosing function, at one of the function's call sites in the unit
+        (`gelu(torch.arange(n))`): the fused ops take floating tensors only."""
+        func = self.facts.enclosing_function(node)
+        params = [p.name.value for p in func.params.params] if func is not None else []
+        for name in self.facts.walk(node):
+            if not isinstance(name, cst.Name) or self.facts.kind(name) is not Kind.TENSOR and name.value not in params:
+                continue
+            if family(dtype_of(self.facts, name)) in (INT, BOOL):
+                return True
+            if func is not None and name.value in params and self.facts.value_of(name) is None:
+                index = params.index(name.value)
+                for call in self.facts.calls_in(self.facts.module):
+                    if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
+                        args = [a.value for a in call.args if a.keyword is None and not a.star]
+                        args += [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
+                        picked = args[index] if index < len(args) and not any(a.keyword for a in call.args[:index]) else None
+                        if picked is not None and family(dtype_of(self.facts, picked)) in (INT, BOOL):
+                            return True
+        return False
 
     # --- local variables read through ------------------------------------------------------
 

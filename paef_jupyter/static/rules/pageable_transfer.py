@@ -251,7 +251,49 @@ def _dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
                     value = facts.value_of(arg.value)
                     if value is not None:
                         pieces.append(value)
-    return not any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE)
+    if any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE):
+        return False
+    return not any(_class_puts_on_device(facts, p) for p in pieces)
+
+
+def _class_puts_on_device(facts: Facts, piece: cst.CSTNode) -> bool:
+    """`Preloaded(...)` where the class (here or in an earlier cell) moves or creates tensors
+    on a device anywhere in its body: `__getitem__` may then return device tensors, which the
+    loader's pinning thread cannot pin."""
+    if not isinstance(piece, cst.Call) or not isinstance(piece.func, cst.Name):
+        return False
+    name = piece.func.value
+    owner, cls = (facts, facts.classes[name]) if name in facts.classes else facts.prior.classes.get(name, (None, None))
+    if owner is None or cls is None:
+        return False
+    for node in owner.walk(cls):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda") \
+                and (node.func.attr.value == "cuda" or _is_device_move(owner, node) or not _host_move(owner, node)):
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device" \
+                and not _spells_cpu(node.value):
+            return True
+    return False
+
+
+def _host_move(facts: Facts, call: cst.Call) -> bool:
+    """`.to(torch.float32)`, `.to(dtype=...)`, `.to("cpu")`: a conversion that stays on the host."""
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    if "device" in keywords:
+        return _spells_cpu(keyword_arg(call, "device").value)  # type: ignore[union-attr]
+    if not positional:
+        return bool(keywords) and keywords <= {"dtype", "memory_format", "copy", "non_blocking"}
+    first = positional[0]
+    return _spells_cpu(first) or (facts.qualified_name(first) or "").startswith("torch.") and not _is_device_ctor(facts, first)
+
+
+def _is_device_ctor(facts: Facts, expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device"
+
+
+def _spells_cpu(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.SimpleString) and expr.evaluated_value == "cpu"
 
 
 def _is_device_move(facts: Facts, call: cst.Call) -> bool:

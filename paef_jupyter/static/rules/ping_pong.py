@@ -16,6 +16,7 @@ from ._tensor_facts import (
     CONVERT_METHOD,
     PYTHON_SCALAR_DTYPE,
     assigned_value,
+    changed_in_place,
     dtype_of,
     family,
     host_index,
@@ -24,7 +25,6 @@ from ._tensor_facts import (
     keyword,
     made_on_host,
     module_alias,
-    mutated_in_place,
     on_device,
     rarely_runs,
     reads_of,
@@ -102,6 +102,7 @@ class PingPong(Rule):
             f"`{shown}` copies `{source}` to the host (a sync) and `torch.{name}` copies it back: "
             f"a device->host->device round trip on every iteration",
             fix=fix,
+            part_of=(copy.via_statement,) if copy.via_statement is not None else (),
         )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -522,7 +523,7 @@ class PingPong(Rule):
         if target is None:
             return True
         root = root_name(copy.tensor)
-        return mutated_in_place(self.facts, target, scope) or (root is not None and mutated_in_place(self.facts, root, scope))
+        return changed_in_place(self.facts, target, scope) or (root is not None and changed_in_place(self.facts, root, scope))
 
     def _only_use(self, name: cst.Name | None) -> bool:
         if name is None:

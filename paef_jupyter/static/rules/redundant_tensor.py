@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
+from ._tensor_facts import aliases, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -22,9 +22,6 @@ _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault",
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
-# Methods whose result may share the receiver's storage (or be the receiver itself).
-_VIEWS = _CHAIN | {"transpose", "permute", "narrow", "select", "detach", "expand_as", "view_as", "unflatten",
-                   "movedim", "diagonal", "as_strided", "unbind", "split", "chunk"}
 
 
 class RedundantTensor(Rule):
@@ -267,7 +264,7 @@ class FactorySites:
                 "of one would change them all"
         if self._cannot_raise(site.expr):
             return ""
-        if not surely_runs(self.facts, self.facts.statement_of(site.expr), site.target.node):
+        if not surely_runs(self.facts, site.expr, site.target.node):
             return "the loop may not run (or runs this only under a condition): built before it, " \
                 "the tensor is made where it never was, and a call that fails there (an argument " \
                 "still unset, a missing device) now fails"
@@ -285,6 +282,8 @@ class FactorySites:
                     return False
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device":
                 return False
+            if isinstance(node, cst.Attribute) and node.attr.value == "cuda":
+                return False  # no GPU on this host
             if isinstance(node, cst.Attribute) and isinstance(node.value, (cst.Name, cst.Attribute)) \
                     and not (self.facts.qualified_name(node) or "").startswith("torch."):
                 return False
@@ -384,7 +383,7 @@ class FactorySites:
             return self._argument_changed(expr)
         if scope is None:
             return False
-        names = self._aliases(holder, scope)
+        names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
             or any(self._argument_changed(use) for n in names for use in reads_of(self.facts, n, scope))
 
@@ -410,24 +409,6 @@ class FactorySites:
         return not (isinstance(func, cst.Attribute) and (
             is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
             or self.facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE)))
-
-    def _aliases(self, name: str, scope: cst.CSTNode) -> set[str]:
-        """`name` and the names bound in `scope` to it or to a view of it (`v = name`,
-        `v = name[0]`, `v = name.view(-1)`): an in-place change through any is a change of it."""
-        names, work = {name}, [name]
-        while work:
-            for use in reads_of(self.facts, work.pop(), scope):
-                value: cst.CSTNode = use
-                parent = self.facts.parent(value)
-                while isinstance(parent, (cst.Subscript, cst.Attribute)) or (isinstance(parent, cst.Call) and value is parent.func
-                                                                            and isinstance(value, cst.Attribute) and value.attr.value in _VIEWS):
-                    value, parent = parent, self.facts.parent(parent)
-                if isinstance(parent, (cst.Assign, cst.NamedExpr)) and parent.value is value:
-                    targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
-                    for bound in {n for t in targets for n in bound_names(t)} - names:
-                        names.add(bound)
-                        work.append(bound)
-        return names
 
     def _seeds_state(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
         """`h = torch.zeros(L, B, H)` then `out, h = rnn(x, h)`; `total = torch.zeros(())` then

@@ -1,0 +1,28 @@
+# corpus: runnable
+import numpy as np
+import torch
+torch.manual_seed(0)
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 3).to(device)
+for step in range(2):
+    x = torch.randn(5, 4).to(device)
+    logits = model(x)
+    scores = logits.detach().cpu().numpy()
+    pred = np.argmax(scores, axis=1)
+    pred_t = torch.from_numpy(pred).to(device)
+    print(pred.dtype, pred_t.dtype, pred_t)
+    ints = torch.randint(0, 9, (4,), dtype=torch.int32).to(device)
+    arr = ints.cpu().numpy()
+    back = torch.from_numpy(arr > 3).to(device)
+    back2 = torch.tensor(arr.tolist(), device=device)
+    print(back, back2.dtype)
+    h = torch.randn(3, dtype=torch.float16).to(device)
+    h2 = torch.tensor(h.tolist(), device=device)
+    print(h2.dtype)
+    best = logits.max()
+    val = torch.tensor(best.item(), device=device)
+    print(val.dtype, val.requires_grad)
+    lbl = torch.tensor([int(logits.argmax())], device=device)
+    print(lbl, lbl.shape)
+    m = torch.tensor(float(logits.sum()))
+    print(m.dtype, m.shape)

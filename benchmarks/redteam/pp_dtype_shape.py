@@ -1,0 +1,20 @@
+# corpus: runnable
+import torch
+torch.manual_seed(0)
+x = torch.randn(1, 5, dtype=torch.float64)
+best = x.argmax(1)
+idx = torch.tensor(best.item())
+print(idx, idx.shape, idx.dtype)
+m = x.max()
+mv = torch.tensor(m.item())
+print(mv.dtype)
+h = torch.randn(2, 3, dtype=torch.float64)
+h2 = torch.tensor(h.cpu().tolist())
+print(h2.dtype)
+c = torch.randint(0, 5, (4,), dtype=torch.int32)
+c2 = torch.tensor(c.tolist())
+print(c2.dtype)
+for step in range(2):
+    hidden = torch.randn(2, 2, dtype=torch.float64)
+    hidden = torch.tensor(hidden.cpu().tolist())
+    print(hidden.dtype)
