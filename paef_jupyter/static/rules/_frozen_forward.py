@@ -130,9 +130,6 @@ def _optimizer_without(facts: Facts, opt: cst.Name, name: str) -> bool:
 
 
 def _switches_requires_grad(facts: Facts) -> bool:
-    for n in facts.walk(facts.module):
-        if isinstance(n, cst.Attribute) and n.attr.value in ("requires_grad", "requires_grad_"):
-            return True
-        if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "requires_grad":
-            return True
-    return False
+    """`requires_grad` is set or switched anywhere in the unit (`p.requires_grad = False`,
+    `m.requires_grad_(False)`, `requires_grad=`): the unit's one index of names, not a walk."""
+    return bool(facts.uses("requires_grad") or facts.uses("requires_grad_"))
