@@ -441,3 +441,34 @@ def test_a_methods_parameters_take_kinds_from_calls_on_an_instance() -> None:
                      "trainer = Trainer()\nother = object()\nlit = Net()\ntrainer.predict(lit, [])\nother.predict(3, [])\n")
     module = next(n for n in names(facts, "module") if isinstance(facts.parent(n), cst.Call))
     assert facts.kind(module) is Kind.MODULE
+
+
+def test_per_iteration_functions_survive_a_loop_over_an_attribute() -> None:
+    """A loop over `self.ts` asks for a parameter's kind while the loops are classified: what a
+    training loop runs unnamed (`__call__`, `__getitem__`, `forward`) still counts after."""
+    facts = facts_of(
+        "import torch\n"
+        "class Compose:\n"
+        "    def __init__(self, ts):\n        self.ts = ts\n"
+        "    def __call__(self, x):\n        for t in self.ts:\n            x = t(x)\n        return x\n"
+        "class Scale:\n    def __call__(self, x):\n        return x * torch.tensor(2.0)\n"
+        "model = torch.nn.Linear(2, 2)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "aug = Compose([Scale()])\n"
+        "for x in [torch.ones(2)]:\n    loss = model(aug(x)).sum()\n    loss.backward()\n    opt.step()\n"
+    )
+    reached = {f.name.value for f in facts.per_iteration_functions}
+    assert reached >= {"__call__"}
+    assert sum(f.name.value == "__call__" for f in facts.per_iteration_functions) == 2
+
+
+@pytest.mark.parametrize(("code", "kind"), [
+    ("class D(torch.nn.Module):\n    def forward(self, x):\n        return torch.log_softmax(x, -1), len(x)\n"
+     "d = D().to('cpu')\nlogp, n = d(torch.ones(2))\n", {"logp": "tensor", "n": "number"}),
+    ("def pair(x):\n    return x.sum(), x.mean()\na, b = pair(torch.ones(2))\n", {"a": "tensor", "b": "tensor"}),
+    ("enc, dec = torch.nn.Linear(2, 2), torch.nn.GRU(2, 2)\nout, h = dec(torch.ones(1, 2))\n", {"out": "unknown"}),
+])
+def test_kinds_of_names_unpacked_from_calls(code: str, kind: dict[str, str]) -> None:
+    """Each name of `a, b = f(...)` takes the kind of its place in every tuple `f` returns."""
+    facts = facts_of("import torch\n" + code)
+    for name, expected in kind.items():
+        assert facts.kind(names(facts, name)[-1]).value == expected, name

@@ -286,3 +286,37 @@ def test_a_modules_own_loop_makes_another_modules_helper_per_iteration(tmp_path:
                    "gen = torch.nn.Linear(4, 2)\nfit(gen)\nprint(gen(make_noise(2)).shape)\n",
     })
     assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "cpu-then-move")] == [("utils.py", 11)]
+
+
+def test_a_block_built_inside_a_local_model_class_is_reached(tmp_path: Path) -> None:
+    """`Critic.__init__` builds `LeakyAct()` of the same module: the block's `forward` runs in
+    the model; a class of that module nobody builds stays out."""
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from model import Critic", body="            pass")
+        .replace("model = nn.Linear(8, 2)", "model = Critic()"),
+        "model.py": '''\
+import torch
+from torch import nn
+
+
+class LeakyAct(nn.Module):
+    def forward(self, x):
+        return torch.where(x > 0, x, x * 0.2)
+
+
+class Unused(nn.Module):
+    def forward(self, x):
+        return torch.where(x > 0, x, x * 0.1)
+
+
+class Critic(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(8, 2), LeakyAct())
+
+    def forward(self, x):
+        return self.net(x)
+''',
+    })
+    found = {(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "operator-fusion")}
+    assert found == {("model.py", 7)}

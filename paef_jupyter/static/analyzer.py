@@ -121,7 +121,7 @@ def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:
 
 def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
     """The functions of local modules the units call at all (transitively), with the methods of
-    the classes they use: a training loop inside `Trainer.fit` or `engine.train_one_epoch` is
+    the classes they use (and of the classes those build: a block inside a model): a training loop inside `Trainer.fit` or `engine.train_one_epoch` is
     the scanned program's loop, wherever it is written."""
     inside = set(map(id, units))
     work = [(facts, node) for facts in units for node in facts._order if isinstance(node, cst.Call)]
@@ -130,6 +130,9 @@ def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
         facts, call = work.pop()
         targets = [(facts.owner_of(f), f) for f in facts._callees(call)]
         found = facts._class_at(call.func)
+        if found is None and isinstance(call.func, cst.Name) and call.func.value in facts.classes \
+                and call.func.value not in facts._defs:
+            found = facts, facts.classes[call.func.value]  # `LeakyAct(0.2)` built inside a reached `Critic.__init__`
         if found is not None:
             owner, cls = found
             targets += [(owner, m) for m in cls.body.body if isinstance(m, cst.FunctionDef)]

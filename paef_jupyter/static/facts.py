@@ -75,6 +75,8 @@ NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
 }
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 # torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
+# Module methods that return the module itself.
+_SAME_OBJECT_METHODS = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half", "double"})
 _PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 # Methods and attributes whose result may share the receiver's memory (a view, or the receiver
@@ -144,6 +146,8 @@ class _Def:
     # (`a.to(d)`), each name of `_, top = torch.max(out, 1)` (the call: a pair of tensors)
     element: cst.BaseExpression | None = None
     augmented: bool = False  # `loss += criterion(out, y)`: `element` is the added value
+    # `logp, hidden = decoder(x, h)`: the call and the name's place in the tuple it returns
+    unpacked: "tuple[cst.Call, int, int] | None" = None
 
 
 class Prior:
@@ -221,6 +225,7 @@ class Facts:
         self.functions: dict[str, FunctionNode] = index.functions
         self.classes: dict[str, cst.ClassDef] = index.classes
         self.aliases: dict[str, str] = index.aliases
+        self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
         self._calls_in_loops = index.calls_in_loops
         self._loop_by_node = index.by_node
@@ -228,6 +233,11 @@ class Facts:
             if isinstance(loop.node, cst.For):
                 loop.iter_kind = self.kind(loop.node.iter)
         _classify_loops(self, index.model_calls)
+        if "per_iteration_functions" in self.__dict__:
+            # Asked for while the loops were being classified (the kind of a loop's `self.items`
+            # reads its parameter's call sites): then no loop trained yet, and what a training
+            # loop runs without naming it (`forward`, `__getitem__`, `__call__`) was left out.
+            self._forget_reach()
 
     # --- traversal (libcst's `children` is a visit: computed once, here) -------------
 
@@ -402,10 +412,15 @@ class Facts:
         if func in self._external:
             return False
         self._external[func] = loop
+        self._forget_reach()
+        return True
+
+    def _forget_reach(self) -> None:
+        """Drop what was derived from the per-iteration functions: they are computed again."""
         self.__dict__.pop("per_iteration_functions", None)
         self._call_sites.clear()
         self._invariant_params.clear()
-        return True
+        self._kind_cache.clear()
 
     @property
     def externally_called(self) -> list[FunctionNode]:
@@ -478,7 +493,7 @@ class Facts:
             earlier = self.prior.value(name)
             owner, value = earlier if earlier is not None else (None, None)
             while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                    and value.func.attr.value in ("to", "cuda", "cpu", "train", "eval", "float", "half", "double"):
+                    and value.func.attr.value in _SAME_OBJECT_METHODS:
                 value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                 out.add(value.func.value)
@@ -535,7 +550,10 @@ class Facts:
             names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self._class_mutates_self(func):
                 names.discard("self")
-        return frozenset(names)
+        # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
+        # receiver): a module the unit imports and never binds is no object the loop changes.
+        return frozenset(n for n in names if n in self._defs or not (
+            n in self._modules or isinstance(self.namespace.get(n), types.ModuleType)))
 
     def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of
@@ -731,6 +749,9 @@ class Facts:
         func = call.func
         if isinstance(func, cst.Attribute) and self._only_reads(func.value, func.attr.value):
             return True
+        if isinstance(func, cst.Attribute) and is_inplace_method(func.attr.value) \
+                and func.attr.value in _safe_unknown_methods() and self.kind(func.value) is Kind.TENSOR:
+            return True  # `out.index_add_(0, idx, src)` changes its receiver (noted as such), not `idx` nor `src`
         if self.kind(func) is Kind.MODULE:
             return True
         callees = self._local_callees(call)
@@ -1017,6 +1038,25 @@ class Facts:
                 return self.kind(node.value)
         return Kind.UNKNOWN
 
+    def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
+        """The kind of element `index` of what `call` returns, when it calls this unit's function
+        or a model of this unit's class whose every `return` is an `n`-tuple (`return logp, h`)."""
+        func = call.func
+        if not isinstance(func, cst.Name):
+            return Kind.UNKNOWN
+        target = self.functions.get(func.value) or self._method_of_instance(func, "forward")
+        if target is None:
+            return Kind.UNKNOWN
+        kinds = set()
+        for node in self.walk(target.body, into_scopes=False):
+            if isinstance(node, cst.Return):
+                value = node.value
+                if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                        or any(isinstance(el, cst.StarredElement) for el in value.elements):
+                    return Kind.UNKNOWN
+                kinds.add(self.kind(value.elements[index].value))
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
         for d in self._defs.get("self." + expr.attr.value, ()):
             if d.value is not None:
@@ -1074,6 +1114,10 @@ class Facts:
             return self.kind(d.element)
         if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
             return Kind.TENSOR
+        if d.unpacked is not None:
+            unpacked = self._kind_of_unpacked(*d.unpacked)
+            if unpacked is not Kind.UNKNOWN:
+                return unpacked
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -1121,11 +1165,16 @@ class Facts:
         return calls
 
     def _method_of_instance(self, receiver: cst.Name, name: str) -> FunctionNode | None:
-        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (or is `self` in `Cls`)."""
+        """`Cls.name` of this unit when `receiver` was made by `Cls(...)` (moved or switched:
+        `Cls(...).to(device)`; alone or in a tuple assignment), or is `self` in `Cls`."""
         if receiver.value == "self":
             cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
         else:
-            value = self.value_of(receiver)
+            d = self._reaching_def(receiver)
+            value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and value.func.attr.value in _SAME_OBJECT_METHODS:
+                value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
             cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
         return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
@@ -1260,6 +1309,7 @@ class _Indexer:
         self.functions: dict[str, FunctionNode] = {}
         self.classes: dict[str, cst.ClassDef] = {}
         self.aliases: dict[str, str] = {}
+        self.modules: set[str] = set()  # names `import m` / `import m as n` binds: modules, not objects
         self.defs: dict[str, list[_Def]] = {}
         self.calls_in_loops: list[tuple[cst.Call, Loop]] = []
         self._funcs: list[FunctionNode | None] = [None]
@@ -1329,10 +1379,13 @@ class _Indexer:
             return
         if isinstance(target, (cst.Tuple, cst.List)) and value is not None \
                 and not any(isinstance(el, cst.StarredElement) for el in target.elements):
-            for el, element in zip(target.elements, self._unpacked(value, len(target.elements))):
+            n = len(target.elements)
+            for i, (el, element) in enumerate(zip(target.elements, self._unpacked(value, n))):
+                call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
                 for name in bound_names(el.value):
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
-                                                               element if isinstance(el.value, cst.Name) else None))
+                                                               element if isinstance(el.value, cst.Name) else None,
+                                                               unpacked=call))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
@@ -1354,9 +1407,11 @@ class _Indexer:
             full = dotted_name(alias.name) or ""
             if alias.asname is not None:
                 self.aliases[dotted_name(alias.asname.name) or full] = full
+                self.modules.add(dotted_name(alias.asname.name) or full)
             else:
                 head = full.split(".")[0]
                 self.aliases[head] = head
+                self.modules.add(head)
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
         if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):

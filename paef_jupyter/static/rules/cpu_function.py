@@ -57,6 +57,8 @@ class CpuFunction(Rule):
         if loop is None or rarely_runs(self.facts, node, loop) or self._inside_reported(node):
             return
         in_loop = bool(self.facts.enclosing_loops(node))
+        if not in_loop and self._per_sample(node, loop):
+            return
         if not in_loop and any("self" in self.facts.names_read(a.value) for a in node.args):
             return  # per call of a method: `self` may be another object each time
         if not in_loop and not self._helper_may_precompute(node):
@@ -116,6 +118,38 @@ class CpuFunction(Rule):
                     f"of `{iterable}`) and read the batch's entry inside, by its position from `enumerate`",
                     suggestion=f"{name} = [{code} for {target} in {iterable}]", safe=False),
         )
+
+    def _per_sample(self, node: cst.Call, loop: Loop) -> bool:
+        """`ids = tokenize(self.texts[i])` in a Dataset's `__getitem__`: a pure CPU-only call on
+        the sample the index selects, from data the dataset never changes after `__init__`, so
+        every pass over the dataset (every epoch) recomputes the same result per sample. Caching
+        it in `__init__` changes the class: a hint. True when reported."""
+        func = self.facts.enclosing_function(node)
+        cls = self.facts.parent(self.facts.parent(func)) if func is not None else None
+        if not isinstance(func, cst.FunctionDef) or func.name.value != "__getitem__" or not isinstance(cls, cst.ClassDef):
+            return False
+        params = [p.name.value for p in func.params.params]
+        if len(params) != 2 or not _replays_dataset(self.facts, loop) or _changes_own_data(self.facts, cls):
+            return False
+        what = self._cpu_only(node)
+        if what != "CPU-only preprocessing" or self._inside_invariant_constructor(node):
+            return False  # a user's helper: a NumPy conversion per sample (`np.asarray(img)`) is the usual idiom
+        per_index = _per_index_names(self.facts, func, node, params[1])
+        if per_index is None or not self.facts.names_read(node) & per_index \
+                or not invariant(self.facts, node, loop, frozenset(per_index)):
+            return False
+        self._reported.add(node)
+        code = self.facts.code(node)
+        self.report(
+            node,
+            f"`{code}` runs {what} in `{cls.name.value}.__getitem__` on the sample the index selects, from data "
+            "the dataset never changes: every pass over the dataset (every epoch) recomputes the same result "
+            "for each sample on the CPU",
+            fix=Fix(description=f"compute it once per sample in `{cls.name.value}.__init__` (a list with one entry per "
+                    f"sample) and return the stored entry in `__getitem__`",
+                    suggestion=f"self.cached = [{code} ... for each sample]", safe=False),
+        )
+        return True
 
     def _replayed(self, iterable: cst.BaseExpression, outer: Loop) -> bool:
         """The same sequence on every pass of `outer`: a range or an unchanged list/array/tensor
@@ -391,3 +425,59 @@ def _live_function_is_cpu_only(func: types.FunctionType) -> bool:
             verdict = name in live.functions and live.host_only(live.functions[name]) and live.is_pure_function(name)
         _LIVE_VERDICTS[func] = verdict
     return verdict
+
+
+_MUTATING_METHODS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "update", "sort", "reverse",
+                               "shuffle", "setdefault", "popitem", "add", "discard", "fill_", "copy_"})
+
+
+def _replays_dataset(facts: Facts, loop: Loop) -> bool:
+    """The loop that runs `__getitem__` passes over the data more than once: an epoch loop
+    around a batch loop (either may be the one the analysis names)."""
+    return loop.parent is not None or any(other.parent is loop for other in facts.loops)
+
+
+def _changes_own_data(facts: Facts, cls: cst.ClassDef) -> bool:
+    """A method other than `__init__` rebinds an attribute of `self` or calls a mutating method
+    on one (`self.samples.append(...)`, `random.shuffle(self.items)`)."""
+    for stmt in cls.body.body:
+        if not isinstance(stmt, cst.FunctionDef) or stmt.name.value == "__init__":
+            continue
+        for n in facts.walk(stmt.body):
+            if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and root_name(n.target) == "self":
+                return True
+            if isinstance(n, cst.Call):
+                func = n.func
+                if isinstance(func, cst.Attribute) and func.attr.value in _MUTATING_METHODS \
+                        and root_name(func.value) == "self":
+                    return True
+                if any(root_name(a.value) == "self" for a in n.args) and not _leaves_arguments(facts, func):
+                    return True  # handed to a call that may change it
+    return False
+
+
+def _leaves_arguments(facts: Facts, func: cst.BaseExpression) -> bool:
+    """A pure function of this unit, or a builtin that only reads (`len`, `sorted`)."""
+    if isinstance(func, cst.Name) and func.value in facts.functions:
+        return facts.is_pure_function(func.value)
+    qualified = facts.qualified_name(func) or ""
+    return qualified.startswith("builtins.") and qualified.rsplit(".", 1)[-1] in _PURE_BUILTINS
+
+
+def _per_index_names(facts: Facts, func: cst.FunctionDef, before: cst.CSTNode, index: str) -> set[str] | None:
+    """`index` and the names `__getitem__` binds, before `before`, only from `self`'s data at
+    that index (`text, label = self.samples[i]`): the same values whenever the index is."""
+    names = {index}
+    start = facts.order(before)
+    for n in facts.walk(func.body):
+        if facts.order(n) >= start:
+            break
+        if isinstance(n, cst.Assign) and len(n.targets) == 1:
+            reads = facts.names_read(n.value)
+            if reads <= names | {"self"} and not facts.calls_in(n.value):
+                names |= set(bound_names(n.targets[0].target))
+            else:
+                names -= facts.names_written(n)
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr)):
+            names -= facts.names_written(n)
+    return names

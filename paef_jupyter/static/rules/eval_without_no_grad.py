@@ -10,6 +10,7 @@ from ...model import Edit, Fix, Severity
 from ..facts import Loop, forwards_a_model, may_train, module_methods
 from ..types import Kind
 from ..names import bound_names
+from ._frozen_forward import frozen_forwards
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
 
@@ -40,6 +41,8 @@ class EvalWithoutNoGrad(Rule):
         for loop in self.facts.loops:
             if loop.kind == "eval" and (loop.parent is None or loop.parent.kind != "eval"):
                 self._check(loop)
+            for stmt, model in frozen_forwards(self.facts, loop):
+                self._frozen(stmt, model)
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
@@ -48,8 +51,8 @@ class EvalWithoutNoGrad(Rule):
             return
         torch = torch_alias(self.facts)
         suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
-        edits = self._wrap(loop, torch or "torch")
-        suggestion = self._suggestion(loop, torch or "torch")
+        edits = self._wrap(loop.node, torch or "torch")
+        suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop)
         self.report(
@@ -66,6 +69,25 @@ class EvalWithoutNoGrad(Rule):
                 suggestion=suggestion,
                 safe=safe,
                 review=unseen,
+            ),
+        )
+
+    def _frozen(self, stmt: cst.SimpleStatementLine, model: str) -> None:
+        """A frozen model's forward in a training loop: only its `.grad` tells the rewrite apart,
+        and nothing here shows no later code reads it (a teacher trained again afterwards)."""
+        torch = torch_alias(self.facts) or "torch"
+        self.report(
+            stmt,
+            f"`{model}` is in eval mode and no optimizer of this training loop updates it, yet its forward "
+            "pass on the batch records an autograd graph: its activations stay alive until `backward()`, "
+            f"which then computes gradients for `{model}`'s parameters that nothing uses; run it under "
+            f"`with {torch}.no_grad():`",
+            fix=Fix(
+                description=f"run `{model}`'s forward under `{torch}.no_grad()` (same outputs)",
+                edits=self._wrap(stmt, torch),
+                suggestion=self._suggestion(stmt, torch),
+                review=(f"`{model}.parameters()` no longer receive gradients from this loop's `backward()`: "
+                        f"if later code reads `{model}`'s `.grad` or steps an optimizer over it, its results change"),
             ),
         )
 
@@ -197,16 +219,16 @@ class EvalWithoutNoGrad(Rule):
 
     # --- the rewrite ---------------------------------------------------------------------------
 
-    def _wrap(self, loop: Loop, torch: str) -> tuple[Edit, ...]:
-        """`with torch.no_grad():` before the loop, and every line of the loop one level deeper
+    def _wrap(self, node: cst.CSTNode, torch: str) -> tuple[Edit, ...]:
+        """`with torch.no_grad():` before the statement, and every line of it one level deeper
         (continuation lines of multi-line strings excepted: indenting them would change them)."""
-        rng = self.facts.position(loop.node)
+        rng = self.facts.position(node)
         unit = self.facts.module.default_indent
         column = rng.start.column
         indent = self.facts.source_line(rng.start.line)[:column]
         edits = [Edit(rng.start.line, column, rng.start.line, column, f"with {torch}.no_grad():\n{indent}{unit}")]
         inside_strings: set[int] = set()
-        for n in self.facts.walk(loop.node):
+        for n in self.facts.walk(node):
             if isinstance(n, _STRINGS):
                 span = self.facts.position(n)
                 inside_strings.update(range(span.start.line + 1, span.end.line + 1))
@@ -215,8 +237,8 @@ class EvalWithoutNoGrad(Rule):
                 edits.append(Edit(line, 0, line, 0, unit))
         return tuple(edits)
 
-    def _suggestion(self, loop: Loop, torch: str) -> str:
-        code = self.facts.module.code_for_node(loop.node.with_changes(leading_lines=())).rstrip("\n")
+    def _suggestion(self, node: cst.CSTNode, torch: str) -> str:
+        code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
 

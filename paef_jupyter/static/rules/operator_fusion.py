@@ -397,6 +397,27 @@ def match_relu(expr: Expr, is_tensor: Callable[[Expr], bool]) -> Expr | None:
     return None
 
 
+def match_leaky_relu(expr: Expr) -> tuple[Expr, str, bool] | None:
+    """`torch.where(x > 0, x, x * slope)` (or `slope * x`): leaky ReLU, the same values and,
+    with the strict `>`, the same gradient at 0 (the slope's). The slope's code, and whether it
+    is a number literal (one multiplication, as `F.leaky_relu` does)."""
+    if not (isinstance(expr, Fn) and expr.name == "where" and len(expr.args) == 3 and not expr.kwargs):
+        return None
+    cond, x, scaled = expr.args
+    node = scaled.node
+    if not _positive(cond, x) or not isinstance(scaled, Prod) or not isinstance(node, cst.BinaryOperation) \
+            or not isinstance(node.operator, cst.Multiply):
+        return None
+    for a, b in ((node.left, node.right), (node.right, node.left)):
+        if _code(Const(a)) != _code(x):
+            continue
+        literal = isinstance(b, (cst.Integer, cst.Float)) or (
+            isinstance(b, cst.UnaryOperation) and isinstance(b.operator, cst.Minus) and isinstance(b.expression, (cst.Integer, cst.Float)))
+        if literal or isinstance(b, (cst.Name, cst.Attribute)):
+            return x, _code(Const(b)), literal
+    return None
+
+
 def match_relu_of_other(expr: Expr) -> tuple[Expr, Expr] | None:
     """`torch.max(a, torch.zeros_like(b))` with `b` another tensor: ReLU of `a` only when the
     zeros take `a`'s shape and dtype (not provable here), else a broadcast or a type promotion."""
@@ -714,6 +735,13 @@ class OperatorFusion(Rule):
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
             return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})")
+        leaky = match_leaky_relu(expr)
+        if leaky is not None:
+            x, slope, literal = leaky
+            return Match("leaky ReLU", "F.leaky_relu(x, slope)",
+                         lambda n: f"{n.functional}.leaky_relu({_code(x)}, {slope})", exact=literal,
+                         why_not="" if literal else f"`{slope}` must be a Python number: `F.leaky_relu` takes no "
+                         "tensor slope (a learned one needs `F.prelu`)")
         other = match_relu_of_other(expr)
         if other is not None:
             x, shape = other

@@ -133,8 +133,13 @@ class PingPong(Rule):
         )
 
     def _list_of_copies(self, node: cst.Call, name: str, values: cst.List) -> None:
-        """`torch.tensor([loss.item(), acc.item()], device=d)`: scalars copied out one by one."""
-        copies = [self._host_copy(el.value, node) if isinstance(el, cst.Element) else None for el in values.elements]
+        """`torch.tensor([loss.item(), acc.item()], device=d)`: scalars copied out one by one;
+        nested (`torch.tensor([[tok.item()]])`, a decoder's next input), rebuilt in its shape."""
+        nested = _rectangular(values)
+        if nested is None:
+            return
+        items, shape = nested
+        copies = [self._host_copy(item, node) for item in items]
         if not copies or any(c is None or c.method != "item" or c.via is not None for c in copies):
             return
         parts, families, why = [], set(), ""
@@ -151,6 +156,8 @@ class PingPong(Rule):
             why = why or "the scalars' dtypes differ or are unknown: `torch.tensor` would promote them"
         fam = next(iter(families)) if len(families) == 1 else None
         code = f"{torch or 'torch'}.stack([{', '.join(parts)}])"
+        if len(shape) > 1:
+            code += f".reshape({', '.join(map(str, shape))})"
         dtype, device = keyword(node, "dtype"), keyword(node, "device")
         forced = CONSTRUCTORS[name]
         if dtype is not None:
@@ -533,6 +540,21 @@ class _Trace:
     copy_call: cst.Call | None = None
     first: cst.CSTNode | None = None  # the earliest statement of the chain
     via: list[tuple[cst.Name, cst.SimpleStatementLine]] = field(default_factory=list)
+
+
+def _rectangular(values: cst.List) -> tuple[list[cst.BaseExpression], tuple[int, ...]] | None:
+    """The leaves of a nested list literal, in order, and its shape; None if ragged or starred."""
+    if not values.elements or any(not isinstance(el, cst.Element) for el in values.elements):
+        return None
+    inner = [el.value for el in values.elements]
+    if not any(isinstance(v, cst.List) for v in inner):
+        return inner, (len(inner),)
+    if not all(isinstance(v, cst.List) for v in inner):
+        return None
+    parts = [_rectangular(v) for v in inner]  # type: ignore[arg-type]
+    if any(p is None for p in parts) or len({p[1] for p in parts}) != 1:  # type: ignore[index]
+        return None
+    return [leaf for p in parts for leaf in p[0]], (len(parts), *parts[0][1])  # type: ignore[index]
 
 
 def _bound_name(facts: Facts, move: cst.Call, stmt: cst.CSTNode) -> cst.Name | None:

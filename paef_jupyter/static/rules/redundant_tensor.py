@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement
 from ...model import Fix, Severity
-from ..names import bound_names, is_inplace_method, writes_of
+from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
 from ..types import Kind
 from ._tensor_facts import aliases, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
@@ -44,6 +44,9 @@ class RedundantTensor(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         site = self.sites.site(node)
         if site is None:
+            self._invariant_helper(node)
+            return
+        if site.in_helper and self._carried_by_call_sites(node):
             return
         expr, factory, target, in_helper, assigned, mutated = (
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
@@ -92,6 +95,75 @@ class RedundantTensor(Rule):
         )
 
 
+    def _invariant_helper(self, node: cst.Call) -> None:
+        """`row, col, w = gcn_norm(edge_index, N)` in the loop: this unit's pure function, on
+        loop-invariant arguments, that computes tensors (not only fills: an initial state), so
+        every iteration rebuilds the same ones. Moving the call changes the loop: a hint, and
+        only when the loop never rebinds nor changes what it returns."""
+        assign = self._invariant_helper_assignment(node)
+        if assign is None:
+            return
+        code = self.facts.code(node)
+        self.report(
+            node,
+            f"`{code}` runs `{self.facts.code(node.func)}` on every iteration with the same arguments: the tensors "
+            "it builds are the same each time (an allocation and the ops that fill them, repeated)",
+            fix=Fix(description=f"call it once before the loop: `{self.facts.code(assign).strip()}`",
+                    suggestion=self.facts.code(assign).strip(), safe=False),
+        )
+
+    def _invariant_helper_assignment(self, node: cst.Call) -> cst.Assign | None:
+        """The `name = helper(...)` (or `helper(...).to(device)`) statement `_invariant_helper` reports."""
+        func = node.func
+        loops = self.facts.enclosing_loops(node)
+        if not isinstance(func, cst.Name) or func.value not in self.facts.functions or not loops or not node.args:
+            return None
+        loop = loops[0]
+        stmt = self.facts.statement_of(node)
+        whole = self.sites.outermost(node)
+        if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
+                and stmt.body[0].value is whole and len(stmt.body[0].targets) == 1):
+            return None
+        if rarely_runs(self.facts, node, loop) or not self.facts.is_pure_function(func.value) \
+                or not self._computes_tensors(self.facts.functions[func.value]) or not invariant(self.facts, whole, loop):
+            return None
+        names = set(bound_names(stmt.body[0].targets[0].target))
+        if not sole_writers(self.facts, names, [stmt], loop) or any(mutated_in_place(self.facts, n, loop.node) for n in names):
+            return None
+        return stmt.body[0]
+
+    def _carried_by_call_sites(self, node: cst.Call) -> bool:
+        """Every per-iteration call of the helper holding `node` is reported at its call site
+        (`mask = causal_mask(L)` in the loop): one finding there, not another inside."""
+        func = self.facts.enclosing_function(node)
+        sites = self.facts.per_iteration_call_sites(func) if func is not None else []
+        return bool(sites) and all(owner is self.facts and self._invariant_helper_assignment(call) is not None
+                                   for owner, call in sites)
+
+    def _computes_tensors(self, func: cst.FunctionDef) -> bool:
+        """The function calls torch (directly or through this unit's functions) beyond fills,
+        and writes into none of its parameters (`buf[i] = v` is an effect a purity test of
+        calls does not see)."""
+        seen: set[str] = set()
+        work = [func]
+        found = False
+        while work:
+            current = work.pop()
+            params = {p.name.value for p in (*current.params.posonly_params, *current.params.params, *current.params.kwonly_params)}
+            for n in self.facts.walk(current.body):
+                if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and not isinstance(n.target, cst.Name) \
+                        and root_name(n.target) in params:
+                    return False
+            for call in self.facts.calls_in(current.body):
+                q = self.facts.qualified_name(call.func) or ""
+                if q.startswith("torch.") and q.rsplit(".", 1)[-1] not in FILL_FACTORIES | {"empty", "empty_like"}:
+                    found = True
+                if isinstance(call.func, cst.Name) and call.func.value in self.facts.functions and call.func.value not in seen:
+                    seen.add(call.func.value)
+                    work.append(self.facts.functions[call.func.value])  # type: ignore[arg-type]
+        return found
+
+
 @dataclass(frozen=True)
 class Site:
     expr: cst.BaseExpression
@@ -127,7 +199,7 @@ class FactorySites:
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
             return None
-        whole = self._outermost(node)
+        whole = self.outermost(node)
         # `torch.tensor([0.9]).cuda().expand(b, 1)`: the invariant part of the chain is what is built once
         chain = self._chain(node, whole)
         expr = next((e for e in reversed(chain) if invariant(self.facts, e, loop)), whole)
@@ -245,7 +317,7 @@ class FactorySites:
                     return True
         return False
 
-    def _outermost(self, node: cst.Call) -> cst.BaseExpression:
+    def outermost(self, node: cst.Call) -> cst.BaseExpression:
         """Extend `torch.ones(4)` to `torch.ones(4).cuda().unsqueeze(0)` when the chain is pure."""
         current: cst.BaseExpression = node
         while True:

@@ -1,0 +1,135 @@
+"""A frozen model's forward pass inside a training loop (a distillation teacher, a fixed target
+network run on the batch): autograd records its graph, and `backward()` fills gradients of
+parameters that no optimizer of the loop steps.
+
+Only when every link is shown: the model is put in `.eval()` before the loop and never back in
+`.train()` in between or inside it; no `requires_grad` is switched anywhere (a model frozen that
+way records no graph); the model is never handed to anything (a wrapper, a loss, an optimizer
+list could train it); each optimizer the loop steps is built here, from other parameters; and
+the model's inputs are the batch itself (loop targets moved or reshaped): an input computed by
+a trained model (a perceptual loss on a generator's output, a GAN's discriminator on fakes)
+needs the graph to carry gradients back.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from ..facts import Facts, Loop
+from ..names import bound_names
+from ._support import grad_disabled
+
+# Tensor methods that keep a batch a batch (a move, a cast, a reshape).
+_DATA_METHODS = frozenset({
+    "to", "cuda", "cpu", "float", "half", "double", "long", "int", "bool", "bfloat16", "view", "reshape", "permute",
+    "unsqueeze", "squeeze", "flatten", "contiguous", "transpose", "clone", "detach", "type",
+})
+_PARAMETER_VIEWS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children", "state_dict"})
+
+
+def frozen_forwards(facts: Facts, loop: Loop) -> Iterator[tuple[cst.SimpleStatementLine, str]]:
+    """`out = model(batch)` statements run per iteration of training `loop` (not of a loop inside
+    it) by a frozen `model`, with the model's name."""
+    if not isinstance(loop.node, cst.For) or loop.kind != "train" or _switches_requires_grad(facts):
+        return
+    data = set(bound_names(loop.node.target))
+    for stmt in loop.node.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+            continue
+        small = stmt.body[0]
+        if isinstance(small, cst.Assign):
+            call = small.value
+            if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args \
+                    and all(_is_data(a.value, data) for a in call.args) and not grad_disabled(facts, call) \
+                    and _frozen(facts, call.func.value, loop):
+                yield stmt, call.func.value
+            bound = _data_bound(small.targets[0].target, small.value, data) if len(small.targets) == 1 else set()
+            data = (data - facts.names_written(small)) | bound
+        else:
+            data -= facts.names_written(small)
+
+
+def _data_bound(target: cst.BaseExpression, value: cst.BaseExpression, data: set[str]) -> set[str]:
+    """Names `target = value` binds to the batch: `xb = xb.to(device)`, `x, y = x.cuda(), y.cuda()`."""
+    if isinstance(target, cst.Name):
+        return {target.value} if _is_data(value, data) else set()
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+            and len(target.elements) == len(value.elements):
+        out: set[str] = set()
+        for t, v in zip(target.elements, value.elements):
+            out |= _data_bound(t.value, v.value, data)
+        return out
+    return set()
+
+
+def _is_data(expr: cst.BaseExpression, data: set[str]) -> bool:
+    """`expr` is the batch (or part of it) moved, cast or reshaped: nothing a model computed."""
+    if isinstance(expr, cst.Name):
+        return expr.value in data
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.Subscript):
+        return _is_data(expr.value, data)
+    if isinstance(expr, cst.Attribute):
+        return _is_data(expr.value, data)
+    if isinstance(expr, cst.BinaryOperation):
+        return _is_data(expr.left, data) and _is_data(expr.right, data)
+    if isinstance(expr, cst.UnaryOperation):
+        return _is_data(expr.expression, data)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _DATA_METHODS:
+        return _is_data(expr.func.value, data)
+    return False
+
+
+def _frozen(facts: Facts, name: str, loop: Loop) -> bool:
+    start = facts.order(loop.node)
+    end = max((facts.order(n) for n in facts.walk(loop.node)), default=start)
+    evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args]
+    if not evals:
+        return False
+    last_eval = max(facts.order(c) for c in evals)
+    if any(last_eval < facts.order(c) < end for c in _method_calls(facts, name, "train")):
+        return False
+    if _handed_over(facts, name):
+        return False
+    steps = [c for c in facts.calls_in(loop.node.body)
+             if isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" and isinstance(c.func.value, cst.Name)]
+    return bool(steps) and all(_optimizer_without(facts, c.func.value, name) for c in steps)  # type: ignore[union-attr]
+
+
+def _method_calls(facts: Facts, name: str, method: str) -> list[cst.Call]:
+    return [c for c in facts.calls_in(facts.module) if isinstance(c.func, cst.Attribute) and c.func.attr.value == method
+            and isinstance(c.func.value, cst.Name) and c.func.value.value == name]
+
+
+def _handed_over(facts: Facts, name: str) -> bool:
+    """The model (or its parameters) is an argument, an element or a value somewhere: something
+    else may own and train it. Its parameters may go to a `torch.optim` call, which is judged
+    on its own (`_optimizer_without`)."""
+    for use in facts.uses(name):
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Call) and parent.func is use or isinstance(parent, cst.AssignTarget):
+            continue  # `teacher(x)`, `teacher = ...`
+        if not (isinstance(parent, cst.Attribute) and parent.value is use):
+            return True
+        if parent.attr.value in _PARAMETER_VIEWS and not any(
+                isinstance(a, cst.Call) and (facts.qualified_name(a.func) or "").startswith("torch.optim.")
+                for a in facts.ancestors(parent)):
+            return True  # `params = list(teacher.parameters()) + ...`
+    return False
+
+
+def _optimizer_without(facts: Facts, opt: cst.Name, name: str) -> bool:
+    """`opt` is only ever a `torch.optim` optimizer built from parameters that do not read `name`."""
+    values = facts.assigned_values(opt.value)
+    return bool(values) and all(
+        isinstance(v, cst.Call) and (facts.qualified_name(v.func) or "").startswith("torch.optim.")
+        and name not in facts.names_read(v) for v in values)
+
+
+def _switches_requires_grad(facts: Facts) -> bool:
+    """`requires_grad` is set or switched anywhere in the unit (`p.requires_grad = False`,
+    `m.requires_grad_(False)`, `requires_grad=`): the unit's one index of names, not a walk."""
+    return bool(facts.uses("requires_grad") or facts.uses("requires_grad_"))
