@@ -320,3 +320,80 @@ class Critic(nn.Module):
     })
     found = {(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "operator-fusion")}
     assert found == {("model.py", 7)}
+
+
+LOADER_MAIN = '''\
+import torch
+from torch.utils.data import DataLoader
+{imports}
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = torch.nn.Linear(4, 1).to(device)
+loader = DataLoader({dataset}, batch_size=8)
+for epoch in range(2):
+    for xb, yb in loader:
+        xb, yb = xb.to(device), yb.to(device)
+        loss = ((model(xb) - yb) ** 2).mean()
+        loss.backward()
+'''
+
+DATASETS = '''\
+import numpy as np
+import torch
+from torch.utils.data import Dataset
+
+from .moves import to_device
+
+
+class OnDevice(Dataset):
+    """Preloads its tensors on the device through a helper of another module."""
+
+    def __init__(self, n):
+        self.x = to_device(torch.randn(n, 4))
+        self.y = to_device(torch.randn(n, 1))
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return self.x[i], self.y[i]
+
+
+class OnHost(Dataset):
+    def __init__(self, n):
+        self.x = np.random.rand(n, 4).astype("float32")
+        self.y = np.random.rand(n, 1).astype("float32")
+
+    def __len__(self):
+        return len(self.x)
+
+    def __getitem__(self, i):
+        return torch.from_numpy(self.x[i]), torch.from_numpy(self.y[i])
+'''
+
+
+def _pin_findings(tmp_path: Path, imports: str, dataset: str) -> list:
+    write(tmp_path, {
+        "main.py": LOADER_MAIN.format(imports=imports, dataset=dataset),
+        "data/__init__.py": "",
+        "data/sets.py": DATASETS,
+        "data/moves.py": "def to_device(t):\n    return t.to('cuda')\n",
+    })
+    return list(analyze_path(str(tmp_path / "main.py"), rules=["pageable-transfer"]).findings)
+
+
+def test_a_dataset_class_of_another_module_is_followed_before_pinning(tmp_path: Path) -> None:
+    """The pin is proved or refused by reading the class where the project defines it: one that
+    puts its tensors on the device (through a helper of a third module) gets no pin; one that
+    keeps them on the host gets the automatic rewrite."""
+    assert _pin_findings(tmp_path, "from data.sets import OnDevice", "OnDevice(32)") == []
+    found = _pin_findings(tmp_path, "from data import sets", "sets.OnHost(32)")
+    assert [f.line for f in found] == [7] and found[0].fix.automatic
+
+
+def test_a_dataset_class_the_project_does_not_hold_is_for_review(tmp_path: Path) -> None:
+    """Imported from outside the project (an installed package): its class is unseen, so the pin
+    is offered for review only."""
+    found = _pin_findings(tmp_path, "from shared_datasets import OnHost", "OnHost(32)")
+    assert [f.line for f in found] == [7]
+    assert found[0].fix.needs_review and "shared_datasets.OnHost" in found[0].fix.review

@@ -1014,6 +1014,13 @@ class Facts:
             return Kind.TENSOR
         return Kind.UNKNOWN
 
+    def class_named(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
+        """The class `expr` names, with the facts of the unit defining it: this unit's, an
+        earlier cell's or a local module's (None: a library's, or one this analysis cannot see)."""
+        if isinstance(expr, cst.Name) and expr.value in self.classes:
+            return self, self.classes[expr.value]
+        return self._class_at(expr)
+
     def _class_at(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
         """A class of an earlier cell or a local module that `expr` names."""
         if isinstance(expr, cst.Name) and expr.value not in self._defs and expr.value in self.prior.classes:
@@ -1100,6 +1107,26 @@ class Facts:
         """
         d = self._reaching_def(name)
         return d.value if d is not None and d.order < self.order(name) else None
+
+    def binds(self, name: str) -> bool:
+        """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
+        return name in self._defs
+
+    def value_sources(self, name: str) -> list[cst.BaseExpression] | None:
+        """Every expression this unit binds `name` from, in any branch: the value, or the call a
+        tuple it is unpacked from (`train_ds, val_ds = random_split(ds, ...)`). None when some
+        binding has none (a parameter, a loop target, `with ... as`) or the unit never binds it."""
+        defs = self._defs.get(name)
+        if not defs:
+            return None
+        sources = []
+        for d in defs:
+            source = d.value if d.value is not None else d.element if d.element is not None and not d.augmented \
+                else d.unpacked[0] if d.unpacked is not None else None
+            if source is None:
+                return None
+            sources.append(source)
+        return sources
 
     def _kind_of_name(self, name: cst.Name) -> Kind:
         d = self._reaching_def(name)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import builtins
+import types
+
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
@@ -23,7 +26,6 @@ from ._support import (
 )
 from .base import Rule
 
-_ON_DEVICE = (".cuda(", ".to(", "device=")
 _TRUE = cst.Name("True")
 
 
@@ -51,8 +53,9 @@ class PageableTransfer(Rule):
         blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given or _is_false(pin):
-            if _dataset_on_host(self.facts, node):
-                self._pageable(node, name, moves, blocking if proven else [], proven)  # type: ignore[arg-type]
+            on_device, unseen = _dataset_placement(self.facts, node)
+            if not on_device:
+                self._pageable(node, name, moves, blocking if proven else [], proven, unseen)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
                 self._blocking(move, name, proven)  # type: ignore[arg-type]
@@ -96,7 +99,7 @@ class PageableTransfer(Rule):
         given, pin = keyword_value(owner, loader, "pin_memory")
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
         moves = self._batch_moves(loop)
-        if moves and not carried and (not given or _is_false(pin)) and _dataset_on_host(owner, loader):
+        if moves and not carried and (not given or _is_false(pin)) and not _dataset_placement(owner, loader)[0]:
             self._pageable_elsewhere(moves[0], name)
 
     def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
@@ -117,9 +120,11 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
                    for n in self.facts.walk(self.facts.module))
 
-    def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool) -> None:
+    def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool,
+                  unseen: str) -> None:
         """Pin the loader (a keyword `DataLoader` itself accepts) and, where the batches are proven
-        tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a hint."""
+        tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a
+        hint; a dataset built from code the analysis did not see (`unseen`) gets the edit for review."""
         torch = torch_alias(self.facts)
         first = self.facts.code(moves[0])
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
@@ -150,7 +155,9 @@ class PageableTransfer(Rule):
             f"`{name}` yields batches in pageable memory and `{first}` copies each one to the device: "
             "the copy is staged through a pinned buffer and blocks the host every step, so data "
             "loading and GPU work cannot overlap",
-            fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits)),
+            fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits),
+                    review=f"the dataset is built from {unseen}: if its samples are already on the GPU, a pinning "
+                    "loader raises" if unseen and edits else ""),
             end_node=loader,
         )
 
@@ -230,50 +237,165 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.Call) and _is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
-def _dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
-    """False when the dataset's tensors are built on the device: pinning them would raise."""
-    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+# Libraries whose functions build host data (or take a visible `device=`): a call of theirs in
+# a dataset's construction or class body puts nothing on a device unseen. `torch.load` is the
+# exception: it restores tensors to the device they were saved from.
+_HOST_LIBRARIES = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "pandas", "PIL", "cv2", "builtins",
+                   "math", "random", "os", "json", "csv", "pathlib", "pickle", "re", "collections", "itertools",
+                   "functools", "string", "gzip", "io", "glob", "sklearn", "scipy", "transformers", "tokenizers",
+                   "datasets", "h5py", "typing", "dataclasses")
+
+
+def _dataset_placement(facts: Facts, loader: cst.Call) -> tuple[bool, str]:
+    """(on_device, unseen) for the dataset a loader is built on. `on_device`: its tensors are
+    made on or moved to a device (a pinning loader would raise on a GPU: no finding). Else
+    `unseen` names what the analysis could not read, where device tensors may hide (a class or
+    function of a library or of a cell it did not see, a parameter): the pin is then not proved."""
+    args = [a for a in loader.args if not a.star and (a.keyword is None or a.keyword.value == "dataset")]
     if not args:
-        return True
-    dataset = args[0].value
-    pieces: list[cst.CSTNode] = [dataset]
-    if isinstance(dataset, cst.Name):
-        if not _host_tensors(facts.namespace.get(dataset.value)):
-            return False
-        value = facts.value_of(dataset)
-        if value is not None:
-            pieces.append(value)
-    for piece in list(pieces):
-        if isinstance(piece, cst.Call):
-            for arg in piece.args:
-                pieces.append(arg.value)
-                if isinstance(arg.value, cst.Name):
-                    value = facts.value_of(arg.value)
-                    if value is not None:
-                        pieces.append(value)
-    if any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE):
-        return False
-    return not any(_class_puts_on_device(facts, p) for p in pieces)
+        return False, "the dataset (passed through a `**` dict)"
+    provenance = _Provenance()
+    provenance.walk(facts, args[0].value, strict=True)
+    return provenance.device, provenance.unseen
 
 
-def _class_puts_on_device(facts: Facts, piece: cst.CSTNode) -> bool:
-    """`Preloaded(...)` where the class (here or in an earlier cell) moves or creates tensors
-    on a device anywhere in its body: `__getitem__` may then return device tensors, which the
-    loader's pinning thread cannot pin."""
-    if not isinstance(piece, cst.Call) or not isinstance(piece.func, cst.Name):
-        return False
-    name = piece.func.value
-    owner, cls = (facts, facts.classes[name]) if name in facts.classes else facts.prior.classes.get(name, (None, None))
-    if owner is None or cls is None:
-        return False
-    for node in owner.walk(cls):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda") \
-                and (node.func.attr.value == "cuda" or _is_device_move(owner, node) or not _host_move(owner, node)):
-            return True
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device" \
-                and not _spells_cpu(node.value):
-            return True
-    return False
+class _Provenance:
+    """Where a dataset's tensors come from: the expression, the values its names are bound to
+    (here, in earlier cells, live), and the bodies of the classes and functions it calls (here,
+    earlier cells, local modules), followed transitively. `strict` (the loader's own unit):
+    a name bound where its value is not seen (a parameter) is unseen; inside a class or function
+    body its parameters are the construction's arguments, already walked."""
+
+    def __init__(self) -> None:
+        self.device = False
+        self.unseen = ""
+        self._seen: set[int] = set()
+
+    def walk(self, owner: Facts, node: cst.CSTNode, strict: bool) -> None:
+        if self.device or id(node) in self._seen:
+            return
+        self._seen.add(id(node))
+        for n in owner.walk(node):
+            if isinstance(n, cst.Call):
+                self._call(owner, n)
+            elif isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "device" \
+                    and not _spells_cpu(n.value) and not (isinstance(n.value, cst.Name) and n.value.value == "None"):
+                self.device = True
+            if self.device:
+                return
+        reads = _data_reads(owner, node) if isinstance(node, cst.BaseExpression) else _body_reads(owner, node)
+        for name in sorted(reads):
+            self._name(owner, name, strict)
+
+    def _miss(self, what: str) -> None:
+        self.unseen = self.unseen or what
+
+    def _call(self, owner: Facts, call: cst.Call) -> None:
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("to", "cuda") \
+                and (func.attr.value == "cuda" or _is_device_move(owner, call) or not _host_move(owner, call)):
+            self.device = True
+            return
+        qualified = owner.qualified_name(func) or ""
+        if qualified == "torch.load" and keyword_arg(call, "map_location") is None:
+            self._miss("`torch.load` without `map_location` (it restores tensors to the device they were saved from)")
+            return
+        defined = owner._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+        if defined is not None:
+            self.walk(owner.owner_of(defined), defined, strict=False)
+            return
+        cls = owner.class_named(func)
+        if cls is not None:
+            self._class(*cls)
+        elif qualified and qualified.split(".")[0] not in _HOST_LIBRARIES:
+            self._miss(f"`{qualified}` (its source is not part of the analysed code)")
+
+    def _class(self, owner: Facts, cls: cst.ClassDef) -> None:
+        for base in cls.bases:
+            found = owner.class_named(base.value)
+            qualified = owner.qualified_name(base.value) or ""
+            if found is not None:
+                self._class(*found)
+            elif qualified.split(".")[0] not in ("torch", "builtins", "typing") and qualified != "object":
+                self._miss(f"the base class `{owner.code(base.value)}` of `{cls.name.value}`")
+        self.walk(owner, cls, strict=False)
+
+    def _name(self, owner: Facts, name: str, strict: bool) -> None:
+        sources = owner.value_sources(name)
+        if sources is not None:
+            for source in sources:
+                self.walk(owner, source, strict)
+            return
+        if name in owner.functions or name in owner.classes or name in owner.aliases:
+            return  # called: `_call` followed it; imported: judged where it is called
+        if owner.binds(name):
+            if strict:
+                self._miss(f"`{name}` (a parameter or loop variable: its value is not seen)")
+            return
+        earlier = owner.prior.value(name)
+        if earlier is not None:
+            self.walk(earlier[0], earlier[1], strict=True)
+            return
+        if owner.prior.defines(name):
+            return
+        if name in owner.namespace:
+            self._live(owner, name, owner.namespace[name])
+        elif not hasattr(builtins, name):
+            self._miss(f"`{name}` (defined where this analysis cannot see)")
+
+    def _live(self, owner: Facts, name: str, value: object) -> None:
+        """A value of the kernel: tensors are where they are; an object of a class of an
+        earlier cell is judged by that class; other objects of user code are unseen."""
+        import torch
+
+        if isinstance(value, torch.Tensor):
+            self.device = self.device or value.device.type != "cpu"
+            return
+        if not _host_tensors(value) or any(isinstance(v, torch.Tensor) and v.device.type != "cpu"
+                                           for v in getattr(value, "__dict__", {}).values()):
+            self.device = True
+            return
+        if isinstance(value, (types.ModuleType, type, types.FunctionType, int, float, str, bool, list, dict, tuple)):
+            return
+        module = (getattr(type(value), "__module__", "") or "").split(".")[0]
+        cls = owner.prior.classes.get(type(value).__name__)
+        if cls is not None:
+            self._class(*cls)
+        elif module not in _HOST_LIBRARIES:
+            self._miss(f"`{name}` (a `{type(value).__name__}` whose class this analysis did not read)")
+
+
+# torch calls whose arguments are sizes, bounds and fill values: what they build is a new host
+# tensor (a `device=` among them is seen), whatever their arguments hold.
+_SIZED_FACTORIES = frozenset({"randn", "rand", "randint", "zeros", "ones", "empty", "full", "arange", "linspace",
+                              "randperm", "eye"})
+
+
+def _data_reads(owner: Facts, expr: cst.BaseExpression) -> set[str]:
+    """The names an expression reads, less those it reads only as sizes of new tensors
+    (`torch.randn(n, 4)`): a parameter there cannot carry device tensors in."""
+    sized: set[str] = set()
+    for call in owner.calls_in(expr):
+        qualified = owner.qualified_name(call.func) or ""
+        if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _SIZED_FACTORIES:
+            sized |= owner.names_read(call)
+    return owner.names_read(expr) - sized
+
+
+def _body_reads(owner: Facts, body: cst.CSTNode) -> set[str]:
+    """The names a class or function body reads (not those it defines, binds in a comprehension
+    or reads as an attribute or keyword)."""
+    names, bound = set(), set()
+    for n in owner.walk(body):
+        if isinstance(n, cst.CompFor):
+            bound |= set(bound_names(n.target))
+        elif isinstance(n, cst.Name):
+            parent = owner.parent(n)
+            if isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.ImportAlias, cst.AsName)) \
+                    or isinstance(parent, cst.Attribute) and parent.attr is n or isinstance(parent, cst.Arg) and parent.keyword is n:
+                continue
+            names.add(n.value)
+    return names - bound
 
 
 def _host_move(facts: Facts, call: cst.Call) -> bool:
