@@ -8,6 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
@@ -21,7 +22,7 @@ _ELEMENTWISE = frozenset({
     "half", "int", "long", "bool",
 })
 _TENSOR_ONLY = frozenset({"detach", "contiguous", "unsqueeze", "requires_grad_"})
-_TENSOR_KEEPING = frozenset({"flatten", "clone", "view", "reshape", "float", "double", "abs", "t", "squeeze"})
+_TENSOR_KEEPING = frozenset({"flatten", "clone", "view", "reshape", "float", "double", "abs", "t", "squeeze", "cpu", "cuda"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 # Tensor methods returning a (values, indices) pair: `t.topk(k).indices` is a tensor.
 _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max", "min", "cummax", "cummin"})
@@ -69,7 +70,7 @@ class ElementwiseLoop(Rule):
                                  or self._ranking(node) is False):
             return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
-            return None
+            return self._per_row(node, outer, body) if len(ranges) == 1 else None
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -89,6 +90,91 @@ class ElementwiseLoop(Rule):
         )
         return False  # the inner loop is part of this finding
 
+    # --- per-row loops: `same = labels == labels[i]; losses.append(f(dist[i][same]))` -------------
+
+    def _per_row(self, node: cst.For, rng: _Range, body: list[cst.BaseStatement]) -> bool | None:
+        """`for i in range(len(t))` whose body runs torch ops on row `i` of tensors (no module or
+        user function, no value read back, nothing carried to the next row) and appends one
+        result that is stacked after the loop: one op per row per statement, where the same ops
+        on the whole tensors (a row dimension, masks broadcast per row) do every row at once.
+
+        Always a hint: how a per-row mask or reduction broadcasts is the user's to write."""
+        if rng.tensor is None or node.orelse is not None:
+            return None
+        assigned: set[str] = set()
+        appended: str | None = None
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and appended is None:
+                value, name = small.value, small.targets[0].target.value
+            elif isinstance(small, cst.Expr) and isinstance(small.value, cst.Call) and appended is None \
+                    and isinstance(small.value.func, cst.Attribute) and small.value.func.attr.value == "append" \
+                    and isinstance(small.value.func.value, cst.Name) and len(small.value.args) == 1:
+                value, name = small.value.args[0].value, None
+                appended = small.value.func.value.value
+            else:
+                return None
+            if self.facts.names_read(value) & (self.facts.names_written(node.body) - assigned) \
+                    or not self._row_ops(value, rng.var):
+                return None  # carried from the previous row, or not only tensor ops
+            if name is not None:
+                assigned.add(name)
+        if appended is None or not self._row_reads(node, rng.var) or not self._stacked_after(appended, node):
+            return None
+        self.report(
+            node,
+            f"this loop runs the same tensor ops on one row of `{rng.tensor.value}` per iteration (over `{rng.var}`) "
+            f"and stacks the results: an op (a kernel launch on a GPU) per row and statement, where the same ops on "
+            "the whole tensors do every row at once",
+            fix=Fix(description="compute every row at once: index whole tensors instead of row "
+                    f"`{rng.var}` (`labels == labels[{rng.var}]` -> `labels.unsqueeze(0) == labels.unsqueeze(1)`) and "
+                    "replace per-row masked reductions by masked whole-tensor ones (`torch.where(mask, d, -inf)"
+                    ".max(1).values`), then drop the list and the stack", safe=False),
+        )
+        return False
+
+    def _row_ops(self, expr: cst.BaseExpression, var: str) -> bool:
+        """Only torch functions and tensor methods (nothing random, no module, no value read back
+        to the host), arithmetic, comparisons and subscripts; the row variable only as an index."""
+        for n in self.facts.walk(expr):
+            if isinstance(n, cst.Call):
+                qualified = self.facts.qualified_name(n.func) or ""
+                if self.facts.draws_random(n):
+                    return False
+                if isinstance(n.func, cst.Attribute) and not qualified:
+                    if n.func.attr.value in ("item", "tolist", "numpy", "cpu", "append") or self.facts.kind(n.func.value) is Kind.MODULE:
+                        return False
+                elif not qualified.startswith("torch.") or self.facts.kind(n.func) is Kind.MODULE \
+                        or qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional."):
+                    return False
+            elif isinstance(n, cst.Name) and n.value == var:
+                parent = self.facts.parent(n)
+                if not (isinstance(parent, cst.Index) and isinstance(self.facts.parent(parent), cst.SubscriptElement)):
+                    return False
+            elif isinstance(n, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.IfExp)):
+                return False
+        return True
+
+    def _row_reads(self, node: cst.For, var: str) -> bool:
+        """At least one `t[i]` of a tensor, `i` first."""
+        for n in self.facts.walk(node.body):
+            if isinstance(n, cst.Subscript) and isinstance(n.value, (cst.Name, cst.Attribute)) and n.slice \
+                    and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Name) \
+                    and n.slice[0].slice.value.value == var and self._is_tensor(n.value):
+                return True
+        return False
+
+    def _stacked_after(self, name: str, loop: cst.For) -> bool:
+        """The list is passed to `torch.stack`/`torch.cat` after the loop."""
+        end = self.facts.order(loop) + sum(1 for _ in self.facts.walk(loop))
+        for use in self.facts.uses(name):
+            call = self.facts.parent(self.facts.parent(use))
+            if self.facts.order(use) > end and isinstance(call, cst.Call) and call.args and call.args[0].value is use \
+                    and (self.facts.qualified_name(call.func) or "") in ("torch.stack", "torch.cat"):
+                return True
+        return False
+
     # --- counting loops: `if preds[i] == labels[i]: correct += 1`, confusion matrices ----------
 
     def _counting(self, node: cst.For) -> bool | None:
@@ -103,13 +189,12 @@ class ElementwiseLoop(Rule):
         if not elements or body is None or len(body) != 1 or node.orelse is not None:
             return None
         stmt = body[0]
-        if isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock) \
-                and len(stmt.body.body) == 1:
-            counter = _increment(stmt.body.body[0])
+        if isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock):
             test = self._element_test(stmt.test, elements)
-            if counter is None or test is None:
+            lines = self._masked_updates(list(stmt.body.body), test, elements, node) if test is not None else None
+            if lines is None:
                 return None
-            suggestion = f"{counter} += int(({test}).sum())"
+            suggestion = "\n".join(lines)
         elif isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.AugAssign) \
                 and isinstance(stmt.body[0].operator, cst.AddAssign):
             small = stmt.body[0]
@@ -127,6 +212,49 @@ class ElementwiseLoop(Rule):
                     "per item and have the same length)", suggestion=suggestion, safe=False),
         )
         return False
+
+    def _masked_updates(self, stmts: list[cst.BaseStatement], test: str, elements: dict[str, str],
+                        loop: cst.For) -> list[str] | None:
+        """What an `if <element test>:` body adds up, vectorised over the hit mask: counts
+        (`hits += 1`), per-class counts keyed by an element (`per_class[int(t)] += 1` -> one
+        `bincount` of the hit elements) and, beside at least one count, other sums of the
+        elements (`mrr += 1 / (row.tolist().index(t) + 1)`, named in the hint to rewrite over the
+        hit rows). None if the body does anything else."""
+        if len(stmts) == 1 and _increment(stmts[0]) is not None:
+            return [f"{_increment(stmts[0])} += int(({test}).sum())"]
+        mask = "hit"
+        lines, sums, counted = [f"{mask} = {test}"], [], False
+        allowed = {k for k in elements if k.isidentifier()} | {v for v in elements.values() if v.isidentifier()} \
+            | set(bound_names(loop.target)) | {"int", "float", "len", "abs", "min", "max"}
+        for stmt in stmts:
+            counter = _increment(stmt)
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if counter is not None:
+                lines.append(f"{counter} += int({mask}.sum())")
+                counted = True
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                    and isinstance(small.value, cst.Integer) and small.value.value == "1" \
+                    and isinstance(small.target, cst.Subscript) and len(small.target.slice) == 1 \
+                    and isinstance(small.target.slice[0].slice, cst.Index) \
+                    and isinstance(small.target.value, (cst.Name, cst.Attribute)) \
+                    and (self.facts.kind(small.target.value) in (Kind.LIST, Kind.TENSOR) or _repeated_list(self.facts, small.target.value)):
+                key = self._element(small.target.slice[0].slice.value, elements)
+                if key is None or key[0].isdigit():
+                    return None
+                totals = self.facts.code(small.target.value)
+                counts = f"torch.bincount({key}[{mask}], minlength=len({totals}))"
+                lines.append(f"{totals} += {counts}" if self.facts.kind(small.target.value) is Kind.TENSOR
+                             else f"for k, v in enumerate({counts}.tolist()): {totals}[k] += v")
+                counted = True
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                    and isinstance(small.target, cst.Name) and self.facts.names_read(small.value) <= allowed \
+                    and self.facts.names_read(small.value) & allowed - {"int", "float", "len", "abs", "min", "max"}:
+                sums.append(small.target.value)
+            else:
+                return None
+        if not counted:
+            return None  # a weighted sum alone is another shape
+        return lines + [f"# {name}: the same sum over the hit rows only ([{mask}])" for name in sums]
 
     # --- per-class sums: `label = labels[i]; class_total[label] += 1` -------------------------
 
@@ -328,7 +456,8 @@ class ElementwiseLoop(Rule):
             # a tensor zipped with tensors or values of unknown type (`zip(topk, targets)`); a list
             # or array beside it (Python values already) is not an element loop
             if all(isinstance(n, cst.Name) for n in names) and not any(a.star for a in it.args) \
-                    and all(isinstance(src, (cst.Name, cst.Attribute)) for src in sources) \
+                    and all(isinstance(src, (cst.Name, cst.Attribute)) or isinstance(src, cst.Call)
+                            and self.facts.kind(src) is Kind.TENSOR for src in sources) \
                     and any(self._is_tensor(src) for src in sources) \
                     and all(self.facts.kind(src) in (Kind.TENSOR, Kind.UNKNOWN) for src in sources):
                 return {n.value: self.facts.code(src) for n, src in zip(names, sources)}  # type: ignore[union-attr]
@@ -638,6 +767,13 @@ def _increment(stmt: cst.BaseStatement) -> str | None:
                 and isinstance(small.target, cst.Name):
             return small.target.value
     return None
+
+
+def _repeated_list(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A name bound to `[0] * n`: a Python list of totals."""
+    value = facts.value_of(expr) if isinstance(expr, cst.Name) else None
+    return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply) \
+        and isinstance(value.left, cst.List)
 
 
 def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:
