@@ -46,6 +46,9 @@ class CpuThenMove(Rule):
         factory, exact = _factory_under(func.value)
         if factory is None:
             return
+        if (self.facts.qualified_name(factory.func) or "") in _JOINS:
+            self._joined(node, factory, exact)
+            return
         qualified = self.facts.qualified_name(factory.func) or ""
         name = qualified.rsplit(".", 1)[-1]
         if not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES:
@@ -57,12 +60,7 @@ class CpuThenMove(Rule):
             return
         if self._sites.site(factory) is not None:
             return  # rebuilt from invariant data: `redundant-tensor` moves it out of the loop, device copy included
-        new_args = [*factory.args]
-        if new_args:
-            new_args[-1] = new_args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-        new_args.append(cst.Arg(value=device, keyword=cst.Name("device"), equal=cst.AssignEqual(
-            whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
-        new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, factory.with_changes(args=new_args)))
+        new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, _with_device(factory, device)))
         suggestion = self.facts.code(new_call)
         # `.cuda(None)` is the current GPU where `device=None` is the host: a `.cuda(x)` argument
         # moves to `device=` as it is only when it spells a device (an index, a string, torch.device).
@@ -79,6 +77,45 @@ class CpuThenMove(Rule):
             node,
             f"`torch.{name}(...)` is built on the CPU and copied to the device on every iteration",
             fix=fix,
+        )
+
+    def _joined(self, node: cst.Call, join: cst.Call, exact: bool) -> None:
+        """`torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)]).to(z.device)`: every piece is
+        a factory built on the host, joined there, then copied. Building each piece with
+        `device=` joins them on the device: the same values, no copy. Automatic when every piece
+        is an exact, non-random factory and the device is a plain name or attribute (read once
+        per piece instead of once)."""
+        device = self._device_arg(node)
+        pieces = join.args[0].value if join.args and join.args[0].keyword is None and not join.args[0].star else None
+        if device is None or not isinstance(pieces, (cst.List, cst.Tuple)) or not pieces.elements \
+                or self.facts.iteration_loop(node) is None:
+            return
+        factories = []
+        for el in pieces.elements:
+            factory, piece_exact = _factory_under(el.value) if isinstance(el, cst.Element) else (None, False)
+            qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
+            name = qualified.rsplit(".", 1)[-1]
+            if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
+                    or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args) \
+                    or self._sites.site(factory) is not None:
+                return
+            exact = exact and piece_exact and name not in RANDOM_FACTORIES
+            factories.append(factory)
+        placed = _Placed({f: _with_device(f, device) for f in factories})
+        new_call = cast(cst.BaseExpression, node.func.value.visit(placed))  # type: ignore[attr-defined]
+        if placed.done != len(factories):
+            return  # every piece or none: a join of host and device tensors raises
+        suggestion = self.facts.code(new_call)
+        # the device expression is read once per piece: a name, an attribute or a literal only;
+        # `.cuda(x)` moves to `device=` only when `x` spells a device (see `visit_Call`)
+        safe = exact and isinstance(device, (cst.Integer, cst.SimpleString)) or exact and isinstance(device, (cst.Name, cst.Attribute)) \
+            and node.func.attr.value == "to"  # type: ignore[attr-defined]
+        joined = self.facts.code(join.func)
+        self.report(
+            node,
+            f"`{joined}([...])` joins tensors built on the CPU and copies the result to the device on every iteration",
+            fix=Fix(description=f"build each piece on the device: `{suggestion}`",
+                    edits=(replace(self.facts, node, new_call),) if safe else (), suggestion=suggestion, safe=safe),
         )
 
     def _through_wrapper(self, call: cst.Call) -> None:
@@ -160,6 +197,34 @@ def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]
             return receiver, exact
         else:
             return None, False
+
+
+_JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
+
+
+class _Placed(cst.CSTTransformer):
+    """Replaces each of the given nodes (by identity) at once."""
+
+    def __init__(self, replacements: dict[cst.Call, cst.Call]) -> None:
+        super().__init__()
+        self.replacements = replacements
+        self.done = 0
+
+    def leave_Call(self, original_node: cst.Call, updated_node: cst.Call) -> cst.BaseExpression:
+        if original_node in self.replacements:
+            self.done += 1
+            return self.replacements[original_node]
+        return updated_node
+
+
+def _with_device(factory: cst.Call, device: cst.BaseExpression) -> cst.Call:
+    """`factory(..., device=device)`."""
+    args = [*factory.args]
+    if args:
+        args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
+    args.append(cst.Arg(value=device, keyword=cst.Name("device"), equal=cst.AssignEqual(
+        whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
+    return factory.with_changes(args=args)
 
 
 def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
