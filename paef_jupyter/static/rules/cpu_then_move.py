@@ -8,12 +8,14 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..facts import Facts
 from ..types import Kind
+from ._tensor_facts import invariant
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
-_SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat",
+_SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
                              "flatten", "float", "long", "double", "half", "bool", "int", "transpose", "permute"})
 
 FACTORIES = frozenset({
@@ -44,7 +46,12 @@ class CpuThenMove(Rule):
             self._through_wrapper(node)
             return
         factory, exact = _factory_under(func.value)
-        if factory is None:
+        if factory is None and isinstance(func.value, cst.Name):
+            made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
+            if isinstance(made, cst.Call):
+                self._from_helper(node, made)
+            return
+        if factory is None or self._from_helper(node, factory):
             return
         if (self.facts.qualified_name(factory.func) or "") in _JOINS:
             self._joined(node, factory, exact)
@@ -78,6 +85,30 @@ class CpuThenMove(Rule):
             f"`torch.{name}(...)` is built on the CPU and copied to the device on every iteration",
             fix=fix,
         )
+
+    def _from_helper(self, node: cst.Call, call: cst.Call) -> bool:
+        """`one_hot(y).cuda()`, `mask = make_mask(n)` ... `mask.to(device)`: a function of this
+        unit, an earlier cell or a local module whose every return is a tensor it builds with a
+        host factory, moved by the caller on every iteration. A hint: the helper, not this line,
+        must take the device. Invariant calls are `redundant-tensor`'s (one finding per site)."""
+        helper = self.facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        if helper is None or not isinstance(helper, cst.FunctionDef):
+            return False
+        loop = self.facts.iteration_loop(node)
+        if loop is None or self._device_arg(node) is None or invariant(self.facts, call, loop):
+            return True
+        factory = _host_factory_returned(self.facts.owner_of(helper), helper)
+        if factory is None:
+            return True
+        self.report(
+            node,
+            f"`{self.facts.code(call.func)}(...)` builds its tensor on the CPU (`{factory}` in "
+            f"`{helper.name.value}`) and `{self.facts.code(node.func)}` copies it to the device on every iteration",
+            fix=Fix(description=f"give `{helper.name.value}` the device and create the tensor there "
+                    f"(`{factory.split('(')[0]}(..., device=device)`): no host allocation and no copy per step",
+                    safe=False),
+        )
+        return True
 
     def _joined(self, node: cst.Call, join: cst.Call, exact: bool) -> None:
         """`torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)]).to(z.device)`: every piece is
@@ -197,6 +228,26 @@ def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]
             return receiver, exact
         else:
             return None, False
+
+
+def _host_factory_returned(owner: Facts, func: cst.FunctionDef) -> str | None:
+    """The host factory (`torch.zeros(...)`) every `return` of `func` gives (directly, through a
+    same-device method chain, or through a local name filled in place); None if any return is
+    something else or is built with `device=` or like another tensor."""
+    returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    found = None
+    for ret in returns:
+        value = ret.value
+        if isinstance(value, cst.Name):
+            value = owner.value_of(value)
+        factory, _ = _factory_under(value) if value is not None else (None, False)
+        qualified = (owner.qualified_name(factory.func) or "") if factory is not None else ""
+        name = qualified.rsplit(".", 1)[-1]
+        if factory is None or not qualified.startswith("torch.") or name not in FACTORIES or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value == "device" for a in factory.args):
+            return None
+        found = f"torch.{name}(...)"
+    return found
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
