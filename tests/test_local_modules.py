@@ -397,3 +397,31 @@ def test_a_dataset_class_the_project_does_not_hold_is_for_review(tmp_path: Path)
     found = _pin_findings(tmp_path, "from shared_datasets import OnHost", "OnHost(32)")
     assert [f.line for f in found] == [7]
     assert found[0].fix.needs_review and "shared_datasets.OnHost" in found[0].fix.review
+
+
+LOADER_CELL = (
+    "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+    "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+    "train_dl = DataLoader(TensorDataset(torch.randn(32, 4), torch.randn(32, 1)), batch_size=8)\n"
+)
+FIT_CELL = "def fit(model, dl):\n    for xb, yb in dl:\n        xb, yb = xb.to(device), yb.to(device)\n        model(xb).sum().backward()\n"
+
+
+def _cells(*sources: str) -> list[SourceUnit]:
+    return [SourceUnit(CellRef("nb.ipynb", i), s) for i, s in enumerate(sources)]
+
+
+def test_a_loader_consumed_in_a_later_cell_is_pinned_where_it_is_built() -> None:
+    """`paef scan` of a notebook: the loader cell sees the later loop (directly, or through a
+    function of another cell it is passed to) and takes the pin; the later cell stays silent."""
+    loop = "for epoch in range(2):\n    for xb, yb in train_dl:\n        xb = xb.to(device)\n"
+    for later in (_cells(LOADER_CELL, loop), _cells(LOADER_CELL, FIT_CELL, "fit(torch.nn.Linear(4, 1), train_dl)\n")):
+        found = analyze(later, rules=["pageable-transfer"]).findings
+        assert [(f.ref.cell, f.line) for f in found] == [(0, 4)] and found[0].fix.automatic
+
+
+def test_a_later_cell_that_rebinds_the_loader_is_not_linked() -> None:
+    rebound = "train_dl = [(torch.zeros(2, 4), torch.zeros(2, 1))]\n"
+    found = analyze(_cells(LOADER_CELL, rebound, "for xb, yb in train_dl:\n    xb = xb.to(device)\n"),
+                    rules=["pageable-transfer"]).findings
+    assert found == ()

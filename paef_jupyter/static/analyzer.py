@@ -89,6 +89,8 @@ def _analyze(
             continue
         analysed.append((unit.ref, unit.masked, facts))
         priors[unit.ref.path] = prior.after(facts)
+    for i, (ref, _, facts) in enumerate(analysed):
+        facts.later = [f for r, _, f in analysed[i + 1 :] if r.path == ref.path]
     reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
     # A reached module's own loops (`train()` in train.py) run other modules' helpers per
     # iteration (utils.make_noise) just as the scanned units' loops do.

@@ -208,6 +208,7 @@ class Facts:
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
+        self.later: list[Facts] = []  # the cells after this one in the same notebook (set by the analyzer)
         self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
@@ -1112,21 +1113,24 @@ class Facts:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
 
-    def value_sources(self, name: str) -> list[cst.BaseExpression] | None:
-        """Every expression this unit binds `name` from, in any branch: the value, or the call a
-        tuple it is unpacked from (`train_ds, val_ds = random_split(ds, ...)`). None when some
-        binding has none (a parameter, a loop target, `with ... as`) or the unit never binds it."""
-        defs = self._defs.get(name)
+    def value_sources(self, name: cst.Name) -> list[cst.BaseExpression] | None:
+        """Every expression `name` may hold where it is read, from the bindings of its scope in
+        any branch: the value, or the call a tuple it is unpacked from (`train_ds, val_ds =
+        random_split(ds, ...)`). None when one of them has none (a parameter, a loop target,
+        `with ... as`) or the unit never binds the name there."""
+        defs = self._defs.get(name.value)
         if not defs:
             return None
+        func = self.enclosing_function(name)
+        scoped = [d for d in defs if d.function is func] or [d for d in defs if d.function is None]
         sources = []
-        for d in defs:
+        for d in scoped:
             source = d.value if d.value is not None else d.element if d.element is not None and not d.augmented \
                 else d.unpacked[0] if d.unpacked is not None else None
             if source is None:
                 return None
             sources.append(source)
-        return sources
+        return sources or None
 
     def _kind_of_name(self, name: cst.Name) -> Kind:
         d = self._reaching_def(name)

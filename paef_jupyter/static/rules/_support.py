@@ -356,6 +356,50 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     return loops
 
 
+def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """Loops elsewhere that iterate this loader call's value: in a function it is passed to by
+    name (`train_epoch(model, train_loader, ...)` -> `for batch in loader:` over that parameter,
+    never rebound there), in this unit, an earlier cell or a local module; and, for a loader
+    bound at a notebook's top level, loops over the name in later cells (and functions they
+    pass it to) while no cell in between binds the name again."""
+    parent = facts.parent(loader)
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return []
+    name = parent.targets[0].target.value
+    uses = [(facts, u) for u in facts.uses(name) if facts.value_of(u) is loader]
+    loops: list[Loop] = []
+    if facts.enclosing_function(loader) is None and len(facts.assigned_values(name)) == 1:
+        for later in facts.later:
+            if later.binds(name):
+                break
+            uses += [(later, u) for u in later.uses(name)]
+            loops += [loop for loop in loops_over(later, name) if loop.function is None]
+    return loops + [loop for loop in _fed_through_arguments(uses) if loop not in loops]
+
+
+def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
+    loops: list[Loop] = []
+    for owner, use in uses:
+        arg = owner.parent(use)
+        call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
+        if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
+            continue
+        func = owner._function_at(call.func)
+        if not isinstance(func, cst.FunctionDef) or any(a.star for a in call.args):
+            continue
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
+            params = params[1:]
+        assert isinstance(arg, cst.Arg)
+        param = arg.keyword.value if arg.keyword is not None else \
+            params[call.args.index(arg)] if call.args.index(arg) < len(params) else None
+        callee = owner.owner_of(func)
+        if param is None or param in callee.names_written(func.body):
+            continue
+        loops += [loop for loop in loops_over(callee, param) if loop.function is func and loop not in loops]
+    return loops
+
+
 def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     parent = facts.parent(value)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):

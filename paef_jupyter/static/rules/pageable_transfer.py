@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import builtins
+import sys
 import types
 
 import libcst as cst
@@ -20,6 +21,7 @@ from ._support import (
     iterated_name,
     keyword_arg,
     keyword_value,
+    loops_fed,
     may_carry,
     torch_alias,
     with_keyword,
@@ -47,6 +49,7 @@ class PageableTransfer(Rule):
         loops = consumer_loops(self.facts, node)
         moves = [move for loop in loops for move in self._batch_moves(loop)]
         if not moves:
+            self._fed_elsewhere(node)
             return
         name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         proven = batches_are_tensors(self.facts, node)
@@ -69,6 +72,28 @@ class PageableTransfer(Rule):
                         suggestion=self.facts.code(with_keyword(blocking[0], "non_blocking", _TRUE)), safe=False),
                 severity=Severity.LOW,
             )
+
+    def _fed_elsewhere(self, node: cst.Call) -> None:
+        """`train_epoch(model, train_loader, ...)` whose loop copies the batches, or a later cell's
+        loop over the loader: pin the loader here. The copies are in another function or cell,
+        which this edit leaves as they are (`non_blocking=True` there is the user's to add)."""
+        given, pin = keyword_value(self.facts, node, "pin_memory")
+        if given and not _is_false(pin):
+            return
+        for loop in loops_fed(self.facts, node):
+            moves = self._batch_moves(loop)
+            if not moves:
+                continue
+            on_device, unseen = _dataset_placement(self.facts, node)
+            if on_device:
+                return
+            owner = loop.facts
+            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) else "a later cell"
+            bound = self.facts.parent(node)
+            name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
+            self._pageable(node, name, [], [], False, unseen,
+                           moved=f"`{owner.code(moves[0])}` in {where}")
+            return
 
     def visit_Module(self, node: cst.Module) -> None:
         """Loops over a DataLoader built in an earlier cell: its settings come from the live object,
@@ -96,6 +121,8 @@ class PageableTransfer(Rule):
         owner, loader = earlier
         if (owner.qualified_name(loader.func) or "") not in LOADERS or not isinstance(loop.node, cst.For):
             return
+        if loop in loops_fed(owner, loader):
+            return  # the earlier cell sees this loop (`paef scan` of the notebook): reported at its loader
         given, pin = keyword_value(owner, loader, "pin_memory")
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
         moves = self._batch_moves(loop)
@@ -121,12 +148,12 @@ class PageableTransfer(Rule):
                    for n in self.facts.walk(self.facts.module))
 
     def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool,
-                  unseen: str) -> None:
+                  unseen: str, moved: str = "") -> None:
         """Pin the loader (a keyword `DataLoader` itself accepts) and, where the batches are proven
         tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a
         hint; a dataset built from code the analysis did not see (`unseen`) gets the edit for review."""
         torch = torch_alias(self.facts)
-        first = self.facts.code(moves[0])
+        first = moved or f"`{self.facts.code(moves[0])}`"
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
         new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(self.facts, loader, "pin_memory")
@@ -138,6 +165,10 @@ class PageableTransfer(Rule):
         if carried:
             description = ("pin the batches (`pin_memory=True` where there is a GPU). Not rewritten: a `**` dict "
                            "passed to the loader may already set `pin_memory`, and repeating a keyword is an error")
+        elif moved:
+            description = (f"pin the batches (`pin_memory={pin_value}`); the copies are made by {moved}, which this "
+                           "rewrite leaves as they are: give them `non_blocking=True` there so the pinned copy "
+                           "overlaps compute")
         elif not blocking and any(not _is_device_move(self.facts, m) for m in moves):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copy itself is made inside "
                            f"`{self.facts.code(moves[0].func)}`, which this rewrite leaves as it is: give its "
@@ -152,7 +183,7 @@ class PageableTransfer(Rule):
                               else "their results are read on the host at once"))
         self.report(
             loader,
-            f"`{name}` yields batches in pageable memory and `{first}` copies each one to the device: "
+            f"`{name}` yields batches in pageable memory and {first} copies each one to the device: "
             "the copy is staged through a pinned buffer and blocks the host every step, so data "
             "loading and GPU work cannot overlap",
             fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits),
@@ -195,29 +226,30 @@ class PageableTransfer(Rule):
     def _batch_moves(self, loop: Loop) -> list[cst.Call]:
         """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them)."""
         assert isinstance(loop.node, cst.For)
+        facts = loop.facts
         batch = set(bound_names(loop.node.target))
         if isinstance(loop.node.iter, cst.Call) and isinstance(loop.node.iter.func, cst.Name) and loop.node.iter.func.value == "enumerate":
             target = loop.node.target
             if isinstance(target, cst.Tuple) and target.elements and isinstance(target.elements[0].value, cst.Name):
                 batch.discard(target.elements[0].value.value)  # the step counter
         moves: list[cst.Call] = []
-        for n in self.facts.walk(loop.node.body, into_scopes=False):
-            if isinstance(n, cst.Assign) and self.facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
+        for n in facts.walk(loop.node.body, into_scopes=False):
+            if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and _is_device_move(self.facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and _is_device_move(facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
                 moves.append(n)
-            elif isinstance(n, cst.Call) and self._moves_in_helper(n, batch):
+            elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
         return moves
 
-    def _moves_in_helper(self, call: cst.Call, batch: set[str]) -> bool:
+    def _moves_in_helper(self, facts: Facts, call: cst.Call, batch: set[str]) -> bool:
         """`to_cuda(x)`, `move_to_device(batch, device)`: a function of this file, an earlier cell
         or a local module that copies the batch it is given to the device (the parameter itself,
         or each value of it in a comprehension: `{k: v.to(device) for k, v in batch.items()}`)."""
         if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
             return False
-        func = self.facts._function_at(call.func)
+        func = facts._function_at(call.func)
         if func is None:
             return False
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
@@ -226,7 +258,7 @@ class PageableTransfer(Rule):
         given |= {a.keyword.value for a in call.args if a.keyword is not None and _root(a.value) in batch}
         if not given:
             return False
-        owner = self.facts.owner_of(func)
+        owner = facts.owner_of(func)
         for node in owner.walk(func.body, into_scopes=True):
             if isinstance(node, (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)):
                 comp = node.for_in
@@ -240,10 +272,9 @@ class PageableTransfer(Rule):
 # Libraries whose functions build host data (or take a visible `device=`): a call of theirs in
 # a dataset's construction or class body puts nothing on a device unseen. `torch.load` is the
 # exception: it restores tensors to the device they were saved from.
-_HOST_LIBRARIES = ("torch", "torchvision", "torchaudio", "torchtext", "numpy", "pandas", "PIL", "cv2", "builtins",
-                   "math", "random", "os", "json", "csv", "pathlib", "pickle", "re", "collections", "itertools",
-                   "functools", "string", "gzip", "io", "glob", "sklearn", "scipy", "transformers", "tokenizers",
-                   "datasets", "h5py", "typing", "dataclasses")
+_HOST_LIBRARIES = frozenset(sys.stdlib_module_names) | {
+    "torch", "torchvision", "torchaudio", "torchtext", "numpy", "pandas", "PIL", "cv2", "sklearn", "scipy",
+    "transformers", "tokenizers", "datasets", "h5py"}
 
 
 def _dataset_placement(facts: Facts, loader: cst.Call) -> tuple[bool, str]:
@@ -284,7 +315,7 @@ class _Provenance:
             if self.device:
                 return
         reads = _data_reads(owner, node) if isinstance(node, cst.BaseExpression) else _body_reads(owner, node)
-        for name in sorted(reads):
+        for name in reads:
             self._name(owner, name, strict)
 
     def _miss(self, what: str) -> None:
@@ -320,12 +351,13 @@ class _Provenance:
                 self._miss(f"the base class `{owner.code(base.value)}` of `{cls.name.value}`")
         self.walk(owner, cls, strict=False)
 
-    def _name(self, owner: Facts, name: str, strict: bool) -> None:
-        sources = owner.value_sources(name)
+    def _name(self, owner: Facts, read: cst.Name, strict: bool) -> None:
+        sources = owner.value_sources(read)
         if sources is not None:
             for source in sources:
                 self.walk(owner, source, strict)
             return
+        name = read.value
         if name in owner.functions or name in owner.classes or name in owner.aliases:
             return  # called: `_call` followed it; imported: judged where it is called
         if owner.binds(name):
@@ -371,7 +403,7 @@ _SIZED_FACTORIES = frozenset({"randn", "rand", "randint", "zeros", "ones", "empt
                               "randperm", "eye"})
 
 
-def _data_reads(owner: Facts, expr: cst.BaseExpression) -> set[str]:
+def _data_reads(owner: Facts, expr: cst.BaseExpression) -> list[cst.Name]:
     """The names an expression reads, less those it reads only as sizes of new tensors
     (`torch.randn(n, 4)`): a parameter there cannot carry device tensors in."""
     sized: set[str] = set()
@@ -379,13 +411,15 @@ def _data_reads(owner: Facts, expr: cst.BaseExpression) -> set[str]:
         qualified = owner.qualified_name(call.func) or ""
         if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _SIZED_FACTORIES:
             sized |= owner.names_read(call)
-    return owner.names_read(expr) - sized
+    wanted = owner.names_read(expr) - sized
+    return [n for n in _body_reads(owner, expr) if n.value in wanted]
 
 
-def _body_reads(owner: Facts, body: cst.CSTNode) -> set[str]:
-    """The names a class or function body reads (not those it defines, binds in a comprehension
-    or reads as an attribute or keyword)."""
-    names, bound = set(), set()
+def _body_reads(owner: Facts, body: cst.CSTNode) -> list[cst.Name]:
+    """The names a class, function or expression reads, one node per name (not those it
+    defines, binds in a comprehension or lambda, or reads as an attribute or keyword)."""
+    names: dict[str, cst.Name] = {}
+    bound: set[str] = set()
     for n in owner.walk(body):
         if isinstance(n, cst.CompFor):
             bound |= set(bound_names(n.target))
@@ -394,8 +428,8 @@ def _body_reads(owner: Facts, body: cst.CSTNode) -> set[str]:
             if isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef, cst.ImportAlias, cst.AsName)) \
                     or isinstance(parent, cst.Attribute) and parent.attr is n or isinstance(parent, cst.Arg) and parent.keyword is n:
                 continue
-            names.add(n.value)
-    return names - bound
+            names.setdefault(n.value, n)
+    return [n for name, n in names.items() if name not in bound]
 
 
 def _host_move(facts: Facts, call: cst.Call) -> bool:
