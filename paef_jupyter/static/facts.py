@@ -962,6 +962,8 @@ class Facts:
             return Kind.UNKNOWN
         if isinstance(expr, cst.Subscript):
             base = self.kind(expr.value)
+            if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
+                return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
             return {
                 Kind.DICT_OF_LIST: Kind.LIST,
                 Kind.DICT_OF_TENSOR: Kind.TENSOR,

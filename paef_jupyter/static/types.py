@@ -108,7 +108,7 @@ def kind_of_qualified_call(name: str) -> Kind:
         return Kind.TENSOR
     if name.startswith("numpy."):
         return Kind.NDARRAY
-    if name == "builtins.list":
+    if name in ("builtins.list", "builtins.sorted"):  # `sorted` always returns a new list
         return Kind.LIST
     if name == "builtins.dict":
         return Kind.DICT

@@ -62,7 +62,10 @@ class DictAsList(Rule):
         if loop is None or rarely_runs(self.facts, node, loop):
             return
         use = self._use(node, positional[0].value)
-        if use is None or self.facts.kind(use.column.value) is not Kind.DICT_OF_LIST:
+        if use is None:
+            self._per_key(node, positional[0].value, loop)
+            return
+        if self.facts.kind(use.column.value) is not Kind.DICT_OF_LIST:
             return
         if not invariant(self.facts, use.column, loop) or invariant(self.facts, positional[0].value, loop):
             return  # the dict changes in the loop, or the whole tensor is invariant (redundant-tensor)
@@ -117,6 +120,32 @@ class DictAsList(Rule):
     def leave_Module(self, original_node: cst.Module) -> None:
         for use, target in self._groups.values():
             self._report(use, target)
+
+    def _per_key(self, node: cst.Call, arg: cst.BaseExpression, loop: Loop) -> None:
+        """`torch.tensor(train_items[u], device=device)` for each user `u` of the loop: a dict of
+        Python lists (one per key, of any length) converted key by key on every pass, where each
+        key's tensor could be built once. A hint: the lists are ragged, so the table is a dict of
+        tensors (or a padded tensor), which changes how the program reads it."""
+        if not (isinstance(arg, cst.Subscript) and len(arg.slice) == 1 and isinstance(arg.slice[0].slice, cst.Index)
+                and isinstance(arg.value, (cst.Name, cst.Attribute))):
+            return
+        table, key = arg.value, arg.slice[0].slice.value
+        if self.facts.kind(table) is not Kind.DICT_OF_LIST or isinstance(key, (cst.SimpleString, cst.Integer)):
+            return  # `d["col"]` whole: invariant, `redundant-tensor`'s
+        if not invariant(self.facts, table, loop) or invariant(self.facts, arg, loop):
+            return
+        d, ctor = self.facts.code(table), self.facts.code(node.func)
+        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
+        name = fresh_name(self.facts, f"{_name_of(table)}_t", self._names)
+        self._names.add(name)
+        suggestion = f"{name} = {{k: {ctor}(v{options}) for k, v in {d}.items()}}  # once, before the loop\n...\n{name}[{self.facts.code(key)}]"
+        self.report(
+            node,
+            f"`{d}` maps each key to a Python list: `{ctor}({d}[{self.facts.code(key)}])` converts one key's list one "
+            "Python object at a time on every iteration (and copies it to the device), the same lists every pass",
+            fix=Fix(description=f"convert each key's list once before the loop (`{name}`, a dict of tensors) and read "
+                    "the key's tensor in the loop", suggestion=suggestion, safe=False),
+        )
 
     # --- matching --------------------------------------------------------------------------
 
