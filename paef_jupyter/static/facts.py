@@ -702,7 +702,7 @@ class Facts:
         `model` (a step of that optimizer changes them all). Values computed from a name
         (`xb = x @ w`) hold no reference to it and are not followed."""
         out: set[str] = set()
-        work = [(n, 0) for n in self.names_read(made)]
+        work = [(n, 0) for n in self.names_read(made) - self._read_for_shape_only(made)]
         while work:
             name, depth = work.pop()
             if name in out or self._imported(name) or self._holds_constant(name):
@@ -713,6 +713,28 @@ class Facts:
                 if value is not None and depth < 4:
                     work.extend((n, depth + 1) for n in self._referenced(value))
         return out
+
+    def _read_for_shape_only(self, expr: cst.BaseExpression) -> set[str]:
+        """Names `expr` reads only for their shape (`X.shape[1]`, `x.size(0)`, `len(x)`, `x.ndim`):
+        an object built from those numbers holds no reference to them (`nn.Linear(X.shape[1], 32)`)."""
+        shaped: set[str] = set()
+        other: set[str] = set()
+        for n in self.walk(expr):
+            if not isinstance(n, cst.Name):
+                continue
+            parent = self.parent(n)
+            if isinstance(parent, cst.Attribute) and parent.attr is n:
+                continue
+            outer = self.parent(parent) if parent is not None else None
+            if isinstance(parent, cst.Attribute) and parent.value is n and (
+                    parent.attr.value in ("shape", "ndim", "dtype")
+                    or parent.attr.value == "size" and isinstance(outer, cst.Call) and outer.func is parent) \
+                    or isinstance(parent, cst.Arg) and isinstance(outer, cst.Call) and len(outer.args) == 1 \
+                    and (self.qualified_name(outer.func) or "") == "builtins.len":
+                shaped.add(n.value)
+            else:
+                other.add(n.value)
+        return shaped - other
 
     def _referenced(self, value: cst.BaseExpression) -> frozenset[str]:
         """Names whose objects `value` holds or is: the elements of a literal container (and of

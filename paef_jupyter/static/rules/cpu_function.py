@@ -26,6 +26,9 @@ _COPYING_CALLS = frozenset({"torch.tensor", "torch.Tensor", "torch.FloatTensor",
                             "builtins.len", "builtins.float", "builtins.int", "builtins.sum", "builtins.sorted"})
 _TORCH_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like",
                            "normal", "bernoulli", "multinomial", "poisson", "dropout", "empty", "empty_like"})
+# Methods of a NumPy array that compute over its data (with axis options only): `X.mean(0)`.
+_ARRAY_WORK = frozenset({"mean", "std", "var", "sum", "prod", "min", "max", "argmin", "argmax", "argsort", "cumsum",
+                         "cumprod", "nonzero"})
 _PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
                             "range", "zip", "enumerate", "dict", "set"})
 _IMPURE_METHODS = frozenset({"pop", "popitem", "popleft", "next", "send", "read", "readline"})
@@ -47,6 +50,7 @@ class CpuFunction(Rule):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._reported: set[cst.CSTNode] = set()
+        self._chain_end: cst.CSTNode | None = None  # the last statement of the chain `_hoist` moved
         self._names: set[str] = set()
         self._sites = FactorySites(self.facts)
 
@@ -78,6 +82,7 @@ class CpuFunction(Rule):
             fix = Fix(description="compute it once outside the per-iteration function (e.g. in `__init__`) and "
                       "index the stored result", suggestion=f"precomputed = {code}", safe=False)
         else:
+            self._chain_end = None
             fix = self._hoist(node, target, code)
             if fix.edits and self.facts.may_run_zero_times(target):
                 fix = dataclasses.replace(fix, review=(
@@ -89,6 +94,7 @@ class CpuFunction(Rule):
             f"`{code}` runs {what} {where} on loop-invariant data: the same result is recomputed on the CPU "
             "every iteration while the device waits",
             fix=fix,
+            end_node=self._chain_end if in_loop else None,
         )
 
     def _report_per_batch(self, node: cst.Call, what: str) -> None:
@@ -178,6 +184,11 @@ class CpuFunction(Rule):
                 return None
             return "NumPy work"
         func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_WORK and not call.args or \
+                isinstance(func, cst.Attribute) and func.attr.value in _ARRAY_WORK and all(
+                    isinstance(a.value, (cst.Integer, cst.UnaryOperation)) or a.keyword is not None and a.keyword.value in ("axis", "keepdims", "ddof")
+                    for a in call.args):
+            return "NumPy work" if self.facts.kind(func.value) is Kind.NDARRAY else None  # `X[tr].mean(0)`
         if not isinstance(func, cst.Name):
             return None
         if func.value in self.facts.functions:
@@ -258,15 +269,21 @@ class CpuFunction(Rule):
         if holder is not FRESH and self._changed_in_loop(holder, loop):
             return Fix(description=f"compute it once before the loop; `{holder}` is changed in place in the loop, "
                        "so copy it there (`.copy()`) or leave it", suggestion=f"{holder}_once = {code}", safe=False)
-        if assigned is not None:
-            chain = self._chain(stmt, assigned, loop)  # type: ignore[arg-type]
+        names = {assigned} if assigned is not None else _tuple_names(stmt)
+        if assigned is None and names and not self._whole_value_invariant(stmt, loop):
+            names = set()  # `mean, noise = X.mean(0), rng.rand()`: the other element varies
+        if names:
+            chain = self._chain(stmt, names, loop)  # type: ignore[arg-type]
             if len(chain) > 1 and self._movable_chain(chain, loop):
                 lines = [self.facts.code(s.with_changes(leading_lines=())).strip() for s in chain]
                 edits = (insert_before(self.facts, loop.node, "\n".join(lines)),
                          *(delete_statement(self.facts, s) for s in chain))
-                return Fix(description=f"compute `{assigned}` once before the loop ({len(chain)} statements that "
+                self._reported.update(chain)
+                self._chain_end = chain[-1]
+                shown = assigned or ", ".join(sorted(names))
+                return Fix(description=f"compute `{shown}` once before the loop ({len(chain)} statements that "
                            "depend only on loop-invariant data)", edits=edits, suggestion="\n".join(lines))
-            if self._movable(stmt, assigned, loop):
+            if assigned is not None and self._movable(stmt, assigned, loop):
                 return Fix(description=f"compute it once before the loop: `{assigned} = {code}`",
                            edits=hoist_statement(self.facts, stmt, loop), suggestion=f"{assigned} = {code}")  # type: ignore[arg-type]
         base = _function_name(node)
@@ -275,12 +292,17 @@ class CpuFunction(Rule):
         return Fix(description=f"compute it once before the loop as `{name}` and use that here",
                    edits=hoist_expression(self.facts, node, loop, name), suggestion=f"{name} = {code}")
 
-    def _chain(self, first: cst.SimpleStatementLine, name: str, loop: Loop) -> list[cst.SimpleStatementLine]:
+    def _whole_value_invariant(self, stmt: cst.CSTNode, loop: Loop) -> bool:
+        value = stmt.body[0].value  # type: ignore[attr-defined]
+        return invariant(self.facts, value, loop) and all(
+            self._pure_in_chain(c, set(), loop) for c in self.facts.calls_in(value))
+
+    def _chain(self, first: cst.SimpleStatementLine, assigned: set[str], loop: Loop) -> list[cst.SimpleStatementLine]:
         """`first` and the statements right after it that only refine its result from
         invariant data (`f = np.log1p(raw)`; `f = (f - f.mean(0)) / f.std(0)`)."""
         block = self.facts.parent(first)
         body = list(getattr(block, "body", ()))
-        chain, names = [first], {name}
+        chain, names = [first], set(assigned)
         for stmt in body[body.index(first) + 1 :] if first in body else ():
             target = _single_assignment(stmt)
             if target is None:
@@ -313,7 +335,7 @@ class CpuFunction(Rule):
 
     def _movable_chain(self, chain: list[cst.SimpleStatementLine], loop: Loop) -> bool:
         """The chain's names: written only by it, not read before it, never changed in place."""
-        names = {n for n in map(_single_assignment, chain) if n is not None}
+        names = {n for n in map(_single_assignment, chain) if n is not None} | _tuple_names(chain[0])
         if self.facts.is_conditional(chain[0], loop):
             return False
         if not sole_writers(self.facts, names, list(chain), loop):
@@ -350,6 +372,9 @@ class CpuFunction(Rule):
             if isinstance(anc, cst.Assign) and anc.value is current and len(anc.targets) == 1 \
                     and isinstance(anc.targets[0].target, cst.Name):
                 return anc.targets[0].target.value
+            if isinstance(anc, cst.Element) and anc.value is current:
+                target = _paired_target(self.facts, anc)  # `mean, std = X.mean(0), X.std(0)`
+                return target
             return None
         return None
 
@@ -378,7 +403,7 @@ class CpuFunction(Rule):
         """`value` may be (a view of) `name`'s object: `adj.t()`, `adj[0]`, `model(x, adj)`;
         arithmetic on it (`adj @ x`) builds a new one."""
         return any(self._flows_into(n) is not FRESH for n in self.facts.walk(value)
-                   if isinstance(n, cst.Name) and n.value == name)
+                   if isinstance(n, cst.Name) and n.value == name and not _attribute_name(self.facts, n))
 
     def _movable(self, stmt: cst.CSTNode, assigned: str, loop: Loop) -> bool:
         """`name = f(...)` moves whole: unconditional, the only write of `name`, not read before."""
@@ -393,6 +418,39 @@ def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:
             and isinstance(parent.targets[0].target, cst.Name):
         return parent.targets[0].target.value
     return None
+
+
+def _attribute_name(facts: Facts, name: cst.Name) -> bool:
+    """`mean` in `x.mean(0)`: an attribute's name, not a read of the variable `mean`."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.Attribute) and parent.attr is name
+
+
+def _tuple_names(stmt: cst.CSTNode) -> set[str]:
+    """`{"mean", "std"}` for a statement line that is exactly `mean, std = a, b` (plain names)."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        assign = stmt.body[0]
+        if len(assign.targets) == 1 and _paired(assign.targets[0].target, assign.value):
+            return {el.value.value for el in assign.targets[0].target.elements}  # type: ignore[union-attr]
+    return set()
+
+
+def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    return isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements) \
+        and all(isinstance(el, cst.Element) and isinstance(el.value, cst.Name) for el in target.elements) \
+        and all(isinstance(el, cst.Element) for el in value.elements)
+
+
+def _paired_target(facts: Facts, element: cst.Element) -> str | None:
+    """The name a tuple assignment binds to this element of its value (`std` for `X.std(0)` in
+    `mean, std = X.mean(0), X.std(0)`)."""
+    value = facts.parent(element)
+    assign = facts.parent(value) if isinstance(value, cst.Tuple) else None
+    if not (isinstance(assign, cst.Assign) and assign.value is value and len(assign.targets) == 1
+            and _paired(assign.targets[0].target, value)):
+        return None
+    index = list(value.elements).index(element)  # type: ignore[union-attr]
+    return assign.targets[0].target.elements[index].value.value  # type: ignore[union-attr]
 
 
 def _single_assignment(stmt: cst.CSTNode) -> str | None:
