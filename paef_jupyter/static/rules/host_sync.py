@@ -13,7 +13,7 @@ from ..facts import Facts, Loop
 from ..names import root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, torch_alias
+from ._support import grad_disabled, hot_loop, insert_after, steps_itself, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -302,6 +302,9 @@ class HostSync(Rule):
         for anc in self.facts.ancestors(node):
             if anc is loop.node:
                 return True
+            if isinstance(anc, cst.If) and child is anc.body and steps_itself(self.facts, anc.body):
+                child = anc  # `if len(memory) >= batch_size:` around the whole step: it runs on every step that trains
+                continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
