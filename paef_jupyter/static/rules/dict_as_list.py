@@ -63,7 +63,8 @@ class DictAsList(Rule):
             return
         use = self._use(node, positional[0].value)
         if use is None:
-            self._per_key(node, positional[0].value, loop)
+            if not self._column_passed_in(node, positional[0].value):
+                self._per_key(node, positional[0].value, loop)
             return
         if self.facts.kind(use.column.value) is not Kind.DICT_OF_LIST:
             return
@@ -120,6 +121,41 @@ class DictAsList(Rule):
     def leave_Module(self, original_node: cst.Module) -> None:
         for use, target in self._groups.values():
             self._report(use, target)
+
+    def _column_passed_in(self, node: cst.Call, arg: cst.BaseExpression) -> bool:
+        """`def to_device(xs, ys): return torch.tensor(xs)...` where every per-iteration call passes
+        a slice of a dict-of-lists column (`to_device(data["tokens"][b : b + bs], ...)`): the
+        helper converts the column's rows one Python object at a time per batch. A hint: the
+        columns are converted where the dict is made, and the callers pass tensor slices."""
+        func = self.facts.enclosing_function(node)
+        if not isinstance(arg, cst.Name) or not isinstance(func, cst.FunctionDef) or arg.value in self.facts.names_written(func.body):
+            return False
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if arg.value not in params:
+            return False
+        sites = self.facts.per_iteration_call_sites(func)
+        columns = []
+        for owner, call in sites:
+            passed = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == arg.value), None)
+            plain = [a.value for a in call.args if a.keyword is None and not a.star]
+            if passed is None and params.index(arg.value) < len(plain) and not any(a.star for a in call.args):
+                passed = plain[params.index(arg.value)]
+            if not (isinstance(passed, cst.Subscript) and isinstance(passed.value, cst.Subscript) and len(passed.slice) == 1
+                    and isinstance(passed.slice[0].slice, cst.Slice) and owner.kind(passed.value.value) is Kind.DICT_OF_LIST):
+                return False
+            columns.append(owner.code(passed.value))
+        if not columns:
+            return False
+        shown = ", ".join(f"`{c}`" for c in dict.fromkeys(columns))
+        self.report(
+            node,
+            f"`{arg.value}` is a slice of {shown} (a dict of Python lists) at every per-iteration call of "
+            f"`{func.name.value}`: `{self.facts.code(node.func)}` converts the selected rows one Python object at a "
+            "time on every batch",
+            fix=Fix(description="convert the column to a tensor once, where the dict is created, and pass tensor "
+                    f"slices to `{func.name.value}` (each batch becomes one indexing op)", safe=False),
+        )
+        return True
 
     def _per_key(self, node: cst.Call, arg: cst.BaseExpression, loop: Loop) -> None:
         """`torch.tensor(train_items[u], device=device)` for each user `u` of the loop: a dict of
