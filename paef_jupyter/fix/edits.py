@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Iterable, Sequence
 
 import libcst as cst
 
@@ -45,8 +45,14 @@ def delete_statement(facts: Facts, stmt: cst.SimpleStatementLine) -> Edit:
 
 def hoist_statement(facts: Facts, stmt: cst.SimpleStatementLine, loop: Loop) -> tuple[Edit, Edit]:
     """Move a loop-invariant statement to just before `loop`."""
-    code = facts.module.code_for_node(stmt.with_changes(leading_lines=())).rstrip("\n")
-    return insert_before(facts, loop.node, code.strip()), delete_statement(facts, stmt)
+    first, *rest = hoist_statements(facts, [stmt], loop)
+    return first, rest[0]
+
+
+def hoist_statements(facts: Facts, stmts: Sequence[cst.SimpleStatementLine], loop: Loop) -> tuple[Edit, ...]:
+    """Move loop-invariant statements (in order) to just before `loop`."""
+    lines = [facts.module.code_for_node(s.with_changes(leading_lines=())).strip() for s in stmts]
+    return (insert_before(facts, loop.node, "\n".join(lines)), *(delete_statement(facts, s) for s in stmts))
 
 
 def hoist_expression(facts: Facts, expr: cst.BaseExpression, loop: Loop, name: str) -> tuple[Edit, Edit]:

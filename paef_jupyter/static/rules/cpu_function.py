@@ -10,7 +10,7 @@ import weakref
 
 import libcst as cst
 
-from ...fix.edits import delete_statement, fresh_name, hoist_expression, hoist_statement, insert_before
+from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
@@ -276,8 +276,7 @@ class CpuFunction(Rule):
             chain = self._chain(stmt, names, loop)  # type: ignore[arg-type]
             if len(chain) > 1 and self._movable_chain(chain, loop):
                 lines = [self.facts.code(s.with_changes(leading_lines=())).strip() for s in chain]
-                edits = (insert_before(self.facts, loop.node, "\n".join(lines)),
-                         *(delete_statement(self.facts, s) for s in chain))
+                edits = hoist_statements(self.facts, chain, loop)
                 self._reported.update(chain)
                 self._chain_end = chain[-1]
                 shown = assigned or ", ".join(sorted(names))

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from ...fix.edits import fresh_name, hoist_expression, hoist_statement
+from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
@@ -50,6 +50,8 @@ class RedundantTensor(Rule):
             return
         expr, factory, target, in_helper, assigned, mutated = (
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
+        chain: list[cst.SimpleStatementLine] = []
+        end: cst.CSTNode | None = None
         code = self.facts.code(expr)
         name = assigned or factory
         if site.shaped:
@@ -76,24 +78,60 @@ class RedundantTensor(Rule):
             )
         else:
             stmt = self.sites.hoistable_statement(expr, assigned, target)
-            if stmt is not None:
+            chain = self._derived(stmt, assigned, target) if stmt is not None and assigned is not None else []
+            if chain:
+                edits = hoist_statements(self.facts, [stmt, *chain], target)  # type: ignore[list-item]
+                end = chain[-1]
+                code = "; ".join(self.facts.code(s.body[0]).strip() for s in [stmt, *chain])  # type: ignore[union-attr]
+            elif stmt is not None:
                 edits = hoist_statement(self.facts, stmt, target)
             else:
                 name = fresh_name(self.facts, f"{name}_const", self._names)
                 self._names.add(name)
                 edits = hoist_expression(self.facts, expr, target, name)
-            fix = Fix(description=f"build it once before the loop: `{name} = {code}`", edits=edits,
-                      suggestion=f"{name} = {code}", review=self.sites.review(site))
+            built = code if chain else f"{name} = {code}"
+            fix = Fix(description=f"build it once before the loop: `{built}`", edits=edits,
+                      suggestion=built, review=self.sites.review(site))
         where = "in a function called on every iteration" if in_helper else "inside the loop"
         data = "the input's length and device only" if site.shaped else "loop-invariant data"
+        code = self.facts.code(expr)
         self.report(
             expr,
-            f"`{code}` is rebuilt {where} from {data}: an allocation, a fill"
+            f"`{code}` is rebuilt {where} from {data}"
+            + (f" (with the {len(chain)} statement{'s' if len(chain) > 1 else ''} after it, computed only from it)" if chain else "")
+            + ": an allocation, a fill"
             f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ''}"
             " and any device copy are repeated each iteration for the same tensor",
             fix=fix,
+            end_node=end,
         )
 
+
+    def _derived(self, stmt: cst.SimpleStatementLine, name: str, loop: Loop) -> list[cst.SimpleStatementLine]:
+        """`betas = torch.linspace(...)` then `alpha_bar = torch.cumprod(1 - betas, dim=0)`: the
+        statements right after a hoisted factory that compute, with pure ops, only from it (and
+        loop-invariant data) give the same tensors every iteration too, and move with it. Each
+        must bind a fresh name the loop writes nowhere else, never changes in place nor keeps."""
+        block = self.facts.parent(stmt)
+        body = list(getattr(block, "body", ()))
+        chain: list[cst.SimpleStatementLine] = []
+        names = {name}
+        for nxt in body[body.index(stmt) + 1 :] if stmt in body else ():
+            small = nxt.body[0] if isinstance(nxt, cst.SimpleStatementLine) and len(nxt.body) == 1 else None
+            if not (isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)):
+                break
+            target, value = small.targets[0].target.value, small.value
+            reads = self.facts.names_read(value)
+            if target in names or not reads & names or reads & (loop.writes - names) \
+                    or not invariant(self.facts, value, loop, frozenset(names)) \
+                    or any(self.facts.draws_random(c) for c in self.facts.calls_in(value)) \
+                    or self.sites._mutated(value, target, loop.node) or self.sites.kept(value, target, loop.node):
+                break
+            chain.append(nxt)
+            names.add(target)
+        while chain and not sole_writers(self.facts, names, [stmt, *chain], loop):
+            names.discard(chain.pop().body[0].targets[0].target.value)  # type: ignore[attr-defined]
+        return chain
 
     def _invariant_helper(self, node: cst.Call) -> None:
         """`row, col, w = gcn_norm(edge_index, N)` in the loop: this unit's pure function, on
