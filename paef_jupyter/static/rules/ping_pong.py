@@ -222,7 +222,7 @@ class PingPong(Rule):
                 suggestion=self.facts.code(source),
                 review="" if copying else "the host array would now share memory with the batch the loader gave",
             ),
-            end_node=move,
+            end_node=max((call for _, call in copies), key=self.facts.order),  # the round trip, to its last copy back
         )
 
     def _moved_to_device_call(self, call: cst.Call) -> bool:
