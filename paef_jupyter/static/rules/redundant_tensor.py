@@ -675,9 +675,57 @@ def _shape_local(facts: Facts, name: str, func: cst.FunctionDef | None, loop: Lo
             value.value.value if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) else None
         found = _shape_access(facts, head) if isinstance(head, cst.Name) else None
         if found is None:
+            found = _configured(facts, value, func, loop, depth)
+        if found is None:
             return None
         sources |= found
     return sources if bound else None
+
+
+_SIZE_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Divide, cst.Modulo, cst.Power)
+
+
+def _configured(facts: Facts, value: cst.BaseExpression, func: cst.FunctionDef, loop: Loop, depth: int) -> set[str] | None:
+    """`half_dim = self.dim // 2`: arithmetic on numbers, on attributes of `self` that only
+    `__init__` sets (the module's configuration: the same on every call) and on locals that are
+    shape reads themselves. None for anything else (a call, a parameter's value, an attribute
+    another method changes)."""
+    if isinstance(value, (cst.Integer, cst.Float)):
+        return set()
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _SIZE_ARITHMETIC):
+        left = _configured(facts, value.left, func, loop, depth)
+        right = _configured(facts, value.right, func, loop, depth) if left is not None else None
+        return left | right if left is not None and right is not None else None
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        return _configured(facts, value.expression, func, loop, depth)
+    if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self":
+        return set() if _set_only_in_init(facts, func, value.attr.value) else None
+    if isinstance(value, cst.Name):
+        return _shape_local(facts, value.value, func, loop, depth + 1)
+    return None
+
+
+def _set_only_in_init(facts: Facts, func: cst.FunctionDef, attr: str) -> bool:
+    """`self.<attr>` is bound in `__init__` of `func`'s class and nowhere else in the class."""
+    block = facts.parent(func)
+    cls = facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
+    if not isinstance(cls, cst.ClassDef):
+        return False
+    found = False
+    for method in cls.body.body:
+        if not isinstance(method, cst.FunctionDef):
+            continue
+        for node in facts.walk(method):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "setattr":
+                return False
+            written = node.target if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) else None
+            for part in facts.walk(written) if written is not None else ():
+                if isinstance(part, cst.Attribute) and isinstance(part.value, cst.Name) \
+                        and part.value.value == "self" and part.attr.value == attr:
+                    if method.name.value != "__init__" or not isinstance(node, cst.AssignTarget):
+                        return False
+                    found = True
+    return found
 
 
 def _shape_param(facts: Facts, func: cst.FunctionDef, name: str, loop: Loop, depth: int) -> set[str] | None:
