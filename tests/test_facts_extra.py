@@ -301,9 +301,11 @@ def _cells_findings(loader_cell: str) -> list[tuple[int | None, int, bool]]:
     return [(f.ref.cell, f.line, f.fixable) for f in report.findings]
 
 
-def test_loader_from_an_earlier_cell_without_a_kernel_gets_a_hint_at_the_copy() -> None:
+def test_loader_from_an_earlier_cell_without_a_kernel_is_pinned_in_its_own_cell() -> None:
+    """The loader's cell sees the later loop (`paef scan` of the notebook): the pin is applied
+    there, automatically; the loop's cell reports nothing more."""
     cell = "loader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), batch_size=4)\n"
-    assert _cells_findings(cell) == [(2, 2, False)]
+    assert _cells_findings(cell) == [(1, 1, True)]
 
 
 @pytest.mark.parametrize("cell", [
