@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import Cells, item_reads  # noqa: E402
+from dynamic_helpers import Cells, comparable_events, item_reads, without_span  # noqa: E402
 
 from paef_jupyter.dynamic.build import build_profile  # noqa: E402
 from paef_jupyter.dynamic.collector import collect  # noqa: E402
@@ -271,12 +271,6 @@ def test_the_window_has_at_least_three_iterations_and_shows_their_spread():
     assert " to " in spread
 
 
-def _comparable(trace):
-    """Events as the analyses read them; start times from the trace's first event."""
-    first = min(e.start_ns for e in trace.events)
-    return sorted((e.name, e.cat, e.tid, e.pid, e.start_ns - first, e.dur_ns, dict(e.args)) for e in trace.events)
-
-
 def test_the_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
     from torch.profiler import ProfilerActivity, profile
 
@@ -294,14 +288,10 @@ def test_the_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
     read = from_activities(prof.profiler.kineto_results.trace_activities(), main_tid=7)
     path = tmp_path / "trace.json"
     prof.export_chrome_trace(str(path))
-    exported = load_chrome_trace(str(path), main_tid=7)
-    # The export adds one span of the whole trace (category "Trace"), which nothing reads.
-    spans = [e for e in exported.events if e.cat == "Trace"]
-    assert len(spans) == 1
-    exported = type(exported)(tuple(e for e in exported.events if e.cat != "Trace"), 7)
+    exported = without_span(load_chrome_trace(str(path), main_tid=7))
     assert len(read.events) > 100 and read.main_tid == 7
     assert {e.cat for e in read.events} == {"cpu_op", "user_annotation"}
-    assert _comparable(read) == _comparable(exported)
+    assert comparable_events(read) == comparable_events(exported)
 
 
 def test_a_run_reads_its_trace_in_memory_and_exports_it_only_when_asked():

@@ -182,7 +182,7 @@ def collecting(
             )
         return out
     try:
-        out.trace, out.trace_bytes = _read(prof, threading.get_native_id(), export_trace)
+        out.trace, out.trace_bytes = _read(prof, threading.get_native_id(), export_trace or cuda)
     except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
         out.mode = "off"
         out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
@@ -233,8 +233,10 @@ MAX_TRACE_EVENTS = MAX_TRACE_BYTES // 270
 
 def _read(prof: Any, main_tid: int, export: bool) -> tuple[Trace, int]:
     """(the window's events, the exported trace's size or 0). In memory where this torch gives
-    the result's activities; through Kineto's Chrome export where it does not, or where the
-    export's size is wanted (`export`: a rank's record reports it)."""
+    the result's activities; through Kineto's Chrome export where it does not, or where `export`
+    is asked: a rank's record reports the export's size, and a CUDA profile's device events
+    (memcpy kinds, bytes, runtime correlations) are read in the export's documented format,
+    which the in-memory reader has not been checked against on a device."""
     activities = getattr(getattr(prof.profiler, "kineto_results", None), "trace_activities", None)
     if export or activities is None:
         return _export(prof, main_tid)
