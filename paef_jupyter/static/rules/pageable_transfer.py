@@ -187,7 +187,7 @@ class PageableTransfer(Rule):
             "the copy is staged through a pinned buffer and blocks the host every step, so data "
             "loading and GPU work cannot overlap",
             fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits),
-                    review=f"the dataset is built from {unseen}: if its samples are already on the GPU, a pinning "
+                    review=f"the batches are built from {unseen}: if they are already on the GPU, a pinning "
                     "loader raises" if unseen and edits else ""),
             end_node=loader,
         )
@@ -277,6 +277,12 @@ _HOST_LIBRARIES = frozenset(sys.stdlib_module_names) | {
     "transformers", "tokenizers", "datasets", "h5py"}
 
 
+# What building a dataset (or a batch object) and loading from it runs: other methods (a batch
+# type's own `.to(device)`) run only when the program calls them.
+_RUN_BY_LOADING = frozenset({"__init__", "__new__", "__post_init__", "__getitem__", "__getitems__", "__iter__",
+                             "__next__", "__len__", "__call__", "pin_memory"})
+
+
 def _dataset_placement(facts: Facts, loader: cst.Call) -> tuple[bool, str]:
     """(on_device, unseen) for the dataset a loader is built on. `on_device`: its tensors are
     made on or moved to a device (a pinning loader would raise on a GPU: no finding). Else
@@ -287,6 +293,9 @@ def _dataset_placement(facts: Facts, loader: cst.Call) -> tuple[bool, str]:
         return False, "the dataset (passed through a `**` dict)"
     provenance = _Provenance()
     provenance.walk(facts, args[0].value, strict=True)
+    collate = keyword_arg(loader, "collate_fn")
+    if collate is not None and not provenance.device:
+        provenance.callable(facts, collate.value)  # the pinning thread pins what `collate_fn` returns
     return provenance.device, provenance.unseen
 
 
@@ -317,6 +326,21 @@ class _Provenance:
         reads = _data_reads(owner, node) if isinstance(node, cst.BaseExpression) else _body_reads(owner, node)
         for name in reads:
             self._name(owner, name, strict)
+
+    def callable(self, owner: Facts, expr: cst.BaseExpression) -> None:
+        """A function passed by name (`collate_fn=pad_collate`) or a lambda: its body is walked
+        like a called one's; one the analysis cannot read is unseen."""
+        if isinstance(expr, cst.Lambda):
+            self.walk(owner, expr.body, strict=False)
+            return
+        if isinstance(expr, cst.Name) and expr.value == "None":
+            return
+        defined = owner._function_at(expr) if isinstance(expr, (cst.Name, cst.Attribute)) else None
+        qualified = owner.qualified_name(expr) or ""
+        if defined is not None:
+            self.walk(owner.owner_of(defined), defined, strict=False)
+        elif isinstance(expr, cst.Call) or qualified.split(".")[0] not in _HOST_LIBRARIES:
+            self._miss(f"the `collate_fn` `{owner.code(expr)}` (its code is not seen)")
 
     def _miss(self, what: str) -> None:
         self.unseen = self.unseen or what
@@ -349,7 +373,20 @@ class _Provenance:
                 self._class(*found)
             elif qualified.split(".")[0] not in ("torch", "builtins", "typing") and qualified != "object":
                 self._miss(f"the base class `{owner.code(base.value)}` of `{cls.name.value}`")
-        self.walk(owner, cls, strict=False)
+        methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+        for stmt in cls.body.body:
+            if not isinstance(stmt, cst.FunctionDef):
+                self.walk(owner, stmt, strict=False)  # class-level attributes
+        work = [name for name in methods if name in _RUN_BY_LOADING]
+        seen: set[str] = set()
+        while work and not self.device:  # what loading runs, and the methods of `self` those call
+            name = work.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            self.walk(owner, methods[name], strict=False)
+            work += [c.func.attr.value for c in owner.calls_in(methods[name]) if isinstance(c.func, cst.Attribute)
+                     and isinstance(c.func.value, cst.Name) and c.func.value.value == "self" and c.func.attr.value in methods]
 
     def _name(self, owner: Facts, read: cst.Name, strict: bool) -> None:
         sources = owner.value_sources(read)
