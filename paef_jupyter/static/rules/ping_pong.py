@@ -207,6 +207,8 @@ class PingPong(Rule):
             if copy is None:
                 return
             copies.append(copy)
+        if not copies:
+            return  # never read in this body before it is rebound: no round trip (and nothing to drop)
         copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
         source = move.func.value  # type: ignore[attr-defined]
         same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
