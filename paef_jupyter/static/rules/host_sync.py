@@ -103,7 +103,7 @@ class HostSync(Rule):
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
                                     for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
-        if method != "item" and self._kept_by_host_object(node):
+        if method != "item" and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
             return
         if method == "item":
             rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
@@ -166,6 +166,34 @@ class HostSync(Rule):
             if isinstance(anc, cst.Assign) and anc.value is child:
                 return all(isinstance(t.target, (cst.Attribute, cst.Subscript)) and root_name(t.target) == "self"
                            for t in anc.targets)
+            return False
+        return False
+
+    def _gathered_for_host(self, node: cst.Call) -> bool:
+        """`all_probs.append(probs.cpu())`, `preds.extend(out.argmax(1).cpu().tolist())` in an
+        evaluation step: predictions gathered for host-side metrics after the loop (NumPy,
+        scikit-learn). The host needs every batch's values; copying them as they come is the
+        program's need, not a sync a training step pays."""
+        if self._step_kind(node) != "eval":
+            return False
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS:
+                child = anc
+                continue
+            if isinstance(anc, cst.Call) and isinstance(child, cst.Attribute) and anc.func is child:
+                child = anc  # the outer copy of `.cpu().numpy()`
+                continue
+            if isinstance(anc, cst.Arg):
+                call = self.facts.parent(anc)
+                if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) \
+                        or call.func.attr.value not in _STORING or not isinstance(call.func.value, cst.Name):
+                    return False
+                # the list is the loop's own (a list of this scope, the loop right here), not a helper's parameter
+                func = self.facts.enclosing_function(node)
+                params = {p.name.value for p in func.params.params} if func is not None else set()
+                return bool(self.facts.enclosing_loops(node)) and call.func.value.value not in params \
+                    and self.facts.kind(call.func.value) is Kind.LIST
             return False
         return False
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..device_use import is_accelerator_device
+from ..device_use import dataset_on_host, host_tensors, is_device_move
 from ..facts import Facts, Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
@@ -23,7 +23,6 @@ from ._support import (
 )
 from .base import Rule
 
-_ON_DEVICE = (".cuda(", ".to(", "device=")
 _TRUE = cst.Name("True")
 
 
@@ -48,10 +47,10 @@ class PageableTransfer(Rule):
             return
         name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         proven = batches_are_tensors(self.facts, node)
-        blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
+        blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given or _is_false(pin):
-            if _dataset_on_host(self.facts, node):
+            if dataset_on_host(self.facts, node):
                 self._pageable(node, name, moves, blocking if proven else [], proven)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
@@ -78,11 +77,11 @@ class PageableTransfer(Rule):
             if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
                 continue
             moves = self._batch_moves(loop)
-            blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
+            blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
             if getattr(live, "pin_memory", False):
                 for move in blocking:
                     self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
-            elif moves and _host_tensors(getattr(live, "dataset", None)):
+            elif moves and host_tensors(getattr(live, "dataset", None)):
                 self._pageable_elsewhere(moves[0], name)  # type: ignore[arg-type]
 
     def _earlier_cell_loader(self, loop: Loop, name: str) -> None:
@@ -96,7 +95,7 @@ class PageableTransfer(Rule):
         given, pin = keyword_value(owner, loader, "pin_memory")
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
         moves = self._batch_moves(loop)
-        if moves and not carried and (not given or _is_false(pin)) and _dataset_on_host(owner, loader):
+        if moves and not carried and (not given or _is_false(pin)) and dataset_on_host(owner, loader):
             self._pageable_elsewhere(moves[0], name)
 
     def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
@@ -133,7 +132,7 @@ class PageableTransfer(Rule):
         if carried:
             description = ("pin the batches (`pin_memory=True` where there is a GPU). Not rewritten: a `**` dict "
                            "passed to the loader may already set `pin_memory`, and repeating a keyword is an error")
-        elif not blocking and any(not _is_device_move(self.facts, m) for m in moves):
+        elif not blocking and any(not is_device_move(self.facts, m) for m in moves):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copy itself is made inside "
                            f"`{self.facts.code(moves[0].func)}`, which this rewrite leaves as it is: give its "
                            "`.to(...)`/`.cuda()` `non_blocking=True` there so the pinned copy overlaps compute")
@@ -198,7 +197,7 @@ class PageableTransfer(Rule):
             if isinstance(n, cst.Assign) and self.facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and _is_device_move(self.facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and is_device_move(self.facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(n, batch):
                 moves.append(n)
@@ -227,100 +226,13 @@ class PageableTransfer(Rule):
                     and comp.iter.func.attr.value in ("items", "values") else comp.iter
                 if _root(it) in given:
                     given = given | set(bound_names(comp.target))
-        return any(isinstance(n, cst.Call) and _is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
+        return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
-
-def _dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
-    """False when the dataset's tensors are built on the device: pinning them would raise."""
-    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
-    if not args:
-        return True
-    dataset = args[0].value
-    pieces: list[cst.CSTNode] = [dataset]
-    if isinstance(dataset, cst.Name):
-        if not _host_tensors(facts.namespace.get(dataset.value)):
-            return False
-        value = facts.value_of(dataset)
-        if value is not None:
-            pieces.append(value)
-    for piece in list(pieces):
-        if isinstance(piece, cst.Call):
-            for arg in piece.args:
-                pieces.append(arg.value)
-                if isinstance(arg.value, cst.Name):
-                    value = facts.value_of(arg.value)
-                    if value is not None:
-                        pieces.append(value)
-    if any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE):
-        return False
-    return not any(_class_puts_on_device(facts, p) for p in pieces)
-
-
-def _class_puts_on_device(facts: Facts, piece: cst.CSTNode) -> bool:
-    """`Preloaded(...)` where the class (here or in an earlier cell) moves or creates tensors
-    on a device anywhere in its body: `__getitem__` may then return device tensors, which the
-    loader's pinning thread cannot pin."""
-    if not isinstance(piece, cst.Call) or not isinstance(piece.func, cst.Name):
-        return False
-    name = piece.func.value
-    owner, cls = (facts, facts.classes[name]) if name in facts.classes else facts.prior.classes.get(name, (None, None))
-    if owner is None or cls is None:
-        return False
-    for node in owner.walk(cls):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda") \
-                and (node.func.attr.value == "cuda" or _is_device_move(owner, node) or not _host_move(owner, node)):
-            return True
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device" \
-                and not _spells_cpu(node.value):
-            return True
-    return False
-
-
-def _host_move(facts: Facts, call: cst.Call) -> bool:
-    """`.to(torch.float32)`, `.to(dtype=...)`, `.to("cpu")`: a conversion that stays on the host."""
-    positional = [a.value for a in call.args if a.keyword is None]
-    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-    if "device" in keywords:
-        return _spells_cpu(keyword_arg(call, "device").value)  # type: ignore[union-attr]
-    if not positional:
-        return bool(keywords) and keywords <= {"dtype", "memory_format", "copy", "non_blocking"}
-    first = positional[0]
-    return _spells_cpu(first) or (facts.qualified_name(first) or "").startswith("torch.") and not _is_device_ctor(facts, first)
-
-
-def _is_device_ctor(facts: Facts, expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device"
-
-
-def _spells_cpu(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.SimpleString) and expr.evaluated_value == "cpu"
-
-
-def _is_device_move(facts: Facts, call: cst.Call) -> bool:
-    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion)."""
-    func = call.func
-    if not isinstance(func, cst.Attribute):
-        return False
-    if func.attr.value == "cuda":
-        return True
-    if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
-        return False
-    positional = [a.value for a in call.args if a.keyword is None]
-    device = keyword_arg(call, "device")
-    target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
-    return target is not None and is_accelerator_device(facts, target)
-
 
 def _root(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, (cst.Subscript, cst.Attribute)):
         expr = expr.value
     return expr.value if isinstance(expr, cst.Name) else None
-
-
-def _host_tensors(dataset: object) -> bool:
-    """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
-    tensors = getattr(dataset, "tensors", ())
-    return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)
 
 
 def _is_false(expr: cst.BaseExpression | None) -> bool:
