@@ -79,7 +79,7 @@ mean, std = (0.4914, 0.4822, 0.4465), (0.2470, 0.2435, 0.2616)
 train_tf = Compose([RandomCrop(16, 2), RandomHorizontalFlip(), ToTensor(), Normalize(mean, std)])
 test_tf = Compose([ToTensor(), Normalize(mean, std)])
 trainloader = DataLoader(FakeCIFAR(320, train_tf), batch_size=32, shuffle=True, num_workers=0)  # paef: expect sync-dataloader; ok pageable-transfer
-testloader = DataLoader(FakeCIFAR(96, test_tf), batch_size=96, shuffle=False, num_workers=0)
+testloader = DataLoader(FakeCIFAR(96, test_tf), batch_size=96, shuffle=False, num_workers=0)  # paef: ok pageable-transfer
 
 
 class Net(nn.Module):

@@ -16,7 +16,7 @@ Y = ((X[:, 0] > 0.3).long() + (X[:, 1] > 0.0).long())
 model = nn.Sequential(nn.Linear(10, 32), nn.ReLU(), nn.Linear(32, n_classes)).to(device)
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)
 train_loader = DataLoader(TensorDataset(X[:700], Y[:700]), batch_size=50, shuffle=True)  # paef: ok pageable-transfer
-test_loader = DataLoader(TensorDataset(X[700:], Y[700:]), batch_size=50)
+test_loader = DataLoader(TensorDataset(X[700:], Y[700:]), batch_size=50)  # paef: ok pageable-transfer
 
 for epoch in range(5):
     for xb, yb in train_loader:

@@ -96,7 +96,7 @@ train_ex = [make_example() for _ in range(320)]
 eval_ex = [make_example() for _ in range(80)]
 tok = Tokenizer([t for t, _ in train_ex])
 train_dl = DataLoader(TextDataset(train_ex, tok), batch_size=16, shuffle=True, collate_fn=collate)  # paef: ok sync-dataloader; ok pageable-transfer
-eval_dl = DataLoader(TextDataset(eval_ex, tok), batch_size=40, collate_fn=collate)
+eval_dl = DataLoader(TextDataset(eval_ex, tok), batch_size=40, collate_fn=collate)  # paef: ok sync-dataloader; ok pageable-transfer
 model = Classifier(len(tok.vocab)).to(device)
 optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3)
 num_epochs = 3

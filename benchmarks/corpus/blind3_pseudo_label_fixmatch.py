@@ -34,7 +34,7 @@ for epoch in range(5):
         pseudo = torch.from_numpy(probs.argmax(axis=1)).to(device)  # paef: expect ping-pong
         mask = torch.from_numpy((conf >= threshold).astype(np.float32)).to(device)  # paef: expect ping-pong
         for i in range(pseudo.shape[0]):  # paef: expect elementwise-loop
-            if mask[i] > 0:
+            if mask[i] > 0:  # paef: ok host-sync
                 counts[pseudo[i].item()] += 1
         n_masked += int(mask.sum().item())  # paef: ok host-sync
         loss_u = (F.cross_entropy(model(strong), pseudo, reduction="none") * mask).mean()

@@ -51,7 +51,7 @@ class Forecaster(nn.Module):
 train_ds = WindowDataset(norm[:split], 24)
 val_ds = WindowDataset(norm[split - 24:], 24)
 train_loader = DataLoader(train_ds, batch_size=64, shuffle=True)  # paef: ok pageable-transfer
-val_loader = DataLoader(val_ds, batch_size=128)
+val_loader = DataLoader(val_ds, batch_size=128)  # paef: ok pageable-transfer
 
 model = Forecaster().to(device)
 opt = torch.optim.Adam(model.parameters(), lr=5e-3)

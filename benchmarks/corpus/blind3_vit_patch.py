@@ -60,7 +60,7 @@ class ViT(nn.Module):
 images = torch.randn(256, 3, 16, 16)
 labels = (images[:, 0].mean((1, 2)) > 0).long() + 2 * (images[:, 1].mean((1, 2)) > 0).long()
 train_loader = DataLoader(TensorDataset(images[:192], labels[:192]), batch_size=32, shuffle=True)  # paef: expect pageable-transfer
-val_loader = DataLoader(TensorDataset(images[192:], labels[192:]), batch_size=64)
+val_loader = DataLoader(TensorDataset(images[192:], labels[192:]), batch_size=64)  # paef: ok pageable-transfer
 
 model = ViT().to(device)
 optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.05)
