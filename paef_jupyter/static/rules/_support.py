@@ -464,3 +464,17 @@ def _collates_to_tensors(facts: Facts, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Dict):
         return all(isinstance(el, cst.DictElement) and _collates_to_tensors(facts, el.value) for el in expr.elements)
     return facts.kind(expr) in _COLLATED
+
+
+def through_with(facts: Facts, stmt: cst.CSTNode, block: cst.CSTNode) -> cst.CSTNode | None:
+    """The statement of `block` that holds `stmt`, when only `with` bodies lie between them
+    (`with torch.no_grad(): probs = ...` then `pred = ...probs...`: a `with` opens no scope, its
+    names flow on); None when `stmt` sits elsewhere (a branch, a loop, another block)."""
+    node = stmt
+    while facts.parent(node) is not block:
+        body = facts.parent(node)
+        owner = facts.parent(body) if isinstance(body, cst.IndentedBlock) else None
+        if not isinstance(owner, cst.With):
+            return None
+        node = owner
+    return node

@@ -13,7 +13,7 @@ from ..facts import Facts, Loop
 from ..names import root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, torch_alias
+from ._support import grad_disabled, hot_loop, insert_after, through_with, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -201,13 +201,17 @@ class HostSync(Rule):
         """`arr = x.cpu().numpy()`, NumPy work on `arr` (or values computed from it), then
         `torch.tensor(arr)` later in the same block: the copy is one end of ping-pong's round trip."""
         stmt = self.facts.statement_of(node)
-        block = self.facts.parent(stmt)
+        anchor: cst.CSTNode = stmt  # `with torch.no_grad(): probs = ...cpu().numpy()`: the block after the `with`
+        while isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(self.facts.parent(self.facts.parent(anchor)), cst.With):
+            anchor = self.facts.parent(self.facts.parent(anchor))
+        block = self.facts.parent(anchor)
         body = list(getattr(block, "body", ()))
-        if not isinstance(stmt, cst.SimpleStatementLine) or stmt not in body \
+        if not isinstance(stmt, cst.SimpleStatementLine) or through_with(self.facts, stmt, block) is not anchor \
+                or anchor not in body \
                 or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
             return False
         derived = set(self.facts.names_written(stmt))
-        for later in body[body.index(stmt) + 1 :]:
+        for later in body[body.index(anchor) + 1 :]:
             for call in self.facts.calls_in(later):
                 if (self.facts.qualified_name(call.func) or "") in _BACK_TO_TENSOR \
                         and any(self.facts.names_read(a.value) & derived for a in call.args):
