@@ -202,8 +202,10 @@ class CpuFunction(Rule):
         """`fb = mel_filterbank(SR, N_FFT, N_MELS)` inside a CPU-only helper run per sample: its
         arguments read nothing of the helper (no parameter, no local), so every call of the
         helper recomputes the same value; the helper's own call varies with its data."""
-        local = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-        local |= set(self.facts.names_written(func.body))
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        if not params:
+            return False  # the helper's own call is the same every time: reported at its call site
+        local = params | set(self.facts.names_written(func.body))
         return bool(node.args) and all(not a.star and not (self.facts.names_read(a.value) & local) for a in node.args)
 
     def _has_data_argument(self, call: cst.Call) -> bool:
