@@ -203,8 +203,8 @@ class CpuFunction(Rule):
         arguments read nothing of the helper (no parameter, no local), so every call of the
         helper recomputes the same value; the helper's own call varies with its data."""
         params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-        if not params:
-            return False  # the helper's own call is the same every time: reported at its call site
+        if not params - {"self"}:
+            return False  # the helper's own call is the same every time (or a method's: per object, not per call)
         local = params | set(self.facts.names_written(func.body))
         return bool(node.args) and all(not a.star and not (self.facts.names_read(a.value) & local) for a in node.args)
 
