@@ -89,6 +89,9 @@ class PingPong(Rule):
         source = self.facts.code(copy.tensor)
         shown = self.facts.code(copy.via_statement.body[0]) if copy.via_statement else self.facts.code(positional[0].value)
         new_code, safe, why = self._rewrite(node, name, copy)
+        if safe and copy.via is not None and _computes(self.facts, copy.tensor):
+            safe, why = False, (f"`{source}` is computed where `{copy.via.value}` is assigned: written again here, "
+                                "it would run a second time (a model's forward, a random draw)")
         edits = (replace(self.facts, node, new_code),) if safe else ()
         if safe and copy.via_statement is not None and self._only_use(copy.via):
             edits += (delete_statement(self.facts, copy.via_statement),)
@@ -257,7 +260,7 @@ class PingPong(Rule):
             names_written(stmt) & {root_name(copy.tensor)} for stmt in self._statements_between(trace.first, node)
         ):
             on_device = None  # the tensor changed after its host copy was taken
-        if on_device is not None and trace.via and any(isinstance(n, cst.Call) for n in self.facts.walk(_strip_transparent(copy.tensor))):
+        if on_device is not None and trace.via and _computes(self.facts, copy.tensor):
             on_device = None  # `probs = F.softmax(model(x)).cpu().numpy()`: written again at the use, the model would run twice
         dtype, device = keyword(node, "dtype"), keyword(node, "device")
         if on_device is not None:
@@ -627,6 +630,12 @@ def _int_literal(expr: cst.BaseExpression) -> int | None:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
         return -int(expr.expression.evaluated_value)
     return None
+
+
+def _computes(facts: Facts, tensor: cst.BaseExpression) -> bool:
+    """The copied tensor is a computation (`model(x)`, `F.softmax(out, 1)`), not a value
+    (`out`, `self.h`, `batch[0]`): written a second time, it would run again."""
+    return any(isinstance(n, cst.Call) for n in facts.walk(_strip_transparent(tensor)))
 
 
 def _strip_transparent(expr: cst.BaseExpression) -> cst.BaseExpression:
