@@ -187,8 +187,16 @@ def first_cell(setup: str, body: str, rounds: int, think: float) -> dict[str, di
 OWN = ("%%paef", "%%paef --no-profile")
 
 
+PLAIN_BESIDE_OTHERS = "plain (rounds of the other profilers)"
+
+
+def _plain_of(name: str) -> str:
+    """The plain runs a variant's ratios are over: those of its own rounds."""
+    return "plain" if name in OWN or name == "plain" else PLAIN_BESIDE_OTHERS
+
+
 def _ratios(times: dict[str, list[float]], name: str) -> list[float]:
-    return [t / p for t, p in zip(times.get(name, []), times["plain"])]
+    return [t / p for t, p in zip(times.get(name, []), times.get(_plain_of(name), []))]
 
 
 def _median_range(values: list[float]) -> str:
@@ -221,22 +229,32 @@ def main() -> None:
             skipped = usable(kernel)
             skipped.update({k: "skipped (--skip)" for k in args.skip})
             cells = {k: v for k, v in variants(body).items() if k not in skipped}
-            times: dict[str, list[float]] = {k: [] for k in cells}
-            for k, code in cells.items():  # warm-up round, not timed
-                _, error = kernel.run(code)
-                if error:
-                    skipped[k] = error.splitlines()[0]
-            cells = {k: v for k, v in cells.items() if k not in skipped}
+            times: dict[str, list[float]] = {}
+            cpu: dict[str, list[float]] = {}
             draw, shown = [], []
-            cpu: dict[str, list[float]] = {k: [] for k in cells}
-            for _ in range(args.repeats):
-                for k, code in cells.items():
-                    before = kernel.cpu_s()
-                    times[k].append(kernel.run(code)[0])
-                    cpu[k].append(kernel.cpu_s() - before)
-                    if k == "%%paef":
-                        shown.append(float(kernel.output(SHOWN)))
-                        draw.append(float(kernel.output("print(_bench_draw[-1])")))
+            # paef's rounds first, then the other profilers' (each group with its own plain
+            # runs): %%scalene replaces threading's locks and thread start/join with its own
+            # Python ones for the rest of the process, which slows every later cell that takes
+            # a lock or starts a thread (the kernel's own output thread among them).
+            for group in (OWN, tuple(k for k in cells if k not in OWN and k != "plain")):
+                if not group:
+                    continue
+                timed = {_plain_of(group[0]): cells["plain"], **{k: cells[k] for k in group if k in cells}}
+                for k, code in timed.items():  # warm-up round, not timed
+                    _, error = kernel.run(code)
+                    if error:
+                        skipped[k] = error.splitlines()[0]
+                timed = {k: v for k, v in timed.items() if k not in skipped}
+                for k in timed:
+                    times[k], cpu[k] = [], []
+                for _ in range(args.repeats):
+                    for k, code in timed.items():
+                        before = kernel.cpu_s()
+                        times[k].append(kernel.run(code)[0])
+                        cpu[k].append(kernel.cpu_s() - before)
+                        if k == "%%paef":
+                            shown.append(float(kernel.output(SHOWN)))
+                            draw.append(float(kernel.output("print(_bench_draw[-1])")))
         finally:
             kernel.close()
         first = first_cell(setup, body, args.first, args.think)
@@ -267,6 +285,10 @@ def main() -> None:
         f"median (lowest\u2013highest) of {args.repeats} rounds. Kernel CPU time: the same ratio of the "
         "kernel process's CPU time (all threads) per cell, which other processes on a loaded box do not "
         "inflate.",
+        "Rounds: plain, %%paef and %%paef --no-profile first, then plain and the other profilers in rounds "
+        "of their own (same kernel): %%scalene replaces threading's locks and thread start/join with Python "
+        "ones for the rest of the process, which slowed every later cell that takes a lock or starts a "
+        "thread.",
         "Overhead it shows: the figure in the report's summary (run + analysis, measured from the magic's "
         "start, over the plain run measured from the unprofiled iterations of the same run); it leaves out "
         "the drawing, which is the next column (`ui.show_report`, timed inside the kernel) and its share "

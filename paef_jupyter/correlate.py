@@ -60,7 +60,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     findings: list[Finding] = []
     covered: set[tuple[tuple[str | None, int | None], int]] = set()
     for finding in report.findings:
-        stats = _lines(profile, finding.ref, finding.line, finding.end_line)
+        stats = _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines)
         use = None if stats else _loop_use(finding, report, profile)
         findings.append(_with_evidence(finding, stats, use, report, profile, total))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
@@ -79,8 +79,15 @@ def _profiled_time(profile: Profile) -> float:
     return profile.cpu_time_s or profile.profiled_time_s or profile.wall_time_s
 
 
-def _lines(profile: Profile, ref: CellRef, line: int, end_line: int) -> list[LineStat]:
-    return [s for s in profile.lines if s.ref.key == ref.key and line <= s.line <= end_line]
+def _lines(
+    profile: Profile, ref: CellRef, line: int, end_line: int, part_lines: tuple[int, ...] = ()
+) -> list[LineStat]:
+    """A finding's lines, and the lines that are part of it elsewhere (a round trip's read-back
+    line, where its sync and its Python work are paid)."""
+    return [
+        s for s in profile.lines
+        if s.ref.key == ref.key and (line <= s.line <= end_line or s.line in part_lines)
+    ]
 
 
 def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str) -> Evidence:

@@ -56,3 +56,15 @@ def item_reads(profile: Any, ref: CellRef, line: int) -> int:
     if profile.cpu_tree is not None:
         visit(profile.cpu_tree, False)
     return total
+
+
+def comparable_events(trace: Any) -> list[tuple[Any, ...]]:
+    """Events as the analyses read them; start times from the trace's first event."""
+    first = min(e.start_ns for e in trace.events)
+    return sorted((e.name, e.cat, e.tid, e.pid, e.start_ns - first, e.dur_ns, dict(e.args)) for e in trace.events)
+
+
+def without_span(trace: Any) -> Any:
+    """The Chrome export adds one span of the whole trace (category "Trace"), which nothing reads."""
+    assert sum(e.cat == "Trace" for e in trace.events) == 1
+    return type(trace)(tuple(e for e in trace.events if e.cat != "Trace"), trace.main_tid)

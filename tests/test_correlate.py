@@ -55,6 +55,19 @@ def test_a_round_trips_read_back_line_is_part_of_its_finding_not_a_finding_of_it
     assert [(f.rule, f.line) for f in out.findings] == [("ping-pong", 5)]
 
 
+def test_a_round_trips_evidence_counts_its_read_back_lines_sync_and_time():
+    """The sync of `x.cpu().tolist()` is paid on the read-back line, not where the tensor is
+    rebuilt: the card's measured syncs and time must include it."""
+    from dataclasses import replace
+
+    round_trip = replace(finding("ping-pong", 5), part_lines=(3,))
+    prof = profile(stat(3, cpu_time_s=0.6, syncs=5, d2h_copies=5, hits=5), stat(4, cpu_time_s=0.3, hits=5),
+                   stat(5, cpu_time_s=0.2, tensor_creations=5, h2d_copies=5, hits=5))
+    f = next(f for f in correlate(Report(findings=(round_trip,)), prof).findings if f.rule == "ping-pong")
+    assert (f.evidence.syncs, f.evidence.d2h_copies, f.evidence.h2d_copies) == (5, 5, 5)
+    assert f.evidence.time_s == pytest.approx(0.8)  # lines 3 and 5, not the line between
+
+
 def test_findings_are_ranked_by_estimated_saving_then_severity():
     report = Report(findings=(finding("operator-fusion", 3, severity=Severity.HIGH),
                               finding("redundant-tensor", 6, severity=Severity.LOW),

@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import Cells, item_reads  # noqa: E402
+from dynamic_helpers import Cells, comparable_events, item_reads, without_span  # noqa: E402
 
 from paef_jupyter.dynamic.build import build_profile  # noqa: E402
 from paef_jupyter.dynamic.collector import collect  # noqa: E402
@@ -269,3 +269,63 @@ def test_the_window_has_at_least_three_iterations_and_shows_their_spread():
     assert run.recorded_iterations == 3 and len(run.window_iterations_s) == 3
     (spread,) = [n for n in profile.notes if n.startswith("3 profiled iterations: median")]
     assert " to " in spread
+
+
+def test_the_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
+    from torch.profiler import ProfilerActivity, profile
+
+    from paef_jupyter.dynamic.trace_events import from_activities, load_chrome_trace
+
+    model = torch.nn.Linear(8, 4)
+    opt = torch.optim.Adam(model.parameters())
+    with profile(activities=[ProfilerActivity.CPU]) as prof:
+        for _ in range(2):
+            with torch.autograd.profiler.record_function("paef|0|3"):
+                loss = model(torch.randn(16, 8)).square().mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+    read = from_activities(prof.profiler.kineto_results.trace_activities(), main_tid=7)
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    exported = without_span(load_chrome_trace(str(path), main_tid=7))
+    assert len(read.events) > 100 and read.main_tid == 7
+    assert {e.cat for e in read.events} == {"cpu_op", "user_annotation"}
+    assert comparable_events(read) == comparable_events(exported)
+
+
+def test_a_run_reads_its_trace_in_memory_and_exports_it_only_when_asked():
+    run, profile = _profile(PING_PONG, 4, window=2)
+    assert run.trace_bytes == 0 and item_reads(profile, CELL, 7) == 2
+    exported, profile = _profile(PING_PONG, 4, window=2, export_trace=True)
+    assert exported.trace_bytes > 10_000 and item_reads(profile, CELL, 7) == 2
+
+
+def test_older_torch_without_in_memory_activities_reads_the_chrome_export(monkeypatch):
+    from torch.autograd.profiler import profile as autograd_profile
+
+    real_exit = autograd_profile.__exit__
+
+    def without_activities(self, *exc):
+        done = real_exit(self, *exc)
+
+        class Older:  # the result as a torch without `trace_activities` gives it
+            def __init__(self, results):
+                self.save = results.save
+
+        self.kineto_results = Older(self.kineto_results)
+        return done
+
+    monkeypatch.setattr(autograd_profile, "__exit__", without_activities)
+    run, profile = _profile(PING_PONG, 4, window=2)
+    assert run.trace_bytes > 10_000 and item_reads(profile, CELL, 7) == 2
+
+
+def test_a_trace_over_the_event_cap_is_not_read_and_the_cell_still_runs(monkeypatch):
+    import paef_jupyter.dynamic.collector as collector
+
+    monkeypatch.setattr(collector, "MAX_TRACE_EVENTS", 10)
+    run, profile = _profile(PING_PONG, 4, window=2)
+    assert run.error is None and run.mode == "off" and run.trace is None
+    assert any("over the 10 read" in n for n in run.notes)
+    assert profile.mode == "off"

@@ -6,7 +6,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from dynamic_helpers import Cells  # noqa: E402
+from dynamic_helpers import Cells, comparable_events, without_span  # noqa: E402
 
 from paef_jupyter.dynamic.build import build_profile  # noqa: E402
 from paef_jupyter.dynamic.line_tracer import LoopTarget  # noqa: E402
@@ -44,3 +44,23 @@ def test_cuda_profile_attributes_copies_kernels_and_syncs():
     assert any(f.kind == "kernel" for f in profile.gpu_tree.walk())
     assert torch.cuda.get_sync_debug_mode() == 0  # restored
     assert not torch.autograd.profiler._is_profiler_enabled
+
+
+def test_a_cuda_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
+    """CUDA runs read the Chrome export today (`collector._read`); this is the check that would
+    let them read in memory too: device kernels, memcpy kinds and bytes, runtime correlations."""
+    from torch.profiler import ProfilerActivity, profile
+
+    from paef_jupyter.dynamic.trace_events import from_activities, load_chrome_trace
+
+    w = torch.randn(64, 64, device="cuda")
+    with profile(activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]) as prof:
+        for _ in range(3):
+            y = (torch.randn(32, 64).to("cuda") @ w).relu()
+            y.sum().item()
+    read = from_activities(prof.profiler.kineto_results.trace_activities(), main_tid=7)
+    path = tmp_path / "trace.json"
+    prof.export_chrome_trace(str(path))
+    exported = without_span(load_chrome_trace(str(path), main_tid=7))
+    assert {"kernel", "gpu_memcpy", "cuda_runtime"} <= {e.cat for e in read.events}
+    assert comparable_events(read) == comparable_events(exported)

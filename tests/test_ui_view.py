@@ -119,7 +119,9 @@ def test_without_the_extension_the_card_offers_the_rerun_and_the_code():
     card = view.cards[HOST_SYNC]
     assert "did not answer" in card.status.value
     assert "%%paef --apply=host-sync" in card.status.value
-    assert card.code.layout.display == "" and FIXED_7 in card.code.value.split("\n")
+    # The code box is made when it is first needed, as the card's last part.
+    assert card.box.children[-1] is card.code and FIXED_7 in card.code.value.split("\n")
+    assert view.cards[PING_PONG].code is None
     assert card.undo.disabled  # nothing was applied
 
 
@@ -538,5 +540,29 @@ def test_widgets_that_never_change_their_layout_share_one():
     assert len({id(b.layout) for b in buttons}) == 1 and len({id(b.style) for b in buttons}) == 1
     texts = [view.info, view.status, view.head, *(c.status for c in view.cards)]
     assert len({id(t.layout) for t in texts}) == 1 and len({id(t.style) for t in texts}) == 1
-    assert len({id(c.code.layout) for c in view.cards}) == len(view.cards) > 1
     assert view.compare.layout is not buttons[0].layout  # hidden without a rerun
+    # A card's code box and the re-run's output exist only once needed, each with its own layout.
+    assert all(c.code is None for c in view.cards) and view._output is None
+    view.cards[0].show_code("x = 1")
+    view.cards[1].show_code("y = 2\nz = 3")
+    assert view.cards[1].code.rows == 2 and view.cards[0].code.layout is not view.cards[1].code.layout
+    view.cards[1].show_code("y = 2")
+    assert view.cards[1].box.children.count(view.cards[1].code) == 1 and view.cards[1].code.rows == 1
+    assert view.output is view.widget.children[-1] and view.output is view.output
+
+
+def test_a_clean_report_is_drawn_with_a_few_widgets():
+    """Nothing to apply, compare or dismiss: the chart, its caption, the summary and the line
+    table are live; the columns are one HTML that says so."""
+    from ipywidgets.widgets.widget import _instances
+
+    clean = replace(sample_report(), findings=())
+    before = set(_instances)
+    view = ReportView(clean, rerun=lambda text: None)
+    assert len(set(_instances) - before) <= 9  # models a front end opens (layouts and styles too)
+    assert view.cards == [] and view.apply_all is None and view.compare is None and view.status is None
+    kinds = [type(c).__name__ for c in view.widget.children]
+    assert kinds == ["HTML", "FlameChart", "HTML", "HTML", "HTML"][: len(kinds)] and len(kinds) >= 4
+    assert "None found." in view.widget.children[-1].value and "Antipatterns" in view.widget.children[-1].value
+    view.do_compare()  # nothing to compare: no error
+    view.close()

@@ -57,7 +57,7 @@ def main(argv: list[str]) -> int:
         seen.append(run)
 
     signal.signal(signal.SIGTERM, _raise_terminated)
-    profile, failures = run_units(read_units(script), script, observe=ran)
+    profile, failures = run_units(read_units(script), script, observe=ran, export_trace=True)
     error = next((run.error for run in seen if run.error is not None), None)
     if isinstance(error, SystemExit) and error.code in (None, 0):
         error, failures = None, []

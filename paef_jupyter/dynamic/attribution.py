@@ -47,7 +47,7 @@ CREATION_OPS = frozenset({"aten::lift_fresh"})
 TORCH_WORK = frozenset({CPU_OP, USER_ANNOTATION})
 
 
-@dataclass
+@dataclass(slots=True)
 class HostNode:
     event: TraceEvent
     parent: int  # index into the thread's node list, -1 for a root
@@ -104,32 +104,25 @@ def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
     """Nest one thread's events by time (an event inside another's interval is its child)."""
     ordered = sorted(events, key=lambda e: (e.start_ns, -e.dur_ns))
     nodes: list[HostNode] = []
-    stack: list[int] = []
+    # The open ancestors, innermost last: (end, node index, is an op, is torch work).
+    stack: list[tuple[int, int, bool, bool]] = []
     for ev in ordered:
-        while stack and nodes[stack[-1]].event.end_ns <= ev.start_ns:
+        start = ev.start_ns
+        while stack and stack[-1][0] <= start:
             stack.pop()
-        parent = stack[-1] if stack else -1
-        pnode = nodes[parent] if parent >= 0 else None
-        chain = pnode.chain if pnode else ()
         marker = ev.marker
-        if marker is not None:
-            chain = chain + (marker,)
-        is_op = ev.cat == CPU_OP and marker is None
-        parent_is_op = pnode is not None and pnode.event.cat == CPU_OP and pnode.event.marker is None
+        is_op = marker is None and ev.cat == CPU_OP
         is_work = marker is None and ev.cat in TORCH_WORK
-        parent_is_work = pnode is not None and pnode.event.marker is None and pnode.event.cat in TORCH_WORK
-        nodes.append(
-            HostNode(
-                event=ev,
-                parent=parent,
-                chain=chain,
-                depth=(pnode.depth + 1) if pnode else 0,
-                in_sync=pnode.in_sync if pnode else False,
-                is_op_root=is_op and not parent_is_op,
-                is_torch_root=is_work and not parent_is_work,
-            )
-        )
-        stack.append(len(nodes) - 1)
+        if stack:
+            _, parent, parent_is_op, parent_is_work = stack[-1]
+            pnode = nodes[parent]
+            chain = pnode.chain if marker is None else pnode.chain + (marker,)
+            node = HostNode(ev, parent, chain, pnode.depth + 1, pnode.in_sync, is_op and not parent_is_op,
+                            is_work and not parent_is_work)
+        else:
+            node = HostNode(ev, -1, () if marker is None else (marker,), 0, False, is_op, is_work)
+        stack.append((start + ev.dur_ns, len(nodes), is_op, is_work))
+        nodes.append(node)
     return nodes
 
 

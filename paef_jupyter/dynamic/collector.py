@@ -20,7 +20,7 @@ from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
-from .trace_events import Trace, load_chrome_trace
+from .trace_events import Trace, from_activities, load_chrome_trace
 from .warm import profiler_turn
 
 
@@ -34,7 +34,7 @@ class Collected:
     value: Any = None
     error: BaseException | None = None
     trace: Trace | None = None
-    trace_bytes: int = 0  # the exported Chrome trace's size (what a run ships if it ships it)
+    trace_bytes: int = 0  # the exported Chrome trace's size, when exported (`export_trace`)
     files: tuple[CodeFile, ...] = ()
     mode: str = "off"  # "window", "full" or "off"
     loop: LoopTarget | None = None
@@ -70,12 +70,14 @@ def collecting(
     window: int | None = None,
     max_profiled_s: float = MAX_PROFILED_S,
     progress: Callable[[str], None] | None = None,
+    export_trace: bool = False,
 ) -> Steps[None, Collected]:
     """`collect` as steps (`run_steps`): yields when the code is to run, under the profiler.
 
     `warmup`/`window` fix the window in loop iterations; by default it is sized from the
     loop's length (`line_tracer.window_for`). `progress` hears what is profiled when the
-    profiler starts and stops (outside the profiled part)."""
+    profiler starts and stops (outside the profiled part). `export_trace`: read the trace
+    through Kineto's Chrome export, for its size (`trace_bytes`; else 0)."""
     out = Collected(loop=loop)
     try:
         import torch
@@ -180,7 +182,7 @@ def collecting(
             )
         return out
     try:
-        out.trace, out.trace_bytes = _export(prof, threading.get_native_id())
+        out.trace, out.trace_bytes = _read(prof, threading.get_native_id(), export_trace or cuda)
     except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
         out.mode = "off"
         out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
@@ -223,8 +225,26 @@ def _line_range(torch: Any) -> Callable[[str], Any]:
 
 
 # A trace past this size is not read: reading takes about 4 times its size in memory. The line
-# tracer's caps keep a trace well under it; an op loop entirely in C runs past them.
+# tracer's caps keep a trace well under it; an op loop entirely in C runs past them. Read in
+# memory, the same bound in events (the Chrome export writes about 270 bytes per CPU event).
 MAX_TRACE_BYTES = 32 * 2**20
+MAX_TRACE_EVENTS = MAX_TRACE_BYTES // 270
+
+
+def _read(prof: Any, main_tid: int, export: bool) -> tuple[Trace, int]:
+    """(the window's events, the exported trace's size or 0). In memory where this torch gives
+    the result's activities; through Kineto's Chrome export where it does not, or where `export`
+    is asked: a rank's record reports the export's size, and a CUDA profile's device events
+    (memcpy kinds, bytes, runtime correlations) are read in the export's documented format,
+    which the in-memory reader has not been checked against on a device."""
+    activities = getattr(getattr(prof.profiler, "kineto_results", None), "trace_activities", None)
+    if export or activities is None:
+        return _export(prof, main_tid)
+    found = activities()
+    if len(found) > MAX_TRACE_EVENTS:
+        raise ValueError(f"the trace has {len(found)} events, over the {MAX_TRACE_EVENTS} read "
+                         "(ops in a loop of C code, which the caps cannot stop)")
+    return from_activities(found, main_tid), 0
 
 
 def _export(prof: Any, main_tid: int) -> tuple[Trace, int]:

@@ -27,9 +27,13 @@ def cell_filename(ref: CellRef) -> str:
 
 
 def run_units(
-    units: Sequence[SourceUnit | ParsedUnit], path: str, observe: Callable[[Collected], None] | None = None
+    units: Sequence[SourceUnit | ParsedUnit],
+    path: str,
+    observe: Callable[[Collected], None] | None = None,
+    export_trace: bool = False,
 ) -> tuple[Profile, list[AnalysisError]]:
-    """`observe` sees each unit's raw run (its trace) before it is reduced to a profile."""
+    """`observe` sees each unit's raw run (its trace) before it is reduced to a profile;
+    `export_trace`: each run's trace goes through Kineto's Chrome export (its size is wanted)."""
     by_name = {cell_filename(u.ref): u for u in units}
     files_by_name = {name: u.ref for name, u in by_name.items()}
     files = CodeFiles(lambda name: CodeFile(name, files_by_name[name]) if name in files_by_name else None)
@@ -65,7 +69,7 @@ def run_units(
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
             loop, _ = choose_loop(parsed, namespace, lambda name: files_by_name.get(name))
-            run = collect(lambda: exec(code, namespace), files, loop)
+            run = collect(lambda: exec(code, namespace), files, loop, export_trace=export_trace)
             if observe is not None:
                 observe(run)
             profiles.append(build_profile(run))

@@ -1,16 +1,18 @@
-"""Kineto's Chrome-trace JSON as plain events: the one input every dynamic analysis reads.
+"""Kineto's Chrome-trace events as plain events: the one input every dynamic analysis reads.
 
-A real run exports its trace to this format (`collector`), and tests build traces of the same
-format by hand, so GPU handling (kernels, memcpy kinds, syncs) is exercised without a GPU.
-Times are kept in integer nanoseconds to make interval nesting exact.
+A real run reads them from the profiler's results in memory (`from_activities`: the very
+activities Kineto's Chrome export writes out, without the JSON file); tests build traces in
+the Chrome format by hand, so GPU handling (kernels, memcpy kinds, syncs) is exercised without
+a GPU. Times are kept in integer nanoseconds to make interval nesting exact.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping as MappingABC
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
 # Range names the line tracer opens around each executed cell line: "paef|<file>|<line>".
 MARKER_PREFIX = "paef|"
@@ -121,3 +123,63 @@ def _events(raw: Iterable[Any]) -> Iterable[TraceEvent]:
 def load_chrome_trace(path: str, main_tid: int | str | None = None) -> Trace:
     with open(path, encoding="utf-8") as fh:
         return parse_chrome_trace(json.load(fh), main_tid)
+
+
+def from_activities(activities: Iterable[Any], main_tid: int | str | None = None) -> Trace:
+    """The events of a Kineto result's `trace_activities()` (torch's `_ProfilerResult`), as the
+    Chrome export would write them: the same names, categories, threads, durations and args,
+    with start times in the profiler's own clock (only their differences are read). Reading
+    them in memory skips writing, reading and parsing a JSON file (2-3x faster)."""
+    events = []
+    for act in activities:
+        cat = act.type()
+        # The export's "External id": the CPU op a device event or runtime call belongs to.
+        external = act.linked_correlation_id() or (0 if cat in _OWN_CORRELATION else act.correlation_id())
+        events.append(TraceEvent(
+            name=act.name(),
+            cat=cat,
+            tid=_thread(act.resource_id()),
+            start_ns=act.timestamp(),
+            dur_ns=max(0, act.duration()),
+            pid=act.device_id(),
+            args=_Args(external, act.metadata_json()),
+        ))
+    return Trace(tuple(events), main_tid)
+
+
+# Events whose own correlation id pairs a runtime call with its device work (in their metadata).
+_OWN_CORRELATION = GPU_CATEGORIES | RUNTIME | {"privateuse1_runtime", "privateuse1_driver"}
+
+
+def _thread(resource: int) -> int:
+    """A resource id as the Chrome export writes its `tid`."""
+    return 0 if resource == -(2**63) else abs(resource)
+
+
+class _Args(MappingABC):
+    """An event's args, parsed from Kineto's metadata only when read: the analyses read a few
+    events' args (GPU copies' bytes, runtime correlations), not the thousands of CPU ops'."""
+
+    __slots__ = ("_external", "_metadata", "_parsed")
+
+    def __init__(self, external: int, metadata: str):
+        self._external = external
+        self._metadata = metadata
+        self._parsed: dict[str, Any] | None = None
+
+    def _items(self) -> dict[str, Any]:
+        if self._parsed is None:
+            parsed = {"External id": self._external} if self._external else {}
+            if self._metadata:
+                parsed.update(json.loads("{" + self._metadata + "}"))
+            self._parsed = parsed
+        return self._parsed
+
+    def __getitem__(self, key: str) -> Any:
+        return self._items()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._items())
+
+    def __len__(self) -> int:
+        return len(self._items())

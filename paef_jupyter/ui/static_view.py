@@ -39,18 +39,17 @@ def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = 
     cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings)) if i not in dismissed]
     sources = [source(u, [(i, f) for i, f in findings_of(report, u) if i not in dismissed])
                for u in units_with_findings(report)]
-    return join(
-        [
-            flame,
-            line_table(report, dismissed),
-            tag(
-                "div",
-                tag("div", tag("h4", "Antipatterns"), cards or tag("div", "None found.", class_="paef-note"),
-                    class_="paef-col paef-cards"),
-                tag("div", tag("h4", "Source"), sources, class_="paef-col paef-sources"),
-                class_="paef-cols",
-            ),
-        ]
+    return join([flame, line_table(report, dismissed), columns(cards, sources)])
+
+
+def columns(cards: list[Markup], sources: list[Markup]) -> Markup:
+    """The cards beside the source they point at."""
+    return tag(
+        "div",
+        tag("div", tag("h4", "Antipatterns"), cards or tag("div", "None found.", class_="paef-note"),
+            class_="paef-col paef-cards"),
+        tag("div", tag("h4", "Source"), sources, class_="paef-col paef-sources"),
+        class_="paef-cols",
     )
 
 

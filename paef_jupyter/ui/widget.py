@@ -10,6 +10,7 @@ bridge); where it cannot write, the card offers the `--apply` re-run and copyabl
 from __future__ import annotations
 
 import uuid
+from functools import cached_property
 from typing import Any, Callable
 
 import ipywidgets as w
@@ -21,7 +22,7 @@ from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
-from .static_view import COLUMNS_CSS, diffs, static_html
+from .static_view import COLUMNS_CSS, columns, diffs, static_html
 
 STATUS_TEXT = {
     "applied": "Applied to the cell (Undo, or Ctrl+Z in the cell, reverts it).",
@@ -83,42 +84,56 @@ class ReportView:
         if static_first:
             self._display_static(placeholder)
         self.diffs = diffs(report)
-        # One layout and one style per kind, shared by the widgets that never change theirs: each
-        # widget's own would be a model of its own, and a front end opens a report's models one
-        # after another before it draws the view (a one-card report: 69 comm_open messages, now 42).
+        # One layout and one style per kind, shared by the widgets that never change theirs, and
+        # no widget before it is needed (a card's code box, the re-run's output): each is a model
+        # of its own, and a front end opens a report's models one after another before it draws
+        # the view (a one-card report: 69 comm_open messages, then 42, now 34; a clean one: 9).
         self._text = {"layout": w.Layout(), "style": HTMLStyle()}
-        self._button = {"layout": w.Layout(width="auto"), "style": w.ButtonStyle()}
-        self._row = w.Layout(flex_flow="row wrap")  # a card's buttons
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
             cell = CellFixes(unit, dict(findings_of(report, unit)))
             if cell.findings:
                 self.fixes[unit.ref.key] = cell
         self.info = w.HTML(**self._text)
-        self.status = w.HTML(**self._text)
-        self.output = w.Output()
+        self._output: w.Output | None = None
         self.figure = self._figure()
         self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u)), **self._text)
                         for u in units_with_findings(report)}
         table = line_table(report)
         self.lines_table = w.HTML(str(table), **self._text) if table is not None else None
-        self.head = w.HTML(**self._text)
+        self.head = w.HTML(self._head_html(), **self._text)
         self.cards = [self._card(i) for i in range(len(report.findings))]
-        self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
-                                  style=self._button["style"], disabled=not self.fixes,
-                                  tooltip="apply every automatic fix not dismissed")
-        self.apply_all.on_click(lambda _: self.do_apply_all())
-        self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
-                                layout=w.Layout(width="auto"), style=self._button["style"],
-                                tooltip="run the fixed cell now and compare its time with the first run")
-        self.compare.on_click(lambda _: self.do_compare())
-        self.compare.layout.display = "" if rerun is not None else "none"
+        # A clean report has nothing to apply, compare or dismiss: no toolbar.
+        self.status: w.HTML | None = None
+        self.apply_all: w.Button | None = None
+        self.compare: w.Button | None = None
+        if report.findings:
+            self.status = w.HTML(**self._text)
+            self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
+                                      style=self._button["style"], disabled=not self.fixes,
+                                      tooltip="apply every automatic fix not dismissed")
+            self.apply_all.on_click(lambda _: self.do_apply_all())
+            self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
+                                    layout=w.Layout(width="auto", display="" if rerun is not None else "none"),
+                                    style=self._button["style"],
+                                    tooltip="run the fixed cell now and compare its time with the first run")
+            self.compare.on_click(lambda _: self.do_compare())
         self.widget = self._assemble()
         self._refresh()
         if self.dismissed:
             self._render_dismissed()  # the static copy was made with them
             for i in self.dismissed:
                 self._card_status(i, self._dismissed_text(i))
+
+    @cached_property
+    def _button(self) -> dict[str, Any]:
+        """The layout and style the buttons share (made with the first button)."""
+        return {"layout": w.Layout(width="auto"), "style": w.ButtonStyle()}
+
+    @cached_property
+    def _row(self) -> w.Layout:
+        """The layout of a card's row of buttons."""
+        return w.Layout(flex_flow="row wrap")
 
     # -- display --------------------------------------------------------------------------
 
@@ -177,34 +192,44 @@ class ReportView:
             stack.extend(x for x in (getattr(widget, "layout", None), getattr(widget, "style", None)) if x is not None)
             widget.close()
 
+    @property
+    def output(self) -> w.Output:
+        """Where the fixed cell's re-run prints: added below the view when it first runs."""
+        if self._output is None:
+            self._output = w.Output()
+            self.widget.children = (*self.widget.children, self._output)
+        return self._output
+
     def _assemble(self) -> w.Widget:
-        self._render_head()
-        head = self.head
-        cards = w.VBox([w.HTML("<h4>Antipatterns</h4>", **self._text)] + [c.box for c in self.cards],
-                       layout=w.Layout(flex="1 1 420px", min_width="0"))
-        sources = w.VBox([w.HTML("<h4>Source</h4>", **self._text)] + list(self.sources.values()),
-                         layout=w.Layout(flex="1 1 420px", min_width="0"))
-        sources.add_class("paef-sources")  # kept in view by the labextension (navigate.ts)
-        columns = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
-                                                           grid_gap="14px"))
-        toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
-        parts: list[w.Widget] = [head]
+        parts: list[w.Widget] = [self.head]
         if self.figure is not None:
             parts += [self.figure, self.info]
         if self.lines_table is not None:
             parts.append(self.lines_table)
-        parts += [toolbar, columns, self.output]
-        box = w.VBox(parts)
-        box.add_class("paef")
-        box.add_class("paef-box")
-        return box
+        if self.cards:
+            column = w.Layout(flex="1 1 420px", min_width="0")
+            cards = w.VBox([w.HTML("<h4>Antipatterns</h4>", **self._text)] + [c.box for c in self.cards],
+                           layout=column)
+            # kept in view by the labextension (navigate.ts)
+            sources = w.VBox([w.HTML("<h4>Source</h4>", **self._text)] + list(self.sources.values()),
+                             layout=column, _dom_classes=("paef-sources",))
+            beside = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
+                                                              grid_gap="14px"))
+            toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
+            parts += [toolbar, beside]
+        else:  # nothing in the columns changes: one HTML, as the static report draws them
+            parts.append(w.HTML(str(columns([], [])), **self._text))
+        return w.VBox(parts, layout=self._text["layout"], _dom_classes=("paef", "paef-box"))
 
     def _render_head(self) -> None:
         """Summary and top list, without the dismissed findings."""
+        self.head.value = self._head_html()
+
+    def _head_html(self) -> str:
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        self.head.value = str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
-                                  summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
-                                  errors(self.report)))
+        return str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
+                       summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
+                       errors(self.report)))
 
     def _figure(self) -> w.Widget | None:
         if self.flame is None:
@@ -215,7 +240,8 @@ class ReportView:
             self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
             return w.HTML(str(tag("div", Markup(flame_mod.svg(self.flame, self.report.findings)),
                                   class_="paef-flame-static")), **self._text)
-        return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame)
+        return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame,
+                          layout=self._text["layout"])
 
     # -- linking ----------------------------------------------------------------------------
 
@@ -268,7 +294,6 @@ class ReportView:
         finding = self.report.findings[index]
         c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id), **self._text),
                   self._text, self._button, self._row)
-        c.show.add_class("paef-show")
         c.show.on_click(lambda _: self.select(None if self.selected == index else index))
         c.apply.on_click(lambda _: self.do_apply(index))
         c.dismiss.on_click(lambda _: self.do_dismiss(index))
@@ -417,7 +442,7 @@ class ReportView:
                 self._write(fixes, plan, sorted(plan.applied ^ fixes.applied))
 
     def do_compare(self) -> None:
-        if self.rerun is None or len(self.fixes) != 1:
+        if self.rerun is None or len(self.fixes) != 1 or self.status is None:
             return
         (fixes,) = self.fixes.values()
         self.status.value = str(tag("span", "Running the fixed cell\u2026", class_="paef-status"))
@@ -465,9 +490,7 @@ class ReportView:
         for i in touched:
             c = self.cards[i]
             c.status.value = str(tag("div", STATUS_TEXT[reason], " ", how, class_="paef-status"))
-            c.code.value = plan.text
-            c.code.rows = min(plan.text.count("\n") + 1, 30)
-            c.code.layout.display = ""
+            c.show_code(plan.text)
 
     def _card_status(self, index: int, text: str, warning: bool = False) -> None:
         classes = "paef-status paef-warning" if warning else "paef-status"
@@ -483,23 +506,33 @@ class ReportView:
             c.dismiss.disabled = c.index in self.dismissed or c.index in applied
             c.silence.disabled = c.index in self.dismissed or c.index in applied
             c.undo.disabled = c.index not in applied and c.index not in self.dismissed
-        self.compare.disabled = self.rerun is None or not applied
+        if self.compare is not None:
+            self.compare.disabled = self.rerun is None or not applied
 
 
 class _Card:
     def __init__(self, index: int, body: w.HTML, text: dict[str, Any], button: dict[str, Any], row: w.Layout):
         """`text`, `button`, `row`: the layouts and styles it shares with the view's other widgets."""
         self.index = index
-        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines", **button)
+        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines",
+                             _dom_classes=("paef-show",), **button)
         self.apply = w.Button(description="Apply", icon="check", button_style="success", **button)
         self.dismiss = w.Button(description="Dismiss", icon="times", **button)
         self.undo = w.Button(description="Undo", icon="undo", disabled=True, **button)
         self.silence = w.Button(description="Silence rule", icon="bell-slash", **button)
         self.status = w.HTML(**text)
-        self.code = w.Textarea(layout=w.Layout(width="100%", display="none"))
+        self.code: w.Textarea | None = None  # the fixed cell, where it cannot be written (`show_code`)
         self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo, self.silence], layout=row),
-                           self.status, self.code], layout=text["layout"])
-        self.box.add_class("paef-cardbox")
+                           self.status], layout=text["layout"], _dom_classes=("paef-cardbox",))
+
+    def show_code(self, text: str) -> None:
+        """The fixed cell in a box to copy from, below the card's status."""
+        rows = min(text.count("\n") + 1, 30)
+        if self.code is None:
+            self.code = w.Textarea(text, rows=rows, layout=w.Layout(width="100%"))
+            self.box.children = (*self.box.children, self.code)
+        else:
+            self.code.value, self.code.rows = text, rows
 
 
 def compare_text(result: Any, predicted_s: float | None = None) -> Markup:
