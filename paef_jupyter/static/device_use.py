@@ -14,9 +14,12 @@ import weakref
 import libcst as cst
 
 from .facts import Facts
+from .names import keyword_arg
 from .types import Kind
 
 _ACCELERATORS = ("cuda", "xpu", "mps")
+_ON_DEVICE = (".cuda(", ".to(", "device=")
+LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
 # Libraries that compute on the host: what they return is a host value, what they take must be one.
@@ -176,5 +179,116 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             live = facts.namespace[expr.value]
             return type(live).__module__ == "numpy" or isinstance(live, (int, float, list))
         value = facts.value_of(expr)
-        return value is not None and on_host(facts, value, depth - 1)
+        if value is None:
+            return _batch_of_host_loader(facts, expr)
+        return on_host(facts, value, depth - 1)
     return False
+
+
+def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
+    """`yb` of `for xb, yb in loader:`, read as the loader gave it (only `xb` was moved): a
+    DataLoader over host data with the default collate yields host tensors."""
+    loop = facts.loop_binding(name)
+    if loop is None or not isinstance(loop.node, cst.For):
+        return False
+    it = loop.node.iter
+    if isinstance(it, cst.Call) and facts.qualified_name(it.func) == "builtins.enumerate" and it.args:
+        it = it.args[0].value
+    if not isinstance(it, cst.Name):
+        return False
+    owner, loader = facts, facts.value_of(it)
+    if loader is None:
+        earlier = facts.prior.value(it.value)
+        if earlier is None:
+            return False
+        owner, loader = earlier
+    return isinstance(loader, cst.Call) and (owner.qualified_name(loader.func) or "") in LOADERS \
+        and keyword_arg(loader, "collate_fn") is None and sum(a.keyword is None for a in loader.args) <= 3 \
+        and dataset_on_host(owner, loader)
+
+
+def dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
+    """False when the dataset's tensors are built on the device: pinning them would raise."""
+    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
+    if not args:
+        return True
+    dataset = args[0].value
+    pieces: list[cst.CSTNode] = [dataset]
+    if isinstance(dataset, cst.Name):
+        if not host_tensors(facts.namespace.get(dataset.value)):
+            return False
+        value = facts.value_of(dataset)
+        if value is not None:
+            pieces.append(value)
+    for piece in list(pieces):
+        if isinstance(piece, cst.Call):
+            for arg in piece.args:
+                pieces.append(arg.value)
+                if isinstance(arg.value, cst.Name):
+                    value = facts.value_of(arg.value)
+                    if value is not None:
+                        pieces.append(value)
+    if any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE):
+        return False
+    return not any(_class_puts_on_device(facts, p) for p in pieces)
+
+
+def _class_puts_on_device(facts: Facts, piece: cst.CSTNode) -> bool:
+    """`Preloaded(...)` where the class (here or in an earlier cell) moves or creates tensors
+    on a device anywhere in its body: `__getitem__` may then return device tensors, which the
+    loader's pinning thread cannot pin."""
+    if not isinstance(piece, cst.Call) or not isinstance(piece.func, cst.Name):
+        return False
+    name = piece.func.value
+    owner, cls = (facts, facts.classes[name]) if name in facts.classes else facts.prior.classes.get(name, (None, None))
+    if owner is None or cls is None:
+        return False
+    for node in owner.walk(cls):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda") \
+                and (node.func.attr.value == "cuda" or is_device_move(owner, node) or not host_move(owner, node)):
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device" \
+                and not spells_cpu(node.value):
+            return True
+    return False
+
+
+def host_move(facts: Facts, call: cst.Call) -> bool:
+    """`.to(torch.float32)`, `.to(dtype=...)`, `.to("cpu")`: a conversion that stays on the host."""
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
+    if "device" in keywords:
+        return spells_cpu(keyword_arg(call, "device").value)  # type: ignore[union-attr]
+    if not positional:
+        return bool(keywords) and keywords <= {"dtype", "memory_format", "copy", "non_blocking"}
+    first = positional[0]
+    return spells_cpu(first) or (facts.qualified_name(first) or "").startswith("torch.") and not _is_device_ctor(facts, first)
+
+
+def _is_device_ctor(facts: Facts, expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device"
+
+
+def spells_cpu(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.SimpleString) and expr.evaluated_value == "cpu"
+
+
+def is_device_move(facts: Facts, call: cst.Call) -> bool:
+    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return False
+    if func.attr.value == "cuda":
+        return True
+    if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
+        return False
+    positional = [a.value for a in call.args if a.keyword is None]
+    device = keyword_arg(call, "device")
+    target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
+    return target is not None and is_accelerator_device(facts, target)
+
+
+def host_tensors(dataset: object) -> bool:
+    """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
+    tensors = getattr(dataset, "tensors", ())
+    return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)

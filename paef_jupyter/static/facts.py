@@ -1125,6 +1125,12 @@ class Facts:
         elif mps: device = ... else: ...`): what the name may hold, where `value_of` picks one."""
         return [d.value for d in self._defs.get(name, ()) if d.value is not None]
 
+    def loop_binding(self, name: cst.Name) -> Loop | None:
+        """The for-loop whose target binds `name` where it is read (`yb` of `for xb, yb in
+        loader:` not rebound since); None for any other binding."""
+        d = self._reaching_def(name)
+        return d.loop if d is not None and d.order < self.order(name) else None
+
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
 

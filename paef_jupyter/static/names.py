@@ -103,6 +103,10 @@ def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
         yield first
 
 
+def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
+    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
+
+
 def bound_names(target: cst.CSTNode) -> Iterable[str]:
     """Names a target binds: `a`, `a, (b, c)`, `*rest`."""
     if isinstance(target, cst.Name):

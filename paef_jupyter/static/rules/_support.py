@@ -10,7 +10,9 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit
+from ..device_use import LOADERS
 from ..facts import Facts, Loop
+from ..names import keyword_arg
 from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -45,9 +47,29 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     outer: Loop | None = loop
     while outer is not None:
         if outer.kind != "plain":
+            if outer is not loop and _few_fixed_rounds(inner, loop) and _is_epoch_loop(inner, outer):
+                return None  # `for c in range(n_classes):` beside an epoch's batch loop: a few rounds per epoch
             return loop
         outer = outer.parent
     return None
+
+
+def _is_epoch_loop(facts: Facts, loop: Loop) -> bool:
+    """`loop` runs its steps through another loop (its own batch loop, or a helper's)."""
+    return any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop)
+
+
+def _few_fixed_rounds(facts: Facts, loop: Loop) -> bool:
+    """`for c in range(K)` with `K` an integer literal or a name bound once to one: a loop over
+    classes or heads, whose count does not grow with the data."""
+    node = loop.node
+    if not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call) or not isinstance(node.iter.func, cst.Name) \
+            or node.iter.func.value != "range" or len(node.iter.args) != 1:
+        return False
+    bound = node.iter.args[0].value
+    if isinstance(bound, cst.Name):
+        bound = facts.value_of(bound)  # type: ignore[assignment]
+    return isinstance(bound, cst.Integer) and int(bound.value, 0) <= 64
 
 
 def _calls_step_loop(facts: Facts, loop: Loop) -> bool:
@@ -168,10 +190,6 @@ def insert_after(facts: Facts, stmt: cst.CSTNode, code: str) -> Edit:
     return Edit(end, col, end, col, f"\n{indent}{code}")
 
 
-def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
-    return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-
-
 def add_keyword(facts: Facts, call: cst.Call, name: str, value: str) -> Edit:
     """An edit giving `call` the argument `name=value`, touching only that spot (so it composes
     with other rules' edits inside the call)."""
@@ -217,7 +235,6 @@ def with_keyword(call: cst.Call, name: str, value: cst.BaseExpression) -> cst.Ca
 
 # --- `**kwargs` and loaders ----------------------------------------------------------------
 
-LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _OPAQUE = "*"  # a `**` dict whose keys cannot be listed: it may carry any keyword
 
 
@@ -491,3 +508,17 @@ def _collates_to_tensors(facts: Facts, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Dict):
         return all(isinstance(el, cst.DictElement) and _collates_to_tensors(facts, el.value) for el in expr.elements)
     return facts.kind(expr) in _COLLATED
+
+
+def through_with(facts: Facts, stmt: cst.CSTNode, block: cst.CSTNode) -> cst.CSTNode | None:
+    """The statement of `block` that holds `stmt`, when only `with` bodies lie between them
+    (`with torch.no_grad(): probs = ...` then `pred = ...probs...`: a `with` opens no scope, its
+    names flow on); None when `stmt` sits elsewhere (a branch, a loop, another block)."""
+    node = stmt
+    while facts.parent(node) is not block:
+        body = facts.parent(node)
+        owner = facts.parent(body) if isinstance(body, cst.IndentedBlock) else None
+        if not isinstance(owner, cst.With):
+            return None
+        node = owner
+    return node

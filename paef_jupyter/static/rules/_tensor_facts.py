@@ -474,13 +474,47 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
-    if _inside_context(facts, expr, loop):
+    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr):
         return False
     called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     if not called:
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(facts, name) & varying for name in called)
+
+
+def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` in a method reads `self.seen`, and a method of the class other than `__init__`
+    changes it (`self.seen[0] += 1` in `forward`): each call may see other data."""
+    attrs = {n.attr.value for n in facts.walk(expr)
+             if isinstance(n, cst.Attribute) and isinstance(n.value, cst.Name) and n.value.value == "self"}
+    func = facts.enclosing_function(expr) if attrs else None
+    block = facts.parent(func) if func is not None else None
+    cls = facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
+    if not isinstance(cls, cst.ClassDef):
+        return False
+    for method in cls.body.body:
+        if not isinstance(method, cst.FunctionDef) or method.name.value == "__init__":
+            continue
+        for n in facts.walk(method.body):
+            if isinstance(n, (cst.AssignTarget, cst.AugAssign)):
+                changed = _self_attr(n.target)
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and is_inplace_method(n.func.attr.value):
+                changed = _self_attr(n.func.value)
+            else:
+                continue
+            if changed in attrs:
+                return True
+    return False
+
+
+def _self_attr(target: cst.BaseExpression) -> str | None:
+    """`seen` for `self.seen`, `self.seen[0]`, `self.seen.total`."""
+    while isinstance(target, (cst.Subscript, cst.Attribute)):
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+            return target.attr.value
+        target = target.value
+    return None
 
 
 # Context managers that change nothing a hoisted tensor factory or host computation reads.

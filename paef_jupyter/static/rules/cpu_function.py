@@ -207,7 +207,17 @@ class CpuFunction(Rule):
         name = next((k for k, f in self.facts.functions.items() if f is func), None)
         if name is None or not self.facts.is_pure_function(name):
             return False
-        return not self.facts.host_only(func)
+        return not self.facts.host_only(func) or self._same_every_call(node, func)
+
+    def _same_every_call(self, node: cst.Call, func: cst.FunctionDef) -> bool:
+        """`fb = mel_filterbank(SR, N_FFT, N_MELS)` inside a CPU-only helper run per sample: its
+        arguments read nothing of the helper (no parameter, no local), so every call of the
+        helper recomputes the same value; the helper's own call varies with its data."""
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        if not params - {"self"}:
+            return False  # the helper's own call is the same every time (or a method's: per object, not per call)
+        local = params | set(self.facts.names_written(func.body))
+        return bool(node.args) and all(not a.star and not (self.facts.names_read(a.value) & local) for a in node.args)
 
     def _has_data_argument(self, call: cst.Call) -> bool:
         """At least one argument is data (an array or list), not only constants and scalars."""

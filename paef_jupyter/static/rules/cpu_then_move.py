@@ -44,6 +44,7 @@ class CpuThenMove(Rule):
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             self._through_wrapper(node)
+            self._through_tensor_type(node)
             return
         factory, exact = _factory_under(func.value)
         if factory is None and isinstance(func.value, cst.Name):
@@ -169,6 +170,34 @@ class CpuThenMove(Rule):
             "on every iteration",
             fix=Fix(description=f"create it on the device the helper moves to (`torch.{name}(..., device=...)`)"
                     + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
+                    safe=False),
+        )
+
+    def _through_tensor_type(self, call: cst.Call) -> None:
+        """`Tensor(np.random.normal(0, 1, (n, d)))` with `Tensor = torch.cuda.FloatTensor if cuda else
+        torch.FloatTensor` (the legacy style of many GAN scripts): NumPy fills the array on the host,
+        and the CUDA tensor type copies it to the GPU, every iteration. A hint: a device generator
+        draws other numbers than NumPy's."""
+        if not isinstance(call.func, cst.Name) or len(call.args) != 1 or call.args[0].keyword is not None:
+            return
+        chosen = self.facts.value_of(call.func)
+        if chosen is None:
+            earlier = self.facts.prior.value(call.func.value)
+            chosen = earlier[1] if earlier is not None and earlier[0] is not self.facts else None
+        branches = [chosen.body, chosen.orelse] if isinstance(chosen, cst.IfExp) else [chosen] if chosen is not None else []
+        if not any(self.facts.code(b).startswith("torch.cuda.") and self.facts.code(b).endswith("Tensor") for b in branches):
+            return
+        data = call.args[0].value
+        if not isinstance(data, cst.Call) or not (self.facts.qualified_name(data.func) or "").startswith("numpy."):
+            return
+        if self.facts.iteration_loop(call) is None:
+            return
+        self.report(
+            call,
+            f"`{self.facts.code(data.func)}(...)` fills an array on the host and `{self.facts.code(call.func)}` "
+            "(a CUDA tensor type on a GPU) copies it to the device on every iteration",
+            fix=Fix(description="draw it on the device with the torch factory (`torch.randn(shape, device=device)` for "
+                    "`np.random.normal(0, 1, shape)`): the device's generator draws other numbers than NumPy's",
                     safe=False),
         )
 

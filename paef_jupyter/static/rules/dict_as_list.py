@@ -87,12 +87,18 @@ class DictAsList(Rule):
         if not isinstance(comp, cst.ListComp) or comp.for_in.inner_for_in is not None or comp.for_in.ifs:
             return
         elt, var = comp.elt, comp.for_in.target
+        tail = ""  # `sessions[s][:max_len]`: a fixed slice of each row
+        if isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) \
+                and len(elt.slice) == 1 and isinstance(elt.slice[0].slice, (cst.Slice, cst.Index)) \
+                and var.value not in self.facts.names_read(elt.slice[0]):
+            tail, elt = f"[{self.facts.code(elt.slice[0])}]", elt.value
         if not (isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and len(elt.slice) == 1
-                and isinstance(elt.slice[0].slice, cst.Index) and isinstance(elt.slice[0].slice.value, cst.Name)
-                and elt.slice[0].slice.value.value == var.value and isinstance(elt.value, (cst.Name, cst.Attribute))):
+                and isinstance(elt.slice[0].slice, cst.Index) and _key_of(elt.slice[0].slice.value, var.value)
+                and isinstance(elt.value, (cst.Name, cst.Attribute))):
             return
-        table = elt.value
-        if self.facts.kind(table) is not KEYED_CONSTRUCTORS[qualified]:
+        table, key = elt.value, self.facts.code(elt.slice[0].slice.value)
+        wanted = KEYED_CONSTRUCTORS[qualified]
+        if self.facts.kind(table) is not wanted and not (wanted is Kind.DICT_OF_LIST and self._filled_with_lists(table)):
             return
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop):
@@ -106,17 +112,38 @@ class DictAsList(Rule):
         index = f"{module_alias(self.facts, 'numpy') or 'np'}.asarray" if numpy else f"{module_alias(self.facts, 'torch') or 'torch'}.as_tensor"
         build = f"{ctor}(list({d}.values()))"
         where = "before the loop" if self.facts.enclosing_loops(node) else "where the dict is created (`__init__` for a Dataset)"
+        if tail:
+            build = f"{ctor}([row{tail} for row in {d}.values()])"
         suggestion = (f"{base} = {build}  # once, {where}\n{base}_pos = {{k: i for i, k in enumerate({d})}}\n...\n"
-                      f"{base}[{index}([{base}_pos[{var.value}] for {var.value} in {keys}])]")
+                      f"{base}[{index}([{base}_pos[{key}] for {var.value} in {keys}])]")
         self.report(
             node,
             f"`{d}` maps each key to {'a separate tensor' if qualified in ('torch.stack', 'torch.cat') else 'a Python list'}: "
-            f"`{ctor}([{d}[{var.value}] for {var.value} in {keys}])` rebuilds the batch one row at a time in "
+            f"`{ctor}([{d}[{key}]{tail} for {var.value} in {keys}])` rebuilds the batch one row at a time in "
             "Python on every iteration; one table built once, indexed by the keys' positions, makes each batch "
             "a single gather",
             fix=Fix(description=f"stack the rows once {where} and gather them per batch",
                     suggestion=suggestion, safe=False),
         )
+
+    def _filled_with_lists(self, table: cst.BaseExpression) -> bool:
+        """`sessions = {}` then `sessions[sid] = [...]` (a list literal or comprehension) in a loop:
+        a dict of lists, though built one key at a time."""
+        if not isinstance(table, cst.Name) or self.facts.kind(table) is not Kind.DICT:
+            return False
+        owner = self.facts
+        if not bound_in_unit(self.facts, table.value):  # built in an earlier cell
+            earlier = self.facts.prior.value(table.value)
+            if earlier is None:
+                return False
+            owner = earlier[0]
+        stores = []
+        for use in owner.uses(table.value):
+            sub = owner.parent(use)
+            target = owner.parent(sub) if isinstance(sub, cst.Subscript) and sub.value is use else None
+            if isinstance(target, cst.AssignTarget):
+                stores.append(owner.parent(target).value)  # type: ignore[union-attr]
+        return bool(stores) and all(isinstance(v, (cst.List, cst.ListComp)) for v in stores)
 
     def leave_Module(self, original_node: cst.Module) -> None:
         for use, target in self._groups.values():
@@ -331,3 +358,11 @@ def _column_name(column: cst.Subscript) -> str:
     label = value.evaluated_value if isinstance(value, cst.SimpleString) else "column"
     owner = column.value.value if isinstance(column.value, cst.Name) else "data"
     return f"{owner}_{label}"
+
+
+def _key_of(key: cst.BaseExpression, var: str) -> bool:
+    """`k` or `r[0]` of the comprehension's variable: the row's key, one per item."""
+    if isinstance(key, cst.Name):
+        return key.value == var
+    return isinstance(key, cst.Subscript) and isinstance(key.value, cst.Name) and key.value.value == var \
+        and len(key.slice) == 1 and isinstance(key.slice[0].slice, cst.Index) and isinstance(key.slice[0].slice.value, cst.Integer)

@@ -488,7 +488,15 @@ class ElementwiseLoop(Rule):
             return self._element(expr.func.value, elements)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("int", "float") and len(expr.args) == 1:
             return self._element(expr.args[0].value, elements)
-        return elements.get(self.facts.code(expr)) if isinstance(expr, (cst.Name, cst.Subscript)) else None
+        whole = elements.get(self.facts.code(expr)) if isinstance(expr, (cst.Name, cst.Subscript)) else None
+        if whole is None and isinstance(expr, cst.Subscript) and len(expr.slice) == 1 \
+                and isinstance(expr.slice[0].slice, cst.Index) and isinstance(expr.value, (cst.Name, cst.Attribute)) \
+                and self._is_tensor(expr.value):
+            # a gather: `labels[nn_idx[i]]` per element is `labels[nn_idx]` over the whole tensor
+            index = elements.get(self.facts.code(expr.slice[0].slice.value))
+            if index is not None:
+                return f"{self.facts.code(expr.value)}[{index}]"
+        return whole
 
     def _element_test(self, test: cst.BaseExpression, elements: dict[str, str]) -> str | None:
         """`preds[i] == labels[i]` -> `preds == labels`: one comparison of element reads."""

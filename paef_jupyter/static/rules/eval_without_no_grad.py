@@ -9,7 +9,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import Loop, forwards_a_model, may_train, module_methods
 from ..types import Kind
-from ..names import bound_names
+from ..names import bound_names, mutated_names, root_name
 from ._frozen_forward import frozen_forwards
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
@@ -21,6 +21,8 @@ _MODEL_WORDS = frozenset({
     "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
     "gpt", "vit", "backbone", "head",
 })
+# Methods that store their arguments into the receiver (a list of losses, a dict of outputs).
+_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 _EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|accuracy|metric)")
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
@@ -185,11 +187,17 @@ class EvalWithoutNoGrad(Rule):
                     wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
                 elif (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
                     wanted |= self.facts.names_read(n)
+                elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
+                    # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
+                    root = root_name(func.value)
+                    if root is not None:
+                        assigned.setdefault(root, []).extend(a.value for a in n.args)
             # Values flow through every binding: `out, y = pair`, `for out, y in cache`,
-            # `total += loss`, `with ... as h`, `(h := ...)`.
+            # `total += loss`, `with ... as h`, `(h := ...)`, `losses[k] = l`, `self.out = h`.
             elif isinstance(n, cst.Assign):
                 for target in n.targets:
-                    for name in bound_names(target.target):
+                    names = list(bound_names(target.target)) or list(mutated_names(target))
+                    for name in names:
                         assigned.setdefault(name, []).append(n.value)
             elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 for name in bound_names(n.target):
@@ -200,7 +208,7 @@ class EvalWithoutNoGrad(Rule):
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 for name in bound_names(n.asname.name):
                     assigned.setdefault(name, []).append(n.item)
-        produced = set(loop.writes)
+        produced = set(loop.writes) | self.facts.mutated_in_loop(loop)
         func = loop.function
         if func is not None:
             produced.add(func.name.value)

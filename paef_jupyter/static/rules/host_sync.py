@@ -13,7 +13,7 @@ from ..facts import Facts, Loop
 from ..names import root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, steps_itself, torch_alias
+from ._support import grad_disabled, hot_loop, insert_after, steps_itself, through_with, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -103,7 +103,7 @@ class HostSync(Rule):
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
                                     for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
-        if method != "item" and self._kept_by_host_object(node):
+        if method != "item" and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
             return
         if method == "item":
             rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
@@ -169,17 +169,49 @@ class HostSync(Rule):
             return False
         return False
 
+    def _gathered_for_host(self, node: cst.Call) -> bool:
+        """`all_probs.append(probs.cpu())`, `preds.extend(out.argmax(1).cpu().tolist())` in an
+        evaluation step: predictions gathered for host-side metrics after the loop (NumPy,
+        scikit-learn). The host needs every batch's values; copying them as they come is the
+        program's need, not a sync a training step pays."""
+        if self._step_kind(node) != "eval":
+            return False
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS:
+                child = anc
+                continue
+            if isinstance(anc, cst.Call) and isinstance(child, cst.Attribute) and anc.func is child:
+                child = anc  # the outer copy of `.cpu().numpy()`
+                continue
+            if isinstance(anc, cst.Arg):
+                call = self.facts.parent(anc)
+                if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) \
+                        or call.func.attr.value not in _STORING or not isinstance(call.func.value, cst.Name):
+                    return False
+                # the list is the loop's own (a list of this scope, the loop right here), not a helper's parameter
+                func = self.facts.enclosing_function(node)
+                params = {p.name.value for p in func.params.params} if func is not None else set()
+                return bool(self.facts.enclosing_loops(node)) and call.func.value.value not in params \
+                    and self.facts.kind(call.func.value) is Kind.LIST
+            return False
+        return False
+
     def _back_to_tensor_later(self, node: cst.Call) -> bool:
         """`arr = x.cpu().numpy()`, NumPy work on `arr` (or values computed from it), then
         `torch.tensor(arr)` later in the same block: the copy is one end of ping-pong's round trip."""
         stmt = self.facts.statement_of(node)
-        block = self.facts.parent(stmt)
+        anchor: cst.CSTNode = stmt  # `with torch.no_grad(): probs = ...cpu().numpy()`: the block after the `with`
+        while isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(self.facts.parent(self.facts.parent(anchor)), cst.With):
+            anchor = self.facts.parent(self.facts.parent(anchor))
+        block = self.facts.parent(anchor)
         body = list(getattr(block, "body", ()))
-        if not isinstance(stmt, cst.SimpleStatementLine) or stmt not in body \
+        if not isinstance(stmt, cst.SimpleStatementLine) or through_with(self.facts, stmt, block) is not anchor \
+                or anchor not in body \
                 or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
             return False
         derived = set(self.facts.names_written(stmt))
-        for later in body[body.index(stmt) + 1 :]:
+        for later in body[body.index(anchor) + 1 :]:
             for call in self.facts.calls_in(later):
                 if (self.facts.qualified_name(call.func) or "") in _BACK_TO_TENSOR \
                         and any(self.facts.names_read(a.value) & derived for a in call.args):

@@ -132,6 +132,11 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-5 * max(abs(a), abs(b), 1e-12)
 
 
+# Element-wise ops on one tensor before a chain earns a `torch.compile` hint: short formulas
+# (`torch.sqrt((1 - cos.pow(2)).clamp(0, 1))`, 4 kernels) are everywhere in model code and
+# fusing them saves little; a hint there is noise an expert would not sign.
+_MIN_CHAIN = 6
+
 class Algebra:
     """Reads libcst expressions into the algebra, memoised per node."""
 
@@ -699,7 +704,7 @@ class OperatorFusion(Rule):
         repeated = self.facts.iteration_loop(node) is not None or self.facts.enclosing_function(node) is not None
         if repeated and not _counted(self.facts, self.facts.parent(node)):
             ops, tensor = self._chain(node)
-            if ops >= 4 and tensor is not None:
+            if ops >= _MIN_CHAIN and tensor is not None:
                 self._chains.append((node, ops, tensor))
 
     def leave_Module(self, original_node: cst.Module) -> None:
@@ -1003,7 +1008,7 @@ class OperatorFusion(Rule):
                 stack += [n.left, *(c.comparator for c in n.comparisons)]
             elif not isinstance(n, (cst.Integer, cst.Float)) and not isinstance(self.algebra.read(n), Const):  # type: ignore[arg-type]
                 leaves.setdefault("".join(self.facts.code(n).split()), n)  # type: ignore[arg-type]
-        if ops < 4 or len(leaves) != 1:
+        if ops < _MIN_CHAIN or len(leaves) != 1:
             return ops, None
         (code, leaf), = leaves.items()
         return ops, code if tensor_seen or self.facts.kind(leaf) is Kind.TENSOR else None

@@ -9,7 +9,7 @@ import types
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..device_use import is_accelerator_device
+from ..device_use import host_move, host_tensors, is_device_move, spells_cpu
 from ..facts import Facts, Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
@@ -53,7 +53,7 @@ class PageableTransfer(Rule):
             return
         name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         proven = batches_are_tensors(self.facts, node)
-        blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
+        blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given or _is_false(pin):
             on_device, unseen = _dataset_placement(self.facts, node)
@@ -106,11 +106,11 @@ class PageableTransfer(Rule):
             if live is None or kind_of_value(live) is not Kind.DATALOADER or self._assigned_here(name):  # type: ignore[arg-type]
                 continue
             moves = self._batch_moves(loop)
-            blocking = [m for m in moves if _is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
+            blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
             if getattr(live, "pin_memory", False):
                 for move in blocking:
                     self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
-            elif moves and _host_tensors(getattr(live, "dataset", None)):
+            elif moves and host_tensors(getattr(live, "dataset", None)):
                 self._pageable_elsewhere(moves[0], name)  # type: ignore[arg-type]
 
     def _earlier_cell_loader(self, loop: Loop, name: str) -> None:
@@ -169,7 +169,7 @@ class PageableTransfer(Rule):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copies are made by {moved}, which this "
                            "rewrite leaves as they are: give them `non_blocking=True` there so the pinned copy "
                            "overlaps compute")
-        elif not blocking and any(not _is_device_move(self.facts, m) for m in moves):
+        elif not blocking and any(not is_device_move(self.facts, m) for m in moves):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copy itself is made inside "
                            f"`{self.facts.code(moves[0].func)}`, which this rewrite leaves as it is: give its "
                            "`.to(...)`/`.cuda()` `non_blocking=True` there so the pinned copy overlaps compute")
@@ -237,7 +237,7 @@ class PageableTransfer(Rule):
             if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and _is_device_move(facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
@@ -266,7 +266,7 @@ class PageableTransfer(Rule):
                     and comp.iter.func.attr.value in ("items", "values") else comp.iter
                 if _root(it) in given:
                     given = given | set(bound_names(comp.target))
-        return any(isinstance(n, cst.Call) and _is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
+        return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
 # Libraries whose functions build host data (or take a visible `device=`): a call of theirs in
@@ -319,7 +319,7 @@ class _Provenance:
             if isinstance(n, cst.Call):
                 self._call(owner, n)
             elif isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "device" \
-                    and not _spells_cpu(n.value) and not (isinstance(n.value, cst.Name) and n.value.value == "None"):
+                    and not spells_cpu(n.value) and not (isinstance(n.value, cst.Name) and n.value.value == "None"):
                 self.device = True
             if self.device:
                 return
@@ -348,7 +348,7 @@ class _Provenance:
     def _call(self, owner: Facts, call: cst.Call) -> None:
         func = call.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("to", "cuda") \
-                and (func.attr.value == "cuda" or _is_device_move(owner, call) or not _host_move(owner, call)):
+                and (func.attr.value == "cuda" or is_device_move(owner, call) or not host_move(owner, call)):
             self.device = True
             return
         qualified = owner.qualified_name(func) or ""
@@ -420,7 +420,7 @@ class _Provenance:
         if isinstance(value, torch.Tensor):
             self.device = self.device or value.device.type != "cpu"
             return
-        if not _host_tensors(value) or any(isinstance(v, torch.Tensor) and v.device.type != "cpu"
+        if not host_tensors(value) or any(isinstance(v, torch.Tensor) and v.device.type != "cpu"
                                            for v in getattr(value, "__dict__", {}).values()):
             self.device = True
             return
@@ -469,51 +469,10 @@ def _body_reads(owner: Facts, body: cst.CSTNode) -> list[cst.Name]:
     return [n for name, n in names.items() if name not in bound]
 
 
-def _host_move(facts: Facts, call: cst.Call) -> bool:
-    """`.to(torch.float32)`, `.to(dtype=...)`, `.to("cpu")`: a conversion that stays on the host."""
-    positional = [a.value for a in call.args if a.keyword is None]
-    keywords = {a.keyword.value for a in call.args if a.keyword is not None}
-    if "device" in keywords:
-        return _spells_cpu(keyword_arg(call, "device").value)  # type: ignore[union-attr]
-    if not positional:
-        return bool(keywords) and keywords <= {"dtype", "memory_format", "copy", "non_blocking"}
-    first = positional[0]
-    return _spells_cpu(first) or (facts.qualified_name(first) or "").startswith("torch.") and not _is_device_ctor(facts, first)
-
-
-def _is_device_ctor(facts: Facts, expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device"
-
-
-def _spells_cpu(expr: cst.BaseExpression) -> bool:
-    return isinstance(expr, cst.SimpleString) and expr.evaluated_value == "cpu"
-
-
-def _is_device_move(facts: Facts, call: cst.Call) -> bool:
-    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion)."""
-    func = call.func
-    if not isinstance(func, cst.Attribute):
-        return False
-    if func.attr.value == "cuda":
-        return True
-    if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
-        return False
-    positional = [a.value for a in call.args if a.keyword is None]
-    device = keyword_arg(call, "device")
-    target = device.value if device is not None else (positional[0] if len(positional) == 1 else None)
-    return target is not None and is_accelerator_device(facts, target)
-
-
 def _root(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, (cst.Subscript, cst.Attribute)):
         expr = expr.value
     return expr.value if isinstance(expr, cst.Name) else None
-
-
-def _host_tensors(dataset: object) -> bool:
-    """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
-    tensors = getattr(dataset, "tensors", ())
-    return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)
 
 
 def _is_false(expr: cst.BaseExpression | None) -> bool:

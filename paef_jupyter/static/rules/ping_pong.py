@@ -29,6 +29,7 @@ from ._tensor_facts import (
     rarely_runs,
     reads_of,
 )
+from ._support import through_with
 from .base import Rule
 
 # Constructors that build a tensor from host data, and the dtype some of them force.
@@ -88,6 +89,9 @@ class PingPong(Rule):
         source = self.facts.code(copy.tensor)
         shown = self.facts.code(copy.via_statement.body[0]) if copy.via_statement else self.facts.code(positional[0].value)
         new_code, safe, why = self._rewrite(node, name, copy)
+        if safe and copy.via is not None and _computes(self.facts, copy.tensor):
+            safe, why = False, (f"`{source}` is computed where `{copy.via.value}` is assigned: written again here, "
+                                "it would run a second time (a model's forward, a random draw)")
         edits = (replace(self.facts, node, new_code),) if safe else ()
         if safe and copy.via_statement is not None and self._only_use(copy.via):
             edits += (delete_statement(self.facts, copy.via_statement),)
@@ -258,6 +262,8 @@ class PingPong(Rule):
             names_written(stmt) & {root_name(copy.tensor)} for stmt in self._statements_between(trace.first, node)
         ):
             on_device = None  # the tensor changed after its host copy was taken
+        if on_device is not None and trace.via and _computes(self.facts, copy.tensor):
+            on_device = None  # `probs = F.softmax(model(x)).cpu().numpy()`: written again at the use, the model would run twice
         dtype, device = keyword(node, "dtype"), keyword(node, "device")
         if on_device is not None:
             on_device += "".join(f".to({self.facts.code(v)})" for v in (dtype, device) if v is not None)
@@ -383,16 +389,23 @@ class PingPong(Rule):
         define = self.facts.statement_of(value)
         here = self.facts.statement_of(trace.use)
         block = self.facts.parent(here)
-        if not isinstance(define, cst.SimpleStatementLine) or self.facts.parent(define) is not block or len(define.body) != 1:
+        anchor = through_with(self.facts, define, block)
+        if not isinstance(define, cst.SimpleStatementLine) or anchor is None or len(define.body) != 1:
             return None
         assign = define.body[0]
         if not isinstance(assign, cst.Assign) or len(assign.targets) != 1 or not isinstance(assign.targets[0].target, cst.Name):
             return None
-        if any(name.value in names_written(stmt) for stmt in self._statements_between(define, name)):
+        later: list[cst.CSTNode] = []
+        if anchor is not define:  # `with torch.no_grad(): probs = ...`: what follows it in the `with` body counts too
+            inner = list(getattr(self.facts.parent(define), "body", ()))
+            if self.facts.parent(self.facts.parent(define)) is not anchor:
+                return None  # nested `with` blocks: not followed
+            later = inner[inner.index(define) + 1:]
+        if any(name.value in names_written(stmt) for stmt in (*later, *self._statements_between(anchor, name))):
             return None  # rebound between its assignment and this read
         if record:
             trace.via.append((name, define))
-            trace.first = define
+            trace.first = anchor
         return value
 
     def _statements_between(self, first: cst.CSTNode | None, use: cst.CSTNode) -> list[cst.CSTNode]:
@@ -619,6 +632,12 @@ def _int_literal(expr: cst.BaseExpression) -> int | None:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression, cst.Integer):
         return -int(expr.expression.evaluated_value)
     return None
+
+
+def _computes(facts: Facts, tensor: cst.BaseExpression) -> bool:
+    """The copied tensor is a computation (`model(x)`, `F.softmax(out, 1)`), not a value
+    (`out`, `self.h`, `batch[0]`): written a second time, it would run again."""
+    return any(isinstance(n, cst.Call) for n in facts.walk(_strip_transparent(tensor)))
 
 
 def _strip_transparent(expr: cst.BaseExpression) -> cst.BaseExpression:

@@ -248,7 +248,7 @@ class FactorySites:
         target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
         shaped = False
         if target is None:
-            if not in_helper or not self._table(node, factory) or self._moved_after(node) \
+            if not in_helper or not self._table(node, factory, loop) or self._moved_after(node) \
                     or not shape_derived(self.facts, expr, loop):
                 return None  # built on the host then moved: `cpu-then-move`'s fix is the one to offer
             target, shaped = loop, True
@@ -284,10 +284,14 @@ class FactorySites:
                 return False
             current = grand
 
-    def _table(self, node: cst.Call, factory: str) -> bool:
+    def _table(self, node: cst.Call, factory: str, loop: Loop) -> bool:
         """A position table, index range or mask (`arange`, `linspace`, `eye`, a fill turned into
-        a causal mask by `triu`/`tril`): what a model builds for a length, not for a batch."""
+        a causal mask by `triu`/`tril`): what a model builds for a length, not for a batch; or
+        constant data put where the input lives (`torch.tensor(self.offsets, device=x.device)`)."""
         if factory in ("arange", "linspace", "logspace", "eye"):
+            return True
+        if factory in ("tensor", "as_tensor") and node.args and node.args[0].keyword is None \
+                and invariant(self.facts, node.args[0].value, loop):
             return True
         parent = self.facts.parent(node)
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None

@@ -101,7 +101,7 @@ class SyncDataLoader(Rule):
         data preloaded in `__init__` (`self.x[i]`, with cheap tensor views and casts)."""
         dataset = loader_dataset(self.facts, loader)
         if not isinstance(dataset, cst.Call):
-            return None
+            return self._collate_work(loader)
         qualified = self.facts.qualified_name(dataset.func) or ""
         if qualified.startswith("torchvision.datasets.") and keyword_arg(dataset, "transform") is not None:
             return "decoding and transforming each image"
@@ -116,10 +116,28 @@ class SyncDataLoader(Rule):
         calls = [c for c in self.facts.calls_in(getitem.body) if not _indexing_only(c)]
         loops = [n for n in self.facts.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
         if not calls and not loops:
-            return None
+            return self._collate_work(loader)
         named = [dotted_name(c.func) for c in calls if dotted_name(c.func)]
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
+
+
+    def _collate_work(self, loader: cst.Call) -> str | None:
+        """`collate_fn=collate` whose loop over the batch calls a helper of this unit or NumPy per
+        sample (`[log_mel(w) for w, _ in batch]`): feature extraction in the training process.
+        Padding and `torch.tensor` of the batch's lists are not counted: they are the collate's job."""
+        arg = keyword_arg(loader, "collate_fn")
+        func = self.facts.functions.get(arg.value.value) if arg is not None and isinstance(arg.value, cst.Name) else None
+        if func is None:
+            return None
+        for loop in self.facts.walk(func.body):
+            if not isinstance(loop, (cst.For, cst.ListComp, cst.GeneratorExp)):
+                continue
+            for call in self.facts.calls_in(loop):
+                q = self.facts.qualified_name(call.func) or ""
+                if (isinstance(call.func, cst.Name) and call.func.value in self.facts.functions) or q.startswith("numpy."):
+                    return f"`{func.name.value}` calls `{self.facts.code(call.func)}` for every sample of each batch"
+        return None
 
 
 _CHEAP_METHODS = frozenset({"float", "long", "int", "double", "half", "bool", "unsqueeze", "squeeze", "view",
