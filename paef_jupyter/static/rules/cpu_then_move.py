@@ -8,6 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..device_use import on_host
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import invariant
@@ -63,6 +64,8 @@ class CpuThenMove(Rule):
             return
         if any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return
+        if name.endswith("_like") and not (factory.args and on_host(self.facts, factory.args[0].value)):
+            return  # `zeros_like(x)` is made where `x` lives: on the CPU only when `x` is
         device = self._device_arg(node)
         if device is None or self.facts.iteration_loop(node) is None:
             return
