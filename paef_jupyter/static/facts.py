@@ -1547,9 +1547,10 @@ class _Indexer:
         if isinstance(func, cst.Attribute):
             for loop in active:
                 loop.methods.add(func.attr.value)
-        if (isinstance(func, cst.Name) and any(w in func.value.lower() for w in _MODEL_WORDS)) or (
-            isinstance(func, cst.Attribute) and func.attr.value == "forward"
-        ):
+        # `model(x)`, `self.model(x)` (a model the class was given), `net.forward(x)`: a forward pass.
+        spelled = func.value if isinstance(func, cst.Name) else func.attr.value \
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" else ""
+        if any(w in spelled.lower() for w in _MODEL_WORDS) or (isinstance(func, cst.Attribute) and func.attr.value == "forward"):
             self.model_calls.update(active)
 
 
