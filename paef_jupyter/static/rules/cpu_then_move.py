@@ -24,6 +24,8 @@ FACTORIES = frozenset({
     "as_tensor", "zeros_like", "ones_like", "full_like", "empty_like",
 })
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
+_CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
+          "float": "float32", "double": "float64", "half": "float16"}
 # The legacy constructors build on the CPU and take no `device=`: `torch.Tensor(ids).long().cuda()`.
 LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
                        "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "ByteTensor": "uint8",
@@ -195,9 +197,14 @@ class CpuThenMove(Rule):
         replacement (`torch.tensor(data, dtype=, device=)`, `torch.empty(sizes, device=)`)
         depends on whether the arguments are data or sizes."""
         dtype = LEGACY_CONSTRUCTORS[name]
+        converted = {_CASTS[n.attr.value] for n in self.facts.walk(moved)
+                     if isinstance(n, cst.Attribute) and n.attr.value in _CASTS} - {dtype}
+        sizes = bool(factory.args) and all(a.keyword is None and not a.star and (
+            isinstance(a.value, cst.Integer) or self.facts.kind(a.value) is Kind.NUMBER) for a in factory.args)
+        if not converted and not sizes:
+            return  # host data (an observation array) converted once and copied: the copy is the program's
         detour = ""
-        if dtype == "float32" and any(isinstance(n, cst.Attribute) and n.attr.value in ("long", "int")
-                                      for n in self.facts.walk(moved)):
+        if dtype == "float32" and converted & {"int64", "int32"}:
             detour = "; integer ids take a float32 detour on the way (exact only below 2**24)"
         self.report(
             node,
