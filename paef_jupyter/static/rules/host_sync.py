@@ -271,12 +271,16 @@ class HostSync(Rule):
 
     def _step_kind(self, node: cst.CSTNode) -> str:
         """'train' or 'eval': the innermost training/evaluation loop around `node` decides (an
-        evaluation loop inside a training epoch is evaluation), and autograd switched off is evaluation."""
-        if grad_disabled(self.facts, node):
-            return "eval"
+        evaluation loop inside a training epoch is evaluation; a `no_grad` block inside a training
+        step, a PPO minibatch's KL estimate, is still that training step); outside both, autograd
+        switched off is evaluation."""
         loop = self.facts.iteration_loop(node)
         while loop is not None and loop.kind == "plain":
             loop = loop.parent
+        if loop is not None and loop.kind == "train" and any(a is loop.node for a in self.facts.ancestors(node)):
+            return "train"
+        if grad_disabled(self.facts, node):
+            return "eval"
         return loop.kind if loop is not None else "eval"
 
     def _host_consumer(self, node: cst.CSTNode) -> str | None:
