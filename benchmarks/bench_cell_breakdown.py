@@ -27,6 +27,7 @@ TIMERS = r"""
 import time as _bd_time, functools as _bd_ft, torch as _bd_torch
 import paef_jupyter.api, paef_jupyter.cell_cache, paef_jupyter.dynamic.build, paef_jupyter.correlate
 import paef_jupyter.ui, paef_jupyter.ui.widget, paef_jupyter.ui.static_view, paef_jupyter.ui.flame, paef_jupyter.magic
+import paef_jupyter.dynamic.collector, paef_jupyter.dynamic.code_files
 _bd = {}
 def _bd_wrap(owner, attr, name):
     inner = getattr(owner, attr)
@@ -41,6 +42,10 @@ def _bd_wrap(owner, attr, name):
 _bd_wrap(_bd_torch.profiler.profile, "start", "profiler start")
 _bd_wrap(_bd_torch.profiler.profile, "stop", "profiler stop")
 _bd_wrap(paef_jupyter.cell_cache, "cached_loop", "window: read the cell")
+_bd_wrap(paef_jupyter.magic.CellCode, "build", "compile the cell")
+_bd_wrap(paef_jupyter.ui, "placeholder", "placeholder shown")
+_bd_wrap(paef_jupyter.dynamic.code_files, "earlier_cells", "earlier cells' files")
+_bd_wrap(paef_jupyter.dynamic.collector, "_read", "read the trace")
 _bd_wrap(paef_jupyter.api, "analyze_cell", "static analysis")
 _bd_wrap(paef_jupyter.dynamic.build, "build_profile", "profile from the trace")
 _bd_wrap(paef_jupyter.correlate, "correlate", "correlate")
@@ -121,7 +126,8 @@ def rows_of(name: str, got: dict) -> list[tuple]:
     around = [s.get("magic: all", 0.0) - sum(s.get(k, 0.0) for k in names if not k.startswith(("draw: ", "magic")) and
                                                k not in ("profiler start", "profiler stop"))
               - s.get("draw: all", 0.0) for s in steps]
-    rows.append((name, "magic: the rest (parsing, compiling, placeholder, progress notes, stamping)", med(around)))
+    rows.append((name, "magic: the rest (arguments, progress note after the run, profiler set-up, stamping)",
+                 med(around)))
     rows.append((name, "outside the magic (kernel, IPython, client)",
                  med([p - s.get("magic: all", 0.0) for p, s in zip(got["%%paef"], steps)])))
     kinds = sorted({k for t in got["traffic"] for k in t})
