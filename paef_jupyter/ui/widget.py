@@ -91,7 +91,7 @@ class ReportView:
         self._static: Any = None  # the static copy's display handle, once displayed
         if static_first:
             self._display_static(placeholder)
-        self.diffs = diffs(report)
+        fix_diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
             cell = CellFixes(unit, dict(findings_of(report, unit)))
@@ -99,7 +99,8 @@ class ReportView:
                 self.fixes[unit.ref.key] = cell
         self.units = units_with_findings(report)
         # Each widget is a model the front end opens before it draws the view (with its own
-        # layout and style unless shared): five in all, whatever the number of cards.
+        # layout and style unless shared): six in all (the box, its layout, the summary and its
+        # style, the chart, the body), whatever the number of cards.
         layout = w.Layout()
         self.cards = [_Card(i) for i in range(len(report.findings))]
         self.body: ReportBody | None = None  # made with its whole first state: one comm_open
@@ -113,7 +114,7 @@ class ReportView:
             toolbar=bool(report.findings),
             tips={"apply_all": "apply every automatic fix not dismissed",
                   "compare": "run the fixed cell now and compare its time with the first run"},
-            cards=[{"html": str(card(report, i, self.diffs.get(i), scope=self.id)), "tips": self._tips(i)}
+            cards=[{"html": str(card(report, i, fix_diffs.get(i), scope=self.id)), "tips": self._tips(i)}
                    for i in range(len(report.findings))],
             card_state=[c.state() for c in self.cards],
             sources=self._sources(set()),
