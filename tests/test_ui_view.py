@@ -592,3 +592,37 @@ def test_a_clean_report_is_drawn_with_a_few_widgets():
     assert [type(c).__name__ for c in view.widget.children] == ["HTML", "FlameChart", "ReportBody"]
     view.do_compare()  # nothing to compare: no error
     view.close()
+
+
+def test_outputs_updated_in_place_do_not_flush_the_cells_printed_output(monkeypatch):
+    """ipykernel flushes stdout and stderr before each display message, a round trip to its
+    I/O thread each: a progress note sent from the profiled loop paid it in the user's time."""
+    import types
+
+    import IPython
+
+    from paef_jupyter import ui
+
+    class Publisher:
+        def __init__(self):
+            self.flushes = 0
+
+        def _flush_streams(self):
+            self.flushes += 1
+
+        def publish(self, data, **kwargs):
+            self._flush_streams()
+
+    pub = Publisher()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(display_pub=pub))
+    with ui.unflushed():
+        pub.publish({})
+        with ui.unflushed():  # nested: still unflushed, and restored once, by the outer block
+            pub.publish({})
+        pub.publish({})
+    assert pub.flushes == 0
+    pub.publish({})
+    assert pub.flushes == 1
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)  # no kernel: nothing to change
+    with ui.unflushed():
+        pass

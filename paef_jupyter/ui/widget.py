@@ -156,15 +156,21 @@ class ReportView:
         kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
         from IPython.display import display
 
+        from . import unflushed
+
         if self._static is None:
             self._display_static(placeholder)
-        display(self._widget_bundle(), raw=True)
+        with unflushed():  # the static copy just before it flushed the cell's printed output
+            display(self._widget_bundle(), raw=True)
 
     def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
+        from . import unflushed
+
         if placeholder is not None:
-            placeholder.update(HTML(""))
+            with unflushed():
+                placeholder.update(HTML(""))
         self._static = display(HTML(self._static_html()), display_id=True)
 
     def _static_html(self) -> str:
