@@ -94,11 +94,13 @@ def measure(name: str, repeats: int) -> dict:
         cells = {"plain": body, "%%paef": "%%paef\n" + body}
         for code in cells.values():  # untimed round
             kernel.must(code)
-        out: dict = {"plain": [], "%%paef": [], "steps": [], "traffic": []}
+        out: dict = {"plain": [], "%%paef": [], "plain_cpu": [], "%%paef_cpu": [], "steps": [], "traffic": []}
         for _ in range(repeats):
             for k, code in cells.items():
                 kernel.must(RESET)
+                cpu = kernel.cpu_s()
                 elapsed, counts = traffic(kernel, code)
+                out[f"{k}_cpu"].append(kernel.cpu_s() - cpu)
                 out[k].append(elapsed)
                 if k == "%%paef":
                     out["steps"].append(json.loads(kernel.output(READ)))
@@ -117,8 +119,10 @@ def rows_of(name: str, got: dict) -> list[tuple]:
         return [s.get(k, 0.0) for s in steps]
 
     plain, paef = med(got["plain"]), med(got["%%paef"])
+    plain_cpu, paef_cpu = med(got["plain_cpu"]), med(got["%%paef_cpu"])
     rows = [(name, "plain run (client's wait)", plain), (name, "%%paef (client's wait)", paef),
-            (name, "extra wait", paef - plain)]
+            (name, "extra wait", paef - plain), (name, "plain run (kernel CPU time, all threads)", plain_cpu),
+            (name, "%%paef (kernel CPU time, all threads)", paef_cpu), (name, "extra kernel CPU time", paef_cpu - plain_cpu)]
     rows += [(name, k, med(step(k))) for k in names if k not in ("magic: all",)]
     drawn = [s.get("draw: all", 0.0) - sum(s.get(k, 0.0) for k in NESTED if k != "draw: static report html")
              for s in steps]
@@ -160,6 +164,9 @@ def main() -> None:
             "'The rest' rows are what the named steps leave of their enclosing step.",
             "iopub rows: messages the kernel sent for the cell and their JSON size (kB), as the client "
             "receives them.",
+            "Kernel CPU time: of the kernel process, all its threads (its I/O thread sends the messages), "
+            "per cell; unlike the waits it does not grow while other processes hold the cores, which on "
+            "this shared 2-core box they often do.",
         ),
         machine=machine(),
         command=command_line(),

@@ -41,8 +41,18 @@ function button(model, card, [name, label, icon, mod], tip) {
   return b;
 }
 
+// Only what changed is touched: the labextension's observers react to each mutation.
+const shown = new WeakMap();
+
 function setHtml(el, html) {
-  if (el.innerHTML !== html) el.innerHTML = html;
+  if (shown.get(el) !== html) {
+    shown.set(el, html);
+    el.innerHTML = html;
+  }
+}
+
+function setDisabled(b, disabled) {
+  if (b.disabled !== disabled) b.disabled = disabled;
 }
 
 function render({ model, el }) {
@@ -89,7 +99,7 @@ function render({ model, el }) {
       setHtml(toolbar.status, model.get("status"));
       for (const [name, b] of Object.entries(toolbar.buttons)) {
         const c = controls[name] || {};
-        b.disabled = !!c.disabled;
+        setDisabled(b, !!c.disabled);
         b.style.display = c.hidden ? "none" : "";
       }
     }
@@ -98,8 +108,8 @@ function render({ model, el }) {
       if (!card) return;
       const wanted = new Set(["paef-cardbox", ...state.classes]);
       for (const c of Array.from(card.box.classList)) if (!wanted.has(c)) card.box.classList.remove(c);
-      for (const c of wanted) card.box.classList.add(c);
-      for (const [name, b] of Object.entries(card.buttons)) b.disabled = !!state.disabled[name];
+      for (const c of wanted) if (!card.box.classList.contains(c)) card.box.classList.add(c);
+      for (const [name, b] of Object.entries(card.buttons)) setDisabled(b, !!state.disabled[name]);
       setHtml(card.status, state.status);
       if (typeof state.code === "string") {
         if (!card.code) {
@@ -107,8 +117,11 @@ function render({ model, el }) {
           card.code.className = "paef-code-box";
           card.box.append(card.code);
         }
-        card.code.value = state.code;
-        card.code.rows = Math.min(state.code.split("\n").length, 30);
+        if (shown.get(card.code) !== state.code) {
+          shown.set(card.code, state.code);
+          card.code.value = state.code;
+          card.code.rows = Math.min(state.code.split("\n").length, 30);
+        }
       }
     });
   }
