@@ -97,8 +97,9 @@ def unflushed() -> Iterator[None]:
     """Display messages sent in the block do not flush the cell's printed output first.
 
     ipykernel flushes stdout and stderr before every display message, each flush a round trip
-    to its I/O thread (a millisecond or more each while that thread sleeps, seen here); a
-    progress note sent from inside the profiled loop paid that in the user's time. Only for
+    to its I/O thread: an update took 0.46 ms (median; 2.6 ms in one of ten) flushed and 0.29 ms
+    (0.5 ms) not, in a kernel on this loaded box; a progress note sent from inside the profiled
+    loop paid it in the user's time. Only for
     messages whose place among the printed output does not matter: an update of an output
     already shown (it replaces that output where it is), or an output that follows one just
     flushed. Elsewhere than ipykernel, displays go as usual."""

@@ -20,8 +20,8 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..model import CellRef, Report
 from . import flame as flame_mod
-from .fixstate import CellFixes, Plan
 from .chart import FlameChart
+from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
