@@ -147,6 +147,9 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--only", action="append", default=None)
     args = parser.parse_args()
+    import torch
+
+    torch.set_num_threads(1)  # as the kernels' set-up does: the machine line reports it
     names = args.only or ["ping_pong", "adam_mlp_400"]
     data, rows = {}, []
     for name in names:
