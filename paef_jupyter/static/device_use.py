@@ -63,6 +63,39 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
     return False
 
 
+def cuda_condition(facts: Facts, test: cst.BaseExpression, depth: int = 2) -> bool:
+    """`test` is false only where the program uses no CUDA device: `torch.cuda.is_available()`,
+    `device.type == "cuda"`, or the flag that picks the device (`use_cuda` of
+    `torch.device("cuda" if use_cuda else "cpu")` or of `if use_cuda: model.cuda()`), or a name
+    bound to one of these. `a and b` needs both to be; an unrelated flag is not."""
+    if isinstance(test, cst.BooleanOperation):
+        return isinstance(test.operator, cst.And) and cuda_condition(facts, test.left, depth) \
+            and cuda_condition(facts, test.right, depth)
+    if isinstance(test, cst.Call):
+        return (facts.qualified_name(test.func) or "") == "torch.cuda.is_available"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal):
+        sides = (test.left, test.comparisons[0].comparator)
+        return any(isinstance(s, cst.SimpleString) and s.evaluated_value == "cuda" for s in sides) and any(
+            isinstance(s, cst.Attribute) and s.attr.value == "type" and is_accelerator_device(facts, s.value) for s in sides)
+    if not isinstance(test, (cst.Name, cst.Attribute)):
+        return False
+    code = facts.code(test)
+    if any(_selects_cuda(unit, node, code) for unit in (facts, *_prior_units(facts)) for node in unit.walk(unit.module)):
+        return True
+    values = facts.assigned_values(test.value) if isinstance(test, cst.Name) else []
+    return depth > 0 and len(values) == 1 and cuda_condition(facts, values[0], depth - 1)
+
+
+def _selects_cuda(facts: Facts, node: cst.CSTNode, code: str) -> bool:
+    """`"cuda" if <code> else "cpu"`, or `if <code>:` around a `.cuda()` call."""
+    if isinstance(node, cst.IfExp) and facts.code(node.test) == code:
+        return isinstance(node.body, cst.SimpleString) and str(node.body.evaluated_value).startswith("cuda")
+    if isinstance(node, cst.If) and facts.code(node.test) == code:
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "cuda"
+                   for n in facts.walk(node.body))
+    return False
+
+
 def uses_device(facts: Facts) -> bool:
     """The program moves or creates something on an accelerator: `.cuda()`, `.to(device)`,
     `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, or in the live namespace."""

@@ -9,7 +9,7 @@ import types
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..device_use import host_move, host_tensors, is_device_move, spells_cpu
+from ..device_use import cuda_condition, host_move, host_tensors, is_device_move, spells_cpu
 from ..facts import Facts, Loop
 from ..names import bound_names
 from ..types import Kind, kind_of_value
@@ -17,6 +17,7 @@ from ._support import (
     LOADERS,
     add_keyword,
     batches_are_tensors,
+    branch_keyword,
     consumer_loops,
     iterated_name,
     keyword_arg,
@@ -62,7 +63,7 @@ class PageableTransfer(Rule):
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
                 self._blocking(move, name, proven)  # type: ignore[arg-type]
-        elif pin is None and keyword_arg(node, "pin_memory") is None and blocking:
+        elif pin is None and keyword_arg(node, "pin_memory") is None and blocking and not self._pins_with_cuda(node):
             self.report(
                 node,
                 f"`{name}` may or may not pin its batches: `pin_memory` comes from a `**` dict this analysis "
@@ -72,6 +73,18 @@ class PageableTransfer(Rule):
                         suggestion=self.facts.code(with_keyword(blocking[0], "non_blocking", _TRUE)), safe=False),
                 severity=Severity.LOW,
             )
+
+    def _pins_with_cuda(self, loader: cst.Call) -> bool:
+        """`**({"pin_memory": True} if use_cuda else {})`: pinned exactly where the batches go to
+        a CUDA device, like `pin_memory=use_cuda` (which this rule leaves as it is)."""
+        branch = branch_keyword(self.facts, loader, "pin_memory")
+        if branch is None:
+            return False
+        test, when_true, when_false = branch
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, when_true, when_false = test.expression, when_false, when_true
+        unpinned = when_false is None or _is_false(when_false)
+        return when_true is not None and _is_pinned(when_true) and unpinned and cuda_condition(self.facts, test)
 
     def _fed_elsewhere(self, node: cst.Call) -> None:
         """`train_epoch(model, train_loader, ...)` whose loop copies the batches, or a later cell's
