@@ -49,6 +49,7 @@ _RANDOM_METHODS = frozenset({
     "log_normal_", "multinomial", "rand", "randn", "randint", "integers", "random", "choice", "shuffle",
     "permutation", "normal", "uniform", "sample", "standard_normal",
 })
+_DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 _PURE_BUILTINS = frozenset({
     "len", "range", "list", "dict", "tuple", "set", "frozenset", "sorted", "sum", "min", "max",
     "abs", "int", "float", "str", "zip", "enumerate", "map", "filter", "round", "bool",
@@ -549,7 +550,7 @@ class Facts:
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
             names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
-            if "self" in names and not self._class_mutates_self(func):
+            if "self" in names and not self.class_mutates_self(func):
                 names.discard("self")
         # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
         # receiver): a module the unit imports and never binds is no object the loop changes.
@@ -872,9 +873,11 @@ class Facts:
             return self.is_pure_function(func.value)
         if isinstance(func, cst.Attribute):
             method = func.attr.value
+            receiver = self.kind(func.value)
+            if method == "get" and receiver in _DICT_KINDS:
+                return True  # `vocab.get(word, unk)` reads a dict (a queue's or an iterator's `get` does not)
             if method in _IMPURE_METHODS or is_inplace_method(method):
                 return False
-            receiver = self.kind(func.value)
             if receiver in _STATEFUL_KINDS:
                 return False
             root = root_name(func.value)
@@ -919,7 +922,7 @@ class Facts:
             return q.startswith(("torch.", "numpy.")) or q.removeprefix("builtins.") in _PURE_BUILTINS
         return False
 
-    def _class_mutates_self(self, func: FunctionNode) -> bool:
+    def class_mutates_self(self, func: FunctionNode) -> bool:
         cls = next((a for a in self.ancestors(func) if isinstance(a, cst.ClassDef)), None)
         if cls is None:
             return True

@@ -562,3 +562,41 @@ def through_with(facts: Facts, stmt: cst.CSTNode, block: cst.CSTNode) -> cst.CST
             return None
         node = owner
     return node
+
+
+# --- `self` attributes -----------------------------------------------------------------
+
+def init_value(facts: Facts, cls: cst.ClassDef, attr: str) -> cst.BaseExpression | None:
+    """The value `__init__` assigns to `self.<attr>` (once, unconditionally), or None."""
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return None
+    values = [value for node in facts.walk(init, into_scopes=False)
+              if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None
+              for value in _assigned_to_attr(node, attr)]
+    return values[0] if len(values) == 1 else None
+
+
+def _assigned_to_attr(node: cst.Assign | cst.AnnAssign, attr: str) -> list[cst.BaseExpression]:
+    """What `node` assigns to `self.<attr>`: its value, or its element of a paired tuple
+    (`self.capacity, self.memory, self.pos = capacity, [], 0`)."""
+    out: list[cst.BaseExpression] = []
+    for target in _targets(node):
+        if is_self_attr(target, attr):
+            out.append(node.value)  # type: ignore[arg-type]
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List)) \
+                and len(target.elements) == len(node.value.elements) \
+                and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *node.value.elements)):
+            out += [v.value for t, v in zip(target.elements, node.value.elements) if is_self_attr(t.value, attr)]
+        elif any(is_self_attr(el.value, attr) for el in getattr(target, "elements", ())):
+            out.append(cst.Name("None"))  # unpacked from something else: not a known value
+    return out
+
+
+def _targets(node: cst.Assign | cst.AnnAssign) -> list[cst.BaseExpression]:
+    return [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+
+
+def is_self_attr(expr: cst.BaseExpression, attr: str) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
+        and expr.attr.value == attr
