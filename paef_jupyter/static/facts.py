@@ -871,6 +871,11 @@ class Facts:
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.functions:
             return self.is_pure_function(func.value)
+        earlier = self._function_at(func) if isinstance(func, cst.Name) else None
+        if earlier is not None:  # an earlier cell's function: pure by its own unit's facts
+            owner = self.owner_of(earlier)
+            return owner is not self and owner.functions.get(earlier.name.value) is earlier \
+                and owner.is_pure_function(earlier.name.value)
         if isinstance(func, cst.Attribute):
             method = func.attr.value
             receiver = self.kind(func.value)
