@@ -474,3 +474,32 @@ def test_kinds_of_names_unpacked_from_calls(code: str, kind: dict[str, str]) -> 
     facts = facts_of("import torch\n" + code)
     for name, expected in kind.items():
         assert facts.kind(names(facts, name)[-1]).value == expected, name
+
+
+HELPER_CELL = (
+    "import torch\nSCALE = 1.0\n\n"
+    "def causal_mask(n):\n    return torch.triu(torch.ones(n, n, dtype=torch.bool), diagonal=1)\n\n"
+    "def scaled_mask(n):\n    return torch.triu(torch.ones(n, n)) * SCALE\n\n"
+    "def noisy_mask(n):\n    return torch.rand(n, n) > 0.5\n"
+)
+
+
+@pytest.mark.parametrize(("call", "reported"), [
+    ("causal_mask(4)", True),
+    ("scaled_mask(4)", False),  # reads `SCALE`, which the loop changes
+    ("noisy_mask(4)", False),  # a new draw per call
+    ("causal_mask(step + 1)", False),  # the argument varies
+])
+def test_an_earlier_cells_helper_called_per_step_with_the_same_arguments(call: str, reported: bool) -> None:
+    """A pure helper of an earlier cell that computes tensors, called in the loop's cell with
+    loop-invariant arguments, rebuilds the same tensors every step: a hint at the call."""
+    from paef_jupyter.model import CellRef, SourceUnit
+    from paef_jupyter.static.analyzer import analyze_units
+
+    loop = ("model = torch.nn.Linear(4, 4)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "for step in range(3):\n    SCALE = float(step)\n"
+            f"    out = model(torch.randn(4, 4)).masked_fill({call}[:4, :4].bool(), 0.0)\n"
+            "    out.sum().backward()\n    opt.step()\n")
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate((HELPER_CELL, loop))]
+    report = analyze_units(units, rules=["redundant-tensor"])
+    assert [(f.ref.cell, f.line) for f in report.findings if f.ref.cell == 1] == ([(1, 5)] if reported else [])

@@ -18,7 +18,6 @@ from .names import keyword_arg
 from .types import Kind
 
 _ACCELERATORS = ("cuda", "xpu", "mps")
-_ON_DEVICE = (".cuda(", ".to(", "device=")
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
@@ -60,6 +59,39 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
         if value is not None and known and depth > 0:
             return is_accelerator_device(facts, value, depth - 1)
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+    return False
+
+
+def cuda_condition(facts: Facts, test: cst.BaseExpression, depth: int = 2) -> bool:
+    """`test` is false only where the program uses no CUDA device: `torch.cuda.is_available()`,
+    `device.type == "cuda"`, or the flag that picks the device (`use_cuda` of
+    `torch.device("cuda" if use_cuda else "cpu")` or of `if use_cuda: model.cuda()`), or a name
+    bound to one of these. `a and b` needs both to be; an unrelated flag is not."""
+    if isinstance(test, cst.BooleanOperation):
+        return isinstance(test.operator, cst.And) and cuda_condition(facts, test.left, depth) \
+            and cuda_condition(facts, test.right, depth)
+    if isinstance(test, cst.Call):
+        return (facts.qualified_name(test.func) or "") == "torch.cuda.is_available"
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.comparisons[0].operator, cst.Equal):
+        sides = (test.left, test.comparisons[0].comparator)
+        return any(isinstance(s, cst.SimpleString) and s.evaluated_value == "cuda" for s in sides) and any(
+            isinstance(s, cst.Attribute) and s.attr.value == "type" and is_accelerator_device(facts, s.value) for s in sides)
+    if not isinstance(test, (cst.Name, cst.Attribute)):
+        return False
+    code = facts.code(test)
+    if any(_selects_cuda(unit, node, code) for unit in (facts, *_prior_units(facts)) for node in unit.walk(unit.module)):
+        return True
+    values = facts.assigned_values(test.value) if isinstance(test, cst.Name) else []
+    return depth > 0 and len(values) == 1 and cuda_condition(facts, values[0], depth - 1)
+
+
+def _selects_cuda(facts: Facts, node: cst.CSTNode, code: str) -> bool:
+    """`"cuda" if <code> else "cpu"`, or `if <code>:` around a `.cuda()` call."""
+    if isinstance(node, cst.IfExp) and facts.code(node.test) == code:
+        return isinstance(node.body, cst.SimpleString) and str(node.body.evaluated_value).startswith("cuda")
+    if isinstance(node, cst.If) and facts.code(node.test) == code:
+        return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "cuda"
+                   for n in facts.walk(node.body))
     return False
 
 
@@ -188,6 +220,8 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
 def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
     """`yb` of `for xb, yb in loader:`, read as the loader gave it (only `xb` was moved): a
     DataLoader over host data with the default collate yields host tensors."""
+    from .dataset_placement import dataset_placement  # it reads device moves from here
+
     loop = facts.loop_binding(name)
     if loop is None or not isinstance(loop.node, cst.For):
         return False
@@ -204,53 +238,7 @@ def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
         owner, loader = earlier
     return isinstance(loader, cst.Call) and (owner.qualified_name(loader.func) or "") in LOADERS \
         and keyword_arg(loader, "collate_fn") is None and sum(a.keyword is None for a in loader.args) <= 3 \
-        and dataset_on_host(owner, loader)
-
-
-def dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
-    """False when the dataset's tensors are built on the device: pinning them would raise."""
-    args = [a for a in loader.args if a.keyword is None or a.keyword.value == "dataset"]
-    if not args:
-        return True
-    dataset = args[0].value
-    pieces: list[cst.CSTNode] = [dataset]
-    if isinstance(dataset, cst.Name):
-        if not host_tensors(facts.namespace.get(dataset.value)):
-            return False
-        value = facts.value_of(dataset)
-        if value is not None:
-            pieces.append(value)
-    for piece in list(pieces):
-        if isinstance(piece, cst.Call):
-            for arg in piece.args:
-                pieces.append(arg.value)
-                if isinstance(arg.value, cst.Name):
-                    value = facts.value_of(arg.value)
-                    if value is not None:
-                        pieces.append(value)
-    if any(marker in facts.code(p) for p in pieces for marker in _ON_DEVICE):
-        return False
-    return not any(_class_puts_on_device(facts, p) for p in pieces)
-
-
-def _class_puts_on_device(facts: Facts, piece: cst.CSTNode) -> bool:
-    """`Preloaded(...)` where the class (here or in an earlier cell) moves or creates tensors
-    on a device anywhere in its body: `__getitem__` may then return device tensors, which the
-    loader's pinning thread cannot pin."""
-    if not isinstance(piece, cst.Call) or not isinstance(piece.func, cst.Name):
-        return False
-    name = piece.func.value
-    owner, cls = (facts, facts.classes[name]) if name in facts.classes else facts.prior.classes.get(name, (None, None))
-    if owner is None or cls is None:
-        return False
-    for node in owner.walk(cls):
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda") \
-                and (node.func.attr.value == "cuda" or is_device_move(owner, node) or not host_move(owner, node)):
-            return True
-        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device" \
-                and not spells_cpu(node.value):
-            return True
-    return False
+        and not dataset_placement(owner, loader).on_device
 
 
 def host_move(facts: Facts, call: cst.Call) -> bool:

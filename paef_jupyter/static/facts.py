@@ -49,6 +49,7 @@ _RANDOM_METHODS = frozenset({
     "log_normal_", "multinomial", "rand", "randn", "randint", "integers", "random", "choice", "shuffle",
     "permutation", "normal", "uniform", "sample", "standard_normal",
 })
+_DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 _PURE_BUILTINS = frozenset({
     "len", "range", "list", "dict", "tuple", "set", "frozenset", "sorted", "sum", "min", "max",
     "abs", "int", "float", "str", "zip", "enumerate", "map", "filter", "round", "bool",
@@ -549,7 +550,7 @@ class Facts:
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
             names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
-            if "self" in names and not self._class_mutates_self(func):
+            if "self" in names and not self.class_mutates_self(func):
                 names.discard("self")
         # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
         # receiver): a module the unit imports and never binds is no object the loop changes.
@@ -870,11 +871,18 @@ class Facts:
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.functions:
             return self.is_pure_function(func.value)
+        earlier = self._function_at(func) if isinstance(func, cst.Name) else None
+        if earlier is not None:  # an earlier cell's function: pure by its own unit's facts
+            owner = self.owner_of(earlier)
+            return owner is not self and owner.functions.get(earlier.name.value) is earlier \
+                and owner.is_pure_function(earlier.name.value)
         if isinstance(func, cst.Attribute):
             method = func.attr.value
+            receiver = self.kind(func.value)
+            if method == "get" and receiver in _DICT_KINDS:
+                return True  # `vocab.get(word, unk)` reads a dict (a queue's or an iterator's `get` does not)
             if method in _IMPURE_METHODS or is_inplace_method(method):
                 return False
-            receiver = self.kind(func.value)
             if receiver in _STATEFUL_KINDS:
                 return False
             root = root_name(func.value)
@@ -919,7 +927,7 @@ class Facts:
             return q.startswith(("torch.", "numpy.")) or q.removeprefix("builtins.") in _PURE_BUILTINS
         return False
 
-    def _class_mutates_self(self, func: FunctionNode) -> bool:
+    def class_mutates_self(self, func: FunctionNode) -> bool:
         cls = next((a for a in self.ancestors(func) if isinstance(a, cst.ClassDef)), None)
         if cls is None:
             return True
@@ -1055,13 +1063,18 @@ class Facts:
         qualified = self.qualified_name(expr)
         return self.imports.class_def(qualified) if qualified else None
 
-    def _kind_of_class(self, cls: cst.ClassDef) -> Kind:
+    def _kind_of_class(self, cls: cst.ClassDef, depth: int = 4) -> Kind:
         for base in cls.bases:
             q = self.qualified_name(base.value) or ""
             if q.startswith("torch.nn.") or q.endswith("Module"):
                 return Kind.MODULE
             if "Dataset" in q:
                 return Kind.DATASET
+            own = self.classes.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            if own is not None and own is not cls and depth > 0:  # `class Small(Base)` with `class Base(nn.Module)`
+                kind = self._kind_of_class(own, depth - 1)
+                if kind is not Kind.UNKNOWN:
+                    return kind
         return Kind.UNKNOWN
 
     def _kind_of_returns(self, func: FunctionNode) -> Kind:
@@ -1723,8 +1736,12 @@ class _Training:
         if func is None or name.value not in _params(func) or self.facts.value_of(name) is not None:
             return None
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        method = isinstance(self.facts.parent(self.facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
+        if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
+            params = params[1:]
         sites = [c for c in self.facts.calls_in(self.facts.module)
-                 if isinstance(c.func, cst.Name) and c.func.value == func.name.value]
+                 if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
+                 and _called_name(c.func) == func.name.value]
         if not sites:
             return None
         values: list[cst.BaseExpression] = []
@@ -1775,10 +1792,21 @@ class _Training:
         return self.unseen
 
     def _class_of(self, expr: cst.BaseExpression) -> cst.ClassDef | None:
-        """The unit's class an object was made from: `net = Net(...)`, `self.enc = Encoder()`."""
+        """The unit's class an object was made from: `net = Net(...)`, `self.enc = Encoder()`,
+        or a parameter every call of its function passes one for (`trainer.fit(Lit(), ...)`)."""
         value: cst.BaseExpression | None = None
+        if isinstance(expr, cst.Name) and expr.value == "self":  # `self(x)` in a method: the class's own forward
+            cls = next((a for a in self.facts.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
+            while cls is not None and not any(f"{cls.name.value}.{m}" in self.facts.functions for m in ("forward", "__call__")):
+                bases = [self.facts.classes.get(b.value.value) for b in cls.bases if isinstance(b.value, cst.Name)]
+                cls = bases[0] if len(cls.bases) == 1 and bases else None  # one base of this unit, or unseen
+            return cls
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
+            passed = self._passed_for(expr) if value is None else None
+            if passed:
+                made = {id(c): c for c in (self._made_from(v) for v in passed)}
+                return next(iter(made.values())) if len(made) == 1 else None
         elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             defs = self.facts._defs.get("self." + expr.attr.value, ())
             value = next((d.value for d in defs if d.value is not None), None)
@@ -1786,9 +1814,19 @@ class _Training:
             return self.facts.classes.get(value.func.value)
         return None
 
+    def _made_from(self, value: cst.BaseExpression) -> cst.ClassDef | None:
+        """The class of an argument: `Lit()` itself, or a name bound to one where it is passed."""
+        made = self.facts.value_of(value) if isinstance(value, cst.Name) else value
+        return self.facts.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
+
     def _constructor(self, expr: cst.BaseExpression) -> str | None:
         value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
         return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+
+
+def _called_name(func: cst.BaseExpression) -> str | None:
+    """`f` of `f(...)` and of `obj.f(...)`."""
+    return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
 
 
 def module_methods(facts: Facts) -> set[FunctionNode]:
@@ -1826,6 +1864,7 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
+        runs_model = runs_model or runs_module_hook(facts, call)
         if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
@@ -1841,8 +1880,25 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
 
 
 def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
-    """`call` hands a model to a helper that runs it (`loss_batch(model, xb, yb)`)."""
-    return any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
+    """`call` hands a model to a helper that runs it (`loss_batch(model, xb, yb)`), or calls a
+    hook of a model that runs it (`module.validation_step(batch)`)."""
+    return runs_module_hook(facts, call) or any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
+
+
+def runs_module_hook(facts: Facts, call: cst.Call) -> bool:
+    """`module.validation_step(batch, i)`: a method of this unit's `nn.Module` class called on an
+    object of that class (made here, or passed by every caller of the function: a hand-rolled
+    Trainer's `fit(module, ...)`), whose body runs the module itself (`self(x)`, `self.forward(x)`)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not any(k.endswith("." + func.attr.value) for k in facts.functions):
+        return False
+    cls = _Training(facts)._class_of(func.value)
+    method = facts.functions.get(f"{cls.name.value}.{func.attr.value}") if cls is not None else None
+    if method is None or facts._kind_of_class(cls) is not Kind.MODULE:  # type: ignore[arg-type]
+        return False
+    return any(isinstance(c.func, cst.Name) and c.func.value == "self" or isinstance(c.func, cst.Attribute)
+               and c.func.attr.value == "forward" and isinstance(c.func.value, cst.Name) and c.func.value.value == "self"
+               for c in facts.calls_in(method.body))
 
 
 def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool:

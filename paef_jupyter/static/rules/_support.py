@@ -275,6 +275,32 @@ def keyword_value(facts: Facts, call: cst.Call, name: str) -> tuple[bool, cst.Ba
     return _OPAQUE in keys, None
 
 
+def branch_keyword(facts: Facts, call: cst.Call, name: str) -> tuple[cst.BaseExpression, cst.BaseExpression | None,
+                                                                      cst.BaseExpression | None] | None:
+    """(test, value if true, value if false) of keyword `name` when only one `**` dict may carry
+    it and that dict is `{...} if test else {...}` (a value None: the branch leaves the keyword
+    out) that nothing changes afterwards: `kwargs = {"pin_memory": True} if use_cuda else {}`."""
+    if keyword_arg(call, name) is not None:
+        return None
+    found = None
+    for arg in call.args:
+        if arg.star != "**":
+            continue
+        keys = _dict_keys(facts, arg.value)
+        if name not in keys and _OPAQUE not in keys:
+            continue
+        expr = arg.value
+        value = facts.value_of(expr) if isinstance(expr, cst.Name) else expr
+        if found is not None or not isinstance(value, cst.IfExp) \
+                or isinstance(expr, cst.Name) and ({name, _OPAQUE} & set(_changed_keys(facts, expr, value))):
+            return None
+        when_true, when_false = _literal_keys(facts, value.body), _literal_keys(facts, value.orelse)
+        if when_true is None or when_false is None or _OPAQUE in when_true or _OPAQUE in when_false:
+            return None
+        found = (value.test, when_true.get(name), when_false.get(name))
+    return found
+
+
 def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None]:
     literal = _literal_keys(facts, expr)
     if literal is not None:
@@ -285,6 +311,15 @@ def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpr
     keys = _literal_keys(facts, value) if value is not None else None
     if keys is None:
         return {_OPAQUE: None}
+    for key in _changed_keys(facts, expr, value):  # type: ignore[arg-type]
+        keys[key] = None
+    return keys
+
+
+def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> list[str]:
+    """Keys the scope of `expr` may add to the dict bound to `value` after building it:
+    `d.update(...)`, `d[k] = v`, `d = {...}` in a branch, `d |= {...}`; `"*"` for any key."""
+    changed: list[str] = []
     scope = facts.enclosing_function(expr) or facts.module
     for use in facts.uses(expr.value):
         if use is expr or (facts.enclosing_function(use) or facts.module) is not scope:
@@ -294,31 +329,36 @@ def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpr
             call = facts.parent(parent)
             method = parent.attr.value
             if method in ("update", "setdefault", "__setitem__") and isinstance(call, cst.Call):
-                added = _update_keys(facts, call) if method == "update" else _first_string(call)
-                for key in added:
-                    keys[key] = None
+                changed += _update_keys(facts, call) if method == "update" else _first_string(call)
             elif method not in ("get", "items", "keys", "values", "copy", "pop"):
-                keys[_OPAQUE] = None
+                changed.append(_OPAQUE)
         elif isinstance(parent, cst.Subscript) and parent.value is use:
             target = facts.parent(parent)
             if isinstance(target, (cst.AssignTarget, cst.AugAssign)) or (isinstance(target, cst.Del)):
                 index = parent.slice[0].slice if len(parent.slice) == 1 else None
                 string = index.value if isinstance(index, cst.Index) else None
-                key = string.evaluated_value if isinstance(string, cst.SimpleString) else _OPAQUE
-                keys[str(key)] = None
+                changed.append(str(string.evaluated_value) if isinstance(string, cst.SimpleString) else _OPAQUE)
         elif isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AugAssign) and parent.target is use):
             assigned = facts.parent(parent).value if isinstance(parent, cst.AssignTarget) else parent.value  # type: ignore[union-attr]
             if assigned is value:
                 continue  # the definition resolved above
-            other = _literal_keys(facts, assigned)  # `d = {...}` in a branch, `d |= {...}`
-            for key in (other or {_OPAQUE: None}):
-                keys[key] = None
+            changed += list(_literal_keys(facts, assigned) or {_OPAQUE: None})  # `d = {...}` in a branch, `d |= {...}`
         elif isinstance(parent, cst.Arg) and (parent.star == "" or parent.star == "*"):
-            keys[_OPAQUE] = None  # handed to another function: it may add anything
-    return keys
+            changed.append(_OPAQUE)  # handed to another function: it may add anything
+    return changed
 
 
 def _literal_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None] | None:
+    if isinstance(expr, cst.IfExp):  # `{...} if cuda else {}`: either branch's keys, a value known when both agree
+        branches = [_literal_keys(facts, expr.body), _literal_keys(facts, expr.orelse)]
+        if branches[0] is None or branches[1] is None:
+            return None
+        merged: dict[str, cst.BaseExpression | None] = {}
+        for key in {**branches[0], **branches[1]}:
+            values = [b.get(key) for b in branches]
+            same = values[0] is not None and values[1] is not None and facts.code(values[0]) == facts.code(values[1])
+            merged[key] = values[0] if same and key in branches[0] and key in branches[1] else None
+        return merged
     if isinstance(expr, cst.Dict):
         keys: dict[str, cst.BaseExpression | None] = {}
         for el in expr.elements:
@@ -522,3 +562,41 @@ def through_with(facts: Facts, stmt: cst.CSTNode, block: cst.CSTNode) -> cst.CST
             return None
         node = owner
     return node
+
+
+# --- `self` attributes -----------------------------------------------------------------
+
+def init_value(facts: Facts, cls: cst.ClassDef, attr: str) -> cst.BaseExpression | None:
+    """The value `__init__` assigns to `self.<attr>` (once, unconditionally), or None."""
+    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None:
+        return None
+    values = [value for node in facts.walk(init, into_scopes=False)
+              if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None
+              for value in _assigned_to_attr(node, attr)]
+    return values[0] if len(values) == 1 else None
+
+
+def _assigned_to_attr(node: cst.Assign | cst.AnnAssign, attr: str) -> list[cst.BaseExpression]:
+    """What `node` assigns to `self.<attr>`: its value, or its element of a paired tuple
+    (`self.capacity, self.memory, self.pos = capacity, [], 0`)."""
+    out: list[cst.BaseExpression] = []
+    for target in _targets(node):
+        if is_self_attr(target, attr):
+            out.append(node.value)  # type: ignore[arg-type]
+        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List)) \
+                and len(target.elements) == len(node.value.elements) \
+                and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *node.value.elements)):
+            out += [v.value for t, v in zip(target.elements, node.value.elements) if is_self_attr(t.value, attr)]
+        elif any(is_self_attr(el.value, attr) for el in getattr(target, "elements", ())):
+            out.append(cst.Name("None"))  # unpacked from something else: not a known value
+    return out
+
+
+def _targets(node: cst.Assign | cst.AnnAssign) -> list[cst.BaseExpression]:
+    return [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+
+
+def is_self_attr(expr: cst.BaseExpression, attr: str) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
+        and expr.attr.value == attr

@@ -476,11 +476,16 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr):
         return False
-    called = [c.func.value for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
+    called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
+    for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
+        earlier = facts._function_at(c.func) if isinstance(c.func, cst.Name) and c.func.value not in facts.functions else None
+        owner = facts.owner_of(earlier) if earlier is not None else None
+        if owner is not None and owner.functions.get(earlier.name.value) is earlier:  # type: ignore[union-attr]
+            called.append((owner, earlier.name.value))  # type: ignore[union-attr]
     if not called:
         return True
     varying = facts.varying_names(expr, loop) - given
-    return not any(globals_read(facts, name) & varying for name in called)
+    return not any(globals_read(owner, name) & varying for owner, name in called)
 
 
 def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:

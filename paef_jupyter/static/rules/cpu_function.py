@@ -15,6 +15,7 @@ from ...model import Fix, Severity
 from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
+from ._support import init_value, is_self_attr
 from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
@@ -137,7 +138,7 @@ class CpuFunction(Rule):
         params = [p.name.value for p in func.params.params]
         if len(params) != 2 or not _replays_dataset(self.facts, loop) or _changes_own_data(self.facts, cls):
             return False
-        what = self._cpu_only(node)
+        what = self._cpu_only(node) or _object_call(self.facts, node.func)
         if what != "CPU-only preprocessing" or self._inside_invariant_constructor(node):
             return False  # a user's helper: a NumPy conversion per sample (`np.asarray(img)`) is the usual idiom
         per_index = _per_index_names(self.facts, func, node, params[1])
@@ -529,6 +530,57 @@ def _leaves_arguments(facts: Facts, func: cst.BaseExpression) -> bool:
         return facts.is_pure_function(func.value)
     qualified = facts.qualified_name(func) or ""
     return qualified.startswith("builtins.") and qualified.rsplit(".", 1)[-1] in _PURE_BUILTINS
+
+
+def _object_call(facts: Facts, func: cst.BaseExpression) -> str | None:
+    """`self.tokenizer(text)`: an object of a class of this program called like a function.
+    CPU-only preprocessing when its `__call__` is host-only and pure (no randomness, reads only)
+    and no method changes the object after `__init__` (a tokenizer with a fixed vocabulary)."""
+    found = _instance_class(facts, func)
+    if found is None:
+        return None
+    owner, cls = found
+    key = f"{cls.name.value}.__call__"
+    method = owner.functions.get(key)
+    if method is None or _changes_own_data(owner, cls):
+        return None
+    return "CPU-only preprocessing" if owner.host_only(method) and owner.is_pure_function(key) else None
+
+
+def _instance_class(facts: Facts, expr: cst.BaseExpression) -> tuple[Facts, cst.ClassDef] | None:
+    """The class of this program an object belongs to: `tok` bound to `Tokenizer(...)`, or
+    `self.tokenizer` that `__init__` binds to one, or to a parameter that every construction of
+    the class in this unit passes one for (`TextDataset(texts, tokenizer)`)."""
+    if isinstance(expr, cst.Name):
+        value = facts.value_of(expr)
+        return facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    if not isinstance(expr, cst.Attribute) or not is_self_attr(expr, expr.attr.value):
+        return None
+    cls = next((a for a in facts.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
+    value = init_value(facts, cls, expr.attr.value) if cls is not None else None
+    if isinstance(value, cst.Call):
+        return facts.class_named(value.func)
+    init = facts.functions.get(f"{cls.name.value}.__init__") if cls is not None else None
+    params = [p.name.value for p in init.params.params] if init is not None else []
+    if not isinstance(value, cst.Name) or value.value not in params[1:] or cls is None:
+        return None
+    position = params.index(value.value) - 1
+    classes = []
+    for use in facts.uses(cls.name.value):
+        site = facts.parent(use)
+        if site is cls:
+            continue  # `class TextDataset(...)` itself
+        if not (isinstance(site, cst.Call) and site.func is use) or any(a.star for a in site.args):
+            return None  # passed on, or built with `*args`: the argument is not seen
+        positional = [a.value for a in site.args if a.keyword is None]
+        given = next((a.value for a in site.args if a.keyword is not None and a.keyword.value == value.value),
+                     positional[position] if position < len(positional) else None)
+        given = facts.value_of(given) if isinstance(given, cst.Name) else given
+        found = facts.class_named(given.func) if isinstance(given, cst.Call) else None
+        if found is None:
+            return None
+        classes.append(found)
+    return classes[0] if classes and all(c[1] is classes[0][1] for c in classes) else None
 
 
 def _per_index_names(facts: Facts, func: cst.FunctionDef, before: cst.CSTNode, index: str) -> set[str] | None:

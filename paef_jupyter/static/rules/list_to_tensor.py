@@ -19,6 +19,7 @@ from ._tensor_facts import (
     PYTHON_SCALAR_DTYPE,
     dtype_of,
     family,
+    invariant,
     is_binding,
     is_scalar,
     keyword,
@@ -299,6 +300,8 @@ class ListToTensor(Rule):
         for_in = comp.for_in
         if for_in.inner_for_in is not None or for_in.ifs:
             return
+        if self._gathers_fixed_list(node, comp):
+            return
         over_tensor = self.facts.kind(for_in.iter) is Kind.TENSOR
         per_item = any(
             isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "item"
@@ -320,6 +323,40 @@ class ListToTensor(Rule):
             fix=Fix(description="compute it on the whole tensor at once (if the expression is element-wise)",
                     suggestion=suggestion, safe=False),
         )
+
+
+    def _gathers_fixed_list(self, node: cst.Call, comp: cst.ListComp) -> bool:
+        """`torch.tensor([centers[i] for i in idx])` per batch, on every pass over the data (an
+        epoch loop around it), where `centers` is a Python list no pass changes: every epoch walks
+        the same Python objects one by one to gather what one indexing op on a tensor converted
+        once would. True when reported (a hint: converting the whole list once may not suit every
+        list, e.g. one whose rows differ in length)."""
+        elt, target = comp.elt, comp.for_in.target
+        if not (isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Name) and len(elt.slice) == 1
+                and isinstance(elt.slice[0].slice, cst.Index) and isinstance(target, cst.Name)
+                and isinstance(elt.slice[0].slice.value, cst.Name) and elt.slice[0].slice.value.value == target.value):
+            return False
+        source = elt.value
+        loop = self.facts.iteration_loop(node)
+        loops = self.facts.enclosing_loops(node)
+        func = self.facts.enclosing_function(node)
+        passes = len(loops) >= 2 or bool(loops) and func is not None and bool(self.facts.per_iteration_call_sites(func)) \
+            and source.value not in self.facts.names_written(func)
+        if loop is None or not passes or self.facts.kind(source) is not Kind.LIST or rarely_runs(self.facts, node, loop) \
+                or not all(invariant(self.facts, source, outer) for outer in loops) \
+                or source.value in self.facts.names_read(comp.for_in.iter):
+            return False  # walked once per pass over a list that is the same on every pass, or not reported
+        column, rows = source.value, self.facts.code(comp.for_in.iter)
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` gathers one element of the Python list `{column}` at a time on every "
+            f"iteration: `{column}` does not change in the loop, so every batch walks Python objects that one "
+            "indexing op on a tensor would gather",
+            fix=Fix(description=f"convert `{column}` to a tensor once before the loop and index it with the batch's "
+                    f"indices: `{column}_t[torch.as_tensor({rows})]`",
+                    suggestion=f"{column}_t = torch.tensor({column})  # once, before the loop", safe=False),
+        )
+        return True
 
 
 def _only_when_empty(facts: Facts, node: cst.Call, name: str) -> bool:

@@ -25,7 +25,7 @@ from ...fix.edits import delete_statement, fresh_name, replace
 from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
-from ._support import insert_after, torch_alias
+from ._support import init_value, insert_after, is_self_attr, torch_alias
 from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, dtype_of, earlier_value, family,
                             invariant, keyword, locally_bound, reads_of, within)
 from .base import Rule, RuleContext
@@ -149,7 +149,7 @@ class RecordBuffer(Rule):
         if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             cls = next((a for a in facts.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
             if cls is not None:
-                value = _init_value(facts, cls, expr.attr.value)
+                value = init_value(facts, cls, expr.attr.value)
                 if value is not None and _empty_list(facts, value):
                     return Column(f"self.{expr.attr.value}", value, cls, "self")
         return None
@@ -484,48 +484,12 @@ def _empty_list(facts: Facts, value: cst.BaseExpression) -> bool:
     return False
 
 
-def _init_value(facts: Facts, cls: cst.ClassDef, attr: str) -> cst.BaseExpression | None:
-    """The value `__init__` assigns to `self.<attr>` (once, unconditionally), or None."""
-    init = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
-    if init is None:
-        return None
-    values = [value for node in facts.walk(init, into_scopes=False)
-              if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None
-              for value in _assigned_to_attr(node, attr)]
-    return values[0] if len(values) == 1 else None
-
-
-def _assigned_to_attr(node: cst.Assign | cst.AnnAssign, attr: str) -> list[cst.BaseExpression]:
-    """What `node` assigns to `self.<attr>`: its value, or its element of a paired tuple
-    (`self.capacity, self.memory, self.pos = capacity, [], 0`)."""
-    out: list[cst.BaseExpression] = []
-    for target in _targets(node):
-        if _is_self_attr(target, attr):
-            out.append(node.value)  # type: ignore[arg-type]
-        elif isinstance(target, (cst.Tuple, cst.List)) and isinstance(node.value, (cst.Tuple, cst.List)) \
-                and len(target.elements) == len(node.value.elements) \
-                and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *node.value.elements)):
-            out += [v.value for t, v in zip(target.elements, node.value.elements) if _is_self_attr(t.value, attr)]
-        elif any(_is_self_attr(el.value, attr) for el in getattr(target, "elements", ())):
-            out.append(cst.Name("None"))  # unpacked from something else: not a known value
-    return out
-
-
-def _targets(node: cst.Assign | cst.AnnAssign) -> list[cst.BaseExpression]:
-    return [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
-
-
-def _is_self_attr(expr: cst.BaseExpression, attr: str) -> bool:
-    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
-        and expr.attr.value == attr
-
-
 def _same_container(facts: Facts, expr: cst.CSTNode, column: Column) -> bool:
     if column.key is not None:
         return isinstance(expr, cst.Subscript) and isinstance(expr.value, cst.Name) and expr.value.value == column.owner \
             and _literal_key(expr) == column.key
     if column.owner == "self":
-        return isinstance(expr, cst.Attribute) and _is_self_attr(expr, column.code.split(".", 1)[1])
+        return isinstance(expr, cst.Attribute) and is_self_attr(expr, column.code.split(".", 1)[1])
     return isinstance(expr, cst.Name) and expr.value == column.owner
 
 

@@ -134,72 +134,100 @@ class RedundantTensor(Rule):
         return chain
 
     def _invariant_helper(self, node: cst.Call) -> None:
-        """`row, col, w = gcn_norm(edge_index, N)` in the loop: this unit's pure function, on
-        loop-invariant arguments, that computes tensors (not only fills: an initial state), so
-        every iteration rebuilds the same ones. Moving the call changes the loop: a hint, and
-        only when the loop never rebinds nor changes what it returns."""
-        assign = self._invariant_helper_assignment(node)
-        if assign is None:
+        """`row, col, w = gcn_norm(edge_index, N)` in the loop, or `model(seq, causal_mask(L))`:
+        a pure function of this unit, an earlier cell or a local module, on loop-invariant
+        arguments, that computes tensors (not only fills: an initial state), so every iteration
+        rebuilds the same ones. Moving the call changes the loop: a hint, and only when the loop
+        never rebinds nor changes what it returns."""
+        hoisted = self._invariant_helper_hoist(node)
+        if hoisted is None:
             return
         code = self.facts.code(node)
         self.report(
             node,
             f"`{code}` runs `{self.facts.code(node.func)}` on every iteration with the same arguments: the tensors "
             "it builds are the same each time (an allocation and the ops that fill them, repeated)",
-            fix=Fix(description=f"call it once before the loop: `{self.facts.code(assign).strip()}`",
-                    suggestion=self.facts.code(assign).strip(), safe=False),
+            fix=Fix(description=f"call it once before the loop: `{hoisted}`" + (
+                "" if isinstance(self.facts.parent(self.sites.outermost(node)), cst.Assign) else ", and pass that name here"),
+                    suggestion=hoisted, safe=False),
         )
 
-    def _invariant_helper_assignment(self, node: cst.Call) -> cst.Assign | None:
-        """The `name = helper(...)` (or `helper(...).to(device)`) statement `_invariant_helper` reports."""
+    def _invariant_helper_hoist(self, node: cst.Call) -> str | None:
+        """What `_invariant_helper` suggests to run once: the `name = helper(...)` (or
+        `helper(...).to(device)`) statement, or, for a call passed straight to another call,
+        that call bound to a new name."""
         func = node.func
         loops = self.facts.enclosing_loops(node)
-        if not isinstance(func, cst.Name) or func.value not in self.facts.functions or not loops or not node.args:
+        helper = self.facts._function_at(func) if isinstance(func, cst.Name) else None
+        if helper is None or not loops or not node.args:
             return None
-        loop = loops[0]
-        stmt = self.facts.statement_of(node)
+        owner, loop = self.facts.owner_of(helper), loops[0]
         whole = self.sites.outermost(node)
+        if rarely_runs(self.facts, node, loop) or not owner.is_pure_function(helper.name.value) \
+                or not _computes_tensors(owner, helper) or not invariant(self.facts, whole, loop):
+            return None
+        if self._passed_on(whole):
+            name = fresh_name(self.facts, helper.name.value.removeprefix("make_").removeprefix("build_"), self._names)
+            return f"{name} = {self.facts.code(whole)}"
+        stmt = self.facts.statement_of(node)
         if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)
                 and stmt.body[0].value is whole and len(stmt.body[0].targets) == 1):
-            return None
-        if rarely_runs(self.facts, node, loop) or not self.facts.is_pure_function(func.value) \
-                or not self._computes_tensors(self.facts.functions[func.value]) or not invariant(self.facts, whole, loop):
             return None
         names = set(bound_names(stmt.body[0].targets[0].target))
         if not sole_writers(self.facts, names, [stmt], loop) or any(mutated_in_place(self.facts, n, loop.node) for n in names):
             return None
-        return stmt.body[0]
+        return self.facts.code(stmt.body[0]).strip()
+
+    def _passed_on(self, expr: cst.BaseExpression) -> bool:
+        """`model(seq, causal_mask(L))`, `x.masked_fill(mask(L)[:n].bool(), 0)`: the result (or a
+        slice or conversion of it) is an argument of a call, read there and never kept by the loop
+        (not stored into a container, not changed in place)."""
+        node: cst.CSTNode = expr
+        while True:
+            parent = self.facts.parent(node)
+            if isinstance(parent, cst.Subscript) and parent.value is node:
+                node = parent
+            elif isinstance(parent, cst.Attribute) and parent.value is node and not is_inplace_method(parent.attr.value) \
+                    and isinstance(self.facts.parent(parent), cst.Call) and self.facts.parent(parent).func is parent:  # type: ignore[union-attr]
+                node = self.facts.parent(parent)  # type: ignore[assignment]
+            else:
+                break
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) and not parent.star else None
+        return isinstance(call, cst.Call) and not (isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS)
 
     def _carried_by_call_sites(self, node: cst.Call) -> bool:
         """Every per-iteration call of the helper holding `node` is reported at its call site
         (`mask = causal_mask(L)` in the loop): one finding there, not another inside."""
         func = self.facts.enclosing_function(node)
         sites = self.facts.per_iteration_call_sites(func) if func is not None else []
-        return bool(sites) and all(owner is self.facts and self._invariant_helper_assignment(call) is not None
+        return bool(sites) and all(owner is self.facts and self._invariant_helper_hoist(call) is not None
                                    for owner, call in sites)
 
-    def _computes_tensors(self, func: cst.FunctionDef) -> bool:
-        """The function calls torch (directly or through this unit's functions) beyond fills,
-        and writes into none of its parameters (`buf[i] = v` is an effect a purity test of
-        calls does not see)."""
-        seen: set[str] = set()
-        work = [func]
-        found = False
-        while work:
-            current = work.pop()
-            params = {p.name.value for p in (*current.params.posonly_params, *current.params.params, *current.params.kwonly_params)}
-            for n in self.facts.walk(current.body):
-                if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and not isinstance(n.target, cst.Name) \
-                        and root_name(n.target) in params:
-                    return False
-            for call in self.facts.calls_in(current.body):
-                q = self.facts.qualified_name(call.func) or ""
-                if q.startswith("torch.") and q.rsplit(".", 1)[-1] not in FILL_FACTORIES | {"empty", "empty_like"}:
-                    found = True
-                if isinstance(call.func, cst.Name) and call.func.value in self.facts.functions and call.func.value not in seen:
-                    seen.add(call.func.value)
-                    work.append(self.facts.functions[call.func.value])  # type: ignore[arg-type]
-        return found
+
+
+def _computes_tensors(facts: Facts, func: cst.FunctionDef) -> bool:
+    """The function calls torch (directly or through its unit's functions) beyond fills, and
+    writes into none of its parameters (`buf[i] = v` is an effect a purity test of calls does
+    not see)."""
+    seen: set[str] = set()
+    work = [func]
+    found = False
+    while work:
+        current = work.pop()
+        params = {p.name.value for p in (*current.params.posonly_params, *current.params.params, *current.params.kwonly_params)}
+        for n in facts.walk(current.body):
+            if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and not isinstance(n.target, cst.Name) \
+                    and root_name(n.target) in params:
+                return False
+        for call in facts.calls_in(current.body):
+            q = facts.qualified_name(call.func) or ""
+            if q.startswith("torch.") and q.rsplit(".", 1)[-1] not in FILL_FACTORIES | {"empty", "empty_like"}:
+                found = True
+            if isinstance(call.func, cst.Name) and call.func.value in facts.functions and call.func.value not in seen:
+                seen.add(call.func.value)
+                work.append(facts.functions[call.func.value])  # type: ignore[arg-type]
+    return found
+
 
 
 @dataclass(frozen=True)
