@@ -54,7 +54,8 @@ class EvalWithoutNoGrad(Rule):
         if may_train(self.facts, loop.node):
             # Only code the analysis cannot see into may train: after `.eval()` (or under an
             # evaluation name) the loop is still reported, its rewrite left to review.
-            if trains_visibly(self.facts, loop.node) or not self._evaluation_evidence(loop):
+            if trains_visibly(self.facts, loop.node) or not self._evaluation_evidence(loop) \
+                    or self._unseen_model_method(loop):
                 return
             unseen_code = ("this loop calls code the analysis cannot see into (a method of an object of unknown "
                            "type, a function of another module): if any of it back-propagates or steps an "
@@ -162,11 +163,27 @@ class EvalWithoutNoGrad(Rule):
                     "evaluation: no `.eval()` before it)")
         return ""
 
+    def _unseen_model_method(self, loop: Loop) -> bool:
+        """`module.probe_step(batch)` on the very object put in eval mode, with a body this unit
+        cannot see: a model's own hook is where test-time adaptation trains, so unseen code there
+        is not the benefit of the doubt that an unknown data helper gets."""
+        evaluated = {
+            self.facts.code(call.func.value) for call in self.facts.calls_in(self._scope(loop))
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args
+        }
+        return any(
+            isinstance(call.func, cst.Attribute) and self.facts.code(call.func.value) in evaluated
+            and call.func.attr.value not in ("forward", "__call__") and self.facts._function_at(call.func) is None
+            for call in self.facts.calls_in(loop.node.body)
+        )
+
+    def _scope(self, loop: Loop) -> cst.CSTNode:
+        return loop.function.body if loop.function is not None else self.facts.module
+
     def _evaluation_evidence(self, loop: Loop) -> bool:
         """`.eval()` called before the loop in its function (or section), or a name that says evaluation."""
-        scope = loop.function.body if loop.function is not None else self.facts.module
         start = self.facts.order(loop.node)
-        for call in self.facts.calls_in(scope):
+        for call in self.facts.calls_in(self._scope(loop)):
             if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args \
                     and self.facts.order(call) < start:
                 return True
