@@ -100,6 +100,8 @@ class EvalWithoutNoGrad(Rule):
         names: list[cst.BaseExpression] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.Call):
+                if self._runs_without_grad(n):
+                    continue
                 func = n.func
                 if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n):
                     return True
@@ -111,6 +113,19 @@ class EvalWithoutNoGrad(Rule):
                         return True
                     names.append(func)
         return any(self.facts.kind(name) is Kind.MODULE for name in names)
+
+    def _runs_without_grad(self, call: cst.Call) -> bool:
+        """`beam_search(encoder, decoder, src)` whose every call runs under `no_grad` (a decorator,
+        or a `with torch.no_grad():` around them): whatever model it runs records no graph."""
+        callees = self.facts._callees(call)
+        if not callees:
+            return False
+        for callee in callees:
+            owner = self.facts.owner_of(callee)
+            calls = owner.calls_in(callee.body)
+            if not calls or not all(grad_disabled(owner, c) for c in calls):
+                return False
+        return True
 
     # --- does the loop need autograd? ------------------------------------------------------
 
