@@ -48,7 +48,7 @@ def proto_loss(model, support, query, n_way, n_shot, n_query, device):
     z_support = z[: n_way * n_shot]
     protos = torch.stack([z_support[c * n_shot:(c + 1) * n_shot].mean(0) for c in range(n_way)])  # paef: ok elementwise-loop; ok list-to-tensor
     dists = euclidean_dist(z[n_way * n_shot:], protos)
-    target = torch.arange(n_way).repeat_interleave(n_query).to(device)  # paef: expect redundant-tensor; expect cpu-then-move
+    target = torch.arange(n_way).repeat_interleave(n_query).to(device)  # paef: expect redundant-tensor; ok cpu-then-move
     log_p = F.log_softmax(-dists, dim=1)
     loss = F.nll_loss(log_p, target)
     acc = (log_p.argmax(1) == target).float().mean()

@@ -52,7 +52,7 @@ class SASRec(nn.Module):
         seqs = self.item_emb(torch.LongTensor(log_seqs).to(self.dev))  # paef: ok cpu-then-move; ok pageable-transfer
         seqs *= self.item_emb.embedding_dim ** 0.5
         positions = np.tile(np.array(range(log_seqs.shape[1])), [log_seqs.shape[0], 1])  # paef: ok cpu-function
-        seqs += self.pos_emb(torch.LongTensor(positions).to(self.dev))  # paef: expect redundant-tensor; expect cpu-then-move
+        seqs += self.pos_emb(torch.LongTensor(positions).to(self.dev))  # paef: expect redundant-tensor; ok cpu-then-move
         timeline_mask = torch.BoolTensor(log_seqs == 0).to(self.dev)  # paef: ok cpu-then-move; ok pageable-transfer
         seqs *= ~timeline_mask.unsqueeze(-1)
         tl = seqs.shape[1]

@@ -49,7 +49,7 @@ class Forecaster(nn.Module):
         self.out = nn.Linear(d_model, HORIZON)
 
     def forward(self, x):
-        mask = nn.Transformer.generate_square_subsequent_mask(x.size(1)).to(x.device)  # paef: expect redundant-tensor; expect cpu-then-move
+        mask = nn.Transformer.generate_square_subsequent_mask(x.size(1)).to(x.device)  # paef: expect redundant-tensor; ok cpu-then-move
         h = self.encoder(self.pos(self.inp(x)), mask=mask, is_causal=True)
         return self.out(h[:, -1]).squeeze(-1)
 
