@@ -203,8 +203,18 @@ def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
             return False
         owner, loader = earlier
     return isinstance(loader, cst.Call) and (owner.qualified_name(loader.func) or "") in LOADERS \
-        and keyword_arg(loader, "collate_fn") is None and sum(a.keyword is None for a in loader.args) <= 3 \
+        and _host_collate(owner, loader) and sum(a.keyword is None for a in loader.args) <= 3 \
         and dataset_on_host(owner, loader)
+
+
+def _host_collate(facts: Facts, loader: cst.Call) -> bool:
+    """The default collate, or a `collate_fn` of this unit that puts nothing on a device (pads
+    and stacks on the host: `pad_sequence`, `torch.tensor(lengths)`)."""
+    arg = keyword_arg(loader, "collate_fn")
+    if arg is None:
+        return True
+    func = facts.functions.get(arg.value.value) if isinstance(arg.value, cst.Name) else None
+    return func is not None and not any(marker in facts.code(func) for marker in _ON_DEVICE)
 
 
 def dataset_on_host(facts: Facts, loader: cst.Call) -> bool:
