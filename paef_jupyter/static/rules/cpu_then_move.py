@@ -22,6 +22,7 @@ FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace", "tensor",
     "as_tensor", "zeros_like", "ones_like", "full_like", "empty_like",
 })
+_DATA_FACTORIES = frozenset({"tensor", "as_tensor"})  # conversions of the program's data, not constants
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
 
@@ -119,8 +120,9 @@ class CpuThenMove(Rule):
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
-                or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args):
-            return
+                or name in _DATA_FACTORIES or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value == "device" for a in factory.args):
+            return  # `target = torch.tensor(labels)` ... `target.to(device)`: a batch prepared, then moved
         if self._device_arg(node) is None or self.facts.iteration_loop(node) is None \
                 or self.facts.iteration_loop(factory) is None \
                 or self.facts.enclosing_function(factory) is not self.facts.enclosing_function(node):

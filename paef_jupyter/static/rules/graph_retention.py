@@ -145,17 +145,18 @@ class GraphRetention(Rule):
     def _loss_terms(self, loop: Loop, backwarded: set[str]) -> set[str]:
         """Tensors added into a loss the loop back-propagates (`loss = ce + 0.01 * aux`, where
         `logits, aux, counts = model(x)`): a term of a differentiated sum requires grad."""
+        owner = loop.facts  # the loop may be another unit's (a helper here, called from its loop)
         terms: set[str] = set()
         outputs: set[str] = set()  # names unpacked from a model's call in the loop
-        body = list(self.facts.walk(loop.node.body, into_scopes=False))
+        body = list(owner.walk(loop.node.body, into_scopes=False))
         for n in body:
-            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call) and self.facts.kind(n.value.func) is Kind.MODULE:
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call) and owner.kind(n.value.func) is Kind.MODULE:
                 outputs |= {name for t in n.targets for name in bound_names(t.target)}
         for n in body:
             if isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) \
                     and any(isinstance(t.target, cst.Name) and t.target.value in backwarded for t in n.targets):
                 terms |= {leaf.value for leaf in _leaves(n.value) if isinstance(leaf, cst.Name)
-                          and (leaf.value in outputs or self.facts.kind(leaf) is Kind.TENSOR)}
+                          and (leaf.value in outputs or owner.kind(leaf) is Kind.TENSOR)}
         return terms
 
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
