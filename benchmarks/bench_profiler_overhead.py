@@ -45,6 +45,11 @@ def demo_cells(name: str) -> tuple[list[str], str]:
     return setup, code[paef]
 
 
+def _has_paef_cell(path: Path) -> bool:
+    nb = nbformat.read(str(path), as_version=4)
+    return any(c.cell_type == "code" and c.source.startswith("%%paef") for c in nb.cells)
+
+
 class Case:
     def __init__(self, name: str):
         self.name = name
@@ -128,7 +133,8 @@ def main() -> None:
     parser.add_argument("--only", action="append", default=[])
     args = parser.parse_args()
     torch.set_num_threads(1)
-    names = args.only or sorted(p.stem for p in DEMOS.glob("*.ipynb"))
+    # Every demo with a `%%paef` cell (ddp_training profiles a script on ranks instead).
+    names = args.only or sorted(p.stem for p in DEMOS.glob("*.ipynb") if _has_paef_cell(p))
     os.chdir(DEMOS)  # the set-up cells import `measure` from there, as in a kernel
     sys.path.insert(0, str(DEMOS))
     rows = []

@@ -99,6 +99,12 @@ def test_evaluation_inside_a_training_epoch_says_evaluation() -> None:
     assert "every evaluation step" in finding.message
 
 
+def test_no_grad_block_inside_a_training_step_says_training() -> None:
+    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "pos_no_grad_block_in_training_step.py"
+    (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+    assert "every training step" in finding.message and finding.severity.value == "high"
+
+
 def test_values_the_host_needs_are_low_hints() -> None:
     """Indexing a Python list, scikit-learn metrics: the host needs the value (an environment step is no finding)."""
     for name in ("pos_host_needed_low.py", "pos_sklearn_in_eval.py"):

@@ -213,11 +213,10 @@ def test_apply_button_without_the_extension_offers_the_fallback(kernel):
     time.sleep(3)  # the bridge's hello goes unanswered: no labextension in this client
     r = kernel.ok(
         "import ipywidgets as w\n"
-        "cards = [c for c in w.Widget.widgets.values() if isinstance(c, w.VBox) and 'paef-cardbox' in c._dom_classes]\n"
-        "card = cards[-1]\n"
-        "apply = [b for b in card.children[1].children if b.description == 'Apply'][0]\n"
-        "apply.click()\n"
-        "print(card.children[2].value)\nprint(card.children[3].value)"
+        "from paef_jupyter.ui.report_body import ReportBody\n"
+        "body = [b for b in w.Widget.widgets.values() if isinstance(b, ReportBody)][-1]\n"
+        "body._message(body, {'type': 'press', 'card': 0, 'name': 'apply'}, [])  # as the page sends it\n"
+        "print(body.card_state[0]['status'])\nprint(body.card_state[0]['code'])"
     )
     assert "did not answer" in r.stdout() and "--no-profile --apply=ping-pong" in r.stdout()
     assert "x.cpu().tolist()" not in r.stdout().split("\n", 1)[1]

@@ -43,32 +43,45 @@ class FakeEditor:
         on_result(self.answer)
 
 
-def classes(widget) -> set[str]:
-    return set(widget._dom_classes)
+def state(view: ReportView, index: int) -> dict:
+    """A card's state as the front end has it (the synced trait)."""
+    return view.body.card_state[index]
+
+
+def classes(view: ReportView, index: int) -> set[str]:
+    return set(state(view, index)["classes"])
+
+
+def disabled(view: ReportView, index: int, button: str) -> bool:
+    return state(view, index)["disabled"][button]
+
+
+def status(view: ReportView, index: int) -> str:
+    return state(view, index)["status"]
 
 
 def test_cards_sources_and_chart_are_built_from_the_report():
     view = ReportView(sample_report())
     assert len(view.cards) == 3
-    assert "ping-pong" in view.cards[PING_PONG].box.children[0].value
+    assert "ping-pong" in view.body.cards[PING_PONG]["html"]
     assert view.figure is not None and len(view.figure.figure["data"][0]["customdata"]) == len(view.flame.bars)
-    assert view.cards[HINT].apply.disabled  # a hint has nothing to apply
-    assert not view.cards[PING_PONG].apply.disabled
-    assert all(c.undo.disabled for c in view.cards)
-    assert view.compare.layout.display == "none"  # no rerun given
+    assert disabled(view, HINT, "apply")  # a hint has nothing to apply
+    assert not disabled(view, PING_PONG, "apply")
+    assert all(disabled(view, i, "undo") for i in range(3))
+    assert view.body.controls["compare"]["hidden"]  # no rerun given
 
 
 def test_selecting_a_card_lights_its_frames_and_lines():
     view = ReportView(sample_report())
-    view.cards[PING_PONG].show.click()
-    assert "paef-selected" in classes(view.cards[PING_PONG].box)
+    view.press(PING_PONG, "show")
+    assert "paef-selected" in classes(view, PING_PONG)
     fill = view.figure.colors["fill"]
     lit = [view.flame.bars[i].frame.name for i, c in enumerate(fill) if c == flame.SELECTED_COLOR]
     assert lit == ["cell line 5", "aten::_to_copy"]
-    html = view.sources[CELL.key].value
+    html = view.body.sources[0]
     assert 'class="paef-line has-finding paef-hl" data-line="5"' in html
     assert 'paef-hl" data-line="7"' not in html
-    view.cards[PING_PONG].show.click()  # again: clears
+    view.press(PING_PONG, "show")  # again: clears
     assert view.selected is None and flame.SELECTED_COLOR not in view.figure.colors["fill"]
 
 
@@ -77,52 +90,52 @@ def test_clicking_a_frame_shows_the_cards_and_lines_behind_it():
     item = [b.frame.name for b in view.flame.bars].index("aten::item")
     # The message the chart's view sends when the frame is clicked in the browser.
     view.figure._message(view.figure, {"type": "click", "bar": item}, [])
-    assert "paef-linked" in classes(view.cards[HOST_SYNC].box)
-    assert "paef-dimmed" in classes(view.cards[PING_PONG].box)
-    assert "host-sync (line 7)" in view.info.value
-    assert 'paef-hl" data-line="7"' in view.sources[CELL.key].value
+    assert "paef-linked" in classes(view, HOST_SYNC)
+    assert "paef-dimmed" in classes(view, PING_PONG)
+    assert "host-sync (line 7)" in view.body.info
+    assert 'paef-hl" data-line="7"' in view.body.sources[0]
     root = [b.frame.name for b in view.flame.bars].index("<cell>")
-    assert view.show_frame(root) == [] and "no finding behind it" in view.info.value
+    assert view.show_frame(root) == [] and "no finding behind it" in view.body.info
 
 
 def test_apply_then_undo_rewrites_the_cell_through_the_editor():
     editor = FakeEditor()
     view = ReportView(sample_report(), editor=editor, rerun=lambda text: None)
-    view.cards[PING_PONG].apply.click()
+    view.press(PING_PONG, "apply")
     cell_id, expected, new = editor.requests[-1]
     assert cell_id == "cell-abc" and expected == CELL_TEXT and FIXED_5 in new.split("\n")
-    assert view.cards[PING_PONG].apply.disabled and not view.cards[PING_PONG].undo.disabled
-    assert "paef-applied" in classes(view.cards[PING_PONG].box)
-    assert not view.compare.disabled
-    view.cards[HOST_SYNC].apply.click()  # a second fix is applied on top of the first
+    assert disabled(view, PING_PONG, "apply") and not disabled(view, PING_PONG, "undo")
+    assert "paef-applied" in classes(view, PING_PONG)
+    assert not view.body.controls["compare"]["disabled"]
+    view.press(HOST_SYNC, "apply")  # a second fix is applied on top of the first
     assert editor.cell.split("\n")[4] == FIXED_5 and editor.cell.split("\n")[6] == FIXED_7
-    view.cards[PING_PONG].undo.click()  # undo one: the other stays
+    view.press(PING_PONG, "undo")  # undo one: the other stays
     assert editor.cell.split("\n")[4] == CELL_TEXT.split("\n")[4] and editor.cell.split("\n")[6] == FIXED_7
-    view.cards[HOST_SYNC].undo.click()
-    assert editor.cell == CELL_TEXT and view.compare.disabled
+    view.press(HOST_SYNC, "undo")
+    assert editor.cell == CELL_TEXT and view.body.controls["compare"]["disabled"]
 
 
 def test_a_conflict_writes_nothing_and_says_so():
     editor = FakeEditor()
     editor.cell = CELL_TEXT + "\n# edited by the user"
     view = ReportView(sample_report(), editor=editor)
-    view.cards[PING_PONG].apply.click()
+    view.press(PING_PONG, "apply")
     assert editor.cell.endswith("# edited by the user") and "y = torch.tensor" in editor.cell
-    assert "edited since it was analysed" in view.cards[PING_PONG].status.value
-    assert "paef-warning" in view.cards[PING_PONG].status.value  # styled as a warning
-    assert not view.cards[PING_PONG].apply.disabled and view.cards[PING_PONG].undo.disabled
+    assert "edited since it was analysed" in status(view, PING_PONG)
+    assert "paef-warning" in status(view, PING_PONG)  # styled as a warning
+    assert not disabled(view, PING_PONG, "apply") and disabled(view, PING_PONG, "undo")
 
 
 def test_without_the_extension_the_card_offers_the_rerun_and_the_code():
     view = ReportView(sample_report(), editor=FakeEditor("no_extension"), apply_hint="%%paef --apply")
-    view.cards[HOST_SYNC].apply.click()
-    card = view.cards[HOST_SYNC]
-    assert "did not answer" in card.status.value
-    assert "%%paef --apply=host-sync" in card.status.value
-    # The code box is made when it is first needed, as the card's last part.
-    assert card.box.children[-1] is card.code and FIXED_7 in card.code.value.split("\n")
-    assert view.cards[PING_PONG].code is None
-    assert card.undo.disabled  # nothing was applied
+    view.press(HOST_SYNC, "apply")
+    card = state(view, HOST_SYNC)
+    assert "did not answer" in card["status"]
+    assert "%%paef --apply=host-sync" in card["status"]
+    # The code box is drawn when it is first needed, as the card's last part.
+    assert FIXED_7 in card["code"].split("\n")
+    assert state(view, PING_PONG)["code"] is None
+    assert card["disabled"]["undo"]  # nothing was applied
 
 
 def test_without_a_cell_id_or_editor_the_fallback_is_immediate():
@@ -131,34 +144,34 @@ def test_without_a_cell_id_or_editor_the_fallback_is_immediate():
     report = Report(findings=tuple(replace(f, ref=no_id) for f in report.findings),
                     sources=(SourceUnit(no_id, CELL_TEXT),))
     view = ReportView(report, editor=FakeEditor())
-    view.cards[PING_PONG].apply.click()
-    assert "did not say which cell" in view.cards[PING_PONG].status.value
+    view.press(PING_PONG, "apply")
+    assert "did not say which cell" in status(view, PING_PONG)
     view = ReportView(sample_report(), editor=None)
-    view.cards[PING_PONG].apply.click()
-    assert FIXED_5 in view.cards[PING_PONG].code.value.split("\n")
+    view.press(PING_PONG, "apply")
+    assert FIXED_5 in state(view, PING_PONG)["code"].split("\n")
 
 
 def test_apply_all_applies_every_fix_not_dismissed_in_one_write():
     editor = FakeEditor()
     view = ReportView(sample_report(), editor=editor)
-    view.cards[HOST_SYNC].dismiss.click()
-    assert "paef-dismissed" in classes(view.cards[HOST_SYNC].box) and not view.cards[HOST_SYNC].undo.disabled
-    view.apply_all.click()
+    view.press(HOST_SYNC, "dismiss")
+    assert "paef-dismissed" in classes(view, HOST_SYNC) and not disabled(view, HOST_SYNC, "undo")
+    view.press(None, "apply_all")
     assert len(editor.requests) == 1
     lines = editor.cell.split("\n")
     assert lines[4] == FIXED_5 and lines[6] != FIXED_7
-    view.cards[HOST_SYNC].undo.click()  # undo the dismissal
-    assert "paef-dismissed" not in classes(view.cards[HOST_SYNC].box)
-    view.apply_all.click()
+    view.press(HOST_SYNC, "undo")  # undo the dismissal
+    assert "paef-dismissed" not in classes(view, HOST_SYNC)
+    view.press(None, "apply_all")
     assert editor.cell.split("\n")[6] == FIXED_7 and len(editor.requests) == 2
 
 
 def test_the_cell_is_committed_only_when_the_frontend_confirms():
     editor = FakeEditor(defer=True)
     view = ReportView(sample_report(), editor=editor)
-    view.cards[PING_PONG].apply.click()
+    view.press(PING_PONG, "apply")
     fixes = view.fixes[CELL.key]
-    assert fixes.applied == frozenset() and "Writing" in view.cards[PING_PONG].status.value
+    assert fixes.applied == frozenset() and "Writing" in status(view, PING_PONG)
     editor.waiting.pop()("applied")
     assert fixes.applied == {PING_PONG} and FIXED_5 in fixes.current.split("\n")
 
@@ -173,14 +186,14 @@ def test_rerun_and_compare_runs_the_current_text_and_shows_both_times():
         return Comparison((2.0, 2.1, 1.9), (0.5, 0.52, 0.5), None, Report())
 
     view = ReportView(sample_report(), editor=editor, rerun=rerun)
-    assert view.compare.disabled
-    view.cards[PING_PONG].apply.click()
-    view.compare.click()
+    assert view.body.controls["compare"]["disabled"]
+    view.press(PING_PONG, "apply")
+    view.press(None, "compare")
     assert seen == [editor.cell]
-    assert "4.00x faster (pairs 3.80\u20134.04x)" in view.status.value
-    assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.status.value
+    assert "4.00x faster (pairs 3.80\u20134.04x)" in view.body.status
+    assert "before 2.00 s \u2192 after 500.0 ms (median of 3 interleaved, warm, unprofiled runs each" in view.body.status
     # The applied card's estimate next to what the re-run measured.
-    assert "Saving per run: predicted ~700.0 ms, measured 1.50 s" in view.status.value
+    assert "Saving per run: predicted ~700.0 ms, measured 1.50 s" in view.body.status
 
 
 def test_compare_claims_no_ratio_when_the_pairs_disagree():
@@ -264,7 +277,7 @@ def test_the_chart_model_holds_the_figure_not_plotly_js_and_ignores_malformed_cl
     for bad in (None, [], {"type": "click"}, {"type": "click", "bar": "1"}, {"type": "click", "bar": 10**6},
                 {"type": "click", "bar": -1}, {"type": "click", "bar": True}, {"type": "eval"}):
         view.figure._message(view.figure, bad, [])
-    assert view.info.value == "" and not any("paef-linked" in classes(c.box) for c in view.cards)
+    assert view.body.info == "" and not any("paef-linked" in classes(view, i) for i in range(3))
     sent = []
     monkeypatch.setattr(view.figure, "send", lambda content, buffers=None: sent.append(content))
     view.figure._message(view.figure, {"type": "need_plotly"}, [])
@@ -474,7 +487,7 @@ def test_card_ids_are_unique_to_each_rendering():
     assert len(ids) == 2 and ids[0] != ids[1]
     assert f'href="#{ids[0]}"' in first
     view = ReportView(sample_report())
-    assert f'id="paef-{view.id}-card-0"' in view.cards[0].box.children[0].value
+    assert f'id="paef-{view.id}-card-0"' in view.body.cards[0]["html"]
 
 
 def test_inline_code_in_finding_text_is_code_and_still_escaped():
@@ -515,8 +528,8 @@ def test_dismiss_and_silence_are_remembered_and_shape_the_next_report():
 
     # The next run of the cell (its text unchanged or shifted) starts with both dismissed.
     again = ReportView(sample_report(), editor=memory)
-    assert again.dismissed == {0, 1} and "silenced" in again.cards[1].status.value
-    assert "paef-dismissed" in classes(again.cards[0].box) and again.cards[0].apply.disabled
+    assert again.dismissed == {0, 1} and "silenced" in status(again, 1)
+    assert "paef-dismissed" in classes(again, 0) and disabled(again, 0, "apply")
     again.do_undo(1)  # Undo on a silenced card: the rule speaks again, for the notebook
     assert memory.silenced == set() and again.dismissed == {0}
     again.do_undo(0)
@@ -528,27 +541,42 @@ def test_silence_refuses_a_rule_whose_fix_is_applied():
     view = ReportView(sample_report(), editor=MemoryEditor())
     view.do_apply(0)
     view.do_silence(0)
-    assert view.dismissed == set() and "Undo the applied fix" in view.cards[0].status.value
+    assert view.dismissed == set() and "Undo the applied fix" in status(view, 0)
 
 
-def test_widgets_that_never_change_their_layout_share_one():
-    """A front end opens a report's widget models one after another before it draws the view:
-    buttons and texts share one layout and one style model each; a card's code box, shown on
-    its own, keeps its own layout."""
-    view = ReportView(sample_report())
-    buttons = [b for c in view.cards for b in (c.show, c.apply, c.dismiss, c.undo, c.silence)]
-    assert len({id(b.layout) for b in buttons}) == 1 and len({id(b.style) for b in buttons}) == 1
-    texts = [view.info, view.status, view.head, *(c.status for c in view.cards)]
-    assert len({id(t.layout) for t in texts}) == 1 and len({id(t.style) for t in texts}) == 1
-    assert view.compare.layout is not buttons[0].layout  # hidden without a rerun
-    # A card's code box and the re-run's output exist only once needed, each with its own layout.
-    assert all(c.code is None for c in view.cards) and view._output is None
-    view.cards[0].show_code("x = 1")
-    view.cards[1].show_code("y = 2\nz = 3")
-    assert view.cards[1].code.rows == 2 and view.cards[0].code.layout is not view.cards[1].code.layout
-    view.cards[1].show_code("y = 2")
-    assert view.cards[1].box.children.count(view.cards[1].code) == 1 and view.cards[1].code.rows == 1
+def test_a_report_of_any_size_is_a_few_widget_models():
+    """A front end opens a report's widget models one after another (a comm_open each, with
+    its state) before it draws the view: the cards, their buttons and the source are one
+    model, the widgets share one layout, and a report is six models however many cards it
+    has; the re-run's output exists only once needed."""
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    view = ReportView(sample_report(), rerun=lambda text: None)
+    assert len(view.cards) == 3 and len(set(_instances) - before) == 6
+    assert len({id(x.layout) for x in (view.widget, view.head, view.figure, view.body)}) == 1
+    assert [type(c).__name__ for c in view.widget.children] == ["HTML", "FlameChart", "ReportBody"]
+    assert view._output is None
     assert view.output is view.widget.children[-1] and view.output is view.output
+
+
+def test_a_press_from_the_page_is_checked_and_a_disabled_button_does_nothing():
+    editor = FakeEditor()
+    view = ReportView(sample_report(), editor=editor)
+    for bad in (None, [], {"type": "press"}, {"type": "press", "card": "0", "name": "apply"},
+                {"type": "press", "card": 3, "name": "apply"}, {"type": "press", "card": True, "name": "apply"},
+                {"type": "press", "card": 0, "name": "eval"}, {"type": "press", "card": None, "name": "apply"},
+                {"type": "click", "card": 0, "name": "apply"}):
+        view.body._message(view.body, bad, [])
+    assert editor.requests == [] and view.body.card_state == [c.state() for c in view.cards]
+    view.press(HINT, "apply")  # a hint's Apply is disabled
+    assert editor.requests == []
+    # The message the page sends when Apply is pressed: one state update for all it changes.
+    sent = []
+    view.body.send_state = lambda key=None: sent.append(key)
+    view.body._message(view.body, {"type": "press", "card": PING_PONG, "name": "apply"}, [])
+    assert len(editor.requests) == 1 and "paef-applied" in classes(view, PING_PONG)
+    assert len(sent) == 1
 
 
 def test_a_clean_report_is_drawn_with_a_few_widgets():
@@ -560,9 +588,41 @@ def test_a_clean_report_is_drawn_with_a_few_widgets():
     before = set(_instances)
     view = ReportView(clean, rerun=lambda text: None)
     assert len(set(_instances) - before) <= 9  # models a front end opens (layouts and styles too)
-    assert view.cards == [] and view.apply_all is None and view.compare is None and view.status is None
-    kinds = [type(c).__name__ for c in view.widget.children]
-    assert kinds == ["HTML", "FlameChart", "HTML", "HTML", "HTML"][: len(kinds)] and len(kinds) >= 4
-    assert "None found." in view.widget.children[-1].value and "Antipatterns" in view.widget.children[-1].value
+    assert view.cards == [] and not view.body.toolbar and view.body.cards == []
+    assert [type(c).__name__ for c in view.widget.children] == ["HTML", "FlameChart", "ReportBody"]
     view.do_compare()  # nothing to compare: no error
     view.close()
+
+
+def test_outputs_updated_in_place_do_not_flush_the_cells_printed_output(monkeypatch):
+    """ipykernel flushes stdout and stderr before each display message, a round trip to its
+    I/O thread each: a progress note sent from the profiled loop paid it in the user's time."""
+    import types
+
+    import IPython
+
+    from paef_jupyter import ui
+
+    class Publisher:
+        def __init__(self):
+            self.flushes = 0
+
+        def _flush_streams(self):
+            self.flushes += 1
+
+        def publish(self, data, **kwargs):
+            self._flush_streams()
+
+    pub = Publisher()
+    monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(display_pub=pub))
+    with ui.unflushed():
+        pub.publish({})
+        with ui.unflushed():  # nested: still unflushed, and restored once, by the outer block
+            pub.publish({})
+        pub.publish({})
+    assert pub.flushes == 0
+    pub.publish({})
+    assert pub.flushes == 1
+    monkeypatch.setattr(IPython, "get_ipython", lambda: None)  # no kernel: nothing to change
+    with ui.unflushed():
+        pass

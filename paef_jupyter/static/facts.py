@@ -1547,9 +1547,10 @@ class _Indexer:
         if isinstance(func, cst.Attribute):
             for loop in active:
                 loop.methods.add(func.attr.value)
-        if (isinstance(func, cst.Name) and any(w in func.value.lower() for w in _MODEL_WORDS)) or (
-            isinstance(func, cst.Attribute) and func.attr.value == "forward"
-        ):
+        # `model(x)`, `self.model(x)` (a model the class was given), `net.forward(x)`: a forward pass.
+        spelled = func.value if isinstance(func, cst.Name) else func.attr.value \
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" else ""
+        if any(w in spelled.lower() for w in _MODEL_WORDS) or (isinstance(func, cst.Attribute) and func.attr.value == "forward"):
             self.model_calls.update(active)
 
 
@@ -1633,9 +1634,17 @@ def may_train(facts: Facts, node: cst.CSTNode) -> bool:
     return _Training(facts).node(node)
 
 
+def trains_visibly(facts: Facts, node: cst.CSTNode) -> bool:
+    """`may_train` without the benefit of the doubt: only a call shown to train (a `backward()`,
+    an optimizer step, a training-named method or function, followed through this unit's and
+    local modules' code) counts; calls the analysis cannot see into do not."""
+    return _Training(facts, unseen_trains=False).node(node)
+
+
 class _Training:
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, facts: Facts, unseen_trains: bool = True) -> None:
         self.facts = facts
+        self.unseen = unseen_trains  # what a call the analysis cannot see into is taken to do
         self.seen: set[tuple[FunctionNode, int]] = set()  # (function, how many of its calls a call reaches)
 
     def node(self, node: cst.CSTNode) -> bool:
@@ -1658,14 +1667,14 @@ class _Training:
         func = call.func
         found = facts._function_at(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
         if found is not None:  # this unit's, an earlier cell's or a local module's function
-            other = _Training(facts.owner_of(found))
+            other = _Training(facts.owner_of(found), self.unseen)
             other.seen = self.seen
             return other.function(found, call)
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
                 return True
-            return not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
+            return self.unseen and not (qualified.startswith(_NON_TRAINING_LIBRARIES) or qualified in ("torch", "numpy"))
         if isinstance(func, cst.Name):
             name = func.value
             if name in facts.classes:
@@ -1673,7 +1682,7 @@ class _Training:
             return self.instance_call(func)
         if isinstance(func, cst.Attribute):
             return self.method_call(func)
-        return True  # `fns[i](x)`, `make()(x)`: not resolved
+        return self.unseen  # `fns[i](x)`, `make()(x)`: not resolved
 
     def instance_call(self, func: cst.BaseExpression) -> bool:
         """`model(x)`, `criterion(out, y)`: a forward pass (followed when the class is in this
@@ -1691,7 +1700,7 @@ class _Training:
             passed = self._passed_for(func)
             if passed is not None:
                 return any(self.callable_trains(value) for value in passed)
-        return not any(w in lowered for w in _FORWARD_CALL_WORDS)
+        return self.unseen and not any(w in lowered for w in _FORWARD_CALL_WORDS)
 
     def callable_trains(self, value: cst.BaseExpression) -> bool:
         """A callable given as an argument: a module, this unit's function, a library function."""
@@ -1700,12 +1709,12 @@ class _Training:
             return self.node(value.body)
         qualified = facts.qualified_name(value)
         if qualified is not None:
-            return qualified.startswith(_TRAINING_QUALIFIED) or not qualified.startswith(_NON_TRAINING_LIBRARIES)
+            return qualified.startswith(_TRAINING_QUALIFIED) or (self.unseen and not qualified.startswith(_NON_TRAINING_LIBRARIES))
         if isinstance(value, cst.Name) and value.value in facts.functions:
             return self.function(facts.functions[value.value])
         if isinstance(value, cst.Call):
-            return self.call(value) or facts.kind(value) is not Kind.MODULE
-        return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else True
+            return self.call(value) or (self.unseen and facts.kind(value) is not Kind.MODULE)
+        return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else self.unseen
 
     def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression] | None:
         """What the unit's calls pass for parameter `name` of the enclosing function (None if
@@ -1743,7 +1752,7 @@ class _Training:
                 return self.methods(cls, method)
             if facts.kind(func) is Kind.MODULE or self._class_of(func) is not None:
                 return self.instance_call(func)
-            return method not in _safe_unknown_methods()
+            return self.unseen and method not in _safe_unknown_methods()
         cls = self._class_of(receiver)
         if cls is not None:
             return self.methods(cls, method)
@@ -1763,7 +1772,7 @@ class _Training:
             # a tensor's (or container's) method by its name, unless the unit defines one so named
             candidates = [f for key, f in facts.functions.items() if key.endswith("." + method)]
             return any(self.function(f) for f in candidates)
-        return True
+        return self.unseen
 
     def _class_of(self, expr: cst.BaseExpression) -> cst.ClassDef | None:
         """The unit's class an object was made from: `net = Net(...)`, `self.enc = Encoder()`."""

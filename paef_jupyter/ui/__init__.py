@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+import contextlib
+from typing import Any, Callable, Iterator
 
 from ..model import Report
 
@@ -39,7 +40,8 @@ def show_report(
             note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`."
         html = HTML(str(static_html(report, top, note)))
         if placeholder is not None:
-            placeholder.update(html)
+            with unflushed():  # in place of the placeholder
+                placeholder.update(html)
         else:
             display(html)
         if layout is not None:
@@ -76,12 +78,46 @@ def placeholder(text: str) -> Any:
     """An output shown at once while the cell runs, replaced in place by the report."""
     from IPython.display import display
 
-    return display(placeholder_html(text), display_id=True)
+    with unflushed():  # the cell's first output: it has printed nothing yet
+        return display(placeholder_html(text), display_id=True)
 
 
 def progress_note(shown: Any) -> Callable[[str], None]:
     """Updates the placeholder `shown` in place with a few words on what is being done."""
-    return lambda text: shown.update(placeholder_html(text))
+
+    def note(text: str) -> None:
+        with unflushed():
+            shown.update(placeholder_html(text))
+
+    return note
+
+
+@contextlib.contextmanager
+def unflushed() -> Iterator[None]:
+    """Display messages sent in the block do not flush the cell's printed output first.
+
+    ipykernel flushes stdout and stderr before every display message, each flush a round trip
+    to its I/O thread: an update took 0.46 ms (median; 2.6 ms in one of ten) flushed and 0.29 ms
+    (0.5 ms) not, in a kernel on this loaded box; a progress note sent from inside the profiled
+    loop paid it in the user's time. Only for
+    messages whose place among the printed output does not matter: an update of an output
+    already shown (it replaces that output where it is), or an output that follows one just
+    flushed. Elsewhere than ipykernel, displays go as usual."""
+    from IPython import get_ipython
+
+    pub = getattr(get_ipython(), "display_pub", None)
+    if pub is None or not hasattr(pub, "_flush_streams") or "_flush_streams" in vars(pub):
+        yield
+        return
+    pub._flush_streams = _no_flush
+    try:
+        yield
+    finally:
+        del pub._flush_streams
+
+
+def _no_flush() -> None:
+    pass
 
 
 def placeholder_html(text: str) -> Any:

@@ -20,7 +20,14 @@ from .ranks import ranks_section
 
 
 def diffs(report: Report) -> dict[int, str]:
-    """The diff of each automatic fix, against the unit it edits."""
+    """The diff of each automatic fix, against the unit it edits.
+
+    Each is the fix applied and its result compiled (about a millisecond): the report shown
+    last is remembered, since its static copy, its live view and every re-rendering of the
+    static copy (a Dismiss, an Undo) ask again."""
+    global _last_diffs
+    if _last_diffs is not None and _last_diffs[0] is report:
+        return dict(_last_diffs[1])
     out: dict[int, str] = {}
     for i, f in enumerate(report.findings):
         unit = report.source_of(f.ref)
@@ -28,7 +35,11 @@ def diffs(report: Report) -> dict[int, str]:
             diff = fix_diff(unit, f, unit_label(unit.ref))
             if diff:
                 out[i] = diff
-    return out
+    _last_diffs = (report, out)
+    return dict(out)
+
+
+_last_diffs: tuple[Report, dict[int, str]] | None = None
 
 
 def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "",

@@ -1,16 +1,18 @@
 """The live view of a report (ipywidgets): linked flame chart, cards, source, fix buttons.
 
-Built from the same pieces as the static and exported views. The flame chart is a small
-anywidget (`chart.FlameChart`: the figure's JSON, plotly.js loaded once per page), so a click on
+Built from the same pieces as the static and exported views: the summary (an HTML widget),
+the flame chart (`chart.FlameChart`: the figure's JSON, plotly.js loaded once per page) and
+everything below it (`report_body.ReportBody`: cards, buttons, source, as one model). A click on
 a frame reaches the kernel and the cards and lines behind it are lit; selecting a card
-recolours its frames and lights its lines. Cell edits go through `editor.replace_cell` (the labextension
-bridge); where it cannot write, the card offers the `--apply` re-run and copyable code.
+recolours its frames and lights its lines. Cell edits go through `editor.replace_cell` (the
+labextension bridge); where it cannot write, the card offers the `--apply` re-run and copyable
+code.
 """
 
 from __future__ import annotations
 
 import uuid
-from functools import cached_property
+from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import ipywidgets as w
@@ -18,11 +20,13 @@ from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..model import CellRef, Report
 from . import flame as flame_mod
+from .chart import FlameChart
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
-from .static_view import COLUMNS_CSS, columns, diffs, static_html
+from .report_body import CARD_BUTTONS, ReportBody
+from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
     "applied": "Applied to the cell (Undo, or Ctrl+Z in the cell, reverts it).",
@@ -38,7 +42,13 @@ WIDGET_CSS = Markup(
     ".paef-box .widget-html-content{line-height:1.45;align-self:auto}"
     ".paef-cardbox{margin:0 0 8px}"
     ".paef-box .widget-html,.paef-box .widget-html-content,.paef-box .widget-box{min-width:0;max-width:100%}"
-    ".paef-box .widget-html-content{overflow-wrap:anywhere}"
+    ".paef-box .widget-html-content,.paef-body{overflow-wrap:anywhere}"
+    ".paef-body{line-height:1.45;min-width:0;max-width:100%}"
+    ".paef-toolbar{display:flex;align-items:center;flex-wrap:wrap}"
+    ".paef-card-buttons{display:flex;flex-flow:row wrap}"
+    ".paef-code-box{width:100%;box-sizing:border-box;font-family:var(--jp-code-font-family,monospace);"
+    "background:var(--jp-layout-color1,#fff);color:var(--jp-content-font-color1,#000);"
+    "border:1px solid var(--jp-border-color1,#bdbdbd)}"
     ".paef-cardbox.paef-selected .paef-card{box-shadow:0 0 0 2px var(--paef-accent)}"
     ".paef-cardbox.paef-linked .paef-card{box-shadow:0 0 0 2px #8250df}"
     ".paef-cardbox.paef-dimmed{opacity:.5}"
@@ -65,8 +75,8 @@ class ReportView:
         placeholder: Any = None,
     ):
         """`static_first`: the static report is displayed (replacing `placeholder`) before the
-        widgets are built. A front end handles a report's ~60 widget `comm_open` messages one
-        after another, and an output sent after them waited for all of them (0.2-0.3 s)."""
+        widgets are built: a front end handles a report's widget `comm_open` messages one after
+        another, and an output sent after them waited for all of them."""
         self.report = report
         self.id = uuid.uuid4().hex[:12]
         self.top = top
@@ -83,63 +93,52 @@ class ReportView:
         self._static: Any = None  # the static copy's display handle, once displayed
         if static_first:
             self._display_static(placeholder)
-        self.diffs = diffs(report)
-        # One layout and one style per kind, shared by the widgets that never change theirs, and
-        # no widget before it is needed (a card's code box, the re-run's output): each is a model
-        # of its own, and a front end opens a report's models one after another before it draws
-        # the view (a one-card report: 69 comm_open messages, then 42, now 34; a clean one: 9).
-        self._text = {"layout": w.Layout(), "style": HTMLStyle()}
+        fix_diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
             cell = CellFixes(unit, dict(findings_of(report, unit)))
             if cell.findings:
                 self.fixes[unit.ref.key] = cell
-        self.info = w.HTML(**self._text)
+        self.units = units_with_findings(report)
+        # Each widget is a model the front end opens before it draws the view (with its own
+        # layout and style unless shared): six in all (the box, its layout, the summary and its
+        # style, the chart, the body), whatever the number of cards.
+        layout = w.Layout()
+        self.cards = [_Card(i) for i in range(len(report.findings))]
+        self.body: ReportBody | None = None  # made with its whole first state: one comm_open
         self._output: w.Output | None = None
-        self.figure = self._figure()
-        self.sources = {u.ref.key: w.HTML(source(u, findings_of(report, u)), **self._text)
-                        for u in units_with_findings(report)}
-        table = line_table(report)
-        self.lines_table = w.HTML(str(table), **self._text) if table is not None else None
-        self.head = w.HTML(self._head_html(), **self._text)
-        self.cards = [self._card(i) for i in range(len(report.findings))]
-        # A clean report has nothing to apply, compare or dismiss: no toolbar.
-        self.status: w.HTML | None = None
-        self.apply_all: w.Button | None = None
-        self.compare: w.Button | None = None
-        if report.findings:
-            self.status = w.HTML(**self._text)
-            self.apply_all = w.Button(description="Apply all", icon="magic", button_style="primary",
-                                      style=self._button["style"], disabled=not self.fixes,
-                                      tooltip="apply every automatic fix not dismissed")
-            self.apply_all.on_click(lambda _: self.do_apply_all())
-            self.compare = w.Button(description="Re-run and compare", icon="refresh", disabled=True,
-                                    layout=w.Layout(width="auto", display="" if rerun is not None else "none"),
-                                    style=self._button["style"],
-                                    tooltip="run the fixed cell now and compare its time with the first run")
-            self.compare.on_click(lambda _: self.do_compare())
-        self.widget = self._assemble()
         self._refresh()
-        if self.dismissed:
-            self._render_dismissed()  # the static copy was made with them
-            for i in self.dismissed:
-                self._card_status(i, self._dismissed_text(i))
-
-    @cached_property
-    def _button(self) -> dict[str, Any]:
-        """The layout and style the buttons share (made with the first button)."""
-        return {"layout": w.Layout(width="auto"), "style": w.ButtonStyle()}
-
-    @cached_property
-    def _row(self) -> w.Layout:
-        """The layout of a card's row of buttons."""
-        return w.Layout(flex_flow="row wrap")
+        for i in self.dismissed:  # the static copy was made with them
+            self.cards[i].status = _status_html(self._dismissed_text(i))
+        table = line_table(report, self.dismissed)
+        self.body = ReportBody(
+            self.press,
+            toolbar=bool(report.findings),
+            tips={"apply_all": "apply every automatic fix not dismissed",
+                  "compare": "run the fixed cell now and compare its time with the first run"},
+            cards=[{"html": str(card(report, i, fix_diffs.get(i), scope=self.id)), "tips": self._tips(i)}
+                   for i in range(len(report.findings))],
+            card_state=[c.state() for c in self.cards],
+            sources=self._sources(set()),
+            lines=str(table) if table is not None else "",
+            controls=self._controls(),
+            layout=layout,
+        )
+        self.head = w.HTML(self._head_html(), layout=layout, style=HTMLStyle())
+        self.figure: FlameChart | None = None
+        if self.flame is not None:
+            painted = flame_mod.colors(self.flame, None, self.dismissed) if self.dismissed else None
+            self.figure = FlameChart(flame_mod.figure_json(report, self.flame), on_click=self.show_frame,
+                                     colors=dict(zip(("fill", "outline"), painted)) if painted else {},
+                                     layout=layout)
+        parts = [self.head, self.figure, self.body] if self.figure is not None else [self.head, self.body]
+        self.widget = w.VBox(parts, layout=layout, _dom_classes=("paef", "paef-box"))
 
     # -- display --------------------------------------------------------------------------
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict:
         """The widget, with the static HTML view for frontends that cannot show widgets."""
-        bundle = self._widget_bundle(**kwargs)
+        bundle = self._widget_bundle()
         bundle["text/html"] = str(static_html(self.report, self.top, dismissed=self.dismissed))
         return bundle
 
@@ -157,26 +156,35 @@ class ReportView:
         kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
         from IPython.display import display
 
+        from . import unflushed
+
         if self._static is None:
             self._display_static(placeholder)
-        display(self._widget_bundle(), raw=True)
+        with unflushed():  # the static copy just before it flushed the cell's printed output
+            display(self._widget_bundle(), raw=True)
 
     def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
+        from . import unflushed
+
         if placeholder is not None:
-            placeholder.update(HTML(""))
+            with unflushed():
+                placeholder.update(HTML(""))
         self._static = display(HTML(self._static_html()), display_id=True)
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
                                dismissed=self.dismissed))
 
-    def _widget_bundle(self, **kwargs: Any) -> dict:
-        bundle = self.widget._repr_mimebundle_(**kwargs)
+    def _widget_bundle(self) -> dict:
+        """The view's mime bundle, as ipywidgets writes it but for its text: ipywidgets' own
+        `repr` walks every trait of every widget in the view (milliseconds) for a text that
+        is replaced anyway."""
         n = len(self.report.findings)
-        bundle["text/plain"] = f"paef report: {n} finding{'s' if n != 1 else ''}"
-        return bundle
+        return {"text/plain": f"paef report: {n} finding{'s' if n != 1 else ''}",
+                "application/vnd.jupyter.widget-view+json": {"version_major": 2, "version_minor": 0,
+                                                             "model_id": self.widget.model_id}}
 
     def close(self) -> None:
         """Close every widget of the view (and their layouts and styles) in the kernel and
@@ -200,27 +208,6 @@ class ReportView:
             self.widget.children = (*self.widget.children, self._output)
         return self._output
 
-    def _assemble(self) -> w.Widget:
-        parts: list[w.Widget] = [self.head]
-        if self.figure is not None:
-            parts += [self.figure, self.info]
-        if self.lines_table is not None:
-            parts.append(self.lines_table)
-        if self.cards:
-            column = w.Layout(flex="1 1 420px", min_width="0")
-            cards = w.VBox([w.HTML("<h4>Antipatterns</h4>", **self._text)] + [c.box for c in self.cards],
-                           layout=column)
-            # kept in view by the labextension (navigate.ts)
-            sources = w.VBox([w.HTML("<h4>Source</h4>", **self._text)] + list(self.sources.values()),
-                             layout=column, _dom_classes=("paef-sources",))
-            beside = w.HBox([cards, sources], layout=w.Layout(flex_flow="row wrap", align_items="flex-start",
-                                                              grid_gap="14px"))
-            toolbar = w.HBox([self.apply_all, self.compare, self.status], layout=w.Layout(align_items="center"))
-            parts += [toolbar, beside]
-        else:  # nothing in the columns changes: one HTML, as the static report draws them
-            parts.append(w.HTML(str(columns([], [])), **self._text))
-        return w.VBox(parts, layout=self._text["layout"], _dom_classes=("paef", "paef-box"))
-
     def _render_head(self) -> None:
         """Summary and top list, without the dismissed findings."""
         self.head.value = self._head_html()
@@ -231,30 +218,19 @@ class ReportView:
                        summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
                        errors(self.report)))
 
-    def _figure(self) -> w.Widget | None:
-        if self.flame is None:
-            return None
-        try:
-            from .chart import FlameChart
-        except ImportError:  # the live chart is an anywidget: without it, the static chart, unlinked
-            self.info.value = str(tag("div", "Install anywidget to click frames.", class_="paef-status"))
-            return w.HTML(str(tag("div", Markup(flame_mod.svg(self.flame, self.report.findings)),
-                                  class_="paef-flame-static")), **self._text)
-        return FlameChart(flame_mod.figure_json(self.report, self.flame), on_click=self.show_frame,
-                          layout=self._text["layout"])
-
     # -- linking ----------------------------------------------------------------------------
 
     def select(self, index: int | None) -> None:
         """Light a finding's card, frames and lines (None clears the selection)."""
         self.selected = index
         for i, c in enumerate(self.cards):
-            _set_class(c.box, "paef-selected", i == index)
-            _set_class(c.box, "paef-linked", False)
-            _set_class(c.box, "paef-dimmed", False)
+            c.mark("paef-selected", i == index)
+            c.mark("paef-linked", False)
+            c.mark("paef-dimmed", False)
+        self._push()
         self._light_lines(set() if index is None else {index})
         self._paint(index)
-        self.info.value = ""
+        self.body.info = ""
 
     def show_frame(self, bar_index: int) -> list[int]:
         """The cards and lines behind a clicked frame; returns their finding indices."""
@@ -262,50 +238,69 @@ class ReportView:
         bar = self.flame.bars[bar_index]
         linked = list(bar.findings)
         for i, c in enumerate(self.cards):
-            _set_class(c.box, "paef-selected", False)
-            _set_class(c.box, "paef-linked", i in linked)
-            _set_class(c.box, "paef-dimmed", bool(linked) and i not in linked)
+            c.mark("paef-selected", False)
+            c.mark("paef-linked", i in linked)
+            c.mark("paef-dimmed", bool(linked) and i not in linked)
+        self._push()
         self._light_lines(set(linked), extra=(bar.frame.ref, bar.frame.line))
         self.selected = None
         self._paint(None)
         behind = ", ".join(f"{self.report.findings[i].rule} (line {self.report.findings[i].line})" for i in linked)
-        self.info.value = str(tag("div", flame_mod.describe(bar), " \u2014 ",
-                                  f"behind it: {behind}" if linked else "no finding behind it",
-                                  class_="paef-status"))
+        self.body.info = str(tag("div", flame_mod.describe(bar), " \u2014 ",
+                                 f"behind it: {behind}" if linked else "no finding behind it",
+                                 class_="paef-status"))
         return linked
 
     def _light_lines(self, findings: set[int], extra: tuple[CellRef | None, int | None] = (None, None)) -> None:
-        for unit in units_with_findings(self.report):
+        self.body.sources = self._sources(findings, extra)
+
+    def _sources(self, findings: set[int], extra: tuple[CellRef | None, int | None] = (None, None)) -> list[str]:
+        """Each unit's source, with the lines of `findings` (and the `extra` line) lit."""
+        out = []
+        for unit in self.units:
             lines = {n for i in findings for n in _lines(self.report, i) if self.report.findings[i].ref.key == unit.ref.key}
             ref, line = extra
             if ref is not None and line is not None and ref.key == unit.ref.key:
                 lines.add(line)
             shown = [(i, f) for i, f in findings_of(self.report, unit) if i not in self.dismissed]
-            self.sources[unit.ref.key].value = str(source(unit, shown, lines))
+            out.append(str(source(unit, shown, lines)))
+        return out
 
     def _paint(self, selected: int | None) -> None:
-        if self.flame is None or not hasattr(self.figure, "paint"):
-            return
-        self.figure.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
+        if self.figure is not None:
+            self.figure.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
 
     # -- cards and their buttons ---------------------------------------------------------
 
-    def _card(self, index: int) -> "_Card":
+    def press(self, card: int | None, name: str) -> None:
+        """A button of the view pressed in the front end (`card` None: the toolbar's). A
+        disabled button does nothing, as in the page; the state changes it makes travel as one
+        update (but a re-run's, whose "Running" note must show while it runs)."""
+        if card is None:
+            if self.body.controls.get(name, {}).get("disabled"):
+                return
+            if name == "compare":
+                self.do_compare()
+                return
+            action = self.do_apply_all
+        else:
+            if self.cards[card].disabled.get(name):
+                return
+            action = {"show": lambda: self.select(None if self.selected == card else card),
+                      "apply": lambda: self.do_apply(card), "dismiss": lambda: self.do_dismiss(card),
+                      "undo": lambda: self.do_undo(card), "silence": lambda: self.do_silence(card)}[name]
+        with self.body.hold_sync():
+            action()
+
+    def _tips(self, index: int) -> dict[str, str]:
         finding = self.report.findings[index]
-        c = _Card(index, w.HTML(card(self.report, index, self.diffs.get(index), scope=self.id), **self._text),
-                  self._text, self._button, self._row)
-        c.show.on_click(lambda _: self.select(None if self.selected == index else index))
-        c.apply.on_click(lambda _: self.do_apply(index))
-        c.dismiss.on_click(lambda _: self.do_dismiss(index))
-        c.undo.on_click(lambda _: self.do_undo(index))
-        c.silence.on_click(lambda _: self.do_silence(index))
-        c.silence.tooltip = f"dismiss every {finding.rule} finding in this notebook, now and in later runs"
+        tips = {"show": "light its frames and lines",
+                "silence": f"dismiss every {finding.rule} finding in this notebook, now and in later runs"}
         if not finding.fixable:
-            c.apply.disabled = True
-            c.apply.tooltip = ("needs review: not applied from here (`paef fix --unsafe` applies it)"
-                               if finding.fix and finding.fix.needs_review
-                               else "a hint: no automatic rewrite keeps the meaning here")
-        return c
+            tips["apply"] = ("needs review: not applied from here (`paef fix --unsafe` applies it)"
+                             if finding.fix and finding.fix.needs_review
+                             else "a hint: no automatic rewrite keeps the meaning here")
+        return tips
 
     def do_apply(self, index: int) -> None:
         fixes = self._fixes_of(index)
@@ -429,8 +424,8 @@ class ReportView:
         self._render_head()
         self._light_lines(set() if self.selected is None else {self.selected})
         self._paint(self.selected)
-        if self.lines_table is not None:
-            self.lines_table.value = str(line_table(self.report, self.dismissed))
+        table = line_table(self.report, self.dismissed)
+        self.body.lines = str(table) if table is not None else ""
 
     def do_apply_all(self) -> None:
         for fixes in self.fixes.values():
@@ -442,16 +437,16 @@ class ReportView:
                 self._write(fixes, plan, sorted(plan.applied ^ fixes.applied))
 
     def do_compare(self) -> None:
-        if self.rerun is None or len(self.fixes) != 1 or self.status is None:
+        if self.rerun is None or len(self.fixes) != 1:
             return
         (fixes,) = self.fixes.values()
-        self.status.value = str(tag("span", "Running the fixed cell\u2026", class_="paef-status"))
+        self.body.status = str(tag("span", "Running the fixed cell\u2026", class_="paef-status"))
         self.output.clear_output()
         with self.output:
             result = self.rerun(fixes.current)
         estimates = [e.estimated_saving_s for i in fixes.applied
                      if (e := self.report.findings[i].evidence) is not None and e.estimated_saving_s]
-        self.status.value = str(compare_text(result, sum(estimates) if estimates else None))
+        self.body.status = str(compare_text(result, sum(estimates) if estimates else None))
 
     def _fixes_of(self, index: int) -> CellFixes | None:
         return self.fixes.get(self.report.findings[index].ref.key)
@@ -489,50 +484,65 @@ class ReportView:
             how = ["Copy the fixed cell below into the notebook."]
         for i in touched:
             c = self.cards[i]
-            c.status.value = str(tag("div", STATUS_TEXT[reason], " ", how, class_="paef-status"))
-            c.show_code(plan.text)
+            c.status = str(tag("div", STATUS_TEXT[reason], " ", how, class_="paef-status"))
+            c.code = plan.text  # the fixed cell in a box to copy from, below the card's status
+        self._push()
 
     def _card_status(self, index: int, text: str, warning: bool = False) -> None:
-        classes = "paef-status paef-warning" if warning else "paef-status"
-        self.cards[index].status.value = str(tag("div", ("\u26a0 " if warning else ""), text, class_=classes)) if text else ""
+        self.cards[index].status = _status_html(text, warning)
+        self._push()
 
     def _refresh(self) -> None:
         applied = set().union(*(f.applied for f in self.fixes.values())) if self.fixes else set()
         for c in self.cards:
-            _set_class(c.box, "paef-applied", c.index in applied)
-            _set_class(c.box, "paef-dismissed", c.index in self.dismissed)
+            c.mark("paef-applied", c.index in applied)
+            c.mark("paef-dismissed", c.index in self.dismissed)
             fixable = self.report.findings[c.index].fixable
-            c.apply.disabled = not fixable or c.index in applied or c.index in self.dismissed
-            c.dismiss.disabled = c.index in self.dismissed or c.index in applied
-            c.silence.disabled = c.index in self.dismissed or c.index in applied
-            c.undo.disabled = c.index not in applied and c.index not in self.dismissed
-        if self.compare is not None:
-            self.compare.disabled = self.rerun is None or not applied
+            c.disabled = {"show": False,
+                          "apply": not fixable or c.index in applied or c.index in self.dismissed,
+                          "dismiss": c.index in self.dismissed or c.index in applied,
+                          "silence": c.index in self.dismissed or c.index in applied,
+                          "undo": c.index not in applied and c.index not in self.dismissed}
+        self._push()
+        if self.body is not None:
+            self.body.controls = self._controls()
+
+    def _controls(self) -> dict[str, dict[str, bool]]:
+        applied = any(f.applied for f in self.fixes.values())
+        return {"apply_all": {"disabled": not self.fixes},
+                "compare": {"disabled": self.rerun is None or not applied, "hidden": self.rerun is None}}
+
+    def _push(self) -> None:
+        """The cards' state to the front end (one trait update; several within `press`)."""
+        if self.body is not None:
+            self.body.card_state = [c.state() for c in self.cards]
 
 
+@dataclass
 class _Card:
-    def __init__(self, index: int, body: w.HTML, text: dict[str, Any], button: dict[str, Any], row: w.Layout):
-        """`text`, `button`, `row`: the layouts and styles it shares with the view's other widgets."""
-        self.index = index
-        self.show = w.Button(description="Show", icon="crosshairs", tooltip="light its frames and lines",
-                             _dom_classes=("paef-show",), **button)
-        self.apply = w.Button(description="Apply", icon="check", button_style="success", **button)
-        self.dismiss = w.Button(description="Dismiss", icon="times", **button)
-        self.undo = w.Button(description="Undo", icon="undo", disabled=True, **button)
-        self.silence = w.Button(description="Silence rule", icon="bell-slash", **button)
-        self.status = w.HTML(**text)
-        self.code: w.Textarea | None = None  # the fixed cell, where it cannot be written (`show_code`)
-        self.box = w.VBox([body, w.HBox([self.show, self.apply, self.dismiss, self.undo, self.silence], layout=row),
-                           self.status], layout=text["layout"], _dom_classes=("paef-cardbox",))
+    """What the kernel changes of a card in the page: its box's classes, its buttons'
+    `disabled`, its status line, and the fixed cell to copy where it cannot be written."""
 
-    def show_code(self, text: str) -> None:
-        """The fixed cell in a box to copy from, below the card's status."""
-        rows = min(text.count("\n") + 1, 30)
-        if self.code is None:
-            self.code = w.Textarea(text, rows=rows, layout=w.Layout(width="100%"))
-            self.box.children = (*self.box.children, self.code)
+    index: int
+    classes: set[str] = field(default_factory=set)
+    disabled: dict[str, bool] = field(default_factory=lambda: dict.fromkeys(CARD_BUTTONS, False))
+    status: str = ""
+    code: str | None = None
+
+    def mark(self, name: str, on: bool) -> None:
+        if on:
+            self.classes.add(name)
         else:
-            self.code.value, self.code.rows = text, rows
+            self.classes.discard(name)
+
+    def state(self) -> dict[str, Any]:
+        return {"classes": sorted(self.classes), "disabled": dict(self.disabled), "status": self.status,
+                "code": self.code}
+
+
+def _status_html(text: str, warning: bool = False) -> str:
+    classes = "paef-status paef-warning" if warning else "paef-status"
+    return str(tag("div", ("\u26a0 " if warning else ""), text, class_=classes)) if text else ""
 
 
 def compare_text(result: Any, predicted_s: float | None = None) -> Markup:
@@ -566,13 +576,6 @@ def compare_text(result: Any, predicted_s: float | None = None) -> Markup:
 def _lines(report: Report, index: int) -> range:
     f = report.findings[index]
     return range(f.line, f.end_line + 1)
-
-
-def _set_class(widget: w.DOMWidget, name: str, on: bool) -> None:
-    if on:
-        widget.add_class(name)
-    else:
-        widget.remove_class(name)
 
 
 __all__ = ["ReportView", "compare_text"]

@@ -8,6 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..device_use import on_host
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import invariant
@@ -24,6 +25,12 @@ FACTORIES = frozenset({
 })
 _DATA_FACTORIES = frozenset({"tensor", "as_tensor"})  # conversions of the program's data, not constants
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
+_CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
+          "float": "float32", "double": "float64", "half": "float16"}
+# The legacy constructors build on the CPU and take no `device=`: `torch.Tensor(ids).long().cuda()`.
+LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
+                       "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "ByteTensor": "uint8",
+                       "CharTensor": "int8", "BoolTensor": "bool"}
 _DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
 
 
@@ -60,10 +67,17 @@ class CpuThenMove(Rule):
             return
         qualified = self.facts.qualified_name(factory.func) or ""
         name = qualified.rsplit(".", 1)[-1]
+        if qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
+            if self._device_arg(node) is not None and self.facts.iteration_loop(node) is not None \
+                    and self._sites.site(factory) is None:
+                self._legacy(node, func.value, factory, name, f".{func.attr.value}(...)")
+            return
         if not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES:
             return
         if any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return
+        if name.endswith("_like") and not (factory.args and on_host(self.facts, factory.args[0].value)):
+            return  # `zeros_like(x)` is made where `x` lives: on the CPU only when `x` is
         device = self._device_arg(node)
         if device is None or self.facts.iteration_loop(node) is None:
             return
@@ -185,6 +199,10 @@ class CpuThenMove(Rule):
         factory, _ = _factory_under(call.args[0].value)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
+        if factory is not None and qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
+            if self.facts.iteration_loop(call) is not None and self._sites.site(factory) is None:
+                self._legacy(call, call.args[0].value, factory, name, self.facts.code(call.func))
+            return
         if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
                 or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return  # `zeros_like(x)` is made where `x` lives
@@ -196,6 +214,31 @@ class CpuThenMove(Rule):
             "on every iteration",
             fix=Fix(description=f"create it on the device the helper moves to (`torch.{name}(..., device=...)`)"
                     + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
+                    safe=False),
+        )
+
+    def _legacy(self, node: cst.Call, moved: cst.BaseExpression, factory: cst.Call, name: str, mover: str) -> None:
+        """`torch.Tensor(ids).long().cuda()`, `to_cuda(torch.LongTensor(rows))`: a legacy constructor
+        fills a CPU tensor and the move copies it. A hint: they take no `device=`, and the
+        replacement (`torch.tensor(data, dtype=, device=)`, `torch.empty(sizes, device=)`)
+        depends on whether the arguments are data or sizes."""
+        dtype = LEGACY_CONSTRUCTORS[name]
+        converted = {_CASTS[n.attr.value] for n in self.facts.walk(moved)
+                     if isinstance(n, cst.Attribute) and n.attr.value in _CASTS} - {dtype}
+        sizes = bool(factory.args) and all(a.keyword is None and not a.star and (
+            isinstance(a.value, cst.Integer) or self.facts.kind(a.value) is Kind.NUMBER) for a in factory.args)
+        if not converted and not sizes:
+            return  # host data (an observation array) converted once and copied: the copy is the program's
+        detour = ""
+        if dtype == "float32" and converted & {"int64", "int32"}:
+            detour = "; integer ids take a float32 detour on the way (exact only below 2**24)"
+        self.report(
+            node,
+            f"`torch.{name}(...)` builds {'an' if dtype[0] in 'iu' else 'a'} {dtype} tensor on the CPU and `{mover}` copies it "
+            "to the device "
+            f"on every iteration{detour}",
+            fix=Fix(description="build it on the device: `torch.tensor(data, dtype=..., device=...)` (or "
+                                "`torch.empty(sizes, device=...)`); the legacy constructors take no `device=`",
                     safe=False),
         )
 

@@ -7,7 +7,7 @@ import re
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Loop, forwards_a_model, may_train, module_methods
+from ..facts import Loop, forwards_a_model, may_train, module_methods, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._frozen_forward import frozen_forwards
@@ -48,15 +48,23 @@ class EvalWithoutNoGrad(Rule):
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
-                or self._needs_grad(loop) or loop.function in module_methods(self.facts) \
-                or may_train(self.facts, loop.node) or self._feeds_backward(loop):
+                or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop):
             return
+        unseen_code = ""
+        if may_train(self.facts, loop.node):
+            # Only code the analysis cannot see into may train: after `.eval()` (or under an
+            # evaluation name) the loop is still reported, its rewrite left to review.
+            if trains_visibly(self.facts, loop.node) or not self._evaluation_evidence(loop):
+                return
+            unseen_code = ("this loop calls code the analysis cannot see into (a method of an object of unknown "
+                           "type, a function of another module): if any of it back-propagates or steps an "
+                           "optimizer, no_grad would stop its gradients")
         torch = torch_alias(self.facts)
         suspends = any(isinstance(n, (cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body, into_scopes=False))
         edits = self._wrap(loop.node, torch or "torch")
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
-        unseen = self._unseen_users(loop)
+        unseen = self._unseen_users(loop) or unseen_code
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "

@@ -271,10 +271,14 @@ class HostSync(Rule):
 
     def _step_kind(self, node: cst.CSTNode) -> str:
         """'train' or 'eval': the innermost training/evaluation loop around `node` decides (an
-        evaluation loop inside a training epoch is evaluation), and autograd switched off is evaluation."""
+        evaluation loop inside a training epoch is evaluation; a `no_grad` block inside a training
+        step, a PPO minibatch's KL estimate, is still that training step; a helper's own loop takes
+        its caller's); outside both, autograd switched off is evaluation."""
+        loop = step_loop(self.facts, self.facts.iteration_loop(node))
+        if loop is not None and loop.kind == "train" and any(a is loop.node for a in self.facts.ancestors(node)):
+            return "train"
         if grad_disabled(self.facts, node):
             return "eval"
-        loop = step_loop(self.facts, self.facts.iteration_loop(node))
         return loop.kind if loop is not None else "eval"
 
     def _host_consumer(self, node: cst.CSTNode) -> str | None:
