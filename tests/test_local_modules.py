@@ -425,3 +425,13 @@ def test_a_later_cell_that_rebinds_the_loader_is_not_linked() -> None:
     found = analyze(_cells(LOADER_CELL, rebound, "for xb, yb in train_dl:\n    xb = xb.to(device)\n"),
                     rules=["pageable-transfer"]).findings
     assert found == ()
+
+
+
+def test_a_loop_of_another_module_is_asked_of_its_own_analysis() -> None:
+    """`blind3_project_unet_seg`: `SmoothedValue.update` (utils.py) accumulates in `engine.py`'s
+    loop, reached from `main.py`'s epoch loop. Asking one module's facts about another's loop
+    body (graph-retention's loss terms) raised, and every finding of the project was lost."""
+    main = Path(__file__).parents[1] / "benchmarks" / "corpus" / "blind3_project_unet_seg" / "main.py"
+    found = {(Path(f["path"]).name, f["rule"], f["line"]) for f in scan(main)}
+    assert {("engine.py", "host-sync", 16), ("engine.py", "eval-without-no-grad", 22)} <= found

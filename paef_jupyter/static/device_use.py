@@ -237,8 +237,15 @@ def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
             return False
         owner, loader = earlier
     return isinstance(loader, cst.Call) and (owner.qualified_name(loader.func) or "") in LOADERS \
-        and keyword_arg(loader, "collate_fn") is None and sum(a.keyword is None for a in loader.args) <= 3 \
+        and _host_collate(owner, loader) and sum(a.keyword is None for a in loader.args) <= 3 \
         and not dataset_placement(owner, loader).on_device
+
+
+def _host_collate(facts: Facts, loader: cst.Call) -> bool:
+    """The default collate, or a `collate_fn` whose code is seen (this unit, an earlier cell, a
+    local module): `dataset_placement` walks it, so a device there makes the batch a device one."""
+    arg = keyword_arg(loader, "collate_fn")
+    return arg is None or (isinstance(arg.value, (cst.Name, cst.Attribute)) and facts._function_at(arg.value) is not None)
 
 
 def host_move(facts: Facts, call: cst.Call) -> bool:

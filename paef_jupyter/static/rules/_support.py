@@ -51,7 +51,32 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
                 return None  # `for c in range(n_classes):` beside an epoch's batch loop: a few rounds per epoch
             return loop
         outer = outer.parent
-    return None
+    return _loop_in_step_helper(inner, loop)
+
+
+def _loop_in_step_helper(facts: Facts, loop: Loop) -> Loop | None:
+    """`loop` is a helper's own loop (`for c in range(n_classes):` in `compute_iou`, `for k, v in
+    kwargs.items():` in a logger's `update`) and the helper runs once per step of a training or
+    evaluation loop (not once per epoch): every round of it runs on every step."""
+    caller = step_loop(facts, loop)
+    if caller is None or _is_epoch_loop(caller.facts, caller):
+        return None
+    return loop
+
+
+def step_loop(facts: Facts, loop: Loop | None) -> Loop | None:
+    """The training or evaluation loop `loop` runs in: itself, a loop around it, or, for a plain
+    loop of a helper, the loop that calls the helper once per iteration."""
+    seen: set[int] = set()
+    while loop is not None and loop.kind == "plain" and id(loop) not in seen:
+        seen.add(id(loop))
+        if loop.parent is not None:
+            loop = loop.parent
+            continue
+        func = facts.enclosing_function(loop.node)
+        loop = facts.per_iteration_functions.get(func) if func is not None else None
+        facts = loop.facts if loop is not None else facts
+    return loop if loop is not None and loop.kind != "plain" else None
 
 
 def _is_epoch_loop(facts: Facts, loop: Loop) -> bool:

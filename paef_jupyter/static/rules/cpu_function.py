@@ -30,6 +30,9 @@ _TORCH_RANDOM = frozenset({"rand", "randn", "randint", "randperm", "rand_like", 
 # Methods of a NumPy array that compute over its data (with axis options only): `X.mean(0)`.
 _ARRAY_WORK = frozenset({"mean", "std", "var", "sum", "prod", "min", "max", "argmin", "argmax", "argsort", "cumsum",
                          "cumprod", "nonzero"})
+# NumPy allocations: their only input is a shape; what matters is what the loop writes into them.
+_ALLOCATIONS = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.zeros_like", "numpy.ones_like",
+                          "numpy.empty_like", "numpy.full_like"})
 _PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
                             "range", "zip", "enumerate", "dict", "set"})
 _IMPURE_METHODS = frozenset({"pop", "popitem", "popleft", "next", "send", "read", "readline"})
@@ -75,7 +78,7 @@ class CpuFunction(Rule):
         if target is None and in_loop:
             self._report_per_batch(node, what)
             return
-        if target is None or self._inside_invariant_constructor(node):
+        if target is None or self._inside_invariant_constructor(node) or (in_loop and self._filled_buffer(node, target)):
             return
         self._reported.add(node)
         code = self.facts.code(node)
@@ -387,6 +390,15 @@ class CpuFunction(Rule):
                 return target
             return None
         return None
+
+    def _filled_buffer(self, node: cst.Call, loop: Loop) -> bool:
+        """`seq = np.zeros(maxlen)` then `seq[-len(h):] = h` in the loop: a buffer each iteration
+        fills, not work on invariant data (one made before the loop would carry an iteration's
+        values into the next)."""
+        if (self.facts.qualified_name(node.func) or "") not in _ALLOCATIONS:
+            return False
+        holder = self._flows_into(node)
+        return holder is not None and holder is not FRESH and self._changed_in_loop(holder, loop)
 
     def _changed_in_loop(self, name: str, loop: Loop) -> bool:
         """`name` or a value derived from it in the loop is changed in place there, or passed to

@@ -23,6 +23,7 @@ FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace", "tensor",
     "as_tensor", "zeros_like", "ones_like", "full_like", "empty_like",
 })
+_DATA_FACTORIES = frozenset({"tensor", "as_tensor"})  # conversions of the program's data, not constants
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
           "float": "float32", "double": "float64", "half": "float16"}
@@ -56,8 +57,8 @@ class CpuThenMove(Rule):
         factory, exact = _factory_under(func.value)
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
-            if isinstance(made, cst.Call):
-                self._from_helper(node, made)
+            if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
+                self._moved_later(node, made)
             return
         if factory is None or self._from_helper(node, factory):
             return
@@ -124,6 +125,31 @@ class CpuThenMove(Rule):
                     safe=False),
         )
         return True
+
+    def _moved_later(self, node: cst.Call, made: cst.BaseExpression) -> None:
+        """`I = torch.eye(d)[None]` then `if trans.is_cuda: I = I.cuda()` (or `m = m.to(x.device)`):
+        the factory and the copy are two statements. A hint: the factory must take the device the
+        later statement (or its guard) names."""
+        factory, _ = _factory_under(made)
+        qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
+        name = qualified.rsplit(".", 1)[-1]
+        if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
+                or name in _DATA_FACTORIES or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value == "device" for a in factory.args):
+            return  # `target = torch.tensor(labels)` ... `target.to(device)`: a batch prepared, then moved
+        if self._device_arg(node) is None or self.facts.iteration_loop(node) is None \
+                or self.facts.iteration_loop(factory) is None \
+                or self.facts.enclosing_function(factory) is not self.facts.enclosing_function(node):
+            return  # built once before the loop: the copy each iteration is another matter
+        self.report(
+            node,
+            f"`torch.{name}(...)` is built on the CPU (`{self.facts.code(node.func.value)}`, "  # type: ignore[attr-defined]
+            f"line {self.facts.position(factory).start.line}) and copied to the device here on every iteration",
+            fix=Fix(description=f"create it on the device where it is built (`torch.{name}(..., device=...)`, the "
+                    "device this statement moves it to) and drop the copy"
+                    + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
+                    safe=False),
+        )
 
     def _joined(self, node: cst.Call, join: cst.Call, exact: bool) -> None:
         """`torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)]).to(z.device)`: every piece is

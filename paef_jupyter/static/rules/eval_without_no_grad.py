@@ -109,6 +109,8 @@ class EvalWithoutNoGrad(Rule):
         names: list[cst.BaseExpression] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.Call):
+                if self._runs_without_grad(n):
+                    continue
                 func = n.func
                 if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n):
                     return True
@@ -120,6 +122,19 @@ class EvalWithoutNoGrad(Rule):
                         return True
                     names.append(func)
         return any(self.facts.kind(name) is Kind.MODULE for name in names)
+
+    def _runs_without_grad(self, call: cst.Call) -> bool:
+        """`beam_search(encoder, decoder, src)` whose every call runs under `no_grad` (a decorator,
+        or a `with torch.no_grad():` around them): whatever model it runs records no graph."""
+        callees = self.facts._callees(call)
+        if not callees:
+            return False
+        for callee in callees:
+            owner = self.facts.owner_of(callee)
+            calls = owner.calls_in(callee.body)
+            if not calls or not all(grad_disabled(owner, c) for c in calls):
+                return False
+        return True
 
     # --- does the loop need autograd? ------------------------------------------------------
 
@@ -208,10 +223,11 @@ class EvalWithoutNoGrad(Rule):
                 continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
             if isinstance(n, cst.Call):
                 func = n.func
-                if isinstance(func, cst.Attribute) and func.attr.value == "backward":
-                    wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
-                elif (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward"):
-                    wanted |= self.facts.names_read(n)
+                backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
+                    or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+                if backward:
+                    if not self._done_before(n, loop, start):
+                        wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -249,6 +265,14 @@ class EvalWithoutNoGrad(Rule):
             for value in assigned.get(name, ()):
                 work.extend(self.facts.names_read(value))
         return False
+
+    def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
+        """`node` runs before the loop and never after it: earlier in the same function, in no
+        loop that also holds this one (the training loop that precedes the test episodes)."""
+        if self.facts.order(node) >= start or self.facts.enclosing_function(node) is not loop.function:
+            return False
+        around = set(self.facts.ancestors(loop.node))
+        return not any(outer.node in around for outer in self.facts.enclosing_loops(node))
 
     # --- the rewrite ---------------------------------------------------------------------------
 

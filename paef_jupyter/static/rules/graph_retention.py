@@ -6,6 +6,7 @@ import libcst as cst
 
 from ...model import Fix, Severity
 from ..facts import Loop
+from ..names import bound_names
 from ..types import Kind
 from ._support import append_call, grad_disabled
 from .base import Rule
@@ -60,6 +61,7 @@ class GraphRetention(Rule):
         if total in self._reset_each_step(loop) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
         backwarded = self._backwarded_in(loop)
+        backwarded |= self._loss_terms(loop, backwarded)
         leaves = [leaf for leaf in _leaves(added)
                   if (isinstance(leaf, cst.Name) and leaf.value in backwarded) or self._carries_graph(leaf, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
@@ -139,6 +141,23 @@ class GraphRetention(Rule):
         """Names the loop calls `.backward()` on: they require grad, whatever built them."""
         return {c.func.value.value for c in self.facts.calls_in(loop.node.body)  # type: ignore[attr-defined]
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
+
+    def _loss_terms(self, loop: Loop, backwarded: set[str]) -> set[str]:
+        """Tensors added into a loss the loop back-propagates (`loss = ce + 0.01 * aux`, where
+        `logits, aux, counts = model(x)`): a term of a differentiated sum requires grad."""
+        owner = loop.facts  # the loop may be another unit's (a helper here, called from its loop)
+        terms: set[str] = set()
+        outputs: set[str] = set()  # names unpacked from a model's call in the loop
+        body = list(owner.walk(loop.node.body, into_scopes=False))
+        for n in body:
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call) and owner.kind(n.value.func) is Kind.MODULE:
+                outputs |= {name for t in n.targets for name in bound_names(t.target)}
+        for n in body:
+            if isinstance(n, cst.Assign) and isinstance(n.value, cst.BinaryOperation) \
+                    and any(isinstance(t.target, cst.Name) and t.target.value in backwarded for t in n.targets):
+                terms |= {leaf.value for leaf in _leaves(n.value) if isinstance(leaf, cst.Name)
+                          and (leaf.value in outputs or owner.kind(leaf) is Kind.TENSOR)}
+        return terms
 
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True if `expr` is (built from) the output of a model or loss module: it requires grad."""

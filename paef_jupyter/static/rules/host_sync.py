@@ -13,7 +13,7 @@ from ..facts import Facts, Loop
 from ..names import root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, steps_itself, through_with, torch_alias
+from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
 from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -272,11 +272,9 @@ class HostSync(Rule):
     def _step_kind(self, node: cst.CSTNode) -> str:
         """'train' or 'eval': the innermost training/evaluation loop around `node` decides (an
         evaluation loop inside a training epoch is evaluation; a `no_grad` block inside a training
-        step, a PPO minibatch's KL estimate, is still that training step); outside both, autograd
-        switched off is evaluation."""
-        loop = self.facts.iteration_loop(node)
-        while loop is not None and loop.kind == "plain":
-            loop = loop.parent
+        step, a PPO minibatch's KL estimate, is still that training step; a helper's own loop takes
+        its caller's); outside both, autograd switched off is evaluation."""
+        loop = step_loop(self.facts, self.facts.iteration_loop(node))
         if loop is not None and loop.kind == "train" and any(a is loop.node for a in self.facts.ancestors(node)):
             return "train"
         if grad_disabled(self.facts, node):
@@ -341,12 +339,29 @@ class HostSync(Rule):
             if isinstance(anc, cst.If) and child is anc.body and steps_itself(self.facts, anc.body):
                 child = anc  # `if len(memory) >= batch_size:` around the whole step: it runs on every step that trains
                 continue
+            if isinstance(anc, cst.If) and child is anc.body and self._tensor_type_test(anc.test):
+                child = anc  # `if isinstance(v, torch.Tensor): v = v.item()`: true whenever a tensor is given
+                continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
             child = anc
         return True  # a helper called once per iteration
+
+    def _tensor_type_test(self, test: cst.BaseExpression) -> bool:
+        """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)`: a type check, not a rate limit
+        (a metric logger's `update(loss=loss)` takes this branch on every step)."""
+        if not isinstance(test, cst.Call) or not test.args:
+            return False
+        qualified = self.facts.qualified_name(test.func) or ""
+        if qualified == "torch.is_tensor":
+            return True
+        if qualified != "builtins.isinstance" or len(test.args) != 2:
+            return False
+        types = test.args[1].value
+        spelled = [e.value for e in types.elements] if isinstance(types, cst.Tuple) else [types]
+        return any((self.facts.qualified_name(t) or "") == "torch.Tensor" for t in spelled)
 
     def _accumulation_fix(self, node: cst.CSTNode, value: cst.BaseExpression, loop: Loop) -> Fix | None:
         """`total += loss.item()` -> `total += loss.detach()`, and `total` read back once after the loop.

@@ -7,7 +7,8 @@ import inspect
 import libcst as cst
 
 from ...model import Fix, Severity
-from ..names import dotted_name
+from ..facts import Facts
+from ..names import bound_names, dotted_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
@@ -113,7 +114,8 @@ class SyncDataLoader(Rule):
         getitem = dataset_method(cls, "__getitem__")
         if getitem is None:
             return None
-        calls = [c for c in self.facts.calls_in(getitem.body) if not _indexing_only(c)]
+        calls = [c for c in self.facts.calls_in(getitem.body)
+                 if not _indexing_only(c) and not self._wraps_preloaded(c, getitem)]
         loops = [n for n in self.facts.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
         if not calls and not loops:
             return self._collate_work(loader)
@@ -121,6 +123,14 @@ class SyncDataLoader(Rule):
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
 
+
+    def _wraps_preloaded(self, call: cst.Call, getitem: cst.FunctionDef) -> bool:
+        """`torch.from_numpy(img)` / `int(self.labels[i])` of a sample stored in `__init__`
+        (`img, boxes = self.samples[i]`): a zero-copy wrap or a scalar cast, no per-sample work."""
+        q = self.facts.qualified_name(call.func) or ""
+        if q not in _WRAPS or len(call.args) != 1 or call.args[0].keyword is not None:
+            return False
+        return _preloaded(self.facts, call.args[0].value, getitem, 2)
 
     def _collate_work(self, loader: cst.Call) -> str | None:
         """`collate_fn=collate` whose loop over the batch calls a helper of this unit or NumPy per
@@ -142,6 +152,28 @@ class SyncDataLoader(Rule):
 
 _CHEAP_METHODS = frozenset({"float", "long", "int", "double", "half", "bool", "unsqueeze", "squeeze", "view",
                             "reshape", "flatten", "t", "contiguous", "clone", "detach", "size", "dim", "type"})
+
+
+_WRAPS = frozenset({"torch.from_numpy", "torch.as_tensor", "builtins.int", "builtins.float", "builtins.bool"})
+
+
+def _preloaded(facts: Facts, expr: cst.BaseExpression, getitem: cst.FunctionDef, depth: int) -> bool:
+    """`self.x[i]` (any chain of indexing and attributes on `self`), or a local name that only
+    such values bind in `__getitem__` (`img, boxes = self.samples[i]`)."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute)):
+        expr = expr.value
+    if not isinstance(expr, cst.Name):
+        return False
+    if expr.value == "self":
+        return True
+    if depth == 0:
+        return False
+    values = [n.value for n in facts.walk(getitem.body) if isinstance(n, cst.Assign)
+              and any(expr.value in bound_names(t.target) for t in n.targets)]
+    rebound = any(isinstance(n, (cst.AugAssign, cst.For, cst.CompFor)) and expr.value in bound_names(n.target)
+                  for n in facts.walk(getitem.body))
+    return bool(values) and not rebound and all(
+        isinstance(v, (cst.Subscript, cst.Attribute)) and _preloaded(facts, v, getitem, depth - 1) for v in values)
 
 
 def _indexing_only(call: cst.Call) -> bool:
