@@ -494,9 +494,7 @@ class Facts:
                 continue
             earlier = self.prior.value(name)
             owner, value = earlier if earlier is not None else (None, None)
-            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                    and value.func.attr.value in _SAME_OBJECT_METHODS:
-                value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
+            value = same_object(value)
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                 out.add(value.func.value)
                 dataset = _loader_dataset(owner, value) if owner is not None else None
@@ -1246,9 +1244,7 @@ class Facts:
         else:
             d = self._reaching_def(receiver)
             value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
-            while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
-                    and value.func.attr.value in _SAME_OBJECT_METHODS:
-                value = value.func.value  # `Net().to(device)`, `Net().cuda().eval()`
+            value = same_object(value)
             cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
         return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
@@ -1326,6 +1322,15 @@ class Facts:
     @cached_property
     def jedi(self) -> JediOracle:
         return JediOracle(self.text, self.namespace)
+
+
+def same_object(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """The object a chain of module methods that return it was called on: `Net()` of
+    `Net().to(device)`, `Net().cuda().eval()`."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in _SAME_OBJECT_METHODS:
+        value = value.func.value
+    return value
 
 
 def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
@@ -1810,13 +1815,15 @@ class _Training:
         elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             defs = self.facts._defs.get("self." + expr.attr.value, ())
             value = next((d.value for d in defs if d.value is not None), None)
+        value = same_object(value)
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             return self.facts.classes.get(value.func.value)
         return None
 
     def _made_from(self, value: cst.BaseExpression) -> cst.ClassDef | None:
-        """The class of an argument: `Lit()` itself, or a name bound to one where it is passed."""
-        made = self.facts.value_of(value) if isinstance(value, cst.Name) else value
+        """The class of an argument: `Lit()` itself, or a name bound to one where it is passed
+        (`Lit().to(device)` too)."""
+        made = same_object(self.facts.value_of(value) if isinstance(value, cst.Name) else value)
         return self.facts.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
 
     def _constructor(self, expr: cst.BaseExpression) -> str | None:
@@ -1864,7 +1871,7 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        runs_model = runs_model or runs_module_hook(facts, call)
+        runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call)
         if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
@@ -1885,20 +1892,69 @@ def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
     return runs_module_hook(facts, call) or any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
 
 
+# Methods by which models commonly run outside `forward` (`model.predict(x)`, `net.generate(...)`).
+INFERENCE_VERBS = frozenset({"predict", "generate", "encode", "decode", "infer", "inference", "sample", "embed"})
+
+
 def runs_module_hook(facts: Facts, call: cst.Call) -> bool:
-    """`module.validation_step(batch, i)`: a method of this unit's `nn.Module` class called on an
-    object of that class (made here, or passed by every caller of the function: a hand-rolled
-    Trainer's `fit(module, ...)`), whose body runs the module itself (`self(x)`, `self.forward(x)`)."""
-    func = call.func
-    if not isinstance(func, cst.Attribute) or not any(k.endswith("." + func.attr.value) for k in facts.functions):
+    """`module.validation_step(batch, i)`, `model.predict(x)`: a method of this unit's `nn.Module`
+    class called on an object of that class (made here, or passed by every caller of the function:
+    a hand-rolled Trainer's `fit(module, ...)`), whose body runs the module (`self(x)`,
+    `self.forward(x)`, one of its submodules, or another of its methods that does) and trains
+    nothing (no `backward`/`step` anywhere it reaches)."""
+    found = method_of_object(facts, call.func)
+    if found is None or facts._kind_of_class(found[0]) is not Kind.MODULE:
         return False
+    cls, method = found
+    if _methods_called(facts, method, {}, call) & _TRAINING_METHODS:
+        return False
+    return _body_runs_module(facts, cls, method, set())  # type: ignore[arg-type]
+
+
+def method_of_object(facts: Facts, func: cst.BaseExpression) -> tuple[cst.ClassDef, FunctionNode] | None:
+    """The class and method of this unit that `obj.method` names: `obj` made by `Net(...)`
+    (moved or switched: `Net().to(device)`), or a parameter every caller passes one for."""
+    if not isinstance(func, cst.Attribute) or not any(k.endswith("." + func.attr.value) for k in facts.functions):
+        return None
     cls = _Training(facts)._class_of(func.value)
     method = facts.functions.get(f"{cls.name.value}.{func.attr.value}") if cls is not None else None
-    if method is None or facts._kind_of_class(cls) is not Kind.MODULE:  # type: ignore[arg-type]
+    if method is None and isinstance(func.value, cst.Name):
+        method = facts._method_of_instance(func.value, func.attr.value)
+        cls = next((a for a in facts.ancestors(method) if isinstance(a, cst.ClassDef)), None) if method is not None else None
+    return (cls, method) if cls is not None and method is not None else None
+
+
+def _body_runs_module(facts: Facts, cls: cst.ClassDef, method: FunctionNode, seen: set[str]) -> bool:
+    """`self(x)`, `self.forward(x)`, `self.encoder(x)` (a submodule), or `self.log2feats(x)` (a
+    method of the class that does one of these) somewhere in `method`'s body."""
+    seen.add(method.name.value)
+    for c in facts.calls_in(method.body):
+        func = c.func
+        if isinstance(func, cst.Name) and func.value == "self":
+            return True
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"):
+            continue
+        name = func.attr.value
+        other = facts.functions.get(f"{cls.name.value}.{name}")
+        if name == "forward" or (other is None and facts.kind(func) is Kind.MODULE):
+            return True
+        if other is not None and name not in seen and _body_runs_module(facts, cls, other, seen):
+            return True
+    return False
+
+
+def runs_inference_verb(facts: Facts, call: cst.Call) -> bool:
+    """`model.predict(x)`, `net.generate(ids)` on a model whose method body this unit cannot see:
+    by its name, a forward pass, enough to call the loop an evaluation loop (never enough to
+    wrap it in `no_grad`: the body may still train)."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value in INFERENCE_VERBS) or facts._function_at(func) is not None \
+            or method_of_object(facts, func) is not None:
         return False
-    return any(isinstance(c.func, cst.Name) and c.func.value == "self" or isinstance(c.func, cst.Attribute)
-               and c.func.attr.value == "forward" and isinstance(c.func.value, cst.Name) and c.func.value.value == "self"
-               for c in facts.calls_in(method.body))
+    receiver = func.value
+    spelled = receiver.value if isinstance(receiver, cst.Name) else receiver.attr.value \
+        if isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self" else ""
+    return any(w in spelled.lower() for w in _MODEL_WORDS) or facts.kind(receiver) is Kind.MODULE
 
 
 def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool:
