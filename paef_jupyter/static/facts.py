@@ -1459,7 +1459,12 @@ class _Indexer:
         if isinstance(target, (cst.Tuple, cst.List)) and value is not None \
                 and not any(isinstance(el, cst.StarredElement) for el in target.elements):
             n = len(target.elements)
+            paired = isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == n \
+                and not any(isinstance(el, cst.StarredElement) for el in value.elements)
             for i, (el, element) in enumerate(zip(target.elements, self._unpacked(value, n))):
+                if paired and isinstance(el.value, cst.Attribute):  # `self.c1, self.c2 = nn.Conv2d(...), nn.Conv2d(...)`
+                    self._define(el.value, value.elements[i].value, node, loop, annotation)  # type: ignore[union-attr]
+                    continue
                 call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
                 for name in bound_names(el.value):
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
