@@ -23,6 +23,12 @@ _MODEL_WORDS = frozenset({
 })
 # Methods that store their arguments into the receiver (a list of losses, a dict of outputs).
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
+# Modules with a fused inference fast path taken only when grad is off (or no parameter needs it).
+_FAST_PATH_MODULES = frozenset({
+    "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
+    "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerDecoder", "torch.nn.Transformer",
+    "torch.nn.modules.activation.MultiheadAttention",
+})
 _EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|accuracy|metric)")
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
@@ -65,7 +71,7 @@ class EvalWithoutNoGrad(Rule):
         edits = self._wrap(loop.node, torch or "torch")
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
-        unseen = self._unseen_users(loop) or unseen_code
+        unseen = self._unseen_users(loop) or unseen_code or self._fast_path_modules()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -191,6 +197,18 @@ class EvalWithoutNoGrad(Rule):
             and call.func.attr.value not in ("forward", "__call__") and self.facts._function_at(call.func) is None
             for call in self.facts.calls_in(loop.node.body)
         )
+
+    def _fast_path_modules(self) -> str:
+        """Why grad being off changes the numbers ('' if nothing says so): in eval mode with grad
+        off, attention and transformer layers take PyTorch's fused fast path, whose results
+        differ in the last bits (enough to flip a tie in a ranking)."""
+        used = sorted({name.rsplit(".", 1)[-1] for call in self.facts.calls_in(self.facts.module)
+                       if (name := self.facts.qualified_name(call.func) or "") in _FAST_PATH_MODULES})
+        if not used:
+            return ""
+        return (f"this file builds {', '.join(f'`{u}`' for u in used)}: in eval mode under no_grad PyTorch runs its fused "
+                "fast path, whose outputs differ in the last bits from the autograd path (a ranking or an argmax "
+                "over near-ties may change)")
 
     def _scope(self, loop: Loop) -> cst.CSTNode:
         return loop.function.body if loop.function is not None else self.facts.module
