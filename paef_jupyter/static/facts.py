@@ -87,7 +87,8 @@ SHARING_METHODS = frozenset({
     "movedim", "narrow", "select", "squeeze", "unsqueeze", "expand", "expand_as", "flatten", "unflatten",
     "ravel", "diagonal", "as_strided", "detach", "data", "contiguous", "to", "cpu", "cuda", "type", "float",
     "double", "half", "bfloat16", "long", "int", "bool", "numpy", "real", "imag", "unbind", "split", "chunk",
-    "tensor_split", "unfold", "indices", "values", "__array__",
+    "tensor_split", "unfold", "indices", "values", "__array__", "type_as", "byte", "char", "short",
+    "cfloat", "cdouble",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({

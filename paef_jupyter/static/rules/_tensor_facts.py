@@ -309,6 +309,23 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
+    """The outermost expression around `value` that may still be `value`'s object or share its
+    memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
+    and device already match), `torch.as_tensor(value)`; `value` itself when none."""
+    parent = facts.parent(value)
+    while parent is not None and (
+            (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
+            or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
+                and value.attr.value in SHARING_METHODS)
+            or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
+                and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
+                and (facts.qualified_name(facts.parent(parent).func) or "") in SHARING_CALLS)):  # type: ignore[union-attr]
+        value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
+            else (parent, facts.parent(parent))
+    return value
+
+
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
     `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`): an
@@ -316,17 +333,8 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     names, work = {name}, [name]
     while work:
         for use in reads_of(facts, work.pop(), scope):
-            value: cst.CSTNode = use
+            value = shared_end(facts, use)
             parent = facts.parent(value)
-            while parent is not None and (
-                    (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
-                    or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
-                        and value.attr.value in SHARING_METHODS)
-                    or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
-                        and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
-                        and (facts.qualified_name(facts.parent(parent).func) or "") in SHARING_CALLS)):  # type: ignore[union-attr]
-                value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
-                    else (parent, facts.parent(parent))
             targets: list[cst.CSTNode] = []
             if isinstance(parent, cst.Assign) and parent.value is value:
                 targets = [t.target for t in parent.targets]

@@ -9,9 +9,10 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
-from ..facts import Facts, Loop
+from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
-from ._tensor_facts import aliases, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of, sole_writers, surely_runs, within
+from ._tensor_facts import (aliases, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
+                            shared_end, sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
 # Factories whose result depends only on their arguments (random draws never qualify).
@@ -447,10 +448,17 @@ class FactorySites:
         """Would sharing one tensor across iterations be visible (in-place changes: its own, an
         alias's or a view's, or a call's that may change its arguments)?"""
         if holder is None:
-            parent = self.facts.parent(expr)
-            if isinstance(parent, cst.Attribute) and is_inplace_method(parent.attr.value):
-                return True  # `torch.ones(3).mul_(2)`: a hoisted tensor would grow every step
-            return self._argument_changed(expr)
+            # through whatever may still be the same tensor: `.type_as(x)`, `.to(d)`, `.float()`
+            # return their receiver when nothing needs converting, `[i]`/`.view()` share its memory
+            end = shared_end(self.facts, expr)
+            if isinstance(end, cst.Attribute) and end.attr.value not in SHARING_METHODS:  # a method called on it
+                if is_inplace_method(end.attr.value):
+                    return True  # `torch.ones(3).mul_(2)`, `torch.ones(1).type_as(x).add_(v)`: it would grow
+                end = end.value
+            shared_holder = self._holder(end) if end is not expr else None
+            if shared_holder is not None:
+                return self._mutated(end, shared_holder, scope)  # `s = torch.ones(1).type_as(x)` then `s.mul_(3)`
+            return self._argument_changed(end)
         if scope is None:
             return False
         names = aliases(self.facts, holder, scope)
