@@ -269,12 +269,18 @@ def spells_cpu(expr: cst.BaseExpression) -> bool:
 
 
 def is_device_move(facts: Facts, call: cst.Call) -> bool:
-    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion)."""
+    """`x.cuda()`, `x.to(device)` towards an accelerator (not a dtype conversion), or
+    `x.type(Tensor)` with a CUDA tensor type (the legacy style of many GAN scripts)."""
     func = call.func
     if not isinstance(func, cst.Attribute):
         return False
     if func.attr.value == "cuda":
         return True
+    if func.attr.value == "type":
+        chosen = keyword_arg(call, "dtype")
+        positional = [a.value for a in call.args if a.keyword is None]
+        target = chosen.value if chosen is not None else positional[0] if positional else None
+        return target is not None and may_be_cuda_tensor_type(facts, target)
     if func.attr.value != "to" or any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
         return False
     positional = [a.value for a in call.args if a.keyword is None]
@@ -287,3 +293,20 @@ def host_tensors(dataset: object) -> bool:
     """False for a live `TensorDataset` whose tensors already sit on a device (pinning would raise)."""
     tensors = getattr(dataset, "tensors", ())
     return all(getattr(getattr(t, "device", None), "type", "cpu") == "cpu" for t in tensors)
+
+
+def may_be_cuda_tensor_type(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`torch.cuda.FloatTensor`, `"torch.cuda.LongTensor"`, or a name bound to one (in this unit
+    or an earlier cell), directly or as a branch of `torch.cuda.FloatTensor if cuda else
+    torch.FloatTensor`: a tensor type that makes (or converts to) a tensor on the GPU."""
+    def spelled(e: cst.BaseExpression) -> str:
+        return str(e.evaluated_value) if isinstance(e, cst.SimpleString) else facts.code(e)
+
+    chosen: cst.BaseExpression | None = expr
+    if isinstance(expr, cst.Name):
+        chosen = facts.value_of(expr)
+        if chosen is None:
+            earlier = facts.prior.value(expr.value)
+            chosen = earlier[1] if earlier is not None and earlier[0] is not facts else None
+    branches = [chosen.body, chosen.orelse] if isinstance(chosen, cst.IfExp) else [chosen] if chosen is not None else []
+    return any(spelled(b).startswith("torch.cuda.") and spelled(b).endswith("Tensor") for b in branches)

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import on_host
+from ..device_use import may_be_cuda_tensor_type, on_host
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import invariant
@@ -247,14 +247,8 @@ class CpuThenMove(Rule):
         torch.FloatTensor` (the legacy style of many GAN scripts): NumPy fills the array on the host,
         and the CUDA tensor type copies it to the GPU, every iteration. A hint: a device generator
         draws other numbers than NumPy's."""
-        if not isinstance(call.func, cst.Name) or len(call.args) != 1 or call.args[0].keyword is not None:
-            return
-        chosen = self.facts.value_of(call.func)
-        if chosen is None:
-            earlier = self.facts.prior.value(call.func.value)
-            chosen = earlier[1] if earlier is not None and earlier[0] is not self.facts else None
-        branches = [chosen.body, chosen.orelse] if isinstance(chosen, cst.IfExp) else [chosen] if chosen is not None else []
-        if not any(self.facts.code(b).startswith("torch.cuda.") and self.facts.code(b).endswith("Tensor") for b in branches):
+        if not isinstance(call.func, cst.Name) or len(call.args) != 1 or call.args[0].keyword is not None \
+                or not may_be_cuda_tensor_type(self.facts, call.func):
             return
         data = call.args[0].value
         if not isinstance(data, cst.Call) or not (self.facts.qualified_name(data.func) or "").startswith("numpy."):
