@@ -19,11 +19,14 @@ from .redundant_tensor import FactorySites
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
                              "flatten", "float", "long", "double", "half", "bool", "int", "transpose", "permute"})
 
+# Factories that, given `device=`, fill the tensor where it lives. Not `torch.tensor(data)` /
+# `torch.as_tensor(data)`: given `device=`, they still fill a host tensor from the Python or
+# NumPy data and copy it over (PyTorch's own note on `torch.tensor(..., device="cuda")`), so
+# moving the device into the call saves nothing; an invariant one is `redundant-tensor`'s.
 FACTORIES = frozenset({
-    "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace", "tensor",
-    "as_tensor", "zeros_like", "ones_like", "full_like", "empty_like",
+    "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace",
+    "zeros_like", "ones_like", "full_like", "empty_like",
 })
-_DATA_FACTORIES = frozenset({"tensor", "as_tensor"})  # conversions of the program's data, not constants
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
           "float": "float32", "double": "float64", "half": "float16"}
@@ -134,7 +137,7 @@ class CpuThenMove(Rule):
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
-                or name in _DATA_FACTORIES or name.endswith("_like") \
+                or name.endswith("_like") \
                 or any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return  # `target = torch.tensor(labels)` ... `target.to(device)`: a batch prepared, then moved
         if self._device_arg(node) is None or self.facts.iteration_loop(node) is None \
