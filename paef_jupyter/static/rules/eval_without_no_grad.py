@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Loop, forwards_a_model, may_train, module_methods, trains_visibly
+from ..facts import FunctionNode, Loop, forwards_a_model, may_train, module_methods, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._frozen_forward import frozen_forwards
@@ -228,11 +229,21 @@ class EvalWithoutNoGrad(Rule):
     def _feeds_backward(self, loop: Loop) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE
         rollouts; a function that sums a loss over a loop and returns it, whatever the order of
-        definitions)."""
-        wanted: set[str] = set()
-        assigned: dict[str, list[cst.BaseExpression]] = {}
+        definitions). Names are resolved where they are read: a function's own binding of
+        `output` is not the one another function's loop makes (read there, the unit's)."""
+        Key = tuple[FunctionNode | None, str]
+        wanted: set[Key] = set()
+        assigned: dict[Key, list[cst.BaseExpression]] = {}
         inside = set(self.facts.walk(loop.node))
         start = self.facts.order(loop.node)
+
+        def key(node: cst.CSTNode, name: str) -> Key:  # attributes (`self.out`) outlive any one function
+            return (None if "." in name else self.facts.enclosing_function(node), name)
+
+        def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression) -> None:
+            for name in names:
+                assigned.setdefault(key(node, name), []).append(value)
+
         for n in self.facts.walk(self.facts.module):
             if n in inside:
                 continue
@@ -244,45 +255,51 @@ class EvalWithoutNoGrad(Rule):
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
                 if backward:
-                    if not self._done_before(n, loop, start):
-                        wanted |= self.facts.names_read(n)  # `loss.backward()`, `accelerator.backward(loss)`
+                    if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
+                        wanted |= {key(n, name) for name in self.facts.names_read(n)}
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
                     if root is not None:
-                        assigned.setdefault(root, []).extend(a.value for a in n.args)
+                        for a in n.args:
+                            bind(n, [root], a.value)
             # Values flow through every binding: `out, y = pair`, `for out, y in cache`,
             # `total += loss`, `with ... as h`, `(h := ...)`, `losses[k] = l`, `self.out = h`.
             elif isinstance(n, cst.Assign):
                 for target in n.targets:
-                    names = list(bound_names(target.target)) or list(mutated_names(target))
-                    for name in names:
-                        assigned.setdefault(name, []).append(n.value)
+                    bind(n, list(bound_names(target.target)) or list(mutated_names(target)), n.value)
             elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
-                for name in bound_names(n.target):
-                    assigned.setdefault(name, []).append(n.value)
+                bind(n, bound_names(n.target), n.value)
             elif isinstance(n, (cst.For, cst.CompFor)):
-                for name in bound_names(n.target):
-                    assigned.setdefault(name, []).append(n.iter)
+                bind(n, bound_names(n.target), n.iter)
             elif isinstance(n, cst.WithItem) and n.asname is not None:
-                for name in bound_names(n.asname.name):
-                    assigned.setdefault(name, []).append(n.item)
+                bind(n, bound_names(n.asname.name), n.item)
         produced = set(loop.writes) | self.facts.mutated_in_loop(loop)
         func = loop.function
         if func is not None:
             produced.add(func.name.value)
-        seen: set[str] = set()
+        seen: set[Key] = set()
         work = list(wanted)
         while work:
-            name = work.pop()
-            if name in seen:
+            scope, name = work.pop()
+            if (scope, name) not in assigned and scope is not None and not self._local(scope, name, loop):
+                scope = None  # not bound in that function: the unit's name
+            if (scope, name) in seen:
                 continue
-            seen.add(name)
-            if name not in assigned and name in produced:
+            seen.add((scope, name))
+            values = assigned.get((scope, name))
+            visible = scope is loop.function or scope is None and (
+                loop.function is None or "." in name or name == loop.function.name.value)
+            if values is None and name in produced and visible:
                 return True  # its value from the loop is still the one read
-            for value in assigned.get(name, ()):
-                work.extend(self.facts.names_read(value))
+            for value in values or ():
+                work.extend(key(value, read) for read in self.facts.names_read(value))
         return False
+
+    def _local(self, scope: FunctionNode, name: str, loop: Loop) -> bool:
+        """`name` is bound by `scope` itself: by the loop inside it or as one of its parameters."""
+        params = {p.name.value for p in (*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params)}
+        return name in params or (loop.function is scope and name in set(loop.writes) | self.facts.mutated_in_loop(loop))
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
