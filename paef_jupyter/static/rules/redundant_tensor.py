@@ -20,6 +20,8 @@ DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "Lon
                             "logspace", "eye"})
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
+# Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
+_IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
@@ -543,8 +545,10 @@ class FactorySites:
             nodes = [u for u in reads_of(self.facts, holder, scope) if not within(self.facts, u, stmt)]
         for node in nodes:
             parent = self.facts.parent(node)
-            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
-                parent = self.facts.parent(parent)
+            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)) or (
+                    isinstance(parent, cst.Arg) and isinstance(self.facts.parent(parent), cst.Call)
+                    and (self.facts.qualified_name(self.facts.parent(parent).func) or "") in _IDENTITY_WRAPPERS):  # type: ignore[union-attr]
+                parent = self.facts.parent(self.facts.parent(parent) if isinstance(parent, cst.Arg) else parent)
             if isinstance(parent, cst.Return):
                 return True
         return False
