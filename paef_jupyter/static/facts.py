@@ -9,6 +9,7 @@ Facts are computed once per unit, lazily, and shared by all rules.
 from __future__ import annotations
 
 import builtins
+import re
 import types
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -1898,8 +1899,16 @@ def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
     return runs_module_hook(facts, call) or any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
 
 
-# Methods by which models commonly run outside `forward` (`model.predict(x)`, `net.generate(...)`).
+# Methods by which models commonly run outside `forward` (`model.predict(x)`, `net.generate(...)`),
+# also as a word of a longer name (`full_sort_predict`, `getUsersRating`: recommenders' scorers).
 INFERENCE_VERBS = frozenset({"predict", "generate", "encode", "decode", "infer", "inference", "sample", "embed"})
+_INFERENCE_WORDS = frozenset({"predict", "predictions", "rating", "ratings", "recommend", "infer", "inference"})
+
+
+def inference_verb(method: str) -> bool:
+    """`predict`, `generate`, ... or a name with one of the words (`full_sort_predict`, `getUsersRating`)."""
+    words = {w.lower() for w in re.findall(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])", method)}
+    return method in INFERENCE_VERBS or bool(words & _INFERENCE_WORDS)
 
 
 def runs_module_hook(facts: Facts, call: cst.Call) -> bool:
@@ -1954,7 +1963,7 @@ def runs_inference_verb(facts: Facts, call: cst.Call) -> bool:
     by its name, a forward pass, enough to call the loop an evaluation loop (never enough to
     wrap it in `no_grad`: the body may still train)."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value in INFERENCE_VERBS) or facts._function_at(func) is not None \
+    if not (isinstance(func, cst.Attribute) and inference_verb(func.attr.value)) or facts._function_at(func) is not None \
             or method_of_object(facts, func) is not None:
         return False
     receiver = func.value

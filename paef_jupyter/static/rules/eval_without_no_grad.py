@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import FunctionNode, Loop, forwards_a_model, may_train, module_methods, trains_visibly
+from ..facts import FunctionNode, Loop, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._frozen_forward import frozen_forwards
@@ -119,7 +119,8 @@ class EvalWithoutNoGrad(Rule):
                 if self._runs_without_grad(n):
                     continue
                 func = n.func
-                if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n):
+                if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n) \
+                        or runs_inference_verb(self.facts, n):  # `model.predict(x)`, `recmodel.getUsersRating(u)`
                     return True
                 own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
                 if isinstance(func, cst.Name) or own:
