@@ -241,9 +241,13 @@ class EvalWithoutNoGrad(Rule):
         def key(node: cst.CSTNode, name: str) -> Key:  # attributes (`self.out`) outlive any one function
             return (None if "." in name else self.facts.enclosing_function(node), name)
 
-        def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression) -> None:
+        accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
+
+        def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression, accumulates: bool = False) -> None:
             for name in names:
                 assigned.setdefault(key(node, name), []).append(value)
+                if accumulates:
+                    accumulated.add(key(node, name))
 
         for n in self.facts.walk(self.facts.module):
             if n in inside:
@@ -263,14 +267,14 @@ class EvalWithoutNoGrad(Rule):
                     root = root_name(func.value)
                     if root is not None:
                         for a in n.args:
-                            bind(n, [root], a.value)
+                            bind(n, [root], a.value, accumulates=True)
             # Values flow through every binding: `out, y = pair`, `for out, y in cache`,
             # `total += loss`, `with ... as h`, `(h := ...)`, `losses[k] = l`, `self.out = h`.
             elif isinstance(n, cst.Assign):
                 for target in n.targets:
                     bind(n, list(bound_names(target.target)) or list(mutated_names(target)), n.value)
             elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
-                bind(n, bound_names(n.target), n.value)
+                bind(n, bound_names(n.target), n.value, accumulates=isinstance(n, cst.AugAssign))
             elif isinstance(n, (cst.For, cst.CompFor)):
                 bind(n, bound_names(n.target), n.iter)
             elif isinstance(n, cst.WithItem) and n.asname is not None:
@@ -291,8 +295,8 @@ class EvalWithoutNoGrad(Rule):
             values = assigned.get((scope, name))
             visible = scope is loop.function or scope is None and (
                 loop.function is None or "." in name or name == loop.function.name.value)
-            if values is None and name in produced and visible:
-                return True  # its value from the loop is still the one read
+            if (values is None or (scope, name) in accumulated) and name in produced and visible:
+                return True  # its value from the loop is still the one read (or added to)
             for value in values or ():
                 work.extend(key(value, read) for read in self.facts.names_read(value))
         return False
