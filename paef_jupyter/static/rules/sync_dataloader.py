@@ -25,6 +25,9 @@ from .base import Rule
 
 
 
+# torchvision datasets that open and decode one file per sample in `__getitem__`.
+_FILE_FOLDERS = frozenset({"ImageFolder", "DatasetFolder"})
+
 class SyncDataLoader(Rule):
     id = "sync-dataloader"
     title = "DataLoader without worker processes"
@@ -104,6 +107,8 @@ class SyncDataLoader(Rule):
         if not isinstance(dataset, cst.Call):
             return self._collate_work(loader)
         qualified = self.facts.qualified_name(dataset.func) or ""
+        if qualified.rsplit(".", 1)[-1] in _FILE_FOLDERS and qualified.startswith("torchvision.datasets."):
+            return "reading and decoding each image file"  # from disk per sample, with or without a transform
         if qualified.startswith("torchvision.datasets.") and keyword_arg(dataset, "transform") is not None:
             return "decoding and transforming each image"
         if not isinstance(dataset.func, cst.Name) or dataset.func.value not in self.facts.classes:
