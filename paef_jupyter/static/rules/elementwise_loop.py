@@ -27,6 +27,8 @@ _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.
 # Tensor methods returning a (values, indices) pair: `t.topk(k).indices` is a tensor.
 _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max", "min", "cummax", "cummin"})
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
+# In-place scatters along a row: one per row becomes one into the flattened tensor.
+_ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,10 @@ class ElementwiseLoop(Rule):
                                  or self._ranking(node) is False):
             return False
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
-            return self._per_row(node, outer, body) if len(ranges) == 1 else None
+            if len(ranges) != 1:
+                return None
+            per_row = self._per_row(node, outer, body)
+            return per_row if per_row is not None else self._per_row_scatter(node, outer, body)
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -131,6 +136,37 @@ class ElementwiseLoop(Rule):
                     f"`{rng.var}` (`labels == labels[{rng.var}]` -> `labels.unsqueeze(0) == labels.unsqueeze(1)`) and "
                     "replace per-row masked reductions by masked whole-tensor ones (`torch.where(mask, d, -inf)"
                     ".max(1).values`), then drop the list and the stack", safe=False),
+        )
+        return False
+
+    def _per_row_scatter(self, node: cst.For, rng: _Range, body: list[cst.BaseStatement]) -> bool | None:
+        """`for i in range(t.size(0)): t[i].index_add_(0, idx[i], src[i])`: one in-place scatter
+        per row, where offsetting each row's indices by `i * t.size(1)` makes it one scatter into
+        the flattened tensor. A hint: the offsets and views are the user's to write."""
+        if rng.tensor is None or node.orelse is not None:
+            return None
+        methods: list[str] = []
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            call = small.value if isinstance(small, cst.Expr) else None
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                    and call.func.attr.value in _ROW_SCATTERS and isinstance(call.func.value, cst.Subscript)
+                    and _index_of(call.func.value, (rng.var,)) == (rng.var,)
+                    and isinstance(call.func.value.value, cst.Name) and self._is_tensor(call.func.value.value)
+                    and all(not a.star and self._row_ops(a.value, rng.var) for a in call.args)):
+                return None
+            methods.append(call.func.attr.value)
+        if not methods:
+            return None
+        method = methods[0]
+        target = rng.tensor.value
+        self.report(
+            node,
+            f"this loop runs one in-place `{method}` per row of `{target}` (over `{rng.var}`): an op (a kernel "
+            "launch on a GPU) per row and statement, where one scatter into the flattened tensor does every row",
+            fix=Fix(description=f"offset each row's indices by its row start and scatter once: `{target}.view(-1)."
+                    f"{method}(0, (idx + torch.arange({target}.size(0), device=idx.device)[:, None] * {target}.size(1))"
+                    ".view(-1), src.view(-1))` for `idx`/`src` the per-row index and source tensors", safe=False),
         )
         return False
 
