@@ -354,7 +354,28 @@ class Facts:
         if loops:
             return loops[0]
         func = self.enclosing_function(node)
-        return self.per_iteration_functions.get(func) if func is not None else None
+        return self.per_iteration_functions.get(func) if func is not None else self.bound_lambda_loop(node)
+
+    def bound_lambda_loop(self, node: cst.CSTNode) -> Loop | None:
+        """`mse2psnr = lambda x: -10 * torch.log(x) / torch.log(torch.tensor(10.0))` at the top
+        level: its body runs once per call, so once per iteration of the loop (or per-iteration
+        function) that calls it. Only a name bound once, called outside any lambda."""
+        lam = next((a for a in self.ancestors(node) if isinstance(a, cst.Lambda)), None)
+        assign = self.parent(lam) if lam is not None else None
+        if not (isinstance(assign, cst.Assign) and assign.value is lam and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)):
+            return None
+        name = assign.targets[0].target.value
+        if len(self._defs.get(name, ())) != 1:
+            return None
+        for use in self.uses(name):
+            call = self.parent(use)
+            if isinstance(call, cst.Call) and call.func is use \
+                    and not any(isinstance(a, cst.Lambda) for a in self.ancestors(call)):
+                loop = self.iteration_loop(call)
+                if loop is not None:
+                    return loop
+        return None
 
     def in_training(self, node: cst.CSTNode) -> bool:
         loop = self.iteration_loop(node)
