@@ -55,6 +55,7 @@ class RedundantTensor(Rule):
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
         chain: list[cst.SimpleStatementLine] = []
         end: cst.CSTNode | None = None
+        in_lambda = in_helper and self.facts.enclosing_function(expr) is None  # a top-level lambda the loop calls
         code = self.facts.code(expr)
         name = assigned or factory
         if site.shaped:
@@ -67,7 +68,7 @@ class RedundantTensor(Rule):
             )
         elif in_helper:
             fix = Fix(
-                description="build it once outside the per-iteration function (module level or `__init__`) "
+                description=f"build it once outside the per-iteration {'lambda' if in_lambda else 'function'} (module level or `__init__`) "
                 f"and use it here: `{name} = {code}`",
                 suggestion=f"{name} = {code}",
                 safe=False,
@@ -95,7 +96,6 @@ class RedundantTensor(Rule):
             built = code if chain else f"{name} = {code}"
             fix = Fix(description=f"build it once before the loop: `{built}`", edits=edits,
                       suggestion=built, review=self.sites.review(site))
-        in_lambda = in_helper and self.facts.enclosing_function(expr) is None
         where = f"in a {'lambda' if in_lambda else 'function'} called on every iteration" if in_helper else "inside the loop"
         data = "the input's length and device only" if site.shaped else "loop-invariant data"
         code = self.facts.code(expr)
