@@ -418,11 +418,12 @@ class Facts:
             result[func] = loop
             owner = self.owner_of(func)
             for call in owner.calls_in(func.body):
+                inner = owner.enclosing_loops(call)  # `evaluate`'s own batch loop, not the epoch loop calling it
                 for callee in owner._callees(call):
                     if owner is not self:
                         self._owners.setdefault(callee, owner.owner_of(callee))
                     self._call_sites.setdefault(callee, []).append((owner, call))
-                    work.append((callee, loop))
+                    work.append((callee, inner[0] if inner else loop))
         return result
 
     def owner_of(self, node: cst.CSTNode) -> "Facts":
