@@ -19,6 +19,9 @@ c = (scores.argmax(1) % 2 == 0).squeeze()
 text = torch.arange(200) * 3
 ix = torch.randint(0, 150, (16,), generator=g)
 block = 7
+B = 64
+lengths = torch.randint(1, 21, (64,), generator=g)
+hidden = torch.randn(64, 20, 41, generator=g)
 """
 
 CASES = {
@@ -41,6 +44,10 @@ CASES = {
     "windows": ("xb", "xb = torch.stack([text[i : i + block] for i in ix])\n"),
     "shifted-windows": ("yb", "yb = torch.stack([text[i + 1 : i + 1 + block] for i in ix])\n"),
     "rows": ("rows", "rows = torch.stack([text[i] for i in ix])\n"),
+    "last-of-each-row": ("last", "last = torch.stack([scores[i, lengths[i] - 1] for i in range(B)])\n"),
+    "row-gather-chained": ("picked", "picked = torch.stack([scores[i][targets[i]] for i in torch.arange(B)])\n"),
+    "row-gather-enumerate": ("picked", "picked = torch.stack([hidden[i, j] for i, j in enumerate(targets)])\n"),
+    "row-gather-vectors": ("picked", "picked = torch.stack([hidden[i, j, 2 * j + 1] for i, j in enumerate(targets)])\n"),
 }
 
 

@@ -11,6 +11,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read
+from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
@@ -658,7 +659,12 @@ class ElementwiseLoop(Rule):
             return
         comp = node.args[0].value
         for_in = comp.for_in
-        if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
+        if for_in.inner_for_in is not None or for_in.ifs:
+            return
+        rows = self._rows_counted(for_in)
+        if qualified == "torch.stack" and rows is not None and self._stacked_row_gather(node, comp.elt, *rows):
+            return
+        if not isinstance(for_in.target, cst.Name):
             return
         if qualified == "torch.stack" and self._is_tensor(for_in.iter):
             self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
@@ -677,6 +683,43 @@ class ElementwiseLoop(Rule):
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
         )
+
+    def _rows_counted(self, for_in: cst.CompFor) -> tuple[str, str, dict[str, str]] | None:
+        """The row variable, the row count and the names standing for a row of a tensor, for
+        `for i in range(n)`, `for i in torch.arange(n)` and `for i, j in enumerate(t)` (`j` is `t[i]`)."""
+        it, target = for_in.iter, for_in.target
+        if not isinstance(it, cst.Call) or len(it.args) != 1 or it.args[0].keyword is not None or it.args[0].star:
+            return None
+        qualified, arg = self.facts.qualified_name(it.func) or "", it.args[0].value
+        if isinstance(target, cst.Name) and qualified in ("builtins.range", "torch.arange"):
+            return target.value, self.facts.code(arg), {}
+        if qualified == "builtins.enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+                and all(isinstance(el.value, cst.Name) for el in target.elements) \
+                and isinstance(arg, (cst.Name, cst.Attribute)) and self._is_tensor(arg):
+            var, row = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
+            return var, f"len({self.facts.code(arg)})", {row: self.facts.code(arg)}
+        return None
+
+    def _stacked_row_gather(self, node: cst.Call, elt: cst.BaseExpression, var: str, count: str,
+                            per_row: dict[str, str]) -> bool:
+        """`torch.stack([h[i, idx[i]] for i in range(B)])` (SR-GNN's last-item pick, a per-row
+        target gather): an index op per row, where one advanced index picks every row's."""
+        found = row_gather(self.facts, elt, var, count, per_row)
+        if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.UNKNOWN) for s in found.sources):
+            return False
+        if not self._is_tensor(found.data) and not (  # a model's output unpacked (`hidden, _ = self.gru(x)`)
+                self.facts.kind(found.data) is Kind.UNKNOWN and any(self._is_tensor(s) for s in found.sources)):
+            return False
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` picks from `{self.facts.code(found.data)}` one row at a time in Python: an indexing "
+            "op (a kernel launch on a GPU) per row, then a copy to stack them",
+            fix=Fix(description=f"pick every row at once with one advanced index: `{found.gather}` (the same values in the "
+                    f"same order when each row's index is one number; for several per row, index rows with "
+                    f"`torch.arange(...)[:, None]`; and when the {count} rows are all of the index tensor's)",
+                    suggestion=found.gather, safe=False),
+        )
+        return True
 
     def _gathered_rows(self, node: cst.Call, elt: cst.BaseExpression, var: str, index: cst.BaseExpression) -> None:
         """`torch.stack([data[i] for i in ix])` / `[data[i : i + L] for i in ix]` over an index
