@@ -1,4 +1,4 @@
-"""The vectorised forms `elementwise-loop` suggests in its hints compute what the loops did:
+"""The vectorised forms `elementwise-loop` (and `dict-as-list`) suggest in hints compute what the loops did:
 each loop is run, then its finding's suggestion on the same data, and the results compared."""
 
 from __future__ import annotations
@@ -74,3 +74,17 @@ def test_hint_computes_what_the_loop_computed(case: str) -> None:
         assert torch.equal(torch.as_tensor(after).to(before.dtype), before)
     else:
         assert torch.allclose(torch.as_tensor(after, dtype=torch.float64), torch.as_tensor(before, dtype=torch.float64))
+
+
+def test_columns_stacked_once_give_each_row() -> None:
+    """`dict-as-list`'s hint for `torch.tensor([cols[c][i] for c in COLS], dtype=...)` read per
+    row: the columns stacked once, transposed, and indexed by the row give the same tensors."""
+    setup = "import torch\ncols = {'a': [1.7, 2.2, -3.9], 'b': [4.0, 5.5, 6.1], 'c': [0.5, 0.25, 9.0]}\nCOLS = ['c', 'a']\nout = []\n"
+    loop = "for i in range(3):\n    out.append(torch.tensor([cols[k][i] for k in COLS], dtype=torch.long))\n"
+    report = analyze_source(setup + loop, CellRef("case.py"), rules=["dict-as-list"])
+    [finding] = report.findings
+    assert finding.fix is not None and not finding.fixable and finding.fix.suggestion
+    build, _, read = finding.fix.suggestion.split("\n")
+    before = _run(setup + loop, "out")
+    after = _run(setup + build.split("#")[0] + f"\nfor i in range(3):\n    out.append({read})\n", "out")
+    assert len(before) == len(after) and all(torch.equal(a, b) and a.dtype == b.dtype for a, b in zip(before, after))

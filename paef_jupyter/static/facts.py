@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
+# `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
+# (the lists and dicts its constructor read).
+_OWN_FLAG_METHODS = frozenset({"train", "eval"})
 _is_call = type_test(cst.Call)
 _is_loop = type_test(cst.For, cst.While)
 _is_function = type_test(cst.FunctionDef)
@@ -680,7 +683,7 @@ class Facts:
             if root is not None and not self._imported(root) and not self._only_reads(func.value, method) \
                     and self.kind(func) is not Kind.MODULE:
                 out.add(root)
-                made = self._made_from(func.value)
+                made = self._made_from(func.value) if method not in _OWN_FLAG_METHODS else None
                 if made is not None:
                     out |= self._built_from(made)
         if self._leaves_arguments(call):
