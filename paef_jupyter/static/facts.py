@@ -1689,6 +1689,35 @@ def trains_visibly(facts: Facts, node: cst.CSTNode) -> bool:
     return _Training(facts, unseen_trains=False).node(node)
 
 
+def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
+    """What the unit's calls pass for parameter `name` of the enclosing function (None if
+    it is not a parameter, or some call is not visible or does not say)."""
+    func = facts.enclosing_function(name)
+    if func is None or name.value not in _params(func) or facts.value_of(name) is not None:
+        return None
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    method = isinstance(facts.parent(facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
+    if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
+        params = params[1:]
+    sites = [c for c in facts.calls_in(facts.module)
+             if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
+             and _called_name(c.func) == func.name.value]
+    if not sites:
+        return None
+    values: list[cst.BaseExpression] = []
+    for site in sites:
+        found = None
+        for i, arg in enumerate(site.args):
+            if arg.star:
+                return None
+            if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
+                found = arg.value
+        if found is None:
+            return None
+        values.append(found)
+    return values
+
+
 class _Training:
     def __init__(self, facts: Facts, unseen_trains: bool = True) -> None:
         self.facts = facts
@@ -1745,7 +1774,7 @@ class _Training:
         if any(w in lowered for w in _TRAINING_WORDS):
             return True
         if isinstance(func, cst.Name):
-            passed = self._passed_for(func)
+            passed = passed_for(self.facts, func)
             if passed is not None:
                 return any(self.callable_trains(value) for value in passed)
         return self.unseen and not any(w in lowered for w in _FORWARD_CALL_WORDS)
@@ -1763,34 +1792,6 @@ class _Training:
         if isinstance(value, cst.Call):
             return self.call(value) or (self.unseen and facts.kind(value) is not Kind.MODULE)
         return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else self.unseen
-
-    def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression] | None:
-        """What the unit's calls pass for parameter `name` of the enclosing function (None if
-        it is not a parameter, or some call is not visible or does not say)."""
-        func = self.facts.enclosing_function(name)
-        if func is None or name.value not in _params(func) or self.facts.value_of(name) is not None:
-            return None
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-        method = isinstance(self.facts.parent(self.facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
-        if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
-            params = params[1:]
-        sites = [c for c in self.facts.calls_in(self.facts.module)
-                 if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
-                 and _called_name(c.func) == func.name.value]
-        if not sites:
-            return None
-        values: list[cst.BaseExpression] = []
-        for site in sites:
-            found = None
-            for i, arg in enumerate(site.args):
-                if arg.star:
-                    return None
-                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
-                    found = arg.value
-            if found is None:
-                return None
-            values.append(found)
-        return values
 
     def method_call(self, func: cst.Attribute) -> bool:
         facts = self.facts
@@ -1838,7 +1839,7 @@ class _Training:
             return cls
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
-            passed = self._passed_for(expr) if value is None else None
+            passed = passed_for(self.facts, expr) if value is None else None
             if passed:
                 made = {id(c): c for c in (self._made_from(v) for v in passed)}
                 return next(iter(made.values())) if len(made) == 1 else None
