@@ -388,22 +388,20 @@ class ElementwiseLoop(Rule):
         if body is None or not body or node.orelse is not None or not over_tensor_elements(self.facts, node):
             return None
         variables = set(bound_names(node.target))
-        appended = []
+        counter = node.target.elements[0].value if isinstance(node.target, cst.Tuple) and isinstance(node.iter, cst.Call) \
+            and (self.facts.qualified_name(node.iter.func) or "") == "builtins.enumerate" else None
+        elements = variables - ({counter.value} if isinstance(counter, cst.Name) else set())  # `i` of `enumerate` is no element
+        done = []
         for stmt in body:
-            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            value, verb = self._collected(small, variables) if small is not None else (None, "")
+            if value is None or not (self.facts.names_read(value) & elements) or not self._per_element(value, variables):
                 return None
-            call = stmt.body[0].value
-            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
-                    and isinstance(call.func.value, cst.Name) and len(call.args) == 1 and not call.args[0].star):
-                return None
-            value = call.args[0].value
-            if not (self.facts.names_read(value) & variables) or not self._per_element(value, variables):
-                return None
-            appended.append(self.facts.code(value))
+            done.append(f"{verb} `{self.facts.code(value)}`")
         self.report(
             node,
-            f"this loop visits `{self.facts.code(node.iter)}` one element at a time to append "
-            + ", ".join(f"`{v}`" for v in appended)
+            f"this loop visits `{self.facts.code(node.iter)}` one element at a time to "
+            + ", ".join(done)
             + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
             "computes every value",
             fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
@@ -411,6 +409,25 @@ class ElementwiseLoop(Rule):
                     "candidate), converting once at the end if Python values are needed", safe=False),
         )
         return False
+
+    def _collected(self, small: cst.BaseSmallStatement, variables: set[str]) -> tuple[cst.BaseExpression | None, str]:
+        """What one statement keeps of an element: `vals.append(e)`, `out[i] = e` (at the
+        element's own index, into a name the loop does not bind) or `total += e`."""
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" \
+                    and isinstance(call.func.value, cst.Name) and len(call.args) == 1 and not call.args[0].star:
+                return call.args[0].value, "append"
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Subscript):
+            target = small.targets[0].target
+            if isinstance(target.value, cst.Name) and target.value.value not in variables and len(target.slice) == 1 \
+                    and isinstance(target.slice[0].slice, cst.Index) and isinstance(target.slice[0].slice.value, cst.Name) \
+                    and target.slice[0].slice.value.value in variables:
+                return small.value, "store"
+        if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                and isinstance(small.target, cst.Name) and small.target.value not in variables:
+            return small.value, "add up"
+        return None, ""
 
     def _per_element(self, expr: cst.BaseExpression, variables: set[str]) -> bool:
         """Built from the elements by arithmetic, element-wise functions, full reductions,
@@ -435,8 +452,8 @@ class ElementwiseLoop(Rule):
             method = func.attr.value
             return (method in _ELEMENTWISE and args_ok) or (method in _REDUCTIONS | {"item"} and not expr.args)
         qualified = self.facts.qualified_name(func) or ""
-        if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
-            return args_ok
+        if qualified.startswith(("torch.", "math.")) and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
+            return args_ok  # `math.exp(v.item())`: `torch.exp` of the whole tensor
         return len(expr.args) == 1 and args_ok and self._embedding(func)
 
     def _embedding(self, module: cst.BaseExpression) -> bool:
