@@ -391,17 +391,17 @@ class ElementwiseLoop(Rule):
         counter = node.target.elements[0].value if isinstance(node.target, cst.Tuple) and isinstance(node.iter, cst.Call) \
             and (self.facts.qualified_name(node.iter.func) or "") == "builtins.enumerate" else None
         elements = variables - ({counter.value} if isinstance(counter, cst.Name) else set())  # `i` of `enumerate` is no element
-        done = []
+        done: dict[str, list[str]] = {}
         for stmt in body:
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
             value, verb = self._collected(small, variables) if small is not None else (None, "")
             if value is None or not (self.facts.names_read(value) & elements) or not self._per_element(value, variables):
                 return None
-            done.append(f"{verb} `{self.facts.code(value)}`")
+            done.setdefault(verb, []).append(f"`{self.facts.code(value)}`")
         self.report(
             node,
             f"this loop visits `{self.facts.code(node.iter)}` one element at a time to "
-            + ", ".join(done)
+            + "; ".join(f"{verb} {', '.join(values)}" for verb, values in done.items())
             + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
             "computes every value",
             fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
