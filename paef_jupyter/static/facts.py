@@ -1220,13 +1220,23 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
-        if d.loop is not None and isinstance(d.loop.node, cst.For) and self._zipped_tensor(d.loop.node, name.value):
+        if d.loop is not None and isinstance(d.loop.node, cst.For) and (
+                self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)):
             return Kind.TENSOR
         if d.function is not None and d.order == self.order(d.function):
             passed = self._param_kind(d.function, name.value)
             if passed is not Kind.UNKNOWN:
                 return passed
         return self._jedi_kind(name)
+
+    def _enumerated_batch(self, loop: cst.For, name: str) -> bool:
+        """`for i, (xb, yb) in enumerate(loader)`: `xb` and `yb` are the loader's (or tensor's)
+        items, as without `enumerate`; `i` is a count."""
+        it, target = loop.iter, loop.target
+        return isinstance(it, cst.Call) and self.qualified_name(it.func) == "builtins.enumerate" and bool(it.args) \
+            and it.args[0].keyword is None and self.kind(it.args[0].value) in (Kind.DATALOADER, Kind.TENSOR) \
+            and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+            and name in bound_names(target.elements[1].value)
 
     def _zipped_tensor(self, loop: cst.For, name: str) -> bool:
         """`p` of `for p, t in zip(preds, targets)` (or `for i, p in enumerate(preds)`) over a
