@@ -115,15 +115,16 @@ class PingPong(Rule):
         every iteration copies the index to the device (and a CUDA index on the host syncs).
         Also each index of several (`hidden[torch.arange(B).long(), lengths - 1]`), made inline
         (through dtype casts), into a model's output in a program that uses a device."""
-        if not (on_device(self.facts, node.value) or self._model_output(node.value)):
-            return
         for element in node.slice:
             index = element.slice.value if isinstance(element.slice, cst.Index) else None
             factory = _cast_source(index) if index is not None else None
             made = host_index(self.facts, factory) if isinstance(factory, (cst.Name, cst.Call)) else None
-            loop = self.facts.iteration_loop(node)
-            if made is None or loop is None or rarely_runs(self.facts, node, loop) or self.facts.iteration_loop(made) is None:
+            if made is None:
                 continue
+            loop = self.facts.iteration_loop(node)
+            if loop is None or rarely_runs(self.facts, node, loop) or self.facts.iteration_loop(made) is None \
+                    or not (on_device(self.facts, node.value) or self._model_output(node.value)):
+                return
             self._host_index(node, index, made)  # type: ignore[arg-type]
             return
 
