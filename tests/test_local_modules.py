@@ -495,3 +495,31 @@ def summary(loss):
     (tmp_path / "main.py").write_text(cpu_only)
     assert "device" not in cpu_only.replace('device = "cpu"', "")
     assert scan(tmp_path / "main.py", "host-sync") == []
+
+
+EVAL_MAIN = '''\
+import torch
+from model import Ranker
+
+model = Ranker()
+model.eval()
+ranks = []
+for x in [torch.randn(1, 6, 8) for _ in range(3)]:
+    ranks.append(model(x).argsort())
+print(ranks)
+'''
+
+
+def test_attention_in_a_local_model_class_leaves_the_no_grad_wrap_to_review(tmp_path: Path) -> None:
+    """Under no_grad in eval mode attention takes a fused fast path (outputs differ in the last
+    bits): built in another module, it still blocks the automatic wrap; a plain MLP there does not."""
+    attention = "self.attn = nn.MultiheadAttention(8, 2, batch_first=True)"
+    for layer, automatic in ((attention, False), ("self.attn = nn.Linear(8, 8)", True)):
+        write(tmp_path, {
+            "train.py": EVAL_MAIN,
+            "model.py": f"from torch import nn\n\n\nclass Ranker(nn.Module):\n    def __init__(self):\n"
+                        f"        super().__init__()\n        {layer}\n\n    def forward(self, x):\n"
+                        f"        return x.sum(-1)\n",
+        })
+        [finding] = scan(tmp_path / "train.py", "eval-without-no-grad")
+        assert finding["fixable"] is automatic, layer
