@@ -177,16 +177,15 @@ def main() -> None:
             "(kernel side); the page draws the live chart after that (browser suite). "
             "Targets: warm within 0.5 s, cold within 3 s. Sent to code start: from the execute request "
             "to the cell's first statement.",
-            "SETUP runs `%load_ext` before `import torch`: torch's lazy parts (torch._dynamo, "
-            "torch._inductor) are then imported right after the cell that imported torch, and a cell "
-            "sent at once waits for them before its code (the first row's wait before the code); "
-            "before, the first profiler start imported them inside the user's loop (1.4-4.1 s of the "
-            "cell's own time).",
+            "SETUP runs `%load_ext` before `import torch`. torch's profiler starts without importing "
+            "torch._inductor / torch._dynamo (its `hasattr(torch, '_inductor')` read a flag only inductor "
+            "sets): the first profiler start costs milliseconds, where the import cost 1.4-4.1 s of the "
+            "user's loop (or, warmed up front, of the cell before).",
             "The static report (cards, diffs, source, a static chart) is sent before the live view's "
             "widgets are built: the page handles their comm_open messages one by one, and an output "
             "sent after them waits for all.",
-            "The first cell never waits for the warm-ups started by %load_ext (jedi, the profiler, the "
-            "analysis, the view): its code runs at once and its analysis waits for them after the code "
+            "The warm-ups started by %load_ext (jedi, the analysis, the view) run only between cells: "
+            "a first cell sent at once runs alone, and its analysis does not wait for jedi's cold start "
             "(the first row); once they are done the first report is as quick as a warm one (the second).",
             "A placeholder output is sent at once when the cell starts and emptied when the report comes.",
             f"Widget traffic per report (comm_open + comm_msg bytes, kernel to front end): "

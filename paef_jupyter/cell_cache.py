@@ -144,6 +144,11 @@ class _Cache:
                 self._items.move_to_end(key)
             return value
 
+    def drop(self, which: Callable[[Any], bool]) -> None:
+        with self._lock:
+            for key in [k for k in self._items if which(k)]:
+                del self._items[key]
+
     def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
             self._items[key] = value
@@ -195,6 +200,13 @@ def cached_analysis(
     if not report.errors:
         _reports.put(key, (ref, report))
     return report
+
+
+def forget(text: str) -> None:
+    """Drop what is remembered of `text`: an analysis made without all its facts (jedi still
+    cold) must not stand for the next run's."""
+    _loops.drop(lambda key: key == text)
+    _reports.drop(lambda key: key[0] == text)
 
 
 def _with_ref(value: Any, old: CellRef, new: CellRef) -> Any:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import gc
 import inspect
 import os
 import re
@@ -30,7 +31,7 @@ from .model import AnalysisError, CellRef, Report, SourceUnit
 from .run_steps import Steps, relay, run_now
 
 if TYPE_CHECKING:
-    from .dynamic.warm import TorchWarmUp
+    from .dynamic.warm import CellGate
 
 
 @dataclass(frozen=True)
@@ -81,7 +82,8 @@ class PaefMagics(Magics):
         super().__init__(shell)
         self.last: Report | None = None
         self.warming: threading.Thread | None = None
-        self.torch_warm_up: TorchWarmUp | None = None
+        self.gate: CellGate | None = None  # the warm-up's steps run between cells
+        self.profiled_a_cell = False
 
     @line_cell_magic
     def paef(self, line: str, cell: str | None = None) -> Any:
@@ -186,20 +188,30 @@ class PaefMagics(Magics):
         `await`, for a driver that awaits it)."""
         __tracebackhide__ = True  # noqa: F841
         warming = self.warming is not None and self.warming.is_alive()
-        if warming:
-            from .dynamic.warm import before_cell
-
-            before_cell()
+        beside = warming and self.gate is not None and self.gate.stepping
         code = CellCode.build(self.shell, text, cell_count(self.shell) if count is None else count,
                               awaited=awaited)
         ns = self.shell.user_ns
         if profile:
-            steps = api.profiling_cell(text, ns, ref=ref, filename_to_ref={code.filename: ref}, top=top,
-                                       started=started, progress=progress,
-                                       ready=lambda: self._note_warm_up(progress))
-            run = yield from relay(steps, code)
+            from .static.types import JediOracle
+
+            # The kernel's first profiled cell does not wait for jedi's cold start: the warm-up
+            # runs after it (`dynamic.warm`), and the report says what went unanswered.
+            first, self.profiled_a_cell = not self.profiled_a_cell, True
+            JediOracle.skip_cold, JediOracle.unanswered = first and warming, 0
+            try:
+                steps = api.profiling_cell(text, ns, ref=ref, filename_to_ref={code.filename: ref}, top=top,
+                                           started=started, progress=progress,
+                                           ready=lambda: self._note_warm_up(progress))
+                run = yield from relay(steps, code)
+            finally:
+                JediOracle.skip_cold, unanswered = False, JediOracle.unanswered
             error = _from_user_code(run.error, code.filename)
-            report = _shared_with_warmup(run.report) if warming else run.report
+            report = _with_warm_up_notes(run.report, beside, unanswered)
+            if unanswered:
+                from .cell_cache import forget
+
+                forget(text)
             return CellOutcome(run.value, error, report)
         ran = yield code
         value, error = ran.value, ran.error
@@ -219,14 +231,18 @@ class PaefMagics(Magics):
 
     def _note_warm_up(self, progress: Callable[[str], None] | None) -> None:
         """Called after the cell's code ran, before its analysis, which does not wait for the
-        warm-up: only a question to jedi does (`JediOracle`), and most cells ask none."""
-        if self.warming is not None and self.warming.is_alive():
+        warm-up: only a question to jedi does (`JediOracle`; not the first cell's)."""
+        from .static.types import JediOracle
+
+        if self.warming is not None and self.warming.is_alive() and not JediOracle.skip_cold:
             from .dynamic.collector import tell
 
-            tell(progress, "analysing, while paef's one-time warm-up finishes (the first cell only)\u2026")
+            tell(progress, "analysing, while paef's one-time warm-up finishes\u2026")
 
     def _wait_for_jedi(self) -> None:
-        """The whole warm-up, finished (a scan asks jedi about every cell; unloading)."""
+        """The whole warm-up, finished now (a scan asks jedi about every cell; unloading)."""
+        if self.gate is not None:
+            self.gate.hurry()
         if self.warming is not None:
             self.warming.join()
             self.warming = None
@@ -526,14 +542,20 @@ def history_units(shell: Any) -> list[SourceUnit]:
 _PROFILER_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "dynamic") + os.sep
 
 
-def _shared_with_warmup(report: Report) -> Report:
-    """The first cell ran at once, while jedi's one-time warm-up still ran beside it: say so
-    where its times are read."""
-    if report.profile is None:
+def _with_warm_up_notes(report: Report, beside: bool, unanswered: int) -> Report:
+    """Say where the report is read what the one-time warm-up did to it: a step of it ran
+    beside the cell (its times may read high), or jedi, still cold, was not asked."""
+    notes = []
+    if beside:
+        notes.append("paef's one-time warm-up (jedi) ran beside this first cell: its times may read high; "
+                     "re-run the cell for clean figures")
+    if unanswered:
+        notes.append(f"this first cell was analysed before jedi's one-time warm-up: {unanswered} type "
+                     "question(s) went unanswered, so a finding may be missing; re-run the cell for the "
+                     "full analysis")
+    if report.profile is None or not notes:
         return report
-    note = ("paef's one-time warm-up (jedi) ran beside this first cell: its times may read high; "
-            "re-run the cell for clean figures")
-    return replace(report, profile=replace(report.profile, notes=report.profile.notes + (note,)))
+    return replace(report, profile=replace(report.profile, notes=report.profile.notes + tuple(notes)))
 
 
 def _from_user_code(error: BaseException | None, filename: str) -> BaseException | None:
@@ -600,7 +622,7 @@ _loaded: dict[int, PaefMagics] = {}
 def load_ipython_extension(ipython: Any) -> None:
     if id(ipython) in _loaded:
         return
-    from .dynamic.warm import TorchWarmUp, warm_in_background
+    from .dynamic.warm import CellGate, collect_all, defer_full_collections, warm_in_background
     from .magic_async import install
     from .static import warm
     from .static.types import JediOracle
@@ -616,15 +638,15 @@ def load_ipython_extension(ipython: Any) -> None:
     # The labextension's handshake, and the notebook's remembered dismissals with it, arrive
     # while the user writes the next cell: the first report already knows them.
     magics.editor  # noqa: B018 - builds the kernel's bridge
-    # jedi's, the profiler's, the analysis' and the view's cold starts take seconds: pay them
-    # while the user writes the next cell.
-    # torch's lazy parts never load beside user code: imported from the warm-up thread while a
-    # cell imports them too, both imports fail halfway (see dynamic/warm.py).
-    magics.torch_warm_up = torch_warm_up = TorchWarmUp()
-    ipython.events.register("pre_run_cell", torch_warm_up.before_cell)
-    ipython.events.register("post_run_cell", torch_warm_up.after_cell)
-    magics.warming = warm_in_background(lambda: warm(background=False), _warm_analysis, warm_view,
-                                        torch_ready=torch_warm_up.now())
+    # jedi's, the analysis' and the view's cold starts take seconds: paid while the user
+    # writes the next cell, never beside one (`%load_ext` itself is a cell: the gate opens
+    # after it).
+    magics.gate = gate = CellGate(cell_running=running_cell(ipython).code is not None)
+    ipython.events.register("pre_run_cell", gate.cell_starts)
+    ipython.events.register("post_run_cell", gate.cell_ends)
+    deferred = defer_full_collections()
+    magics.warming = warm_in_background(gate, warm_view, lambda: warm(background=False), _warm_analysis,
+                                        collect=collect_all if deferred else gc.collect)
     _loaded[id(ipython)] = magics
 
 
@@ -643,10 +665,8 @@ def unload_ipython_extension(ipython: Any) -> None:
     from .magic_async import uninstall
 
     uninstall(ipython)
-    if magics.torch_warm_up is not None:
-        for event, hook in (("pre_run_cell", magics.torch_warm_up.before_cell),
-                            ("post_run_cell", magics.torch_warm_up.after_cell)):
+    if magics.gate is not None:
+        for event, hook in (("pre_run_cell", magics.gate.cell_starts), ("post_run_cell", magics.gate.cell_ends)):
             with contextlib.suppress(ValueError):
                 ipython.events.unregister(event, hook)
-        magics.torch_warm_up.join()
     magics._wait_for_jedi()

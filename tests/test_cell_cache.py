@@ -154,3 +154,25 @@ def test_a_loop_found_through_a_namespace_function_is_chosen_every_run() -> None
             _parsed(text, ref), ns, lambda f: earlier if f == "<earlier-cell>" else None))[1])
         assert target is not None and target.ref == earlier
     assert calls == [1, 1]
+
+
+def test_a_forgotten_cell_is_analysed_again_and_other_cells_stay() -> None:
+    """A first cell analysed before jedi was warm is forgotten: its next run gets the full
+    analysis, and what is remembered of other cells stays."""
+    calls: list[int] = []
+    ns = {"h": torch.arange(4.0), "torch": torch}
+    ref = CellRef("In[3]")
+    analysed(PING_PONG, ref, ns, calls)
+    analysed(DICT_LOOP, ref, {"data": {"x": [[1.0]] * 4}, "torch": torch}, calls)
+    chosen: list[int] = []
+
+    def choose() -> tuple[Any, dict]:
+        chosen.append(1)
+        return choose_loop(parse_unit(SourceUnit(ref, PING_PONG)))
+
+    cached_loop(PING_PONG, ref, choose)
+    cell_cache.forget(PING_PONG)
+    analysed(PING_PONG, ref, ns, calls)
+    analysed(DICT_LOOP, ref, {"data": {"x": [[1.0]] * 4}, "torch": torch}, calls)
+    cached_loop(PING_PONG, ref, choose)
+    assert len(calls) == 3 and len(chosen) == 2

@@ -329,3 +329,20 @@ def test_a_trace_over_the_event_cap_is_not_read_and_the_cell_still_runs(monkeypa
     assert run.error is None and run.mode == "off" and run.trace is None
     assert any("over the 10 read" in n for n in run.notes)
     assert profile.mode == "off"
+
+
+def test_an_import_before_the_window_runs_untraced_and_the_window_is_still_found(tmp_path, monkeypatch):
+    """A module imported in the loop's first iteration (a first optimizer imports torch's
+    compiler) runs none of the cell's lines: its calls skip the hook, which is back in place
+    when the import returns, so the window and its lines are as without the import."""
+    (tmp_path / "paef_probe_module.py").write_text(
+        "import sys\nHOOKS = []\ndef f():\n    HOOKS.append(sys.gettrace())\nfor _ in range(3):\n    f()\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "paef_probe_module", raising=False)
+    text = PING_PONG.replace("    x = w * i\n", "    import paef_probe_module\n    x = w * i\n")
+    run, profile = _profile(text, 4, warmup=2, window=4)
+    assert run.error is None and run.mode == "window" and profile.profiled_iterations == 4
+    assert sys.modules["paef_probe_module"].HOOKS == [getattr] * 3  # the C no-op, not our hook
+    assert profile.line(CELL, 7).tensor_creations == 4
+    assert sys.gettrace() is None and not _profiler_enabled()

@@ -1,90 +1,112 @@
-"""The warm-up at `%load_ext` makes a first cell wait only for what that cell itself needs."""
+"""The warm-up at `%load_ext` runs only between cells, and the profiler starts without
+importing torch's compiler."""
 
 from __future__ import annotations
 
-import threading
-
-import torch
+import gc
+import subprocess
+import sys
+import time
+import weakref
 
 from paef_jupyter.dynamic import warm
 
 
-def test_only_the_profiler_session_holds_the_profilers_turn(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    """A cell starting its profiler waits for the warm-up's short session, never for the
-    optimizer's lazy imports (seconds on a busy box), which only an optimizer needs."""
-    monkeypatch.setattr(warm, "_done", threading.Event())
-    held: list[bool] = []
-    real = torch.optim.Adam
-
-    def adam(*args, **kwargs):  # type: ignore[no-untyped-def]
-        held.append(warm._lock.locked())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(torch.optim, "Adam", adam)
-    thread = warm.warm_in_background(lambda: None)
-    thread.join(timeout=120)
-    assert not thread.is_alive() and held == [False]
-    assert warm._done.is_set() and not torch.autograd.profiler._is_profiler_enabled
+def test_the_warm_up_waits_while_a_cell_runs(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(warm, "PAUSE_S", 0.05)
+    gate = warm.CellGate(cell_running=True)  # `%load_ext` is itself a cell
+    ran: list[str] = []
+    thread = warm.warm_in_background(gate, lambda: ran.append("step"), collect=lambda: ran.append("collect"))
+    time.sleep(0.3)
+    assert ran == [] and thread.is_alive()
+    gate.cell_ends()
+    gate.cell_starts()  # the next cell, sent at once: still nothing beside it
+    time.sleep(0.3)
+    assert ran == []
+    gate.cell_ends()
+    thread.join(timeout=30)
+    assert ran == ["step", "collect"] and not gate.stepping
 
 
-def test_a_cell_that_starts_first_skips_the_profiler_session(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(warm, "_done", threading.Event())
-    started: list[int] = []
-    monkeypatch.setattr(torch.profiler.profile, "start", lambda self: started.append(1))
-    warm.before_cell()
-    warm.warm_profiler()
-    assert started == []
+def test_a_hurried_gate_opens_for_good(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """`%paef scan` needs jedi now, from inside a cell: the warm-up must not wait for its end."""
+    gate = warm.CellGate(cell_running=True)
+    ran: list[int] = []
+    thread = warm.warm_in_background(gate, lambda: ran.append(1), collect=lambda: None)
+    gate.hurry()
+    gate.cell_starts()
+    thread.join(timeout=30)
+    assert ran == [1]
+
+
+def test_a_step_that_fails_does_not_stop_the_others() -> None:
+    gate = warm.CellGate(cell_running=False)
+    ran: list[int] = []
+    thread = warm.warm_in_background(gate, lambda: 1 / 0, lambda: ran.append(1), collect=lambda: None)
+    thread.join(timeout=30)
+    assert ran == [1]
+
+
+def test_full_collections_are_deferred_then_collect_everything() -> None:
+    if gc.get_freeze_count():
+        gc.unfreeze()
+
+    class Node:
+        pass
+
+    node = Node()
+    node.me = node  # a cycle: only the collector frees it
+    ref = weakref.ref(node)
+    del node
+    assert warm.defer_full_collections() and gc.get_freeze_count() > 0
+    gc.collect()
+    assert ref() is not None  # set aside: not collected yet
+    assert not warm.defer_full_collections()  # never on top of a freeze already made
+    warm.collect_all()
+    assert gc.get_freeze_count() == 0 and ref() is None
 
 
 def _run(code: str) -> str:
-    import subprocess
-    import sys
-
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return done.stdout.strip()
 
 
-def test_the_warm_up_thread_imports_no_part_of_torch() -> None:
-    """torch._inductor and torch._dynamo import each other: imported from the warm-up thread
-    while a cell imported them too, one side failed halfway (an ImportError in the user's
-    first optimizer step, or 'the profiler could not start'). They are imported in the
-    kernel's thread; the thread then imports nothing of torch's."""
+def test_the_profiler_starts_without_importing_the_compiler() -> None:
+    """torch's profiler asks `hasattr(torch, '_inductor')` (importing inductor and dynamo, 1-4 s)
+    for a flag only inductor can set; ours records the same ops without that import, and asks
+    torch as usual once inductor is in."""
+    out = _run(
+        "import sys, torch\n"
+        "from torch.profiler import ProfilerActivity\n"
+        "from paef_jupyter.dynamic.torch_profile import profile\n"
+        "import torch.profiler.profiler as module\n"
+        "p = profile(activities=[ProfilerActivity.CPU])\n"
+        "p.start()\n"
+        "(torch.ones(4) * 2).sum()\n"
+        "p.stop()\n"
+        "names = {e.name for e in p.events()}\n"
+        "print('aten::mul' in names, 'torch._inductor' in sys.modules, 'torch._dynamo' in sys.modules,"
+        " module.torch is torch)\n"
+        "import torch._inductor\n"
+        "q = profile(activities=[ProfilerActivity.CPU])\n"
+        "q.start(); q.stop()\n"
+        "print(q.has_cudagraphs == torch._inductor.config.triton.cudagraphs)\n"
+    )
+    assert out.splitlines() == ["True False False True", "True"]
+
+
+def test_the_warm_up_imports_no_part_of_torch() -> None:
+    """torch's lazy parts import each other: imported from a thread while a cell imports them
+    too, one side fails halfway. The warm-up imports none of torch's."""
     out = _run(
         "import sys, torch\n"
         "from paef_jupyter.dynamic import warm\n"
-        "assert warm.import_lazy_torch()\n"
+        "from paef_jupyter.static import warm as jedi\n"
+        "from paef_jupyter.ui.warm import warm_view\n"
         "before = {m for m in sys.modules if m.startswith('torch')}\n"
-        "warm.warm_in_background(lambda: None).join()\n"
+        "warm.warm_in_background(warm.CellGate(cell_running=False), warm_view, lambda: jedi(background=False)).join()\n"
         "print(sorted({m for m in sys.modules if m.startswith('torch')} - before))\n"
     )
     assert out == "[]"
 
-
-def test_a_kernel_without_torch_gets_no_torch_from_the_warm_up() -> None:
-    """Importing torch is the user's to do: no torch step runs, the cell's profiler pays."""
-    out = _run(
-        "import sys\n"
-        "from paef_jupyter.dynamic import warm\n"
-        "print(warm.import_lazy_torch(), 'torch' in sys.modules)\n"
-        "warm.warm_in_background(lambda: None, torch_ready=False).join()\n"
-        "print('torch' in sys.modules, warm._done.is_set())\n"
-    )
-    assert out.splitlines() == ["False False", "False True"]
-
-
-def test_torch_imported_after_load_ext_is_warmed_between_cells() -> None:
-    """`%load_ext` before `import torch` (the usual order): torch's lazy parts are imported
-    after the cell that imported torch, and the next cell starts only once they are in."""
-    out = _run(
-        "import sys\n"
-        "from paef_jupyter.dynamic.warm import TorchWarmUp\n"
-        "w = TorchWarmUp()\n"
-        "print(w.now())\n"
-        "w.after_cell(None)\n"  # a cell without torch: nothing to do
-        "import torch\n"
-        "w.after_cell(None)\n"
-        "w.before_cell(None)\n"
-        "print(all(f'torch.{p}' in sys.modules for p in ('_inductor', '_dynamo')))\n"
-    )
-    assert out.splitlines() == ["False", "True"]

@@ -21,7 +21,6 @@ from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
 from .trace_events import Trace, from_activities, load_chrome_trace
-from .warm import profiler_turn
 
 
 # A cell with no loop to window (or a very long iteration) is profiled this long at most:
@@ -81,7 +80,9 @@ def collecting(
     out = Collected(loop=loop)
     try:
         import torch
-        from torch.profiler import ProfilerActivity, profile
+        from torch.profiler import ProfilerActivity
+
+        from .torch_profile import profile
     except ImportError:
         out.notes.append("torch is not importable in this kernel: the cell ran unprofiled")
         t0 = time.perf_counter()
@@ -99,10 +100,6 @@ def collecting(
     state = {"started": False, "running": False}
 
     def start() -> None:
-        with profiler_turn():
-            _start()
-
-    def _start() -> None:
         if _guarded(lambda: torch.autograd.profiler._is_profiler_enabled):
             # The profiler is global: starting ours would end the user's own session.
             if not out.notes:

@@ -29,6 +29,11 @@ from .code_files import CodeFiles
 from .loop_length import loop_length
 from .trace_events import MARKER_PREFIX
 
+# Where every `import` statement that loads a module begins (importlib's own frame).
+_FIND_AND_LOAD = sys.modules["importlib._bootstrap"]._find_and_load.__code__
+# A global trace function in C that asks for no local tracing: `getattr(frame, "call", None)`.
+_NO_TRACE = getattr
+
 
 @dataclass(frozen=True)
 class LoopTarget:
@@ -193,7 +198,7 @@ class LineTracer:
         if self._installed:
             # Only our own hook is removed: a hook the cell set meanwhile (pdb, breakpoint(),
             # coverage) stays in place.
-            if sys.gettrace() is self._hook:
+            if sys.gettrace() in (self._hook, _NO_TRACE):
                 sys.settrace(self._previous)
             self._installed = False
         if self._watchdog is not None:
@@ -247,6 +252,8 @@ class LineTracer:
     def _new_frame(self, frame: FrameType) -> Any:
         if self.done:
             return None
+        if frame.f_code is _FIND_AND_LOAD and not self.recording:
+            return self._importing()
         # Every Python call comes here, library code included (`trainer.fit()`): the place to
         # enforce the time cap even when no cell line runs for a long while.
         if self.recording and self._over_cap():
@@ -267,6 +274,21 @@ class LineTracer:
         if not self.recording and header is None:
             return None
         return _FrameTracer(self, idx)
+
+    def _importing(self) -> Callable[[FrameType, str, Any], Any]:
+        """An import before the window (a first optimizer imports torch._dynamo and
+        torch._inductor: seconds of module code) runs none of the cell's lines: its frames are
+        not sent to this hook, whose cost on each call doubled such imports. The global hook
+        becomes a C no-op until the import returns; lines of frames already traced (the cell's)
+        are still seen, so nothing the window needs is missed."""
+        sys.settrace(_NO_TRACE)
+
+        def until_return(frame: FrameType, event: str, arg: Any) -> Any:
+            if event == "return" and sys.gettrace() is _NO_TRACE:
+                sys.settrace(self._previous if self.done else self._hook)
+            return until_return
+
+        return until_return
 
     def _header(self, idx: int) -> int | None:
         try:

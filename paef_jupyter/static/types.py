@@ -140,6 +140,10 @@ class JediOracle:
     # inspect them in place.
     in_process = False
     _here: Any = None
+    # A kernel's first cell does not wait for jedi's cold start (seconds, warmed between cells):
+    # while this is set and jedi is not warm, questions go unanswered, counted in `unanswered`.
+    skip_cold = False
+    unanswered = 0
 
     @classmethod
     def _environment(cls) -> Any:
@@ -168,6 +172,9 @@ class JediOracle:
     def _infer(self, line: int, col: int) -> str | None:
         # jedi's caches are global and not thread-safe: a warm-up in progress (`warm`, in a
         # thread) finishes first. An analysis that never asks jedi never waits for it.
+        if JediOracle.skip_cold and not JediOracle._warm:
+            JediOracle.unanswered += 1
+            return None
         try:
             with JediOracle._lock:
                 if self._script is None:

@@ -7,12 +7,12 @@ for it. Nothing here talks to a frontend; the view commits a plan once the edit 
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Iterable, Mapping
 
 from ..fix import FixError, apply_findings, unified_diff
-from ..model import Finding, SourceUnit
+from ..model import Finding, Fix, SourceUnit
 
 
 @dataclass(frozen=True)
@@ -47,15 +47,26 @@ class CellFixes:
         self.applied = plan.applied
 
 
-@lru_cache(maxsize=256)
 def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
     """The unified diff of one fix on its own (automatic, or one to review before applying it
-    by hand), or None when it has none. Cached: the widget and its static fallback show the
-    same diffs, and each costs a parse and a compile of the rewritten unit."""
-    if finding.fix is None or not (finding.fix.automatic or finding.fix.needs_review):
+    by hand), or None when it has none.
+
+    Cached by what it depends on (the text and the fix, not the finding's measured figures,
+    new on every run): the widget and its static copy show the same diffs, a re-run cell shows
+    them again, and each costs a parse and a compile of the rewritten unit."""
+    fix = finding.fix
+    if fix is None or not (fix.automatic or fix.needs_review):
         return None
-    try:
-        new, done, _ = apply_findings(unit.text, [finding], unsafe=True)
-    except FixError:
-        return None
-    return unified_diff(unit.text, new, name) if done else None
+    key = (unit.text, fix, name)
+    if key not in _diffs:
+        try:
+            new, done, _ = apply_findings(unit.text, [finding], unsafe=True)
+        except FixError:
+            new, done = unit.text, []
+        _diffs[key] = unified_diff(unit.text, new, name) if done else None
+        while len(_diffs) > 256:
+            _diffs.popitem(last=False)
+    return _diffs[key]
+
+
+_diffs: OrderedDict[tuple[str, Fix, str], str | None] = OrderedDict()
