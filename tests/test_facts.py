@@ -257,3 +257,21 @@ def test_rewrites_keep_dtype_grad_and_device(before: Path) -> None:
 
     after = before.with_name(before.name.replace(".in.py", ".out.py"))
     assert _dtypes(run_fixture(before.read_text(), str(before))) == _dtypes(run_fixture(after.read_text(), str(after)))
+
+
+def test_items_of_an_enumerated_loader_are_its_batches() -> None:
+    """`for i, (xb, yb) in enumerate(loader)` types `xb`, `yb` as `for xb, yb in loader` does;
+    `i` is the count (and a list enumerated is no loader)."""
+    from paef_jupyter.static.types import Kind
+
+    code = (
+        "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
+        "loader = DataLoader(TensorDataset(torch.randn(4, 2), torch.randn(4)), batch_size=2)\n"
+        "rows = [[1, 2], [3, 4]]\n"
+        "for i, (xb, yb) in enumerate(loader):\n    xb, i\n"
+        "for j, (a, b) in enumerate(rows):\n    a\n"
+    )
+    module = cst.parse_module(code)
+    facts = Facts(module)
+    kinds = {name: facts.kind(facts.uses(name)[-1]) for name in ("xb", "i", "a")}  # the reads in the loop bodies
+    assert kinds["xb"] is Kind.TENSOR and kinds["i"] is not Kind.TENSOR and kinds["a"] is not Kind.TENSOR

@@ -437,6 +437,66 @@ def test_a_loop_of_another_module_is_asked_of_its_own_analysis() -> None:
     assert {("engine.py", "host-sync", 16), ("engine.py", "eval-without-no-grad", 22)} <= found
 
 
+def test_a_metric_helper_of_another_module_runs_per_batch_of_the_loop_calling_it(tmp_path: Path) -> None:
+    """`blind4_project_partseg`: `compute_iou` (utils.py) is called in `evaluate`'s batch loop,
+    and `evaluate` once per epoch. The helper runs once per batch, under the innermost loop
+    around its call, not under the epoch loop that reached `evaluate` (which hid its syncs)."""
+    write(tmp_path, {
+        "main.py": '''\
+import torch
+from torch import nn
+
+from metrics import compute_iou, summary
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+
+
+@torch.no_grad()
+def evaluate(net, batches):
+    scores = []
+    for x, y in batches:
+        x, y = x.to(device), y.to(device)
+        scores.append(compute_iou(net(x).argmax(1), y))
+    return sum(scores) / len(scores)
+
+
+net = nn.Linear(4, 3).to(device)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+data = [(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(3)]
+for epoch in range(2):
+    for x, y in data:
+        loss = nn.functional.cross_entropy(net(x.to(device)), y.to(device))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(evaluate(net, data), summary(loss))
+''',
+        "metrics.py": '''\
+def compute_iou(pred, target):
+    ious = []
+    for c in range(3):
+        inter = ((pred == c) & (target == c)).sum().item()
+        union = ((pred == c) | (target == c)).sum().item()
+        ious.append(inter / max(union, 1))
+    return sum(ious) / 3
+
+
+def summary(loss):
+    return loss.item()
+''',
+    })
+    found = {(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")}
+    assert ("metrics.py", 4) in found and ("metrics.py", 5) in found
+    assert ("metrics.py", 11) not in found  # once per epoch
+    # the same program on the host only: the helper's `.item()` copies nothing from a device
+    main = (tmp_path / "main.py").read_text()
+    cpu_only = main.replace('device = "cuda" if torch.cuda.is_available() else "cpu"', 'device = "cpu"')
+    cpu_only = cpu_only.replace(".to(device)", "").replace("x, y = x, y\n", "")
+    (tmp_path / "main.py").write_text(cpu_only)
+    assert "device" not in cpu_only.replace('device = "cpu"', "")
+    assert scan(tmp_path / "main.py", "host-sync") == []
+
+
 EVAL_MAIN = '''\
 import torch
 from model import Ranker

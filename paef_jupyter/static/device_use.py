@@ -97,8 +97,10 @@ def _selects_cuda(facts: Facts, node: cst.CSTNode, code: str) -> bool:
 
 def uses_device(facts: Facts) -> bool:
     """The program moves or creates something on an accelerator: `.cuda()`, `.to(device)`,
-    `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, or in the live namespace."""
-    return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in _prior_units(facts)) or _namespace_uses_device(facts)
+    `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, in a unit that runs this
+    unit's functions per iteration (a script importing a helper module), or in the live namespace."""
+    return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in (*_prior_units(facts), *_caller_units(facts))) \
+        or _namespace_uses_device(facts)
 
 
 def may_use_mps(facts: Facts) -> bool:
@@ -111,6 +113,15 @@ def _prior_units(facts: Facts) -> list[Facts]:
     seen: dict[int, Facts] = {}
     for earlier, _ in facts.prior._values.values():
         seen.setdefault(id(earlier), earlier)
+    return [f for f in seen.values() if f is not facts]
+
+
+def _caller_units(facts: Facts) -> list[Facts]:
+    """The other units whose loops call this unit's functions (`metrics.compute_iou` from `main.py`)."""
+    seen: dict[int, Facts] = {}
+    for func in facts.externally_called:
+        for caller, _ in facts.per_iteration_call_sites(func):
+            seen.setdefault(id(caller), caller)
     return [f for f in seen.values() if f is not facts]
 
 

@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 
 LoopNode = cst.For | cst.While
 FunctionNode = cst.FunctionDef
+# `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
+# (the lists and dicts its constructor read).
+_OWN_FLAG_METHODS = frozenset({"train", "eval"})
 _is_call = type_test(cst.Call)
 _is_loop = type_test(cst.For, cst.While)
 _is_function = type_test(cst.FunctionDef)
@@ -356,7 +359,28 @@ class Facts:
         if loops:
             return loops[0]
         func = self.enclosing_function(node)
-        return self.per_iteration_functions.get(func) if func is not None else None
+        return self.per_iteration_functions.get(func) if func is not None else self.bound_lambda_loop(node)
+
+    def bound_lambda_loop(self, node: cst.CSTNode) -> Loop | None:
+        """`mse2psnr = lambda x: -10 * torch.log(x) / torch.log(torch.tensor(10.0))` at the top
+        level: its body runs once per call, so once per iteration of the loop (or per-iteration
+        function) that calls it. Only a name bound once, called outside any lambda."""
+        lam = next((a for a in self.ancestors(node) if isinstance(a, cst.Lambda)), None)
+        assign = self.parent(lam) if lam is not None else None
+        if not (isinstance(assign, cst.Assign) and assign.value is lam and len(assign.targets) == 1
+                and isinstance(assign.targets[0].target, cst.Name)):
+            return None
+        name = assign.targets[0].target.value
+        if len(self._defs.get(name, ())) != 1:
+            return None
+        for use in self.uses(name):
+            call = self.parent(use)
+            if isinstance(call, cst.Call) and call.func is use \
+                    and not any(isinstance(a, cst.Lambda) for a in self.ancestors(call)):
+                loop = self.iteration_loop(call)
+                if loop is not None:
+                    return loop
+        return None
 
     def in_training(self, node: cst.CSTNode) -> bool:
         loop = self.iteration_loop(node)
@@ -399,11 +423,12 @@ class Facts:
             result[func] = loop
             owner = self.owner_of(func)
             for call in owner.calls_in(func.body):
+                inner = owner.enclosing_loops(call)  # `evaluate`'s own batch loop, not the epoch loop calling it
                 for callee in owner._callees(call):
                     if owner is not self:
                         self._owners.setdefault(callee, owner.owner_of(callee))
                     self._call_sites.setdefault(callee, []).append((owner, call))
-                    work.append((callee, loop))
+                    work.append((callee, inner[0] if inner else loop))
         return result
 
     def owner_of(self, node: cst.CSTNode) -> "Facts":
@@ -660,7 +685,7 @@ class Facts:
             if root is not None and not self._imported(root) and not self._only_reads(func.value, method) \
                     and self.kind(func) is not Kind.MODULE:
                 out.add(root)
-                made = self._made_from(func.value)
+                made = self._made_from(func.value) if method not in _OWN_FLAG_METHODS else None
                 if made is not None:
                     out |= self._built_from(made)
         if self._leaves_arguments(call):
@@ -1197,13 +1222,23 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
-        if d.loop is not None and isinstance(d.loop.node, cst.For) and self._zipped_tensor(d.loop.node, name.value):
+        if d.loop is not None and isinstance(d.loop.node, cst.For) and (
+                self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)):
             return Kind.TENSOR
         if d.function is not None and d.order == self.order(d.function):
             passed = self._param_kind(d.function, name.value)
             if passed is not Kind.UNKNOWN:
                 return passed
         return self._jedi_kind(name)
+
+    def _enumerated_batch(self, loop: cst.For, name: str) -> bool:
+        """`for i, (xb, yb) in enumerate(loader)`: `xb` and `yb` are the loader's (or tensor's)
+        items, as without `enumerate`; `i` is a count."""
+        it, target = loop.iter, loop.target
+        return isinstance(it, cst.Call) and self.qualified_name(it.func) == "builtins.enumerate" and bool(it.args) \
+            and it.args[0].keyword is None and self.kind(it.args[0].value) in (Kind.DATALOADER, Kind.TENSOR) \
+            and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+            and name in bound_names(target.elements[1].value)
 
     def _zipped_tensor(self, loop: cst.For, name: str) -> bool:
         """`p` of `for p, t in zip(preds, targets)` (or `for i, p in enumerate(preds)`) over a
@@ -1666,6 +1701,35 @@ def trains_visibly(facts: Facts, node: cst.CSTNode) -> bool:
     return _Training(facts, unseen_trains=False).node(node)
 
 
+def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
+    """What the unit's calls pass for parameter `name` of the enclosing function (None if
+    it is not a parameter, or some call is not visible or does not say)."""
+    func = facts.enclosing_function(name)
+    if func is None or name.value not in _params(func) or facts.value_of(name) is not None:
+        return None
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    method = isinstance(facts.parent(facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
+    if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
+        params = params[1:]
+    sites = [c for c in facts.calls_in(facts.module)
+             if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
+             and _called_name(c.func) == func.name.value]
+    if not sites:
+        return None
+    values: list[cst.BaseExpression] = []
+    for site in sites:
+        found = None
+        for i, arg in enumerate(site.args):
+            if arg.star:
+                return None
+            if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
+                found = arg.value
+        if found is None:
+            return None
+        values.append(found)
+    return values
+
+
 class _Training:
     def __init__(self, facts: Facts, unseen_trains: bool = True) -> None:
         self.facts = facts
@@ -1722,7 +1786,7 @@ class _Training:
         if any(w in lowered for w in _TRAINING_WORDS):
             return True
         if isinstance(func, cst.Name):
-            passed = self._passed_for(func)
+            passed = passed_for(self.facts, func)
             if passed is not None:
                 return any(self.callable_trains(value) for value in passed)
         return self.unseen and not any(w in lowered for w in _FORWARD_CALL_WORDS)
@@ -1740,34 +1804,6 @@ class _Training:
         if isinstance(value, cst.Call):
             return self.call(value) or (self.unseen and facts.kind(value) is not Kind.MODULE)
         return self.instance_call(value) if isinstance(value, (cst.Name, cst.Attribute)) else self.unseen
-
-    def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression] | None:
-        """What the unit's calls pass for parameter `name` of the enclosing function (None if
-        it is not a parameter, or some call is not visible or does not say)."""
-        func = self.facts.enclosing_function(name)
-        if func is None or name.value not in _params(func) or self.facts.value_of(name) is not None:
-            return None
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-        method = isinstance(self.facts.parent(self.facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
-        if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
-            params = params[1:]
-        sites = [c for c in self.facts.calls_in(self.facts.module)
-                 if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
-                 and _called_name(c.func) == func.name.value]
-        if not sites:
-            return None
-        values: list[cst.BaseExpression] = []
-        for site in sites:
-            found = None
-            for i, arg in enumerate(site.args):
-                if arg.star:
-                    return None
-                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
-                    found = arg.value
-            if found is None:
-                return None
-            values.append(found)
-        return values
 
     def method_call(self, func: cst.Attribute) -> bool:
         facts = self.facts
@@ -1815,7 +1851,7 @@ class _Training:
             return cls
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
-            passed = self._passed_for(expr) if value is None else None
+            passed = passed_for(self.facts, expr) if value is None else None
             if passed:
                 made = {id(c): c for c in (self._made_from(v) for v in passed)}
                 return next(iter(made.values())) if len(made) == 1 else None

@@ -472,9 +472,14 @@ def locally_bound(facts: Facts, node: cst.CSTNode) -> set[str]:
 def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozenset[str] = frozenset()) -> bool:
     """`facts.is_invariant`, also refusing names a surrounding comprehension binds, code in a
     lambda (it runs when called, maybe after the loop) and calls of this unit's functions
-    that read a global the loop changes."""
+    that read a global the loop changes. A top-level lambda the loop calls (`mse2psnr(loss)`)
+    runs once per call: what it builds from neither its arguments nor varying names is invariant."""
     if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr):
         return False
+    called_lambda = facts.enclosing_function(expr) is None and not facts.enclosing_loops(expr) \
+        and facts.bound_lambda_loop(expr) is loop
+    if called_lambda:
+        return not _own_state_changed(facts, expr)
     if not facts.enclosing_loops(expr) and facts.enclosing_function(expr) is loop.function:
         return False  # reached through a recursive call: each call has its own arguments
     for anc in facts.ancestors(expr):

@@ -76,7 +76,8 @@ class CpuFunction(Rule):
             return
         target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
         if target is None and in_loop:
-            self._report_per_batch(node, what)
+            if not self._per_item(node, what):
+                self._report_per_batch(node, what)
             return
         if target is None or self._inside_invariant_constructor(node) or (in_loop and self._filled_buffer(node, target)):
             return
@@ -128,6 +129,44 @@ class CpuFunction(Rule):
                     f"of `{iterable}`) and read the batch's entry inside, by its position from `enumerate`",
                     suggestion=f"{name} = [{code} for {target} in {iterable}]", safe=False),
         )
+
+    def _per_item(self, node: cst.Call, what: str) -> bool:
+        """`torch.tensor([encode(texts[j]) for j in idx])` in a batch loop under an epoch loop: the
+        call reads item `j` of data no loop changes (and nothing else that varies), so every
+        epoch recomputes the same result for each item, whatever order the batches come in.
+        Caching one result per item changes the data's shape: a hint. True when reported."""
+        loops = self.facts.enclosing_loops(node)
+        comp = next((a for a in self.facts.ancestors(node) if isinstance(a, (cst.ListComp, cst.GeneratorExp))), None)
+        if len(loops) < 2 or comp is None or comp.for_in.inner_for_in is not None \
+                or not isinstance(comp.for_in.target, cst.Name) or self._inside_invariant_constructor(node):
+            return False
+        var, outer = comp.for_in.target.value, loops[-1]
+        items = []
+        for arg in node.args:
+            value = arg.value
+            if arg.star or arg.keyword is not None and var in self.facts.names_read(value):
+                return False
+            if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index) \
+                    and isinstance(value.slice[0].slice.value, cst.Name) and value.slice[0].slice.value.value == var:
+                value = value.value
+                items.append(value)
+            if var in self.facts.names_read(value) or not invariant(self.facts, value, outer):
+                return False
+        if len(items) != 1 or not isinstance(items[0], (cst.Name, cst.Attribute)):
+            return False
+        self._reported.add(node)
+        data, code = self.facts.code(items[0]), self.facts.code(node)
+        name = fresh_name(self.facts, f"{_function_name(node)}_per_item", self._names)
+        self._names.add(name)
+        per_item = code.replace(f"{data}[{var}]", "item", 1)
+        self.report(
+            node,
+            f"`{code}` runs {what} on item `{var}` of `{data}`, which no loop changes: every pass of the outer "
+            "loop (every epoch) recomputes the same result for each item on the CPU",
+            fix=Fix(description=f"compute it once per item before the loops (`{name} = [{per_item} for item in {data}]`) "
+                    f"and read `{name}[{var}]` here", suggestion=f"{name} = [{per_item} for item in {data}]", safe=False),
+        )
+        return True
 
     def _per_sample(self, node: cst.Call, loop: Loop) -> bool:
         """`ids = tokenize(self.texts[i])` in a Dataset's `__getitem__`: a pure CPU-only call on
@@ -201,6 +240,10 @@ class CpuFunction(Rule):
         value = self.facts.namespace.get(func.value)
         if isinstance(value, types.FunctionType) and not bound_in_unit(self.facts, func.value):
             return "CPU-only preprocessing" if _live_function_is_cpu_only(value) else None
+        earlier = self.facts._function_at(func) if value is None else None  # an earlier cell's or a local module's
+        owner = self.facts.owner_of(earlier) if earlier is not None else None
+        if owner is not None and owner is not self.facts and owner.functions.get(func.value) is earlier:
+            return "CPU-only preprocessing" if owner.host_only(earlier) and owner.is_pure_function(func.value) else None
         return None
 
     def _helper_may_precompute(self, node: cst.Call) -> bool:

@@ -27,6 +27,7 @@ FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace",
     "zeros_like", "ones_like", "full_like", "empty_like",
 })
+_DEVICE_BUILDER = {"from_numpy": "as_tensor"}  # takes no `device=`: the array converts straight to the device
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
           "float": "float32", "double": "float64", "half": "float16"}
@@ -136,7 +137,8 @@ class CpuThenMove(Rule):
         factory, _ = _factory_under(made)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
-        if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
+        if factory is None or not qualified.startswith("torch.") \
+                or (name not in FACTORIES | RANDOM_FACTORIES and not self._constant_array(factory, name)) \
                 or name.endswith("_like") \
                 or any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return  # `target = torch.tensor(labels)` ... `target.to(device)`: a batch prepared, then moved
@@ -148,11 +150,17 @@ class CpuThenMove(Rule):
             node,
             f"`torch.{name}(...)` is built on the CPU (`{self.facts.code(node.func.value)}`, "  # type: ignore[attr-defined]
             f"line {self.facts.position(factory).start.line}) and copied to the device here on every iteration",
-            fix=Fix(description=f"create it on the device where it is built (`torch.{name}(..., device=...)`, the "
+            fix=Fix(description=f"create it on the device where it is built (`torch.{_DEVICE_BUILDER.get(name, name)}(..., device=...)`, the "
                     "device this statement moves it to) and drop the copy"
                     + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
                     safe=False),
         )
+
+    def _constant_array(self, factory: cst.Call, name: str) -> bool:
+        """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))` per iteration: a constant
+        built through NumPy (a batch stacked with NumPy, `np.stack(rows)`, is data: not this)."""
+        loop = self.facts.iteration_loop(factory)
+        return self._sites.wraps_new_array(factory, name) and loop is not None and invariant(self.facts, factory, loop)
 
     def _joined(self, node: cst.Call, join: cst.Call, exact: bool) -> None:
         """`torch.cat([torch.arange(n, 2 * n), torch.arange(0, n)]).to(z.device)`: every piece is

@@ -51,7 +51,8 @@ class DictAsList(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
-        if qualified in KEYED_CONSTRUCTORS:
+        across = KEYED_CONSTRUCTORS.get(qualified) is Kind.DICT_OF_LIST and self._row_across_columns(node)
+        if qualified in KEYED_CONSTRUCTORS and not across:
             self._keyed_rows(node, qualified)
         if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in CONSTRUCTORS:
             return
@@ -87,11 +88,11 @@ class DictAsList(Rule):
         if not isinstance(comp, cst.ListComp) or comp.for_in.inner_for_in is not None or comp.for_in.ifs:
             return
         elt, var = comp.elt, comp.for_in.target
-        tail = ""  # `sessions[s][:max_len]`: a fixed slice of each row
+        tail, part = "", None  # `sessions[s][:max_len]`: a fixed slice of each row
         if isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) \
                 and len(elt.slice) == 1 and isinstance(elt.slice[0].slice, (cst.Slice, cst.Index)) \
                 and var.value not in self.facts.names_read(elt.slice[0]):
-            tail, elt = f"[{self.facts.code(elt.slice[0])}]", elt.value
+            tail, part, elt = f"[{self.facts.code(elt.slice[0])}]", elt.slice[0], elt.value
         if not (isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and len(elt.slice) == 1
                 and isinstance(elt.slice[0].slice, cst.Index) and _key_of(elt.slice[0].slice.value, var.value)
                 and isinstance(elt.value, (cst.Name, cst.Attribute))):
@@ -105,6 +106,8 @@ class DictAsList(Rule):
             return
         if not invariant(self.facts, table, loop) or invariant(self.facts, comp.for_in.iter, loop):
             return  # the dict changes in the loop, or the same keys every time (redundant-tensor)
+        if part is not None and self.facts.varying_names(part, loop) & self.facts.names_read(part):
+            return  # `[d[c][row] for c in cols(row)]`: not one fixed slice of every row
         d, keys, ctor = self.facts.code(table), self.facts.code(comp.for_in.iter), self.facts.code(node.func)
         base = fresh_name(self.facts, f"{_name_of(table)}_rows", self._names)
         self._names.add(base)
@@ -125,6 +128,47 @@ class DictAsList(Rule):
             fix=Fix(description=f"stack the rows once {where} and gather them per batch",
                     suggestion=suggestion, safe=False),
         )
+
+    def _row_across_columns(self, node: cst.Call) -> bool:
+        """`torch.tensor([self.cols[c][i] for c in CAT_COLS])` in `__getitem__`: row `i` read out
+        of every column list of a dict, one Python object per column, for every sample. The
+        columns stacked once (rows x columns) make each sample one index."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        comp = positional[0].value if len(positional) == 1 else None
+        if not isinstance(comp, cst.ListComp) or comp.for_in.inner_for_in is not None or comp.for_in.ifs \
+                or not isinstance(comp.for_in.target, cst.Name) or keyword(node, "requires_grad") is not None:
+            return False
+        var, elt = comp.for_in.target.value, comp.elt
+        column = elt.value if isinstance(elt, cst.Subscript) and len(elt.slice) == 1 \
+            and isinstance(elt.slice[0].slice, cst.Index) else None
+        if not (isinstance(column, cst.Subscript) and len(column.slice) == 1 and isinstance(column.slice[0].slice, cst.Index)
+                and isinstance(column.slice[0].slice.value, cst.Name) and column.slice[0].slice.value.value == var
+                and isinstance(column.value, (cst.Name, cst.Attribute))):
+            return False
+        table, row = column.value, elt.slice[0].slice.value  # type: ignore[union-attr]
+        if var in self.facts.names_read(row) or var in self.facts.names_read(table) \
+                or not (self.facts.kind(table) is Kind.DICT_OF_LIST or self._filled_with_lists(table)):
+            return False
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return False
+        if not invariant(self.facts, table, loop) or not invariant(self.facts, comp.for_in.iter, loop) \
+                or invariant(self.facts, row, loop):
+            return False  # the dict or the columns change, or the same row every time (redundant-tensor)
+        d, cols, ctor = self.facts.code(table), self.facts.code(comp.for_in.iter), self.facts.code(node.func)
+        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
+        name = fresh_name(self.facts, f"{_name_of(table)}_table", self._names)
+        self._names.add(name)
+        where = "before the loop" if self.facts.enclosing_loops(node) else "where the dict is created (`__init__` for a Dataset)"
+        suggestion = f"{name} = {ctor}([{d}[{var}] for {var} in {cols}]{options}).T  # once, {where}\n...\n{name}[{self.facts.code(row)}]"
+        self.report(
+            node,
+            f"`{d}` maps each column to a Python list: `{ctor}([{d}[{var}][{self.facts.code(row)}] for {var} in {cols}])` "
+            "reads one row out of every column, one Python object at a time, on every iteration; the columns "
+            "stacked once into one tensor (rows x columns) make each row a single index",
+            fix=Fix(description=f"stack the columns once {where} and index the row", suggestion=suggestion, safe=False),
+        )
+        return True
 
     def _filled_with_lists(self, table: cst.BaseExpression) -> bool:
         """`sessions = {}` then `sessions[sid] = [...]` (a list literal or comprehension) in a loop:

@@ -11,6 +11,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read
+from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
@@ -423,22 +424,20 @@ class ElementwiseLoop(Rule):
         if body is None or not body or node.orelse is not None or not over_tensor_elements(self.facts, node):
             return None
         variables = set(bound_names(node.target))
-        appended = []
+        counter = node.target.elements[0].value if isinstance(node.target, cst.Tuple) and isinstance(node.iter, cst.Call) \
+            and (self.facts.qualified_name(node.iter.func) or "") == "builtins.enumerate" else None
+        elements = variables - ({counter.value} if isinstance(counter, cst.Name) else set())  # `i` of `enumerate` is no element
+        done: dict[str, list[str]] = {}
         for stmt in body:
-            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Expr)):
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            value, verb = self._collected(small, variables) if small is not None else (None, "")
+            if value is None or not (self.facts.names_read(value) & elements) or not self._per_element(value, variables):
                 return None
-            call = stmt.body[0].value
-            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "append"
-                    and isinstance(call.func.value, cst.Name) and len(call.args) == 1 and not call.args[0].star):
-                return None
-            value = call.args[0].value
-            if not (self.facts.names_read(value) & variables) or not self._per_element(value, variables):
-                return None
-            appended.append(self.facts.code(value))
+            done.setdefault(verb, []).append(f"`{self.facts.code(value)}`")
         self.report(
             node,
-            f"this loop visits `{self.facts.code(node.iter)}` one element at a time to append "
-            + ", ".join(f"`{v}`" for v in appended)
+            f"this loop visits `{self.facts.code(node.iter)}` one element at a time to "
+            + "; ".join(f"{verb} {', '.join(values)}" for verb, values in done.items())
             + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
             "computes every value",
             fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
@@ -446,6 +445,25 @@ class ElementwiseLoop(Rule):
                     "candidate), converting once at the end if Python values are needed", safe=False),
         )
         return False
+
+    def _collected(self, small: cst.BaseSmallStatement, variables: set[str]) -> tuple[cst.BaseExpression | None, str]:
+        """What one statement keeps of an element: `vals.append(e)`, `out[i] = e` (at the
+        element's own index, into a name the loop does not bind) or `total += e`."""
+        if isinstance(small, cst.Expr) and isinstance(small.value, cst.Call):
+            call = small.value
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "append" \
+                    and isinstance(call.func.value, cst.Name) and len(call.args) == 1 and not call.args[0].star:
+                return call.args[0].value, "append"
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Subscript):
+            target = small.targets[0].target
+            if isinstance(target.value, cst.Name) and target.value.value not in variables and len(target.slice) == 1 \
+                    and isinstance(target.slice[0].slice, cst.Index) and isinstance(target.slice[0].slice.value, cst.Name) \
+                    and target.slice[0].slice.value.value in variables:
+                return small.value, "store"
+        if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) \
+                and isinstance(small.target, cst.Name) and small.target.value not in variables:
+            return small.value, "add up"
+        return None, ""
 
     def _per_element(self, expr: cst.BaseExpression, variables: set[str]) -> bool:
         """Built from the elements by arithmetic, element-wise functions, full reductions,
@@ -470,8 +488,8 @@ class ElementwiseLoop(Rule):
             method = func.attr.value
             return (method in _ELEMENTWISE and args_ok) or (method in _REDUCTIONS | {"item"} and not expr.args)
         qualified = self.facts.qualified_name(func) or ""
-        if qualified.startswith("torch.") and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
-            return args_ok
+        if qualified.startswith(("torch.", "math.")) and qualified.rsplit(".", 1)[-1] in _ELEMENTWISE:
+            return args_ok  # `math.exp(v.item())`: `torch.exp` of the whole tensor
         return len(expr.args) == 1 and args_ok and self._embedding(func)
 
     def _embedding(self, module: cst.BaseExpression) -> bool:
@@ -694,7 +712,12 @@ class ElementwiseLoop(Rule):
             return
         comp = node.args[0].value
         for_in = comp.for_in
-        if for_in.inner_for_in is not None or for_in.ifs or not isinstance(for_in.target, cst.Name):
+        if for_in.inner_for_in is not None or for_in.ifs:
+            return
+        rows = self._rows_counted(for_in)
+        if qualified == "torch.stack" and rows is not None and self._stacked_row_gather(node, comp.elt, *rows):
+            return
+        if not isinstance(for_in.target, cst.Name):
             return
         if qualified == "torch.stack" and self._is_tensor(for_in.iter):
             self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
@@ -713,6 +736,43 @@ class ElementwiseLoop(Rule):
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
         )
+
+    def _rows_counted(self, for_in: cst.CompFor) -> tuple[str, str, dict[str, str]] | None:
+        """The row variable, the row count and the names standing for a row of a tensor, for
+        `for i in range(n)`, `for i in torch.arange(n)` and `for i, j in enumerate(t)` (`j` is `t[i]`)."""
+        it, target = for_in.iter, for_in.target
+        if not isinstance(it, cst.Call) or len(it.args) != 1 or it.args[0].keyword is not None or it.args[0].star:
+            return None
+        qualified, arg = self.facts.qualified_name(it.func) or "", it.args[0].value
+        if isinstance(target, cst.Name) and qualified in ("builtins.range", "torch.arange"):
+            return target.value, self.facts.code(arg), {}
+        if qualified == "builtins.enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+                and all(isinstance(el.value, cst.Name) for el in target.elements) \
+                and isinstance(arg, (cst.Name, cst.Attribute)) and self._is_tensor(arg):
+            var, row = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
+            return var, f"len({self.facts.code(arg)})", {row: self.facts.code(arg)}
+        return None
+
+    def _stacked_row_gather(self, node: cst.Call, elt: cst.BaseExpression, var: str, count: str,
+                            per_row: dict[str, str]) -> bool:
+        """`torch.stack([h[i, idx[i]] for i in range(B)])` (SR-GNN's last-item pick, a per-row
+        target gather): an index op per row, where one advanced index picks every row's."""
+        found = row_gather(self.facts, elt, var, count, per_row)
+        if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.UNKNOWN) for s in found.sources):
+            return False
+        if not self._is_tensor(found.data) and not (  # a model's output unpacked (`hidden, _ = self.gru(x)`)
+                self.facts.kind(found.data) is Kind.UNKNOWN and any(self._is_tensor(s) for s in found.sources)):
+            return False
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` picks from `{self.facts.code(found.data)}` one row at a time in Python: an indexing "
+            "op (a kernel launch on a GPU) per row, then a copy to stack them",
+            fix=Fix(description=f"pick every row at once with one advanced index: `{found.gather}` (the same values in the "
+                    f"same order when each row's index is one number; for several per row, index rows with "
+                    f"`torch.arange(...)[:, None]`; and when the {count} rows are all of the index tensor's)",
+                    suggestion=found.gather, safe=False),
+        )
+        return True
 
     def _gathered_rows(self, node: cst.Call, elt: cst.BaseExpression, var: str, index: cst.BaseExpression) -> None:
         """`torch.stack([data[i] for i in ix])` / `[data[i : i + L] for i in ix]` over an index

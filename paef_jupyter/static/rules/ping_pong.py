@@ -9,7 +9,8 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..facts import Facts
+from ..device_use import uses_device
+from ..facts import Facts, passed_for
 from ..names import names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
@@ -111,20 +112,41 @@ class PingPong(Rule):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         """`emb[idx]` with `emb` on the device and `idx = torch.tensor(ids)` made on the host:
-        every iteration copies the index to the device (and a CUDA index on the host syncs)."""
-        if len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        every iteration copies the index to the device (and a CUDA index on the host syncs).
+        Also each index of several (`hidden[torch.arange(B).long(), lengths - 1]`), made inline
+        (through dtype casts), into a model's output in a program that uses a device."""
+        for element in node.slice:
+            index = element.slice.value if isinstance(element.slice, cst.Index) else None
+            factory = _cast_source(index) if index is not None else None
+            made = host_index(self.facts, factory) if isinstance(factory, (cst.Name, cst.Call)) else None
+            if made is None:
+                continue
+            loop = self.facts.iteration_loop(node)
+            if loop is None or rarely_runs(self.facts, node, loop) or self.facts.iteration_loop(made) is None \
+                    or not (on_device(self.facts, node.value) or self._model_output(node.value)):
+                return
+            self._host_index(node, index, made)  # type: ignore[arg-type]
             return
-        index = node.slice[0].slice.value
-        if not isinstance(index, cst.Name) or not on_device(self.facts, node.value):
-            return
-        made = host_index(self.facts, index)
-        loop = self.facts.iteration_loop(node)
-        if made is None or loop is None or rarely_runs(self.facts, node, loop) or self.facts.iteration_loop(made) is None:
-            return
+
+    def _model_output(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """`hidden = self.gnn(A, h)` in a program that puts things on a device: what a module
+        computes lives where its parameters were moved; so does a parameter every call of the
+        function passes such a value or a tensor moved there (`model.compute_scores(hidden, mask)`)."""
+        if not isinstance(expr, cst.Name) or depth > 2 or not uses_device(self.facts):
+            return False
+        value = self.facts.value_of(expr)
+        if isinstance(value, cst.Call):
+            return self.facts.kind(value.func) is Kind.MODULE
+        passed = passed_for(self.facts, expr) if value is None else None
+        return bool(passed) and all(on_device(self.facts, v) or self._model_output(v, depth + 1) for v in passed)  # type: ignore[union-attr]
+
+    def _host_index(self, node: cst.Subscript, index: cst.BaseExpression, made: cst.Call) -> None:
         tensor = self.facts.code(node.value)
         ctor = self.facts.code(made.func)
-        suggestion = f"{self.facts.code(index)} = {self.facts.code(made)[:-1].rstrip()}, device={tensor}.device)" \
-            if made.args and ctor.rsplit(".", 1)[-1] != "from_numpy" else f"{self.facts.code(made)}.to({tensor}.device)"
+        on_dev = f"{self.facts.code(made)[:-1].rstrip()}, device={tensor}.device)" if made.args \
+            and ctor.rsplit(".", 1)[-1] != "from_numpy" else f"{self.facts.code(made)}.to({tensor}.device)"
+        suggestion = f"{self.facts.code(index)} = {on_dev}" if isinstance(index, cst.Name) else \
+            self.facts.code(index).replace(self.facts.code(made), on_dev, 1)
         self.report(
             node,
             f"`{self.facts.code(index)}` is made on the host (`{ctor}`) and indexes `{tensor}`, which lives on the "
@@ -664,3 +686,14 @@ def _flows_to(facts: Facts, node: cst.CSTNode, value: cst.BaseExpression) -> boo
         else:
             return False
     return True
+
+
+_INDEX_CASTS = frozenset({"long", "int", "short"})
+
+
+def _cast_source(index: cst.BaseExpression) -> cst.BaseExpression:
+    """`torch.arange(B).long()` -> `torch.arange(B)`: an integer cast keeps the tensor where it is."""
+    while isinstance(index, cst.Call) and isinstance(index.func, cst.Attribute) and index.func.attr.value in _INDEX_CASTS \
+            and not index.args:
+        index = index.func.value
+    return index

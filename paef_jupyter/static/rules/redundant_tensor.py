@@ -19,6 +19,9 @@ from .base import Rule, RuleContext
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
                             "logspace", "eye"})
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
+# Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them).
+TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
+                            "torch.tril_indices"})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 _IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
@@ -55,6 +58,7 @@ class RedundantTensor(Rule):
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
         chain: list[cst.SimpleStatementLine] = []
         end: cst.CSTNode | None = None
+        in_lambda = in_helper and self.facts.enclosing_function(expr) is None  # a top-level lambda the loop calls
         code = self.facts.code(expr)
         name = assigned or factory
         if site.shaped:
@@ -67,7 +71,7 @@ class RedundantTensor(Rule):
             )
         elif in_helper:
             fix = Fix(
-                description="build it once outside the per-iteration function (module level or `__init__`) "
+                description=f"build it once outside the per-iteration {'lambda' if in_lambda else 'function'} (module level or `__init__`) "
                 f"and use it here: `{name} = {code}`",
                 suggestion=f"{name} = {code}",
                 safe=False,
@@ -95,7 +99,7 @@ class RedundantTensor(Rule):
             built = code if chain else f"{name} = {code}"
             fix = Fix(description=f"build it once before the loop: `{built}`", edits=edits,
                       suggestion=built, review=self.sites.review(site))
-        where = "in a function called on every iteration" if in_helper else "inside the loop"
+        where = f"in a {'lambda' if in_lambda else 'function'} called on every iteration" if in_helper else "inside the loop"
         data = "the input's length and device only" if site.shaped else "loop-invariant data"
         code = self.facts.code(expr)
         self.report(
@@ -103,7 +107,7 @@ class RedundantTensor(Rule):
             f"`{code}` is rebuilt {where} from {data}"
             + (f" (with the {len(chain)} statement{'s' if len(chain) > 1 else ''} after it, computed only from it)" if chain else "")
             + ": an allocation, a fill"
-            f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ''}"
+            f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ' of a new NumPy array' if factory == 'from_numpy' else ''}"
             " and any device copy are repeated each iteration for the same tensor",
             fix=fix,
             end_node=end,
@@ -257,7 +261,9 @@ class FactorySites:
         factory is not redundant (varying, conditional, a fresh accumulator or initial state)."""
         qualified = self.facts.qualified_name(node.func) or ""
         factory = qualified.rsplit(".", 1)[-1]
-        if not qualified.startswith("torch.") or qualified.count(".") != 1 or factory not in DATA_FACTORIES | FILL_FACTORIES:
+        builder = qualified in TABLE_BUILDERS
+        if not builder and (not qualified.startswith("torch.") or qualified.count(".") != 1
+                            or factory not in DATA_FACTORIES | FILL_FACTORIES and not self.wraps_new_array(node, factory)):
             return None
         if keyword(node, "requires_grad") is not None or keyword(node, "out") is not None or not node.args:
             return None
@@ -279,10 +285,13 @@ class FactorySites:
         target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
         shaped = False
         if target is None:
-            if not in_helper or not self._table(node, factory, loop) or self._moved_after(node) \
-                    or not shape_derived(self.facts, expr, loop):
+            # `torch.tensor([1e10], device=x.device).expand(d.shape)`: the table is the part of the chain
+            # that depends only on the input's length and device; what follows it reads the data
+            shaped_part = next((e for e in reversed(chain) if shape_derived(self.facts, e, loop)), None) \
+                if in_helper and (builder or self._table(node, factory, loop) and not self._moved_after(node)) else None
+            if shaped_part is None:
                 return None  # built on the host then moved: `cpu-then-move`'s fix is the one to offer
-            target, shaped = loop, True
+            expr, target, shaped = shaped_part, loop, True
         assigned = self._assigned_name(expr)
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
@@ -295,6 +304,11 @@ class FactorySites:
                 and self._callers_carry_state(scope):
             return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
         return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
+
+    def wraps_new_array(self, node: cst.Call, factory: str) -> bool:
+        """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))`: the array is built in the
+        call, so the tensor is too; `torch.from_numpy(self.table)` only wraps memory (no work)."""
+        return factory == "from_numpy" and len(node.args) == 1 and self.facts.allocates(node.args[0].value)
 
     def _moved_after(self, node: cst.Call) -> bool:
         """`torch.arange(L).unsqueeze(0).to(x.device)`: made on the host, then copied."""
@@ -321,7 +335,7 @@ class FactorySites:
         constant data put where the input lives (`torch.tensor(self.offsets, device=x.device)`)."""
         if factory in ("arange", "linspace", "logspace", "eye"):
             return True
-        if factory in ("tensor", "as_tensor") and node.args and node.args[0].keyword is None \
+        if factory in ("tensor", "as_tensor", "from_numpy") and node.args and node.args[0].keyword is None \
                 and invariant(self.facts, node.args[0].value, loop):
             return True
         parent = self.facts.parent(node)
@@ -670,7 +684,7 @@ def _dimension(index: cst.BaseExpression) -> set[str] | None:
 
 
 def _shape_access(facts: Facts, name: cst.Name) -> set[str] | None:
-    """`name.device`, `name.dtype`, `name.size(i)`, `name.shape[i]` (the dimension it reads)."""
+    """`name.device`, `name.dtype`, `name.size(i)`, `name.shape[i]`, `name.size()[i]` (the dimension it reads)."""
     attr = facts.parent(name)
     if not isinstance(attr, cst.Attribute) or attr.value is not name:
         return None
@@ -680,8 +694,12 @@ def _shape_access(facts: Facts, name: cst.Name) -> set[str] | None:
     if attr.attr.value in _SHAPE_METHODS and isinstance(outer, cst.Call) and outer.func is attr \
             and len(outer.args) == 1 and outer.args[0].keyword is None:
         return _dimension(outer.args[0].value)
-    if attr.attr.value == "shape" and isinstance(outer, cst.Subscript) and len(outer.slice) == 1 \
-            and isinstance(outer.slice[0].slice, cst.Index):
+    if attr.attr.value in _SHAPE_METHODS and isinstance(outer, cst.Call) and outer.func is attr and not outer.args:
+        outer = facts.parent(outer)  # `x.size()[1]` indexes the shape like `x.shape[1]`
+        indexed = isinstance(outer, cst.Subscript)
+    else:
+        indexed = attr.attr.value == "shape" and isinstance(outer, cst.Subscript)
+    if indexed and len(outer.slice) == 1 and isinstance(outer.slice[0].slice, cst.Index):  # type: ignore[union-attr]
         return _dimension(outer.slice[0].slice.value)
     return None
 
@@ -714,9 +732,7 @@ def _shape_local(facts: Facts, name: str, func: cst.FunctionDef | None, loop: Lo
             continue
         if not isinstance(target, cst.Name):
             return None
-        head = value.value if isinstance(value, cst.Attribute) else \
-            value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) else \
-            value.value.value if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) else None
+        head = _shape_receiver(value)
         found = _shape_access(facts, head) if isinstance(head, cst.Name) else None
         if found is None:
             found = _configured(facts, value, func, loop, depth)
@@ -724,6 +740,15 @@ def _shape_local(facts: Facts, name: str, func: cst.FunctionDef | None, loop: Lo
             return None
         sources |= found
     return sources if bound else None
+
+
+def _shape_receiver(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` of `x.device`, `x.size(1)`, `x.shape[1]`, `x.size()[1]`."""
+    if isinstance(value, cst.Subscript):
+        value = value.value
+    if isinstance(value, cst.Call):
+        value = value.func
+    return value.value if isinstance(value, cst.Attribute) else None
 
 
 _SIZE_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Divide, cst.Modulo, cst.Power)
