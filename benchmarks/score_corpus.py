@@ -42,7 +42,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -320,10 +320,42 @@ def execute(target: str, times: int = 1) -> list[str]:
     return outputs
 
 
+def execute_many(targets: Sequence[str], times: int = 1) -> dict[str, dict[str, Any]]:
+    """`execute` each target in turn in this process: one torch import for a whole batch.
+
+    A program's error is its own result, not the batch's; torch's process-wide settings a
+    program may change (grad mode, default dtype, threads) are put back before the next one.
+    """
+    results: dict[str, dict[str, Any]] = {}
+    restore = _torch_settings_restorer()
+    for target in targets:
+        try:
+            results[target] = {"ok": True, "outputs": execute(target, times)}
+        except BaseException as exc:  # noqa: BLE001 - SystemExit from a script is its failure too
+            results[target] = {"ok": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
+        restore()
+    return results
+
+
+def _torch_settings_restorer() -> Callable[[], None]:
+    import torch
+
+    grad, dtype, threads = torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_num_threads()
+    deterministic = torch.are_deterministic_algorithms_enabled()
+
+    def restore() -> None:
+        torch.set_grad_enabled(grad)
+        torch.set_default_dtype(dtype)
+        torch.set_num_threads(threads)
+        torch.use_deterministic_algorithms(deterministic)
+
+    return restore
+
+
 CHILD = (
     "import json, sys; sys.path.insert(0, {root!r}); "
-    "from benchmarks.score_corpus import execute; "
-    "print('\\x00PAEF-CORPUS' + json.dumps(execute({target!r}, {times})))"
+    "from benchmarks.score_corpus import execute_many; "
+    "print('\\x00PAEF-CORPUS' + json.dumps(execute_many({targets!r}, {times})))"
 )
 
 
@@ -336,25 +368,52 @@ class Run:
 
 
 def run_in_subprocess(target: Path, times: int = 1, timeout: float = RUN_TIMEOUT_S) -> Run:
+    return run_batch_in_subprocess([target], times, timeout)[0]
+
+
+def run_batch_in_subprocess(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S) -> list[Run]:
+    """Run several programs in one child process (see `execute_many`), `timeout` seconds each.
+
+    A batch that dies or runs out of time is run again one program per process, so every
+    failure is reported against the program that caused it.
+    """
     env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", PYTHONHASHSEED="0", CUDA_VISIBLE_DEVICES="")
+    names = [str(t) for t in targets]
     start = time.perf_counter()
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", CHILD.format(root=str(ROOT), target=str(target), times=times)],
+            [sys.executable, "-c", CHILD.format(root=str(ROOT), targets=names, times=times)],
             capture_output=True,
             text=True,
-            timeout=timeout,
+            timeout=timeout * len(targets),
             env=env,
             cwd=str(ROOT),
         )
+        error = ""
     except subprocess.TimeoutExpired:
-        return Run(False, [], f"timed out after {timeout:.0f} s", time.perf_counter() - start)
-    seconds = time.perf_counter() - start
-    marker = proc.stdout.rfind("\x00PAEF-CORPUS")
-    if proc.returncode != 0 or marker < 0:
+        proc, error = None, f"timed out after {timeout:.0f} s"
+    seconds = (time.perf_counter() - start) / len(targets)
+    marker = -1 if proc is None else proc.stdout.rfind("\x00PAEF-CORPUS")
+    if proc is not None and proc.returncode == 0 and marker >= 0:
+        results = json.loads(proc.stdout[marker + len("\x00PAEF-CORPUS") :])
+        return [
+            Run(True, r["outputs"], "", seconds) if r["ok"] else Run(False, [], r["error"], seconds)
+            for r in (results[name] for name in names)
+        ]
+    if len(targets) > 1:
+        return [run_in_subprocess(t, times, timeout) for t in targets]
+    if proc is not None:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
-        return Run(False, [], f"exit {proc.returncode}: {tail[0]}", seconds)
-    return Run(True, json.loads(proc.stdout[marker + len("\x00PAEF-CORPUS") :]), "", seconds)
+        error = f"exit {proc.returncode}: {tail[0]}"
+    return [Run(False, [], error, seconds)]
+
+
+def run_all(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S, batch: int = 12) -> list[Run]:
+    """Run every target, `batch` programs per child process, two processes at a time."""
+    chunks = [list(targets[i : i + batch]) for i in range(0, len(targets), batch)]
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = pool.map(lambda chunk: run_batch_in_subprocess(chunk, times, timeout), chunks)
+        return [run for chunk_runs in runs for run in chunk_runs]
 
 
 # --- rewrites -----------------------------------------------------------------------------
@@ -633,8 +692,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_rewrite:
         with tempfile.TemporaryDirectory(prefix="paef-corpus-") as tmp:
             runnable = [p for p in programs if p.runnable]
-            with ThreadPoolExecutor(max_workers=2) as pool:
-                befores = dict(zip([p.name for p in runnable], pool.map(lambda p: run_in_subprocess(p.path), runnable)))
+            befores = dict(zip([p.name for p in runnable], run_all([p.path for p in runnable])))
             for i, (program, (outcome, findings)) in enumerate(zip(programs, analysed)):
                 where = Path(tmp) / str(i)
                 where.mkdir()

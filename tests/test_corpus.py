@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -71,12 +70,11 @@ def test_most_programs_are_runnable():
     assert len(RUNNABLE) >= 0.8 * len(PROGRAMS)
 
 
-@pytest.mark.timeout(1800)  # ~90 programs, each importing torch: minutes on a loaded 2-core box
+@pytest.mark.timeout(1800)  # ~190 programs: minutes on a loaded 2-core box
 def test_runnable_programs_run_and_are_deterministic():
-    """Each runnable program runs twice in one subprocess (two at a time) with the same output."""
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        # A generous per-program limit: on a loaded 2-core box importing torch alone can take seconds.
-        runs = list(pool.map(lambda p: sc.run_in_subprocess(p.path, times=2, timeout=240), RUNNABLE))
+    """Each runnable program runs twice in a row in one process (a dozen programs per process)."""
+    # A generous per-program limit: on a loaded 2-core box one program can take seconds.
+    runs = sc.run_all([p.path for p in RUNNABLE], times=2, timeout=240)
     failures = [f"{p.name}: {r.error}" for p, r in zip(RUNNABLE, runs) if not r.ok]
     assert not failures, failures
     unstable = [p.name for p, r in zip(RUNNABLE, runs) if r.outputs[0] != r.outputs[1]]
@@ -138,3 +136,27 @@ def test_scorer_flags_a_refused_automatic_fix(tmp_path):
         pytest.skip("graph-retention no longer offers an automatic fix here: nothing to flag")
     harms = payload["rewrites"][0]["harmful"]
     assert any("refused" in h["why"] for h in harms), harms
+
+
+def test_a_batch_reports_each_program_on_its_own(tmp_path):
+    """One process runs a batch: a failing program fails alone, and global torch settings do not leak."""
+    programs = {
+        "a_leaks.py": "import torch\ntorch.set_grad_enabled(False)\ntorch.set_default_dtype(torch.float64)\nprint('a')\n",
+        "b_raises.py": "raise ValueError('bad input')\n",
+        "c_exits.py": "import sys\nsys.exit(3)\n",
+        "d_reads.py": "import torch\nprint(torch.is_grad_enabled(), torch.get_default_dtype())\n",
+    }
+    for name, text in programs.items():
+        (tmp_path / name).write_text(text)
+    runs = sc.run_batch_in_subprocess([tmp_path / n for n in programs], times=2, timeout=120)
+    assert [r.ok for r in runs] == [True, False, False, True]
+    assert runs[1].error == "ValueError: bad input" and runs[2].error.startswith("SystemExit")
+    assert runs[3].outputs == ["True torch.float32\n"] * 2
+
+
+def test_a_batch_that_dies_is_rerun_one_program_at_a_time(tmp_path):
+    (tmp_path / "ok.py").write_text("print('fine')\n")
+    (tmp_path / "dies.py").write_text("import os\nos._exit(7)\n")
+    ok, dies = sc.run_batch_in_subprocess([tmp_path / "ok.py", tmp_path / "dies.py"], timeout=120)
+    assert ok.ok and ok.outputs == ["fine\n"]
+    assert not dies.ok and dies.error.startswith("exit 7")

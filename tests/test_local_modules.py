@@ -435,3 +435,31 @@ def test_a_loop_of_another_module_is_asked_of_its_own_analysis() -> None:
     main = Path(__file__).parents[1] / "benchmarks" / "corpus" / "blind3_project_unet_seg" / "main.py"
     found = {(Path(f["path"]).name, f["rule"], f["line"]) for f in scan(main)}
     assert {("engine.py", "host-sync", 16), ("engine.py", "eval-without-no-grad", 22)} <= found
+
+
+EVAL_MAIN = '''\
+import torch
+from model import Ranker
+
+model = Ranker()
+model.eval()
+ranks = []
+for x in [torch.randn(1, 6, 8) for _ in range(3)]:
+    ranks.append(model(x).argsort())
+print(ranks)
+'''
+
+
+def test_attention_in_a_local_model_class_leaves_the_no_grad_wrap_to_review(tmp_path: Path) -> None:
+    """Under no_grad in eval mode attention takes a fused fast path (outputs differ in the last
+    bits): built in another module, it still blocks the automatic wrap; a plain MLP there does not."""
+    attention = "self.attn = nn.MultiheadAttention(8, 2, batch_first=True)"
+    for layer, automatic in ((attention, False), ("self.attn = nn.Linear(8, 8)", True)):
+        write(tmp_path, {
+            "train.py": EVAL_MAIN,
+            "model.py": f"from torch import nn\n\n\nclass Ranker(nn.Module):\n    def __init__(self):\n"
+                        f"        super().__init__()\n        {layer}\n\n    def forward(self, x):\n"
+                        f"        return x.sum(-1)\n",
+        })
+        [finding] = scan(tmp_path / "train.py", "eval-without-no-grad")
+        assert finding["fixable"] is automatic, layer

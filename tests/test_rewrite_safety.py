@@ -6,10 +6,6 @@ program's results."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +17,7 @@ from paef_jupyter.fix import apply_findings
 from paef_jupyter.fix.apply import check_compiles
 from paef_jupyter.model import CellRef, Edit, Finding, Fix, Report, Severity, SourceUnit
 from paef_jupyter.units import read_units
+from corpus_rewrites import rewrite_all, rewrite_program
 from rule_fixtures import FIXTURES, assert_same, run_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,72 +167,25 @@ def test_card_says_which_kind_of_fix_it_is() -> None:
 RULE_FIXTURES = sorted(FIXTURES.glob("*/*.py"))
 DEMOS = sorted((ROOT / "demo_notebooks").glob("*.ipynb"))
 CORPUS = ROOT / "benchmarks" / "corpus"
-RUNNABLE = "# corpus: runnable"
-
-
-def _rewrite_all(units: list[SourceUnit]) -> list[api.Rewrite]:
-    """The default rewrite (checked: compiles), and the `--unsafe` one when any fix needs review."""
-    done = api.rewrite(units)
-    for r in done:
-        check_compiles(_masked(r.text))
-    if any(r.review for r in done):
-        for r in api.rewrite(units, unsafe=True):
-            check_compiles(_masked(r.text))
-    return done
-
-
-def _masked(text: str) -> str:
-    from paef_jupyter.source import mask
-
-    masked = mask(text)
-    return masked.text if masked.python else "pass"
 
 
 @pytest.mark.parametrize("path", RULE_FIXTURES, ids=[f"{p.parent.name}/{p.name}" for p in RULE_FIXTURES])
 def test_every_rule_fixture_rewrites_to_code_that_compiles_and_keeps_its_result(path: Path) -> None:
     text = path.read_text()
-    [done] = _rewrite_all([SourceUnit(CellRef(str(path)), text)])
+    [done] = rewrite_all([SourceUnit(CellRef(str(path)), text)])
     if done.applied and "result" in text:
         assert_same(run_fixture(text, str(path)), run_fixture(done.text, f"{path} (rewritten)"))
 
 
 @pytest.mark.parametrize("path", DEMOS, ids=[p.stem for p in DEMOS])
 def test_every_demo_notebook_rewrites_to_cells_that_compile(path: Path) -> None:
-    _rewrite_all(read_units(str(path)))
+    rewrite_all(read_units(str(path)))
 
 
 def _corpus_programs() -> list[Path]:
     if not CORPUS.is_dir():
         return []
     return sorted(p for p in CORPUS.iterdir() if p.suffix in (".py", ".ipynb") or (p.is_dir() and p.name != "__pycache__"))
-
-
-# Runs each program given on the command line, in order, in a fresh namespace with its own
-# folder first on the path and its sibling modules forgotten afterwards; prints each one's
-# stdout between markers. One process for before and after: torch is imported once.
-RUNNER = """
-import contextlib, io, os, runpy, sys
-for path in sys.argv[1:]:
-    folder, known = os.path.dirname(path), set(sys.modules)
-    sys.path.insert(0, folder)
-    sys.argv = [path]
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        runpy.run_path(path, run_name="__main__")
-    sys.path.remove(folder)
-    for name in set(sys.modules) - known:
-        if (getattr(sys.modules[name], "__file__", None) or "").startswith(folder):
-            del sys.modules[name]
-    print("=== " + path + "\\n" + out.getvalue())
-"""
-
-
-def _outputs(*paths: Path) -> list[str]:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    proc = subprocess.run([sys.executable, "-c", RUNNER, *map(str, paths)], cwd=paths[0].parent,
-                          capture_output=True, text=True, timeout=120, env=env)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return [chunk.split("\n", 1)[1] for chunk in proc.stdout.split("=== ")[1:]]
 
 
 # Automatic rewrites of the corpus that change a result: each is a rule's analysis missing a
@@ -248,32 +198,36 @@ def _corpus_params() -> list:
                          if p.name in RULE_DEFECTS else []) for p in _corpus_programs()]
 
 
+@pytest.fixture(scope="module")
+def corpus_rewrites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """Each corpus program's problem ('' if none): rewritten in two processes, then its
+    runnable files run before and after (a dozen per process) and their outputs compared."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    from benchmarks import score_corpus
+
+    programs = _corpus_programs()
+    out = tmp_path_factory.mktemp("corpus-rewrites")
+    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
+        rewritten = list(pool.map(rewrite_program, map(str, programs), [str(out / p.name) for p in programs]))
+    pairs = [(p.name, Path(b), Path(a)) for p, (_, runs) in zip(programs, rewritten) for b, a in runs]
+    flat = [path for _, before, after in pairs for path in (before, after)]
+    runs = iter(score_corpus.run_all(flat, timeout=120))
+    problems = {p.name: why for p, (why, _) in zip(programs, rewritten)}
+    for name, before, after in pairs:
+        old, new = next(runs), next(runs)
+        if not (old.ok and new.ok):
+            problems[name] = problems[name] or f"{before.name}: {'the original' if not old.ok else 'the rewrite'} " \
+                                               f"fails: {old.error or new.error}"
+        elif old.outputs != new.outputs:
+            problems[name] = problems[name] or f"{before.name}: output changed by the rewrite"
+    return problems
+
+
 @pytest.mark.parametrize("program", _corpus_params())
-def test_every_corpus_program_rewrites_safely(program: Path, tmp_path: Path) -> None:
+def test_every_corpus_program_rewrites_safely(program: Path, corpus_rewrites: dict[str, str]) -> None:
     """Each file is rewritten and compiled; a `# corpus: runnable` program whose rewrite
     changed something prints the same before and after (a directory is copied whole, its
     modules rewritten in place)."""
-    if program.is_dir():
-        before, after = tmp_path / "before", tmp_path / "after"
-        shutil.copytree(program, before)
-        shutil.copytree(program, after)
-        files = sorted(after.rglob("*.py"))
-    else:
-        before, after, files = program.parent, tmp_path, [program]
-    runnable, changed = [], False
-    for file in files:
-        [*done] = _rewrite_all(read_units(str(file)))
-        changed = changed or any(r.applied for r in done)
-        if file.suffix != ".py":
-            continue
-        target = file if program.is_dir() else after / file.name
-        if program.is_dir() or done[0].applied:
-            target.write_text(done[0].text)
-        if RUNNABLE in file.read_text()[:500] if not program.is_dir() else RUNNABLE in (before / file.relative_to(after)).read_text()[:500]:
-            runnable.append(file.relative_to(after) if program.is_dir() else Path(file.name))
-    if not changed:
-        return  # nothing rewritten: nothing to run
-    for rel in runnable:
-        if (after / rel).exists():
-            old, new = _outputs(before / rel, after / rel)
-            assert old == new, f"{program.name}/{rel}: output changed by the rewrite"
+    assert not corpus_rewrites[program.name], corpus_rewrites[program.name]

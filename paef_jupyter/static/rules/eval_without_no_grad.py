@@ -33,6 +33,12 @@ _FAST_PATH_MODULES = frozenset({
     "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerDecoder", "torch.nn.Transformer",
     "torch.nn.modules.activation.MultiheadAttention",
 })
+# Where a model's architecture comes from code this analysis never reads.
+_MODEL_SOURCES = tuple(f"{m}." for m in (
+    "transformers", "timm", "open_clip", "clip", "sentence_transformers", "diffusers", "peft",
+    "segmentation_models_pytorch", "ultralytics", "torchvision.models", "torchaudio.models", "torchaudio.pipelines",
+    "torchtext.models", "torch.hub.load", "torch.jit.load", "torch.export.load", "torch.package",
+))
 _EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|accuracy|metric)")
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
@@ -203,16 +209,32 @@ class EvalWithoutNoGrad(Rule):
         )
 
     def _fast_path_modules(self) -> str:
-        """Why grad being off changes the numbers ('' if nothing says so): in eval mode with grad
-        off, attention and transformer layers take PyTorch's fused fast path, whose results
-        differ in the last bits (enough to flip a tie in a ranking)."""
-        used = sorted({name.rsplit(".", 1)[-1] for call in self.facts.calls_in(self.facts.module)
-                       if (name := self.facts.qualified_name(call.func) or "") in _FAST_PATH_MODULES})
-        if not used:
-            return ""
-        return (f"this file builds {', '.join(f'`{u}`' for u in used)}: in eval mode under no_grad PyTorch runs its fused "
-                "fast path, whose outputs differ in the last bits from the autograd path (a ranking or an argmax "
-                "over near-ties may change)")
+        """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
+        grad off, attention and transformer layers take PyTorch's fused fast path, whose results
+        differ in the last bits (enough to flip a tie in a ranking). That holds for such layers
+        built here, in a class of another unit built here, or in a model whose code the
+        analysis cannot see (a model zoo's constructor, a loaded whole model)."""
+        used: set[str] = set()
+        unseen: set[str] = set()
+        for call in self.facts.calls_in(self.facts.module):
+            name = self.facts.qualified_name(call.func) or ""
+            if name in _FAST_PATH_MODULES:
+                used.add(name.rsplit(".", 1)[-1])
+            elif f"{name}.".startswith(_MODEL_SOURCES):
+                unseen.add(name)
+            elif (found := self.facts.class_named(call.func)) is not None and found[0] is not self.facts:
+                other = found[0]
+                used |= {q.rsplit(".", 1)[-1] for c in other.calls_in(other.module)
+                         if (q := other.qualified_name(c.func) or "") in _FAST_PATH_MODULES}
+        if used:
+            return (f"this program builds {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
+                    "PyTorch runs its fused fast path, whose outputs differ in the last bits from the autograd path "
+                    "(a ranking or an argmax over near-ties may change)")
+        if unseen:
+            return (f"the model may come from code the analysis cannot see (`{sorted(unseen)[0]}`): if it has "
+                    "attention or transformer layers, under no_grad in eval mode PyTorch runs their fused fast "
+                    "path, whose outputs differ in the last bits (a ranking or an argmax over near-ties may change)")
+        return ""
 
     def _scope(self, loop: Loop) -> cst.CSTNode:
         return loop.function.body if loop.function is not None else self.facts.module
