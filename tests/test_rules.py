@@ -99,3 +99,14 @@ def test_review_rewrite(pair: tuple[Path, Path]) -> None:
     assert after == after_path.read_text()
     again = analyze_source(after, CellRef(str(after_path)), rules=[rule])
     assert not any(f.fix is not None and f.fix.edits for f in again.findings)
+
+
+FUSION_REVIEWS = [p for p in review_pairs() if p[0].parent.name == "operator-fusion"]
+
+
+@pytest.mark.parametrize("pair", FUSION_REVIEWS, ids=_ids([p for p, _ in FUSION_REVIEWS]))
+def test_fused_op_for_review_agrees_up_to_rounding(pair: tuple[Path, Path]) -> None:
+    """A fused op offered for review computes the same function: the results agree to rounding
+    (the bits differ, which is why it is not applied by default)."""
+    before_path, after_path = pair
+    assert_same(run_fixture(before_path.read_text(), str(before_path)), run_fixture(after_path.read_text(), str(after_path)))

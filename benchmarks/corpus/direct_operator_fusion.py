@@ -11,7 +11,7 @@ device = "cuda" if torch.cuda.is_available() else "cpu"
 
 
 def gelu(x):
-    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))  # paef: expect-fix operator-fusion
+    return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))  # paef: expect operator-fusion
 
 
 class LayerNorm(nn.Module):
@@ -39,7 +39,7 @@ opt = torch.optim.Adam(model.parameters(), lr=3e-3)
 x, y = torch.randn(64, 16, device=device), torch.randint(0, 3, (64,), device=device)
 for _ in range(25):
     logits = model(x)
-    probs = torch.exp(logits) / torch.exp(logits).sum(-1, keepdim=True)  # paef: expect-fix operator-fusion
+    probs = torch.exp(logits) / torch.exp(logits).sum(-1, keepdim=True)  # paef: expect operator-fusion
     loss = F.nll_loss(torch.log(probs), y)
     opt.zero_grad()
     loss.backward()

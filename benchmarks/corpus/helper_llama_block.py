@@ -16,7 +16,7 @@ class RMSNorm(nn.Module):
         self.weight = nn.Parameter(torch.ones(dim))
 
     def forward(self, x):
-        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight  # paef: expect-fix operator-fusion
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight  # paef: expect operator-fusion
 
 
 def rotary_tables(seq_len, head_dim, device):
@@ -50,7 +50,7 @@ class Block(nn.Module):
         att = att.masked_fill(mask, float("-inf")).softmax(-1)
         x = x + self.out((att @ v).transpose(1, 2).reshape(B, T, C))
         gate = self.w1(self.norm2(x))
-        return x + self.w2(gate * torch.sigmoid(gate) * self.w3(self.norm2(x)))  # paef: expect-fix operator-fusion
+        return x + self.w2(gate * torch.sigmoid(gate) * self.w3(self.norm2(x)))  # paef: expect operator-fusion
 
 
 class TinyLM(nn.Module):

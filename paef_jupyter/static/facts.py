@@ -11,6 +11,7 @@ from __future__ import annotations
 import builtins
 import re
 import types
+from collections import deque
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
@@ -408,27 +409,32 @@ class Facts:
         modules (see `owner_of`), plus this unit's functions other units call per iteration.
         """
         result: dict[FunctionNode, Loop] = {}
-        work: list[tuple[FunctionNode, Loop]] = list(self._external.items())  # popped last: local loops win
+        local: list[tuple[FunctionNode, Loop]] = []
         for call, loop in self._calls_in_loops:
             for func in self._callees(call):
-                work.append((func, loop))
+                local.append((func, loop))
                 self._call_sites.setdefault(func, []).append((self, call))
         hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
         if hot is not None:
-            work.extend((func, hot) for func in self._per_batch_functions())
-        while work:
-            func, loop = work.pop()
-            if func in result:
-                continue
-            result[func] = loop
-            owner = self.owner_of(func)
-            for call in owner.calls_in(func.body):
-                inner = owner.enclosing_loops(call)  # `evaluate`'s own batch loop, not the epoch loop calling it
-                for callee in owner._callees(call):
-                    if owner is not self:
-                        self._owners.setdefault(callee, owner.owner_of(callee))
-                    self._call_sites.setdefault(callee, []).append((owner, call))
-                    work.append((callee, inner[0] if inner else loop))
+            local.extend((func, hot) for func in self._per_batch_functions())
+        # Breadth first, nearest loop first: a helper called in a function's batch loop runs once
+        # per batch, though that function is itself called once per epoch (torchvision's
+        # `train_one_epoch` calling `metric_logger.update`). Local loops win over other units'.
+        for seeds in (local[::-1], list(self._external.items())[::-1]):
+            work = deque(seeds)
+            while work:
+                func, loop = work.popleft()
+                if func in result:
+                    continue
+                result[func] = loop
+                owner = self.owner_of(func)
+                for call in owner.calls_in(func.body):
+                    inner = owner.enclosing_loops(call)  # `evaluate`'s own batch loop, not the epoch loop calling it
+                    for callee in owner._callees(call):
+                        if owner is not self:
+                            self._owners.setdefault(callee, owner.owner_of(callee))
+                        self._call_sites.setdefault(callee, []).append((owner, call))
+                        work.append((callee, inner[0] if inner else loop))
         return result
 
     def owner_of(self, node: cst.CSTNode) -> "Facts":
@@ -1110,7 +1116,9 @@ class Facts:
 
     def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
         """The kind of element `index` of what `call` returns, when it calls this unit's function
-        or a model of this unit's class whose every `return` is an `n`-tuple (`return logp, h`)."""
+        or a model of this unit's class whose every `return` is an `n`-tuple or list
+        (`return logp, h`) or a list comprehension, whose every element is its one expression
+        (`return [correct[:k].sum() * 100 / n for k in topk]`, torchvision's `accuracy`)."""
         func = call.func
         if not isinstance(func, cst.Name):
             return Kind.UNKNOWN
@@ -1121,7 +1129,10 @@ class Facts:
         for node in self.walk(target.body, into_scopes=False):
             if isinstance(node, cst.Return):
                 value = node.value
-                if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                if isinstance(value, cst.ListComp):
+                    kinds.add(self.kind(value.elt))
+                    continue
+                if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != n \
                         or any(isinstance(el, cst.StarredElement) for el in value.elements):
                     return Kind.UNKNOWN
                 kinds.add(self.kind(value.elements[index].value))

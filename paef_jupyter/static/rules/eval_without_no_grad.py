@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import FunctionNode, Loop, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
+from ..facts import Facts, FunctionNode, Loop, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._frozen_forward import frozen_forwards
@@ -24,6 +24,10 @@ _MODEL_WORDS = frozenset({
 })
 # Methods that store their arguments into the receiver (a list of losses, a dict of outputs).
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
+# What these give carries no autograd graph: a value that reaches `backward()` only through them
+# (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
+_GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort"})
+_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
 # Modules with a fused inference fast path taken only when grad is off (or no parameter needs it).
 _FAST_PATH_MODULES = frozenset({
     "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
@@ -264,6 +268,9 @@ class EvalWithoutNoGrad(Rule):
             return (None if "." in name else self.facts.enclosing_function(node), name)
 
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
+        bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # every one, where it is
+        reads: list[tuple[str, cst.CSTNode]] = []  # what each backward reads, and where
+        next_pass = False
 
         def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression, accumulates: bool = False) -> None:
             for name in names:
@@ -274,8 +281,19 @@ class EvalWithoutNoGrad(Rule):
         for n in self.facts.walk(self.facts.module):
             if n in inside:
                 continue
+            if isinstance(n, cst.Assign):
+                for target in n.targets:
+                    for name in list(bound_names(target.target)) or list(mutated_names(target)):
+                        bindings.setdefault(name, []).append((n, n.value))
+            elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
+                for name in bound_names(n.target):
+                    bindings.setdefault(name, []).append((n, n.value))
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                for name in bound_names(n.target):
+                    bindings.setdefault(name, []).append((n, n.iter))
             if isinstance(n, cst.Assign) and self.facts.order(n) < start \
                     and self.facts.enclosing_function(n) is loop.function:
+                next_pass |= not self._done_before(n, loop, start)  # runs again after the loop, on a later pass
                 continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
             if isinstance(n, cst.Call):
                 func = n.func
@@ -284,6 +302,7 @@ class EvalWithoutNoGrad(Rule):
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         wanted |= {key(n, name) for name in self.facts.names_read(n)}
+                        reads += [(name, n) for name in self.facts.names_read(n)]
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -320,13 +339,71 @@ class EvalWithoutNoGrad(Rule):
             if (values is None or (scope, name) in accumulated) and name in produced and visible:
                 return True  # its value from the loop is still the one read (or added to)
             for value in values or ():
-                work.extend(key(value, read) for read in self.facts.names_read(value))
-        return False
+                work.extend(key(value, read) for read in self._graph_names(value))
+        if not next_pass:
+            return False
+        # Carried to the next pass by name: what the loop binds or stores into a container (not
+        # every object a method of which it calls: the model it evaluates is read by every loss).
+        stored = {root for c in self.facts.calls_in(loop.node.body) if isinstance(c.func, cst.Attribute)
+                  and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
+        carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
+        return self._feeds_next_pass(loop, carried, bindings, reads)
 
     def _local(self, scope: FunctionNode, name: str, loop: Loop) -> bool:
         """`name` is bound by `scope` itself: by the loop inside it or as one of its parameters."""
         params = {p.name.value for p in (*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params)}
         return name in params or (loop.function is scope and name in set(loop.writes) | self.facts.mutated_in_loop(loop))
+
+    def _feeds_next_pass(self, loop: Loop, produced: set[str],
+                         bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]],
+                         reads: list[tuple[str, cst.CSTNode]]) -> bool:
+        """The same question where statements before the loop run again after it, on the next
+        pass of a loop around both (`loss = (w * ce).mean(); loss.backward()` then the scoring loop
+        that sets `w`): follow each read to the bindings it can see, in program order, and ask
+        whether the loop's value is read before something else replaces it."""
+        start = self.facts.order(loop.node)
+        end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
+        around = set(self.facts.ancestors(loop.node))
+
+        def common(node: cst.CSTNode) -> Loop | None:
+            shared = [outer for outer in self.facts.enclosing_loops(node) if outer.node in around]
+            return max(shared, key=lambda outer: self.facts.order(outer.node), default=None)
+
+        def replaced(name: str, read: cst.CSTNode) -> bool:
+            at = self.facts.order(read)
+            if at > end:
+                return any(end < self.facts.order(b) < at for b, _ in bindings.get(name, ()))
+            outer = common(read)
+            return outer is None or any(self.facts.order(b) < at and outer.node in set(self.facts.ancestors(b))
+                                        for b, _ in bindings.get(name, ()))
+
+        seen: set[tuple[str, int]] = set()
+        work = list(reads)
+        while work:
+            name, read = work.pop()
+            if (name, id(read)) in seen:
+                continue
+            seen.add((name, id(read)))
+            if name in produced and not replaced(name, read):
+                return True
+            loop_carried = common(read) is not None
+            for binding, value in bindings.get(name, ()):
+                if self.facts.order(binding) < self.facts.order(read) or loop_carried:
+                    work.extend((used, binding) for used in self._graph_names(value))
+        return False
+
+    def _graph_names(self, value: cst.BaseExpression) -> set[str]:
+        """The names `value` reads through which an autograd graph can pass: not those read only
+        under a call that drops it (`scores.topk(k).indices.tolist()`, `int(n)`, `x.detach()`) or in
+        a comparison (a bool tensor)."""
+        cut: set[cst.CSTNode] = set()
+        for node in self.facts.walk(value):
+            if node not in cut and _graphless(self.facts, node):
+                cut.update(self.facts.walk(node))
+        read = self.facts.names_read(value)
+        if not cut:
+            return read
+        return read & {n.value for n in self.facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
@@ -360,6 +437,18 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.Attribute) and node.attr.value == "indices":
+        return True  # `values.topk(k).indices`
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
+        or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
 
 
 def _called_name(call: cst.Call) -> str | None:

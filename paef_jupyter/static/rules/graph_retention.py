@@ -64,6 +64,7 @@ class GraphRetention(Rule):
         backwarded |= self._loss_terms(loop, backwarded)
         leaves = [leaf for leaf in _leaves(added)
                   if (isinstance(leaf, cst.Name) and leaf.value in backwarded) or self._carries_graph(leaf, _DEPTH)]
+        leaves += [call for call in _called(added) if self._returns_backwarded_loss(call)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
             return
         edits = tuple(edit for leaf in leaves for edit in append_call(self.facts, leaf, "detach"))
@@ -159,6 +160,20 @@ class GraphRetention(Rule):
                           and (leaf.value in outputs or owner.kind(leaf) is Kind.TENSOR)}
         return terms
 
+    def _returns_backwarded_loss(self, call: cst.Call) -> bool:
+        """`self.training_step(batch)` whose every `return` is a name that function called
+        `.backward()` on (a Trainer's step: `loss.backward(); return loss`): a tensor with its graph."""
+        callees = self.facts._callees(call)
+        for func in callees:
+            owner = self.facts.owner_of(func)
+            body = list(owner.walk(func.body, into_scopes=False))
+            backwarded = {c.func.value.value for c in body if isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
+                          and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
+            returns = [n for n in body if isinstance(n, cst.Return)]
+            if not returns or not all(isinstance(r.value, cst.Name) and r.value.value in backwarded for r in returns):
+                return False
+        return bool(callees)
+
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True if `expr` is (built from) the output of a model or loss module: it requires grad."""
         if depth == 0:
@@ -201,6 +216,15 @@ def _leaves(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(expr, (cst.Name, cst.Attribute, cst.Subscript)):
         return [expr]
     return []
+
+
+def _called(expr: cst.BaseExpression) -> list[cst.Call]:
+    """The calls an arithmetic expression adds up (`total += step(batch)`, `a + f(x)`)."""
+    if isinstance(expr, cst.BinaryOperation):
+        return _called(expr.left) + _called(expr.right)
+    if isinstance(expr, cst.UnaryOperation):
+        return _called(expr.expression)
+    return [expr] if isinstance(expr, cst.Call) else []
 
 
 class _Detach(cst.CSTTransformer):

@@ -304,9 +304,13 @@ class Match:
     what: str  # "tanh GELU", ...
     fused: str  # the fused op, in words: `F.gelu(x, approximate="tanh")`
     build: Callable[["Names"], str]  # code of the replacement
-    exact: bool = True  # the fused op gives the same values
+    exact: bool = True  # the fused op computes the same function
     why_not: str = ""
     one_kernel: bool = True  # else: fewer kernels, not one
+    # The fused op also gives the same bits. Only selections (ReLU, leaky ReLU) do: every op
+    # with arithmetic (exp, tanh, erf, a reduction) rounds differently in its fused kernel, and
+    # a value a model trains on carries that difference into every later step.
+    bitwise: bool = False
 
 
 @dataclass(frozen=True)
@@ -739,12 +743,12 @@ class OperatorFusion(Rule):
             return Match("sigmoid", "torch.sigmoid(x)", lambda n: f"{n.torch}.sigmoid({_code(sigmoid)})")
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
-            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})")
+            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})", bitwise=True)
         leaky = match_leaky_relu(expr)
         if leaky is not None:
             x, slope, literal = leaky
             return Match("leaky ReLU", "F.leaky_relu(x, slope)",
-                         lambda n: f"{n.functional}.leaky_relu({_code(x)}, {slope})", exact=literal,
+                         lambda n: f"{n.functional}.leaky_relu({_code(x)}, {slope})", exact=literal, bitwise=True,
                          why_not="" if literal else f"`{slope}` must be a Python number: `F.leaky_relu` takes no "
                          "tensor slope (a learned one needs `F.prelu`)")
         other = match_relu_of_other(expr)
@@ -872,6 +876,10 @@ class OperatorFusion(Rule):
             why = "the input is an expression with calls that would then run once instead of several times"
         kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
         dead = {n: st for n, st in self._dead_definitions(node, locals_used).items() if n not in kept}
+        review = "" if match.bitwise or not safe else (
+            f"`{match.fused}` computes the same function but rounds differently from the hand-written ops "
+            "(the last bits of its values and gradients differ): where a model trains on the value the "
+            "difference grows with every step, so the printed results can change")
         fix = Fix(
             description=f"use the fused op: `{code}`" + (f" ({why})" if why else "")
             + (f"; the intermediate {', '.join(f'`{n}`' for n in dead)} then go" if dead and safe else ""),
@@ -879,6 +887,7 @@ class OperatorFusion(Rule):
             if safe else (),
             suggestion=code,
             safe=safe,
+            review=review,
         )
         self.report(
             node,

@@ -441,11 +441,15 @@ class FactorySites:
 
     def _holder(self, expr: cst.BaseExpression) -> str | None:
         """The name that holds the tensor after its statement: `t = <expr>`, `a, t = x, <expr>`
-        (element for element), `hc = (<expr>, c)` (a container literal holding it)."""
+        (element for element), `hc = (<expr>, c)` (a container literal holding it),
+        `correct = {k: <expr> for k in keys}` (each item of a comprehension: a change through
+        `correct[k]` is a change of the tensor)."""
         node: cst.CSTNode = expr
         path: list[int] = []
         parent = self.facts.parent(node)
-        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.DictElement, cst.Dict, cst.Set)):
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.DictElement, cst.Dict, cst.Set)) \
+                or (isinstance(parent, cst.DictComp) and parent.value is node) \
+                or (isinstance(parent, (cst.ListComp, cst.SetComp)) and parent.elt is node):
             if isinstance(parent, (cst.Tuple, cst.List)):
                 path.append(next(i for i, el in enumerate(parent.elements) if el is node))
             node, parent = parent, self.facts.parent(parent)
