@@ -340,6 +340,14 @@ class EvalWithoutNoGrad(Rule):
                 return True  # its value from the loop is still the one read (or added to)
             for value in values or ():
                 work.extend(key(value, read) for read in self._graph_names(value))
+            if values is None and scope is not None and scope is not loop.function and self._parameter(scope, name):
+                # `def step(t): t.backward()`: a parameter holds whatever its callers pass
+                passed = self._arguments_passed_to(scope, inside)
+                if passed is None:
+                    if self._returns_a_graph(loop):
+                        return True  # called from code this unit does not show: it may pass what the loop returns
+                    continue
+                work.extend(key(arg, read) for arg in passed for read in self._graph_names(arg))
         if not next_pass:
             return False
         # Carried to the next pass by name: what the loop binds or stores into a container (not
@@ -348,6 +356,52 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    @staticmethod
+    def _parameter(scope: FunctionNode, name: str) -> bool:
+        params = scope.params
+        return name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} \
+            or any(isinstance(p, cst.Param) and p.name.value == name for p in (params.star_arg, params.star_kwarg))
+
+    def _arguments_passed_to(self, scope: FunctionNode, inside: set[cst.CSTNode]) -> list[cst.BaseExpression] | None:
+        """Every argument of every call of `scope` in this unit outside the loop (None if it has
+        no call here at all). A call inside the loop is the loop running the helper, judged by
+        `may_train`; only a value carried out of the loop reaches a call outside it."""
+        calls = [c for c in self.facts.calls_in(self.facts.module) if scope in self.facts._callees(c)]
+        return [a.value for c in calls if c not in inside for a in c.args] if calls else None
+
+    def _returns_a_graph(self, loop: Loop) -> bool:
+        """The loop's function may hand a value with an autograd graph to its callers: what it
+        returns reads (through the function's bindings) a name the loop binds or stores from a
+        value that keeps a graph (`total = total + loss`), not one cut by `.item()`/`.tolist()`.
+        A loop at module level: its names are the unit's, anyone may read them."""
+        func = loop.function
+        if func is None:
+            return True
+        body = [n for n in self.facts.walk(func.body) if self.facts.enclosing_function(n) is func]
+        names = {name for n in body if isinstance(n, cst.Return) and n.value is not None
+                 for name in self._graph_names(n.value)}
+        inside = set(self.facts.walk(loop.node))
+        grew = True
+        while grew:  # through the function's own bindings after (or around) the loop
+            before = len(names)
+            for n in body:
+                if isinstance(n, cst.Assign) and n not in inside and set(self._bound(n)) & names:
+                    names |= self._graph_names(n.value)
+            grew = len(names) > before
+        for n in self.facts.walk(loop.node):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and set(self._bound(n)) & names \
+                    and n.value is not None and self._graph_names(n.value):
+                return True
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and root_name(n.func.value) in names and any(self._graph_names(a.value) for a in n.args):
+                return True
+        return False
+
+    @staticmethod
+    def _bound(node: cst.Assign | cst.AugAssign | cst.NamedExpr) -> list[str]:
+        targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+        return [name for t in targets for name in bound_names(t)]
 
     def _local(self, scope: FunctionNode, name: str, loop: Loop) -> bool:
         """`name` is bound by `scope` itself: by the loop inside it or as one of its parameters."""
