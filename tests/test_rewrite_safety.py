@@ -160,6 +160,8 @@ def test_card_says_which_kind_of_fix_it_is() -> None:
     assert "Automatic fix (safe)" in str(fix_block(safe, None))
     assert "Rewrite — needs review: order of effects" in str(fix_block(review, None))
     assert "Suggested fix (hint)" in str(fix_block(hint, None))
+    quoted = _finding("d", 1, edit, review="`F.gelu(x)` rounds <differently>")
+    assert "needs review: <code>F.gelu(x)</code> rounds &lt;differently&gt;" in str(fix_block(quoted, None))
 
 
 # --- the property: every rewrite in the repository compiles and keeps the results -----------

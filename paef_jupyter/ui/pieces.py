@@ -279,7 +279,7 @@ def fix_block(finding: Finding, diff: str | None) -> Markup | None:
     copy = new_side(diff) if diff else fix.suggestion
     return tag(
         "div",
-        tag("div", copy_button(copy) if copy else None, f"{kind}: ", prose(fix.description), class_="paef-fixdesc"),
+        tag("div", copy_button(copy) if copy else None, prose(kind), ": ", prose(fix.description), class_="paef-fixdesc"),
         diff_view(diff) if diff else None,
         code_block(fix.suggestion) if fix.suggestion and not diff else None,
         class_="paef-fix",
