@@ -188,7 +188,9 @@ def _stack_tree(
                 continue
             lines = texts.get(filename, [])
             n = int(line)
-            label = lines[n - 1].strip() if 0 < n <= len(lines) else f"{func} line {n}"
+            if n < 1 or (lines and n > len(lines)):
+                continue  # sampled on entry, before the cell's first line: no source line to link
+            label = lines[n - 1].strip() if n <= len(lines) else f"{func} line {n}"
             frames.append(PathFrame(label or f"line {n}", refs[filename], n))
         share = float(entry[1].get("cpu_samples") or 0.0)
         if frames and share > 0:
