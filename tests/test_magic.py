@@ -213,8 +213,8 @@ def test_apply_button_without_the_extension_offers_the_fallback(kernel):
     time.sleep(3)  # the bridge's hello goes unanswered: no labextension in this client
     r = kernel.ok(
         "import ipywidgets as w\n"
-        "from paef_jupyter.ui.report_body import ReportBody\n"
-        "body = [b for b in w.Widget.widgets.values() if isinstance(b, ReportBody)][-1]\n"
+        "from paef_jupyter.ui.live_report import LiveReport\n"
+        "body = [b for b in w.Widget.widgets.values() if isinstance(b, LiveReport)][-1]\n"
         "body._message(body, {'type': 'press', 'card': 0, 'name': 'apply'}, [])  # as the page sends it\n"
         "print(body.card_state[0]['status'])\nprint(body.card_state[0]['code'])"
     )
