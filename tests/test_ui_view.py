@@ -629,3 +629,46 @@ def test_outputs_updated_in_place_do_not_flush_the_cells_printed_output(monkeypa
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)  # no kernel: nothing to change
     with ui.unflushed():
         pass
+
+
+def test_the_static_copy_flushes_the_printed_output_only_when_some_is_waiting(monkeypatch):
+    """The static copy must follow what the cell printed; when nothing is waiting to be sent,
+    the flush (a round trip to ipykernel's I/O thread) is skipped."""
+    import sys
+    import types
+
+    import IPython
+
+    from paef_jupyter import ui
+
+    class Stream:
+        def __init__(self, pending):
+            self._flush_pending = pending
+            self.flushes = 0
+
+        def flush(self):
+            self.flushes += 1
+            self._flush_pending = False
+
+    class Publisher:
+        def _flush_streams(self):
+            sys.stdout.flush()
+            sys.stderr.flush()
+
+        def publish(self, data, **kwargs):
+            self._flush_streams()
+
+    pub, out, err = Publisher(), Stream(False), Stream(True)
+    monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(display_pub=pub))
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    with ui.flushed_if_written():
+        pub.publish({})  # stderr has text waiting: flushed; stdout has none
+        pub.publish({})  # nothing waits any more
+    assert (out.flushes, err.flushes) == (0, 1)
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(flush=lambda: setattr(out, "flushes", 9)))
+    with ui.flushed_if_written():
+        pub.publish({})  # a stream that is not ipykernel's: flushed as usual
+    assert out.flushes == 9
+    pub.publish({})
+    assert "_flush_streams" not in vars(pub)

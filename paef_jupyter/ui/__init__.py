@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any, Callable, Iterator
 
 from ..model import Report
@@ -103,13 +104,30 @@ def unflushed() -> Iterator[None]:
     messages whose place among the printed output does not matter: an update of an output
     already shown (it replaces that output where it is), or an output that follows one just
     flushed. Elsewhere than ipykernel, displays go as usual."""
+    with _flushing(_no_flush):
+        yield
+
+
+@contextlib.contextmanager
+def flushed_if_written() -> Iterator[None]:
+    """Display messages sent in the block flush the cell's printed output first only when some
+    is waiting to be sent: the round trip to the I/O thread (a few ms on a loaded box) is paid
+    for nothing when the cell printed nothing since the last flush. Text written is marked
+    pending (ipykernel's `OutStream._flush_pending`) until the I/O thread sends it, and a
+    display message queues behind a send under way, so the order stays the printed order."""
+    with _flushing(_flush_written):
+        yield
+
+
+@contextlib.contextmanager
+def _flushing(flush: Callable[[], None]) -> Iterator[None]:
     from IPython import get_ipython
 
     pub = getattr(get_ipython(), "display_pub", None)
     if pub is None or not hasattr(pub, "_flush_streams") or "_flush_streams" in vars(pub):
         yield
         return
-    pub._flush_streams = _no_flush
+    pub._flush_streams = flush
     try:
         yield
     finally:
@@ -118,6 +136,12 @@ def unflushed() -> Iterator[None]:
 
 def _no_flush() -> None:
     pass
+
+
+def _flush_written() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "_flush_pending", True):  # not ipykernel's stream: flushed as usual
+            stream.flush()
 
 
 def placeholder_html(text: str) -> Any:

@@ -164,12 +164,13 @@ class ReportView:
     def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
-        from . import unflushed
+        from . import flushed_if_written, unflushed
 
         if placeholder is not None:
             with unflushed():
                 placeholder.update(HTML(""))
-        self._static = display(HTML(self._static_html()), display_id=True)
+        with flushed_if_written():  # after what the cell printed
+            self._static = display(HTML(self._static_html()), display_id=True)
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
