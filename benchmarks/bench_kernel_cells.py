@@ -85,8 +85,9 @@ def _bench_timed_show(*a, **k):
 _bench_ui.show_report = _bench_timed_show
 """
 SHOWN = "print(get_ipython().run_line_magic('paef', 'last').profile.overhead or 0.0)"
-WARMING = ("_m = get_ipython().magics_manager.registry.get('PaefMagics')\n"
-           "print(bool(_m and _m.warming and _m.warming.is_alive()))")
+# Leaves no name in the namespace (a new name there would be read by the cells' analysis).
+WARMING = ("print((lambda m: bool(m and m.warming and m.warming.is_alive()))"
+           "(get_ipython().magics_manager.registry.get('PaefMagics')))")
 
 
 def settle(kernel: "Kernel", timeout: float = 180.0) -> None:
@@ -312,10 +313,10 @@ def main() -> None:
         "of their own (same kernel): %%scalene replaces threading's locks and thread start/join with Python "
         "ones for the rest of the process, which slowed every later cell that takes a lock or starts a "
         "thread.",
-        "Overhead it shows: the figure in the report's summary (run + analysis, measured from the magic's "
-        "start, over the plain run measured from the unprofiled iterations of the same run); it leaves out "
-        "the drawing, which is the next column (`ui.show_report`, timed inside the kernel) and its share "
-        "of %%paef's extra wait over plain.",
+        "Overhead it shows: the figure in the report's summary, measured from the magic's start until the "
+        "report is drawn (its final update and the kernel's reply left out), over the plain run measured "
+        "from the unprofiled iterations of the same run; drawing the report is the next column "
+        "(`ui.show_report`, timed inside the kernel) and its share of %%paef's extra wait over plain.",
         "Warm rounds start once paef's one-time warm-up after `%load_ext` is done (the kernel left "
         "idle until then, as between a user's cells).",
         f"First: fresh kernels, median of {args.first} per figure (not measured with --first 0); the first `%%paef` of the cell against its "

@@ -18,9 +18,10 @@ def show_report(
     apply_hint: str | None = None,
     key: str | None = None,
     placeholder: Any = None,
-) -> None:
+) -> Any:
     """Display `report` in the notebook: the widget view, or static HTML (without ipywidgets,
-    or for a report with nothing live: no finding, no chart).
+    or for a report with nothing live: no finding, no chart). Returns the live view (its
+    `restamp` shows the report's final figures), or None.
 
     `key` names the cell showing it (its id): the view that cell showed before is closed.
     `placeholder` (from `placeholder()`) is the output replaced by the static report."""
@@ -47,13 +48,14 @@ def show_report(
             display(html)
         if layout is not None:
             display(flame.figure(report, layout))
-        return
+        return None
     view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
                       static_first=True, placeholder=placeholder)
     _close_shown(key)
     if key is not None:
         _shown[key] = view
     view.display()
+    return view
 
 
 def _live_view() -> Any:

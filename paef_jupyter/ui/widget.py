@@ -161,6 +161,19 @@ class ReportView:
         with unflushed():  # the static copy just before it flushed the cell's printed output
             display(self._widget_bundle(), raw=True)
 
+    def restamp(self, report: Report) -> None:
+        """The same report with its final figures (the overhead taken once the view was drawn):
+        the summary and the static copy follow, each in one update in place."""
+        from IPython.display import HTML
+
+        from . import unflushed
+
+        self.report = report
+        self._render_head()
+        if self._static is not None:
+            with unflushed():  # an update in place: its place among the printed output is kept
+                self._static.update(HTML(self._static_html()))
+
     def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
