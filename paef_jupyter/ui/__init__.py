@@ -17,14 +17,16 @@ def show_report(
     rerun: Callable[[str], Any] | None = None,
     apply_hint: str | None = None,
     key: str | None = None,
-    placeholder: Any = None,
-) -> Any:
+    placeholder: "Placeholder | None" = None,
+    restamp: Callable[[Report], Report] | None = None,
+) -> Report:
     """Display `report` in the notebook: the widget view, or static HTML (without ipywidgets,
-    or for a report with nothing live: no finding, no chart). Returns the live view (its
-    `restamp` shows the report's final figures), or None.
+    or for a report with nothing live: no finding, no chart). Returns the report as shown.
 
     `key` names the cell showing it (its id): the view that cell showed before is closed.
-    `placeholder` (from `placeholder()`) is the output replaced by the static report."""
+    `placeholder` (from `placeholder()`) is the output replaced by the static report.
+    `restamp` gives the report its final figures (the overhead figure taken once the rest is
+    drawn), for the static report and the live summary."""
     from IPython.display import HTML, display
 
     from . import flame
@@ -40,22 +42,28 @@ def show_report(
         note = None
         if report.findings and apply_hint:
             note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`."
+        if restamp is not None:
+            report = restamp(report)
         html = HTML(str(static_html(report, top, note)))
         if placeholder is not None:
-            with unflushed():  # in place of the placeholder
-                placeholder.update(html)
+            placeholder.update(html)
         else:
             display(html)
         if layout is not None:
             display(flame.figure(report, layout))
-        return None
+        return report
+    # Where nothing was output since the placeholder, the static copy takes its place once the
+    # live view is out (one message less, and the copy carries the final figures); else the
+    # placeholder is emptied and the copy displayed first, so that it is the live view's
+    # neighbour (`ReportView.display`).
+    in_place = placeholder is not None and placeholder.last_output()
     view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
-                      static_first=True, placeholder=placeholder)
+                      static_first=not in_place, placeholder=placeholder)
     _close_shown(key)
     if key is not None:
         _shown[key] = view
-    view.display()
-    return view
+    view.display(in_place_of=placeholder if in_place else None, restamp=restamp)
+    return view.report
 
 
 def _live_view() -> Any:
@@ -77,22 +85,53 @@ def _close_shown(key: str | None) -> None:
 _shown: dict[str, Any] = {}
 
 
-def placeholder(text: str) -> Any:
+class Placeholder:
+    """An output shown at once while the cell runs, updated in place with what is being done,
+    and replaced in place by the report."""
+
+    def __init__(self, text: str) -> None:
+        from IPython.display import display
+
+        with unflushed():  # the cell's first output: it has printed nothing yet
+            self._handle = display(placeholder_html(text), display_id=True)
+        self._mark = _messages_sent()
+
+    def update(self, obj: Any) -> None:
+        with unflushed():  # an update in place: its place among the printed output is kept
+            self._handle.update(obj)
+        self._mark = _messages_sent()
+
+    def note(self, text: str) -> None:
+        self.update(placeholder_html(text))
+
+    def last_output(self) -> bool:
+        """Still the cell's last output: the kernel sent no message since this one's last
+        update (ipykernel's session counts them), and no printed text waits to be sent."""
+        return self._mark is not None and _messages_sent() == self._mark and not _text_waiting()
+
+
+def placeholder(text: str) -> Placeholder:
     """An output shown at once while the cell runs, replaced in place by the report."""
-    from IPython.display import display
-
-    with unflushed():  # the cell's first output: it has printed nothing yet
-        return display(placeholder_html(text), display_id=True)
+    return Placeholder(text)
 
 
-def progress_note(shown: Any) -> Callable[[str], None]:
+def progress_note(shown: Placeholder) -> Callable[[str], None]:
     """Updates the placeholder `shown` in place with a few words on what is being done."""
+    return shown.note
 
-    def note(text: str) -> None:
-        with unflushed():
-            shown.update(placeholder_html(text))
 
-    return note
+def _messages_sent() -> int | None:
+    """The kernel's count of messages made so far (any channel, any thread), or None."""
+    from IPython import get_ipython
+
+    session = getattr(getattr(get_ipython(), "display_pub", None), "session", None)
+    count = getattr(session, "message_count", None)
+    return count if isinstance(count, int) else None
+
+
+def _text_waiting() -> bool:
+    """Some printed text is not sent yet (or the streams are not ipykernel's: unknown)."""
+    return any(getattr(stream, "_flush_pending", True) for stream in (sys.stdout, sys.stderr))
 
 
 @contextlib.contextmanager

@@ -140,48 +140,46 @@ class ReportView:
         bundle["text/html"] = str(static_html(self.report, self.top, dismissed=self.dismissed))
         return bundle
 
-    def display(self, placeholder: Any = None) -> None:
+    def display(self, in_place_of: Any = None, restamp: Callable[[Report], Report] | None = None) -> None:
         """Two outputs: the static report, then the live view.
 
         A front end prefers a bundle's widget type to its HTML, so one bundle would show
         "model not found" once the kernel is gone. The static report is its own output,
         which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
         drawn, its CSS hides that output, and the static output's CSS hides a live view that
-        cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
-        emptied: the two outputs must be neighbours. The static output keeps a display id, so
-        a Dismiss, a silenced rule or their Undo rewrites it (`_show_dismissed`): what the
-        notebook saves agrees with what the user decided (after a page reload on the same
-        kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
-        from IPython.display import display
+        cannot be drawn (CSS `:has`), so the two must be neighbours. Either the static report
+        was displayed already (`static_first`), or it takes the place of `in_place_of`, the
+        placeholder output right before the live view, once the view is out. `restamp` gives
+        the report its final figures (taken now, the view sent): the summary and the static
+        report show them. The static output keeps a display id, so a Dismiss, a silenced rule
+        or their Undo rewrites it (`_show_dismissed`): what the notebook saves agrees with
+        what the user decided (after a page reload on the same kernel the labextension finds
+        that output by its report id: `staticcopy.ts`)."""
+        from IPython.display import HTML, display
 
         from . import unflushed
 
-        if self._static is None:
-            self._display_static(placeholder)
-        with unflushed():  # the static copy just before it flushed the cell's printed output
+        if self._static is None and in_place_of is None:
+            self._display_static(None)
+        with unflushed():  # right after the static copy, or after the placeholder it replaces
             display(self._widget_bundle(), raw=True)
-
-    def restamp(self, report: Report) -> None:
-        """The same report with its final figures (the overhead taken once the view was drawn):
-        the summary and the static copy follow, each in one update in place."""
-        from IPython.display import HTML
-
-        from . import unflushed
-
-        self.report = report
-        self._render_head()
-        if self._static is not None:
-            with unflushed():  # an update in place: its place among the printed output is kept
+        if restamp is not None:
+            self.report = restamp(self.report)
+            self._render_head()
+        if in_place_of is not None:
+            in_place_of.update(HTML(self._static_html()))
+            self._static = in_place_of
+        elif restamp is not None:
+            with unflushed():  # an update in place
                 self._static.update(HTML(self._static_html()))
 
     def _display_static(self, placeholder: Any) -> None:
         from IPython.display import HTML, display
 
-        from . import flushed_if_written, unflushed
+        from . import flushed_if_written
 
         if placeholder is not None:
-            with unflushed():
-                placeholder.update(HTML(""))
+            placeholder.update(HTML(""))
         with flushed_if_written():  # after what the cell printed
             self._static = display(HTML(self._static_html()), display_id=True)
 
