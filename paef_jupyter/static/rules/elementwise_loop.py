@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import libcst as cst
 
@@ -30,6 +31,8 @@ _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max"
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 # In-place scatters along a row: one per row becomes one into the flattened tensor.
 _ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
+# Builtins a per-row value may pass through: they take the value of one number.
+_ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.abs", "builtins.round"})
 
 
 @dataclass(frozen=True)
@@ -75,8 +78,11 @@ class ElementwiseLoop(Rule):
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             if len(ranges) != 1:
                 return None
-            per_row = self._per_row(node, outer, body)
-            return per_row if per_row is not None else self._per_row_scatter(node, outer, body)
+            for check in (self._per_row, self._per_row_scatter, self._per_row_reduction):
+                found = check(node, outer, body)
+                if found is not None:
+                    return found
+            return None
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -170,6 +176,109 @@ class ElementwiseLoop(Rule):
                     ".view(-1), src.view(-1))` for `idx`/`src` the per-row index and source tensors", safe=False),
         )
         return False
+
+    # --- per-row reductions: `mse = F.mse_loss(sr[i], x[i]).item(); psnr += 10 * math.log10(1 / mse)` --
+
+    def _per_row_reduction(self, node: cst.For, rng: _Range, body: list[cst.BaseStatement]) -> bool | None:
+        """`for i in range(t.shape[0])` whose body computes on row `i` of tensors with torch ops,
+        `math` and number casts only, keeps per-row temporaries (written before they are read:
+        nothing carried from one row to the next) and adds each row's value into Python
+        accumulators (`hits += 1` under a per-row test, `psnr += ...`): an op, and usually a
+        sync, per row, where the same ops over the whole tensors give every row's value and
+        one sum adds them.
+
+        Always a hint: the per-row value's whole-tensor form (a reduction over the other
+        dimensions, a broadcast comparison) is the user's to write."""
+        if rng.tensor is None or node.orelse is not None or not self._row_reads(node, rng.var):
+            return None
+        written: set[str] = set()
+        sums: list[str] = []
+        if not self._reducing_block(body, rng.var, written, sums) or not sums or set(sums) & written:
+            return None
+        if any(n.value in sums for n in self.facts.walk(node.body) if isinstance(n, cst.Name) and not self._sum_target(n)):
+            return None  # an accumulator read in the loop: its value carries from row to row
+        names = ", ".join(f"`{n}`" for n in dict.fromkeys(sums))
+        self.report(
+            node,
+            f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
+            f"{names} in Python: ops (kernel launches on a GPU) and usually a device->host sync per row, where "
+            "the same ops over the whole tensors give every row's value at once",
+            fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
+                    f"e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
+                    f"`(neg[None, :] > pos[:, None]).sum(1)`), then add them up with one `.sum()` and read it once",
+                    safe=False),
+        )
+        return False
+
+    def _sum_target(self, name: cst.Name) -> bool:
+        parent = self.facts.parent(name)
+        return isinstance(parent, cst.AugAssign) and parent.target is name
+
+    def _reducing_block(self, stmts: Sequence[cst.BaseStatement], var: str, written: set[str], sums: list[str]) -> bool:
+        """Temporaries assigned before use, `+=`/`-=` into plain names, and `if` on per-row tests."""
+        for stmt in stmts:
+            if isinstance(stmt, cst.If):
+                if not self._row_value(stmt.test, written) or not isinstance(stmt.body, cst.IndentedBlock):
+                    return False
+                branches = [stmt.body.body]
+                orelse = stmt.orelse
+                if isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
+                    branches.append(orelse.body.body)
+                elif orelse is not None:
+                    return False
+                inner_written = set(written)
+                for branch in branches:
+                    local = set(written)
+                    if not self._reducing_block(branch, var, local, sums):
+                        return False
+                    inner_written |= local - written
+                written |= inner_written
+                continue
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+                return False
+            small = stmt.body[0]
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and small.targets[0].target.value != var:
+                if not self._row_value(small.value, written):
+                    return False
+                written.add(small.targets[0].target.value)
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)) \
+                    and isinstance(small.target, cst.Name) and small.target.value not in written | {var}:
+                if not self._row_value(small.value, written):
+                    return False
+                sums.append(small.target.value)
+            else:
+                return False
+        return True
+
+    def _row_value(self, expr: cst.BaseExpression, written: set[str]) -> bool:
+        """Torch functions (`torch.nn.functional` included), tensor methods (`.item()` too),
+        `math`, number casts, arithmetic and comparisons: no module, no other function, nothing
+        random, no name the loop writes unless this row wrote it already (else it carries
+        from the previous row)."""
+        loop = next((a for a in self.facts.ancestors(expr) if isinstance(a, cst.For)), None)
+        carried = (self.facts.names_written(loop.body) if loop is not None else set()) - written
+        if self.facts.names_read(expr) & carried:
+            return False
+        for n in self.facts.walk(expr):
+            if isinstance(n, cst.Call):
+                qualified = self.facts.qualified_name(n.func) or ""
+                if self.facts.draws_random(n) or any(a.star for a in n.args):
+                    return False
+                if isinstance(n.func, cst.Attribute) and not qualified:
+                    if n.func.attr.value in ("append", "extend", "numpy", "tolist") \
+                            or self.facts.kind(n.func.value) is not Kind.TENSOR and not self._is_tensor(n.func.value) \
+                            and n.func.attr.value not in ("item", "sum", "mean"):
+                        return False
+                elif not (qualified in _ROW_CASTS or qualified.startswith("math.") or qualified.startswith("torch.")
+                          and not (qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional."))
+                          and self.facts.kind(n.func) is not Kind.MODULE):
+                    return False
+            elif isinstance(n, cst.Subscript) and not self._is_tensor(n.value):
+                return False  # a Python list or dict read per row: not every value is a tensor's
+            elif isinstance(n, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp, cst.Await, cst.Yield)):
+                return False
+        return True
 
     def _row_ops(self, expr: cst.BaseExpression, var: str) -> bool:
         """Only torch functions and tensor methods (nothing random, no module, no value read back

@@ -59,6 +59,8 @@ class HostSync(Rule):
         qualified = self.facts.qualified_name(func) or ""
         if qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
             arg = node.args[0].value
+            if on_host(self.facts, arg):
+                return  # a host batch's count: nothing to wait for
             keep = f"{self.facts.code(arg)}.detach()  # stays a tensor on the device; convert once after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies the tensor's value to the host",
                        lambda loop: keep, arg if qualified == "builtins.float" else None)
