@@ -11,7 +11,7 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
-from ..names import bound_names, names_read
+from ..names import bound_names, names_read, root_name
 from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
@@ -60,7 +60,9 @@ class ElementwiseLoop(Rule):
                 counted = self._accumulating(node)
             if counted is None:
                 counted = self._ranking(node)
-            return counted if counted is not None else self._collecting(node)
+            if counted is None:
+                counted = self._collecting(node)
+            return counted if counted is not None else self._element_stores(node)
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -82,7 +84,7 @@ class ElementwiseLoop(Rule):
                 found = check(node, outer, body)
                 if found is not None:
                     return found
-            return None
+            return self._element_stores(node)
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -209,6 +211,77 @@ class ElementwiseLoop(Rule):
                     safe=False),
         )
         return False
+
+    # --- element stores: `for t, (q, a) in enumerate(zip(skills, correct)): x[t, q + a * n] = 1.0` ----
+
+    def _element_stores(self, node: cst.For) -> bool | None:
+        """A loop (or a nest of loops) over Python data whose body only writes single elements of
+        tensors (`bow[i, vocab[w]] += 1`, a one-hot `x[t, q] = 1.0`) with numbers or loop values:
+        an indexing op (a kernel launch on a GPU) per element, where collecting the indices in
+        lists and writing them once (`x[rows, cols] = 1.0`, `index_put_(..., accumulate=True)`
+        for `+=`) does one op. A loop over a literal or a literal `range` (a few fixed rounds) is
+        left alone. Always a hint: the index lists are the user's to build."""
+        it = node.iter
+        if node.orelse is not None or isinstance(it, (cst.List, cst.Tuple)) or isinstance(it, cst.Call) \
+                and (self.facts.qualified_name(it.func) or "") == "builtins.range" and it.args \
+                and all(isinstance(a.value, cst.Integer) for a in it.args):
+            return None
+        stores = self._stores_only(node, set())
+        if not stores:
+            return None
+        first = stores[0]
+        accumulate = isinstance(self.facts.parent(first), cst.AugAssign)
+        self.report(
+            node,
+            f"this loop writes one element of `{self.facts.code(first.value)}` per iteration (`{self.facts.code(first)}`): "
+            "an indexing op (a kernel launch on a GPU) per element, where writing every element at once is one op",
+            fix=Fix(description="collect the indices (and values) in Python lists in the loop, then write them with one "
+                    "advanced index after it: " + ("`t.index_put_((torch.tensor(rows), torch.tensor(cols)), "
+                    "torch.ones(len(rows)), accumulate=True)` (repeated indices add up)" if accumulate else
+                    "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
+        )
+        return False
+
+    def _stores_only(self, loop: cst.For, bound: set[str]) -> list[cst.Subscript] | None:
+        """The element writes of `loop`'s body (through nested loops that are its whole body),
+        if that is all it does."""
+        body = _statements(loop)
+        if not body or loop.orelse is not None:
+            return None
+        bound = bound | set(bound_names(loop.target))
+        if len(body) == 1 and isinstance(body[0], cst.For):
+            return self._stores_only(body[0], bound)
+        written = self.facts.names_written(loop.body)
+        stores: list[cst.Subscript] = []
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+                target, value = small.target, small.value
+            else:
+                return None
+            if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+                value = value.expression
+            if not (isinstance(target, cst.Subscript) and isinstance(target.value, (cst.Name, cst.Attribute))
+                    and root_name(target.value) not in bound and self._is_tensor(target.value)
+                    and self._element_value(value, bound, written)):
+                return None
+            indices = [el.slice.value for el in target.slice if isinstance(el.slice, cst.Index)]
+            if len(indices) != len(target.slice) or not any(self.facts.names_read(i) & bound for i in indices) \
+                    or any(self.facts.names_read(i) & written or self.facts.calls_in(i) or self._is_tensor(i) for i in indices):
+                return None  # a slice (a row copy), an index computed in the loop or by a call, or a tensor index
+            stores.append(target)
+        return stores
+
+    def _element_value(self, value: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
+        """A number, a loop value, or a Python item at loop values (`labels[i]`)."""
+        if isinstance(value, (cst.Integer, cst.Float)) or isinstance(value, cst.Name) and value.value in bound:
+            return True
+        return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value not in bound | written \
+            and not self._is_tensor(value.value) \
+            and all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) and el.slice.value.value in bound
+                    for el in value.slice)
 
     def _sum_target(self, name: cst.Name) -> bool:
         parent = self.facts.parent(name)
