@@ -301,8 +301,9 @@ class EvalWithoutNoGrad(Rule):
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
-                        wanted |= {key(n, name) for name in self.facts.names_read(n)}
-                        reads += [(name, n) for name in self.facts.names_read(n)]
+                        read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
+                        wanted |= {key(n, name) for name in read}
+                        reads += [(name, n) for name in read]
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -503,6 +504,27 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
     func = node.func
     return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
         or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
+
+
+def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:
+    """The receiver of `accelerator.backward(loss)` when it is an object this unit builds from a
+    class outside torch (`Accelerator()`, `Fabric()`): it back-propagates what it is given and
+    carries no graph itself, so an evaluation loop calling its other methods (`gather`) feeds
+    nothing to that backward. A tensor receiver (`out.backward(grad)`) carries its graph."""
+    func = call.func
+    if not call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        return set()
+    name = func.value.value
+    values = facts.assigned_values(name)
+    if not values or not all(isinstance(v, cst.Call) and _outside_torch(facts, v.func) for v in values):
+        return set()
+    return {name}
+
+
+def _outside_torch(facts: Facts, func: cst.BaseExpression) -> bool:
+    """`func` names a class of a library other than torch (`accelerate.Accelerator`)."""
+    qualified = facts.qualified_name(func) or ""
+    return "." in qualified and qualified.split(".")[0] != "torch" and qualified.rpartition(".")[2][:1].isupper()
 
 
 def _called_name(call: cst.Call) -> str | None:
