@@ -66,9 +66,23 @@ class HostSync(Rule):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression):
+        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression) \
+                and not self._only_on_failure(node):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
+
+    def _only_on_failure(self, node: cst.CSTNode) -> bool:
+        """Inside an `assert`'s message or a `raise`: built only when the check fails, once."""
+        child = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.Assert):
+                return child is anc.msg
+            if isinstance(anc, cst.Raise):
+                return True
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            child = anc
+        return False
 
     def visit_If(self, node: cst.If) -> None:
         if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
