@@ -579,8 +579,16 @@ class FactorySites:
         for caller, call in self.facts.per_iteration_call_sites(helper):
             stmt = caller.statement_of(call)
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
-            if not isinstance(small, cst.Assign) or small.value is not call or len(small.targets) != 1 \
-                    or not isinstance(small.targets[0].target, cst.Name):
+            if not isinstance(small, cst.Assign) or small.value is not call or len(small.targets) != 1:
+                continue
+            target = small.targets[0].target
+            if isinstance(target, cst.Attribute):
+                # `model.hidden = model.init_hidden()` with `..., self.hidden = self.lstm(x, self.hidden)`
+                # in its forward: the state lives on the module and each pass rebinds it.
+                if _attribute_assignments(caller, target.attr.value) > 1:
+                    return True
+                continue
+            if not isinstance(target, cst.Name):
                 continue
             name = small.targets[0].target.value
             scope = caller.enclosing_function(call) or caller.module
@@ -826,3 +834,16 @@ def _shape_param(facts: Facts, func: cst.FunctionDef, name: str, loop: Loop, dep
             return None
         sources |= found or {"device"}  # an invariant argument adds nothing
     return sources or None
+
+
+def _attribute_assignments(facts: Facts, attr: str) -> int:
+    """How many assignments in `module` bind some object's `attr` (`self.hidden = ...`,
+    `out, self.hidden = ...`)."""
+    count = 0
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.AssignTarget):
+            target = node.target
+            parts = [el.value for el in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+            count += sum(isinstance(p, cst.Attribute) and p.attr.value == attr for p in parts)
+    return count
+
