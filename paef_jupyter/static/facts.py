@@ -1188,6 +1188,11 @@ class Facts:
         d = self._reaching_def(name)
         return d.value if d is not None and d.order < self.order(name) else None
 
+    def element_of(self, name: cst.Name) -> cst.BaseExpression | None:
+        """What an unpacked name read here is made from (`out.topk(k)` for `_, idx = out.topk(k)`)."""
+        d = self._reaching_def(name)
+        return d.element if d is not None and d.order < self.order(name) else None
+
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
