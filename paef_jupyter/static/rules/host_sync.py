@@ -293,7 +293,20 @@ class HostSync(Rule):
             return "train"
         if grad_disabled(self.facts, node):
             return "eval"
+        if loop is not None and loop.kind == "eval" and self._backward_after(loop):
+            return "train"  # a decoder unrolled step by step, its summed loss back-propagated after the loop
         return loop.kind if loop is not None else "eval"
+
+    def _backward_after(self, loop: Loop) -> bool:
+        """The loop's function calls `.backward()` after the loop, outside any loop: the loop is
+        the forward half of that training step (seq2seq `train()`: decode, then `loss.backward()`)."""
+        func = loop.function
+        if func is None or loop.parent is not None:
+            return False
+        end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                   and self.facts.order(c) > end and self.facts.enclosing_function(c) is func
+                   and not self.facts.enclosing_loops(c) for c in self.facts.calls_in(func.body))
 
     def _host_consumer(self, node: cst.CSTNode) -> str | None:
         """What consumes the copied value on the host, when only a host value will do: a NumPy /
