@@ -1,3 +1,4 @@
+# corpus: runnable
 """Written for public_check3: the idioms of three tutorials in one small program (loaders kept in
 a dict and iterated per phase, an LSTM tagger whose state lives on the module, a greedy decoder
 that rebuilds its next input from the top-k indices row by row)."""
