@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 
-from benchmarks.bench_kernel_cells import Kernel, workloads
+from benchmarks.bench_kernel_cells import Kernel, settle, workloads
 from benchmarks.tables import Table, command_line, machine, write
 
 # Set up in the kernel: accumulate the wall time of each step per cell (wrappers only).
@@ -91,6 +91,7 @@ def measure(name: str, repeats: int) -> dict:
         kernel.must(setup)
         kernel.must("%load_ext paef_jupyter")
         kernel.must(TIMERS)
+        settle(kernel)
         cells = {"plain": body, "%%paef": "%%paef\n" + body}
         for code in cells.values():  # untimed round
             kernel.must(code)
@@ -161,8 +162,8 @@ def main() -> None:
         columns=("cell", "step", "ms (median; iopub rows: kB)"),
         rows=tuple(rows),
         notes=(
-            f"Median of {args.repeats} interleaved plain / %%paef runs in one kernel after an untimed "
-            "round. Steps are wall times inside the kernel, taken by wrapping each step (nothing else "
+            f"Median of {args.repeats} interleaved plain / %%paef runs in one kernel after paef's one-time "
+            "warm-up is done and an untimed round. Steps are wall times inside the kernel, taken by wrapping each step (nothing else "
             "changes); the profiler's start and stop happen inside the cell's code and are part of it. "
             "'The rest' rows are what the named steps leave of their enclosing step.",
             "iopub rows: messages the kernel sent for the cell and their JSON size (kB), as the client "

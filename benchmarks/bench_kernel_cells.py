@@ -85,6 +85,21 @@ def _bench_timed_show(*a, **k):
 _bench_ui.show_report = _bench_timed_show
 """
 SHOWN = "print(get_ipython().run_line_magic('paef', 'last').profile.overhead or 0.0)"
+# Leaves no name in the namespace (a new name there would be read by the cells' analysis).
+WARMING = ("print((lambda m: bool(m and m.warming and m.warming.is_alive()))"
+           "(get_ipython().magics_manager.registry.get('PaefMagics')))")
+
+
+def settle(kernel: "Kernel", timeout: float = 180.0) -> None:
+    """Wait, idle, until paef's one-time warm-up after `%load_ext` is done, as it is between a
+    user's cells: it runs only while no cell has run for a moment (`dynamic.warm.CellGate`),
+    so cells sent back to back would otherwise be timed with it never done (and a progress
+    note more per cell, which says so)."""
+    deadline = time.monotonic() + timeout
+    while kernel.output(WARMING).strip() == "True":
+        if time.monotonic() > deadline:
+            raise RuntimeError("paef's warm-up did not finish")
+        time.sleep(1.0)
 
 
 class Kernel:
@@ -231,6 +246,7 @@ def main() -> None:
             kernel.must("%load_ext paef_jupyter")
             kernel.must(DRAW_TIMER)
             skipped = usable(kernel)
+            settle(kernel)
             skipped.update({k: "skipped (--skip)" for k in args.skip})
             cells = {k: v for k, v in variants(body).items() if k not in skipped}
             times: dict[str, list[float]] = {}
@@ -261,13 +277,14 @@ def main() -> None:
                             draw.append(float(kernel.output("print(_bench_draw[-1])")))
         finally:
             kernel.close()
-        first = first_cell(setup, body, args.first, args.think)
+        first = first_cell(setup, body, args.first, args.think) if args.first else None
         base = statistics.median(times["plain"])
         paef_extra = [t - p for t, p in zip(times["%%paef"], times["plain"])]
         data[name] = {"times": times, "cpu_s": cpu, "first": first, "draw_s": draw, "shown_overhead": shown,
                       "skipped": skipped}
-        firsts = [(statistics.median(first[k]["plain"]), statistics.median(first[k]["%%paef"])) for k in FIRST]
-        load_ext = statistics.median(v for k in FIRST for v in first[k]["%load_ext"])
+        firsts = ([(statistics.median(first[k]["plain"]), statistics.median(first[k]["%%paef"])) for k in FIRST]
+                  if first else [(None, None)] * len(FIRST))
+        load_ext = statistics.median(v for k in FIRST for v in first[k]["%load_ext"]) if first else None
         rows.append(
             (
                 name,
@@ -277,7 +294,7 @@ def main() -> None:
                 f"{statistics.median(shown):.2f}x" if shown else "\u2014",
                 statistics.median(draw) * 1e3 if draw else None,
                 f"{statistics.median(draw) / statistics.median(paef_extra):.0%}" if draw and statistics.median(paef_extra) > 0 else "\u2014",
-                *(v for plain, paef in firsts for v in (plain, paef - plain)),
+                *(v for plain, paef in firsts for v in (plain, None if paef is None else paef - plain)),
                 load_ext,
             )
         )
@@ -296,11 +313,13 @@ def main() -> None:
         "of their own (same kernel): %%scalene replaces threading's locks and thread start/join with Python "
         "ones for the rest of the process, which slowed every later cell that takes a lock or starts a "
         "thread.",
-        "Overhead it shows: the figure in the report's summary (run + analysis, measured from the magic's "
-        "start, over the plain run measured from the unprofiled iterations of the same run); it leaves out "
-        "the drawing, which is the next column (`ui.show_report`, timed inside the kernel) and its share "
-        "of %%paef's extra wait over plain.",
-        f"First: fresh kernels, median of {args.first} per figure; the first `%%paef` of the cell against its "
+        "Overhead it shows: the figure in the report's summary, measured from the magic's start until the "
+        "report is drawn (its final update and the kernel's reply left out), over the plain run measured "
+        "from the unprofiled iterations of the same run; drawing the report is the next column "
+        "(`ui.show_report`, timed inside the kernel) and its share of %%paef's extra wait over plain.",
+        "Warm rounds start once paef's one-time warm-up after `%load_ext` is done (the kernel left "
+        "idle until then, as between a user's cells).",
+        f"First: fresh kernels, median of {args.first} per figure (not measured with --first 0); the first `%%paef` of the cell against its "
         "first plain run in another fresh kernel after the same cells and pauses (`%load_ext paef_jupyter` "
         "only in the `%%paef` one: it warms jedi and the view's imports in a thread, between cells only). "
         "Right after %load_ext: the worst case, the cell sent at once (it runs alone; its analysis does "

@@ -61,7 +61,7 @@ def _run(kc, code: str, cell_id: str, traffic: dict[str, int] | None = None) -> 
         if traffic is not None and kind in ("comm_open", "comm_msg"):
             size = len(json.dumps(reply["content"])) + sum(len(b) for b in reply.get("buffers") or ())
             traffic[kind] = traffic.get(kind, 0) + size
-        if kind == "display_data":
+        if kind in ("display_data", "update_display_data"):  # the static report may replace the placeholder
             data = reply["content"]["data"]
             if "application/vnd.jupyter.widget-view+json" in data:
                 arrived.setdefault("view", now)

@@ -112,6 +112,20 @@ class CellRun:
     value: Any  # the cell's value (None if it raised)
     error: BaseException | None  # raised by the cell code (KeyboardInterrupt included)
     report: Report  # static findings + profile + correlated evidence, ranked
+    stamped_at: float | None = None  # perf_counter when the report's overhead figure was taken
+
+
+def restamped(report: Report, started: float, stamped_at: float, now: float | None = None) -> Report:
+    """`report` with its overhead figure taken again `now` (default: now): what the user waited
+    from `started` (when the cell's wait began) until now, over the same plain run. The figure
+    taken at `stamped_at` covered the run and the analysis; taken after the report is drawn, it
+    is the user's whole wait (`magic`)."""
+    profile = report.profile
+    if profile is None or not profile.overhead or stamped_at <= started:
+        return report
+    now = time.perf_counter() if now is None else now
+    overhead = profile.overhead * (now - started) / (stamped_at - started)
+    return replace(report, profile=replace(profile, overhead=overhead))
 
 
 def profile_cell(text: str, namespace: dict, *, execute: Callable[[], Any], **kw: Any) -> CellRun:
@@ -192,7 +206,8 @@ def profiling_cell(
         note = f"the profile could not be analysed: {_one_line(exc)}"
         profile = Profile(engine="torch", wall_time_s=run.wall_s, mode="off", notes=failed + (note,))
         report = replace(static, profile=profile)
-    return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s))
+    now = time.perf_counter()
+    return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s, now), now)
 
 
 def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | None = None) -> Report:
@@ -263,15 +278,15 @@ def _one_line(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {text.splitlines()[0]}" if text else type(exc).__name__
 
 
-def _stamp(report: Report, run_end: float, started: float, wall_s: float) -> Report:
-    """Record the time from the end of the cell's code to the finished report, and make the
-    overhead figure what the user waited until then (from `started`: analysis, the profiled
+def _stamp(report: Report, run_end: float, started: float, wall_s: float, now: float) -> Report:
+    """Record the time from the end of the cell's code to the finished report (`now`), and make
+    the overhead figure what the user waited until then (from `started`: analysis, the profiled
     run, post-processing) over the plain run. The plain run is measured in the same run: the
     cell's wall time less what the profiled iterations took beyond the unprofiled ones
-    (`Profile.overhead` from `build_profile` is that run-only ratio)."""
+    (`Profile.overhead` from `build_profile` is that run-only ratio). The magic takes the figure
+    again once the report is drawn (`restamped`)."""
     if report.profile is None:
         return report
-    now = time.perf_counter()
     profile = report.profile
     plain = wall_s / profile.overhead if profile.overhead else None
     visible = (now - started) / plain if plain else None

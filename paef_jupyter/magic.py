@@ -47,6 +47,7 @@ class CellOutcome:
     value: Any
     error: BaseException | None
     report: Report
+    stamped_at: float | None = None  # when the report's overhead figure was taken (`api.restamped`)
 
 
 @magic_arguments()
@@ -149,13 +150,18 @@ class PaefMagics(Magics):
         if not args.quiet:
             from .ui import show_report
 
-            show_report(report, top=args.top, editor=self.editor, rerun=self._rerunner(ref, text, count),
-                        apply_hint=_apply_hint(text), key=running.cell_id, placeholder=progress)
+            stamped_at = outcome.stamped_at
+            # The overhead figure becomes the user's whole wait, taken as the report is drawn: the
+            # run, the analysis and the drawing (but the last messages, and the kernel's reply).
+            restamp = None if stamped_at is None else (lambda r: api.restamped(r, started, stamped_at))
+            self.last = show_report(report, top=args.top, editor=self.editor,
+                                    rerun=self._rerunner(ref, text, count), apply_hint=_apply_hint(text),
+                                    key=running.cell_id, placeholder=progress, restamp=restamp)
         if outcome.error is not None:
             if whole_cell and self._fail_cell(outcome.error):
                 return None
             raise outcome.error
-        return report if args.output else outcome.value
+        return self.last if args.output else outcome.value
 
     def _fail_cell(self, error: BaseException) -> bool:
         """Show `error` as the user's cell's own and mark the cell failed (Run All stops).
@@ -212,7 +218,7 @@ class PaefMagics(Magics):
                 from .cell_cache import forget
 
                 forget(text)
-            return CellOutcome(run.value, error, report)
+            return CellOutcome(run.value, error, report, run.stamped_at)
         ran = yield code
         value, error = ran.value, ran.error
         if isinstance(error, (KeyboardInterrupt, CancelledError)):

@@ -310,7 +310,7 @@ class Profile:
     iterations: int = 0
     profiled_iterations: int = 0
     peak_memory_bytes: int = 0
-    overhead: float | None = None
+    overhead: float | None = None  # the cell's time with paef over a plain run (in a kernel: the whole wait)
     device: str = "cpu"
     lines: tuple[LineStat, ...] = ()
     cpu_tree: Frame | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from dataclasses import replace
 
 import nbformat
 import pytest
@@ -217,6 +218,21 @@ def test_overhead_is_what_the_user_waits_over_the_plain_run():
     # from the unprofiled iterations: at least the run's share of it.
     plain = profile.wall_time_s / profile.overhead
     assert 0 < plain < profile.wall_time_s + profile.postprocess_s
+
+
+def test_the_overhead_taken_again_once_the_report_is_drawn_is_the_whole_wait():
+    """The magic takes the figure again after drawing the report: the same plain run, the wait
+    from the magic's start until then."""
+    started = time.perf_counter() - 1.0
+    run, _ = run_like_the_magic(PING_PONG, started=started)
+    profile = run.report.profile
+    assert run.stamped_at is not None and run.stamped_at > started
+    plain = (run.stamped_at - started) / profile.overhead
+    later = api.restamped(run.report, started, run.stamped_at, now=run.stamped_at + 0.5)
+    assert abs(later.profile.overhead - (run.stamped_at + 0.5 - started) / plain) < 1e-9
+    assert later.findings == run.report.findings and later.profile.lines == profile.lines
+    clean = api.restamped(replace(run.report, profile=None), started, run.stamped_at)
+    assert clean.profile is None
 
 
 def test_progress_notes_name_the_iterations_the_profiler_records():

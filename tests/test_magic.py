@@ -47,6 +47,22 @@ class Result:
     def displays(self) -> list[dict]:
         return [o["data"] for o in self.outputs if o["msg_type"] == "display_data"]
 
+    def shown(self) -> list[dict]:
+        """The cell's display and stream outputs as a front end keeps them: an update replaces
+        the output with its display id where it is."""
+        out: list[dict] = []
+        where: dict[str, int] = {}
+        for o in self.outputs:
+            display_id = (o.get("transient") or {}).get("display_id")
+            if o["msg_type"] == "update_display_data":
+                if display_id in where:
+                    out[where[display_id]] = o["data"]
+            elif o["msg_type"] in ("display_data", "stream"):
+                if display_id:
+                    where[display_id] = len(out)
+                out.append(o.get("data") or {"text/plain": o.get("text", "")})
+        return out
+
     def error(self) -> dict | None:
         return next((o for o in self.outputs if o["msg_type"] == "error"), None)
 
@@ -78,7 +94,7 @@ class Kernel:
             kind = msg["msg_type"]
             if kind == "status" and msg["content"]["execution_state"] == "idle":
                 break
-            if kind in ("stream", "execute_result", "display_data", "error"):
+            if kind in ("stream", "execute_result", "display_data", "update_display_data", "error"):
                 outputs.append({"msg_type": kind, **msg["content"]})
                 if until_stdout and kind == "stream" and until_stdout in msg["content"]["text"]:
                     return Result("running", {}, outputs)
@@ -137,6 +153,24 @@ def test_a_profiled_loop_shows_its_findings_and_keeps_line_numbers(kernel):
     ).stdout())
     assert ["ping-pong", 5, "cell-pp"] in info["findings"]  # line 5 of the cell, %%paef is line 1
     assert info["profiled"] and 5 in info["lines"]
+
+
+def test_the_static_report_takes_the_placeholders_place_when_nothing_came_between(kernel):
+    """A cell that printed nothing: the placeholder becomes the static report, right before the
+    live view (one message less). One that printed: the placeholder is emptied and the static
+    report comes after the printed text. Either way the static report is the live view's
+    neighbour (its CSS hides a dead view next to it), and it shows the final overhead figure."""
+    quiet = PING_PONG.replace('print("trained", step)\n', "").format(flags="")
+    r = kernel.ok(quiet, cell_id="cell-quiet")
+    static, view = r.shown()
+    assert "paef-static" in static["text/html"] and "paef-progress" not in static["text/html"]
+    assert set(view) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
+    overhead = float(kernel.ok("last_ = %paef last\nprint(last_.profile.overhead)").stdout())
+    assert f"{overhead:.2f}x" in static["text/html"]
+    r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-loud")
+    emptied, printed, static, view = r.shown()
+    assert emptied["text/html"] == "" and printed["text/plain"] == "trained 29\n"
+    assert "paef-static" in static["text/html"] and "application/vnd.jupyter.widget-view+json" in view
 
 
 def test_labels_and_tracebacks_name_the_cells_own_count(kernel):
@@ -213,8 +247,8 @@ def test_apply_button_without_the_extension_offers_the_fallback(kernel):
     time.sleep(3)  # the bridge's hello goes unanswered: no labextension in this client
     r = kernel.ok(
         "import ipywidgets as w\n"
-        "from paef_jupyter.ui.report_body import ReportBody\n"
-        "body = [b for b in w.Widget.widgets.values() if isinstance(b, ReportBody)][-1]\n"
+        "from paef_jupyter.ui.live_report import LiveReport\n"
+        "body = [b for b in w.Widget.widgets.values() if isinstance(b, LiveReport)][-1]\n"
         "body._message(body, {'type': 'press', 'card': 0, 'name': 'apply'}, [])  # as the page sends it\n"
         "print(body.card_state[0]['status'])\nprint(body.card_state[0]['code'])"
     )

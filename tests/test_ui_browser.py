@@ -147,7 +147,7 @@ LATENCY_JS = """el => {
 }"""
 
 
-# The page's own marks after `since`: the chart's render began, plotly.js was ready (flame_chart.js),
+# The page's own marks after `since`: the chart's render began, plotly.js was ready (live_report.js),
 # and when the page fetched plotly.js.
 STEPS_JS = """since => {
   const first = name => (performance.getEntriesByName(name).find(e => e.startTime >= since) || {}).startTime ?? null;

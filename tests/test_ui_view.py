@@ -64,7 +64,7 @@ def test_cards_sources_and_chart_are_built_from_the_report():
     view = ReportView(sample_report())
     assert len(view.cards) == 3
     assert "ping-pong" in view.body.cards[PING_PONG]["html"]
-    assert view.figure is not None and len(view.figure.figure["data"][0]["customdata"]) == len(view.flame.bars)
+    assert view.body.figure and len(view.body.figure["data"][0]["customdata"]) == len(view.flame.bars)
     assert disabled(view, HINT, "apply")  # a hint has nothing to apply
     assert not disabled(view, PING_PONG, "apply")
     assert all(disabled(view, i, "undo") for i in range(3))
@@ -75,21 +75,21 @@ def test_selecting_a_card_lights_its_frames_and_lines():
     view = ReportView(sample_report())
     view.press(PING_PONG, "show")
     assert "paef-selected" in classes(view, PING_PONG)
-    fill = view.figure.colors["fill"]
+    fill = view.body.colors["fill"]
     lit = [view.flame.bars[i].frame.name for i, c in enumerate(fill) if c == flame.SELECTED_COLOR]
     assert lit == ["cell line 5", "aten::_to_copy"]
     html = view.body.sources[0]
     assert 'class="paef-line has-finding paef-hl" data-line="5"' in html
     assert 'paef-hl" data-line="7"' not in html
     view.press(PING_PONG, "show")  # again: clears
-    assert view.selected is None and flame.SELECTED_COLOR not in view.figure.colors["fill"]
+    assert view.selected is None and flame.SELECTED_COLOR not in view.body.colors["fill"]
 
 
 def test_clicking_a_frame_shows_the_cards_and_lines_behind_it():
     view = ReportView(sample_report())
     item = [b.frame.name for b in view.flame.bars].index("aten::item")
     # The message the chart's view sends when the frame is clicked in the browser.
-    view.figure._message(view.figure, {"type": "click", "bar": item}, [])
+    view.body._message(view.body, {"type": "click", "bar": item}, [])
     assert "paef-linked" in classes(view, HOST_SYNC)
     assert "paef-dimmed" in classes(view, PING_PONG)
     assert "host-sync (line 7)" in view.body.info
@@ -271,16 +271,16 @@ def test_the_chart_model_holds_the_figure_not_plotly_js_and_ignores_malformed_cl
     import json
 
     view = ReportView(sample_report())
-    state = view.figure.get_state()
-    assert len(json.dumps(state)) < 20_000, len(json.dumps(state))
-    assert "Copyright" not in state["_esm"] and len(state["_esm"]) < 8_000
+    state = view.body.get_state()
+    assert len(json.dumps(state)) < 40_000, len(json.dumps(state))
+    assert "Copyright" not in state["_esm"] and len(state["_esm"]) < 16_000
     for bad in (None, [], {"type": "click"}, {"type": "click", "bar": "1"}, {"type": "click", "bar": 10**6},
                 {"type": "click", "bar": -1}, {"type": "click", "bar": True}, {"type": "eval"}):
-        view.figure._message(view.figure, bad, [])
+        view.body._message(view.body, bad, [])
     assert view.body.info == "" and not any("paef-linked" in classes(view, i) for i in range(3))
     sent = []
-    monkeypatch.setattr(view.figure, "send", lambda content, buffers=None: sent.append(content))
-    view.figure._message(view.figure, {"type": "need_plotly"}, [])
+    monkeypatch.setattr(view.body, "send", lambda content, buffers=None: sent.append(content))
+    view.body._message(view.body, {"type": "need_plotly"}, [])
     (reply,) = sent
     assert reply["type"] == "plotly" and "plotly.js" in reply["source"][:400]
 
@@ -371,7 +371,7 @@ def _widget_html(bundle) -> str:
     from ipywidgets.widgets.widget import _instances
 
     root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
-    return "".join(c.value for c in root.children if hasattr(c, "value") and isinstance(c.value, str))
+    return "".join(c.head for c in root.children if hasattr(c, "head"))
 
 
 def test_a_cell_shown_again_closes_its_old_view(monkeypatch):
@@ -522,7 +522,7 @@ def test_dismiss_and_silence_are_remembered_and_shape_the_next_report():
     view = ReportView(sample_report(), editor=memory)
     view.do_dismiss(0)
     assert memory.writes == [("cell", "cell-abc", ["ping-pong:y = torch.tensor(x.cpu().tolist())"])]
-    assert "ping-pong" not in view.head.value.split("paef-top")[1]  # out of the top list
+    assert "ping-pong" not in view.body.head.split("paef-top")[1]  # out of the top list
     view.do_silence(1)
     assert memory.writes[-1] == ("notebook", ["host-sync"]) and view.dismissed == {0, 1}
 
@@ -544,20 +544,23 @@ def test_silence_refuses_a_rule_whose_fix_is_applied():
     assert view.dismissed == set() and "Undo the applied fix" in status(view, 0)
 
 
-def test_a_report_of_any_size_is_a_few_widget_models():
+def test_a_report_of_any_size_is_two_widget_models():
     """A front end opens a report's widget models one after another (a comm_open each, with
-    its state) before it draws the view: the cards, their buttons and the source are one
-    model, the widgets share one layout, and a report is six models however many cards it
-    has; the re-run's output exists only once needed."""
+    its state) before it draws the view: the summary, the chart, the cards, their buttons and
+    the source are one model in a box, with the kernel's one layout, so a report is two models
+    however many cards it has; the re-run's output exists only once needed."""
     from ipywidgets.widgets.widget import _instances
 
+    ReportView(sample_report())  # the kernel's shared layout exists from the first view on
     before = set(_instances)
     view = ReportView(sample_report(), rerun=lambda text: None)
-    assert len(view.cards) == 3 and len(set(_instances) - before) == 6
-    assert len({id(x.layout) for x in (view.widget, view.head, view.figure, view.body)}) == 1
-    assert [type(c).__name__ for c in view.widget.children] == ["HTML", "FlameChart", "ReportBody"]
+    assert len(view.cards) == 3 and len(set(_instances) - before) == 2
+    assert view.widget.layout is view.body.layout
+    assert [type(c).__name__ for c in view.widget.children] == ["LiveReport"]
     assert view._output is None
     assert view.output is view.widget.children[-1] and view.output is view.output
+    view.close()  # leaves the shared layout to the other views
+    assert view.body.comm is None and ReportView(sample_report()).widget.layout.comm is not None
 
 
 def test_a_press_from_the_page_is_checked_and_a_disabled_button_does_nothing():
@@ -587,9 +590,9 @@ def test_a_clean_report_is_drawn_with_a_few_widgets():
     clean = replace(sample_report(), findings=())
     before = set(_instances)
     view = ReportView(clean, rerun=lambda text: None)
-    assert len(set(_instances) - before) <= 9  # models a front end opens (layouts and styles too)
+    assert len(set(_instances) - before) <= 3  # models a front end opens (layouts and styles too)
     assert view.cards == [] and not view.body.toolbar and view.body.cards == []
-    assert [type(c).__name__ for c in view.widget.children] == ["HTML", "FlameChart", "ReportBody"]
+    assert [type(c).__name__ for c in view.widget.children] == ["LiveReport"]
     view.do_compare()  # nothing to compare: no error
     view.close()
 
@@ -626,3 +629,73 @@ def test_outputs_updated_in_place_do_not_flush_the_cells_printed_output(monkeypa
     monkeypatch.setattr(IPython, "get_ipython", lambda: None)  # no kernel: nothing to change
     with ui.unflushed():
         pass
+
+
+def test_the_static_copy_flushes_the_printed_output_only_when_some_is_waiting(monkeypatch):
+    """The static copy must follow what the cell printed; when nothing is waiting to be sent,
+    the flush (a round trip to ipykernel's I/O thread) is skipped."""
+    import sys
+    import types
+
+    import IPython
+
+    from paef_jupyter import ui
+
+    class Stream:
+        def __init__(self, pending):
+            self._flush_pending = pending
+            self.flushes = 0
+
+        def flush(self):
+            self.flushes += 1
+            self._flush_pending = False
+
+    class Publisher:
+        def _flush_streams(self):
+            sys.stdout.flush()
+            sys.stderr.flush()
+
+        def publish(self, data, **kwargs):
+            self._flush_streams()
+
+    pub, out, err = Publisher(), Stream(False), Stream(True)
+    monkeypatch.setattr(IPython, "get_ipython", lambda: types.SimpleNamespace(display_pub=pub))
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(sys, "stderr", err)
+    with ui.flushed_if_written():
+        pub.publish({})  # stderr has text waiting: flushed; stdout has none
+        pub.publish({})  # nothing waits any more
+    assert (out.flushes, err.flushes) == (0, 1)
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(flush=lambda: setattr(out, "flushes", 9)))
+    with ui.flushed_if_written():
+        pub.publish({})  # a stream that is not ipykernel's: flushed as usual
+    assert out.flushes == 9
+    pub.publish({})
+    assert "_flush_streams" not in vars(pub)
+
+
+def test_restamp_shows_the_final_overhead_in_the_summary_and_the_static_copy(monkeypatch):
+    """The magic takes the overhead figure again once the live view is out: the live summary and
+    the saved static copy both show it."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    report = sample_report()
+    report = replace(report, profile=replace(report.profile, overhead=1.25))
+    final = replace(report, profile=replace(report.profile, overhead=1.5))
+    shown = show_report(report, restamp=lambda r: final if r is report else None)
+    assert shown is final
+    static, live = outputs.shown
+    assert "1.50x" in static.data and "1.25x" not in static.data
+    view = _instances_view(live)
+    assert "1.50x" in view.head and "1.25x" not in view.head
+
+
+def _instances_view(bundle):
+    from ipywidgets.widgets.widget import _instances
+
+    root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    return root.children[0]

@@ -37,13 +37,13 @@ class ChainEnv:
 
 class ReplayMemory:
     def __init__(self, capacity):
-        self.memory = deque([], maxlen=capacity)  # paef: expect record-buffer
+        self.memory = deque([], maxlen=capacity)
 
     def push(self, *args):
         self.memory.append(Transition(*args))
 
     def sample(self, batch_size):
-        return random.sample(self.memory, batch_size)
+        return random.sample(self.memory, batch_size)  # paef: expect record-buffer
 
     def __len__(self):
         return len(self.memory)

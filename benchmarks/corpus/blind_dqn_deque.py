@@ -23,7 +23,7 @@ class ReplayMemory(object):
         self.memory.append(Transition(*args))
 
     def sample(self, batch_size):
-        return random.sample(self.memory, batch_size)
+        return random.sample(self.memory, batch_size)  # paef: ok record-buffer
 
     def __len__(self):
         return len(self.memory)

@@ -3,13 +3,13 @@
  * at `%load_ext`), while the user writes the next cell, rather than when the first report's
  * chart is drawn: a cold report then finds it parsed and ready.
  *
- * The chart (`paef_jupyter/ui/flame_chart.js`) takes it from `globalThis.__paefPlotly` (one
+ * The chart (`paef_jupyter/ui/live_report.js`) takes it from `globalThis.__paefPlotly` (one
  * promise per page) and loads it itself where this extension does not run (VS Code, Colab).
  * A script element lets the browser compile the 1 MB bundle off the main thread.
  */
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 
-/** The page-wide promise of plotly.js that the chart reads (flame_chart.js: `LOADED`). */
+/** The page-wide promise of plotly.js that the chart reads (live_report.js: `LOADED`). */
 export const LOADED = '__paefPlotly';
 
 type PlotlyHolder = { [LOADED]?: Promise<unknown> | null; Plotly?: unknown };

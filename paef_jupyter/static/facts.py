@@ -414,9 +414,14 @@ class Facts:
             for func in self._callees(call):
                 local.append((func, loop))
                 self._call_sites.setdefault(func, []).append((self, call))
-        hot = next((l for l in self.loops if l.kind in ("train", "eval")), None)
+        steps = [l for l in self.loops if l.kind in ("train", "eval")]
+        hot = steps[0] if steps else None
+        # a model's `forward` runs once per batch: the batch loop, not the epoch loop around it
+        # (the data side, `__getitem__` and `collate_fn`, runs on the host: left with the outer loop)
+        batch = next((l for l in steps if not any(s.parent is l for s in steps)), None)
         if hot is not None:
-            local.extend((func, hot) for func in self._per_batch_functions())
+            local.extend((func, batch if func.name.value == "forward" and batch is not None else hot)
+                         for func in self._per_batch_functions())
         # Breadth first, nearest loop first: a helper called in a function's batch loop runs once
         # per batch, though that function is itself called once per epoch (torchvision's
         # `train_one_epoch` calling `metric_logger.update`). Local loops win over other units'.
@@ -1139,10 +1144,27 @@ class Facts:
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
-        for d in self._defs.get("self." + expr.attr.value, ()):
+        defs = self._defs.get("self." + expr.attr.value, ())
+        for d in defs:
             if d.value is not None:
                 return self.kind(d.value)
+        if not defs and self._registered_buffer(expr):
+            return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _registered_buffer(self, expr: cst.Attribute) -> bool:
+        """`self.queue_ptr` of a class whose method calls `self.register_buffer("queue_ptr",
+        torch.zeros(1))`: a buffer of an `nn.Module` is a tensor (a `None` buffer is not)."""
+        cls = next((a for a in self.ancestors(expr) if isinstance(a, cst.ClassDef)), None)
+        if cls is None:
+            return False
+        for call in self.calls_in(cls.body):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "register_buffer" and isinstance(func.value, cst.Name) \
+                    and func.value.value == "self" and len(call.args) >= 2 and isinstance(call.args[0].value, cst.SimpleString) \
+                    and call.args[0].value.evaluated_value == expr.attr.value:
+                return self.kind(call.args[1].value) is Kind.TENSOR
+        return False
 
     def _reaching_def(self, name: cst.Name) -> _Def | None:
         """The definition of `name` a read most likely sees: the last one before it in the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any, Callable, Iterator
 
 from ..model import Report
@@ -16,13 +17,16 @@ def show_report(
     rerun: Callable[[str], Any] | None = None,
     apply_hint: str | None = None,
     key: str | None = None,
-    placeholder: Any = None,
-) -> None:
+    placeholder: "Placeholder | None" = None,
+    restamp: Callable[[Report], Report] | None = None,
+) -> Report:
     """Display `report` in the notebook: the widget view, or static HTML (without ipywidgets,
-    or for a report with nothing live: no finding, no chart).
+    or for a report with nothing live: no finding, no chart). Returns the report as shown.
 
     `key` names the cell showing it (its id): the view that cell showed before is closed.
-    `placeholder` (from `placeholder()`) is the output replaced by the static report."""
+    `placeholder` (from `placeholder()`) is the output replaced by the static report.
+    `restamp` gives the report its final figures (the overhead figure taken once the rest is
+    drawn), for the static report and the live summary."""
     from IPython.display import HTML, display
 
     from . import flame
@@ -38,21 +42,28 @@ def show_report(
         note = None
         if report.findings and apply_hint:
             note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`."
+        if restamp is not None:
+            report = restamp(report)
         html = HTML(str(static_html(report, top, note)))
         if placeholder is not None:
-            with unflushed():  # in place of the placeholder
-                placeholder.update(html)
+            placeholder.update(html)
         else:
             display(html)
         if layout is not None:
             display(flame.figure(report, layout))
-        return
+        return report
+    # Where nothing was output since the placeholder, the static copy takes its place once the
+    # live view is out (one message less, and the copy carries the final figures); else the
+    # placeholder is emptied and the copy displayed first, so that it is the live view's
+    # neighbour (`ReportView.display`).
+    in_place = placeholder is not None and placeholder.last_output()
     view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
-                      static_first=True, placeholder=placeholder)
+                      static_first=not in_place, placeholder=placeholder)
     _close_shown(key)
     if key is not None:
         _shown[key] = view
-    view.display()
+    view.display(in_place_of=placeholder if in_place else None, restamp=restamp)
+    return view.report
 
 
 def _live_view() -> Any:
@@ -74,22 +85,53 @@ def _close_shown(key: str | None) -> None:
 _shown: dict[str, Any] = {}
 
 
-def placeholder(text: str) -> Any:
+class Placeholder:
+    """An output shown at once while the cell runs, updated in place with what is being done,
+    and replaced in place by the report."""
+
+    def __init__(self, text: str) -> None:
+        from IPython.display import display
+
+        with unflushed():  # the cell's first output: it has printed nothing yet
+            self._handle = display(placeholder_html(text), display_id=True)
+        self._mark = _messages_sent()
+
+    def update(self, obj: Any) -> None:
+        with unflushed():  # an update in place: its place among the printed output is kept
+            self._handle.update(obj)
+        self._mark = _messages_sent()
+
+    def note(self, text: str) -> None:
+        self.update(placeholder_html(text))
+
+    def last_output(self) -> bool:
+        """Still the cell's last output: the kernel sent no message since this one's last
+        update (ipykernel's session counts them), and no printed text waits to be sent."""
+        return self._mark is not None and _messages_sent() == self._mark and not _text_waiting()
+
+
+def placeholder(text: str) -> Placeholder:
     """An output shown at once while the cell runs, replaced in place by the report."""
-    from IPython.display import display
-
-    with unflushed():  # the cell's first output: it has printed nothing yet
-        return display(placeholder_html(text), display_id=True)
+    return Placeholder(text)
 
 
-def progress_note(shown: Any) -> Callable[[str], None]:
+def progress_note(shown: Placeholder) -> Callable[[str], None]:
     """Updates the placeholder `shown` in place with a few words on what is being done."""
+    return shown.note
 
-    def note(text: str) -> None:
-        with unflushed():
-            shown.update(placeholder_html(text))
 
-    return note
+def _messages_sent() -> int | None:
+    """The kernel's count of messages made so far (any channel, any thread), or None."""
+    from IPython import get_ipython
+
+    session = getattr(getattr(get_ipython(), "display_pub", None), "session", None)
+    count = getattr(session, "message_count", None)
+    return count if isinstance(count, int) else None
+
+
+def _text_waiting() -> bool:
+    """Some printed text is not sent yet (or the streams are not ipykernel's: unknown)."""
+    return any(getattr(stream, "_flush_pending", True) for stream in (sys.stdout, sys.stderr))
 
 
 @contextlib.contextmanager
@@ -103,13 +145,30 @@ def unflushed() -> Iterator[None]:
     messages whose place among the printed output does not matter: an update of an output
     already shown (it replaces that output where it is), or an output that follows one just
     flushed. Elsewhere than ipykernel, displays go as usual."""
+    with _flushing(_no_flush):
+        yield
+
+
+@contextlib.contextmanager
+def flushed_if_written() -> Iterator[None]:
+    """Display messages sent in the block flush the cell's printed output first only when some
+    is waiting to be sent: the round trip to the I/O thread (a few ms on a loaded box) is paid
+    for nothing when the cell printed nothing since the last flush. Text written is marked
+    pending (ipykernel's `OutStream._flush_pending`) until the I/O thread sends it, and a
+    display message queues behind a send under way, so the order stays the printed order."""
+    with _flushing(_flush_written):
+        yield
+
+
+@contextlib.contextmanager
+def _flushing(flush: Callable[[], None]) -> Iterator[None]:
     from IPython import get_ipython
 
     pub = getattr(get_ipython(), "display_pub", None)
     if pub is None or not hasattr(pub, "_flush_streams") or "_flush_streams" in vars(pub):
         yield
         return
-    pub._flush_streams = _no_flush
+    pub._flush_streams = flush
     try:
         yield
     finally:
@@ -118,6 +177,12 @@ def unflushed() -> Iterator[None]:
 
 def _no_flush() -> None:
     pass
+
+
+def _flush_written() -> None:
+    for stream in (sys.stdout, sys.stderr):
+        if getattr(stream, "_flush_pending", True):  # not ipykernel's stream: flushed as usual
+            stream.flush()
 
 
 def placeholder_html(text: str) -> Any:

@@ -427,7 +427,7 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
         label = f"{p.profiled_iterations} of {p.iterations}" if p.profiled_iterations else str(p.iterations)
         stats.append(("iterations profiled", label))
     if p.overhead:
-        stats.append(("overhead (run + analysis vs plain run)", f"{p.overhead:.2f}x"))
+        stats.append(("overhead vs plain run", f"{p.overhead:.2f}x"))
     stats.append(("device", p.device))
     return stats
 

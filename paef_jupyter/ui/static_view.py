@@ -7,10 +7,11 @@ so the code can be copied where no extension can write it.
 from __future__ import annotations
 
 import secrets
+from collections import OrderedDict
 from typing import AbstractSet
 
 from ..fix import FixError, apply_findings
-from ..model import Report
+from ..model import Finding, Fix, Report
 from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
@@ -120,11 +121,28 @@ def _fixed_units(report: Report, dismissed: AbstractSet[int] = frozenset()) -> M
     nothing can apply it."""
     blocks = []
     for unit in units_with_findings(report):
-        try:
-            text, applied, _ = apply_findings(unit.text, [f for i, f in findings_of(report, unit) if i not in dismissed])
-        except FixError:
-            continue
-        if applied:
+        text = _all_fixed(unit.text, [f for i, f in findings_of(report, unit) if i not in dismissed])
+        if text is not None:
             blocks.append(tag("h4", f"{unit_label(unit.ref)} with every automatic fix applied"))
             blocks.append(code_block(text))
     return tag("div", blocks, class_="paef-fixed") if blocks else None
+
+
+def _all_fixed(text: str, findings: list[Finding]) -> str | None:
+    """`text` with the fixes of `findings` applied in order, or None when none applies. Cached
+    by what it depends on (the text and the fixes, not the findings' measured figures, new on
+    every run): each costs a parse and a compile of the rewritten unit, and a re-run cell asks
+    again."""
+    key = (text, tuple(f.fix for f in findings))
+    if key not in _fixed:
+        try:
+            new, applied, _ = apply_findings(text, findings)
+        except FixError:
+            new, applied = text, []
+        _fixed[key] = new if applied else None
+        while len(_fixed) > 64:
+            _fixed.popitem(last=False)
+    return _fixed[key]
+
+
+_fixed: OrderedDict[tuple[str, tuple[Fix | None, ...]], str | None] = OrderedDict()

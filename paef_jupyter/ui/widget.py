@@ -1,10 +1,10 @@
 """The live view of a report (ipywidgets): linked flame chart, cards, source, fix buttons.
 
-Built from the same pieces as the static and exported views: the summary (an HTML widget),
-the flame chart (`chart.FlameChart`: the figure's JSON, plotly.js loaded once per page) and
-everything below it (`report_body.ReportBody`: cards, buttons, source, as one model). A click on
-a frame reaches the kernel and the cards and lines behind it are lit; selecting a card
-recolours its frames and lights its lines. Cell edits go through `editor.replace_cell` (the
+Built from the same pieces as the static and exported views, as one widget model
+(`live_report.LiveReport`: the summary, the flame chart's figure JSON with plotly.js loaded
+once per page, the cards, their buttons and the source) in a box. A click on a frame reaches
+the kernel and the cards and lines behind it are lit; selecting a card recolours its frames
+and lights its lines. Cell edits go through `editor.replace_cell` (the
 labextension bridge); where it cannot write, the card offers the `--apply` re-run and copyable
 code.
 """
@@ -16,16 +16,14 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import ipywidgets as w
-from ipywidgets.widgets.widget_string import HTMLStyle
 
 from ..model import CellRef, Report
 from . import flame as flame_mod
-from .chart import FlameChart
 from .fixstate import CellFixes, Plan
 from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
-from .report_body import CARD_BUTTONS, ReportBody
+from .live_report import CARD_BUTTONS, LiveReport
 from .static_view import COLUMNS_CSS, diffs, static_html
 
 STATUS_TEXT = {
@@ -39,10 +37,10 @@ STATUS_TEXT = {
 
 WIDGET_CSS = Markup(
     ".paef-box .paef-card{margin:0}"
-    ".paef-box .widget-html-content{line-height:1.45;align-self:auto}"
+    ".paef-head{line-height:1.45}"
     ".paef-cardbox{margin:0 0 8px}"
-    ".paef-box .widget-html,.paef-box .widget-html-content,.paef-box .widget-box{min-width:0;max-width:100%}"
-    ".paef-box .widget-html-content,.paef-body{overflow-wrap:anywhere}"
+    ".paef-box .paef-head,.paef-box .paef-chart,.paef-box .widget-box{min-width:0;max-width:100%}"
+    ".paef-head,.paef-body{overflow-wrap:anywhere}"
     ".paef-body{line-height:1.45;min-width:0;max-width:100%}"
     ".paef-toolbar{display:flex;align-items:center;flex-wrap:wrap}"
     ".paef-card-buttons{display:flex;flex-flow:row wrap}"
@@ -100,19 +98,26 @@ class ReportView:
             if cell.findings:
                 self.fixes[unit.ref.key] = cell
         self.units = units_with_findings(report)
-        # Each widget is a model the front end opens before it draws the view (with its own
-        # layout and style unless shared): six in all (the box, its layout, the summary and its
-        # style, the chart, the body), whatever the number of cards.
-        layout = w.Layout()
+        # Each widget is a model the front end opens before it draws the view: two (the box
+        # and the report), whatever the number of cards, with the kernel's one layout.
+        layout = _shared_layout()
         self.cards = [_Card(i) for i in range(len(report.findings))]
-        self.body: ReportBody | None = None  # made with its whole first state: one comm_open
+        self.body: LiveReport | None = None  # made with its whole first state: one comm_open
         self._output: w.Output | None = None
         self._refresh()
         for i in self.dismissed:  # the static copy was made with them
             self.cards[i].status = _status_html(self._dismissed_text(i))
         table = line_table(report, self.dismissed)
-        self.body = ReportBody(
+        figure, painted = {}, None
+        if self.flame is not None:
+            figure = flame_mod.figure_json(report, self.flame)
+            painted = flame_mod.colors(self.flame, None, self.dismissed) if self.dismissed else None
+        self.body = LiveReport(
             self.press,
+            on_click=self.show_frame if self.flame is not None else None,
+            head=self._head_html(),
+            figure=figure,
+            colors=dict(zip(("fill", "outline"), painted)) if painted else {},
             toolbar=bool(report.findings),
             tips={"apply_all": "apply every automatic fix not dismissed",
                   "compare": "run the fixed cell now and compare its time with the first run"},
@@ -124,15 +129,8 @@ class ReportView:
             controls=self._controls(),
             layout=layout,
         )
-        self.head = w.HTML(self._head_html(), layout=layout, style=HTMLStyle())
-        self.figure: FlameChart | None = None
-        if self.flame is not None:
-            painted = flame_mod.colors(self.flame, None, self.dismissed) if self.dismissed else None
-            self.figure = FlameChart(flame_mod.figure_json(report, self.flame), on_click=self.show_frame,
-                                     colors=dict(zip(("fill", "outline"), painted)) if painted else {},
-                                     layout=layout)
-        parts = [self.head, self.figure, self.body] if self.figure is not None else [self.head, self.body]
-        self.widget = w.VBox(parts, layout=layout, _dom_classes=("paef", "paef-box"))
+        # A box, so that the re-run's output (a widget of its own) can be added below the report.
+        self.widget = w.VBox([self.body], layout=layout, _dom_classes=("paef", "paef-box"))
 
     # -- display --------------------------------------------------------------------------
 
@@ -142,36 +140,48 @@ class ReportView:
         bundle["text/html"] = str(static_html(self.report, self.top, dismissed=self.dismissed))
         return bundle
 
-    def display(self, placeholder: Any = None) -> None:
+    def display(self, in_place_of: Any = None, restamp: Callable[[Report], Report] | None = None) -> None:
         """Two outputs: the static report, then the live view.
 
         A front end prefers a bundle's widget type to its HTML, so one bundle would show
         "model not found" once the kernel is gone. The static report is its own output,
         which the saved notebook, nbconvert, nbviewer and GitHub show; while the live view is
         drawn, its CSS hides that output, and the static output's CSS hides a live view that
-        cannot be drawn (CSS `:has`). A `placeholder` output (shown while the cell ran) is
-        emptied: the two outputs must be neighbours. The static output keeps a display id, so
-        a Dismiss, a silenced rule or their Undo rewrites it (`_show_dismissed`): what the
-        notebook saves agrees with what the user decided (after a page reload on the same
-        kernel the labextension finds that output by its report id: `staticcopy.ts`)."""
-        from IPython.display import display
-
-        from . import unflushed
-
-        if self._static is None:
-            self._display_static(placeholder)
-        with unflushed():  # the static copy just before it flushed the cell's printed output
-            display(self._widget_bundle(), raw=True)
-
-    def _display_static(self, placeholder: Any) -> None:
+        cannot be drawn (CSS `:has`), so the two must be neighbours. Either the static report
+        was displayed already (`static_first`), or it takes the place of `in_place_of`, the
+        placeholder output right before the live view, once the view is out. `restamp` gives
+        the report its final figures (taken now, the view sent): the summary and the static
+        report show them. The static output keeps a display id, so a Dismiss, a silenced rule
+        or their Undo rewrites it (`_show_dismissed`): what the notebook saves agrees with
+        what the user decided (after a page reload on the same kernel the labextension finds
+        that output by its report id: `staticcopy.ts`)."""
         from IPython.display import HTML, display
 
         from . import unflushed
 
+        if self._static is None and in_place_of is None:
+            self._display_static(None)
+        with unflushed():  # right after the static copy, or after the placeholder it replaces
+            display(self._widget_bundle(), raw=True)
+        if restamp is not None:
+            self.report = restamp(self.report)
+            self._render_head()
+        if in_place_of is not None:
+            in_place_of.update(HTML(self._static_html()))
+            self._static = in_place_of
+        elif restamp is not None:
+            with unflushed():  # an update in place
+                self._static.update(HTML(self._static_html()))
+
+    def _display_static(self, placeholder: Any) -> None:
+        from IPython.display import HTML, display
+
+        from . import flushed_if_written
+
         if placeholder is not None:
-            with unflushed():
-                placeholder.update(HTML(""))
-        self._static = display(HTML(self._static_html()), display_id=True)
+            placeholder.update(HTML(""))
+        with flushed_if_written():  # after what the cell printed
+            self._static = display(HTML(self._static_html()), display_id=True)
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
@@ -187,10 +197,11 @@ class ReportView:
                                                              "model_id": self.widget.model_id}}
 
     def close(self) -> None:
-        """Close every widget of the view (and their layouts and styles) in the kernel and
-        the front end: a re-run cell leaves no models behind."""
+        """Close every widget of the view (with their own layouts and styles, but not the
+        kernel's shared layout) in the kernel and the front end: a re-run cell leaves no models
+        behind."""
         stack: list[Any] = [self.widget]
-        seen: set[int] = set()
+        seen: set[int] = {id(_layout)}
         while stack:
             widget = stack.pop()
             if id(widget) in seen or not isinstance(widget, w.Widget):
@@ -210,7 +221,7 @@ class ReportView:
 
     def _render_head(self) -> None:
         """Summary and top list, without the dismissed findings."""
-        self.head.value = self._head_html()
+        self.body.head = self._head_html()
 
     def _head_html(self) -> str:
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
@@ -267,8 +278,8 @@ class ReportView:
         return out
 
     def _paint(self, selected: int | None) -> None:
-        if self.figure is not None:
-            self.figure.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
+        if self.flame is not None:
+            self.body.paint(*flame_mod.colors(self.flame, selected, self.dismissed))
 
     # -- cards and their buttons ---------------------------------------------------------
 
@@ -538,6 +549,18 @@ class _Card:
     def state(self) -> dict[str, Any]:
         return {"classes": sorted(self.classes), "disabled": dict(self.disabled), "status": self.status,
                 "code": self.code}
+
+
+_layout: w.Layout | None = None
+
+
+def _shared_layout() -> w.Layout:
+    """One layout model for every view in the kernel (each is the default layout): a view's
+    widgets would otherwise each open one more model in the front end."""
+    global _layout
+    if _layout is None or getattr(_layout, "comm", None) is None:  # none yet, or closed (`Widget.close_all`)
+        _layout = w.Layout()
+    return _layout
 
 
 def _status_html(text: str, warning: bool = False) -> str:

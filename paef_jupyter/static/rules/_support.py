@@ -42,11 +42,11 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     # one, or from another module): its nesting and calls are in that unit's facts.
     inner = loop.facts if loop is not None else facts
     if loop is None or ((any(l.parent is loop and l.kind != "plain" for l in inner.loops) or _calls_step_loop(inner, loop))
-                        and not steps_itself(inner, loop.node.body)):
+                        and not steps_itself(inner, loop.node.body) and not over_batches(inner, loop)):
         return None
     outer: Loop | None = loop
     while outer is not None:
-        if outer.kind != "plain":
+        if outer.kind != "plain" or over_batches(inner, outer):
             if outer is not loop and _few_fixed_rounds(inner, loop) and _is_epoch_loop(inner, outer):
                 return None  # `for c in range(n_classes):` beside an epoch's batch loop: a few rounds per epoch
             return loop
@@ -182,7 +182,7 @@ def iterated_name(loop: Loop) -> str | None:
 
 
 def _iterated(loop: Loop) -> cst.BaseExpression | None:
-    """What a for-loop iterates under `enumerate`/`tqdm`-like wrappers (None: another call)."""
+    """What a `for` loop iterates, through `enumerate`/`tqdm`/`iter` wrappers (None: another call)."""
     if not isinstance(loop.node, cst.For):
         return None
     it: cst.BaseExpression = loop.node.iter
@@ -192,6 +192,14 @@ def _iterated(loop: Loop) -> cst.BaseExpression | None:
             return None
         it = it.args[0].value
     return it
+
+
+def over_batches(facts: Facts, loop: Loop) -> bool:
+    """`for x, y in test_loader:` (or `enumerate`/`tqdm` of one): one iteration per batch, so
+    one step, even when a helper it calls loops on its own (an attack's gradient steps, a
+    decoder's time steps): that inner loop runs sub-steps of the batch, not the batches."""
+    it = _iterated(loop)
+    return isinstance(it, (cst.Name, cst.Attribute)) and facts.kind(it) is Kind.DATALOADER
 
 
 def loops_over(facts: Facts, name: str) -> list[Loop]:

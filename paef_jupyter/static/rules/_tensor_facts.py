@@ -789,6 +789,8 @@ def host_index(facts: Facts, expr: cst.BaseExpression) -> cst.Call | None:
     if not isinstance(value, cst.Call):
         return None
     qualified = facts.qualified_name(value.func) or ""
+    if qualified == "numpy.arange":  # `q[np.arange(B), actions]`: torch turns the array into a host tensor
+        return value if value.args and all(a.keyword is None and not a.star for a in value.args) else None
     if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in _HOST_INDEX_FACTORIES:
         return None
     return value if keyword(value, "device") is None else None

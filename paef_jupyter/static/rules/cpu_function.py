@@ -73,10 +73,12 @@ class CpuFunction(Rule):
             return
         what = self._cpu_only(node)
         if what is None:
+            if in_loop and self._host_tensor_helper(node):
+                self._shuffled_batch(node, "CPU preprocessing")
             return
         target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
         if target is None and in_loop:
-            if not self._per_item(node, what):
+            if not self._per_item(node, what) and not self._shuffled_batch(node, what):
                 self._report_per_batch(node, what)
             return
         if target is None or self._inside_invariant_constructor(node) or (in_loop and self._filled_buffer(node, target)):
@@ -129,6 +131,87 @@ class CpuFunction(Rule):
                     f"of `{iterable}`) and read the batch's entry inside, by its position from `enumerate`",
                     suggestion=f"{name} = [{code} for {target} in {iterable}]", safe=False),
         )
+
+    def _shuffled_batch(self, node: cst.Call, what: str) -> bool:
+        """`encode(texts_of(data[i : i + B]))` in `for i in range(0, len(data), B)` under an epoch
+        loop that only shuffles `data` (`random.shuffle(data)`): the batches change, their items
+        do not, so every epoch redoes the same per-item work (tokenising, featurising) on the CPU.
+        Caching per item and keeping only the per-batch part (padding) changes the helper: a hint.
+        True when reported."""
+        loops = self.facts.enclosing_loops(node)
+        if len(loops) < 2 or not isinstance(loops[0].node, cst.For) or not isinstance(loops[0].node.target, cst.Name):
+            return False
+        inner, outer, var = loops[0], loops[-1], loops[0].node.target.value
+        it = inner.node.iter
+        if not (isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.range" and len(it.args) == 3):
+            return False
+        data = next((d for d in (self._batch_slice_of(a.value, var, inner) for a in node.args) if d is not None), None)
+        if data is None or not self._only_shuffled(data, outer) or not all(
+                self._batch_slice_of(a.value, var, inner) is not None or invariant(self.facts, a.value, outer)
+                for a in node.args if not a.star):
+            return False
+        self._reported.add(node)
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` runs {what} on the items of a batch of `{data}`, which the outer loop only "
+            "reorders: every pass (every epoch) redoes the same per-item work on the CPU",
+            fix=Fix(description=f"do the per-item part once before the loops (one result per item of `{data}`, "
+                    "shuffled along with it) and keep only the per-batch part (padding, stacking) here", safe=False),
+        )
+        return True
+
+    def _host_tensor_helper(self, call: cst.Call) -> bool:
+        """A pure function of this unit that builds tensors on the host only (`torch.tensor(ids)`,
+        `pad_sequence`, `torch.zeros(n, v)` filled in Python): no `device=`, no move, no module,
+        no training, no I/O. Its work runs on the CPU like NumPy's."""
+        if not isinstance(call.func, cst.Name):
+            return False
+        func = self.facts.functions.get(call.func.value) or self.facts._function_at(call.func)  # here, or an earlier cell's
+        owner = self.facts.owner_of(func) if func is not None else None
+        if func is None or owner is None or owner.functions.get(call.func.value) is not func \
+                or not owner.is_pure_function(call.func.value):
+            return False
+        for node in owner.walk(func.body):
+            if isinstance(node, cst.Attribute) and node.attr.value in ("cuda", "to", "backward", "step", "device"):
+                return False
+            if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "device":
+                return False
+            if isinstance(node, cst.Call) and (owner.kind(node.func) is Kind.MODULE or (owner.qualified_name(node.func) or "")
+                                               in ("builtins.open", "builtins.print", "builtins.input")):
+                return False
+        return True
+
+    def _batch_slice_of(self, value: cst.BaseExpression, var: str, inner: Loop) -> str | None:
+        """`data` for `data[i : i + B]`, a comprehension over it, or a name bound in the batch loop
+        to one of those (or to `zip(*data[i : i + B])`)."""
+        if isinstance(value, cst.Name):
+            stmts = [n for n in self.facts.walk(inner.node.body) if isinstance(n, cst.Assign)
+                     and value.value in {b for t in n.targets for b in bound_names(t.target)}]
+            if len(stmts) != 1:
+                return None
+            value = stmts[0].value
+            if isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") == "builtins.zip" \
+                    and len(value.args) == 1 and value.args[0].star == "*":
+                value = value.args[0].value
+        if isinstance(value, (cst.ListComp, cst.GeneratorExp)) and value.for_in.inner_for_in is None and not value.for_in.ifs:
+            value = value.for_in.iter
+        if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1 \
+                and isinstance(value.slice[0].slice, cst.Slice) and isinstance(value.slice[0].slice.lower, cst.Name) \
+                and value.slice[0].slice.lower.value == var and value.slice[0].slice.step is None:
+            return value.value.value
+        return None
+
+    def _only_shuffled(self, data: str, outer: Loop) -> bool:
+        """`data` is not rebound in `outer` and every call there that is handed it only reads it
+        (`len`) or shuffles it in place (`random.shuffle`: the same items, reordered)."""
+        for call in self.facts.calls_in(outer.node.body):
+            if any(data in self.facts.names_read(a.value) and isinstance(a.value, cst.Name) for a in call.args) \
+                    and (self.facts.qualified_name(call.func) or "") not in ("random.shuffle", "builtins.len", "builtins.zip"):
+                return False
+            if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value == data:
+                return False  # `data.append(...)`, `data.sort(...)`: changed otherwise
+        return not any(isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.For, cst.NamedExpr)) and data in bound_names(n.target)
+                       for n in self.facts.walk(outer.node.body))
 
     def _per_item(self, node: cst.Call, what: str) -> bool:
         """`torch.tensor([encode(texts[j]) for j in idx])` in a batch loop under an epoch loop: the

@@ -137,6 +137,13 @@ class CpuThenMove(Rule):
         factory, _ = _factory_under(made)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
+        if factory is not None and qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
+            # `users = torch.Tensor(ids).long()` then `users = users.to(device)`: the inline case, in two statements
+            if self._device_arg(node) is not None and self.facts.iteration_loop(node) is not None \
+                    and self.facts.iteration_loop(factory) is not None and self._sites.site(factory) is None \
+                    and self.facts.enclosing_function(factory) is self.facts.enclosing_function(node):
+                self._legacy(node, made, factory, name, self.facts.code(node))
+            return
         if factory is None or not qualified.startswith("torch.") \
                 or (name not in FACTORIES | RANDOM_FACTORIES and not self._constant_array(factory, name)) \
                 or name.endswith("_like") \

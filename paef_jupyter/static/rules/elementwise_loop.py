@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Sequence
 
 import libcst as cst
 
@@ -10,7 +11,7 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..facts import Facts
 from ..types import Kind
-from ..names import bound_names, names_read
+from ..names import bound_names, names_read, root_name
 from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
@@ -30,6 +31,8 @@ _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max"
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 # In-place scatters along a row: one per row becomes one into the flattened tensor.
 _ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
+# Builtins a per-row value may pass through: they take the value of one number.
+_ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.abs", "builtins.round"})
 
 
 @dataclass(frozen=True)
@@ -57,7 +60,9 @@ class ElementwiseLoop(Rule):
                 counted = self._accumulating(node)
             if counted is None:
                 counted = self._ranking(node)
-            return counted if counted is not None else self._collecting(node)
+            if counted is None:
+                counted = self._collecting(node)
+            return counted if counted is not None else self._element_stores(node)
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -75,8 +80,11 @@ class ElementwiseLoop(Rule):
         if not self._indexes_a_tensor(node, variables) or not all(self._elementwise_statement(s, variables) for s in body):
             if len(ranges) != 1:
                 return None
-            per_row = self._per_row(node, outer, body)
-            return per_row if per_row is not None else self._per_row_scatter(node, outer, body)
+            for check in (self._per_row, self._per_row_scatter, self._per_row_reduction):
+                found = check(node, outer, body)
+                if found is not None:
+                    return found
+            return self._element_stores(node)
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -170,6 +178,180 @@ class ElementwiseLoop(Rule):
                     ".view(-1), src.view(-1))` for `idx`/`src` the per-row index and source tensors", safe=False),
         )
         return False
+
+    # --- per-row reductions: `mse = F.mse_loss(sr[i], x[i]).item(); psnr += 10 * math.log10(1 / mse)` --
+
+    def _per_row_reduction(self, node: cst.For, rng: _Range, body: list[cst.BaseStatement]) -> bool | None:
+        """`for i in range(t.shape[0])` whose body computes on row `i` of tensors with torch ops,
+        `math` and number casts only, keeps per-row temporaries (written before they are read:
+        nothing carried from one row to the next) and adds each row's value into Python
+        accumulators (`hits += 1` under a per-row test, `psnr += ...`): an op, and usually a
+        sync, per row, where the same ops over the whole tensors give every row's value and
+        one sum adds them.
+
+        Always a hint: the per-row value's whole-tensor form (a reduction over the other
+        dimensions, a broadcast comparison) is the user's to write."""
+        if rng.tensor is None or node.orelse is not None or not self._row_reads(node, rng.var):
+            return None
+        written: set[str] = set()
+        sums: list[str] = []
+        if not self._reducing_block(body, rng.var, written, sums) or not sums or set(sums) & written:
+            return None
+        if any(n.value in sums for n in self.facts.walk(node.body) if isinstance(n, cst.Name) and not self._sum_target(n)):
+            return None  # an accumulator read in the loop: its value carries from row to row
+        names = ", ".join(f"`{n}`" for n in dict.fromkeys(sums))
+        self.report(
+            node,
+            f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
+            f"{names} in Python: ops (kernel launches on a GPU) and usually a device->host sync per row, where "
+            "the same ops over the whole tensors give every row's value at once",
+            fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
+                    f"e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
+                    f"`(neg[None, :] > pos[:, None]).sum(1)`), then add them up with one `.sum()` and read it once",
+                    safe=False),
+        )
+        return False
+
+    # --- element stores: `for t, (q, a) in enumerate(zip(skills, correct)): x[t, q + a * n] = 1.0` ----
+
+    def _element_stores(self, node: cst.For) -> bool | None:
+        """A loop (or a nest of loops) over Python data whose body only writes single elements of
+        tensors (`bow[i, vocab[w]] += 1`, a one-hot `x[t, q] = 1.0`) with numbers or loop values:
+        an indexing op (a kernel launch on a GPU) per element, where collecting the indices in
+        lists and writing them once (`x[rows, cols] = 1.0`, `index_put_(..., accumulate=True)`
+        for `+=`) does one op. A loop over a literal or a literal `range` (a few fixed rounds) is
+        left alone. Always a hint: the index lists are the user's to build."""
+        it = node.iter
+        if node.orelse is not None or isinstance(it, (cst.List, cst.Tuple)) or isinstance(it, cst.Call) \
+                and (self.facts.qualified_name(it.func) or "") == "builtins.range" and it.args \
+                and all(isinstance(a.value, cst.Integer) for a in it.args):
+            return None
+        stores = self._stores_only(node, set())
+        if not stores:
+            return None
+        first = stores[0]
+        accumulate = isinstance(self.facts.parent(first), cst.AugAssign)
+        self.report(
+            node,
+            f"this loop writes one element of `{self.facts.code(first.value)}` per iteration (`{self.facts.code(first)}`): "
+            "an indexing op (a kernel launch on a GPU) per element, where writing every element at once is one op",
+            fix=Fix(description="collect the indices (and values) in Python lists in the loop, then write them with one "
+                    "advanced index after it: " + ("`t.index_put_((torch.tensor(rows), torch.tensor(cols)), "
+                    "torch.ones(len(rows)), accumulate=True)` (repeated indices add up)" if accumulate else
+                    "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
+        )
+        return False
+
+    def _stores_only(self, loop: cst.For, bound: set[str]) -> list[cst.Subscript] | None:
+        """The element writes of `loop`'s body (through nested loops that are its whole body),
+        if that is all it does."""
+        body = _statements(loop)
+        if not body or loop.orelse is not None:
+            return None
+        bound = bound | set(bound_names(loop.target))
+        if len(body) == 1 and isinstance(body[0], cst.For):
+            return self._stores_only(body[0], bound)
+        written = self.facts.names_written(loop.body)
+        stores: list[cst.Subscript] = []
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+                target, value = small.target, small.value
+            else:
+                return None
+            if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+                value = value.expression
+            if not (isinstance(target, cst.Subscript) and isinstance(target.value, (cst.Name, cst.Attribute))
+                    and root_name(target.value) not in bound and self._is_tensor(target.value)
+                    and self._element_value(value, bound, written)):
+                return None
+            indices = [el.slice.value for el in target.slice if isinstance(el.slice, cst.Index)]
+            if len(indices) != len(target.slice) or not any(self.facts.names_read(i) & bound for i in indices) \
+                    or any(self.facts.names_read(i) & written or self.facts.calls_in(i) or self._is_tensor(i) for i in indices):
+                return None  # a slice (a row copy), an index computed in the loop or by a call, or a tensor index
+            stores.append(target)
+        return stores
+
+    def _element_value(self, value: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
+        """A number, a loop value, or a Python item at loop values (`labels[i]`)."""
+        if isinstance(value, (cst.Integer, cst.Float)) or isinstance(value, cst.Name) and value.value in bound:
+            return True
+        return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value not in bound | written \
+            and not self._is_tensor(value.value) \
+            and all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) and el.slice.value.value in bound
+                    for el in value.slice)
+
+    def _sum_target(self, name: cst.Name) -> bool:
+        parent = self.facts.parent(name)
+        return isinstance(parent, cst.AugAssign) and parent.target is name
+
+    def _reducing_block(self, stmts: Sequence[cst.BaseStatement], var: str, written: set[str], sums: list[str]) -> bool:
+        """Temporaries assigned before use, `+=`/`-=` into plain names, and `if` on per-row tests."""
+        for stmt in stmts:
+            if isinstance(stmt, cst.If):
+                if not self._row_value(stmt.test, written) or not isinstance(stmt.body, cst.IndentedBlock):
+                    return False
+                branches = [stmt.body.body]
+                orelse = stmt.orelse
+                if isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
+                    branches.append(orelse.body.body)
+                elif orelse is not None:
+                    return False
+                inner_written = set(written)
+                for branch in branches:
+                    local = set(written)
+                    if not self._reducing_block(branch, var, local, sums):
+                        return False
+                    inner_written |= local - written
+                written |= inner_written
+                continue
+            if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
+                return False
+            small = stmt.body[0]
+            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+                    and small.targets[0].target.value != var:
+                if not self._row_value(small.value, written):
+                    return False
+                written.add(small.targets[0].target.value)
+            elif isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)) \
+                    and isinstance(small.target, cst.Name) and small.target.value not in written | {var}:
+                if not self._row_value(small.value, written):
+                    return False
+                sums.append(small.target.value)
+            else:
+                return False
+        return True
+
+    def _row_value(self, expr: cst.BaseExpression, written: set[str]) -> bool:
+        """Torch functions (`torch.nn.functional` included), tensor methods (`.item()` too),
+        `math`, number casts, arithmetic and comparisons: no module, no other function, nothing
+        random, no name the loop writes unless this row wrote it already (else it carries
+        from the previous row)."""
+        loop = next((a for a in self.facts.ancestors(expr) if isinstance(a, cst.For)), None)
+        carried = (self.facts.names_written(loop.body) if loop is not None else set()) - written
+        if self.facts.names_read(expr) & carried:
+            return False
+        for n in self.facts.walk(expr):
+            if isinstance(n, cst.Call):
+                qualified = self.facts.qualified_name(n.func) or ""
+                if self.facts.draws_random(n) or any(a.star for a in n.args):
+                    return False
+                if isinstance(n.func, cst.Attribute) and not qualified:
+                    if n.func.attr.value in ("append", "extend", "numpy", "tolist") \
+                            or self.facts.kind(n.func.value) is not Kind.TENSOR and not self._is_tensor(n.func.value) \
+                            and n.func.attr.value not in ("item", "sum", "mean"):
+                        return False
+                elif not (qualified in _ROW_CASTS or qualified.startswith("math.") or qualified.startswith("torch.")
+                          and not (qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional."))
+                          and self.facts.kind(n.func) is not Kind.MODULE):
+                    return False
+            elif isinstance(n, cst.Subscript) and not self._is_tensor(n.value):
+                return False  # a Python list or dict read per row: not every value is a tensor's
+            elif isinstance(n, (cst.Lambda, cst.ListComp, cst.GeneratorExp, cst.DictComp, cst.SetComp, cst.Await, cst.Yield)):
+                return False
+        return True
 
     def _row_ops(self, expr: cst.BaseExpression, var: str) -> bool:
         """Only torch functions and tensor methods (nothing random, no module, no value read back

@@ -21,6 +21,7 @@ _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+_PACKING = frozenset({"pack_padded_sequence"})
 # Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
 _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", "builtins.str"})
 # Methods through which the value passes unchanged to whatever consumes it.
@@ -59,6 +60,8 @@ class HostSync(Rule):
         qualified = self.facts.qualified_name(func) or ""
         if qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
             arg = node.args[0].value
+            if on_host(self.facts, arg):
+                return  # a host batch's count: nothing to wait for
             keep = f"{self.facts.code(arg)}.detach()  # stays a tensor on the device; convert once after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies the tensor's value to the host",
                        lambda loop: keep, arg if qualified == "builtins.float" else None)
@@ -103,6 +106,8 @@ class HostSync(Rule):
     def _method_site(self, node: cst.Call, func: cst.Attribute) -> None:
         method = func.attr.value
         receiver = func.value
+        if method == "item" and node.args or _packing_lengths(self.facts, node):
+            return  # `self.item(seq)`: a submodule named `item`, not `Tensor.item()`; lengths `pack_padded_sequence` needs on the CPU
         if on_host(self.facts, _copied_tensor(node)):
             return  # NumPy, a Python number, a tensor already copied by `.cpu()`: nothing to wait for
         # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
@@ -288,9 +293,10 @@ class HostSync(Rule):
         evaluation loop inside a training epoch is evaluation; a `no_grad` block inside a training
         step, a PPO minibatch's KL estimate, is still that training step; a helper's own loop takes
         its caller's); outside both, autograd switched off is evaluation."""
-        loop = step_loop(self.facts, self.facts.iteration_loop(node))
-        if loop is not None and loop.kind == "train" and any(a is loop.node for a in self.facts.ancestors(node)):
-            return "train"
+        runs_in = self.facts.iteration_loop(node)
+        loop = step_loop(self.facts, runs_in)
+        if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
+            return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
         if grad_disabled(self.facts, node):
             return "eval"
         if loop is not None and loop.kind == "eval" and self._backward_after(loop):
@@ -612,6 +618,16 @@ def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
     while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS:
         expr = expr.func.value
     return expr
+
+
+def _packing_lengths(facts: Facts, node: cst.Call) -> bool:
+    """`lengths.cpu()` handed to `pack_padded_sequence` as its lengths: PyTorch requires them on
+    the CPU, so the copy is the API's need, not a sync to avoid."""
+    arg = facts.parent(node)
+    call = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+    if not isinstance(call, cst.Call) or (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] not in _PACKING:
+        return False
+    return arg.keyword.value == "lengths" if arg.keyword is not None else list(call.args).index(arg) == 1  # type: ignore[union-attr]
 
 
 def _counter(loop: Loop) -> str:

@@ -132,6 +132,8 @@ class PingPong(Rule):
         """`hidden = self.gnn(A, h)` in a program that puts things on a device: what a module
         computes lives where its parameters were moved; so does a parameter every call of the
         function passes such a value or a tensor moved there (`model.compute_scores(hidden, mask)`)."""
+        if isinstance(expr, cst.Call) and depth == 0:  # `self.net(state)[idx, action]`: indexed as it is computed
+            return self.facts.kind(expr.func) is Kind.MODULE and uses_device(self.facts)
         if not isinstance(expr, cst.Name) or depth > 2 or not uses_device(self.facts):
             return False
         value = self.facts.value_of(expr)
@@ -141,15 +143,22 @@ class PingPong(Rule):
         return bool(passed) and all(on_device(self.facts, v) or self._model_output(v, depth + 1) for v in passed)  # type: ignore[union-attr]
 
     def _host_index(self, node: cst.Subscript, index: cst.BaseExpression, made: cst.Call) -> None:
-        tensor = self.facts.code(node.value)
+        computed = isinstance(node.value, cst.Call)  # `net(s)[idx, a]`: name the output once, index it on its device
+        tensor = "out" if computed else self.facts.code(node.value)
         ctor = self.facts.code(made.func)
         on_dev = f"{self.facts.code(made)[:-1].rstrip()}, device={tensor}.device)" if made.args \
             and ctor.rsplit(".", 1)[-1] != "from_numpy" else f"{self.facts.code(made)}.to({tensor}.device)"
+        if (self.facts.qualified_name(made.func) or "") == "numpy.arange":  # the same range, made by torch on the device
+            torch = module_alias(self.facts, "torch") or "torch"
+            on_dev = f"{torch}.arange({', '.join(self.facts.code(a.value) for a in made.args)}, device={tensor}.device)"
         suggestion = f"{self.facts.code(index)} = {on_dev}" if isinstance(index, cst.Name) else \
             self.facts.code(index).replace(self.facts.code(made), on_dev, 1)
+        if computed:
+            suggestion = f"out = {self.facts.code(node.value)}\n" + (suggestion if isinstance(index, cst.Name) else self.facts.code(
+                node.with_changes(value=cst.Name("out"))).replace(self.facts.code(made), on_dev, 1))
         self.report(
             node,
-            f"`{self.facts.code(index)}` is made on the host (`{ctor}`) and indexes `{tensor}`, which lives on the "
+            f"`{self.facts.code(index)}` is made on the host (`{ctor}`) and indexes `{self.facts.code(node.value)}`, which lives on the "
             "device: the index is copied host->device on every iteration",
             fix=Fix(description=f"build the index on the device: `{suggestion}` (if it is not also used on the host"
                     + ("; the permutation then comes from the device's random generator" if ctor.endswith("randperm") else "")

@@ -474,13 +474,16 @@ def _literal_key(sub: cst.Subscript) -> str | None:
 
 
 def _empty_list(facts: Facts, value: cst.BaseExpression) -> bool:
-    """`[]`, `list()`, `deque()` / `deque(maxlen=n)`: a container that starts empty."""
+    """`[]`, `list()`, `deque()` / `deque(maxlen=n)` / `deque([], maxlen=n)` (the PyTorch DQN
+    tutorial's spelling): a container that starts empty."""
     if isinstance(value, cst.List):
         return not value.elements
     if isinstance(value, cst.Call):
         qualified = facts.qualified_name(value.func) or ""
         positional = [a for a in value.args if a.keyword is None]
-        return qualified in EMPTY_LISTS and not positional
+        return qualified in EMPTY_LISTS and (not positional or len(positional) == 1 and not positional[0].star
+                                             and isinstance(positional[0].value, (cst.List, cst.Tuple))
+                                             and not positional[0].value.elements)
     return False
 
 

@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
-from ._tensor_facts import (aliases, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
+from ._tensor_facts import (aliases, unit_index, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
                             shared_end, sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
@@ -20,8 +20,10 @@ DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "Lon
                             "logspace", "eye"})
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
 # Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them).
+# Spectral windows (`torch.hann_window(n_fft)`) are tables of a size too.
 TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
-                            "torch.tril_indices"})
+                            "torch.tril_indices", "torch.hann_window", "torch.hamming_window", "torch.blackman_window",
+                            "torch.bartlett_window", "torch.kaiser_window"})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 _IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
@@ -61,7 +63,15 @@ class RedundantTensor(Rule):
         in_lambda = in_helper and self.facts.enclosing_function(expr) is None  # a top-level lambda the loop calls
         code = self.facts.code(expr)
         name = assigned or factory
-        if site.shaped:
+        constant = site.shaped and invariant(self.facts, node, site.target)  # `hann_window(N)` moved to the input's device
+        if constant:
+            fix = Fix(
+                description="it depends on constants and the input's device only: build it once in `__init__` "
+                "(`self.register_buffer(..., persistent=False)` moves it with the model) or once per device, and use it here",
+                suggestion=f"self.register_buffer(\"{name}\", {self.facts.code(node)}, persistent=False)",
+                safe=False,
+            )
+        elif site.shaped:
             fix = Fix(
                 description="it depends only on the input's length and device: build it once for the longest "
                 "length in `__init__` (`self.register_buffer(..., persistent=False)` moves it with the model) "
@@ -100,7 +110,8 @@ class RedundantTensor(Rule):
             fix = Fix(description=f"build it once before the loop: `{built}`", edits=edits,
                       suggestion=built, review=self.sites.review(site))
         where = f"in a {'lambda' if in_lambda else 'function'} called on every iteration" if in_helper else "inside the loop"
-        data = "the input's length and device only" if site.shaped else "loop-invariant data"
+        data = "constants and the input's device only" if constant else "the input's length and device only" \
+            if site.shaped else "loop-invariant data"
         code = self.facts.code(expr)
         self.report(
             expr,
@@ -212,6 +223,17 @@ class RedundantTensor(Rule):
 
 
 
+def _index_parts(sub: cst.Subscript) -> list[cst.BaseExpression]:
+    """The expressions of a subscript: each index, each slice bound."""
+    parts: list[cst.BaseExpression] = []
+    for el in sub.slice:
+        if isinstance(el.slice, cst.Index):
+            parts.append(el.slice.value)
+        else:
+            parts.extend(p for p in (el.slice.lower, el.slice.upper, el.slice.step) if p is not None)
+    return parts
+
+
 def _computes_tensors(facts: Facts, func: cst.FunctionDef) -> bool:
     """The function calls torch (directly or through its unit's functions) beyond fills, and
     writes into none of its parameters (`buf[i] = v` is an effect a purity test of calls does
@@ -296,7 +318,8 @@ class FactorySites:
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
         mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
-        if factory in FILL_FACTORIES and (mutated or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
+        if factory in FILL_FACTORIES and (mutated and not self._constant_edits(holder, scope, loop)
+                                          or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
         if self._seeds_recurrence(whole, holder, scope):
             return None  # `token = torch.tensor([[SOS]])` then a decode loop rebinding `token`: a recurrence's start
@@ -484,6 +507,54 @@ class FactorySites:
         names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
             or any(self._argument_changed(use) for n in names for use in reads_of(self.facts, n, scope))
+
+    def _constant_edits(self, holder: str | None, scope: cst.CSTNode | None, loop: Loop) -> bool:
+        """Every change of the fill is `holder[<invariant index>] = <number>` (a masked
+        convolution's `mask[:, :, kh // 2, kw // 2 + 1:] = 0` with `kh` from the weight's shape):
+        the same mask each call, not an accumulator or a state. Its alias or a call that may
+        change it: not provable."""
+        if holder is None or scope is None or aliases(self.facts, holder, scope) != {holder} \
+                or any(self._argument_changed(use) for use in reads_of(self.facts, holder, scope)):
+            return False
+        sites = [site for site in unit_index(self.facts).mutations.get(holder, ()) if within(self.facts, site, scope)]
+        for site in sites:
+            stmt = self.facts.statement_of(site)
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            target = small.targets[0].target if isinstance(small, cst.Assign) and len(small.targets) == 1 else None
+            value = small.value if isinstance(small, cst.Assign) else None
+            if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+                value = value.expression
+            if not (isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == holder
+                    and isinstance(value, (cst.Integer, cst.Float))
+                    and all(self._fixed_per_call(part, loop) for part in _index_parts(target))):
+                return False
+        return bool(sites)
+
+    def _fixed_per_call(self, expr: cst.BaseExpression, loop: Loop) -> bool:
+        """Loop-invariant, or computed in a method from a parameter's shape (`_, _, kh, kw =
+        self.weight.shape`: training changes a weight's values, never its shape) and attributes
+        set only in `__init__`, by arithmetic and comparisons."""
+        if invariant(self.facts, expr, loop):
+            return True
+        func = self.facts.enclosing_function(expr)
+        if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
+            return True
+        if isinstance(expr, cst.BinaryOperation):
+            return self._fixed_per_call(expr.left, loop) and self._fixed_per_call(expr.right, loop)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._fixed_per_call(expr.expression, loop)
+        if isinstance(expr, cst.Comparison):
+            return self._fixed_per_call(expr.left, loop) and all(self._fixed_per_call(c.comparator, loop) for c in expr.comparisons)
+        if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            return isinstance(func, cst.FunctionDef) and _set_only_in_init(self.facts, func, expr.attr.value)
+        if isinstance(expr, cst.Name) and isinstance(func, cst.FunctionDef):
+            binds = [n for n in self.facts.walk(func.body) if isinstance(n, cst.AssignTarget)
+                     and expr.value in bound_names(n.target)]
+            value = self.facts.parent(binds[0]).value if len(binds) == 1 else None  # type: ignore[union-attr]
+            return isinstance(value, cst.Attribute) and value.attr.value == "shape" \
+                and isinstance(value.value, cst.Attribute) and isinstance(value.value.value, cst.Name) \
+                and value.value.value.value == "self" and value.value.attr.value in ("weight", "bias")
+        return False
 
     def _argument_changed(self, node: cst.CSTNode) -> bool:
         """`node` is handed to a call that may change it: `out=`, a function of the unit that
