@@ -63,7 +63,7 @@ def discriminator():
 
 
 def sample_domains(n):
-    t = torch.linspace(0, 1, L)
+    t = torch.linspace(0, 1, L)  # paef: ok redundant-tensor
     f = torch.randint(1, 4, (n, 1)).float()
     phase = torch.rand(n, 1)
     a = torch.sin(2 * torch.pi * (f * t + phase))

@@ -14,8 +14,8 @@ H = W = 32
 
 def warp(img, flow):
     b, _, h, w = img.shape
-    yy, xx = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
-    base = torch.stack([xx, yy], 0).float().to(img.device)  # paef: expect redundant-tensor; ok cpu-then-move
+    yy, xx = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")  # paef: expect redundant-tensor
+    base = torch.stack([xx, yy], 0).float().to(img.device)  # paef: ok redundant-tensor; ok cpu-then-move
     coords = base.unsqueeze(0) + flow
     gx = 2.0 * coords[:, 0] / (w - 1) - 1.0
     gy = 2.0 * coords[:, 1] / (h - 1) - 1.0
@@ -45,7 +45,7 @@ class FlowNetTiny(nn.Module):
 
 
 def make_pair(n):
-    yy, xx = torch.meshgrid(torch.arange(H).float(), torch.arange(W).float(), indexing="ij")
+    yy, xx = torch.meshgrid(torch.arange(H).float(), torch.arange(W).float(), indexing="ij")  # paef: ok redundant-tensor
     cx, cy = torch.rand(n, 1, 1) * 16 + 8, torch.rand(n, 1, 1) * 16 + 8
     shift = torch.randint(-2, 3, (n, 2)).float()
     a = torch.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / 20)

