@@ -13,7 +13,7 @@ from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
-from .redundant_tensor import FactorySites
+from .redundant_tensor import WINDOWS, FactorySites
 
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
@@ -26,7 +26,7 @@ _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand"
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace",
     "zeros_like", "ones_like", "full_like", "empty_like",
-})
+}) | WINDOWS
 _DEVICE_BUILDER = {"from_numpy": "as_tensor"}  # takes no `device=`: the array converts straight to the device
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
@@ -93,7 +93,8 @@ class CpuThenMove(Rule):
         # moves to `device=` as it is only when it spells a device (an index, a string, torch.device).
         spelled = func.attr.value != "cuda" or isinstance(device, (cst.Integer, cst.SimpleString)) \
             or (isinstance(device, cst.Call) and (self.facts.qualified_name(device.func) or "") == "torch.device")
-        safe = name not in RANDOM_FACTORIES and exact and spelled  # device generators draw other numbers
+        # device generators draw other numbers; a window's cosines may round differently there
+        safe = name not in RANDOM_FACTORIES | WINDOWS and exact and spelled
         fix = Fix(
             description=f"create it on the device: `{suggestion}`",
             edits=(replace(self.facts, node, new_call),) if safe else (),
