@@ -84,7 +84,7 @@ for epoch in range(60):
     loss_val = F.nll_loss(output[idx_val], labels[idx_val])
     acc_val = (output[idx_val].argmax(1) == labels[idx_val]).float().mean()
     if loss_val.item() < best_loss:  # paef: expect host-sync
-        best_loss, best_state, bad = loss_val.item(), copy.deepcopy(model.state_dict()), 0  # paef: expect host-sync
+        best_loss, best_state, bad = loss_val.item(), copy.deepcopy(model.state_dict()), 0  # paef: ok host-sync
     else:
         bad += 1
         if bad == 20:
