@@ -22,7 +22,9 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
                         ) -> Iterator[tuple[cst.SimpleStatementLine, list[cst.BaseStatement]]]:
     """Each model forward that runs, unguarded, after `<model>.eval()` which itself follows the
     step in the body of a training loop (or of a function called once per iteration that steps),
-    with the statements of its section (up to `<model>.train()` or the end of the body)."""
+    with the statements of its section (up to `<model>.train()` or the end of the body). The
+    section's values must reach no later statement of the body, nor the next pass before they
+    are bound again."""
     bodies: list[tuple[Sequence[cst.BaseStatement], cst.FunctionDef | None]] = [
         (loop.node.body.body, None) for loop in facts.loops
         if loop.kind == "train" and isinstance(loop.node.body, cst.IndentedBlock)]
@@ -34,7 +36,9 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
             continue
         start, section = found
         bound = set().union(*(facts.names_written(s) for s in section))
+        after = body[start + len(section):]
         if _trains(facts, section) or _read_before_bound(facts, body[:start], bound) \
+                or any(_loads(facts, s) & bound for s in after) \
                 or (func is not None and _returned(facts, func, bound)):
             continue
         for stmt in section:
