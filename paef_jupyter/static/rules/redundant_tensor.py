@@ -15,9 +15,12 @@ from ._tensor_facts import (aliases, unit_index, assigned_value, invariant, is_b
                             shared_end, sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
+# Spectral windows: tables of their length alone (computed with cosines: their last bits may
+# differ between host and device).
+WINDOWS = frozenset({"hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"})
 # Factories whose result depends only on their arguments (random draws never qualify).
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
-                            "logspace", "eye"})
+                            "logspace", "eye"}) | WINDOWS
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
 # Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them).
 # Spectral windows (`torch.hann_window(n_fft)`) are tables of a size too.
@@ -356,7 +359,7 @@ class FactorySites:
         """A position table, index range or mask (`arange`, `linspace`, `eye`, a fill turned into
         a causal mask by `triu`/`tril`): what a model builds for a length, not for a batch; or
         constant data put where the input lives (`torch.tensor(self.offsets, device=x.device)`)."""
-        if factory in ("arange", "linspace", "logspace", "eye"):
+        if factory in ("arange", "linspace", "logspace", "eye") or factory in WINDOWS:
             return True
         if factory in ("tensor", "as_tensor", "from_numpy") and node.args and node.args[0].keyword is None \
                 and invariant(self.facts, node.args[0].value, loop):
