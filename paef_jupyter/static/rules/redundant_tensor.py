@@ -22,11 +22,10 @@ WINDOWS = frozenset({"hann_window", "hamming_window", "blackman_window", "bartle
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
                             "logspace", "eye"}) | WINDOWS
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
-# Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them).
-# Spectral windows (`torch.hann_window(n_fft)`) are tables of a size too.
+# Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them),
+# spectral windows (`torch.hann_window(n_fft)`) among them.
 TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
-                            "torch.tril_indices", "torch.hann_window", "torch.hamming_window", "torch.blackman_window",
-                            "torch.bartlett_window", "torch.kaiser_window"})
+                            "torch.tril_indices"} | {f"torch.{name}" for name in WINDOWS})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 _IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
