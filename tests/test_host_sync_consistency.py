@@ -160,3 +160,14 @@ def test_epoch_level_reads_in_helpers_are_silent_in_cells_too() -> None:
     per_step = [setup, step, "for x, y in batches:\n    print(step(x, y))\n"]
     (finding,) = analyze([SourceUnit(CellRef("nb.ipynb", i), t) for i, t in enumerate(per_step)], rules=["host-sync"]).findings
     assert (finding.ref.cell, finding.line) == (1, 6) and "every training step" in finding.message
+
+
+def test_a_decoder_unrolled_before_backward_is_a_training_step() -> None:
+    """seq2seq `train()`: a per-token loop with no backward inside, its summed loss back-propagated
+    after it; the same loop scoring without a backward stays an evaluation step."""
+    folder = Path(__file__).parent / "fixtures" / "rules" / "host-sync"
+    for name, word, severity in (("pos_decoder_unroll_in_training_step.py", "training", "high"),
+                                 ("pos_decoder_unroll_scored_without_backward.py", "evaluation", "medium")):
+        path = folder / name
+        (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+        assert f"every {word} step" in finding.message and finding.severity.value == severity, name

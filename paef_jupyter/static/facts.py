@@ -951,7 +951,14 @@ class Facts:
         if root is None or root in _params(function) or self.kind(func.value) in _STATEFUL_KINDS:
             return False
         defs = [d for d in self._defs.get(root, ()) if d.function is function]
-        return bool(defs) and all(d.value is not None and self._fresh_value(d.value) for d in defs)
+        return bool(defs) and all(self._fresh_def(d) for d in defs)
+
+    def _fresh_def(self, d: _Def) -> bool:
+        """`out = []`, or `X, Y = [], []` (a literal container unpacked from a tuple literal)."""
+        if d.value is not None:
+            return self._fresh_value(d.value)
+        return d.unpacked is None and isinstance(d.element, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp,
+                                                             cst.SetComp))
 
     def _fresh_value(self, value: cst.BaseExpression) -> bool:
         """A new object nobody else holds: a literal, a comprehension, a torch/NumPy/builtin result."""
@@ -1209,6 +1216,11 @@ class Facts:
         """
         d = self._reaching_def(name)
         return d.value if d is not None and d.order < self.order(name) else None
+
+    def element_of(self, name: cst.Name) -> cst.BaseExpression | None:
+        """What an unpacked name read here is made from (`out.topk(k)` for `_, idx = out.topk(k)`)."""
+        d = self._reaching_def(name)
+        return d.element if d is not None and d.order < self.order(name) else None
 
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""

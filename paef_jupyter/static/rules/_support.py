@@ -182,7 +182,7 @@ def iterated_name(loop: Loop) -> str | None:
 
 
 def _iterated(loop: Loop) -> cst.BaseExpression | None:
-    """What a `for` loop iterates, through `enumerate`/`tqdm`/`iter` wrappers."""
+    """What a `for` loop iterates, through `enumerate`/`tqdm`/`iter` wrappers (None: another call)."""
     if not isinstance(loop.node, cst.For):
         return None
     it: cst.BaseExpression = loop.node.iter
@@ -498,6 +498,8 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
 
 def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     parent = facts.parent(value)
+    if isinstance(parent, cst.DictComp) and parent.value is value:
+        return _loops_over_entries(facts, parent)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -507,6 +509,22 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
         while isinstance(it, cst.Call) and it.args:
             it = it.args[0].value
         if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):
+            loops.append(loop)
+    return loops
+
+
+def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
+    """`loaders = {split: DataLoader(...) for split in splits}`: every entry is the one call, so a
+    loop over `loaders[phase]` (any key) iterates its value."""
+    parent = facts.parent(table)
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return []
+    name = parent.targets[0].target.value
+    loops = []
+    for loop in facts.loops:
+        it = _iterated(loop)
+        if isinstance(it, cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == name \
+                and (facts.value_of(it.value) is table or _reads_global(facts, loop, table, name)):
             loops.append(loop)
     return loops
 
@@ -525,7 +543,7 @@ def _returned_by(facts: Facts, call: cst.Call) -> cst.FunctionDef | None:
     return func if value is call else None
 
 
-def _reads_global(facts: Facts, loop: Loop, loader: cst.Call, name: str) -> bool:
+def _reads_global(facts: Facts, loop: Loop, loader: cst.CSTNode, name: str) -> bool:
     """The loop's function reads the module-level `name`, bound once, to `loader`."""
     func = loop.function
     if func is None or facts.enclosing_function(loader) is not None:

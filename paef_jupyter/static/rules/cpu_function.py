@@ -378,8 +378,15 @@ class CpuFunction(Rule):
         return False
 
     def _hoist_target(self, node: cst.Call) -> Loop | None:
+        """The outermost loop the call is invariant in. Loops over the optimizer's groups or the
+        model's parameters inside a per-step loop apply one value per group (often a single one):
+        the call repeats with the step, so invariance is judged from the step's loop."""
+        loops = self.facts.enclosing_loops(node)
+        inner = 0
+        while inner < len(loops) - 1 and _over_model_structure(loops[inner]):
+            inner += 1
         best = None
-        for loop in self.facts.enclosing_loops(node):
+        for loop in loops[inner:]:
             if not self._invariant(node, loop):
                 break
             best = loop
@@ -738,3 +745,26 @@ def _per_index_names(facts: Facts, func: cst.FunctionDef, before: cst.CSTNode, i
         elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr)):
             names -= facts.names_written(n)
     return names
+
+
+# Loops over what an optimizer or a module holds: a fixed, small set of groups, not steps.
+_STRUCTURE_ATTRS = frozenset({"param_groups"})
+_STRUCTURE_METHODS = frozenset({"parameters", "named_parameters", "modules", "named_modules", "children",
+                                "named_children", "buffers", "named_buffers"})
+
+
+def _over_model_structure(loop: Loop) -> bool:
+    """`for group in optimizer.param_groups:` / `for p in model.parameters():` (or a `zip` of them)."""
+    if not isinstance(loop.node, cst.For):
+        return False
+
+    def structure(it: cst.BaseExpression) -> bool:
+        if isinstance(it, cst.Attribute):
+            return it.attr.value in _STRUCTURE_ATTRS
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute):
+            return it.func.attr.value in _STRUCTURE_METHODS
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("zip", "enumerate"):
+            return bool(it.args) and all(structure(a.value) for a in it.args)
+        return False
+
+    return structure(loop.node.iter)

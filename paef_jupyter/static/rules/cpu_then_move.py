@@ -13,7 +13,7 @@ from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
-from .redundant_tensor import FactorySites
+from .redundant_tensor import WINDOWS, FactorySites
 
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
@@ -26,7 +26,7 @@ _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand"
 FACTORIES = frozenset({
     "zeros", "ones", "empty", "full", "arange", "eye", "linspace", "logspace",
     "zeros_like", "ones_like", "full_like", "empty_like",
-})
+}) | WINDOWS
 _DEVICE_BUILDER = {"from_numpy": "as_tensor"}  # takes no `device=`: the array converts straight to the device
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
@@ -93,7 +93,8 @@ class CpuThenMove(Rule):
         # moves to `device=` as it is only when it spells a device (an index, a string, torch.device).
         spelled = func.attr.value != "cuda" or isinstance(device, (cst.Integer, cst.SimpleString)) \
             or (isinstance(device, cst.Call) and (self.facts.qualified_name(device.func) or "") == "torch.device")
-        safe = name not in RANDOM_FACTORIES and exact and spelled  # device generators draw other numbers
+        # device generators draw other numbers; a window's cosines may round differently there
+        safe = name not in RANDOM_FACTORIES | WINDOWS and exact and spelled
         fix = Fix(
             description=f"create it on the device: `{suggestion}`",
             edits=(replace(self.facts, node, new_call),) if safe else (),
@@ -153,6 +154,8 @@ class CpuThenMove(Rule):
                 or self.facts.iteration_loop(factory) is None \
                 or self.facts.enclosing_function(factory) is not self.facts.enclosing_function(node):
             return  # built once before the loop: the copy each iteration is another matter
+        if self._read_on_host_before(factory, node):
+            return  # `sid = torch.randint(...)`, `sid.tolist()`, then `sid.to(device)`: the host copy is used
         self.report(
             node,
             f"`torch.{name}(...)` is built on the CPU (`{self.facts.code(node.func.value)}`, "  # type: ignore[attr-defined]
@@ -162,6 +165,28 @@ class CpuThenMove(Rule):
                     + (": the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
                     safe=False),
         )
+
+    def _read_on_host_before(self, factory: cst.Call, node: cst.Call) -> bool:
+        """The name the factory binds is read between its statement and the move (`sid.tolist()`,
+        an index into a host tensor): the program needs the CPU tensor there, so building it on the
+        device would add a copy back, not remove one. A store into it (`mask[0] = True`) is no read."""
+        receiver = node.func.value  # type: ignore[attr-defined]
+        if not isinstance(receiver, cst.Name):
+            return False
+        made, moved = self.facts.statement_of(factory), self.facts.statement_of(node)
+        scope = self.facts.enclosing_function(node)
+        return any(
+            self.facts.order(made) < self.facts.order(use) < self.facts.order(receiver)
+            and self.facts.statement_of(use) not in (made, moved)
+            and self.facts.enclosing_function(use) is scope
+            and not self._stored_into(use)
+            for use in self.facts.uses(receiver.value)
+        )
+
+    def _stored_into(self, use: cst.Name) -> bool:
+        """`mask[0] = True`: a write into the host tensor, which works as well on the device."""
+        sub = self.facts.parent(use)
+        return isinstance(sub, cst.Subscript) and isinstance(self.facts.parent(sub), cst.AssignTarget)
 
     def _constant_array(self, factory: cst.Call, name: str) -> bool:
         """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))` per iteration: a constant

@@ -51,7 +51,8 @@ class DictAsList(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
-        across = KEYED_CONSTRUCTORS.get(qualified) is Kind.DICT_OF_LIST and self._row_across_columns(node)
+        across = KEYED_CONSTRUCTORS.get(qualified) is Kind.DICT_OF_LIST \
+            and (self._row_across_columns(node) or self._rows_across_columns(node))
         if qualified in KEYED_CONSTRUCTORS and not across:
             self._keyed_rows(node, qualified)
         if not qualified.startswith("torch.") or qualified.count(".") != 1 or qualified[6:] not in CONSTRUCTORS:
@@ -167,6 +168,54 @@ class DictAsList(Rule):
             "reads one row out of every column, one Python object at a time, on every iteration; the columns "
             "stacked once into one tensor (rows x columns) make each row a single index",
             fix=Fix(description=f"stack the columns once {where} and index the row", suggestion=suggestion, safe=False),
+        )
+        return True
+
+    def _rows_across_columns(self, node: cst.Call) -> bool:
+        """`torch.tensor([[vocab[c][table[c][r]] for c in CAT_COLS] for r in rows])` per batch: a
+        batch of rows read out of every column list, one Python object per cell, with an invariant
+        encoding of each cell (a vocabulary lookup, a standardisation). The columns encoded and
+        stacked once make each batch one index."""
+        positional = [a for a in node.args if a.keyword is None and not a.star]
+        outer = positional[0].value if len(positional) == 1 else None
+        if not isinstance(outer, cst.ListComp) or outer.for_in.inner_for_in is not None or outer.for_in.ifs \
+                or not isinstance(outer.for_in.target, cst.Name) or keyword(node, "requires_grad") is not None:
+            return False
+        inner = outer.elt
+        if not isinstance(inner, cst.ListComp) or inner.for_in.inner_for_in is not None or inner.for_in.ifs \
+                or not isinstance(inner.for_in.target, cst.Name):
+            return False
+        row, col = outer.for_in.target.value, inner.for_in.target.value
+        cells = [n for n in self.facts.walk(inner.elt) if isinstance(n, cst.Subscript) and _cell_of(n, col, row)]
+        tables = {self.facts.code(c.value.value) for c in cells}  # type: ignore[attr-defined]
+        if len(cells) == 0 or len(tables) != 1:
+            return False
+        table = cells[0].value.value  # type: ignore[attr-defined]
+        if not (self.facts.kind(table) is Kind.DICT_OF_LIST or self._filled_with_lists(table)):
+            return False
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop):
+            return False
+        if not invariant(self.facts, table, loop) or not invariant(self.facts, inner.for_in.iter, loop) \
+                or invariant(self.facts, outer.for_in.iter, loop):
+            return False  # the dict or the columns change, or the same rows every time (redundant-tensor)
+        others = self.facts.names_read(inner.elt) - {row, col}
+        if self.facts.varying_names(inner.elt, loop) & others or self.facts.calls_in(inner.elt):
+            return False  # each cell's encoding changes in the loop (or calls code): not one table
+        d, cols, rows = self.facts.code(table), self.facts.code(inner.for_in.iter), self.facts.code(outer.for_in.iter)
+        ctor, cell = self.facts.code(node.func), self.facts.code(inner.elt)
+        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
+        name = fresh_name(self.facts, f"{_name_of(table)}_table", self._names)
+        self._names.add(name)
+        suggestion = (f"{name} = {ctor}([[{cell} for {col} in {cols}] for {row} in range(len({d}[{cols}[0]]))]"
+                      f"{options})  # once, before the loop\n...\n{name}[{rows}]")
+        self.report(
+            node,
+            f"`{d}` maps each column to a Python list: every batch reads `{cell}` cell by cell for each row of "
+            f"`{rows}` and column of `{cols}` in Python; the columns encoded and stacked once into one tensor "
+            "(rows x columns) make each batch a single index",
+            fix=Fix(description="encode and stack the columns once before the loop and index the batch's rows",
+                    suggestion=suggestion, safe=False),
         )
         return True
 
@@ -410,3 +459,13 @@ def _key_of(key: cst.BaseExpression, var: str) -> bool:
         return key.value == var
     return isinstance(key, cst.Subscript) and isinstance(key.value, cst.Name) and key.value.value == var \
         and len(key.slice) == 1 and isinstance(key.slice[0].slice, cst.Index) and isinstance(key.slice[0].slice.value, cst.Integer)
+
+
+def _cell_of(node: cst.Subscript, col: str, row: str) -> bool:
+    """`table[c][r]`: the cell of column `c` at row `r`."""
+    column = node.value
+    return len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+        and isinstance(node.slice[0].slice.value, cst.Name) and node.slice[0].slice.value.value == row \
+        and isinstance(column, cst.Subscript) and len(column.slice) == 1 and isinstance(column.slice[0].slice, cst.Index) \
+        and isinstance(column.slice[0].slice.value, cst.Name) and column.slice[0].slice.value.value == col \
+        and isinstance(column.value, (cst.Name, cst.Attribute))

@@ -897,8 +897,10 @@ class ElementwiseLoop(Rule):
         if for_in.inner_for_in is not None or for_in.ifs:
             return
         rows = self._rows_counted(for_in)
-        if qualified == "torch.stack" and rows is not None and self._stacked_row_gather(node, comp.elt, *rows):
-            return
+        if qualified == "torch.stack" and rows is not None:
+            picked = self._through_lambda(comp.elt, rows[0])
+            if self._stacked_row_gather(node, picked[0], picked[1], *rows[1:]):
+                return
         if not isinstance(for_in.target, cst.Name):
             return
         if qualified == "torch.stack" and self._is_tensor(for_in.iter):
@@ -919,10 +921,29 @@ class ElementwiseLoop(Rule):
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
         )
 
+    def _through_lambda(self, elt: cst.BaseExpression, var: str) -> tuple[cst.BaseExpression, str]:
+        """`get(i)` with `get = lambda index: h[index][idx[index]]` (the SR-GNN family's last-item
+        pick): the lambda's body, its parameter standing for the row; else `elt` and `var`."""
+        if not (isinstance(elt, cst.Call) and isinstance(elt.func, cst.Name) and len(elt.args) == 1
+                and isinstance(elt.args[0].value, cst.Name) and elt.args[0].value.value == var
+                and elt.args[0].keyword is None and not elt.args[0].star):
+            return elt, var
+        made = self.facts.value_of(elt.func)
+        if not isinstance(made, cst.Lambda) or len(made.params.params) != 1 or made.params.params[0].default is not None \
+                or isinstance(made.params.star_arg, cst.Param) or made.params.kwonly_params \
+                or made.params.star_kwarg is not None or made.params.posonly_params:
+            return elt, var
+        return made.body, made.params.params[0].name.value
+
     def _rows_counted(self, for_in: cst.CompFor) -> tuple[str, str, dict[str, str]] | None:
         """The row variable, the row count and the names standing for a row of a tensor, for
-        `for i in range(n)`, `for i in torch.arange(n)` and `for i, j in enumerate(t)` (`j` is `t[i]`)."""
+        `for i in range(n)`, `for i in torch.arange(n)` (`.long()` of it too) and `for i, j in
+        enumerate(t)` (`j` is `t[i]`)."""
         it, target = for_in.iter, for_in.target
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("long", "int") \
+                and not it.args and isinstance(it.func.value, cst.Call) \
+                and (self.facts.qualified_name(it.func.value.func) or "") == "torch.arange":
+            it = it.func.value
         if not isinstance(it, cst.Call) or len(it.args) != 1 or it.args[0].keyword is not None or it.args[0].star:
             return None
         qualified, arg = self.facts.qualified_name(it.func) or "", it.args[0].value

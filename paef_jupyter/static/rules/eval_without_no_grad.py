@@ -11,6 +11,7 @@ from ...model import Edit, Fix, Severity
 from ..facts import Facts, FunctionNode, Loop, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
+from ._eval_section import evaluation_sections
 from ._frozen_forward import frozen_forwards
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
@@ -62,6 +63,23 @@ class EvalWithoutNoGrad(Rule):
                 self._check(loop)
             for stmt, model in frozen_forwards(self.facts, loop):
                 self._frozen(stmt, model)
+        for stmt, section in evaluation_sections(self.facts, self._model_call):
+            self._section(stmt, section)
+
+    def _section(self, stmt: cst.SimpleStatementLine, section: list[cst.BaseStatement]) -> None:
+        """pygcn's `model.eval(); output = model(features, adj)` after the step: a hint, since the
+        wrap moves statements that may bind names read after the loop."""
+        torch = torch_alias(self.facts) or "torch"
+        first = self.facts.position(section[0]).start.line
+        last = self.facts.position(section[-1]).end.line
+        self.report(
+            stmt,
+            "after the optimizer step and `.eval()`, this forward pass only measures (validation on the "
+            "same step), yet it records an autograd graph and keeps its activations alive until its "
+            f"outputs are freed; run the evaluation section (lines {first}-{last}) under `{torch}.no_grad()`",
+            fix=Fix(description=f"wrap the statements after `.eval()` in `with {torch}.no_grad():` (same values)",
+                    suggestion=self._suggestion_of(section, torch), safe=False),
+        )
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
@@ -123,23 +141,21 @@ class EvalWithoutNoGrad(Rule):
         """A call of an `nn.Module` (by type), of `.forward`, of a name whose words say model
         (`model`, `net`, `resnet`, `policy_net`; not `_kineto_step`), or of a helper that runs
         the model it is given."""
-        names: list[cst.BaseExpression] = []
-        for n in self.facts.walk(loop.node.body):
-            if isinstance(n, cst.Call):
-                if self._runs_without_grad(n):
-                    continue
-                func = n.func
-                if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n) \
-                        or runs_inference_verb(self.facts, n):  # `model.predict(x)`, `recmodel.getUsersRating(u)`
-                    return True
-                own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
-                if isinstance(func, cst.Name) or own:
-                    spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
-                    words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
-                    if any(w in _MODEL_WORDS or w.endswith("model") for w in words):
-                        return True
-                    names.append(func)
-        return any(self.facts.kind(name) is Kind.MODULE for name in names)
+        return any(isinstance(n, cst.Call) and self._model_call(n) for n in self.facts.walk(loop.node.body))
+
+    def _model_call(self, n: cst.Call) -> bool:
+        if self._runs_without_grad(n):
+            return False
+        func = n.func
+        if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n) \
+                or runs_inference_verb(self.facts, n):  # `model.predict(x)`, `recmodel.getUsersRating(u)`
+            return True
+        own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+        if isinstance(func, cst.Name) or own:
+            spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
+            words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
+            return any(w in _MODEL_WORDS or w.endswith("model") for w in words) or self.facts.kind(func) is Kind.MODULE
+        return False
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
         """`beam_search(encoder, decoder, src)` whose every call runs under `no_grad` (a decorator,
@@ -301,8 +317,9 @@ class EvalWithoutNoGrad(Rule):
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
-                        wanted |= {key(n, name) for name in self.facts.names_read(n)}
-                        reads += [(name, n) for name in self.facts.names_read(n)]
+                        read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
+                        wanted |= {key(n, name) for name in read}
+                        reads += [(name, n) for name in read]
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -487,6 +504,11 @@ class EvalWithoutNoGrad(Rule):
                 edits.append(Edit(line, 0, line, 0, unit))
         return tuple(edits)
 
+    def _suggestion_of(self, statements: list[cst.BaseStatement], torch: str) -> str:
+        unit = self.facts.module.default_indent
+        code = "".join(self.facts.module.code_for_node(s.with_changes(leading_lines=())) for s in statements).rstrip("\n")
+        return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
     def _suggestion(self, node: cst.CSTNode, torch: str) -> str:
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
@@ -503,6 +525,27 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
     func = node.func
     return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
         or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
+
+
+def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:
+    """The receiver of `accelerator.backward(loss)` when it is an object this unit builds from a
+    class outside torch (`Accelerator()`, `Fabric()`): it back-propagates what it is given and
+    carries no graph itself, so an evaluation loop calling its other methods (`gather`) feeds
+    nothing to that backward. A tensor receiver (`out.backward(grad)`) carries its graph."""
+    func = call.func
+    if not call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
+        return set()
+    name = func.value.value
+    values = facts.assigned_values(name)
+    if not values or not all(isinstance(v, cst.Call) and _outside_torch(facts, v.func) for v in values):
+        return set()
+    return {name}
+
+
+def _outside_torch(facts: Facts, func: cst.BaseExpression) -> bool:
+    """`func` names a class of a library other than torch (`accelerate.Accelerator`)."""
+    qualified = facts.qualified_name(func) or ""
+    return "." in qualified and qualified.split(".")[0] != "torch" and qualified.rpartition(".")[2][:1].isupper()
 
 
 def _called_name(call: cst.Call) -> str | None:

@@ -69,9 +69,23 @@ class HostSync(Rule):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression):
+        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression) \
+                and not self._only_on_failure(node):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
+
+    def _only_on_failure(self, node: cst.CSTNode) -> bool:
+        """Inside an `assert`'s message or a `raise`: built only when the check fails, once."""
+        child = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.Assert):
+                return child is anc.msg
+            if isinstance(anc, cst.Raise):
+                return True
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            child = anc
+        return False
 
     def visit_If(self, node: cst.If) -> None:
         if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
@@ -285,7 +299,20 @@ class HostSync(Rule):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
         if grad_disabled(self.facts, node):
             return "eval"
+        if loop is not None and loop.kind == "eval" and self._backward_after(loop):
+            return "train"  # a decoder unrolled step by step, its summed loss back-propagated after the loop
         return loop.kind if loop is not None else "eval"
+
+    def _backward_after(self, loop: Loop) -> bool:
+        """The loop's function calls `.backward()` after the loop, outside any loop: the loop is
+        the forward half of that training step (seq2seq `train()`: decode, then `loss.backward()`)."""
+        func = loop.function
+        if func is None or loop.parent is not None:
+            return False
+        end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                   and self.facts.order(c) > end and self.facts.enclosing_function(c) is func
+                   and not self.facts.enclosing_loops(c) for c in self.facts.calls_in(func.body))
 
     def _host_consumer(self, node: cst.CSTNode) -> str | None:
         """What consumes the copied value on the host, when only a host value will do: a NumPy /

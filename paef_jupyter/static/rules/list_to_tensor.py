@@ -81,6 +81,9 @@ class ListToTensor(Rule):
             self._from_filled_list(node, arg, head, name)
         elif isinstance(arg, cst.ListComp) and head == "torch":
             self._from_comprehension(node, arg, name)
+        elif isinstance(arg, cst.List) and len(arg.elements) == 1 and isinstance(arg.elements[0].value, cst.ListComp) \
+                and head == "torch":  # `torch.LongTensor([[top[i][0] for i in range(b)]])`: one row
+            self._from_comprehension(node, arg.elements[0].value, name)
 
     # --- list appended in a loop ---------------------------------------------------------
 
@@ -300,7 +303,7 @@ class ListToTensor(Rule):
         for_in = comp.for_in
         if for_in.inner_for_in is not None or for_in.ifs:
             return
-        if self._gathers_fixed_list(node, comp):
+        if self._gathers_fixed_list(node, comp) or self._reads_tensor_rows(node, comp, name):
             return
         over_tensor = self.facts.kind(for_in.iter) is Kind.TENSOR
         per_item = any(
@@ -324,6 +327,49 @@ class ListToTensor(Rule):
                     suggestion=suggestion, safe=False),
         )
 
+
+    def _reads_tensor_rows(self, node: cst.Call, comp: cst.ListComp, name: str) -> bool:
+        """`torch.LongTensor([[topi[i][0] for i in range(b)]])` in a loop: one element read from each
+        row of a tensor (a device->host copy, and a sync, per element on a GPU), then a new host
+        tensor built from them (and often moved back): `topi[:b, 0]` is the same values, on the
+        tensor's device, in one op. True when reported (a hint: dtype and shape are the user's)."""
+        elt, target = comp.elt, comp.for_in.target
+        it = comp.for_in.iter
+        if not (isinstance(target, cst.Name) and isinstance(it, cst.Call) and len(it.args) == 1
+                and (self.facts.qualified_name(it.func) or "") == "builtins.range"):
+            return False
+        parts: list[cst.BaseExpression] = []
+        base: cst.BaseExpression = elt
+        while isinstance(base, cst.Subscript) and all(isinstance(el.slice, cst.Index) for el in base.slice):
+            parts = [el.slice.value for el in base.slice] + parts  # type: ignore[union-attr]
+            base = base.value
+        if not (isinstance(base, cst.Name) and len(parts) >= 2 and isinstance(parts[0], cst.Name)
+                and parts[0].value == target.value and all(isinstance(p, cst.Integer) for p in parts[1:])):
+            return False
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop) or not self._row_source(base):
+            return False
+        rows = self.facts.code(it.args[0].value)
+        picked = f"{base.value}[:{rows}, {', '.join(self.facts.code(p) for p in parts[1:])}]"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` reads one element of each row of the tensor `{base.value}` into a Python "
+            f"list and builds a new tensor from them: a device->host copy (a sync on a GPU) per element, on "
+            "every iteration",
+            fix=Fix(description=f"slice the tensor instead: `{picked}` holds the same values on `{base.value}`'s device "
+                    f"(add `.unsqueeze(0)` for the extra list level, `.long()` for `torch.{name}`'s dtype)",
+                    suggestion=picked, safe=False),
+        )
+        return True
+
+    def _row_source(self, base: cst.Name) -> bool:
+        """`base` is a tensor: inferred so, or the values or indices of a tensor reduction
+        (`_, topi = out.topk(1)`: no Python or NumPy type returns such a pair from `topk`)."""
+        if self.facts.kind(base) is Kind.TENSOR:
+            return True
+        made = self.facts.element_of(base)
+        return isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute) \
+            and made.func.attr.value in ("topk", "sort", "kthvalue") and bool(made.args)
 
     def _gathers_fixed_list(self, node: cst.Call, comp: cst.ListComp) -> bool:
         """`torch.tensor([centers[i] for i in idx])` per batch, on every pass over the data (an

@@ -694,7 +694,43 @@ class OperatorFusion(Rule):
         self._examine(node)
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self._soft_update(node):
+            return
         self._examine(node)
+
+    def _soft_update(self, node: cst.Call) -> bool:
+        """`target.data.copy_(tau * p.data + (1 - tau) * target.data)` (a Polyak / EMA target-network
+        update, per parameter, every step): two multiplies, an add and a copy, where
+        `target.data.lerp_(p.data, tau)` is one kernel (and `torch._foreach_lerp_` one per list).
+        A hint: `lerp` rounds differently in the last bits. True when reported."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "copy_" and len(node.args) == 1
+                and node.args[0].keyword is None and not node.args[0].star):
+            return False
+        value = node.args[0].value
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return False
+        target = self.facts.code(func.value)
+        left, right = _factors(value.left), _factors(value.right)
+        if left is None or right is None or not self.facts.enclosing_loops(node):
+            return False
+        for first, second in ((left, right), (right, left)):
+            for weight, source in ((first[0], first[1]), (first[1], first[0])):
+                for rest, kept in ((second[0], second[1]), (second[1], second[0])):
+                    if self.facts.code(kept) != target or self.facts.code(source) == target \
+                            or not _one_minus(rest, weight, self.facts):
+                        continue
+                    lerp = f"{target}.lerp_({self.facts.code(source)}, {self.facts.code(weight)})"
+                    self.report(
+                        node,
+                        f"`{self.facts.code(node)}` blends two tensors with two multiplies, an add and a copy: four "
+                        "kernels, each reading and writing the whole tensor, on every update",
+                        fix=Fix(description=f"use the fused in-place blend `{lerp}` (or `torch._foreach_lerp_` over "
+                                "the two parameter lists: one call per update); the result can differ in the last bits",
+                                suggestion=lerp, safe=False),
+                    )
+                    return True
+        return False
 
     def _examine(self, node: cst.BaseExpression) -> None:
         if any(anc in self._claimed for anc in self.facts.ancestors(node)):
@@ -1065,3 +1101,17 @@ def torch_functional() -> object:
     import torch.nn.functional as functional
 
     return functional
+
+
+def _factors(term: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """The two factors of `a * b` (None for anything else)."""
+    if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Multiply):
+        return term.left, term.right
+    return None
+
+
+def _one_minus(expr: cst.BaseExpression, weight: cst.BaseExpression, facts: Facts) -> bool:
+    """`expr` is `(1 - weight)` (with or without the parentheses)."""
+    return isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Subtract) \
+        and isinstance(expr.left, (cst.Integer, cst.Float)) and float(expr.left.value) == 1.0 \
+        and facts.code(expr.right) == facts.code(weight)

@@ -15,15 +15,17 @@ from ._tensor_facts import (aliases, unit_index, assigned_value, invariant, is_b
                             shared_end, sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
+# Spectral windows: tables of their length alone (computed with cosines: their last bits may
+# differ between host and device).
+WINDOWS = frozenset({"hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"})
 # Factories whose result depends only on their arguments (random draws never qualify).
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
-                            "logspace", "eye"})
+                            "logspace", "eye"}) | WINDOWS
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
-# Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them).
-# Spectral windows (`torch.hann_window(n_fft)`) are tables of a size too.
+# Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them),
+# spectral windows (`torch.hann_window(n_fft)`) among them.
 TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
-                            "torch.tril_indices", "torch.hann_window", "torch.hamming_window", "torch.blackman_window",
-                            "torch.bartlett_window", "torch.kaiser_window"})
+                            "torch.tril_indices"} | {f"torch.{name}" for name in WINDOWS})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 _IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
@@ -356,7 +358,7 @@ class FactorySites:
         """A position table, index range or mask (`arange`, `linspace`, `eye`, a fill turned into
         a causal mask by `triu`/`tril`): what a model builds for a length, not for a batch; or
         constant data put where the input lives (`torch.tensor(self.offsets, device=x.device)`)."""
-        if factory in ("arange", "linspace", "logspace", "eye"):
+        if factory in ("arange", "linspace", "logspace", "eye") or factory in WINDOWS:
             return True
         if factory in ("tensor", "as_tensor", "from_numpy") and node.args and node.args[0].keyword is None \
                 and invariant(self.facts, node.args[0].value, loop):
@@ -650,8 +652,16 @@ class FactorySites:
         for caller, call in self.facts.per_iteration_call_sites(helper):
             stmt = caller.statement_of(call)
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
-            if not isinstance(small, cst.Assign) or small.value is not call or len(small.targets) != 1 \
-                    or not isinstance(small.targets[0].target, cst.Name):
+            if not isinstance(small, cst.Assign) or small.value is not call or len(small.targets) != 1:
+                continue
+            target = small.targets[0].target
+            if isinstance(target, cst.Attribute):
+                # `model.hidden = model.init_hidden()` with `..., self.hidden = self.lstm(x, self.hidden)`
+                # in its forward: the state lives on the module and each pass rebinds it.
+                if _attribute_assignments(caller, target.attr.value) > 1:
+                    return True
+                continue
+            if not isinstance(target, cst.Name):
                 continue
             name = small.targets[0].target.value
             scope = caller.enclosing_function(call) or caller.module
@@ -897,3 +907,16 @@ def _shape_param(facts: Facts, func: cst.FunctionDef, name: str, loop: Loop, dep
             return None
         sources |= found or {"device"}  # an invariant argument adds nothing
     return sources or None
+
+
+def _attribute_assignments(facts: Facts, attr: str) -> int:
+    """How many assignments in `module` bind some object's `attr` (`self.hidden = ...`,
+    `out, self.hidden = ...`)."""
+    count = 0
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.AssignTarget):
+            target = node.target
+            parts = [el.value for el in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+            count += sum(isinstance(p, cst.Attribute) and p.attr.value == attr for p in parts)
+    return count
+

@@ -1,0 +1,120 @@
+"""The evaluation section of a training step: `loss.backward(); optimizer.step(); model.eval();
+output = model(features, adj)` (full-batch training, pygcn's shape). After the step and `.eval()`
+the forward pass only measures, yet records a graph."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterator, Sequence
+
+import libcst as cst
+
+from ..facts import Facts
+from ._support import grad_disabled
+
+# Calls in the section that mean it still needs autograd (or trains): then it is no evaluation.
+_TRAINING_METHODS = frozenset({"backward", "step", "requires_grad_", "retain_grad", "register_hook", "zero_grad"})
+_TRAINING_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+# Return values read only through these carry no graph to the caller.
+_GRAPHLESS = frozenset({"item", "tolist", "detach", "numpy", "argmax"})
+
+
+def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
+                        ) -> Iterator[tuple[cst.SimpleStatementLine, list[cst.BaseStatement]]]:
+    """Each model forward that runs, unguarded, after `<model>.eval()` which itself follows the
+    step in the body of a training loop (or of a function called once per iteration that steps),
+    with the statements of its section (up to `<model>.train()` or the end of the body). The
+    section's values must reach no later statement of the body, nor the next pass before they
+    are bound again."""
+    bodies: list[tuple[Sequence[cst.BaseStatement], cst.FunctionDef | None]] = [
+        (loop.node.body.body, None) for loop in facts.loops
+        if loop.kind == "train" and isinstance(loop.node.body, cst.IndentedBlock)]
+    bodies += [(func.body.body, func) for func in facts.per_iteration_functions
+               if isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)]
+    for body, func in bodies:
+        found = _section(facts, body)
+        if found is None:
+            continue
+        start, section = found
+        bound = set().union(*(facts.names_written(s) for s in section))
+        after = body[start + len(section):]
+        if _trains(facts, section) or _read_before_bound(facts, body[:start], bound) \
+                or any(_loads(facts, s) & bound for s in after) \
+                or (func is not None and _returned(facts, func, bound)):
+            continue
+        for stmt in section:
+            if isinstance(stmt, cst.SimpleStatementLine) and not grad_disabled(facts, stmt) \
+                    and any(runs_model(c) for c in facts.calls_in(stmt)):
+                yield stmt, section
+                break
+
+
+def _method_calls(facts: Facts, node: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:
+    for call in facts.calls_in(node):
+        if isinstance(call.func, cst.Attribute):
+            yield call.func.attr.value, call.func.value
+
+
+def _section(facts: Facts, body: Sequence[cst.BaseStatement]) -> tuple[int, list[cst.BaseStatement]] | None:
+    stepped, start, model = False, -1, ""
+    for i, stmt in enumerate(body):
+        if start < 0:
+            methods = list(_method_calls(facts, stmt))
+            if any(m in ("backward", "step") for m, _ in methods):
+                stepped = True
+            elif stepped and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+                    and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call):
+                call = stmt.body[0].value
+                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args:
+                    start, model = i + 1, facts.code(call.func.value)
+            continue
+        if any(m == "train" and facts.code(r) == model for m, r in _method_calls(facts, stmt)):
+            return start, list(body[start:i])
+    return (start, list(body[start:])) if start >= 0 else None
+
+
+def _trains(facts: Facts, section: list[cst.BaseStatement]) -> bool:
+    for stmt in section:
+        for call in facts.calls_in(stmt):
+            if (isinstance(call.func, cst.Attribute) and call.func.attr.value in _TRAINING_METHODS) \
+                    or (facts.qualified_name(call.func) or "") in _TRAINING_CALLS:
+                return True
+    return False
+
+
+def _read_before_bound(facts: Facts, before: Sequence[cst.BaseStatement], names: set[str]) -> bool:
+    """On the next pass, the step reads a value of the section before binding it anew."""
+    pending = set(names)
+    for stmt in before:
+        if _loads(facts, stmt) & pending:
+            return True
+        pending -= facts.names_written(stmt)
+    return False
+
+
+def _loads(facts: Facts, stmt: cst.BaseStatement) -> set[str]:
+    """Names a statement reads (`out = model(x)` reads `model` and `x`, not `out`)."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign):
+        assign = stmt.body[0]
+        reads = set(facts.names_read(assign.value))
+        for target in assign.targets:
+            if not _plain(target.target):
+                reads |= facts.names_read(target.target)
+        return reads
+    return set(facts.names_read(stmt))
+
+
+def _plain(target: cst.BaseExpression) -> bool:
+    if isinstance(target, cst.Name):
+        return True
+    return isinstance(target, (cst.Tuple, cst.List)) and all(_plain(e.value) for e in target.elements)
+
+
+def _returned(facts: Facts, func: cst.FunctionDef, names: set[str]) -> bool:
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, cst.Return) and node.value is not None:
+            value = node.value
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _GRAPHLESS:
+                continue
+            if facts.names_read(value) & names:
+                return True
+    return False
