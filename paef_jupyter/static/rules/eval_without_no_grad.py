@@ -528,24 +528,30 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
 
 
 def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:
-    """The receiver of `accelerator.backward(loss)` when it is an object this unit builds from a
-    class outside torch (`Accelerator()`, `Fabric()`): it back-propagates what it is given and
-    carries no graph itself, so an evaluation loop calling its other methods (`gather`) feeds
-    nothing to that backward. A tensor receiver (`out.backward(grad)`) carries its graph."""
+    """The receiver of `accelerator.backward(loss)` when it is an object built from a training
+    helper known to back-propagate what it is given and keep no tensors (`Accelerator()`,
+    `Fabric()`): an evaluation loop calling its other methods (`gather`) feeds nothing to that
+    backward. Any other class (the project's own, an unknown library's) may keep what its other
+    methods receive and add it to the loss; a tensor receiver (`out.backward(grad)`) carries its graph."""
     func = call.func
     if not call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
         return set()
     name = func.value.value
     values = facts.assigned_values(name)
-    if not values or not all(isinstance(v, cst.Call) and _outside_torch(facts, v.func) for v in values):
+    if not values or not all(isinstance(v, cst.Call) and _graphless_helper(facts, v.func) for v in values):
         return set()
     return {name}
 
 
-def _outside_torch(facts: Facts, func: cst.BaseExpression) -> bool:
-    """`func` names a class of a library other than torch (`accelerate.Accelerator`)."""
+# Training helpers whose `backward(loss)` only back-propagates `loss` and whose other methods keep no tensors.
+_GRAPHLESS_HELPERS = frozenset({"Accelerator", "Fabric"})
+_HELPER_LIBRARIES = frozenset({"accelerate", "lightning", "lightning_fabric", "pytorch_lightning"})
+
+
+def _graphless_helper(facts: Facts, func: cst.BaseExpression) -> bool:
+    """`func` names one of those helpers' classes (`accelerate.Accelerator`, `lightning.Fabric`)."""
     qualified = facts.qualified_name(func) or ""
-    return "." in qualified and qualified.split(".")[0] != "torch" and qualified.rpartition(".")[2][:1].isupper()
+    return qualified.split(".")[0] in _HELPER_LIBRARIES and qualified.rpartition(".")[2] in _GRAPHLESS_HELPERS
 
 
 def _called_name(call: cst.Call) -> str | None:
