@@ -83,7 +83,8 @@ class EvalWithoutNoGrad(Rule):
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
-                or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop):
+                or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
+                or self._later_cell_backward(loop):
             return
         unseen_code = ""
         if may_train(self.facts, loop.node):
@@ -195,6 +196,28 @@ class EvalWithoutNoGrad(Rule):
                     return True
                 if any(a.keyword is not None and a.keyword.value == "requires_grad" for a in n.args):
                     return True
+        return False
+
+    def _later_cell_backward(self, loop: Loop) -> bool:
+        """A later cell of the notebook back-propagates and reads what this loop builds (the list
+        it appends outputs to, a name it binds, the function it runs in): test-time adaptation on
+        collected predictions needs their graph, so the loop is not only evaluation."""
+        built = {loop.function.name.value} if loop.function is not None else set()
+        for n in self.facts.walk(loop.node):
+            if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.WithItem, cst.NamedExpr)):
+                built |= set(bound_names(n.target if not isinstance(n, cst.WithItem) else n.asname.name)) \
+                    if not isinstance(n, cst.WithItem) or n.asname is not None else set()
+            built |= set(mutated_names(n))
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS:
+                root = root_name(n.func.value)
+                built |= {root} if root else set()
+        for later in self.facts.later:
+            backward = any(
+                isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                or (later.qualified_name(c.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+                for c in later.calls_in(later.module))
+            if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+                return True
         return False
 
     def _unseen_users(self, loop: Loop) -> str:
