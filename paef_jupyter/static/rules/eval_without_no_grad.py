@@ -200,9 +200,12 @@ class EvalWithoutNoGrad(Rule):
 
     def _later_cell_backward(self, loop: Loop) -> bool:
         """A later cell of the notebook back-propagates and reads what this loop builds (the list
-        it appends outputs to, a name it binds, the function it runs in): test-time adaptation on
-        collected predictions needs their graph, so the loop is not only evaluation."""
-        built = {loop.function.name.value} if loop.function is not None else set()
+        it appends outputs to, a name it binds): test-time adaptation on collected predictions
+        needs their graph, so the loop is not only evaluation. A loop inside a function is left
+        out: a later training cell calling `validate(...)` beside its own backward is the norm."""
+        if loop.function is not None:
+            return False
+        built: set[str] = set()
         for n in self.facts.walk(loop.node):
             if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.WithItem, cst.NamedExpr)):
                 built |= set(bound_names(n.target if not isinstance(n, cst.WithItem) else n.asname.name)) \
