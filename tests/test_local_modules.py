@@ -523,3 +523,26 @@ def test_attention_in_a_local_model_class_leaves_the_no_grad_wrap_to_review(tmp_
         })
         [finding] = scan(tmp_path / "train.py", "eval-without-no-grad")
         assert finding["fixable"] is automatic, layer
+
+
+EVAL_SETUP = ("import torch\nnet = torch.nn.Linear(4, 2)\nopt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+              "data = [torch.randn(3, 4) for _ in range(2)]\n")
+EVAL_CELL = "net.eval()\npreds = []\nfor x in data:\n    preds.append(net(x))\n"
+
+
+def test_an_evaluation_loop_whose_outputs_a_later_cell_back_propagates_is_not_wrapped() -> None:
+    """Test-time adaptation in a later cell (`torch.stack(preds)...backward()`): no_grad around
+    the loop that collects `preds` would make that cell raise."""
+    adapt = "net.train()\nloss = torch.stack(preds).softmax(-1).sum()\nopt.zero_grad()\nloss.backward()\nopt.step()\n"
+    found = analyze(_cells(EVAL_SETUP, EVAL_CELL, adapt), rules=["eval-without-no-grad"]).findings
+    assert found == ()
+
+
+def test_an_evaluation_loop_before_a_later_training_cell_is_still_wrapped() -> None:
+    """Near-misses: a later cell that trains on its own batches, or reads the predictions without
+    back-propagating, leaves the evaluation loop's rewrite as it is."""
+    retrain = "for x in data:\n    loss = net(x).pow(2).mean()\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+    report = "print(len(preds), preds[0].shape)\n"
+    for later in (retrain, report):
+        found = analyze(_cells(EVAL_SETUP, EVAL_CELL, later), rules=["eval-without-no-grad"]).findings
+        assert [(f.ref.cell, f.line) for f in found] == [(1, 3)] and found[0].fix.automatic

@@ -487,7 +487,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
-    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr):
+    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -554,6 +554,31 @@ def _inside_context(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
                 not isinstance(item.item, cst.Call) or (facts.qualified_name(item.item.func) or "") not in _NEUTRAL_CONTEXTS
                 for item in anc.items):
             return True
+    return False
+
+
+# torch's global defaults: a factory without `dtype=`/`device=` reads them when it runs
+_DEFAULT_SETTERS = frozenset({"torch.set_default_dtype", "torch.set_default_tensor_type", "torch.set_default_device"})
+
+
+def _defaults_changed(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
+    """`expr` calls torch and the loop changes torch's default dtype or device (directly, or in
+    a function of this unit it calls): built before the loop, the tensor would be made under
+    the defaults of the first iteration only."""
+    if not any((facts.qualified_name(c.func) or "").startswith("torch.") for c in facts.calls_in(expr)):
+        return False
+    return _sets_defaults(facts, loop.node, set())
+
+
+def _sets_defaults(facts: Facts, node: cst.CSTNode, seen: set[str]) -> bool:
+    for call in facts.calls_in(node):
+        if (facts.qualified_name(call.func) or "") in _DEFAULT_SETTERS:
+            return True
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if name in facts.functions and name not in seen:
+            seen.add(name)
+            if _sets_defaults(facts, facts.functions[name], seen):
+                return True
     return False
 
 

@@ -83,7 +83,8 @@ class EvalWithoutNoGrad(Rule):
 
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
-                or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop):
+                or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
+                or self._later_cell_backward(loop):
             return
         unseen_code = ""
         if may_train(self.facts, loop.node):
@@ -195,6 +196,31 @@ class EvalWithoutNoGrad(Rule):
                     return True
                 if any(a.keyword is not None and a.keyword.value == "requires_grad" for a in n.args):
                     return True
+        return False
+
+    def _later_cell_backward(self, loop: Loop) -> bool:
+        """A later cell of the notebook back-propagates and reads what this loop builds (the list
+        it appends outputs to, a name it binds): test-time adaptation on collected predictions
+        needs their graph, so the loop is not only evaluation. A loop inside a function is left
+        out: a later training cell calling `validate(...)` beside its own backward is the norm."""
+        if loop.function is not None:
+            return False
+        built: set[str] = set()
+        for n in self.facts.walk(loop.node):
+            if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.WithItem, cst.NamedExpr)):
+                built |= set(bound_names(n.target if not isinstance(n, cst.WithItem) else n.asname.name)) \
+                    if not isinstance(n, cst.WithItem) or n.asname is not None else set()
+            built |= set(mutated_names(n))
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS:
+                root = root_name(n.func.value)
+                built |= {root} if root else set()
+        for later in self.facts.later:
+            backward = any(
+                isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                or (later.qualified_name(c.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+                for c in later.calls_in(later.module))
+            if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+                return True
         return False
 
     def _unseen_users(self, loop: Loop) -> str:
@@ -528,24 +554,30 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
 
 
 def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:
-    """The receiver of `accelerator.backward(loss)` when it is an object this unit builds from a
-    class outside torch (`Accelerator()`, `Fabric()`): it back-propagates what it is given and
-    carries no graph itself, so an evaluation loop calling its other methods (`gather`) feeds
-    nothing to that backward. A tensor receiver (`out.backward(grad)`) carries its graph."""
+    """The receiver of `accelerator.backward(loss)` when it is an object built from a training
+    helper known to back-propagate what it is given and keep no tensors (`Accelerator()`,
+    `Fabric()`): an evaluation loop calling its other methods (`gather`) feeds nothing to that
+    backward. Any other class (the project's own, an unknown library's) may keep what its other
+    methods receive and add it to the loss; a tensor receiver (`out.backward(grad)`) carries its graph."""
     func = call.func
     if not call.args or not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name):
         return set()
     name = func.value.value
     values = facts.assigned_values(name)
-    if not values or not all(isinstance(v, cst.Call) and _outside_torch(facts, v.func) for v in values):
+    if not values or not all(isinstance(v, cst.Call) and _graphless_helper(facts, v.func) for v in values):
         return set()
     return {name}
 
 
-def _outside_torch(facts: Facts, func: cst.BaseExpression) -> bool:
-    """`func` names a class of a library other than torch (`accelerate.Accelerator`)."""
+# Training helpers whose `backward(loss)` only back-propagates `loss` and whose other methods keep no tensors.
+_GRAPHLESS_HELPERS = frozenset({"Accelerator", "Fabric"})
+_HELPER_LIBRARIES = frozenset({"accelerate", "lightning", "lightning_fabric", "pytorch_lightning"})
+
+
+def _graphless_helper(facts: Facts, func: cst.BaseExpression) -> bool:
+    """`func` names one of those helpers' classes (`accelerate.Accelerator`, `lightning.Fabric`)."""
     qualified = facts.qualified_name(func) or ""
-    return "." in qualified and qualified.split(".")[0] != "torch" and qualified.rpartition(".")[2][:1].isupper()
+    return qualified.split(".")[0] in _HELPER_LIBRARIES and qualified.rpartition(".")[2] in _GRAPHLESS_HELPERS
 
 
 def _called_name(call: cst.Call) -> str | None:

@@ -8,7 +8,7 @@ from ...model import Edit, Fix, Severity
 from ..dataset_placement import dataset_placement
 from ..device_use import cuda_condition, host_tensors, is_device_move
 from ..facts import Facts, Loop
-from ..names import bound_names
+from ..names import bound_names, mutated_names, root_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
@@ -53,6 +53,8 @@ class PageableTransfer(Rule):
         proven = batches_are_tensors(self.facts, node)
         blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
+        if not given:
+            given, pin = _pin_by_position(node)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
             if not placement.on_device:
@@ -134,7 +136,8 @@ class PageableTransfer(Rule):
         if loop in loops_fed(owner, loader):
             return  # the earlier cell sees this loop (`paef scan` of the notebook): reported at its loader
         given, pin = keyword_value(owner, loader, "pin_memory")
-        carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory")
+        carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory") \
+            or _pin_by_position(loader)[0]
         moves = self._batch_moves(loop)
         if moves and not carried and (not given or _is_false(pin)) and not dataset_placement(owner, loader).on_device:
             self._pageable_elsewhere(moves[0], name)
@@ -166,15 +169,17 @@ class PageableTransfer(Rule):
         first = moved or f"`{self.facts.code(moves[0])}`"
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
         new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
-        carried = keyword_arg(loader, "pin_memory") is None and may_carry(self.facts, loader, "pin_memory")
-        asynchronous = [m for m in blocking if not self._used_on_host(m)]
+        carried = keyword_arg(loader, "pin_memory") is None and may_carry(self.facts, loader, "pin_memory") \
+            or _pin_by_position(loader)[0]
+        asynchronous = [m for m in blocking if not self._used_on_host(m) and not self._source_changed(m)]
         edits: tuple[Edit, ...] = ()
         if torch is not None and not carried:
             edits = (add_keyword(self.facts, loader, "pin_memory", pin_value),
                      *(add_keyword(self.facts, m, "non_blocking", "True") for m in asynchronous))
         if carried:
             description = ("pin the batches (`pin_memory=True` where there is a GPU). Not rewritten: a `**` dict "
-                           "passed to the loader may already set `pin_memory`, and repeating a keyword is an error")
+                           "or an argument by position passed to the loader may already set `pin_memory`, and "
+                           "repeating it as a keyword is an error")
         elif moved:
             description = (f"pin the batches (`pin_memory={pin_value}`); the copies are made by {moved}, which this "
                            "rewrite leaves as they are: give them `non_blocking=True` there so the pinned copy "
@@ -206,6 +211,8 @@ class PageableTransfer(Rule):
         new = with_keyword(move, "non_blocking", _TRUE)
         if self._used_on_host(move):
             return  # the host reads the copy at once: an asynchronous copy would only be waited for
+        if self._source_changed(move):
+            return  # the host batch is changed in place while the copy may still be reading it
         if not proven:
             return  # as for an unpinned loader: `non_blocking` is advised only where `.to` is proven a tensor's
         edits = (add_keyword(self.facts, move, "non_blocking", "True"),)
@@ -230,6 +237,24 @@ class PageableTransfer(Rule):
                 return False
             node, parent = call, self.facts.parent(call)
         return False
+
+    def _source_changed(self, move: cst.Call) -> bool:
+        """`xd = x.to(device)` then `x.zero_()` in the loop: a non-blocking copy from pinned memory
+        returns before it has read `x`, so a later in-place change of the host batch would race
+        with it (the copy may see the new values). A move that rebinds its own source
+        (`x = x.to(device)`) leaves the host batch without that name."""
+        func = move.func
+        source = root_name(func.value) if isinstance(func, cst.Attribute) else None
+        if source is None:
+            return True
+        stmt = self.facts.statement_of(move)
+        if isinstance(stmt, cst.SimpleStatementLine) and any(
+                isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == source
+                                                      for t in small.targets) for small in stmt.body):
+            return False
+        loops = self.facts.enclosing_loops(move)
+        scope = loops[0].node if loops else self.facts.module
+        return any(source in set(mutated_names(n)) for n in self.facts.walk(scope))
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -302,3 +327,18 @@ def _live_tensor_batches(loader: object) -> bool:
     from torch.utils.data._utils.collate import default_collate
 
     return isinstance(getattr(loader, "dataset", None), TensorDataset) and getattr(loader, "collate_fn", None) is default_collate
+
+
+# DataLoader(dataset, batch_size, shuffle, sampler, batch_sampler, num_workers, collate_fn, pin_memory, ...)
+_PIN_POSITION = 7
+
+
+def _pin_by_position(loader: cst.Call) -> tuple[bool, cst.BaseExpression | None]:
+    """(present, value) of `pin_memory` given by position: the eighth argument, or maybe in a
+    `*args` (value unknown); adding it as a keyword would then repeat it."""
+    positional = [a for a in loader.args if a.keyword is None and a.star != "**"]
+    if any(a.star == "*" for a in positional):
+        return True, None
+    if len(positional) > _PIN_POSITION:
+        return True, positional[_PIN_POSITION].value
+    return False, None
