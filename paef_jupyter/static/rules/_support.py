@@ -127,7 +127,46 @@ def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
             continue
         if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
             return True
-    return False
+    return _accumulates_micro_batches(facts, body)
+
+
+def _accumulates_micro_batches(facts: Facts, body: cst.CSTNode) -> bool:
+    """`body` back-propagates only in inner loops that count rounds (`for _ in range(accum):`),
+    steps and zeroes nothing inside them, and steps an optimizer outside them: gradient
+    accumulation, one optimizer step per iteration of `body`'s loop. A loop over a loader inside,
+    or an optimizer stepped inside the inner loop, makes it an epoch loop."""
+    stepped = accumulated = False
+    for call in facts.calls_in(body):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("step", "backward", "zero_grad"):
+            continue
+        inner = _loop_between(facts, call, body)
+        if func.attr.value == "backward":
+            if inner is None or not _counts_rounds(inner):
+                return False
+            accumulated = True
+        elif inner is not None:
+            return False  # a step per inner round: the inner loop is the training loop
+        elif func.attr.value == "step":
+            stepped = stepped or facts.kind(func.value) is Kind.OPTIMIZER
+    return stepped and accumulated
+
+
+def _loop_between(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> cst.CSTNode | None:
+    """The outermost loop (or nested function) between `node` and `body`, if any."""
+    found: cst.CSTNode | None = None
+    for anc in facts.ancestors(node):
+        if anc is body:
+            return found
+        if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+            found = anc
+    return found
+
+
+def _counts_rounds(loop: cst.CSTNode) -> bool:
+    """`for _ in range(n):`: a loop that repeats, not one that reads a sequence of batches."""
+    return isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call) and isinstance(loop.iter.func, cst.Name) \
+        and loop.iter.func.value == "range"
 
 
 def _inside_loop(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> bool:
