@@ -225,12 +225,30 @@ def _iterated(loop: Loop) -> cst.BaseExpression | None:
     if not isinstance(loop.node, cst.For):
         return None
     it: cst.BaseExpression = loop.node.iter
+    if isinstance(it, cst.Name):
+        it = _progress_bar_of(loop, it) or it
     while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args:
         func = it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value
         if func not in _WRAPPERS:
             return None
         it = it.args[0].value
     return it
+
+
+def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
+    """`with tqdm(enumerate(loader)) as t: for i, b in t:`: the wrapper call a `with` around the
+    loop bound to the iterated name (a progress bar closed when the epoch ends)."""
+    for anc in loop.facts.ancestors(loop.node):
+        if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        if not isinstance(anc, cst.With):
+            continue
+        for item in anc.items:
+            target = item.asname.name if item.asname is not None else None
+            if isinstance(target, cst.Name) and target.value == name.value:
+                call = item.item
+                return call if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    return None
 
 
 def over_batches(facts: Facts, loop: Loop) -> bool:
@@ -545,6 +563,8 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     loops = []
     for loop in loops_over(facts, name):
         it = loop.node.iter  # type: ignore[union-attr]
+        if isinstance(it, cst.Name):
+            it = _progress_bar_of(loop, it) or it
         while isinstance(it, cst.Call) and it.args:
             it = it.args[0].value
         if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):
