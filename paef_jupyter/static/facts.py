@@ -1655,8 +1655,22 @@ class _Indexer:
         # `model(x)`, `self.model(x)` (a model the class was given), `net.forward(x)`: a forward pass.
         spelled = func.value if isinstance(func, cst.Name) else func.attr.value \
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" else ""
-        if any(w in spelled.lower() for w in _MODEL_WORDS) or (isinstance(func, cst.Attribute) and func.attr.value == "forward"):
+        if any(w in spelled.lower() for w in _MODEL_WORDS) or (isinstance(func, cst.Attribute) and forward_variant(func.attr.value)):
             self.model_calls.update(active)
+
+
+# Words that make a `forward_*` method a training hook rather than a second forward pass.
+_FORWARD_TRAINING_WORDS = frozenset({"train", "training", "loss", "losses", "step", "update", "backward", "adapt", "fit"})
+
+
+def forward_variant(method: str) -> bool:
+    """`forward`, or a second forward of the same network (`forward_features`, `forward_masks`,
+    `forward_once`): a forward pass by its name, unless the name says it trains (`forward_train`,
+    `forward_loss`), where a hook may back-propagate or adapt."""
+    if method == "forward":
+        return True
+    words = [w for w in method.lower().split("_") if w]
+    return words[:1] == ["forward"] and len(words) > 1 and not _FORWARD_TRAINING_WORDS.intersection(words[1:])
 
 
 # Calls that train: back-propagate, step an optimizer, or hand a loss to a helper that does.

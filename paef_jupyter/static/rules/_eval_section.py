@@ -35,13 +35,14 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
         if found is None:
             continue
         start, section = found
-        bound = set().union(*(facts.names_written(s) for s in section))
+        flat = [s for stmt in section for s in (_guarded_body(stmt) or [stmt])]
+        bound = set().union(*(facts.names_written(s) for s in flat if _eval_call(s) is None))
         after = body[start + len(section):]
         if _trains(facts, section) or _read_before_bound(facts, body[:start], bound) \
                 or any(_loads(facts, s) & bound for s in after) \
                 or (func is not None and _returned(facts, func, bound)):
             continue
-        for stmt in section:
+        for stmt in flat:
             if isinstance(stmt, cst.SimpleStatementLine) and not grad_disabled(facts, stmt) \
                     and any(runs_model(c) for c in facts.calls_in(stmt)):
                 yield stmt, section
@@ -61,15 +62,34 @@ def _section(facts: Facts, body: Sequence[cst.BaseStatement]) -> tuple[int, list
             methods = list(_method_calls(facts, stmt))
             if any(m in ("backward", "step") for m, _ in methods):
                 stepped = True
-            elif stepped and isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
-                    and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call):
-                call = stmt.body[0].value
-                if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args:
-                    start, model = i + 1, facts.code(call.func.value)
+            elif stepped and _eval_call(stmt) is not None:
+                start, model = i + 1, facts.code(_eval_call(stmt))  # type: ignore[arg-type]
+            elif stepped and _guarded_body(stmt):
+                start, model = i, facts.code(_eval_call(_guarded_body(stmt)[0]))  # type: ignore[arg-type,index]
             continue
         if any(m == "train" and facts.code(r) == model for m, r in _method_calls(facts, stmt)):
             return start, list(body[start:i])
     return (start, list(body[start:])) if start >= 0 else None
+
+
+def _eval_call(stmt: cst.BaseStatement) -> cst.BaseExpression | None:
+    """`model` of a statement that is only `model.eval()`."""
+    if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+            and isinstance(stmt.body[0], cst.Expr) and isinstance(stmt.body[0].value, cst.Call):
+        func = stmt.body[0].value.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "eval" and not stmt.body[0].value.args:
+            return func.value
+    return None
+
+
+def _guarded_body(stmt: cst.BaseStatement) -> Sequence[cst.BaseStatement]:
+    """The statements of `if flag: model.eval(); out = model(x)` (no `else`, `.eval()` first):
+    pygcn's optional validation pass, whose values the unconditional code after it reads
+    either way ([] for any other statement)."""
+    if isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock) \
+            and stmt.body.body and _eval_call(stmt.body.body[0]) is not None:
+        return stmt.body.body
+    return []
 
 
 def _trains(facts: Facts, section: list[cst.BaseStatement]) -> bool:

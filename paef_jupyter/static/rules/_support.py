@@ -127,7 +127,46 @@ def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
             continue
         if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
             return True
-    return False
+    return _accumulates_micro_batches(facts, body)
+
+
+def _accumulates_micro_batches(facts: Facts, body: cst.CSTNode) -> bool:
+    """`body` back-propagates only in inner loops that count rounds (`for _ in range(accum):`),
+    steps and zeroes nothing inside them, and steps an optimizer outside them: gradient
+    accumulation, one optimizer step per iteration of `body`'s loop. A loop over a loader inside,
+    or an optimizer stepped inside the inner loop, makes it an epoch loop."""
+    stepped = accumulated = False
+    for call in facts.calls_in(body):
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("step", "backward", "zero_grad"):
+            continue
+        inner = _loop_between(facts, call, body)
+        if func.attr.value == "backward":
+            if inner is None or not _counts_rounds(inner):
+                return False
+            accumulated = True
+        elif inner is not None:
+            return False  # a step per inner round: the inner loop is the training loop
+        elif func.attr.value == "step":
+            stepped = stepped or facts.kind(func.value) is Kind.OPTIMIZER
+    return stepped and accumulated
+
+
+def _loop_between(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> cst.CSTNode | None:
+    """The outermost loop (or nested function) between `node` and `body`, if any."""
+    found: cst.CSTNode | None = None
+    for anc in facts.ancestors(node):
+        if anc is body:
+            return found
+        if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
+            found = anc
+    return found
+
+
+def _counts_rounds(loop: cst.CSTNode) -> bool:
+    """`for _ in range(n):`: a loop that repeats, not one that reads a sequence of batches."""
+    return isinstance(loop, cst.For) and isinstance(loop.iter, cst.Call) and isinstance(loop.iter.func, cst.Name) \
+        and loop.iter.func.value == "range"
 
 
 def _inside_loop(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> bool:
@@ -186,12 +225,30 @@ def _iterated(loop: Loop) -> cst.BaseExpression | None:
     if not isinstance(loop.node, cst.For):
         return None
     it: cst.BaseExpression = loop.node.iter
+    if isinstance(it, cst.Name):
+        it = _progress_bar_of(loop, it) or it
     while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args:
         func = it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value
         if func not in _WRAPPERS:
             return None
         it = it.args[0].value
     return it
+
+
+def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
+    """`with tqdm(enumerate(loader)) as t: for i, b in t:`: the wrapper call a `with` around the
+    loop bound to the iterated name (a progress bar closed when the epoch ends)."""
+    for anc in loop.facts.ancestors(loop.node):
+        if isinstance(anc, (cst.FunctionDef, cst.ClassDef)):
+            return None
+        if not isinstance(anc, cst.With):
+            continue
+        for item in anc.items:
+            target = item.asname.name if item.asname is not None else None
+            if isinstance(target, cst.Name) and target.value == name.value:
+                call = item.item
+                return call if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    return None
 
 
 def over_batches(facts: Facts, loop: Loop) -> bool:
@@ -506,6 +563,8 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     loops = []
     for loop in loops_over(facts, name):
         it = loop.node.iter  # type: ignore[union-attr]
+        if isinstance(it, cst.Name):
+            it = _progress_bar_of(loop, it) or it
         while isinstance(it, cst.Call) and it.args:
             it = it.args[0].value
         if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):

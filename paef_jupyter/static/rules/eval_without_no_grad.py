@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Facts, FunctionNode, Loop, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
+from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections
@@ -21,7 +21,7 @@ _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward",
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
     "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
-    "gpt", "vit", "backbone", "head",
+    "gpt", "vit", "backbone", "head", "network",
 })
 # Methods that store their arguments into the receiver (a list of losses, a dict of outputs).
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
@@ -148,7 +148,7 @@ class EvalWithoutNoGrad(Rule):
         if self._runs_without_grad(n):
             return False
         func = n.func
-        if (isinstance(func, cst.Attribute) and func.attr.value == "forward") or forwards_a_model(self.facts, n) \
+        if (isinstance(func, cst.Attribute) and forward_variant(func.attr.value)) or forwards_a_model(self.facts, n) \
                 or runs_inference_verb(self.facts, n):  # `model.predict(x)`, `recmodel.getUsersRating(u)`
             return True
         own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
@@ -248,7 +248,8 @@ class EvalWithoutNoGrad(Rule):
         }
         return any(
             isinstance(call.func, cst.Attribute) and self.facts.code(call.func.value) in evaluated
-            and call.func.attr.value not in ("forward", "__call__") and self.facts._function_at(call.func) is None
+            and call.func.attr.value != "__call__" and not forward_variant(call.func.attr.value)
+            and self.facts._function_at(call.func) is None
             for call in self.facts.calls_in(loop.node.body)
         )
 
