@@ -31,7 +31,7 @@ for step in range(3):
     names = []
     for group in opt.param_groups:
         names.append(len(list(opt.param_groups)))
-        opt.param_groups.append({"params": [], "lr": 0.0}) if len(opt.param_groups) < 3 else None
+        opt.param_groups.append({**opt.defaults, "params": [], "lr": 0.0}) if len(opt.param_groups) < 3 else None
     lrs.append([round(g["lr"], 5) for g in opt.param_groups])
     lrs.append(names)
 print(lrs)

@@ -17,7 +17,7 @@ for step in range(6):
     log.append(memory[-1] == [0, 1, 2])
     log.append(str(seen[-1])[:12])
     if len(memory) >= 3:
-        picks = random.sample(range(len(memory)), 3)
+        picks = random.sample(range(min(len(memory), len(seen))), 3)
         batch = torch.tensor([memory[i] for i in picks])
         rows = torch.tensor([seen[i] for i in picks])
         log.append((batch.dtype, batch.sum().item(), rows.dtype, round(rows.mean().item(), 3)))
