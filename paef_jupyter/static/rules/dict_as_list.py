@@ -130,6 +130,26 @@ class DictAsList(Rule):
                     suggestion=suggestion, safe=False),
         )
 
+    def _column_read_loop(self, node: cst.Call, table: cst.BaseExpression, columns: cst.BaseExpression,
+                          rows: cst.BaseExpression) -> Loop | None:
+        """The loop that reads rows of a dict of column lists on every step, where one table built
+        once would do: the dict and its columns fixed in it, the rows not (the same rows every time
+        are redundant-tensor's)."""
+        if not (self.facts.kind(table) is Kind.DICT_OF_LIST or self._filled_with_lists(table)):
+            return None
+        loop = self.facts.iteration_loop(node)
+        if loop is None or rarely_runs(self.facts, node, loop) or not invariant(self.facts, table, loop) \
+                or not invariant(self.facts, columns, loop) or invariant(self.facts, rows, loop):
+            return None
+        return loop
+
+    def _table_options_and_name(self, node: cst.Call, table: cst.BaseExpression) -> tuple[str, str]:
+        """The constructor's keyword options to keep, and a fresh name for the table built once."""
+        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
+        name = fresh_name(self.facts, f"{_name_of(table)}_table", self._names)
+        self._names.add(name)
+        return options, name
+
     def _row_across_columns(self, node: cst.Call) -> bool:
         """`torch.tensor([self.cols[c][i] for c in CAT_COLS])` in `__getitem__`: row `i` read out
         of every column list of a dict, one Python object per column, for every sample. The
@@ -148,18 +168,10 @@ class DictAsList(Rule):
             return False
         table, row = column.value, elt.slice[0].slice.value  # type: ignore[union-attr]
         if var in self.facts.names_read(row) or var in self.facts.names_read(table) \
-                or not (self.facts.kind(table) is Kind.DICT_OF_LIST or self._filled_with_lists(table)):
+                or self._column_read_loop(node, table, comp.for_in.iter, row) is None:
             return False
-        loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
-            return False
-        if not invariant(self.facts, table, loop) or not invariant(self.facts, comp.for_in.iter, loop) \
-                or invariant(self.facts, row, loop):
-            return False  # the dict or the columns change, or the same row every time (redundant-tensor)
         d, cols, ctor = self.facts.code(table), self.facts.code(comp.for_in.iter), self.facts.code(node.func)
-        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
-        name = fresh_name(self.facts, f"{_name_of(table)}_table", self._names)
-        self._names.add(name)
+        options, name = self._table_options_and_name(node, table)
         where = "before the loop" if self.facts.enclosing_loops(node) else "where the dict is created (`__init__` for a Dataset)"
         suggestion = f"{name} = {ctor}([{d}[{var}] for {var} in {cols}]{options}).T  # once, {where}\n...\n{name}[{self.facts.code(row)}]"
         self.report(
@@ -191,22 +203,15 @@ class DictAsList(Rule):
         if len(cells) == 0 or len(tables) != 1:
             return False
         table = cells[0].value.value  # type: ignore[attr-defined]
-        if not (self.facts.kind(table) is Kind.DICT_OF_LIST or self._filled_with_lists(table)):
+        loop = self._column_read_loop(node, table, inner.for_in.iter, outer.for_in.iter)
+        if loop is None:
             return False
-        loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
-            return False
-        if not invariant(self.facts, table, loop) or not invariant(self.facts, inner.for_in.iter, loop) \
-                or invariant(self.facts, outer.for_in.iter, loop):
-            return False  # the dict or the columns change, or the same rows every time (redundant-tensor)
         others = self.facts.names_read(inner.elt) - {row, col}
         if self.facts.varying_names(inner.elt, loop) & others or self.facts.calls_in(inner.elt):
             return False  # each cell's encoding changes in the loop (or calls code): not one table
         d, cols, rows = self.facts.code(table), self.facts.code(inner.for_in.iter), self.facts.code(outer.for_in.iter)
         ctor, cell = self.facts.code(node.func), self.facts.code(inner.elt)
-        options = "".join(f", {self.facts.code(a).strip().rstrip(',')}" for a in node.args if a.keyword is not None)
-        name = fresh_name(self.facts, f"{_name_of(table)}_table", self._names)
-        self._names.add(name)
+        options, name = self._table_options_and_name(node, table)
         suggestion = (f"{name} = {ctor}([[{cell} for {col} in {cols}] for {row} in range(len({d}[{cols}[0]]))]"
                       f"{options})  # once, before the loop\n...\n{name}[{rows}]")
         self.report(
