@@ -239,6 +239,46 @@ def test_full_mode_stops_at_the_time_cap_even_inside_library_code():
     assert sys.gettrace() is None and not _profiler_enabled()
 
 
+def test_full_mode_stops_at_the_memory_cap_when_a_library_loop_records_tiny_ops():
+    # Recorded events grow the process as fast as a big tensor does (0.3-0.4 GB per CPU-second),
+    # and no cell line runs while they are recorded: the watchdog probes the library's frame.
+    cells = Cells()
+    cells.namespace["chunk"] = _chunk
+    code = cells.add("import torch\nx = chunk(torch.zeros(1), 300000)\ny = x.item()\n", CELL)
+    run = cells.run(code, None, max_profiled_s=60.0)
+    profile = build_profile(run)
+    assert run.error is None and cells.namespace["y"] == 300000
+    assert any("profiling stopped after 8 MB of memory added" in n for n in profile.notes), profile.notes
+    assert run.profiled_s < 5
+    assert sys.gettrace() is None and not _profiler_enabled()
+
+
+def test_big_tensors_a_library_function_builds_do_not_stop_profiling():
+    # 192 MB in 16 MB tensors, each from one line of a probed frame: the cell's own memory.
+    cells = Cells()
+    cells.namespace["build"] = _build
+    code = cells.add("import torch\nkeep = build(12)\nfor i in range(200):\n    y = keep[0][:4] + 1\n", CELL)
+    run = cells.run(code, None, max_profiled_s=60.0)
+    profile = build_profile(run)
+    assert run.error is None and len(cells.namespace["keep"]) == 12
+    assert not any("profiling stopped" in n for n in profile.notes), profile.notes
+    assert profile.line(CELL, 4) is not None
+
+
+def _build(n: int) -> list:
+    keep = []
+    for i in range(n):
+        keep.append(torch.full((4 * 2**20,), float(i)))
+        keep[-1].add_(1)
+    return keep
+
+
+def _chunk(x, n: int):
+    for _ in range(n):
+        x = x + 1
+    return x
+
+
 def _spin(seconds: float) -> int:
     import time
 

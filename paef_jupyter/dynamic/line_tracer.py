@@ -62,19 +62,25 @@ SHORT_LOOP = 8  # fewer iterations than this: window the inner loop, if there is
 # clock) every WATCH_EVERY_S and ends the profiled part at MAX_ADDED_MEMORY over the highest
 # size seen before the profiler started (the unprofiled iterations' own peak: a loop's
 # transient allocations do not count), or at the time cap. Where no cell line runs (ops in a
-# library's loop) it has the frame the cell's thread runs traced, and that frame's next line
-# stops the profiler. Op loops entirely in C (`functools.reduce(torch.add, ...)`) run no line
-# until they return: only the trace's size cap (`collector.MAX_TRACE_BYTES`) bounds those.
+# library's loop) it probes the frames the cell's thread runs, and their next line stops the
+# profiler. Op loops entirely in C (`functools.reduce(torch.add, ...)`) run no line until they
+# return: only the trace's size cap (`collector.MAX_TRACE_BYTES`) bounds those.
 # Without a loop to window (a bare comprehension) the line count is the bound; in a window the
 # iterations are, and a long pure-Python generator in one iteration must not end it early.
 MAX_ADDED_MEMORY = 8 * 2**20
-# Per CPU-second of the recording thread, recorded events grow the process by under 0.1 GB
-# (0.2 KB per event, each a few microseconds); the cell allocating (a batch, a model's weights,
-# even while initialising them) grows it faster: such a step, from one read to the next, is the
-# cell's own memory, which the cap must not count. CPU time, not wall time: on a busy box both
-# slow down alike, and a late read must not turn a 64 MB tensor into "recorded events".
+# The cell allocating (a batch, a model's weights) grows the process too, and that memory is
+# the cell's own, which the cap must not count. Rate alone cannot tell them apart: recorded
+# tiny ops grow it by 0.3-0.4 GB per CPU-second of the recording thread (0.4-1 KB per op of
+# 1-3.5 us), `torch.randn` by 0.7 and `torch.ones` by 3. What can: events come from ops, ops
+# from lines, and no line records more than LINE_EVENT_BYTES of events (300-odd ops), while one
+# big tensor is megabytes from a line or two. So a step is the cell's own when it is both fast
+# (over USER_ALLOCATION_RATE per CPU-second: a slow one is events or cheap to count) and large
+# for the lines that ran in it: those of cell frames, and of the frames the watchdog probed at
+# an earlier fast step (a library's loop runs no cell line). CPU time, not wall time: on a busy
+# box both slow down alike, and a late read must not turn a 64 MB tensor into "recorded events".
 USER_ALLOCATION_RATE = 2**28
 USER_ALLOCATION_FLOOR = 2**19
+LINE_EVENT_BYTES = 2**16
 WATCH_EVERY_S = 0.01
 MAX_RECORDED_LINES = 4000
 MAX_WINDOW_LINES = 100_000
@@ -155,6 +161,7 @@ class LineTracer:
         self.max_profiled_s = max_profiled_s
         self.max_recorded_lines = max_recorded_lines or (MAX_RECORDED_LINES if loop is None else MAX_WINDOW_LINES)
         self.recorded_lines = 0
+        self.lines_run = 0  # lines run with the profiler on, in cell frames and probed ones
         self._watchdog: _Watchdog | None = None
         self.stopped_by: str | None = None  # which cap ended the recording, for the report
         self.times = WindowTimes()
@@ -452,6 +459,7 @@ class _FrameTracer:
             # backward jumps) and must hit the cap as a multi-line loop does.
             if tracer.recording or tracer.settling:
                 tracer.recorded_lines += tracer.recording
+                tracer.lines_run += 1
                 if tracer._over_cap():
                     tracer.close()
                     return None
@@ -476,6 +484,7 @@ class _Watchdog:
         self.reason: str | None = None
         self._main = threading.get_ident()  # the thread that records (the cell's)
         self._stopped = threading.Event()
+        self._probe = _LineProbe(tracer)
         if resident_bytes() is None:
             return
         threading.Thread(target=self._watch, name="profile-cap (paef)", daemon=True).start()
@@ -488,46 +497,75 @@ class _Watchdog:
         peak_before = 0  # the highest resident size until the profiler had started
         profiling_since: float | None = None
         cpu_time = _thread_cpu_clock(self._main)
-        last, last_cpu = 0, 0.0
+        last, last_cpu, last_lines = 0, 0.0, 0
         while not self._stopped.wait(WATCH_EVERY_S):
             now = resident_bytes() or 0
             if not (tracer.profiler_on and (tracer.recording or tracer.settling)):
                 peak_before = max(peak_before, now)
                 continue
-            cpu = cpu_time()
+            if self.reason is not None:
+                self._probe_stack()  # the frames probed before may have returned
+                continue
+            cpu, lines = cpu_time(), tracer.lines_run
             if profiling_since is None:
                 profiling_since = time.perf_counter()
                 peak_before = max(peak_before, now)
-            elif now - last > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * (cpu - last_cpu)):
-                peak_before += now - last  # the cell's own allocation, not recorded events
-            last, last_cpu = now, cpu
+            elif self._cell_allocated(now - last, cpu - last_cpu, lines - last_lines):
+                peak_before += now - last
+                self._probe_stack()  # count the lines of what runs now, to judge the next step
+            last, last_cpu, last_lines = now, cpu, lines
             if now - peak_before > MAX_ADDED_MEMORY:
                 self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
             elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:
                 self.reason = f"{tracer.max_profiled_s:g} s"
             else:
                 continue
-            self._interrupt()
-            return
+            self._probe_stack()
 
-    def _interrupt(self) -> None:
-        """Make the frame the recording thread runs call `_end` at its next line (a cell
-        frame's own tracer checks `reason` already)."""
+    @staticmethod
+    def _cell_allocated(grew: int, cpu_s: float, lines: int) -> bool:
+        """Whether a step of `grew` bytes is the cell's own memory, not recorded events."""
+        return grew > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * cpu_s, LINE_EVENT_BYTES * lines)
+
+    def _probe_stack(self) -> None:
+        """Have every frame the recording thread runs, up to the cell's, call the probe at its
+        next line (a cell frame's own tracer counts lines and checks `reason` already)."""
         frame = sys._current_frames().get(self._main)
-        if frame is None or isinstance(frame.f_trace, _FrameTracer) or self._stopped.is_set():
-            return  # a cell frame's tracer checks `reason` at its next line
-        frame.f_trace = self._end
-        frame.f_trace_lines = True
+        files = self.tracer.files
+        while frame is not None and not self._stopped.is_set():
+            if files.index(frame.f_code.co_filename) is not None:
+                return
+            if frame.f_trace is None:
+                frame.f_trace = self._probe
+                frame.f_trace_lines = True
+            frame = frame.f_back
 
-    def _end(self, frame: FrameType, event: str, arg: Any) -> Any:
+
+class _LineProbe:
+    """The local tracer of a frame outside the cell while profiling: counts its lines for the
+    watchdog and ends the recording there once the watchdog has a reason."""
+
+    __slots__ = ("tracer",)
+
+    def __init__(self, tracer: LineTracer):
+        self.tracer = tracer
+
+    def __call__(self, frame: FrameType, event: str, arg: Any) -> Any:
         tracer = self.tracer
-        if not tracer.done and (tracer.recording or tracer.settling) and tracer._over_cap():
+        if tracer.done or not (tracer.recording or tracer.settling):
+            frame.f_trace_lines = False
+            return None
+        if event != "line":
+            return self
+        tracer.lines_run += 1
+        if tracer._watchdog is not None and tracer._watchdog.reason is not None and tracer._over_cap():
             try:
                 tracer.close()
             except Exception as exc:  # noqa: BLE001 - see LineTracer.fail()
                 tracer.fail(exc)
-        frame.f_trace_lines = False
-        return None
+            frame.f_trace_lines = False
+            return None
+        return self
 
 
 def _thread_cpu_clock(ident: int) -> Callable[[], float]:
