@@ -171,3 +171,16 @@ def test_a_decoder_unrolled_before_backward_is_a_training_step() -> None:
         path = folder / name
         (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
         assert f"every {word} step" in finding.message and finding.severity.value == severity, name
+
+
+def test_a_helper_the_training_step_also_calls_says_training() -> None:
+    """`count_correct` is called per training step and per validation step: the training step
+    (a sync every step of training, high) is what it costs; called only from evaluation, it
+    stays an evaluation step (medium)."""
+    verdicts = {}
+    for name in ("pos_helper_shared_by_train_and_eval", "pos_helper_of_eval_loops_only"):
+        path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / f"{name}.py"
+        (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+        verdicts[name] = (finding.severity.value, "training step" in finding.message)
+    assert verdicts == {"pos_helper_shared_by_train_and_eval": ("high", True),
+                        "pos_helper_of_eval_loops_only": ("medium", False)}

@@ -9,6 +9,7 @@ live namespace, so the same line gets the same verdict in a script and in a note
 
 from __future__ import annotations
 
+import re
 import weakref
 
 import libcst as cst
@@ -58,8 +59,19 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
             isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") == "torch.device")
         if value is not None and known and depth > 0:
             return is_accelerator_device(facts, value, depth - 1)
+        if isinstance(value, cst.Call) and picks_a_gpu(value.func):
+            return True
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     return False
+
+
+def picks_a_gpu(func: cst.BaseExpression) -> bool:
+    """A helper whose name says it returns a GPU when there is one: d2l's `try_gpu()` /
+    `try_all_gpus()`, `get_default_device()`, `get_device()`; not one that names the CPU
+    (`d2l.cpu()`, `cpu_device()`). Its value (`ctx = d2l.try_gpu()`) is a device for the program."""
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    words = set(re.findall(r"[a-z]+", name.lower()))
+    return not {"cpu", "cpus"} & words and bool({"gpu", "gpus", "cuda", "device", "devices", "accelerator"} & words)
 
 
 def cuda_condition(facts: Facts, test: cst.BaseExpression, depth: int = 2) -> bool:

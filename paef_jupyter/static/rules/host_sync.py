@@ -301,7 +301,21 @@ class HostSync(Rule):
             return "eval"
         if loop is not None and loop.kind == "eval" and self._backward_after(loop):
             return "train"  # a decoder unrolled step by step, its summed loss back-propagated after the loop
+        if loop is not None and loop.kind == "eval" and self._helper_of_a_training_step(node):
+            return "train"  # `calc_accuracy(...)` called by the training loop and by the validation loop
         return loop.kind if loop is not None else "eval"
+
+    def _helper_of_a_training_step(self, node: cst.CSTNode) -> bool:
+        """`node` runs in a helper (outside any loop of its own) that some loop calls once per
+        training step, even if another caller is an evaluation loop: the dearer verdict holds."""
+        func = self.facts.enclosing_function(node)
+        if func is None or self.facts.enclosing_loops(node):
+            return False
+        for owner, call in self.facts.per_iteration_call_sites(func):
+            caller = step_loop(owner, owner.iteration_loop(call))
+            if caller is not None and caller.kind == "train" and not grad_disabled(owner, call):
+                return True
+        return False
 
     def _backward_after(self, loop: Loop) -> bool:
         """The loop's function calls `.backward()` after the loop, outside any loop: the loop is

@@ -81,7 +81,8 @@ class PingPong(Rule):
         if loop is None or rarely_runs(self.facts, node, loop):
             return
         if isinstance(positional[0].value, cst.List):
-            self._list_of_copies(node, name, positional[0].value)
+            if not self._token_fed_back(node, positional[0].value):
+                self._list_of_copies(node, name, positional[0].value)
             return
         copy = self._host_copy(positional[0].value, node)
         if copy is None:
@@ -166,6 +167,46 @@ class PingPong(Rule):
                     suggestion=suggestion, safe=False),
             severity=Severity.MEDIUM,  # a small index copy, not a round trip of the data
         )
+
+    def _token_fed_back(self, node: cst.Call, values: cst.List) -> bool:
+        """`torch.tensor([out[-1]], device=d)` where the same loop does `out.append(y.argmax().item())`:
+        a greedy decoder copies each predicted token to the host and builds the next step's input
+        from it, a round trip (and a sync) per generated token. A hint: the list is the program's
+        output too, so only the person can move the copy after the loop."""
+        nested = _rectangular(values)
+        loops = self.facts.enclosing_loops(node)
+        if nested is None or len(nested[0]) != 1 or not loops or not uses_device(self.facts):
+            return False
+        last = nested[0][0]
+        if not (isinstance(last, cst.Subscript) and isinstance(last.value, cst.Name) and len(last.slice) == 1
+                and self.facts.code(last.slice[0].slice).replace(" ", "") == "-1"):
+            return False
+        tokens = last.value.value
+        copied = None
+        for call in self.facts.calls_in(loops[0].node.body):
+            func = call.func
+            if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == tokens \
+                    and func.attr.value == "append" and len(call.args) == 1:
+                appended = call.args[0].value
+                if isinstance(appended, cst.Call) and isinstance(appended.func, cst.Name) \
+                        and appended.func.value in _SCALAR_CASTS and len(appended.args) == 1:
+                    appended = appended.args[0].value  # `int(y.argmax().item())`
+                copy = self._host_copy(appended, node)
+                if copy is not None and copy.method == "item" and copy.via is None:
+                    copied = copied or call
+        if copied is None:
+            return False
+        self.report(
+            node,
+            f"`{self.facts.code(last)}` is the token `{self.facts.code(copied.args[0].value)}` copied to the host "
+            f"(a sync) in the previous iteration, and `{self.facts.code(node.func)}` copies it back: a "
+            "device->host->device round trip for every generated token",
+            fix=Fix(description="keep the predicted token on the device and feed it to the next step "
+                    "(`tok = Y.argmax(dim=1)`); collect the tokens as tensors and copy them to the host once, "
+                    "after the loop (`torch.cat(tokens).tolist()`)", safe=False),
+            severity=Severity.MEDIUM,
+        )
+        return True
 
     def _list_of_copies(self, node: cst.Call, name: str, values: cst.List) -> None:
         """`torch.tensor([loss.item(), acc.item()], device=d)`: scalars copied out one by one;
