@@ -506,6 +506,83 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
             call = facts.parent(use)
             if isinstance(call, cst.Call) and call.func is use:
                 loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+    loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
+    return loops
+
+
+def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """`self.train_loader = self._build_loader(ds, ...)` in `__init__`, with the loader call the
+    builder method's only `return`: loops of the class's methods over `self.train_loader` iterate
+    this call's value (the attribute is bound nowhere else in the class)."""
+    func = facts.enclosing_function(loader)
+    cls = facts.parent(facts.parent(func)) if func is not None else None
+    if not isinstance(cls, cst.ClassDef) or _only_return(facts, func) is not loader:  # type: ignore[arg-type]
+        return []
+    init = dataset_method(cls, "__init__")
+    if init is None:
+        return []
+    loops: list[Loop] = []
+    for node in facts.walk(init.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call) \
+                and is_self_attr(node.value.func, func.name.value) and isinstance(node.targets[0].target, cst.Attribute):  # type: ignore[union-attr]
+            loops += [l for l in _loops_over_attribute(facts, cls, node.targets[0].target.attr.value) if l not in loops]
+    return loops
+
+
+def _only_return(facts: Facts, func: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The value of `func`'s only `return` (through one local name)."""
+    returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    value = returns[0].value
+    return facts.value_of(value) if isinstance(value, cst.Name) else value
+
+
+def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Loop]:
+    """Loops of `cls`'s methods over `self.<attr>` (through `enumerate`/`tqdm`), where the class
+    binds `self.<attr>` exactly once (in `__init__`): every such loop iterates that one value."""
+    if init_value(facts, cls, attr) is None:
+        return []
+    bound = [n for n in facts.walk(cls.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+             and _binds_self_attr(n.target, attr)]
+    if len(bound) != 1:
+        return []
+    methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    return [loop for loop in facts.loops if loop.function in methods and (it := _iterated(loop)) is not None
+            and is_self_attr(it, attr)]
+
+
+def _binds_self_attr(target: cst.BaseExpression, attr: str) -> bool:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds_self_attr(el.value, attr) for el in target.elements)
+    return is_self_attr(target.value if isinstance(target, cst.StarredElement) else target, attr)
+
+
+def _loops_of_stored_argument(owner: Facts, call: cst.Call, arg: cst.Arg) -> list[Loop]:
+    """`Engine(model, opt, train_loader, ...)` (a class of this unit, an earlier cell or a local
+    module) whose `__init__` stores the parameter, never rebound, on `self`
+    (`self.train_loader = train_loader`): the loops of its methods over that attribute."""
+    if isinstance(call.func, cst.Name) and call.func.value in owner.classes:
+        callee, cls = owner, owner.classes[call.func.value]
+    else:
+        found = owner._class_at(call.func)
+        if found is None:
+            return []
+        callee, cls = found
+    init = dataset_method(cls, "__init__")
+    if init is None:
+        return []
+    params = [p.name.value for p in (*init.params.posonly_params, *init.params.params)][1:]
+    index = call.args.index(arg)
+    param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+    if param is None or param in callee.names_written(init.body):
+        return []
+    loops: list[Loop] = []
+    for node in callee.walk(init.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Name) \
+                and node.value.value == param and isinstance(node.targets[0].target, cst.Attribute) \
+                and is_self_attr(node.targets[0].target, node.targets[0].target.attr.value):
+            loops += [l for l in _loops_over_attribute(callee, cls, node.targets[0].target.attr.value) if l not in loops]
     return loops
 
 
@@ -537,8 +614,12 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
         call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
         if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
             continue
+        if any(a.star for a in call.args):
+            continue
         func = owner._function_at(call.func)
-        if not isinstance(func, cst.FunctionDef) or any(a.star for a in call.args):
+        if not isinstance(func, cst.FunctionDef):
+            assert isinstance(arg, cst.Arg)
+            loops += [loop for loop in _loops_of_stored_argument(owner, call, arg) if loop not in loops]
             continue
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):

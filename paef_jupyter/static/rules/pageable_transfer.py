@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..dataset_placement import dataset_placement
+from ..dataset_placement import dataset_placement, passed_on_device
 from ..device_use import cuda_condition, host_tensors, is_device_move
 from ..facts import Facts, Loop
 from ..names import bound_names, mutated_names, root_name
@@ -57,7 +57,7 @@ class PageableTransfer(Rule):
             given, pin = _pin_by_position(node)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
-            if not placement.on_device:
+            if not placement.on_device and not (placement.unseen and passed_on_device(self.facts, node)):
                 self._pageable(node, name, moves, blocking if proven else [], proven, placement.unseen)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
