@@ -11,7 +11,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, Loop
+from ..facts import Facts, Loop, method_of_object
 from ..names import keyword_arg
 from ..types import Kind
 
@@ -257,6 +257,24 @@ def over_batches(facts: Facts, loop: Loop) -> bool:
     decoder's time steps): that inner loop runs sub-steps of the batch, not the batches."""
     it = _iterated(loop)
     return isinstance(it, (cst.Name, cst.Attribute)) and facts.kind(it) is Kind.DATALOADER
+
+
+def over_loader_batches(facts: Facts, loop: Loop) -> bool:
+    """`over_batches`, or a loop over a call of a function or method of this unit whose only
+    `return` builds a DataLoader (`for b in self.get_dataloader(ds)`, or through a name bound to it)."""
+    if over_batches(facts, loop):
+        return True
+    it = _iterated(loop)
+    made = facts.value_of(it) if isinstance(it, cst.Name) else loop.node.iter if it is None else None  # type: ignore[union-attr]
+    if not isinstance(made, cst.Call):
+        return False
+    helper = facts._function_at(made.func) if isinstance(made.func, (cst.Name, cst.Attribute)) else None
+    if helper is None:
+        found = method_of_object(facts, made.func)
+        helper = found[1] if found is not None else None
+    owner = facts.owner_of(helper) if helper is not None else facts
+    value = _only_return(owner, helper) if isinstance(helper, cst.FunctionDef) else None
+    return isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") in LOADERS
 
 
 def loops_over(facts: Facts, name: str) -> list[Loop]:
