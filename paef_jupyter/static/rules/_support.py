@@ -566,8 +566,21 @@ def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Lo
     if len(bound) != 1:
         return []
     methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-    return [loop for loop in facts.loops if loop.function in methods and (it := _iterated(loop)) is not None
+    return [loop for loop in facts.loops if loop.function in methods and (it := _iterated_through_name(loop)) is not None
             and is_self_attr(it, attr)]
+
+
+def _iterated_through_name(loop: Loop) -> cst.BaseExpression | None:
+    """`_iterated`, and through a local name bound to the iterable (`tk = tqdm(self.train_loader)`
+    then `for i, batch in enumerate(tk):`, pytorch/examples' vision_transformer)."""
+    it = _iterated(loop)
+    if not isinstance(it, cst.Name):
+        return it
+    value = loop.facts.value_of(it)
+    while isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)) and value.args \
+            and (value.func.value if isinstance(value.func, cst.Name) else value.func.attr.value) in _WRAPPERS:
+        value = value.args[0].value
+    return value if isinstance(value, cst.Attribute) else it
 
 
 def _binds_self_attr(target: cst.BaseExpression, attr: str) -> bool:
