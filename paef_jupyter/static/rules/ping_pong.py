@@ -267,7 +267,8 @@ class PingPong(Rule):
 
     def _entry_moved_by_helper(self, node: cst.Call) -> None:
         """`batch = move_to_device(batch, device)` (or `self._prepare_inputs(batch)`: a helper
-        whose only return moves every value of the dict it is given) on a loader's batch, then
+        whose only return moves every value of the dict it is given, or that dict comprehension
+        written in the loop) on a loader's batch, then
         `batch["labels"].cpu()`: the labels were on the host before the helper copied them over,
         and come back now. A hint: the host batch's entry, read before the move, has the same
         values (the device copy may still be needed, by the model's loss)."""
@@ -276,26 +277,33 @@ class PingPong(Rule):
             return
         loop = self.facts.iteration_loop(node)
         made = self.facts.value_of(receiver.value)
-        if loop is None or not isinstance(made, cst.Call) or not isinstance(loop.node, cst.For) \
+        if loop is None or not isinstance(made, (cst.Call, cst.DictComp)) or not isinstance(loop.node, cst.For) \
                 or loop.node not in self.facts.ancestors(made) or not over_loader_batches(self.facts, loop):
             return
         batch = {n.value for n in self.facts.walk(loop.node.target) if isinstance(n, cst.Name)}
-        passed = [a.value for a in made.args if not a.star]
-        if not passed or not isinstance(passed[0], cst.Name) or passed[0].value not in batch \
-                or passed[0].value != receiver.value.value:
+        if receiver.value.value not in batch:
             return
-        helper = self.facts._function_at(made.func) if isinstance(made.func, (cst.Name, cst.Attribute)) else None
-        if helper is None:
-            found = method_of_object(self.facts, made.func)
-            helper = found[1] if found is not None else None
-        if not isinstance(helper, cst.FunctionDef) or not _moves_every_value(self.facts.owner_of(helper), helper, made):
-            return
+        if isinstance(made, cst.DictComp):  # `batch = {k: v.to(device) for k, v in batch.items()}` in the loop
+            if not _moves_every_value(self.facts, made, receiver.value.value):
+                return
+            mover = "the dict comprehension"
+        else:
+            passed = [a.value for a in made.args if not a.star]
+            if not passed or not isinstance(passed[0], cst.Name) or passed[0].value != receiver.value.value:
+                return
+            helper = self.facts._function_at(made.func) if isinstance(made.func, (cst.Name, cst.Attribute)) else None
+            if helper is None:
+                found = method_of_object(self.facts, made.func)
+                helper = found[1] if found is not None else None
+            if not isinstance(helper, cst.FunctionDef) or not _returns_every_value_moved(self.facts.owner_of(helper), helper, made):
+                return
+            mover = f"`{self.facts.code(made.func)}`"
         entry = self.facts.code(receiver)
         self.report(
             node,
-            f"`{entry}` came from the loader on the host, `{self.facts.code(made.func)}` copied it to the device "
+            f"`{entry}` came from the loader on the host, {mover} copied it to the device "
             f"and `.cpu()` copies it back: a host->device->host round trip (and a sync) on every iteration",
-            fix=Fix(description=f"keep the host entry: read `{entry}` before `{self.facts.code(made.func)}(...)` "
+            fix=Fix(description=f"keep the host entry: read `{entry}` before the move "
                     f"(`host_{_key_name(receiver)} = {entry}`) and use it here instead of the device copy", safe=False),
             severity=Severity.MEDIUM,
         )
@@ -683,9 +691,9 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
         return None
 
 
-def _moves_every_value(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> bool:
-    """`return {k: v.to(device) for k, v in batch.items()}` (through one local name), with `batch`
-    the parameter `call` passes its first argument for: every value of the dict is moved."""
+def _returns_every_value_moved(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> bool:
+    """`func`'s only `return` (through one local name) moves every value of the dict `call`
+    passes as its first argument: `return {k: v.to(device) for k, v in batch.items()}`."""
     returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
     if len(returns) != 1 or returns[0].value is None:
         return False
@@ -695,14 +703,20 @@ def _moves_every_value(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> b
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
     if isinstance(call.func, cst.Attribute) and params[:1] == ["self"]:
         params = params[1:]
-    if not isinstance(value, cst.DictComp) or not params or value.for_in.inner_for_in is not None or value.for_in.ifs:
+    return isinstance(value, cst.DictComp) and bool(params) and _moves_every_value(owner, value, params[0])
+
+
+def _moves_every_value(owner: Facts, comp: cst.DictComp, source: str) -> bool:
+    """`{k: v.to(device) for k, v in source.items()}`: every value of `source` moved to the device
+    (no filter, no nested loop)."""
+    if comp.for_in.inner_for_in is not None or comp.for_in.ifs:
         return False
-    it, target = value.for_in.iter, value.for_in.target
+    it, target = comp.for_in.iter, comp.for_in.target
     if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value == "items"
-            and isinstance(it.func.value, cst.Name) and it.func.value.value == params[0]
+            and isinstance(it.func.value, cst.Name) and it.func.value.value == source
             and isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name)):
         return False
-    moved = value.value
+    moved = comp.value
     return isinstance(moved, cst.Call) and isinstance(moved.func, cst.Attribute) and moved.func.attr.value in ("to", "cuda") \
         and isinstance(moved.func.value, cst.Name) and moved.func.value.value == target.elements[1].value.value \
         and is_device_move(owner, moved)
