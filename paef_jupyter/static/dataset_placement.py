@@ -58,6 +58,34 @@ def dataset_placement(facts: Facts, loader: cst.Call) -> Placement:
     return known[id(loader)]
 
 
+def passed_on_device(facts: Facts, loader: cst.Call) -> bool:
+    """The loader's dataset is a parameter of the method that builds it (`def _build(self, ds):
+    return DataLoader(ds, ...)`) and some call of that method in its class passes a dataset of
+    device tensors (`self._build(TensorDataset(x_gpu, y_gpu))`)."""
+    args = [a for a in loader.args if not a.star and (a.keyword is None or a.keyword.value == "dataset")]
+    func = facts.enclosing_function(loader)
+    cls = facts.parent(facts.parent(func)) if func is not None else None
+    if not args or not isinstance(args[0].value, cst.Name) or not isinstance(cls, cst.ClassDef):
+        return False
+    assert isinstance(func, cst.FunctionDef)
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]
+    if args[0].value.value not in params:
+        return False
+    index = params.index(args[0].value.value)
+    for call in facts.walk(cls.body):
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == func.name.value
+                and isinstance(call.func.value, cst.Name) and call.func.value.value == "self"):
+            continue
+        passed = [a.value for i, a in enumerate(call.args) if (a.keyword is None and i == index)
+                  or (a.keyword is not None and a.keyword.value == params[index])]
+        for expr in passed:
+            provenance = _Provenance()
+            provenance.walk(facts, expr, strict=True)
+            if provenance.device:
+                return True
+    return False
+
+
 def _placement(facts: Facts, loader: cst.Call) -> Placement:
     args = [a for a in loader.args if not a.star and (a.keyword is None or a.keyword.value == "dataset")]
     if not args:

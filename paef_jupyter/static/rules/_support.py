@@ -11,7 +11,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, Loop
+from ..facts import Facts, Loop, method_of_object
 from ..names import keyword_arg
 from ..types import Kind
 
@@ -257,6 +257,24 @@ def over_batches(facts: Facts, loop: Loop) -> bool:
     decoder's time steps): that inner loop runs sub-steps of the batch, not the batches."""
     it = _iterated(loop)
     return isinstance(it, (cst.Name, cst.Attribute)) and facts.kind(it) is Kind.DATALOADER
+
+
+def over_loader_batches(facts: Facts, loop: Loop) -> bool:
+    """`over_batches`, or a loop over a call of a function or method of this unit whose only
+    `return` builds a DataLoader (`for b in self.get_dataloader(ds)`, or through a name bound to it)."""
+    if over_batches(facts, loop):
+        return True
+    it = _iterated(loop)
+    made = facts.value_of(it) if isinstance(it, cst.Name) else loop.node.iter if it is None else None  # type: ignore[union-attr]
+    if not isinstance(made, cst.Call):
+        return False
+    helper = facts._function_at(made.func) if isinstance(made.func, (cst.Name, cst.Attribute)) else None
+    if helper is None:
+        found = method_of_object(facts, made.func)
+        helper = found[1] if found is not None else None
+    owner = facts.owner_of(helper) if helper is not None else facts
+    value = _only_return(owner, helper) if isinstance(helper, cst.FunctionDef) else None
+    return isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") in LOADERS
 
 
 def loops_over(facts: Facts, name: str) -> list[Loop]:
@@ -506,6 +524,96 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
             call = facts.parent(use)
             if isinstance(call, cst.Call) and call.func is use:
                 loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+    loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
+    return loops
+
+
+def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """`self.train_loader = self._build_loader(ds, ...)` in `__init__`, with the loader call the
+    builder method's only `return`: loops of the class's methods over `self.train_loader` iterate
+    this call's value (the attribute is bound nowhere else in the class)."""
+    func = facts.enclosing_function(loader)
+    cls = facts.parent(facts.parent(func)) if func is not None else None
+    if not isinstance(cls, cst.ClassDef) or _only_return(facts, func) is not loader:  # type: ignore[arg-type]
+        return []
+    init = dataset_method(cls, "__init__")
+    if init is None:
+        return []
+    loops: list[Loop] = []
+    for node in facts.walk(init.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call) \
+                and is_self_attr(node.value.func, func.name.value) and isinstance(node.targets[0].target, cst.Attribute):  # type: ignore[union-attr]
+            loops += [l for l in _loops_over_attribute(facts, cls, node.targets[0].target.attr.value) if l not in loops]
+    return loops
+
+
+def _only_return(facts: Facts, func: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The value of `func`'s only `return` (through one local name)."""
+    returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return None
+    value = returns[0].value
+    return facts.value_of(value) if isinstance(value, cst.Name) else value
+
+
+def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Loop]:
+    """Loops of `cls`'s methods over `self.<attr>` (through `enumerate`/`tqdm`), where the class
+    binds `self.<attr>` exactly once (in `__init__`): every such loop iterates that one value."""
+    if init_value(facts, cls, attr) is None:
+        return []
+    bound = [n for n in facts.walk(cls.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+             and _binds_self_attr(n.target, attr)]
+    if len(bound) != 1:
+        return []
+    methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    return [loop for loop in facts.loops if loop.function in methods and (it := _iterated_through_name(loop)) is not None
+            and is_self_attr(it, attr)]
+
+
+def _iterated_through_name(loop: Loop) -> cst.BaseExpression | None:
+    """`_iterated`, and through a local name bound to the iterable (`tk = tqdm(self.train_loader)`
+    then `for i, batch in enumerate(tk):`, pytorch/examples' vision_transformer)."""
+    it = _iterated(loop)
+    if not isinstance(it, cst.Name):
+        return it
+    value = loop.facts.value_of(it)
+    while isinstance(value, cst.Call) and isinstance(value.func, (cst.Name, cst.Attribute)) and value.args \
+            and (value.func.value if isinstance(value.func, cst.Name) else value.func.attr.value) in _WRAPPERS:
+        value = value.args[0].value
+    return value if isinstance(value, cst.Attribute) else it
+
+
+def _binds_self_attr(target: cst.BaseExpression, attr: str) -> bool:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds_self_attr(el.value, attr) for el in target.elements)
+    return is_self_attr(target.value if isinstance(target, cst.StarredElement) else target, attr)
+
+
+def _loops_of_stored_argument(owner: Facts, call: cst.Call, arg: cst.Arg) -> list[Loop]:
+    """`Engine(model, opt, train_loader, ...)` (a class of this unit, an earlier cell or a local
+    module) whose `__init__` stores the parameter, never rebound, on `self`
+    (`self.train_loader = train_loader`): the loops of its methods over that attribute."""
+    if isinstance(call.func, cst.Name) and call.func.value in owner.classes:
+        callee, cls = owner, owner.classes[call.func.value]
+    else:
+        found = owner._class_at(call.func)
+        if found is None:
+            return []
+        callee, cls = found
+    init = dataset_method(cls, "__init__")
+    if init is None:
+        return []
+    params = [p.name.value for p in (*init.params.posonly_params, *init.params.params)][1:]
+    index = call.args.index(arg)
+    param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+    if param is None or param in callee.names_written(init.body):
+        return []
+    loops: list[Loop] = []
+    for node in callee.walk(init.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Name) \
+                and node.value.value == param and isinstance(node.targets[0].target, cst.Attribute) \
+                and is_self_attr(node.targets[0].target, node.targets[0].target.attr.value):
+            loops += [l for l in _loops_over_attribute(callee, cls, node.targets[0].target.attr.value) if l not in loops]
     return loops
 
 
@@ -537,8 +645,12 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
         call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
         if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
             continue
+        if any(a.star for a in call.args):
+            continue
         func = owner._function_at(call.func)
-        if not isinstance(func, cst.FunctionDef) or any(a.star for a in call.args):
+        if not isinstance(func, cst.FunctionDef):
+            assert isinstance(arg, cst.Arg)
+            loops += [loop for loop in _loops_of_stored_argument(owner, call, arg) if loop not in loops]
             continue
         params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
         if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):

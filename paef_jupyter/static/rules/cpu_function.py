@@ -15,7 +15,7 @@ from ...model import Fix, Severity
 from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
-from ._support import init_value, is_self_attr
+from ._support import LOADERS, init_value, is_self_attr
 from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
@@ -61,6 +61,8 @@ class CpuFunction(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(self.facts.parent(node), cst.Expr):
             return  # result unused: nothing to hoist
+        if self._counted_by_loading(node):
+            return
         loop = self.facts.iteration_loop(node)
         if loop is None or rarely_runs(self.facts, node, loop) or self._inside_reported(node):
             return
@@ -103,6 +105,36 @@ class CpuFunction(Rule):
             fix=fix,
             end_node=self._chain_end if in_loop else None,
         )
+
+    def _counted_by_loading(self, node: cst.Call) -> bool:
+        """`len(list(train_loader))` in a loop (seen in public scripts, to size a progress bar):
+        every batch is loaded, collated and transformed only to be counted, once per iteration.
+        A hint: `len(loader)` counts without loading (map-style datasets), but dropping the pass
+        changes the global random stream a shuffling loader draws from, so it is not rewritten."""
+        if not (isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1):
+            return False
+        inner = node.args[0].value
+        if not (isinstance(inner, cst.Call) and isinstance(inner.func, cst.Name) and inner.func.value in ("list", "tuple")
+                and len(inner.args) == 1 and not inner.args[0].star):
+            return False
+        loader = inner.args[0].value
+        made = self.facts.value_of(loader) if isinstance(loader, cst.Name) else None
+        is_loader = self.facts.kind(loader) is Kind.DATALOADER or (
+            isinstance(made, cst.Call) and (self.facts.qualified_name(made.func) or "") in LOADERS)
+        loop = self.facts.iteration_loop(node)
+        if not is_loader or loop is None or rarely_runs(self.facts, node, loop):
+            return False
+        name = self.facts.code(loader)
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` loads every batch of `{name}` (sampling, collating, transforms) only to count "
+            "them, on every iteration of the loop: a whole extra pass over the data",
+            fix=Fix(description=f"count without loading: `len({name})` (the number of batches of a map-style dataset). "
+                    "Not rewritten: the extra pass draws from the global random stream when the loader shuffles, so "
+                    "later batches would change, and an iterable dataset may have no length",
+                    suggestion=f"len({name})", safe=False),
+        )
+        return True
 
     def _report_per_batch(self, node: cst.Call, what: str) -> None:
         """`for epoch ...: for idx in batches: A = build_graph(data[idx])`: the inner loop replays

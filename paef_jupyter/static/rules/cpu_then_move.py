@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host
-from ..facts import Facts
+from ..facts import Facts, method_of_object
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
@@ -113,20 +113,30 @@ class CpuThenMove(Rule):
         host factory, moved by the caller on every iteration. A hint: the helper, not this line,
         must take the device. Invariant calls are `redundant-tensor`'s (one finding per site)."""
         helper = self.facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        if helper is None:  # `diffusion.sample_timesteps(n)`, `self.make_mask(n)`: a method of this unit's class
+            found = method_of_object(self.facts, call.func)
+            helper = found[1] if found is not None else None
         if helper is None or not isinstance(helper, cst.FunctionDef):
             return False
         loop = self.facts.iteration_loop(node)
-        if loop is None or self._device_arg(node) is None or invariant(self.facts, call, loop):
+        if loop is None or self._device_arg(node) is None:
             return True
-        factory = _host_factory_returned(self.facts.owner_of(helper), helper)
-        if factory is None:
-            return True
+        factory = _host_factory_returned(self.facts.owner_of(helper), helper, random=True)
+        if factory is None or (factory.split("(")[0].split(".")[-1] not in RANDOM_FACTORIES and invariant(self.facts, call, loop)):
+            return True  # an invariant build is `redundant-tensor`'s; a random draw changes every call
+        random = factory.split("(")[0].split(".")[-1] in RANDOM_FACTORIES
+        owner = self.facts.owner_of(helper)
+        if not random and owner is self.facts and any(isinstance(n, cst.Call) and self._sites.site(n) is not None
+                                                      for n in owner.walk(helper.body)):
+            return True  # `redundant-tensor` reports the build in the helper (invariant inputs)
         self.report(
             node,
             f"`{self.facts.code(call.func)}(...)` builds its tensor on the CPU (`{factory}` in "
             f"`{helper.name.value}`) and `{self.facts.code(node.func)}` copies it to the device on every iteration",
             fix=Fix(description=f"give `{helper.name.value}` the device and create the tensor there "
-                    f"(`{factory.split('(')[0]}(..., device=device)`): no host allocation and no copy per step",
+                    f"(`{factory.split('(')[0]}(..., device=device)`): no host allocation and no copy per step"
+                    + ("; the device's generator draws other numbers than the CPU's, so results change "
+                       "(not the distribution)" if random else ""),
                     safe=False),
         )
         return True
@@ -365,10 +375,11 @@ def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]
             return None, False
 
 
-def _host_factory_returned(owner: Facts, func: cst.FunctionDef) -> str | None:
-    """The host factory (`torch.zeros(...)`) every `return` of `func` gives (directly, through a
-    same-device method chain, or through a local name filled in place); None if any return is
-    something else or is built with `device=` or like another tensor."""
+def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = False) -> str | None:
+    """The host factory (`torch.zeros(...)`, with `random` also a draw: `torch.randint(...)`)
+    every `return` of `func` gives (directly, through a same-device method chain, or through a
+    local name filled in place); None if any return is something else or is built with
+    `device=`, a `generator=` (a host generator cannot draw on the device) or like another tensor."""
     returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
     found = None
     for ret in returns:
@@ -378,8 +389,9 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef) -> str | None:
         factory, _ = _factory_under(value) if value is not None else (None, False)
         qualified = (owner.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
-        if factory is None or not qualified.startswith("torch.") or name not in FACTORIES or name.endswith("_like") \
-                or any(a.keyword and a.keyword.value == "device" for a in factory.args):
+        kinds = FACTORIES | RANDOM_FACTORIES if random else FACTORIES
+        if factory is None or not qualified.startswith("torch.") or name not in kinds or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value in ("device", "generator") for a in factory.args):
             return None
         found = f"torch.{name}(...)"
     return found

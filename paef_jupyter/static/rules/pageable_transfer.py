@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..dataset_placement import dataset_placement
+from ..dataset_placement import dataset_placement, passed_on_device
 from ..device_use import cuda_condition, host_tensors, is_device_move
 from ..facts import Facts, Loop
 from ..names import bound_names, mutated_names, root_name
@@ -57,7 +57,7 @@ class PageableTransfer(Rule):
             given, pin = _pin_by_position(node)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
-            if not placement.on_device:
+            if not placement.on_device and not (placement.unseen and passed_on_device(self.facts, node)):
                 self._pageable(node, name, moves, blocking if proven else [], proven, placement.unseen)  # type: ignore[arg-type]
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
@@ -72,6 +72,42 @@ class PageableTransfer(Rule):
                         suggestion=self.facts.code(with_keyword(blocking[0], "non_blocking", _TRUE)), safe=False),
                 severity=Severity.LOW,
             )
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        """`__getitem__` of a Dataset that copies its sample to the device (x-transformers'
+        `return full_seq.cuda()`): one small blocking copy per sample, and a loader of device
+        samples can use neither worker processes nor pinning. A hint: the batch is moved in the
+        loop instead. Silent when the class moves or places anything on a device elsewhere (its
+        data may already be there, and the move a no-op)."""
+        cls = self.facts.parent(self.facts.parent(node))
+        if node.name.value != "__getitem__" or not isinstance(cls, cst.ClassDef) or self.facts._kind_of_class(cls) is not Kind.DATASET:
+            return
+        moves = [n for n in self.facts.walk(node.body, into_scopes=False) if isinstance(n, cst.Call) and is_device_move(self.facts, n)]
+        if not moves or self._places_elsewhere(cls, node):
+            return
+        move = moves[0]
+        self.report(
+            move,
+            f"`{cls.name.value}.__getitem__` copies each sample to the device (`{self.facts.code(move)}`): one small "
+            "blocking host-to-device copy per sample instead of one per batch, and a loader of device samples "
+            "can neither pin its batches nor load them in worker processes",
+            fix=Fix(description="return host tensors from `__getitem__` and move the whole batch in the training "
+                    "loop: `DataLoader(..., pin_memory=torch.cuda.is_available())` and "
+                    "`batch.to(device, non_blocking=True)`", safe=False),
+            severity=Severity.LOW,
+        )
+
+    def _places_elsewhere(self, cls: cst.ClassDef, getitem: cst.FunctionDef) -> bool:
+        """A device move or a `device=` argument anywhere in the class outside `__getitem__`."""
+        for stmt in cls.body.body:
+            if stmt is getitem:
+                continue
+            for n in self.facts.walk(stmt):
+                if isinstance(n, cst.Call) and is_device_move(self.facts, n):
+                    return True
+                if isinstance(n, cst.Arg) and n.keyword is not None and n.keyword.value == "device":
+                    return True
+        return False
 
     def _pins_with_cuda(self, loader: cst.Call) -> bool:
         """`**({"pin_memory": True} if use_cuda else {})`: pinned exactly where the batches go to

@@ -9,8 +9,8 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..device_use import uses_device
-from ..facts import Facts, passed_for
+from ..device_use import is_device_move, uses_device
+from ..facts import Facts, method_of_object, passed_for
 from ..names import names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
@@ -30,7 +30,7 @@ from ._tensor_facts import (
     rarely_runs,
     reads_of,
 )
-from ._support import through_with
+from ._support import over_loader_batches, through_with
 from .base import Rule
 
 # Constructors that build a tensor from host data, and the dtype some of them force.
@@ -69,6 +69,9 @@ class PingPong(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in ("to", "cuda"):
             self._moved_and_back(node)
+            return
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value == "cpu" and not node.args:
+            self._entry_moved_by_helper(node)
             return
         qualified = self.facts.qualified_name(node.func) or ""
         name = qualified.rsplit(".", 1)[-1]
@@ -301,6 +304,49 @@ class PingPong(Rule):
                 review="" if copying else "the host array would now share memory with the batch the loader gave",
             ),
             end_node=max((call for _, call in copies), key=self.facts.order),  # the round trip, to its last copy back
+        )
+
+    def _entry_moved_by_helper(self, node: cst.Call) -> None:
+        """`batch = move_to_device(batch, device)` (or `self._prepare_inputs(batch)`: a helper
+        whose only return moves every value of the dict it is given, or that dict comprehension
+        written in the loop) on a loader's batch, then
+        `batch["labels"].cpu()`: the labels were on the host before the helper copied them over,
+        and come back now. A hint: the host batch's entry, read before the move, has the same
+        values (the device copy may still be needed, by the model's loss)."""
+        receiver = node.func.value  # type: ignore[attr-defined]
+        if not (isinstance(receiver, cst.Subscript) and isinstance(receiver.value, cst.Name)):
+            return
+        loop = self.facts.iteration_loop(node)
+        made = self.facts.value_of(receiver.value)
+        if loop is None or not isinstance(made, (cst.Call, cst.DictComp)) or not isinstance(loop.node, cst.For) \
+                or loop.node not in self.facts.ancestors(made) or not over_loader_batches(self.facts, loop):
+            return
+        batch = {n.value for n in self.facts.walk(loop.node.target) if isinstance(n, cst.Name)}
+        if receiver.value.value not in batch:
+            return
+        if isinstance(made, cst.DictComp):  # `batch = {k: v.to(device) for k, v in batch.items()}` in the loop
+            if not _moves_every_value(self.facts, made, receiver.value.value):
+                return
+            mover = "the dict comprehension"
+        else:
+            passed = [a.value for a in made.args if not a.star]
+            if not passed or not isinstance(passed[0], cst.Name) or passed[0].value != receiver.value.value:
+                return
+            helper = self.facts._function_at(made.func) if isinstance(made.func, (cst.Name, cst.Attribute)) else None
+            if helper is None:
+                found = method_of_object(self.facts, made.func)
+                helper = found[1] if found is not None else None
+            if not isinstance(helper, cst.FunctionDef) or not _returns_every_value_moved(self.facts.owner_of(helper), helper, made):
+                return
+            mover = f"`{self.facts.code(made.func)}`"
+        entry = self.facts.code(receiver)
+        self.report(
+            node,
+            f"`{entry}` came from the loader on the host, {mover} copied it to the device "
+            f"and `.cpu()` copies it back: a host->device->host round trip (and a sync) on every iteration",
+            fix=Fix(description=f"keep the host entry: read `{entry}` before the move "
+                    f"(`host_{_key_name(receiver)} = {entry}`) and use it here instead of the device copy", safe=False),
+            severity=Severity.MEDIUM,
         )
 
     def _moved_to_device_call(self, call: cst.Call) -> bool:
@@ -684,6 +730,43 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
             node = call
             continue
         return None
+
+
+def _returns_every_value_moved(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> bool:
+    """`func`'s only `return` (through one local name) moves every value of the dict `call`
+    passes as its first argument: `return {k: v.to(device) for k, v in batch.items()}`."""
+    returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
+    if len(returns) != 1 or returns[0].value is None:
+        return False
+    value = returns[0].value
+    if isinstance(value, cst.Name):
+        value = owner.value_of(value)
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if isinstance(call.func, cst.Attribute) and params[:1] == ["self"]:
+        params = params[1:]
+    return isinstance(value, cst.DictComp) and bool(params) and _moves_every_value(owner, value, params[0])
+
+
+def _moves_every_value(owner: Facts, comp: cst.DictComp, source: str) -> bool:
+    """`{k: v.to(device) for k, v in source.items()}`: every value of `source` moved to the device
+    (no filter, no nested loop)."""
+    if comp.for_in.inner_for_in is not None or comp.for_in.ifs:
+        return False
+    it, target = comp.for_in.iter, comp.for_in.target
+    if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value == "items"
+            and isinstance(it.func.value, cst.Name) and it.func.value.value == source
+            and isinstance(target, cst.Tuple) and len(target.elements) == 2 and isinstance(target.elements[1].value, cst.Name)):
+        return False
+    moved = comp.value
+    return isinstance(moved, cst.Call) and isinstance(moved.func, cst.Attribute) and moved.func.attr.value in ("to", "cuda") \
+        and isinstance(moved.func.value, cst.Name) and moved.func.value.value == target.elements[1].value.value \
+        and is_device_move(owner, moved)
+
+
+def _key_name(entry: cst.Subscript) -> str:
+    key = entry.slice[0].slice if len(entry.slice) == 1 else None
+    value = key.value if isinstance(key, cst.Index) else None
+    return value.evaluated_value if isinstance(value, cst.SimpleString) and str(value.evaluated_value).isidentifier() else "entry"  # type: ignore[return-value]
 
 
 def _extended(facts: Facts, call: cst.Call) -> bool:
