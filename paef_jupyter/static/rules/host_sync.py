@@ -74,6 +74,20 @@ class HostSync(Rule):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """`"%.2f" % acc` / `"%d/%d" % (correct, total)`: `%`-formatting calls `float()` or
+        `int()` on each tensor it formats, a copy to the host like an f-string's."""
+        if not isinstance(node.operator, cst.Modulo) or not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            return
+        if hot_loop(self.facts, node) is None or not uses_device(self.facts) or self._only_on_failure(node):
+            return
+        right = node.right
+        values = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
+        for value in values:
+            if self._is_tensor(value) and not on_host(self.facts, value):
+                self._site(value, f"formatting `{self.facts.code(value)}` with `%` copies its value to the host",
+                           self._every_n(node))
+
     def _only_on_failure(self, node: cst.CSTNode) -> bool:
         """Inside an `assert`'s message or a `raise`: built only when the check fails, once."""
         child = node
