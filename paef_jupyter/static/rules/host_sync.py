@@ -376,7 +376,7 @@ class HostSync(Rule):
                 return False
         return False
 
-    def _every_step(self, node: cst.CSTNode, loop: Loop) -> bool:
+    def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
         `a if c else b`, `try`/`except`, the right of `and`/`or`), tests of branches included.
         A plain loop inside the step (`for tag, p in net.named_parameters():`) runs on every step
@@ -401,7 +401,11 @@ class HostSync(Rule):
             if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
             child = anc
-        return True  # a helper called once per iteration
+        # A helper: once per iteration, unless every call of it in this unit sits in a branch of
+        # the step (`if step % 500 == 0: val_logs = self._valid_epoch(step)`).
+        func = self.facts.enclosing_function(node)
+        sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
+        return not sites or any(owner is not self.facts or self._every_step(call, loop, depth - 1) for owner, call in sites)
 
     def _optimizer_step_branch(self, branch: cst.If, loop: Loop) -> bool:
         """`if (i + 1) % accum == 0: ...; optimizer.step()` in a loop whose body back-propagates
