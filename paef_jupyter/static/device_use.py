@@ -20,6 +20,9 @@ from .types import Kind
 
 _ACCELERATORS = ("cuda", "xpu", "mps")
 LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# CUDA-only APIs: code that calls them (`autocast` of `torch.cuda.amp`, a `GradScaler` for its
+# float16 gradients) is written for a GPU, even where batches reach it through another module.
+_CUDA_ONLY = ("torch.cuda.amp.", "torch.cuda.synchronize", "torch.cuda.set_device")
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
 # Libraries that compute on the host: what they return is a host value, what they take must be one.
@@ -164,7 +167,8 @@ def _scan_unit(facts: Facts) -> bool:
                 target = device if device is not None else (positional[0] if positional else None)
                 if target is not None and _may_name_accelerator(facts, target):
                     return True
-        if "Accelerator" in (facts.qualified_name(func) or ""):
+        qualified = facts.qualified_name(func) or ""
+        if "Accelerator" in qualified or qualified.startswith(_CUDA_ONLY):
             return True
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value):

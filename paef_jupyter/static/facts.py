@@ -1986,12 +1986,68 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             loop.kind = "train"
         elif loop in models:
             loop.kind = "eval"
+    helpers = facts._forward_helpers = _forward_helpers(facts)  # type: ignore[attr-defined]
+    for call, loop in facts._calls_in_loops:
+        if loop.kind == "plain" and any(f in helpers for f in facts._callees(call)):
+            chain: Loop | None = loop
+            while chain is not None and chain.kind == "plain":
+                chain.kind = "eval"
+                chain = chain.parent
+
+
+def _forward_helpers(facts: Facts) -> set[FunctionNode]:
+    """Methods that are a training step's forward pass: a training loop back-propagates what
+    they return (`pred, true = self._process_one_batch(...)`; `loss = criterion(pred, true)`;
+    `loss.backward()`), they train nothing themselves, and they call an attribute of `self`
+    that is not a method of their class (`self.model(x)`). A loop that calls one without
+    back-propagating runs the model: an evaluation loop (Informer's `test` and `predict`)."""
+    found: set[FunctionNode] = set()
+    for loop in facts.loops:
+        if loop.kind != "train":
+            continue
+        body = list(facts.walk(loop.node.body, into_scopes=False))
+        wanted: set[str] = set()
+        for call in (n for n in body if isinstance(n, cst.Call)):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward":
+                wanted |= facts.names_read(call.func.value)
+        assigns = [n for n in body if isinstance(n, cst.Assign)]
+        for _ in range(4):  # `loss = criterion(pred, true)` <- `pred, true = helper(...)`
+            grown = set(wanted)
+            for a in assigns:
+                if {name for t in a.targets for name in bound_names(t.target)} & wanted:
+                    grown |= facts.names_read(a.value)
+            if grown == wanted:
+                break
+            wanted = grown
+        for a in assigns:
+            if isinstance(a.value, cst.Call) and {name for t in a.targets for name in bound_names(t.target)} & wanted:
+                found |= {f for f in facts._callees(a.value) if _runs_own_attribute(facts, f)}
+    return found
+
+
+def _runs_own_attribute(facts: Facts, func: FunctionNode) -> bool:
+    """`func` calls `self.<attr>(...)` (or its `.forward`), `<attr>` not a method of its class,
+    and calls no `backward`/`step` itself."""
+    cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+    if cls is None:
+        return False
+    calls = facts.calls_in(func.body)
+    if any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("backward", "step") for c in calls):
+        return False
+    for c in calls:
+        target = c.func.value if isinstance(c.func, cst.Attribute) and c.func.attr.value == "forward" else c.func
+        if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self" \
+                and f"{cls.name.value}.{target.attr.value}" not in facts.functions:
+            return True
+    return False
 
 
 def forwards_a_model(facts: Facts, call: cst.Call) -> bool:
     """`call` hands a model to a helper that runs it (`loss_batch(model, xb, yb)`), or calls a
     hook of a model that runs it (`module.validation_step(batch)`)."""
-    return runs_module_hook(facts, call) or any(_forwards_argument(facts, callee, call) for callee in facts._callees(call))
+    helpers: set[FunctionNode] = getattr(facts, "_forward_helpers", set())  # (set while the loops are classified)
+    return runs_module_hook(facts, call) or any(_forwards_argument(facts, callee, call) or callee in helpers
+                                                for callee in facts._callees(call))
 
 
 # Methods by which models commonly run outside `forward` (`model.predict(x)`, `net.generate(...)`),

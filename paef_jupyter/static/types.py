@@ -181,9 +181,13 @@ class JediOracle:
                     import jedi
 
                     self._script = jedi.Script(self._source, environment=self._environment())
-                return next((n.full_name for n in self._script.infer(line, col) if n.full_name), None)
+                names = [n.full_name for n in self._script.infer(line, col) if n.full_name]
         except Exception:  # jedi has many internal failure modes; inference is best effort
             return None
+        # `v` of `{"loss": loss, "step": 3}.items()` is an int or a tensor: a union of kinds is
+        # no one kind (an optional value, `None` or a tensor, is still a tensor)
+        kinds = {kind_of_jedi_type(n) for n in names if n != "builtins.NoneType"}
+        return next((n for n in names if n != "builtins.NoneType"), names[0] if names else None) if len(kinds) <= 1 else None
 
     @classmethod
     def warm(cls) -> None:

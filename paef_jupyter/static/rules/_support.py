@@ -47,7 +47,8 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     outer: Loop | None = loop
     while outer is not None:
         if outer.kind != "plain" or over_batches(inner, outer):
-            if outer is not loop and _few_fixed_rounds(inner, loop) and _is_epoch_loop(inner, outer):
+            if outer is not loop and (_few_fixed_rounds(inner, loop) or _over_model_parts(loop)) \
+                    and _is_epoch_loop(inner, outer):
                 return None  # `for c in range(n_classes):` beside an epoch's batch loop: a few rounds per epoch
             return loop
         outer = outer.parent
@@ -59,8 +60,8 @@ def _loop_in_step_helper(facts: Facts, loop: Loop) -> Loop | None:
     kwargs.items():` in a logger's `update`) and the helper runs once per step of a training or
     evaluation loop (not once per epoch): every round of it runs on every step."""
     caller = step_loop(facts, loop)
-    if caller is None or _is_epoch_loop(caller.facts, caller):
-        return None
+    if caller is None or (_is_epoch_loop(caller.facts, caller) and not steps_itself(caller.facts, caller.node.body)):
+        return None  # (a training loop that also runs a validation loop every N steps is still one step per round)
     return loop
 
 
@@ -95,6 +96,18 @@ def _few_fixed_rounds(facts: Facts, loop: Loop) -> bool:
     if isinstance(bound, cst.Name):
         bound = facts.value_of(bound)  # type: ignore[assignment]
     return isinstance(bound, cst.Integer) and int(bound.value, 0) <= 64
+
+
+_MODEL_PARTS = frozenset({"parameters", "named_parameters", "buffers", "named_buffers", "modules", "named_modules",
+                          "children", "named_children"})
+
+
+def _over_model_parts(loop: Loop) -> bool:
+    """`for name, p in net.named_parameters():`: as many rounds as the model has tensors, a
+    number fixed by the architecture, not by the data."""
+    node = loop.node
+    it = node.iter if isinstance(node, cst.For) else None
+    return isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _MODEL_PARTS
 
 
 def _calls_step_loop(facts: Facts, loop: Loop) -> bool:

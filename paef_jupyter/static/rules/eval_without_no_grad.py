@@ -194,8 +194,9 @@ class EvalWithoutNoGrad(Rule):
                     return True
                 if (self.facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
                     return True
-                if any(a.keyword is not None and a.keyword.value == "requires_grad" for a in n.args):
-                    return True
+                if any(a.keyword is not None and a.keyword.value == "requires_grad"
+                       and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
+                    return True  # (`Variable(y, requires_grad=False)` asks for no gradient)
         return False
 
     def _later_cell_backward(self, loop: Loop) -> bool:

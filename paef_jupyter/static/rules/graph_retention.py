@@ -197,7 +197,8 @@ class GraphRetention(Rule):
                 return any(self._carries_graph(a.value, depth - 1) for a in expr.args)
             return False
         if isinstance(expr, cst.BinaryOperation):
-            return self._carries_graph(expr.left, depth - 1) or self._carries_graph(expr.right, depth - 1)
+            return not _string_format(expr) and (
+                self._carries_graph(expr.left, depth - 1) or self._carries_graph(expr.right, depth - 1))
         if isinstance(expr, cst.UnaryOperation):
             return self._carries_graph(expr.expression, depth - 1)
         if isinstance(expr, cst.Subscript):
@@ -207,8 +208,16 @@ class GraphRetention(Rule):
         return False
 
 
+def _string_format(expr: cst.BaseExpression) -> bool:
+    """`"loss %.4f" % loss`: a `str` (the tensor's value copied to the host), no tensor at all."""
+    return isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo) \
+        and isinstance(expr.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+
+
 def _leaves(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The names (and attribute/subscript reads) an arithmetic expression adds up."""
+    if _string_format(expr):
+        return []
     if isinstance(expr, cst.BinaryOperation):
         return _leaves(expr.left) + _leaves(expr.right)
     if isinstance(expr, cst.UnaryOperation):
@@ -220,6 +229,8 @@ def _leaves(expr: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 def _called(expr: cst.BaseExpression) -> list[cst.Call]:
     """The calls an arithmetic expression adds up (`total += step(batch)`, `a + f(x)`)."""
+    if _string_format(expr):
+        return []
     if isinstance(expr, cst.BinaryOperation):
         return _called(expr.left) + _called(expr.right)
     if isinstance(expr, cst.UnaryOperation):

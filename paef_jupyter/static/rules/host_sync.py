@@ -74,6 +74,20 @@ class HostSync(Rule):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
 
+    def visit_BinaryOperation(self, node: cst.BinaryOperation) -> None:
+        """`"%.2f" % acc` / `"%d/%d" % (correct, total)`: `%`-formatting calls `float()` or
+        `int()` on each tensor it formats, a copy to the host like an f-string's."""
+        if not isinstance(node.operator, cst.Modulo) or not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
+            return
+        if hot_loop(self.facts, node) is None or not uses_device(self.facts) or self._only_on_failure(node):
+            return
+        right = node.right
+        values = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
+        for value in values:
+            if self._is_tensor(value) and not on_host(self.facts, value):
+                self._site(value, f"formatting `{self.facts.code(value)}` with `%` copies its value to the host",
+                           self._every_n(node))
+
     def _only_on_failure(self, node: cst.CSTNode) -> bool:
         """Inside an `assert`'s message or a `raise`: built only when the check fails, once."""
         child = node
@@ -376,25 +390,65 @@ class HostSync(Rule):
                 return False
         return False
 
-    def _every_step(self, node: cst.CSTNode, loop: Loop) -> bool:
+    def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
-        `a if c else b`, `try`/`except`, the right of `and`/`or`), tests of branches included."""
+        `a if c else b`, `try`/`except`, the right of `and`/`or`), tests of branches included.
+        A plain loop inside the step (`for tag, p in net.named_parameters():`) runs on every step
+        only if nothing between it and the step loop branches: the walk goes up to the step loop."""
+        stop = _step_node(loop)
         child = node
         for anc in self.facts.ancestors(node):
-            if anc is loop.node:
+            if anc is stop:
                 return True
             if isinstance(anc, cst.If) and child is anc.body and steps_itself(self.facts, anc.body):
                 child = anc  # `if len(memory) >= batch_size:` around the whole step: it runs on every step that trains
                 continue
-            if isinstance(anc, cst.If) and child is anc.body and self._tensor_type_test(anc.test):
+            if isinstance(anc, (cst.If, cst.IfExp)) and child is anc.body and self._tensor_type_test(anc.test):
                 child = anc  # `if isinstance(v, torch.Tensor): v = v.item()`: true whenever a tensor is given
+                continue
+            if isinstance(anc, cst.If) and child is anc.body and (_has_gradient_test(anc.test)
+                                                                  or self._optimizer_step_branch(anc, loop)):
+                child = anc  # `if p.grad is not None:` (every trained parameter), the accumulation step's branch
                 continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
             child = anc
-        return True  # a helper called once per iteration
+        # A helper: once per iteration, unless every call of it in this unit sits in a branch of
+        # the step (`if step % 500 == 0: val_logs = self._valid_epoch(step)`).
+        func = self.facts.enclosing_function(node)
+        sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
+        return not sites or any(owner is not self.facts or self._every_step(call, loop, depth - 1) for owner, call in sites)
+
+    def _optimizer_step_branch(self, branch: cst.If, loop: Loop) -> bool:
+        """`if (i + 1) % accum == 0: ...; optimizer.step()` in a loop whose body back-propagates
+        outside the branch: gradient accumulation, the branch is the training step itself (what
+        it reads, it reads once per optimizer step, not every N steps for logging)."""
+        steps = any(self._steps_an_optimizer(c) and not self._loop_between(c, branch)
+                    for c in self.facts.calls_in(branch.body))
+        if not steps:
+            return False
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                   and not any(a is branch for a in self.facts.ancestors(c))
+                   for c in self.facts.calls_in(loop.node.body))
+
+    def _loop_between(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+        for anc in self.facts.ancestors(node):
+            if anc is outer:
+                return False
+            if isinstance(anc, (cst.For, cst.While)):
+                return True
+        return False
+
+    def _steps_an_optimizer(self, call: cst.Call) -> bool:
+        """`optimizer.step()` or a gradient scaler's `scaler.step(optimizer)`: an optimizer by its
+        type, or by its name where a trainer class got it from its caller (`self.optimizer`)."""
+        func = call.func
+        if not isinstance(func, cst.Attribute) or func.attr.value != "step":
+            return False
+        return any(self.facts.kind(e) is Kind.OPTIMIZER or _optimizer_name(e)
+                   for e in (func.value, *(a.value for a in call.args)))
 
     def _tensor_type_test(self, test: cst.BaseExpression) -> bool:
         """`isinstance(v, torch.Tensor)` / `torch.is_tensor(v)`: a type check, not a rate limit
@@ -404,6 +458,9 @@ class HostSync(Rule):
         qualified = self.facts.qualified_name(test.func) or ""
         if qualified == "torch.is_tensor":
             return True
+        if qualified == "builtins.hasattr" and len(test.args) == 2 and isinstance(test.args[1].value, cst.SimpleString) \
+                and test.args[1].value.evaluated_value == "item":
+            return True  # `v.item() if hasattr(v, "item") else v`: every tensor value takes the branch
         if qualified != "builtins.isinstance" or len(test.args) != 2:
             return False
         types = test.args[1].value
@@ -642,6 +699,29 @@ def _packing_lengths(facts: Facts, node: cst.Call) -> bool:
     if not isinstance(call, cst.Call) or (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] not in _PACKING:
         return False
     return arg.keyword.value == "lengths" if arg.keyword is not None else list(call.args).index(arg) == 1  # type: ignore[union-attr]
+
+
+def _optimizer_name(expr: cst.BaseExpression) -> bool:
+    """`optimizer`, `self.optimizer`, `opt`, `model_optim`: spelled as an optimizer."""
+    name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
+    return "optim" in name.lower() or name.lower() in ("opt", "opt_g", "opt_d")
+
+
+def _has_gradient_test(test: cst.BaseExpression) -> bool:
+    """`p.grad is not None`: a filter true for every parameter that trains, not a rate limit."""
+    return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+        and isinstance(test.comparisons[0].operator, cst.IsNot) and isinstance(test.comparisons[0].comparator, cst.Name) \
+        and test.comparisons[0].comparator.value == "None" and isinstance(test.left, cst.Attribute) \
+        and test.left.attr.value == "grad"
+
+
+def _step_node(loop: Loop) -> cst.CSTNode:
+    """The node of the training/evaluation loop around the plain `loop` in the same function
+    (`loop.parent` chain), else `loop`'s own: a helper's loop is judged at the helper's level."""
+    outer: Loop | None = loop
+    while outer is not None and outer.kind == "plain":
+        outer = outer.parent
+    return outer.node if outer is not None else loop.node
 
 
 def _counter(loop: Loop) -> str:
