@@ -17,6 +17,7 @@ from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
+_GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
@@ -313,6 +314,7 @@ class EvalWithoutNoGrad(Rule):
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
         bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # every one, where it is
         reads: list[tuple[str, cst.CSTNode]] = []  # what each backward reads, and where
+        read_at: list[tuple[Key, cst.CSTNode]] = []  # every read followed from a backward, and where
         next_pass = False
 
         def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression, accumulates: bool = False) -> None:
@@ -338,6 +340,12 @@ class EvalWithoutNoGrad(Rule):
                     and self.facts.enclosing_function(n) is loop.function:
                 next_pass |= not self._done_before(n, loop, start)  # runs again after the loop, on a later pass
                 continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
+            if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE and not self._done_before(n, loop, start):
+                # `print(total.requires_grad)`, `if out.grad_fn is not None`: the graph itself is read
+                read = self.facts.names_read(n.value)
+                wanted |= {key(n, name) for name in read}
+                reads += [(name, n) for name in read]
+                read_at.extend((key(n, name), n) for name in read)
             if isinstance(n, cst.Call):
                 func = n.func
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
@@ -347,6 +355,7 @@ class EvalWithoutNoGrad(Rule):
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
                         wanted |= {key(n, name) for name in read}
                         reads += [(name, n) for name in read]
+                        read_at.extend((key(n, name), n) for name in read)
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -380,10 +389,13 @@ class EvalWithoutNoGrad(Rule):
             values = assigned.get((scope, name))
             visible = scope is loop.function or scope is None and (
                 loop.function is None or "." in name or name == loop.function.name.value)
-            if (values is None or (scope, name) in accumulated) and name in produced and visible:
+            if (values is None or (scope, name) in accumulated or self._read_before_rebound(
+                    loop, [at for k, at in read_at if k == (scope, name)], values)) and name in produced and visible:
                 return True  # its value from the loop is still the one read (or added to)
             for value in values or ():
-                work.extend(key(value, read) for read in self._graph_names(value))
+                found = [key(value, read) for read in self._graph_names(value)]
+                work.extend(found)
+                read_at.extend((k, value) for k in found)
             if values is None and scope is not None and scope is not loop.function and self._parameter(scope, name):
                 # `def step(t): t.backward()`: a parameter holds whatever its callers pass
                 passed = self._arguments_passed_to(scope, inside)
@@ -400,6 +412,16 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _read_before_rebound(self, loop: Loop, reads: list[cst.CSTNode], values: list[cst.BaseExpression]) -> bool:
+        """A read after the loop, in its function, with no binding of the name between the
+        loop's end and it (`loss_ref = acc` right after the loop, `acc = 0` for another loop
+        further down): the value read there is still the loop's."""
+        end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
+        return any(
+            self.facts.order(at) > end and self.facts.enclosing_function(at) is loop.function
+            and not any(end < self.facts.order(v) < self.facts.order(at) for v in values)
+            for at in reads)
 
     @staticmethod
     def _parameter(scope: FunctionNode, name: str) -> bool:
