@@ -514,7 +514,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
     that read a global the loop changes. A top-level lambda the loop calls (`mse2psnr(loss)`)
     runs once per call: what it builds from neither its arguments nor varying names is invariant."""
     if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr) \
-            or _rebinds_unseen(facts, loop):
+            or _rebinds_unseen(facts, loop) or _reads_iterator(facts, expr):
         return False
     called_lambda = facts.enclosing_function(expr) is None and not facts.enclosing_loops(expr) \
         and facts.bound_lambda_loop(expr) is loop
@@ -539,6 +539,30 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+_ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
+                             "builtins.enumerate", "builtins.open"})
+
+
+def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` reads a name bound to an iterator (`rows = iter(data)`, `map(...)`, a generator
+    expression or function, `itertools.*`, an open file): the first iteration consumes it, so
+    the next ones see it empty, and the result is not the same every iteration."""
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+            continue
+        value = assigned_value(facts, node)
+        if isinstance(value, cst.GeneratorExp):
+            return True
+        if isinstance(value, cst.Call):
+            qualified = facts.qualified_name(value.func) or ""
+            if qualified in _ITERATOR_CALLS or qualified.startswith("itertools."):
+                return True
+            called = facts.functions.get(value.func.value) if isinstance(value.func, cst.Name) else None
+            if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
+                return True
+    return False
 
 
 _UNSEEN_BINDERS = frozenset({"builtins.exec", "builtins.globals", "builtins.locals", "builtins.vars"})
