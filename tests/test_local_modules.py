@@ -546,3 +546,14 @@ def test_an_evaluation_loop_before_a_later_training_cell_is_still_wrapped() -> N
     for later in (retrain, report):
         found = analyze(_cells(EVAL_SETUP, EVAL_CELL, later), rules=["eval-without-no-grad"]).findings
         assert [(f.ref.cell, f.line) for f in found] == [(1, 3)] and found[0].fix.automatic
+
+
+def test_a_hoisted_name_is_new_to_the_earlier_and_later_cells() -> None:
+    """The name a hoist binds at a cell's top level must not overwrite an earlier cell's
+    variable (`tensor_const = 10`) nor one a later cell reads."""
+    loop = "out = []\nfor step in range(3):\n    out.append((torch.tensor([1.0, 2.0]) * step).sum().item())\n"
+    for cells in (_cells("import torch\ntensor_const = 10\n", loop),
+                  _cells("import torch\n", loop, "print(tensor_const)\n")):
+        found = [f for f in analyze(cells, rules=["redundant-tensor"]).findings if f.fix and f.fix.automatic]
+        assert len(found) == 1
+        assert "tensor_const =" not in found[0].fix.suggestion and "tensor_const_2 =" in found[0].fix.suggestion

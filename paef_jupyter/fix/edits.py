@@ -62,13 +62,16 @@ def hoist_expression(facts: Facts, expr: cst.BaseExpression, loop: Loop, name: s
 
 
 def fresh_name(facts: Facts, base: str, taken: Iterable[str] = ()) -> str:
-    """A name not used anywhere in the unit (or the namespace)."""
+    """A name not used anywhere in the unit, the namespace, an earlier cell (which may have
+    bound it) or a later cell (which may read the earlier cell's value)."""
     used = facts.names_read(facts.module) | set(facts.namespace) | set(taken)
+    for later in facts.later:
+        used |= later.names_read(later.module)
     base = re.sub(r"\W+", "_", base).strip("_") or "value"
     if base[0].isdigit():
         base = "_" + base
     name, n = base, 1
-    while name in used or name in facts.aliases:
+    while name in used or name in facts.aliases or facts.prior.defines(name):
         n += 1
         name = f"{base}_{n}"
     return name

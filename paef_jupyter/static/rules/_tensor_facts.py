@@ -287,7 +287,28 @@ def _build_index(facts: Facts) -> _Index:
             index.names.setdefault(node.value, []).append(node)
         for name in mutated_names(node):
             index.mutations.setdefault(name, []).append(node)
+        if isinstance(node, cst.Call):
+            changed = _library_changed_argument(facts, node)
+            if changed is not None:
+                index.mutations.setdefault(changed, []).append(node)
     return index
+
+
+def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
+    """The name whose object a torch/NumPy function changes through its first argument:
+    `torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)` (in-place
+    functions end in `_`), `F.relu(h, inplace=True)`. A method call (`t.add_(x)`) changes its
+    receiver, which `mutated_names` already records."""
+    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
+    if first is None:
+        return None
+    qualified = facts.qualified_name(call.func) or ""
+    inplace = any(a.keyword is not None and a.keyword.value == "inplace"
+                  and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
+    if not qualified.startswith(("torch.", "numpy.")) or not (inplace or is_inplace_method(qualified.rsplit(".", 1)[-1])):
+        return None
+    root = root_name(first)
+    return None if root is None or root in facts.aliases else root  # `torch.relu_(torch.ones(2))`: a module
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -328,13 +349,18 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
 
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
-    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`): an
-    in-place change through any of them is a change of `name`'s object."""
+    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`), or to a
+    container literal holding it (`d = {"t": name}`, `for v in [name]`): an in-place change
+    through any of them is a change of `name`'s object."""
     names, work = {name}, [name]
     while work:
         for use in reads_of(facts, work.pop(), scope):
             value = shared_end(facts, use)
             parent = facts.parent(value)
+            while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is value \
+                    and isinstance(facts.parent(parent), (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+                value = facts.parent(parent)  # `holder = {"t": name}`, `for v in [name]`: the container holds it
+                parent = facts.parent(value)
             targets: list[cst.CSTNode] = []
             if isinstance(parent, cst.Assign) and parent.value is value:
                 targets = [t.target for t in parent.targets]
@@ -429,6 +455,19 @@ def _leaves_tensors(facts: Facts, call: cst.Call, containers: tuple[Kind, ...], 
     return False
 
 
+def caught_in_loop(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> bool:
+    """`node` runs in the body of a `try` (inside `loop_node`) that has handlers: an error it
+    raises is caught there, and would not be if it were moved before the loop."""
+    child = node
+    for anc in facts.ancestors(node):
+        if anc is loop_node:
+            return False
+        if isinstance(anc, (cst.Try, cst.TryStar)) and anc.handlers and child is anc.body:
+            return True
+        child = anc
+    return False
+
+
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
     """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say)."""
     for anc in facts.ancestors(node):
@@ -474,7 +513,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
     lambda (it runs when called, maybe after the loop) and calls of this unit's functions
     that read a global the loop changes. A top-level lambda the loop calls (`mse2psnr(loss)`)
     runs once per call: what it builds from neither its arguments nor varying names is invariant."""
-    if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr):
+    if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr) \
+            or _rebinds_unseen(facts, loop) or _reads_iterator(facts, expr):
         return False
     called_lambda = facts.enclosing_function(expr) is None and not facts.enclosing_loops(expr) \
         and facts.bound_lambda_loop(expr) is loop
@@ -499,6 +539,39 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+_ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
+                             "builtins.enumerate", "builtins.open"})
+
+
+def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` reads a name bound to an iterator (`rows = iter(data)`, `map(...)`, a generator
+    expression or function, `itertools.*`, an open file): the first iteration consumes it, so
+    the next ones see it empty, and the result is not the same every iteration."""
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+            continue
+        value = assigned_value(facts, node)
+        if isinstance(value, cst.GeneratorExp):
+            return True
+        if isinstance(value, cst.Call):
+            qualified = facts.qualified_name(value.func) or ""
+            if qualified in _ITERATOR_CALLS or qualified.startswith("itertools."):
+                return True
+            called = facts.functions.get(value.func.value) if isinstance(value.func, cst.Name) else None
+            if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
+                return True
+    return False
+
+
+_UNSEEN_BINDERS = frozenset({"builtins.exec", "builtins.globals", "builtins.locals", "builtins.vars"})
+
+
+def _rebinds_unseen(facts: Facts, loop: Loop) -> bool:
+    """The loop runs `exec(...)` or reaches the namespace as a dict (`globals()["n"] = ...`):
+    names may change in ways no assignment shows."""
+    return any((facts.qualified_name(c.func) or "") in _UNSEEN_BINDERS for c in facts.calls_in(loop.node))
 
 
 def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:

@@ -16,7 +16,7 @@ from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._support import LOADERS, init_value, is_self_attr
-from ._tensor_facts import bound_in_unit, invariant, mutated_in_place, rarely_runs, sole_writers
+from ._tensor_facts import bound_in_unit, caught_in_loop, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
@@ -93,7 +93,11 @@ class CpuFunction(Rule):
         else:
             self._chain_end = None
             fix = self._hoist(node, target, code)
-            if fix.edits and self.facts.may_run_zero_times(target):
+            if fix.edits and caught_in_loop(self.facts, node, target.node):
+                fix = dataclasses.replace(fix, review=(
+                    "it runs inside a `try` whose handler catches what it raises: moved before the loop, "
+                    "an error it raises would no longer be caught"))
+            elif fix.edits and self.facts.may_run_zero_times(target):
                 fix = dataclasses.replace(fix, review=(
                     "the loop may run zero times: the hoisted call would then run (and could raise) "
                     "where it never ran before"))

@@ -383,7 +383,10 @@ class DictAsList(Rule):
 
     def _indexed(self, use: Use, base: str, torch: str) -> str | None:
         if use.rows is not None:
-            return f"{base}[{torch}.as_tensor({self.facts.code(use.rows)}, dtype={torch}.long)]"
+            rows = self.facts.code(use.rows)
+            if self.facts.kind(use.rows) not in (Kind.LIST, Kind.NDARRAY, Kind.TENSOR):
+                rows = f"list({rows})"  # a set, a dict's keys, an iterator: `as_tensor` takes sequences only
+            return f"{base}[{torch}.as_tensor({rows}, dtype={torch}.long)]"
         assert use.slice_node is not None
         index = self.facts.code(use.slice_node.slice).strip()
         code = f"{base}[{index}]"

@@ -17,6 +17,7 @@ from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
+_GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
@@ -303,7 +304,6 @@ class EvalWithoutNoGrad(Rule):
         definitions). Names are resolved where they are read: a function's own binding of
         `output` is not the one another function's loop makes (read there, the unit's)."""
         Key = tuple[FunctionNode | None, str]
-        wanted: set[Key] = set()
         assigned: dict[Key, list[cst.BaseExpression]] = {}
         inside = set(self.facts.walk(loop.node))
         start = self.facts.order(loop.node)
@@ -314,6 +314,7 @@ class EvalWithoutNoGrad(Rule):
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
         bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # every one, where it is
         reads: list[tuple[str, cst.CSTNode]] = []  # what each backward reads, and where
+        read_at: list[tuple[Key, cst.CSTNode]] = []  # every read followed from a backward, and where
         next_pass = False
 
         def bind(node: cst.CSTNode, names: Iterable[str], value: cst.BaseExpression, accumulates: bool = False) -> None:
@@ -339,6 +340,11 @@ class EvalWithoutNoGrad(Rule):
                     and self.facts.enclosing_function(n) is loop.function:
                 next_pass |= not self._done_before(n, loop, start)  # runs again after the loop, on a later pass
                 continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
+            if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE and not self._done_before(n, loop, start):
+                # `print(total.requires_grad)`, `if out.grad_fn is not None`: the graph itself is read
+                read = self.facts.names_read(n.value)
+                reads += [(name, n) for name in read]
+                read_at.extend((key(n, name), n) for name in read)
             if isinstance(n, cst.Call):
                 func = n.func
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
@@ -346,8 +352,8 @@ class EvalWithoutNoGrad(Rule):
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
-                        wanted |= {key(n, name) for name in read}
                         reads += [(name, n) for name in read]
+                        read_at.extend((key(n, name), n) for name in read)
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
                     # a value stored into a container flows into it: `policy_losses.append(-lp * adv)`
                     root = root_name(func.value)
@@ -370,21 +376,22 @@ class EvalWithoutNoGrad(Rule):
         if func is not None:
             produced.add(func.name.value)
         seen: set[Key] = set()
-        work = list(wanted)
+        work = list(read_at)  # (name, where it is read): a read after the loop sees the loop's value unless rebound
         while work:
-            scope, name = work.pop()
+            (scope, name), at = work.pop()
             if (scope, name) not in assigned and scope is not None and not self._local(scope, name, loop):
                 scope = None  # not bound in that function: the unit's name
-            if (scope, name) in seen:
-                continue
-            seen.add((scope, name))
             values = assigned.get((scope, name))
             visible = scope is loop.function or scope is None and (
                 loop.function is None or "." in name or name == loop.function.name.value)
-            if (values is None or (scope, name) in accumulated) and name in produced and visible:
+            if (values is None or (scope, name) in accumulated or self._read_before_rebound(loop, at, values)) \
+                    and name in produced and visible:
                 return True  # its value from the loop is still the one read (or added to)
+            if (scope, name) in seen:
+                continue
+            seen.add((scope, name))
             for value in values or ():
-                work.extend(key(value, read) for read in self._graph_names(value))
+                work.extend((key(value, read), value) for read in self._graph_names(value))
             if values is None and scope is not None and scope is not loop.function and self._parameter(scope, name):
                 # `def step(t): t.backward()`: a parameter holds whatever its callers pass
                 passed = self._arguments_passed_to(scope, inside)
@@ -392,7 +399,7 @@ class EvalWithoutNoGrad(Rule):
                     if self._returns_a_graph(loop):
                         return True  # called from code this unit does not show: it may pass what the loop returns
                     continue
-                work.extend(key(arg, read) for arg in passed for read in self._graph_names(arg))
+                work.extend((key(arg, read), arg) for arg in passed for read in self._graph_names(arg))
         if not next_pass:
             return False
         # Carried to the next pass by name: what the loop binds or stores into a container (not
@@ -401,6 +408,14 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _read_before_rebound(self, loop: Loop, at: cst.CSTNode, values: list[cst.BaseExpression]) -> bool:
+        """`at` reads the name after the loop, in its function, with no binding of the name
+        between the loop's end and it (`loss_ref = acc` right after the loop, `acc = 0` for
+        another loop further down): the value read there is still the loop's."""
+        end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
+        return self.facts.order(at) > end and self.facts.enclosing_function(at) is loop.function \
+            and not any(end < self.facts.order(v) < self.facts.order(at) for v in values)
 
     @staticmethod
     def _parameter(scope: FunctionNode, name: str) -> bool:

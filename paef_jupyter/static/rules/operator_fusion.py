@@ -311,6 +311,9 @@ class Match:
     # with arithmetic (exp, tanh, erf, a reduction) rounds differently in its fused kernel, and
     # a value a model trains on carries that difference into every later step.
     bitwise: bool = False
+    # Where the fused op still differs on floating-point inputs (NaN, infinities, signed zeros,
+    # the gradient at a tie): a review reason, void on a provably integer input.
+    float_edge: str = ""
 
 
 @dataclass(frozen=True)
@@ -404,6 +407,17 @@ def match_relu(expr: Expr, is_tensor: Callable[[Expr], bool]) -> Expr | None:
             if _positive(other, x) and is_tensor(x):
                 return x
     return None
+
+
+def _relu_edge(expr: Expr) -> str:
+    """Where `torch.relu` differs from the hand-written ReLU `expr` on floating-point inputs."""
+    if isinstance(expr, Fn) and expr.name in ("max", "maximum"):
+        return ("at an input of exactly 0 the maximum splits the gradient between its two arguments (0.5 each) "
+                "where `torch.relu` passes 0: exact zeros (padding, a ReLU before) train differently")
+    if isinstance(expr, Fn) and expr.name == "where":
+        return "a NaN input gives 0 here (the test `x > 0` is false) and NaN with `torch.relu`"
+    return ("a negative input gives -0.0 here (printed `-0.`) and 0.0 with `torch.relu`, and -inf gives NaN "
+            "here (-inf * 0) and 0 with `torch.relu`")
 
 
 def match_leaky_relu(expr: Expr) -> tuple[Expr, str, bool] | None:
@@ -779,7 +793,8 @@ class OperatorFusion(Rule):
             return Match("sigmoid", "torch.sigmoid(x)", lambda n: f"{n.torch}.sigmoid({_code(sigmoid)})")
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
-            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})", bitwise=True)
+            return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})", bitwise=True,
+                         float_edge=_relu_edge(expr))
         leaky = match_leaky_relu(expr)
         if leaky is not None:
             x, slope, literal = leaky
@@ -912,7 +927,8 @@ class OperatorFusion(Rule):
             why = "the input is an expression with calls that would then run once instead of several times"
         kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
         dead = {n: st for n, st in self._dead_definitions(node, locals_used).items() if n not in kept}
-        review = "" if match.bitwise or not safe else (
+        review = (match.float_edge if safe and not self._integer_input(node) else "") if match.bitwise \
+            else "" if not safe else (
             f"`{match.fused}` computes the same function but rounds differently from the hand-written ops "
             "(the last bits of its values and gradients differ): where a model trains on the value the "
             "difference grows with every step, so the printed results can change")

@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
-from ._tensor_facts import (aliases, unit_index, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
+from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
                             shared_end, sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
@@ -374,6 +374,9 @@ class FactorySites:
         if shared:
             return f"every iteration would then {shared} the same tensor object: a later in-place change " \
                 "of one would change them all"
+        if caught_in_loop(self.facts, site.expr, site.target.node):
+            return "it runs inside a `try` whose handler catches what it raises: built before the loop, " \
+                "an error it raises would no longer be caught"
         if self._cannot_raise(site.expr):
             return ""
         if not surely_runs(self.facts, site.expr, site.target.node):
