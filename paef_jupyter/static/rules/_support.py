@@ -286,7 +286,7 @@ def over_loader_batches(facts: Facts, loop: Loop) -> bool:
         found = method_of_object(facts, made.func)
         helper = found[1] if found is not None else None
     owner = facts.owner_of(helper) if helper is not None else facts
-    value = _only_return(owner, helper) if isinstance(helper, cst.FunctionDef) else None
+    value = only_return(owner, helper) if isinstance(helper, cst.FunctionDef) else None
     return isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") in LOADERS
 
 
@@ -547,7 +547,7 @@ def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
     this call's value (the attribute is bound nowhere else in the class)."""
     func = facts.enclosing_function(loader)
     cls = facts.parent(facts.parent(func)) if func is not None else None
-    if not isinstance(cls, cst.ClassDef) or _only_return(facts, func) is not loader:  # type: ignore[arg-type]
+    if not isinstance(cls, cst.ClassDef) or only_return(facts, func) is not loader:  # type: ignore[arg-type]
         return []
     init = dataset_method(cls, "__init__")
     if init is None:
@@ -560,7 +560,7 @@ def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
     return loops
 
 
-def _only_return(facts: Facts, func: cst.FunctionDef) -> cst.BaseExpression | None:
+def only_return(facts: Facts, func: cst.FunctionDef) -> cst.BaseExpression | None:
     """The value of `func`'s only `return` (through one local name)."""
     returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
     if len(returns) != 1 or returns[0].value is None:
@@ -718,13 +718,7 @@ def _returned_by(facts: Facts, call: cst.Call) -> cst.FunctionDef | None:
     func = facts.enclosing_function(call)
     if func is None or facts.enclosing_function(func) is not None or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
         return None
-    returns = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return None
-    value = returns[0].value
-    if isinstance(value, cst.Name):
-        value = facts.value_of(value)
-    return func if value is call else None
+    return func if only_return(facts, func) is call else None
 
 
 def _reads_global(facts: Facts, loop: Loop, loader: cst.CSTNode, name: str) -> bool:

@@ -30,7 +30,7 @@ from ._tensor_facts import (
     rarely_runs,
     reads_of,
 )
-from ._support import over_loader_batches, through_with
+from ._support import only_return, over_loader_batches, through_with
 from .base import Rule
 
 # Constructors that build a tensor from host data, and the dtype some of them force.
@@ -735,12 +735,7 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
 def _returns_every_value_moved(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> bool:
     """`func`'s only `return` (through one local name) moves every value of the dict `call`
     passes as its first argument: `return {k: v.to(device) for k, v in batch.items()}`."""
-    returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
-    if len(returns) != 1 or returns[0].value is None:
-        return False
-    value = returns[0].value
-    if isinstance(value, cst.Name):
-        value = owner.value_of(value)
+    value = only_return(owner, func)
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
     if isinstance(call.func, cst.Attribute) and params[:1] == ["self"]:
         params = params[1:]
