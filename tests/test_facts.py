@@ -244,9 +244,12 @@ def _dtypes(value: object) -> object:
     return type(value).__name__
 
 
+# Automatic rewrites only: a `review_` pair's output may show the very hazard that keeps it
+# from being applied by default (an error no longer caught once the work leaves its `try`).
 PAEF_PAIRS = sorted(
     p for rule in ("ping-pong", "list-to-tensor", "dict-as-list", "redundant-tensor", "cpu-function", "operator-fusion")
     for p in (Path(__file__).parent / "fixtures" / "rules" / rule).glob("*.in.py")
+    if not p.name.startswith("review_")
 )
 
 
