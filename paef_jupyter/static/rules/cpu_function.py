@@ -385,6 +385,8 @@ class CpuFunction(Rule):
             if owner is not self.facts:
                 return False
             caller = self.facts.enclosing_function(call)
+            if any(isinstance(anc, _COMPREHENSIONS) for anc in self.facts.ancestors(call)):
+                return False  # `[log_mel(w) for w, _ in batch]`: once per element
             if self.facts.enclosing_loops(call):
                 if self._hoist_target(call) is None:
                     return False
@@ -629,6 +631,9 @@ class CpuFunction(Rule):
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or self.facts.is_conditional(stmt, loop):
             return False
         return sole_writers(self.facts, {assigned}, [stmt], loop)
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:
