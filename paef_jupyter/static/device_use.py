@@ -29,9 +29,12 @@ _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
 HOST_LIBRARIES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.", "gym.", "gymnasium.")
 _HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "builtins.round", "builtins.sum",
                             "builtins.min", "builtins.max", "builtins.abs"})
-# torch factories that build on the host unless given `device=`.
+# torch factories that build on the host unless given `device=` (random draws and tables made
+# from a shape alone too: a seeded CPU generator's `randint`, a `linspace` of sample points).
 _HOST_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.LongTensor",
-                             "torch.FloatTensor", "torch.zeros", "torch.ones", "torch.arange", "torch.empty", "torch.full"})
+                             "torch.FloatTensor", "torch.zeros", "torch.ones", "torch.arange", "torch.empty", "torch.full",
+                             "torch.rand", "torch.randn", "torch.randint", "torch.randperm", "torch.linspace",
+                             "torch.logspace", "torch.eye"})
 # Tensor methods that keep the tensor where it is (on the host if it was there).
 _STAYS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "float", "long", "int", "double", "detach",
                     "squeeze", "unsqueeze", "view", "reshape", "flatten", "clone", "abs", "eq", "ne", "norm",

@@ -373,7 +373,37 @@ class CpuFunction(Rule):
         name = next((k for k, f in self.facts.functions.items() if f is func), None)
         if name is None or not self.facts.is_pure_function(name):
             return False
-        return not self.facts.host_only(func) or self._same_every_call(node, func)
+        return not self.facts.host_only(func) or self._same_every_call(node, func) and not self._called_the_same_way(func)
+
+    def _called_the_same_way(self, func: cst.FunctionDef, depth: int = 3) -> bool:
+        """Every per-iteration call of the CPU-only helper is itself loop-invariant
+        (`mel_filterbank(SR, N_FFT, N_MELS)` in a feature function, or a call passing on the
+        parameters of a helper that is called so): that call is the finding, not the work
+        inside the helper (one finding per site)."""
+        sites = self.facts.per_iteration_call_sites(func)
+        for owner, call in sites:
+            if owner is not self.facts:
+                return False
+            caller = self.facts.enclosing_function(call)
+            if any(isinstance(anc, _COMPREHENSIONS) for anc in self.facts.ancestors(call)):
+                return False  # `[log_mel(w) for w, _ in batch]`: once per element
+            if self.facts.enclosing_loops(call):
+                if self._hoist_target(call) is None:
+                    return False
+            elif not isinstance(caller, cst.FunctionDef) or not (
+                    self._same_every_call(call, caller)
+                    or depth > 0 and self._passes_own_parameters(call, caller) and self._called_the_same_way(caller, depth - 1)):
+                return False
+        return bool(sites)
+
+    def _passes_own_parameters(self, call: cst.Call, caller: cst.FunctionDef) -> bool:
+        """`mel_points(sr, n_mels)` in `filterbank(sr, n_fft, n_mels)`: the arguments read only
+        the caller's parameters, never rebound in it, and call nothing."""
+        params = {p.name.value for p in (*caller.params.posonly_params, *caller.params.params, *caller.params.kwonly_params)}
+        written = set(self.facts.names_written(caller.body))
+        return bool(call.args) and all(
+            not a.star and not self.facts.calls_in(a.value) and self.facts.names_read(a.value) <= params - written
+            for a in call.args)
 
     def _same_every_call(self, node: cst.Call, func: cst.FunctionDef) -> bool:
         """`fb = mel_filterbank(SR, N_FFT, N_MELS)` inside a CPU-only helper run per sample: its
@@ -601,6 +631,9 @@ class CpuFunction(Rule):
         if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or self.facts.is_conditional(stmt, loop):
             return False
         return sole_writers(self.facts, {assigned}, [stmt], loop)
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)
 
 
 def _assigned_name(facts: Facts, node: cst.CSTNode) -> str | None:

@@ -78,7 +78,12 @@ class ListToTensor(Rule):
         if records is not None:
             self._from_records(node, arg, records, head, name)
         elif isinstance(arg, cst.Name):
-            self._from_filled_list(node, arg, head, name)
+            made = self.facts.value_of(arg)
+            if isinstance(made, cst.ListComp) and head == "torch" \
+                    and self.facts.enclosing_function(made) is self.facts.enclosing_function(node):
+                self._from_comprehension(node, made, name, via=arg.value)  # `vals = [...]; torch.tensor(vals)`
+            else:
+                self._from_filled_list(node, arg, head, name)
         elif isinstance(arg, cst.ListComp) and head == "torch":
             self._from_comprehension(node, arg, name)
         elif isinstance(arg, cst.List) and len(arg.elements) == 1 and isinstance(arg.elements[0].value, cst.ListComp) \
@@ -299,7 +304,8 @@ class ListToTensor(Rule):
 
     # --- list comprehension over a tensor ---------------------------------------------------
 
-    def _from_comprehension(self, node: cst.Call, comp: cst.ListComp, name: str) -> None:
+    def _from_comprehension(self, node: cst.Call, comp: cst.ListComp, name: str, via: str | None = None) -> None:
+        """`torch.tensor([f(x) for x in t])`, or through a name bound to the comprehension (`via`)."""
         for_in = comp.for_in
         if for_in.inner_for_in is not None or for_in.ifs:
             return
@@ -318,10 +324,11 @@ class ListToTensor(Rule):
         suggestion = f"torch.stack([{self.facts.code(comp.elt)} for {self.facts.code(for_in.target)} in {source}])"
         if over_tensor and isinstance(for_in.target, cst.Name):
             suggestion = _vectorised(comp.elt, for_in.target.value, source)
+        built = f"`{via}` (`[... for {self.facts.code(for_in.target)} in {source}]`) turned into a tensor by " \
+            f"`torch.{name}({via})`" if via else f"`torch.{name}([... for {self.facts.code(for_in.target)} in {source}])`"
         self.report(
             node,
-            f"`torch.{name}([... for {self.facts.code(for_in.target)} in {source}])` computes one element at a "
-            "time in Python" + (" and copies each to the host with `.item()`" if per_item else "")
+            f"{built} computes one element at a time in Python" + (" and copies each to the host with `.item()`" if per_item else "")
             + ": one op (or one sync) per element instead of one for the whole tensor",
             fix=Fix(description="compute it on the whole tensor at once (if the expression is element-wise)",
                     suggestion=suggestion, safe=False),
