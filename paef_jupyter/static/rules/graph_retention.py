@@ -66,7 +66,7 @@ class GraphRetention(Rule):
         attr = kept.attr.value
         reads = [n for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Attribute) and n.attr.value == attr
                  and not _written(self.facts, n)]
-        others = [n for n in reads if not _appended_to(self.facts, n)]
+        others = [n for n in reads if not _appended_to(self.facts, n) and not self._counted(n)]
         if any(self._may_backward(self.facts.statement_of(n)) for n in others):
             return
         new_code = self.facts.module.code_for_node(node.visit(_Detach([added])))
@@ -80,6 +80,12 @@ class GraphRetention(Rule):
                     review=(f"`self.{attr}` is read elsewhere ({len(others)} place(s)): check that none of "
                             "them back-propagates through it or asks for its gradients") if others else ""),
         )
+
+    def _counted(self, node: cst.Attribute) -> bool:
+        """`len(self.preds)`: only the list's length is read."""
+        arg = self.facts.parent(node)
+        call = self.facts.parent(arg) if isinstance(arg, cst.Arg) else None
+        return isinstance(call, cst.Call) and (self.facts.qualified_name(call.func) or "") == "builtins.len"
 
     def _helper_model_output(self, name: cst.Name) -> bool:
         """`pred` of `pred, true = self._process_one_batch(...)`, where that helper is the training
