@@ -47,8 +47,9 @@ for _ in range(50):
 print(f"probe loss {loss.item():.4f}")
 
 # Features of the encoder's own outputs, fine-tuned through: the loop's values carry the graph.
-codes = encoder(points)
-code_loader = DataLoader(TensorDataset(codes, classes), batch_size=64)
+fresh, fresh_classes = make_points(128)
+codes = encoder(fresh)
+code_loader = DataLoader(TensorDataset(codes, fresh_classes), batch_size=64)
 outs, targets = [], []
 for c, y in code_loader:
     outs.append(decoder(c))

@@ -83,7 +83,14 @@ def _name_data_only(facts: Facts, name: cst.Name, depth: int) -> bool:
     sources = facts.value_sources(name)
     if not sources or not all(_source_data_only(facts, s, depth) for s in sources):
         return False
+    if all(_not_a_tensor(facts, s) for s in sources):
+        return True  # `device = torch.device(...)`, `n = 64`: nothing to write a graph into
     return not _written_with_other_values(facts, name.value, facts.enclosing_function(name), depth)
+
+
+def _not_a_tensor(facts: Facts, source: cst.BaseExpression) -> bool:
+    return isinstance(source, (cst.Integer, cst.Float, cst.SimpleString)) \
+        or isinstance(source, cst.Call) and facts.qualified_name(source.func) == "torch.device"
 
 
 def _source_data_only(facts: Facts, source: cst.BaseExpression, depth: int) -> bool:
@@ -106,6 +113,8 @@ def _written_with_other_values(facts: Facts, name: str, scope: object, depth: in
     for use in facts.uses(name):
         if facts.enclosing_function(use) is not scope:
             continue
+        if _aliased(facts, use):
+            return True
         parent = facts.parent(use)
         if isinstance(parent, cst.Attribute) and parent.value is use:
             if parent.attr.value in ("requires_grad", "requires_grad_", "data", "grad"):
@@ -120,6 +129,34 @@ def _written_with_other_values(facts: Facts, name: str, scope: object, depth: in
             holder = facts.parent(target) if isinstance(target, cst.AssignTarget) else target
             if isinstance(holder, (cst.Assign, cst.AugAssign)) and not data_only(facts, holder.value, depth):
                 return True
+    return False
+
+
+# Calls that read a tensor without keeping a reference to it someone could write through.
+_READERS = frozenset({"torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset", "builtins.len",
+                      "builtins.print", "torch.cat", "torch.stack"})
+
+
+def _aliased(facts: Facts, use: cst.Name) -> bool:
+    """The tensor (or a view of it: `images[:4]`, `images.view(-1)`) is bound to another name,
+    stored, or handed to a call that may write into it: a write through that alias is unseen."""
+    top: cst.CSTNode = use
+    parent = facts.parent(top)
+    while isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is top \
+            or isinstance(parent, cst.Call) and parent.func is top:
+        top, parent = parent, facts.parent(parent)
+    if isinstance(parent, cst.Element):
+        holder = facts.parent(parent)
+        # a binding (`images, classes = make(64)`), or returned: the caller's name is checked where it is bound
+        return not isinstance(facts.parent(holder), (cst.Return, cst.AssignTarget))
+    if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.WithItem, cst.Yield)):
+        return True
+    if isinstance(parent, cst.Arg):
+        call = facts.parent(parent)
+        qualified = facts.qualified_name(call.func) or "" if isinstance(call, cst.Call) else ""
+        pure_torch = qualified.startswith("torch.") and not qualified.endswith("_") \
+            and not qualified.startswith(("torch.nn.", "torch.autograd.")) and parent.keyword is None
+        return not (qualified in _READERS or pure_torch)
     return False
 
 
