@@ -126,8 +126,9 @@ def _written_with_other_values(facts: Facts, name: str, scope: object, depth: in
                 return True
         if isinstance(parent, cst.Subscript) and parent.value is use:
             target = facts.parent(parent)
-            holder = facts.parent(target) if isinstance(target, cst.AssignTarget) else target
-            if isinstance(holder, (cst.Assign, cst.AugAssign)) and not data_only(facts, holder.value, depth):
+            holder = facts.parent(target) if isinstance(target, cst.AssignTarget) and target.target is parent \
+                else target if isinstance(target, cst.AugAssign) and target.target is parent else None
+            if holder is not None and not data_only(facts, holder.value, depth):  # type: ignore[union-attr]
                 return True
     return False
 
