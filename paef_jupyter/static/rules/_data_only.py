@@ -78,8 +78,9 @@ def _call_data_only(facts: Facts, call: cst.Call, depth: int) -> bool:
 
 def _name_data_only(facts: Facts, name: cst.Name, depth: int) -> bool:
     loop = facts.loop_binding(name)
-    if loop is not None:
-        return graph_free_batches(facts, loop, depth)
+    if loop is not None:  # a batch: appended to lists by design, but never written into with a graph
+        return graph_free_batches(facts, loop, depth) \
+            and not _written_with_other_values(facts, name.value, facts.enclosing_function(name), depth, aliases=False)
     sources = facts.value_sources(name)
     if not sources or not all(_source_data_only(facts, s, depth) for s in sources):
         return False
@@ -107,13 +108,13 @@ def _source_data_only(facts: Facts, source: cst.BaseExpression, depth: int) -> b
     return bool(returns) and all(r.value is not None and data_only(facts, r.value, depth) for r in returns)
 
 
-def _written_with_other_values(facts: Facts, name: str, scope: object, depth: int) -> bool:
+def _written_with_other_values(facts: Facts, name: str, scope: object, depth: int, aliases: bool = True) -> bool:
     """Some statement of the name's scope writes into it in place (`img[mask] = v`, `t.copy_(v)`,
-    `t.requires_grad = True`) with a value not proven data-only."""
+    `t.requires_grad = True`) with a value not proven data-only (or, with `aliases`, makes an alias of it)."""
     for use in facts.uses(name):
         if facts.enclosing_function(use) is not scope:
             continue
-        if _aliased(facts, use):
+        if aliases and _aliased(facts, use):
             return True
         parent = facts.parent(use)
         if isinstance(parent, cst.Attribute) and parent.value is use:
