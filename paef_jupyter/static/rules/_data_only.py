@@ -13,7 +13,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ._support import _iterated, keyword_arg
+from ..names import keyword_arg
+from ._support import _iterated
 
 # torch functions whose result is a fresh leaf: no graph unless asked for with `requires_grad=`.
 _FACTORIES = frozenset(f"torch.{f}" for f in (
