@@ -12,6 +12,7 @@ from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections
+from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
 from ._support import grad_disabled, is_grad_off_call, torch_alias
 from .base import Rule
@@ -364,7 +365,8 @@ class EvalWithoutNoGrad(Rule):
             # `total += loss`, `with ... as h`, `(h := ...)`, `losses[k] = l`, `self.out = h`.
             elif isinstance(n, cst.Assign):
                 for target in n.targets:
-                    bind(n, list(bound_names(target.target)) or list(mutated_names(target)), n.value)
+                    for names, value in _paired(target.target, n.value):
+                        bind(n, list(names) or list(mutated_names(target)), value)
             elif isinstance(n, (cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 bind(n, bound_names(n.target), n.value, accumulates=isinstance(n, cst.AugAssign))
             elif isinstance(n, (cst.For, cst.CompFor)):
@@ -372,6 +374,7 @@ class EvalWithoutNoGrad(Rule):
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 bind(n, bound_names(n.asname.name), n.item)
         produced = set(loop.writes) | self.facts.mutated_in_loop(loop)
+        produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
         func = loop.function
         if func is not None:
             produced.add(func.name.value)
@@ -556,6 +559,15 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[set[str], cst.BaseExpression]]:
+    """`a, b = f(x), g(y)` binds `a` to `f(x)` alone; any other target takes the whole value."""
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List)) \
+            and len(target.elements) == len(value.elements) \
+            and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *value.elements)):
+        return [(set(bound_names(t.value)), v.value) for t, v in zip(target.elements, value.elements)]
+    return [(set(bound_names(target)), value)]
 
 
 def _graphless(facts: Facts, node: cst.CSTNode) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Fix, Severity
-from ..facts import Loop
+from ..facts import Facts, Loop
 from ..names import bound_names
 from ..types import Kind
 from ._support import append_call, grad_disabled
@@ -50,6 +50,78 @@ class GraphRetention(Rule):
             and isinstance(func.value, cst.Name)
         ):
             self._accumulation(node, func.value.value, node.args[0].value, container=func.value)
+        elif isinstance(func, cst.Attribute) and func.attr.value == "append" and len(node.args) == 1 \
+                and _self_attribute(func.value):
+            self._kept_on_self(node, func.value, node.args[0].value)  # type: ignore[arg-type]
+
+    def _kept_on_self(self, node: cst.Call, kept: cst.Attribute, added: cst.BaseExpression) -> None:
+        """`self.preds.append(pred)` in a training loop, `pred` a model output of the step's
+        forward helper: the list on the object keeps every step's graph. Silent if any read of the
+        list may reach a backward; any other read leaves the `.detach()` to review."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
+            return
+        if not isinstance(added, cst.Name) or not self._helper_model_output(added):
+            return
+        attr = kept.attr.value
+        reads = [n for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Attribute) and n.attr.value == attr
+                 and not _written(self.facts, n)]
+        others = [n for n in reads if not _appended_to(self.facts, n) and not self._counted(n)]
+        if any(self._may_backward(self.facts.statement_of(n)) for n in others):
+            return
+        new_code = self.facts.module.code_for_node(node.visit(_Detach([added])))
+        self.report(
+            node,
+            f"appending `{added.value}` (the model's output) to `self.{attr}` keeps every step's autograd "
+            "graph alive on the object: its nodes and saved activations stay until the list is cleared, "
+            "so memory grows with every iteration; `.detach()` keeps the value without the graph",
+            fix=Fix(description=f"detach before keeping it: `{new_code}`",
+                    edits=tuple(append_call(self.facts, added, "detach")), suggestion=new_code,
+                    review=(f"`self.{attr}` is read elsewhere ({len(others)} place(s)): check that none of "
+                            "them back-propagates through it or asks for its gradients") if others else ""),
+        )
+
+    def _counted(self, node: cst.Attribute) -> bool:
+        """`len(self.preds)`: only the list's length is read."""
+        arg = self.facts.parent(node)
+        call = self.facts.parent(arg) if isinstance(arg, cst.Arg) else None
+        return isinstance(call, cst.Call) and (self.facts.qualified_name(call.func) or "") == "builtins.len"
+
+    def _helper_model_output(self, name: cst.Name) -> bool:
+        """`pred` of `pred, true = self._process_one_batch(...)`, where that helper is the training
+        step's forward pass and returns, in `pred`'s place, the value of its `self.model(...)` call."""
+        d = self.facts._reaching_def(name)
+        if d is None or d.unpacked is None:
+            return False
+        call, index, n = d.unpacked
+        helpers: set = getattr(self.facts, "_forward_helpers", set())
+        callees = self.facts._callees(call)
+        if not callees or not all(f in helpers and self.facts.owner_of(f) is self.facts for f in callees):
+            return False
+        for func in callees:
+            returns = [r for r in self.facts.walk(func.body) if isinstance(r, cst.Return)
+                       and self.facts.enclosing_function(r) is func]
+            for r in returns or [None]:
+                value = r.value if r is not None else None
+                if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                        or not _own_model_call(self.facts, func, value.elements[index].value):
+                    return False
+        return True
+
+    def _may_backward(self, stmt: cst.CSTNode) -> bool:
+        """The statement back-propagates, returns, or binds a name that reaches a backward."""
+        if isinstance(stmt, cst.Return) or any(isinstance(n, cst.Return) for n in self.facts.walk(stmt)):
+            return True
+        for c in self.facts.calls_in(stmt):
+            if isinstance(c.func, cst.Attribute) and c.func.attr.value in ("backward", "requires_grad_", "register_hook") \
+                    or (self.facts.qualified_name(c.func) or "").startswith("torch.autograd."):
+                return True
+        if any(isinstance(n, cst.Attribute) and n.attr.value in ("grad_fn", "requires_grad", "grad")
+               for n in self.facts.walk(stmt)):
+            return True
+        bound = {name for n in self.facts.walk(stmt) if isinstance(n, (cst.Assign, cst.AugAssign))
+                 for t in (n.targets if isinstance(n, cst.Assign) else [n]) for name in bound_names(t.target)}
+        return bool(bound & self._backward_names) or not isinstance(stmt, cst.SimpleStatementLine)
 
     def _accumulation(self, node: cst.CSTNode, total: str, added: cst.BaseExpression,
                       container: cst.Name | None = None) -> None:
@@ -206,6 +278,40 @@ class GraphRetention(Rule):
         if isinstance(expr, cst.Attribute):
             return expr.attr.value not in ("data", "shape", "device", "dtype") and self._carries_graph(expr.value, depth - 1)
         return False
+
+
+def _self_attribute(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
+
+
+def _written(facts: Facts, node: cst.Attribute) -> bool:
+    """`self.preds = []`: the attribute is (re)bound here, not read."""
+    parent = facts.parent(node)
+    return isinstance(parent, cst.AssignTarget) and parent.target is node
+
+
+def _appended_to(facts: Facts, node: cst.Attribute) -> bool:
+    parent = facts.parent(node)
+    return isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ("append", "clear") \
+        and isinstance(facts.parent(parent), cst.Call)
+
+
+def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpression) -> bool:
+    """`expr` (a name of `func` bound once, or the call itself) is `self.<attr>(...)` or
+    `self.<attr>.forward(...)`, `<attr>` not a method of the class: the model the step trains."""
+    if isinstance(expr, cst.Name):
+        binds = [n for n in facts.walk(func.body) if isinstance(n, (cst.Assign, cst.AugAssign, cst.For, cst.WithItem))
+                 and expr.value in facts.names_written(n) and facts.enclosing_function(n) is func]
+        if len(binds) != 1 or not isinstance(binds[0], cst.Assign) or len(binds[0].targets) != 1 \
+                or not isinstance(binds[0].targets[0].target, cst.Name):
+            return False
+        expr = binds[0].value
+    if not isinstance(expr, cst.Call):
+        return False
+    target = expr.func.value if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "forward" else expr.func
+    cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+    return cls is not None and _self_attribute(target) \
+        and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
 
 
 def _string_format(expr: cst.BaseExpression) -> bool:
