@@ -226,13 +226,18 @@ def test_an_internal_error_stops_profiling_but_never_reaches_the_cell(monkeypatc
     assert sys.gettrace() is None and not _profiler_enabled()
 
 
+def _full_run_with(helper, text: str, max_profiled_s: float = 60.0):
+    """A cell profiled whole (no loop to window) that calls `helper`, a function of this module
+    (not a cell file: none of its lines is traced as the cell's)."""
+    cells = Cells()
+    cells.namespace[helper.__name__.lstrip("_")] = helper
+    run = cells.run(cells.add(text, CELL), None, max_profiled_s=max_profiled_s)
+    return run, build_profile(run), cells.namespace
+
+
 def test_full_mode_stops_at_the_time_cap_even_inside_library_code():
     # No cell line runs while `spin` works: the cap is enforced on Python calls.
-    cells = Cells()
-    cells.namespace["spin"] = _spin
-    code = cells.add("import torch\nx = spin(0.6)\ny = torch.ones(2).sum().item()\n", CELL)
-    run = cells.run(code, None, max_profiled_s=0.2)
-    profile = build_profile(run)
+    run, profile, _ = _full_run_with(_spin, "import torch\nx = spin(0.6)\ny = torch.ones(2).sum().item()\n", 0.2)
     assert run.error is None and run.profiled_s < 0.5
     assert any("profiling stopped after 0.2 s" in n for n in profile.notes)
     assert profile.line(CELL, 3) is None  # after the cap
@@ -242,12 +247,8 @@ def test_full_mode_stops_at_the_time_cap_even_inside_library_code():
 def test_full_mode_stops_at_the_memory_cap_when_a_library_loop_records_tiny_ops():
     # Recorded events grow the process as fast as a big tensor does (0.3-0.4 GB per CPU-second),
     # and no cell line runs while they are recorded: the watchdog probes the library's frame.
-    cells = Cells()
-    cells.namespace["chunk"] = _chunk
-    code = cells.add("import torch\nx = chunk(torch.zeros(1), 300000)\ny = x.item()\n", CELL)
-    run = cells.run(code, None, max_profiled_s=60.0)
-    profile = build_profile(run)
-    assert run.error is None and cells.namespace["y"] == 300000
+    run, profile, namespace = _full_run_with(_chunk, "import torch\nx = chunk(torch.zeros(1), 300000)\ny = x.item()\n")
+    assert run.error is None and namespace["y"] == 300000
     assert any("profiling stopped after 8 MB of memory added" in n for n in profile.notes), profile.notes
     assert run.profiled_s < 5
     assert sys.gettrace() is None and not _profiler_enabled()
@@ -255,12 +256,8 @@ def test_full_mode_stops_at_the_memory_cap_when_a_library_loop_records_tiny_ops(
 
 def test_big_tensors_a_library_function_builds_do_not_stop_profiling():
     # 192 MB in 16 MB tensors, each from one line of a probed frame: the cell's own memory.
-    cells = Cells()
-    cells.namespace["build"] = _build
-    code = cells.add("import torch\nkeep = build(12)\nfor i in range(200):\n    y = keep[0][:4] + 1\n", CELL)
-    run = cells.run(code, None, max_profiled_s=60.0)
-    profile = build_profile(run)
-    assert run.error is None and len(cells.namespace["keep"]) == 12
+    run, profile, namespace = _full_run_with(_build, "import torch\nkeep = build(12)\nfor i in range(200):\n    y = keep[0][:4] + 1\n")
+    assert run.error is None and len(namespace["keep"]) == 12
     assert not any("profiling stopped" in n for n in profile.notes), profile.notes
     assert profile.line(CELL, 4) is not None
 
