@@ -124,6 +124,34 @@ def test_an_import_cycle_terminates(tmp_path: Path) -> None:
     assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "ping-pong")] == [("b.py", 6)]
 
 
+def test_helpers_are_followed_three_imports_deep_and_no_further(tmp_path: Path) -> None:
+    """A script inside a large package reaches hundreds of modules through its imports: past
+    three hops the helper is code the analysis cannot see (silent, never a rewrite's proof)."""
+    def chain(depth: int) -> dict[str, str]:
+        files = {"train.py": TRAIN.format(imports="from m1 import hop", body="            inputs = hop(inputs)")}
+        for i in range(1, depth):
+            files[f"m{i}.py"] = f"from m{i + 1} import hop as inner\n\n\ndef hop(x):\n    return inner(x)\n"
+        files[f"m{depth}.py"] = UTILS.replace("def to_device(batch", "def hop(batch")
+        return files
+
+    write(tmp_path / "three", chain(3))
+    assert [Path(f["path"]).name for f in scan(tmp_path / "three" / "train.py", "ping-pong")] == ["m3.py"]
+    write(tmp_path / "four", chain(4))
+    assert scan(tmp_path / "four" / "train.py", "ping-pong") == []
+
+
+def test_following_imports_stops_after_ten_thousand_lines(tmp_path: Path) -> None:
+    filler = "".join(f"\n\ndef unused_{i}(x):\n    return x + {i}\n" for i in range(300))  # 1,200 lines
+    calls = "\n".join(f"            inputs = helper_{i}.to_device(inputs)" for i in range(20))
+    files = {"train.py": TRAIN.format(imports="\n".join(f"import helper_{i}" for i in range(20)), body=calls)}
+    files.update({f"helper_{i}.py": UTILS + filler for i in range(20)})
+    write(tmp_path, files)
+    report = analyze_path(str(tmp_path / "train.py"), rules=["ping-pong"])
+    followed = {Path(f.ref.path).name for f in report.findings}
+    lines = sum(len(files[name].splitlines()) for name in followed)
+    assert 0 < len(followed) < 20 and lines <= 10_000
+
+
 def test_dataset_and_model_classes_from_local_modules_run_per_batch(tmp_path: Path) -> None:
     write(tmp_path, {
         "train.py": TRAIN.format(imports="from data import Ratings\nfrom model import Scorer", body="            pass")

@@ -227,6 +227,7 @@ def corpus_rewrites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return problems
 
 
+@pytest.mark.timeout(1800)  # the first case's set-up rewrites and runs the whole corpus (minutes on a busy box)
 @pytest.mark.parametrize("program", _corpus_params())
 def test_every_corpus_program_rewrites_safely(program: Path, corpus_rewrites: dict[str, str]) -> None:
     """Each file is rewritten and compiled; a `# corpus: runnable` program whose rewrite

@@ -222,6 +222,7 @@ class Facts:
         self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
         self._invariant_params: dict[FunctionNode, frozenset[str]] = {}
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
+        self._calls: dict[cst.CSTNode, list[cst.Call]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
         self._kind_cache: dict[int, Kind] = {}
@@ -265,7 +266,11 @@ class Facts:
         return names_written(node, self.children)
 
     def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
-        return [n for n in self.walk(node) if _is_call(n)]
+        """(Cached: rules ask for a function body's calls once per call site that reaches it.)"""
+        calls = self._calls.get(node)
+        if calls is None:
+            calls = self._calls[node] = [n for n in self.walk(node) if _is_call(n)]
+        return list(calls)
 
     def order(self, node: cst.CSTNode) -> int:
         """Pre-order index: compares textual positions without computing them."""

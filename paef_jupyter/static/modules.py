@@ -22,6 +22,8 @@ from .facts import Facts, FunctionNode, Prior
 from .unit import parse_unit
 
 _MAX_ALIAS_HOPS = 8  # `from .a import f` where a.py itself re-exports f from b.py, ...
+_MAX_DEPTH = 3  # main.py -> trainer.py -> utils.py -> ops.py
+_MAX_LINES = 10_000  # all followed modules together (a project of its own is smaller)
 
 
 @dataclass(eq=False)
@@ -38,6 +40,8 @@ class LocalModules:
         self.root = root.resolve()
         self.shown_root = shown_root  # how the user spelled the root (relative paths stay relative)
         self._loaded: dict[Path, LocalModule | None] = {}
+        self._lines = 0
+        self._paths: dict[tuple[Path, str], Path | None] = {}  # (importing folder, name) -> file
 
     @classmethod
     def around(cls, units: Iterable[SourceUnit]) -> "LocalModules | None":
@@ -53,25 +57,31 @@ class LocalModules:
         if not path:
             return None
         resolved = Path(path).resolve()
-        return ModuleImports(self, resolved) if resolved.is_relative_to(self.root) else None
+        return ModuleImports(self, resolved, 0) if resolved.is_relative_to(self.root) else None
 
     @property
     def loaded(self) -> list[LocalModule]:
         return [m for m in self._loaded.values() if m is not None]
 
-    def load(self, path: Path) -> LocalModule | None:
+    def load(self, path: Path, depth: int) -> LocalModule | None:
+        """The module at `path`, `depth` imports away from the scanned file (None: not followed)."""
         if path in self._loaded:
             return self._loaded[path]
+        if depth > _MAX_DEPTH or self._lines >= _MAX_LINES:
+            return None  # not cached: a shorter import path may still reach it
         self._loaded[path] = None  # an import cycle resolves to nothing while loading
         try:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             return None
+        self._lines += text.count("\n") + 1
+        if self._lines > _MAX_LINES:
+            return None
         shown = os.path.normpath(os.path.join(self.shown_root, str(path.relative_to(self.root))))
         parsed = parse_unit(SourceUnit(CellRef(shown), text))
         if parsed.module is None:
             return None
-        facts = Facts(parsed.module, None, Prior(), imports=ModuleImports(self, path), positions=lambda: parsed.positions)
+        facts = Facts(parsed.module, None, Prior(), imports=ModuleImports(self, path, depth), positions=lambda: parsed.positions)
         module = LocalModule(parsed.unit, parsed.masked, facts)
         self._loaded[path] = module
         return module
@@ -83,6 +93,7 @@ class ModuleImports:
 
     modules: LocalModules
     path: Path
+    depth: int  # imports between the scanned file and this one
 
     def function(self, qualified: str, hops: int = 0) -> tuple[Facts, FunctionNode] | None:
         """The function `qualified` (`utils.to_cuda`, `.data.collate`, `models.Net.forward`)."""
@@ -95,7 +106,7 @@ class ModuleImports:
             return module.facts, func
         target = module.facts.aliases.get(rest)
         if target is not None and hops < _MAX_ALIAS_HOPS:
-            return ModuleImports(self.modules, module.facts_path).function(target, hops + 1)
+            return ModuleImports(self.modules, module.facts_path, self.depth + 1).function(target, hops + 1)
         return None
 
     def class_def(self, qualified: str) -> tuple[Facts, cst.ClassDef] | None:
@@ -109,7 +120,7 @@ class ModuleImports:
     def module(self, qualified: str) -> Facts | None:
         """The local module `qualified` names itself (`import utils` -> utils.py)."""
         path = self._module_path(qualified)
-        module = self.modules.load(path) if path is not None else None
+        module = self.modules.load(path, self.depth + 1) if path is not None else None
         return module.facts if module is not None else None
 
     def _member(self, qualified: str) -> "tuple[_Loaded, str] | None":
@@ -119,13 +130,21 @@ class ModuleImports:
         for cut in range(len(parts) - 1, 0, -1):
             path = self._module_path("." * level + ".".join(parts[:cut]))
             if path is not None:
-                module = self.modules.load(path)
+                module = self.modules.load(path, self.depth + 1)
                 if module is None:
                     return None
                 return _Loaded(module.facts, path), ".".join(parts[cut:])
         return None
 
     def _module_path(self, qualified: str) -> Path | None:
+        """(Cached: every call site of every loop asks, and resolving a path reads the disk.)"""
+        key = (self.path.parent, qualified)
+        paths = self.modules._paths
+        if key not in paths:
+            paths[key] = self._find_module(qualified)
+        return paths[key]
+
+    def _find_module(self, qualified: str) -> Path | None:
         level = len(qualified) - len(qualified.lstrip("."))
         base = self.modules.root
         if level:

@@ -6,6 +6,8 @@ sync, which loops read a loader), not facts about the code every rule needs.
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import libcst as cst
 
 from ...fix.edits import replace
@@ -110,9 +112,20 @@ def _over_model_parts(loop: Loop) -> bool:
     return isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in _MODEL_PARTS
 
 
+_STEP_LOOP_CALLERS: "WeakKeyDictionary[Loop, bool]" = WeakKeyDictionary()
+
+
 def _calls_step_loop(facts: Facts, loop: Loop) -> bool:
     """`loop` calls a helper that runs a training/evaluation loop of its own (`for epoch: train(...)`
-    with the batch loop inside `train`): `loop` is then an epoch loop, whose body runs once per epoch."""
+    with the batch loop inside `train`): `loop` is then an epoch loop, whose body runs once per epoch.
+    Cached per loop: every finding in the loop asks, and the answer walks the whole call graph."""
+    known = _STEP_LOOP_CALLERS.get(loop)
+    if known is None:
+        known = _STEP_LOOP_CALLERS[loop] = _reaches_step_loop(facts, loop)
+    return known
+
+
+def _reaches_step_loop(facts: Facts, loop: Loop) -> bool:
     seen: set[cst.CSTNode] = set()
     work = [(facts, call) for call, in_loop in facts._calls_in_loops if in_loop is loop]
     while work:
