@@ -18,7 +18,7 @@ print(data["y"].count(1), json.dumps(data["y"]))
 
 log = {"step": [0, 1, 2, 3, 4, 5], "lr": [0.1, 0.1, 0.05, 0.05, 0.01, 0.01]}
 for s in range(0, 6, 3):
-    lr = torch.tensor(log["lr"][s : s + 3])  # paef: refuse dict-as-list
+    lr = torch.tensor(log["lr"][s : s + 3])  # paef: expect-fix dict-as-list
     print(lr)
 log["lr"] = log["lr"] + [0.001]
 print(len(log["lr"]), log["lr"][-2:])

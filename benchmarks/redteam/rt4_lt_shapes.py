@@ -15,28 +15,28 @@ preds, targets = [], []
 with torch.no_grad():
     for xb, yb in loader:
         out = model(xb).mean(0)
-        preds.append(out.item())
-        targets.append(yb.mean().item())
-p = torch.tensor(preds)  # paef: refuse list-to-tensor
+        preds.append(out.item())  # paef: expect-fix list-to-tensor
+        targets.append(yb.mean().item())  # paef: expect-fix list-to-tensor
+p = torch.tensor(preds)
 t = torch.tensor(targets)
 print(p.shape, ((p - t) ** 2).mean())
 
 scores = []
 with torch.no_grad():
     for xb, _ in loader:
-        scores.append(float(model(xb[:1]).squeeze(0)))
-s = torch.tensor(scores)  # paef: refuse list-to-tensor
+        scores.append(float(model(xb[:1]).squeeze(0)))  # paef: expect-fix list-to-tensor
+s = torch.tensor(scores)
 print(s.shape, s.sum())
 
 val_loader = DataLoader(TensorDataset(xs[:0], ys[:0]), batch_size=4)
 val_losses = []
 with torch.no_grad():
     for xb, yb in val_loader:
-        val_losses.append(((model(xb).squeeze(1) - yb) ** 2).mean().item())
-v = torch.tensor(val_losses)  # paef: refuse list-to-tensor
+        val_losses.append(((model(xb).squeeze(1) - yb) ** 2).mean().item())  # paef: expect-fix list-to-tensor
+v = torch.tensor(val_losses)
 print(v.shape, v.numel())
 
 norms = []
 for p_ in model.parameters():
     norms.append(p_.norm().item())
-print(torch.tensor(norms).shape)  # paef: expect-fix list-to-tensor
+print(torch.tensor(norms).shape)  # paef: ok list-to-tensor
