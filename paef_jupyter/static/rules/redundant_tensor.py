@@ -11,8 +11,9 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
-from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword, library_changed_argument, mutated_in_place, rarely_runs, reads_of,
-                            shared_end, sole_writers, surely_runs, within)
+from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
+                            library_changed_argument, mutated_in_place, rarely_runs, reads_of, shared_end,
+                            sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
