@@ -585,3 +585,18 @@ def test_a_hoisted_name_is_new_to_the_earlier_and_later_cells() -> None:
         found = [f for f in analyze(cells, rules=["redundant-tensor"]).findings if f.fix and f.fix.automatic]
         assert len(found) == 1
         assert "tensor_const =" not in found[0].fix.suggestion and "tensor_const_2 =" in found[0].fix.suggestion
+
+
+def test_a_list_a_later_cell_reads_keeps_its_python_numbers() -> None:
+    """`losses.append(loss.item())` then `torch.tensor(losses)`: stacking the tensors instead
+    leaves tensors in the list, which a later cell may read as numbers (`round(v, 4)`,
+    `json.dumps`): left to host-sync's finding then, as for a list read as numbers in its own
+    cell; a later cell that reads only the joined tensor (near-miss) leaves it automatic."""
+    loop = ("import torch\nlosses = []\nfor step in range(3):\n"
+            "    loss = torch.randn(4, requires_grad=True).pow(2).mean()\n"
+            "    loss.backward()\n    losses.append(loss.item())\ncurve = torch.tensor(losses)\n")
+    for later, automatic in (("print([round(v, 4) for v in losses])\n", False),
+                             ("import json\nprint(json.dumps({'loss': losses}))\n", False),
+                             ("print(curve.mean())\n", True)):
+        found = [f for f in analyze(_cells(loop, later), rules=["list-to-tensor"]).findings if f.ref.cell == 0]
+        assert [bool(f.fix and f.fix.automatic) for f in found] == ([True] if automatic else []), later

@@ -53,7 +53,17 @@ _RANDOM_METHODS = frozenset({
     "uniform_", "normal_", "bernoulli", "bernoulli_", "random_", "exponential_", "geometric_", "cauchy_",
     "log_normal_", "multinomial", "rand", "randn", "randint", "integers", "random", "choice", "shuffle",
     "permutation", "normal", "uniform", "sample", "standard_normal",
+    # NumPy `Generator`/`RandomState` and `random.Random` draws, `torch.distributions` samples
+    "beta", "gamma", "binomial", "poisson", "exponential", "laplace", "lognormal", "logistic", "gumbel",
+    "triangular", "vonmises", "weibull", "rayleigh", "geometric", "hypergeometric", "negative_binomial",
+    "multivariate_normal", "dirichlet", "standard_gamma", "standard_exponential", "standard_cauchy", "standard_t",
+    "chisquare", "pareto", "zipf", "wald", "random_sample", "ranf", "random_integers", "permuted", "randrange",
+    "gauss", "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate", "gammavariate", "betavariate",
+    "paretovariate", "weibullvariate", "getrandbits", "choices", "rsample", "sample_n",
 })
+# Constructors of random-number objects: every method call on one draws or changes its state.
+_RANDOM_OBJECT_PREFIXES = ("numpy.random.", "random.", "torch.distributions.", "torch.Generator",
+                           "torch.random.")
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 _PURE_BUILTINS = frozenset({
     "len", "range", "list", "dict", "tuple", "set", "frozenset", "sorted", "sum", "min", "max",
@@ -232,6 +242,7 @@ class Facts:
         index.run(module)
         self.loops: list[Loop] = index.loops
         self.functions: dict[str, FunctionNode] = index.functions
+        self._redefined: set[str] = index.redefined
         self.classes: dict[str, cst.ClassDef] = index.classes
         self.aliases: dict[str, str] = index.aliases
         self._modules: set[str] = index.modules
@@ -889,7 +900,25 @@ class Facts:
             if qualified.startswith("torch."):
                 return "dropout" in last or (last in _RANDOM_TORCH and last not in ("empty", "empty_like", "manual_seed", "seed"))
         func = call.func
-        return isinstance(func, cst.Attribute) and func.attr.value in _RANDOM_METHODS
+        return isinstance(func, cst.Attribute) and (func.attr.value in _RANDOM_METHODS or self.random_object(func.value))
+
+    def random_object(self, expr: cst.BaseExpression) -> bool:
+        """`rng` of `rng = np.random.default_rng(0)` (or `RandomState`, `random.Random`,
+        `torch.Generator().manual_seed(3)`, `torch.distributions.Normal(...)`, kept on `self`
+        too): a method called on it draws numbers or moves its state, whatever its name."""
+        if isinstance(expr, cst.Call):
+            return self._random_constructor(expr)
+        key = expr.value if isinstance(expr, cst.Name) else (
+            f"self.{expr.attr.value}" if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
+            and expr.value.value == "self" else None)
+        if key is None:
+            return False
+        return any(isinstance(d.value, cst.Call) and self._random_constructor(d.value) for d in self._defs.get(key, ()))
+
+    def _random_constructor(self, call: cst.Call) -> bool:
+        while isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Call):
+            call = call.func.value  # `torch.Generator().manual_seed(3)`
+        return (self.qualified_name(call.func) or "").startswith(_RANDOM_OBJECT_PREFIXES)
 
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
         if any(mutated_arguments(call)):
@@ -922,7 +951,7 @@ class Facts:
             receiver = self.kind(func.value)
             if method == "get" and receiver in _DICT_KINDS:
                 return True  # `vocab.get(word, unk)` reads a dict (a queue's or an iterator's `get` does not)
-            if method in _IMPURE_METHODS or is_inplace_method(method):
+            if method in _IMPURE_METHODS or is_inplace_method(method) or self.draws_random(call):
                 return False
             if receiver in _STATEFUL_KINDS:
                 return False
@@ -938,6 +967,8 @@ class Facts:
         if name in self._pure_cache:
             return self._pure_cache[name]
         self._pure_cache[name] = False  # recursion guard
+        if name in self._redefined or name in self._defs or name in self.aliases:
+            return False  # `def f` twice, or also assigned/imported: the loop may call another body than this one
         func = self.functions[name]
         if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in self.walk(func.body)):
             return False
@@ -1473,6 +1504,7 @@ class _Indexer:
         self.facts = facts
         self.loops: list[Loop] = []
         self.functions: dict[str, FunctionNode] = {}
+        self.redefined: set[str] = set()  # functions defined more than once: which one runs depends on where
         self.classes: dict[str, cst.ClassDef] = {}
         self.aliases: dict[str, str] = {}
         self.modules: set[str] = set()  # names `import m` / `import m as n` binds: modules, not objects
@@ -1598,6 +1630,8 @@ class _Indexer:
 
     def _enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         owner = self._classes[-1].name.value + "." if self._classes and self._funcs[-1] is None else ""
+        if owner + node.name.value in self.functions:
+            self.redefined.add(owner + node.name.value)
         self.functions[owner + node.name.value] = node
         self._funcs.append(node)
         self._active.append([])

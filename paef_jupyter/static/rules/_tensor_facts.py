@@ -294,11 +294,10 @@ def _build_index(facts: Facts) -> _Index:
     return index
 
 
-def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
-    """The name whose object a torch/NumPy function changes through its first argument:
+def library_changed_argument(facts: Facts, call: cst.Call) -> cst.BaseExpression | None:
+    """The first argument, where a torch/NumPy function changes it in place:
     `torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)` (in-place
-    functions end in `_`), `F.relu(h, inplace=True)`. A method call (`t.add_(x)`) changes its
-    receiver, which `mutated_names` already records."""
+    functions end in `_`), `F.relu(h, inplace=True)`."""
     first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
     if first is None:
         return None
@@ -306,6 +305,16 @@ def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
     if not qualified.startswith(("torch.", "numpy.")) or not (inplace or is_inplace_method(qualified.rsplit(".", 1)[-1])):
+        return None
+    return first
+
+
+def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
+    """The name whose object a torch/NumPy function changes through its first argument (see
+    `library_changed_argument`). A method call (`t.add_(x)`) changes its receiver, which
+    `mutated_names` already records."""
+    first = library_changed_argument(facts, call)
+    if first is None:
         return None
     root = root_name(first)
     return None if root is None or root in facts.aliases else root  # `torch.relu_(torch.ones(2))`: a module

@@ -310,7 +310,12 @@ class EvalWithoutNoGrad(Rule):
         start = self.facts.order(loop.node)
 
         def key(node: cst.CSTNode, name: str) -> Key:  # attributes (`self.out`) outlive any one function
-            return (None if "." in name else self.facts.enclosing_function(node), name)
+            func = self.facts.enclosing_function(node)
+            return (None if "." in name or func is not None and name in _declared(self.facts, func, cst.Global)
+                    else func, name)
+
+        if loop.function is not None and self._escapes_enclosing_function(loop):
+            return True  # `nonlocal`/a closure's list: what the loop keeps outlives its function
 
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
         bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # every one, where it is
@@ -378,6 +383,7 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         if func is not None:
             produced.add(func.name.value)
+        shared = _declared(self.facts, func, cst.Global) if func is not None else set()
         seen: set[Key] = set()
         work = list(read_at)  # (name, where it is read): a read after the loop sees the loop's value unless rebound
         while work:
@@ -386,7 +392,9 @@ class EvalWithoutNoGrad(Rule):
                 scope = None  # not bound in that function: the unit's name
             values = assigned.get((scope, name))
             visible = scope is loop.function or scope is None and (
-                loop.function is None or "." in name or name == loop.function.name.value)
+                loop.function is None or "." in name or name == loop.function.name.value or name in shared)
+            if scope is None and name in shared and name in produced:
+                return True  # a `global` the loop binds: any call of its function may come before this read
             if (values is None or (scope, name) in accumulated or self._read_before_rebound(loop, at, values)) \
                     and name in produced and visible:
                 return True  # its value from the loop is still the one read (or added to)
@@ -411,6 +419,26 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _escapes_enclosing_function(self, loop: Loop) -> bool:
+        """A loop in a nested function that binds a `nonlocal` name or stores into a name its
+        function does not bind (`found.append(net(x))` with `found = []` in the enclosing
+        function): the outputs leave through a closure, which this analysis does not follow."""
+        func = loop.function
+        assert func is not None
+        if self.facts.enclosing_function(func) is None:
+            return False
+        outer = _declared(self.facts, func, cst.Nonlocal)
+        if outer & set(loop.writes):
+            return True
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        bound = {name for n in self.facts.walk(func.body, into_scopes=False)
+                 if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr))
+                 for name in bound_names(n.target)}
+        local = (params | bound) - outer - _declared(self.facts, func, cst.Global)
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS
+                   and (root := root_name(c.func.value)) is not None and root not in local and root != "self"
+                   for c in self.facts.calls_in(loop.node.body))
 
     def _read_before_rebound(self, loop: Loop, at: cst.CSTNode, values: list[cst.BaseExpression]) -> bool:
         """`at` reads the name after the loop, in its function, with no binding of the name
@@ -559,6 +587,12 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _declared(facts: Facts, func: FunctionNode, kind: type[cst.Global] | type[cst.Nonlocal]) -> set[str]:
+    """Names `func` itself declares `global` (or `nonlocal`)."""
+    return {item.name.value for n in facts.walk(func.body) if isinstance(n, kind)
+            and facts.enclosing_function(n) is func for item in n.names}
 
 
 def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple[set[str], cst.BaseExpression]]:

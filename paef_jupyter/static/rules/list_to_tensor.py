@@ -206,6 +206,8 @@ class ListToTensor(Rule):
                 continue
             else:
                 other = True
+        if scope is self.facts.module and any(name in later.names_read(later.module) for later in self.facts.later):
+            other = True  # a later cell of the notebook reads the list: its items are Python numbers there
         return appends, other
 
     def _emptied(self, name: cst.Name) -> bool:

@@ -931,7 +931,10 @@ class OperatorFusion(Rule):
             else "" if not safe else (
             f"`{match.fused}` computes the same function but rounds differently from the hand-written ops "
             "(the last bits of its values and gradients differ): where a model trains on the value the "
-            "difference grows with every step, so the printed results can change")
+            "difference grows with every step, so the printed results can change"
+            + ("; and where `exp` overflows (float32 inputs above about 88, float16 above 11) the hand-written "
+               "form gives NaN or -inf, the fused op (which subtracts the maximum first) finite values"
+               if match.what in ("softmax", "log-softmax") else ""))
         fix = Fix(
             description=f"use the fused op: `{code}`" + (f" ({why})" if why else "")
             + (f"; the intermediate {', '.join(f'`{n}`' for n in dead)} then go" if dead and safe else ""),

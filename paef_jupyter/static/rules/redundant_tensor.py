@@ -11,8 +11,9 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
-from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword, mutated_in_place, rarely_runs, reads_of,
-                            shared_end, sole_writers, surely_runs, within)
+from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
+                            library_changed_argument, mutated_in_place, rarely_runs, reads_of, shared_end,
+                            sole_writers, surely_runs, within)
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
@@ -578,7 +579,9 @@ class FactorySites:
             param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)
             return param is None or mutated_in_place(self.facts, param, defined.body)
         qualified = self.facts.qualified_name(func) or ""
-        if qualified.startswith(("torch.", "numpy.", "math.", "builtins.")) or self.facts.kind(func) is Kind.MODULE:
+        if qualified.startswith(("torch.", "numpy.")):
+            return library_changed_argument(self.facts, call) is node  # `nn.init.normal_(torch.zeros(n))`
+        if qualified.startswith(("math.", "builtins.")) or self.facts.kind(func) is Kind.MODULE:
             return False
         return not (isinstance(func, cst.Attribute) and (
             is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
