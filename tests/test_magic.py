@@ -173,6 +173,18 @@ def test_the_static_report_takes_the_placeholders_place_when_nothing_came_betwee
     assert "paef-static" in static["text/html"] and "application/vnd.jupyter.widget-view+json" in view
 
 
+def test_text_printed_before_a_later_note_keeps_the_static_report_after_it(kernel):
+    """Text printed early and sent before a later progress note: the placeholder is no longer
+    the last output (an update in place does not move it below the text), so the static report
+    follows the text and stays the live view's neighbour; taken in place, its CSS would hide
+    the text next to it."""
+    early = PING_PONG.replace("total = 0.0\n", "import time\nprint('early')\ntime.sleep(0.4)\ntotal = 0.0\n")
+    r = kernel.ok(early.replace('print("trained", step)\n', "").format(flags=""), cell_id="cell-early")
+    emptied, printed, static, view = r.shown()
+    assert emptied["text/html"] == "" and printed["text/plain"] == "early\n"
+    assert "paef-static" in static["text/html"] and "application/vnd.jupyter.widget-view+json" in view
+
+
 def test_labels_and_tracebacks_name_the_cells_own_count(kernel):
     r = kernel.ok("%%paef --no-profile\nzz = 1")
     count = r.reply["execution_count"]

@@ -699,3 +699,38 @@ def _instances_view(bundle):
 
     root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
     return root.children[0]
+
+
+def test_a_note_too_soon_after_the_last_waits_and_a_newer_one_or_the_report_drops_it(monkeypatch):
+    """A progress note replacing one shown less than NOTE_AFTER_S ago is held (each note is a
+    message in the user's time, and one that short is never read); a timer sends it later,
+    unless a newer note or the report came first."""
+    import time
+
+    import IPython.display
+
+    from paef_jupyter import ui
+
+    sent: list[str] = []
+
+    class Handle:
+        def update(self, obj):
+            sent.append(obj.data)
+
+    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: sent.append(obj.data) or Handle())
+    monkeypatch.setattr(ui.Placeholder, "NOTE_AFTER_S", 0.2)
+    shown = ui.placeholder("running")
+    shown.note("profiling")  # at once: held
+    shown.note("analysing")  # replaces the held one
+    assert len(sent) == 1 and "running" in sent[0]
+    deadline = time.monotonic() + 5
+    while len(sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(sent) == 2 and "analysing" in sent[1] and "profiling" not in "".join(sent)
+    shown.note("later")  # just after one was shown: held ...
+    shown.update(IPython.display.HTML("the report"))  # ... and dropped: the report came first
+    shown.note("stale")
+    shown.stop_notes()  # the cell is over: a held note is dropped
+    time.sleep(0.3)
+    assert sent[2:] == ["the report"]
+    assert not shown.last_output()  # no kernel to count messages: never taken in place
