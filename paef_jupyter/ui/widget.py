@@ -174,14 +174,14 @@ class ReportView:
                 self._static.update(HTML(self._static_html()))
 
     def _display_static(self, placeholder: Any) -> None:
-        from IPython.display import HTML, display
+        from IPython.display import HTML
 
-        from . import flushed_if_written
+        from . import flushed_if_written, shown
 
         if placeholder is not None:
             placeholder.update(HTML(""))
         with flushed_if_written():  # after what the cell printed
-            self._static = display(HTML(self._static_html()), display_id=True)
+            self._static = shown(HTML(self._static_html()))
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
