@@ -760,3 +760,24 @@ def test_html_is_sent_as_the_bundle_ipythons_formatters_make_of_it():
         assert raw and (bundle, {}) == formatter.format(HTML(html))
     widget = {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}
     assert output_of(widget) == (widget, False)
+
+
+def test_a_static_copy_shown_before_the_view_is_drawn_once_when_its_final_figures_follow(monkeypatch):
+    """Displayed before the live view (the cell printed), the static copy's output first holds
+    a note when the final figures come after the view (`restamp`): the copy is drawn once,
+    with them, not once before and again after."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report, widget
+
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    drawn = []
+    inner = widget.static_html
+    monkeypatch.setattr(widget, "static_html", lambda *a, **kw: drawn.append(a[0]) or inner(*a, **kw))
+    final = replace(sample_report(), title="with its final figures")
+    shown = show_report(sample_report(), restamp=lambda report: final)
+    static, live = outputs.shown
+    assert drawn == [final] and shown is final
+    assert "with its final figures" in static.data and 'class="paef-summary"' in static.data
+    assert "application/vnd.jupyter.widget-view+json" in live

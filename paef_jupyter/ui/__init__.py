@@ -64,7 +64,7 @@ def show_report(
         placeholder.stop_notes()
     in_place = placeholder is not None and placeholder.last_output()
     view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
-                      static_first=not in_place, placeholder=placeholder)
+                      static_first=not in_place, placeholder=placeholder, final_later=restamp is not None)
     _close_shown(key)
     if key is not None:
         _shown[key] = view

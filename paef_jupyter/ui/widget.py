@@ -71,10 +71,13 @@ class ReportView:
         apply_hint: str | None = None,
         static_first: bool = False,
         placeholder: Any = None,
+        final_later: bool = False,
     ):
         """`static_first`: the static report is displayed (replacing `placeholder`) before the
         widgets are built: a front end handles a report's widget `comm_open` messages one after
-        another, and an output sent after them waited for all of them."""
+        another, and an output sent after them waited for all of them. `final_later`: the
+        report's final figures come with `display(restamp=...)`, which sends the static copy
+        then: its output first shows a progress note, the copy is not drawn twice."""
         self.report = report
         self.id = uuid.uuid4().hex[:12]
         self.top = top
@@ -90,7 +93,7 @@ class ReportView:
         self.dismissed: set[int] = {i for i in range(len(report.findings)) if self._remembered(i)}
         self._static: Any = None  # the static copy's display handle, once displayed
         if static_first:
-            self._display_static(placeholder)
+            self._display_static(placeholder, note_only=final_later)
         fix_diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
@@ -173,15 +176,16 @@ class ReportView:
             with unflushed():  # an update in place
                 self._static.update(HTML(self._static_html()))
 
-    def _display_static(self, placeholder: Any) -> None:
+    def _display_static(self, placeholder: Any, note_only: bool = False) -> None:
         from IPython.display import HTML
 
-        from . import flushed_if_written, shown
+        from . import flushed_if_written, placeholder_html, shown
 
         if placeholder is not None:
             placeholder.update(HTML(""))
         with flushed_if_written():  # after what the cell printed
-            self._static = shown(HTML(self._static_html()))
+            self._static = shown(placeholder_html("drawing the report\u2026") if note_only
+                                 else HTML(self._static_html()))
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
