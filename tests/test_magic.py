@@ -140,10 +140,10 @@ def test_cell_runs_as_without_the_magic_then_shows_the_report(kernel):
 def test_a_profiled_loop_shows_its_findings_and_keeps_line_numbers(kernel):
     r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-pp")
     assert r.stdout() == "trained 29\n" and r.value() == "0.0"
-    # A placeholder at once (emptied later), the saved report (a note until the report's final
+    # A placeholder at once (emptied later), the saved report (empty until the report's final
     # figures are in), the live view (no HTML a front end would prefer).
-    progress, note, _ = r.displays()
-    assert "paef-progress" in progress["text/html"] and "paef-progress" in note["text/html"]
+    progress, slot, _ = r.displays()
+    assert "paef-progress" in progress["text/html"] and slot["text/html"] == ""
     emptied, printed, static, view = r.shown()
     assert emptied["text/html"] == "" and printed["text/plain"] == "trained 29\n"
     assert 'class="paef-summary"' in static["text/html"] and "paef-static" in static["text/html"]

@@ -763,9 +763,9 @@ def test_html_is_sent_as_the_bundle_ipythons_formatters_make_of_it():
 
 
 def test_a_static_copy_shown_before_the_view_is_drawn_once_when_its_final_figures_follow(monkeypatch):
-    """Displayed before the live view (the cell printed), the static copy's output first holds
-    a note when the final figures come after the view (`restamp`): the copy is drawn once,
-    with them, not once before and again after."""
+    """Displayed before the live view (the cell printed), the static copy's output is empty
+    until the final figures come after the view (`restamp`): the copy is drawn once, with
+    them, not once before and again after."""
     import IPython.display
 
     from paef_jupyter.ui import show_report, widget
