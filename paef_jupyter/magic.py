@@ -137,6 +137,9 @@ class PaefMagics(Magics):
                 progress.update(placeholder_html("the cell did not run"))
             self.shell.showsyntaxerror()
             raise UsageError("the cell did not run (SyntaxError above)") from None
+        finally:
+            if progress is not None:  # the run and its analysis are over: a held note is stale
+                progress.stop_notes()
         if isinstance(outcome.error, (KeyboardInterrupt, CancelledError)):  # Ctrl-C in an awaited cell cancels it
             if progress is not None:
                 progress.update(placeholder_html("interrupted: no report"))

@@ -140,9 +140,12 @@ def test_cell_runs_as_without_the_magic_then_shows_the_report(kernel):
 def test_a_profiled_loop_shows_its_findings_and_keeps_line_numbers(kernel):
     r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-pp")
     assert r.stdout() == "trained 29\n" and r.value() == "0.0"
-    # A placeholder at once (emptied later), the saved report, the live view (no HTML a front end would prefer).
-    progress, static, view = r.displays()
-    assert "paef-progress" in progress["text/html"]
+    # A placeholder at once (emptied later), the saved report (empty until the report's final
+    # figures are in), the live view (no HTML a front end would prefer).
+    progress, slot, _ = r.displays()
+    assert "paef-progress" in progress["text/html"] and slot["text/html"] == ""
+    emptied, printed, static, view = r.shown()
+    assert emptied["text/html"] == "" and printed["text/plain"] == "trained 29\n"
     assert 'class="paef-summary"' in static["text/html"] and "paef-static" in static["text/html"]
     assert set(view) == {"application/vnd.jupyter.widget-view+json", "text/plain"}
     assert '<code class="paef-rule">ping-pong</code>' in static["text/html"]
@@ -170,6 +173,18 @@ def test_the_static_report_takes_the_placeholders_place_when_nothing_came_betwee
     r = kernel.ok(PING_PONG.format(flags=""), cell_id="cell-loud")
     emptied, printed, static, view = r.shown()
     assert emptied["text/html"] == "" and printed["text/plain"] == "trained 29\n"
+    assert "paef-static" in static["text/html"] and "application/vnd.jupyter.widget-view+json" in view
+
+
+def test_text_printed_before_a_later_note_keeps_the_static_report_after_it(kernel):
+    """Text printed early and sent before a later progress note: the placeholder is no longer
+    the last output (an update in place does not move it below the text), so the static report
+    follows the text and stays the live view's neighbour; taken in place, its CSS would hide
+    the text next to it."""
+    early = PING_PONG.replace("total = 0.0\n", "import time\nprint('early')\ntime.sleep(0.4)\ntotal = 0.0\n")
+    r = kernel.ok(early.replace('print("trained", step)\n', "").format(flags=""), cell_id="cell-early")
+    emptied, printed, static, view = r.shown()
+    assert emptied["text/html"] == "" and printed["text/plain"] == "early\n"
     assert "paef-static" in static["text/html"] and "application/vnd.jupyter.widget-view+json" in view
 
 

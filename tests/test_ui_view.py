@@ -295,7 +295,7 @@ def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeyp
     shown = []
     monkeypatch.setitem(sys.modules, "ipywidgets", None)
     monkeypatch.delitem(sys.modules, "paef_jupyter.ui.widget", raising=False)
-    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False: shown.append(_output(obj, raw)))
     show_report(sample_report(), apply_hint="%%paef --apply")
     html, fig = shown
     assert html.data.count('class="paef-card ') == 3 and "re-run as `%%paef --apply`" in html.data
@@ -308,6 +308,16 @@ def _live_widgets() -> int:
     return len(_instances)
 
 
+def _output(obj, raw=False):
+    """What was displayed: an HTML bundle sent raw (`ui.output_of`) as the `HTML` it stands for."""
+    import IPython.display
+
+    if raw and isinstance(obj, dict) and set(obj) == {"text/plain", "text/html"}:
+        assert obj["text/plain"] == "<IPython.core.display.HTML object>"
+        return IPython.display.HTML(obj["text/html"])
+    return obj
+
+
 class Outputs:
     """A cell's output area as the front end keeps it: `display` appends an output (as
     `IPython.display.display` does), and a display id's handle rewrites that output in place
@@ -317,14 +327,14 @@ class Outputs:
         self.shown: list = []
 
     def __call__(self, obj, raw=False, display_id=None):
-        self.shown.append(obj)
+        self.shown.append(_output(obj, raw))
         if display_id is None:
             return None
         index = len(self.shown) - 1
 
         class Handle:
-            def update(handle, new) -> None:  # noqa: N805 - the handle of output `index`
-                self.shown[index] = new
+            def update(handle, new, raw=False) -> None:  # noqa: N805 - the handle of output `index`
+                self.shown[index] = _output(new, raw)
 
         return Handle()
 
@@ -398,7 +408,7 @@ def test_a_clean_report_without_a_chart_is_static_html_alone_and_closes_the_cell
     from paef_jupyter.ui import show_report
 
     shown = []
-    monkeypatch.setattr(IPython.display, "display", lambda obj, **kw: shown.append(obj))
+    monkeypatch.setattr(IPython.display, "display", lambda obj, raw=False, **kw: shown.append(_output(obj, raw)))
     show_report(sample_report(), key="cell-c")
     before = _live_widgets()
     shown.clear()
@@ -699,3 +709,75 @@ def _instances_view(bundle):
 
     root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
     return root.children[0]
+
+
+def test_a_note_too_soon_after_the_last_waits_and_a_newer_one_or_the_report_drops_it(monkeypatch):
+    """A progress note replacing one shown less than NOTE_AFTER_S ago is held (each note is a
+    message in the user's time, and one that short is never read); a timer sends it later,
+    unless a newer note or the report came first."""
+    import time
+
+    import IPython.display
+
+    from paef_jupyter import ui
+
+    sent: list[str] = []
+
+    class Handle:
+        def update(self, obj, raw=False):
+            sent.append(_output(obj, raw).data)
+
+    monkeypatch.setattr(IPython.display, "display",
+                        lambda obj, raw=False, **kw: sent.append(_output(obj, raw).data) or Handle())
+    monkeypatch.setattr(ui.Placeholder, "NOTE_AFTER_S", 0.2)
+    shown = ui.placeholder("running")
+    shown.note("profiling")  # at once: held
+    shown.note("analysing")  # replaces the held one
+    assert len(sent) == 1 and "running" in sent[0]
+    deadline = time.monotonic() + 5
+    while len(sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert len(sent) == 2 and "analysing" in sent[1] and "profiling" not in "".join(sent)
+    shown.note("later")  # just after one was shown: held ...
+    shown.update(IPython.display.HTML("the report"))  # ... and dropped: the report came first
+    shown.note("stale")
+    shown.stop_notes()  # the cell is over: a held note is dropped
+    time.sleep(0.3)
+    assert sent[2:] == ["the report"]
+    assert not shown.last_output()  # no kernel to count messages: never taken in place
+
+
+def test_html_is_sent_as_the_bundle_ipythons_formatters_make_of_it():
+    """Outputs of HTML skip IPython's formatters (sent raw), with the same mime bundle."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.display import HTML
+
+    from paef_jupyter.ui import output_of
+
+    formatter = InteractiveShell.instance().display_formatter
+    for html in ("", '<div class="paef">a &amp; b</div>'):
+        bundle, raw = output_of(HTML(html))
+        assert raw and (bundle, {}) == formatter.format(HTML(html))
+    widget = {"application/vnd.jupyter.widget-view+json": {"model_id": "x"}}
+    assert output_of(widget) == (widget, False)
+
+
+def test_a_static_copy_shown_before_the_view_is_drawn_once_when_its_final_figures_follow(monkeypatch):
+    """Displayed before the live view (the cell printed), the static copy's output is empty
+    until the final figures come after the view (`restamp`): the copy is drawn once, with
+    them, not once before and again after."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report, widget
+
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    drawn = []
+    inner = widget.static_html
+    monkeypatch.setattr(widget, "static_html", lambda *a, **kw: drawn.append(a[0]) or inner(*a, **kw))
+    final = replace(sample_report(), title="with its final figures")
+    shown = show_report(sample_report(), restamp=lambda report: final)
+    static, live = outputs.shown
+    assert drawn == [final] and shown is final
+    assert "with its final figures" in static.data and 'class="paef-summary"' in static.data
+    assert "application/vnd.jupyter.widget-view+json" in live

@@ -79,24 +79,30 @@ def cell_resolver(
     def resolve(filename: str) -> CodeFile | None:
         if filename in extra:
             return CodeFile(filename, extra[filename])
-        code_text = _cached_text(filename)
         mapped = filename_to_ref(filename) if filename_to_ref is not None else None
         if mapped is not None:
             if mapped.key == ref.key:
-                return CodeFile(filename, mapped, line_offset(cell_text, code_text))
+                return CodeFile(filename, mapped, line_offset(cell_text, "".join(_cached_lines(filename))))
             return CodeFile(filename, mapped, 0)
-        if code_text and _same_text(cell_lines, code_text):
+        # The cell's text is compared only with code no longer than the cell: every frame the
+        # cell runs (IPython's, asyncio's, torch's) is resolved, once per run, and a library
+        # module that a traceback or an inspection left in linecache has thousands of lines.
+        lines = _cached_lines(filename)
+        if not lines or len(lines) > len(cell_lines):
+            return None
+        code_text = "".join(lines)
+        if _same_text(cell_lines, code_text):
             return CodeFile(filename, ref, line_offset(cell_text, code_text))
         return None
 
     return resolve
 
 
-def _cached_text(filename: str) -> str:
+def _cached_lines(filename: str) -> list[str]:
     """Cell code lives in `linecache.cache` (IPython puts it there); reading other files from
     disk here would cost milliseconds for every library module the cell calls into."""
     entry = linecache.cache.get(filename)
-    return "".join(entry[2]) if entry is not None and len(entry) > 2 else ""
+    return entry[2] if entry is not None and len(entry) > 2 and isinstance(entry[2], list) else []
 
 
 def _same_text(cell_lines: list[str], code_text: str) -> bool:

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import sys
+import threading
+import time
 from typing import Any, Callable, Iterator
 
 from ..model import Report
@@ -48,7 +51,8 @@ def show_report(
         if placeholder is not None:
             placeholder.update(html)
         else:
-            display(html)
+            data, raw = output_of(html)
+            display(data, raw=raw)
         if layout is not None:
             display(flame.figure(report, layout))
         return report
@@ -56,9 +60,11 @@ def show_report(
     # live view is out (one message less, and the copy carries the final figures); else the
     # placeholder is emptied and the copy displayed first, so that it is the live view's
     # neighbour (`ReportView.display`).
+    if placeholder is not None:
+        placeholder.stop_notes()
     in_place = placeholder is not None and placeholder.last_output()
     view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
-                      static_first=not in_place, placeholder=placeholder)
+                      static_first=not in_place, placeholder=placeholder, final_later=restamp is not None)
     _close_shown(key)
     if key is not None:
         _shown[key] = view
@@ -87,27 +93,128 @@ _shown: dict[str, Any] = {}
 
 class Placeholder:
     """An output shown at once while the cell runs, updated in place with what is being done,
-    and replaced in place by the report."""
+    and replaced in place by the report.
+
+    A note that would replace one shown less than `NOTE_AFTER_S` ago is held until then (sent
+    by a timer, in the cell's context) and dropped when a newer note or the report comes first:
+    on a cell of a few tens of milliseconds no eye reads it, and each was a message, sent in
+    the user's time. The note shown meanwhile stays true ("running this cell ..., then
+    analysing it")."""
+
+    NOTE_AFTER_S = 0.1
 
     def __init__(self, text: str) -> None:
         from IPython.display import display
 
+        self._lock = threading.Lock()
+        self._held: str | None = None
+        self._timer: threading.Timer | None = None
+        before = _messages_sent()
+        data, raw = output_of(placeholder_html(text))
         with unflushed():  # the cell's first output: it has printed nothing yet
-            self._handle = display(placeholder_html(text), display_id=True)
-        self._mark = _messages_sent()
+            self._handle = display(data, raw=raw, display_id=True)
+        self._shown_at = time.perf_counter()
+        self._mark = _own_message(before, before)
 
     def update(self, obj: Any) -> None:
-        with unflushed():  # an update in place: its place among the printed output is kept
-            self._handle.update(obj)
-        self._mark = _messages_sent()
+        with self._lock:
+            self._drop_held()
+            self._send(obj)
+
+    def stop_notes(self) -> None:
+        """No more notes: the report, or the end of the cell, comes next."""
+        with self._lock:
+            self._drop_held()
+
+    def _drop_held(self) -> None:
+        self._held = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     def note(self, text: str) -> None:
-        self.update(placeholder_html(text))
+        with self._lock:
+            wait = self._shown_at + self.NOTE_AFTER_S - time.perf_counter()
+            if wait <= 0:
+                self._send(placeholder_html(text))
+                return
+            self._held = text
+            if self._timer is None:
+                self._timer = threading.Timer(wait, contextvars.copy_context().run, (self._release,))
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _release(self) -> None:
+        """The held note, once the one before it was shown long enough (the timer's thread)."""
+        with self._lock:
+            self._timer = None
+            text, self._held = self._held, None
+            if text is not None:
+                with contextlib.suppress(Exception):  # a courtesy: it never fails the cell
+                    self._send(placeholder_html(text), flush=True)
+
+    def _send(self, obj: Any, *, flush: bool = False) -> None:
+        """`flush`: as IPython sends it (from the timer's thread, which must not change how
+        the cell's own thread flushes, `unflushed`)."""
+        before = _messages_sent()
+        data, raw = output_of(obj)
+        if flush:
+            self._handle.update(data, raw=raw)
+        else:
+            with unflushed():  # an update in place: its place among the printed output is kept
+                self._handle.update(data, raw=raw)
+        self._shown_at = time.perf_counter()
+        self._mark = _own_message(self._mark, before)
 
     def last_output(self) -> bool:
-        """Still the cell's last output: the kernel sent no message since this one's last
-        update (ipykernel's session counts them), and no printed text waits to be sent."""
-        return self._mark is not None and _messages_sent() == self._mark and not _text_waiting()
+        """Still the cell's last output: the kernel sent no message since it was displayed
+        but its own updates (ipykernel's session counts them), and no printed text waits to be
+        sent."""
+        with self._lock:
+            return self._mark is not None and _messages_sent() == self._mark and not _text_waiting()
+
+
+class Shown:
+    """An output displayed with a display id (`shown`), updated in place like a `Placeholder`."""
+
+    def __init__(self, handle: Any) -> None:
+        self._handle = handle
+
+    def update(self, obj: Any) -> None:
+        data, raw = output_of(obj)
+        self._handle.update(data, raw=raw)
+
+
+def shown(obj: Any) -> Shown:
+    """`display(obj, display_id=True)`, an `HTML` sent as its bundle (`output_of`)."""
+    from IPython.display import display
+
+    data, raw = output_of(obj)
+    return Shown(display(data, raw=raw, display_id=True))
+
+
+_HTML_TEXT = "<IPython.core.display.HTML object>"
+
+
+def output_of(obj: Any) -> tuple[Any, bool]:
+    """(what to display, whether raw): an `HTML` object as the mime bundle IPython's formatters
+    make of it, the same message, made here and sent raw: a display otherwise asks every
+    formatter (0.1 of the 0.2 ms an update took in a kernel). Anything else as it is."""
+    from IPython.display import HTML
+
+    if type(obj) is HTML and not obj.metadata and isinstance(obj.data, str):
+        return {"text/plain": _HTML_TEXT, "text/html": obj.data}, True
+    return obj, False
+
+
+def _own_message(mark: int | None, before: int | None) -> int | None:
+    """The count of messages after one the placeholder just sent, when it was the only one
+    since `mark` (the count after its previous one); else None for good: something else was
+    output after the placeholder (printed text an update in place does not move above)."""
+    after = _messages_sent()
+    if mark is None or before is None or after is None or before != mark or after != before + 1:
+        return None
+    return after
 
 
 def placeholder(text: str) -> Placeholder:

@@ -51,22 +51,26 @@ def fix_diff(unit: SourceUnit, finding: Finding, name: str) -> str | None:
     """The unified diff of one fix on its own (automatic, or one to review before applying it
     by hand), or None when it has none.
 
-    Cached by what it depends on (the text and the fix, not the finding's measured figures,
-    new on every run): the widget and its static copy show the same diffs, a re-run cell shows
-    them again, and each costs a parse and a compile of the rewritten unit."""
+    The rewritten unit is cached by what it depends on (the text and the fix; not the
+    finding's measured figures, new on every run, nor the unit's name, `In[N]` with the
+    cell's new count): the widget and its static copy show the same diffs, a re-run cell
+    shows them again, and each rewrite costs a parse and a compile of the unit."""
     fix = finding.fix
     if fix is None or not (fix.automatic or fix.needs_review):
         return None
-    key = (unit.text, fix, name)
-    if key not in _diffs:
+    key = (unit.text, fix)
+    if key not in _rewritten:
         try:
             new, done, _ = apply_findings(unit.text, [finding], unsafe=True)
         except FixError:
             new, done = unit.text, []
-        _diffs[key] = unified_diff(unit.text, new, name) if done else None
-        while len(_diffs) > 256:
-            _diffs.popitem(last=False)
-    return _diffs[key]
+        _rewritten[key] = new if done else None
+        while len(_rewritten) > 256:
+            _rewritten.popitem(last=False)
+    else:
+        _rewritten.move_to_end(key)
+    new = _rewritten[key]
+    return unified_diff(unit.text, new, name) if new is not None else None
 
 
-_diffs: OrderedDict[tuple[str, Fix, str], str | None] = OrderedDict()
+_rewritten: OrderedDict[tuple[str, Fix], str | None] = OrderedDict()

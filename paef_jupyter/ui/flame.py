@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from html import escape
-from typing import AbstractSet, Sequence
+from typing import AbstractSet, Any, Sequence
 
 from ..model import Finding, Frame, Report
 from .pieces import fmt_time
@@ -50,10 +50,29 @@ class FlameLayout:
 
 
 def layout(report: Report, max_bars: int = MAX_BARS) -> FlameLayout | None:
-    """Bars for the report's profile trees, or None when there is nothing to draw."""
+    """Bars for the report's profile trees, or None when there is nothing to draw.
+
+    The last one is remembered: a report is laid out for its live view, its static copy and
+    each of the copy's re-renderings, and taking its final overhead figure makes a new report
+    with the same trees and findings."""
+    global _last_layout
     profile = report.profile
     if profile is None or (profile.cpu_tree is None and profile.gpu_tree is None):
         return None
+    key = (profile.cpu_tree, profile.gpu_tree, report.findings)
+    if _last_layout is not None and _last_layout[1] == max_bars and all(a is b for a, b in zip(_last_layout[0], key)):
+        return _last_layout[2]
+    drawn = _layout(report, max_bars)
+    _last_layout = (key, max_bars, drawn)
+    return drawn
+
+
+_last_layout: tuple[tuple[Any, ...], int, FlameLayout | None] | None = None
+
+
+def _layout(report: Report, max_bars: int) -> FlameLayout | None:
+    profile = report.profile
+    assert profile is not None
     placed: list[tuple[Frame, str, int, float, tuple[int, ...]]] = []
     cpu_rows = _place(profile.cpu_tree, "cpu", 0, report.findings, placed) if profile.cpu_tree else 0
     gpu_rows = _place(profile.gpu_tree, "gpu", cpu_rows + 1, report.findings, placed) if profile.gpu_tree else 0

@@ -71,10 +71,13 @@ class ReportView:
         apply_hint: str | None = None,
         static_first: bool = False,
         placeholder: Any = None,
+        final_later: bool = False,
     ):
         """`static_first`: the static report is displayed (replacing `placeholder`) before the
         widgets are built: a front end handles a report's widget `comm_open` messages one after
-        another, and an output sent after them waited for all of them."""
+        another, and an output sent after them waited for all of them. `final_later`: the
+        report's final figures come with `display(restamp=...)`, which sends the static copy
+        then: its output is displayed empty, so the copy is drawn once, not twice."""
         self.report = report
         self.id = uuid.uuid4().hex[:12]
         self.top = top
@@ -90,7 +93,7 @@ class ReportView:
         self.dismissed: set[int] = {i for i in range(len(report.findings)) if self._remembered(i)}
         self._static: Any = None  # the static copy's display handle, once displayed
         if static_first:
-            self._display_static(placeholder)
+            self._display_static(placeholder, empty=final_later)
         fix_diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
@@ -173,15 +176,15 @@ class ReportView:
             with unflushed():  # an update in place
                 self._static.update(HTML(self._static_html()))
 
-    def _display_static(self, placeholder: Any) -> None:
-        from IPython.display import HTML, display
+    def _display_static(self, placeholder: Any, empty: bool = False) -> None:
+        from IPython.display import HTML
 
-        from . import flushed_if_written
+        from . import flushed_if_written, shown
 
         if placeholder is not None:
             placeholder.update(HTML(""))
         with flushed_if_written():  # after what the cell printed
-            self._static = display(HTML(self._static_html()), display_id=True)
+            self._static = shown(HTML("" if empty else self._static_html()))
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
