@@ -557,3 +557,34 @@ def test_a_hoisted_name_is_new_to_the_earlier_and_later_cells() -> None:
         found = [f for f in analyze(cells, rules=["redundant-tensor"]).findings if f.fix and f.fix.automatic]
         assert len(found) == 1
         assert "tensor_const =" not in found[0].fix.suggestion and "tensor_const_2 =" in found[0].fix.suggestion
+
+
+def test_a_star_import_of_a_local_module_reaches_its_helpers(tmp_path: Path) -> None:
+    # SR-GNN style: main.py does `from model import *` and calls `train_test` of model.py per epoch
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from utils import *", body="            inputs = to_device(inputs)"),
+        "utils.py": UTILS,
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "ping-pong")] == [("utils.py", 5)]
+
+
+def test_a_star_import_binds_only_what_the_module_exports(tmp_path: Path) -> None:
+    cases = {
+        # `__all__` leaves the helper out: the star import does not bind it
+        "all": ("from utils import *", "__all__ = ['unused']\n" + UTILS, "            inputs = to_device(inputs)"),
+        # a private name is never bound by `*`
+        "private": ("from utils import *", UTILS.replace("def to_device", "def _to_device"),
+                    "            inputs = _to_device(inputs)"),
+        # the script's own function of the same name wins over the star import
+        "own": ("from utils import *\n\n\ndef to_device(batch):\n    return batch\n", UTILS,
+                "            inputs = to_device(inputs)"),
+        # an explicit import of the name from another module wins too
+        "explicit": ("from utils import *\nfrom clean import to_device", UTILS, "            inputs = to_device(inputs)"),
+        # a star import of an installed package reads nothing
+        "installed": ("from torch import *", UTILS, "            inputs = inputs.float()"),
+    }
+    for name, (imports, utils, body) in cases.items():
+        root = tmp_path / name
+        write(root, {"train.py": TRAIN.format(imports=imports, body=body), "utils.py": utils,
+                     "clean.py": "def to_device(batch):\n    return batch\n"})
+        assert scan(root / "train.py", "ping-pong") == [], name
