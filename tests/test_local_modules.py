@@ -588,3 +588,54 @@ def test_a_star_import_binds_only_what_the_module_exports(tmp_path: Path) -> Non
         write(root, {"train.py": TRAIN.format(imports=imports, body=body), "utils.py": utils,
                      "clean.py": "def to_device(batch):\n    return batch\n"})
         assert scan(root / "train.py", "ping-pong") == [], name
+
+
+AGENT = '''\
+import torch
+
+
+class Agent:
+    def __init__(self, cuda):
+        self.device = torch.device("cuda" if cuda else "cpu")
+        self.critic = torch.nn.Linear(4, 1).to(self.device)
+        self.opt = torch.optim.Adam(self.critic.parameters())
+
+    def update_parameters(self, batch):
+        x = torch.as_tensor(batch, dtype=torch.float32, device=self.device)
+        loss = self.critic(x).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+
+    def report(self, batch):
+        return self.critic(torch.as_tensor(batch, dtype=torch.float32, device=self.device)).sum().item()
+'''
+
+
+def test_a_method_of_a_local_modules_class_runs_per_iteration(tmp_path: Path) -> None:
+    # SAC style: main.py builds `agent = SAC(...)` from sac.py and calls `agent.update_parameters` per step
+    write(tmp_path, {
+        "main.py": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\n"
+                   "for step in range(10):\n    loss = agent.update_parameters(np.random.randn(8, 4))\n",
+        "agent.py": AGENT,
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")] == [("agent.py", 16)]
+
+
+def test_a_local_class_method_called_once_or_on_another_object_is_not_per_iteration(tmp_path: Path) -> None:
+    mains = {
+        # called once, after the loop
+        "once": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\nfor step in range(3):\n"
+                "    pass\nagent.report(np.zeros((2, 4)))\n",
+        # the receiver is rebound to something else before the loop
+        "rebound": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\nagent = object()\n"
+                   "for step in range(3):\n    agent.report(np.zeros((2, 4)))\n",
+        # an installed package's class of the same name
+        "installed": "import numpy as np\nfrom gym import Agent\n\nagent = Agent(True)\nfor step in range(3):\n"
+                     "    agent.report(np.zeros((2, 4)))\n",
+    }
+    for name, text in mains.items():
+        root = tmp_path / name
+        write(root, {"main.py": text, "agent.py": AGENT})
+        assert scan(root / "main.py", "host-sync") == [], name

@@ -588,8 +588,34 @@ class Facts:
             if foreign is not None:
                 return [foreign]
             name = func.attr.value
+            if isinstance(func.value, cst.Name):
+                imported = self._imported_method(func.value, name)
+                if imported is not None:
+                    return [imported]
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
         return []
+
+    def _imported_method(self, receiver: cst.Name, name: str) -> FunctionNode | None:
+        """`agent.update_parameters` where `agent = SAC(...)` and `SAC` is a class of a local
+        module (`from sac import SAC`): that class's method (its module's facts own it)."""
+        if self.imports is None or receiver.value == "self":
+            return None
+        d = self._reaching_def(receiver)
+        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+        value = same_object(value)
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return None
+        if isinstance(value.func, cst.Name) and value.func.value in self.classes:
+            return None  # this unit's own class: `_method_of_instance` and the name match cover it
+        qualified = self.qualified_name(value.func)
+        found = self.imports.class_def(qualified) if qualified else None
+        if found is None:
+            return None
+        owner, cls = found
+        method = owner.functions.get(f"{cls.name.value}.{name}")
+        if method is not None:
+            self._owners[method] = owner
+        return method
 
     def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
