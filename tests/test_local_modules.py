@@ -639,3 +639,17 @@ def test_a_local_class_method_called_once_or_on_another_object_is_not_per_iterat
         root = tmp_path / name
         write(root, {"main.py": text, "agent.py": AGENT})
         assert scan(root / "main.py", "host-sync") == [], name
+
+
+def test_a_helper_module_named_on_the_command_line_is_reported_once(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "main.py": "import torch\nfrom model import train_test\n\nnet = torch.nn.Linear(4, 1).cuda()\n"
+                   "for epoch in range(3):\n    train_test(net)\n",
+        "model.py": "import torch\n\n\ndef train_test(net):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                    "    for step in range(10):\n        loss = net(torch.randn(8, 4, device='cuda')).pow(2).mean()\n"
+                    "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        print(loss.item())\n",
+    })
+    args = [str(tmp_path / "main.py"), str(tmp_path / "model.py"), "--format", "json", "--rule", "host-sync"]
+    proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", *args], capture_output=True, text=True, timeout=120)
+    found = [(Path(f["path"]).name, f["line"]) for f in json.loads(proc.stdout)["findings"]]
+    assert found == [("model.py", 11)]
