@@ -18,8 +18,8 @@ class ReplayMemory:
 
     def sample(self, batch_size):
         idx = self.rng.choice(len(self.buffer), batch_size, replace=False)
-        batch = [self.buffer[i] for i in idx]
-        return map(np.stack, zip(*batch))  # paef: ok record-buffer
+        batch = [self.buffer[i] for i in idx]  # paef: ok record-buffer
+        return map(np.stack, zip(*batch))
 
     def __len__(self):
         return len(self.buffer)
