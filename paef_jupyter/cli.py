@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from dataclasses import replace
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from . import api
-from .model import AnalysisError, CellRef, Distributed, Report
+from .model import AnalysisError, CellRef, Distributed, Finding, Report
 from .safe_write import WriteError, replace_file, same_file
 from .units import InputError, fixed_payload, load, write_output
 
@@ -101,7 +102,7 @@ def _scan(args: argparse.Namespace) -> int:
             reason = str(exc).removeprefix(f"{path}: ")
             unreadable.append(AnalysisError(CellRef(path), None, reason))
     merged = Report(
-        findings=tuple(f for r in reports for f in r.findings),
+        findings=_once_each(f for r in reports for f in r.findings),
         errors=tuple(unreadable) + tuple(e for r in reports for e in r.errors),
     )
     if args.format == "json":
@@ -111,6 +112,19 @@ def _scan(args: argparse.Namespace) -> int:
     if unreadable:
         return 2
     return 1 if merged.findings or merged.errors else 0
+
+
+def _once_each(findings: Iterable[Finding]) -> tuple[Finding, ...]:
+    """`paef scan main.py model.py`: a helper module named on the command line is also reached
+    from main.py's imports; a finding in it is one finding, reported once (the first seen)."""
+    seen: set[tuple[str, str, int | None, int]] = set()
+    out = []
+    for f in findings:
+        key = (f.rule, os.path.normpath(f.ref.path or ""), f.ref.cell, f.line)
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return tuple(out)
 
 
 def render_text(report: Report) -> str:

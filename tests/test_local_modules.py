@@ -600,3 +600,99 @@ def test_a_list_a_later_cell_reads_keeps_its_python_numbers() -> None:
                              ("print(curve.mean())\n", True)):
         found = [f for f in analyze(_cells(loop, later), rules=["list-to-tensor"]).findings if f.ref.cell == 0]
         assert [bool(f.fix and f.fix.automatic) for f in found] == ([True] if automatic else []), later
+
+
+def test_a_star_import_of_a_local_module_reaches_its_helpers(tmp_path: Path) -> None:
+    # SR-GNN style: main.py does `from model import *` and calls `train_test` of model.py per epoch
+    write(tmp_path, {
+        "train.py": TRAIN.format(imports="from utils import *", body="            inputs = to_device(inputs)"),
+        "utils.py": UTILS,
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "train.py", "ping-pong")] == [("utils.py", 5)]
+
+
+def test_a_star_import_binds_only_what_the_module_exports(tmp_path: Path) -> None:
+    cases = {
+        # `__all__` leaves the helper out: the star import does not bind it
+        "all": ("from utils import *", "__all__ = ['unused']\n" + UTILS, "            inputs = to_device(inputs)"),
+        # a private name is never bound by `*`
+        "private": ("from utils import *", UTILS.replace("def to_device", "def _to_device"),
+                    "            inputs = _to_device(inputs)"),
+        # the script's own function of the same name wins over the star import
+        "own": ("from utils import *\n\n\ndef to_device(batch):\n    return batch\n", UTILS,
+                "            inputs = to_device(inputs)"),
+        # an explicit import of the name from another module wins too
+        "explicit": ("from utils import *\nfrom clean import to_device", UTILS, "            inputs = to_device(inputs)"),
+        # a star import of an installed package reads nothing
+        "installed": ("from torch import *", UTILS, "            inputs = inputs.float()"),
+    }
+    for name, (imports, utils, body) in cases.items():
+        root = tmp_path / name
+        write(root, {"train.py": TRAIN.format(imports=imports, body=body), "utils.py": utils,
+                     "clean.py": "def to_device(batch):\n    return batch\n"})
+        assert scan(root / "train.py", "ping-pong") == [], name
+
+
+AGENT = '''\
+import torch
+
+
+class Agent:
+    def __init__(self, cuda):
+        self.device = torch.device("cuda" if cuda else "cpu")
+        self.critic = torch.nn.Linear(4, 1).to(self.device)
+        self.opt = torch.optim.Adam(self.critic.parameters())
+
+    def update_parameters(self, batch):
+        x = torch.as_tensor(batch, dtype=torch.float32, device=self.device)
+        loss = self.critic(x).pow(2).mean()
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss.item()
+
+    def report(self, batch):
+        return self.critic(torch.as_tensor(batch, dtype=torch.float32, device=self.device)).sum().item()
+'''
+
+
+def test_a_method_of_a_local_modules_class_runs_per_iteration(tmp_path: Path) -> None:
+    # SAC style: main.py builds `agent = SAC(...)` from sac.py and calls `agent.update_parameters` per step
+    write(tmp_path, {
+        "main.py": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\n"
+                   "for step in range(10):\n    loss = agent.update_parameters(np.random.randn(8, 4))\n",
+        "agent.py": AGENT,
+    })
+    assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")] == [("agent.py", 16)]
+
+
+def test_a_local_class_method_called_once_or_on_another_object_is_not_per_iteration(tmp_path: Path) -> None:
+    mains = {
+        # called once, after the loop
+        "once": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\nfor step in range(3):\n"
+                "    pass\nagent.report(np.zeros((2, 4)))\n",
+        # the receiver is rebound to something else before the loop
+        "rebound": "import numpy as np\nfrom agent import Agent\n\nagent = Agent(True)\nagent = object()\n"
+                   "for step in range(3):\n    agent.report(np.zeros((2, 4)))\n",
+        # an installed package's class of the same name
+        "installed": "import numpy as np\nfrom gym import Agent\n\nagent = Agent(True)\nfor step in range(3):\n"
+                     "    agent.report(np.zeros((2, 4)))\n",
+    }
+    for name, text in mains.items():
+        root = tmp_path / name
+        write(root, {"main.py": text, "agent.py": AGENT})
+        assert scan(root / "main.py", "host-sync") == [], name
+
+
+def test_a_helper_module_named_on_the_command_line_is_reported_once(tmp_path: Path) -> None:
+    write(tmp_path, {
+        "main.py": "import torch\nfrom model import train_test\n\nnet = torch.nn.Linear(4, 1).cuda()\n"
+                   "for epoch in range(3):\n    train_test(net)\n",
+        "model.py": "import torch\n\n\ndef train_test(net):\n    opt = torch.optim.SGD(net.parameters(), lr=0.1)\n"
+                    "    for step in range(10):\n        loss = net(torch.randn(8, 4, device='cuda')).pow(2).mean()\n"
+                    "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        print(loss.item())\n",
+    })
+    args = [str(tmp_path / "main.py"), str(tmp_path / "model.py"), "--format", "json", "--rule", "host-sync"]
+    proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", *args], capture_output=True, text=True, timeout=120)
+    found = [(Path(f["path"]).name, f["line"]) for f in json.loads(proc.stdout)["findings"]]
+    assert found == [("model.py", 11)]

@@ -247,6 +247,8 @@ class Facts:
         self.aliases: dict[str, str] = index.aliases
         self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
+        for star in index.star_imports:
+            self._import_star(star)
         self._calls_in_loops = index.calls_in_loops
         self._loop_by_node = index.by_node
         for loop in self.loops:
@@ -258,6 +260,39 @@ class Facts:
             # reads its parameter's call sites): then no loop trained yet, and what a training
             # loop runs without naming it (`forward`, `__getitem__`, `__call__`) was left out.
             self._forget_reach()
+
+    def _import_star(self, module: str) -> None:
+        """`from model import *` of a local module binds its public top-level functions,
+        classes and imports here (research scripts keep `train_test` in model.py this way).
+        Names this unit binds itself, and imports it names explicitly, win."""
+        star = self.imports.module(module) if self.imports is not None else None
+        if star is None:
+            return
+        names = {name for name, func in star.functions.items()
+                 if "." not in name and star.enclosing_function(func) is None}
+        names |= set(star.classes)
+        exported = star.exported_names()
+        taken = set(self.aliases) | set(self._defs) | set(self.functions) | set(self.classes)
+        for name in sorted(names):
+            if not name.startswith("_") and (exported is None or name in exported) and name not in taken:
+                self.aliases[name] = f"{module}.{name}"
+        for name, target in star.aliases.items():
+            if not name.startswith("_") and not target.startswith(".") and name not in taken \
+                    and (exported is None or name in exported):
+                self.aliases[name] = target
+                if name in star._modules:
+                    self._modules.add(name)
+
+    def exported_names(self) -> set[str] | None:
+        """The strings of a top-level `__all__ = [...]`, or None when the unit has none."""
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 \
+                    and isinstance(stmt.body[0], cst.Assign) and len(stmt.body[0].targets) == 1 \
+                    and dotted_name(stmt.body[0].targets[0].target) == "__all__" \
+                    and isinstance(stmt.body[0].value, (cst.List, cst.Tuple)):
+                return {el.value.evaluated_value for el in stmt.body[0].value.elements
+                        if isinstance(el.value, cst.SimpleString) and isinstance(el.value.evaluated_value, str)}
+        return None
 
     # --- traversal (libcst's `children` is a visit: computed once, here) -------------
 
@@ -569,8 +604,34 @@ class Facts:
             if foreign is not None:
                 return [foreign]
             name = func.attr.value
+            if isinstance(func.value, cst.Name):
+                imported = self._imported_method(func.value, name)
+                if imported is not None:
+                    return [imported]
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
         return []
+
+    def _imported_method(self, receiver: cst.Name, name: str) -> FunctionNode | None:
+        """`agent.update_parameters` where `agent = SAC(...)` and `SAC` is a class of a local
+        module (`from sac import SAC`): that class's method (its module's facts own it)."""
+        if self.imports is None or receiver.value == "self":
+            return None
+        d = self._reaching_def(receiver)
+        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+        value = same_object(value)
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return None
+        if isinstance(value.func, cst.Name) and value.func.value in self.classes:
+            return None  # this unit's own class: `_method_of_instance` and the name match cover it
+        qualified = self.qualified_name(value.func)
+        found = self.imports.class_def(qualified) if qualified else None
+        if found is None:
+            return None
+        owner, cls = found
+        method = owner.functions.get(f"{cls.name.value}.{name}")
+        if method is not None:
+            self._owners[method] = owner
+        return method
 
     def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
@@ -1508,6 +1569,7 @@ class _Indexer:
         self.classes: dict[str, cst.ClassDef] = {}
         self.aliases: dict[str, str] = {}
         self.modules: set[str] = set()  # names `import m` / `import m as n` binds: modules, not objects
+        self.star_imports: list[str] = []  # `from model import *` -> "model" (resolved by Facts)
         self.defs: dict[str, list[_Def]] = {}
         self.calls_in_loops: list[tuple[cst.Call, Loop]] = []
         self._funcs: list[FunctionNode | None] = [None]
@@ -1617,10 +1679,14 @@ class _Indexer:
                 self.modules.add(head)
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
-        if isinstance(node.names, cst.ImportStar) or (node.module is None and not node.relative):
+        if node.module is None and not node.relative:
             return
         # `from .data import f` -> ".data.f": resolved against local modules (see `modules.py`)
         module = "." * len(node.relative) + (dotted_name(node.module) or "" if node.module is not None else "")
+        if isinstance(node.names, cst.ImportStar):
+            if node.module is not None:
+                self.star_imports.append(module)
+            return
         if node.relative and node.module is None:
             module = module[:-1]  # `from . import data` -> ".data"
         for alias in node.names:

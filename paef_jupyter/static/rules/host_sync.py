@@ -29,6 +29,10 @@ _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", 
 # to the device. The host must have the value each step: not a finding at all.
 _ENVIRONMENT = "an environment step"
 _STORING = frozenset({"append", "extend", "insert", "appendleft"})
+# Writers of images, plots and files: a copy they read in the same step is the program's output.
+_WRITERS = ("torchvision.transforms.ToPILImage", "torchvision.transforms.functional.to_pil_image",
+            "torchvision.utils.save_image", "PIL.", "matplotlib.", "imageio.", "cv2.imwrite", "skimage.io.")
+_WRITING_METHODS = frozenset({"save", "imsave", "imwrite", "savefig", "imshow"})
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
@@ -276,7 +280,7 @@ class HostSync(Rule):
         training = self._step_kind(node) == "train"
         where = "training" if training else "evaluation"
         needs = self._host_consumer(node)
-        if needs == _ENVIRONMENT or self._already_on_host(node):
+        if needs == _ENVIRONMENT or self._already_on_host(node) or self._written_out_later(node):
             return
         if needs is not None:
             self.report(node, f"{what} on every {where} step for {needs}, which needs a Python value: the sync "
@@ -369,6 +373,33 @@ class HostSync(Rule):
                 return None
             child = anc
         return None
+
+    def _written_out_later(self, node: cst.CSTNode) -> bool:
+        """`ims = xt.detach().cpu()`, then `grid = make_grid(ims)`, `ToPILImage()(grid).save(...)`
+        later in the same block: the step writes the copied values out (an image, a plot, a file)
+        every iteration, so the host needs them every iteration, like an environment's action."""
+        stmt = self.facts.statement_of(node)
+        block = self.facts.parent(stmt)
+        body = list(getattr(block, "body", ()))
+        if not isinstance(stmt, cst.SimpleStatementLine) or stmt not in body \
+                or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
+            return False
+        derived = set(self.facts.names_written(stmt))
+        for later in body[body.index(stmt) + 1 :]:
+            if not isinstance(later, cst.SimpleStatementLine):
+                continue
+            if not self.facts.names_read(later) & derived:
+                continue
+            for call in self.facts.calls_in(later):
+                qualified = self.facts.qualified_name(call.func) or ""
+                if qualified.startswith(_WRITERS) or (
+                        isinstance(call.func, cst.Attribute) and call.func.attr.value in _WRITING_METHODS
+                        and root_name(call.func.value) in derived):
+                    return True
+            for small in later.body:
+                if isinstance(small, cst.Assign) and self.facts.names_read(small.value) & derived:
+                    derived |= self.facts.names_written(later)
+        return False
 
     def _already_on_host(self, node: cst.CSTNode) -> bool:
         """The same tensor was copied to the host by the statement just before (no call in between

@@ -14,6 +14,8 @@ from ..types import Kind
 from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_argument, mutated_in_place, rarely_runs, reads_of, shared_end,
                             sole_writers, surely_runs, within)
+from ..device_use import is_device_move, uses_device
+from ._support import hot_loop
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
@@ -56,6 +58,7 @@ class RedundantTensor(Rule):
         site = self.sites.site(node)
         if site is None:
             self._invariant_helper(node)
+            self._table_copied(node)
             return
         if site.in_helper and self._carried_by_call_sites(node):
             return
@@ -127,6 +130,32 @@ class RedundantTensor(Rule):
             end_node=end,
         )
 
+
+    def _table_copied(self, node: cst.Call) -> None:
+        """`self.alphas_cumprod.to(x.device)[t]` in a method run every iteration, where `__init__`
+        built `self.alphas_cumprod` once on the host (a diffusion noise schedule) and nothing
+        changes it: the same table is copied to the device on every call."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda") or not is_device_move(self.facts, node):
+            return  # `self.table.to(torch.float64)`: a conversion, not a copy to the device
+        table = func.value
+        if not (isinstance(table, cst.Attribute) and isinstance(table.value, cst.Name) and table.value.value == "self"):
+            return
+        method = self.facts.enclosing_function(node)
+        if method is None or method.name.value == "__init__" or not uses_device(self.facts) \
+                or hot_loop(self.facts, node) is None:
+            return
+        if not _host_table(self.facts, method, table.attr.value, 0):
+            return
+        code = self.facts.code(table)
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` copies `{code}`, a table `__init__` built once on the host, to the device "
+            "on every call, and this runs on every iteration: the same host-to-device copy each time",
+            fix=Fix(description=f"move it to the device once: build it there in `__init__` (or register it with "
+                    f"`self.register_buffer(...)` on a module, which `.to(device)` carries) and read `{code}` here",
+                    suggestion=f"{code} = {code}.to(device)  # once, after construction", safe=False),
+        )
 
     def _derived(self, stmt: cst.SimpleStatementLine, name: str, loop: Loop) -> list[cst.SimpleStatementLine]:
         """`betas = torch.linspace(...)` then `alpha_bar = torch.cumprod(1 - betas, dim=0)`: the
@@ -863,6 +892,54 @@ def _configured(facts: Facts, value: cst.BaseExpression, func: cst.FunctionDef, 
     if isinstance(value, cst.Name):
         return _shape_local(facts, value.value, func, loop, depth + 1)
     return None
+
+
+_TABLE_OPS = frozenset({"cumprod", "cumsum", "sqrt", "rsqrt", "exp", "log", "cos", "sin", "clamp", "clip", "cat",
+                        "flip", "pow", "reciprocal", "sigmoid", "stack"})
+
+
+def _host_table(facts: Facts, method: cst.FunctionDef, attr: str, depth: int) -> bool:
+    """`self.<attr>` is set once, in `__init__` of `method`'s class, to a tensor built on the host
+    (a factory without `device=`, or torch arithmetic of numbers and other such tables), and
+    nothing in the class changes it in place."""
+    if depth > 6 or not _set_only_in_init(facts, method, attr):
+        return False
+    cls = facts.parent(facts.parent(method))
+    assert isinstance(cls, cst.ClassDef)
+    init = next(m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__")
+    values = [n.value for n in facts.walk(init) if isinstance(n, cst.Assign) and len(n.targets) == 1
+              and isinstance(n.targets[0].target, cst.Attribute) and n.targets[0].target.attr.value == attr
+              and root_name(n.targets[0].target) == "self"]
+    if len(values) != 1:
+        return False
+    for node in facts.walk(cls):  # `self.betas[0] = ...` is a write `_set_only_in_init` sees; `self.betas.mul_(2)` is not
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and is_inplace_method(node.func.attr.value) \
+                and isinstance(node.func.value, cst.Attribute) and node.func.value.attr.value == attr \
+                and root_name(node.func.value) == "self":
+            return False
+    return _host_tensor_expr(facts, method, values[0], depth)
+
+
+def _host_tensor_expr(facts: Facts, method: cst.FunctionDef, expr: cst.BaseExpression, depth: int) -> bool:
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return False  # a number alone is no table
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+        return _host_table(facts, method, expr.attr.value, depth + 1)
+    if isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)):
+        parts = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.expression]
+        numbers = [p for p in parts if isinstance(p, (cst.Integer, cst.Float))]
+        return len(numbers) < len(parts) and all(
+            isinstance(p, (cst.Integer, cst.Float)) or _host_tensor_expr(facts, method, p, depth) for p in parts)
+    if not isinstance(expr, cst.Call) or any(a.keyword is not None and a.keyword.value == "device" for a in expr.args):
+        return False
+    qualified = facts.qualified_name(expr.func) or ""
+    name = qualified[len("torch."):] if qualified.startswith("torch.") else None
+    if name in FILL_FACTORIES or name in DATA_FACTORIES - {"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor"}:
+        return all(isinstance(a.value, (cst.Integer, cst.Float, cst.Name, cst.UnaryOperation)) for a in expr.args)
+    if name in _TABLE_OPS:
+        tensors = [a.value for a in expr.args if a.keyword is None and not isinstance(a.value, (cst.Integer, cst.Float))]
+        return bool(tensors) and all(_host_tensor_expr(facts, method, t, depth) for t in tensors)
+    return False
 
 
 def _set_only_in_init(facts: Facts, func: cst.FunctionDef, attr: str) -> bool:
