@@ -11,8 +11,8 @@ torch.manual_seed(0)
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 N, D, C = 200, 2, 3
 
-X = torch.zeros(N * C, D).to(device)  # paef: expect cpu-then-move
-y = torch.zeros(N * C, dtype=torch.long).to(device)  # paef: expect cpu-then-move
+X = torch.zeros(N * C, D).to(device)  # paef: ok cpu-then-move
+y = torch.zeros(N * C, dtype=torch.long).to(device)  # paef: ok cpu-then-move
 for c in range(C):
     index = 0
     t = torch.linspace(0, 1, N)  # paef: ok redundant-tensor
