@@ -10,7 +10,7 @@ from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
 from ..facts import Facts, Loop
-from ..names import root_name
+from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
@@ -127,16 +127,22 @@ class HostSync(Rule):
         # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
         # so the verdict does not hang on how far type inference got in this unit.
         unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
-        if not (unknown or self._is_tensor(receiver)):
+        per_element = method in ("item", "tolist") and self._per_element_copy(node)
+        if not (unknown or per_element or self._is_tensor(receiver)):
             return
         if method == "numpy" and not _crosses_to_host(receiver):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
-        if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
+        if not per_element and (self._feeds_another_copy(node) or self._back_to_tensor_later(node)):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
                                     for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
         if method != "item" and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
+            return
+        if per_element:
+            self._site(node, f"`{self.facts.code(node)}` copies to the host once per element of the comprehension "
+                       "(a device sync each time)",
+                       lambda loop: f"{self.facts.code(receiver)}  # whole-tensor ops instead of one Python value per element")
             return
         if method == "item":
             rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
@@ -154,6 +160,26 @@ class HostSync(Rule):
             f"values = torch.cat(kept){self.facts.code(node)[len(self.facts.code(tensor)):]}  # once, after the loop"
         )
         self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
+
+    def _per_element_copy(self, node: cst.Call) -> bool:
+        """`[c.item() for c in conf]` / `[f(v.item()) for v in preds]` in the same statement: one copy
+        (one sync) per element of a device tensor, not the one round trip ping-pong rewrites, even
+        when the list goes back into a tensor (`list-to-tensor` reports the rebuild)."""
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            if isinstance(anc, (cst.ListComp, cst.GeneratorExp, cst.SetComp)) and child is anc.elt:
+                fors: list[cst.CompFor] = []
+                comp: cst.CompFor | None = anc.for_in
+                while comp is not None:
+                    fors.append(comp)
+                    comp = comp.inner_for_in
+                read = self.facts.names_read(node.func.value)  # type: ignore[attr-defined]
+                return any(read & set(bound_names(f.target)) and not on_host(self.facts, f.iter)
+                           and (self._is_tensor(f.iter) or self._is_tensor(node.func.value)) for f in fors)  # type: ignore[attr-defined]
+            child = anc
+        return False
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
