@@ -557,3 +557,73 @@ def test_a_hoisted_name_is_new_to_the_earlier_and_later_cells() -> None:
         found = [f for f in analyze(cells, rules=["redundant-tensor"]).findings if f.fix and f.fix.automatic]
         assert len(found) == 1
         assert "tensor_const =" not in found[0].fix.suggestion and "tensor_const_2 =" in found[0].fix.suggestion
+
+
+HELPER_EVAL_MAIN = '''\
+import numpy as np
+import torch
+from torch import nn
+
+from utils import {names}
+
+
+def evaluate(model, batches):
+    model.eval()
+    predict_all = np.array([], dtype=int)
+    with torch.no_grad():
+        for texts, labels in batches:
+            texts = {move}
+            outputs = model(texts)
+            predic = torch.max(outputs.data, 1)[1].cpu().numpy()
+            predict_all = np.append(predict_all, predic)
+    return predict_all
+
+
+model = {model}
+print(evaluate(model, [(torch.randn(4, 8), torch.zeros(4))]))
+'''
+
+DEVICE_UTILS = '''\
+import torch
+
+
+def get_device():
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def prepare_model(model):
+    return model.to(get_device())
+
+
+def move(t):
+    return t.cuda() if torch.cuda.is_available() else t
+
+
+def to_cpu(model):
+    return model.to("cpu")
+
+
+def half(model):
+    return model.to(torch.float16)
+
+
+def unused_gpu(model):
+    return model.cuda()
+'''
+
+
+def test_a_model_moved_by_a_helper_of_another_module_makes_eval_copies_syncs(tmp_path: Path) -> None:
+    """The script never names a device: `prepare_model` (or `move`) of `utils` does."""
+    for model, move in (("prepare_model(nn.Linear(8, 2))", "texts"), ("nn.Linear(8, 2)", "move(texts)")):
+        write(tmp_path, {"utils.py": DEVICE_UTILS,
+                         "main.py": HELPER_EVAL_MAIN.format(names="move, prepare_model", model=model, move=move)})
+        found = [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")]
+        assert found == [("main.py", 15)], (model, move, found)
+
+
+def test_helpers_that_name_no_accelerator_leave_the_script_on_the_host(tmp_path: Path) -> None:
+    """A helper that moves to the CPU or casts, or a GPU helper the script never calls."""
+    for model in ("to_cpu(nn.Linear(8, 2))", "half(nn.Linear(8, 2)).float()", "nn.Linear(8, 2)"):
+        write(tmp_path, {"utils.py": DEVICE_UTILS,
+                         "main.py": HELPER_EVAL_MAIN.format(names="half, to_cpu, unused_gpu", model=model, move="texts")})
+        assert scan(tmp_path / "main.py", "host-sync") == [], model

@@ -51,8 +51,8 @@ def test(args, model, batches):
             if args.cuda:
                 data, target = data.cuda(), target.cuda()
             output = model(data)
-            preds.append(output.argmax(dim=1).cpu().numpy())  # paef: expect host-sync
-            gold.append(target.cpu().numpy())  # paef: expect host-sync
+            preds.append(output.argmax(dim=1).cpu().numpy())  # paef: ok host-sync
+            gold.append(target.cpu().numpy())  # paef: ok host-sync
     return float((np.concatenate(preds) == np.concatenate(gold)).mean())
 
 
