@@ -53,7 +53,7 @@ def rnn(inputs, state, params):
 def predict(prefix, num_preds, params, device):
     state = init_rnn_state(1, H, device)
     outputs = [idx[prefix[0]]]
-    for y in prefix[1:]:
+    for y in prefix[1:]:  # paef: ok eval-without-no-grad
         _, state = rnn(F.one_hot(torch.tensor([outputs[-1]], device=device), V).float().unsqueeze(0), state, params)
         outputs.append(idx[y])
     for _ in range(num_preds):

@@ -1126,6 +1126,15 @@ class Facts:
                 return self.kind(node.value)
         return Kind.UNKNOWN
 
+    def from_functional_model(self, name: cst.Name) -> bool:
+        """Every binding of `name` in its scope takes (an element of) what a model written as a
+        function returns (`Y, state = rnn(X, state, params)`): tensors, or lists of them, computed
+        from the weights wherever those live, never host values."""
+        scope = self.enclosing_function(name)
+        calls = [d.unpacked[0] if d.unpacked is not None else d.value for d in self._defs.get(name.value, ())
+                 if d.function is scope]
+        return bool(calls) and all(isinstance(c, cst.Call) and runs_functional_model(self, c) for c in calls)
+
     def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
         """The kind of element `index` of what `call` returns, when it calls this unit's function
         or a model of this unit's class whose every `return` is an `n`-tuple or list
@@ -1973,7 +1982,8 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call)
+        runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call) \
+            or runs_functional_model(facts, call)
         if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
@@ -1993,6 +2003,52 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             while chain is not None and chain.kind == "plain":
                 chain.kind = "eval"
                 chain = chain.parent
+
+
+_TRAINED_TENSORS = re.compile(r"requires_grad_\(\s*(True)?\s*\)|requires_grad\s*=\s*True|\.attach_grad\(")
+_MATMULS = frozenset({"torch.mm", "torch.matmul", "torch.bmm", "torch.einsum", "torch.nn.functional.linear"})
+
+
+def runs_functional_model(facts: Facts, call: cst.Call) -> bool:
+    """`rnn(X, state, params)`: a model written as a function of explicit weights (d2l's models
+    from scratch), a function of this unit, an earlier cell or a local module that unpacks one of
+    its parameters into names (`W_xh, W_hh, b_h = params`) or indexes it (`params[0]`) and
+    multiplies matrices with them (`@`, `torch.mm`, `F.linear`), in a program that makes trained
+    tensors (`requires_grad_(True)`, `requires_grad=True`) where the function or the call is."""
+    if not isinstance(call.func, (cst.Name, cst.Attribute)):
+        return False
+    func = facts._function_at(call.func)
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    owner = facts.owner_of(func)
+    cache: dict[int, bool] = owner.__dict__.setdefault("_functional_models", {})
+    if id(func) not in cache:
+        cache[id(func)] = _weights_function(owner, func)
+    return cache[id(func)] and any(_TRAINED_TENSORS.search(unit.text) for unit in (owner, facts))
+
+
+def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+    weights: set[str] = set()
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in params \
+                and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            weights |= {n for t in node.targets for n in bound_names(t.target)}
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in params \
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and isinstance(node.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
+            weights.add(facts.code(node))
+    if len(weights) < 2:
+        return False
+    for node in facts.walk(func.body, into_scopes=False):
+        operands: list[cst.BaseExpression] = []
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+            operands = [node.left, node.right]
+        elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") in _MATMULS:
+            operands = [a.value for a in node.args]
+        if any(facts.code(o) in weights or facts.names_read(o) & weights for o in operands):
+            return True
+    return False
 
 
 def _forward_helpers(facts: Facts) -> set[FunctionNode]:
