@@ -118,7 +118,15 @@ def uses_device(facts: Facts) -> bool:
     `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, in a unit that runs this
     unit's functions per iteration (a script importing a helper module), or in the live namespace."""
     return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in (*_prior_units(facts), *_caller_units(facts))) \
-        or _namespace_uses_device(facts) or _moved_by_module_helper(facts)
+        or _namespace_uses_device(facts) or _moved_by_module_helper(facts) or _called_by_device_unit(facts)
+
+
+def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
+    """A local module whose functions a unit that uses a device calls (`run.py` moves the model
+    with `.to(config.device)` and calls `train_eval.train(config, model, ...)`): its loops run
+    that program's model and batches, on the device, though the module never names one."""
+    return depth > 0 and any(_unit_uses_device(c) or _moved_by_module_helper(c) or _called_by_device_unit(c, depth - 1)
+                             for c in facts.callers)
 
 
 def may_use_mps(facts: Facts) -> bool:

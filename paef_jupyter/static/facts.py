@@ -216,6 +216,7 @@ class Facts:
         self.prior = prior or Prior()
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
         self.later: list[Facts] = []  # the cells after this one in the same notebook (set by the analyzer)
+        self.callers: list[Facts] = []  # units that call this local module's functions (set by the analyzer)
         self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
