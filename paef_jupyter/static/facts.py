@@ -1038,6 +1038,9 @@ class Facts:
             base = self.kind(expr.value)
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
+            if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+                    and isinstance(expr.value, cst.Name) and self.from_functional_model(expr.value, tensor_list=True):
+                return Kind.TENSOR  # `Y[0]` of `Y, state = rnn(X, state, params)`: one step's output
             return {
                 Kind.DICT_OF_LIST: Kind.LIST,
                 Kind.DICT_OF_TENSOR: Kind.TENSOR,
@@ -1127,14 +1130,17 @@ class Facts:
                 return self.kind(node.value)
         return Kind.UNKNOWN
 
-    def from_functional_model(self, name: cst.Name) -> bool:
+    def from_functional_model(self, name: cst.Name, tensor_list: bool = False) -> bool:
         """Every binding of `name` in its scope takes (an element of) what a model written as a
         function returns (`Y, state = rnn(X, state, params)`): tensors, or lists of them, computed
-        from the weights wherever those live, never host values."""
+        from the weights wherever those live, never host values. With `tensor_list`, each binding
+        is an element the function returns as a list it fills with matrix products (`outputs`)."""
         scope = self.enclosing_function(name)
-        calls = [d.unpacked[0] if d.unpacked is not None else d.value for d in self._defs.get(name.value, ())
-                 if d.function is scope]
-        return bool(calls) and all(isinstance(c, cst.Call) and runs_functional_model(self, c) for c in calls)
+        defs = [d for d in self._defs.get(name.value, ()) if d.function is scope]
+        calls = [d.unpacked[0] if d.unpacked is not None else d.value for d in defs]
+        if not calls or not all(isinstance(c, cst.Call) and runs_functional_model(self, c) for c in calls):
+            return False
+        return not tensor_list or all(d.unpacked is not None and _returns_products(self, *d.unpacked) for d in defs)
 
     def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
         """The kind of element `index` of what `call` returns, when it calls this unit's function
@@ -2026,6 +2032,30 @@ def runs_functional_model(facts: Facts, call: cst.Call) -> bool:
     if id(func) not in cache:
         cache[id(func)] = _weights_function(owner, func)
     return cache[id(func)] and any(_TRAINED_TENSORS.search(unit.text) for unit in (owner, facts))
+
+
+def _returns_products(facts: Facts, call: cst.Call, index: int, n: int) -> bool:
+    """Every `return` of the function `call` runs is an `n`-tuple whose element `index` is a list
+    it starts empty and appends only matrix products to (`outputs.append(H @ W_hq + b_q)`)."""
+    func = facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    owner = facts.owner_of(func)
+    returns = [r for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)]
+    for ret in returns:
+        value = ret.value
+        if not isinstance(value, cst.Tuple) or len(value.elements) != n or not isinstance(value.elements[index].value, cst.Name):
+            return False
+        name = value.elements[index].value.value  # type: ignore[union-attr]
+        starts = [a for a in owner.walk(func.body, into_scopes=False) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Name) and t.target.value == name for t in a.targets)]
+        appends = [c for c in owner.calls_in(func.body) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "append"
+                   and isinstance(c.func.value, cst.Name) and c.func.value.value == name]
+        if len(starts) != 1 or not (isinstance(starts[0].value, cst.List) and not starts[0].value.elements) or not appends \
+                or not all(len(c.args) == 1 and any(isinstance(m, cst.BinaryOperation) and isinstance(m.operator, cst.MatrixMultiply)
+                                                    for m in owner.walk(c.args[0].value)) for c in appends):
+            return False
+    return bool(returns)
 
 
 def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
