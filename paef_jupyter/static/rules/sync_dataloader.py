@@ -12,15 +12,15 @@ from ..names import bound_names, dotted_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
+    _iterated,
     consumer_loops,
     dataset_method,
     in_training_chain,
-    _iterated,
     iterated_name,
     keyword_arg,
-    loops_fed,
     keyword_value,
     loader_dataset,
+    loops_fed,
     with_keyword,
 )
 from .base import Rule
