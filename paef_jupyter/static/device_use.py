@@ -272,7 +272,7 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
     """`expr` provably lives on the host: NumPy, a Python number or list, a tensor that came
     from `.cpu()` / `torch.from_numpy` / a factory without `device=`; reading it syncs nothing."""
     root = expr.value if isinstance(expr, cst.Subscript) else expr
-    if isinstance(root, cst.Name) and facts.from_functional_model(root):
+    if isinstance(root, cst.Name) and facts.from_functional_model(root, tensor_list=True):
         return False  # `Y[0]` of `Y, state = rnn(X, state, params)`: the model's output, a list of tensors
     if facts.kind(expr) in _HOST_KINDS:
         return True
