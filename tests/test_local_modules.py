@@ -696,3 +696,128 @@ def test_a_helper_module_named_on_the_command_line_is_reported_once(tmp_path: Pa
     proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", *args], capture_output=True, text=True, timeout=120)
     found = [(Path(f["path"]).name, f["line"]) for f in json.loads(proc.stdout)["findings"]]
     assert found == [("model.py", 11)]
+
+
+HELPER_EVAL_MAIN = '''\
+import numpy as np
+import torch
+from torch import nn
+
+from utils import {names}
+
+
+def evaluate(model, batches):
+    model.eval()
+    predict_all = np.array([], dtype=int)
+    with torch.no_grad():
+        for texts, labels in batches:
+            texts = {move}
+            outputs = model(texts)
+            predic = torch.max(outputs.data, 1)[1].cpu().numpy()
+            predict_all = np.append(predict_all, predic)
+    return predict_all
+
+
+model = {model}
+print(evaluate(model, [(torch.randn(4, 8), torch.zeros(4))]))
+'''
+
+DEVICE_UTILS = '''\
+import torch
+
+
+def get_device():
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def prepare_model(model):
+    return model.to(get_device())
+
+
+def move(t):
+    return t.cuda() if torch.cuda.is_available() else t
+
+
+def to_cpu(model):
+    return model.to("cpu")
+
+
+def half(model):
+    return model.to(torch.float16)
+
+
+def unused_gpu(model):
+    return model.cuda()
+'''
+
+
+def test_a_model_moved_by_a_helper_of_another_module_makes_eval_copies_syncs(tmp_path: Path) -> None:
+    """The script never names a device: `prepare_model` (or `move`) of `utils` does."""
+    for model, move in (("prepare_model(nn.Linear(8, 2))", "texts"), ("nn.Linear(8, 2)", "move(texts)")):
+        write(tmp_path, {"utils.py": DEVICE_UTILS,
+                         "main.py": HELPER_EVAL_MAIN.format(names="move, prepare_model", model=model, move=move)})
+        found = [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")]
+        assert found == [("main.py", 15)], (model, move, found)
+
+
+def test_helpers_that_name_no_accelerator_leave_the_script_on_the_host(tmp_path: Path) -> None:
+    """A helper that moves to the CPU or casts, or a GPU helper the script never calls."""
+    for model in ("to_cpu(nn.Linear(8, 2))", "half(nn.Linear(8, 2)).float()", "nn.Linear(8, 2)"):
+        write(tmp_path, {"utils.py": DEVICE_UTILS,
+                         "main.py": HELPER_EVAL_MAIN.format(names="half, to_cpu, unused_gpu", model=model, move="texts")})
+        assert scan(tmp_path / "main.py", "host-sync") == [], model
+
+
+def test_a_module_whose_caller_moves_the_model_runs_on_the_device(tmp_path: Path) -> None:
+    """`run.py` moves the model (`.to(config.device)`) and calls `train_eval.train(...)`: the
+    per-batch `.cpu().numpy()` of train_eval's `evaluate` is a sync, though that module never names
+    a device. Scanned alone, or called by a CPU-only script, it stays silent."""
+    train_eval = '''\
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+def evaluate(config, model, data_iter):
+    model.eval()
+    predict_all = np.array([], dtype=int)
+    with torch.no_grad():
+        for texts, labels in data_iter:
+            outputs = model(texts)
+            predic = torch.max(outputs.data, 1)[1].cpu().numpy()
+            predict_all = np.append(predict_all, predic)
+    return predict_all
+
+
+def train(config, model, train_iter, dev_iter):
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    for epoch in range(2):
+        for trains, labels in train_iter:
+            loss = F.cross_entropy(model(trains), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print(evaluate(config, model, dev_iter))
+'''
+    run = '''\
+import torch
+from torch import nn
+
+from train_eval import train
+
+
+class Config:
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+config = Config()
+model = nn.Linear(8, 2){move}
+batches = [(torch.randn(4, 8), torch.randint(0, 2, (4,))) for _ in range(3)]
+train(config, model, batches, batches)
+'''
+    write(tmp_path, {"train_eval.py": train_eval, "run.py": run.format(move=".to(config.device)")})
+    found = [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "run.py", "host-sync")]
+    assert found == [("train_eval.py", 12)]
+    assert scan(tmp_path / "train_eval.py", "host-sync") == []
+    write(tmp_path, {"run.py": run.format(move="").replace('torch.device("cuda" if torch.cuda.is_available() else "cpu")', '"cpu"')})
+    assert scan(tmp_path / "run.py", "host-sync") == []

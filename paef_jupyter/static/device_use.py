@@ -118,7 +118,15 @@ def uses_device(facts: Facts) -> bool:
     `device=...`, `accelerator.prepare(...)`, here, in an earlier cell, in a unit that runs this
     unit's functions per iteration (a script importing a helper module), or in the live namespace."""
     return _unit_uses_device(facts) or any(_unit_uses_device(f) for f in (*_prior_units(facts), *_caller_units(facts))) \
-        or _namespace_uses_device(facts)
+        or _namespace_uses_device(facts) or _moved_by_module_helper(facts) or _called_by_device_unit(facts)
+
+
+def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
+    """A local module whose functions a unit that uses a device calls (`run.py` moves the model
+    with `.to(config.device)` and calls `train_eval.train(config, model, ...)`): its loops run
+    that program's model and batches, on the device, though the module never names one."""
+    return depth > 0 and any(_unit_uses_device(c) or _moved_by_module_helper(c) or _called_by_device_unit(c, depth - 1)
+                             for c in facts.callers)
 
 
 def may_use_mps(facts: Facts) -> bool:
@@ -151,6 +159,58 @@ def _unit_uses_device(facts: Facts) -> bool:
     if known is None:
         known = _UNIT_CACHE[facts] = _scan_unit(facts)
     return known
+
+
+_HELPER_CACHE: "weakref.WeakKeyDictionary[Facts, bool]" = weakref.WeakKeyDictionary()
+
+
+def _moved_by_module_helper(facts: Facts) -> bool:
+    """`model = prepare_model(Net())`, `texts, labels = move(batch)`: this unit calls a function of
+    a local module whose own body moves or creates a value on an accelerator (`return
+    model.to(get_device())`), directly or through one function of its module: the program runs on
+    the device though this unit never names one."""
+    known = _HELPER_CACHE.get(facts)
+    if known is None:
+        known = _HELPER_CACHE[facts] = facts.imports is not None and any(
+            _helper_moves(facts, node) for node in facts.walk(facts.module)
+            if isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute))
+            and not (isinstance(node.func, cst.Name) and node.func.value in facts.functions))
+    return known
+
+
+def _helper_moves(facts: Facts, call: cst.Call) -> bool:
+    func = facts._function_at(call.func)
+    owner = facts.owner_of(func) if isinstance(func, cst.FunctionDef) else None
+    if owner is None or owner is facts or func is None:
+        return False
+    if _moves_in(owner, func):
+        return True
+    return any(isinstance(c.func, cst.Name) and c.func.value in owner.functions
+               and _moves_in(owner, owner.functions[c.func.value]) for c in owner.calls_in(func.body))  # type: ignore[union-attr]
+
+
+def _moves_in(facts: Facts, root: cst.CSTNode) -> bool:
+    """A `.cuda()`, a `.to(...)` of an accelerator, or a `device=` naming one, under `root`."""
+    for node in facts.walk(root):
+        if not isinstance(node, cst.Call):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+            return True
+        if isinstance(func, cst.Attribute) and func.attr.value == "to":
+            positional = [a.value for a in node.args if a.keyword is None and not a.star]
+            device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
+            target = device if device is not None else (positional[0] if positional else None)
+            if target is not None and _names_accelerator(facts, target):
+                return True
+        if any(a.keyword is not None and a.keyword.value == "device" and _names_accelerator(facts, a.value) for a in node.args):
+            return True
+    return False
+
+
+def _names_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`_may_name_accelerator`, or a call of a helper whose name picks a GPU (`.to(get_device())`)."""
+    return _may_name_accelerator(facts, expr) or isinstance(expr, cst.Call) and picks_a_gpu(expr.func)
 
 
 def _scan_unit(facts: Facts) -> bool:
@@ -211,6 +271,9 @@ def _namespace_uses_device(facts: Facts) -> bool:
 def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
     """`expr` provably lives on the host: NumPy, a Python number or list, a tensor that came
     from `.cpu()` / `torch.from_numpy` / a factory without `device=`; reading it syncs nothing."""
+    root = expr.value if isinstance(expr, cst.Subscript) else expr
+    if isinstance(root, cst.Name) and facts.from_functional_model(root, tensor_list=True):
+        return False  # `Y[0]` of `Y, state = rnn(X, state, params)`: the model's output, a list of tensors
     if facts.kind(expr) in _HOST_KINDS:
         return True
     if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):

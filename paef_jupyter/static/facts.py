@@ -226,6 +226,7 @@ class Facts:
         self.prior = prior or Prior()
         self.imports = imports  # local modules this unit's imports reach (`paef scan file.py`)
         self.later: list[Facts] = []  # the cells after this one in the same notebook (set by the analyzer)
+        self.callers: list[Facts] = []  # units that call this local module's functions (set by the analyzer)
         self._owners: dict[cst.CSTNode, Facts] = {}  # functions/classes of other units -> their facts
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
@@ -1134,6 +1135,9 @@ class Facts:
             base = self.kind(expr.value)
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
+            if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+                    and isinstance(expr.value, cst.Name) and self.from_functional_model(expr.value, tensor_list=True):
+                return Kind.TENSOR  # `Y[0]` of `Y, state = rnn(X, state, params)`: one step's output
             return {
                 Kind.DICT_OF_LIST: Kind.LIST,
                 Kind.DICT_OF_TENSOR: Kind.TENSOR,
@@ -1222,6 +1226,18 @@ class Facts:
             if isinstance(node, cst.Return) and node.value is not None:
                 return self.kind(node.value)
         return Kind.UNKNOWN
+
+    def from_functional_model(self, name: cst.Name, tensor_list: bool = False) -> bool:
+        """Every binding of `name` in its scope takes (an element of) what a model written as a
+        function returns (`Y, state = rnn(X, state, params)`): tensors, or lists of them, computed
+        from the weights wherever those live, never host values. With `tensor_list`, each binding
+        is an element the function returns as a list it fills with matrix products (`outputs`)."""
+        scope = self.enclosing_function(name)
+        defs = [d for d in self._defs.get(name.value, ()) if d.function is scope]
+        calls = [d.unpacked[0] if d.unpacked is not None else d.value for d in defs]
+        if not calls or not all(isinstance(c, cst.Call) and runs_functional_model(self, c) for c in calls):
+            return False
+        return not tensor_list or all(d.unpacked is not None and _returns_products(self, *d.unpacked) for d in defs)
 
     def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
         """The kind of element `index` of what `call` returns, when it calls this unit's function
@@ -2078,7 +2094,8 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 methods[chain] |= called
                 chain = chain.parent
         func = call.func
-        runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call)
+        runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call) \
+            or runs_functional_model(facts, call)
         if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
@@ -2098,6 +2115,76 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
             while chain is not None and chain.kind == "plain":
                 chain.kind = "eval"
                 chain = chain.parent
+
+
+_TRAINED_TENSORS = re.compile(r"requires_grad_\(\s*(True)?\s*\)|requires_grad\s*=\s*True|\.attach_grad\(")
+_MATMULS = frozenset({"torch.mm", "torch.matmul", "torch.bmm", "torch.einsum", "torch.nn.functional.linear"})
+
+
+def runs_functional_model(facts: Facts, call: cst.Call) -> bool:
+    """`rnn(X, state, params)`: a model written as a function of explicit weights (d2l's models
+    from scratch), a function of this unit, an earlier cell or a local module that unpacks one of
+    its parameters into names (`W_xh, W_hh, b_h = params`) or indexes it (`params[0]`) and
+    multiplies matrices with them (`@`, `torch.mm`, `F.linear`), in a program that makes trained
+    tensors (`requires_grad_(True)`, `requires_grad=True`) where the function or the call is."""
+    if not isinstance(call.func, (cst.Name, cst.Attribute)):
+        return False
+    func = facts._function_at(call.func)
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    owner = facts.owner_of(func)
+    cache: dict[int, bool] = owner.__dict__.setdefault("_functional_models", {})
+    if id(func) not in cache:
+        cache[id(func)] = _weights_function(owner, func)
+    return cache[id(func)] and any(_TRAINED_TENSORS.search(unit.text) for unit in (owner, facts))
+
+
+def _returns_products(facts: Facts, call: cst.Call, index: int, n: int) -> bool:
+    """Every `return` of the function `call` runs is an `n`-tuple whose element `index` is a list
+    it starts empty and appends only matrix products to (`outputs.append(H @ W_hq + b_q)`)."""
+    func = facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    owner = facts.owner_of(func)
+    returns = [r for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)]
+    for ret in returns:
+        value = ret.value
+        if not isinstance(value, cst.Tuple) or len(value.elements) != n or not isinstance(value.elements[index].value, cst.Name):
+            return False
+        name = value.elements[index].value.value  # type: ignore[union-attr]
+        starts = [a for a in owner.walk(func.body, into_scopes=False) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Name) and t.target.value == name for t in a.targets)]
+        appends = [c for c in owner.calls_in(func.body) if isinstance(c.func, cst.Attribute) and c.func.attr.value == "append"
+                   and isinstance(c.func.value, cst.Name) and c.func.value.value == name]
+        if len(starts) != 1 or not (isinstance(starts[0].value, cst.List) and not starts[0].value.elements) or not appends \
+                or not all(len(c.args) == 1 and any(isinstance(m, cst.BinaryOperation) and isinstance(m.operator, cst.MatrixMultiply)
+                                                    for m in owner.walk(c.args[0].value)) for c in appends):
+            return False
+    return bool(returns)
+
+
+def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+    weights: set[str] = set()
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in params \
+                and any(isinstance(t.target, (cst.Tuple, cst.List)) for t in node.targets):
+            weights |= {n for t in node.targets for n in bound_names(t.target)}
+        elif isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in params \
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and isinstance(node.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
+            weights.add(facts.code(node))
+    if len(weights) < 2:
+        return False
+    for node in facts.walk(func.body, into_scopes=False):
+        operands: list[cst.BaseExpression] = []
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.MatrixMultiply):
+            operands = [node.left, node.right]
+        elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") in _MATMULS:
+            operands = [a.value for a in node.args]
+        if any(facts.code(o) in weights or facts.names_read(o) & weights for o in operands):
+            return True
+    return False
 
 
 def _forward_helpers(facts: Facts) -> set[FunctionNode]:

@@ -551,6 +551,144 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
             if isinstance(call, cst.Call) and call.func is use:
                 loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
     loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
+    loops.extend(l for l in _loops_of_attribute_binding(facts, loader) if l not in loops)
+    loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
+    return loops
+
+
+def _method_class(facts: Facts, node: cst.CSTNode) -> cst.ClassDef | None:
+    """The class whose method (directly in its body) holds `node`."""
+    func = facts.enclosing_function(node)
+    block = facts.parent(func) if func is not None else None
+    cls = facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
+    return cls if isinstance(cls, cst.ClassDef) else None
+
+
+def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """`self.train_loader = DataLoader(...)` or `self.loaders["train"] = DataLoader(...)` in any
+    method (`__init__`, `setup()`): the loops of the class's methods over that attribute (or that
+    key of it) iterate this call's value, when this is the attribute's (the key's) only binding:
+    the dict bound once, to `{}`, and otherwise only read by string keys; no `.<attr>` written or
+    handed on anywhere else in the unit."""
+    parent = facts.parent(loader)
+    cls = _method_class(facts, loader)
+    if cls is None or not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
+        return []
+    target = parent.targets[0].target
+    key: str | None = None
+    if isinstance(target, cst.Subscript):
+        key = _string_key(target)
+        target = target.value
+        if key is None:
+            return []
+    if not (isinstance(target, cst.Attribute) and is_self_attr(target, target.attr.value)):
+        return []
+    attr = target.attr.value
+    inside = {id(n) for n in facts.walk(cls)}
+    if any(isinstance(n, cst.Attribute) and n.attr.value == attr and id(n) not in inside
+           and not _unrelated_self(facts, n, cls) for n in facts.walk(facts.module)):
+        return []  # `trainer.loaders = ...` or a use from outside the class: not followed
+    uses = [n for n in facts.walk(cls) if isinstance(n, cst.Attribute) and is_self_attr(n, attr)]
+    if key is None:
+        bound = [n for n in facts.walk(cls.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+                 and _binds_self_attr(n.target, attr)]
+        if len(bound) != 1:
+            return []
+    elif not all(_keyed_use(facts, use, key, parent) for use in uses):
+        return []
+    methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+    loops: list[Loop] = []
+    for loop in facts.loops:
+        it = _iterated_through_name(loop) if loop.function in methods else None
+        if key is not None and isinstance(it, cst.Subscript) and _string_key(it) == key:
+            it = it.value
+        elif key is not None:
+            continue
+        if it is not None and is_self_attr(it, attr):
+            loops.append(loop)
+    return loops
+
+
+def _unrelated_self(facts: Facts, attr: cst.Attribute, cls: cst.ClassDef) -> bool:
+    """`self.<attr>` in a method of another class of this unit that neither derives from `cls`
+    nor is one of its bases: another object's attribute."""
+    other = _method_class(facts, attr)
+    if other is None or other is cls or not (isinstance(attr.value, cst.Name) and attr.value.value == "self"):
+        return False
+    return cls.name.value not in _ancestry(facts, other) and other.name.value not in _ancestry(facts, cls)
+
+
+def _ancestry(facts: Facts, cls: cst.ClassDef, depth: int = 4) -> set[str]:
+    """Names of `cls`'s bases, through the classes of this unit; any base not a plain name counts as all."""
+    names: set[str] = set()
+    for base in cls.bases:
+        if not isinstance(base.value, cst.Name):
+            return names | {"*"}
+        names.add(base.value.value)
+        parent = facts.classes.get(base.value.value)
+        if parent is not None and depth:
+            names |= _ancestry(facts, parent, depth - 1)
+    return names
+
+
+def _string_key(sub: cst.Subscript) -> str | None:
+    index = sub.slice[0].slice if len(sub.slice) == 1 else None
+    value = index.value if isinstance(index, cst.Index) else None
+    return str(value.evaluated_value) if isinstance(value, cst.SimpleString) else None
+
+
+def _keyed_use(facts: Facts, use: cst.Attribute, key: str, binding: cst.Assign) -> bool:
+    """A use of the dict attribute `self.<attr>` that leaves its entry `key` as `binding` set it:
+    its one binding `self.<attr> = {}`, a read or a write of another string key, or `binding`."""
+    parent = facts.parent(use)
+    if isinstance(parent, cst.AssignTarget):
+        stmt = facts.parent(parent)
+        return isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, cst.Dict) \
+            and not stmt.value.elements and facts.enclosing_function(stmt) is not None \
+            and facts.enclosing_function(stmt).name.value == "__init__"  # type: ignore[union-attr]
+    if isinstance(parent, cst.Subscript) and parent.value is use:
+        found = _string_key(parent)
+        holder = facts.parent(parent)
+        if isinstance(holder, cst.AssignTarget):
+            return found is not None and (found != key or facts.parent(holder) is binding)
+        return found is not None and not isinstance(holder, (cst.AugAssign, cst.Del))
+    return isinstance(parent, cst.Attribute) and parent.value is use and parent.attr.value in ("get", "items", "keys", "values") \
+        and isinstance(facts.parent(parent), cst.Call)
+
+
+def _loops_of_dataclass_field(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """`loaders = Loaders(train=DataLoader(...), ...)` with `Loaders` a `@dataclass` of this unit
+    that writes none of its fields itself, the name bound once: loops over `loaders.train` iterate
+    this call's value while no `.train` is written anywhere in the unit."""
+    arg = facts.parent(loader)
+    call = facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is loader and not arg.star else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name) or call.func.value not in facts.classes:
+        return []
+    cls = facts.classes[call.func.value]
+    if not any((facts.qualified_name(d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator) or "")
+               in ("dataclasses.dataclass", "dataclass") for d in cls.decorators):
+        return []
+    fields = [s.body[0].target.value for s in cls.body.body if isinstance(s, cst.SimpleStatementLine)  # type: ignore[union-attr]
+              and isinstance(s.body[0], cst.AnnAssign) and isinstance(s.body[0].target, cst.Name)]
+    assert isinstance(arg, cst.Arg)
+    index = call.args.index(arg)
+    field = arg.keyword.value if arg.keyword is not None else fields[index] if index < len(fields) \
+        and all(a.keyword is None for a in call.args[: index + 1]) else None
+    bound = facts.parent(call)
+    if field is None or field not in fields or any(a.star for a in call.args) or not (
+            isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0].target, cst.Name)):
+        return []
+    name = bound.targets[0].target.value
+    if len(facts.assigned_values(name)) != 1 or any(
+            isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) and isinstance(n.target, cst.Attribute)
+            and n.target.attr.value == field for n in facts.walk(facts.module)):
+        return []  # rebound, or a field written (`loaders.train = ...`, `self.train = ...` in the class)
+    loops: list[Loop] = []
+    for loop in facts.loops:
+        it = _iterated_through_name(loop)
+        if isinstance(it, cst.Attribute) and it.attr.value == field and isinstance(it.value, cst.Name) \
+                and it.value.value == name and (facts.value_of(it.value) is call or _reads_global(facts, loop, call, name)):
+            loops.append(loop)
     return loops
 
 

@@ -62,7 +62,10 @@ class ElementwiseLoop(Rule):
                 counted = self._ranking(node)
             if counted is None:
                 counted = self._collecting(node)
-            return counted if counted is not None else self._element_stores(node)
+            if counted is not None:
+                return counted
+            stored = self._element_stores(node)
+            return stored if stored is not None else self._counted_elements(node)
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -84,7 +87,8 @@ class ElementwiseLoop(Rule):
                 found = check(node, outer, body)
                 if found is not None:
                     return found
-            return self._element_stores(node)
+            stored = self._element_stores(node)
+            return stored if stored is not None else self._counted_elements(node)
         derived = [_derive(s, variables) for s in body]
         suggestion = "\n".join(d for d in derived if d) if all(derived) and not self._carried(body) else None
         fix = self._fix(node, body, outer, suggestion) if len(ranges) == 1 and len(body) == 1 and suggestion else None
@@ -241,6 +245,94 @@ class ElementwiseLoop(Rule):
                     "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
         )
         return False
+
+    def visit_While(self, node: cst.While) -> bool | None:
+        return self._counted_elements(node)
+
+    # --- an element index carried by hand: `index = 0; for ...: x[ix] = t[index]; index += 1` ----
+
+    def _counted_elements(self, node: cst.For | cst.While) -> bool | None:
+        """A loop whose element index is a counter it increments itself (`index += 1` in a `for`,
+        `while i < n: ...; i += 1`) and whose body only writes tensor elements at its indices from
+        numbers, invariant names and elements read at those indices: one Python iteration and an
+        indexing op (a kernel launch on a GPU) or more per element. A counter stepping by more
+        than 1 (`row += 100`: batches), a slice, an index computed from the counter (`t[i - 1]`:
+        a recurrence), a `break`/`continue`, or a call of a model or of a function of this unit
+        is not this shape. Always a hint: which whole-tensor op replaces the body is the user's."""
+        body = _statements(node)  # type: ignore[arg-type]
+        if not body or node.orelse is not None or any(
+                isinstance(n, (cst.Break, cst.Continue, cst.Return)) for n in self.facts.walk(node.body, into_scopes=False)):
+            return None
+        counters = {c for s in body if (c := _increment(s)) is not None}
+        rebound = {name for n in self.facts.walk(node.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+                   for name in bound_names(n.target)}  # element writes `t[i] = ...` rebind no name
+        written = self.facts.names_written(node.body) & (rebound | counters)
+        if isinstance(node, cst.While):
+            test = node.test
+            if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name)
+                    and isinstance(test.comparisons[0].operator, cst.LessThan) and test.left.value in counters
+                    and not isinstance(test.comparisons[0].comparator, cst.Integer)
+                    and not self.facts.names_read(test.comparisons[0].comparator) & written):
+                return None
+            indices = {test.left.value}
+        else:
+            it = node.iter
+            if not counters or isinstance(it, (cst.List, cst.Tuple)) or isinstance(it, cst.Call) \
+                    and (self.facts.qualified_name(it.func) or "") == "builtins.range" \
+                    and all(isinstance(a.value, cst.Integer) for a in it.args):
+                return None
+            indices = set(bound_names(node.target)) | counters
+        increments = [s for s in body if _increment(s) in counters]
+        if any(sum(1 for n in self.facts.walk(node.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+                   and c in bound_names(n.target)) != 1 for c in counters if c in indices):
+            return None  # the counter written elsewhere in the body too
+        stores = [s for s in body if s not in increments]
+        targets: list[cst.Subscript] = []
+        for stmt in stores:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and len(small.targets) == 1:
+                target, value = small.targets[0].target, small.value
+            elif isinstance(small, cst.AugAssign):
+                target, value = small.target, small.value
+            else:
+                return None
+            if not (isinstance(target, cst.Subscript) and self._element_at(target, indices)
+                    and self._is_tensor(target.value) and self._element_work(value, indices, written)):
+                return None
+            targets.append(target)
+        if not targets:
+            return None
+        counter = sorted(counters & indices)[0]
+        self.report(
+            node,
+            f"this loop carries an element index by hand (`{counter} += 1`) and writes one element of "
+            f"`{self.facts.code(targets[0].value)}` per iteration (`{self.facts.code(targets[0])}`): per-element "
+            "interpreter and dispatch overhead, an indexing op (a kernel launch on a GPU) per element; the same "
+            "values computed on whole tensors (`torch.arange` for the index) are one op each",
+            fix=Fix(description="compute the values for every index at once (index tensors with `torch.arange(n)`, "
+                    "element-wise torch functions instead of `math`) and write them in one assignment", safe=False),
+        )
+        return False
+
+    def _element_at(self, sub: cst.Subscript, indices: set[str]) -> bool:
+        """`t[i]`, `t[i, 0]`: an element (or row) at the loop's indices, not a slice or a computed index."""
+        parts = [el.slice for el in sub.slice]
+        return all(isinstance(p, cst.Index) and (isinstance(p.value, cst.Integer) or isinstance(p.value, cst.Name)
+                                                 and p.value.value in indices) for p in parts) \
+            and any(isinstance(p, cst.Index) and isinstance(p.value, cst.Name) for p in parts)
+
+    def _element_work(self, value: cst.BaseExpression, indices: set[str], written: set[str]) -> bool:
+        """Numbers, invariant names and tensor elements at the loop's indices, through any calls
+        but a model's or a function of this unit (those do more than element work)."""
+        if self.facts.names_read(value) & written - indices:
+            return False  # a temporary of the body, or a value carried from the previous element
+        for n in self.facts.walk(value):
+            if isinstance(n, cst.Subscript) and self._is_tensor(n.value) and not self._element_at(n, indices):
+                return False
+            if isinstance(n, cst.Call) and (isinstance(n.func, cst.Name) and n.func.value in self.facts.functions
+                                            or self.facts.kind(n.func) is Kind.MODULE):
+                return False
+        return True
 
     def _stores_only(self, loop: cst.For, bound: set[str]) -> list[cst.Subscript] | None:
         """The element writes of `loop`'s body (through nested loops that are its whole body),

@@ -8,9 +8,9 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import HOST_LIBRARIES, may_use_mps, on_host, uses_device
+from ..device_use import HOST_LIBRARIES, is_accelerator_device, is_device_move, may_use_mps, on_host, uses_device
 from ..facts import Facts, Loop
-from ..names import root_name
+from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
@@ -55,7 +55,7 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
-        if hot_loop(self.facts, node) is None or not uses_device(self.facts):
+        if self._hot(node) is None or not uses_device(self.facts):
             return  # cheap: most calls are not in a step loop, and types can cost a jedi inference
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
@@ -73,7 +73,7 @@ class HostSync(Rule):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
-        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._is_tensor(node.expression) \
+        if self._hot(node) is not None and uses_device(self.facts) and self._is_tensor(node.expression) \
                 and not self._only_on_failure(node):
             self._site(node, f"formatting `{self.facts.code(node.expression)}` in an f-string copies its value to the host",
                        self._every_n(node))
@@ -83,7 +83,7 @@ class HostSync(Rule):
         `int()` on each tensor it formats, a copy to the host like an f-string's."""
         if not isinstance(node.operator, cst.Modulo) or not isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString)):
             return
-        if hot_loop(self.facts, node) is None or not uses_device(self.facts) or self._only_on_failure(node):
+        if self._hot(node) is None or not uses_device(self.facts) or self._only_on_failure(node):
             return
         right = node.right
         values = [e.value for e in right.elements] if isinstance(right, cst.Tuple) else [right]
@@ -106,13 +106,13 @@ class HostSync(Rule):
         return False
 
     def visit_If(self, node: cst.If) -> None:
-        if hot_loop(self.facts, node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
+        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
 
     def visit_While(self, node: cst.While) -> None:
-        if hot_loop(self.facts, node.test) is not None and uses_device(self.facts) and self._tensor_test(node.test):
+        if self._hot(node.test) is not None and uses_device(self.facts) and self._tensor_test(node.test):
             test = self.facts.code(node.test)
             suggestion = (
                 "step = 0\nwhile True:\n    ...  # the loop body\n    step += 1\n"
@@ -131,16 +131,22 @@ class HostSync(Rule):
         # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
         # so the verdict does not hang on how far type inference got in this unit.
         unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
-        if not (unknown or self._is_tensor(receiver)):
+        per_element = method in ("item", "tolist") and self._per_element_copy(node)
+        if not (unknown or per_element or self._is_tensor(receiver)):
             return
         if method == "numpy" and not _crosses_to_host(receiver):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
-        if self._feeds_another_copy(node) or self._back_to_tensor_later(node):
+        if not per_element and (self._feeds_another_copy(node) or self._back_to_tensor_later(node)):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
                                     for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
         if method != "item" and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
+            return
+        if per_element:
+            self._site(node, f"`{self.facts.code(node)}` copies to the host once per element of the comprehension "
+                       "(a device sync each time)",
+                       lambda loop: f"{self.facts.code(receiver)}  # whole-tensor ops instead of one Python value per element")
             return
         if method == "item":
             rows = row_read_fix(self.facts, node, self._taken) if hot_loop(self.facts, node) is not None else None
@@ -158,6 +164,56 @@ class HostSync(Rule):
             f"values = torch.cat(kept){self.facts.code(node)[len(self.facts.code(tensor)):]}  # once, after the loop"
         )
         self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
+
+    def _hot(self, node: cst.CSTNode) -> Loop | None:
+        """The loop whose every iteration runs `node`: a training/evaluation step, or a loop that
+        carries device state from one iteration to the next."""
+        return hot_loop(self.facts, node) or self._device_state_loop(node)
+
+    def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
+        """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
+        with no loop inside it, that carries a tensor made on the device from one iteration to the
+        next (`x, P = predict(x, P)` in a Kalman filter, a tracker's state): each iteration queues
+        device work that depends on the last, and a value read on the host every iteration waits
+        for it. A loop over host data, or one whose state starts on the host, is not one."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or loop.facts is not self.facts or not isinstance(loop.node, cst.For) \
+                or step_loop(self.facts, loop) is not None or any(l.parent is loop for l in self.facts.loops):
+            return None
+        return loop if _carried_state(self.facts, loop) is not None else None
+
+    def _warm_up_test(self, test: cst.BaseExpression, node: cst.CSTNode) -> bool:
+        """`t < n` (or `<=`) on the counter of the `for t in range(...)` loop that runs `node`, `n`
+        not computed in that loop: true for the first iterations only, so the `else` arm runs on
+        every iteration after a warm-up (a decoder fed its prompt, then generating)."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or not isinstance(loop.node, cst.For) or not isinstance(loop.node.target, cst.Name) \
+                or not (isinstance(loop.node.iter, cst.Call) and (self.facts.qualified_name(loop.node.iter.func) or "") == "builtins.range"):
+            return False
+        return isinstance(test, cst.Comparison) and len(test.comparisons) == 1 \
+            and isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)) \
+            and isinstance(test.left, cst.Name) and test.left.value == loop.node.target.value \
+            and not self.facts.names_read(test.comparisons[0].comparator) & self.facts.names_written(loop.node.body)
+
+    def _per_element_copy(self, node: cst.Call) -> bool:
+        """`[c.item() for c in conf]` / `[f(v.item()) for v in preds]` in the same statement: one copy
+        (one sync) per element of a device tensor, not the one round trip ping-pong rewrites, even
+        when the list goes back into a tensor (`list-to-tensor` reports the rebuild)."""
+        child: cst.CSTNode = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                return False
+            if isinstance(anc, (cst.ListComp, cst.GeneratorExp, cst.SetComp)) and child is anc.elt:
+                fors: list[cst.CompFor] = []
+                comp: cst.CompFor | None = anc.for_in
+                while comp is not None:
+                    fors.append(comp)
+                    comp = comp.inner_for_in
+                read = self.facts.names_read(node.func.value)  # type: ignore[attr-defined]
+                return any(read & set(bound_names(f.target)) and not on_host(self.facts, f.iter)
+                           and (self._is_tensor(f.iter) or self._is_tensor(node.func.value)) for f in fors)  # type: ignore[attr-defined]
+            child = anc
+        return False
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
@@ -274,23 +330,28 @@ class HostSync(Rule):
         """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
         read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code;
         `per_row` says why a read of one row per iteration of a loop over rows is not batched."""
-        loop = hot_loop(self.facts, node)
+        loop, state = hot_loop(self.facts, node), None
+        if loop is None:
+            loop = self._device_state_loop(node)
+            state = _carried_state(self.facts, loop) if loop is not None else None
+            value = None  # outside a training/evaluation loop: a hint, no accumulation rewrite
         if loop is None or not self._every_step(node, loop):
             return
-        training = self._step_kind(node) == "train"
-        where = "training" if training else "evaluation"
+        training = state is None and self._step_kind(node) == "train"
+        when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
+            f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
         needs = self._host_consumer(node)
         if needs == _ENVIRONMENT or self._already_on_host(node) or self._written_out_later(node):
             return
         if needs is not None:
-            self.report(node, f"{what} on every {where} step for {needs}, which needs a Python value: the sync "
+            self.report(node, f"{what} {when} for {needs}, which needs a Python value: the sync "
                         "may be the program's own need; it costs a device wait each step",
                         fix=Fix(description="if the value can stay a tensor (a device-side alternative), keep it "
                                 "there; otherwise this copy is required", suggestion=hint(loop), safe=False),
                         severity=Severity.LOW)
             return
         message = (
-            f"{what} on every {where} step: the CPU waits for all queued GPU work each time "
+            f"{what} {when}: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
@@ -440,6 +501,9 @@ class HostSync(Rule):
             if isinstance(anc, cst.If) and child is anc.body and (_has_gradient_test(anc.test)
                                                                   or self._optimizer_step_branch(anc, loop)):
                 child = anc  # `if p.grad is not None:` (every trained parameter), the accumulation step's branch
+                continue
+            if isinstance(anc, cst.If) and isinstance(child, cst.Else) and self._warm_up_test(anc.test, node):
+                child = anc  # `if t < len(prefix) - 1: ... else:`: every iteration after the first few
                 continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
@@ -744,6 +808,40 @@ def _has_gradient_test(test: cst.BaseExpression) -> bool:
         and isinstance(test.comparisons[0].operator, cst.IsNot) and isinstance(test.comparisons[0].comparator, cst.Name) \
         and test.comparisons[0].comparator.value == "None" and isinstance(test.left, cst.Attribute) \
         and test.left.attr.value == "grad"
+
+
+def _carried_state(facts: Facts, loop: Loop) -> str | None:
+    """A name `loop`'s body binds from its own value (`x = F_ @ x`, `x, P = update(x, P, z)`) whose
+    every binding before the loop makes a tensor on an accelerator (`torch.zeros(4, device=device)`,
+    `.to(device)`, `.cuda()`, or `.clone()` of such a name)."""
+    start = facts.order(loop.node)
+    end = max(facts.order(n) for n in facts.walk(loop.node))
+    scope = facts.enclosing_function(loop.node)
+    for node in facts.walk(loop.node.body, into_scopes=False):
+        if not isinstance(node, cst.Assign):
+            continue
+        bound = {n for t in node.targets for n in bound_names(t.target)}
+        for name in sorted(bound & facts.names_read(node.value)):
+            before = [d.value for d in facts._defs.get(name, ()) if d.value is not None
+                      and facts.enclosing_function(d.value) is scope and not start <= facts.order(d.value) <= end]
+            if before and all(_made_on_device(facts, v, 2) for v in before):
+                return name
+    return None
+
+
+def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
+    if not isinstance(expr, cst.Call):
+        return False
+    if is_device_move(facts, expr):
+        return True
+    if any(a.keyword is not None and a.keyword.value == "device" and is_accelerator_device(facts, a.value) for a in expr.args) \
+            and (facts.qualified_name(expr.func) or "").startswith("torch."):
+        return True
+    func = expr.func
+    if depth and isinstance(func, cst.Attribute) and func.attr.value in ("clone", "detach") and isinstance(func.value, cst.Name):
+        values = facts.assigned_values(func.value.value)
+        return bool(values) and all(_made_on_device(facts, v, depth - 1) for v in values)
+    return False
 
 
 def _step_node(loop: Loop) -> cst.CSTNode:

@@ -12,6 +12,7 @@ from ..names import bound_names, dotted_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
+    _iterated,
     consumer_loops,
     dataset_method,
     in_training_chain,
@@ -19,6 +20,7 @@ from ._support import (
     keyword_arg,
     keyword_value,
     loader_dataset,
+    loops_fed,
     with_keyword,
 )
 from .base import Rule
@@ -47,15 +49,19 @@ class SyncDataLoader(Rule):
         given, workers = keyword_value(self.facts, node, "num_workers")
         if given and not self._is_zero(workers):
             return  # workers set, or set by a value this analysis cannot prove to be 0
-        loops = consumer_loops(self.facts, node)
-        if not any(in_training_chain(loop) for loop in loops):
+        loops = consumer_loops(self.facts, node) or loops_fed(self.facts, node)  # `train(model, train_loader, ...)`
+        loops = [loop for loop in loops if in_training_chain(loop)]
+        if not loops:
             return
         work = self._per_sample_work(node)
         if work is None:
             return
-        name = iterated_name(loops[0]) or "the loader"
-        suggestion = self.facts.code(with_keyword(with_keyword(node, "num_workers", cst.Integer("4")),
-                                                  "persistent_workers", cst.Name("True")))
+        it = _iterated(loops[0])
+        name = iterated_name(loops[0]) or (loops[0].facts.code(it) if it is not None else "the loader")
+        suggested = with_keyword(node, "num_workers", cst.Integer("4"))
+        if not keyword_value(self.facts, node, "persistent_workers")[0]:  # a `**dict` may set it: never repeat a keyword
+            suggested = with_keyword(suggested, "persistent_workers", cst.Name("True"))
+        suggestion = self.facts.code(suggested)
         self._report(node, name, work, suggestion)
 
     def _is_zero(self, expr: cst.BaseExpression | None) -> bool:
