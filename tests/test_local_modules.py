@@ -115,6 +115,22 @@ def test_nothing_outside_the_project_or_never_called_per_iteration(tmp_path: Pat
     assert scan(project / "train.py", "ping-pong") == []
 
 
+def test_a_script_in_a_repository_subfolder_imports_from_the_repository_top(tmp_path: Path) -> None:
+    """`python -m tools.train` from the top of a repository: `from scheduler.linear import ...`
+    resolves there. Without a repository marker above the script the folder stays the project."""
+    files = {
+        "tools/train.py": TRAIN.format(imports="from helpers.convert import to_device", body="            inputs = to_device(inputs)"),
+        "helpers/__init__.py": "",
+        "helpers/convert.py": UTILS,
+    }
+    write(tmp_path / "repo", {**files, "pyproject.toml": "[project]\nname = 'x'\n"})
+    found = scan(tmp_path / "repo" / "tools" / "train.py", "ping-pong")
+    assert [(Path(f["path"]).as_posix().split("/")[-2:], f["line"]) for f in found] == [(["helpers", "convert.py"], 5)]
+    assert Path(found[0]["path"]).resolve() == (tmp_path / "repo" / "helpers" / "convert.py").resolve()
+    write(tmp_path / "loose", files)
+    assert scan(tmp_path / "loose" / "tools" / "train.py", "ping-pong") == []
+
+
 def test_an_import_cycle_terminates(tmp_path: Path) -> None:
     write(tmp_path, {
         "train.py": TRAIN.format(imports="from a import step_a", body="            inputs = step_a(inputs)"),

@@ -4,7 +4,11 @@ Helpers a training loop calls often live in another file of the project (`from u
 to_cuda`, `from .data import Collate`); their bodies run once per iteration and hold the same
 antipatterns as the loop itself. `paef scan main.py` follows `import x`, `from x import f` and
 `from .x import f` to `.py` files inside the scanned file's directory tree, and nowhere else:
-installed packages are never read.
+installed packages are never read. A script in a repository's subfolder (`tools/train.py`,
+run from the top as `python -m tools.train`) imports the repository's packages from its top:
+when a folder above the script up to `_MAX_UP` levels holds the repository's own marker (`.git`,
+`pyproject.toml`, `setup.py`, `setup.cfg`), absolute imports the script's folder does not
+resolve are looked up there too, and that folder's tree is the project.
 """
 
 from __future__ import annotations
@@ -22,6 +26,8 @@ from .facts import Facts, FunctionNode, Prior
 from .unit import parse_unit
 
 _MAX_ALIAS_HOPS = 8  # `from .a import f` where a.py itself re-exports f from b.py, ...
+_MAX_UP = 3  # tools/train.py, scripts/diffusion/train.py, ...
+_PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg")
 _MAX_DEPTH = 3  # main.py -> trainer.py -> utils.py -> ops.py
 _MAX_LINES = 10_000  # all followed modules together (a project of its own is smaller)
 
@@ -34,22 +40,29 @@ class LocalModule:
 
 
 class LocalModules:
-    """The `.py` files under `root`, loaded on first import and cached (None: unreadable)."""
+    """The `.py` files under `root`, loaded on first import and cached (None: unreadable).
+    Absolute imports resolve from the scanned script's folder, then from `root`."""
 
-    def __init__(self, root: Path, shown_root: str) -> None:
+    def __init__(self, root: Path, shown_root: str, script_dir: Path | None = None) -> None:
         self.root = root.resolve()
         self.shown_root = shown_root  # how the user spelled the root (relative paths stay relative)
+        self.script_dir = (script_dir or root).resolve()
         self._loaded: dict[Path, LocalModule | None] = {}
         self._lines = 0
         self._paths: dict[tuple[Path, str], Path | None] = {}  # (importing folder, name) -> file
 
     @classmethod
     def around(cls, units: Iterable[SourceUnit]) -> "LocalModules | None":
-        """For units read from a file on disk: that file's directory is the project root."""
+        """For units read from a file on disk: that file's directory, or the repository above it."""
         for unit in units:
             path = unit.ref.path
             if path and os.path.isfile(path):
-                return cls(Path(path).parent, os.path.dirname(path))
+                script_dir = Path(path).parent.resolve()
+                shown = os.path.dirname(path)
+                for up, folder in enumerate((script_dir, *script_dir.parents[:_MAX_UP])):
+                    if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
+                        return cls(folder, os.path.join(shown, *[os.pardir] * up) if up else shown, script_dir)
+                return cls(script_dir, shown)
         return None
 
     def importer(self, path: str | None) -> "ModuleImports | None":
@@ -146,19 +159,22 @@ class ModuleImports:
 
     def _find_module(self, qualified: str) -> Path | None:
         level = len(qualified) - len(qualified.lstrip("."))
-        base = self.modules.root
+        parts = [p for p in qualified[level:].split(".") if p]
+        if not parts:
+            return None
         if level:
             base = self.path.parent
             for _ in range(level - 1):
                 base = base.parent
-        parts = [p for p in qualified[level:].split(".") if p]
-        if not parts:
-            return None
-        stem = base.joinpath(*parts)
-        for candidate in (stem.with_name(stem.name + ".py"), stem / "__init__.py"):
-            resolved = candidate.resolve()
-            if resolved.is_relative_to(self.modules.root) and resolved.is_file():
-                return resolved
+            bases: tuple[Path, ...] = (base,)
+        else:
+            bases = (self.modules.script_dir, self.modules.root)
+        for base in dict.fromkeys(bases):
+            stem = base.joinpath(*parts)
+            for candidate in (stem.with_name(stem.name + ".py"), stem / "__init__.py"):
+                resolved = candidate.resolve()
+                if resolved.is_relative_to(self.modules.root) and resolved.is_file():
+                    return resolved
         return None
 
 
