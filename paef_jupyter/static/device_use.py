@@ -96,18 +96,25 @@ def cuda_condition(facts: Facts, test: cst.BaseExpression, depth: int = 2) -> bo
             isinstance(s, cst.Attribute) and s.attr.value == "type" and is_accelerator_device(facts, s.value) for s in sides)
     if not isinstance(test, (cst.Name, cst.Attribute)):
         return False
-    code = facts.code(test)
+    code = _bare_code(facts, test)
     if any(_selects_cuda(unit, node, code) for unit in (facts, *_prior_units(facts)) for node in unit.walk(unit.module)):
         return True
     values = facts.assigned_values(test.value) if isinstance(test, cst.Name) else []
     return depth > 0 and len(values) == 1 and cuda_condition(facts, values[0], depth - 1)
 
 
+def _bare_code(facts: Facts, expr: cst.BaseExpression) -> str:
+    """The code of `expr` without its own parentheses: `if(use_cuda):` tests `use_cuda`."""
+    if isinstance(expr, (cst.Name, cst.Attribute)) and (expr.lpar or expr.rpar):
+        return facts.code(expr.with_changes(lpar=[], rpar=[]))
+    return facts.code(expr)
+
+
 def _selects_cuda(facts: Facts, node: cst.CSTNode, code: str) -> bool:
     """`"cuda" if <code> else "cpu"`, or `if <code>:` around a `.cuda()` call."""
-    if isinstance(node, cst.IfExp) and facts.code(node.test) == code:
+    if isinstance(node, cst.IfExp) and _bare_code(facts, node.test) == code:
         return isinstance(node.body, cst.SimpleString) and str(node.body.evaluated_value).startswith("cuda")
-    if isinstance(node, cst.If) and facts.code(node.test) == code:
+    if isinstance(node, cst.If) and _bare_code(facts, node.test) == code:
         return any(isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value == "cuda"
                    for n in facts.walk(node.body))
     return False

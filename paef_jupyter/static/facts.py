@@ -1339,6 +1339,16 @@ class Facts:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
 
+    def binds_global(self, name: str) -> bool:
+        """This unit binds `name` outside any function: a parameter or a local of the same
+        spelling (`def train(model, train_dataloader): ...`) leaves the notebook's global as it is."""
+        return any(d.function is None for d in self._defs.get(name, ()))
+
+    def reads_global(self, use: cst.Name) -> bool:
+        """`use` reads the unit's global of its name: no function around it binds the name."""
+        scopes = {id(a) for a in self.ancestors(use) if isinstance(a, (cst.FunctionDef, cst.Lambda))}
+        return not any(d.function is not None and id(d.function) in scopes for d in self._defs.get(use.value, ()))
+
     def value_sources(self, name: cst.Name) -> list[cst.BaseExpression] | None:
         """Every expression `name` may hold where it is read, from the bindings of its scope in
         any branch: the value, or the call a tuple it is unpacked from (`train_ds, val_ds =

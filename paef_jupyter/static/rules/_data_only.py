@@ -14,7 +14,7 @@ import libcst as cst
 
 from ..facts import Facts, Loop
 from ..names import keyword_arg
-from ._support import _iterated
+from ._support import iterated
 
 # torch functions whose result is a fresh leaf: no graph unless asked for with `requires_grad=`.
 _FACTORIES = frozenset(f"torch.{f}" for f in (
@@ -166,7 +166,7 @@ def _aliased(facts: Facts, use: cst.Name) -> bool:
 def graph_free_batches(facts: Facts, loop: Loop, depth: int = _DEPTH) -> bool:
     """`loop` iterates a DataLoader (through `enumerate`/`tqdm`) over a `TensorDataset` whose
     tensors are all data-only: every batch it yields is a plain tensor (no graph)."""
-    it = _iterated(loop)
+    it = iterated(loop)
     loader = facts.value_of(it) if isinstance(it, cst.Name) else it
     if not isinstance(loader, cst.Call) or (facts.qualified_name(loader.func) or "").rpartition(".")[2] != "DataLoader":
         return False

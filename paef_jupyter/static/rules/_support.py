@@ -242,11 +242,11 @@ def grad_disabled(facts: Facts, node: cst.CSTNode) -> bool:
 
 def iterated_name(loop: Loop) -> str | None:
     """`loader` for `for b in loader`, `enumerate(loader)`, `tqdm(loader)`."""
-    it = _iterated(loop)
+    it = iterated(loop)
     return it.value if isinstance(it, cst.Name) else None
 
 
-def _iterated(loop: Loop) -> cst.BaseExpression | None:
+def iterated(loop: Loop) -> cst.BaseExpression | None:
     """What a `for` loop iterates, through `enumerate`/`tqdm`/`iter` wrappers (None: another call)."""
     if not isinstance(loop.node, cst.For):
         return None
@@ -281,7 +281,7 @@ def over_batches(facts: Facts, loop: Loop) -> bool:
     """`for x, y in test_loader:` (or `enumerate`/`tqdm` of one): one iteration per batch, so
     one step, even when a helper it calls loops on its own (an attack's gradient steps, a
     decoder's time steps): that inner loop runs sub-steps of the batch, not the batches."""
-    it = _iterated(loop)
+    it = iterated(loop)
     return isinstance(it, (cst.Name, cst.Attribute)) and facts.kind(it) is Kind.DATALOADER
 
 
@@ -290,7 +290,7 @@ def over_loader_batches(facts: Facts, loop: Loop) -> bool:
     `return` builds a DataLoader (`for b in self.get_dataloader(ds)`, or through a name bound to it)."""
     if over_batches(facts, loop):
         return True
-    it = _iterated(loop)
+    it = iterated(loop)
     made = facts.value_of(it) if isinstance(it, cst.Name) else loop.node.iter if it is None else None  # type: ignore[union-attr]
     if not isinstance(made, cst.Call):
         return False
@@ -735,9 +735,9 @@ def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Lo
 
 
 def _iterated_through_name(loop: Loop) -> cst.BaseExpression | None:
-    """`_iterated`, and through a local name bound to the iterable (`tk = tqdm(self.train_loader)`
+    """`iterated`, and through a local name bound to the iterable (`tk = tqdm(self.train_loader)`
     then `for i, batch in enumerate(tk):`, pytorch/examples' vision_transformer)."""
-    it = _iterated(loop)
+    it = iterated(loop)
     if not isinstance(it, cst.Name):
         return it
     value = loop.facts.value_of(it)
@@ -795,14 +795,17 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     loops: list[Loop] = []
     if facts.enclosing_function(loader) is None and len(facts.assigned_values(name)) == 1:
         for later in facts.later:
-            if later.binds(name):
+            if later.binds_global(name):
                 break
-            uses += [(later, u) for u in later.uses(name)]
+            uses += [(later, u) for u in later.uses(name) if later.reads_global(u)]
             loops += [loop for loop in loops_over(later, name) if loop.function is None]
     return loops + [loop for loop in _fed_through_arguments(uses) if loop not in loops]
 
 
-def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
+_FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)
+
+
+def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -> list[Loop]:
     loops: list[Loop] = []
     for owner, use in uses:
         arg = owner.parent(use)
@@ -826,6 +829,9 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]]) -> list[Loop]:
         if param is None or param in callee.names_written(func.body):
             continue
         loops += [loop for loop in loops_over(callee, param) if loop.function is func and loop not in loops]
+        if depth < _FORWARDS:  # the parameter passed on, unchanged, to the helper that loops over it
+            passed = [(callee, u) for u in callee.uses(param) if callee.enclosing_function(u) is func]
+            loops += [loop for loop in _fed_through_arguments(passed, depth + 1) if loop not in loops]
     return loops
 
 
@@ -857,7 +863,7 @@ def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
     name = parent.targets[0].target.value
     loops = []
     for loop in facts.loops:
-        it = _iterated(loop)
+        it = iterated(loop)
         if isinstance(it, cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == name \
                 and (facts.value_of(it.value) is table or _reads_global(facts, loop, table, name)):
             loops.append(loop)

@@ -519,8 +519,15 @@ class EvalWithoutNoGrad(Rule):
             if at > end:
                 return any(end < self.facts.order(b) < at for b, _ in bindings.get(name, ()))
             outer = common(read)
-            return outer is None or any(self.facts.order(b) < at and outer.node in set(self.facts.ancestors(b))
-                                        for b, _ in bindings.get(name, ()))
+            if outer is None:
+                return True
+            # a binding earlier in the pass, or the target of the shared loop itself when it holds the
+            # read in its body (bound again at the start of each pass: the training loop's `for inputs,
+            # labels in train_loader` around a validation loop that reuses the names)
+            target_first = isinstance(outer.node, cst.For) and outer.node.body in set(self.facts.ancestors(read))
+            return any(self.facts.order(b) < at and (outer.node in set(self.facts.ancestors(b))
+                                                     or b is outer.node and target_first)
+                       for b, _ in bindings.get(name, ()))
 
         seen: set[tuple[str, int]] = set()
         work = list(reads)

@@ -8,7 +8,8 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import HOST_LIBRARIES, is_accelerator_device, is_device_move, may_use_mps, on_host, uses_device
+from ..device_use import (HOST_LIBRARIES, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
+                          uses_device)
 from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
@@ -141,7 +142,14 @@ class HostSync(Rule):
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
                                     for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
-        if method != "item" and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
+        rows = self._row_of_device_value(node) if method != "item" else None
+        if method != "item" and rows is None and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
+            return
+        if rows is not None:
+            self._site(node, f"`{self.facts.code(node)}` copies one row of `{rows}` to the host per iteration of the loop over "
+                       "its rows (one device sync per row, where one copy of the batch would do)",
+                       lambda loop: f"{rows}_host = {rows}.detach().cpu()  # once, before the loop over rows (a batched op "
+                       f"such as a sigmoid applied to all of `{rows}` first); then read the rows of `{rows}_host`")
             return
         if per_element:
             self._site(node, f"`{self.facts.code(node)}` copies to the host once per element of the comprehension "
@@ -214,6 +222,40 @@ class HostSync(Rule):
                            and (self._is_tensor(f.iter) or self._is_tensor(node.func.value)) for f in fors)  # type: ignore[attr-defined]
             child = anc
         return False
+
+    def _row_of_device_value(self, node: cst.Call) -> str | None:
+        """`for tar in y_batch: real.append(tar.cpu().numpy())` inside a step: the copy reads the
+        target of a loop, inside the step, over the rows of a device value (`y_batch =
+        y_batch.cuda()`, or the output of a module the function switches with `.eval()`/`.train()`).
+        The name of that value, or None."""
+        read = self.facts.names_read(_copied_tensor(node))
+        for loop in self.facts.enclosing_loops(node):
+            if loop.kind != "plain" or not isinstance(loop.node, cst.For):
+                return None
+            it = loop.node.iter
+            if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate" and it.args:
+                it = it.args[0].value
+            target = loop.node.target
+            if isinstance(target, cst.Tuple) and loop.node.iter is not it and len(target.elements) == 2:
+                target = target.elements[1].value  # `for i, row in enumerate(t)`
+            if isinstance(it, cst.Name) and set(bound_names(target)) & read and self._device_value(it):
+                return it.value
+        return None
+
+    def _device_value(self, name: cst.Name) -> bool:
+        """`name` holds a tensor on the device: bound to a device move, or to a call of a module
+        that its function puts in `.eval()`/`.train()` mode (a model's output)."""
+        value = self.facts.value_of(name)
+        if not isinstance(value, cst.Call):
+            return False
+        if any(isinstance(c, cst.Call) and is_device_move(self.facts, c) for c in self.facts.walk(value)):
+            return True
+        if not isinstance(value.func, cst.Name):
+            return False
+        scope = self.facts.enclosing_function(name)
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("eval", "train") and not c.args
+                   and isinstance(c.func.value, cst.Name) and c.func.value.value == value.func.value
+                   and self.facts.enclosing_function(c) is scope for c in self.facts.calls_in(self.facts.module))
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
@@ -505,6 +547,9 @@ class HostSync(Rule):
             if isinstance(anc, cst.If) and isinstance(child, cst.Else) and self._warm_up_test(anc.test, node):
                 child = anc  # `if t < len(prefix) - 1: ... else:`: every iteration after the first few
                 continue
+            if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
+                child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
+                continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
@@ -515,6 +560,16 @@ class HostSync(Rule):
         func = self.facts.enclosing_function(node)
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(owner is not self.facts or self._every_step(call, loop, depth - 1) for owner, call in sites)
+
+    def _gpu_arm(self, branch: cst.If | cst.IfExp, arm: cst.CSTNode) -> bool:
+        """`arm` is the branch taken whenever the program runs on a CUDA device (the only runs where
+        a device sync costs anything): the body of `if use_cuda:`, the `else` of `if not use_cuda:`."""
+        test, negated = branch.test, False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, negated = test.expression, True
+        if not cuda_condition(self.facts, test):
+            return False
+        return arm is (branch.orelse if negated else branch.body)
 
     def _optimizer_step_branch(self, branch: cst.If, loop: Loop) -> bool:
         """`if (i + 1) % accum == 0: ...; optimizer.step()` in a loop whose body back-propagates

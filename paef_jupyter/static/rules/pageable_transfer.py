@@ -16,6 +16,7 @@ from ._support import (
     batches_are_tensors,
     branch_keyword,
     consumer_loops,
+    iterated,
     iterated_name,
     keyword_arg,
     keyword_value,
@@ -148,6 +149,9 @@ class PageableTransfer(Rule):
         or, with no kernel at hand (`paef scan` of a notebook), from the cell that built it."""
         for loop in self.facts.loops:
             name = iterated_name(loop)
+            node = iterated(loop)
+            if isinstance(node, cst.Name) and not self.facts.reads_global(node):
+                continue  # a parameter or local spelled like the notebook's loader (`def run(model, loader):`)
             live = self.facts.namespace.get(name) if name is not None else None
             if live is None and name is not None and not self._assigned_here(name):
                 self._earlier_cell_loader(loop, name)
@@ -312,6 +316,8 @@ class PageableTransfer(Rule):
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
+            elif isinstance(n, _COMPREHENSIONS):
+                moves += [m for m in _moves_of_entries(facts, n, batch) if m not in moves]
         return moves
 
     def _moves_in_helper(self, facts: Facts, call: cst.Call, batch: set[str]) -> bool:
@@ -331,12 +337,8 @@ class PageableTransfer(Rule):
             return False
         owner = facts.owner_of(func)
         for node in owner.walk(func.body, into_scopes=True):
-            if isinstance(node, (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)):
-                comp = node.for_in
-                it = comp.iter.func.value if isinstance(comp.iter, cst.Call) and isinstance(comp.iter.func, cst.Attribute) \
-                    and comp.iter.func.attr.value in ("items", "values") else comp.iter
-                if _root(it) in given:
-                    given = given | set(bound_names(comp.target))
+            if isinstance(node, _COMPREHENSIONS) and _root(_entries_of(node.for_in.iter)) in given:
+                given = given | set(bound_names(node.for_in.target))
         return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
@@ -351,6 +353,26 @@ def _host_view_of(expr: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _HOST_VIEWS:
         expr = expr.func.value
     return expr
+
+
+_COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _entries_of(it: cst.BaseExpression) -> cst.BaseExpression:
+    """`batch` for `batch.items()` / `batch.values()`: what a comprehension takes its entries from."""
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("items", "values"):
+        return it.func.value
+    return it
+
+
+def _moves_of_entries(facts: Facts, comp: cst.BaseComp, batch: set[str]) -> list[cst.Call]:
+    """`{k: v.to(device) for k, v in batch.items()}` in the loop itself (the Hugging Face idiom):
+    device moves of the entries of a batch, named by the comprehension's own target."""
+    if _root(_entries_of(comp.for_in.iter)) not in batch:
+        return []
+    entries = set(bound_names(comp.for_in.target))
+    return [n for n in facts.walk(comp) if isinstance(n, cst.Call) and is_device_move(facts, n)
+            and _root(n.func.value) in entries]  # type: ignore[union-attr]
 
 
 def _root(expr: cst.BaseExpression) -> str | None:

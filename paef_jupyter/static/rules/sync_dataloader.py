@@ -12,7 +12,7 @@ from ..names import bound_names, dotted_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
-    _iterated,
+    iterated,
     consumer_loops,
     dataset_method,
     in_training_chain,
@@ -56,7 +56,7 @@ class SyncDataLoader(Rule):
         work = self._per_sample_work(node)
         if work is None:
             return
-        it = _iterated(loops[0])
+        it = iterated(loops[0])
         name = iterated_name(loops[0]) or (loops[0].facts.code(it) if it is not None else "the loader")
         suggested = with_keyword(node, "num_workers", cst.Integer("4"))
         if not keyword_value(self.facts, node, "persistent_workers")[0]:  # a `**dict` may set it: never repeat a keyword
