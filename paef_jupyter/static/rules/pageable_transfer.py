@@ -340,10 +340,19 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
+# Tensor methods that return a view of the batch's storage: a pinned batch stays pinned through them.
+_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "flatten", "narrow", "t"})
+
+
 def _root(expr: cst.BaseExpression) -> str | None:
-    while isinstance(expr, (cst.Subscript, cst.Attribute)):
-        expr = expr.value
-    return expr.value if isinstance(expr, cst.Name) else None
+    """`x` of `x`, `x[0]`, `x.a`, and of views of it (`x.reshape(n, -1)`, `x.view(-1, 784)`)."""
+    while True:
+        if isinstance(expr, (cst.Subscript, cst.Attribute)):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _VIEWS:
+            expr = expr.func.value
+        else:
+            return expr.value if isinstance(expr, cst.Name) else None
 
 
 def _is_false(expr: cst.BaseExpression | None) -> bool:
