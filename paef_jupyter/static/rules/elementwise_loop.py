@@ -31,6 +31,9 @@ _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max"
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 # In-place scatters along a row: one per row becomes one into the flattened tensor.
 _ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
+# Python builtins that fold an iterable, and the op each applies per element.
+_FOLD_OPS = {"sum": "+", "max": "comparison", "min": "comparison", "any": "truth test", "all": "truth test"}
+_BUILTIN_FOLDS = frozenset(f"builtins.{name}" for name in _FOLD_OPS)
 # Builtins a per-row value may pass through: they take the value of one number.
 _ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.abs", "builtins.round"})
 
@@ -890,6 +893,9 @@ class ElementwiseLoop(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         """`torch.stack([e(t[i]) for i in range(len(t))])`: the same per-row map, one op per row."""
         qualified = self.facts.qualified_name(node.func) or ""
+        if qualified in _BUILTIN_FOLDS:
+            self._builtin_fold(node, qualified)
+            return
         if qualified not in ("torch.stack", "torch.cat") or len(node.args) != 1 or not isinstance(node.args[0].value, cst.ListComp):
             return
         comp = node.args[0].value
@@ -919,6 +925,33 @@ class ElementwiseLoop(Rule):
             "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
+
+    def _builtin_fold(self, node: cst.Call, qualified: str) -> None:
+        """`sum(pred == y)`, `max(scores)`: Python's builtin iterates the tensor's first dimension,
+        one 0-d tensor and one op per element. Left as a hint: `t.sum()` adds in another order
+        (float results may differ in the last bits) and folds every dimension, not only the first."""
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return
+        arg = node.args[0].value
+        if isinstance(arg, cst.Comparison):
+            if len(arg.comparisons) != 1 or isinstance(arg.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+                return
+            tensor = self._is_tensor(arg.left) or self._is_tensor(arg.comparisons[0].comparator)
+        else:
+            tensor = self._is_tensor(arg)
+        if not tensor:
+            return
+        fold = qualified.removeprefix("builtins.")
+        source = self.facts.code(arg)
+        whole = f"({source}).{fold}()" if isinstance(arg, (cst.Comparison, cst.BinaryOperation)) else f"{source}.{fold}()"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` iterates the tensor in Python: one 0-d tensor and one `{_FOLD_OPS[fold]}` per "
+            "element (a kernel launch each on a GPU) where one reduction does it",
+            fix=Fix(description=f"reduce it in one op: `{whole}` (`{fold}` over the first dimension only, "
+                    f"like the builtin, is `.{fold}(0)` on a tensor of more than one dimension)",
+                    suggestion=whole, safe=False),
         )
 
     def _through_lambda(self, elt: cst.BaseExpression, var: str) -> tuple[cst.BaseExpression, str]:
