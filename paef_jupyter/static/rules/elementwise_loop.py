@@ -252,9 +252,13 @@ class ElementwiseLoop(Rule):
         if not body or loop.orelse is not None:
             return None
         bound = bound | set(bound_names(loop.target))
-        if len(body) == 1 and isinstance(body[0], cst.For):
-            return self._stores_only(body[0], bound)
+        if isinstance(body[-1], cst.For) and all(self._python_value(stmt) for stmt in body[:-1]):
+            made = {t.target.value for stmt in body[:-1] for t in stmt.body[0].targets}  # type: ignore[attr-defined]
+            return self._stores_only(body[-1], bound | made)  # `words = line.split()`, then a loop over them
         written = self.facts.names_written(loop.body)
+        counter = _running_position(body[-1]) if len(body) >= 2 else None
+        if counter is not None and counter not in bound:  # `ids[token] = v` then `token += 1`: one element per iteration
+            body, bound, written = body[:-1], bound | {counter}, written - {counter}
         stores: list[cst.Subscript] = []
         for stmt in body:
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
@@ -277,11 +281,22 @@ class ElementwiseLoop(Rule):
             stores.append(target)
         return stores
 
+    def _python_value(self, stmt: cst.BaseStatement) -> bool:
+        """`words = line.split() + ["<eos>"]`: names bound to a value made without torch."""
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        return isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets) \
+            and not self._is_tensor(small.value) and self.facts.kind(small.value) is not Kind.NDARRAY \
+            and not any((self.facts.qualified_name(c.func) or "").startswith(("torch", "numpy"))
+                        for c in self.facts.calls_in(small.value))
+
     def _element_value(self, value: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
-        """A number, a loop value, or a Python item at loop values (`labels[i]`)."""
+        """A number, a loop value, or a Python item at loop values (`labels[i]`, `self.vocab.index[w]`)."""
         if isinstance(value, (cst.Integer, cst.Float)) or isinstance(value, cst.Name) and value.value in bound:
             return True
-        return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value not in bound | written \
+        table = value.value if isinstance(value, cst.Subscript) else None
+        while isinstance(table, cst.Attribute) and isinstance(table.value, (cst.Name, cst.Attribute)):
+            table = table.value if not self._is_tensor(table) else None
+        return isinstance(value, cst.Subscript) and isinstance(table, cst.Name) and table.value not in bound | written \
             and not self._is_tensor(value.value) \
             and all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) and el.slice.value.value in bound
                     for el in value.slice)
@@ -1114,6 +1129,15 @@ def _repeated_list(facts: Facts, expr: cst.BaseExpression) -> bool:
     value = facts.value_of(expr) if isinstance(expr, cst.Name) else None
     return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply) \
         and isinstance(value.left, cst.List)
+
+
+def _running_position(stmt: cst.BaseStatement) -> str | None:
+    """`token` of `token += 1`: a position advanced once per iteration."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name) \
+            and isinstance(small.value, cst.Integer) and small.value.value == "1":
+        return small.target.value
+    return None
 
 
 def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:
