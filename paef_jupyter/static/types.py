@@ -178,9 +178,7 @@ class JediOracle:
         try:
             with JediOracle._lock:
                 if self._script is None:
-                    import jedi
-
-                    self._script = jedi.Script(self._source, environment=self._environment())
+                    self._script = _own_script(self._source, self._environment())
                 names = [n.full_name for n in self._script.infer(line, col) if n.full_name]
         except Exception:  # jedi has many internal failure modes; inference is best effort
             return None
@@ -202,6 +200,22 @@ class JediOracle:
             except Exception:
                 pass
             cls._warm = True
+
+
+def _own_script(source: str, environment: Any) -> Any:
+    """A `jedi.Script` whose parse tree no later Script can touch. Scripts without a path all
+    share parso's diff-parser cache entry (key `None`): the next one re-parses by reusing the
+    previous tree's nodes, so a unit asked again after another unit (a helper module, another
+    cell) got types for the wrong places (an `enumerate` counter read as a tensor). A full parse,
+    kept out of that cache, costs a few ms per unit. Called under `JediOracle._lock`."""
+    import jedi
+
+    diff = jedi.settings.fast_parser
+    jedi.settings.fast_parser = False
+    try:
+        return jedi.Script(source, environment=environment)
+    finally:
+        jedi.settings.fast_parser = diff
 
 
 def kind_of_jedi_type(full_name: str | None) -> Kind:

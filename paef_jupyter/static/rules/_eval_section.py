@@ -9,6 +9,7 @@ from typing import Callable, Iterator, Sequence
 import libcst as cst
 
 from ..facts import Facts
+from ..names import bound_names
 from ._support import grad_disabled
 
 # Calls in the section that mean it still needs autograd (or trains): then it is no evaluation.
@@ -47,6 +48,43 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
                     and any(runs_model(c) for c in facts.calls_in(stmt)):
                 yield stmt, section
                 break
+
+
+def held_out_checks(facts: Facts, runs_model: Callable[[cst.Call], bool],
+                    ) -> Iterator[tuple[cst.SimpleStatementLine, list[cst.BaseStatement]]]:
+    """`if step % 50 == 0: out = model(test_x); acc = ...` after the step of a training loop:
+    the model the step trains, run on held-out data (names the loop never binds or rebinds)
+    only to measure, with the statements of that `if`. Its values must reach no later
+    statement of the body, nor the next pass before they are bound again, and the block trains
+    nothing."""
+    for loop in facts.loops:
+        if loop.kind != "train" or not isinstance(loop.node, cst.For) or not isinstance(loop.node.body, cst.IndentedBlock):
+            continue
+        body = loop.node.body.body
+        varying = set(facts.names_written(loop.node.body)) | set(bound_names(loop.node.target))
+        stepped = False
+        for i, stmt in enumerate(body):
+            if any(m in ("backward", "step") for m, _ in _method_calls(facts, stmt)):
+                stepped = True
+                continue
+            if not (stepped and isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock)):
+                continue
+            block = list(stmt.body.body)
+            first = block[0] if block else None
+            call = first.body[0].value if isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 \
+                and isinstance(first.body[0], cst.Assign) else None
+            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args and runs_model(call)):
+                continue
+            model = call.func.value
+            trained = any(isinstance(c.func, cst.Name) and c.func.value == model for s in body[:i] for c in facts.calls_in(s))
+            inputs = set().union(*(facts.names_read(a.value) for a in call.args))
+            if not trained or any(a.keyword is not None or a.star for a in call.args) or not inputs or inputs & varying \
+                    or grad_disabled(facts, stmt) or _trains(facts, block):
+                continue
+            bound = set().union(*(facts.names_written(s) for s in block))
+            if any(_loads(facts, s) & bound for s in body[i + 1:]) or _read_before_bound(facts, body[:i], bound):
+                continue
+            yield first, block  # type: ignore[misc]
 
 
 def _method_calls(facts: Facts, node: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:

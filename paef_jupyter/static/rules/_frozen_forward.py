@@ -20,6 +20,7 @@ import libcst as cst
 from ..facts import Facts, Loop
 from ..names import bound_names
 from ._support import grad_disabled
+from ._tensor_facts import mutated_in_place
 
 # Tensor methods that keep a batch a batch (a move, a cast, a reshape).
 _DATA_METHODS = frozenset({
@@ -49,6 +50,56 @@ def frozen_forwards(facts: Facts, loop: Loop) -> Iterator[tuple[cst.SimpleStatem
             data = (data - facts.names_written(small)) | bound
         else:
             data -= facts.names_written(small)
+
+
+def fixed_input_forwards(facts: Facts, loop: Loop) -> Iterator[tuple[cst.SimpleStatementLine, cst.Call]]:
+    """`feats = vgg(style)` run per iteration of training `loop` by a frozen model (in `.eval()`,
+    trained by no optimizer of the loop, handed to nothing) on names the loop never rebinds or
+    changes in place: the same output every iteration (a style image's features, a fixed
+    prompt's embedding). Unlike `frozen_forwards`, `requires_grad` switches elsewhere do not
+    matter: the output is the same whether or not a graph is recorded."""
+    if not isinstance(loop.node, cst.For) or loop.kind != "train":
+        return
+    changed = facts.names_written(loop.node.body) | set(bound_names(loop.node.target))
+    for stmt in loop.node.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 or not isinstance(stmt.body[0], cst.Assign):
+            continue
+        call = stmt.body[0].value
+        if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args
+                and all(a.keyword is None and not a.star and isinstance(a.value, cst.Name) for a in call.args)):
+            continue
+        name, inputs = call.func.value, [a.value.value for a in call.args]  # type: ignore[attr-defined]
+        if name in changed or any(i in changed or i == name or mutated_in_place(facts, i, loop.node) or _optimised(facts, i)
+                                  for i in inputs):
+            continue
+        if _put_in_eval(facts, name, loop) and _frozen(facts, name, loop, evaluated=True):
+            yield stmt, call
+
+
+def _optimised(facts: Facts, name: str) -> bool:
+    """`name` is what some optimisation changes: handed to a `torch.optim` optimizer
+    (`Adam([target])`, style transfer's image), or a leaf whose gradient or data the program
+    touches (`target.requires_grad_()`, `x.data -= lr * x.grad`)."""
+    for use in facts.uses(name):
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Attribute) and parent.value is use \
+                and parent.attr.value in ("requires_grad_", "requires_grad", "data", "grad", "retain_grad"):
+            return True
+        if any(isinstance(a, cst.Call) and (facts.qualified_name(a.func) or "").startswith("torch.optim.")
+               for a in facts.ancestors(use)):
+            return True
+    return False
+
+
+def _put_in_eval(facts: Facts, name: str, loop: Loop) -> bool:
+    """`name = Net().to(device).eval()` before the loop (a `name.eval()` call is `_frozen`'s)."""
+    start = facts.order(loop.node)
+    for value in facts.assigned_values(name):
+        chain = value
+        if facts.order(value) < start and isinstance(chain, cst.Call) and isinstance(chain.func, cst.Attribute) \
+                and chain.func.attr.value == "eval" and not chain.args:
+            return True
+    return any(facts.order(c) < start and not c.args for c in _method_calls(facts, name, "eval"))
 
 
 def _data_bound(target: cst.BaseExpression, value: cst.BaseExpression, data: set[str]) -> set[str]:
@@ -83,13 +134,14 @@ def _is_data(expr: cst.BaseExpression, data: set[str]) -> bool:
     return False
 
 
-def _frozen(facts: Facts, name: str, loop: Loop) -> bool:
+def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> bool:
+    """`evaluated`: the caller saw the model put in `.eval()` before the loop itself."""
     start = facts.order(loop.node)
     end = max((facts.order(n) for n in facts.walk(loop.node)), default=start)
     evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args]
-    if not evals:
+    if not evals and not evaluated:
         return False
-    last_eval = max(facts.order(c) for c in evals)
+    last_eval = max((facts.order(c) for c in evals), default=0)
     if any(last_eval < facts.order(c) < end for c in _method_calls(facts, name, "train")):
         return False
     if _handed_over(facts, name):
@@ -110,8 +162,9 @@ def _handed_over(facts: Facts, name: str) -> bool:
     on its own (`_optimizer_without`)."""
     for use in facts.uses(name):
         parent = facts.parent(use)
-        if isinstance(parent, cst.Call) and parent.func is use or isinstance(parent, cst.AssignTarget):
-            continue  # `teacher(x)`, `teacher = ...`
+        if isinstance(parent, cst.Call) and parent.func is use or isinstance(parent, cst.AssignTarget) \
+                or isinstance(parent, cst.Attribute) and parent.attr is use:
+            continue  # `teacher(x)`, `teacher = ...`, another object's attribute of that name (`self.teacher`)
         if not (isinstance(parent, cst.Attribute) and parent.value is use):
             return True
         if parent.attr.value in _PARAMETER_VIEWS and not any(

@@ -6,6 +6,7 @@ sync, which loops read a loader), not facts about the code every rule needs.
 
 from __future__ import annotations
 
+from typing import Iterator
 from weakref import WeakKeyDictionary
 
 import libcst as cst
@@ -203,6 +204,36 @@ def _inside_loop(facts: Facts, node: cst.CSTNode, body: cst.CSTNode) -> bool:
         if isinstance(anc, (cst.For, cst.While, cst.FunctionDef, cst.Lambda)):
             return True
     return False
+
+
+def exclusive_branches(facts: Facts, a: cst.CSTNode, b: cst.CSTNode) -> bool:
+    """`a` and `b` sit in different branches of one `if`/`elif`/`else` that no loop of their
+    function repeats: one run executes at most one of them (`if gpu: ...DDP(m) else: m.cuda()`)."""
+    def branches(node: cst.CSTNode) -> dict[cst.If, str]:
+        seen: dict[cst.If, str] = {}
+        child = node
+        for anc in facts.ancestors(node):
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda)):
+                break
+            if isinstance(anc, cst.If):
+                seen[anc] = "body" if child is anc.body else "orelse" if child is anc.orelse else "test"
+            child = anc
+        return seen
+
+    of_a, of_b = branches(a), branches(b)
+    for branch, side in of_a.items():
+        other = of_b.get(branch)
+        if other is not None and other != side and "test" not in (side, other):
+            repeated = any(isinstance(anc, (cst.For, cst.While)) for anc in _up_to_function(facts, branch))
+            return not repeated
+    return False
+
+
+def _up_to_function(facts: Facts, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda)):
+            return
+        yield anc
 
 
 def is_grad_off_call(facts: Facts, expr: cst.BaseExpression) -> bool:

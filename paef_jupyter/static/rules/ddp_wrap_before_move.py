@@ -7,6 +7,7 @@ import libcst as cst
 from ...model import Fix, Severity
 from ..device_use import is_accelerator_device
 from ._ddp import ddp_calls, is_ddp_script, wrapped_model
+from ._support import exclusive_branches
 from .base import Rule
 
 
@@ -49,8 +50,9 @@ class DdpWrapBeforeMove(Rule):
         scope = facts.enclosing_function(wrap)
         for name in names:
             for use in facts.uses(name):
-                if facts.order(use) <= facts.order(wrap) or facts.enclosing_function(use) is not scope:
-                    continue
+                if facts.order(use) <= facts.order(wrap) or facts.enclosing_function(use) is not scope \
+                        or wrap in facts.ancestors(use) or exclusive_branches(facts, use, wrap):
+                    continue  # before the wrap, its own argument (`DDP(m.cuda())`), elsewhere, or a branch run instead
                 if isinstance(facts.parent(use), cst.AssignTarget):
                     value = facts.parent(facts.parent(use)).value  # type: ignore[union-attr]
                     if isinstance(value, cst.Call) and self._move_of(value, name):

@@ -31,6 +31,9 @@ _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max"
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 # In-place scatters along a row: one per row becomes one into the flattened tensor.
 _ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
+# Python builtins that fold an iterable, and the op each applies per element.
+_FOLD_OPS = {"sum": "+", "max": "comparison", "min": "comparison", "any": "truth test", "all": "truth test"}
+_BUILTIN_FOLDS = frozenset(f"builtins.{name}" for name in _FOLD_OPS)
 # Builtins a per-row value may pass through: they take the value of one number.
 _ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.abs", "builtins.round"})
 
@@ -341,9 +344,13 @@ class ElementwiseLoop(Rule):
         if not body or loop.orelse is not None:
             return None
         bound = bound | set(bound_names(loop.target))
-        if len(body) == 1 and isinstance(body[0], cst.For):
-            return self._stores_only(body[0], bound)
+        if isinstance(body[-1], cst.For) and all(self._python_value(stmt) for stmt in body[:-1]):
+            made = {t.target.value for stmt in body[:-1] for t in stmt.body[0].targets}  # type: ignore[attr-defined]
+            return self._stores_only(body[-1], bound | made)  # `words = line.split()`, then a loop over them
         written = self.facts.names_written(loop.body)
+        counter = _running_position(body[-1]) if len(body) >= 2 else None
+        if counter is not None and counter not in bound:  # `ids[token] = v` then `token += 1`: one element per iteration
+            body, bound, written = body[:-1], bound | {counter}, written - {counter}
         stores: list[cst.Subscript] = []
         for stmt in body:
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
@@ -366,11 +373,22 @@ class ElementwiseLoop(Rule):
             stores.append(target)
         return stores
 
+    def _python_value(self, stmt: cst.BaseStatement) -> bool:
+        """`words = line.split() + ["<eos>"]`: names bound to a value made without torch."""
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        return isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets) \
+            and not self._is_tensor(small.value) and self.facts.kind(small.value) is not Kind.NDARRAY \
+            and not any((self.facts.qualified_name(c.func) or "").startswith(("torch", "numpy"))
+                        for c in self.facts.calls_in(small.value))
+
     def _element_value(self, value: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
-        """A number, a loop value, or a Python item at loop values (`labels[i]`)."""
+        """A number, a loop value, or a Python item at loop values (`labels[i]`, `self.vocab.index[w]`)."""
         if isinstance(value, (cst.Integer, cst.Float)) or isinstance(value, cst.Name) and value.value in bound:
             return True
-        return isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and value.value.value not in bound | written \
+        table = value.value if isinstance(value, cst.Subscript) else None
+        while isinstance(table, cst.Attribute) and isinstance(table.value, (cst.Name, cst.Attribute)):
+            table = table.value if not self._is_tensor(table) else None
+        return isinstance(value, cst.Subscript) and isinstance(table, cst.Name) and table.value not in bound | written \
             and not self._is_tensor(value.value) \
             and all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) and el.slice.value.value in bound
                     for el in value.slice)
@@ -982,6 +1000,9 @@ class ElementwiseLoop(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         """`torch.stack([e(t[i]) for i in range(len(t))])`: the same per-row map, one op per row."""
         qualified = self.facts.qualified_name(node.func) or ""
+        if qualified in _BUILTIN_FOLDS:
+            self._builtin_fold(node, qualified)
+            return
         if qualified not in ("torch.stack", "torch.cat") or len(node.args) != 1 or not isinstance(node.args[0].value, cst.ListComp):
             return
         comp = node.args[0].value
@@ -1011,6 +1032,33 @@ class ElementwiseLoop(Rule):
             "element-wise expression to one row at a time: an op (and a kernel launch) per row, then a copy to stack them",
             fix=Fix(description=f"apply it to the whole tensor at once: `{whole}` (when the range covers every row and "
                     "the other operands broadcast the same way)", suggestion=whole, safe=False),
+        )
+
+    def _builtin_fold(self, node: cst.Call, qualified: str) -> None:
+        """`sum(pred == y)`, `max(scores)`: Python's builtin iterates the tensor's first dimension,
+        one 0-d tensor and one op per element. Left as a hint: `t.sum()` adds in another order
+        (float results may differ in the last bits) and folds every dimension, not only the first."""
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return
+        arg = node.args[0].value
+        if isinstance(arg, cst.Comparison):
+            if len(arg.comparisons) != 1 or isinstance(arg.comparisons[0].operator, (cst.In, cst.NotIn, cst.Is, cst.IsNot)):
+                return
+            tensor = self._is_tensor(arg.left) or self._is_tensor(arg.comparisons[0].comparator)
+        else:
+            tensor = self._is_tensor(arg)
+        if not tensor:
+            return
+        fold = qualified.removeprefix("builtins.")
+        source = self.facts.code(arg)
+        whole = f"({source}).{fold}()" if isinstance(arg, (cst.Comparison, cst.BinaryOperation)) else f"{source}.{fold}()"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` iterates the tensor in Python: one 0-d tensor and one `{_FOLD_OPS[fold]}` per "
+            "element (a kernel launch each on a GPU) where one reduction does it",
+            fix=Fix(description=f"reduce it in one op: `{whole}` (`{fold}` over the first dimension only, "
+                    f"like the builtin, is `.{fold}(0)` on a tensor of more than one dimension)",
+                    suggestion=whole, safe=False),
         )
 
     def _through_lambda(self, elt: cst.BaseExpression, var: str) -> tuple[cst.BaseExpression, str]:
@@ -1173,6 +1221,15 @@ def _repeated_list(facts: Facts, expr: cst.BaseExpression) -> bool:
     value = facts.value_of(expr) if isinstance(expr, cst.Name) else None
     return isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply) \
         and isinstance(value.left, cst.List)
+
+
+def _running_position(stmt: cst.BaseStatement) -> str | None:
+    """`token` of `token += 1`: a position advanced once per iteration."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    if isinstance(small, cst.AugAssign) and isinstance(small.operator, cst.AddAssign) and isinstance(small.target, cst.Name) \
+            and isinstance(small.value, cst.Integer) and small.value.value == "1":
+        return small.target.value
+    return None
 
 
 def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:

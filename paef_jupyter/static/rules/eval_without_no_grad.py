@@ -11,7 +11,7 @@ from ...model import Edit, Fix, Severity
 from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
-from ._eval_section import evaluation_sections
+from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
 from ._support import grad_disabled, is_grad_off_call, torch_alias
@@ -67,6 +67,23 @@ class EvalWithoutNoGrad(Rule):
                 self._frozen(stmt, model)
         for stmt, section in evaluation_sections(self.facts, self._model_call):
             self._section(stmt, section)
+        for stmt, block in held_out_checks(self.facts, self._model_call):
+            self._held_out(stmt, block)
+
+    def _held_out(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
+        """MorvanZhou's `if step % 50 == 0: test_output = cnn(test_x)`: a hint, since the wrap
+        moves statements whose values may be read after the loop."""
+        torch = torch_alias(self.facts) or "torch"
+        first = self.facts.position(block[0]).start.line
+        last = self.facts.position(block[-1]).end.line
+        self.report(
+            stmt,
+            "this check runs the trained model on held-out data the loop never changes, only to measure, yet it "
+            "records an autograd graph and keeps its activations alive until its outputs are freed; run the check "
+            f"(lines {first}-{last}) under `{torch}.no_grad()`",
+            fix=Fix(description=f"wrap the check's statements in `with {torch}.no_grad():` (same values)",
+                    suggestion=self._suggestion_of(block, torch), safe=False),
+        )
 
     def _section(self, stmt: cst.SimpleStatementLine, section: list[cst.BaseStatement]) -> None:
         """pygcn's `model.eval(); output = model(features, adj)` after the step: a hint, since the

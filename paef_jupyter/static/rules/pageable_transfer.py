@@ -312,7 +312,7 @@ class PageableTransfer(Rule):
             if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(_host_view_of(n.func.value)) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
@@ -342,19 +342,6 @@ class PageableTransfer(Rule):
         return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
                    for n in owner.walk(func.body))
 
-# Methods a batch may pass through on the host before its copy (`im.float().to(device)`): the copy
-# still reads the loader's batch (a no-op cast or a view keeps its pinned storage).
-_HOST_VIEWS = frozenset({"float", "double", "half", "long", "int", "bool", "contiguous", "view", "reshape",
-                         "unsqueeze", "squeeze", "permute", "transpose", "flatten"})
-
-
-def _host_view_of(expr: cst.BaseExpression) -> cst.BaseExpression:
-    """`im` of `im.float().view(-1, 784)`: the batch under a chain of casts and views."""
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _HOST_VIEWS:
-        expr = expr.func.value
-    return expr
-
-
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
 
 
@@ -375,10 +362,19 @@ def _moves_of_entries(facts: Facts, comp: cst.BaseComp, batch: set[str]) -> list
             and _root(n.func.value) in entries]  # type: ignore[union-attr]
 
 
+# Tensor methods that return a view of the batch's storage: a pinned batch stays pinned through them.
+_VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "flatten", "narrow", "t"})
+
+
 def _root(expr: cst.BaseExpression) -> str | None:
-    while isinstance(expr, (cst.Subscript, cst.Attribute)):
-        expr = expr.value
-    return expr.value if isinstance(expr, cst.Name) else None
+    """`x` of `x`, `x[0]`, `x.a`, and of views of it (`x.reshape(n, -1)`, `x.view(-1, 784)`)."""
+    while True:
+        if isinstance(expr, (cst.Subscript, cst.Attribute)):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _VIEWS:
+            expr = expr.func.value
+        else:
+            return expr.value if isinstance(expr, cst.Name) else None
 
 
 def _is_false(expr: cst.BaseExpression | None) -> bool:

@@ -16,6 +16,7 @@ from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value,
                             sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
 from ._support import hot_loop
+from ._frozen_forward import fixed_input_forwards
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
@@ -53,6 +54,26 @@ class RedundantTensor(Rule):
         super().__init__(ctx)
         self._names: set[str] = set()
         self.sites = FactorySites(self.facts)
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for loop in self.facts.loops:
+            for stmt, call in fixed_input_forwards(self.facts, loop):
+                self._fixed_forward(stmt, call)
+
+    def _fixed_forward(self, stmt: cst.SimpleStatementLine, call: cst.Call) -> None:
+        """Style transfer's `content_features = vgg(content)` in the optimisation loop: a hint,
+        since hoisting moves a statement whose outputs the loop may read under other names."""
+        facts = self.facts
+        line = facts.code(stmt).strip()
+        self.report(
+            stmt,
+            f"`{facts.code(call)}` runs the frozen `{facts.code(call.func)}` (in `.eval()`, trained by nothing in this loop) "
+            "on inputs the loop never changes: the same output every iteration, recomputed each time (with an autograd "
+            "graph unless gradients are off)",
+            fix=Fix(description="compute it once before the loop, without a graph (its output then carries no gradient "
+                    "back to the frozen model, which no optimizer here steps)",
+                    suggestion=f"with torch.no_grad():\n    {line}", safe=False),
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         site = self.sites.site(node)
