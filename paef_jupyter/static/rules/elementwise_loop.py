@@ -291,6 +291,9 @@ class ElementwiseLoop(Rule):
             return None  # the counter written elsewhere in the body too
         stores = [s for s in body if s not in increments]
         targets: list[cst.Subscript] = []
+        values: list[cst.BaseExpression] = []
+        python_items = isinstance(node, cst.For) and not self._is_tensor(node.iter) and not (
+            isinstance(node.iter, cst.Call) and (self.facts.qualified_name(node.iter.func) or "") == "builtins.range")
         for stmt in stores:
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
             if isinstance(small, cst.Assign) and len(small.targets) == 1:
@@ -303,8 +306,10 @@ class ElementwiseLoop(Rule):
                     and self._is_tensor(target.value) and self._element_work(value, indices, written)):
                 return None
             targets.append(target)
-        if not targets:
-            return None
+            values.append(value)
+        if not targets or python_items and not any(
+                isinstance(n, cst.Subscript) and self._is_tensor(n.value) for v in values for n in self.facts.walk(v)):
+            return None  # `for line in lines: table[row] = f(line)`: values made from Python data, no tensor to vectorise
         counter = sorted(counters & indices)[0]
         self.report(
             node,
