@@ -73,31 +73,26 @@ class EvalWithoutNoGrad(Rule):
     def _held_out(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
         """MorvanZhou's `if step % 50 == 0: test_output = cnn(test_x)`: a hint, since the wrap
         moves statements whose values may be read after the loop."""
+        self._wrap_hint(stmt, block, "this check runs the trained model on held-out data the loop never changes, only "
+                        "to measure, yet it records an autograd graph and keeps its activations alive until its outputs "
+                        "are freed; run the check", "the check's statements")
+
+    def _section(self, stmt: cst.SimpleStatementLine, section: list[cst.BaseStatement]) -> None:
+        """pygcn's `model.eval(); output = model(features, adj)` after the step: a hint, since the
+        wrap moves statements that may bind names read after the loop."""
+        self._wrap_hint(stmt, section, "after the optimizer step and `.eval()`, this forward pass only measures "
+                        "(validation on the same step), yet it records an autograd graph and keeps its activations "
+                        "alive until its outputs are freed; run the evaluation section", "the statements after `.eval()`")
+
+    def _wrap_hint(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement], what: str, moved: str) -> None:
         torch = torch_alias(self.facts) or "torch"
         first = self.facts.position(block[0]).start.line
         last = self.facts.position(block[-1]).end.line
         self.report(
             stmt,
-            "this check runs the trained model on held-out data the loop never changes, only to measure, yet it "
-            "records an autograd graph and keeps its activations alive until its outputs are freed; run the check "
-            f"(lines {first}-{last}) under `{torch}.no_grad()`",
-            fix=Fix(description=f"wrap the check's statements in `with {torch}.no_grad():` (same values)",
+            f"{what} (lines {first}-{last}) under `{torch}.no_grad()`",
+            fix=Fix(description=f"wrap {moved} in `with {torch}.no_grad():` (same values)",
                     suggestion=self._suggestion_of(block, torch), safe=False),
-        )
-
-    def _section(self, stmt: cst.SimpleStatementLine, section: list[cst.BaseStatement]) -> None:
-        """pygcn's `model.eval(); output = model(features, adj)` after the step: a hint, since the
-        wrap moves statements that may bind names read after the loop."""
-        torch = torch_alias(self.facts) or "torch"
-        first = self.facts.position(section[0]).start.line
-        last = self.facts.position(section[-1]).end.line
-        self.report(
-            stmt,
-            "after the optimizer step and `.eval()`, this forward pass only measures (validation on the "
-            "same step), yet it records an autograd graph and keeps its activations alive until its "
-            f"outputs are freed; run the evaluation section (lines {first}-{last}) under `{torch}.no_grad()`",
-            fix=Fix(description=f"wrap the statements after `.eval()` in `with {torch}.no_grad():` (same values)",
-                    suggestion=self._suggestion_of(section, torch), safe=False),
         )
 
     def _check(self, loop: Loop) -> None:
