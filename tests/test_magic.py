@@ -49,18 +49,25 @@ class Result:
 
     def shown(self) -> list[dict]:
         """The cell's display and stream outputs as a front end keeps them: an update replaces
-        the output with its display id where it is."""
+        the output with its display id where it is, and text sent in several messages to one
+        stream in a row is one output (`print` writes its text and its newline apart: a flush
+        from another thread, a progress note's, may fall between them)."""
         out: list[dict] = []
         where: dict[str, int] = {}
+        last_stream: str | None = None
         for o in self.outputs:
             display_id = (o.get("transient") or {}).get("display_id")
             if o["msg_type"] == "update_display_data":
                 if display_id in where:
                     out[where[display_id]] = o["data"]
+            elif o["msg_type"] == "stream" and last_stream == o["name"]:
+                out[-1] = {"text/plain": out[-1]["text/plain"] + o["text"]}
             elif o["msg_type"] in ("display_data", "stream"):
                 if display_id:
                     where[display_id] = len(out)
                 out.append(o.get("data") or {"text/plain": o.get("text", "")})
+            if o["msg_type"] in ("display_data", "stream"):
+                last_stream = o.get("name") if o["msg_type"] == "stream" else None
         return out
 
     def error(self) -> dict | None:
