@@ -113,6 +113,16 @@ class Gt(Expr):
         return f"({self.left.key} > {self.right.key})"
 
 
+@dataclass(frozen=True)
+class Ge(Expr):
+    left: Expr = None  # type: ignore[assignment]
+    right: Expr = None  # type: ignore[assignment]
+
+    @property
+    def key(self) -> str:
+        return f"({self.left.key} >= {self.right.key})"
+
+
 # Torch functions (and tensor methods) read as calls of the algebra.
 _FUNCTIONS = frozenset({
     "tanh", "erf", "exp", "log", "sigmoid", "sqrt", "rsqrt", "sum", "mean", "var", "max", "maximum",
@@ -175,9 +185,13 @@ class Algebra:
             return replace_node(self.read(local), node=node)  # same algebra, written as the name
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             return _prod(node, -1.0, [self.read(node.expression)])
-        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1 \
-                and isinstance(node.comparisons[0].operator, cst.GreaterThan):
-            return Gt(node, self.read(node.left), self.read(node.comparisons[0].comparator))
+        if isinstance(node, cst.Comparison) and len(node.comparisons) == 1:
+            op, left, right = node.comparisons[0].operator, node.left, node.comparisons[0].comparator
+            order = {cst.GreaterThan: (Gt, left, right), cst.LessThan: (Gt, right, left),
+                     cst.GreaterThanEqual: (Ge, left, right), cst.LessThanEqual: (Ge, right, left)}.get(type(op))
+            if order is not None:
+                kind, big, small = order
+                return kind(node, self.read(big), self.read(small))
         if isinstance(node, cst.BinaryOperation):
             return self._binary(node)
         if isinstance(node, cst.Call):
@@ -466,6 +480,79 @@ def _reduction(expr: Expr, name: str) -> tuple[Expr, Expr] | None:
         return None
     extra = {k for k, _ in expr.kwargs} - {"dim", "keepdim"}
     return (expr.args[0], dim) if not extra else None
+
+
+Monomials = dict[tuple[str, ...], float]
+
+
+def expand(expr: Expr) -> Monomials | None:
+    """`expr` as a polynomial over its atoms (leaves and calls, by key): {sorted atom keys: coefficient}."""
+    if isinstance(expr, Const):
+        return {(): expr.value}
+    if isinstance(expr, Sum):
+        out: Monomials = {}
+        for term in expr.terms:
+            p = expand(term)
+            if p is None:
+                return None
+            for k, v in p.items():
+                out[k] = out.get(k, 0.0) + v
+        return {k: v for k, v in out.items() if v}
+    if isinstance(expr, Prod):
+        result: Monomials = {(): expr.coef}
+        for factor in expr.factors:
+            p = expand(factor)
+            if p is None:
+                return None
+            product: Monomials = {}
+            for a, u in result.items():
+                for b, v in p.items():
+                    key = tuple(sorted(a + b))
+                    product[key] = product.get(key, 0.0) + u * v
+            result = product
+        return {k: v for k, v in result.items() if v}
+    if isinstance(expr, (Div, Gt, Ge)):
+        return None
+    return {(expr.key,): 1.0}
+
+
+def _same_expansion(expr: Expr, expected: Expr) -> bool:
+    p, q = expand(expr), expand(expected)
+    return p is not None and q is not None and p.keys() == q.keys() and all(_close(p[k], q[k]) for k in p)
+
+
+@dataclass(frozen=True)
+class Huber:
+    x: Expr  # the difference whose size is tested
+    delta: Expr  # a number, or a name
+    smooth_l1: bool  # the quadratic part divided by delta, the linear one not scaled (`F.smooth_l1_loss`'s beta)
+
+
+def match_huber(expr: Expr) -> Huber | None:
+    """`torch.where(|x| < d, 0.5 * x ** 2, d * (|x| - 0.5 * d))` (Huber) or, with a number `b`,
+    `torch.where(|x| < b, 0.5 * x ** 2 / b, |x| - 0.5 * b)` (smooth L1). `<=` too: at |x| = d both
+    branches have the same value and the same slope."""
+    if not (isinstance(expr, Fn) and expr.name == "where" and len(expr.args) == 3 and not expr.kwargs):
+        return None
+    cond, inner, outer = expr.args
+    if not (isinstance(cond, (Gt, Ge)) and isinstance(cond.right, Fn) and cond.right.name == "abs"
+            and len(cond.right.args) == 1 and not cond.right.kwargs):
+        return None
+    delta, size = cond.left, cond.right
+    x = size.args[0]
+    if isinstance(delta, Const) and delta.value <= 0 or not isinstance(delta, (Const, Leaf)):
+        return None
+
+    def quadratic(coef: float) -> bool:
+        return any(_same_expansion(inner, _prod(None, coef, [v, v])) for v in (x, size))  # type: ignore[arg-type]
+
+    huber_linear = _sum(None, [_prod(None, 1.0, [delta, size]), _prod(None, -0.5, [delta, delta])])  # type: ignore[arg-type]
+    if quadratic(0.5) and _same_expansion(outer, huber_linear):
+        return Huber(x, delta, smooth_l1=False)
+    if isinstance(delta, Const) and quadratic(0.5 / delta.value) \
+            and _same_expansion(outer, _sum(None, [size, Const(None, -0.5 * delta.value)])):  # type: ignore[arg-type]
+        return Huber(x, delta, smooth_l1=True)
+    return None
 
 
 def match_softmax(expr: Expr) -> tuple[Expr, Expr] | None:
@@ -808,6 +895,9 @@ class OperatorFusion(Rule):
             return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(x)})", exact=False,
                          why_not=f"the zeros are shaped like `{_code(shape)}`, not like `{_code(x)}`: the same values "
                          "only when both have one shape and dtype")
+        huber = match_huber(expr)
+        if huber is not None:
+            return self._huber(huber)
         log_softmax = match_log_softmax(expr)
         if log_softmax is not None:
             x, dim = log_softmax
@@ -831,6 +921,34 @@ class OperatorFusion(Rule):
                          lambda n: f"{n.functional}.normalize({_code(x)}, dim={_code(dim)})", exact=False,
                          why_not="`F.normalize` divides by max(norm, eps) where this adds eps under the square root: "
                          "equal unless a norm is near eps", one_kernel=False)
+        return None
+
+    def _huber(self, huber: Huber) -> Match:
+        """`F.smooth_l1_loss(a, b, reduction="none")` for a difference `a - b` (written in place, or a
+        name assigned it in the same block with neither operand changed since)."""
+        operands = self._difference(huber.x)
+        a, b = operands if operands else (_code(huber.x), None)
+        delta = huber.delta
+        one = isinstance(delta, Const) and delta.value == 1.0
+        name = "smooth_l1_loss" if huber.smooth_l1 or one else "huber_loss"
+        what = "smooth L1 loss" if name == "smooth_l1_loss" else "Huber loss"
+        extra = "" if one else f", beta={_code(delta)}" if huber.smooth_l1 else f", delta={_code(delta)}"
+
+        def build(n: Names) -> str:
+            target = b if b is not None else f"{n.torch}.zeros_like({a})"
+            return f'{n.functional}.{name}({a}, {target}, reduction="none"{extra})'
+
+        numeric = isinstance(delta, Const)
+        return Match(what, f"F.{name}(input, target)", build, exact=numeric,
+                     why_not="" if numeric else f"`F.{name}` takes `delta` as a Python number: `{_code(delta)}` must be one")
+
+    def _difference(self, x: Expr) -> tuple[str, str] | None:
+        """The two operands' code, where `x` is `a - b` or a local name holding it unchanged."""
+        node: cst.BaseExpression | None = x.node  # type: ignore[assignment]
+        if isinstance(node, cst.Name):
+            node = self._unchanged_value(node)
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract):
+            return self.facts.code(node.left), self.facts.code(node.right)
         return None
 
     def _layer_norm(self, norm: LayerNorm) -> Match:
@@ -976,14 +1094,18 @@ class OperatorFusion(Rule):
     # --- local variables read through ------------------------------------------------------
 
     def _local_value(self, name: cst.Name) -> cst.BaseExpression | None:
-        """The value of `name = value` earlier in the same block, if nothing it reads changed since,
-        and only a call the algebra knows (`x.mean(...)`): arithmetic stays grouped under the
-        name, and random draws are not read twice."""
+        """The value of `name = value`, unchanged (below), and only a call the algebra knows
+        (`x.mean(...)`): arithmetic stays grouped under the name, and random draws are not read twice."""
+        value = self._unchanged_value(name)
+        return value if value is not None and isinstance(self.algebra.read(value), Fn) else None
+
+    def _unchanged_value(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The value of `name = value` earlier in the same block, if nothing it reads changed since."""
         value = self.facts.value_of(name)
         if value is None:
             return None
         define, use = self.facts.statement_of(value), self.facts.statement_of(name)
-        if define is use or not isinstance(self.algebra.read(value), Fn):
+        if define is use:
             return None
         block = self.facts.parent(use)
         body = list(getattr(block, "body", ()))
