@@ -15,7 +15,7 @@ from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
-from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
+from ._tensor_facts import BOOL, FLOAT, INT, caught_in_loop, dtype_of, family
 from .base import Rule, RuleContext
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
@@ -552,7 +552,11 @@ class HostSync(Rule):
                 continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
-            if isinstance(anc, (cst.Try, cst.ExceptHandler)) or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
+            if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body and steps_itself(self.facts, anc.body):
+                child = anc  # the whole step in `try:` (`except Exception: continue` skips a failing batch): every step that trains
+                continue
+            if isinstance(anc, (cst.Try, cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler)) \
+                    or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
             child = anc
         # A helper: once per iteration, unless every call of it in this unit sits in a branch of
@@ -662,6 +666,9 @@ class HostSync(Rule):
         )
         proven = self._is_tensor(value)
         review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
+        if not review and caught_in_loop(self.facts, node, loop.node):
+            review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
+                "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
