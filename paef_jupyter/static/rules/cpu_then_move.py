@@ -13,7 +13,7 @@ from ..facts import Facts, method_of_object
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
-from .redundant_tensor import WINDOWS, FactorySites
+from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
@@ -58,7 +58,7 @@ class CpuThenMove(Rule):
             self._through_wrapper(node)
             self._through_tensor_type(node)
             return
-        factory, exact = _factory_under(func.value)
+        factory, exact = _factory_under(self.facts, func.value)
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
             if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
@@ -145,7 +145,7 @@ class CpuThenMove(Rule):
         """`I = torch.eye(d)[None]` then `if trans.is_cuda: I = I.cuda()` (or `m = m.to(x.device)`):
         the factory and the copy are two statements. A hint: the factory must take the device the
         later statement (or its guard) names."""
-        factory, _ = _factory_under(made)
+        factory, _ = _factory_under(self.facts, made)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if factory is not None and qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
@@ -217,7 +217,7 @@ class CpuThenMove(Rule):
             return
         factories = []
         for el in pieces.elements:
-            factory, piece_exact = _factory_under(el.value) if isinstance(el, cst.Element) else (None, False)
+            factory, piece_exact = _factory_under(self.facts, el.value) if isinstance(el, cst.Element) else (None, False)
             qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
             name = qualified.rsplit(".", 1)[-1]
             if factory is None or not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES \
@@ -249,7 +249,7 @@ class CpuThenMove(Rule):
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star \
                 or not any(_moves_its_argument(f) for f in self.facts._callees(call)):
             return
-        factory, _ = _factory_under(call.args[0].value)
+        factory, _ = _factory_under(self.facts, call.args[0].value)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if factory is not None and qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
@@ -353,9 +353,10 @@ class CpuThenMove(Rule):
         return False
 
 
-def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]:
+def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]:
     """The factory call that `receiver` (the tensor `.to(device)` moves) is made from through
-    shape and dtype methods and subscripts: `torch.arange(L).unsqueeze(0)`, `torch.randperm(N)[:B]`.
+    shape and dtype methods, subscripts and a bare legacy `Variable(...)` (the tensor it is given):
+    `torch.arange(L).unsqueeze(0)`, `torch.randperm(N)[:B]`, `Variable(torch.zeros(B, T)).cuda()`.
     The flag says whether building it on the device is proved to give the same values: only
     slices and integer indices (an index tensor may live elsewhere) in between."""
     exact = True
@@ -369,6 +370,9 @@ def _factory_under(receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _SAME_ON_DEVICE:
             receiver = receiver.func.value
+        elif isinstance(receiver, cst.Call) and len(receiver.args) == 1 and receiver.args[0].keyword is None \
+                and not receiver.args[0].star and (facts.qualified_name(receiver.func) or "") in IDENTITY_WRAPPERS:
+            receiver = receiver.args[0].value  # (`requires_grad=True` would make a leaf of what was a copy: not followed)
         elif isinstance(receiver, cst.Call):
             return receiver, exact
         else:
@@ -386,7 +390,7 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
         value = ret.value
         if isinstance(value, cst.Name):
             value = owner.value_of(value)
-        factory, _ = _factory_under(value) if value is not None else (None, False)
+        factory, _ = _factory_under(self.facts, value) if value is not None else (None, False)
         qualified = (owner.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         kinds = FACTORIES | RANDOM_FACTORIES if random else FACTORIES

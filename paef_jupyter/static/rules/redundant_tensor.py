@@ -32,7 +32,7 @@ TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mas
                             "torch.tril_indices"} | {f"torch.{name}" for name in WINDOWS})
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
-_IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
@@ -694,7 +694,7 @@ class FactorySites:
             parent = self.facts.parent(node)
             while isinstance(parent, (cst.Element, cst.Tuple, cst.List)) or (
                     isinstance(parent, cst.Arg) and isinstance(self.facts.parent(parent), cst.Call)
-                    and (self.facts.qualified_name(self.facts.parent(parent).func) or "") in _IDENTITY_WRAPPERS):  # type: ignore[union-attr]
+                    and (self.facts.qualified_name(self.facts.parent(parent).func) or "") in IDENTITY_WRAPPERS):  # type: ignore[union-attr]
                 parent = self.facts.parent(self.facts.parent(parent) if isinstance(parent, cst.Arg) else parent)
             if isinstance(parent, cst.Return):
                 return True
