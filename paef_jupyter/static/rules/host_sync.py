@@ -37,6 +37,19 @@ _WRITING_METHODS = frozenset({"save", "imsave", "imwrite", "savefig", "imshow"})
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
+# TensorBoard writers: `add_scalar(tag, value)` turns a tensor value into a Python number.
+_SUMMARY_WRITERS = frozenset({"torch.utils.tensorboard.SummaryWriter", "torch.utils.tensorboard.writer.SummaryWriter",
+                              "tensorboardX.SummaryWriter", "tensorboardX.writer.SummaryWriter"})
+
+
+def _scalar_value(call: cst.Call) -> cst.BaseExpression | None:
+    """The value argument of `add_scalar(tag, scalar_value, ...)`, positional or by keyword."""
+    for i, arg in enumerate(call.args):
+        if arg.keyword is None and i == 1 or arg.keyword is not None and arg.keyword.value == "scalar_value":
+            return arg.value
+    return None
+
+
 class HostSync(Rule):
     id = "host-sync"
     title = "Host-device synchronisation every iteration"
@@ -72,6 +85,22 @@ class HostSync(Rule):
                        lambda loop: keep, arg if qualified == "builtins.float" else None)
         elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
+        elif isinstance(func, cst.Attribute) and func.attr.value == "add_scalar" and self._summary_writer(func.value):
+            value = _scalar_value(node)
+            if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
+                self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
+                           "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _summary_writer(self, receiver: cst.BaseExpression) -> bool:
+        """`writer` / `self.writer` is only ever bound to a TensorBoard `SummaryWriter(...)`."""
+        if isinstance(receiver, cst.Name):
+            values = self.facts.assigned_values(receiver.value)
+        elif isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name) and receiver.value.value == "self":
+            values = self.facts.assigned_values("self." + receiver.attr.value)
+        else:
+            return False
+        return bool(values) and all(isinstance(v, cst.Call) and (self.facts.qualified_name(v.func) or "") in _SUMMARY_WRITERS
+                                    for v in values)
 
     def visit_FormattedStringExpression(self, node: cst.FormattedStringExpression) -> None:
         if self._hot(node) is not None and uses_device(self.facts) and self._is_tensor(node.expression) \
