@@ -390,7 +390,7 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
         value = ret.value
         if isinstance(value, cst.Name):
             value = owner.value_of(value)
-        factory, _ = _factory_under(self.facts, value) if value is not None else (None, False)
+        factory, _ = _factory_under(owner, value) if value is not None else (None, False)
         qualified = (owner.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         kinds = FACTORIES | RANDOM_FACTORIES if random else FACTORIES
