@@ -234,3 +234,26 @@ def test_every_corpus_program_rewrites_safely(program: Path, corpus_rewrites: di
     changed something prints the same before and after (a directory is copied whole, its
     modules rewritten in place)."""
     assert not corpus_rewrites[program.name], corpus_rewrites[program.name]
+
+
+def test_a_hoist_for_review_names_every_hazard_not_the_first() -> None:
+    """RetinaNet's focal loss appends `torch.tensor(0).float().cuda()` under `if
+    torch.cuda.is_available():` inside its loop over images. Hoisted, the tensor is shared by
+    every append (harmless here) and `.cuda()` runs where no GPU may be (a crash on a CPU-only
+    host): the review must say both, or a reviewer who accepts the first meets the second."""
+    source = (
+        "import torch\n"
+        "def losses(batch):\n"
+        "    out = []\n"
+        "    for j in range(batch):\n"
+        "        if torch.cuda.is_available():\n"
+        "            out.append(torch.tensor(0).float().cuda())\n"
+        "        else:\n"
+        "            out.append(torch.tensor(0).float())\n"
+        "    return torch.stack(out)\n"
+        "for step in range(3):\n"
+        "    losses(2)\n"
+    )
+    found = [f for f in api.analyze_source(source, rules=["redundant-tensor"]).findings if f.line == 6]
+    assert len(found) == 1 and found[0].fix is not None and found[0].fix.needs_review
+    assert "same tensor object" in found[0].fix.review and "missing device" in found[0].fix.review

@@ -420,21 +420,22 @@ class FactorySites:
             and (self.facts.qualified_name(call.func) or "") in ("torch.triu", "torch.tril")
 
     def review(self, site: Site) -> str:
-        """Why hoisting `site` out of its loop is not proved safe ("" when it is)."""
+        """Why hoisting `site` out of its loop is not proved safe ("" when it is): every reason
+        found, so that a reviewer who accepts one (a shared object nobody changes) still sees the
+        other (a device call hoisted out of `if torch.cuda.is_available():`)."""
+        reasons = []
         shared = self.kept(site.expr, site.holder, site.target.node)
         if shared:
-            return f"every iteration would then {shared} the same tensor object: a later in-place change " \
-                "of one would change them all"
+            reasons.append(f"every iteration would then {shared} the same tensor object: a later in-place change "
+                           "of one would change them all")
         if caught_in_loop(self.facts, site.expr, site.target.node):
-            return "it runs inside a `try` whose handler catches what it raises: built before the loop, " \
-                "an error it raises would no longer be caught"
-        if self._cannot_raise(site.expr):
-            return ""
-        if not surely_runs(self.facts, site.expr, site.target.node):
-            return "the loop may not run (or runs this only under a condition): built before it, " \
-                "the tensor is made where it never was, and a call that fails there (an argument " \
-                "still unset, a missing device) now fails"
-        return ""
+            reasons.append("it runs inside a `try` whose handler catches what it raises: built before the loop, "
+                           "an error it raises would no longer be caught")
+        elif not self._cannot_raise(site.expr) and not surely_runs(self.facts, site.expr, site.target.node):
+            reasons.append("the loop may not run (or runs this only under a condition): built before it, "
+                           "the tensor is made where it never was, and a call that fails there (an argument "
+                           "still unset, a missing device) now fails")
+        return "; and ".join(reasons)
 
     def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """Numbers, strings, `torch.<dtype>` and names bound once to such literals: no value that
