@@ -19,6 +19,7 @@ from ._tensor_facts import BOOL, FLOAT, INT, dtype_of, family
 from .base import Rule, RuleContext
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
+_SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
@@ -38,6 +39,13 @@ _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Ar
 
 
 class HostSync(Rule):
+    """Policy for copies of a batch's values to the host (one verdict whatever the chain is
+    spelled: `.cpu()`, `.detach().cpu()`, `.cpu().detach().numpy().tolist()`, `.cpu().data`):
+    an evaluation step that stores them in a list of its own (`append`/`extend`/`+=`) for a host
+    metric computed after the loop is the program's need and stays silent; the same copy in a
+    training step, a host running total, a `print` or other per-step logging, or a store into a
+    list the loop does not own (a helper's parameter) is a sync every step and is reported."""
+
     id = "host-sync"
     title = "Host-device synchronisation every iteration"
     severity = Severity.HIGH
@@ -133,7 +141,10 @@ class HostSync(Rule):
         # so the verdict does not hang on how far type inference got in this unit.
         unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
         per_element = method in ("item", "tolist") and self._per_element_copy(node)
-        if not (unknown or per_element or self._is_tensor(receiver)):
+        # `.cpu().numpy().tolist()`: the inner copies leave the report to the outer call, whose
+        # receiver is NumPy or a host tensor by then; the chain's `.cpu()` says it was a tensor.
+        chained = method in ("tolist", "numpy") and _crosses_to_host(receiver)
+        if not (unknown or per_element or chained or self._is_tensor(receiver)):
             return
         if method == "numpy" and not _crosses_to_host(receiver):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
@@ -260,7 +271,7 @@ class HostSync(Rule):
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
         a tensor in the same statement (`torch.tensor(x.cpu().numpy() > 0)`: ping-pong's round trip)."""
-        parent = self.facts.parent(node)
+        parent = self.facts.parent(self._through_detach(node))
         if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS:
             return True
         child: cst.CSTNode = node
@@ -311,9 +322,9 @@ class HostSync(Rule):
         program's need, not a sync a training step pays."""
         if self._step_kind(node) != "eval":
             return False
-        child: cst.CSTNode = node
-        for anc in self.facts.ancestors(node):
-            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS:
+        child: cst.CSTNode = self._through_detach(node)
+        for anc in self.facts.ancestors(child):
+            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS | _SAME_VALUES:
                 child = anc
                 continue
             if isinstance(anc, cst.Call) and isinstance(child, cst.Attribute) and anc.func is child:
@@ -324,13 +335,34 @@ class HostSync(Rule):
                 if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) \
                         or call.func.attr.value not in _STORING or not isinstance(call.func.value, cst.Name):
                     return False
-                # the list is the loop's own (a list of this scope, the loop right here), not a helper's parameter
-                func = self.facts.enclosing_function(node)
-                params = {p.name.value for p in func.params.params} if func is not None else set()
-                return bool(self.facts.enclosing_loops(node)) and call.func.value.value not in params \
-                    and self.facts.kind(call.func.value) is Kind.LIST
+                return self._loop_own_list(node, call.func.value)
+            if isinstance(anc, cst.AugAssign) and anc.value is child and isinstance(anc.operator, cst.AddAssign) \
+                    and isinstance(anc.target, cst.Name):
+                return self._loop_own_list(node, anc.target)  # `y_true += y.cpu().tolist()`: `extend` by another name
             return False
         return False
+
+    def _loop_own_list(self, node: cst.CSTNode, name: cst.Name) -> bool:
+        """`name` is a Python list of this scope (not a helper's parameter) and `node` runs in a loop."""
+        func = self.facts.enclosing_function(node)
+        params = {p.name.value for p in func.params.params} if func is not None else set()
+        return bool(self.facts.enclosing_loops(node)) and name.value not in params and self.facts.kind(name) is Kind.LIST
+
+    def _through_detach(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """`node` with the `.detach()` calls and `.data` reads applied to it (`x.cpu().detach()`,
+        `x.cpu().data`): they hand on the same values, so `.cpu().detach().numpy()` is one copy
+        like `.detach().cpu().numpy()`, and is gathered or reported the same way."""
+        while True:
+            parent = self.facts.parent(node)
+            if not (isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _SAME_VALUES):
+                return node
+            if parent.attr.value == "data":
+                node = parent
+                continue
+            call = self.facts.parent(parent)
+            if not (isinstance(call, cst.Call) and call.func is parent and not call.args):
+                return node
+            node = call
 
     def _back_to_tensor_later(self, node: cst.Call) -> bool:
         """`arr = x.cpu().numpy()`, NumPy work on `arr` (or values computed from it), then
@@ -834,11 +866,16 @@ def _plain_number(expr: cst.BaseExpression) -> bool:
 
 
 def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
-    """`out.argmax(1)` for `out.argmax(1).cpu().tolist()`: the tensor before the copies."""
+    """`out.argmax(1)` for `out.argmax(1).cpu().tolist()` (and `.cpu().detach().numpy()`,
+    `.cpu().data.numpy()`): the tensor before the copies."""
     expr: cst.BaseExpression = node
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS:
-        expr = expr.func.value
-    return expr
+    while True:
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS | _SAME_VALUES:
+            expr = expr.func.value
+        elif isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            expr = expr.value
+        else:
+            return expr
 
 
 def _packing_lengths(facts: Facts, node: cst.Call) -> bool:
