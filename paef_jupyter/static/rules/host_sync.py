@@ -194,9 +194,10 @@ class HostSync(Rule):
         with no loop inside it, that carries a tensor made on the device from one iteration to the
         next (`x, P = predict(x, P)` in a Kalman filter, a tracker's state): each iteration queues
         device work that depends on the last, and a value read on the host every iteration waits
-        for it. A loop over host data, or one whose state starts on the host, is not one."""
+        for it. A `while` loop (`while True:` over a stream, `while step < n:`) is one as well as a
+        `for` loop. A loop over host data, or one whose state starts on the host, is not one."""
         loop = self.facts.iteration_loop(node)
-        if loop is None or loop.facts is not self.facts or not isinstance(loop.node, cst.For) \
+        if loop is None or loop.facts is not self.facts \
                 or step_loop(self.facts, loop) is not None or any(l.parent is loop for l in self.facts.loops):
             return None
         return loop if _carried_state(self.facts, loop) is not None else None
