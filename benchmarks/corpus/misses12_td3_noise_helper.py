@@ -83,7 +83,7 @@ start_noise = to_var(np.random.normal(0, 0.1, size=(1, ACTION_DIM)))  # paef: ok
 s = np.random.uniform(-1, 1, STATE_DIM).astype(np.float32)
 for t in range(300):
     with torch.no_grad():
-        a = actor(to_tensor(s[None])).cpu().numpy()[0]  # paef: ok pageable-transfer; ok cpu-then-move
+        a = actor(to_tensor(s[None])).cpu().numpy()[0]  # paef: ok pageable-transfer; ok cpu-then-move; ok host-sync
     a = (a + np.random.normal(0, 0.1, size=ACTION_DIM)).clip(-MAX_ACTION, MAX_ACTION)
     s2, r = env_step(s, a)
     buffer.add(s, a, r, s2)

@@ -415,7 +415,7 @@ class HostSync(Rule):
         training = state is None and self._step_kind(node) == "train"
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
             f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
-        needs = self._host_consumer(node)
+        needs = self._host_consumer(node) or self._environment_action(node)
         if needs == _ENVIRONMENT or self._already_on_host(node) or self._written_out_later(node):
             return
         if needs is not None:
@@ -508,6 +508,65 @@ class HostSync(Rule):
             elif not isinstance(anc, _PASS_THROUGH):
                 return None
             child = anc
+        return None
+
+    def _environment_action(self, node: cst.CSTNode) -> str | None:
+        """`action = actor(state).cpu().data.numpy().flatten()`, then (after host-side noise that
+        rebinds it: `action = (action + noise).clip(-1, 1)`) `env.step(action)` in the same block:
+        the action the loop hands to the environment, which the host must have each step (DDPG /
+        TD3 `select_action`). A function of this unit that hands its parameter to NumPy
+        (`env_step(s, a)` whose body calls `np.concatenate([a, ...])`) needs a host value too."""
+        stmt = self.facts.statement_of(node)
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and _inside(self.facts, node, small.value)):
+            return None
+        following: list[cst.CSTNode] = []
+        anchor: cst.CSTNode = stmt  # `with torch.no_grad(): a = ...`: the statements after the `with` follow too
+        while True:
+            body = list(getattr(self.facts.parent(anchor), "body", ()))
+            if anchor not in body:
+                return None
+            following += body[body.index(anchor) + 1 :]
+            outer = self.facts.parent(self.facts.parent(anchor))
+            if not (isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(outer, cst.With)):
+                break
+            anchor = outer
+        names = {small.targets[0].target.value}
+        for later in following:
+            for use in (n for n in self.facts.walk(later) if isinstance(n, cst.Name) and n.value in names):
+                found = self._hands_to_host(use)
+                if found is not None:
+                    return found
+            if not isinstance(later, cst.SimpleStatementLine):
+                return None  # a branch or a loop: the flow is no longer one straight block
+            for assign in later.body:
+                if isinstance(assign, cst.Assign) and not self.facts.names_read(assign.value) & names:
+                    names -= self.facts.names_written(assign)  # rebound from something else
+        return None
+
+    def _hands_to_host(self, use: cst.Name) -> str | None:
+        """`env.step(use)` (not an optimizer's), or `f(..., use, ...)` with `f` a function of this
+        unit that passes that parameter straight to a NumPy call."""
+        arg = self.facts.parent(use)
+        call = self.facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
+        if not isinstance(call, cst.Call):
+            return None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "step" \
+                and self.facts.kind(call.func.value) is not Kind.OPTIMIZER and not _optimizer_name(call.func.value):
+            return _ENVIRONMENT
+        func = self.facts.functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+        if func is None or any(a.star for a in call.args):
+            return None
+        params = [p.name.value for p in func.params.params]
+        index = call.args.index(arg)  # type: ignore[arg-type]
+        param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None  # type: ignore[union-attr]
+        if param is None or param in self.facts.names_written(func.body):
+            return None
+        for inner in self.facts.calls_in(func.body):
+            if (self.facts.qualified_name(inner.func) or "").startswith(HOST_LIBRARIES) and any(
+                    isinstance(n, cst.Name) and n.value == param for a in inner.args for n in self.facts.walk(a.value)):
+                return f"`{func.name.value}` (its `{param}` goes to `{self.facts.code(inner.func)}`)"
         return None
 
     def _written_out_later(self, node: cst.CSTNode) -> bool:
