@@ -278,3 +278,50 @@ def test_items_of_an_enumerated_loader_are_its_batches() -> None:
     facts = Facts(module)
     kinds = {name: facts.kind(facts.uses(name)[-1]) for name in ("xb", "i", "a")}  # the reads in the loop bodies
     assert kinds["xb"] is Kind.TENSOR and kinds["i"] is not Kind.TENSOR and kinds["a"] is not Kind.TENSOR
+
+
+_PARTIALS = '''
+import functools
+from functools import partial
+
+import torch
+import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self, d, hidden):
+        super().__init__()
+        self.fc = nn.Linear(d, hidden)
+
+
+def make_batch(n, d):
+    return torch.randn(n, d)
+
+
+def partial(*args):
+    return args
+'''
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        # a model built through `functools.partial` is a module
+        ("build = functools.partial(Net, hidden=8)\nobj = build(3)", "module"),
+        ("build = functools.partial(Net, hidden=8)\nobj = build(3).to('cpu')", "module"),
+        ("REG = {'a': functools.partial(Net, hidden=8), 'b': functools.partial(Net, hidden=4)}\nobj = REG['a'](3)", "module"),
+        ("REG = {'a': functools.partial(Net, hidden=8)}\nbuild = REG['a']\nobj = build(3)", "module"),
+        ("base = functools.partial(Net, hidden=8)\nbuild = functools.partial(base, 3)\nobj = build()", "module"),
+        ("build = functools.partial(nn.Linear, 3)\nobj = build(8)", "module"),
+        # near-misses: not provably a module
+        ("build = functools.partial(make_batch, d=3)\nobj = build(4)", "unknown"),  # a function's partial
+        ("build = functools.partial(torch.optim.SGD, lr=0.1)\nobj = build([])", "optimizer"),
+        ("build = functools.partial(Net, hidden=8)\nbuild = make_batch\nobj = build(3)", "unknown"),  # rebound
+        ("REG = {'a': functools.partial(Net, hidden=8)}\nREG['a'] = make_batch\nobj = REG['a'](3)", "unknown"),
+        ("REG = {'a': functools.partial(Net, hidden=8), 'b': functools.partial(make_batch, d=3)}\nobj = REG['a'](3)", "unknown"),
+        ("build = partial(Net, 8)\nobj = build(3)", "unknown"),  # this unit's own `partial`, not functools'
+    ],
+)
+def test_models_built_through_functools_partial(code: str, kind: str) -> None:
+    facts = facts_of(_PARTIALS + code + "\n")
+    assert facts.kind(facts.uses("obj")[-1]).value == kind, code

@@ -184,3 +184,58 @@ def test_a_helper_the_training_step_also_calls_says_training() -> None:
         verdicts[name] = (finding.severity.value, "training step" in finding.message)
     assert verdicts == {"pos_helper_shared_by_train_and_eval": ("high", True),
                         "pos_helper_of_eval_loops_only": ("medium", False)}
+
+
+# Every way public code writes "copy this batch's values to the host".
+_CHAINS = (".cpu()", ".detach().cpu()", ".cpu().detach()", ".cpu().numpy()", ".detach().cpu().numpy()",
+           ".cpu().detach().numpy()", ".cpu().data.numpy()", ".cpu().tolist()", ".cpu().numpy().tolist()",
+           ".cpu().detach().numpy().tolist()", ".detach().cpu().numpy().tolist()")
+_GATHER_HEAD = ('import numpy as np\nimport torch\nimport torch.nn as nn\n'
+                'device = torch.device("cuda" if torch.cuda.is_available() else "cpu")\n'
+                "model = nn.Linear(3, 2).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+                "data = [(torch.randn(4, 3), torch.randint(0, 2, (4,)))] * 3\n")
+
+
+def _gather_program(store: str, step: str) -> str:
+    """One copy per batch of `out.argmax(1)`; `step` "eval" (under no_grad) or "train" (a backward)."""
+    body = "        out = model(x.to(device))\n"
+    if step == "train":
+        body += "        loss = nn.functional.cross_entropy(out, y.to(device))\n        opt.zero_grad()\n" \
+                "        loss.backward()\n        opt.step()\n"
+    body += f"        {store}\n"
+    loop = "preds = []\ntotal = 0.0\n" + ("with torch.no_grad():\n" if step == "eval" else "if True:\n") + \
+        "    for x, y in data:\n" + body
+    return _GATHER_HEAD + loop + "print(len(preds), total)\n"
+
+
+def _copies(text: str) -> list[str]:
+    return [f.message for f in analyze([SourceUnit(CellRef("g.py"), text)], rules=["host-sync"]).findings]
+
+
+def test_predictions_gathered_in_evaluation_are_silent_whatever_the_copy_chain() -> None:
+    """Policy (see `HostSync`): an evaluation step that stores each batch's predictions in a list
+    of its own for a host metric after the loop is the program's need, however the copy is spelled
+    (`.cpu().detach().numpy().tolist()` was reported while `.detach().cpu()` was silent)."""
+    for chain in _CHAINS:
+        for store in (f"preds.append(out.argmax(1){chain})", f"preds.extend(out.argmax(1){chain})",
+                      f"preds += out.argmax(1){chain}"):
+            assert not _copies(_gather_program(store, "eval")), store
+
+
+def test_the_same_copies_are_reported_in_a_training_step_and_as_per_step_logging() -> None:
+    """Near-misses of the policy, one finding each whatever the chain: the same gather in a training
+    step; in evaluation, a running total added up on the host, a `print` per batch, a gather into a
+    list the loop does not own (a helper's parameter is another function's list)."""
+    for chain in _CHAINS:
+        value = f"out.argmax(1){chain}"
+        train = _copies(_gather_program(f"preds.append({value})", "train"))
+        assert len(train) == 1 and "every training step" in train[0], chain
+        printed = _copies(_gather_program(f"print({value})", "eval"))
+        assert len(printed) == 1 and "every evaluation step" in printed[0], chain
+    for chain in (".cpu().detach().numpy()", ".detach().cpu().numpy()", ".cpu().numpy()"):
+        total = _copies(_gather_program(f"total += out.float().mean(){chain}", "eval"))
+        assert len(total) == 1 and "every evaluation step" in total[0], chain
+    helper = _GATHER_HEAD + ("\n\ndef collect(model, preds):\n    with torch.no_grad():\n        for x, y in data:\n"
+                             "            preds.extend(model(x.to(device)).argmax(1).cpu().detach().numpy().tolist())\n"
+                             "\n\ncollect(model, [])\n")
+    assert len(_copies(helper)) == 1

@@ -1189,7 +1189,39 @@ class Facts:
                 return kind_of_method(receiver, func.attr.value)
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
-        return Kind.UNKNOWN
+        return self._kind_of_partial(func)
+
+    def _kind_of_partial(self, func: cst.BaseExpression, depth: int = 3) -> Kind:
+        """`build(...)` with `build = functools.partial(Net, hidden=64)` bound once, or with an
+        entry of a dict literal of such partials bound once and never written
+        (`REGISTRY["mlp"](...)`): what calling the wrapped class (or partial) gives, when every
+        candidate gives the same kind."""
+        if isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name):
+            values = self.assigned_values(func.value.value)
+            if len(values) != 1 or not isinstance(values[0], cst.Dict) or any(
+                    isinstance(self.parent(u), cst.Subscript) and isinstance(self.parent(self.parent(u)), (cst.AssignTarget, cst.Del))
+                    for u in self.uses(func.value.value)):
+                return Kind.UNKNOWN
+            candidates = [el.value for el in values[0].elements if isinstance(el, cst.DictElement)]
+        elif isinstance(func, cst.Name):
+            candidates = self.assigned_values(func.value)
+            if len(candidates) != 1:
+                return Kind.UNKNOWN
+            if isinstance(candidates[0], (cst.Name, cst.Subscript)):  # `build = REGISTRY["mlp2"]`
+                return self._kind_of_partial(candidates[0], depth - 1) if depth else Kind.UNKNOWN
+        else:
+            return Kind.UNKNOWN
+        kinds: set[Kind] = set()
+        for value in candidates:
+            if not (isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") == "functools.partial"
+                    and self._function_at(value.func) is None and value.args and value.args[0].keyword is None and not value.args[0].star) or depth == 0:
+                return Kind.UNKNOWN
+            target = value.args[0].value
+            found = self.class_named(target)
+            qualified = self.qualified_name(target) or ""
+            kinds.add(found[0]._kind_of_class(found[1]) if found is not None else
+                      kind_of_qualified_call(qualified) if qualified.startswith("torch.") else self._kind_of_partial(target, depth - 1))
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def class_named(self, expr: cst.BaseExpression) -> tuple["Facts", cst.ClassDef] | None:
         """The class `expr` names, with the facts of the unit defining it: this unit's, an

@@ -584,10 +584,11 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_attribute_binding(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
+    loops.extend(l for l in _loops_of_loader_method(facts, loader) if l not in loops)
     return loops
 
 
-def _method_class(facts: Facts, node: cst.CSTNode) -> cst.ClassDef | None:
+def method_class(facts: Facts, node: cst.CSTNode) -> cst.ClassDef | None:
     """The class whose method (directly in its body) holds `node`."""
     func = facts.enclosing_function(node)
     block = facts.parent(func) if func is not None else None
@@ -602,7 +603,7 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
     the dict bound once, to `{}`, and otherwise only read by string keys; no `.<attr>` written or
     handed on anywhere else in the unit."""
     parent = facts.parent(loader)
-    cls = _method_class(facts, loader)
+    cls = method_class(facts, loader)
     if cls is None or not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
         return []
     target = parent.targets[0].target
@@ -643,7 +644,7 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
 def _unrelated_self(facts: Facts, attr: cst.Attribute, cls: cst.ClassDef) -> bool:
     """`self.<attr>` in a method of another class of this unit that neither derives from `cls`
     nor is one of its bases: another object's attribute."""
-    other = _method_class(facts, attr)
+    other = method_class(facts, attr)
     if other is None or other is cls or not (isinstance(attr.value, cst.Name) and attr.value.value == "self"):
         return False
     return cls.name.value not in _ancestry(facts, other) and other.name.value not in _ancestry(facts, cls)
@@ -819,6 +820,8 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     bound at a notebook's top level, loops over the name in later cells (and functions they
     pass it to) while no cell in between binds the name again."""
     parent = facts.parent(loader)
+    if isinstance(parent, cst.DictComp) and parent.value is loader:
+        return _entries_fed(facts, parent)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -839,31 +842,147 @@ _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(da
 def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -> list[Loop]:
     loops: list[Loop] = []
     for owner, use in uses:
-        arg = owner.parent(use)
-        call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
-        if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)):
+        passed = _argument_call(owner, use)
+        if passed is None:
             continue
-        if any(a.star for a in call.args):
+        call, arg = passed
+        landing = _parameter_for(owner, call, arg)
+        if landing is None:
+            if not isinstance(owner._function_at(call.func), cst.FunctionDef):
+                loops += [loop for loop in _loops_of_stored_argument(owner, call, arg) if loop not in loops]
             continue
-        func = owner._function_at(call.func)
-        if not isinstance(func, cst.FunctionDef):
-            assert isinstance(arg, cst.Arg)
-            loops += [loop for loop in _loops_of_stored_argument(owner, call, arg) if loop not in loops]
-            continue
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-        if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
-            params = params[1:]
-        assert isinstance(arg, cst.Arg)
-        param = arg.keyword.value if arg.keyword is not None else \
-            params[call.args.index(arg)] if call.args.index(arg) < len(params) else None
-        callee = owner.owner_of(func)
-        if param is None or param in callee.names_written(func.body):
-            continue
+        callee, func, param = landing
         loops += [loop for loop in loops_over(callee, param) if loop.function is func and loop not in loops]
         if depth < _FORWARDS:  # the parameter passed on, unchanged, to the helper that loops over it
-            passed = [(callee, u) for u in callee.uses(param) if callee.enclosing_function(u) is func]
-            loops += [loop for loop in _fed_through_arguments(passed, depth + 1) if loop not in loops]
+            passed_on = [(callee, u) for u in callee.uses(param) if callee.enclosing_function(u) is func]
+            loops += [loop for loop in _fed_through_arguments(passed_on, depth + 1) if loop not in loops]
     return loops
+
+
+def _argument_call(owner: Facts, use: cst.Name) -> tuple[cst.Call, cst.Arg] | None:
+    """The call `use` is passed to as a whole argument (no `*`/`**` anywhere in the call)."""
+    arg = owner.parent(use)
+    call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
+    if not isinstance(call, cst.Call) or not isinstance(call.func, (cst.Name, cst.Attribute)) or any(a.star for a in call.args):
+        return None
+    assert isinstance(arg, cst.Arg)
+    return call, arg
+
+
+def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, cst.FunctionDef, str] | None:
+    """The function `call` runs (this unit, an earlier cell, a local module) and the parameter `arg`
+    binds there, when the function never rebinds it."""
+    func = owner._function_at(call.func)
+    if not isinstance(func, cst.FunctionDef):
+        return None
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
+        params = params[1:]
+    index = call.args.index(arg)
+    param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+    callee = owner.owner_of(func)
+    if param is None or param in callee.names_written(func.body):
+        return None
+    return callee, func, param
+
+
+def _entries_fed(facts: Facts, table: cst.DictComp) -> list[Loop]:
+    """`train_model(model, dataloaders, ...)` with `dataloaders = {x: DataLoader(...) for x in
+    splits}` bound once: loops over `param[key]` in the function it is handed to, where the
+    parameter is never rebound; no entry of the dict is written here or there."""
+    parent = facts.parent(table)
+    if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return []
+    name = parent.targets[0].target.value
+    if len(facts.assigned_values(name)) != 1 or entries_written(facts, name):
+        return []
+    loops: list[Loop] = []
+    for use in facts.uses(name):
+        passed = _argument_call(facts, use) if facts.value_of(use) is table else None
+        landing = _parameter_for(facts, *passed) if passed is not None else None
+        if landing is None:
+            continue
+        callee, func, param = landing
+        if entries_written(callee, param, func):
+            continue
+        loops += [loop for loop in callee.loops if loop.function is func and loop not in loops
+                  and isinstance(it := iterated(loop), cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == param]
+    return loops
+
+
+_DICT_WRITERS = frozenset({"update", "pop", "popitem", "setdefault", "clear", "__setitem__", "__delitem__"})
+
+
+def entries_written(facts: Facts, name: str, func: cst.FunctionDef | None = None) -> bool:
+    """An entry of the dict `name` may change: `name[k] = ...`, `del name[k]`, `name[k] += ...`,
+    `name.update(...)`, `name |= ...` anywhere in the unit (in `func` only, when given)."""
+    for use in facts.uses(name):
+        if func is not None and facts.enclosing_function(use) is not func:
+            continue
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Subscript) and parent.value is use:
+            holder = facts.parent(parent)
+            if isinstance(holder, (cst.AssignTarget, cst.Del)) or isinstance(holder, cst.AugAssign) and holder.target is parent:
+                return True
+        elif isinstance(parent, cst.Attribute) and parent.value is use and parent.attr.value in _DICT_WRITERS:
+            return True
+        elif isinstance(parent, cst.AugAssign) and parent.target is use:
+            return True
+    return False
+
+
+def _loops_of_loader_method(facts: Facts, loader: cst.Call) -> list[Loop]:
+    """`def train_dataloader(self): return DataLoader(...)` (Lightning's hook, in a plain class of
+    this unit, taking no argument but `self`): loops over `x.train_dataloader()` (or a name bound
+    to it) where `x` is provably an instance of the class itself (a subclass may override it)."""
+    func = facts.enclosing_function(loader)
+    cls = method_class(facts, loader)
+    if cls is None or func is None or only_return(facts, func) is not loader \
+            or len([*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]) != 1:
+        return []
+    method = func.name.value
+    loops: list[Loop] = []
+    for loop in facts.loops:
+        it = iterated(loop)
+        if isinstance(it, cst.Name) and isinstance(value := facts.value_of(it), cst.Call):
+            it = value  # `loader = dm.train_dataloader()`, then `for batch in loader:`
+        if isinstance(it, cst.Call) and not it.args and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
+                and _instance_of(facts, it.func.value, cls, loop):
+            loops.append(loop)
+    return loops
+
+
+def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop: Loop) -> bool:
+    """`expr` holds an instance of `cls`: `self` in its methods, a name every binding of which is
+    `Cls(...)`, or a parameter of the loop's function that every call of it in this unit fills
+    with such a name (one call at least, no `*`/`**`)."""
+    if not isinstance(expr, cst.Name):
+        return False
+    if expr.value == "self":
+        return method_class(facts, expr) is cls
+    func = loop.function
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)] if func is not None else []
+    if expr.value not in params:
+        return _built_from(facts, expr.value, cls)
+    if func is None or expr.value in facts.names_written(func.body) or not isinstance(func, cst.FunctionDef):
+        return False
+    index = params.index(expr.value)
+    sites = [facts.parent(u) for u in facts.uses(func.name.value) if isinstance(facts.parent(u), cst.Call) and facts.parent(u).func is u]
+    for call in sites:
+        if any(a.star for a in call.args):  # type: ignore[union-attr]
+            return False
+        given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == expr.value] or \
+            [a.value for i, a in enumerate(call.args) if a.keyword is None and i == index]  # type: ignore[union-attr]
+        if len(given) != 1 or not isinstance(given[0], cst.Name) or not _built_from(facts, given[0].value, cls):
+            return False
+    return bool(sites) and all(isinstance(u, cst.Name) for u in facts.uses(func.name.value))
+
+
+def _built_from(facts: Facts, name: str, cls: cst.ClassDef) -> bool:
+    """Every binding of `name` in this unit is `Cls(...)`."""
+    values = facts.assigned_values(name)
+    return bool(values) and all(isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == cls.name.value
+                                for v in values)
 
 
 def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
@@ -892,6 +1011,8 @@ def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
+    if entries_written(facts, name):
+        return []  # `loaders["train"] = DataLoader(...)`: an entry may no longer be this call's value
     loops = []
     for loop in facts.loops:
         it = iterated(loop)

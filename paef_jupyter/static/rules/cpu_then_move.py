@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host
-from ..facts import Facts, method_of_object
+from ..facts import Facts, Loop, method_of_object
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
@@ -57,6 +57,7 @@ class CpuThenMove(Rule):
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             self._through_wrapper(node)
             self._through_tensor_type(node)
+            self._host_draw_through_converter(node)
             return
         factory, exact = _factory_under(self.facts, func.value)
         if factory is None and isinstance(func.value, cst.Name):
@@ -317,6 +318,40 @@ class CpuThenMove(Rule):
                     safe=False),
         )
 
+    def _host_draw_through_converter(self, call: cst.Call) -> None:
+        """`noise = to_var(noise)` after `noise = np.random.normal(0, s, shape).clip(-c, c)` in the
+        same loop, with `def to_var(x): v = Variable(torch.FloatTensor(x)); return v.cuda() if
+        use_cuda else v` (or `torch.from_numpy(np.asarray(x)).to(device)`): NumPy draws on the host
+        and the helper converts and copies the array to the device, every iteration (the TD3 /
+        DDPG target-noise shape). A hint only: a device generator draws other numbers than NumPy's."""
+        if not call.args or call.args[0].keyword is not None or call.args[0].star:
+            return
+        callees = self.facts._callees(call)
+        if not callees or any(_moves_its_argument(f) for f in callees) \
+                or not all(isinstance(f, cst.FunctionDef) and _converts_and_moves(self.facts.owner_of(f), f) for f in callees):
+            return
+        loop = self.facts.iteration_loop(call)
+        arg = call.args[0].value
+        if loop is None:
+            return
+        if isinstance(arg, cst.Name):
+            made = self.facts.value_of(arg)
+            if made is None or self.facts.iteration_loop(made) is not loop:
+                return  # drawn once before the loop (an invariant copy is another finding), or not seen
+            arg = made
+        draw = _host_draw(self.facts, arg, loop)
+        if draw is None:
+            return
+        self.report(
+            call,
+            f"`{self.facts.code(draw.func)}(...)` draws on the host and `{self.facts.code(call.func)}` converts the "
+            "array and copies it to the device on every iteration",
+            fix=Fix(description="draw it on the device with the torch factory (`torch.randn(shape, device=device) * std` "
+                    "for `np.random.normal(0, std, shape)`, `.clamp(...)` for `.clip(...)`): the device's generator "
+                    "draws other numbers than NumPy's, so results change (not the distribution)",
+                    safe=False),
+        )
+
     def _device_arg(self, call: cst.Call) -> cst.BaseExpression | None:
         func = call.func
         assert isinstance(func, cst.Attribute)
@@ -438,6 +473,81 @@ def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
     if len(params) != 1 or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or func.params.kwonly_params:
         return False
     param = params[0]
+    values = _return_values(func)
+
+    def is_param(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Name) and v.value == param
+
+    def moves(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in ("to", "cuda") \
+            and is_param(v.func.value)
+
+    return bool(values) and all(is_param(v) or moves(v) for v in values) and any(moves(v) for v in values)
+
+
+# Calls that turn host data into a (host) tensor or array, keeping its values.
+_CONVERTERS = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.autograd.Variable",
+                         "torch.autograd.variable.Variable", "numpy.asarray", "numpy.array", "numpy.float32"}
+                        | {f"torch.{name}" for name in LEGACY_CONSTRUCTORS})
+_CONVERTING_METHODS = frozenset({"float", "double", "half", "long", "int", "astype", "type"})
+
+
+def _converts_and_moves(owner: Facts, func: cst.FunctionDef) -> bool:
+    """`def to_var(x, requires_grad=False): v = Variable(torch.FloatTensor(x), ...); return v.cuda()
+    if use_cuda else v`, `def to_tensor(x): return torch.from_numpy(np.asarray(x)).to(device)`: every
+    return gives the first parameter converted to a tensor (through a local name bound once), moved
+    or not, and one moves it; the other parameters only set options of the conversion."""
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    if not params or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT):
+        return False
+    param = params[0]
+
+    def converted(v: cst.BaseExpression | None, depth: int = 4) -> bool:
+        if isinstance(v, cst.Name) and depth and v.value != param and len(owner.assigned_values(v.value)) == 1:
+            return converted(owner.value_of(v), depth - 1)
+        if not isinstance(v, cst.Call) or not v.args or depth == 0:
+            return False
+        if isinstance(v.func, cst.Attribute) and v.func.attr.value in _CONVERTING_METHODS:
+            return converted(v.func.value, depth - 1)
+        first = v.args[0].value
+        return (owner.qualified_name(v.func) or "") in _CONVERTERS and v.args[0].keyword is None \
+            and ((isinstance(first, cst.Name) and first.value == param) or converted(first, depth - 1))
+
+    def moved(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in ("to", "cuda") \
+            and converted(v.func.value)
+
+    values = _return_values(func)
+    return bool(values) and all(converted(v) or moved(v) for v in values) and any(moved(v) for v in values)
+
+
+def _host_draw(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> cst.Call | None:
+    """The NumPy / `random` draw `expr` is (through `.clip(...)`, `.astype(...)`, `.reshape(...)` and
+    scaling by a number or a name the loop does not bind): an array of fresh host random numbers."""
+    while True:
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Multiply, cst.Divide)):
+            sides = [expr.left, expr.right]
+            scale = [s for s in sides if isinstance(s, (cst.Integer, cst.Float))
+                     or isinstance(s, cst.Name) and s.value not in facts.names_written(loop.node.body)]
+            rest = [s for s in sides if s not in scale]
+            if len(rest) != 1:
+                return None
+            expr = rest[0]
+            continue
+        if not isinstance(expr, cst.Call):
+            return None
+        qualified = facts.qualified_name(expr.func) or ""
+        if qualified.startswith(("numpy.random.", "random.")) and facts.draws_random(expr):
+            return expr
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("clip", "astype", "reshape") \
+                and not qualified.startswith(("numpy.", "torch.")):
+            expr = expr.func.value
+            continue
+        return None
+
+
+def _return_values(func: cst.FunctionDef) -> list[cst.BaseExpression | None]:
+    """What `func`'s `return` statements give (both arms of a conditional expression)."""
     returns: list[cst.BaseExpression | None] = []
 
     def collect(node: cst.CSTNode) -> None:
@@ -452,12 +562,4 @@ def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
     values: list[cst.BaseExpression | None] = []
     for value in returns:
         values += [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
-
-    def is_param(v: cst.BaseExpression | None) -> bool:
-        return isinstance(v, cst.Name) and v.value == param
-
-    def moves(v: cst.BaseExpression | None) -> bool:
-        return isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in ("to", "cuda") \
-            and is_param(v.func.value)
-
-    return bool(values) and all(is_param(v) or moves(v) for v in values) and any(moves(v) for v in values)
+    return values

@@ -19,6 +19,7 @@ from ._tensor_facts import BOOL, FLOAT, INT, caught_in_loop, dtype_of, family
 from .base import Rule, RuleContext
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
+_SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
@@ -68,6 +69,13 @@ def _dotted(expr: cst.BaseExpression) -> bool:
 
 
 class HostSync(Rule):
+    """Policy for copies of a batch's values to the host (one verdict whatever the chain is
+    spelled: `.cpu()`, `.detach().cpu()`, `.cpu().detach().numpy().tolist()`, `.cpu().data`):
+    an evaluation step that stores them in a list of its own (`append`/`extend`/`+=`) for a host
+    metric computed after the loop is the program's need and stays silent; the same copy in a
+    training step, a host running total, a `print` or other per-step logging, or a store into a
+    list the loop does not own (a helper's parameter) is a sync every step and is reported."""
+
     id = "host-sync"
     title = "Host-device synchronisation every iteration"
     severity = Severity.HIGH
@@ -179,7 +187,10 @@ class HostSync(Rule):
         # so the verdict does not hang on how far type inference got in this unit.
         unknown = method in ("item", "cpu", "numpy") and self.facts.kind(receiver) is Kind.UNKNOWN
         per_element = method in ("item", "tolist") and self._per_element_copy(node)
-        if not (unknown or per_element or self._is_tensor(receiver)):
+        # `.cpu().numpy().tolist()`: the inner copies leave the report to the outer call, whose
+        # receiver is NumPy or a host tensor by then; the chain's `.cpu()` says it was a tensor.
+        chained = method in ("tolist", "numpy") and _crosses_to_host(receiver)
+        if not (unknown or per_element or chained or self._is_tensor(receiver)):
             return
         if method == "numpy" and not _crosses_to_host(receiver):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
@@ -229,9 +240,10 @@ class HostSync(Rule):
         with no loop inside it, that carries a tensor made on the device from one iteration to the
         next (`x, P = predict(x, P)` in a Kalman filter, a tracker's state): each iteration queues
         device work that depends on the last, and a value read on the host every iteration waits
-        for it. A loop over host data, or one whose state starts on the host, is not one."""
+        for it. A `while` loop (`while True:` over a stream, `while step < n:`) is one as well as a
+        `for` loop. A loop over host data, or one whose state starts on the host, is not one."""
         loop = self.facts.iteration_loop(node)
-        if loop is None or loop.facts is not self.facts or not isinstance(loop.node, cst.For) \
+        if loop is None or loop.facts is not self.facts \
                 or step_loop(self.facts, loop) is not None or any(l.parent is loop for l in self.facts.loops):
             return None
         return loop if _carried_state(self.facts, loop) is not None else None
@@ -306,7 +318,7 @@ class HostSync(Rule):
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
         a tensor in the same statement (`torch.tensor(x.cpu().numpy() > 0)`: ping-pong's round trip)."""
-        parent = self.facts.parent(node)
+        parent = self.facts.parent(self._through_detach(node))
         if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS:
             return True
         child: cst.CSTNode = node
@@ -357,9 +369,9 @@ class HostSync(Rule):
         program's need, not a sync a training step pays."""
         if self._step_kind(node) != "eval":
             return False
-        child: cst.CSTNode = node
-        for anc in self.facts.ancestors(node):
-            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS:
+        child: cst.CSTNode = self._through_detach(node)
+        for anc in self.facts.ancestors(child):
+            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS | _SAME_VALUES:
                 child = anc
                 continue
             if isinstance(anc, cst.Call) and isinstance(child, cst.Attribute) and anc.func is child:
@@ -370,13 +382,34 @@ class HostSync(Rule):
                 if not isinstance(call, cst.Call) or not isinstance(call.func, cst.Attribute) \
                         or call.func.attr.value not in _STORING or not isinstance(call.func.value, cst.Name):
                     return False
-                # the list is the loop's own (a list of this scope, the loop right here), not a helper's parameter
-                func = self.facts.enclosing_function(node)
-                params = {p.name.value for p in func.params.params} if func is not None else set()
-                return bool(self.facts.enclosing_loops(node)) and call.func.value.value not in params \
-                    and self.facts.kind(call.func.value) is Kind.LIST
+                return self._loop_own_list(node, call.func.value)
+            if isinstance(anc, cst.AugAssign) and anc.value is child and isinstance(anc.operator, cst.AddAssign) \
+                    and isinstance(anc.target, cst.Name):
+                return self._loop_own_list(node, anc.target)  # `y_true += y.cpu().tolist()`: `extend` by another name
             return False
         return False
+
+    def _loop_own_list(self, node: cst.CSTNode, name: cst.Name) -> bool:
+        """`name` is a Python list of this scope (not a helper's parameter) and `node` runs in a loop."""
+        func = self.facts.enclosing_function(node)
+        params = {p.name.value for p in func.params.params} if func is not None else set()
+        return bool(self.facts.enclosing_loops(node)) and name.value not in params and self.facts.kind(name) is Kind.LIST
+
+    def _through_detach(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """`node` with the `.detach()` calls and `.data` reads applied to it (`x.cpu().detach()`,
+        `x.cpu().data`): they hand on the same values, so `.cpu().detach().numpy()` is one copy
+        like `.detach().cpu().numpy()`, and is gathered or reported the same way."""
+        while True:
+            parent = self.facts.parent(node)
+            if not (isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _SAME_VALUES):
+                return node
+            if parent.attr.value == "data":
+                node = parent
+                continue
+            call = self.facts.parent(parent)
+            if not (isinstance(call, cst.Call) and call.func is parent and not call.args):
+                return node
+            node = call
 
     def _back_to_tensor_later(self, node: cst.Call) -> bool:
         """`arr = x.cpu().numpy()`, NumPy work on `arr` (or values computed from it), then
@@ -428,7 +461,7 @@ class HostSync(Rule):
         training = state is None and self._step_kind(node) == "train"
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
             f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
-        needs = self._host_consumer(node)
+        needs = self._host_consumer(node) or self._environment_action(node)
         if needs == _ENVIRONMENT or self._already_on_host(node) or self._written_out_later(node):
             return
         if needs is not None:
@@ -521,6 +554,65 @@ class HostSync(Rule):
             elif not isinstance(anc, _PASS_THROUGH):
                 return None
             child = anc
+        return None
+
+    def _environment_action(self, node: cst.CSTNode) -> str | None:
+        """`action = actor(state).cpu().data.numpy().flatten()`, then (after host-side noise that
+        rebinds it: `action = (action + noise).clip(-1, 1)`) `env.step(action)` in the same block:
+        the action the loop hands to the environment, which the host must have each step (DDPG /
+        TD3 `select_action`). A function of this unit that hands its parameter to NumPy
+        (`env_step(s, a)` whose body calls `np.concatenate([a, ...])`) needs a host value too."""
+        stmt = self.facts.statement_of(node)
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not (isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name) and _inside(self.facts, node, small.value)):
+            return None
+        following: list[cst.CSTNode] = []
+        anchor: cst.CSTNode = stmt  # `with torch.no_grad(): a = ...`: the statements after the `with` follow too
+        while True:
+            body = list(getattr(self.facts.parent(anchor), "body", ()))
+            if anchor not in body:
+                return None
+            following += body[body.index(anchor) + 1 :]
+            outer = self.facts.parent(self.facts.parent(anchor))
+            if not (isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(outer, cst.With)):
+                break
+            anchor = outer
+        names = {small.targets[0].target.value}
+        for later in following:
+            for use in (n for n in self.facts.walk(later) if isinstance(n, cst.Name) and n.value in names):
+                found = self._hands_to_host(use)
+                if found is not None:
+                    return found
+            if not isinstance(later, cst.SimpleStatementLine):
+                return None  # a branch or a loop: the flow is no longer one straight block
+            for assign in later.body:
+                if isinstance(assign, cst.Assign) and not self.facts.names_read(assign.value) & names:
+                    names -= self.facts.names_written(assign)  # rebound from something else
+        return None
+
+    def _hands_to_host(self, use: cst.Name) -> str | None:
+        """`env.step(use)` (not an optimizer's), or `f(..., use, ...)` with `f` a function of this
+        unit that passes that parameter straight to a NumPy call."""
+        arg = self.facts.parent(use)
+        call = self.facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
+        if not isinstance(call, cst.Call):
+            return None
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value == "step" \
+                and self.facts.kind(call.func.value) is not Kind.OPTIMIZER and not _optimizer_name(call.func.value):
+            return _ENVIRONMENT
+        func = self.facts.functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+        if func is None or any(a.star for a in call.args):
+            return None
+        params = [p.name.value for p in func.params.params]
+        index = call.args.index(arg)  # type: ignore[arg-type]
+        param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None  # type: ignore[union-attr]
+        if param is None or param in self.facts.names_written(func.body):
+            return None
+        for inner in self.facts.calls_in(func.body):
+            if (self.facts.qualified_name(inner.func) or "").startswith(HOST_LIBRARIES) and any(
+                    isinstance(n, cst.Name) and n.value == param for a in inner.args for n in self.facts.walk(a.value)):
+                return f"`{func.name.value}` (its `{param}` goes to `{self.facts.code(inner.func)}`)"
         return None
 
     def _written_out_later(self, node: cst.CSTNode) -> bool:
@@ -890,11 +982,16 @@ def _plain_number(expr: cst.BaseExpression) -> bool:
 
 
 def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
-    """`out.argmax(1)` for `out.argmax(1).cpu().tolist()`: the tensor before the copies."""
+    """`out.argmax(1)` for `out.argmax(1).cpu().tolist()` (and `.cpu().detach().numpy()`,
+    `.cpu().data.numpy()`): the tensor before the copies."""
     expr: cst.BaseExpression = node
-    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS:
-        expr = expr.func.value
-    return expr
+    while True:
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS | _SAME_VALUES:
+            expr = expr.func.value
+        elif isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            expr = expr.value
+        else:
+            return expr
 
 
 def _packing_lengths(facts: Facts, node: cst.Call) -> bool:

@@ -139,7 +139,11 @@ class PageableTransfer(Rule):
             owner = loop.facts
             where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) else "a later cell"
             bound = self.facts.parent(node)
-            name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
+            if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
+                bound = self.facts.parent(bound)
+                name = f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
+            else:
+                name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
             self._pageable(node, name, [], [], False, placement.unseen,
                            moved=f"`{owner.code(moves[0])}` in {where}")
             return

@@ -15,12 +15,15 @@ from ._support import (
     iterated,
     consumer_loops,
     dataset_method,
+    entries_written,
     in_training_chain,
+    is_self_attr,
     iterated_name,
     keyword_arg,
     keyword_value,
     loader_dataset,
     loops_fed,
+    method_class,
     with_keyword,
 )
 from .base import Rule
@@ -109,7 +112,7 @@ class SyncDataLoader(Rule):
     def _per_sample_work(self, loader: cst.Call) -> str | None:
         """What `__getitem__` does per sample, if it does Python work; None if it only indexes
         data preloaded in `__init__` (`self.x[i]`, with cheap tensor views and casts)."""
-        dataset = loader_dataset(self.facts, loader)
+        dataset = self._built_by(loader_dataset(self.facts, loader), loader)
         if not isinstance(dataset, cst.Call):
             return self._collate_work(loader)
         qualified = self.facts.qualified_name(dataset.func) or ""
@@ -134,6 +137,27 @@ class SyncDataLoader(Rule):
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
 
+
+    def _built_by(self, dataset: cst.BaseExpression | None, loader: cst.Call) -> cst.BaseExpression | None:
+        """The call that built `dataset` when it is read from where one call put it: an entry of a
+        dict comprehension bound once and never written (`image_datasets[x]` of `{x: Folder(x) for
+        x in splits}`), or `self.<attr>` bound once in the loader's class (`self.train_set =
+        Folder(...)` in `setup()`) and written nowhere else in the unit."""
+        if isinstance(dataset, cst.Subscript) and isinstance(dataset.value, cst.Name):
+            table = self.facts.value_of(dataset.value)
+            if isinstance(table, cst.DictComp) and len(self.facts.assigned_values(dataset.value.value)) == 1 \
+                    and not entries_written(self.facts, dataset.value.value):
+                return table.value
+        cls = method_class(self.facts, loader)
+        if cls is not None and isinstance(dataset, cst.Attribute) and is_self_attr(dataset, dataset.attr.value):
+            attr = dataset.attr.value
+            bindings = [n for n in self.facts.walk(self.facts.module) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+                        and isinstance(n.target, cst.Attribute) and n.target.attr.value == attr]
+            stmt = self.facts.parent(bindings[0]) if len(bindings) == 1 else None
+            if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and is_self_attr(stmt.targets[0].target, attr) \
+                    and method_class(self.facts, stmt) is cls:
+                return stmt.value
+        return dataset
 
     def _wraps_preloaded(self, call: cst.Call, getitem: cst.FunctionDef) -> bool:
         """`torch.from_numpy(img)` / `int(self.labels[i])` of a sample stored in `__init__`
