@@ -399,7 +399,14 @@ class ElementwiseLoop(Rule):
                     for el in value.slice)
 
     def _sum_target(self, name: cst.Name) -> bool:
+        """`total` of `total += v`, or either `total` of `total = total + v`."""
         parent = self.facts.parent(name)
+        if isinstance(parent, cst.AssignTarget):
+            parent = self.facts.parent(parent)
+            return isinstance(parent, cst.Assign) and _self_sum(parent) is not None
+        if isinstance(parent, cst.BinaryOperation) and parent.left is name:
+            assign = self.facts.parent(parent)
+            return isinstance(assign, cst.Assign) and assign.value is parent and _self_sum(assign) is not None
         return isinstance(parent, cst.AugAssign) and parent.target is name
 
     def _reducing_block(self, stmts: Sequence[cst.BaseStatement], var: str, written: set[str], sums: list[str]) -> bool:
@@ -425,7 +432,12 @@ class ElementwiseLoop(Rule):
             if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
                 return False
             small = stmt.body[0]
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+            added = _self_sum(small) if isinstance(small, cst.Assign) else None
+            if added is not None and small.targets[0].target.value not in written | {var}:  # type: ignore[union-attr]
+                if not self._row_value(added, written):
+                    return False
+                sums.append(small.targets[0].target.value)  # type: ignore[union-attr]
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
                     and small.targets[0].target.value != var:
                 if not self._row_value(small.value, written):
                     return False
@@ -1209,6 +1221,16 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _self_sum(assign: cst.Assign) -> cst.BaseExpression | None:
+    """`v` of `total = total + v` (or `- v`): the spelled-out `total += v`."""
+    value = assign.value
+    if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) \
+            and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
+            and isinstance(value.left, cst.Name) and value.left.value == assign.targets[0].target.value:
+        return value.right
+    return None
 
 
 def _increment(stmt: cst.BaseStatement) -> str | None:
