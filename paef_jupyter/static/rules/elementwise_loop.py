@@ -944,13 +944,24 @@ class ElementwiseLoop(Rule):
             return method in _TENSOR_ONLY or (method in _TENSOR_KEEPING and self._is_tensor(expr.func.value, depth - 1))
         if isinstance(expr, cst.Attribute):
             made = expr.value
-            return expr.attr.value in ("weight", "bias") or (
+            return expr.attr.value in ("weight", "bias") and not self._plain_object(made) or (
                 expr.attr.value in ("indices", "values") and isinstance(made, cst.Call)
                 and isinstance(made.func, cst.Attribute) and made.func.attr.value in _PAIRED_RESULTS)
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
             return value is not None and self._is_tensor(value, depth - 1)
         return False
+
+    def _plain_object(self, expr: cst.BaseExpression) -> bool:
+        """A name bound to an instance of a local class that is no `nn.Module` (or to a
+        `SimpleNamespace`): its `.weight` is whatever the code put there, not a parameter."""
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        if not isinstance(value, cst.Call):
+            return False
+        if (self.facts.qualified_name(value.func) or "") == "types.SimpleNamespace":
+            return True
+        cls = self.facts.classes.get(value.func.value) if isinstance(value.func, cst.Name) else None
+        return cls is not None and self.facts._kind_of_class(cls) is Kind.UNKNOWN
 
     def _indexes_a_tensor(self, loop: cst.For, variables: tuple[str, ...]) -> bool:
         for n in self.facts.walk(loop.body):
