@@ -42,6 +42,7 @@ def _profile_text(tmp_path: Path, text: str) -> Report:
         ("ping_pong.py", "ping-pong", 10),
         ("redundant_tensor.py", "redundant-tensor", 11),
         ("list_to_tensor.py", "list-to-tensor", 11),
+        ("graph_retention_metric.py", "graph-retention", 20),
     ],
 )
 def test_the_dominant_antipattern_is_first_with_measured_evidence(program, rule, line):
