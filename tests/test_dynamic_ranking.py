@@ -322,3 +322,23 @@ for step, (xb, yb) in enumerate(loader):
     assert found[0] == ("cpu-function", 17), [(f.rule, f.line, f.source, f.evidence.estimated_saving_s) for f in report.findings]
     loader = next(f for f in report.findings if f.rule == "sync-dataloader")
     assert any("deeper lines that other findings report" in n for n in loader.evidence.notes)
+
+
+def test_cards_on_a_cpu_run_speak_of_syncs_as_what_a_gpu_would_do(tmp_path):
+    # Per-row `.item()` values collected into a tensor: on this CPU nothing waits on a device, so
+    # a card that names the sync says it is a GPU's (issue 9: words fit the device measured on).
+    text = """import torch
+torch.manual_seed(0)
+batches = torch.randn(12, 300, 16)
+w = torch.randn(16)
+for step in range(12):
+    scores = []
+    for row in batches[step]:
+        scores.append((row * w).sum().item())
+    target = torch.tensor(scores)
+"""
+    report = _profile_text(tmp_path, text)
+    assert report.profile.device == "cpu" and report.findings
+    for f in report.findings:
+        if "sync" in f.message:
+            assert "on a GPU" in f.message or not f.evidence.measurable, (f.rule, f.message)

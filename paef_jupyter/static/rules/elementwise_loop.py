@@ -210,7 +210,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
-            f"{names} in Python: ops (kernel launches on a GPU) and usually a device->host sync per row, where "
+            f"{names} in Python: ops (kernel launches on a GPU) and, on a GPU, usually a device->host sync per row, where "
             "the same ops over the whole tensors give every row's value at once",
             fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
                     f"e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
@@ -552,7 +552,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             "this loop compares or counts tensor elements one at a time in Python: an op per element, "
-            "and a device->host sync per element when the result is tested or converted; one "
+            "and, on a GPU, a device->host sync per element when the result is tested or converted; one "
             "vectorised comparison (or `bincount`) over the whole tensors does the same",
             fix=Fix(description=f"count with one vectorised op: `{suggestion}` (if both tensors hold one value "
                     "per item and have the same length)", suggestion=suggestion, safe=False),
@@ -637,7 +637,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             "this loop adds tensor elements into per-class totals one element at a time, using an element "
-            "as a Python index: an op and a device->host sync per element; one `bincount` over the whole "
+            "as a Python index: an op and, on a GPU, a device->host sync per element; one `bincount` over the whole "
             "tensors gives every class's total",
             fix=Fix(description="sum per class with one `bincount` per total (if the indices are class ids in "
                     "range): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
@@ -703,7 +703,7 @@ class ElementwiseLoop(Rule):
                                 f"{small.target.value} += ({code}).sum().item()"))
         self.report(
             node,
-            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and a "
+            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and, on a GPU, a "
             "device->host sync per row); one comparison of the whole batch gives every row's position",
             fix=Fix(description="compare the whole batch once and take each row's first hit with `argmax` "
                     "(if a row holds its target at most once)", suggestion=suggestion, safe=False),
@@ -747,7 +747,7 @@ class ElementwiseLoop(Rule):
             node,
             f"this loop visits `{self.facts.code(node.iter)}` one element at a time to "
             + "; ".join(f"{verb} {', '.join(values)}" for verb, values in done.items())
-            + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
+            + ": one op per element (and, on a GPU, a device->host sync per `.item()`), where one op over the whole tensor "
             "computes every value",
             fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
                     "appending `p.item()` for each `p` in `out`; `(u * emb(cands)).sum(-1)` instead of one score per "
