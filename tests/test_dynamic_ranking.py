@@ -235,7 +235,7 @@ w = torch.randn(16, 4)
 
 
 def make_table(n):
-    return sorted((i * 7919) % 1000 for i in range(n))
+    return sorted(map(str, range(n)))
 
 
 for step in range(12):
@@ -248,7 +248,7 @@ def test_a_helpers_own_python_work_is_found_on_its_line_not_on_the_call(tmp_path
     # Near miss: no static rule sees the helper's work (its argument changes every iteration);
     # the profile finds it where it runs, and the calling line, whose time it is, is no second
     # finding.
-    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "20000 + step"))
+    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
     found = [(f.rule, f.line, f.source) for f in report.findings]
     assert found[0] == ("cpu-function", 7, "dynamic"), found
     assert [f for f in found if f[1] == 11] == [], found
@@ -257,14 +257,14 @@ def test_a_helpers_own_python_work_is_found_on_its_line_not_on_the_call(tmp_path
 def test_a_call_hoisted_by_a_static_finding_holds_the_helpers_lines(tmp_path):
     # The same helper called with a loop-invariant argument: the static finding on the call (hoist
     # it) is the cause, and the line inside the helper that it runs is part of it, not a second one.
-    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "20000"))
+    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "40000"))
     found = [(f.rule, f.line, f.source) for f in report.findings]
     assert found == [("cpu-function", 11, "both")], found
 
 
 def test_a_spread_out_helper_still_makes_its_call_line_a_finding(tmp_path):
     # Near miss: no single line of the helper is a finding, so the call line keeps its cost.
-    body = "".join(f"    t{k} = sorted((i * {k + 7}) % 997 for i in range(2500 + s))\n" for k in range(8))
+    body = "".join(f"    t{k} = sorted(map(str, range({k}, 6000 + s)))\n" for k in range(8))
     text = f"""import torch
 x = torch.randn(64, 16)
 w = torch.randn(16, 4)
