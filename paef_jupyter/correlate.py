@@ -14,7 +14,9 @@ import re
 from dataclasses import replace
 from typing import Iterable
 
-from .model import CellRef, Evidence, Finding, LineStat, Profile, Report, Severity
+from .model import CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+
+LineKey = tuple[tuple[str | None, int | None], int]
 
 # The fraction of a line's measured cost that the rule's fix usually removes.
 SAVING: dict[str, float] = {
@@ -50,6 +52,8 @@ PREDICTED: dict[str, str] = {
     "pageable-transfer": "on a GPU these copies would go through pageable memory and block the host; "
     "not measurable on this CPU run",
 }
+# Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
+HOISTS = frozenset({"cpu-function", "redundant-tensor"})
 # A transfer below this size is "small" (many of them cost more in latency than bandwidth).
 SMALL_COPY_BYTES = 1 << 20
 
@@ -58,7 +62,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     """`max_dynamic` keeps only the costliest dynamic-only findings (the top-K bottlenecks)."""
     total = _profiled_time(profile)
     findings: list[Finding] = []
-    covered: set[tuple[tuple[str | None, int | None], int]] = set()
+    covered: set[LineKey] = set()
     for finding in report.findings:
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines)
         use = None if stats else _loop_use(finding, report, profile)
@@ -67,10 +71,14 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
             covered.add((use.ref.key, use.line))
-    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total))).top(
+    hoisted = {
+        (f.ref.key, line) for f in report.findings if f.rule in HOISTS
+        for line in range(f.line, f.end_line + 1)
+    }
+    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
-    findings += dynamic
+    findings = _less_what_deeper_findings_own(findings + dynamic, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
 
@@ -194,14 +202,112 @@ def _loop_use(finding: Finding, report: Report, profile: Profile) -> LineStat | 
     return profile.line(ref, profile.window_line)
 
 
+def _measured_lines(finding: Finding, report: Report, profile: Profile) -> set[LineKey]:
+    """The lines a finding's evidence was read from (its own, its parts, or the loop's use)."""
+    keys = {(finding.ref.key, line) for line in range(finding.line, finding.end_line + 1)}
+    keys.update((finding.ref.key, line) for line in finding.part_lines)
+    if not _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines):
+        use = _loop_use(finding, report, profile)
+        if use is not None:
+            keys.add((use.ref.key, use.line))
+    return keys
+
+
+def _torch_s(frame: Frame) -> float:
+    """Time of the torch work (ops, torch's own ranges) under a line's frame."""
+    return sum(c.duration_s if c.kind != "python" else _torch_s(c) for c in frame.children)
+
+
+def _inside(tree: Frame | None, outer: set[LineKey], inner: set[LineKey], outside_torch: bool) -> float:
+    """The share of the time of the `outer` lines' frames spent in deeper `inner` lines they
+    called (a helper's lines, a `Dataset.__getitem__` under the loop's header), from the call
+    tree. `outside_torch`: count only the time outside torch work on both sides."""
+
+    def cost(frame: Frame) -> float:
+        return frame.duration_s - (_torch_s(frame) if outside_torch else 0.0)
+
+    def key(frame: Frame) -> LineKey | None:
+        return (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
+
+    def deeper(frame: Frame) -> float:
+        found = 0.0
+        for child in frame.children:
+            k = key(child)
+            if k is not None and k in inner and k not in outer:
+                found += cost(child)
+            elif child.kind == "python" or not outside_torch:  # torch's own ranges hold lines too
+                found += deeper(child)
+        return found
+
+    whole = part = 0.0
+    stack = [tree] if tree is not None else []
+    while stack:
+        frame = stack.pop()
+        if key(frame) in outer:
+            whole += cost(frame)
+            part += deeper(frame)
+        else:
+            stack.extend(frame.children)
+    return min(1.0, part / whole) if whole > 0 else 0.0
+
+
+def _under(tree: Frame | None, key: LineKey, outer: set[LineKey]) -> float:
+    """The share of a line's time spent while one of the `outer` lines had called it."""
+
+    def walk(frame: Frame, inside: bool) -> tuple[float, float]:
+        here = (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref else None
+        if here == key:
+            return frame.duration_s, frame.duration_s if inside else 0.0
+        whole = part = 0.0
+        for child in frame.children:
+            w, p = walk(child, inside or here in outer)
+            whole, part = whole + w, part + p
+        return whole, part
+
+    whole, part = walk(tree, False) if tree is not None else (0.0, 0.0)
+    return part / whole if whole > 0 else 0.0
+
+
+def _less_what_deeper_findings_own(findings: list[Finding], profile: Profile, report: Report) -> list[Finding]:
+    """A line that calls into another finding's lines holds their time too: its saving counts
+    only the rest, so the cause (the helper's line) ranks above the line that called it and no
+    second has been counted twice."""
+    measured = [_measured_lines(f, report, profile) for f in findings]
+    out = []
+    for i, finding in enumerate(findings):
+        ev = finding.evidence
+        if ev is None or not ev.measurable or not ev.estimated_saving_s:
+            out.append(finding)
+            continue
+        others = set().union(*(m for j, m in enumerate(measured) if j != i)) - measured[i]
+        owned = _inside(profile.cpu_tree, measured[i], others, outside_torch=False)
+        if owned <= 0:
+            out.append(finding)
+            continue
+        note = f"less the {owned:.0%} of that time spent in deeper lines that other findings report"
+        ev = replace(ev, estimated_saving_s=ev.estimated_saving_s * (1 - owned), notes=ev.notes + (note,))
+        out.append(replace(finding, evidence=ev))
+    return out
+
+
 def _dynamic_findings(
-    profile: Profile, covered: set[tuple[tuple[str | None, int | None], int]], total: float
+    profile: Profile, covered: set[LineKey], total: float, hoisted: set[LineKey] = frozenset()
 ) -> list[Finding]:
+    """Per line, what no static rule saw. A line's own cost leaves out the deeper lines it
+    called that are findings already (static ones, then the dynamic ones of this pass); a line
+    that runs mostly inside a call a static finding moves out of the loop (`hoisted`) is part of
+    that finding."""
+    candidates = [
+        stat for stat in profile.lines
+        # a line that called into the loop holds all of it: not itself a bottleneck
+        if (stat.ref.key, stat.line) not in covered and not stat.encloses_window
+        and _dynamic_rule(stat, profile, total, covered) is not None
+        and not (hoisted and _under(profile.cpu_tree, (stat.ref.key, stat.line), hoisted) >= 0.5)
+    ]
+    claimed = covered | {(stat.ref.key, stat.line) for stat in candidates}
     out: list[Finding] = []
-    for stat in profile.lines:
-        if (stat.ref.key, stat.line) in covered or stat.encloses_window:
-            continue  # a line that called into the loop holds all of it: not itself a bottleneck
-        found = _dynamic_rule(stat, profile, total)
+    for stat in candidates:
+        found = _dynamic_rule(stat, profile, total, claimed)
         if found is not None:
             rule, severity, message, explanation = found
             ev = evidence_of([stat], profile, total, rule)
@@ -221,7 +327,10 @@ def _dynamic_findings(
     return out
 
 
-def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, Severity, str, str] | None:
+def _dynamic_rule(
+    stat: LineStat, profile: Profile, total: float, claimed: set[LineKey]
+) -> tuple[str, Severity, str, str] | None:
+    """`claimed`: lines that are findings already; a deeper one's time is not this line's."""
     n = _iterations([stat])
     gpu = profile.device != "cpu"
     per_iter = (lambda count: count / n) if n else (lambda count: count / stat.hits if stat.hits > 1 else 0.0)
@@ -260,6 +369,9 @@ def _dynamic_rule(stat: LineStat, profile: Profile, total: float) -> tuple[str, 
         )
     in_loop = n and stat.hits >= n
     cpu_only = stat.cpu_time_s - stat.op_time_s
+    if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
+        here = {(stat.ref.key, stat.line)}
+        cpu_only *= 1 - _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         if (
             profile.window_ref is not None

@@ -42,6 +42,7 @@ def _profile_text(tmp_path: Path, text: str) -> Report:
         ("ping_pong.py", "ping-pong", 10),
         ("redundant_tensor.py", "redundant-tensor", 11),
         ("list_to_tensor.py", "list-to-tensor", 11),
+        ("graph_retention_metric.py", "graph-retention", 20),
     ],
 )
 def test_the_dominant_antipattern_is_first_with_measured_evidence(program, rule, line):
@@ -187,3 +188,157 @@ for step in range(60):
     report = _profile_text(tmp_path, text)
     found = [(f.rule, f.line) for f in report.findings]
     assert found[0] == ("cpu-function", 8), found
+
+
+# --- a line that calls into another finding's lines holds their time: it is not the cause ---
+
+HELPER_DICT_AS_LIST = """import random
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+random.seed(0)
+store = {"x": [[random.random() for _ in range(32)] for _ in range(3000)],
+         "y": [random.randrange(3) for _ in range(3000)]}
+
+
+def get_batch(records, lo):
+    xb = torch.tensor(records["x"][lo:lo + 768])
+    yb = torch.tensor(records["y"][lo:lo + 768])
+    return xb, yb
+
+
+net = nn.Linear(32, 3)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+for it in range(12):
+    xb, yb = get_batch(store, (it * 768) % 2000)
+    loss = F.cross_entropy(net(xb), yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_the_helpers_finding_outranks_the_line_that_calls_it(tmp_path):
+    # The call line's time is the helper's dict-of-lists conversion, already a finding: it is no
+    # "CPU work outside torch" of its own, and the finding's saving is not counted twice.
+    report = _profile_text(tmp_path, HELPER_DICT_AS_LIST)
+    found = [(f.rule, f.line) for f in report.findings]
+    assert found[0] == ("dict-as-list", 12), found
+    assert ("cpu-function", 20) not in found, found
+    assert report.findings[0].evidence.measurable
+
+
+HELPER_WORK = """import torch
+x = torch.randn(64, 16)
+w = torch.randn(16, 4)
+
+
+def make_table(n):
+    return sorted(map(str, range(n)))
+
+
+for step in range(12):
+    table = make_table(ARG)
+    y = x @ w
+"""
+
+
+def test_a_helpers_own_python_work_is_found_on_its_line_not_on_the_call(tmp_path):
+    # Near miss: no static rule sees the helper's work (its argument changes every iteration);
+    # the profile finds it where it runs, and the calling line, whose time it is, is no second
+    # finding.
+    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
+    found = [(f.rule, f.line, f.source) for f in report.findings]
+    assert found[0] == ("cpu-function", 7, "dynamic"), found
+    assert [f for f in found if f[1] == 11] == [], found
+
+
+def test_a_call_hoisted_by_a_static_finding_holds_the_helpers_lines(tmp_path):
+    # The same helper called with a loop-invariant argument: the static finding on the call (hoist
+    # it) is the cause, and the line inside the helper that it runs is part of it, not a second one.
+    report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "40000"))
+    found = [(f.rule, f.line, f.source) for f in report.findings]
+    assert found == [("cpu-function", 11, "both")], found
+
+
+def test_a_spread_out_helper_still_makes_its_call_line_a_finding(tmp_path):
+    # Near miss: no single line of the helper is a finding, so the call line keeps its cost.
+    body = "".join(f"    t{k} = sorted(map(str, range({k}, 6000 + s)))\n" for k in range(8))
+    text = f"""import torch
+x = torch.randn(64, 16)
+w = torch.randn(16, 4)
+
+
+def features(s):
+{body}    return t0
+
+
+for step in range(12):
+    f = features(step)
+    y = x @ w
+"""
+    report = _profile_text(tmp_path, text)
+    found = [(f.rule, f.line) for f in report.findings]
+    assert found[0] == ("cpu-function", 19), found
+
+
+def test_loop_invariant_numpy_in_getitem_outranks_the_loader_that_calls_it(tmp_path):
+    # `Dataset.__getitem__` re-derives statistics of the whole table per item: the line is the
+    # cause; the loader without workers (its time holds that line's) comes after it.
+    text = """import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+rng = np.random.default_rng(0)
+
+
+class Table(Dataset):
+    def __init__(self, rows, labels):
+        self.rows, self.labels = rows, labels
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, i):
+        std = np.std(self.rows, axis=0) + 1e-6
+        return torch.from_numpy((self.rows[i] / std).astype(np.float32)), int(self.labels[i])
+
+
+loader = DataLoader(Table(rng.normal(size=(3000, 16)), rng.integers(0, 2, 3000)), batch_size=16)
+clf = torch.nn.Linear(16, 2)
+opt = torch.optim.SGD(clf.parameters(), lr=0.1)
+for step, (xb, yb) in enumerate(loader):
+    loss = F.cross_entropy(clf(xb), yb)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    if step == 10:
+        break
+"""
+    report = _profile_text(tmp_path, text)
+    found = [(f.rule, f.line) for f in report.findings]
+    assert found[0] == ("cpu-function", 17), [(f.rule, f.line, f.source, f.evidence.estimated_saving_s) for f in report.findings]
+    loader = next(f for f in report.findings if f.rule == "sync-dataloader")
+    assert any("deeper lines that other findings report" in n for n in loader.evidence.notes)
+
+
+def test_cards_on_a_cpu_run_speak_of_syncs_as_what_a_gpu_would_do(tmp_path):
+    # Per-row `.item()` values collected into a tensor: on this CPU nothing waits on a device, so
+    # a card that names the sync says it is a GPU's (issue 9: words fit the device measured on).
+    text = """import torch
+torch.manual_seed(0)
+batches = torch.randn(12, 300, 16)
+w = torch.randn(16)
+for step in range(12):
+    scores = []
+    for row in batches[step]:
+        scores.append((row * w).sum().item())
+    target = torch.tensor(scores)
+"""
+    report = _profile_text(tmp_path, text)
+    assert report.profile.device == "cpu" and report.findings
+    for f in report.findings:
+        if "sync" in f.message:
+            assert "on a GPU" in f.message or not f.evidence.measurable, (f.rule, f.message)

@@ -38,6 +38,8 @@ FunctionNode = cst.FunctionDef
 # `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
 # (the lists and dicts its constructor read).
 _OWN_FLAG_METHODS = frozenset({"train", "eval"})
+# A module's own tensors: its parameters (`weight`, `bias`) and BatchNorm's running statistics.
+_MODULE_TENSORS = frozenset({"weight", "bias", "running_mean", "running_var"})
 _is_call = type_test(cst.Call)
 _is_loop = type_test(cst.For, cst.While)
 _is_function = type_test(cst.FunctionDef)
@@ -1130,6 +1132,8 @@ class Facts:
                 return Kind.TENSOR
             if isinstance(expr.value, cst.Name) and expr.value.value == "self":
                 return self._kind_of_self_attr(expr)
+            if expr.attr.value in _MODULE_TENSORS and self.kind(expr.value) is Kind.MODULE:
+                return Kind.TENSOR  # `model.fc.weight`: a module's parameter
             return Kind.UNKNOWN
         if isinstance(expr, cst.Subscript):
             base = self.kind(expr.value)

@@ -210,7 +210,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
-            f"{names} in Python: ops (kernel launches on a GPU) and usually a device->host sync per row, where "
+            f"{names} in Python: ops (kernel launches on a GPU) and, on a GPU, usually a device->host sync per row, where "
             "the same ops over the whole tensors give every row's value at once",
             fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
                     f"e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
@@ -399,7 +399,14 @@ class ElementwiseLoop(Rule):
                     for el in value.slice)
 
     def _sum_target(self, name: cst.Name) -> bool:
+        """`total` of `total += v`, or either `total` of `total = total + v`."""
         parent = self.facts.parent(name)
+        if isinstance(parent, cst.AssignTarget):
+            parent = self.facts.parent(parent)
+            return isinstance(parent, cst.Assign) and _self_sum(parent) is not None
+        if isinstance(parent, cst.BinaryOperation) and parent.left is name:
+            assign = self.facts.parent(parent)
+            return isinstance(assign, cst.Assign) and assign.value is parent and _self_sum(assign) is not None
         return isinstance(parent, cst.AugAssign) and parent.target is name
 
     def _reducing_block(self, stmts: Sequence[cst.BaseStatement], var: str, written: set[str], sums: list[str]) -> bool:
@@ -425,7 +432,12 @@ class ElementwiseLoop(Rule):
             if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1):
                 return False
             small = stmt.body[0]
-            if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
+            added = _self_sum(small) if isinstance(small, cst.Assign) else None
+            if added is not None and small.targets[0].target.value not in written | {var}:  # type: ignore[union-attr]
+                if not self._row_value(added, written):
+                    return False
+                sums.append(small.targets[0].target.value)  # type: ignore[union-attr]
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
                     and small.targets[0].target.value != var:
                 if not self._row_value(small.value, written):
                     return False
@@ -540,7 +552,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             "this loop compares or counts tensor elements one at a time in Python: an op per element, "
-            "and a device->host sync per element when the result is tested or converted; one "
+            "and, on a GPU, a device->host sync per element when the result is tested or converted; one "
             "vectorised comparison (or `bincount`) over the whole tensors does the same",
             fix=Fix(description=f"count with one vectorised op: `{suggestion}` (if both tensors hold one value "
                     "per item and have the same length)", suggestion=suggestion, safe=False),
@@ -625,7 +637,7 @@ class ElementwiseLoop(Rule):
         self.report(
             node,
             "this loop adds tensor elements into per-class totals one element at a time, using an element "
-            "as a Python index: an op and a device->host sync per element; one `bincount` over the whole "
+            "as a Python index: an op and, on a GPU, a device->host sync per element; one `bincount` over the whole "
             "tensors gives every class's total",
             fix=Fix(description="sum per class with one `bincount` per total (if the indices are class ids in "
                     "range): " + "; ".join(f"`{t}`" for t in sums), suggestion="\n".join(sums), safe=False),
@@ -691,7 +703,7 @@ class ElementwiseLoop(Rule):
                                 f"{small.target.value} += ({code}).sum().item()"))
         self.report(
             node,
-            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and a "
+            "this loop finds each row's hit position one row at a time (a comparison, a `nonzero` and, on a GPU, a "
             "device->host sync per row); one comparison of the whole batch gives every row's position",
             fix=Fix(description="compare the whole batch once and take each row's first hit with `argmax` "
                     "(if a row holds its target at most once)", suggestion=suggestion, safe=False),
@@ -735,7 +747,7 @@ class ElementwiseLoop(Rule):
             node,
             f"this loop visits `{self.facts.code(node.iter)}` one element at a time to "
             + "; ".join(f"{verb} {', '.join(values)}" for verb, values in done.items())
-            + ": one op per element (and a device->host sync per `.item()`), where one op over the whole tensor "
+            + ": one op per element (and, on a GPU, a device->host sync per `.item()`), where one op over the whole tensor "
             "computes every value",
             fix=Fix(description="compute the values on the whole tensor at once (e.g. `preds = out.reshape(-1)` instead of "
                     "appending `p.item()` for each `p` in `out`; `(u * emb(cands)).sum(-1)` instead of one score per "
@@ -932,13 +944,24 @@ class ElementwiseLoop(Rule):
             return method in _TENSOR_ONLY or (method in _TENSOR_KEEPING and self._is_tensor(expr.func.value, depth - 1))
         if isinstance(expr, cst.Attribute):
             made = expr.value
-            return expr.attr.value in ("weight", "bias") or (
+            return expr.attr.value in ("weight", "bias") and not self._plain_object(made) or (
                 expr.attr.value in ("indices", "values") and isinstance(made, cst.Call)
                 and isinstance(made.func, cst.Attribute) and made.func.attr.value in _PAIRED_RESULTS)
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
             return value is not None and self._is_tensor(value, depth - 1)
         return False
+
+    def _plain_object(self, expr: cst.BaseExpression) -> bool:
+        """A name bound to an instance of a local class that is no `nn.Module` (or to a
+        `SimpleNamespace`): its `.weight` is whatever the code put there, not a parameter."""
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        if not isinstance(value, cst.Call):
+            return False
+        if (self.facts.qualified_name(value.func) or "") == "types.SimpleNamespace":
+            return True
+        cls = self.facts.classes.get(value.func.value) if isinstance(value.func, cst.Name) else None
+        return cls is not None and self.facts._kind_of_class(cls) is Kind.UNKNOWN
 
     def _indexes_a_tensor(self, loop: cst.For, variables: tuple[str, ...]) -> bool:
         for n in self.facts.walk(loop.body):
@@ -1209,6 +1232,16 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _self_sum(assign: cst.Assign) -> cst.BaseExpression | None:
+    """`v` of `total = total + v` (or `- v`): the spelled-out `total += v`."""
+    value = assign.value
+    if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) \
+            and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
+            and isinstance(value.left, cst.Name) and value.left.value == assign.targets[0].target.value:
+        return value.right
+    return None
 
 
 def _increment(stmt: cst.BaseStatement) -> str | None:

@@ -14,6 +14,14 @@ from .base import Rule
 # Methods whose result carries no autograd history.
 _DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
 _DEPTH = 8
+# Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
+# model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
+_GRAD_KEEPING = frozenset({
+    "softmax", "log_softmax", "sigmoid", "tanh", "relu", "exp", "log", "abs", "pow", "square", "sqrt",
+    "mean", "sum", "amax", "amin", "norm", "std", "var", "max", "min", "float", "double", "clamp",
+})
+# Methods returning (values, indices): only the values keep the graph.
+_PAIRED = frozenset({"max", "min", "topk", "sort", "median", "kthvalue", "mode"})
 
 
 class GraphRetention(Rule):
@@ -136,7 +144,8 @@ class GraphRetention(Rule):
         backwarded |= self._loss_terms(loop, backwarded)
         leaves = [leaf for leaf in _leaves(added)
                   if (isinstance(leaf, cst.Name) and leaf.value in backwarded) or self._carries_graph(leaf, _DEPTH)]
-        leaves += [call for call in _called(added) if self._returns_backwarded_loss(call)]
+        leaves += [call for call in _called(added)
+                   if self._returns_backwarded_loss(call) or self._metric_with_graph(call, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
             return
         edits = tuple(edit for leaf in leaves for edit in append_call(self.facts, leaf, "detach"))
@@ -245,6 +254,33 @@ class GraphRetention(Rule):
             if not returns or not all(isinstance(r.value, cst.Name) and r.value.value in backwarded for r in returns):
                 return False
         return bool(callees)
+
+    def _metric_with_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """`logits.softmax(1).max(1).values.mean()`: a chain of graph-keeping tensor methods
+        (the values of a (values, indices) pair included) on a model's output."""
+        if depth == 0:
+            return False
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _GRAD_KEEPING:
+            return self._graph_source(expr.func.value, depth - 1)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "values":
+            pair = expr.value
+        elif isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+                and isinstance(expr.slice[0].slice.value, cst.Integer) and expr.slice[0].slice.value.value == "0":
+            pair = expr.value
+        else:
+            return False
+        return isinstance(pair, cst.Call) and isinstance(pair.func, cst.Attribute) and pair.func.attr.value in _PAIRED \
+            and bool(pair.args) and self._graph_source(pair.func.value, depth - 1)
+
+    def _graph_source(self, expr: cst.BaseExpression, depth: int) -> bool:
+        """A name bound to a model's output, a graph-keeping metric chain on one, or arithmetic
+        on them (`(p.exp() * p).sum()`)."""
+        if isinstance(expr, cst.BinaryOperation):
+            return not _string_format(expr) and (
+                self._graph_source(expr.left, depth - 1) or self._graph_source(expr.right, depth - 1))
+        if isinstance(expr, cst.UnaryOperation):
+            return self._graph_source(expr.expression, depth - 1)
+        return (isinstance(expr, cst.Name) and self._carries_graph(expr, depth)) or self._metric_with_graph(expr, depth)
 
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True if `expr` is (built from) the output of a model or loss module: it requires grad."""

@@ -110,8 +110,8 @@ class ListToTensor(Rule):
         self.report(
             hot[0].call,
             f"`{vals.value}` collects `{shown}` on every iteration and `{constructor}({vals.value})` "
-            + ("converts the Python scalars back: each conversion to a Python scalar is a device->host "
-               "copy and a sync, and the list is read element by element" if item else
+            + ("converts the Python scalars back: each conversion to a Python scalar is, on a GPU, a "
+               "device->host copy and a sync, and the list is read element by element" if item else
                "reads every tensor back element by element through Python"),
             fix=fix,
         )

@@ -39,8 +39,8 @@ class SyncDataLoader(Rule):
     severity = Severity.LOW
     explanation = (
         "With `num_workers=0` the training process itself runs `Dataset.__getitem__` for every "
-        "sample and collates the batch, between two steps: the GPU waits while Python decodes, "
-        "augments and converts. Worker processes (`num_workers>0`, kept alive across epochs with "
+        "sample and collates the batch, between two steps: the step (and on a GPU, the device) waits "
+        "while Python decodes, augments and converts. Worker processes (`num_workers>0`, kept alive across epochs with "
         "`persistent_workers=True`) prepare the next batches while the current step runs. Static "
         "analysis only sees that per-sample Python work exists; the profiler says whether loading "
         "is on the critical path."
@@ -94,7 +94,7 @@ class SyncDataLoader(Rule):
         self.report(
             node,
             f"`{name}` loads every batch in the training process ({work}) between steps: with "
-            "`num_workers=0` the GPU waits for it; worker processes would prepare the next batches "
+            "`num_workers=0` each step waits for it (on a GPU, the device idles meanwhile); worker processes would prepare the next batches "
             "during the current step",
             fix=Fix(
                 description=(
