@@ -669,7 +669,7 @@ class Facts:
         # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
         # receiver): a module the unit imports and never binds is no object the loop changes.
         return frozenset(n for n in names if n in self._defs or not (
-            n in self._modules or isinstance(self.namespace.get(n), types.ModuleType)))
+            n in self._modules or n in self.prior.aliases or isinstance(self.namespace.get(n), types.ModuleType)))
 
     def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of

@@ -1,7 +1,8 @@
-"""A helper defined in one notebook cell and called from the training loop of a later cell is
-judged at that call: a call under `if step % N == 0:` runs every N steps, not every step
+"""Facts across notebook cells (public11). A helper defined in one cell and called from the
+training loop of a later cell is judged at that call: a call under `if step % N == 0:` runs every N steps, not every step
 (public11: an HF course notebook's `evaluate()`, whose final `loss.item()` was reported as a
-sync "on every training step" because its caller sat in another cell)."""
+sync "on every training step" because its caller sat in another cell). A module imported in an
+earlier cell is no object a later cell's loop changes."""
 
 from __future__ import annotations
 
@@ -72,3 +73,23 @@ def test_a_call_in_the_helper_cell_itself_still_counts() -> None:
 def test_one_periodic_and_one_per_step_call_site_is_per_step() -> None:
     both = _loop("val = evaluate()", "step % eval_steps == 0") + "        last = evaluate()\n"
     assert _syncs(SETUP, HELPER, both) == [(1, 8)]
+
+
+def test_a_module_imported_in_an_earlier_cell_is_no_object_the_loop_changes() -> None:
+    """`np.random.choice(...)` in a later cell's loop does not make `np` (imported in the first
+    cell) a changing name: `np.eye(voc_size)` there is the same array every iteration."""
+    imports = "import numpy as np\nimport torch\n"
+    helper = (
+        "voc_size = 6\n"
+        "def random_batch(pairs, size):\n"
+        "    rows = []\n"
+        "    for i in np.random.choice(range(len(pairs)), size, replace=False):\n"
+        "        rows.append(np.eye(voc_size)[pairs[i][0]])\n"
+        "    return rows\n"
+    )
+    loop = "pairs = [[1, 2], [3, 4]]\nfor step in range(3):\n    x = torch.tensor(np.stack(random_batch(pairs, 2)))\n"
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate((imports, helper, loop))]
+    found = [(f.ref.cell, f.line) for f in analyze_units(units, rules=["cpu-function"]).findings]
+    assert found == [(1, 5)]
+    same_cell = [SourceUnit(CellRef("nb.ipynb", 0), imports + helper + loop)]
+    assert [f.line for f in analyze_units(same_cell, rules=["cpu-function"]).findings] == [7]
