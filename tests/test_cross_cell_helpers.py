@@ -93,3 +93,31 @@ def test_a_module_imported_in_an_earlier_cell_is_no_object_the_loop_changes() ->
     assert found == [(1, 5)]
     same_cell = [SourceUnit(CellRef("nb.ipynb", 0), imports + helper + loop)]
     assert [f.line for f in analyze_units(same_cell, rules=["cpu-function"]).findings] == [7]
+
+
+TRAIN_STEP = (
+    "def update(x, y):\n"
+    "    loss = (model(x.to(device, non_blocking=True)) - y.to(device, non_blocking=True)).pow(2).mean()\n"
+    "    opt.zero_grad()\n"
+    "    loss.backward()\n"
+    "    opt.step()\n"
+    "    return loss.item()\n"
+)
+
+
+def _agent_loop(guard: str) -> str:
+    return (
+        "memory = []\n"
+        "x, y = torch.randn(4, 2), torch.randn(4, 1)\n"
+        "for frame in range(100):\n"
+        "    memory.append(frame)\n"
+        f"    if {guard}:\n"
+        "        losses = update(x, y)\n"
+    )
+
+
+def test_a_guard_around_a_helper_that_is_the_training_step_still_counts_every_step() -> None:
+    """`if len(memory) > 32: agent.update_parameters(...)` (a replay agent), `if frame % 4 == 0:`:
+    the guard picks when to train; each call is one optimizer step, which reads the loss."""
+    assert _syncs(SETUP, TRAIN_STEP, _agent_loop("len(memory) > 32")) == [(1, 6)]
+    assert _syncs(SETUP, TRAIN_STEP, _agent_loop("frame % 4 == 0")) == [(1, 6)]

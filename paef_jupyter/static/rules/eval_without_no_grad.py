@@ -13,7 +13,7 @@ from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
-from ._frozen_forward import frozen_forwards
+from ._frozen_forward import frozen_forwards, optimised
 from ._support import grad_disabled, hot_loop, is_grad_off_call, torch_alias
 from ._tensor_facts import rarely_runs
 from .base import Rule
@@ -78,7 +78,8 @@ class EvalWithoutNoGrad(Rule):
         would keep them without a graph under `no_grad`."""
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "detach" and not node.args
-                and isinstance(func.value, cst.Call) and self._model_call(func.value)):
+                and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
+                and self._model_call(func.value)) or self._trained(func.value.func.value):
             return
         stmt = self.facts.statement_of(node)
         loop = hot_loop(self.facts, node)
@@ -96,6 +97,12 @@ class EvalWithoutNoGrad(Rule):
             fix=Fix(description=f"run the forward under `{torch}.no_grad()` (same values, no graph)",
                     suggestion=self._suggestion(stmt, torch), safe=False),
         )
+
+    def _trained(self, model: str) -> bool:
+        """Some optimizer, in this unit or an earlier cell, updates `model` (a GAN's generator run
+        on noise and detached for the discriminator's step is trained by its own step)."""
+        units = {id(f): f for f, _ in (*self.facts.prior._values.values(), *self.facts.prior.functions.values())}
+        return any(optimised(f, model) for f in (self.facts, *units.values()))
 
     def _regrads(self, detach: cst.Call, stmt: cst.SimpleStatementLine) -> bool:
         """`model(x).detach().requires_grad_()`: the detached result becomes a leaf that records again."""

@@ -560,6 +560,8 @@ class HostSync(Rule):
         # (`if step % 500 == 0: val_logs = self._valid_epoch(step)`), here or in the unit that
         # calls it (a notebook's `evaluate()` defined in one cell, called in a later cell's loop).
         func = self.facts.enclosing_function(node)
+        if func is not None and steps_itself(self.facts, func.body):
+            return True  # the helper is the training step: a guard at its call (`if len(memory) > 32:`) picks when to train
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(self._judged_in(owner)._every_step(call, loop, depth - 1) for owner, call in sites)
 
