@@ -671,7 +671,7 @@ class Facts:
         # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
         # receiver): a module the unit imports and never binds is no object the loop changes.
         return frozenset(n for n in names if n in self._defs or not (
-            n in self._modules or isinstance(self.namespace.get(n), types.ModuleType)))
+            n in self._modules or n in self.prior.aliases or isinstance(self.namespace.get(n), types.ModuleType)))
 
     def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of
@@ -693,7 +693,7 @@ class Facts:
                 for func in self._local_callees(call):
                     if func not in seen:
                         seen.add(func)
-                        out |= self.names_written(func.body)
+                        out |= self.names_written(func.body) - _own_locals(func)
                         work.append(func.body)
                 if call is not except_call:
                     self._note_mutations(call, out)
@@ -819,17 +819,29 @@ class Facts:
         `model` (a step of that optimizer changes them all). Values computed from a name
         (`xb = x @ w`) hold no reference to it and are not followed."""
         out: set[str] = set()
-        work = [(n, 0) for n in self.names_read(made) - self._read_for_shape_only(made)]
+        scope = self.enclosing_function(made)
+        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made)]
         while work:
-            name, depth = work.pop()
+            name, depth, scope = work.pop()
             if name in out or self._imported(name) or self._holds_constant(name):
                 continue
             out.add(name)
-            for d in self._defs.get(name, ()):
+            for d in self._scoped_defs(name, scope):
                 value = d.value if d.value is not None else d.element
                 if value is not None and depth < 4:
-                    work.extend((n, depth + 1) for n in self._referenced(value))
+                    work.extend((n, depth + 1, d.function) for n in self._referenced(value))
         return out
+
+    def _scoped_defs(self, name: str, scope: FunctionNode | None) -> list:
+        """The bindings of `name` as seen from `scope`: its own, else those of the innermost
+        enclosing function (or the module) that binds it; a helper's local of the same name is
+        another variable."""
+        defs = self._defs.get(name, ())
+        while True:
+            own = [d for d in defs if d.function is scope]
+            if own or scope is None:
+                return own
+            scope = self.enclosing_function(scope)
 
     def _read_for_shape_only(self, expr: cst.BaseExpression) -> set[str]:
         """Names `expr` reads only for their shape (`X.shape[1]`, `x.size(0)`, `len(x)`, `x.ndim`):
@@ -1604,6 +1616,23 @@ def _dict_kind(values: list[Kind]) -> Kind:
     if values and all(v is Kind.TENSOR for v in values):
         return Kind.DICT_OF_TENSOR
     return Kind.DICT
+
+
+def _own_locals(func: FunctionNode) -> set[str]:
+    """Names `func` binds as its own locals (`batch = [...]`, `for n in ...`), not declared
+    `global`/`nonlocal` and not its parameters: rebinding them changes nothing its caller sees
+    (a helper's `target_batch = [...]` is not the caller's loop variable of the same name)."""
+    declared: set[str] = set()
+    bound: set[str] = set()
+    for node in walk(func.body, into_scopes=False):
+        if isinstance(node, (cst.Global, cst.Nonlocal)):
+            declared.update(n.name.value for n in node.names)
+        elif isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.For, cst.NamedExpr)) \
+                and isinstance(node.target, (cst.Name, cst.Tuple, cst.List)):
+            bound.update(bound_names(node.target))
+        elif isinstance(node, cst.WithItem) and node.asname is not None:
+            bound.update(bound_names(node.asname.name))
+    return bound - declared - _params(func)
 
 
 def _params(func: FunctionNode) -> set[str]:

@@ -69,14 +69,14 @@ def fixed_input_forwards(facts: Facts, loop: Loop) -> Iterator[tuple[cst.SimpleS
                 and all(a.keyword is None and not a.star and isinstance(a.value, cst.Name) for a in call.args)):
             continue
         name, inputs = call.func.value, [a.value.value for a in call.args]  # type: ignore[attr-defined]
-        if name in changed or any(i in changed or i == name or mutated_in_place(facts, i, loop.node) or _optimised(facts, i)
+        if name in changed or any(i in changed or i == name or mutated_in_place(facts, i, loop.node) or optimised(facts, i)
                                   for i in inputs):
             continue
         if _put_in_eval(facts, name, loop) and _frozen(facts, name, loop, evaluated=True):
             yield stmt, call
 
 
-def _optimised(facts: Facts, name: str) -> bool:
+def optimised(facts: Facts, name: str) -> bool:
     """`name` is what some optimisation changes: handed to a `torch.optim` optimizer
     (`Adam([target])`, style transfer's image), or a leaf whose gradient or data the program
     touches (`target.requires_grad_()`, `x.data -= lr * x.grad`)."""

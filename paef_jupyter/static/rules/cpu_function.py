@@ -33,6 +33,9 @@ _ARRAY_WORK = frozenset({"mean", "std", "var", "sum", "prod", "min", "max", "arg
 # NumPy allocations: their only input is a shape; what matters is what the loop writes into them.
 _ALLOCATIONS = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty", "numpy.full", "numpy.zeros_like", "numpy.ones_like",
                           "numpy.empty_like", "numpy.full_like"})
+# NumPy constructors whose whole content follows from their sizes: `np.eye(n)[label]` builds n*n values to read n.
+_SIZED_CONSTANTS = {"numpy.eye": "eye", "numpy.identity": "identity", "numpy.arange": "positions",
+                    "numpy.linspace": "grid", "numpy.tri": "lower"}
 _PURE_BUILTINS = frozenset({"len", "min", "max", "sum", "abs", "float", "int", "round", "sorted", "list", "tuple",
                             "range", "zip", "enumerate", "dict", "set"})
 _IMPURE_METHODS = frozenset({"pop", "popitem", "popleft", "next", "send", "read", "readline"})
@@ -75,6 +78,8 @@ class CpuFunction(Rule):
             return
         what = self._cpu_only(node)
         if what is None:
+            if self._constant_array_indexed(node, loop, in_loop):
+                return
             if in_loop and self._host_tensor_helper(node):
                 self._shuffled_batch(node, "CPU preprocessing")
             return
@@ -109,6 +114,34 @@ class CpuFunction(Rule):
             fix=fix,
             end_node=self._chain_end if in_loop else None,
         )
+
+    def _constant_array_indexed(self, node: cst.Call, loop: Loop, in_loop: bool) -> bool:
+        """`np.eye(n_classes)[label]` (the one-hot idiom), `np.arange(n)[mask]` on every iteration
+        with `n` the same each time: a whole array built from sizes alone, only to read part of
+        it. A hint: the read rows are views, and of one shared array once it is hoisted, so a
+        caller changing one in place would change the others. True when reported."""
+        if (self.facts.qualified_name(node.func) or "") not in _SIZED_CONSTANTS:
+            return False
+        parent = self.facts.parent(node)
+        if not isinstance(parent, cst.Subscript) or parent.value is not node:
+            return False
+        target = self._hoist_target(node) if in_loop else (loop if self._invariant(node, loop) else None)
+        if target is None:
+            return False
+        self._reported.add(node)
+        code = self.facts.code(node)
+        name = fresh_name(self.facts, _SIZED_CONSTANTS[self.facts.qualified_name(node.func) or ""], self._names)
+        self._names.add(name)
+        where = "inside the loop" if in_loop else "in a function called on every iteration"
+        self.report(
+            node,
+            f"`{code}` builds a whole array {where} from the same sizes every time, only to index it: "
+            "the same values are recomputed on the CPU every iteration",
+            fix=Fix(description=f"build it once before the loop (`{name} = {code}`) and index `{name}` here. Not "
+                    "rewritten: the rows read from it would be views of one shared array", suggestion=f"{name} = {code}",
+                    safe=False),
+        )
+        return True
 
     def _counted_by_loading(self, node: cst.Call) -> bool:
         """`len(list(train_loader))` in a loop (seen in public scripts, to size a progress bar):

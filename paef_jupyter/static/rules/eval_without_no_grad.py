@@ -13,8 +13,9 @@ from ..types import Kind
 from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
-from ._frozen_forward import frozen_forwards
-from ._support import grad_disabled, is_grad_off_call, torch_alias
+from ._frozen_forward import frozen_forwards, optimised
+from ._support import grad_disabled, hot_loop, is_grad_off_call, torch_alias
+from ._tensor_facts import rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -69,6 +70,48 @@ class EvalWithoutNoGrad(Rule):
             self._section(stmt, section)
         for stmt, block in held_out_checks(self.facts, self._model_call):
             self._held_out(stmt, block)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        """`next_q = target_net(next_states).detach()` on every training step (a DQN's target
+        network, a teacher's logits): the forward records a graph that `.detach()` drops at once.
+        A hint: a module whose forward keeps its activations for later (a hook, an attribute)
+        would keep them without a graph under `no_grad`."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "detach" and not node.args
+                and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
+                and self._model_call(func.value)) or self._trained(func.value.func.value):
+            return
+        stmt = self.facts.statement_of(node)
+        loop = hot_loop(self.facts, node)
+        if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1 \
+                or not isinstance(stmt.body[0], cst.Assign) or loop is None or loop.kind != "train" \
+                or rarely_runs(self.facts, node, loop) or grad_disabled(self.facts, node) \
+                or self._regrads(node, stmt):
+            return
+        torch = torch_alias(self.facts) or "torch"
+        forward = self.facts.code(func.value)
+        self.report(
+            stmt,
+            f"`{forward}` records an autograd graph on every training step only for `.detach()` to drop it "
+            f"(time per op); run it under `with {torch}.no_grad():`",
+            fix=Fix(description=f"run the forward under `{torch}.no_grad()` (same values, no graph)",
+                    suggestion=self._suggestion(stmt, torch), safe=False),
+        )
+
+    def _trained(self, model: str) -> bool:
+        """Some optimizer, in this unit or an earlier cell, updates `model` (a GAN's generator run
+        on noise and detached for the discriminator's step is trained by its own step)."""
+        units = {id(f): f for f, _ in (*self.facts.prior._values.values(), *self.facts.prior.functions.values())}
+        return any(optimised(f, model) for f in (self.facts, *units.values()))
+
+    def _regrads(self, detach: cst.Call, stmt: cst.SimpleStatementLine) -> bool:
+        """`model(x).detach().requires_grad_()`: the detached result becomes a leaf that records again."""
+        for anc in self.facts.ancestors(detach):
+            if anc is stmt:
+                return False
+            if isinstance(anc, cst.Attribute) and anc.attr.value in _NEEDS_GRAD_METHODS | _GRAPH_STATE:
+                return True
+        return False
 
     def _held_out(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
         """MorvanZhou's `if step % 50 == 0: test_output = cnn(test_x)`: a hint, since the wrap

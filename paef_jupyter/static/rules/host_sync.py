@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Callable
 
 import libcst as cst
@@ -700,11 +701,19 @@ class HostSync(Rule):
                     or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
             child = anc
-        # A helper: once per iteration, unless every call of it in this unit sits in a branch of
-        # the step (`if step % 500 == 0: val_logs = self._valid_epoch(step)`).
+        # A helper: once per iteration, unless every call of it sits in a branch of the step
+        # (`if step % 500 == 0: val_logs = self._valid_epoch(step)`), here or in the unit that
+        # calls it (a notebook's `evaluate()` defined in one cell, called in a later cell's loop).
         func = self.facts.enclosing_function(node)
+        if func is not None and steps_itself(self.facts, func.body):
+            return True  # the helper is the training step: a guard at its call (`if len(memory) > 32:`) picks when to train
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
-        return not sites or any(owner is not self.facts or self._every_step(call, loop, depth - 1) for owner, call in sites)
+        return not sites or any(self._judged_in(owner)._every_step(call, loop, depth - 1) for owner, call in sites)
+
+    def _judged_in(self, owner: Facts) -> "HostSync":
+        """This rule reading another unit (the cell or module holding a call site): branches,
+        loops and names of that call are that unit's."""
+        return self if owner is self.facts else HostSync(dataclasses.replace(self.ctx, facts=owner))
 
     def _gpu_arm(self, branch: cst.If | cst.IfExp, arm: cst.CSTNode) -> bool:
         """`arm` is the branch taken whenever the program runs on a CUDA device (the only runs where
