@@ -25,12 +25,9 @@ _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "trange", "progress_bar"})
 
 def torch_alias(facts: Facts) -> str | None:
     """The local name of the `torch` module: imported by the unit, an earlier cell, or the namespace."""
-    for aliases in (facts.aliases, facts.prior.aliases):
-        for local, target in aliases.items():
-            if target == "torch":
-                return local
-    value = facts.namespace.get("torch")
-    return "torch" if getattr(value, "__name__", None) == "torch" else None
+    from ._tensor_facts import module_alias  # (imports this module)
+
+    return module_alias(facts, "torch")
 
 
 def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:

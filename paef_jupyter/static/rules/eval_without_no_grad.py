@@ -20,6 +20,8 @@ from .base import Rule
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+# Calls that read the grad mode itself: code that makes them behaves differently under no_grad.
+_GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
     "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
@@ -115,7 +117,7 @@ class EvalWithoutNoGrad(Rule):
         edits = self._wrap(loop.node, torch or "torch")
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
-        unseen = self._unseen_users(loop) or unseen_code or self._fast_path_modules()
+        unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._fast_path_modules()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -200,8 +202,8 @@ class EvalWithoutNoGrad(Rule):
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items):
                 return True  # the user already chose where grad is off
-            if isinstance(n, cst.Attribute) and n.attr.value in ("grad", "requires_grad"):
-                return True
+            if isinstance(n, cst.Attribute) and n.attr.value in {"grad", *_GRAPH_STATE}:
+                return True  # (`out.grad_fn is not None` tells the two modes apart)
             if isinstance(n, cst.Call):
                 func = n.func
                 if isinstance(func, cst.Attribute) and func.attr.value in _NEEDS_GRAD_METHODS:
@@ -216,7 +218,8 @@ class EvalWithoutNoGrad(Rule):
     def _later_cell_backward(self, loop: Loop) -> bool:
         """A later cell of the notebook back-propagates and reads what this loop builds (the list
         it appends outputs to, a name it binds): test-time adaptation on collected predictions
-        needs their graph, so the loop is not only evaluation. A loop inside a function is left
+        needs their graph, so the loop is not only evaluation. A later cell that reads whether
+        a graph was recorded (`logits.requires_grad`, `.grad_fn`) would read another answer. A loop inside a function is left
         out: a later training cell calling `validate(...)` beside its own backward is the norm."""
         if loop.function is not None:
             return False
@@ -235,6 +238,11 @@ class EvalWithoutNoGrad(Rule):
                 or (later.qualified_name(c.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
                 for c in later.calls_in(later.module))
             if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+                return True
+            graph_read = {root for n in later.walk(later.module)  # `print(logits.requires_grad)`
+                          if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE
+                          and (root := root_name(n.value)) is not None}
+            if (graph_read - later.names_written(later.module)) & built:
                 return True
         return False
 
@@ -267,6 +275,16 @@ class EvalWithoutNoGrad(Rule):
             and self.facts._function_at(call.func) is None
             for call in self.facts.calls_in(loop.node.body)
         )
+
+    def _grad_mode_read(self) -> str:
+        """Why code of this unit may act differently under no_grad ('' if nothing says so): a call
+        of `torch.is_grad_enabled()` (a forward that checkpoints, counts or logs only with grad on)."""
+        for call in self.facts.calls_in(self.facts.module):
+            if (self.facts.qualified_name(call.func) or "") in _GRAD_MODE_QUERIES:
+                line = self.facts.position(call).start.line
+                return (f"line {line} asks `{self.facts.code(call.func)}()`: code reached from this loop may take "
+                        "another branch under no_grad (what it computes, counts or prints may change)")
+        return ""
 
     def _fast_path_modules(self) -> str:
         """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
@@ -366,7 +384,8 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(n, cst.Call):
                 func = n.func
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
-                    or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+                    or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") \
+                    or self._opaque_callee(n)
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
@@ -431,6 +450,16 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _opaque_callee(self, call: cst.Call) -> bool:
+        """A call whose body no name shows: `getattr(total, "backward")()`, `ACTIONS["bw"](total)`,
+        `partial(...)(x)`, or a parameter of the calling function (`finish(total)`, given a
+        callback by its caller). Any of them may back-propagate what it is handed."""
+        func = call.func
+        if isinstance(func, (cst.Call, cst.Subscript)):
+            return True
+        scope = self.facts.enclosing_function(call)
+        return isinstance(func, cst.Name) and scope is not None and self._parameter(scope, func.value)
 
     def _escapes_enclosing_function(self, loop: Loop) -> bool:
         """A loop in a nested function that binds a `nonlocal` name or stores into a name its
