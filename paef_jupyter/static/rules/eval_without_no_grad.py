@@ -14,7 +14,7 @@ from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
-from ._support import grad_disabled, is_grad_off_call, torch_alias
+from ._support import grad_disabled, graph_names, is_grad_off_call, opaque_call, text_sinks, torch_alias
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -31,8 +31,6 @@ _MODEL_WORDS = frozenset({
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 # What these give carries no autograd graph: a value that reaches `backward()` only through them
 # (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
-_GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort"})
-_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
 # Modules with a fused inference fast path taken only when grad is off (or no parameter needs it).
 _FAST_PATH_MODULES = frozenset({
     "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
@@ -117,7 +115,8 @@ class EvalWithoutNoGrad(Rule):
         edits = self._wrap(loop.node, torch or "torch")
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
-        unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._fast_path_modules()
+        unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
+            or self._fast_path_modules()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -286,6 +285,27 @@ class EvalWithoutNoGrad(Rule):
                         "another branch under no_grad (what it computes, counts or prints may change)")
         return ""
 
+    def _shown_with_graph(self, loop: Loop) -> str:
+        """Why the rewrite may change printed text ('' if nothing says so): a value the loop
+        computes with the model is printed or formatted as a tensor (`print(out[:2])`,
+        f"{total / n}"): its text shows `grad_fn=<...>` only while a graph is recorded."""
+        carried: set[str] = set()
+        for n in self.facts.walk(loop.node.body):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
+                    and self._graph_names(n.value):
+                carried |= set(self._bound(n))
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
+                carried.add(root)
+        carried -= data_only_products(self.facts, loop, carried)
+        start = self.facts.order(loop.node)
+        for shown in text_sinks(self.facts, self._scope(loop)):
+            if self.facts.order(shown) > start and self._graph_names(shown) & carried:
+                line = self.facts.position(shown).start.line
+                return (f"line {line} prints `{self.facts.code(shown)}` as a tensor: its text shows `grad_fn=<...>` "
+                        "while autograd records a graph, and not under no_grad")
+        return ""
+
     def _fast_path_modules(self) -> str:
         """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
         grad off, attention and transformer layers take PyTorch's fused fast path, whose results
@@ -385,7 +405,8 @@ class EvalWithoutNoGrad(Rule):
                 func = n.func
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") \
-                    or self._opaque_callee(n)
+                    or opaque_call(self.facts, n, parameters=self.facts.enclosing_function(n) is loop.function
+                                   and self.facts.order(n) > start)
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
@@ -450,16 +471,6 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
-
-    def _opaque_callee(self, call: cst.Call) -> bool:
-        """A call whose body no name shows: `getattr(total, "backward")()`, `ACTIONS["bw"](total)`,
-        `partial(...)(x)`, or a parameter of the calling function (`finish(total)`, given a
-        callback by its caller). Any of them may back-propagate what it is handed."""
-        func = call.func
-        if isinstance(func, (cst.Call, cst.Subscript)):
-            return True
-        scope = self.facts.enclosing_function(call)
-        return isinstance(func, cst.Name) and scope is not None and self._parameter(scope, func.value)
 
     def _escapes_enclosing_function(self, loop: Loop) -> bool:
         """A loop in a nested function that binds a `nonlocal` name or stores into a name its
@@ -586,17 +597,7 @@ class EvalWithoutNoGrad(Rule):
         return False
 
     def _graph_names(self, value: cst.BaseExpression) -> set[str]:
-        """The names `value` reads through which an autograd graph can pass: not those read only
-        under a call that drops it (`scores.topk(k).indices.tolist()`, `int(n)`, `x.detach()`) or in
-        a comparison (a bool tensor)."""
-        cut: set[cst.CSTNode] = set()
-        for node in self.facts.walk(value):
-            if node not in cut and _graphless(self.facts, node):
-                cut.update(self.facts.walk(node))
-        read = self.facts.names_read(value)
-        if not cut:
-            return read
-        return read & {n.value for n in self.facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
+        return graph_names(self.facts, value)
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
@@ -650,18 +651,6 @@ def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple
             and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *value.elements)):
         return [(set(bound_names(t.value)), v.value) for t, v in zip(target.elements, value.elements)]
     return [(set(bound_names(target)), value)]
-
-
-def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Comparison):
-        return True
-    if isinstance(node, cst.Attribute) and node.attr.value == "indices":
-        return True  # `values.topk(k).indices`
-    if not isinstance(node, cst.Call):
-        return False
-    func = node.func
-    return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
-        or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
 
 
 def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:
