@@ -15,7 +15,7 @@ from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
 from ..facts import Facts, Loop, method_of_object
-from ..names import keyword_arg
+from ..names import bound_names, keyword_arg
 from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -57,6 +57,22 @@ def graph_names(facts: Facts, value: cst.BaseExpression) -> set[str]:
     if not cut:
         return read
     return read & {n.value for n in facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
+
+
+def graph_derived(facts: Facts, names: set[str], scope: cst.CSTNode) -> set[str]:
+    """`names` and every name `scope` binds from a value through which their graph can pass
+    (`avg = running_loss / n`, `shown = avg`), by name, wherever the binding stands."""
+    derived, grew = set(names), True
+    while grew:
+        grew = False
+        for n in facts.walk(scope):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
+                    and graph_names(facts, n.value) & derived:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                new = {name for t in targets for name in bound_names(t)} - derived
+                derived |= new
+                grew = grew or bool(new)
+    return derived
 
 
 def text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression]:

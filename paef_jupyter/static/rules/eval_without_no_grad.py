@@ -14,7 +14,7 @@ from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
-from ._support import grad_disabled, graph_names, is_grad_off_call, opaque_call, text_sinks, torch_alias
+from ._support import grad_disabled, graph_derived, graph_names, is_grad_off_call, opaque_call, text_sinks, torch_alias
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -298,6 +298,7 @@ class EvalWithoutNoGrad(Rule):
                     and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
                 carried.add(root)
         carried -= data_only_products(self.facts, loop, carried)
+        carried = graph_derived(self.facts, carried, self._scope(loop))
         start = self.facts.order(loop.node)
         for shown in text_sinks(self.facts, self._scope(loop)):
             if self.facts.order(shown) > start and self._graph_names(shown) & carried:

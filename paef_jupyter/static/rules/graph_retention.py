@@ -8,7 +8,7 @@ from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind
-from ._support import append_call, grad_disabled, graph_names, opaque_call, text_sinks
+from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
 from .base import Rule
 
 # Methods whose result carries no autograd history.
@@ -160,8 +160,9 @@ class GraphRetention(Rule):
         printed or formatted as a tensor (its text shows `grad_fn=<...>` only with the graph), or
         asked whether it has one (`total.requires_grad`, `history[0].grad_fn`)."""
         inside = set(self.facts.walk(node))
+        derived = graph_derived(self.facts, {total}, self.facts.module)
         for shown in text_sinks(self.facts, self.facts.module):
-            if shown not in inside and total in graph_names(self.facts, shown):
+            if shown not in inside and graph_names(self.facts, shown) & derived:
                 return (f"line {self.facts.position(shown).start.line} prints `{self.facts.code(shown)}` as a tensor: "
                         "its text shows `grad_fn=<...>` before the rewrite, not after")
         for n in self.facts.walk(self.facts.module):
