@@ -837,3 +837,33 @@ train(config, model, batches, batches)
     assert scan(tmp_path / "train_eval.py", "host-sync") == []
     write(tmp_path, {"run.py": run.format(move="").replace('torch.device("cuda" if torch.cuda.is_available() else "cpu")', '"cpu"')})
     assert scan(tmp_path / "run.py", "host-sync") == []
+
+
+def test_an_evaluation_loop_whose_graph_a_later_cell_reads_is_not_wrapped() -> None:
+    """A later cell that asks whether the loop's output recorded a graph
+    (`logits.requires_grad`, `.grad_fn`) reads another answer under no_grad: the loop is left
+    alone; a later cell reading only the output's values (near-miss) keeps the rewrite."""
+    loop = ("import torch\nmodel = torch.nn.Linear(4, 3)\nbatches = [torch.randn(2, 4) for _ in range(3)]\n"
+            "model.eval()\ncorrect = 0\nfor xb in batches:\n    logits = model(xb)\n"
+            "    correct += int(logits.argmax(1).sum())\n")
+    for later, automatic in (("print(logits.requires_grad)\n", False),
+                             ("print(logits.grad_fn is not None)\n", False),
+                             ("print(logits.argmax(1))\n", True)):
+        found = [f for f in analyze(_cells(loop, later), rules=["eval-without-no-grad"]).findings if f.ref.cell == 0]
+        assert [bool(f.fix and f.fix.automatic) for f in found] == ([True] if automatic else []), later
+
+
+def test_a_round_trip_whose_source_a_later_cell_changes_is_copied() -> None:
+    """`targets = torch.tensor(pseudo.cpu().numpy())` made a copy; `pseudo.detach()` shares
+    `pseudo`'s memory, which a later cell changes in place (`pseudo.add_(1)`, through an alias):
+    the rewrite keeps a `.clone()`; a later cell that only reads `pseudo` (near-miss) needs none."""
+    cell = ("import torch\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            "pseudo = torch.randint(0, 3, (5,), device=device)\nfor step in range(2):\n"
+            "    targets = torch.tensor(pseudo.cpu().numpy()).to(device)\n    print((targets + 1).sum())\n")
+    for later, clone in (("pseudo.add_(1)\nprint(targets)\n", True),
+                         ("p = pseudo\np[0] = 7\nprint(targets)\n", True),
+                         ("print(pseudo.sum(), targets)\n", False)):
+        found = [f for f in analyze(_cells(cell, later), rules=["ping-pong"]).findings
+                 if f.ref.cell == 0 and f.fix and f.fix.automatic]
+        assert len(found) == 1, later
+        assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)

@@ -72,6 +72,12 @@ _PURE_BUILTINS = frozenset({
     "abs", "int", "float", "str", "zip", "enumerate", "map", "filter", "round", "bool",
     "isinstance", "reversed", "any", "all", "divmod", "pow",
 })
+# Decorators that keep a function's result a function of its arguments (`lru_cache` hands back
+# the object the first call made, as a hoisted value would be).
+_PURE_DECORATORS = frozenset({
+    "torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "functools.lru_cache", "functools.cache",
+    "staticmethod",
+})
 _IMPURE_METHODS = frozenset({
     "get", "next", "__next__", "read", "readline", "readlines", "random", "randn", "rand",
     "integers", "choice", "sample", "shuffle", "normal", "uniform", "poll", "recv", "pop",
@@ -1048,6 +1054,8 @@ class Facts:
         func = self.functions[name]
         if any(isinstance(n, (cst.Global, cst.Nonlocal)) for n in self.walk(func.body)):
             return False
+        if any((self.qualified_name(_decorator_callee(d.decorator)) or "") not in _PURE_DECORATORS for d in func.decorators):
+            return False  # a decorator may replace the body: count calls, draw, keep state
         varying = frozenset(_params(func) | self.names_written(func.body))
         pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, func) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
@@ -1633,6 +1641,11 @@ def _own_locals(func: FunctionNode) -> set[str]:
         elif isinstance(node, cst.WithItem) and node.asname is not None:
             bound.update(bound_names(node.asname.name))
     return bound - declared - _params(func)
+
+
+def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
+    """`torch.no_grad` for `@torch.no_grad()`, the decorator itself when it is not called."""
+    return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
 def _params(func: FunctionNode) -> set[str]:

@@ -15,7 +15,7 @@ from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
 from ..facts import Facts, Loop, method_of_object
-from ..names import keyword_arg
+from ..names import bound_names, keyword_arg
 from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -23,14 +23,96 @@ _SET_GRAD = frozenset({"torch.set_grad_enabled", "torch.autograd.set_grad_enable
 _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "trange", "progress_bar"})
 
 
+# Calls whose result carries no autograd graph whatever their argument.
+_GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort", "size", "numel", "dim"})
+_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
+# What turns its arguments into text as they are: a tensor's text shows `grad_fn=<...>` while
+# it records a graph, so detaching it (or computing it under no_grad) changes what is printed.
+_TEXT_CALLS = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.format"})
+_TEXT_METHODS = frozenset({"info", "debug", "warning", "warn", "error", "critical", "write", "format",
+                           "set_postfix", "set_postfix_str", "set_description"})
+
+
+def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Comparison):
+        return True
+    if isinstance(node, cst.Attribute) and node.attr.value in ("indices", "shape", "dtype", "device"):
+        return True  # `values.topk(k).indices`, `x.shape[0]`
+    if not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
+        or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
+
+
+def graph_names(facts: Facts, value: cst.BaseExpression) -> set[str]:
+    """The names `value` reads through which an autograd graph can pass: not those read only
+    under a call that drops it (`scores.topk(k).indices.tolist()`, `int(n)`, `x.detach()`) or in
+    a comparison (a bool tensor)."""
+    cut: set[cst.CSTNode] = set()
+    for node in facts.walk(value):
+        if node not in cut and _graphless(facts, node):
+            cut.update(facts.walk(node))
+    read = facts.names_read(value)
+    if not cut:
+        return read
+    return read & {n.value for n in facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
+
+
+def graph_derived(facts: Facts, names: set[str], scope: cst.CSTNode) -> set[str]:
+    """`names` and every name `scope` binds from a value through which their graph can pass
+    (`avg = running_loss / n`, `shown = avg`), by name, wherever the binding stands."""
+    derived, grew = set(names), True
+    while grew:
+        grew = False
+        for n in facts.walk(scope):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
+                    and graph_names(facts, n.value) & derived:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                new = {name for t in targets for name in bound_names(t)} - derived
+                derived |= new
+                grew = grew or bool(new)
+    return derived
+
+
+def text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Expressions in `scope` whose value is turned into text as it is: arguments of `print`,
+    `str`, `repr`, `format`, a logger's or a progress bar's methods, `"...".format(...)`, the
+    right side of `"..." % ...`, and f-string fields."""
+    for n in facts.walk(scope):
+        if isinstance(n, cst.FormattedStringExpression):
+            yield n.expression
+        elif isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo) \
+                and isinstance(n.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+            yield n.right
+        elif isinstance(n, cst.Call):
+            qualified = facts.qualified_name(n.func) or ""
+            method = isinstance(n.func, cst.Attribute) and n.func.attr.value in _TEXT_METHODS \
+                and not qualified.startswith(("torch.", "numpy.", "math."))
+            if qualified in _TEXT_CALLS or method:
+                yield from (a.value for a in n.args)
+
+
+def opaque_call(facts: Facts, call: cst.Call, parameters: bool = True) -> bool:
+    """A call whose body no name shows: `getattr(total, "backward")()`, `ACTIONS["bw"](total)`,
+    `partial(...)(x)`, or (with `parameters`) a parameter of the calling function other than
+    `self` (`finish(total)`, a callback its caller chose). Any of them may back-propagate what
+    it is handed."""
+    func = call.func
+    if isinstance(func, (cst.Call, cst.Subscript)):
+        return True
+    scope = facts.enclosing_function(call)
+    if not parameters or not isinstance(func, cst.Name) or scope is None or func.value == "self":
+        return False
+    params = scope.params
+    return any(p.name.value == func.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+
+
 def torch_alias(facts: Facts) -> str | None:
     """The local name of the `torch` module: imported by the unit, an earlier cell, or the namespace."""
-    for aliases in (facts.aliases, facts.prior.aliases):
-        for local, target in aliases.items():
-            if target == "torch":
-                return local
-    value = facts.namespace.get("torch")
-    return "torch" if getattr(value, "__name__", None) == "torch" else None
+    from ._tensor_facts import module_alias  # (imports this module)
+
+    return module_alias(facts, "torch")
 
 
 def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:

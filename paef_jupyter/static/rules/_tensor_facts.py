@@ -388,6 +388,12 @@ def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(mutated_in_place(facts, n, scope) for n in aliases(facts, name, scope))
 
 
+def changed_after_unit(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """`name`, bound at a notebook cell's top level (`scope` is the module), is changed in place
+    by a later cell of the notebook (`pseudo.add_(1)` two cells down), through any alias there."""
+    return scope is facts.module and any(changed_in_place(later, name, later.module) for later in facts.later)
+
+
 def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     """Every use of `name` in `scope` reads the value where it stands and keeps no reference
     to it: an operand of arithmetic or a comparison, the receiver of a tensor method that is
@@ -686,10 +692,11 @@ def module_alias(facts: Facts, module: str) -> str | None:
     """The local name under which `module` (`torch`, `torch.nn.functional`) is reachable."""
     for aliases in (facts.aliases, facts.prior.aliases):  # this cell's imports, then earlier cells'
         for local, target in aliases.items():
-            if target == module and "." not in local and (aliases is facts.aliases or not bound_in_unit(facts, local)):
+            if target == module and "." not in local and not rebound_in_unit(facts, local) \
+                    and (aliases is facts.aliases or not bound_in_unit(facts, local)):
                 return local
     for local, value in facts.namespace.items():
-        if isinstance(value, types.ModuleType) and value.__name__ == module:
+        if isinstance(value, types.ModuleType) and value.__name__ == module and not bound_in_unit(facts, local):
             return local
     if module != "torch" and module.startswith("torch."):
         torch = module_alias(facts, "torch")
@@ -741,6 +748,24 @@ def uniform_list(value: object, budget: int = 2_000_000) -> bool:
             continue
         kind = type(first)
         return kind in _LEAF_TYPES and all(type(v) is kind for v in level)
+    return False
+
+
+def rebound_in_unit(facts: Facts, name: str) -> bool:
+    """`name` is bound somewhere in the unit other than by an import: a parameter, an assignment,
+    a loop or comprehension variable (`B, C, F, T = x.shape`): code written with `name` there
+    (`F.leaky_relu`) would not reach the imported module."""
+    for node in reads_of(facts, name):
+        parent = facts.parent(node)
+        if isinstance(parent, cst.Param) and parent.name is node:
+            return True
+        outer = node
+        while isinstance(facts.parent(outer), (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+            outer = facts.parent(outer)
+        if isinstance(facts.parent(outer), cst.CompFor) and facts.parent(outer).target is outer:
+            return True
+        if is_binding(facts, node) and not any(isinstance(a, (cst.Import, cst.ImportFrom)) for a in facts.ancestors(node)):
+            return True
     return False
 
 

@@ -95,7 +95,7 @@ class CpuThenMove(Rule):
         spelled = func.attr.value != "cuda" or isinstance(device, (cst.Integer, cst.SimpleString)) \
             or (isinstance(device, cst.Call) and (self.facts.qualified_name(device.func) or "") == "torch.device")
         # device generators draw other numbers; a window's cosines may round differently there
-        safe = name not in RANDOM_FACTORIES | WINDOWS and exact and spelled
+        safe = name not in RANDOM_FACTORIES | WINDOWS and exact and spelled and _device_keyword_keeps_meaning(factory)
         fix = Fix(
             description=f"create it on the device: `{suggestion}`",
             edits=(replace(self.facts, node, new_call),) if safe else (),
@@ -225,7 +225,7 @@ class CpuThenMove(Rule):
                     or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args) \
                     or self._sites.site(factory) is not None:
                 return
-            exact = exact and piece_exact and name not in RANDOM_FACTORIES
+            exact = exact and piece_exact and name not in RANDOM_FACTORIES and _device_keyword_keeps_meaning(factory)
             factories.append(factory)
         placed = _Placed({f: _with_device(f, device) for f in factories})
         new_call = cast(cst.BaseExpression, node.func.value.visit(placed))  # type: ignore[attr-defined]
@@ -452,6 +452,15 @@ class _Placed(cst.CSTTransformer):
             self.done += 1
             return self.replacements[original_node]
         return updated_node
+
+
+def _device_keyword_keeps_meaning(factory: cst.Call) -> bool:
+    """`device=` can be added to `factory` and give what the move gave: no `**opts` (which may
+    already carry `device`: a TypeError), no `requires_grad=` (built on the device the tensor is
+    a leaf that gets `.grad`; moved, the leaf stays on the host and the copy gets none)."""
+    return not any(a.star == "**" or (a.keyword is not None and a.keyword.value == "requires_grad"
+                                      and not (isinstance(a.value, cst.Name) and a.value.value == "False"))
+                   for a in factory.args)
 
 
 def _with_device(factory: cst.Call, device: cst.BaseExpression) -> cst.Call:

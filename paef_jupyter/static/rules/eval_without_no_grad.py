@@ -14,13 +14,15 @@ from ..names import bound_names, mutated_names, root_name
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
-from ._support import grad_disabled, hot_loop, is_grad_off_call, torch_alias
+from ._support import grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, opaque_call, text_sinks, torch_alias
 from ._tensor_facts import rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+# Calls that read the grad mode itself: code that makes them behaves differently under no_grad.
+_GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
     "resnet", "unet", "convnet", "qnet", "mlp", "cnn", "rnn", "lstm", "gru", "transformer", "vae", "gan", "bert",
@@ -30,8 +32,6 @@ _MODEL_WORDS = frozenset({
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 # What these give carries no autograd graph: a value that reaches `backward()` only through them
 # (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
-_GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort"})
-_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
 # Modules with a fused inference fast path taken only when grad is off (or no parameter needs it).
 _FAST_PATH_MODULES = frozenset({
     "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
@@ -158,7 +158,8 @@ class EvalWithoutNoGrad(Rule):
         edits = self._wrap(loop.node, torch or "torch")
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
-        unseen = self._unseen_users(loop) or unseen_code or self._fast_path_modules()
+        unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
+            or self._fast_path_modules()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -243,8 +244,8 @@ class EvalWithoutNoGrad(Rule):
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items):
                 return True  # the user already chose where grad is off
-            if isinstance(n, cst.Attribute) and n.attr.value in ("grad", "requires_grad"):
-                return True
+            if isinstance(n, cst.Attribute) and n.attr.value in {"grad", *_GRAPH_STATE}:
+                return True  # (`out.grad_fn is not None` tells the two modes apart)
             if isinstance(n, cst.Call):
                 func = n.func
                 if isinstance(func, cst.Attribute) and func.attr.value in _NEEDS_GRAD_METHODS:
@@ -259,7 +260,8 @@ class EvalWithoutNoGrad(Rule):
     def _later_cell_backward(self, loop: Loop) -> bool:
         """A later cell of the notebook back-propagates and reads what this loop builds (the list
         it appends outputs to, a name it binds): test-time adaptation on collected predictions
-        needs their graph, so the loop is not only evaluation. A loop inside a function is left
+        needs their graph, so the loop is not only evaluation. A later cell that reads whether
+        a graph was recorded (`logits.requires_grad`, `.grad_fn`) would read another answer. A loop inside a function is left
         out: a later training cell calling `validate(...)` beside its own backward is the norm."""
         if loop.function is not None:
             return False
@@ -278,6 +280,11 @@ class EvalWithoutNoGrad(Rule):
                 or (later.qualified_name(c.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
                 for c in later.calls_in(later.module))
             if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+                return True
+            graph_read = {root for n in later.walk(later.module)  # `print(logits.requires_grad)`
+                          if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE
+                          and (root := root_name(n.value)) is not None}
+            if (graph_read - later.names_written(later.module)) & built:
                 return True
         return False
 
@@ -310,6 +317,38 @@ class EvalWithoutNoGrad(Rule):
             and self.facts._function_at(call.func) is None
             for call in self.facts.calls_in(loop.node.body)
         )
+
+    def _grad_mode_read(self) -> str:
+        """Why code of this unit may act differently under no_grad ('' if nothing says so): a call
+        of `torch.is_grad_enabled()` (a forward that checkpoints, counts or logs only with grad on)."""
+        for call in self.facts.calls_in(self.facts.module):
+            if (self.facts.qualified_name(call.func) or "") in _GRAD_MODE_QUERIES:
+                line = self.facts.position(call).start.line
+                return (f"line {line} asks `{self.facts.code(call.func)}()`: code reached from this loop may take "
+                        "another branch under no_grad (what it computes, counts or prints may change)")
+        return ""
+
+    def _shown_with_graph(self, loop: Loop) -> str:
+        """Why the rewrite may change printed text ('' if nothing says so): a value the loop
+        computes with the model is printed or formatted as a tensor (`print(out[:2])`,
+        f"{total / n}"): its text shows `grad_fn=<...>` only while a graph is recorded."""
+        carried: set[str] = set()
+        for n in self.facts.walk(loop.node.body):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
+                    and self._graph_names(n.value):
+                carried |= set(self._bound(n))
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
+                carried.add(root)
+        carried -= data_only_products(self.facts, loop, carried)
+        carried = graph_derived(self.facts, carried, self._scope(loop))
+        start = self.facts.order(loop.node)
+        for shown in text_sinks(self.facts, self._scope(loop)):
+            if self.facts.order(shown) > start and self._graph_names(shown) & carried:
+                line = self.facts.position(shown).start.line
+                return (f"line {line} prints `{self.facts.code(shown)}` as a tensor: its text shows `grad_fn=<...>` "
+                        "while autograd records a graph, and not under no_grad")
+        return ""
 
     def _fast_path_modules(self) -> str:
         """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
@@ -409,7 +448,9 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(n, cst.Call):
                 func = n.func
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
-                    or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+                    or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") \
+                    or opaque_call(self.facts, n, parameters=self.facts.enclosing_function(n) is loop.function
+                                   and self.facts.order(n) > start)
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
@@ -561,7 +602,6 @@ class EvalWithoutNoGrad(Rule):
         pass of a loop around both (`loss = (w * ce).mean(); loss.backward()` then the scoring loop
         that sets `w`): follow each read to the bindings it can see, in program order, and ask
         whether the loop's value is read before something else replaces it."""
-        start = self.facts.order(loop.node)
         end = max(self.facts.order(n) for n in self.facts.walk(loop.node))
         around = set(self.facts.ancestors(loop.node))
 
@@ -600,17 +640,7 @@ class EvalWithoutNoGrad(Rule):
         return False
 
     def _graph_names(self, value: cst.BaseExpression) -> set[str]:
-        """The names `value` reads through which an autograd graph can pass: not those read only
-        under a call that drops it (`scores.topk(k).indices.tolist()`, `int(n)`, `x.detach()`) or in
-        a comparison (a bool tensor)."""
-        cut: set[cst.CSTNode] = set()
-        for node in self.facts.walk(value):
-            if node not in cut and _graphless(self.facts, node):
-                cut.update(self.facts.walk(node))
-        read = self.facts.names_read(value)
-        if not cut:
-            return read
-        return read & {n.value for n in self.facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
+        return graph_names(self.facts, value)
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
@@ -664,18 +694,6 @@ def _paired(target: cst.BaseExpression, value: cst.BaseExpression) -> list[tuple
             and not any(isinstance(el, cst.StarredElement) for el in (*target.elements, *value.elements)):
         return [(set(bound_names(t.value)), v.value) for t, v in zip(target.elements, value.elements)]
     return [(set(bound_names(target)), value)]
-
-
-def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
-    if isinstance(node, cst.Comparison):
-        return True
-    if isinstance(node, cst.Attribute) and node.attr.value == "indices":
-        return True  # `values.topk(k).indices`
-    if not isinstance(node, cst.Call):
-        return False
-    func = node.func
-    return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
-        or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
 
 
 def _helper_receiver(facts: Facts, call: cst.Call) -> set[str]:

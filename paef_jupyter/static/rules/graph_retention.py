@@ -6,9 +6,9 @@ import libcst as cst
 
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
-from ..names import bound_names
+from ..names import bound_names, root_name
 from ..types import Kind
-from ._support import append_call, grad_disabled
+from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
 from .base import Rule
 
 # Methods whose result carries no autograd history.
@@ -153,14 +153,33 @@ class GraphRetention(Rule):
         parts = shown.body if isinstance(shown, cst.SimpleStatementLine) else (shown,)
         new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
+        review = self._graph_seen(total, node)
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
             f"{how} chains every step's autograd graph onto `{total}`: its nodes, and any tensors they "
             "saved that no backward freed, stay alive, so memory grows with every iteration; `.detach()` "
             "keeps the value without the graph (and, unlike `.item()`, without a sync)",
-            fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code),
+            fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
+                    review=review),
         )
+
+    def _graph_seen(self, total: str, node: cst.CSTNode) -> str:
+        """Why detaching may change what the program shows ('' if nothing says so): `total` is
+        printed or formatted as a tensor (its text shows `grad_fn=<...>` only with the graph), or
+        asked whether it has one (`total.requires_grad`, `history[0].grad_fn`)."""
+        inside = set(self.facts.walk(node))
+        derived = graph_derived(self.facts, {total}, self.facts.module)
+        for shown in text_sinks(self.facts, self.facts.module):
+            if shown not in inside and graph_names(self.facts, shown) & derived:
+                return (f"line {self.facts.position(shown).start.line} prints `{self.facts.code(shown)}` as a tensor: "
+                        "its text shows `grad_fn=<...>` before the rewrite, not after")
+        for n in self.facts.walk(self.facts.module):
+            if isinstance(n, cst.Attribute) and n.attr.value in ("requires_grad", "grad_fn", "is_leaf") \
+                    and root_name(n.value) == total:
+                return (f"line {self.facts.position(n).start.line} reads `{self.facts.code(n)}`, which the rewrite "
+                        "changes")
+        return ""
 
     def _reset_each_step(self, loop: Loop) -> set[str]:
         """Names bound afresh by a plain assignment in the loop body: they do not outlive a step."""
@@ -188,6 +207,9 @@ class GraphRetention(Rule):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value == "backward":
                 names |= self.facts.names_read(call)  # `loss.backward()`, `accelerator.backward(loss)`
+            elif opaque_call(self.facts, call):  # `finish(total)`, `getattr(total, "backward")()`
+                names |= set().union(*(self.facts.names_read(a.value) for a in call.args)) \
+                    | (self.facts.names_read(func) if isinstance(func, cst.Call) else set())
             elif (self.facts.qualified_name(func) or "").startswith("torch.autograd.") and call.args:
                 names |= self.facts.names_read(call.args[0].value)
         # what flows into a name: its assignments, what callers pass for a parameter, what a function returns

@@ -16,8 +16,12 @@ from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
-from ._tensor_facts import BOOL, FLOAT, INT, caught_in_loop, dtype_of, family
+from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family
 from .base import Rule, RuleContext
+
+# Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
+# promotes to int64 when added to an int); uint8/int8/int16/int32 keep their width and wrap.
+_WIDE_INTEGERS = frozenset({"int64", "long", BOOL})
 
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
@@ -835,7 +839,8 @@ class HostSync(Rule):
         Floats are accumulated as float64 (`.double()`: the same IEEE additions, in the same order);
         integers stay integers only where every other operand is an integer and the total starts
         as one; whatever the analysis cannot type is offered for review."""
-        fam = family(dtype_of(self.facts, value))
+        dtype = dtype_of(self.facts, value)
+        fam = family(dtype)
         initial = _initial_value(self.facts, total, loop)
         if not isinstance(initial, (cst.Integer, cst.Float)):
             return "", f"`{total}` is not proven to start as a Python number before the loop: read back with " \
@@ -844,6 +849,9 @@ class HostSync(Rule):
             return "", f"the dtype of `{self.facts.code(value)}` is not known: a tensor sum rounds in that dtype " \
                 "(float16/bfloat16 stall), not in float64 as Python's does"
         if item and fam in (INT, BOOL) and isinstance(initial, cst.Integer):
+            if dtype not in _WIDE_INTEGERS:
+                return "", f"`{self.facts.code(value)}` is not proven to be int64 or bool: a narrower integer tensor " \
+                    "(uint8, int32) keeps its dtype in the sum and wraps around where Python's int does not"
             if _integer_arithmetic(accumulated, node):
                 return "", ""
             return "", f"`{total}` stays an integer only if every operand of the sum is one: not proven"

@@ -17,6 +17,7 @@ from ._tensor_facts import (
     CONVERT_METHOD,
     PYTHON_SCALAR_DTYPE,
     assigned_value,
+    changed_after_unit,
     changed_in_place,
     dtype_of,
     family,
@@ -656,7 +657,8 @@ class PingPong(Rule):
         if target is None:
             return True
         root = root_name(copy.tensor)
-        return changed_in_place(self.facts, target, scope) or (root is not None and changed_in_place(self.facts, root, scope))
+        return any(changed_in_place(self.facts, name, scope) or changed_after_unit(self.facts, name, scope)
+                   for name in (target, root) if name is not None)
 
     def _only_use(self, name: cst.Name | None) -> bool:
         if name is None:
