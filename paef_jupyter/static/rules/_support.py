@@ -6,6 +6,8 @@ sync, which loops read a loader), not facts about the code every rule needs.
 
 from __future__ import annotations
 
+import re
+import string
 from typing import Iterator
 from weakref import WeakKeyDictionary
 
@@ -77,20 +79,57 @@ def graph_derived(facts: Facts, names: set[str], scope: cst.CSTNode) -> set[str]
 
 def text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression]:
     """Expressions in `scope` whose value is turned into text as it is: arguments of `print`,
-    `str`, `repr`, `format`, a logger's or a progress bar's methods, `"...".format(...)`, the
-    right side of `"..." % ...`, and f-string fields."""
+    `str`, `repr`, `format`, a logger's or a progress bar's methods, `"{}".format(...)`, the
+    right side of `"%s" % ...`, and f-string fields. A numeric format (`{x:.4f}`, `"%.3f" % x`)
+    formats a 0-d tensor's `.item()`: not text of the tensor."""
     for n in facts.walk(scope):
         if isinstance(n, cst.FormattedStringExpression):
-            yield n.expression
+            if n.conversion is not None or n.format_spec is None or not n.format_spec:
+                yield n.expression
         elif isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo) \
                 and isinstance(n.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
-            yield n.right
+            pattern = n.left.evaluated_value if isinstance(n.left, cst.SimpleString) else None
+            if not isinstance(pattern, str) or set(_PERCENT_CONVERSION.findall(pattern)) & set("rsa"):
+                yield n.right
         elif isinstance(n, cst.Call):
             qualified = facts.qualified_name(n.func) or ""
             method = isinstance(n.func, cst.Attribute) and n.func.attr.value in _TEXT_METHODS \
-                and not qualified.startswith(("torch.", "numpy.", "math."))
-            if qualified in _TEXT_CALLS or method:
-                yield from (a.value for a in n.args)
+                and not qualified.startswith(("torch.", "numpy.", "math.")) and not _numeric_format_call(n)
+            if qualified in _TEXT_CALLS or method:  # (text built inside is judged where it is built)
+                yield from (a.value for a in n.args if not _builds_text(facts, a.value))
+
+
+def _builds_text(facts: Facts, node: cst.BaseExpression) -> bool:
+    """An f-string, a `%` or `.format` pattern, or `str(...)`/`repr(...)`: a string whose fields
+    `text_sinks` reaches on their own."""
+    if isinstance(node, (cst.FormattedString, cst.SimpleString, cst.ConcatenatedString)):
+        return True
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Modulo):
+        return isinstance(node.left, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
+    if isinstance(node, cst.Call):
+        func = node.func
+        return (facts.qualified_name(func) or "") in _TEXT_CALLS or (
+            isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, cst.SimpleString))
+    return False
+
+
+_PERCENT_CONVERSION = re.compile(r"%(?:\([^)]*\))?[#0\- +]*(?:\*|\d+)?(?:\.(?:\*|\d+))?[hlL]?([diouxXeEfFgGcrsa%])")
+
+
+def _numeric_format_call(call: cst.Call) -> bool:
+    """`"{:.3f} {:d}".format(...)`: every field of a literal pattern has a format spec and no
+    `!r`/`!s` conversion, so a 0-d tensor is formatted as its number."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "format" and isinstance(func.value, cst.SimpleString)):
+        return False
+    pattern = func.value.evaluated_value
+    if not isinstance(pattern, str):
+        return False
+    try:
+        fields = [(spec, conv) for _, name, spec, conv in string.Formatter().parse(pattern) if name is not None]
+    except ValueError:
+        return False
+    return bool(fields) and all(spec and conv is None for spec, conv in fields)
 
 
 def opaque_call(facts: Facts, call: cst.Call, parameters: bool = True) -> bool:
