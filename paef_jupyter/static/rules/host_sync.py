@@ -56,23 +56,6 @@ def _scalar_value(call: cst.Call) -> cst.BaseExpression | None:
     return None
 
 
-def _ends_in_a_copy(stmt: cst.CSTNode) -> bool:
-    """`pred = out.argmax(1).cpu().numpy()`: the statement's value is a copy to the host, so
-    every device operation it queues runs before the copy, which waits for them all."""
-    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
-        return False
-    small = stmt.body[0]
-    value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _COPY_METHODS
-
-
-def _dotted(expr: cst.BaseExpression) -> bool:
-    """`labels`, `batch.y`, `labels_val.data`: reading it queues no device work."""
-    while isinstance(expr, cst.Attribute):
-        expr = expr.value
-    return isinstance(expr, cst.Name)
-
-
 class HostSync(Rule):
     """Policy for copies of a batch's values to the host (one verdict whatever the chain is
     spelled: `.cpu()`, `.detach().cpu()`, `.cpu().detach().numpy().tolist()`, `.cpu().data`):
@@ -648,14 +631,11 @@ class HostSync(Rule):
         return False
 
     def _already_on_host(self, node: cst.CSTNode) -> bool:
-        """The statement just before (no call in between that could queue device work) copied
-        this tensor to the host, or ended in a copy of another one (`pred = out.argmax(1).cpu().numpy()`
-        before `gt = y.cpu().numpy()`) while this copy queues nothing of its own first: the device
-        is already idle, and this copy waits for nothing."""
+        """The same tensor was copied to the host by the statement just before (no call in between
+        that could queue device work): this copy waits for nothing, the device is already idle."""
         if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
             return False
-        copied = _copied_tensor(node)
-        tensor = self.facts.code(copied)
+        tensor = self.facts.code(_copied_tensor(node))
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
         body = list(getattr(block, "body", ()))
@@ -667,7 +647,7 @@ class HostSync(Rule):
                    and self.facts.code(_copied_tensor(c)) == tensor for c in calls):
                 return True
             if calls:
-                return _ends_in_a_copy(earlier) and _dotted(copied)
+                return False
         return False
 
     def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
