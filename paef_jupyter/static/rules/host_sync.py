@@ -26,6 +26,10 @@ _WIDE_INTEGERS = frozenset({"int64", "long", BOOL})
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
+# `math` functions that take a tensor through `__float__`: a copy to the host, as `float(t)` is.
+_MATH_CONVERSIONS = frozenset(f"math.{f}" for f in (
+    "pow", "sqrt", "exp", "log", "log2", "log10", "log1p", "fabs", "isnan", "isinf", "isfinite", "cos", "sin", "tan",
+    "tanh", "atan", "atan2", "hypot", "copysign", "fmod", "expm1", "erf"))
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _PACKING = frozenset({"pack_padded_sequence"})
@@ -113,6 +117,11 @@ class HostSync(Rule):
             keep = f"{self.facts.code(arg)}.detach()  # stays a tensor on the device; convert once after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies the tensor's value to the host",
                        lambda loop: keep, arg if qualified == "builtins.float" else None)
+        elif qualified in _MATH_CONVERSIONS and self._math_of_a_tensor(node) is not None:
+            arg = self._math_of_a_tensor(node)
+            keep = f"torch.{qualified[len('math.'):]}(...) of `{self.facts.code(arg)}`  # the tensor op stays on the device"
+            self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(arg)}` converts it to a Python "
+                       "float (a copy to the host)", lambda loop: keep)
         elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
         elif isinstance(func, cst.Attribute) and func.attr.value == "add_scalar" and self._summary_writer(func.value):
@@ -120,6 +129,11 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _math_of_a_tensor(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The device tensor a `math.*` call converts (LSTNet's `math.pow(param.grad.data.norm(), 2)`)."""
+        return next((a.value for a in call.args if a.keyword is None and not a.star and self._is_tensor(a.value)
+                     and not on_host(self.facts, a.value)), None)
 
     def _summary_writer(self, receiver: cst.BaseExpression) -> bool:
         """`writer` / `self.writer` is only ever bound to a TensorBoard `SummaryWriter(...)`."""
