@@ -1489,14 +1489,14 @@ class Facts:
                 and self._holds_parameters(expr.args[0].value, named, depth - 1)
         values: list[cst.BaseExpression] | None = None
         if isinstance(expr, cst.Name):
-            values = self.value_sources(expr) if self.value_of(expr) is not None else self._constructed_with(expr)
+            values = self.value_sources(expr) if self.value_of(expr) is not None else self.constructed_with(expr)
         elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
             values = self.assigned_values("self." + expr.attr.value)
             if len(values) != len(self._defs.get("self." + expr.attr.value, ())):
                 return False  # also bound without a value (unpacked, augmented)
         return bool(values) and all(self._holds_parameters(v, named, depth - 1) for v in values)  # type: ignore[union-attr]
 
-    def _constructed_with(self, param: cst.Name) -> list[cst.BaseExpression] | None:
+    def constructed_with(self, param: cst.Name) -> list[cst.BaseExpression] | None:
         """What every `Cls(...)` call of this unit passes for `param` of `Cls.__init__` (None when
         `param` is no such parameter, or some call does not pass it plainly)."""
         func = self.enclosing_function(param)
