@@ -38,6 +38,11 @@ FunctionNode = cst.FunctionDef
 # `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
 # (the lists and dicts its constructor read).
 _OWN_FLAG_METHODS = frozenset({"train", "eval"})
+# torch's containers of modules and of parameters: what indexing one of them gives.
+_CONTAINERS = {
+    **{f"torch.nn.{c}": Kind.MODULE for c in ("Sequential", "ModuleList", "ModuleDict")},
+    **{f"torch.nn.{c}": Kind.TENSOR for c in ("ParameterList", "ParameterDict")},
+}
 # A module's own tensors: its parameters (`weight`, `bias`) and BatchNorm's running statistics.
 _MODULE_TENSORS = frozenset({"weight", "bias", "running_mean", "running_var"})
 _is_call = type_test(cst.Call)
@@ -1157,6 +1162,10 @@ class Facts:
             return Kind.UNKNOWN
         if isinstance(expr, cst.Subscript):
             base = self.kind(expr.value)
+            if base is Kind.MODULE and len(expr.slice) == 1:
+                container = self._container_of(expr.value)
+                if container is not None:
+                    return container
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
             if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
@@ -1318,6 +1327,27 @@ class Facts:
                     return Kind.UNKNOWN
                 kinds.add(self.kind(value.elements[index].value))
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
+    def _container_of(self, expr: cst.BaseExpression) -> Kind | None:
+        """What an element of `expr` is when every binding of `expr` (a name, or `self.<attr>`) is
+        built by one of torch's module containers (moved or switched: `nn.Sequential(...).to(d)`):
+        a module for `Sequential`/`ModuleList`/`ModuleDict` (`self.model[0].weight`), a tensor for
+        `ParameterList`/`ParameterDict`. None otherwise (a class of the program's own may give
+        anything from `__getitem__`)."""
+        if isinstance(expr, cst.Name):
+            values = self.value_sources(expr)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            values = self.assigned_values("self." + expr.attr.value)
+            if len(values) != len(self._defs.get("self." + expr.attr.value, ())):
+                return None
+        else:
+            return None
+        kinds = set()
+        for value in values or ():
+            made = same_object(value)
+            name = self.qualified_name(made.func) if isinstance(made, cst.Call) else None
+            kinds.add(_CONTAINERS.get(name or ""))
+        return kinds.pop() if len(kinds) == 1 else None
 
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
         defs = self._defs.get("self." + expr.attr.value, ())
