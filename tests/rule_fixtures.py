@@ -2,7 +2,8 @@
 
 Layout, per rule: `tests/fixtures/rules/<rule-id>/`
 - `pos_*.py`: every line marked `# <-- <rule-id>` must get a finding of that rule starting on
-  it, and no other line may;
+  it, and no other line may; a positive may also mark lines for other rules (one program for
+  rules that read the same fact, kept in the folder of the first): each rule it marks is checked;
 - `neg_*.py`: no finding of that rule;
 - `refuse_*.py`: a rewrite the rule must refuse: every line marked `# <-- <rule-id>` gets a
   finding of that rule (a hint, or a rewrite marked for review) and none of the rule's
@@ -50,6 +51,11 @@ def review_pairs() -> list[tuple[Path, Path]]:
 
 def _out(path: Path) -> Path:
     return path.with_name(path.name.replace(".in.py", ".out.py"))
+
+
+def marked_rules(text: str, rule: str) -> list[str]:
+    """The folder's rule first, then every other rule the fixture marks lines for."""
+    return [rule, *sorted(set(MARK.findall(text)) - {rule})]
 
 
 def marked_lines(text: str, rule: str) -> set[int]:

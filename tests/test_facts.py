@@ -325,3 +325,45 @@ def partial(*args):
 def test_models_built_through_functools_partial(code: str, kind: str) -> None:
     facts = facts_of(_PARTIALS + code + "\n")
     assert facts.kind(facts.uses("obj")[-1]).value == kind, code
+
+
+_CONTAINERS = '''
+import torch
+import torch.nn as nn
+
+
+class Bag:
+    def __getitem__(self, i):
+        return [0.5, 1.5][i]
+
+
+class Stack(nn.Sequential):
+    def __getitem__(self, i):
+        return 3
+'''
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        # an element of torch's module containers is a module, of its parameter containers a tensor
+        ("seq = nn.Sequential(nn.Linear(3, 4), nn.ReLU())\nobj = seq[0]", "module"),
+        ("seq = nn.Sequential(nn.Linear(3, 4)).to('cpu').eval()\nobj = seq[-1].weight", "tensor"),
+        ("layers = nn.ModuleList([nn.Linear(3, 3) for _ in range(2)])\nobj = layers[1]", "module"),
+        ("heads = nn.ModuleDict({'a': nn.Linear(3, 1)})\nobj = heads['a']", "module"),
+        ("ps = nn.ParameterList([nn.Parameter(torch.zeros(3))])\nobj = ps[0]", "tensor"),
+        ("class T:\n    def __init__(self):\n        self.model = nn.Sequential(nn.Linear(3, 4))\n"
+         "    def f(self):\n        obj = self.model[0].weight\n        return obj", "tensor"),
+        # near-misses: what `__getitem__` gives is not known
+        ("bag = Bag()\nobj = bag[0]", "unknown"),
+        ("stack = Stack(nn.Linear(3, 4))\nobj = stack[0]", "unknown"),  # a subclass of the program's own
+        ("seq = nn.Sequential(nn.Linear(3, 4))\nif cond:\n    seq = [1.0, 2.0]\nobj = seq[0]", "unknown"),
+        ("class T:\n    def __init__(self, stack):\n        self.model = nn.Sequential(nn.Linear(3, 4))\n"
+         "    def reset(self, stack):\n        self.model = stack\n"
+         "    def f(self):\n        obj = self.model[0]\n        return obj", "unknown"),  # rebound to a parameter
+        ("seq = nn.Linear(3, 4)\nobj = seq[0]", "unknown"),  # a module that is no container
+    ],
+)
+def test_elements_of_module_containers(code: str, kind: str) -> None:
+    facts = facts_of(_CONTAINERS + code + "\n")
+    assert facts.kind(facts.uses("obj")[-1]).value == kind, code

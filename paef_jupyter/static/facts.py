@@ -38,6 +38,11 @@ FunctionNode = cst.FunctionDef
 # `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
 # (the lists and dicts its constructor read).
 _OWN_FLAG_METHODS = frozenset({"train", "eval"})
+# torch's containers of modules and of parameters: what indexing one of them gives.
+_CONTAINERS = {
+    **{f"torch.nn.{c}": Kind.MODULE for c in ("Sequential", "ModuleList", "ModuleDict")},
+    **{f"torch.nn.{c}": Kind.TENSOR for c in ("ParameterList", "ParameterDict")},
+}
 # A module's own tensors: its parameters (`weight`, `bias`) and BatchNorm's running statistics.
 _MODULE_TENSORS = frozenset({"weight", "bias", "running_mean", "running_var"})
 _is_call = type_test(cst.Call)
@@ -1157,6 +1162,10 @@ class Facts:
             return Kind.UNKNOWN
         if isinstance(expr, cst.Subscript):
             base = self.kind(expr.value)
+            if base is Kind.MODULE and len(expr.slice) == 1:
+                container = self._container_of(expr.value)
+                if container is not None:
+                    return container
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
             if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
@@ -1319,6 +1328,27 @@ class Facts:
                 kinds.add(self.kind(value.elements[index].value))
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
+    def _container_of(self, expr: cst.BaseExpression) -> Kind | None:
+        """What an element of `expr` is when every binding of `expr` (a name, or `self.<attr>`) is
+        built by one of torch's module containers (moved or switched: `nn.Sequential(...).to(d)`):
+        a module for `Sequential`/`ModuleList`/`ModuleDict` (`self.model[0].weight`), a tensor for
+        `ParameterList`/`ParameterDict`. None otherwise (a class of the program's own may give
+        anything from `__getitem__`)."""
+        if isinstance(expr, cst.Name):
+            values = self.value_sources(expr)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            values = self.assigned_values("self." + expr.attr.value)
+            if len(values) != len(self._defs.get("self." + expr.attr.value, ())):
+                return None
+        else:
+            return None
+        kinds = set()
+        for value in values or ():
+            made = same_object(value)
+            name = self.qualified_name(made.func) if isinstance(made, cst.Call) else None
+            kinds.add(_CONTAINERS.get(name or ""))
+        return kinds.pop() if len(kinds) == 1 else None
+
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
         defs = self._defs.get("self." + expr.attr.value, ())
         for d in defs:
@@ -1447,7 +1477,8 @@ class Facts:
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
         if d.loop is not None and isinstance(d.loop.node, cst.For) and (
-                self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)):
+                self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)
+                or self._parameter_of(d.loop.node, name.value)):
             return Kind.TENSOR
         if d.function is not None and d.order == self.order(d.function):
             passed = self._param_kind(d.function, name.value)
@@ -1463,6 +1494,64 @@ class Facts:
             and it.args[0].keyword is None and self.kind(it.args[0].value) in (Kind.DATALOADER, Kind.TENSOR) \
             and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
             and name in bound_names(target.elements[1].value)
+
+    def _parameter_of(self, loop: cst.For, name: str) -> bool:
+        """`p` of `for p in model.parameters()` or `for n, p in model.named_parameters()` (also
+        buffers), directly or through a name or `self.<attr>` bound only to `list(...)` of them, or
+        an `__init__` parameter every construction of its class here passes one (LSTNet's
+        `Optim(model.parameters(), ...)` keeps `self.params = list(params)`): a module's tensor."""
+        target = loop.target
+        named = isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+            and isinstance(target.elements[1].value, cst.Name) and target.elements[1].value.value == name
+        if not (named or isinstance(target, cst.Name) and target.value == name):
+            return False
+        return self._holds_parameters(loop.iter, named, 3)
+
+    def _holds_parameters(self, expr: cst.BaseExpression, named: bool, depth: int) -> bool:
+        methods = ("named_parameters", "named_buffers") if named else ("parameters", "buffers")
+        if depth < 0:
+            return False
+        if isinstance(expr, cst.Call):
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in methods:
+                return self.kind(expr.func.value) is Kind.MODULE
+            return self.qualified_name(expr.func) in ("builtins.list", "builtins.tuple") and len(expr.args) == 1 \
+                and expr.args[0].keyword is None and not expr.args[0].star \
+                and self._holds_parameters(expr.args[0].value, named, depth - 1)
+        values: list[cst.BaseExpression] | None = None
+        if isinstance(expr, cst.Name):
+            values = self.value_sources(expr) if self.value_of(expr) is not None else self.constructed_with(expr)
+        elif isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+            values = self.assigned_values("self." + expr.attr.value)
+            if len(values) != len(self._defs.get("self." + expr.attr.value, ())):
+                return False  # also bound without a value (unpacked, augmented)
+        return bool(values) and all(self._holds_parameters(v, named, depth - 1) for v in values)  # type: ignore[union-attr]
+
+    def constructed_with(self, param: cst.Name) -> list[cst.BaseExpression] | None:
+        """What every `Cls(...)` call of this unit passes for `param` of `Cls.__init__` (None when
+        `param` is no such parameter, or some call does not pass it plainly)."""
+        func = self.enclosing_function(param)
+        block = self.parent(func) if isinstance(func, cst.FunctionDef) and func.name.value == "__init__" else None
+        cls = self.parent(block) if isinstance(block, cst.IndentedBlock) else None
+        if not isinstance(cls, cst.ClassDef) or self.classes.get(cls.name.value) is not cls \
+                or param.value in self.names_written(func.body):  # type: ignore[union-attr]
+            return None
+        names = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]  # type: ignore[union-attr]
+        if param.value not in names:
+            return None
+        index = names.index(param.value)
+        passed: list[cst.BaseExpression] = []
+        for call in self.calls_in(self.module):
+            if not (isinstance(call.func, cst.Name) and call.func.value == cls.name.value):
+                continue
+            if any(a.star for a in call.args):
+                return None
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param.value), None)
+            plain = [a.value for a in call.args if a.keyword is None]
+            arg = arg if arg is not None else plain[index] if index < len(plain) else None
+            if arg is None:
+                return None
+            passed.append(arg)
+        return passed or None
 
     def _zipped_tensor(self, loop: cst.For, name: str) -> bool:
         """`p` of `for p, t in zip(preds, targets)` (or `for i, p in enumerate(preds)`) over a

@@ -173,6 +173,19 @@ def _returned(facts: Facts, func: cst.FunctionDef, names: set[str]) -> bool:
             value = node.value
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _GRAPHLESS:
                 continue
-            if facts.names_read(value) & names:
+            if any(not _read_without_graph(facts, use) for use in facts.walk(value)
+                   if isinstance(use, cst.Name) and use.value in names):
                 return True
     return False
+
+
+def _read_without_graph(facts: Facts, use: cst.Name) -> bool:
+    """`loss_val.data` (pyGAT's `return loss_val.data[0]`) or `loss_val.item()`: the caller gets the
+    value without its graph, the same with or without `no_grad`."""
+    parent = facts.parent(use)
+    if not (isinstance(parent, cst.Attribute) and parent.value is use):
+        return False
+    if parent.attr.value == "data":
+        return True
+    call = facts.parent(parent)
+    return parent.attr.value in _GRAPHLESS and isinstance(call, cst.Call) and call.func is parent

@@ -404,7 +404,7 @@ def iterated(loop: Loop) -> cst.BaseExpression | None:
         return None
     it: cst.BaseExpression = loop.node.iter
     if isinstance(it, cst.Name):
-        it = _progress_bar_of(loop, it) or it
+        it = _progress_bar_of(loop, it) or _bar_bound_to(loop, it) or it
     while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args:
         func = it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value
         if func not in _WRAPPERS:
@@ -426,6 +426,17 @@ def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
             if isinstance(target, cst.Name) and target.value == name.value:
                 call = item.item
                 return call if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    return None
+
+
+def _bar_bound_to(loop: Loop, name: cst.Name) -> cst.Call | None:
+    """`pbar = tqdm(dataloader)` then `for x, _ in pbar:` (minDiffusion): the wrapper call that is
+    the only value the iterated name ever holds in the loop's scope."""
+    sources = loop.facts.value_sources(name)
+    call = sources[0] if sources is not None and len(sources) == 1 else None
+    if isinstance(call, cst.Call) and isinstance(call.func, (cst.Name, cst.Attribute)) and call.args \
+            and (call.func.value if isinstance(call.func, cst.Name) else call.func.attr.value) in _WRAPPERS:
+        return call
     return None
 
 
@@ -1115,11 +1126,7 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     name = parent.targets[0].target.value
     loops = []
     for loop in loops_over(facts, name):
-        it = loop.node.iter  # type: ignore[union-attr]
-        if isinstance(it, cst.Name):
-            it = _progress_bar_of(loop, it) or it
-        while isinstance(it, cst.Call) and it.args:
-            it = it.args[0].value
+        it = iterated(loop)
         if isinstance(it, cst.Name) and (facts.value_of(it) is value or _reads_global(facts, loop, value, name)):
             loops.append(loop)
     return loops

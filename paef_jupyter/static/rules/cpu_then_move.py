@@ -10,6 +10,7 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host
 from ..facts import Facts, Loop, method_of_object
+from ..names import bound_names, dotted_name
 from ..types import Kind
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
@@ -60,6 +61,11 @@ class CpuThenMove(Rule):
             self._host_draw_through_converter(node)
             return
         factory, exact = _factory_under(self.facts, func.value)
+        loop = self.facts.iteration_loop(node)
+        if loop is not None and _draws_into_a_tensor(self.facts, func.value) \
+                and (draw := _host_draw(self.facts, func.value, loop)) is not None:
+            self._host_draw_moved(node, draw, f"`.{func.attr.value}(...)` copies the tensor of draws")
+            return  # `torch.tensor([random.gauss(0, s) for _ in range(n)]).to(device)`
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
             if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
@@ -327,12 +333,12 @@ class CpuThenMove(Rule):
         if not call.args or call.args[0].keyword is not None or call.args[0].star:
             return
         callees = self.facts._callees(call)
-        if not callees or any(_moves_its_argument(f) for f in callees) \
-                or not all(isinstance(f, cst.FunctionDef) and _converts_and_moves(self.facts.owner_of(f), f) for f in callees):
-            return
+        converts = bool(callees) and not any(_moves_its_argument(f) for f in callees) \
+            and all(isinstance(f, cst.FunctionDef) and _converts_and_moves(self.facts.owner_of(f), f) for f in callees)
+        moves = bool(callees) and all(_moves_its_argument(f) for f in callees)
         loop = self.facts.iteration_loop(call)
         arg = call.args[0].value
-        if loop is None:
+        if loop is None or not (converts or moves):
             return
         if isinstance(arg, cst.Name):
             made = self.facts.value_of(arg)
@@ -340,12 +346,17 @@ class CpuThenMove(Rule):
                 return  # drawn once before the loop (an invariant copy is another finding), or not seen
             arg = made
         draw = _host_draw(self.facts, arg, loop)
-        if draw is None:
-            return
+        if draw is None or moves and not _draws_into_a_tensor(self.facts, arg):
+            return  # a helper that only moves gets a tensor: `to_cuda(torch.Tensor([random.gauss(...) ...]))`
+        what = "copies the tensor of draws" if moves else "converts the array and copies it"
+        self._host_draw_moved(call, draw, f"`{self.facts.code(call.func)}` {what}")
+
+    def _host_draw_moved(self, node: cst.Call, draw: cst.Call, mover: str) -> None:
+        """Host random numbers moved to the device on every iteration: a hint, a device generator
+        draws other numbers."""
         self.report(
-            call,
-            f"`{self.facts.code(draw.func)}(...)` draws on the host and `{self.facts.code(call.func)}` converts the "
-            "array and copies it to the device on every iteration",
+            node,
+            f"`{self.facts.code(draw.func)}(...)` draws on the host and {mover} to the device on every iteration",
             fix=Fix(description="draw it on the device with the torch factory (`torch.randn(shape, device=device) * std` "
                     "for `np.random.normal(0, std, shape)`, `.clamp(...)` for `.clip(...)`): the device's generator "
                     "draws other numbers than NumPy's, so results change (not the distribution)",
@@ -475,13 +486,17 @@ def _with_device(factory: cst.Call, device: cst.BaseExpression) -> cst.Call:
 
 def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
     """`def to_cuda(x): return x.cuda() if USE_CUDA else x` (or `x.to(DEVICE)`, or an `if` with two
-    returns): every return gives the parameter itself or the parameter moved, and one moves it."""
+    returns), and the old `def to_var(x, volatile=False): if use_cuda: x = x.cuda(); return
+    Variable(x, volatile=volatile)`: every return gives the first parameter itself, moved, or wrapped
+    in a legacy `Variable`; it is rebound only to its own move; and one of them moves it. Other
+    parameters must have defaults (options of the wrap)."""
     if not isinstance(func, cst.FunctionDef):
         return False
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-    if len(params) != 1 or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) or func.params.kwonly_params:
+    positional = [*func.params.posonly_params, *func.params.params]
+    if not positional or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT) \
+            or any(p.default is None for p in (*positional[1:], *func.params.kwonly_params)):
         return False
-    param = params[0]
+    param = positional[0].name.value
     values = _return_values(func)
 
     def is_param(v: cst.BaseExpression | None) -> bool:
@@ -491,7 +506,40 @@ def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
         return isinstance(v, cst.Call) and isinstance(v.func, cst.Attribute) and v.func.attr.value in ("to", "cuda") \
             and is_param(v.func.value)
 
-    return bool(values) and all(is_param(v) or moves(v) for v in values) and any(moves(v) for v in values)
+    def wrapped(v: cst.BaseExpression | None) -> bool:
+        return isinstance(v, cst.Call) and dotted_name(v.func) in ("Variable", "autograd.Variable", "torch.autograd.Variable") \
+            and bool(v.args) and v.args[0].keyword is None and (is_param(v.args[0].value) or moves(v.args[0].value))
+
+    rebinds = [n for n in _walk_body(func) if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With))
+               and any(param in bound_names(t) for t in _assign_targets(n))]
+    if any(not isinstance(n, cst.Assign) or len(n.targets) != 1 or not moves(n.value) for n in rebinds):
+        return False
+    return bool(values) and all(is_param(v) or moves(v) or wrapped(v) for v in values) \
+        and (bool(rebinds) or any(moves(v) or wrapped(v) and moves(v.args[0].value) for v in values))  # type: ignore[union-attr]
+
+
+def _walk_body(func: cst.FunctionDef) -> list[cst.CSTNode]:
+    """The nodes of `func`'s body, nested functions and classes left out."""
+    out: list[cst.CSTNode] = []
+
+    def collect(node: cst.CSTNode) -> None:
+        for child in node.children:
+            if isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                continue
+            out.append(child)
+            collect(child)
+
+    collect(func.body)
+    return out
+
+
+def _assign_targets(node: cst.CSTNode) -> list[cst.BaseExpression]:
+    """What an assignment, a `for` or a `with` binds."""
+    if isinstance(node, cst.Assign):
+        return [t.target for t in node.targets]
+    if isinstance(node, cst.With):
+        return [i.asname.name for i in node.items if i.asname is not None]  # type: ignore[misc]
+    return [node.target]  # type: ignore[attr-defined]
 
 
 # Calls that turn host data into a (host) tensor or array, keeping its values.
@@ -530,6 +578,19 @@ def _converts_and_moves(owner: Facts, func: cst.FunctionDef) -> bool:
     return bool(values) and all(converted(v) or moved(v) for v in values) and any(moved(v) for v in values)
 
 
+# Methods that keep an array (or tensor) of draws a set of draws: clipped, cast, reshaped.
+_DRAW_KEEPING_METHODS = frozenset({"clip", "astype", "reshape", "float", "double", "half"})
+
+
+def _draws_into_a_tensor(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`torch.Tensor([random.gauss(0, s) for _ in range(n)])` (a torch converter, maybe cast): the
+    draws are a tensor by then, which a helper that only moves its argument can take."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _CONVERTING_METHODS:
+        expr = expr.func.value
+    return isinstance(expr, cst.Call) and (facts.qualified_name(expr.func) or "").startswith("torch.") \
+        and (facts.qualified_name(expr.func) or "") in _CONVERTERS
+
+
 def _host_draw(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> cst.Call | None:
     """The NumPy / `random` draw `expr` is (through `.clip(...)`, `.astype(...)`, `.reshape(...)` and
     scaling by a number or a name the loop does not bind): an array of fresh host random numbers."""
@@ -548,9 +609,14 @@ def _host_draw(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> cst.Call |
         qualified = facts.qualified_name(expr.func) or ""
         if qualified.startswith(("numpy.random.", "random.")) and facts.draws_random(expr):
             return expr
-        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("clip", "astype", "reshape") \
+        if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _DRAW_KEEPING_METHODS \
                 and not qualified.startswith(("numpy.", "torch.")):
             expr = expr.func.value
+            continue
+        first = expr.args[0] if expr.args else None
+        if qualified in _CONVERTERS and first is not None and first.keyword is None and not first.star \
+                and isinstance(first.value, cst.ListComp):
+            expr = first.value.elt  # `torch.Tensor([random.gauss(0, s) for _ in range(n)])`: a list of draws
             continue
         return None
 

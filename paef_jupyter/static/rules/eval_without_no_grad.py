@@ -78,8 +78,14 @@ class EvalWithoutNoGrad(Rule):
         would keep them without a graph under `no_grad`."""
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "detach" and not node.args
-                and isinstance(func.value, cst.Call) and isinstance(func.value.func, cst.Name)
-                and self._model_call(func.value)) or self._trained(func.value.func.value):
+                and isinstance(func.value, cst.Call) and self._model_call(func.value)):
+            return
+        model = func.value.func
+        if isinstance(model, cst.Name):
+            if self._trained(model.value):
+                return
+        elif not (isinstance(model, cst.Attribute) and isinstance(model.value, cst.Name) and model.value.value == "self"
+                  and self._untrained_attribute(model)):
             return
         stmt = self.facts.statement_of(node)
         loop = hot_loop(self.facts, node)
@@ -103,6 +109,38 @@ class EvalWithoutNoGrad(Rule):
         on noise and detached for the discriminator's step is trained by its own step)."""
         units = {id(f): f for f, _ in (*self.facts.prior._values.values(), *self.facts.prior.functions.values())}
         return any(optimised(f, model) for f in (self.facts, *units.values()))
+
+    def _untrained_attribute(self, model: cst.Attribute) -> bool:
+        """`self.target_net` of a plain class (a DQN agent, a distiller), every binding of which is a
+        call that builds or copies a module, or an `__init__` parameter every construction fills with
+        one (or with a name no optimizer here takes); no optimizer, `requires_grad` switch or `.grad`/
+        `.data` use reaches `self.<attr>` anywhere in the unit. The attribute of an `nn.Module` may be
+        trained through its owner's `parameters()`: not judged."""
+        attr = model.attr.value
+        cls = next((a for a in self.facts.ancestors(model) if isinstance(a, cst.ClassDef)), None)
+        if cls is None or self.facts._kind_of_class(cls) is Kind.MODULE:
+            return False
+        bindings = self.facts._defs.get("self." + attr, ())
+        values = [d.value for d in bindings]
+        if not values or any(v is None for v in values):
+            return False
+        for value in values:
+            made = self.facts.constructed_with(value) if isinstance(value, cst.Name) else [value]
+            if not made or not all(isinstance(m, cst.Call) or isinstance(m, cst.Name) and not self._trained(m.value)
+                                   for m in made):
+                return False
+        for node in self.facts.walk(self.facts.module):
+            if not (isinstance(node, cst.Attribute) and node.attr.value == attr and isinstance(node.value, cst.Name)
+                    and node.value.value == "self"):
+                continue
+            parent = self.facts.parent(node)
+            if isinstance(parent, cst.Attribute) and parent.value is node \
+                    and parent.attr.value in ("requires_grad_", "requires_grad", "data", "grad", "retain_grad"):
+                return False
+            if any(isinstance(a, cst.Call) and (self.facts.qualified_name(a.func) or "").startswith("torch.optim.")
+                   for a in self.facts.ancestors(node)):
+                return False
+        return True
 
     def _regrads(self, detach: cst.Call, stmt: cst.SimpleStatementLine) -> bool:
         """`model(x).detach().requires_grad_()`: the detached result becomes a leaf that records again."""

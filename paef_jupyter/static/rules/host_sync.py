@@ -26,6 +26,10 @@ _WIDE_INTEGERS = frozenset({"int64", "long", BOOL})
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
+# `math` functions that take a tensor through `__float__`: a copy to the host, as `float(t)` is.
+_MATH_CONVERSIONS = frozenset(f"math.{f}" for f in (
+    "pow", "sqrt", "exp", "log", "log2", "log10", "log1p", "fabs", "isnan", "isinf", "isfinite", "cos", "sin", "tan",
+    "tanh", "atan", "atan2", "hypot", "copysign", "fmod", "expm1", "erf"))
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _PACKING = frozenset({"pack_padded_sequence"})
@@ -54,6 +58,23 @@ def _scalar_value(call: cst.Call) -> cst.BaseExpression | None:
         if arg.keyword is None and i == 1 or arg.keyword is not None and arg.keyword.value == "scalar_value":
             return arg.value
     return None
+
+
+def _ends_in_a_copy(stmt: cst.CSTNode) -> bool:
+    """`pred = out.argmax(1).cpu().numpy()`: the statement's value is a copy to the host, so
+    every device operation it queues runs before the copy, which waits for them all."""
+    if not isinstance(stmt, cst.SimpleStatementLine) or len(stmt.body) != 1:
+        return False
+    small = stmt.body[0]
+    value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _COPY_METHODS
+
+
+def _dotted(expr: cst.BaseExpression) -> bool:
+    """`labels`, `batch.y`, `labels_val.data`: reading it queues no device work."""
+    while isinstance(expr, cst.Attribute):
+        expr = expr.value
+    return isinstance(expr, cst.Name)
 
 
 class HostSync(Rule):
@@ -96,6 +117,11 @@ class HostSync(Rule):
             keep = f"{self.facts.code(arg)}.detach()  # stays a tensor on the device; convert once after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies the tensor's value to the host",
                        lambda loop: keep, arg if qualified == "builtins.float" else None)
+        elif qualified in _MATH_CONVERSIONS and self._math_of_a_tensor(node) is not None:
+            arg = self._math_of_a_tensor(node)
+            keep = f"torch.{qualified[len('math.'):]}(...) of `{self.facts.code(arg)}`  # the tensor op stays on the device"
+            self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(arg)}` converts it to a Python "
+                       "float (a copy to the host)", lambda loop: keep)
         elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
         elif isinstance(func, cst.Attribute) and func.attr.value == "add_scalar" and self._summary_writer(func.value):
@@ -103,6 +129,11 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _math_of_a_tensor(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The device tensor a `math.*` call converts (LSTNet's `math.pow(param.grad.data.norm(), 2)`)."""
+        return next((a.value for a in call.args if a.keyword is None and not a.star and self._is_tensor(a.value)
+                     and not on_host(self.facts, a.value)), None)
 
     def _summary_writer(self, receiver: cst.BaseExpression) -> bool:
         """`writer` / `self.writer` is only ever bound to a TensorBoard `SummaryWriter(...)`."""
@@ -185,8 +216,9 @@ class HostSync(Rule):
         if not per_element and (self._feeds_another_copy(node) or self._back_to_tensor_later(node)):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
         if method == "item" and any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("cpu", "numpy")
-                                    for c in self.facts.calls_in(receiver)):
+                                    and not self._feeds_another_copy(c) for c in self.facts.calls_in(receiver)):
             return  # `(out.cpu() == y).sum().item()`: the inner `.cpu()` is the sync, reported on its own
+            # (`loss.cpu().item()`: the `.cpu()` leaves the report to this `.item()`)
         rows = self._row_of_device_value(node) if method != "item" else None
         if method != "item" and rows is None and (self._kept_by_host_object(node) or self._gathered_for_host(node)):
             return
@@ -207,8 +239,13 @@ class HostSync(Rule):
                 self.report(node, f"`{self.facts.code(node)}` copies one value per row to the host on every step: one "
                             "device sync per row, where one copy of every row's value would do", fix=rows)
                 return
-            kept = f"{self.facts.code(receiver)}.detach()  # a 0-d tensor on the device; `.item()` it after the loop"
-            self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept, receiver, rows)
+            # `loss.cpu().item()`: what can stay on the device is the tensor before the copy (a hint:
+            # the accumulation rewrite renames `.item()` and would keep the copy)
+            crosses = _crosses_to_host(receiver)
+            kept = f"{self.facts.code(_copied_tensor(node) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
+                "device; `.item()` it after the loop"
+            self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept,
+                       None if crosses else receiver, rows)
             return
         tensor = _copied_tensor(node)
         what = "copies the tensor to the host and builds Python objects" if method == "tolist" else "copies the tensor to the host"
@@ -631,11 +668,14 @@ class HostSync(Rule):
         return False
 
     def _already_on_host(self, node: cst.CSTNode) -> bool:
-        """The same tensor was copied to the host by the statement just before (no call in between
-        that could queue device work): this copy waits for nothing, the device is already idle."""
+        """The statement just before (no call in between that could queue device work) copied
+        this tensor to the host, or ended in a copy of another one (`pred = out.argmax(1).cpu().numpy()`
+        before `gt = y.cpu().numpy()`) while this copy queues nothing of its own first: the device
+        is already idle, and this copy waits for nothing."""
         if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
             return False
-        tensor = self.facts.code(_copied_tensor(node))
+        copied = _copied_tensor(node)
+        tensor = self.facts.code(copied)
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
         body = list(getattr(block, "body", ()))
@@ -647,7 +687,7 @@ class HostSync(Rule):
                    and self.facts.code(_copied_tensor(c)) == tensor for c in calls):
                 return True
             if calls:
-                return False
+                return _ends_in_a_copy(earlier) and _dotted(copied)
         return False
 
     def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
@@ -676,6 +716,9 @@ class HostSync(Rule):
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
                 child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
                 continue
+            if isinstance(anc, cst.If) and child is not anc.test and self._every_arm_copies(anc):
+                child = anc  # `if ema is None: ema = loss.item() else: ema = .9 * ema + .1 * loss.item()`: one arm runs
+                continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body and steps_itself(self.facts, anc.body):
@@ -693,6 +736,44 @@ class HostSync(Rule):
             return True  # the helper is the training step: a guard at its call (`if len(memory) > 32:`) picks when to train
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(self._judged_in(owner)._every_step(call, loop, depth - 1) for owner, call in sites)
+
+    def _every_arm_copies(self, branch: cst.If) -> bool:
+        """`branch` and the `elif`s chained below it end in an `else`, and every arm copies a device
+        tensor to the host in one of its own statements (not under a further branch): whichever arm
+        runs, the step waits for the device, as if the copy were outside the `if`. An `elif` arm is
+        judged again at its outer `if`, which holds it."""
+        arms: list[cst.BaseSuite] = []
+        node: cst.If | cst.Else | None = branch
+        while isinstance(node, cst.If):
+            arms.append(node.body)
+            node = node.orelse
+        if node is None:
+            return False
+        arms.append(node.body)
+        return all(isinstance(arm, cst.IndentedBlock) and any(self._copies_unconditionally(s) for s in arm.body)
+                   for arm in arms)
+
+    def _copies_unconditionally(self, stmt: cst.BaseStatement) -> bool:
+        """A simple statement that always runs a copy of a device tensor to the host: `.item()`,
+        `.cpu()`, `.tolist()` of a tensor (or of an unknown receiver for `.item()`/`.cpu()`), or
+        `float()`/`int()`/`bool()` of one; never under `a if c else b`, `and`/`or` or a comprehension."""
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return False
+        for call in self.facts.calls_in(stmt):
+            if any(isinstance(a, (cst.IfExp, cst.BooleanOperation, cst.ListComp, cst.GeneratorExp, cst.SetComp,
+                                  cst.DictComp, cst.Lambda))
+                   for a in self.facts.ancestors(call) if _inside(self.facts, a, stmt)):
+                continue
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in ("item", "cpu", "tolist") and not call.args:
+                receiver = func.value
+                unknown = func.attr.value != "tolist" and self.facts.kind(receiver) is Kind.UNKNOWN
+                if not on_host(self.facts, receiver) and (unknown or self._is_tensor(receiver)):
+                    return True
+            elif (self.facts.qualified_name(func) or "") in _CASTS and len(call.args) == 1 \
+                    and self._is_tensor(call.args[0].value) and not on_host(self.facts, call.args[0].value):
+                return True
+        return False
 
     def _judged_in(self, owner: Facts) -> "HostSync":
         """This rule reading another unit (the cell or module holding a call site): branches,
