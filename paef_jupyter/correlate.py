@@ -378,18 +378,30 @@ def _dynamic_rule(
             and stat.ref.key == profile.window_ref.key
             and stat.line == profile.window_line
         ):
-            return (
+            return _timed(
+                profile,
                 "sync-dataloader",
-                Severity.MEDIUM,
                 f"fetching the next batch takes {cpu_only / total:.0%} of each iteration",
                 "The loop waits for its data: the batch is prepared in the training process. "
                 "Use `DataLoader(num_workers=N, pin_memory=True)` or precompute the batches.",
             )
-        return (
+        return _timed(
+            profile,
             "cpu-function",
-            Severity.MEDIUM,
             f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line",
             "Python/NumPy work that runs every iteration; if its inputs do not change between "
             "iterations, compute it once before the loop and index the result.",
         )
     return None
+
+
+def _timed(profile: Profile, rule: str, message: str, explanation: str) -> tuple[str, Severity, str, str]:
+    """A finding that rests on a line's share of the time alone: on a busy machine the share may
+    hold the time the cell waited for a CPU (preemption falls on whichever line runs, in slices of
+    milliseconds), so it is a lead to measure again, not a medium."""
+    if not profile.busy:
+        return rule, Severity.MEDIUM, message, explanation
+    return rule, Severity.LOW, message, (
+        f"{explanation} Measured while the machine was busy (the cell waited for a CPU "
+        f"{profile.cpu_wait_share:.0%} of the profiled time): re-run on a quiet machine to confirm."
+    )

@@ -161,6 +161,11 @@ class AnalysisError:
 # --- dynamic profile -------------------------------------------------------------------
 
 
+# Waiting this share of the recorded time for a CPU, preemption lands on whichever line runs
+# (on a 2-core box at load 8, about 3/4 of the time): a line's time share is no evidence alone.
+BUSY_SHARE = 0.25
+
+
 @dataclass(frozen=True)
 class LineStat:
     """Measured cost of one source line, summed over everything it called."""
@@ -331,9 +336,18 @@ class Profile:
     h2d_copies_per_iteration: float = 0.0
     d2h_copies_per_iteration: float = 0.0
     postprocess_s: float = 0.0  # from the end of the run to the finished profile
+    # The share of the recorded time the cell waited, runnable, for a CPU that other processes
+    # held (None where the system does not say): line times on a busy machine hold that wait.
+    cpu_wait_share: float | None = None
     # A run launched on several ranks: per-rank summaries; the figures above are then summed
     # over ranks (rank-seconds) except `wall_time_s`, the slowest rank's.
     distributed: Distributed | None = None
+
+    @property
+    def busy(self) -> bool:
+        """Measured while other processes held the CPU too long for a line's time to be
+        evidence on its own."""
+        return self.cpu_wait_share is not None and self.cpu_wait_share >= BUSY_SHARE
 
     def line(self, ref: CellRef, line: int) -> LineStat | None:
         for stat in self.lines:

@@ -13,7 +13,7 @@ import pytest
 import torch
 
 from paef_jupyter.api import profile_path
-from paef_jupyter.model import Report
+from paef_jupyter.model import Report, Severity
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -251,7 +251,10 @@ def test_a_helpers_own_python_work_is_found_on_its_line_not_on_the_call(tmp_path
     report = _profile_text(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
     found = [(f.rule, f.line, f.source) for f in report.findings]
     assert found[0] == ("cpu-function", 7, "dynamic"), found
-    assert [f for f in found if f[1] == 11] == [], found
+    # On a busy box the wait that preemption adds to the call line's own small share can make it a
+    # lead (low, test_dynamic_busy_machine.py); on a quiet one it is nothing.
+    call_line = [f for f in report.findings if f.line == 11]
+    assert all(f.severity is Severity.LOW for f in call_line) if report.profile.busy else call_line == [], found
 
 
 def test_a_call_hoisted_by_a_static_finding_holds_the_helpers_lines(tmp_path):

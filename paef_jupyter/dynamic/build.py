@@ -34,7 +34,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             f"about {iterations} loop iterations in all (estimated from the time of one "
             f"unprofiled iteration); {run.recorded_iterations} were profiled",
         )
-    return Profile(
+    profile = Profile(
         engine="torch",
         wall_time_s=run.wall_s,
         cpu_time_s=span / 1e9,
@@ -59,7 +59,16 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         syncs_per_iteration=_per(result.totals.syncs, profiled_iterations),
         h2d_copies_per_iteration=_per(result.totals.h2d, profiled_iterations),
         d2h_copies_per_iteration=_per(result.totals.d2h, profiled_iterations),
+        cpu_wait_share=run.cpu_wait_share,
     )
+    if profile.busy:
+        busy = (
+            f"the machine was busy: the cell waited for a CPU (other processes had it) for "
+            f"{run.cpu_wait_share:.0%} of the profiled time, so a line's time may hold that wait; "
+            "findings that rest on a line's share of the time alone are marked low"
+        )
+        profile = replace(profile, notes=profile.notes + (busy,))
+    return profile
 
 
 def _header(run: Collected) -> tuple[int, int] | None:

@@ -46,6 +46,7 @@ class Collected:
     window_completed: bool = False  # the window ended before the loop did
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
+    cpu_wait_share: float | None = None  # of the recorded time, waiting for a CPU (a busy machine)
     time_after_window_s: float = 0.0
     sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
     device: str = "cpu"
@@ -195,6 +196,7 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.loop_length = tracer.loop_length
     out.callers = frozenset(tracer.callers)
     out.window_completed = times.completed
+    out.cpu_wait_share = times.cpu_wait_share()
     # The header line also fires once when the loop ends (the exhausted `for`, the false
     # `while` test), so a loop that ends inside the window counts exactly its iterations.
     started = times.started_at is not None and tracer.loop is not None

@@ -128,6 +128,18 @@ class WindowTimes:
     recorded_iterations: int = 0
     window_hits: list[float] = field(default_factory=list)  # perf_counter at each hit in the window
     completed: bool = False  # the window ended at a header hit (not with the loop or the cell)
+    # The recording thread's run-queue wait when recording began and ended, and when it ended
+    # (before the profiler's stop): how long the cell was ready to run while others had the CPU.
+    wait_ns: list[int] = field(default_factory=list)
+    recorded_until: float | None = None
+
+    def cpu_wait_share(self) -> float | None:
+        """The share of the recorded time the cell waited for a CPU (a busy machine), or None
+        where the system does not say (not Linux)."""
+        if len(self.wait_ns) != 2 or self.recording_at is None or self.recorded_until is None:
+            return None
+        wall = self.recorded_until - self.recording_at
+        return min(1.0, (self.wait_ns[1] - self.wait_ns[0]) / 1e9 / wall) if wall > 0 else None
 
 
 class LineTracer:
@@ -178,6 +190,7 @@ class LineTracer:
         self._previous: Any = None
         self._hook: Any = None
         self._installed = False
+        self._thread = 0  # native id of the thread that records (the cell's)
 
     # -- installation -------------------------------------------------------------------
 
@@ -187,7 +200,7 @@ class LineTracer:
         if self.recording:
             self.times.started_at = time.perf_counter()  # the profiled part includes start/stop
             self._start()
-            self.times.recording_at = time.perf_counter()
+            self._recording_begins()
         self._hook = self._call  # one bound method, so close() can tell it from a user's hook
         sys.settrace(self._hook)
         self._installed = True
@@ -196,6 +209,18 @@ class LineTracer:
     def _start(self) -> None:
         self._start_profiler()
         self.profiler_on = True
+
+    def _recording_begins(self) -> None:
+        self._thread = threading.get_native_id()
+        wait = runqueue_wait_ns(self._thread)
+        self.times.wait_ns = [] if wait is None else [wait]
+        self.times.recording_at = time.perf_counter()
+
+    def _recording_ends(self) -> None:
+        self.times.recorded_until = time.perf_counter()
+        wait = runqueue_wait_ns(self._thread) if self.times.wait_ns else None
+        if wait is not None:
+            self.times.wait_ns.append(wait)
 
     def __exit__(self, *exc: object) -> None:
         self.close()
@@ -213,6 +238,8 @@ class LineTracer:
         while self._open:
             self._open.pop().__exit__(None, None, None)
         if self.recording or self.settling:
+            if self.recording:
+                self._recording_ends()
             self.recording = self.settling = False
             self._stop()
             self.times.stopped_at = time.perf_counter()
@@ -355,7 +382,7 @@ class LineTracer:
                     self.close()
                     return
                 self.settling = False
-                times.recording_at = time.perf_counter()
+                self._recording_begins()
                 self.recording = True
                 self._mark_callers(frame)
             return
@@ -576,6 +603,16 @@ def _thread_cpu_clock(ident: int) -> Callable[[], float]:
     except (AttributeError, OSError):
         return time.perf_counter
     return lambda: time.clock_gettime(clock)
+
+
+def runqueue_wait_ns(thread: int) -> int | None:
+    """How long thread `thread` of this process has waited, runnable, for a CPU (Linux
+    schedstat), or None where the system does not say."""
+    try:
+        with open(f"/proc/self/task/{thread}/schedstat", "rb") as fh:
+            return int(fh.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def resident_bytes() -> int | None:
