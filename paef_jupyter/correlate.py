@@ -51,6 +51,9 @@ PREDICTED: dict[str, str] = {
     "on this CPU run",
     "pageable-transfer": "on a GPU these copies would go through pageable memory and block the host; "
     "not measurable on this CPU run",
+    # `.cpu().numpy()` and `torch.from_numpy` share memory on a CPU: the round trip is a GPU's cost
+    "ping-pong": "on a GPU this round trip would copy the tensor to the host and back and wait for "
+    "the device each time; not measurable on this CPU run",
 }
 # Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
 HOISTS = frozenset({"cpu-function", "redundant-tensor"})
@@ -98,7 +101,8 @@ def _lines(
     ]
 
 
-def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str) -> Evidence:
+def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str,
+                device_cost_only: bool = False) -> Evidence:
     stats = list(stats)
     time_s = sum(s.cpu_time_s for s in stats)
     base = profile.base_time_s or profile.wall_time_s
@@ -124,7 +128,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         tensor_creations=sum(s.tensor_creations for s in stats),
         sync_warnings=sum(s.sync_warnings for s in stats),
     )
-    if profile.device == "cpu" and rule in GPU_COSTS:
+    if profile.device == "cpu" and (rule in GPU_COSTS or device_cost_only):
         # Copies and syncs cost nothing on a CPU: the cost is a prediction, never a measurement,
         # so it ranks after everything measured.
         return replace(ev, measurable=False, notes=(PREDICTED[rule],))
@@ -163,13 +167,13 @@ def _with_evidence(
     total: float,
 ) -> Finding:
     if use is not None:
-        ev = evidence_of([use], profile, total, finding.rule)
+        ev = evidence_of([use], profile, total, finding.rule, finding.device_cost_only)
         note = f"measured where `{_assigned(report, finding)}` is iterated (line {use.line})"
         return finding.with_evidence(replace(ev, notes=(note,) + ev.notes), source="both")
     if not stats:
         where = "outside the profiled window" if profile.mode == "window" else "not run"
         return finding.with_evidence(Evidence(notes=(f"its lines were {where}",)))
-    ev = evidence_of(stats, profile, total, finding.rule)
+    ev = evidence_of(stats, profile, total, finding.rule, finding.device_cost_only)
     return finding.with_evidence(ev, source="both" if ev.measurable else finding.source)
 
 
@@ -368,10 +372,11 @@ def _dynamic_rule(
             "catches up. Keep values on the device and read them every N steps.",
         )
     in_loop = n and stat.hits >= n
-    cpu_only = stat.cpu_time_s - stat.op_time_s
+    outside = stat.cpu_time_s - stat.op_time_s
+    cpu_only = outside - stat.trace_gap_s
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         here = {(stat.ref.key, stat.line)}
-        cpu_only *= 1 - _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
+        cpu_only -= outside * _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         if (
             profile.window_ref is not None

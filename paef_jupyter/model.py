@@ -140,6 +140,9 @@ class Finding:
     # Other lines of the unit that are part of the same antipattern (a round trip's read-back
     # line): their measured cost is this finding's, never a finding of its own.
     part_lines: tuple[int, ...] = ()
+    # Its whole cost is device<->host copies and syncs (a NumPy round trip: NumPy shares a CPU
+    # tensor's memory), so on a CPU run it is a prediction, however long its lines take.
+    device_cost_only: bool = False
 
     @property
     def fixable(self) -> bool:
@@ -174,6 +177,9 @@ class LineStat:
     line: int
     cpu_time_s: float = 0.0
     self_cpu_s: float = 0.0
+    # Part of `cpu_time_s`: the line tracer's own time between the deeper cell lines it called
+    # (measurement overhead, no one's cost).
+    trace_gap_s: float = 0.0
     ops: int = 0
     h2d_copies: int = 0
     h2d_bytes: int = 0

@@ -242,3 +242,13 @@ def test_saving_uses_each_lines_whole_run_time():
         ("ping-pong", 1.6, 0.2),
         ("redundant-tensor", 0.45, 0.05),
     ]
+
+
+def test_the_tracers_gaps_under_a_call_line_are_no_cpu_work_outside_torch():
+    """`metric.update(logits, y)` runs a helper's loop of tiny lines: the line tracer's time
+    between them lands inside the call line's range. It is measurement overhead, not the call's
+    "CPU work outside torch" (it made the call line outrank the helper's loop)."""
+    gaps = profile(stat(4, cpu_time_s=0.6, hits=5, trace_gap_s=0.5))
+    assert [f.rule for f in correlate(Report(), gaps).findings] == []
+    own = profile(stat(4, cpu_time_s=0.6, hits=5, trace_gap_s=0.05))  # near miss: the call's own work
+    assert [(f.rule, f.line) for f in correlate(Report(), own).findings] == [("cpu-function", 4)]

@@ -43,6 +43,7 @@ def _profile_text(tmp_path: Path, text: str) -> Report:
         ("redundant_tensor.py", "redundant-tensor", 11),
         ("list_to_tensor.py", "list-to-tensor", 11),
         ("graph_retention_metric.py", "graph-retention", 20),
+        ("metric_update_item.py", "elementwise-loop", 14),
     ],
 )
 def test_the_dominant_antipattern_is_first_with_measured_evidence(program, rule, line):
@@ -345,3 +346,40 @@ for step in range(12):
     for f in report.findings:
         if "sync" in f.message:
             assert "on a GPU" in f.message or not f.evidence.measurable, (f.rule, f.message)
+
+
+def test_a_metric_objects_per_sample_item_loop_is_first_not_the_update_call(tmp_path):
+    # `metric.update(logits, y)` runs a per-sample `self.correct += int((p == t).item())` loop:
+    # the loop is the cause; its call line's time is the loop's, not "CPU work outside torch".
+    report = profile_path(str(FIXTURES / "dominant" / "metric_update_item.py"))
+    assert not report.errors
+    found = [(f.rule, f.line) for f in report.findings]
+    assert found[0] == ("elementwise-loop", 14), found
+    assert ("cpu-function", 30) not in found
+
+
+PING_PONG_FORWARD = """import numpy as np
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+proj = nn.Linear(64, 64)
+x = torch.randn(128, 64)
+for step in range(20):
+    h = proj(x)
+    a = h.detach().cpu().numpy()
+    inv = 1.0 / (np.abs(a).max(axis=1, keepdims=True) + 1e-6)
+    scale = torch.from_numpy(inv)
+    out = h * scale
+"""
+
+
+def test_a_zero_copy_round_trip_on_a_cpu_is_a_gpu_prediction(tmp_path):
+    # `.cpu().numpy()` and `torch.from_numpy` share memory on a CPU: the card must say what the
+    # round trip would cost on a GPU, not that it costs nothing, nor speak of a sync as measured.
+    # However long its lines take: the NumPy work is compute that a torch rewrite keeps.
+    report = _profile_text(tmp_path, PING_PONG_FORWARD)
+    card = next(f for f in report.findings if f.rule == "ping-pong")
+    assert report.profile.device == "cpu" and not card.evidence.measurable
+    assert "on a GPU" in card.message, card.message
+    assert any("on a GPU" in n and "not measurable on this CPU run" in n for n in card.evidence.notes), card.evidence.notes

@@ -224,3 +224,20 @@ def test_fewer_than_three_iterations_are_summed():
     looped(b, {1: 100.0}, iterations=2)
     result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
     assert result.iterations == 0 and result.span_ns == result.span[1] - result.span[0]
+
+
+def test_the_tracers_gaps_between_a_helpers_lines_are_counted_apart():
+    # Cell line 6 calls a helper whose loop runs cell-1 lines 4 and 5 one after another: between
+    # two of them only the line tracer runs (5 us here). A gap longer than the tracer takes (the
+    # caller's own work between two calls, 205 us here) stays the caller's.
+    b = TraceBuilder()
+    b.line(0, 5, 0, 1000)
+    t = 1.0
+    for _ in range(10):
+        b.line(1, 4, t, 10)
+        b.line(1, 5, t + 15, 10)
+        t += 30
+    b.line(1, 4, t + 200, 10)
+    stats = {(s.ref.cell, s.line): s for s in line_stats(attribute(parse_chrome_trace(b.trace())), FILES)}
+    assert stats[(2, 6)].trace_gap_s == pytest.approx(19 * 5e-6)
+    assert stats[(1, 4)].trace_gap_s == 0.0  # the helper's lines called no deeper line

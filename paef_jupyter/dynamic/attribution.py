@@ -45,6 +45,9 @@ CREATION_OPS = frozenset({"aten::lift_fresh"})
 # Host events that are torch's work: ops (autograd engine functions are ops too) and the
 # ranges torch opens around its own Python (optimizer steps, zero_grad).
 TORCH_WORK = frozenset({CPU_OP, USER_ANNOTATION})
+# Every bytecode belongs to some line, so between two deeper cell lines a call runs only the
+# line tracer (closing one range, opening the next): a gap this short is measurement overhead.
+TRACER_GAP_NS = 50_000
 
 
 @dataclass(slots=True)
@@ -81,6 +84,7 @@ class _Acc:
     pageable: int = 0
     gpu_ns: int = 0
     sync_warnings: int = 0
+    gap_ns: int = 0  # the line tracer's own time between the deeper cell lines this line called
 
 
 @dataclass
@@ -296,6 +300,7 @@ def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat
             line=line,
             cpu_time_s=acc.cpu_ns / 1e9,
             self_cpu_s=acc.self_ns / 1e9,
+            trace_gap_s=acc.gap_ns / 1e9,
             ops=acc.ops,
             op_time_s=acc.op_ns / 1e9,
             h2d_copies=acc.h2d,
@@ -371,9 +376,31 @@ def _child_marker_ns(nodes: list[HostNode]) -> list[int]:
     return child_ns
 
 
+def _tracer_gaps_ns(nodes: list[HostNode]) -> list[int]:
+    """Per node, the short gaps between consecutive line ranges directly inside it (a helper's
+    lines, one after another): the tracer's time, which a line calling a loop of many tiny
+    lines would otherwise hold as its own "CPU work outside torch"."""
+    gaps = [0] * len(nodes)
+    last_end: dict[int, int] = {}
+    for node in nodes:  # in start order (`nest`)
+        if node.event.marker is None:
+            continue
+        parent = node.parent
+        while parent >= 0 and nodes[parent].event.marker is None:
+            parent = nodes[parent].parent
+        if parent < 0:
+            continue
+        gap = node.event.start_ns - last_end.get(parent, node.event.start_ns + 1)
+        if 0 <= gap <= TRACER_GAP_NS:
+            gaps[parent] += gap
+        last_end[parent] = node.event.end_ns
+    return gaps
+
+
 def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
     """Hits, inclusive and self time of each line range of the main thread."""
     child_ns = _child_marker_ns(nodes)
+    gaps = _tracer_gaps_ns(nodes)
     for i, node in enumerate(nodes):
         if node.event.marker is None:
             continue
@@ -382,6 +409,7 @@ def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
         acc.hits += 1
         if key not in node.chain[:-1]:  # recursion: count the outermost occurrence only
             acc.cpu_ns += node.event.dur_ns
+            acc.gap_ns += gaps[i]
         # Self time: the line's range minus the deeper cell lines it called.
         acc.self_ns += max(0, node.event.dur_ns - child_ns[i])
 

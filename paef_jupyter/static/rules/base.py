@@ -47,6 +47,7 @@ class Rule:
         severity: Severity | None = None,
         end_node: cst.CSTNode | None = None,
         part_of: Sequence[cst.CSTNode] = (),
+        device_cost_only: bool = False,
     ) -> None:
         start = self.facts.position(node).start.line
         end = self.facts.position(end_node or node).end.line
@@ -64,6 +65,7 @@ class Rule:
                 explanation=self.explanation,
                 fix=fix,
                 part_lines=tuple(self.facts.position(n).start.line for n in part_of),
+                device_cost_only=device_cost_only,
             )
         )
 

@@ -532,9 +532,14 @@ class ElementwiseLoop(Rule):
         (what `zip` and `if` assume) is not provable here."""
         elements = self._element_names(node)
         body = _statements(node)
-        if not elements or body is None or len(body) != 1 or node.orelse is not None:
+        if not elements or body is None or node.orelse is not None:
             return None
-        stmt = body[0]
+        # per-item counters beside the count (`self.total += 1`) become one `+= len(...)`
+        items = [c for s in body if (c := _increment(s, attributes=True)) is not None]
+        counted = [s for s in body if _increment(s, attributes=True) is None]
+        if len(counted) != 1:
+            return None
+        stmt = counted[0]
         if isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock):
             test = self._element_test(stmt.test, elements)
             lines = self._masked_updates(list(stmt.body.body), test, elements, node) if test is not None else None
@@ -549,6 +554,8 @@ class ElementwiseLoop(Rule):
                 return None
         else:
             return None
+        first = next(iter(elements.values()))
+        suggestion = "\n".join([suggestion] + [f"{c} += len({first})" for c in items])
         self.report(
             node,
             "this loop compares or counts tensor elements one at a time in Python: an op per element, "
@@ -566,14 +573,14 @@ class ElementwiseLoop(Rule):
         `bincount` of the hit elements) and, beside at least one count, other sums of the
         elements (`mrr += 1 / (row.tolist().index(t) + 1)`, named in the hint to rewrite over the
         hit rows). None if the body does anything else."""
-        if len(stmts) == 1 and _increment(stmts[0]) is not None:
-            return [f"{_increment(stmts[0])} += int(({test}).sum())"]
+        if len(stmts) == 1 and _increment(stmts[0], attributes=True) is not None:
+            return [f"{_increment(stmts[0], attributes=True)} += int(({test}).sum())"]
         mask = "hit"
         lines, sums, counted = [f"{mask} = {test}"], [], False
         allowed = {k for k in elements if k.isidentifier()} | {v for v in elements.values() if v.isidentifier()} \
             | set(bound_names(loop.target)) | {"int", "float", "len", "abs", "min", "max"}
         for stmt in stmts:
-            counter = _increment(stmt)
+            counter = _increment(stmt, attributes=True)
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
             if counter is not None:
                 lines.append(f"{counter} += int({mask}.sum())")
@@ -886,7 +893,7 @@ class ElementwiseLoop(Rule):
                                                 and not value.args) or (isinstance(value.func, cst.Name)
                                                 and value.func.value in ("int", "float") and len(value.args) == 1)):
             value = value.func.value if isinstance(value.func, cst.Attribute) else value.args[0].value
-        test = self._element_test(value, elements) if isinstance(small.target, cst.Name) else None
+        test = self._element_test(value, elements) if isinstance(small.target, cst.Name) or _object_attribute(small.target) else None
         return f"{self.facts.code(small.target)} += int(({test}).sum())" if test is not None else None
 
     def _histogram(self, small: cst.AugAssign, elements: dict[str, str]) -> str | None:
@@ -1244,14 +1251,22 @@ def _self_sum(assign: cst.Assign) -> cst.BaseExpression | None:
     return None
 
 
-def _increment(stmt: cst.BaseStatement) -> str | None:
-    """`n += 1` -> "n"."""
+def _increment(stmt: cst.BaseStatement, attributes: bool = False) -> str | None:
+    """`n += 1` -> "n"; with `attributes`, also a counter kept on an object (`self.total += 1`),
+    as a metric class's `update()` keeps it."""
     if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.AugAssign):
         small = stmt.body[0]
-        if isinstance(small.operator, cst.AddAssign) and isinstance(small.value, cst.Integer) and small.value.value == "1" \
-                and isinstance(small.target, cst.Name):
-            return small.target.value
+        if isinstance(small.operator, cst.AddAssign) and isinstance(small.value, cst.Integer) and small.value.value == "1":
+            if isinstance(small.target, cst.Name):
+                return small.target.value
+            if attributes and _object_attribute(small.target):
+                return f"{small.target.value.value}.{small.target.attr.value}"  # type: ignore[union-attr]
     return None
+
+
+def _object_attribute(expr: cst.BaseExpression) -> bool:
+    """`self.correct`: an attribute of a plain name, where a metric object keeps its totals."""
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)
 
 
 def _repeated_list(facts: Facts, expr: cst.BaseExpression) -> bool:

@@ -109,10 +109,11 @@ class PingPong(Rule):
         )
         self.report(
             node,
-            f"`{shown}` copies `{source}` to the host (a sync) and `torch.{name}` copies it back: "
-            f"a device->host->device round trip on every iteration",
+            f"`{shown}` copies `{source}` to the host and `torch.{name}` copies it back: on a GPU, a "
+            f"device->host->device round trip and a sync on every iteration",
             fix=fix,
             part_of=(copy.via_statement,) if copy.via_statement is not None else (),
+            device_cost_only=copy.method == "numpy",
         )
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
@@ -203,8 +204,8 @@ class PingPong(Rule):
         self.report(
             node,
             f"`{self.facts.code(last)}` is the token `{self.facts.code(copied.args[0].value)}` copied to the host "
-            f"(a sync) in the previous iteration, and `{self.facts.code(node.func)}` copies it back: a "
-            "device->host->device round trip for every generated token",
+            f"in the previous iteration, and `{self.facts.code(node.func)}` copies it back: on a GPU, a "
+            "device->host->device round trip and a sync for every generated token",
             fix=Fix(description="keep the predicted token on the device and feed it to the next step "
                     "(`tok = Y.argmax(dim=1)`); collect the tokens as tensors and copy them to the host once, "
                     "after the loop (`torch.cat(tokens).tolist()`)", safe=False),
@@ -252,7 +253,8 @@ class PingPong(Rule):
         self.report(
             node,
             f"`{self.facts.code(values)}` copies {len(copies)} device scalar{'s' if len(copies) > 1 else ''} to the host "
-            f"(a sync each) and `torch.{name}` copies them back: a device->host->device round trip on every iteration",
+            f"and `torch.{name}` copies them back: on a GPU, a device->host->device round trip and a sync each "
+            "on every iteration",
             fix=Fix(description=f"stay on the device: `{code}`" + (f" ({why})" if why else ""),
                     edits=() if why else (replace(self.facts, node, code),), suggestion=code, safe=not why),
         )
@@ -394,14 +396,15 @@ class PingPong(Rule):
         edits = (replace(self.facts, node, on_device), *(delete_statement(self.facts, s) for s in dead)) if on_device else ()
         self.report(
             node,
-            f"`{inner}` copies `{tensor}` to the host (a sync), NumPy computes on it there and "
-            f"`torch.{name}` copies the result back: a device->host->device round trip on every iteration",
+            f"`{inner}` copies `{tensor}` to the host, NumPy computes on it there and `torch.{name}` copies the "
+            f"result back: on a GPU, a device->host->device round trip and a sync on every iteration",
             fix=Fix(
                 description="compute it with torch ops on the device" + (f": `{on_device}`" if on_device else ""),
                 edits=edits,
                 suggestion=on_device or f"# the same computation with torch ops on `{tensor}`",
                 safe=on_device is not None,
             ),
+            device_cost_only=True,  # the NumPy work stays (as torch ops) after the fix
         )
 
     def _torch_equivalent(self, expr: cst.BaseExpression, trace: "_Trace", name: str) -> str | None:
