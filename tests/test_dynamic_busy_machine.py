@@ -103,9 +103,10 @@ def test_a_quiet_run_measures_its_wait_and_says_nothing_of_it(tmp_path):
 def test_counted_evidence_stands_on_a_busy_machine(tmp_path, shared_cpu):
     # Near miss: a tensor rebuilt from a constant list every step is a static finding the profile
     # confirms by what it counts (tensors built from Python data), not by a time share alone.
+    # Long enough iterations (milliseconds) for the window to span several scheduler slices.
     text = """import torch
-w = torch.randn(16, 4)
-rows = [[float(i + j) for j in range(16)] for i in range(256)]
+w = torch.randn(64, 4)
+rows = [[float(i + j) for j in range(64)] for i in range(4000)]
 
 for step in range(12):
     x = torch.tensor(rows)
