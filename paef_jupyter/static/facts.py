@@ -452,11 +452,11 @@ class Facts:
         return False
 
     def is_conditional(self, node: cst.CSTNode, loop: Loop) -> bool:
-        """True if `node` runs only on some iterations (under an `if`/`try` inside `loop`)."""
+        """True if `node` runs only on some iterations (under an `if`/`try`/`match` case inside `loop`)."""
         for anc in self.ancestors(node):
             if anc is loop.node:
                 return False
-            if isinstance(anc, (cst.If, cst.Try, cst.IfExp, cst.ExceptHandler)):
+            if isinstance(anc, (cst.If, cst.Try, cst.IfExp, cst.ExceptHandler, cst.MatchCase)):
                 return True
         return False
 

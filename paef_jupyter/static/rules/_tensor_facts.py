@@ -339,6 +339,40 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
+    """Calling `module` may change its input in place: it is built with `inplace=True` (or
+    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, or is an instance of
+    a class of the unit whose `forward` changes its first input in place."""
+    values: list[cst.BaseExpression] = []
+    if isinstance(module, cst.Name):
+        value = assigned_value(facts, module)
+        values = [value] if value is not None else []
+    elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                          and t.target.value.value == "self" and t.target.attr.value == module.attr.value
+                          for t in a.targets)]
+    return any(isinstance(v, cst.Call) and _built_in_place(facts, v) for v in values)
+
+
+def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
+    qualified = facts.qualified_name(call.func) or ""
+    for arg in call.args:
+        flag = arg.value
+        on = not (isinstance(flag, cst.Name) and flag.value in ("False", "None"))
+        if arg.keyword is not None and arg.keyword.value == "inplace" and on:
+            return True
+        if arg.keyword is None and qualified.startswith("torch.nn.") and isinstance(flag, cst.Name) and flag.value == "True":
+            return True  # `nn.ReLU(True)`: the only boolean an activation takes is `inplace`
+    if qualified == "torch.nn.Sequential" and call.args and isinstance(call.args[0].value, cst.Call) and depth < 3:
+        return _built_in_place(facts, call.args[0].value, depth + 1)
+    cls = facts.classes.get(call.func.value) if isinstance(call.func, cst.Name) else None
+    forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None) \
+        if cls is not None else None
+    params = forward.params.params if forward is not None else ()
+    return len(params) > 1 and mutated_in_place(facts, params[1].name.value, forward.body)  # type: ignore[union-attr]
+
+
 def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
