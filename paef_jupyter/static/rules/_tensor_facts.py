@@ -99,6 +99,13 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     return None
 
 
+def _unsigned(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`3` for `-3` and `+3`: the literal under a sign."""
+    while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        expr = expr.expression
+    return expr
+
+
 def _operand_dtype(facts: Facts, expr: cst.BaseExpression, depth: int) -> str | None:
     if isinstance(expr, cst.Float):
         return FLOAT
@@ -120,9 +127,9 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _literal_dtype(call.args[0].value) if call.args else None
         if last == "arange":
             values = [a.value for a in call.args if a.keyword is None]
-            if values and all(isinstance(v, cst.Integer) for v in values):
-                return "int64"
-            return FLOAT if any(isinstance(v, cst.Float) for v in values) else None
+            if values and all(isinstance(_unsigned(v), cst.Integer) for v in values):
+                return "int64"  # (`torch.arange(-3, 3)`: a negative literal is a unary minus)
+            return FLOAT if any(isinstance(_unsigned(v), cst.Float) for v in values) else None
         if last in _INT_RESULT:
             return "int64"
         if last in _BOOL_RESULT:
