@@ -867,3 +867,23 @@ def test_a_round_trip_whose_source_a_later_cell_changes_is_copied() -> None:
                  if f.ref.cell == 0 and f.fix and f.fix.automatic]
         assert len(found) == 1, later
         assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)
+
+
+def test_a_round_trip_whose_source_a_later_cell_hands_to_a_changing_function_is_copied() -> None:
+    """A later cell hands the round trip's source to a function that changes it in place
+    (defined in an earlier cell, or a method-less helper of the later cell itself), or to a
+    callable the analysis cannot see: the rewrite keeps a `.clone()`; a function that only
+    reads its argument, and a builtin (near-misses), need none."""
+    helpers = ("import torch\n\n\ndef sharpen(p):\n    p.pow_(2)\n\n\ndef peek(p):\n    return float(p.sum())\n")
+    cell = ("device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            "pseudo = torch.rand(5, device=device)\nfor step in range(2):\n"
+            "    targets = torch.tensor(pseudo.cpu().numpy()).to(device)\n    print((targets + 1).sum())\n")
+    for later, clone in (("sharpen(pseudo)\nprint(targets)\n", True),
+                         ("def halve(t):\n    t /= 2\n\n\nhalve(pseudo)\n", True),
+                         ("for p in [pseudo]:\n    sharpen(p)\n", True),
+                         ("import mystery\nmystery.normalize(pseudo)\n", True),
+                         ("print(peek(pseudo), len(pseudo))\n", False)):
+        found = [f for f in analyze(_cells(helpers, cell, later), rules=["ping-pong"]).findings
+                 if f.ref.cell == 1 and f.fix and f.fix.automatic]
+        assert len(found) == 1, later
+        assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)

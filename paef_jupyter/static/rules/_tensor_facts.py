@@ -380,6 +380,37 @@ def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
     return len(params) > 1 and mutated_in_place(facts, params[1].name.value, forward.body)  # type: ignore[union-attr]
 
 
+# Views whose strides may not be those of a fresh contiguous tensor of the same shape.
+_STRIDED_VIEWS = frozenset({"t", "T", "mT", "mH", "H", "transpose", "permute", "expand", "expand_as", "narrow",
+                            "unfold", "diagonal", "movedim", "moveaxis", "swapaxes", "swapdims", "as_strided",
+                            "real", "imag"})
+
+
+def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is, or is bound from, a view that may not be contiguous: an index of more than one
+    dimension (`t[:, 1]`, `t[..., 0]`), a stepped slice, a transpose, an expansion, a
+    `memory_format=` conversion."""
+    if depth > 4:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Subscript) and (len(node.slice) > 1 or _stepped(node.slice[0].slice)):
+            return True  # (`t[2:5]` and `t[i]` of the first dimension stay contiguous)
+        if isinstance(node, cst.Attribute) and node.attr.value in _STRIDED_VIEWS:
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "memory_format":
+            return True
+        parent = facts.parent(node)
+        if isinstance(node, cst.Name) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
+            value = assigned_value(facts, node)
+            if value is not None and may_be_strided(facts, value, depth + 1):
+                return True
+    return False
+
+
+def _stepped(part: cst.BaseSlice) -> bool:
+    return isinstance(part, cst.Slice) and part.step is not None
+
+
 def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
@@ -431,8 +462,49 @@ def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
 
 def changed_after_unit(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     """`name`, bound at a notebook cell's top level (`scope` is the module), is changed in place
-    by a later cell of the notebook (`pseudo.add_(1)` two cells down), through any alias there."""
-    return scope is facts.module and any(changed_in_place(later, name, later.module) for later in facts.later)
+    by a later cell of the notebook (`pseudo.add_(1)` two cells down, `sharpen(pseudo)` with a
+    `sharpen` that changes its argument), through any alias there."""
+    return scope is facts.module and any(changed_in_place(later, name, later.module)
+                                         or handed_to_changing_call(later, name, later.module) for later in facts.later)
+
+
+def handed_to_changing_call(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """`name`'s object (or an alias's) is handed, directly or in a container literal, to a call
+    that may change it: a function (of any cell or local module) that changes that parameter in
+    place, an in-place torch/NumPy function, a module built in place, or a callable the analysis
+    cannot see (its effects unknown)."""
+    for alias in aliases(facts, name, scope):
+        for use in reads_of(facts, alias, scope):
+            node: cst.CSTNode = use
+            parent = facts.parent(node)
+            while isinstance(parent, (cst.Element, cst.List, cst.Tuple, cst.Set)):
+                node, parent = parent, facts.parent(parent)
+            call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+            if isinstance(call, cst.Call) and isinstance(parent, cst.Arg) and _call_may_change(facts, call, parent):
+                return True
+    return False
+
+
+def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
+    callees = facts._callees(call)
+    if callees:
+        for callee in callees:
+            params = [p.name.value for p in callee.params.params]
+            if params and params[0] == "self" and isinstance(call.func, cst.Attribute):
+                params = params[1:]
+            index = list(call.args).index(arg)
+            param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+            if param is None or mutated_in_place(facts.owner_of(callee), param, callee.body):
+                return True
+        return False
+    qualified = facts.qualified_name(call.func) or ""
+    if qualified.startswith(("torch.", "numpy.")):
+        return library_changed_argument(facts, call) is arg.value
+    if qualified.startswith(("builtins.", "math.")):
+        return False
+    if facts.kind(call.func) is Kind.MODULE:
+        return module_changes_input(facts, call.func)
+    return not (isinstance(call.func, cst.Attribute) and facts.kind(call.func.value) is Kind.TENSOR)
 
 
 def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
