@@ -887,3 +887,28 @@ def test_a_round_trip_whose_source_a_later_cell_hands_to_a_changing_function_is_
                  if f.ref.cell == 1 and f.fix and f.fix.automatic]
         assert len(found) == 1, later
         assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)
+
+
+def test_an_evaluation_loop_over_code_of_other_cells_that_needs_grad_is_not_wrapped() -> None:
+    """What the evaluation loop runs or hands on lives in other cells: a model class of an
+    earlier cell that calls `retain_grad()` in forward (silent), a forward hook an earlier cell
+    registered (review), a later cell handing the outputs to an earlier cell's helper that
+    back-propagates (silent). Near-misses: a plain model class, and a helper that only reads."""
+    setup = ("import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+             "        super().__init__()\n        self.fc = nn.Linear(3, 2)\n\n    def forward(self, x):\n"
+             "        h = self.fc(x)\n{extra}        return h\n\n\ndef adapt(outputs):\n"
+             "    torch.stack(outputs).mean().backward()\n\n\ndef mean_of(outputs):\n"
+             "    return float(torch.stack(outputs).mean())\n\n\nnet = Net()\n{hook}"
+             "batches = [torch.randn(4, 3) for _ in range(2)]\n")
+    loop = ("net.eval()\nouts = []\ncorrect = 0\nfor xb in batches:\n    o = net(xb)\n    outs.append(o.sum())\n"
+            "    correct += int(o.argmax(-1).sum())\n")
+    hook = "feats = []\nhandle = net.fc.register_forward_hook(lambda m, i, o: feats.append(o))\n"
+    for extra, registered, later, expected in (
+            ("        h.retain_grad()\n", "", "print(correct)\n", []),
+            ("", hook, "print(correct)\n", ["review"]),
+            ("", "", "adapt(outs)\n", []),
+            ("", "", "print(mean_of(outs))\n", ["automatic"])):
+        cells = _cells(setup.format(extra=extra, hook=registered), loop, later)
+        found = [f for f in analyze(cells, rules=["eval-without-no-grad"]).findings if f.ref.cell == 1]
+        kinds = ["automatic" if f.fix.automatic else "review" if f.fix.needs_review else "hint" for f in found]
+        assert kinds == expected, (extra, registered, later, kinds)

@@ -213,6 +213,11 @@ class Prior:
         facts, value = self._values[name]
         return facts.kind(value) if value is not None else Kind.UNKNOWN
 
+    def units(self) -> list["Facts"]:
+        """The earlier cells that defined something (each once, in no particular order)."""
+        found = [facts for facts, _ in (*self._values.values(), *self.functions.values(), *self.classes.values())]
+        return list({id(f): f for f in found}.values())
+
     def defines(self, name: str) -> bool:
         return name in self._values or name in self.aliases or name in self.functions or name in self.classes
 
