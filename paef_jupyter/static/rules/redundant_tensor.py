@@ -30,7 +30,12 @@ FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", 
 # spectral windows (`torch.hann_window(n_fft)`) among them.
 TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
                             "torch.tril_indices"} | {f"torch.{name}" for name in WINDOWS})
-_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
+_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft",
+                              "update", "__setitem__"})
+# Builtins that keep what they are given: in an attribute, a new container, an iterator.
+_STORING_CALLS = frozenset({f"builtins.{name}" for name in (
+    "setattr", "dict", "list", "tuple", "set", "frozenset", "zip", "enumerate", "iter", "reversed", "sorted")}
+    | {"types.SimpleNamespace", "collections.OrderedDict", "collections.deque"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # What tells one object from another equal one: hoisted, every iteration hands them the same object.
@@ -791,6 +796,8 @@ class FactorySites:
                         and call.func.attr.value in _STORING_METHODS:
                     return "store"
                 called = (self.facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
+                if called in _STORING_CALLS:
+                    return "store"  # `setattr(m, "mask", <expr>)`, `dict(t=<expr>)`
                 if called in _IDENTITY_READERS:
                     return f"pass to `{called.rsplit('.', 1)[-1]}()` (which reads its identity)"
                 if called in _PARAMETER_WRAPPERS:
