@@ -404,7 +404,28 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             value = assigned_value(facts, node)
             if value is not None and may_be_strided(facts, value, depth + 1):
                 return True
+            if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in _passed_as(facts, node)):
+                return True  # `snapshot(weight.t())` for `def snapshot(t)`
     return False
+
+
+def _passed_as(facts: Facts, name: cst.Name) -> list[cst.BaseExpression]:
+    """What the unit's calls of the enclosing function pass for its parameter `name`."""
+    func = facts.enclosing_function(name)
+    if not isinstance(func, cst.FunctionDef):
+        return []
+    params = [p.name.value for p in func.params.params]
+    if name.value not in params:
+        return []
+    index = params.index(name.value)
+    passed = []
+    for call in facts.calls_in(facts.module):
+        if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            passed += [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
+            if index < len(positional):
+                passed.append(positional[index])
+    return passed
 
 
 def _stepped(part: cst.BaseSlice) -> bool:

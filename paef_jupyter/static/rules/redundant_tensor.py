@@ -39,7 +39,8 @@ _STORING_CALLS = frozenset({f"builtins.{name}" for name in (
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # What tells one object from another equal one: hoisted, every iteration hands them the same object.
-_IDENTITY_READERS = frozenset({"builtins.id", "weakref.ref", "weakref.proxy", "weakref.finalize"})
+_IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
+_DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 # Wrappers that share the tensor's memory and make it a leaf an optimizer changes in place.
 _PARAMETER_WRAPPERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
                                  "torch.nn.parameter.Buffer"})
@@ -790,6 +791,8 @@ class FactorySites:
                     or isinstance(parent, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot))
                                                                   for c in parent.comparisons):
                 return "compare by identity (`is`)"
+            if isinstance(parent, cst.Index) and self._dict_key(parent):
+                return "key a dict with (tensors hash by identity)"
             if isinstance(parent, cst.Arg):
                 call = self.facts.parent(parent)
                 if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
@@ -806,6 +809,12 @@ class FactorySites:
                     and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
                 return "store"
         return ""
+
+    def _dict_key(self, index: cst.Index) -> bool:
+        """`seen[t] = step`: the subscripted object is a dict, which hashes the tensor by identity."""
+        element = self.facts.parent(index)
+        subscript = self.facts.parent(element) if isinstance(element, cst.SubscriptElement) else None
+        return isinstance(subscript, cst.Subscript) and self.facts.kind(subscript.value) in _DICT_KINDS
 
     def hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
                              loop: Loop) -> cst.SimpleStatementLine | None:
