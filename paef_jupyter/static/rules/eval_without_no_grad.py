@@ -256,9 +256,14 @@ class EvalWithoutNoGrad(Rule):
         gradient (`retain_grad()`), registers a tensor hook, differentiates (`torch.autograd.grad`,
         a physics-informed residual) or reads whether a graph is recorded: under no_grad it
         raises or computes something else."""
-        return any((isinstance(func, cst.FunctionDef) and func.name.value == "forward" or runs_in.node is loop.node)
-                   and _asks_for_grad(self.facts.owner_of(func), func.body)
-                   for func, runs_in in self.facts.per_iteration_functions.items())
+        for func, runs_in in self.facts.per_iteration_functions.items():
+            forward = isinstance(func, cst.FunctionDef) and func.name.value == "forward"
+            # (a helper's `backward()` and `.grad` reads are the training path, which `_feeds_backward`
+            # follows with its conditions: `loss_batch(model, xb, yb, opt=None)` steps only given `opt`)
+            if (forward or runs_in.node is loop.node) \
+                    and _asks_for_grad(self.facts.owner_of(func), func.body, training_path=forward):
+                return True
+        return False
 
     def _module_hooks(self) -> str:
         """Why hooks may make the loop's outputs reach autograd ('' if none is registered here
@@ -713,16 +718,17 @@ def _hands_to_backward(facts: Facts, call: cst.Call) -> bool:
     return False
 
 
-def _asks_for_grad(facts: Facts, body: cst.CSTNode) -> bool:
-    """`body` reads or needs what only grad mode gives: `.grad`/`.requires_grad`/`.grad_fn`,
-    `backward()`, `retain_grad()`, `register_hook`, `requires_grad_()`, `torch.autograd.grad`,
-    `torch.enable_grad`, a tensor made with `requires_grad=True`."""
+def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) -> bool:
+    """`body` reads or needs what only grad mode gives: `.requires_grad`/`.grad_fn`,
+    `retain_grad()`, `register_hook`, `requires_grad_()`, `torch.autograd.grad`, `torch.enable_grad`,
+    a tensor made with `requires_grad=True`; with `training_path`, also `backward()` and `.grad`."""
+    methods = _NEEDS_GRAD_METHODS if training_path else _NEEDS_GRAD_METHODS - {"backward"}
     for n in facts.walk(body):
-        if isinstance(n, cst.Attribute) and n.attr.value in {"grad", *_GRAPH_STATE}:
+        if isinstance(n, cst.Attribute) and n.attr.value in (_GRAPH_STATE | {"grad"} if training_path else _GRAPH_STATE):
             return True  # (`out.grad_fn is not None` tells the two modes apart)
         if isinstance(n, cst.Call):
             func = n.func
-            if isinstance(func, cst.Attribute) and func.attr.value in _NEEDS_GRAD_METHODS:
+            if isinstance(func, cst.Attribute) and func.attr.value in methods:
                 return True
             if (facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
                 return True
