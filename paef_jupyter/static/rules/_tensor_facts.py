@@ -346,6 +346,12 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+# Activations and dropouts whose only boolean argument is `inplace` (`nn.ReLU(True)`, `nn.Dropout(0.5, True)`).
+_INPLACE_FLAGGED = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "Hardtanh", "Threshold", "RReLU",
+                              "SiLU", "Mish", "Hardswish", "Hardsigmoid", "Dropout", "Dropout1d", "Dropout2d",
+                              "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
+
+
 def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
     """Calling `module` may change its input in place: it is built with `inplace=True` (or
     `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, or is an instance of
@@ -369,8 +375,9 @@ def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
         on = not (isinstance(flag, cst.Name) and flag.value in ("False", "None"))
         if arg.keyword is not None and arg.keyword.value == "inplace" and on:
             return True
-        if arg.keyword is None and qualified.startswith("torch.nn.") and isinstance(flag, cst.Name) and flag.value == "True":
-            return True  # `nn.ReLU(True)`: the only boolean an activation takes is `inplace`
+        if arg.keyword is None and qualified.rsplit(".", 1)[-1] in _INPLACE_FLAGGED and qualified.startswith("torch.nn.") \
+                and isinstance(flag, cst.Name) and flag.value == "True":
+            return True  # `nn.ReLU(True)`: the only boolean an activation or dropout takes is `inplace`
     if qualified == "torch.nn.Sequential" and call.args and isinstance(call.args[0].value, cst.Call) and depth < 3:
         return _built_in_place(facts, call.args[0].value, depth + 1)
     cls = facts.classes.get(call.func.value) if isinstance(call.func, cst.Name) else None
