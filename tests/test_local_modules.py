@@ -867,3 +867,48 @@ def test_a_round_trip_whose_source_a_later_cell_changes_is_copied() -> None:
                  if f.ref.cell == 0 and f.fix and f.fix.automatic]
         assert len(found) == 1, later
         assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)
+
+
+def test_a_round_trip_whose_source_a_later_cell_hands_to_a_changing_function_is_copied() -> None:
+    """A later cell hands the round trip's source to a function that changes it in place
+    (defined in an earlier cell, or a method-less helper of the later cell itself), or to a
+    callable the analysis cannot see: the rewrite keeps a `.clone()`; a function that only
+    reads its argument, and a builtin (near-misses), need none."""
+    helpers = ("import torch\n\n\ndef sharpen(p):\n    p.pow_(2)\n\n\ndef peek(p):\n    return float(p.sum())\n")
+    cell = ("device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            "pseudo = torch.rand(5, device=device)\nfor step in range(2):\n"
+            "    targets = torch.tensor(pseudo.cpu().numpy()).to(device)\n    print((targets + 1).sum())\n")
+    for later, clone in (("sharpen(pseudo)\nprint(targets)\n", True),
+                         ("def halve(t):\n    t /= 2\n\n\nhalve(pseudo)\n", True),
+                         ("for p in [pseudo]:\n    sharpen(p)\n", True),
+                         ("import mystery\nmystery.normalize(pseudo)\n", True),
+                         ("print(peek(pseudo), len(pseudo))\n", False)):
+        found = [f for f in analyze(_cells(helpers, cell, later), rules=["ping-pong"]).findings
+                 if f.ref.cell == 1 and f.fix and f.fix.automatic]
+        assert len(found) == 1, later
+        assert (".clone()" in found[0].fix.suggestion) is clone, (later, found[0].fix.suggestion)
+
+
+def test_an_evaluation_loop_over_code_of_other_cells_that_needs_grad_is_not_wrapped() -> None:
+    """What the evaluation loop runs or hands on lives in other cells: a model class of an
+    earlier cell that calls `retain_grad()` in forward (silent), a forward hook an earlier cell
+    registered (review), a later cell handing the outputs to an earlier cell's helper that
+    back-propagates (silent). Near-misses: a plain model class, and a helper that only reads."""
+    setup = ("import torch\nfrom torch import nn\n\n\nclass Net(nn.Module):\n    def __init__(self):\n"
+             "        super().__init__()\n        self.fc = nn.Linear(3, 2)\n\n    def forward(self, x):\n"
+             "        h = self.fc(x)\n{extra}        return h\n\n\ndef adapt(outputs):\n"
+             "    torch.stack(outputs).mean().backward()\n\n\ndef mean_of(outputs):\n"
+             "    return float(torch.stack(outputs).mean())\n\n\nnet = Net()\n{hook}"
+             "batches = [torch.randn(4, 3) for _ in range(2)]\n")
+    loop = ("net.eval()\nouts = []\ncorrect = 0\nfor xb in batches:\n    o = net(xb)\n    outs.append(o.sum())\n"
+            "    correct += int(o.argmax(-1).sum())\n")
+    hook = "feats = []\nhandle = net.fc.register_forward_hook(lambda m, i, o: feats.append(o))\n"
+    for extra, registered, later, expected in (
+            ("        h.retain_grad()\n", "", "print(correct)\n", []),
+            ("", hook, "print(correct)\n", ["review"]),
+            ("", "", "adapt(outs)\n", []),
+            ("", "", "print(mean_of(outs))\n", ["automatic"])):
+        cells = _cells(setup.format(extra=extra, hook=registered), loop, later)
+        found = [f for f in analyze(cells, rules=["eval-without-no-grad"]).findings if f.ref.cell == 1]
+        kinds = ["automatic" if f.fix.automatic else "review" if f.fix.needs_review else "hint" for f in found]
+        assert kinds == expected, (extra, registered, later, kinds)

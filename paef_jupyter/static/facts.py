@@ -218,6 +218,11 @@ class Prior:
         facts, value = self._values[name]
         return facts.kind(value) if value is not None else Kind.UNKNOWN
 
+    def units(self) -> list["Facts"]:
+        """The earlier cells that defined something (each once, in no particular order)."""
+        found = [facts for facts, _ in (*self._values.values(), *self.functions.values(), *self.classes.values())]
+        return list({id(f): f for f in found}.values())
+
     def defines(self, name: str) -> bool:
         return name in self._values or name in self.aliases or name in self.functions or name in self.classes
 
@@ -457,11 +462,11 @@ class Facts:
         return False
 
     def is_conditional(self, node: cst.CSTNode, loop: Loop) -> bool:
-        """True if `node` runs only on some iterations (under an `if`/`try` inside `loop`)."""
+        """True if `node` runs only on some iterations (under an `if`/`try`/`match` case inside `loop`)."""
         for anc in self.ancestors(node):
             if anc is loop.node:
                 return False
-            if isinstance(anc, (cst.If, cst.Try, cst.IfExp, cst.ExceptHandler)):
+            if isinstance(anc, (cst.If, cst.Try, cst.IfExp, cst.ExceptHandler, cst.MatchCase)):
                 return True
         return False
 

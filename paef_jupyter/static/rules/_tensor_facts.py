@@ -99,6 +99,13 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     return None
 
 
+def _unsigned(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`3` for `-3` and `+3`: the literal under a sign."""
+    while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        expr = expr.expression
+    return expr
+
+
 def _operand_dtype(facts: Facts, expr: cst.BaseExpression, depth: int) -> str | None:
     if isinstance(expr, cst.Float):
         return FLOAT
@@ -120,9 +127,9 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _literal_dtype(call.args[0].value) if call.args else None
         if last == "arange":
             values = [a.value for a in call.args if a.keyword is None]
-            if values and all(isinstance(v, cst.Integer) for v in values):
-                return "int64"
-            return FLOAT if any(isinstance(v, cst.Float) for v in values) else None
+            if values and all(isinstance(_unsigned(v), cst.Integer) for v in values):
+                return "int64"  # (`torch.arange(-3, 3)`: a negative literal is a unary minus)
+            return FLOAT if any(isinstance(_unsigned(v), cst.Float) for v in values) else None
         if last in _INT_RESULT:
             return "int64"
         if last in _BOOL_RESULT:
@@ -339,6 +346,99 @@ def mutated_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     return any(within(facts, site, scope) for site in unit_index(facts).mutations.get(name, ()))
 
 
+# Activations and dropouts whose only boolean argument is `inplace` (`nn.ReLU(True)`, `nn.Dropout(0.5, True)`).
+_INPLACE_FLAGGED = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU", "Hardtanh", "Threshold", "RReLU",
+                              "SiLU", "Mish", "Hardswish", "Hardsigmoid", "Dropout", "Dropout1d", "Dropout2d",
+                              "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
+
+
+def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
+    """Calling `module` may change its input in place: it is built with `inplace=True` (or
+    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, or is an instance of
+    a class of the unit whose `forward` changes its first input in place."""
+    values: list[cst.BaseExpression] = []
+    if isinstance(module, cst.Name):
+        value = assigned_value(facts, module)
+        values = [value] if value is not None else []
+    elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                          and t.target.value.value == "self" and t.target.attr.value == module.attr.value
+                          for t in a.targets)]
+    return any(isinstance(v, cst.Call) and _built_in_place(facts, v) for v in values)
+
+
+def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
+    qualified = facts.qualified_name(call.func) or ""
+    for arg in call.args:
+        flag = arg.value
+        on = not (isinstance(flag, cst.Name) and flag.value in ("False", "None"))
+        if arg.keyword is not None and arg.keyword.value == "inplace" and on:
+            return True
+        if arg.keyword is None and qualified.rsplit(".", 1)[-1] in _INPLACE_FLAGGED and qualified.startswith("torch.nn.") \
+                and isinstance(flag, cst.Name) and flag.value == "True":
+            return True  # `nn.ReLU(True)`: the only boolean an activation or dropout takes is `inplace`
+    if qualified == "torch.nn.Sequential" and call.args and isinstance(call.args[0].value, cst.Call) and depth < 3:
+        return _built_in_place(facts, call.args[0].value, depth + 1)
+    cls = facts.classes.get(call.func.value) if isinstance(call.func, cst.Name) else None
+    forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None) \
+        if cls is not None else None
+    params = forward.params.params if forward is not None else ()
+    return len(params) > 1 and mutated_in_place(facts, params[1].name.value, forward.body)  # type: ignore[union-attr]
+
+
+# Views whose strides may not be those of a fresh contiguous tensor of the same shape.
+_STRIDED_VIEWS = frozenset({"t", "T", "mT", "mH", "H", "transpose", "permute", "expand", "expand_as", "narrow",
+                            "unfold", "diagonal", "movedim", "moveaxis", "swapaxes", "swapdims", "as_strided",
+                            "real", "imag"})
+
+
+def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is, or is bound from, a view that may not be contiguous: an index of more than one
+    dimension (`t[:, 1]`, `t[..., 0]`), a stepped slice, a transpose, an expansion, a
+    `memory_format=` conversion."""
+    if depth > 4:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Subscript) and (len(node.slice) > 1 or _stepped(node.slice[0].slice)):
+            return True  # (`t[2:5]` and `t[i]` of the first dimension stay contiguous)
+        if isinstance(node, cst.Attribute) and node.attr.value in _STRIDED_VIEWS:
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "memory_format":
+            return True
+        parent = facts.parent(node)
+        if isinstance(node, cst.Name) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
+            value = assigned_value(facts, node)
+            if value is not None and may_be_strided(facts, value, depth + 1):
+                return True
+            if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in _passed_as(facts, node)):
+                return True  # `snapshot(weight.t())` for `def snapshot(t)`
+    return False
+
+
+def _passed_as(facts: Facts, name: cst.Name) -> list[cst.BaseExpression]:
+    """What the unit's calls of the enclosing function pass for its parameter `name`."""
+    func = facts.enclosing_function(name)
+    if not isinstance(func, cst.FunctionDef):
+        return []
+    params = [p.name.value for p in func.params.params]
+    if name.value not in params:
+        return []
+    index = params.index(name.value)
+    passed = []
+    for call in facts.calls_in(facts.module):
+        if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
+            positional = [a.value for a in call.args if a.keyword is None and not a.star]
+            passed += [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
+            if index < len(positional):
+                passed.append(positional[index])
+    return passed
+
+
+def _stepped(part: cst.BaseSlice) -> bool:
+    return isinstance(part, cst.Slice) and part.step is not None
+
+
 def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
@@ -390,8 +490,49 @@ def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
 
 def changed_after_unit(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
     """`name`, bound at a notebook cell's top level (`scope` is the module), is changed in place
-    by a later cell of the notebook (`pseudo.add_(1)` two cells down), through any alias there."""
-    return scope is facts.module and any(changed_in_place(later, name, later.module) for later in facts.later)
+    by a later cell of the notebook (`pseudo.add_(1)` two cells down, `sharpen(pseudo)` with a
+    `sharpen` that changes its argument), through any alias there."""
+    return scope is facts.module and any(changed_in_place(later, name, later.module)
+                                         or handed_to_changing_call(later, name, later.module) for later in facts.later)
+
+
+def handed_to_changing_call(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
+    """`name`'s object (or an alias's) is handed, directly or in a container literal, to a call
+    that may change it: a function (of any cell or local module) that changes that parameter in
+    place, an in-place torch/NumPy function, a module built in place, or a callable the analysis
+    cannot see (its effects unknown)."""
+    for alias in aliases(facts, name, scope):
+        for use in reads_of(facts, alias, scope):
+            node: cst.CSTNode = use
+            parent = facts.parent(node)
+            while isinstance(parent, (cst.Element, cst.List, cst.Tuple, cst.Set)):
+                node, parent = parent, facts.parent(parent)
+            call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+            if isinstance(call, cst.Call) and isinstance(parent, cst.Arg) and _call_may_change(facts, call, parent):
+                return True
+    return False
+
+
+def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
+    callees = facts._callees(call)
+    if callees:
+        for callee in callees:
+            params = [p.name.value for p in callee.params.params]
+            if params and params[0] == "self" and isinstance(call.func, cst.Attribute):
+                params = params[1:]
+            index = list(call.args).index(arg)
+            param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+            if param is None or mutated_in_place(facts.owner_of(callee), param, callee.body):
+                return True
+        return False
+    qualified = facts.qualified_name(call.func) or ""
+    if qualified.startswith(("torch.", "numpy.")):
+        return library_changed_argument(facts, call) is arg.value
+    if qualified.startswith(("builtins.", "math.")):
+        return False
+    if facts.kind(call.func) is Kind.MODULE:
+        return module_changes_input(facts, call.func)
+    return not (isinstance(call.func, cst.Attribute) and facts.kind(call.func.value) is Kind.TENSOR)
 
 
 def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:

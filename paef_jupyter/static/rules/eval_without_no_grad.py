@@ -21,6 +21,11 @@ from .base import Rule
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
+# Module hooks: code that runs on every forward pass (or backward) without a call in the loop showing it.
+_MODULE_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+                           "register_backward_hook", "register_full_backward_pre_hook"})
+_GLOBAL_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook",
+                           "torch.nn.modules.module.register_module_forward_pre_hook"})
 # Calls that read the grad mode itself: code that makes them behaves differently under no_grad.
 _GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
@@ -179,7 +184,7 @@ class EvalWithoutNoGrad(Rule):
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
                 or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
-                or self._later_cell_backward(loop):
+                or self._later_cell_backward(loop) or self._forward_needs_grad(loop):
             return
         unseen_code = ""
         if may_train(self.facts, loop.node):
@@ -197,7 +202,7 @@ class EvalWithoutNoGrad(Rule):
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
-            or self._fast_path_modules()
+            or self._fast_path_modules() or self._module_hooks()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -279,21 +284,39 @@ class EvalWithoutNoGrad(Rule):
         return bool(sites) and all(grad_disabled(self.facts, c) for c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:
-        for n in self.facts.walk(loop.node.body):
-            if isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items):
-                return True  # the user already chose where grad is off
-            if isinstance(n, cst.Attribute) and n.attr.value in {"grad", *_GRAPH_STATE}:
-                return True  # (`out.grad_fn is not None` tells the two modes apart)
-            if isinstance(n, cst.Call):
-                func = n.func
-                if isinstance(func, cst.Attribute) and func.attr.value in _NEEDS_GRAD_METHODS:
-                    return True
-                if (self.facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
-                    return True
-                if any(a.keyword is not None and a.keyword.value == "requires_grad"
-                       and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
-                    return True  # (`Variable(y, requires_grad=False)` asks for no gradient)
+        return any(isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items)
+                   for n in self.facts.walk(loop.node.body)) \
+            or _asks_for_grad(self.facts, loop.node.body)  # (a `with no_grad`: the user already chose where)
+
+    def _forward_needs_grad(self, loop: Loop) -> bool:
+        """Code the loop runs that no call in it shows asks for autograd: a model's `forward` (of
+        this cell or an earlier one) or a function this loop calls keeps an activation's
+        gradient (`retain_grad()`), registers a tensor hook, differentiates (`torch.autograd.grad`,
+        a physics-informed residual) or reads whether a graph is recorded: under no_grad it
+        raises or computes something else."""
+        for func, runs_in in self.facts.per_iteration_functions.items():
+            forward = isinstance(func, cst.FunctionDef) and func.name.value == "forward"
+            # (a helper's `backward()` and `.grad` reads are the training path, which `_feeds_backward`
+            # follows with its conditions: `loss_batch(model, xb, yb, opt=None)` steps only given `opt`)
+            if (forward or runs_in.node is loop.node) \
+                    and _asks_for_grad(self.facts.owner_of(func), func.body, training_path=forward):
+                return True
         return False
+
+    def _module_hooks(self) -> str:
+        """Why hooks may make the loop's outputs reach autograd ('' if none is registered here
+        or in an earlier cell): a forward hook gets every output (a list it fills may be
+        back-propagated later, it may register tensor hooks that raise under no_grad)."""
+        for facts in (self.facts, *self.facts.prior.units()):
+            for call in facts.calls_in(facts.module):
+                func = call.func
+                if isinstance(func, cst.Attribute) and func.attr.value in _MODULE_HOOKS \
+                        or (facts.qualified_name(func) or "") in _GLOBAL_HOOKS:
+                    where = "" if facts is self.facts else " of an earlier cell"
+                    return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
+                            "outputs of every forward pass this loop makes, and what it does with them (keeps "
+                            "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
+        return ""
 
     def _later_cell_backward(self, loop: Loop) -> bool:
         """A later cell of the notebook back-propagates and reads what this loop builds (the list
@@ -313,11 +336,11 @@ class EvalWithoutNoGrad(Rule):
                 root = root_name(n.func.value)
                 built |= {root} if root else set()
         for later in self.facts.later:
-            backward = any(
-                isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
-                or (later.qualified_name(c.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
-                for c in later.calls_in(later.module))
+            backward = any(_back_propagates(later, c) for c in later.calls_in(later.module))
             if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+                return True
+            if any(later.names_read(a.value) & built and _hands_to_backward(later, c)  # `adapt(outs)`
+                   for c in later.calls_in(later.module) for a in c.args):
                 return True
             graph_read = {root for n in later.walk(later.module)  # `print(logits.requires_grad)`
                           if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE
@@ -717,6 +740,40 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _back_propagates(facts: Facts, call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "backward" \
+        or (facts.qualified_name(call.func) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+
+
+def _hands_to_backward(facts: Facts, call: cst.Call) -> bool:
+    """`call` runs a function (of any cell or local module) whose body back-propagates."""
+    for callee in facts._callees(call):
+        owner = facts.owner_of(callee)
+        if any(_back_propagates(owner, c) for c in owner.calls_in(callee.body)):
+            return True
+    return False
+
+
+def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) -> bool:
+    """`body` reads or needs what only grad mode gives: `.requires_grad`/`.grad_fn`,
+    `retain_grad()`, `register_hook`, `requires_grad_()`, `torch.autograd.grad`, `torch.enable_grad`,
+    a tensor made with `requires_grad=True`; with `training_path`, also `backward()` and `.grad`."""
+    methods = _NEEDS_GRAD_METHODS if training_path else _NEEDS_GRAD_METHODS - {"backward"}
+    for n in facts.walk(body):
+        if isinstance(n, cst.Attribute) and n.attr.value in (_GRAPH_STATE | {"grad"} if training_path else _GRAPH_STATE):
+            return True  # (`out.grad_fn is not None` tells the two modes apart)
+        if isinstance(n, cst.Call):
+            func = n.func
+            if isinstance(func, cst.Attribute) and func.attr.value in methods:
+                return True
+            if (facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
+                return True
+            if any(a.keyword is not None and a.keyword.value == "requires_grad"
+                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
+                return True  # (`Variable(y, requires_grad=False)` asks for no gradient)
+    return False
 
 
 def _declared(facts: Facts, func: FunctionNode, kind: type[cst.Global] | type[cst.Nonlocal]) -> set[str]:

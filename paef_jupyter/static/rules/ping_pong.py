@@ -14,6 +14,7 @@ from ..facts import Facts, method_of_object, passed_for
 from ..names import names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
+    may_be_strided,
     CONVERT_METHOD,
     PYTHON_SCALAR_DTYPE,
     assigned_value,
@@ -594,6 +595,10 @@ class PingPong(Rule):
         safe, why = True, ""
         if copy.method == "item" and not is_scalar(self.facts, copy.tensor):
             code += ".reshape(())"
+        if copy.method != "item" and may_be_strided(self.facts, copy.tensor):
+            safe, why = False, f"`{self.facts.code(copy.tensor)}` may be a strided view (a slice, a transpose, an " \
+                "expansion): the round trip gave a fresh contiguous tensor, `detach()` keeps the view's strides " \
+                "(`.view()` may then raise, and its strides print differently)"
         if self._needs_clone(node, copy):
             if name in ("as_tensor", "from_numpy"):
                 safe, why = False, f"the result is changed in place and `torch.{name}` may share memory"

@@ -12,8 +12,8 @@ from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import Kind
 from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
-                            library_changed_argument, mutated_in_place, rarely_runs, reads_of, shared_end,
-                            sole_writers, surely_runs, within)
+                            library_changed_argument, module_changes_input, mutated_in_place, rarely_runs,
+                            reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
 from ._support import hot_loop
 from ._frozen_forward import fixed_input_forwards
@@ -30,9 +30,23 @@ FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", 
 # spectral windows (`torch.hann_window(n_fft)`) among them.
 TABLE_BUILDERS = frozenset({"torch.nn.Transformer.generate_square_subsequent_mask", "torch.triu_indices",
                             "torch.tril_indices"} | {f"torch.{name}" for name in WINDOWS})
-_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft"})
+_STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft",
+                              "update", "__setitem__"})
+# Builtins that keep what they are given: in an attribute, a new container, an iterator.
+_STORING_CALLS = frozenset({f"builtins.{name}" for name in (
+    "setattr", "dict", "list", "tuple", "set", "frozenset", "zip", "enumerate", "iter", "reversed", "sorted")}
+    | {"types.SimpleNamespace", "collections.OrderedDict", "collections.deque"})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
+# What tells one object from another equal one: hoisted, every iteration hands them the same object.
+_IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
+_DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
+# Wrappers that share the tensor's memory and make it a leaf an optimizer changes in place.
+_PARAMETER_WRAPPERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
+                                 "torch.nn.parameter.Buffer"})
+# Builtins that call the function they are given on the items they are given.
+_APPLYING_BUILTINS = frozenset({"builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
+                                "functools.reduce", "itertools.starmap"})
 # Calls chained on the new tensor that keep it a pure function of the same data.
 _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view",
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
@@ -337,6 +351,9 @@ class FactorySites:
         qualified = self.facts.qualified_name(node.func) or ""
         factory = qualified.rsplit(".", 1)[-1]
         builder = qualified in TABLE_BUILDERS
+        head = root_name(node.func)
+        if head is not None and rebound_in_unit(self.facts, head):
+            return None  # `torch = Tracer(torch)` in a function: the call may not reach torch at all
         if not builder and (not qualified.startswith("torch.") or qualified.count(".") != 1
                             or factory not in DATA_FACTORIES | FILL_FACTORIES and not self.wraps_new_array(node, factory)):
             return None
@@ -617,12 +634,18 @@ class FactorySites:
         """`node` is handed to a call that may change it: `out=`, a function of the unit that
         changes that parameter in place, or a callable whose effects are unknown."""
         parent = self.facts.parent(node)
+        while isinstance(parent, (cst.Element, cst.List, cst.Tuple, cst.Set)):
+            node, parent = parent, self.facts.parent(parent)  # `map(f, [a, b])`: handed over in a literal
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
         if not isinstance(call, cst.Call) or not isinstance(parent, cst.Arg):
             return False
         if parent.keyword is not None and parent.keyword.value == "out":
             return True
         func = call.func
+        if (self.facts.qualified_name(func) or "") in _APPLYING_BUILTINS:
+            return self._applies_unknown_callable(call)
+        if self.facts.kind(func) is Kind.MODULE and module_changes_input(self.facts, func):
+            return True
         if isinstance(func, cst.Name) and func.value in self.facts.functions:
             defined = self.facts.functions[func.value]
             index = list(call.args).index(parent)
@@ -637,6 +660,20 @@ class FactorySites:
         return not (isinstance(func, cst.Attribute) and (
             is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
             or self.facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE)))
+
+    def _applies_unknown_callable(self, call: cst.Call) -> bool:
+        """`map(lambda t: t.add_(1), [a, b])`, `sorted(xs, key=f)`: the items are handed to a
+        callable; only a torch/NumPy/builtin function that changes no argument is known."""
+        applied = [a.value for a in call.args if a.keyword is not None and a.keyword.value == "key"]
+        if (self.facts.qualified_name(call.func) or "") not in ("builtins.sorted", "builtins.min", "builtins.max") \
+                and call.args and call.args[0].keyword is None:
+            applied.append(call.args[0].value)
+        for value in applied:
+            qualified = self.facts.qualified_name(value) or ""
+            if not (qualified.startswith(("torch.", "numpy.", "builtins.", "math."))
+                    and not is_inplace_method(qualified.rsplit(".", 1)[-1])):
+                return True
+        return False
 
     def _seeds_state(self, expr: cst.BaseExpression, assigned: str | None, scope: cst.CSTNode | None) -> bool:
         """`h = torch.zeros(L, B, H)` then `out, h = rnn(x, h)`; `total = torch.zeros(())` then
@@ -750,15 +787,34 @@ class FactorySites:
             parent = self.facts.parent(node)
             if isinstance(parent, (cst.Return, cst.Yield)):
                 return "return"
+            if isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.Is, cst.IsNot)) \
+                    or isinstance(parent, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot))
+                                                                  for c in parent.comparisons):
+                return "compare by identity (`is`)"
+            if isinstance(parent, cst.Index) and self._dict_key(parent):
+                return "key a dict with (tensors hash by identity)"
             if isinstance(parent, cst.Arg):
                 call = self.facts.parent(parent)
                 if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
                         and call.func.attr.value in _STORING_METHODS:
                     return "store"
+                called = (self.facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
+                if called in _STORING_CALLS:
+                    return "store"  # `setattr(m, "mask", <expr>)`, `dict(t=<expr>)`
+                if called in _IDENTITY_READERS:
+                    return f"pass to `{called.rsplit('.', 1)[-1]}()` (which reads its identity)"
+                if called in _PARAMETER_WRAPPERS:
+                    return "wrap as a parameter (sharing its memory, changed in place by an optimizer)"
             if isinstance(parent, cst.Assign) and parent.value is node \
                     and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
                 return "store"
         return ""
+
+    def _dict_key(self, index: cst.Index) -> bool:
+        """`seen[t] = step`: the subscripted object is a dict, which hashes the tensor by identity."""
+        element = self.facts.parent(index)
+        subscript = self.facts.parent(element) if isinstance(element, cst.SubscriptElement) else None
+        return isinstance(subscript, cst.Subscript) and self.facts.kind(subscript.value) in _DICT_KINDS
 
     def hoistable_statement(self, expr: cst.BaseExpression, assigned: str | None,
                              loop: Loop) -> cst.SimpleStatementLine | None:
