@@ -881,12 +881,19 @@ class HostSync(Rule):
         if isinstance(test, cst.Comparison):
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in test.comparisons):
                 return False
+            if _string_literal(test.left) or any(_string_literal(c.comparator) for c in test.comparisons):
+                return False  # `mode == 'head-batch'`: a `str` field of the batch, whatever inference made of it
             return self._is_tensor(test.left) or any(self._is_tensor(c.comparator) for c in test.comparisons)
         if isinstance(test, cst.BooleanOperation):
             return self._tensor_test(test.left) or self._tensor_test(test.right)
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._tensor_test(test.expression)
         return self._is_tensor(test)
+
+
+def _string_literal(expr: cst.BaseExpression) -> bool:
+    """`'head-batch'`, `"a" "b"`, `f"{x}"`: a `str`; a tensor is never compared with one."""
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def _accumulation(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
