@@ -695,6 +695,8 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     or the call is what a helper returns (its only `return`) and the loop's name is bound to a
     call of that helper. A loader reaching a loop as a parameter is not linked (the same name
     may hold another loader)."""
+    if _placeholder_method(facts, loader):
+        return []
     loops = _loops_of_value(facts, loader)
     helper = _returned_by(facts, loader)
     if helper is not None:
@@ -707,6 +709,24 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_loader_method(facts, loader) if l not in loops)
     return loops
+
+
+def _placeholder_method(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` sits in a function that always ends in `raise NotImplementedError` and returns
+    nothing (a base class's `init_dataloader` that subclasses override): what it builds there is
+    thrown away with the exception, never iterated."""
+    func = facts.enclosing_function(node)
+    if not isinstance(func, cst.FunctionDef) or not isinstance(func.body, cst.IndentedBlock) or not func.body.body:
+        return False
+    last = func.body.body[-1]
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Raise)):
+        return False
+    exc = last.body[0].exc
+    if isinstance(exc, cst.Call):
+        exc = exc.func
+    if not (isinstance(exc, cst.Name) and exc.value == "NotImplementedError"):
+        return False
+    return not any(isinstance(n, (cst.Return, cst.Yield)) for n in facts.walk(func.body))
 
 
 def method_class(facts: Facts, node: cst.CSTNode) -> cst.ClassDef | None:
