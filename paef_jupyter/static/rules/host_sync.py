@@ -676,6 +676,9 @@ class HostSync(Rule):
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
                 child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
                 continue
+            if isinstance(anc, cst.If) and child is not anc.test and self._in_every_arm(anc, child, self.facts.code(node)):
+                child = anc  # `if use_amp: ...; losses.append(loss.item()) else: ...; losses.append(loss.item())`
+                continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test:
                 return False
             if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body and steps_itself(self.facts, anc.body):
@@ -693,6 +696,44 @@ class HostSync(Rule):
             return True  # the helper is the training step: a guard at its call (`if len(memory) > 32:`) picks when to train
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(self._judged_in(owner)._every_step(call, loop, depth - 1) for owner, call in sites)
+
+    def _in_every_arm(self, branch: cst.If, arm: cst.CSTNode, code: str) -> bool:
+        """The same read (`loss.item()`) runs unconditionally in the other arm(s) of `branch`
+        too (an `else` is required; an `elif` chain must have it in every arm): whichever arm a
+        step takes, it syncs."""
+        others: list[cst.BaseSuite | cst.If | None] = [branch.orelse] if arm is branch.body else [branch.body]
+        while others:
+            other = others.pop()
+            if other is None:
+                return False  # no `else`: the step may take no arm at all
+            if isinstance(other, cst.If):
+                others += [other.body, other.orelse]
+                continue
+            if not self._runs_unconditionally(other.body if isinstance(other, cst.Else) else other, code):
+                return False
+        return True
+
+    def _runs_unconditionally(self, suite: cst.BaseSuite, code: str) -> bool:
+        """`suite` evaluates an expression spelled `code` outside any branch, loop or `try`
+        (`with` blocks are passed through)."""
+        body = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+        for stmt in body:
+            if isinstance(stmt, cst.With) and self._runs_unconditionally(stmt.body, code):
+                return True
+            if isinstance(stmt, cst.SimpleStatementLine) and any(
+                    isinstance(n, cst.Call) and self.facts.code(n) == code and not self._branches_within(n, stmt)
+                    for n in self.facts.walk(stmt)):
+                return True
+        return False
+
+    def _branches_within(self, node: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+        """Something between `node` and its statement may skip it (`a if c else b`, `x and y`, a lambda)."""
+        for anc in self.facts.ancestors(node):
+            if anc is stmt:
+                return False
+            if isinstance(anc, (cst.IfExp, cst.BooleanOperation, cst.Lambda, cst.BaseComp)):
+                return True
+        return False
 
     def _judged_in(self, owner: Facts) -> "HostSync":
         """This rule reading another unit (the cell or module holding a call site): branches,
