@@ -897,6 +897,8 @@ class HostSync(Rule):
             return True
         if isinstance(expr, cst.Name):
             return expr.value in self._backpropagated(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            return self._is_tensor(expr.value)  # `float(loss.data)`: the tensor's data is a tensor
         if isinstance(expr, cst.Comparison):
             return self._tensor_test(expr)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
