@@ -642,13 +642,20 @@ class HostSync(Rule):
         if stmt not in body:
             return False
         for earlier in reversed(body[:body.index(stmt)]):
-            calls = self.facts.calls_in(earlier)
-            if any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
-                   and self.facts.code(_copied_tensor(c)) == tensor for c in calls):
+            if self._copies_every_time(earlier, tensor):
                 return True
-            if calls:
+            if self.facts.calls_in(earlier):
                 return False
         return False
+
+    def _copies_every_time(self, stmt: cst.CSTNode, tensor: str) -> bool:
+        """`stmt` copies `tensor` to the host whenever it runs: a simple statement, or one in a
+        `with` block; not one under `if step % 100 == 0:` (most steps skip that copy)."""
+        if isinstance(stmt, cst.With):
+            return any(self._copies_every_time(s, tensor) for s in stmt.body.body)
+        return isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
+            and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(stmt))
 
     def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
