@@ -372,9 +372,10 @@ class CpuThenMove(Rule):
         return candidate if self._is_device(candidate) else None
 
     def _host_device(self, device: cst.BaseExpression) -> bool:
-        """`.to(batch_y.device)` where `batch_y` is provably a host tensor: nothing is copied."""
+        """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
+        while moving its siblings: nothing is copied."""
         return isinstance(device, cst.Attribute) and device.attr.value == "device" \
-            and (on_host(self.facts, device.value) or unmoved_batch_field(self.facts, device.value))
+            and unmoved_batch_field(self.facts, device.value)
 
     def _is_device(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.SimpleString):
