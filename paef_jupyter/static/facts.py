@@ -1860,7 +1860,7 @@ class _Indexer:
         func = node.func
         if isinstance(func, cst.Attribute):
             for loop in active:
-                loop.methods.add(AUTOGRAD_GRAD if is_autograd_grad(func) else func.attr.value)
+                loop.methods.add(func.attr.value)
         # `model(x)`, `self.model(x)` (a model the class was given), `net.forward(x)`: a forward pass.
         spelled = func.value if isinstance(func, cst.Name) else func.attr.value \
             if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" else ""
@@ -1880,11 +1880,6 @@ def forward_variant(method: str) -> bool:
         return True
     words = [w for w in method.lower().split("_") if w]
     return words[:1] == ["forward"] and len(words) > 1 and not _FORWARD_TRAINING_WORDS.intersection(words[1:])
-
-
-# `torch.autograd.grad(loss, params)` among a loop's calls: a backward pass (MAML's inner
-# adaptation steps, which update weights by hand instead of stepping an optimizer).
-AUTOGRAD_GRAD = "autograd.grad"
 
 
 def is_autograd_grad(func: cst.Attribute) -> bool:
@@ -2206,7 +2201,7 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 chain = chain.parent
     for loop in facts.loops:
         m = methods[loop]
-        if "backward" in m or AUTOGRAD_GRAD in m or {"step", "zero_grad"} <= m:
+        if "backward" in m or {"step", "zero_grad"} <= m:
             loop.kind = "train"
         elif loop in models:
             loop.kind = "eval"
@@ -2447,7 +2442,7 @@ def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[Function
     cache[key] = out = set()  # a recursion guard while it is filled
     for call in reached:
         if isinstance(call.func, cst.Attribute):
-            out.add(AUTOGRAD_GRAD if is_autograd_grad(call.func) else call.func.attr.value)
+            out.add(call.func.attr.value)
         for callee in owner._callees(call):
             out |= _methods_called(owner, callee, cache, call)
     return out
