@@ -341,6 +341,52 @@ def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
         and not dataset_placement(owner, loader).on_device
 
 
+def unmoved_batch_field(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> bool:
+    """`batch_y` (or `batch_y.float()`) of `for batch_x, batch_y in loader:` whose loop moves a
+    sibling field to the device (`batch_x.to(device)`) and not this one: whatever the loader is,
+    it yields host tensors (moving a sibling would be pointless otherwise), so `batch_y.device`
+    is the host's."""
+    while depth > 0:
+        depth -= 1
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _STAYS:
+            expr = expr.func.value
+        elif isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Name):
+            value = facts.value_of(expr)
+            if value is None:
+                break
+            expr = value
+        else:
+            return False
+    if not isinstance(expr, cst.Name):
+        return False
+    loop = facts.loop_binding(expr)
+    if loop is None or not isinstance(loop.node, cst.For):
+        return False
+    siblings = _target_names(loop.node.target) - {expr.value}
+    return any(
+        is_device_move(facts, call) and _receiver_name(call) in siblings
+        for call in facts.calls_in(loop.node.body)
+    )
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return set().union(*(_target_names(e.value) for e in target.elements))
+    return set()
+
+
+def _receiver_name(call: cst.Call) -> str | None:
+    """`batch_x` of `batch_x.float().to(device)`: the name a chain of method calls starts from."""
+    expr: cst.BaseExpression = call.func.value if isinstance(call.func, cst.Attribute) else call.func
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+        expr = expr.func.value
+    return expr.value if isinstance(expr, cst.Name) else None
+
+
 def _host_collate(facts: Facts, loader: cst.Call) -> bool:
     """The default collate, or a `collate_fn` whose code is seen (this unit, an earlier cell, a
     local module): `dataset_placement` walks it, so a device there makes the batch a device one."""

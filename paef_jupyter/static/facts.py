@@ -1976,6 +1976,15 @@ def forward_variant(method: str) -> bool:
     return words[:1] == ["forward"] and len(words) > 1 and not _FORWARD_TRAINING_WORDS.intersection(words[1:])
 
 
+def is_autograd_grad(func: cst.Attribute) -> bool:
+    """`torch.autograd.grad` or `autograd.grad` (not `p.grad`, an attribute, nor a method `.grad(...)`)."""
+    value = func.value
+    return func.attr.value == "grad" and (
+        (isinstance(value, cst.Name) and value.value == "autograd")
+        or (isinstance(value, cst.Attribute) and value.attr.value == "autograd"
+            and isinstance(value.value, cst.Name) and value.value.value == "torch"))
+
+
 # Calls that train: back-propagate, step an optimizer, or hand a loss to a helper that does.
 _TRAINING_METHODS = frozenset({"backward", "step", "zero_grad", "apply_gradients", "minimize", "manual_backward"})
 _TRAINING_WORDS = ("train", "fit", "update", "learn", "optimi", "backward", "step")

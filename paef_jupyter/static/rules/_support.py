@@ -16,7 +16,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, Loop, method_of_object
+from ..facts import Facts, Loop, is_autograd_grad, method_of_object
 from ..names import bound_names, keyword_arg
 from ..types import Kind
 
@@ -166,7 +166,8 @@ def hot_loop(facts: Facts, node: cst.CSTNode) -> Loop | None:
     # one, or from another module): its nesting and calls are in that unit's facts.
     inner = loop.facts if loop is not None else facts
     if loop is None or ((any(l.parent is loop and l.kind != "plain" for l in inner.loops) or _calls_step_loop(inner, loop))
-                        and not steps_itself(inner, loop.node.body) and not over_batches(inner, loop)):
+                        and not steps_itself(inner, loop.node.body) and not _adapts_by_hand(inner, loop)
+                        and not over_batches(inner, loop)):
         return None
     outer: Loop | None = loop
     while outer is not None:
@@ -276,6 +277,16 @@ def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
         if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
             return True
     return _accumulates_micro_batches(facts, body)
+
+
+def _adapts_by_hand(facts: Facts, loop: Loop) -> bool:
+    """`loop` takes `torch.autograd.grad` outside its inner loops, and none of its inner step
+    loops goes over batches (MAML's task loop: one adaptation step, then more of them in a loop
+    over a range): each iteration is a step of its own, not an epoch around the inner loop."""
+    body = loop.node.body
+    return any(isinstance(c.func, cst.Attribute) and is_autograd_grad(c.func) and not _inside_loop(facts, c, body)
+               for c in facts.calls_in(body)) \
+        and not any(l.parent is loop and l.kind != "plain" and over_batches(facts, l) for l in facts.loops)
 
 
 def _accumulates_micro_batches(facts: Facts, body: cst.CSTNode) -> bool:
@@ -706,6 +717,8 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     or the call is what a helper returns (its only `return`) and the loop's name is bound to a
     call of that helper. A loader reaching a loop as a parameter is not linked (the same name
     may hold another loader)."""
+    if _placeholder_method(facts, loader):
+        return []
     loops = _loops_of_value(facts, loader)
     helper = _returned_by(facts, loader)
     if helper is not None:
@@ -718,6 +731,24 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_loader_method(facts, loader) if l not in loops)
     return loops
+
+
+def _placeholder_method(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` sits in a function that always ends in `raise NotImplementedError` and returns
+    nothing (a base class's `init_dataloader` that subclasses override): what it builds there is
+    thrown away with the exception, never iterated."""
+    func = facts.enclosing_function(node)
+    if not isinstance(func, cst.FunctionDef) or not isinstance(func.body, cst.IndentedBlock) or not func.body.body:
+        return False
+    last = func.body.body[-1]
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Raise)):
+        return False
+    exc = last.body[0].exc
+    if isinstance(exc, cst.Call):
+        exc = exc.func
+    if not (isinstance(exc, cst.Name) and exc.value == "NotImplementedError"):
+        return False
+    return not any(isinstance(n, (cst.Return, cst.Yield)) for n in facts.walk(func.body))
 
 
 def method_class(facts: Facts, node: cst.CSTNode) -> cst.ClassDef | None:

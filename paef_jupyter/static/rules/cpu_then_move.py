@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_be_cuda_tensor_type, on_host
+from ..device_use import may_be_cuda_tensor_type, on_host, unmoved_batch_field
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name
 from ..types import Kind
@@ -90,7 +90,7 @@ class CpuThenMove(Rule):
         if name.endswith("_like") and not (factory.args and on_host(self.facts, factory.args[0].value)):
             return  # `zeros_like(x)` is made where `x` lives: on the CPU only when `x` is
         device = self._device_arg(node)
-        if device is None or self.facts.iteration_loop(node) is None:
+        if device is None or self.facts.iteration_loop(node) is None or self._host_device(device):
             return
         if self._sites.site(factory) is not None:
             return  # rebuilt from invariant data: `redundant-tensor` moves it out of the loop, device copy included
@@ -381,6 +381,12 @@ class CpuThenMove(Rule):
         if len(positional) > 1:
             return None  # .to(device, dtype): keep the conversion explicit
         return candidate if self._is_device(candidate) else None
+
+    def _host_device(self, device: cst.BaseExpression) -> bool:
+        """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
+        while moving its siblings: nothing is copied."""
+        return isinstance(device, cst.Attribute) and device.attr.value == "device" \
+            and unmoved_batch_field(self.facts, device.value)
 
     def _is_device(self, expr: cst.BaseExpression) -> bool:
         if isinstance(expr, cst.SimpleString):

@@ -682,13 +682,20 @@ class HostSync(Rule):
         if stmt not in body:
             return False
         for earlier in reversed(body[:body.index(stmt)]):
-            calls = self.facts.calls_in(earlier)
-            if any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
-                   and self.facts.code(_copied_tensor(c)) == tensor for c in calls):
+            if self._copies_every_time(earlier, tensor):
                 return True
-            if calls:
+            if self.facts.calls_in(earlier):
                 return _ends_in_a_copy(earlier) and _dotted(copied)
         return False
+
+    def _copies_every_time(self, stmt: cst.CSTNode, tensor: str) -> bool:
+        """`stmt` copies `tensor` to the host whenever it runs: a simple statement, or one in a
+        `with` block; not one under `if step % 100 == 0:` (most steps skip that copy)."""
+        if isinstance(stmt, cst.With):
+            return any(self._copies_every_time(s, tensor) for s in stmt.body.body)
+        return isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
+            and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(stmt))
 
     def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of
@@ -756,7 +763,10 @@ class HostSync(Rule):
     def _copies_unconditionally(self, stmt: cst.BaseStatement) -> bool:
         """A simple statement that always runs a copy of a device tensor to the host: `.item()`,
         `.cpu()`, `.tolist()` of a tensor (or of an unknown receiver for `.item()`/`.cpu()`), or
-        `float()`/`int()`/`bool()` of one; never under `a if c else b`, `and`/`or` or a comprehension."""
+        `float()`/`int()`/`bool()` of one; never under `a if c else b`, `and`/`or` or a comprehension.
+        A `with` block (`with autocast(): ...`) runs its body: it is looked through."""
+        if isinstance(stmt, cst.With):
+            return any(self._copies_unconditionally(s) for s in stmt.body.body)
         if not isinstance(stmt, cst.SimpleStatementLine):
             return False
         for call in self.facts.calls_in(stmt):
@@ -937,6 +947,8 @@ class HostSync(Rule):
             return True
         if isinstance(expr, cst.Name):
             return expr.value in self._backpropagated(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            return self._is_tensor(expr.value)  # `float(loss.data)`: the tensor's data is a tensor
         if isinstance(expr, cst.Comparison):
             return self._tensor_test(expr)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
@@ -962,12 +974,19 @@ class HostSync(Rule):
         if isinstance(test, cst.Comparison):
             if any(isinstance(c.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for c in test.comparisons):
                 return False
+            if _string_literal(test.left) or any(_string_literal(c.comparator) for c in test.comparisons):
+                return False  # `mode == 'head-batch'`: a `str` field of the batch, whatever inference made of it
             return self._is_tensor(test.left) or any(self._is_tensor(c.comparator) for c in test.comparisons)
         if isinstance(test, cst.BooleanOperation):
             return self._tensor_test(test.left) or self._tensor_test(test.right)
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._tensor_test(test.expression)
         return self._is_tensor(test)
+
+
+def _string_literal(expr: cst.BaseExpression) -> bool:
+    """`'head-batch'`, `"a" "b"`, `f"{x}"`: a `str`; a tensor is never compared with one."""
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
 
 
 def _accumulation(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
