@@ -13,6 +13,23 @@ from paef_jupyter.model import CellRef
 
 _names = itertools.count()
 
+# A helper's own Python work called from a loop: with `ARG` loop-variant ("40000 + step") only
+# the profile can find it, and only by its share of the time; loop-invariant ("40000"), the
+# static finding on the call holds it.
+HELPER_WORK = """import torch
+x = torch.randn(64, 16)
+w = torch.randn(16, 4)
+
+
+def make_table(n):
+    return sorted(map(str, range(n)))
+
+
+for step in range(12):
+    table = make_table(ARG)
+    y = x @ w
+"""
+
 
 def compile_cell(text: str) -> tuple[str, Any]:
     """Compile like ipykernel: a file name of its own, the text in linecache."""

@@ -22,27 +22,12 @@ from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic.line_tracer import runqueue_wait_ns
 from paef_jupyter.model import Report, Severity
 
+from dynamic_helpers import HELPER_WORK  # noqa: E402
+
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "sched_setaffinity") or runqueue_wait_ns(os.getpid()) is None,
     reason="needs Linux CPU affinity and schedstat",
 )
-
-# A helper's own Python work, different every iteration: only the profile can find it, and only
-# by its share of the time (the dynamic cpu-function finding).
-HELPER_WORK = """import torch
-x = torch.randn(64, 16)
-w = torch.randn(16, 4)
-
-
-def make_table(n):
-    return sorted(map(str, range(n)))
-
-
-for step in range(12):
-    table = make_table(40000 + step)
-    y = x @ w
-"""
-
 
 @pytest.fixture(autouse=True)
 def one_thread() -> Iterator[None]:
@@ -78,7 +63,7 @@ def _profile(tmp_path: Path, text: str) -> Report:
 
 
 def test_on_a_shared_cpu_time_shares_are_leads_and_the_report_says_the_machine_was_busy(tmp_path, shared_cpu):
-    report = _profile(tmp_path, HELPER_WORK)
+    report = _profile(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
     profile = report.profile
     assert profile.cpu_wait_share is not None and profile.cpu_wait_share >= 0.25, profile.cpu_wait_share
     assert profile.busy
@@ -92,7 +77,7 @@ def test_on_a_shared_cpu_time_shares_are_leads_and_the_report_says_the_machine_w
 def test_a_quiet_run_measures_its_wait_and_says_nothing_of_it(tmp_path):
     # Near miss: the same program with the CPU to itself as far as the box allows (the wait is
     # measured, not assumed: on a busy box the finding is a lead and the note says why).
-    report = _profile(tmp_path, HELPER_WORK)
+    report = _profile(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
     profile = report.profile
     assert profile.cpu_wait_share is not None
     finding = next(f for f in report.findings if (f.rule, f.line) == ("cpu-function", 7))

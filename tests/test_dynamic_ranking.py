@@ -15,6 +15,8 @@ import torch
 from paef_jupyter.api import profile_path
 from paef_jupyter.model import Report, Severity
 
+from dynamic_helpers import HELPER_WORK  # noqa: E402
+
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
@@ -228,21 +230,6 @@ def test_the_helpers_finding_outranks_the_line_that_calls_it(tmp_path):
     assert found[0] == ("dict-as-list", 12), found
     assert ("cpu-function", 20) not in found, found
     assert report.findings[0].evidence.measurable
-
-
-HELPER_WORK = """import torch
-x = torch.randn(64, 16)
-w = torch.randn(16, 4)
-
-
-def make_table(n):
-    return sorted(map(str, range(n)))
-
-
-for step in range(12):
-    table = make_table(ARG)
-    y = x @ w
-"""
 
 
 def test_a_helpers_own_python_work_is_found_on_its_line_not_on_the_call(tmp_path):
