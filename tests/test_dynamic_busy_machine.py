@@ -3,12 +3,14 @@ waited, runnable, for a CPU (preemption lands on whichever line runs), so a find
 a time share alone is a lead to measure again (low), not a medium; the report says the machine was
 busy.
 
-The busy machine is made, not hoped for: the test thread and a spinning process are pinned to
-the same CPU, so the cell waits for about half of its time whatever else runs on the box.
+The busy machine is made, not hoped for: `paef profile` runs in a child process pinned to the same
+CPU as a spinning process, so the cell waits for about half of its time whatever else runs on the
+box (the test process itself is never pinned: its threads would keep the pin for later tests).
 """
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -24,6 +26,8 @@ from paef_jupyter.model import Report, Severity
 
 from dynamic_helpers import HELPER_WORK  # noqa: E402
 
+ROOT = Path(__file__).resolve().parents[1]
+
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "sched_setaffinity") or runqueue_wait_ns(os.getpid()) is None,
     reason="needs Linux CPU affinity and schedstat",
@@ -38,18 +42,15 @@ def one_thread() -> Iterator[None]:
 
 
 @pytest.fixture
-def shared_cpu() -> Iterator[None]:
-    """This thread and a spinning process on one CPU, for the test's duration."""
-    before = os.sched_getaffinity(0)
-    cpu = min(before)
+def shared_cpu() -> Iterator[int]:
+    """A CPU that a spinning process keeps busy for the test's duration."""
+    cpu = min(os.sched_getaffinity(0))
     spinner = subprocess.Popen(
         [sys.executable, "-c", f"import os; os.sched_setaffinity(0, {{{cpu}}})\nwhile True: pass"]
     )
-    os.sched_setaffinity(0, {cpu})
     try:
-        yield
+        yield cpu
     finally:
-        os.sched_setaffinity(0, before)
         spinner.kill()
         spinner.wait()
 
@@ -62,8 +63,23 @@ def _profile(tmp_path: Path, text: str) -> Report:
     return report
 
 
+def _profile_on(cpu: int, tmp_path: Path, text: str) -> Report:
+    """`paef profile` of `text` in a process pinned to `cpu`, read back from its JSON report."""
+    path, out = tmp_path / "prog.py", tmp_path / "report.json"
+    path.write_text(text)
+    run = (f"import os, sys; os.sched_setaffinity(0, {{{cpu}}}); "
+           "from paef_jupyter.cli import main; sys.exit(main(sys.argv[1:]))")
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", run, "profile", str(path), "--json", str(out)],
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode in (0, 1), done.stderr
+    report = Report.from_json(json.loads(out.read_text()))
+    assert not report.errors and report.profile is not None and report.profile.mode == "window"
+    return report
+
+
 def test_on_a_shared_cpu_time_shares_are_leads_and_the_report_says_the_machine_was_busy(tmp_path, shared_cpu):
-    report = _profile(tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
+    report = _profile_on(shared_cpu, tmp_path, HELPER_WORK.replace("ARG", "40000 + step"))
     profile = report.profile
     assert profile.cpu_wait_share is not None and profile.cpu_wait_share >= 0.25, profile.cpu_wait_share
     assert profile.busy
@@ -97,7 +113,7 @@ for step in range(12):
     x = torch.tensor(rows)
     y = x @ w
 """
-    report = _profile(tmp_path, text)
+    report = _profile_on(shared_cpu, tmp_path, text)
     assert report.profile.busy
     found = [(f.rule, f.line, f.severity) for f in report.findings if f.line == 6]
     assert found and all(sev is not Severity.LOW for _, _, sev in found), found
