@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import itertools
 import linecache
+from pathlib import Path
 from typing import Any
 
 from paef_jupyter.dynamic.code_files import CodeFile, CodeFiles
 from paef_jupyter.dynamic.collector import Collected, collect
 from paef_jupyter.dynamic.line_tracer import LoopTarget
-from paef_jupyter.model import CellRef
+from paef_jupyter.api import profile_path
+from paef_jupyter.model import CellRef, Report
 
 _names = itertools.count()
 
@@ -85,3 +87,12 @@ def without_span(trace: Any) -> Any:
     """The Chrome export adds one span of the whole trace (category "Trace"), which nothing reads."""
     assert sum(e.cat == "Trace" for e in trace.events) == 1
     return type(trace)(tuple(e for e in trace.events if e.cat != "Trace"), trace.main_tid)
+
+
+def profile_window(tmp_path: Path, text: str) -> Report:
+    """`paef profile` of a program written to `tmp_path`, which must window its loop."""
+    path = tmp_path / "prog.py"
+    path.write_text(text)
+    report = profile_path(str(path))
+    assert not report.errors and report.profile is not None and report.profile.mode == "window"
+    return report

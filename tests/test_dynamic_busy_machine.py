@@ -24,7 +24,7 @@ from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic.line_tracer import runqueue_wait_ns
 from paef_jupyter.model import Report, Severity
 
-from dynamic_helpers import HELPER_WORK  # noqa: E402
+from dynamic_helpers import HELPER_WORK, profile_window as _profile  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,14 +53,6 @@ def shared_cpu() -> Iterator[int]:
     finally:
         spinner.kill()
         spinner.wait()
-
-
-def _profile(tmp_path: Path, text: str) -> Report:
-    path = tmp_path / "prog.py"
-    path.write_text(text)
-    report = profile_path(str(path))
-    assert not report.errors and report.profile is not None and report.profile.mode == "window"
-    return report
 
 
 def _profile_on(cpu: int, tmp_path: Path, text: str) -> Report:

@@ -15,7 +15,7 @@ import torch
 from paef_jupyter.api import profile_path
 from paef_jupyter.model import Report, Severity
 
-from dynamic_helpers import HELPER_WORK  # noqa: E402
+from dynamic_helpers import HELPER_WORK, profile_window as _profile_text  # noqa: E402
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -27,14 +27,6 @@ def one_thread():
     torch.set_num_threads(1)
     yield
     torch.set_num_threads(before)
-
-
-def _profile_text(tmp_path: Path, text: str) -> Report:
-    path = tmp_path / "prog.py"
-    path.write_text(text)
-    report = profile_path(str(path))
-    assert not report.errors and report.profile is not None and report.profile.mode == "window"
-    return report
 
 
 @pytest.mark.parametrize(
