@@ -20,7 +20,6 @@ from typing import Iterator
 import pytest
 import torch
 
-from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic.line_tracer import runqueue_wait_ns
 from paef_jupyter.model import Report, Severity
 
