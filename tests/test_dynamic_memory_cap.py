@@ -14,6 +14,8 @@ import pytest
 
 pytest.importorskip("torch")
 
+from paef_jupyter.dynamic.line_tracer import MAX_ADDED_MEMORY, _GrowthLedger  # noqa: E402
+
 SCRIPTS = {
     # No loop: the whole script is profiled; only kineto's start-up grows the process.
     "no loop": "import torch\nx = torch.randn(200, 200)\ny = (x @ x).relu().sum().item()\nprint(y > -1)\n",
@@ -44,3 +46,41 @@ def test_the_cell_s_own_memory_does_not_stop_profiling(name: str, tmp_path: Path
     assert done.returncode in (0, 1), done.stderr
     notes = json.loads(out.read_text())["profile"]["notes"]
     assert not any("profiling stopped" in n for n in notes), notes
+
+
+# The watchdog's judgement, step by step: (bytes grown, CPU seconds, lines run) per 10 ms step.
+MB = 2**20
+TINY_OPS = (3 * MB, 0.01, 800)  # recorded events: 0.3 GB per CPU-second, from hundreds of lines
+
+
+def _charged(steps: list[tuple[int, float, int]]) -> int:
+    """Bytes charged to recorded events after `steps`, from a 100 MB process."""
+    ledger = _GrowthLedger(100 * MB)
+    now = 100 * MB
+    for grew, cpu_s, lines in steps:
+        now += grew
+        ledger.step(grew, cpu_s, lines)
+    return ledger.events(now)
+
+
+def test_a_big_allocation_cut_by_the_watchdog_s_steps_is_the_cell_s_own_memory_edges_included() -> None:
+    # 16 MB tensors filled at 4 GB/s, each cut into a slow first step, a burst and a slow last one
+    # (as measured in a loaded test process: 0.5-1.5 MB in 4-6 ms of CPU); twelve of them.
+    one = [(1 * MB, 0.005, 1), (14 * MB, 0.004, 1), (MB + MB // 2, 0.006, 1)]
+    assert _charged(one * 12) == 0
+
+
+def test_recorded_events_still_reach_the_cap() -> None:
+    assert _charged([TINY_OPS] * 3) == 6 * MB  # the last step waits for the next one's verdict
+    assert _charged([TINY_OPS] * 4) > MAX_ADDED_MEMORY
+
+
+def test_a_burst_amid_recorded_events_lets_through_only_its_two_edge_steps() -> None:
+    burst = (32 * MB, 0.008, 1)
+    steps = [TINY_OPS] * 5 + [burst] + [TINY_OPS] * 5
+    assert _charged(steps) == _charged([TINY_OPS] * 8)
+
+
+def test_a_slow_step_far_from_any_burst_is_charged() -> None:
+    slow = (MB, 0.006, 1)
+    assert _charged([slow, (0, 0.01, 0), slow, (0, 0.01, 0)]) == 2 * MB

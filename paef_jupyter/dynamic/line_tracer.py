@@ -522,7 +522,8 @@ class _Watchdog:
     def _watch(self) -> None:
         tracer = self.tracer
         peak_before = 0  # the highest resident size until the profiler had started
-        profiling_since: float | None = None
+        ledger: _GrowthLedger | None = None
+        profiling_since = 0.0
         cpu_time = _thread_cpu_clock(self._main)
         last, last_cpu, last_lines = 0, 0.0, 0
         while not self._stopped.wait(WATCH_EVERY_S):
@@ -534,25 +535,19 @@ class _Watchdog:
                 self._probe_stack()  # the frames probed before may have returned
                 continue
             cpu, lines = cpu_time(), tracer.lines_run
-            if profiling_since is None:
+            if ledger is None:
                 profiling_since = time.perf_counter()
-                peak_before = max(peak_before, now)
-            elif self._cell_allocated(now - last, cpu - last_cpu, lines - last_lines):
-                peak_before += now - last
+                ledger = _GrowthLedger(max(peak_before, now))
+            elif ledger.step(now - last, cpu - last_cpu, lines - last_lines):
                 self._probe_stack()  # count the lines of what runs now, to judge the next step
             last, last_cpu, last_lines = now, cpu, lines
-            if now - peak_before > MAX_ADDED_MEMORY:
+            if ledger.events(now) > MAX_ADDED_MEMORY:
                 self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
             elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:
                 self.reason = f"{tracer.max_profiled_s:g} s"
             else:
                 continue
             self._probe_stack()
-
-    @staticmethod
-    def _cell_allocated(grew: int, cpu_s: float, lines: int) -> bool:
-        """Whether a step of `grew` bytes is the cell's own memory, not recorded events."""
-        return grew > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * cpu_s, LINE_EVENT_BYTES * lines)
 
     def _probe_stack(self) -> None:
         """Have every frame the recording thread runs, up to the cell's, call the probe at its
@@ -566,6 +561,41 @@ class _Watchdog:
                 frame.f_trace = self._probe
                 frame.f_trace_lines = True
             frame = frame.f_back
+
+
+class _GrowthLedger:
+    """Splits the process's growth while profiling into the cell's own memory and recorded
+    events, one watchdog step at a time.
+
+    A big allocation is a burst (see USER_ALLOCATION_RATE), but the watchdog's steps cut it
+    where they fall: the step that reads its first megabytes, or its last, spent most of its
+    CPU time on other work and looks slow. Those edges are the burst's too: the step after a
+    burst is the cell's, and a burst takes back the step before it, which the cap therefore
+    leaves out until the next step decides. Recorded events grow the process step after step:
+    the edges let through two steps of them per burst, no more.
+    """
+
+    __slots__ = ("peak_before", "_pending", "_after_burst")
+
+    def __init__(self, peak_before: int):
+        self.peak_before = peak_before  # the size the cell's own memory brings the process to
+        self._pending = 0  # the last step's growth, charged to events unless a burst follows
+        self._after_burst = False
+
+    def step(self, grew: int, cpu_s: float, lines: int) -> bool:
+        """Judge one step of `grew` bytes; whether it was a burst of the cell's own memory."""
+        burst = grew > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * cpu_s, LINE_EVENT_BYTES * lines)
+        if burst or self._after_burst:
+            self.peak_before += grew + self._pending
+            self._pending = 0
+        else:
+            self._pending = max(grew, 0)
+        self._after_burst = burst
+        return burst
+
+    def events(self, now: int) -> int:
+        """The bytes charged to recorded events at resident size `now`, the undecided step aside."""
+        return now - self.peak_before - self._pending
 
 
 class _LineProbe:
