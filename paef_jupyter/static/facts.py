@@ -635,10 +635,8 @@ class Facts:
         module (`from sac import SAC`): that class's method (its module's facts own it)."""
         if self.imports is None or receiver.value == "self":
             return None
-        d = self._reaching_def(receiver)
-        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
-        value = same_object(value)
-        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+        value = self.construction_of(receiver)
+        if value is None or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return None
         if isinstance(value.func, cst.Name) and value.func.value in self.classes:
             return None  # this unit's own class: `_method_of_instance` and the name match cover it
@@ -651,6 +649,17 @@ class Facts:
         if method is not None:
             self._owners[method] = owner
         return method
+
+    def construction_of(self, receiver: cst.Name, hops: int = 4) -> cst.Call | None:
+        """The call that made the object `receiver` holds where it is read: `Net(...)` of
+        `net = Net(...)`, of `net = Net().to(device)`, and through rebindings to the same object
+        moved or switched (`if args.cuda: net = net.cuda()`, which reads the earlier binding)."""
+        d = self._reaching_def(receiver)
+        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+        value = same_object(value)
+        if isinstance(value, cst.Name) and value.value == receiver.value and hops:
+            return self.construction_of(value, hops - 1)
+        return value if isinstance(value, cst.Call) else None
 
     def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
@@ -1597,10 +1606,8 @@ class Facts:
         if receiver.value == "self":
             cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
         else:
-            d = self._reaching_def(receiver)
-            value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
-            value = same_object(value)
-            cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+            value = self.construction_of(receiver)
+            cls = self.classes.get(value.func.value) if value is not None and isinstance(value.func, cst.Name) else None
         return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
     def host_only(self, func: FunctionNode) -> bool:

@@ -16,7 +16,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, Loop, is_autograd_grad, method_of_object
+from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, method_of_object
 from ..names import bound_names, keyword_arg
 from ..types import Kind
 
@@ -266,17 +266,34 @@ def _reaches_step_loop(facts: Facts, loop: Loop) -> bool:
     return False
 
 
-def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
+def steps_itself(facts: Facts, body: cst.CSTNode, depth: int = 2) -> bool:
     """`body` back-propagates outside its inner loops: it is one training step (a generator
     update after `n_critic` critic steps, a seq2seq step after its decoder time steps), however
-    many loops run inside it."""
+    many loops run inside it. Calling a helper that is one step itself, outside those loops, is
+    back-propagating (`log = model.train_step(model, optimizer, iterator, args)`)."""
     for call in facts.calls_in(body):
         func = call.func
-        if not isinstance(func, cst.Attribute) or _inside_loop(facts, call, body):
+        if _inside_loop(facts, call, body):
             continue
-        if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
+        if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+            return True  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
+        helper = _named_helper(facts, call) if depth else None
+        if helper is not None and steps_itself(facts.owner_of(helper), helper.body, depth - 1):
             return True
     return _accumulates_micro_batches(facts, body)
+
+
+def _named_helper(facts: Facts, call: cst.Call) -> FunctionNode | None:
+    """The function `call` runs when its target is known, not guessed from a method's name: a
+    function of this unit, an earlier cell or a local module, or a method of the class the
+    receiver was made from (`self.update(...)`, `agent.learn(...)` with `agent = Agent(...)`)."""
+    func = call.func
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return None
+    found = facts._function_at(func)
+    if found is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        found = facts._method_of_instance(func.value, func.attr.value) or facts._imported_method(func.value, func.attr.value)
+    return found
 
 
 def _adapts_by_hand(facts: Facts, loop: Loop) -> bool:
