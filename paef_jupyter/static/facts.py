@@ -628,7 +628,42 @@ class Facts:
                 if imported is not None:
                     return [imported]
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
+        if isinstance(func, cst.Subscript):
+            return self.dispatch_table(func) or []
         return []
+
+    def dispatch_table(self, func: cst.Subscript) -> list[FunctionNode] | None:
+        """The functions `model_func[self.model_name](...)` may run: `model_func` bound once in the
+        calling function to a dict literal of this unit's functions or of methods of the class
+        around (`{'TransE': self.TransE, ...}`), and only ever subscripted or tested with `in`
+        there. None for any other subscripted callable."""
+        table = func.value
+        caller = self.enclosing_function(func)
+        if not isinstance(table, cst.Name) or caller is None:
+            return None
+        defs = self._defs.get(table.value, ())
+        if len(defs) != 1 or defs[0].function is not caller or not isinstance(defs[0].value, cst.Dict):
+            return None
+        for use in self.uses(table.value):
+            parent = self.parent(use)
+            if self.enclosing_function(use) is caller and not (
+                    isinstance(parent, cst.AssignTarget)  # its one binding
+                    or isinstance(parent, cst.Subscript) and isinstance(self.parent(parent), cst.Call)
+                    or isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn))):
+                return None  # written, passed on or returned: the table may hold something else
+        cls = next((a for a in self.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+        found = []
+        for element in defs[0].value.elements:
+            value = element.value if isinstance(element, cst.DictElement) else None
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
+                    and cls is not None:
+                target = self.functions.get(f"{cls.name.value}.{value.attr.value}")
+            else:
+                target = self.functions.get(value.value) if isinstance(value, cst.Name) else None
+            if target is None:
+                return None
+            found.append(target)
+        return found or None
 
     def _imported_method(self, receiver: cst.Name, name: str) -> FunctionNode | None:
         """`agent.update_parameters` where `agent = SAC(...)` and `SAC` is a class of a local

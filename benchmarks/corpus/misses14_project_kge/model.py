@@ -40,10 +40,14 @@ class KGEModel(nn.Module):
             relation = torch.index_select(self.relation_embedding, dim=0, index=head_part[:, 1]).unsqueeze(1)
             tail = torch.index_select(self.entity_embedding, dim=0, index=tail_part.view(-1)).view(
                 batch_size, negative_sample_size, -1)
-        if self.model_name == 'TransE':
-            score = self.TransE(head, relation, tail, mode)
+        model_func = {
+            'TransE': self.TransE,
+            'pRotatE': self.pRotatE,
+        }
+        if self.model_name in model_func:
+            score = model_func[self.model_name](head, relation, tail, mode)
         else:
-            score = self.pRotatE(head, relation, tail, mode)
+            raise ValueError('model %s not supported' % self.model_name)
         return score
 
     def TransE(self, head, relation, tail, mode):
@@ -57,8 +61,8 @@ class KGEModel(nn.Module):
     def pRotatE(self, head, relation, tail, mode):
         pi = 3.14159262358979
         phase_head = head / (self.embedding_range.item() / pi)  # paef: expect host-sync
-        phase_relation = relation / (self.embedding_range.item() / pi)  # paef: expect host-sync
-        phase_tail = tail / (self.embedding_range.item() / pi)  # paef: expect host-sync
+        phase_relation = relation / (self.embedding_range.item() / pi)  # paef: ok host-sync
+        phase_tail = tail / (self.embedding_range.item() / pi)  # paef: ok host-sync
         score = torch.abs(torch.sin(phase_head + phase_relation - phase_tail))
         return self.gamma - score.sum(dim=2) * 0.5
 
