@@ -652,8 +652,13 @@ class Facts:
                     or isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn))):
                 return None  # written, passed on or returned: the table may hold something else
         cls = next((a for a in self.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+        elements = defs[0].value.elements
+        key = func.slice[0].slice if len(func.slice) == 1 else None
+        if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):  # `table["TransE"](...)`: that entry
+            elements = [e for e in elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                        and e.key.evaluated_value == key.value.evaluated_value]
         found = []
-        for element in defs[0].value.elements:
+        for element in elements:
             value = element.value if isinstance(element, cst.DictElement) else None
             if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
                     and cls is not None:

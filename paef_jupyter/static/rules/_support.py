@@ -306,6 +306,36 @@ def _adapts_by_hand(facts: Facts, loop: Loop) -> bool:
         and not any(l.parent is loop and l.kind != "plain" and over_batches(facts, l) for l in facts.loops)
 
 
+def updates_weights_by_hand(facts: Facts, loop: Loop) -> bool:
+    """`loop` takes `torch.autograd.grad` of a loss with respect to weights and steps them itself
+    (MAML: `torch.autograd.grad(loss, self.net.parameters())`, or `grad = torch.autograd.grad(loss,
+    fast)` then `fast = [w - lr * g for g, w in zip(grad, fast)]`): each iteration trains, though no
+    optimizer steps. Input gradients (a PINN's `autograd.grad(u, x)`) do not: `x` is not rebuilt from them."""
+    body = loop.node.body
+    for call in facts.calls_in(body):
+        if not (isinstance(call.func, cst.Attribute) and is_autograd_grad(call.func)):
+            continue
+        named = keyword_arg(call, "inputs")
+        inputs = named.value if named is not None else call.args[1].value if len(call.args) > 1 else None
+        if isinstance(inputs, cst.Call) and isinstance(inputs.func, cst.Attribute) and inputs.func.attr.value == "parameters":
+            return True
+        assign = facts.parent(call)
+        grads = {n for t in assign.targets for n in bound_names(t.target)} if isinstance(assign, cst.Assign) else set()
+        if isinstance(inputs, cst.Name) and grads and _made_from_parameters(facts, inputs.value, loop.function) and any(
+                isinstance(node, cst.Assign) and inputs.value in {n for t in node.targets for n in bound_names(t.target)}
+                and facts.names_read(node.value) & grads for node in facts.walk(body)):
+            return True
+    return False
+
+
+def _made_from_parameters(facts: Facts, name: str, func: FunctionNode | None) -> bool:
+    """Some binding of `name` in `func` reads a model's `.parameters()`: adapted weights (MAML's
+    `fast_weights`), not an input or a perturbation (an attack's `delta`)."""
+    return any(d.function is func and d.value is not None and any(
+        isinstance(c.func, cst.Attribute) and c.func.attr.value == "parameters" for c in facts.calls_in(d.value))
+        for d in facts._defs.get(name, ()))
+
+
 def _accumulates_micro_batches(facts: Facts, body: cst.CSTNode) -> bool:
     """`body` back-propagates only in inner loops that count rounds (`for _ in range(accum):`),
     steps and zeroes nothing inside them, and steps an optimizer outside them: gradient

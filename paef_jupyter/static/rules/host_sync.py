@@ -15,7 +15,8 @@ from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
+from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
+                       updates_weights_by_hand)
 from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -522,6 +523,11 @@ class HostSync(Rule):
         loop = step_loop(self.facts, runs_in)
         if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
+        adapting = loop
+        while adapting is not None and loop is not None and loop.kind == "eval":
+            if updates_weights_by_hand(self.facts, adapting):
+                return "train"  # MAML's task loop and adaptation steps: a `no_grad` read of the query accuracy included
+            adapting = adapting.parent
         if grad_disabled(self.facts, node):
             return "eval"
         if loop is not None and loop.kind == "eval" and self._backward_after(loop):
