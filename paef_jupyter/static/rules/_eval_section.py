@@ -104,8 +104,8 @@ def _held_out_forward(facts: Facts, block: list[cst.BaseStatement], runs_model: 
         call = assign.value
         if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args and runs_model(call):
             inputs = set().union(*(facts.names_read(a.value) for a in call.args))
-            clean = not any(a.keyword is not None or a.star for a in call.args) and inputs and not (inputs & varying - held)
-            return (stmt, call) if clean else None  # type: ignore[return-value]
+            clean = bool(inputs) and not any(a.keyword is not None or a.star for a in call.args) and not inputs & varying - held
+            return (stmt, call) if clean and isinstance(stmt, cst.SimpleStatementLine) else None
         written = set(facts.names_written(stmt))
         held = held - written | (written if not facts.names_read(call) & varying - held else set())
     return None

@@ -523,8 +523,8 @@ class HostSync(Rule):
         loop = step_loop(self.facts, runs_in)
         if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
-        adapting = loop
-        while adapting is not None and loop is not None and loop.kind == "eval":
+        adapting = loop if loop is not None and loop.kind == "eval" else None
+        while adapting is not None:
             if updates_weights_by_hand(self.facts, adapting):
                 return "train"  # MAML's task loop and adaptation steps: a `no_grad` read of the query accuracy included
             adapting = adapting.parent
