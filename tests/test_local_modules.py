@@ -993,3 +993,57 @@ def test_a_step_method_of_an_object_that_is_not_the_class_instance_stays_unknown
         root = tmp_path / name
         write(root, {"main.py": KGE_MAIN.format(build=build, call="model.train_step"), "kge.py": KGE})
         assert scan(root / "main.py", "host-sync") == [], name
+
+
+SCORER = '''\
+import torch
+from torch import nn
+
+
+class Scorer(nn.Module):
+    def __init__(self, n, dim):
+        super().__init__()
+        self.emb = nn.Embedding(n, dim)
+        self.gamma = nn.Parameter(torch.Tensor([12.0]), requires_grad=False)
+
+    def forward(self, idx):
+        return self.score(self.emb(idx))
+
+    def score(self, x):
+        return self.gamma.item() - x.sum(-1)
+
+    @staticmethod
+    def test_step(model, batches):
+        with torch.no_grad():
+            for idx in batches:
+                print(model(idx.cuda()).mean())
+'''
+
+SCORER_MAIN = '''\
+import torch
+from scorer import Scorer
+
+model = Scorer(10, 4).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+batches = [torch.randint(0, 10, (8,)) for _ in range(4)]
+for step in range(100):
+{body}
+'''
+
+
+def test_a_forward_the_training_loop_of_another_module_runs_says_training(tmp_path: Path) -> None:
+    # the module's own test loop claims `forward` first; `run.py`'s training loop runs it on every
+    # step too, and a read in `forward`'s helper costs a training step (high). Called only from
+    # evaluation (no training loop runs the model), it stays an evaluation step (medium).
+    bodies = {
+        "training": "    loss = model(batches[step % 4].cuda()).pow(2).mean()\n    optimizer.zero_grad()\n"
+                    "    loss.backward()\n    optimizer.step()\n    if step % 10 == 0:\n"
+                    "        model.test_step(model, batches)",
+        "evaluation": "    model.test_step(model, batches)",
+    }
+    for word, body in bodies.items():
+        root = tmp_path / word
+        write(root, {"main.py": SCORER_MAIN.format(body=body), "scorer.py": SCORER})
+        found = [(Path(f["path"]).name, f["line"], f["severity"], f"every {word} step" in f["message"])
+                 for f in scan(root / "main.py", "host-sync") if f["line"] == 15]
+        assert found == [("scorer.py", 15, "high" if word == "training" else "medium", True)], word

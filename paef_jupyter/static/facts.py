@@ -532,6 +532,12 @@ class Facts:
         self._invariant_params.clear()
         self._kind_cache.clear()
 
+    def external_loop(self, func: FunctionNode) -> Loop | None:
+        """The loop of another unit that calls this unit's `func` once per iteration, if any (also
+        when a loop of this unit calls it too: `forward` run by `run.py`'s training loop and by
+        the module's own test loop)."""
+        return self._external.get(func)
+
     @property
     def externally_called(self) -> list[FunctionNode]:
         """This unit's functions that run per iteration only because another unit calls them."""

@@ -542,9 +542,15 @@ class HostSync(Rule):
         func = self.facts.enclosing_function(node)
         if func is None or self.facts.enclosing_loops(node):
             return False
+        if _trains_per_step(self.facts.external_loop(func)):
+            return True  # KGE's `forward`, run by `run.py`'s training loop and by `model.py`'s own test loop
         for owner, call in self.facts.per_iteration_call_sites(func):
             caller = step_loop(owner, owner.iteration_loop(call))
             if caller is not None and caller.kind == "train" and not grad_disabled(owner, call):
+                return True
+            helper = owner.enclosing_function(call)  # one level up: `TransE`, dispatched from that `forward`
+            if helper is not None and not owner.enclosing_loops(call) and not grad_disabled(owner, call) \
+                    and _trains_per_step(owner.external_loop(helper)):
                 return True
         return False
 
@@ -1115,6 +1121,12 @@ def _optimizer_name(expr: cst.BaseExpression) -> bool:
     """`optimizer`, `self.optimizer`, `opt`, `model_optim`: spelled as an optimizer."""
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
     return "optim" in name.lower() or name.lower() in ("opt", "opt_g", "opt_d")
+
+
+def _trains_per_step(loop: Loop | None) -> bool:
+    """`loop` (another unit's, calling a helper once per iteration) is a training loop or runs in one."""
+    found = step_loop(loop.facts, loop) if loop is not None else None
+    return found is not None and found.kind == "train"
 
 
 def _other_arms_raise(branch: cst.If) -> bool:
