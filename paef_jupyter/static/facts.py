@@ -532,6 +532,12 @@ class Facts:
         self._invariant_params.clear()
         self._kind_cache.clear()
 
+    def external_loop(self, func: FunctionNode) -> Loop | None:
+        """The loop of another unit that calls this unit's `func` once per iteration, if any (also
+        when a loop of this unit calls it too: `forward` run by `run.py`'s training loop and by
+        the module's own test loop)."""
+        return self._external.get(func)
+
     @property
     def externally_called(self) -> list[FunctionNode]:
         """This unit's functions that run per iteration only because another unit calls them."""
@@ -628,17 +634,55 @@ class Facts:
                 if imported is not None:
                     return [imported]
             return [f for key, f in self.functions.items() if key.endswith("." + name)]
+        if isinstance(func, cst.Subscript):
+            return self.dispatch_table(func) or []
         return []
+
+    def dispatch_table(self, func: cst.Subscript) -> list[FunctionNode] | None:
+        """The functions `model_func[self.model_name](...)` may run: `model_func` bound once in the
+        calling function to a dict literal of this unit's functions or of methods of the class
+        around (`{'TransE': self.TransE, ...}`), and only ever subscripted or tested with `in`
+        there. None for any other subscripted callable."""
+        table = func.value
+        caller = self.enclosing_function(func)
+        if not isinstance(table, cst.Name) or caller is None:
+            return None
+        defs = self._defs.get(table.value, ())
+        if len(defs) != 1 or defs[0].function is not caller or not isinstance(defs[0].value, cst.Dict):
+            return None
+        for use in self.uses(table.value):
+            parent = self.parent(use)
+            if self.enclosing_function(use) is caller and not (
+                    isinstance(parent, cst.AssignTarget)  # its one binding
+                    or isinstance(parent, cst.Subscript) and isinstance(self.parent(parent), cst.Call)
+                    or isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn))):
+                return None  # written, passed on or returned: the table may hold something else
+        cls = next((a for a in self.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+        elements = defs[0].value.elements
+        key = func.slice[0].slice if len(func.slice) == 1 else None
+        if isinstance(key, cst.Index) and isinstance(key.value, cst.SimpleString):  # `table["TransE"](...)`: that entry
+            elements = [e for e in elements if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                        and e.key.evaluated_value == key.value.evaluated_value]
+        found = []
+        for element in elements:
+            value = element.value if isinstance(element, cst.DictElement) else None
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self" \
+                    and cls is not None:
+                target = self.functions.get(f"{cls.name.value}.{value.attr.value}")
+            else:
+                target = self.functions.get(value.value) if isinstance(value, cst.Name) else None
+            if target is None:
+                return None
+            found.append(target)
+        return found or None
 
     def _imported_method(self, receiver: cst.Name, name: str) -> FunctionNode | None:
         """`agent.update_parameters` where `agent = SAC(...)` and `SAC` is a class of a local
         module (`from sac import SAC`): that class's method (its module's facts own it)."""
         if self.imports is None or receiver.value == "self":
             return None
-        d = self._reaching_def(receiver)
-        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
-        value = same_object(value)
-        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+        value = self.construction_of(receiver)
+        if value is None or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return None
         if isinstance(value.func, cst.Name) and value.func.value in self.classes:
             return None  # this unit's own class: `_method_of_instance` and the name match cover it
@@ -651,6 +695,17 @@ class Facts:
         if method is not None:
             self._owners[method] = owner
         return method
+
+    def construction_of(self, receiver: cst.Name, hops: int = 4) -> cst.Call | None:
+        """The call that made the object `receiver` holds where it is read: `Net(...)` of
+        `net = Net(...)`, of `net = Net().to(device)`, and through rebindings to the same object
+        moved or switched (`if args.cuda: net = net.cuda()`, which reads the earlier binding)."""
+        d = self._reaching_def(receiver)
+        value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
+        value = same_object(value)
+        if isinstance(value, cst.Name) and value.value == receiver.value and hops:
+            return self.construction_of(value, hops - 1)
+        return value if isinstance(value, cst.Call) else None
 
     def _function_at(self, expr: cst.BaseExpression) -> FunctionNode | None:
         """The function `expr` names: this unit's, an earlier cell's, or a local module's."""
@@ -1597,10 +1652,8 @@ class Facts:
         if receiver.value == "self":
             cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
         else:
-            d = self._reaching_def(receiver)
-            value = None if d is None or d.order >= self.order(receiver) or d.augmented else d.value or d.element
-            value = same_object(value)
-            cls = self.classes.get(value.func.value) if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+            value = self.construction_of(receiver)
+            cls = self.classes.get(value.func.value) if value is not None and isinstance(value.func, cst.Name) else None
         return self.functions.get(f"{cls.name.value}.{name}") if cls is not None else None
 
     def host_only(self, func: FunctionNode) -> bool:

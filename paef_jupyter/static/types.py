@@ -43,6 +43,9 @@ _TORCH_NOT_TENSOR = {
     "torch.Generator", "torch.autocast", "torch.jit.script", "torch.jit.trace", "torch.allclose",
     "torch.equal", "torch.use_deterministic_algorithms", "torch.is_grad_enabled",
 }
+# torch.nn callables that make a tensor, not a module (`self.gamma = nn.Parameter(...)`), sharing the memory of the
+# tensor they wrap and making it a leaf an optimizer changes in place.
+PARAMETER_WRAPPERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer", "torch.nn.parameter.Buffer"})
 _TENSOR_METHODS_NOT_TENSOR = {
     "item": Kind.NUMBER, "tolist": Kind.LIST, "numpy": Kind.NDARRAY, "size": Kind.UNKNOWN,
     "dim": Kind.NUMBER, "numel": Kind.NUMBER, "element_size": Kind.NUMBER, "backward": Kind.UNKNOWN,
@@ -101,6 +104,8 @@ def kind_of_qualified_call(name: str) -> Kind:
     if name.startswith("torch.optim."):
         return Kind.OPTIMIZER if name.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN
     if name.startswith("torch.nn.functional.") or name.startswith("torch.special.") or name.startswith("torch.linalg.") or name.startswith("torch.fft."):
+        return Kind.TENSOR
+    if name in PARAMETER_WRAPPERS:
         return Kind.TENSOR
     if name.startswith("torch.nn."):
         return Kind.MODULE if name.rsplit(".", 1)[-1][:1].isupper() else Kind.UNKNOWN

@@ -70,21 +70,65 @@ def held_out_checks(facts: Facts, runs_model: Callable[[cst.Call], bool],
             if not (stepped and isinstance(stmt, cst.If) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock)):
                 continue
             block = list(stmt.body.body)
-            first = block[0] if block else None
-            call = first.body[0].value if isinstance(first, cst.SimpleStatementLine) and len(first.body) == 1 \
-                and isinstance(first.body[0], cst.Assign) else None
-            if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args and runs_model(call)):
+            found = _held_out_forward(facts, block, runs_model, varying)
+            if found is None:
                 continue
-            model = call.func.value
+            first, call = found
+            model = call.func.value  # type: ignore[attr-defined]
             trained = any(isinstance(c.func, cst.Name) and c.func.value == model for s in body[:i] for c in facts.calls_in(s))
+            if not trained or grad_disabled(facts, stmt) or _trains(facts, block):
+                continue
+            # `classifier = classifier.eval()` binds the same module again: no value of the check's
+            bound = set().union(*(facts.names_written(s) for s in block)) - _switched_modules(facts, block)
+            fresh = bound - set(bound_names(loop.node.target))  # the loop's target is bound anew before the next pass reads it
+            if any(_loads(facts, s) & bound for s in body[i + 1:]) or _read_before_bound(facts, body[:i], fresh):
+                continue
+            yield first, block
+
+
+def _held_out_forward(facts: Facts, block: list[cst.BaseStatement], runs_model: Callable[[cst.Call], bool],
+                      varying: set[str]) -> tuple[cst.SimpleStatementLine, cst.Call] | None:
+    """The statement of `block` that runs a model (`out = net(x)`, `pred, _ = classifier(points)`)
+    on held-out data, and its call: every input reads only names the loop never binds, or names
+    the block bound before from such names (PointNet's `j, data = next(enumerate(testdataloader,
+    0))`, then `points, target = data`, `.transpose`, `.cuda()`). Only such bindings and `.eval()`
+    switches may come before it."""
+    varying = {n for n in varying if facts.binds(n)}  # (`next(enumerate(loader))` notes `enumerate` as changed)
+    held: set[str] = set()
+    for stmt in block:
+        if _switch(stmt) is not None:
+            continue
+        assign = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if not isinstance(assign, cst.Assign) or not all(_plain(t.target) for t in assign.targets):
+            return None
+        call = assign.value
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.args and runs_model(call):
             inputs = set().union(*(facts.names_read(a.value) for a in call.args))
-            if not trained or any(a.keyword is not None or a.star for a in call.args) or not inputs or inputs & varying \
-                    or grad_disabled(facts, stmt) or _trains(facts, block):
-                continue
-            bound = set().union(*(facts.names_written(s) for s in block))
-            if any(_loads(facts, s) & bound for s in body[i + 1:]) or _read_before_bound(facts, body[:i], bound):
-                continue
-            yield first, block  # type: ignore[misc]
+            clean = bool(inputs) and not any(a.keyword is not None or a.star for a in call.args) and not inputs & varying - held
+            return (stmt, call) if clean and isinstance(stmt, cst.SimpleStatementLine) else None
+        written = set(facts.names_written(stmt))
+        held = held - written | (written if not facts.names_read(call) & varying - held else set())
+    return None
+
+
+def _switch(stmt: cst.BaseStatement) -> str | None:
+    """`model` of `model.eval()` or of `model = model.eval()` (the same module, switched)."""
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+    value = small.value if isinstance(small, (cst.Expr, cst.Assign)) else None
+    if not (isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "eval"
+            and not value.args and isinstance(value.func.value, cst.Name)):
+        return None
+    name = value.func.value.value
+    if isinstance(small, cst.Assign) and not (len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                                               and small.targets[0].target.value == name):
+        return None
+    return name
+
+
+def _switched_modules(facts: Facts, block: list[cst.BaseStatement]) -> set[str]:
+    """Names the block binds only by switching the module they hold (`classifier = classifier.eval()`)."""
+    switched = {name for name in map(_switch, block) if name is not None}
+    return switched - set().union(*(facts.names_written(s) for s in block if _switch(s) is None))
 
 
 def _method_calls(facts: Facts, node: cst.CSTNode) -> Iterator[tuple[str, cst.BaseExpression]]:

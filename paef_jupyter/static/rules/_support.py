@@ -16,7 +16,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, Loop, is_autograd_grad, method_of_object
+from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, method_of_object
 from ..names import bound_names, keyword_arg
 from ..types import Kind
 
@@ -266,17 +266,34 @@ def _reaches_step_loop(facts: Facts, loop: Loop) -> bool:
     return False
 
 
-def steps_itself(facts: Facts, body: cst.CSTNode) -> bool:
+def steps_itself(facts: Facts, body: cst.CSTNode, depth: int = 2) -> bool:
     """`body` back-propagates outside its inner loops: it is one training step (a generator
     update after `n_critic` critic steps, a seq2seq step after its decoder time steps), however
-    many loops run inside it."""
+    many loops run inside it. Calling a helper that is one step itself, outside those loops, is
+    back-propagating (`log = model.train_step(model, optimizer, iterator, args)`)."""
     for call in facts.calls_in(body):
         func = call.func
-        if not isinstance(func, cst.Attribute) or _inside_loop(facts, call, body):
+        if _inside_loop(facts, call, body):
             continue
-        if func.attr.value == "backward":  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
+        if isinstance(func, cst.Attribute) and func.attr.value == "backward":
+            return True  # (an optimizer's `step` alone may be a scheduler's, once per epoch)
+        helper = _named_helper(facts, call) if depth else None
+        if helper is not None and steps_itself(facts.owner_of(helper), helper.body, depth - 1):
             return True
     return _accumulates_micro_batches(facts, body)
+
+
+def _named_helper(facts: Facts, call: cst.Call) -> FunctionNode | None:
+    """The function `call` runs when its target is known, not guessed from a method's name: a
+    function of this unit, an earlier cell or a local module, or a method of the class the
+    receiver was made from (`self.update(...)`, `agent.learn(...)` with `agent = Agent(...)`)."""
+    func = call.func
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return None
+    found = facts._function_at(func)
+    if found is None and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+        found = facts._method_of_instance(func.value, func.attr.value) or facts._imported_method(func.value, func.attr.value)
+    return found
 
 
 def _adapts_by_hand(facts: Facts, loop: Loop) -> bool:
@@ -287,6 +304,36 @@ def _adapts_by_hand(facts: Facts, loop: Loop) -> bool:
     return any(isinstance(c.func, cst.Attribute) and is_autograd_grad(c.func) and not _inside_loop(facts, c, body)
                for c in facts.calls_in(body)) \
         and not any(l.parent is loop and l.kind != "plain" and over_batches(facts, l) for l in facts.loops)
+
+
+def updates_weights_by_hand(facts: Facts, loop: Loop) -> bool:
+    """`loop` takes `torch.autograd.grad` of a loss with respect to weights and steps them itself
+    (MAML: `torch.autograd.grad(loss, self.net.parameters())`, or `grad = torch.autograd.grad(loss,
+    fast)` then `fast = [w - lr * g for g, w in zip(grad, fast)]`): each iteration trains, though no
+    optimizer steps. Input gradients (a PINN's `autograd.grad(u, x)`) do not: `x` is not rebuilt from them."""
+    body = loop.node.body
+    for call in facts.calls_in(body):
+        if not (isinstance(call.func, cst.Attribute) and is_autograd_grad(call.func)):
+            continue
+        named = keyword_arg(call, "inputs")
+        inputs = named.value if named is not None else call.args[1].value if len(call.args) > 1 else None
+        if isinstance(inputs, cst.Call) and isinstance(inputs.func, cst.Attribute) and inputs.func.attr.value == "parameters":
+            return True
+        assign = facts.parent(call)
+        grads = {n for t in assign.targets for n in bound_names(t.target)} if isinstance(assign, cst.Assign) else set()
+        if isinstance(inputs, cst.Name) and grads and _made_from_parameters(facts, inputs.value, loop.function) and any(
+                isinstance(node, cst.Assign) and inputs.value in {n for t in node.targets for n in bound_names(t.target)}
+                and facts.names_read(node.value) & grads for node in facts.walk(body)):
+            return True
+    return False
+
+
+def _made_from_parameters(facts: Facts, name: str, func: FunctionNode | None) -> bool:
+    """Some binding of `name` in `func` reads a model's `.parameters()`: adapted weights (MAML's
+    `fast_weights`), not an input or a perturbation (an attack's `delta`)."""
+    return any(d.function is func and d.value is not None and any(
+        isinstance(c.func, cst.Attribute) and c.func.attr.value == "parameters" for c in facts.calls_in(d.value))
+        for d in facts._defs.get(name, ()))
 
 
 def _accumulates_micro_batches(facts: Facts, body: cst.CSTNode) -> bool:

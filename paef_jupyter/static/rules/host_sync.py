@@ -15,7 +15,8 @@ from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias
+from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
+                       updates_weights_by_hand)
 from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family
 from .base import Rule, RuleContext
 
@@ -522,6 +523,11 @@ class HostSync(Rule):
         loop = step_loop(self.facts, runs_in)
         if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
+        adapting = loop if loop is not None and loop.kind == "eval" else None
+        while adapting is not None:
+            if updates_weights_by_hand(self.facts, adapting):
+                return "train"  # MAML's task loop and adaptation steps: a `no_grad` read of the query accuracy included
+            adapting = adapting.parent
         if grad_disabled(self.facts, node):
             return "eval"
         if loop is not None and loop.kind == "eval" and self._backward_after(loop):
@@ -536,9 +542,15 @@ class HostSync(Rule):
         func = self.facts.enclosing_function(node)
         if func is None or self.facts.enclosing_loops(node):
             return False
+        if _trains_per_step(self.facts.external_loop(func)):
+            return True  # KGE's `forward`, run by `run.py`'s training loop and by `model.py`'s own test loop
         for owner, call in self.facts.per_iteration_call_sites(func):
             caller = step_loop(owner, owner.iteration_loop(call))
             if caller is not None and caller.kind == "train" and not grad_disabled(owner, call):
+                return True
+            helper = owner.enclosing_function(call)  # one level up: `TransE`, dispatched from that `forward`
+            if helper is not None and not owner.enclosing_loops(call) and not grad_disabled(owner, call) \
+                    and _trains_per_step(owner.external_loop(helper)):
                 return True
         return False
 
@@ -723,6 +735,9 @@ class HostSync(Rule):
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
                 child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
                 continue
+            if isinstance(anc, cst.If) and child is anc.body and _other_arms_raise(anc):
+                child = anc  # `if self.model_name in model_func: ... else: raise ValueError(...)`: a step that goes on ran it
+                continue
             if isinstance(anc, cst.If) and child is not anc.test and self._every_arm_copies(anc):
                 child = anc  # `if ema is None: ema = loss.item() else: ema = .9 * ema + .1 * loss.item()`: one arm runs
                 continue
@@ -742,7 +757,8 @@ class HostSync(Rule):
         if func is not None and steps_itself(self.facts, func.body):
             return True  # the helper is the training step: a guard at its call (`if len(memory) > 32:`) picks when to train
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
-        return not sites or any(self._judged_in(owner)._every_step(call, loop, depth - 1) for owner, call in sites)
+        return not sites or any(_same_entry_every_time(owner, call) and self._judged_in(owner)._every_step(call, loop, depth - 1)
+                                for owner, call in sites)
 
     def _every_arm_copies(self, branch: cst.If) -> bool:
         """`branch` and the `elif`s chained below it end in an `else`, and every arm copies a device
@@ -1105,6 +1121,42 @@ def _optimizer_name(expr: cst.BaseExpression) -> bool:
     """`optimizer`, `self.optimizer`, `opt`, `model_optim`: spelled as an optimizer."""
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
     return "optim" in name.lower() or name.lower() in ("opt", "opt_g", "opt_d")
+
+
+def _trains_per_step(loop: Loop | None) -> bool:
+    """`loop` (another unit's, calling a helper once per iteration) is a training loop or runs in one."""
+    found = step_loop(loop.facts, loop) if loop is not None else None
+    return found is not None and found.kind == "train"
+
+
+def _other_arms_raise(branch: cst.If) -> bool:
+    """`branch` has an `else` (or `elif`s ending in one), and every arm but its body ends in a
+    `raise`: whenever the step goes on, the body ran."""
+    node = branch.orelse
+    if node is None:
+        return False
+    while node is not None:
+        last = node.body.body[-1] if isinstance(node.body, cst.IndentedBlock) and node.body.body else None
+        if not (isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)):
+            return False
+        node = node.orelse if isinstance(node, cst.If) else None
+    return True
+
+
+def _same_entry_every_time(facts: Facts, call: cst.Call) -> bool:
+    """A call through a dispatch table (`model_func[self.model_name](...)`) runs the same entry on
+    every step when its key is a constant or an attribute set only in `__init__` (the model's
+    configured variant); any other call is the one function it names."""
+    if not isinstance(call.func, cst.Subscript):
+        return True
+    key = call.func.slice[0].slice if len(call.func.slice) == 1 else None
+    value = key.value if isinstance(key, cst.Index) else None
+    if isinstance(value, (cst.SimpleString, cst.Integer)):
+        return True
+    if not (isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value == "self"):
+        return False
+    defs = facts._defs.get("self." + value.attr.value, ())
+    return bool(defs) and all(d.function is not None and d.function.name.value == "__init__" for d in defs)
 
 
 def _has_gradient_test(test: cst.BaseExpression) -> bool:

@@ -10,7 +10,7 @@ from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_st
 from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
-from ..types import Kind
+from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_argument, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
@@ -41,9 +41,6 @@ IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variab
 # What tells one object from another equal one: hoisted, every iteration hands them the same object.
 _IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
-# Wrappers that share the tensor's memory and make it a leaf an optimizer changes in place.
-_PARAMETER_WRAPPERS = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer",
-                                 "torch.nn.parameter.Buffer"})
 # Builtins that call the function they are given on the items they are given.
 _APPLYING_BUILTINS = frozenset({"builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
                                 "functools.reduce", "itertools.starmap"})
@@ -803,7 +800,7 @@ class FactorySites:
                     return "store"  # `setattr(m, "mask", <expr>)`, `dict(t=<expr>)`
                 if called in _IDENTITY_READERS:
                     return f"pass to `{called.rsplit('.', 1)[-1]}()` (which reads its identity)"
-                if called in _PARAMETER_WRAPPERS:
+                if called in PARAMETER_WRAPPERS:
                     return "wrap as a parameter (sharing its memory, changed in place by an optimizer)"
             if isinstance(parent, cst.Assign) and parent.value is node \
                     and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
