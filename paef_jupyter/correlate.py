@@ -257,6 +257,45 @@ def _inside(tree: Frame | None, outer: set[LineKey], inner: set[LineKey], outsid
     return min(1.0, part / whole) if whole > 0 else 0.0
 
 
+def _called_lines(tree: Frame | None, key: LineKey) -> dict[LineKey, float]:
+    """Per cell line that the `key` line called (the first cell lines below its frames: a
+    helper's), its time outside torch work."""
+    out: dict[LineKey, float] = {}
+
+    def below(frame: Frame) -> None:
+        for child in frame.children:
+            if child.kind == "python" and child.ref is not None and child.line:
+                k = (child.ref.key, child.line)
+                out[k] = out.get(k, 0.0) + child.duration_s - _torch_s(child)
+            elif child.kind == "python":
+                below(child)
+
+    stack = [tree] if tree is not None else []
+    while stack:
+        frame = stack.pop()
+        if frame.kind == "python" and frame.ref is not None and (frame.ref.key, frame.line) == key:
+            below(frame)
+        else:
+            stack.extend(frame.children)
+    return out
+
+
+def _where_called(tree: Frame | None, stat: LineStat) -> str:
+    """", most of it in lines 14, 15, which it calls": the helper lines (each 10% or more) that
+    together hold at least half of a call line's CPU work outside torch, the cause to look at;
+    else "" (the line's own work)."""
+    called = _called_lines(tree, (stat.ref.key, stat.line))
+    whole = stat.cpu_time_s - stat.op_time_s
+    if not called or whole <= 0:
+        return ""
+    kept = [k for k, cost in called.items() if cost >= 0.1 * whole]
+    if sum(called[k] for k in kept) < 0.5 * whole:
+        return ""
+    lines = sorted(line for _, line in kept)
+    spelled = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
+    return f", most of it in {spelled}, which it calls"
+
+
 def _under(tree: Frame | None, key: LineKey, outer: set[LineKey]) -> float:
     """The share of a line's time spent while one of the `outer` lines had called it."""
 
@@ -433,7 +472,8 @@ def _dynamic_rule(
         return _timed(
             profile,
             "cpu-function",
-            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line",
+            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line"
+            + _where_called(profile.cpu_tree, stat),
             "Python/NumPy work that runs every iteration; if its inputs do not change between "
             "iterations, compute it once before the loop and index the result.",
         )

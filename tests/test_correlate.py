@@ -284,3 +284,23 @@ def test_a_round_trips_host_work_is_no_finding_when_small_on_a_gpu_or_not_numpy(
     no_parts = numpy_round_trip(part_lines=())  # the copy on the same line: that line's own figure
     assert "cpu-function" not in [f.rule for f in correlate(Report(findings=(no_parts,)),
                                                             profile(*round_trip_lines(0.2))).findings]
+
+
+def test_a_call_lines_cpu_work_names_the_helper_lines_that_hold_it():
+    """`scores.append(macro_f1(logits, y))`: the helper's per-element NumPy loop (lines 14, 15)
+    holds the call's time, each line under the bar alone; the card says where to look."""
+    from paef_jupyter.model import Frame
+
+    def py(line: int, dur: float, *children: Frame) -> Frame:
+        return Frame(f"line {line}", "python", CELL, line, duration_s=dur, children=children)
+
+    tree = Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(11, 0.01), py(14, 0.25), py(15, 0.2)), py(31, 0.3, Frame("aten::mm", "op", duration_s=0.3))))
+    prof = profile(stat(33, cpu_time_s=0.6, hits=5), stat(14, cpu_time_s=0.2, hits=5000),
+                   stat(15, cpu_time_s=0.2, hits=5000), stat(31, cpu_time_s=0.3, op_time_s=0.3, hits=5), cpu_tree=tree)
+    (f,) = correlate(Report(), prof).findings
+    assert (f.rule, f.line) == ("cpu-function", 33) and f.message.endswith("most of it in lines 14, 15, which it calls")
+    own = profile(stat(33, cpu_time_s=0.6, hits=5), cpu_tree=Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(11, 0.05)),)))  # near miss: the line's own Python work
+    (g,) = correlate(Report(), own).findings
+    assert g.message.endswith("CPU work outside torch on this line")
