@@ -315,7 +315,8 @@ def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat
             self_cpu_s=acc.self_ns / 1e9,
             trace_gap_s=acc.gap_ns / 1e9,
             ops=acc.ops,
-            op_time_s=acc.op_ns / 1e9,
+            # torch's ranges (a DataLoader's `__next__`) may span the tracer's gaps left out of cpu_ns
+            op_time_s=(min(acc.op_ns, acc.cpu_ns) if acc.cpu_ns else acc.op_ns) / 1e9,
             h2d_copies=acc.h2d,
             h2d_bytes=acc.h2d_bytes,
             d2h_copies=acc.d2h,
