@@ -264,10 +264,10 @@ def _called_lines(tree: Frame | None, key: LineKey) -> dict[LineKey, float]:
 
     def below(frame: Frame) -> None:
         for child in frame.children:
-            if child.kind == "python" and child.ref is not None and child.line:
-                k = (child.ref.key, child.line)
+            k = (child.ref.key, child.line) if child.kind == "python" and child.ref is not None else None
+            if k is not None and k != key:
                 out[k] = out.get(k, 0.0) + child.duration_s - _torch_s(child)
-            elif child.kind == "python":
+            elif child.kind == "python":  # a library's frame, or the line's own comprehension
                 below(child)
 
     stack = [tree] if tree is not None else []

@@ -304,3 +304,8 @@ def test_a_call_lines_cpu_work_names_the_helper_lines_that_hold_it():
         py(33, 0.6, py(11, 0.05)),)))  # near miss: the line's own Python work
     (g,) = correlate(Report(), own).findings
     assert g.message.endswith("CPU work outside torch on this line")
+    # near miss: `ids = [vocab.get(t, 1) for t in tokens]`, whose comprehension is a frame of its own line
+    comprehension = profile(stat(33, cpu_time_s=0.6, hits=5), cpu_tree=Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(33, 0.55)),)))
+    (h,) = correlate(Report(), comprehension).findings
+    assert h.message.endswith("CPU work outside torch on this line"), h.message
