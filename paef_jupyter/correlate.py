@@ -67,7 +67,10 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     findings: list[Finding] = []
     covered: set[LineKey] = set()
     for finding in report.findings:
-        stats = _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines)
+        # A GPU prediction on a CPU run: its card shows its own lines, not the NumPy work on its
+        # part lines (measured apart, `_round_trip_work`).
+        parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
+        stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
         findings.append(_with_evidence(finding, stats, use, report, profile, total))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))

@@ -269,6 +269,7 @@ def test_a_numpy_round_trips_host_work_on_a_cpu_is_measured_over_its_lines():
     assert top.evidence.measurable and top.evidence.share == pytest.approx(0.42)
     assert "lines 3-6" in top.message and "line 6" in top.explanation
     assert (pp.rule, pp.evidence.measurable) == ("ping-pong", False)
+    assert pp.evidence.share == pytest.approx(0.01)  # its own line: the NumPy work is the other card's
 
 
 def test_a_round_trips_host_work_is_no_finding_when_small_on_a_gpu_or_not_numpy():
