@@ -454,11 +454,12 @@ def _dynamic_rule(
             "catches up. Keep values on the device and read them every N steps.",
         )
     in_loop = n and stat.hits >= n
-    outside = stat.cpu_time_s - stat.op_time_s  # the tracer's gaps are out of `cpu_time_s` already
-    cpu_only = outside
+    cpu_only = stat.cpu_time_s - stat.op_time_s  # the tracer's gaps are out of `cpu_time_s` already
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         here = {(stat.ref.key, stat.line)}
-        cpu_only -= outside * _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
+        # A share of the call tree's frames, which still hold the gaps: applied to the same time.
+        traced = cpu_only + stat.trace_gap_s
+        cpu_only -= traced * _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         if (
             profile.window_ref is not None

@@ -141,9 +141,12 @@ def attribute(
     sync_warnings: dict[LineKey, int] | None = None,
     header: LineKey | None = None,
     complete: bool = True,
+    busy: bool = False,
 ) -> Attribution:
     """`header`: the windowed loop's header line, whose ranges start its iterations;
-    `complete`: the window ended at a header hit (else its last iteration may be partial)."""
+    `complete`: the window ended at a header hit (else its last iteration may be partial);
+    `busy`: the cell waited for a CPU much of the time, so a gap between two line ranges longer
+    than the tracer takes is mostly that wait, no line's work: every such gap is left out."""
     by_tid: dict[int | str, list[TraceEvent]] = {}
     for ev in trace.host:
         by_tid.setdefault(ev.tid, []).append(ev)
@@ -152,7 +155,7 @@ def attribute(
     result = Attribution(threads, main.tid if main else None)
     lines = result.lines
     locate = _ChainLocator(main.nodes if main else [])
-    gaps = _Gaps(main.nodes if main else [])
+    gaps = _Gaps(main.nodes if main else [], None if busy else TRACER_GAP_NS)
     if main is not None:
         markers = [n.event for n in main.nodes if n.event.marker is not None]
         if markers:
@@ -389,11 +392,12 @@ def _child_marker_ns(nodes: list[HostNode]) -> list[int]:
 
 
 class _Gaps:
-    """The line tracer's own time: the short gaps (<= TRACER_GAP_NS) between consecutive line
-    ranges with the same parent range (a helper's lines one after another) or with none (the
-    loop's own lines). Every bytecode belongs to some line, so only the tracer runs there."""
+    """The line tracer's own time: the short gaps (<= `cap`) between consecutive line ranges
+    with the same parent range (a helper's lines one after another) or with none (the loop's
+    own lines). Every bytecode belongs to some line, so only the tracer runs there; a longer gap
+    may be the caller's work between two calls, or, on a busy machine (`cap` None), a CPU wait."""
 
-    def __init__(self, nodes: list[HostNode]):
+    def __init__(self, nodes: list[HostNode], cap: int | None = TRACER_GAP_NS):
         self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
         self.inside = [0] * len(nodes)  # per node: every gap inside its range, at any depth
         self.at: dict[int, int] = {}  # gap start -> length, for every gap of the thread
@@ -405,7 +409,7 @@ class _Gaps:
             parent = parents[i]
             end = last_end.get(parent)
             gap = node.event.start_ns - end if end is not None else -1
-            if 0 <= gap <= TRACER_GAP_NS:
+            if gap >= 0 and (cap is None or gap <= cap):
                 self.at[end] = gap
                 if parent >= 0:
                     self.direct[parent] += gap

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from ..model import Frame, LineStat, Profile
+from ..model import BUSY_SHARE, Frame, LineStat, Profile
 from .attribution import Attribution, attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
 from .collector import Collected
@@ -20,7 +20,9 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         )
     loop = run.loop if run.mode == "window" else None
     files = run.files
-    result = attribute(run.trace, run.sync_warnings, header=_header(run), complete=run.window_completed)
+    busy_run = run.cpu_wait_share is not None and run.cpu_wait_share >= BUSY_SHARE
+    result = attribute(run.trace, run.sync_warnings, header=_header(run), complete=run.window_completed,
+                       busy=busy_run)
     busy, idle_host, gpu_span = gpu_busy(result)
     span = result.span_ns  # the median iteration's, times the iterations, when they are known
     on_gpu = bool(result.gpu_chains)
@@ -32,9 +34,10 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     traced = _tracer_share(result)
     if traced >= 0.01:
         notes += (
-            f"the line tracer's own time between lines ({traced:.0%} of the profiled time) is left out of "
-            "the lines' times and of the time their shares are of; what the profiler adds inside a line "
-            "(recording its ops, opening its range) stays in",
+            f"the line tracer's own time between lines ({traced:.0%} of the profiled time"
+            + (", with the CPU waits that fell there: the machine was busy" if busy_run else "")
+            + ") is left out of the lines' times and of the time their shares are of; what the profiler "
+            "adds inside a line (recording its ops, opening its range) stays in",
         )
     if estimated:
         notes += (
