@@ -145,8 +145,9 @@ def attribute(
 ) -> Attribution:
     """`header`: the windowed loop's header line, whose ranges start its iterations;
     `complete`: the window ended at a header hit (else its last iteration may be partial);
-    `busy`: the cell waited for a CPU much of the time, so a gap between two line ranges longer
-    than the tracer takes is mostly that wait, no line's work: every such gap is left out."""
+    `busy`: the cell waited for a CPU much of the time, so a gap between a line's deeper line
+    ranges longer than the tracer takes is mostly that wait, not that line's work: left out of
+    it (the span keeps it, as it keeps the waits inside ranges)."""
     by_tid: dict[int | str, list[TraceEvent]] = {}
     for ev in trace.host:
         by_tid.setdefault(ev.tid, []).append(ev)
@@ -392,10 +393,11 @@ def _child_marker_ns(nodes: list[HostNode]) -> list[int]:
 
 
 class _Gaps:
-    """The line tracer's own time: the short gaps (<= `cap`) between consecutive line ranges
-    with the same parent range (a helper's lines one after another) or with none (the loop's
-    own lines). Every bytecode belongs to some line, so only the tracer runs there; a longer gap
-    may be the caller's work between two calls, or, on a busy machine (`cap` None), a CPU wait."""
+    """The line tracer's own time: the short gaps (<= TRACER_GAP_NS) between consecutive line
+    ranges with the same parent range (a helper's lines one after another) or with none (the
+    loop's own lines). Every bytecode belongs to some line, so only the tracer runs there; a
+    longer gap may be the caller's work between two calls, or, on a busy machine, a CPU wait:
+    with `cap` None the longer ones are left out of the parent line too (not of the span)."""
 
     def __init__(self, nodes: list[HostNode], cap: int | None = TRACER_GAP_NS):
         self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
@@ -409,10 +411,10 @@ class _Gaps:
             parent = parents[i]
             end = last_end.get(parent)
             gap = node.event.start_ns - end if end is not None else -1
-            if gap >= 0 and (cap is None or gap <= cap):
+            if 0 <= gap <= TRACER_GAP_NS:
                 self.at[end] = gap
-                if parent >= 0:
-                    self.direct[parent] += gap
+            if gap >= 0 and (cap is None or gap <= cap) and parent >= 0:
+                self.direct[parent] += gap
             last_end[parent] = node.event.end_ns
         for i in range(len(nodes) - 1, -1, -1):  # children after their parents: sum bottom-up
             self.inside[i] += self.direct[i]

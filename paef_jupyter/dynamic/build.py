@@ -34,10 +34,11 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     traced = _tracer_share(result)
     if traced >= 0.01:
         notes += (
-            f"the line tracer's own time between lines ({traced:.0%} of the profiled time"
-            + (", with the CPU waits that fell there: the machine was busy" if busy_run else "")
-            + ") is left out of the lines' times and of the time their shares are of; what the profiler "
-            "adds inside a line (recording its ops, opening its range) stays in",
+            f"the line tracer's own time between lines ({traced:.0%} of the profiled time) is left out of "
+            "the lines' times and of the time their shares are of; what the profiler adds inside a line "
+            "(recording its ops, opening its range) stays in"
+            + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
+               "left out of that line's time too" if busy_run else ""),
         )
     if estimated:
         notes += (
