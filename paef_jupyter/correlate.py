@@ -67,7 +67,10 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     findings: list[Finding] = []
     covered: set[LineKey] = set()
     for finding in report.findings:
-        stats = _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines)
+        # A GPU prediction on a CPU run: its card shows its own lines, not the NumPy work on its
+        # part lines (measured apart, `_round_trip_work`).
+        parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
+        stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
         findings.append(_with_evidence(finding, stats, use, report, profile, total))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
@@ -81,6 +84,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
+    dynamic += _round_trip_work(report.findings, profile, total)
     findings = _less_what_deeper_findings_own(findings + dynamic, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
@@ -102,7 +106,9 @@ def _lines(
 
 
 def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule: str,
-                device_cost_only: bool = False) -> Evidence:
+                device_cost_only: bool = False, saving: tuple[float, str] | None = None) -> Evidence:
+    """`saving`: the fraction of the lines' time a fix removes and why, where the rule's usual
+    one (`SAVING`) does not fit."""
     stats = list(stats)
     time_s = sum(s.cpu_time_s for s in stats)
     base = profile.base_time_s or profile.wall_time_s
@@ -135,10 +141,9 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
     moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
-    fraction = SAVING.get(rule, DEFAULT_SAVING)
-    saving = fraction * run_time
-    model = f"saving = {fraction:.0%} of these lines' measured time (what a `{rule}` fix usually removes)"
-    return replace(ev, estimated_saving_s=saving, notes=_notes(ev) + (model,))
+    fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
+    model = f"saving = {fraction:.0%} of these lines' measured time ({why})"
+    return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev) + (model,))
 
 
 def _iterations(stats: list[LineStat]) -> int:
@@ -255,6 +260,45 @@ def _inside(tree: Frame | None, outer: set[LineKey], inner: set[LineKey], outsid
     return min(1.0, part / whole) if whole > 0 else 0.0
 
 
+def _called_lines(tree: Frame | None, key: LineKey) -> dict[LineKey, float]:
+    """Per cell line that the `key` line called (the first cell lines below its frames: a
+    helper's), its time outside torch work."""
+    out: dict[LineKey, float] = {}
+
+    def below(frame: Frame) -> None:
+        for child in frame.children:
+            k = (child.ref.key, child.line) if child.kind == "python" and child.ref is not None else None
+            if k is not None and k != key:
+                out[k] = out.get(k, 0.0) + child.duration_s - _torch_s(child)
+            elif child.kind == "python":  # a library's frame, or the line's own comprehension
+                below(child)
+
+    stack = [tree] if tree is not None else []
+    while stack:
+        frame = stack.pop()
+        if frame.kind == "python" and frame.ref is not None and (frame.ref.key, frame.line) == key:
+            below(frame)
+        else:
+            stack.extend(frame.children)
+    return out
+
+
+def _where_called(tree: Frame | None, stat: LineStat) -> str:
+    """", most of it in lines 14, 15, which it calls": the helper lines (each 10% or more) that
+    together hold at least half of a call line's CPU work outside torch, the cause to look at;
+    else "" (the line's own work)."""
+    called = _called_lines(tree, (stat.ref.key, stat.line))
+    whole = stat.cpu_time_s - stat.op_time_s
+    if not called or whole <= 0:
+        return ""
+    kept = [k for k, cost in called.items() if cost >= 0.1 * whole]
+    if sum(called[k] for k in kept) < 0.5 * whole:
+        return ""
+    lines = sorted(line for _, line in kept)
+    spelled = f"line {lines[0]}" if len(lines) == 1 else "lines " + ", ".join(map(str, lines))
+    return f", most of it in {spelled}, which it calls"
+
+
 def _under(tree: Frame | None, key: LineKey, outer: set[LineKey]) -> float:
     """The share of a line's time spent while one of the `outer` lines had called it."""
 
@@ -331,6 +375,44 @@ def _dynamic_findings(
     return out
 
 
+# NumPy work rewritten with torch ops on a CPU: faster or not, depending on the ops; a guess.
+ROUND_TRIP_SAVING = (0.5, "NumPy work written with torch ops instead: a rough guess on a CPU, time both")
+
+
+def _round_trip_work(findings: Iterable[Finding], profile: Profile, total: float) -> list[Finding]:
+    """On a CPU a NumPy round trip's copies cost nothing (array and tensor share memory), so its
+    finding is a GPU prediction; the NumPy work on its lines is a CPU cost all the same. Summed
+    over the round trip's lines (one line alone may stay under the bar), where it takes
+    DOMINANT_SHARE of each iteration it is a measured finding of its own."""
+    if profile.device != "cpu" or total <= 0:
+        return []
+    out = []
+    for finding in findings:
+        if finding.rule != "ping-pong" or not finding.device_cost_only or not finding.part_lines:
+            continue
+        stats = _lines(profile, finding.ref, finding.line, finding.end_line, finding.part_lines)
+        n = _iterations(stats)
+        if not stats or not n or any(s.hits < n for s in stats):
+            continue
+        outside = sum(s.cpu_time_s - s.op_time_s for s in stats)
+        if outside / total < DOMINANT_SHARE:
+            continue
+        first, last = min(s.line for s in stats), max(s.line for s in stats)
+        rule, severity, message, explanation = _timed(
+            profile,
+            "cpu-function",
+            f"{outside / total:.0%} of each iteration is NumPy/Python work outside torch on the lines of "
+            f"a round trip to NumPy (lines {first}-{last})",
+            f"On this CPU run the round trip's copies cost nothing (see the ping-pong finding on line "
+            f"{finding.line}), but the host computation between them does. Written with torch ops it "
+            "would stay on the device on a GPU; on a CPU, time both versions.",
+        )
+        ev = evidence_of(stats, profile, total, rule, saving=ROUND_TRIP_SAVING)
+        out.append(Finding(rule=rule, ref=finding.ref, line=first, end_line=last, severity=severity,
+                           message=message, explanation=explanation, evidence=ev, source="dynamic"))
+    return out
+
+
 def _dynamic_rule(
     stat: LineStat, profile: Profile, total: float, claimed: set[LineKey]
 ) -> tuple[str, Severity, str, str] | None:
@@ -372,11 +454,12 @@ def _dynamic_rule(
             "catches up. Keep values on the device and read them every N steps.",
         )
     in_loop = n and stat.hits >= n
-    outside = stat.cpu_time_s - stat.op_time_s
-    cpu_only = outside - stat.trace_gap_s
+    cpu_only = stat.cpu_time_s - stat.op_time_s  # the tracer's gaps are out of `cpu_time_s` already
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         here = {(stat.ref.key, stat.line)}
-        cpu_only -= outside * _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
+        # A share of the call tree's frames, which still hold the gaps: applied to the same time.
+        traced = cpu_only + stat.trace_gap_s
+        cpu_only -= traced * _inside(profile.cpu_tree, here, claimed - here, outside_torch=True)
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         if (
             profile.window_ref is not None
@@ -393,7 +476,8 @@ def _dynamic_rule(
         return _timed(
             profile,
             "cpu-function",
-            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line",
+            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line"
+            + _where_called(profile.cpu_tree, stat),
             "Python/NumPy work that runs every iteration; if its inputs do not change between "
             "iterations, compute it once before the loop and index the result.",
         )

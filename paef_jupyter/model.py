@@ -177,8 +177,8 @@ class LineStat:
     line: int
     cpu_time_s: float = 0.0
     self_cpu_s: float = 0.0
-    # Part of `cpu_time_s`: the line tracer's own time between the deeper cell lines it called
-    # (measurement overhead, no one's cost).
+    # The line tracer's own time between the deeper cell lines it called (measurement overhead,
+    # no one's cost), left out of `cpu_time_s`.
     trace_gap_s: float = 0.0
     ops: int = 0
     h2d_copies: int = 0

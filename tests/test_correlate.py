@@ -244,11 +244,69 @@ def test_saving_uses_each_lines_whole_run_time():
     ]
 
 
-def test_the_tracers_gaps_under_a_call_line_are_no_cpu_work_outside_torch():
-    """`metric.update(logits, y)` runs a helper's loop of tiny lines: the line tracer's time
-    between them lands inside the call line's range. It is measurement overhead, not the call's
-    "CPU work outside torch" (it made the call line outrank the helper's loop)."""
-    gaps = profile(stat(4, cpu_time_s=0.6, hits=5, trace_gap_s=0.5))
-    assert [f.rule for f in correlate(Report(), gaps).findings] == []
-    own = profile(stat(4, cpu_time_s=0.6, hits=5, trace_gap_s=0.05))  # near miss: the call's own work
-    assert [(f.rule, f.line) for f in correlate(Report(), own).findings] == [("cpu-function", 4)]
+
+
+def numpy_round_trip(line: int = 6, part_lines: tuple[int, ...] = (3, 4, 5)) -> Finding:
+    """`a = h.cpu().numpy()` (3), NumPy work on `a` (4, 5), `torch.from_numpy(...)` (6)."""
+    from dataclasses import replace
+
+    return replace(finding("ping-pong", line), part_lines=part_lines, device_cost_only=True)
+
+
+def round_trip_lines(per_line_s: float) -> tuple[LineStat, ...]:
+    return (stat(3, cpu_time_s=0.01, op_time_s=0.01, hits=5), stat(4, cpu_time_s=per_line_s, hits=5),
+            stat(5, cpu_time_s=per_line_s, hits=5), stat(6, cpu_time_s=0.01, hits=5),
+            stat(7, cpu_time_s=0.4, op_time_s=0.4, hits=5))
+
+
+def test_a_numpy_round_trips_host_work_on_a_cpu_is_measured_over_its_lines():
+    """On a CPU the copies of `.numpy()` ... `torch.from_numpy` cost nothing (the finding is a GPU
+    prediction), but the NumPy work between them does: 2 x 20% of each iteration, each line under
+    the 25% bar, so no per-line finding named it."""
+    out = correlate(Report(findings=(numpy_round_trip(),)), profile(*round_trip_lines(0.2)))
+    top, pp = out.findings
+    assert (top.rule, top.line, top.end_line, top.source) == ("cpu-function", 3, 6, "dynamic")
+    assert top.evidence.measurable and top.evidence.share == pytest.approx(0.42)
+    assert "lines 3-6" in top.message and "line 6" in top.explanation
+    assert (pp.rule, pp.evidence.measurable) == ("ping-pong", False)
+    assert pp.evidence.share == pytest.approx(0.01)  # its own line: the NumPy work is the other card's
+
+
+def test_a_round_trips_host_work_is_no_finding_when_small_on_a_gpu_or_not_numpy():
+    assert [f.rule for f in correlate(Report(findings=(numpy_round_trip(),)),
+                                      profile(*round_trip_lines(0.1))).findings] == ["ping-pong"]  # 22%: under the bar
+    on_gpu = correlate(Report(findings=(numpy_round_trip(),)), profile(*round_trip_lines(0.2), device="cuda"))
+    assert [f.rule for f in on_gpu.findings] == ["ping-pong"]  # measured as the round trip itself
+    from dataclasses import replace
+
+    tolist = replace(numpy_round_trip(), device_cost_only=False)  # `.tolist()`: measured itself
+    assert [f.rule for f in correlate(Report(findings=(tolist,)), profile(*round_trip_lines(0.2))).findings] == [
+        "ping-pong"]
+    no_parts = numpy_round_trip(part_lines=())  # the copy on the same line: that line's own figure
+    assert "cpu-function" not in [f.rule for f in correlate(Report(findings=(no_parts,)),
+                                                            profile(*round_trip_lines(0.2))).findings]
+
+
+def test_a_call_lines_cpu_work_names_the_helper_lines_that_hold_it():
+    """`scores.append(macro_f1(logits, y))`: the helper's per-element NumPy loop (lines 14, 15)
+    holds the call's time, each line under the bar alone; the card says where to look."""
+    from paef_jupyter.model import Frame
+
+    def py(line: int, dur: float, *children: Frame) -> Frame:
+        return Frame(f"line {line}", "python", CELL, line, duration_s=dur, children=children)
+
+    tree = Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(11, 0.01), py(14, 0.25), py(15, 0.2)), py(31, 0.3, Frame("aten::mm", "op", duration_s=0.3))))
+    prof = profile(stat(33, cpu_time_s=0.6, hits=5), stat(14, cpu_time_s=0.2, hits=5000),
+                   stat(15, cpu_time_s=0.2, hits=5000), stat(31, cpu_time_s=0.3, op_time_s=0.3, hits=5), cpu_tree=tree)
+    (f,) = correlate(Report(), prof).findings
+    assert (f.rule, f.line) == ("cpu-function", 33) and f.message.endswith("most of it in lines 14, 15, which it calls")
+    own = profile(stat(33, cpu_time_s=0.6, hits=5), cpu_tree=Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(11, 0.05)),)))  # near miss: the line's own Python work
+    (g,) = correlate(Report(), own).findings
+    assert g.message.endswith("CPU work outside torch on this line")
+    # near miss: `ids = [vocab.get(t, 1) for t in tokens]`, whose comprehension is a frame of its own line
+    comprehension = profile(stat(33, cpu_time_s=0.6, hits=5), cpu_tree=Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(33, 0.55)),)))
+    (h,) = correlate(Report(), comprehension).findings
+    assert h.message.endswith("CPU work outside torch on this line"), h.message

@@ -362,3 +362,35 @@ def test_a_zero_copy_round_trip_on_a_cpu_is_a_gpu_prediction(tmp_path):
     assert report.profile.device == "cpu" and not card.evidence.measurable
     assert "on a GPU" in card.message, card.message
     assert any("on a GPU" in n and "not measurable on this CPU run" in n for n in card.evidence.notes), card.evidence.notes
+
+
+NUMPY_ROUND_TRIP_WORK = """import numpy as np
+import torch
+import torch.nn as nn
+
+torch.manual_seed(0)
+proj = nn.Linear(64, 512)
+opt = torch.optim.SGD(proj.parameters(), lr=0.01)
+x = torch.randn(256, 64)
+for step in range(12):
+    h = proj(x)
+    a = h.detach().cpu().numpy()
+    med = np.median(a, axis=1, keepdims=True)
+    mad = np.median(np.abs(a - med), axis=1, keepdims=True) + 1e-6
+    scale = torch.from_numpy((1.0 / mad).astype(np.float32))
+    loss = (h * scale).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_numpy_round_trips_host_work_on_a_cpu_is_measured_over_its_lines(tmp_path):
+    # The round trip itself is a GPU prediction on a CPU; the NumPy work on its lines (11-14:
+    # the copy out, two medians, the copy back) is what this run measures, as one finding.
+    report = _profile_text(tmp_path, NUMPY_ROUND_TRIP_WORK)
+    top = report.findings[0]
+    assert (top.rule, top.line, top.end_line) == ("cpu-function", 11, 14), report.findings
+    assert top.evidence.measurable and top.evidence.share >= 0.25
+    card = next(f for f in report.findings if f.rule == "ping-pong")
+    assert card.line == 14 and not card.evidence.measurable

@@ -194,7 +194,8 @@ def test_one_slow_iteration_costs_the_median_iteration():
     line = stats[5]  # cell line 5 = code line 4
     assert line.cpu_time_s == pytest.approx(5 * 20e-6) and line.op_time_s == pytest.approx(5 * 10e-6)
     assert line.hits == 5 and line.ops == 5  # counts are counts, not medians
-    assert result.iterations == 5 and result.span_ns == 5 * 24_000  # the median iteration's length
+    # the median iteration's length (24 us) less the tracer's 1 us before and after line 4
+    assert result.iterations == 5 and result.span_ns == 5 * 22_000
     summed = {s.line: s for s in line_stats(attribute(parse_chrome_trace(b.trace())), FILES)}
     assert summed[5].cpu_time_s == pytest.approx(5 * 20e-6 + 1000e-6)  # without the header: sums
 
@@ -223,7 +224,7 @@ def test_fewer_than_three_iterations_are_summed():
     b = TraceBuilder()
     looped(b, {1: 100.0}, iterations=2)
     result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
-    assert result.iterations == 0 and result.span_ns == result.span[1] - result.span[0]
+    assert result.iterations == 0 and result.span_ns == result.span[1] - result.span[0] - result.gap_ns
 
 
 def test_the_tracers_gaps_between_a_helpers_lines_are_counted_apart():
@@ -238,6 +239,49 @@ def test_the_tracers_gaps_between_a_helpers_lines_are_counted_apart():
         b.line(1, 5, t + 15, 10)
         t += 30
     b.line(1, 4, t + 200, 10)
-    stats = {(s.ref.cell, s.line): s for s in line_stats(attribute(parse_chrome_trace(b.trace())), FILES)}
+    result = attribute(parse_chrome_trace(b.trace()))
+    stats = {(s.ref.cell, s.line): s for s in line_stats(result, FILES)}
     assert stats[(2, 6)].trace_gap_s == pytest.approx(19 * 5e-6)
     assert stats[(1, 4)].trace_gap_s == 0.0  # the helper's lines called no deeper line
+    # The gaps are nobody's time: out of the caller's time and of the span it is a share of.
+    assert stats[(2, 6)].cpu_time_s == pytest.approx(1000e-6 - 19 * 5e-6)
+    assert result.span_ns == 1000_000 - 19 * 5_000
+    # On a busy machine the 205 us gap is mostly a wait for a CPU: not the caller's work either
+    # (the span keeps it).
+    busy_result = attribute(parse_chrome_trace(b.trace()), busy=True)
+    busy = {(s.ref.cell, s.line): s for s in line_stats(busy_result, FILES)}
+    assert busy[(2, 6)].trace_gap_s == pytest.approx(19 * 5e-6 + 205e-6)
+    assert busy[(2, 6)].cpu_time_s == pytest.approx(1000e-6 - 19 * 5e-6 - 205e-6)
+    assert busy_result.span_ns == 1000_000 - 19 * 5_000
+
+
+def test_the_tracers_gaps_between_the_loops_own_lines_are_out_of_the_typical_iteration():
+    # A loop (header code line 3) whose body, code lines 4 and 5, runs 8 us apart (the tracer):
+    # the median iteration is its lines' time, so a line's share is of what really ran.
+    b = TraceBuilder()
+    t = 0.0
+    for _ in range(5):
+        b.line(0, 3, t, 2)
+        b.line(0, 4, t + 10, 20)  # 8 us after the header's range
+        b.line(0, 5, t + 38, 20)  # 8 us after line 4's
+        t += 66  # and 8 us to the next header
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
+    assert result.iterations == 5 and result.span_ns == 5 * 42_000
+    stats = {s.line: s for s in line_stats(result, FILES)}
+    assert stats[5].cpu_time_s / (result.span_ns / 1e9) == pytest.approx(20 / 42)
+
+
+def test_a_long_pause_between_the_loops_lines_stays_in_the_iteration():
+    # Near miss: 200 us between two lines is more than the tracer takes (a GC pause, a line of
+    # another file): it stays in the time the lines are shares of.
+    b = TraceBuilder()
+    t = 0.0
+    for _ in range(5):
+        b.line(0, 3, t, 2)
+        b.line(0, 4, t + 202, 20)
+        t += 222
+    result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
+    assert result.span_ns == 5 * 222_000
+    # On a busy machine too: the span keeps a wait between the loop's own lines, as it keeps
+    # the waits inside them.
+    assert attribute(parse_chrome_trace(b.trace()), header=(0, 3), busy=True).span_ns == 5 * 222_000

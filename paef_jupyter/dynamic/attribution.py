@@ -12,6 +12,11 @@ A *sync* is a runtime call that blocks the host on the device (`cudaStreamSynchr
 `aten::_local_scalar_dense` alone is `.item()` on any tensor, CPU ones included (the step
 counters of torch's optimizers), which waits for nothing.
 
+The line tracer's own time between two line ranges (closing one, opening the next: a few us per
+line event, measured as the short gaps between consecutive ranges) is nobody's cost: it is left
+out of every line's time and of the span the lines are shares of. What the tracer and the
+profiler cost *inside* the ranges (recording ops, entering and leaving a range) stays in.
+
 Times are typical, not summed, when the window's iterations are known (the ranges of the
 loop's header line start them): a line that runs in every iteration costs its median
 iteration times the number of iterations, and the span is the median iteration's, so one
@@ -84,7 +89,7 @@ class _Acc:
     pageable: int = 0
     gpu_ns: int = 0
     sync_warnings: int = 0
-    gap_ns: int = 0  # the line tracer's own time between the deeper cell lines this line called
+    gap_ns: int = 0  # the line tracer's own time between the deeper cell lines (left out of cpu_ns)
 
 
 @dataclass
@@ -97,11 +102,12 @@ class Attribution:
     totals: _Acc = field(default_factory=_Acc)  # each event once, inside any cell line
     iterations: int = 0  # window iterations told apart by the header's ranges (0: unknown)
     typical_span_ns: int = 0  # the median iteration's length times `iterations` (else the span)
+    gap_ns: int = 0  # the line tracer's own time inside `span` (between line ranges)
 
     @property
     def span_ns(self) -> int:
-        """The profiled host time the lines' times are shares of."""
-        return self.typical_span_ns or max(0, self.span[1] - self.span[0])
+        """The profiled host time the lines' times are shares of, less the tracer's gaps."""
+        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns)
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -135,9 +141,13 @@ def attribute(
     sync_warnings: dict[LineKey, int] | None = None,
     header: LineKey | None = None,
     complete: bool = True,
+    busy: bool = False,
 ) -> Attribution:
     """`header`: the windowed loop's header line, whose ranges start its iterations;
-    `complete`: the window ended at a header hit (else its last iteration may be partial)."""
+    `complete`: the window ended at a header hit (else its last iteration may be partial);
+    `busy`: the cell waited for a CPU much of the time, so a gap between a line's deeper line
+    ranges longer than the tracer takes is mostly that wait, not that line's work: left out of
+    it (the span keeps it, as it keeps the waits inside ranges)."""
     by_tid: dict[int | str, list[TraceEvent]] = {}
     for ev in trace.host:
         by_tid.setdefault(ev.tid, []).append(ev)
@@ -146,17 +156,19 @@ def attribute(
     result = Attribution(threads, main.tid if main else None)
     lines = result.lines
     locate = _ChainLocator(main.nodes if main else [])
+    gaps = _Gaps(main.nodes if main else [], None if busy else TRACER_GAP_NS)
     if main is not None:
         markers = [n.event for n in main.nodes if n.event.marker is not None]
         if markers:
             result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
+            result.gap_ns = sum(gaps.at.values())
 
     runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
     torch_spans: dict[LineKey, list[tuple[int, int]]] = {}
     for thread in threads:
         on_main = main is not None and thread.tid == main.tid
         if on_main:
-            _add_markers(lines, thread.nodes)
+            _add_markers(lines, thread.nodes, gaps)
         for node in thread.nodes:
             ev = node.event
             chain = node.chain if on_main else locate(ev.start_ns)
@@ -186,7 +198,7 @@ def attribute(
     for key, spans in torch_spans.items():
         lines.setdefault(key, _Acc()).op_ns = _union_ns(spans)
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete)
+        _typical(result, main.nodes, header, torch_spans, complete, gaps)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -219,7 +231,7 @@ MIN_ITERATIONS_FOR_MEDIAN = 3
 
 
 def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
-             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool) -> None:
+             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps") -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
     do not run in every iteration (logging every N steps) keep their sum: their cost is real
     but not per iteration, and a median of mostly zeros would hide it. A window that ended
@@ -232,11 +244,16 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
     n = len(starts)
     if n < MIN_ITERATIONS_FOR_MEDIAN:
         return
-    lengths = [b - a for a, b in zip(bounds, bounds[1:])]
 
     def at(t: int) -> int | None:
         i = bisect.bisect_right(starts, t) - 1
         return i if 0 <= i < n and t < bounds[i + 1] else None
+
+    lengths = [b - a for a, b in zip(bounds, bounds[1:])]
+    for t, gap in gaps.at.items():  # each iteration's length less the tracer's time in it
+        k = at(t)
+        if k is not None:
+            lengths[k] -= gap
 
     cpu: dict[LineKey, list[int]] = {}
     self_ns: dict[LineKey, list[int]] = {}
@@ -252,8 +269,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         key = node.chain[-1]
         ran.setdefault(key, set()).add(k)
         if key not in node.chain[:-1]:
-            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns
-        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i])
+            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i]
+        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i] - gaps.direct[i])
     for key, seen in ran.items():
         if len(seen) < n:
             continue
@@ -302,7 +319,8 @@ def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat
             self_cpu_s=acc.self_ns / 1e9,
             trace_gap_s=acc.gap_ns / 1e9,
             ops=acc.ops,
-            op_time_s=acc.op_ns / 1e9,
+            # torch's ranges (a DataLoader's `__next__`) may span the tracer's gaps left out of cpu_ns
+            op_time_s=(min(acc.op_ns, acc.cpu_ns) if acc.cpu_ns else acc.op_ns) / 1e9,
             h2d_copies=acc.h2d,
             h2d_bytes=acc.h2d_bytes,
             d2h_copies=acc.d2h,
@@ -368,39 +386,54 @@ def _child_marker_ns(nodes: list[HostNode]) -> list[int]:
     for node in nodes:
         if node.event.marker is None:
             continue
-        parent = node.parent
-        while parent >= 0 and nodes[parent].event.marker is None:
-            parent = nodes[parent].parent
+        parent = _marker_parent(nodes, node)
         if parent >= 0:
             child_ns[parent] += node.event.dur_ns
     return child_ns
 
 
-def _tracer_gaps_ns(nodes: list[HostNode]) -> list[int]:
-    """Per node, the short gaps between consecutive line ranges directly inside it (a helper's
-    lines, one after another): the tracer's time, which a line calling a loop of many tiny
-    lines would otherwise hold as its own "CPU work outside torch"."""
-    gaps = [0] * len(nodes)
-    last_end: dict[int, int] = {}
-    for node in nodes:  # in start order (`nest`)
-        if node.event.marker is None:
-            continue
-        parent = node.parent
-        while parent >= 0 and nodes[parent].event.marker is None:
-            parent = nodes[parent].parent
-        if parent < 0:
-            continue
-        gap = node.event.start_ns - last_end.get(parent, node.event.start_ns + 1)
-        if 0 <= gap <= TRACER_GAP_NS:
-            gaps[parent] += gap
-        last_end[parent] = node.event.end_ns
-    return gaps
+class _Gaps:
+    """The line tracer's own time: the short gaps (<= TRACER_GAP_NS) between consecutive line
+    ranges with the same parent range (a helper's lines one after another) or with none (the
+    loop's own lines). Every bytecode belongs to some line, so only the tracer runs there; a
+    longer gap may be the caller's work between two calls, or, on a busy machine, a CPU wait:
+    with `cap` None the longer ones are left out of the parent line too (not of the span)."""
+
+    def __init__(self, nodes: list[HostNode], cap: int | None = TRACER_GAP_NS):
+        self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
+        self.inside = [0] * len(nodes)  # per node: every gap inside its range, at any depth
+        self.at: dict[int, int] = {}  # gap start -> length, for every gap of the thread
+        parents = [_marker_parent(nodes, node) for node in nodes]
+        last_end: dict[int, int] = {}
+        for i, node in enumerate(nodes):  # in start order (`nest`)
+            if node.event.marker is None:
+                continue
+            parent = parents[i]
+            end = last_end.get(parent)
+            gap = node.event.start_ns - end if end is not None else -1
+            if 0 <= gap <= TRACER_GAP_NS:
+                self.at[end] = gap
+            if gap >= 0 and (cap is None or gap <= cap) and parent >= 0:
+                self.direct[parent] += gap
+            last_end[parent] = node.event.end_ns
+        for i in range(len(nodes) - 1, -1, -1):  # children after their parents: sum bottom-up
+            self.inside[i] += self.direct[i]
+            if parents[i] >= 0 and nodes[i].event.marker is not None:
+                self.inside[parents[i]] += self.inside[i]
 
 
-def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
-    """Hits, inclusive and self time of each line range of the main thread."""
+def _marker_parent(nodes: list[HostNode], node: HostNode) -> int:
+    """The nearest enclosing line range (-1: none)."""
+    parent = node.parent
+    while parent >= 0 and nodes[parent].event.marker is None:
+        parent = nodes[parent].parent
+    return parent
+
+
+def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode], gaps: _Gaps) -> None:
+    """Hits, inclusive and self time of each line range of the main thread, less the tracer's
+    gaps inside it."""
     child_ns = _child_marker_ns(nodes)
-    gaps = _tracer_gaps_ns(nodes)
     for i, node in enumerate(nodes):
         if node.event.marker is None:
             continue
@@ -408,10 +441,10 @@ def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode]) -> None:
         acc = lines.setdefault(key, _Acc())
         acc.hits += 1
         if key not in node.chain[:-1]:  # recursion: count the outermost occurrence only
-            acc.cpu_ns += node.event.dur_ns
-            acc.gap_ns += gaps[i]
-        # Self time: the line's range minus the deeper cell lines it called.
-        acc.self_ns += max(0, node.event.dur_ns - child_ns[i])
+            acc.cpu_ns += node.event.dur_ns - gaps.inside[i]
+            acc.gap_ns += gaps.inside[i]
+        # Self time: the line's range minus the deeper cell lines it called and the gaps between them.
+        acc.self_ns += max(0, node.event.dur_ns - child_ns[i] - gaps.direct[i])
 
 
 def _parent_in_sync(nodes: list[HostNode], node: HostNode) -> bool:

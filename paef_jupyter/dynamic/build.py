@@ -5,8 +5,8 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from ..model import Frame, LineStat, Profile
-from .attribution import attribute, gpu_busy, line_stats
+from ..model import BUSY_SHARE, Frame, LineStat, Profile
+from .attribution import Attribution, attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
 from .collector import Collected
 
@@ -20,7 +20,9 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         )
     loop = run.loop if run.mode == "window" else None
     files = run.files
-    result = attribute(run.trace, run.sync_warnings, header=_header(run), complete=run.window_completed)
+    busy_run = run.cpu_wait_share is not None and run.cpu_wait_share >= BUSY_SHARE
+    result = attribute(run.trace, run.sync_warnings, header=_header(run), complete=run.window_completed,
+                       busy=busy_run)
     busy, idle_host, gpu_span = gpu_busy(result)
     span = result.span_ns  # the median iteration's, times the iterations, when they are known
     on_gpu = bool(result.gpu_chains)
@@ -29,6 +31,15 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     spread = _spread(run.window_iterations_s)
     if spread:
         notes += (spread,)
+    traced = _tracer_share(result)
+    if traced >= 0.01:
+        notes += (
+            f"the line tracer's own time between lines ({traced:.0%} of the profiled time) is left out of "
+            "the lines' times and of the time their shares are of; what the profiler adds inside a line "
+            "(recording its ops, opening its range) stays in"
+            + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
+               "left out of that line's time too" if busy_run else ""),
+        )
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
@@ -69,6 +80,12 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         )
         profile = replace(profile, notes=profile.notes + (busy,))
     return profile
+
+
+def _tracer_share(result: Attribution) -> float:
+    """The share of the profiled span that was the line tracer's gaps between lines."""
+    span = result.span[1] - result.span[0]
+    return result.gap_ns / span if span > 0 else 0.0
 
 
 def _header(run: Collected) -> tuple[int, int] | None:

@@ -11,7 +11,7 @@ from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..device_use import is_device_move, uses_device
 from ..facts import Facts, method_of_object, passed_for
-from ..names import names_written, root_name
+from ..names import names_read, names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
     may_be_strided,
@@ -405,6 +405,7 @@ class PingPong(Rule):
                 suggestion=on_device or f"# the same computation with torch ops on `{tensor}`",
                 safe=on_device is not None,
             ),
+            part_of=self._host_chain(trace.copy_call, node),
             device_cost_only=True,  # the NumPy work stays (as torch ops) after the fix
         )
 
@@ -530,6 +531,21 @@ class PingPong(Rule):
             trace.via.append((name, define))
             trace.first = anchor
         return value
+
+    def _host_chain(self, copy_call: cst.CSTNode | None, use: cst.Call) -> tuple[cst.CSTNode, ...]:
+        """The statements of a round trip before the copy back: the one that copies to the host,
+        then those between that compute on what it made (names flow from the copy). Where its
+        host work is paid: on a CPU, the copies cost nothing and this NumPy work is the cost."""
+        first = self.facts.statement_of(copy_call) if copy_call is not None else None
+        here = self.facts.statement_of(use)
+        if first is None or first is here:
+            return ()
+        chain, flowing = [first], names_written(first)
+        for stmt in self._statements_between(first, use):
+            if names_read(stmt) & flowing:
+                chain.append(stmt)
+                flowing |= names_written(stmt)
+        return tuple(chain)
 
     def _statements_between(self, first: cst.CSTNode | None, use: cst.CSTNode) -> list[cst.CSTNode]:
         """The statements of `first`'s block strictly after `first` and before the one holding `use`."""
