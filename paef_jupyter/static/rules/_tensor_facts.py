@@ -35,7 +35,11 @@ _FLOAT_RESULT = frozenset({
     "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
-_INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize"})
+_INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
+                         "one_hot"})
+# Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
+# float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
+_PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
 _BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and", "any", "all",
                           "logical_or", "logical_not", "isclose"})
 _SAME_AS_INPUT = frozenset({
@@ -99,6 +103,51 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     return None
 
 
+def dtype_unread(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """The dtype of `expr` is unknown, and comes from code of this program the analysis reads but
+    cannot type (`torch.from_numpy`, a legacy constructor, `.type(...)`, a loader's batch), not
+    from a parameter of the enclosing function (an input its callers type)."""
+    if depth > 8:
+        return True
+    if dtype_of(facts, expr) is not None:
+        return False
+    if isinstance(expr, cst.Name):
+        value = assigned_value(facts, expr)
+        if value is not None:
+            return dtype_unread(facts, value, depth + 1)
+        earlier = earlier_value(facts, expr)
+        if earlier is not None:
+            return dtype_unread(earlier[0], earlier[1], depth + 1)
+        func = facts.enclosing_function(expr)
+        if func is not None and expr.value in {p.name.value for p in (*func.params.posonly_params, *func.params.params,
+                                                                        *func.params.kwonly_params)}:
+            return False
+        source = _comprehension_source(facts, expr)
+        return source is None or dtype_unread(facts, source, depth + 1)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_AS_INPUT:
+        return dtype_unread(facts, expr.func.value, depth + 1)
+    if isinstance(expr, cst.Subscript) or (isinstance(expr, cst.Attribute) and expr.attr.value in {"data", "T", "mT"}):
+        return dtype_unread(facts, expr.value, depth + 1)
+    if isinstance(expr, cst.UnaryOperation):
+        return dtype_unread(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return any(dtype_unread(facts, side, depth + 1) for side in (expr.left, expr.right)
+                   if not isinstance(_unsigned(side), (cst.Integer, cst.Float)))
+    return True
+
+
+def _comprehension_source(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
+    """What a comprehension variable iterates (`h` for `F` in `[... for F in h]`)."""
+    for anc in facts.ancestors(name):
+        comp_for = getattr(anc, "for_in", None) if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp,
+                                                                     cst.DictComp)) else None
+        while comp_for is not None:
+            if isinstance(comp_for.target, cst.Name) and comp_for.target.value == name.value:
+                return comp_for.iter
+            comp_for = comp_for.inner_for_in
+    return None
+
+
 def _unsigned(expr: cst.BaseExpression) -> cst.BaseExpression:
     """`3` for `-3` and `+3`: the literal under a sign."""
     while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
@@ -123,6 +172,11 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
+        positional = [a.value for a in call.args if a.keyword is None]
+        if last in _PROMOTING or (last == "div" and keyword(call, "rounding_mode") is not None):
+            return _promoted(facts, positional, depth)
+        if last == "where":
+            return _promoted(facts, positional[1:], depth) if len(positional) == 3 else None
         if last in ("tensor", "as_tensor"):
             return _literal_dtype(call.args[0].value) if call.args else None
         if last == "arange":
@@ -147,6 +201,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _module_output_dtype(facts, receiver) if method in ("forward", "__call__") else FLOAT
         if method in _EXACT_DTYPE_METHODS and not call.args:
             return _EXACT_DTYPE_METHODS[method]
+        if method in _PROMOTING or (method == "div" and keyword(call, "rounding_mode") is not None):
+            return _promoted(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
         if method == "to":
             for arg in call.args:
                 name = dtype_name(facts, arg.value)
@@ -168,14 +224,45 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     return None
 
 
-def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str:
-    """A live module computes in its parameters' floating dtype; from source, some float."""
+def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
+    """The dtype of arithmetic on `operands`: a Python int keeps a tensor's dtype, a Python float
+    makes an integer tensor float; tensors of one dtype keep it, a float among them wins."""
+    tensors = [o for o in operands if not isinstance(_unsigned(o), (cst.Integer, cst.Float))]
+    floats = len(tensors) < len(operands) and any(isinstance(_unsigned(o), cst.Float) for o in operands)
+    dtypes = [dtype_of(facts, t, depth + 1) for t in tensors]
+    if not tensors:
+        return None
+    if floats:
+        return dtypes[0] if len(set(dtypes)) == 1 and family(dtypes[0]) == FLOAT else FLOAT
+    if any(d is None for d in dtypes):
+        return None
+    if len(set(dtypes)) == 1:
+        return dtypes[0]
+    return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
+
+
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str | None:
+    """A live module computes in its parameters' floating dtype; from source, some float, unless
+    the module is an instance of a class of the program whose `forward` provably returns an
+    integer or bool tensor (class indices: `self.fc(x).argmax(1)`)."""
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
     if callable(parameters):
         for p in parameters():
             if getattr(p, "is_floating_point", lambda: False)():
                 return str(p.dtype).removeprefix("torch.")
+    built = assigned_value(facts, module) if isinstance(module, cst.Name) else None
+    while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
+            and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
+        built = built.func.value  # `Net().to(device).eval()`: the same module
+    found = facts.class_named(built.func) if isinstance(built, cst.Call) else None
+    if found is not None:
+        owner, cls = found
+        forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None)
+        returned = [r.value for r in owner.walk(forward.body) if isinstance(r, cst.Return) and r.value is not None] \
+            if forward is not None else []
+        if any(family(dtype_of(owner, r)) in (INT, BOOL) for r in returned):
+            return None
     return FLOAT
 
 

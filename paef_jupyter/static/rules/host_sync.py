@@ -894,6 +894,7 @@ class HostSync(Rule):
         if not review and caught_in_loop(self.facts, node, loop.node):
             review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
                 "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
+        review = review or self._read_out_of_sight(total, loop)
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
@@ -929,6 +930,24 @@ class HostSync(Rule):
         if may_use_mps(self.facts):
             return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
         return ".double()", ""
+
+    def _read_out_of_sight(self, total: str, loop: Loop) -> str:
+        """Why `total` may be read as a tensor where no read of its name shows in the loop: a
+        namespace read by string (`globals()["total"]`, `eval`, `locals()`), a lambda reading it (an
+        lr-scheduler's or a hook's, called by library code mid-loop), or an exception leaving the
+        loop past the read-back to a handler, `finally` or the code after a `try`. "" when none."""
+        for call in self.facts.calls_in(self.facts.module):
+            if (self.facts.qualified_name(call.func) or "") in _NAMESPACE_READERS:
+                return f"the program reads variables by name (`{self.facts.code(call.func)}()`): `{total}` may be " \
+                    "read mid-loop, where it is now a tensor"
+        for node in self.facts.walk(self.facts.module):
+            if isinstance(node, cst.Lambda) and total in self.facts.names_read(node.body) \
+                    and total not in {p.name.value for p in node.params.params}:
+                return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
+        if _exits_to_handler(self.facts, loop.node):
+            return f"the loop runs inside a `try` with handlers or `finally`: an exception leaving the loop skips " \
+                f"the read-back after it, and what runs next sees `{total}` as a tensor"
+        return ""
 
     def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
         """`func` reads the module's `name` (not a local of its own)."""
@@ -982,6 +1001,33 @@ class HostSync(Rule):
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._tensor_test(test.expression)
         return self._is_tensor(test)
+
+
+# Builtins that read a namespace's variables by name, out of sight of a name-based analysis.
+_NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
+                                "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
+    """`loop_node` runs in the body of a `try` (in its own function) that has a `finally`, or a
+    handler that does not end by raising again: an exception leaving the loop lands in code that
+    runs after the loop but before any statement inserted after it."""
+    child: cst.CSTNode = loop_node
+    for anc in facts.ancestors(loop_node):
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body:
+            if anc.finalbody is not None or any(not _reraises(h.body) for h in anc.handlers):
+                return True
+        child = anc
+    return False
+
+
+def _reraises(block: cst.BaseSuite) -> bool:
+    """The handler's last statement is a `raise`."""
+    body = block.body if isinstance(block, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)
 
 
 def _string_literal(expr: cst.BaseExpression) -> bool:

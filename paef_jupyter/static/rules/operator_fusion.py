@@ -21,7 +21,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..names import dotted_name
 from ..types import Kind
-from ._tensor_facts import BOOL, INT, dtype_of, earlier_value, family, module_alias, reads_of, within
+from ._tensor_facts import BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, reads_of, within
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -1035,12 +1035,16 @@ class OperatorFusion(Rule):
         code = match.build(names)
         locals_used = self._locals_in(node)
         integer = match.what not in ("ReLU", "sigmoid") and self._integer_input(node)
-        safe = match.exact and not integer and self._names is not None \
+        untyped = match.what not in ("ReLU", "sigmoid") and not integer and self._untyped_input(node)
+        safe = match.exact and not integer and not untyped and self._names is not None \
             and all(self._stable(n) for n in [node, *locals_used.values()])
         why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
         if integer:
             why = why or ("an input is an integer tensor: the hand-written ops promote it to float, the fused op "
                           "raises on it")
+        if untyped:
+            why = why or (f"the dtype of `{untyped}` is not known: on an integer tensor the hand-written ops promote "
+                          "to float, the fused op raises")
         if not why and not safe:
             why = "the input is an expression with calls that would then run once instead of several times"
         kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
@@ -1068,6 +1072,21 @@ class OperatorFusion(Rule):
             f"(and keeps its input for backward); `{match.fused}` does it in {'one' if match.one_kernel else 'fewer'}",
             fix=fix,
         )
+
+    def _untyped_input(self, node: cst.CSTNode) -> str:
+        """A name the expression reads whose dtype comes from code the analysis cannot type
+        (`torch.from_numpy(...)`, a loader's batch): it may be an integer tensor. "" when none."""
+        for name in self.facts.walk(node):
+            if not isinstance(name, cst.Name) or self.facts.kind(name) is Kind.MODULE \
+                    or self.facts.qualified_name(name) is not None:
+                continue  # `torch`, `math`: an imported name
+            parent = self.facts.parent(name)
+            if isinstance(parent, cst.Attribute) and parent.attr is name or isinstance(parent, cst.Call) and parent.func is name \
+                    or isinstance(parent, cst.Arg) and parent.keyword is name:
+                continue  # `.where`, `act(...)`, `dim=`: not a value of the formula
+            if dtype_unread(self.facts, name):
+                return name.value
+        return ""
 
     def _integer_input(self, node: cst.CSTNode) -> bool:
         """A tensor the expression reads is provably of an integer or bool dtype, here or, for
