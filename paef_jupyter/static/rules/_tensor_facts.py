@@ -9,7 +9,7 @@ from __future__ import annotations
 import types
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 
@@ -103,10 +103,11 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     return None
 
 
-def dtype_unread(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
-    """The dtype of `expr` is unknown, and comes from code of this program the analysis reads but
-    cannot type (`torch.from_numpy`, a legacy constructor, `.type(...)`, a loader's batch), not
-    from a parameter of the enclosing function (an input its callers type)."""
+def dtype_unread(facts: Facts, expr: cst.BaseExpression, typed_parameter: Callable[[cst.Name], bool],
+                 depth: int = 0) -> bool:
+    """The dtype of `expr` is unknown: it comes from code of this program the analysis reads but
+    cannot type (`torch.from_numpy`, a legacy constructor, `.type(...)`, a loader's batch), or
+    from a parameter of the enclosing function that `typed_parameter` does not vouch for."""
     if depth > 8:
         return True
     if dtype_of(facts, expr) is not None:
@@ -114,24 +115,24 @@ def dtype_unread(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool
     if isinstance(expr, cst.Name):
         value = assigned_value(facts, expr)
         if value is not None:
-            return dtype_unread(facts, value, depth + 1)
+            return dtype_unread(facts, value, typed_parameter, depth + 1)
         earlier = earlier_value(facts, expr)
         if earlier is not None:
-            return dtype_unread(earlier[0], earlier[1], depth + 1)
+            return dtype_unread(earlier[0], earlier[1], typed_parameter, depth + 1)
         func = facts.enclosing_function(expr)
         if func is not None and expr.value in {p.name.value for p in (*func.params.posonly_params, *func.params.params,
                                                                         *func.params.kwonly_params)}:
-            return False
+            return not typed_parameter(expr)
         source = _comprehension_source(facts, expr)
-        return source is None or dtype_unread(facts, source, depth + 1)
+        return source is None or dtype_unread(facts, source, typed_parameter, depth + 1)
     if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_AS_INPUT:
-        return dtype_unread(facts, expr.func.value, depth + 1)
+        return dtype_unread(facts, expr.func.value, typed_parameter, depth + 1)
     if isinstance(expr, cst.Subscript) or (isinstance(expr, cst.Attribute) and expr.attr.value in {"data", "T", "mT"}):
-        return dtype_unread(facts, expr.value, depth + 1)
+        return dtype_unread(facts, expr.value, typed_parameter, depth + 1)
     if isinstance(expr, cst.UnaryOperation):
-        return dtype_unread(facts, expr.expression, depth + 1)
+        return dtype_unread(facts, expr.expression, typed_parameter, depth + 1)
     if isinstance(expr, cst.BinaryOperation):
-        return any(dtype_unread(facts, side, depth + 1) for side in (expr.left, expr.right)
+        return any(dtype_unread(facts, side, typed_parameter, depth + 1) for side in (expr.left, expr.right)
                    if not isinstance(_unsigned(side), (cst.Integer, cst.Float)))
     return True
 
@@ -168,7 +169,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     if explicit is not None:
         return dtype_name(facts, explicit)
     if facts.kind(call.func) is Kind.MODULE:
-        return _module_output_dtype(facts, call.func)
+        return _module_output_dtype(facts, call.func, "forward", depth)
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
@@ -198,7 +199,9 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         method = func.attr.value
         receiver = func.value
         if facts.kind(receiver) is Kind.MODULE:
-            return _module_output_dtype(facts, receiver) if method in ("forward", "__call__") else FLOAT
+            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth)
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            return _own_method_dtype(facts, receiver, method, depth)
         if method in _EXACT_DTYPE_METHODS and not call.args:
             return _EXACT_DTYPE_METHODS[method]
         if method in _PROMOTING or (method == "div" and keyword(call, "rounding_mode") is not None):
@@ -241,29 +244,49 @@ def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> s
     return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 
-def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str | None:
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int) -> str | None:
     """A live module computes in its parameters' floating dtype; from source, some float, unless
-    the module is an instance of a class of the program whose `forward` provably returns an
-    integer or bool tensor (class indices: `self.fc(x).argmax(1)`)."""
+    the module is an instance of a class of the program whose `method` provably returns an
+    integer or bool tensor (class indices: `self.fc(x).argmax(1)`, or `self.decode(logits)`)."""
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
-    if callable(parameters):
+    if callable(parameters) and method == "forward":
         for p in parameters():
             if getattr(p, "is_floating_point", lambda: False)():
                 return str(p.dtype).removeprefix("torch.")
+    if any(family(d) in (INT, BOOL) for d in _returned_dtypes(facts, module, method, depth)):
+        return None
+    return FLOAT
+
+
+def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
+    """`self.decode(logits)`: the one dtype every `return` of the class's method gives, else None."""
+    dtypes = set(_returned_dtypes(facts, receiver, method, depth))
+    return dtypes.pop() if len(dtypes) == 1 else None
+
+
+def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int) -> list[str | None]:
+    """The dtype of each value `method` of `obj`'s class (a class of the program) returns."""
+    found = _class_of_module(facts, obj)
+    if found is None:
+        return []
+    owner, cls = found
+    defined = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method), None)
+    return [dtype_of(owner, r.value, depth + 1) for r in owner.walk(defined.body)
+            if isinstance(r, cst.Return) and r.value is not None] if defined is not None else []
+
+
+def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, cst.ClassDef] | None:
+    """The class of the program `module` is an instance of: `self`'s enclosing class, or the
+    class a name was built from (`Net().to(device).eval()`)."""
+    if isinstance(module, cst.Name) and module.value == "self":
+        cls = next((a for a in facts.ancestors(module) if isinstance(a, cst.ClassDef)), None)
+        return (facts, cls) if cls is not None else None
     built = assigned_value(facts, module) if isinstance(module, cst.Name) else None
     while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value  # `Net().to(device).eval()`: the same module
-    found = facts.class_named(built.func) if isinstance(built, cst.Call) else None
-    if found is not None:
-        owner, cls = found
-        forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None)
-        returned = [r.value for r in owner.walk(forward.body) if isinstance(r, cst.Return) and r.value is not None] \
-            if forward is not None else []
-        if any(family(dtype_of(owner, r)) in (INT, BOOL) for r in returned):
-            return None
-    return FLOAT
+    return facts.class_named(built.func) if isinstance(built, cst.Call) else None
 
 
 def _literal_dtype(expr: cst.BaseExpression) -> str | None:

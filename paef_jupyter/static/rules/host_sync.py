@@ -870,8 +870,9 @@ class HostSync(Rule):
             return None
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
-        if any(self._reads_global(f, total) for f in self.facts.functions.values() if f is not loop.function):
-            return None  # a function (a logging helper called in the loop, say) may read it mid-loop
+        functions = [(self.facts, f) for f in self.facts.functions.values() if f is not loop.function]
+        if any(_reads_global(owner, f, total) for owner, f in (*functions, *self.facts.prior.functions.values())):
+            return None  # a function (a logging helper called in the loop, say, of this cell or an earlier one) may read it mid-loop
         item = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
         cast, unproven = self._exact_accumulation(value, accumulated, node, total, loop, item)
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
@@ -934,29 +935,29 @@ class HostSync(Rule):
     def _read_out_of_sight(self, total: str, loop: Loop) -> str:
         """Why `total` may be read as a tensor where no read of its name shows in the loop: a
         namespace read by string (`globals()["total"]`, `eval`, `locals()`), a lambda reading it (an
-        lr-scheduler's or a hook's, called by library code mid-loop), or an exception leaving the
-        loop past the read-back to a handler, `finally` or the code after a `try`. "" when none."""
-        for call in self.facts.calls_in(self.facts.module):
-            if (self.facts.qualified_name(call.func) or "") in _NAMESPACE_READERS:
-                return f"the program reads variables by name (`{self.facts.code(call.func)}()`): `{total}` may be " \
-                    "read mid-loop, where it is now a tensor"
-        for node in self.facts.walk(self.facts.module):
-            if isinstance(node, cst.Lambda) and total in self.facts.names_read(node.body) \
-                    and total not in {p.name.value for p in node.params.params}:
-                return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
-        if _exits_to_handler(self.facts, loop.node):
-            return f"the loop runs inside a `try` with handlers or `finally`: an exception leaving the loop skips " \
-                f"the read-back after it, and what runs next sees `{total}` as a tensor"
+        lr-scheduler's or a hook's, called by library code mid-loop), both looked for in this unit
+        and the notebook's earlier cells; or an exception leaving the loop past the read-back to a
+        handler, `finally` or the code after a `try` (a caller's, for a `global` sum). "" when none."""
+        for unit in (self.facts, *self.facts.prior.units()):
+            for call in unit.calls_in(unit.module):
+                if (unit.qualified_name(call.func) or "") in _NAMESPACE_READERS:
+                    return f"the program reads variables by name (`{unit.code(call.func)}()`): `{total}` may be " \
+                        "read mid-loop, where it is now a tensor"
+            for node in unit.walk(unit.module):
+                if isinstance(node, cst.Lambda) and total in unit.names_read(node.body) \
+                        and total not in {p.name.value for p in node.params.params}:
+                    return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
+        if _exits_to_handler(self.facts, loop.node) or self._declared_outside(total, loop):
+            return f"an exception leaving the loop (to a `try` around it, or out of its function) skips the read-back " \
+                f"after it, and what runs next sees `{total}` as a tensor"
         return ""
 
-    def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
-        """`func` reads the module's `name` (not a local of its own)."""
-        if name not in self.facts.names_read(func.body):
-            return False
-        declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
-                       for n in self.facts.walk(func.body))
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-        return declared or name not in self.facts.names_written(func.body) | params
+    def _declared_outside(self, total: str, loop: Loop) -> bool:
+        """`global total` / `nonlocal total` in the loop's function: code outside the function,
+        run after an exception left it (a caller's handler), reads the sum."""
+        return loop.function is not None and any(
+            isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == total for a in n.names)
+            for n in self.facts.walk(loop.function.body))
 
     # --- types -----------------------------------------------------------------------------
 
@@ -1006,6 +1007,16 @@ class HostSync(Rule):
 # Builtins that read a namespace's variables by name, out of sight of a name-based analysis.
 _NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
                                 "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
+    """`func` (of `facts`' unit) reads the module's `name` (not a local of its own)."""
+    if name not in facts.names_read(func.body):
+        return False
+    declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
+                   for n in facts.walk(func.body))
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    return declared or name not in facts.names_written(func.body) | params
 
 
 def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
