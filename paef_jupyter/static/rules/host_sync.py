@@ -895,7 +895,7 @@ class HostSync(Rule):
         if not review and caught_in_loop(self.facts, node, loop.node):
             review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
                 "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
-        review = review or self._read_out_of_sight(total, loop)
+        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop))))  # every hazard, for review
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
