@@ -948,7 +948,7 @@ class HostSync(Rule):
                         and total not in {p.name.value for p in node.params.params}:
                     return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
         if _exits_to_handler(self.facts, loop.node) or self._declared_outside(total, loop):
-            return f"an exception leaving the loop (to a `try` around it, or out of its function) skips the read-back " \
+            return f"an exception leaving the loop (to a `try` around it, a `contextlib.suppress`, or out of its function) skips the read-back " \
                 f"after it, and what runs next sees `{total}` as a tensor"
         return ""
 
@@ -1021,8 +1021,9 @@ def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
 
 def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
     """`loop_node` runs in the body of a `try` (in its own function) that has a `finally`, or a
-    handler that does not end by raising again: an exception leaving the loop lands in code that
-    runs after the loop but before any statement inserted after it."""
+    handler that does not end by raising again, or of a `with contextlib.suppress(...)`: an
+    exception leaving the loop lands in code that runs after the loop but before any statement
+    inserted after it."""
     child: cst.CSTNode = loop_node
     for anc in facts.ancestors(loop_node):
         if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
@@ -1030,6 +1031,10 @@ def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
         if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body:
             if anc.finalbody is not None or any(not _reraises(h.body) for h in anc.handlers):
                 return True
+        if isinstance(anc, cst.With) and child is anc.body and any(
+                isinstance(item.item, cst.Call) and facts.qualified_name(item.item.func) == "contextlib.suppress"
+                for item in anc.items):
+            return True  # `with contextlib.suppress(KeyboardInterrupt):` swallows what leaves the loop
         child = anc
     return False
 
