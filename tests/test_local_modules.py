@@ -1047,3 +1047,23 @@ def test_a_forward_the_training_loop_of_another_module_runs_says_training(tmp_pa
         found = [(Path(f["path"]).name, f["line"], f["severity"], f"every {word} step" in f["message"])
                  for f in scan(root / "main.py", "host-sync") if f["line"] == 15]
         assert found == [("scorer.py", 15, "high" if word == "training" else "medium", True)], word
+
+
+def test_a_running_sum_read_out_of_sight_by_an_earlier_cell_is_not_rewritten() -> None:
+    """An earlier cell defines what reads the running sum while the loop runs, without the loop
+    showing it: a helper reading `globals()["total"]`, a scheduler's lambda reading `total`, a
+    function reading the global `total`. The device-side sum then needs review (or is left
+    alone); an earlier cell with a helper that reads nothing of it (near-miss) keeps it automatic."""
+    head = ("import torch\nfrom torch import nn\ndevice = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
+            "model = nn.Linear(4, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+            "data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]\n")
+    loop = ("total = 0.0\nfor x, y in data:\n    loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))\n"
+            "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    total += loss.item()\n    hook()\n")
+    for helper, automatic in (("def hook():\n    print(globals()['total'])\n", False),
+                              ("sched = torch.optim.lr_scheduler.LambdaLR(opt, lambda e: 1.0 / (1.0 + total))\n\n\n"
+                               "def hook():\n    sched.step()\n", False),
+                              ("def hook():\n    print(total)\n", False),
+                              ("def hook():\n    print('step')\n", True)):
+        found = [f for f in analyze(_cells(head + helper, loop), rules=["host-sync"]).findings
+                 if f.ref.cell == 1 and f.fix and f.fix.edits]
+        assert [f.fix.automatic for f in found] == ([True] if automatic else [False] * len(found)), helper

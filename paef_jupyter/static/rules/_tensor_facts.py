@@ -9,7 +9,7 @@ from __future__ import annotations
 import types
 import weakref
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 import libcst as cst
 
@@ -35,7 +35,11 @@ _FLOAT_RESULT = frozenset({
     "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
-_INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize"})
+_INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
+                         "one_hot"})
+# Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
+# float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
+_PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
 _BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and", "any", "all",
                           "logical_or", "logical_not", "isclose"})
 _SAME_AS_INPUT = frozenset({
@@ -99,6 +103,52 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
     return None
 
 
+def dtype_unread(facts: Facts, expr: cst.BaseExpression, typed_parameter: Callable[[cst.Name], bool],
+                 depth: int = 0) -> bool:
+    """The dtype of `expr` is unknown: it comes from code of this program the analysis reads but
+    cannot type (`torch.from_numpy`, a legacy constructor, `.type(...)`, a loader's batch), or
+    from a parameter of the enclosing function that `typed_parameter` does not vouch for."""
+    if depth > 8:
+        return True
+    if dtype_of(facts, expr) is not None:
+        return False
+    if isinstance(expr, cst.Name):
+        value = assigned_value(facts, expr)
+        if value is not None:
+            return dtype_unread(facts, value, typed_parameter, depth + 1)
+        earlier = earlier_value(facts, expr)
+        if earlier is not None:
+            return dtype_unread(earlier[0], earlier[1], typed_parameter, depth + 1)
+        func = facts.enclosing_function(expr)
+        if func is not None and expr.value in {p.name.value for p in (*func.params.posonly_params, *func.params.params,
+                                                                        *func.params.kwonly_params)}:
+            return not typed_parameter(expr)
+        source = _comprehension_source(facts, expr)
+        return source is None or dtype_unread(facts, source, typed_parameter, depth + 1)
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_AS_INPUT:
+        return dtype_unread(facts, expr.func.value, typed_parameter, depth + 1)
+    if isinstance(expr, cst.Subscript) or (isinstance(expr, cst.Attribute) and expr.attr.value in {"data", "T", "mT"}):
+        return dtype_unread(facts, expr.value, typed_parameter, depth + 1)
+    if isinstance(expr, cst.UnaryOperation):
+        return dtype_unread(facts, expr.expression, typed_parameter, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return any(dtype_unread(facts, side, typed_parameter, depth + 1) for side in (expr.left, expr.right)
+                   if not isinstance(_unsigned(side), (cst.Integer, cst.Float)))
+    return True
+
+
+def _comprehension_source(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
+    """What a comprehension variable iterates (`h` for `F` in `[... for F in h]`)."""
+    for anc in facts.ancestors(name):
+        comp_for = getattr(anc, "for_in", None) if isinstance(anc, (cst.ListComp, cst.SetComp, cst.GeneratorExp,
+                                                                     cst.DictComp)) else None
+        while comp_for is not None:
+            if isinstance(comp_for.target, cst.Name) and comp_for.target.value == name.value:
+                return comp_for.iter
+            comp_for = comp_for.inner_for_in
+    return None
+
+
 def _unsigned(expr: cst.BaseExpression) -> cst.BaseExpression:
     """`3` for `-3` and `+3`: the literal under a sign."""
     while isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
@@ -119,10 +169,15 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     if explicit is not None:
         return dtype_name(facts, explicit)
     if facts.kind(call.func) is Kind.MODULE:
-        return _module_output_dtype(facts, call.func)
+        return _module_output_dtype(facts, call.func, "forward", depth)
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
+        positional = [a.value for a in call.args if a.keyword is None]
+        if last in _PROMOTING or (last == "div" and keyword(call, "rounding_mode") is not None):
+            return _promoted(facts, positional, depth)
+        if last == "where":
+            return _promoted(facts, positional[1:], depth) if len(positional) == 3 else None
         if last in ("tensor", "as_tensor"):
             return _literal_dtype(call.args[0].value) if call.args else None
         if last == "arange":
@@ -144,9 +199,13 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         method = func.attr.value
         receiver = func.value
         if facts.kind(receiver) is Kind.MODULE:
-            return _module_output_dtype(facts, receiver) if method in ("forward", "__call__") else FLOAT
+            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth)
+        if isinstance(receiver, cst.Name) and receiver.value == "self":
+            return _own_method_dtype(facts, receiver, method, depth)
         if method in _EXACT_DTYPE_METHODS and not call.args:
             return _EXACT_DTYPE_METHODS[method]
+        if method in _PROMOTING or (method == "div" and keyword(call, "rounding_mode") is not None):
+            return _promoted(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
         if method == "to":
             for arg in call.args:
                 name = dtype_name(facts, arg.value)
@@ -168,15 +227,66 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     return None
 
 
-def _module_output_dtype(facts: Facts, module: cst.BaseExpression) -> str:
-    """A live module computes in its parameters' floating dtype; from source, some float."""
+def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
+    """The dtype of arithmetic on `operands`: a Python int keeps a tensor's dtype, a Python float
+    makes an integer tensor float; tensors of one dtype keep it, a float among them wins."""
+    tensors = [o for o in operands if not isinstance(_unsigned(o), (cst.Integer, cst.Float))]
+    floats = len(tensors) < len(operands) and any(isinstance(_unsigned(o), cst.Float) for o in operands)
+    dtypes = [dtype_of(facts, t, depth + 1) for t in tensors]
+    if not tensors:
+        return None
+    if floats:
+        return dtypes[0] if len(set(dtypes)) == 1 and family(dtypes[0]) == FLOAT else FLOAT
+    if any(d is None for d in dtypes):
+        return None
+    if len(set(dtypes)) == 1:
+        return dtypes[0]
+    return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
+
+
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int) -> str | None:
+    """A live module computes in its parameters' floating dtype; from source, some float, unless
+    the module is an instance of a class of the program whose `method` provably returns an
+    integer or bool tensor (class indices: `self.fc(x).argmax(1)`, or `self.decode(logits)`)."""
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
-    if callable(parameters):
+    if callable(parameters) and method == "forward":
         for p in parameters():
             if getattr(p, "is_floating_point", lambda: False)():
                 return str(p.dtype).removeprefix("torch.")
+    if any(family(d) in (INT, BOOL) for d in _returned_dtypes(facts, module, method, depth)):
+        return None
     return FLOAT
+
+
+def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
+    """`self.decode(logits)`: the one dtype every `return` of the class's method gives, else None."""
+    dtypes = set(_returned_dtypes(facts, receiver, method, depth))
+    return dtypes.pop() if len(dtypes) == 1 else None
+
+
+def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int) -> list[str | None]:
+    """The dtype of each value `method` of `obj`'s class (a class of the program) returns."""
+    found = _class_of_module(facts, obj)
+    if found is None:
+        return []
+    owner, cls = found
+    defined = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method), None)
+    return [dtype_of(owner, r.value, depth + 1) for r in owner.walk(defined.body)
+            if isinstance(r, cst.Return) and r.value is not None] if defined is not None else []
+
+
+def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, cst.ClassDef] | None:
+    """The class of the program `module` is an instance of: `self`'s enclosing class, or the
+    class a name was built from (`Net().to(device).eval()`)."""
+    if isinstance(module, cst.Name) and module.value == "self":
+        cls = next((a for a in facts.ancestors(module) if isinstance(a, cst.ClassDef)), None)
+        return (facts, cls) if cls is not None else None
+    built = assigned_value(facts, module) if isinstance(module, cst.Name) else None
+    while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
+            and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
+        built = built.func.value  # `Net().to(device).eval()`: the same module
+    return facts.class_named(built.func) if isinstance(built, cst.Call) else None
 
 
 def _literal_dtype(expr: cst.BaseExpression) -> str | None:

@@ -886,8 +886,9 @@ class HostSync(Rule):
             return None
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
-        if any(self._reads_global(f, total) for f in self.facts.functions.values() if f is not loop.function):
-            return None  # a function (a logging helper called in the loop, say) may read it mid-loop
+        functions = [(self.facts, f) for f in self.facts.functions.values() if f is not loop.function]
+        if any(_reads_global(owner, f, total) for owner, f in (*functions, *self.facts.prior.functions.values())):
+            return None  # a function (a logging helper called in the loop, say, of this cell or an earlier one) may read it mid-loop
         item = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
         cast, unproven = self._exact_accumulation(value, accumulated, node, total, loop, item)
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
@@ -910,6 +911,7 @@ class HostSync(Rule):
         if not review and caught_in_loop(self.facts, node, loop.node):
             review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
                 "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
+        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop))))  # every hazard, for review
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
@@ -946,14 +948,32 @@ class HostSync(Rule):
             return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
         return ".double()", ""
 
-    def _reads_global(self, func: cst.FunctionDef, name: str) -> bool:
-        """`func` reads the module's `name` (not a local of its own)."""
-        if name not in self.facts.names_read(func.body):
-            return False
-        declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
-                       for n in self.facts.walk(func.body))
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
-        return declared or name not in self.facts.names_written(func.body) | params
+    def _read_out_of_sight(self, total: str, loop: Loop) -> str:
+        """Why `total` may be read as a tensor where no read of its name shows in the loop: a
+        namespace read by string (`globals()["total"]`, `eval`, `locals()`), a lambda reading it (an
+        lr-scheduler's or a hook's, called by library code mid-loop), both looked for in this unit
+        and the notebook's earlier cells; or an exception leaving the loop past the read-back to a
+        handler, `finally` or the code after a `try` (a caller's, for a `global` sum). "" when none."""
+        for unit in (self.facts, *self.facts.prior.units()):
+            for call in unit.calls_in(unit.module):
+                if (unit.qualified_name(call.func) or "") in _NAMESPACE_READERS:
+                    return f"the program reads variables by name (`{unit.code(call.func)}()`): `{total}` may be " \
+                        "read mid-loop, where it is now a tensor"
+            for node in unit.walk(unit.module):
+                if isinstance(node, cst.Lambda) and total in unit.names_read(node.body) \
+                        and total not in {p.name.value for p in node.params.params}:
+                    return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
+        if _exits_to_handler(self.facts, loop.node) or self._declared_outside(total, loop):
+            return f"an exception leaving the loop (to a `try` around it, a `contextlib.suppress`, or out of its function) skips the read-back " \
+                f"after it, and what runs next sees `{total}` as a tensor"
+        return ""
+
+    def _declared_outside(self, total: str, loop: Loop) -> bool:
+        """`global total` / `nonlocal total` in the loop's function: code outside the function,
+        run after an exception left it (a caller's handler), reads the sum."""
+        return loop.function is not None and any(
+            isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == total for a in n.names)
+            for n in self.facts.walk(loop.function.body))
 
     # --- types -----------------------------------------------------------------------------
 
@@ -998,6 +1018,48 @@ class HostSync(Rule):
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self._tensor_test(test.expression)
         return self._is_tensor(test)
+
+
+# Builtins that read a namespace's variables by name, out of sight of a name-based analysis.
+_NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
+                                "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
+    """`func` (of `facts`' unit) reads the module's `name` (not a local of its own)."""
+    if name not in facts.names_read(func.body):
+        return False
+    declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
+                   for n in facts.walk(func.body))
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    return declared or name not in facts.names_written(func.body) | params
+
+
+def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
+    """`loop_node` runs in the body of a `try` (in its own function) that has a `finally`, or a
+    handler that does not end by raising again, or of a `with contextlib.suppress(...)`: an
+    exception leaving the loop lands in code that runs after the loop but before any statement
+    inserted after it."""
+    child: cst.CSTNode = loop_node
+    for anc in facts.ancestors(loop_node):
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body:
+            if anc.finalbody is not None or any(not _reraises(h.body) for h in anc.handlers):
+                return True
+        if isinstance(anc, cst.With) and child is anc.body and any(
+                isinstance(item.item, cst.Call) and facts.qualified_name(item.item.func) == "contextlib.suppress"
+                for item in anc.items):
+            return True  # `with contextlib.suppress(KeyboardInterrupt):` swallows what leaves the loop
+        child = anc
+    return False
+
+
+def _reraises(block: cst.BaseSuite) -> bool:
+    """The handler's last statement is a `raise`."""
+    body = block.body if isinstance(block, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    return isinstance(last, cst.SimpleStatementLine) and isinstance(last.body[-1], cst.Raise)
 
 
 def _string_literal(expr: cst.BaseExpression) -> bool:

@@ -21,7 +21,7 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..names import dotted_name
 from ..types import Kind
-from ._tensor_facts import BOOL, INT, dtype_of, earlier_value, family, module_alias, reads_of, within
+from ._tensor_facts import BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, reads_of, within
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -464,6 +464,13 @@ def match_relu_of_other(expr: Expr) -> tuple[Expr, Expr] | None:
                     and other.args[0].key != x.key and not isinstance(x, Const):
                 return x, other.args[0]
     return None
+
+
+def _number(expr: cst.BaseExpression | None) -> bool:
+    """A Python number literal (`1e-6`, `-3`): a scalar, never an integer tensor."""
+    while isinstance(expr, cst.UnaryOperation):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))
 
 
 def _positive(cond: Expr, x: Expr) -> bool:
@@ -1035,6 +1042,7 @@ class OperatorFusion(Rule):
         code = match.build(names)
         locals_used = self._locals_in(node)
         integer = match.what not in ("ReLU", "sigmoid") and self._integer_input(node)
+        untyped = match.what not in ("ReLU", "sigmoid") and not integer and self._untyped_input(node)
         safe = match.exact and not integer and self._names is not None \
             and all(self._stable(n) for n in [node, *locals_used.values()])
         why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
@@ -1053,6 +1061,9 @@ class OperatorFusion(Rule):
             + ("; and where `exp` overflows (float32 inputs above about 88, float16 above 11) the hand-written "
                "form gives NaN or -inf, the fused op (which subtracts the maximum first) finite values"
                if match.what in ("softmax", "log-softmax") else ""))
+        if untyped and safe:
+            review = "; ".join(filter(None, (f"the dtype of `{untyped}` is not known: on an integer tensor the "
+                                             "hand-written ops promote to float, the fused op raises", review)))
         fix = Fix(
             description=f"use the fused op: `{code}`" + (f" ({why})" if why else "")
             + (f"; the intermediate {', '.join(f'`{n}`' for n in dead)} then go" if dead and safe else ""),
@@ -1069,27 +1080,66 @@ class OperatorFusion(Rule):
             fix=fix,
         )
 
+    def _untyped_input(self, node: cst.CSTNode) -> str:
+        """A name the expression reads whose dtype comes from code the analysis cannot type
+        (`torch.from_numpy(...)`, a loader's batch), here or, for a parameter of the enclosing
+        function, at one of its call sites in the unit: it may be an integer tensor. "" when none."""
+        for name in self._values_read(node):
+            if dtype_unread(self.facts, name, self._typed_parameter):
+                return name.value
+        return ""
+
+    def _typed_parameter(self, name: cst.Name) -> bool:
+        """Every call of the parameter's function in the unit passes it a value of a known dtype
+        (a `forward`'s input, or a helper's never called here, may be anything)."""
+        passed = self._passed_for(name)
+        if not passed:
+            return _number(self._default_of(name))
+        return all(dtype_of(self.facts, a) is not None or _number(a) for a in passed)
+
+    def _default_of(self, name: cst.Name) -> cst.BaseExpression | None:
+        func = self.facts.enclosing_function(name)
+        params = func.params.params if isinstance(func, cst.FunctionDef) else ()
+        return next((p.default for p in params if p.name.value == name.value), None)
+
     def _integer_input(self, node: cst.CSTNode) -> bool:
         """A tensor the expression reads is provably of an integer or bool dtype, here or, for
         a parameter of the enclosing function, at one of the function's call sites in the unit
         (`gelu(torch.arange(n))`): the fused ops take floating tensors only."""
-        func = self.facts.enclosing_function(node)
-        params = [p.name.value for p in func.params.params] if func is not None else []
+        return any(family(dtype_of(self.facts, e)) in (INT, BOOL)
+                   for name in self._values_read(node) if self.facts.kind(name) is Kind.TENSOR or self._passed_for(name)
+                   for e in (name, *self._passed_for(name)))
+
+    def _values_read(self, node: cst.CSTNode) -> list[cst.Name]:
+        """The names the formula reads as values (not `torch`, `.where`, `act(...)`, `dim=`)."""
+        found = []
         for name in self.facts.walk(node):
-            if not isinstance(name, cst.Name) or self.facts.kind(name) is not Kind.TENSOR and name.value not in params:
+            if not isinstance(name, cst.Name) or self.facts.kind(name) is Kind.MODULE \
+                    or self.facts.qualified_name(name) is not None:
+                continue  # `torch`, `math`: an imported name
+            parent = self.facts.parent(name)
+            if isinstance(parent, cst.Attribute) and parent.attr is name or isinstance(parent, cst.Call) and parent.func is name \
+                    or isinstance(parent, cst.Arg) and parent.keyword is name:
                 continue
-            if family(dtype_of(self.facts, name)) in (INT, BOOL):
-                return True
-            if func is not None and name.value in params and self.facts.value_of(name) is None:
-                index = params.index(name.value)
-                for call in self.facts.calls_in(self.facts.module):
-                    if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
-                        args = [a.value for a in call.args if a.keyword is None and not a.star]
-                        args += [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
-                        picked = args[index] if index < len(args) and not any(a.keyword for a in call.args[:index]) else None
-                        if picked is not None and family(dtype_of(self.facts, picked)) in (INT, BOOL):
-                            return True
-        return False
+            found.append(name)
+        return found
+
+    def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """What the unit's calls of the enclosing function pass for its parameter `name`."""
+        func = self.facts.enclosing_function(name)
+        params = [p.name.value for p in func.params.params] if func is not None else []
+        if func is None or name.value not in params or self.facts.value_of(name) is not None \
+                or not isinstance(func, cst.FunctionDef):
+            return []
+        index, passed = params.index(name.value), []
+        for call in self.facts.calls_in(self.facts.module):
+            if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
+                args = [a.value for a in call.args if a.keyword is None and not a.star]
+                keyed = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
+                picked = keyed[0] if keyed else args[index] if index < len(args) else None
+                if picked is not None:
+                    passed.append(picked)
+        return passed
 
     # --- local variables read through ------------------------------------------------------
 

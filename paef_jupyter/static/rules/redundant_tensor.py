@@ -36,6 +36,10 @@ _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault",
 _STORING_CALLS = frozenset({f"builtins.{name}" for name in (
     "setattr", "dict", "list", "tuple", "set", "frozenset", "zip", "enumerate", "iter", "reversed", "sorted")}
     | {"types.SimpleNamespace", "collections.OrderedDict", "collections.deque"})
+# Operator methods a class may define: `obj += t` / `obj + t` hands `t` to the class's code.
+_OPERATOR_METHODS = frozenset({f"__{p}{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "matmul", "mod",
+                                                          "pow", "and", "or", "xor", "lshift", "rshift")
+                               for p in ("", "i", "r")})
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # What tells one object from another equal one: hoisted, every iteration hands them the same object.
@@ -577,7 +581,19 @@ class FactorySites:
             return False
         names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
-            or any(self._argument_changed(use) for n in names for use in reads_of(self.facts, n, scope))
+            or any(self._argument_changed(use) or self._written_through(use)
+                   for n in names for use in reads_of(self.facts, n, scope))
+
+    def _written_through(self, use: cst.CSTNode) -> bool:
+        """`np.asarray(t)[1] = v`, `torch.as_tensor(t)[0] += 1`: written, in the same expression,
+        through something that shares the name's memory."""
+        end = shared_end(self.facts, use)
+        if end is use:
+            return False
+        parent = self.facts.parent(end)
+        return isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.AugAssign) and parent.target is end) \
+            or (isinstance(end, cst.Attribute) and is_inplace_method(end.attr.value)
+                and isinstance(parent, cst.Call) and parent.func is end)
 
     def _constant_edits(self, holder: str | None, scope: cst.CSTNode | None, loop: Loop) -> bool:
         """Every change of the fill is `holder[<invariant index>] = <number>` (a masked
@@ -631,6 +647,8 @@ class FactorySites:
         """`node` is handed to a call that may change it: `out=`, a function of the unit that
         changes that parameter in place, or a callable whose effects are unknown."""
         parent = self.facts.parent(node)
+        if self._overloaded_operand(node, parent):
+            return True
         while isinstance(parent, (cst.Element, cst.List, cst.Tuple, cst.Set)):
             node, parent = parent, self.facts.parent(parent)  # `map(f, [a, b])`: handed over in a literal
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
@@ -657,6 +675,20 @@ class FactorySites:
         return not (isinstance(func, cst.Attribute) and (
             is_inplace_method(func.attr.value) or func.attr.value in _STORING_METHODS  # changes the receiver; a store is `kept`
             or self.facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE)))
+
+    def _overloaded_operand(self, node: cst.CSTNode, parent: cst.CSTNode | None) -> bool:
+        """`counter += t`, `bag + t`: `t` is the operand of an operator whose other side is an
+        instance of a class of the program defining that operator (`__iadd__` may change `t`)."""
+        if isinstance(parent, cst.AugAssign) and parent.value is node:
+            other: cst.BaseExpression = parent.target  # type: ignore[assignment]
+        elif isinstance(parent, cst.BinaryOperation):
+            other = parent.right if parent.left is node else parent.left
+        else:
+            return False
+        value = assigned_value(self.facts, other) if isinstance(other, cst.Name) else None
+        found = self.facts.class_named(value.func) if isinstance(value, cst.Call) else None
+        return found is not None and any(isinstance(s, cst.FunctionDef) and s.name.value in _OPERATOR_METHODS
+                                         for s in found[1].body.body)
 
     def _applies_unknown_callable(self, call: cst.Call) -> bool:
         """`map(lambda t: t.add_(1), [a, b])`, `sorted(xs, key=f)`: the items are handed to a
@@ -784,6 +816,8 @@ class FactorySites:
             parent = self.facts.parent(node)
             if isinstance(parent, (cst.Return, cst.Yield)):
                 return "return"
+            if isinstance(parent, cst.Param) and parent.default is node:
+                return "store"  # `lambda b=base: b`: each function keeps its iteration's tensor
             if isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.Is, cst.IsNot)) \
                     or isinstance(parent, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot))
                                                                   for c in parent.comparisons):
