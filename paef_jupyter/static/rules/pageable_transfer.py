@@ -360,10 +360,14 @@ _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
 def _zipped_batch(loop: cst.For, k: int) -> set[str]:
     """The names `for i, (data_x, data_u) in enumerate(zip(a, b))` binds to `zip`'s argument k."""
     target: cst.BaseExpression = loop.target
-    if isinstance(loop.iter, cst.Call) and isinstance(loop.iter.func, cst.Name) and loop.iter.func.value == "enumerate":
-        if not (isinstance(target, cst.Tuple) and len(target.elements) == 2):
-            return set()
-        target = target.elements[1].value
+    it: cst.BaseExpression = loop.iter
+    while isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("enumerate", "tqdm", "iter") \
+            and it.args:
+        if it.func.value == "enumerate":  # `tqdm(enumerate(zip(a, b)))`: each `enumerate` adds a counter
+            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2):
+                return set()
+            target = target.elements[1].value
+        it = it.args[0].value
     if not (isinstance(target, (cst.Tuple, cst.List)) and k < len(target.elements)) \
             or any(isinstance(e, cst.StarredElement) for e in target.elements):
         return set()
