@@ -291,6 +291,8 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return True
         if qualified in _HOST_FACTORIES:
             return not any(a.keyword is not None and a.keyword.value == "device" for a in expr.args)
+        if qualified.startswith("torch.") and qualified[len("torch."):] in _STAYS:
+            return _operands_on_host(facts, expr, depth)
         func = expr.func
         if isinstance(func, cst.Attribute):
             if func.attr.value in _HOST_COPIES:
@@ -315,6 +317,17 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return _batch_of_host_loader(facts, expr)
         return on_host(facts, value, depth - 1)
     return False
+
+
+_OPTION_KEYWORDS = frozenset({"dim", "keepdim", "dtype"})
+
+
+def _operands_on_host(facts: Facts, call: cst.Call, depth: int) -> bool:
+    """`torch.prod(torch.tensor(x.shape[1:]))`: the function form of a method in `_STAYS` puts its
+    result where its operands are, so it is a host tensor when every operand is on the host (the
+    `dim`/`keepdim`/`dtype` options are no operands; an `out=` tensor is one)."""
+    operands = [a.value for a in call.args if a.keyword is None or a.keyword.value not in _OPTION_KEYWORDS]
+    return bool(operands) and all(on_host(facts, o, depth) for o in operands)
 
 
 def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:

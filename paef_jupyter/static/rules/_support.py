@@ -780,6 +780,84 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     return loops
 
 
+def zipped_loops(facts: Facts, loader: cst.Call) -> list[tuple[Loop, int]]:
+    """`for i, (data_x, data_u) in enumerate(zip(labeled_loader, unlabeled_loader))` (or through one
+    name bound to the `zip(...)` call in the loop's function: FixMatch's `train_loader = zip(...)`):
+    the loops that iterate this loader as argument k of a `zip`, with k. The loader reaches the
+    `zip` by the name bound to it in the same function, or as a parameter of a module-level
+    function every call of which in this unit passes that name (the step function taking both
+    loaders of a semi-supervised or domain-adaptation loop)."""
+    parent = facts.parent(loader)
+    if _placeholder_method(facts, loader) or not (
+            isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
+        return []
+    name = parent.targets[0].target.value
+    holders = {(facts.enclosing_function(loader), name)} | _parameters_given(facts, loader, name)
+    found: list[tuple[Loop, int]] = []
+    for loop in facts.loops:
+        pairs = _zip_of(facts, loop)
+        for k, arg in enumerate(pairs.args if pairs is not None else ()):
+            value = arg.value
+            if arg.keyword is None and not arg.star and isinstance(value, cst.Name) \
+                    and (loop.function, value.value) in holders \
+                    and (facts.value_of(value) is loader or facts.value_of(value) is None
+                         and (loop.function, value.value) != (facts.enclosing_function(loader), name)
+                         and value.value not in facts.names_written(loop.function.body)):
+                found.append((loop, k))
+    return found
+
+
+def _zip_of(facts: Facts, loop: Loop) -> cst.Call | None:
+    """The `zip(...)` call a `for` loop iterates (through `enumerate`/`tqdm`, or one name bound to it)."""
+    if not isinstance(loop.node, cst.For):
+        return None
+    it: cst.BaseExpression = loop.node.iter
+    while isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in _WRAPPERS and it.args:
+        it = it.args[0].value
+    if isinstance(it, cst.Name):
+        it = facts.value_of(it)
+    if isinstance(it, cst.Call) and facts.qualified_name(it.func) == "builtins.zip" and it.args:
+        return it
+    return None
+
+
+def _parameters_given(facts: Facts, loader: cst.Call, name: str) -> set[tuple[cst.FunctionDef, str]]:
+    """(function, parameter) pairs of module-level functions whose every call in this unit passes
+    `name` (holding `loader` where the call is) for that parameter, by position or by keyword."""
+    out: set[tuple[cst.FunctionDef, str]] = set()
+    for func_name, func in facts.functions.items():
+        if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
+                or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+            continue
+        uses = [u for u in facts.uses(func_name) if not _names_no_value(facts, u)]
+        calls = [facts.parent(u) for u in uses]
+        if not uses or not all(isinstance(c, cst.Call) and c.func is u for c, u in zip(calls, uses)):
+            continue  # not called, or handed on as a value (a callback): other loaders may reach it
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        for i, param in enumerate(params):
+            passed = [_argument_for(c, i, param) for c in calls]
+            if all(isinstance(a, cst.Name) and a.value == name and facts.value_of(a) is loader for a in passed):
+                out.add((func, param))
+    return out
+
+
+def _names_no_value(facts: Facts, name: cst.Name) -> bool:
+    """The `train` of `def train(...)` or of `model.train()`: a spelling, not a use of the function."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.FunctionDef) and parent.name is name \
+        or isinstance(parent, cst.Attribute) and parent.attr is name
+
+
+def _argument_for(call: cst.Call, index: int, param: str) -> cst.BaseExpression | None:
+    if any(a.star for a in call.args):
+        return None
+    keyword = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+    if keyword is not None:
+        return keyword
+    positional = [a.value for a in call.args if a.keyword is None]
+    return positional[index] if index < len(positional) else None
+
+
 def _placeholder_method(facts: Facts, node: cst.CSTNode) -> bool:
     """`node` sits in a function that always ends in `raise NotImplementedError` and returns
     nothing (a base class's `init_dataloader` that subclasses override): what it builds there is

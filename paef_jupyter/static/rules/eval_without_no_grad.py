@@ -82,10 +82,12 @@ class EvalWithoutNoGrad(Rule):
         A hint: a module whose forward keeps its activations for later (a hook, an attribute)
         would keep them without a graph under `no_grad`."""
         func = node.func
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "detach" and not node.args
-                and isinstance(func.value, cst.Call) and self._model_call(func.value)):
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "detach" and not node.args):
             return
-        model = func.value.func
+        forward = func.value if isinstance(func.value, cst.Call) else self._forward_just_before(node)
+        if not (isinstance(forward, cst.Call) and self._model_call(forward)):
+            return
+        model = forward.func
         if isinstance(model, cst.Name):
             if self._trained(model.value):
                 return
@@ -99,15 +101,33 @@ class EvalWithoutNoGrad(Rule):
                 or rarely_runs(self.facts, node, loop) or grad_disabled(self.facts, node) \
                 or self._regrads(node, stmt):
             return
+        if forward is not func.value:
+            stmt = self.facts.statement_of(forward)  # the forward's own line: that is what runs with the graph
         torch = torch_alias(self.facts) or "torch"
-        forward = self.facts.code(func.value)
+        code = self.facts.code(forward)
         self.report(
             stmt,
-            f"`{forward}` records an autograd graph on every training step only for `.detach()` to drop it "
+            f"`{code}` records an autograd graph on every training step only for `.detach()` to drop it "
             f"(time per op); run it under `with {torch}.no_grad():`",
             fix=Fix(description=f"run the forward under `{torch}.no_grad()` (same values, no graph)",
                     suggestion=self._suggestion(stmt, torch), safe=False),
         )
+
+    def _forward_just_before(self, detach: cst.Call) -> cst.Call | None:
+        """`out = teacher(x)` then, as the very next statement, `out = out.detach()`: the name is read
+        nowhere in between, so the forward's graph is dropped as soon as it is built (the same as
+        `teacher(x).detach()`). The forward, or None."""
+        receiver = detach.func.value if isinstance(detach.func, cst.Attribute) else None
+        stmt = self.facts.statement_of(detach)
+        if not isinstance(receiver, cst.Name) or not _rebinds(stmt, receiver.value):
+            return None
+        body = list(getattr(self.facts.parent(stmt), "body", ()))
+        index = body.index(stmt) if stmt in body else 0
+        before = body[index - 1] if index > 0 else None
+        if not (isinstance(before, cst.SimpleStatementLine) and _rebinds(before, receiver.value)):
+            return None
+        value = before.body[0].value
+        return value if isinstance(value, cst.Call) else None
 
     def _trained(self, model: str) -> bool:
         """Some optimizer, in this unit or an earlier cell, updates `model` (a GAN's generator run
@@ -740,6 +760,14 @@ class EvalWithoutNoGrad(Rule):
         code = self.facts.module.code_for_node(node.with_changes(leading_lines=())).rstrip("\n")
         unit = self.facts.module.default_indent
         return f"with {torch}.no_grad():\n" + "\n".join(unit + l if l.strip() else l for l in code.split("\n"))
+
+
+def _rebinds(stmt: cst.CSTNode, name: str) -> bool:
+    """`stmt` is the one assignment `name = ...` (a single plain name target)."""
+    if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 and isinstance(stmt.body[0], cst.Assign)):
+        return False
+    targets = stmt.body[0].targets
+    return len(targets) == 1 and isinstance(targets[0].target, cst.Name) and targets[0].target.value == name
 
 
 def _back_propagates(facts: Facts, call: cst.Call) -> bool:

@@ -24,6 +24,7 @@ from ._support import (
     may_carry,
     torch_alias,
     with_keyword,
+    zipped_loops,
 )
 from .base import Rule
 
@@ -47,10 +48,16 @@ class PageableTransfer(Rule):
             return
         loops = consumer_loops(self.facts, node)
         moves = [move for loop in loops for move in self._batch_moves(loop)]
+        zipped = zipped_loops(self.facts, node)
+        for loop, k in zipped:
+            moves += [m for m in self._batch_moves(loop, k) if m not in moves]
         if not moves:
             self._fed_elsewhere(node)
             return
-        name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
+        if loops:
+            name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
+        else:  # only through `zip(...)`: the loader's own name
+            name = self.facts.code(self.facts.parent(node).targets[0].target)  # type: ignore[union-attr]
         proven = batches_are_tensors(self.facts, node)
         blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
@@ -302,11 +309,12 @@ class PageableTransfer(Rule):
 
     # --- facts ---------------------------------------------------------------------------
 
-    def _batch_moves(self, loop: Loop) -> list[cst.Call]:
-        """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them)."""
+    def _batch_moves(self, loop: Loop, zipped: int | None = None) -> list[cst.Call]:
+        """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them); for a
+        loop over `zip(...)`, on the batches of its argument `zipped` only."""
         assert isinstance(loop.node, cst.For)
         facts = loop.facts
-        batch = set(bound_names(loop.node.target))
+        batch = set(bound_names(loop.node.target)) if zipped is None else _zipped_batch(loop.node, zipped)
         if isinstance(loop.node.iter, cst.Call) and isinstance(loop.node.iter.func, cst.Name) and loop.node.iter.func.value == "enumerate":
             target = loop.node.target
             if isinstance(target, cst.Tuple) and target.elements and isinstance(target.elements[0].value, cst.Name):
@@ -347,6 +355,23 @@ class PageableTransfer(Rule):
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _zipped_batch(loop: cst.For, k: int) -> set[str]:
+    """The names `for i, (data_x, data_u) in enumerate(zip(a, b))` binds to `zip`'s argument k."""
+    target: cst.BaseExpression = loop.target
+    it: cst.BaseExpression = loop.iter
+    while isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value in ("enumerate", "tqdm", "iter") \
+            and it.args:
+        if it.func.value == "enumerate":  # `tqdm(enumerate(zip(a, b)))`: each `enumerate` adds a counter
+            if not (isinstance(target, cst.Tuple) and len(target.elements) == 2):
+                return set()
+            target = target.elements[1].value
+        it = it.args[0].value
+    if not (isinstance(target, (cst.Tuple, cst.List)) and k < len(target.elements)) \
+            or any(isinstance(e, cst.StarredElement) for e in target.elements):
+        return set()
+    return set(bound_names(target.elements[k].value))
 
 
 def _entries_of(it: cst.BaseExpression) -> cst.BaseExpression:

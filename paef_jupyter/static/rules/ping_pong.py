@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..device_use import is_device_move, uses_device
+from ..device_use import is_device_move, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
 from ..names import names_read, names_written, root_name
 from ..types import Kind
@@ -497,12 +497,41 @@ class PingPong(Rule):
             if isinstance(n, cst.Call) and (c := self._host_copy(n, trace.use)) is not None and c.method == "numpy":
                 trace.copy, trace.copy_call = c, n
                 return
+            if isinstance(n, cst.Call) and (c := self._copied_by_helper(n)) is not None:
+                trace.copy, trace.copy_call = c, n
+                return
             if isinstance(n, cst.Name) and n is not expr and (value := self._local_value(n, trace, record=False)) is not None:
                 self._find_copy(value, trace)
                 if trace.copy is not None:
                     return
         if isinstance(expr, cst.Name) and (value := self._local_value(expr, trace, record=False)) is not None:
             self._find_copy(value, trace)
+
+    def _copied_by_helper(self, call: cst.Call) -> HostCopy | None:
+        """`get_radius(dist, nu)` with `def get_radius(dist, nu): return np.quantile(dist.cpu().numpy(), 1 - nu)`:
+        a function of this unit (an earlier cell, a local module) whose only `return` copies one of
+        its parameters to the host; the device tensor passed for that parameter is what crosses."""
+        if not isinstance(call.func, cst.Name) or any(a.star for a in call.args):
+            return None
+        func = self.facts._function_at(call.func)
+        if not isinstance(func, cst.FunctionDef):
+            return None
+        owner = self.facts.owner_of(func)
+        value = only_return(owner, func)
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        for n in owner.walk(value) if value is not None else ():
+            if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in HOST_COPIES
+                    and not n.args and root_name(n.func.value) in params):
+                continue
+            param = root_name(n.func.value)
+            given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == param]
+            index = params.index(param)
+            if not given and index < len(call.args) and call.args[index].keyword is None:
+                given = [call.args[index].value]
+            if given and self.facts.kind(given[0]) is Kind.TENSOR and not made_on_host(self.facts, given[0]) \
+                    and not on_host(self.facts, given[0]):
+                return HostCopy(given[0], "numpy")
+        return None
 
     def _local_value(self, name: cst.Name, trace: "_Trace", record: bool = True) -> cst.BaseExpression | None:
         """`name`'s value when a plain assignment earlier in the same block gives it and nothing
