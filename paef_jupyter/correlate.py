@@ -466,6 +466,19 @@ def _dynamic_rule(
             and stat.ref.key == profile.window_ref.key
             and stat.line == profile.window_line
         ):
+            workers = profile.window_loader_workers
+            if workers:
+                return (
+                    "sync-dataloader",
+                    Severity.LOW,
+                    f"waiting for the DataLoader's {workers} worker process{'es' if workers > 1 else ''} "
+                    f"takes {cpu_only / total:.0%} of each iteration",
+                    "The batches are prepared in worker processes, and the loop waits for them: the "
+                    "workers do not keep up, or were still starting (a few iterations near an "
+                    "epoch's start are measured). Profile later in the epoch; if the wait stays, "
+                    "give the loader more workers, `persistent_workers=True`, or a cheaper "
+                    "`__getitem__`.",
+                )
             return _timed(
                 profile,
                 "sync-dataloader",

@@ -333,6 +333,9 @@ class Profile:
     window_ref: CellRef | None = None
     window_line: int = 0
     window_end_line: int = 0
+    # Worker processes of a DataLoader the window's header iterates (None: no DataLoader seen):
+    # with workers, the header's time is the wait for them, not batches built in this process.
+    window_loader_workers: int | None = None
     profiled_time_s: float = 0.0  # wall time of the profiled part (profiler start/stop included)
     # What the measured part would take unprofiled: the loop's time estimated from one
     # unprofiled iteration in window mode, the profiled time otherwise. Savings scale by it.

@@ -61,3 +61,5 @@ def test_profile_finds_nothing_serious(program: str) -> None:
         f"lines (ms, ms outside ops): {[(s.line, round(s.cpu_time_s * 1e3, 2), round((s.cpu_time_s - s.op_time_s) * 1e3, 2)) for s in profile.lines]}"
     )
     assert _serious(report.findings) == [], context
+    if program == "dataloader_workers.py":  # read from the header: the wait is for its workers
+        assert profile.window_loader_workers == 2

@@ -310,3 +310,17 @@ def test_a_call_lines_cpu_work_names_the_helper_lines_that_hold_it():
         py(33, 0.6, py(33, 0.55)),)))
     (h,) = correlate(Report(), comprehension).findings
     assert h.message.endswith("CPU work outside torch on this line"), h.message
+
+
+def test_the_headers_wait_for_loader_workers_is_a_low_lead_not_batches_built_in_process():
+    # Time on the header of a loop over a DataLoader with workers is the wait for them: the
+    # premise "the batch is prepared in the training process" is false there.
+    lines = (stat(3, cpu_time_s=0.5, hits=5), stat(5, cpu_time_s=0.4, op_time_s=0.38, ops=40, hits=5))
+    (waiting,) = correlate(Report(), profile(*lines, window_loader_workers=2)).findings
+    assert (waiting.rule, waiting.severity) == ("sync-dataloader", Severity.LOW)
+    assert "2 worker processes" in waiting.message and "training process" not in waiting.explanation
+    # Near misses: a loader without workers, or no DataLoader seen on the header, keep the medium.
+    for workers in (0, None):
+        (built,) = correlate(Report(), profile(*lines, window_loader_workers=workers)).findings
+        assert (built.rule, built.severity) == ("sync-dataloader", Severity.MEDIUM)
+        assert "prepared in the training process" in built.explanation

@@ -65,6 +65,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         window_ref=loop.ref if loop else None,
         window_line=loop.line if loop else 0,
         window_end_line=loop.end_line if loop else 0,
+        window_loader_workers=run.loader_workers,
         profiled_time_s=run.profiled_s,
         base_time_s=_base_time(run),
         syncs_per_iteration=_per(result.totals.syncs, profiled_iterations),

@@ -43,6 +43,7 @@ class Collected:
     recorded_iterations: int = 0
     window: int = 0
     loop_length: int | None = None  # read from the loop's header when it could be
+    loader_workers: int | None = None  # worker processes of a DataLoader the header iterates
     window_completed: bool = False  # the window ended before the loop did
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
@@ -194,6 +195,7 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.window = tracer.window
     out.loop = tracer.loop  # the inner loop, if the outer one was too short to window
     out.loop_length = tracer.loop_length
+    out.loader_workers = tracer.loader_workers
     out.callers = frozenset(tracer.callers)
     out.window_completed = times.completed
     out.cpu_wait_share = times.cpu_wait_share()

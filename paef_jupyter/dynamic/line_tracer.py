@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from ..model import CellRef
 from .code_files import CodeFiles
-from .loop_length import loop_length
+from .loop_length import loader_workers, loop_length
 from .trace_events import MARKER_PREFIX
 
 # Where every `import` statement that loads a module begins (importlib's own frame).
@@ -164,6 +164,7 @@ class LineTracer:
         self.warmup = warmup if warmup is not None else UNSIZED_WINDOW[0]
         self.window = window if window is not None else UNSIZED_WINDOW[1]
         self.loop_length: int | None = None
+        self.loader_workers: int | None = None  # of a DataLoader the window's header iterates
         self._start_profiler = start
         # The profiler's own start-up (kineto's first session allocates tens of MB) is not
         # recording growth: the watchdog measures from the first moment after it.
@@ -364,6 +365,7 @@ class LineTracer:
                 self.loop_length = None
                 self._headers.clear()
                 return
+            self.loader_workers = loader_workers(self.loop.iterable, frame.f_globals, frame.f_locals)
             warmup, window = window_for(self.loop_length)
             self.warmup = self._fixed[0] if self._fixed[0] is not None else warmup
             self.window = self._fixed[1] if self._fixed[1] is not None else window

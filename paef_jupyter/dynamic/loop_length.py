@@ -4,11 +4,14 @@ The window's size is a share of the loop (the overhead of profiling it scales wi
 share), so the tracer asks, at the loop's first iteration, for the length of the header's
 iterable: `range(n)`, a list/tensor/array/DataLoader name, `zip`/`enumerate` of those.
 Only lengths of known sized types are read; anything else (a generator, a call) is unknown.
+The same reading tells whether the header iterates a DataLoader with worker processes: its
+time is then waiting for the workers, not preparing batches in the training process.
 """
 
 from __future__ import annotations
 
 import ast
+import inspect
 from typing import Any, Callable, Mapping
 
 _WRAPPERS = frozenset({"enumerate", "reversed", "sorted", "list", "tuple"})
@@ -34,6 +37,49 @@ def loop_length(iter_source: str, global_ns: Mapping[str, Any], local_ns: Mappin
         return _length(expr, lookup)
     except Exception:  # noqa: BLE001 - a length we cannot read is simply unknown
         return None
+
+
+def loader_workers(iter_source: str, global_ns: Mapping[str, Any], local_ns: Mapping[str, Any]) -> int | None:
+    """The most worker processes of a DataLoader (or its iterator) the header's iterable names,
+    reading names and attributes only (`tqdm(self.train_loader)`, `zip(a, b)`); None: none seen."""
+    try:
+        expr = ast.parse(iter_source.strip(), mode="eval").body
+    except (SyntaxError, ValueError):
+        return None
+    found: list[int] = []
+    for node in ast.walk(expr):
+        if not isinstance(node, (ast.Name, ast.Attribute)):
+            continue
+        try:
+            obj = _read(node, global_ns, local_ns)
+        except Exception:  # noqa: BLE001 - a value we cannot read (a property raising) is unseen
+            continue
+        workers = _workers_of(obj)
+        if workers is not None:
+            found.append(workers)
+    return max(found) if found else None
+
+
+def _read(node: ast.expr, global_ns: Mapping[str, Any], local_ns: Mapping[str, Any]) -> Any:
+    """A name or a chain of attributes on one, read statically: no property or `__getattr__` runs."""
+    if isinstance(node, ast.Name):
+        if node.id in local_ns:
+            return local_ns[node.id]
+        return global_ns[node.id]
+    if isinstance(node, ast.Attribute):
+        return inspect.getattr_static(_read(node.value, global_ns, local_ns), node.attr)
+    raise LookupError(ast.dump(node))
+
+
+def _workers_of(obj: Any) -> int | None:
+    names = {cls.__name__ for cls in type(obj).__mro__}
+    if "DataLoader" in names:
+        workers = inspect.getattr_static(obj, "num_workers", None)
+    elif "_BaseDataLoaderIter" in names:
+        workers = inspect.getattr_static(obj, "_num_workers", None)
+    else:
+        return None
+    return workers if isinstance(workers, int) else None
 
 
 def _length(expr: ast.expr, lookup: Callable[[str], Any]) -> int | None:
