@@ -17,7 +17,7 @@ from paef_jupyter.fix import apply_findings
 from paef_jupyter.fix.apply import check_compiles
 from paef_jupyter.model import CellRef, Edit, Finding, Fix, Report, Severity, SourceUnit
 from paef_jupyter.units import read_units
-from corpus_rewrites import rewrite_all, rewrite_program
+from corpus_rewrites import CorpusRewrite, corpus_programs, rewrite_all
 from rule_fixtures import FIXTURES, assert_same, run_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -184,12 +184,6 @@ def test_every_demo_notebook_rewrites_to_cells_that_compile(path: Path) -> None:
     rewrite_all(read_units(str(path)))
 
 
-def _corpus_programs() -> list[Path]:
-    if not CORPUS.is_dir():
-        return []
-    return sorted(p for p in CORPUS.iterdir() if p.suffix in (".py", ".ipynb") or (p.is_dir() and p.name != "__pycache__"))
-
-
 # Automatic rewrites of the corpus that change a result: each is a rule's analysis missing a
 # fact (routed to the rule's owner), not the fixer's mechanism. Strict: fixing one fails here.
 RULE_DEFECTS: dict[str, str] = {}
@@ -197,43 +191,17 @@ RULE_DEFECTS: dict[str, str] = {}
 
 def _corpus_params() -> list:
     return [pytest.param(p, id=p.name, marks=[pytest.mark.xfail(strict=True, reason=RULE_DEFECTS[p.name])]
-                         if p.name in RULE_DEFECTS else []) for p in _corpus_programs()]
-
-
-@pytest.fixture(scope="module")
-def corpus_rewrites(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """Each corpus program's problem ('' if none): rewritten in two processes, then its
-    runnable files run before and after (a dozen per process) and their outputs compared."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    from benchmarks import score_corpus
-
-    programs = _corpus_programs()
-    out = tmp_path_factory.mktemp("corpus-rewrites")
-    with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
-        rewritten = list(pool.map(rewrite_program, map(str, programs), [str(out / p.name) for p in programs]))
-    pairs = [(p.name, Path(b), Path(a)) for p, (_, runs) in zip(programs, rewritten) for b, a in runs]
-    flat = [path for _, before, after in pairs for path in (before, after)]
-    runs = iter(score_corpus.run_all(flat, timeout=120))
-    problems = {p.name: why for p, (why, _) in zip(programs, rewritten)}
-    for name, before, after in pairs:
-        old, new = next(runs), next(runs)
-        if not (old.ok and new.ok):
-            problems[name] = problems[name] or f"{before.name}: {'the original' if not old.ok else 'the rewrite'} " \
-                                               f"fails: {old.error or new.error}"
-        elif old.outputs != new.outputs:
-            problems[name] = problems[name] or f"{before.name}: output changed by the rewrite"
-    return problems
+                         if p.name in RULE_DEFECTS else []) for p in corpus_programs(CORPUS)]
 
 
 @pytest.mark.timeout(1800)  # the first case's set-up rewrites and runs the whole corpus (minutes on a busy box)
 @pytest.mark.parametrize("program", _corpus_params())
-def test_every_corpus_program_rewrites_safely(program: Path, corpus_rewrites: dict[str, str]) -> None:
+def test_every_corpus_program_rewrites_safely(program: Path, corpus_rewrites: dict[str, CorpusRewrite]) -> None:
     """Each file is rewritten and compiled; a `# corpus: runnable` program whose rewrite
     changed something prints the same before and after (a directory is copied whole, its
     modules rewritten in place)."""
-    assert not corpus_rewrites[program.name], corpus_rewrites[program.name]
+    problem = corpus_rewrites[program.name].problem
+    assert not problem, problem
 
 
 def test_a_hoist_for_review_names_every_hazard_not_the_first() -> None:
