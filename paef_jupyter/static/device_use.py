@@ -423,6 +423,17 @@ def _is_device_ctor(facts: Facts, expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device"
 
 
+def crosses_to_host(expr: cst.BaseExpression) -> bool:
+    """`x.cpu()`, `x.detach().to("cpu")`: the chain before `.numpy()` holds a device-to-host copy.
+    Without one, `.numpy()` reads host memory: it raises on a device tensor, so wherever it runs
+    the tensor is on the host already and nothing crosses."""
+    while isinstance(expr, (cst.Call, cst.Attribute, cst.Subscript)):
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("cpu", "to"):
+            return True
+        expr = expr.func if isinstance(expr, cst.Call) else expr.value
+    return False
+
+
 def spells_cpu(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.SimpleString) and expr.evaluated_value == "cpu"
 

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import (HOST_LIBRARIES, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
+from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
                           uses_device)
 from ..facts import Facts, Loop
 from ..names import bound_names, root_name
@@ -209,10 +209,10 @@ class HostSync(Rule):
         per_element = method in ("item", "tolist") and self._per_element_copy(node)
         # `.cpu().numpy().tolist()`: the inner copies leave the report to the outer call, whose
         # receiver is NumPy or a host tensor by then; the chain's `.cpu()` says it was a tensor.
-        chained = method in ("tolist", "numpy") and _crosses_to_host(receiver)
+        chained = method in ("tolist", "numpy") and crosses_to_host(receiver)
         if not (unknown or per_element or chained or self._is_tensor(receiver)):
             return
-        if method == "numpy" and not _crosses_to_host(receiver):
+        if method == "numpy" and not crosses_to_host(receiver):
             return  # `.numpy()` raises on a device tensor: wherever it runs, the tensor is on the host already
         if not per_element and (self._feeds_another_copy(node) or self._back_to_tensor_later(node)):
             return  # `.cpu().numpy()`: reported once, on the outer call; a round trip is ping-pong's
@@ -242,7 +242,7 @@ class HostSync(Rule):
                 return
             # `loss.cpu().item()`: what can stay on the device is the tensor before the copy (a hint:
             # the accumulation rewrite renames `.item()` and would keep the copy)
-            crosses = _crosses_to_host(receiver)
+            crosses = crosses_to_host(receiver)
             kept = f"{self.facts.code(_copied_tensor(node) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
                 "device; `.item()` it after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept,
@@ -604,17 +604,9 @@ class HostSync(Rule):
         if not (isinstance(small, cst.Assign) and len(small.targets) == 1
                 and isinstance(small.targets[0].target, cst.Name) and _inside(self.facts, node, small.value)):
             return None
-        following: list[cst.CSTNode] = []
-        anchor: cst.CSTNode = stmt  # `with torch.no_grad(): a = ...`: the statements after the `with` follow too
-        while True:
-            body = list(getattr(self.facts.parent(anchor), "body", ()))
-            if anchor not in body:
-                return None
-            following += body[body.index(anchor) + 1 :]
-            outer = self.facts.parent(self.facts.parent(anchor))
-            if not (isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(outer, cst.With)):
-                break
-            anchor = outer
+        following = self._following(stmt)
+        if following is None:
+            return None
         names = {small.targets[0].target.value}
         for later in following:
             for use in (n for n in self.facts.walk(later) if isinstance(n, cst.Name) and n.value in names):
@@ -627,6 +619,21 @@ class HostSync(Rule):
                 if isinstance(assign, cst.Assign) and not self.facts.names_read(assign.value) & names:
                     names -= self.facts.names_written(assign)  # rebound from something else
         return None
+
+    def _following(self, stmt: cst.CSTNode) -> list[cst.CSTNode] | None:
+        """The statements after `stmt` in its block; from inside `with torch.no_grad(): a = ...`,
+        the statements after the `with` follow too. None when `stmt` is not in a block's body."""
+        following: list[cst.CSTNode] = []
+        anchor: cst.CSTNode = stmt
+        while True:
+            body = list(getattr(self.facts.parent(anchor), "body", ()))
+            if anchor not in body:
+                return None
+            following += body[body.index(anchor) + 1 :]
+            outer = self.facts.parent(self.facts.parent(anchor))
+            if not (isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(outer, cst.With)):
+                return following
+            anchor = outer
 
     def _hands_to_host(self, use: cst.Name) -> str | None:
         """`env.step(use)` (not an optimizer's), or `f(..., use, ...)` with `f` a function of this
@@ -657,13 +664,12 @@ class HostSync(Rule):
         later in the same block: the step writes the copied values out (an image, a plot, a file)
         every iteration, so the host needs them every iteration, like an environment's action."""
         stmt = self.facts.statement_of(node)
-        block = self.facts.parent(stmt)
-        body = list(getattr(block, "body", ()))
-        if not isinstance(stmt, cst.SimpleStatementLine) or stmt not in body \
+        following = self._following(stmt)
+        if not isinstance(stmt, cst.SimpleStatementLine) or following is None \
                 or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
             return False
         derived = set(self.facts.names_written(stmt))
-        for later in body[body.index(stmt) + 1 :]:
+        for later in following:
             if not isinstance(later, cst.SimpleStatementLine):
                 continue
             if not self.facts.names_read(later) & derived:
@@ -672,12 +678,27 @@ class HostSync(Rule):
                 qualified = self.facts.qualified_name(call.func) or ""
                 if qualified.startswith(_WRITERS) or (
                         isinstance(call.func, cst.Attribute) and call.func.attr.value in _WRITING_METHODS
-                        and root_name(call.func.value) in derived):
+                        and root_name(call.func.value) in derived) or self._writes_argument(call, derived):
                     return True
             for small in later.body:
                 if isinstance(small, cst.Assign) and self.facts.names_read(small.value) & derived:
                     derived |= self.facts.names_written(later)
         return False
+
+    def _writes_argument(self, call: cst.Call, derived: set[str]) -> bool:
+        """`draw(y[0], 'r')` with `def draw(yi, color): plt.plot(x, yi[:n], color)`: a function of
+        this unit that hands the parameter it is given the copied values for to a writer (a plot,
+        an image, a file) and never rebinds it."""
+        func = self.facts.functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
+        if func is None or any(a.star for a in call.args):
+            return False
+        params = [p.name.value for p in func.params.params]
+        given = {arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else ""
+                 for i, arg in enumerate(call.args) if self.facts.names_read(arg.value) & derived}
+        given -= self.facts.names_written(func.body) | {""}
+        return any((self.facts.qualified_name(inner.func) or "").startswith(_WRITERS)
+                   and any(self.facts.names_read(a.value) & given for a in inner.args)
+                   for inner in self.facts.calls_in(func.body))
 
     def _already_on_host(self, node: cst.CSTNode) -> bool:
         """The statement just before (no call in between that could queue device work) copied
@@ -1119,15 +1140,6 @@ def _initial_value(facts: Facts, total: str, loop: Loop) -> cst.BaseExpression |
             break
         node = block
     return None
-
-
-def _crosses_to_host(expr: cst.BaseExpression) -> bool:
-    """`x.cpu()`, `x.detach().to("cpu")`: the chain before `.numpy()` holds a device-to-host copy."""
-    while isinstance(expr, (cst.Call, cst.Attribute, cst.Subscript)):
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("cpu", "to"):
-            return True
-        expr = expr.func if isinstance(expr, cst.Call) else expr.value
-    return False
 
 
 def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:

@@ -27,6 +27,7 @@ from ._support import (
     zipped_loops,
 )
 from .base import Rule
+from .redundant_tensor import IDENTITY_WRAPPERS
 
 _TRUE = cst.Name("True")
 
@@ -324,7 +325,7 @@ class PageableTransfer(Rule):
             if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
-            if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(n.func.value) in batch:  # type: ignore[union-attr]
+            if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(_moved(facts, n)) in batch:
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
@@ -351,7 +352,7 @@ class PageableTransfer(Rule):
         for node in owner.walk(func.body, into_scopes=True):
             if isinstance(node, _COMPREHENSIONS) and _root(_entries_of(node.for_in.iter)) in given:
                 given = given | set(bound_names(node.for_in.target))
-        return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(n.func.value) in given  # type: ignore[union-attr]
+        return any(isinstance(n, cst.Call) and is_device_move(owner, n) and _root(_moved(owner, n)) in given
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
@@ -388,11 +389,21 @@ def _moves_of_entries(facts: Facts, comp: cst.BaseComp, batch: set[str]) -> list
         return []
     entries = set(bound_names(comp.for_in.target))
     return [n for n in facts.walk(comp) if isinstance(n, cst.Call) and is_device_move(facts, n)
-            and _root(n.func.value) in entries]  # type: ignore[union-attr]
+            and _root(_moved(facts, n)) in entries]
 
 
 # Tensor methods that return a view of the batch's storage: a pinned batch stays pinned through them.
 _VIEWS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "flatten", "narrow", "t"})
+
+
+def _moved(facts: Facts, move: cst.Call) -> cst.BaseExpression:
+    """What a device move copies: `img` for `img.cuda()` and for `Variable(img).cuda()` (a legacy
+    `Variable` is the tensor it is given, its storage, pinned or not, shared)."""
+    receiver = move.func.value  # type: ignore[attr-defined]
+    if isinstance(receiver, cst.Call) and receiver.args and receiver.args[0].keyword is None \
+            and not receiver.args[0].star and (facts.qualified_name(receiver.func) or "") in IDENTITY_WRAPPERS:
+        return receiver.args[0].value
+    return receiver
 
 
 def _root(expr: cst.BaseExpression) -> str | None:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..device_use import is_device_move, on_host, uses_device
+from ..device_use import crosses_to_host, is_device_move, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
 from ..names import names_read, names_written, root_name
 from ..types import Kind
@@ -523,6 +523,8 @@ class PingPong(Rule):
             if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in HOST_COPIES
                     and not n.args and root_name(n.func.value) in params):
                 continue
+            if n.func.attr.value == "numpy" and not crosses_to_host(n.func.value):
+                continue  # `dist.numpy()` raises on a device tensor: the helper only ever gets host ones
             param = root_name(n.func.value)
             given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == param]
             index = params.index(param)
@@ -601,7 +603,7 @@ class PingPong(Rule):
         if not (isinstance(arg, cst.Call) and isinstance(arg.func, cst.Attribute)):
             return None
         method = arg.func.attr.value
-        if method not in HOST_COPIES or arg.args:
+        if method not in HOST_COPIES or arg.args or (method == "numpy" and not crosses_to_host(arg.func.value)):
             return None
         tensor = _strip_transparent(arg.func.value)
         if self.facts.kind(arg.func.value) is not Kind.TENSOR and self.facts.kind(tensor) is not Kind.TENSOR:
@@ -777,7 +779,9 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
         method = parent.attr.value
         is_to_cpu = method == "to" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString) \
             and call.args[0].value.evaluated_value == "cpu"
-        if method in ("tolist", "item", "numpy") and not call.args:
+        if method == "numpy" and not call.args:
+            return None  # no `.cpu()` before it: `.numpy()` raises on a device tensor, so `read` is on the host
+        if method in ("tolist", "item") and not call.args:
             return method, call
         if (method == "cpu" and not call.args) or is_to_cpu:
             return method, call
