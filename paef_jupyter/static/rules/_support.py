@@ -1110,6 +1110,10 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     parent = facts.parent(loader)
     if isinstance(parent, cst.DictComp) and parent.value is loader:
         return _entries_fed(facts, parent)
+    returned = _returned_element_uses(facts, loader)
+    if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
+        return [loop for loop in facts.loops if iterated(loop) in returned] \
+            + [loop for loop in _fed_through_arguments([(facts, u) for u in returned])]
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -1122,6 +1126,59 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
             uses += [(later, u) for u in later.uses(name) if later.reads_global(u)]
             loops += [loop for loop in loops_over(later, name) if loop.function is None]
     return loops + [loop for loop in _fed_through_arguments(uses) if loop not in loops]
+
+
+def _returned_element_uses(facts: Facts, loader: cst.Call) -> list[cst.Name]:
+    """Reads, in this unit, of a name bound to element k of a call of the module-level function
+    whose only `return` is a tuple literal holding `loader` at k (directly or through a name bound
+    to it once): `tr, val, test = init_dataset(opt)` or `test = init_dataset(opt)[-1]`. Only a
+    read whose reaching binding is that element counts (a name rebound later holds another value)."""
+    func = facts.enclosing_function(loader)
+    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
+            or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+        return []
+    value = only_return(facts, func)
+    if not isinstance(value, cst.Tuple) or any(isinstance(el, cst.StarredElement) for el in value.elements):
+        return []
+    n = len(value.elements)
+    index = next((i for i, el in enumerate(value.elements) if el.value is loader
+                  or isinstance(el.value, cst.Name) and facts.value_of(el.value) is loader), None)
+    if index is None:
+        return []
+    uses: list[cst.Name] = []
+    for use in facts.uses(func.name.value):
+        call = facts.parent(use)
+        if not (isinstance(call, cst.Call) and call.func is use):
+            continue
+        picked = facts.parent(call)
+        if isinstance(picked, cst.Subscript) and picked.value is call and _literal_index(picked) in (index, index - n):
+            bound = facts.parent(picked)
+            if isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0].target, cst.Name):
+                name = bound.targets[0].target.value
+                uses += [u for u in facts.uses(name) if facts.value_of(u) is picked]
+            continue
+        for candidate in _tuple_bound_names(facts, call):
+            uses += [u for u in facts.uses(candidate) if facts.unpacked_from(u) == (call, index, n)]
+    return uses
+
+
+def _tuple_bound_names(facts: Facts, call: cst.Call) -> set[str]:
+    """The names a tuple-unpacking assignment of `call`'s value binds (`a, b = f(...)`)."""
+    bound = facts.parent(call)
+    if not isinstance(bound, cst.Assign) or bound.value is not call:
+        return set()
+    return {n for t in bound.targets if isinstance(t.target, (cst.Tuple, cst.List)) for n in bound_names(t.target)}
+
+
+def _literal_index(sub: cst.Subscript) -> int | None:
+    """`k` of `x[k]` / `x[-k]` with one integer literal index."""
+    if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+        return None
+    value = sub.slice[0].slice.value
+    sign = 1
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        sign, value = -1, value.expression
+    return sign * int(value.evaluated_value) if isinstance(value, cst.Integer) else None
 
 
 _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)

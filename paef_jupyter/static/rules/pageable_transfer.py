@@ -144,11 +144,15 @@ class PageableTransfer(Rule):
             if placement.on_device:
                 return
             owner = loop.facts
-            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) else "a later cell"
+            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) \
+                else "a later cell" if owner is not self.facts else "the module-level loop"
             bound = self.facts.parent(node)
             if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
                 bound = self.facts.parent(bound)
                 name = f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
+            elif isinstance(bound, cst.Element):  # `return DataLoader(...), DataLoader(...)`
+                func = self.facts.enclosing_function(node)
+                name = f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
             else:
                 name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
             self._pageable(node, name, [], [], False, placement.unseen,
