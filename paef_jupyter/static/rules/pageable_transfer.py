@@ -16,6 +16,7 @@ from ._support import (
     batches_are_tensors,
     branch_keyword,
     consumer_loops,
+    drawn_batches,
     iterated,
     iterated_name,
     keyword_arg,
@@ -136,8 +137,9 @@ class PageableTransfer(Rule):
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if given and not _is_false(pin):
             return
-        for loop in loops_fed(self.facts, node):
-            moves = self._batch_moves(loop)
+        fed: list[tuple[Loop, set[str] | None]] = [(loop, None) for loop in loops_fed(self.facts, node)]
+        for loop, batch in fed + [(loop, batch) for loop, batch in drawn_batches(self.facts, node)]:
+            moves = self._batch_moves(loop, batch=batch)
             if not moves:
                 continue
             placement = dataset_placement(self.facts, node)
@@ -313,12 +315,18 @@ class PageableTransfer(Rule):
 
     # --- facts ---------------------------------------------------------------------------
 
-    def _batch_moves(self, loop: Loop, zipped: int | None = None) -> list[cst.Call]:
+    def _batch_moves(self, loop: Loop, zipped: int | None = None, batch: set[str] | None = None) -> list[cst.Call]:
         """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them); for a
-        loop over `zip(...)`, on the batches of its argument `zipped` only."""
+        loop over `zip(...)`, on the batches of its argument `zipped` only; for a loop drawing them
+        with `next(...)`, on the names given (`batch`)."""
         assert isinstance(loop.node, cst.For)
         facts = loop.facts
-        batch = set(bound_names(loop.node.target)) if zipped is None else _zipped_batch(loop.node, zipped)
+        if batch is not None:
+            batch = set(batch)
+        elif zipped is None:
+            batch = set(bound_names(loop.node.target))
+        else:
+            batch = _zipped_batch(loop.node, zipped)
         if isinstance(loop.node.iter, cst.Call) and isinstance(loop.node.iter.func, cst.Name) and loop.node.iter.func.value == "enumerate":
             target = loop.node.target
             if isinstance(target, cst.Tuple) and target.elements and isinstance(target.elements[0].value, cst.Name):
