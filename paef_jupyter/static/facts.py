@@ -111,6 +111,13 @@ _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads
 # Module methods that return the module itself.
 _SAME_OBJECT_METHODS = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half", "double"})
 _PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
+
+
+def _torch_pair(call: cst.BaseExpression) -> bool:
+    """`y.max(dim=1)` unpacked into two names: only torch spells the axis `dim` (NumPy, pandas
+    and JAX say `axis`), and its `max`/`sort`/`topk`... along a dim return (values, indices)."""
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _PAIRED_RESULTS \
+        and any(a.keyword is not None and a.keyword.value == "dim" for a in call.args)
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 # Methods and attributes whose result may share the receiver's memory (a view, or the receiver
 # itself when nothing needs converting: `.to(d)`, `.float()`, `.cpu()`, `.contiguous()`).
@@ -1594,7 +1601,8 @@ class Facts:
         if d.value is not None:
             return self.kind(d.value)
         if d.element is not None and not d.augmented:
-            return self.kind(d.element)
+            kind = self.kind(d.element)
+            return Kind.TENSOR if kind is Kind.UNKNOWN and _torch_pair(d.element) else kind
         if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
             return Kind.TENSOR
         if d.unpacked is not None:
