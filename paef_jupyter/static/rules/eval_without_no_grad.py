@@ -630,7 +630,8 @@ class EvalWithoutNoGrad(Rule):
         ran: an earlier statement of the same block (or of a block around it, inside the loop
         that holds both) binds it outright, or a `for` around `at` binds it as its target. The
         values of that binding, of every write between it and `at` (a branch's `x = x.cuda()`, an
-        `append`) and of the writes of each loop left on the way (they reach its next iteration).
+        `append`) and of every write of each compound statement left on the way (a loop's later
+        writes reach its next iteration; a `with ... as`, a `try` body before its handler).
         None when a path may reach `at` with the loop's value: no such binding before the
         statement holding the loop, or a write this cannot follow (`del`, `import`, `global`)."""
         facts = self.facts
@@ -654,17 +655,18 @@ class EvalWithoutNoGrad(Rule):
             owner = facts.parent(block)
             if isinstance(owner, cst.For) and block is owner.body and name in bound_names(owner.target):
                 return values + [owner.iter]
-            if isinstance(owner, (cst.For, cst.While)):
-                if any(a is owner for a in facts.ancestors(loop.node)):
-                    return None  # out of the pass: what the loop bound on the previous one may be read
-                back = self._writes_of_name(owner.body, name)  # the body's later writes reach the next iteration
-                if back is None:
-                    return None
-                values += back[0]
             outer = next((a for a in facts.ancestors(block) if isinstance(a, cst.BaseCompoundStatement)
                           and isinstance(facts.parent(a), (cst.IndentedBlock, cst.Module))), None)
             if outer is None or isinstance(outer, (cst.FunctionDef, cst.ClassDef)):
                 return None
+            if isinstance(outer, (cst.For, cst.While)) and any(a is outer for a in facts.ancestors(loop.node)):
+                return None  # out of the pass: what the loop bound on the previous one may be read
+            # Every write of the statement the block belongs to may come first: a loop body's later
+            # writes reach its next iteration, a `with`'s `as`, a `try`'s body before its handler.
+            around = self._writes_of_name(outer, name)
+            if around is None:
+                return None
+            values += around[0]
             stmt = outer
 
     def _writes_of_name(self, stmt: cst.CSTNode, name: str) -> tuple[list[cst.BaseExpression], bool] | None:
