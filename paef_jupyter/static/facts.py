@@ -1552,12 +1552,6 @@ class Facts:
         d = self._reaching_def(name)
         return d.unpacked if d is not None and d.order < self.order(name) else None
 
-    def unpacked_from(self, name: cst.Name) -> "tuple[cst.Call, int, int] | None":
-        """(call, index, length) when the binding of `name` read here takes element `index` of
-        what a call returns (`tr_loader, val_loader = init_dataset(opt)`)."""
-        d = self._reaching_def(name)
-        return d.unpacked if d is not None and d.order < self.order(name) else None
-
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
