@@ -77,8 +77,8 @@ for episode in range(40):
     policy_losses, value_losses = [], []
     for log_prob, value, R in zip(log_probs, values, returns):  # paef: ok elementwise-loop
         advantage = R - value.item()  # paef: refuse host-sync
-        policy_losses.append(-log_prob * advantage)
-        value_losses.append(F.smooth_l1_loss(value.squeeze(), R))
+        policy_losses.append(-log_prob * advantage)  # paef: ok list-to-tensor
+        value_losses.append(F.smooth_l1_loss(value.squeeze(), R))  # paef: expect list-to-tensor
     optimizer.zero_grad()
     loss = torch.stack(policy_losses).sum() + torch.stack(value_losses).sum()
     loss.backward()

@@ -67,7 +67,7 @@ def edit_distance(a, b):
 
 
 def greedy_decode(log_probs, lengths):
-    best = log_probs.argmax(-1).cpu()
+    best = log_probs.argmax(-1).cpu()  # paef: ok host-sync
     out = []
     for b in range(best.shape[0]):
         seq, prev = [], 0

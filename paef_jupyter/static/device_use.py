@@ -313,8 +313,8 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             live = facts.namespace[expr.value]
             return type(live).__module__ == "numpy" or isinstance(live, (int, float, list))
         value = facts.value_of(expr)
-        if value is None:
-            return _batch_of_host_loader(facts, expr)
+        if value is None:  # a loop's batch: of a host loader here, or a field left where a sibling is moved
+            return _batch_of_host_loader(facts, expr) or unmoved_batch_field(facts, expr)
         return on_host(facts, value, depth - 1)
     return False
 

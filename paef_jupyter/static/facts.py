@@ -71,6 +71,10 @@ _RANDOM_METHODS = frozenset({
 # Constructors of random-number objects: every method call on one draws or changes its state.
 _RANDOM_OBJECT_PREFIXES = ("numpy.random.", "random.", "torch.distributions.", "torch.Generator",
                            "torch.random.")
+# Calls that read the items of an iterable argument (a list of tensors summed, stacked, zipped).
+_CONTAINER_READERS = frozenset({"sum", "list", "tuple", "set", "dict", "sorted", "min", "max", "any", "all", "zip",
+                                "enumerate", "iter", "next", "map", "filter", "stack", "cat", "vstack", "hstack",
+                                "concatenate", "mean", "array", "tensor", "as_tensor"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 _PURE_BUILTINS = frozenset({
     "len", "range", "list", "dict", "tuple", "set", "frozenset", "sorted", "sum", "min", "max",
@@ -107,6 +111,13 @@ _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads
 # Module methods that return the module itself.
 _SAME_OBJECT_METHODS = frozenset({"to", "cuda", "cpu", "train", "eval", "float", "half", "double"})
 _PAIRED_RESULTS = frozenset({"max", "min", "topk", "sort", "kthvalue", "mode", "median", "cummax", "cummin"})
+
+
+def _torch_pair(call: cst.BaseExpression) -> bool:
+    """`y.max(dim=1)` unpacked into two names: only torch spells the axis `dim` (NumPy, pandas
+    and JAX say `axis`), and its `max`/`sort`/`topk`... along a dim return (values, indices)."""
+    return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _PAIRED_RESULTS \
+        and any(a.keyword is not None and a.keyword.value == "dim" for a in call.args)
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
 # Methods and attributes whose result may share the receiver's memory (a view, or the receiver
 # itself when nothing needs converting: `.to(d)`, `.float()`, `.cpu()`, `.contiguous()`).
@@ -256,7 +267,7 @@ class Facts:
         self._order: dict[cst.CSTNode, int] = {}
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
-        self._mutated_cache: dict[Loop, frozenset[str]] = {}
+        self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -744,14 +755,23 @@ class Facts:
         return frozenset(n for n in names if n in self._defs or not (
             n in self._modules or n in self.prior.aliases or isinstance(self.namespace.get(n), types.ModuleType)))
 
-    def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None) -> frozenset[str]:
+    def mutated_in_loop(self, loop: Loop, except_call: cst.Call | None = None,
+                        attribute_owners: bool = True) -> frozenset[str]:
         """Names whose object a loop iteration may change without rebinding them: receivers of
         methods not known to only read (`metric.add_batch(...)`, `buf.push(x)`), what such an
         object was built from (`sched.step()` changes the optimizer it wraps), arguments of
-        calls that may change them, and what this unit's functions called from the loop change."""
+        calls that may change them, and what this unit's functions called from the loop change.
+
+        With `attribute_owners=False`, an attribute passed to a function this analysis cannot see
+        (`loss(out, n=opt.n_support)`, imported) does not count as changing its owner when this
+        unit never binds, stores into or calls a method of that attribute (`_plain_attribute`):
+        the callee gets the attribute's value (an option), not `opt`. A visible function that
+        changes its parameter keeps the owner. For graph flow only (eval-without-no-grad); loop
+        invariance, which guards rewrites, keeps the owner (the value may be a list the callee changes)."""
         if loop.facts is not self:  # a helper's unit asking about its caller's loop
-            return loop.facts.mutated_in_loop(loop, except_call)
-        cached = self._mutated_cache.get(loop) if except_call is None else None
+            return loop.facts.mutated_in_loop(loop, except_call, attribute_owners)
+        key = (loop, attribute_owners)
+        cached = self._mutated_cache.get(key) if except_call is None else None
         if cached is not None:
             return cached
         out: set[str] = set()
@@ -767,11 +787,11 @@ class Facts:
                         out |= self.names_written(func.body) - _own_locals(func)
                         work.append(func.body)
                 if call is not except_call:
-                    self._note_mutations(call, out)
+                    self._note_mutations(call, out, attribute_owners)
         out |= self._changed_through_aliases(loop)
         result = frozenset(out)
         if except_call is None:
-            self._mutated_cache[loop] = result
+            self._mutated_cache[key] = result
         return result
 
     def _changed_through_aliases(self, loop: Loop) -> set[str]:
@@ -839,7 +859,7 @@ class Facts:
         return isinstance(func, cst.Attribute) and self.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY) \
             and func.attr.value not in SHARING_METHODS and not is_inplace_method(func.attr.value)
 
-    def _note_mutations(self, call: cst.Call, out: set[str]) -> None:
+    def _note_mutations(self, call: cst.Call, out: set[str], attribute_owners: bool = True) -> None:
         func = call.func
         if isinstance(func, cst.Attribute):
             root = root_name(func.value)
@@ -852,10 +872,55 @@ class Facts:
                     out |= self._built_from(made)
         if self._leaves_arguments(call):
             return
+        unseen = not attribute_owners and not self._local_callees(call) \
+            and not (isinstance(call.func, (cst.Name, cst.Attribute)) and self._function_at(call.func) is not None)
         for arg in call.args:
             root = root_name(arg.value)
-            if root is not None and not isinstance(arg.value, cst.Call):
+            if root is not None and not isinstance(arg.value, cst.Call) \
+                    and not (unseen and self._plain_attribute(arg.value)):
                 out.add(root)
+
+    def _plain_attribute(self, expr: cst.BaseExpression) -> bool:
+        """`opt.num_support_tr`: an attribute of a name (through attributes only) that this unit
+        never binds, stores into (`opt.x[k] = v`, `opt.x.y = v`) or calls a method of
+        (`opt.x.append(v)`): an option read, whose owner a call given it cannot reach."""
+        if not isinstance(expr, cst.Attribute):
+            return False
+        inner: cst.BaseExpression = expr
+        while isinstance(inner, cst.Attribute):
+            inner = inner.value
+        if not isinstance(inner, cst.Name):
+            return False
+        dotted = self.code(expr)
+        for node in self.walk(self.module):
+            if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+                text = self.code(node.target)
+            elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+                text = self.code(node.func.value)
+            elif isinstance(node, cst.Del):
+                text = self.code(node.target)
+            elif isinstance(node, cst.Attribute) and self.code(node) == dotted:
+                if self._read_as_container(node):
+                    return False
+                continue
+            else:
+                continue
+            if text == dotted or text.startswith((dotted + ".", dotted + "[")):
+                return False
+        return True
+
+    def _read_as_container(self, node: cst.Attribute) -> bool:
+        """`opt.x[k]`, `for v in opt.x`, `*opt.x`, `sum(opt.x)`: the value is read for what it holds."""
+        parent = self.parent(node)
+        if isinstance(parent, cst.Subscript) and parent.value is node or isinstance(parent, (cst.StarredElement, cst.Element)):
+            return True
+        if isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is node:
+            return True
+        call = self.parent(parent) if isinstance(parent, cst.Arg) and parent.value is node else None
+        if isinstance(call, cst.Call) and isinstance(parent, cst.Arg):
+            name = (self.qualified_name(call.func) or self.code(call.func)).rsplit(".", 1)[-1]
+            return parent.star != "" or name in _CONTAINER_READERS
+        return False
 
     def _imported(self, name: str) -> bool:
         """A module (or a name imported from one) rather than an object the loop could change."""
@@ -1481,6 +1546,12 @@ class Facts:
         d = self._reaching_def(name)
         return d.element if d is not None and d.order < self.order(name) else None
 
+    def unpacked_from(self, name: cst.Name) -> "tuple[cst.Call, int, int] | None":
+        """(call, index, length) when the binding of `name` read here takes element `index` of
+        what a call returns (`tr_loader, val_loader = init_dataset(opt)`)."""
+        d = self._reaching_def(name)
+        return d.unpacked if d is not None and d.order < self.order(name) else None
+
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
@@ -1524,7 +1595,8 @@ class Facts:
         if d.value is not None:
             return self.kind(d.value)
         if d.element is not None and not d.augmented:
-            return self.kind(d.element)
+            kind = self.kind(d.element)
+            return Kind.TENSOR if kind is Kind.UNKNOWN and _torch_pair(d.element) else kind
         if d.augmented and self.kind(d.element) is Kind.TENSOR:  # type: ignore[arg-type]
             return Kind.TENSOR
         if d.unpacked is not None:

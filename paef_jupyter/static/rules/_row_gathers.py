@@ -29,8 +29,19 @@ def row_gather(facts: Facts, elt: cst.BaseExpression, var: str, count: str,
     `var` of other tensors (`idx[i]`, `lengths[i] - 1`, or a name standing for such a row,
     `per_row`: `j` of `enumerate(t)` is `t[i]`), numbers and names the row does not change."""
     parts: list[cst.BaseExpression] = []
+    trailing = 0  # full slices after the indices (`x[b, idx[b], :]`): kept as they are after the gather
     node = elt
-    while isinstance(node, cst.Subscript):
+    if isinstance(node, cst.Subscript):
+        elements = list(node.slice)
+        while elements and _full_slice(elements[-1].slice):
+            elements.pop()
+            trailing += 1
+        if trailing and (not elements or not all(isinstance(el.slice, cst.Index) for el in elements)):
+            return None
+        if trailing:
+            parts = [el.slice.value for el in elements]  # type: ignore[union-attr]
+            node = node.value
+    while isinstance(node, cst.Subscript) and not trailing:
         if not all(isinstance(el.slice, cst.Index) for el in node.slice):
             return None
         parts = [el.slice.value for el in node.slice] + parts  # type: ignore[union-attr]
@@ -46,7 +57,12 @@ def row_gather(facts: Facts, elt: cst.BaseExpression, var: str, count: str,
     rows = f"torch.arange({count}, device={data}.device)"
     sources = tuple(s.value for p in parts[1:] for s in facts.walk(p)
                     if isinstance(s, cst.Subscript) and facts.names_read(s.slice[0]) == {var})
-    return RowGather(node, sources, f"{data}[{', '.join([rows, *rest])}]")  # type: ignore[list-item]
+    return RowGather(node, sources, f"{data}[{', '.join([rows, *rest, *[':'] * trailing])}]")  # type: ignore[list-item]
+
+
+def _full_slice(part: cst.BaseSlice) -> bool:
+    """`:` (every index of a dimension)."""
+    return isinstance(part, cst.Slice) and part.lower is None and part.upper is None and part.step is None
 
 
 def _reads_row(facts: Facts, expr: cst.BaseExpression, var: str, per_row: dict[str, str]) -> bool:
@@ -62,6 +78,9 @@ def _whole(facts: Facts, expr: cst.BaseExpression, var: str, per_row: dict[str, 
         if expr.value in per_row:
             return per_row[expr.value]
         return None if expr.value == var else facts.code(expr)
+    scalar = _scalar_of(expr)
+    if scalar is not None and scalar.value in per_row:  # `j.item()`, `int(j)`, legacy `j.data[0]`: the row's one value
+        return per_row[scalar.value]
     if isinstance(expr, cst.Attribute):
         return None if facts.names_read(expr) & ({var} | set(per_row)) else facts.code(expr)
     if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
@@ -74,6 +93,22 @@ def _whole(facts: Facts, expr: cst.BaseExpression, var: str, per_row: dict[str, 
             return None
         op = facts.code(expr.operator).strip()
         return f"{_grouped(expr.left, left)} {op} {_grouped(expr.right, right)}"
+    return None
+
+
+def _scalar_of(expr: cst.BaseExpression) -> cst.Name | None:
+    """`j` of `j.item()`, `int(j)` and of `j.data[0]` (PyTorch 0.3's spelling of a 1-element value)."""
+    if isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) \
+            and expr.func.attr.value == "item" and isinstance(expr.func.value, cst.Name):
+        return expr.func.value
+    if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "int" \
+            and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.Name):
+        return expr.args[0].value
+    if isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+            and isinstance(expr.slice[0].slice.value, cst.Integer) and expr.slice[0].slice.value.value == "0" \
+            and isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "data" \
+            and isinstance(expr.value.value, cst.Name):
+        return expr.value.value
     return None
 
 

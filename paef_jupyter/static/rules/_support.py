@@ -461,14 +461,20 @@ def iterated(loop: Loop) -> cst.BaseExpression | None:
     if not isinstance(loop.node, cst.For):
         return None
     it: cst.BaseExpression = loop.node.iter
-    if isinstance(it, cst.Name):
-        it = _progress_bar_of(loop, it) or _bar_bound_to(loop, it) or it
-    while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args:
-        func = it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value
-        if func not in _WRAPPERS:
-            return None
-        it = it.args[0].value
+    for _ in range(_WRAPPED_NAMES):  # `tr_iter = iter(loader)` then `for batch in tqdm(tr_iter):`
+        if isinstance(it, cst.Name):
+            it = _progress_bar_of(loop, it) or _bar_bound_to(loop, it) or it
+        if not isinstance(it, cst.Call):
+            return it
+        while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args:
+            func = it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value
+            if func not in _WRAPPERS:
+                return None
+            it = it.args[0].value
     return it
+
+
+_WRAPPED_NAMES = 3  # names bound to a wrapper call followed from a loop's iterable
 
 
 def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
@@ -1110,6 +1116,10 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     parent = facts.parent(loader)
     if isinstance(parent, cst.DictComp) and parent.value is loader:
         return _entries_fed(facts, parent)
+    returned = _returned_element_uses(facts, loader)
+    if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
+        return [loop for loop in facts.loops if iterated(loop) in returned] \
+            + [loop for loop in _fed_through_arguments([(facts, u) for u in returned])]
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -1122,6 +1132,183 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
             uses += [(later, u) for u in later.uses(name) if later.reads_global(u)]
             loops += [loop for loop in loops_over(later, name) if loop.function is None]
     return loops + [loop for loop in _fed_through_arguments(uses) if loop not in loops]
+
+
+def drawn_batches(facts: Facts, loader: cst.Call) -> list[tuple[Loop, set[str]]]:
+    """Loops that draw this loader's batches one at a time: `x, y = next(it)` or
+    `data_gen.__next__()` in the loop's body, where the iterator name is bound once in the loop's
+    function, before the loop, to `iter(L)` / `L.__iter__()` or to a call of a generator function
+    of this unit that yields the batches of its parameter (ODE-Net's `inf_generator(train_loader)`),
+    and `L` holds the loader (bound to it here, or unpacked from the tuple a helper returns). Each
+    loop comes with the names its `next` statements bind (the batch)."""
+    parent = facts.parent(loader)
+    direct = [u for u in facts.uses(parent.targets[0].target.value) if facts.value_of(u) is loader] \
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name) else []
+    found: list[tuple[Loop, set[str]]] = []
+    for use in direct + _returned_element_uses(facts, loader):
+        made = _iterator_over(facts, use)
+        bound = facts.parent(made) if made is not None else None
+        if not (isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0].target, cst.Name)):
+            continue
+        for draw in facts.uses(bound.targets[0].target.value):
+            if facts.value_of(draw) is not made:
+                continue
+            taken = _drawn_into(facts, draw)
+            loops = facts.enclosing_loops(draw)
+            if taken is None or not loops or not isinstance(loops[0].node, cst.For) \
+                    or facts.enclosing_function(loops[0].node) is not facts.enclosing_function(made) \
+                    or any(a is loops[0].node for a in facts.ancestors(made)):
+                continue
+            for i, (loop, batch) in enumerate(found):
+                if loop is loops[0]:
+                    found[i] = (loop, batch | taken)
+                    break
+            else:
+                found.append((loops[0], taken))
+    return found
+
+
+def _iterator_over(facts: Facts, use: cst.Name) -> cst.Call | None:
+    """The call making an iterator over what `use` holds: `iter(use)`, `use.__iter__()`, or a
+    generator function of this unit (one parameter given `use`) that yields that iterable's items."""
+    parent = facts.parent(use)
+    if isinstance(parent, cst.Attribute) and parent.value is use and parent.attr.value == "__iter__":
+        call = facts.parent(parent)
+        return call if isinstance(call, cst.Call) and not call.args else None
+    arg = parent
+    call = facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and arg.keyword is None and not arg.star else None
+    if not isinstance(call, cst.Call) or len(call.args) != 1 or not isinstance(call.func, cst.Name):
+        return None
+    if call.func.value == "iter" and facts.qualified_name(call.func) in (None, "builtins.iter"):
+        return call
+    func = facts._function_at(call.func)
+    if not isinstance(func, cst.FunctionDef) or len(func.params.params) != 1 or func.params.posonly_params:
+        return None
+    owner = facts.owner_of(func)
+    return call if _yields_items_of(owner, func, func.params.params[0].name.value) else None
+
+
+def _yields_items_of(facts: Facts, func: cst.FunctionDef, param: str) -> bool:
+    """Every `yield` of `func` gives the next item of an iterator over `param` (`yield
+    iterator.__next__()` / `yield next(iterator)` with every binding of `iterator` an `iter(param)` /
+    `param.__iter__()`), or an item of a `for` over `param` (`for x in param: yield x`)."""
+    yields = [n for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Yield)]
+    if not yields or param in facts.names_written(func.body):
+        return False
+    for y in yields:
+        value = y.value
+        if isinstance(value, cst.From) or value is None:
+            return False
+        if isinstance(value, cst.Name) and _for_target_over(facts, y, value.value, param):
+            continue
+        it = _next_of(value)
+        sources = facts.value_sources(it) if it is not None else None
+        if not sources or not all(_iter_of_name(s, param) for s in sources):
+            return False
+    return True
+
+
+def _for_target_over(facts: Facts, node: cst.CSTNode, name: str, param: str) -> bool:
+    """`node` sits in `for <name> in <param>:` (the loop's whole target)."""
+    for anc in facts.ancestors(node):
+        if isinstance(anc, cst.For) and isinstance(anc.target, cst.Name) and anc.target.value == name \
+                and isinstance(anc.iter, cst.Name) and anc.iter.value == param:
+            return True
+        if isinstance(anc, cst.FunctionDef):
+            return False
+    return False
+
+
+def _next_of(expr: cst.BaseExpression) -> cst.Name | None:
+    """`it` of `next(it)` / `it.__next__()`."""
+    if not isinstance(expr, cst.Call):
+        return None
+    if isinstance(expr.func, cst.Name) and expr.func.value == "next" and len(expr.args) == 1 \
+            and isinstance(expr.args[0].value, cst.Name) and expr.args[0].keyword is None and not expr.args[0].star:
+        return expr.args[0].value
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "__next__" and not expr.args \
+            and isinstance(expr.func.value, cst.Name):
+        return expr.func.value
+    return None
+
+
+def _iter_of_name(expr: cst.BaseExpression, param: str) -> bool:
+    """`iter(param)` / `param.__iter__()`."""
+    if not isinstance(expr, cst.Call):
+        return False
+    if isinstance(expr.func, cst.Name) and expr.func.value == "iter" and len(expr.args) == 1:
+        arg = expr.args[0].value
+        return isinstance(arg, cst.Name) and arg.value == param
+    return isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "__iter__" and not expr.args \
+        and isinstance(expr.func.value, cst.Name) and expr.func.value.value == param
+
+
+def _drawn_into(facts: Facts, draw: cst.Name) -> set[str] | None:
+    """The names `x, y = next(draw)` / `batch = draw.__next__()` binds (one whole statement)."""
+    call: cst.CSTNode | None = facts.parent(draw)
+    if isinstance(call, cst.Arg):
+        call = facts.parent(call)
+    elif isinstance(call, cst.Attribute):
+        call = facts.parent(call)
+    if not isinstance(call, cst.Call) or _next_of(call) is not draw:
+        return None
+    bound = facts.parent(call)
+    if not isinstance(bound, cst.Assign) or bound.value is not call:
+        return None
+    return {n for t in bound.targets for n in bound_names(t.target)}
+
+
+def _returned_element_uses(facts: Facts, loader: cst.Call) -> list[cst.Name]:
+    """Reads, in this unit, of a name bound to element k of a call of the module-level function
+    whose only `return` is a tuple literal holding `loader` at k (directly or through a name bound
+    to it once): `tr, val, test = init_dataset(opt)` or `test = init_dataset(opt)[-1]`. Only a
+    read whose reaching binding is that element counts (a name rebound later holds another value)."""
+    func = facts.enclosing_function(loader)
+    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
+            or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+        return []
+    value = only_return(facts, func)
+    if not isinstance(value, cst.Tuple) or any(isinstance(el, cst.StarredElement) for el in value.elements):
+        return []
+    n = len(value.elements)
+    index = next((i for i, el in enumerate(value.elements) if el.value is loader
+                  or isinstance(el.value, cst.Name) and facts.value_of(el.value) is loader), None)
+    if index is None:
+        return []
+    uses: list[cst.Name] = []
+    for use in facts.uses(func.name.value):
+        call = facts.parent(use)
+        if not (isinstance(call, cst.Call) and call.func is use):
+            continue
+        picked = facts.parent(call)
+        if isinstance(picked, cst.Subscript) and picked.value is call and _literal_index(picked) in (index, index - n):
+            bound = facts.parent(picked)
+            if isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0].target, cst.Name):
+                name = bound.targets[0].target.value
+                uses += [u for u in facts.uses(name) if facts.value_of(u) is picked]
+            continue
+        for candidate in _tuple_bound_names(facts, call):
+            uses += [u for u in facts.uses(candidate) if facts.unpacked_from(u) == (call, index, n)]
+    return uses
+
+
+def _tuple_bound_names(facts: Facts, call: cst.Call) -> set[str]:
+    """The names a tuple-unpacking assignment of `call`'s value binds (`a, b = f(...)`)."""
+    bound = facts.parent(call)
+    if not isinstance(bound, cst.Assign) or bound.value is not call:
+        return set()
+    return {n for t in bound.targets if isinstance(t.target, (cst.Tuple, cst.List)) for n in bound_names(t.target)}
+
+
+def _literal_index(sub: cst.Subscript) -> int | None:
+    """`k` of `x[k]` / `x[-k]` with one integer literal index."""
+    if len(sub.slice) != 1 or not isinstance(sub.slice[0].slice, cst.Index):
+        return None
+    value = sub.slice[0].slice.value
+    sign = 1
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        sign, value = -1, value.expression
+    return sign * int(value.evaluated_value) if isinstance(value, cst.Integer) else None
 
 
 _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)

@@ -31,6 +31,9 @@ _PAIRED_RESULTS = frozenset({"topk", "sort", "kthvalue", "mode", "median", "max"
 _LIKE = frozenset({"zeros_like", "empty_like", "ones_like", "full_like", "clone"})
 # In-place scatters along a row: one per row becomes one into the flattened tensor.
 _ROW_SCATTERS = frozenset({"index_add_", "scatter_add_", "index_copy_", "index_fill_", "scatter_"})
+# Builtins and methods of Python data turning one item into one number (`ord(ch)`, `chars.index(ch)`).
+_ELEMENT_BUILTINS = frozenset({"builtins.ord", "builtins.int", "builtins.float"})
+_LOOKUPS = frozenset({"index", "get", "find"})
 # Python builtins that fold an iterable, and the op each applies per element.
 _FOLD_OPS = {"sum": "+", "max": "comparison", "min": "comparison", "any": "truth test", "all": "truth test"}
 _BUILTIN_FOLDS = frozenset(f"builtins.{name}" for name in _FOLD_OPS)
@@ -58,6 +61,8 @@ class ElementwiseLoop(Rule):
     def visit_For(self, node: cst.For) -> bool | None:
         outer = self._range(node)
         if outer is None:
+            if self._appended_row_gather(node):
+                return False
             counted = self._counting(node)
             if counted is None:
                 counted = self._accumulating(node)
@@ -238,6 +243,7 @@ class ElementwiseLoop(Rule):
             return None
         first = stores[0]
         accumulate = isinstance(self.facts.parent(first), cst.AugAssign)
+        computed = any(isinstance(getattr(self.facts.parent(t), "value", None), cst.Call) for t in stores)
         self.report(
             node,
             f"this loop writes one element of `{self.facts.code(first.value)}` per iteration (`{self.facts.code(first)}`): "
@@ -245,6 +251,8 @@ class ElementwiseLoop(Rule):
             fix=Fix(description="collect the indices (and values) in Python lists in the loop, then write them with one "
                     "advanced index after it: " + ("`t.index_put_((torch.tensor(rows), torch.tensor(cols)), "
                     "torch.ones(len(rows)), accumulate=True)` (repeated indices add up)" if accumulate else
+                    "`t[torch.tensor(rows)] = torch.tensor(values)`, or build the tensor from the list at once "
+                    "(`torch.tensor([chars.index(c) for c in string])`)" if computed else
                     "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
         )
         return False
@@ -387,9 +395,14 @@ class ElementwiseLoop(Rule):
                         for c in self.facts.calls_in(small.value))
 
     def _element_value(self, value: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
-        """A number, a loop value, or a Python item at loop values (`labels[i]`, `self.vocab.index[w]`)."""
+        """A number, a loop value, or a Python item at loop values (`labels[i]`, `self.vocab.index[w]`),
+        also through a lookup on Python data (`all_characters.index(string[c])`, `ord(s[i])`)."""
         if isinstance(value, (cst.Integer, cst.Float)) or isinstance(value, cst.Name) and value.value in bound:
             return True
+        if isinstance(value, cst.Call) and value.args and not any(a.star or a.keyword for a in value.args) \
+                and self._python_lookup(value.func, bound | written):
+            return all(isinstance(a.value, (cst.SimpleString, cst.Integer, cst.Float))
+                       or self._element_value(a.value, bound, written) for a in value.args)
         table = value.value if isinstance(value, cst.Subscript) else None
         while isinstance(table, cst.Attribute) and isinstance(table.value, (cst.Name, cst.Attribute)):
             table = table.value if not self._is_tensor(table) else None
@@ -397,6 +410,18 @@ class ElementwiseLoop(Rule):
             and not self._is_tensor(value.value) \
             and all(isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name) and el.slice.value.value in bound
                     for el in value.slice)
+
+    def _python_lookup(self, func: cst.BaseExpression, changing: set[str]) -> bool:
+        """`ord`/`int`/`float`, or `.index`/`.get`/`.find` of a Python string, list or dict the
+        loop does not change (`all_characters.index`, `self.vocab.get`): one Python value per element."""
+        if (self.facts.qualified_name(func) or "") in _ELEMENT_BUILTINS:
+            return True
+        if not (isinstance(func, cst.Attribute) and func.attr.value in _LOOKUPS):
+            return False
+        owner = func.value
+        return isinstance(owner, (cst.Name, cst.Attribute)) and root_name(owner) not in changing \
+            and self.facts.kind(owner) in (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.UNKNOWN) and not self._is_tensor(owner) \
+            and not (isinstance(owner, cst.Name) and owner.value in self.facts.functions)
 
     def _sum_target(self, name: cst.Name) -> bool:
         """`total` of `total += v`, or either `total` of `total = total + v`."""
@@ -1131,20 +1156,69 @@ class ElementwiseLoop(Rule):
             return var, f"len({self.facts.code(arg)})", {row: self.facts.code(arg)}
         return None
 
-    def _stacked_row_gather(self, node: cst.Call, elt: cst.BaseExpression, var: str, count: str,
-                            per_row: dict[str, str]) -> bool:
+    def _appended_row_gather(self, node: cst.For) -> bool:
+        """`vectors = []`, `for b, index in enumerate(idx): vectors.append(x[b, index, :])`, then
+        `torch.stack(vectors)` (capsule networks' masking): the loop form of the comprehension
+        `_stacked_row_gather` reads, when the list is made empty right before the loop and its
+        only other use is that one `torch.stack` along the first dimension. (Over a `range`, the
+        loop is an element loop of the general check already.)"""
+        body = _statements(node)
+        small = body[0].body[0] if body is not None and len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) \
+            and len(body[0].body) == 1 else None
+        call = small.value if isinstance(small, cst.Expr) else None
+        if node.orelse is not None or not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
+                                           and call.func.attr.value == "append" and isinstance(call.func.value, cst.Name)
+                                           and len(call.args) == 1 and not call.args[0].star):
+            return False
+        rows = self._rows_counted(node)  # type: ignore[arg-type]
+        stack = self._stacked_once(call.func.value.value, node) if rows is not None else None
+        if rows is None or stack is None:
+            return False
+        elt, var = self._through_lambda(call.args[0].value, rows[0])
+        return self._stacked_row_gather(node, elt, var, rows[1], rows[2],
+                                        shown=f"`{self.facts.code(call)}` for each row, then `{self.facts.code(stack)}`,")
+
+    def _stacked_once(self, name: str, loop: cst.For) -> cst.Call | None:
+        """The `torch.stack(name)` (first dimension) that is the only use of `name` besides the
+        loop's `append`, when the statement right before the loop binds `name = []`."""
+        block = self.facts.parent(loop)
+        stmts = list(block.body) if isinstance(block, (cst.IndentedBlock, cst.Module)) else []
+        at = next((i for i, st in enumerate(stmts) if st is loop), 0)
+        before = stmts[at - 1] if at > 0 else None
+        made = before.body[0] if isinstance(before, cst.SimpleStatementLine) and len(before.body) == 1 else None
+        if not (isinstance(made, cst.Assign) and len(made.targets) == 1 and isinstance(made.targets[0].target, cst.Name)
+                and made.targets[0].target.value == name and isinstance(made.value, cst.List) and not made.value.elements):
+            return None
+        scope = self.facts.enclosing_function(loop)
+        uses = [u for u in self.facts.uses(name) if self.facts.enclosing_function(u) is scope
+                and self.facts.order(u) > self.facts.order(loop)]
+        inside = [u for u in uses if any(a is loop for a in self.facts.ancestors(u))]
+        after = [u for u in uses if u not in inside]
+        if len(inside) != 1 or len(after) != 1:
+            return None
+        arg = self.facts.parent(after[0])
+        stack = self.facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is after[0] and arg.keyword is None else None
+        if not isinstance(stack, cst.Call) or self.facts.qualified_name(stack.func) != "torch.stack" or stack.args[0] is not arg:
+            return None
+        dim = stack.args[1].value if len(stack.args) > 1 else None
+        return stack if dim is None or isinstance(dim, cst.Integer) and dim.value == "0" and len(stack.args) == 2 else None
+
+    def _stacked_row_gather(self, node: cst.Call | cst.For, elt: cst.BaseExpression, var: str, count: str,
+                            per_row: dict[str, str], shown: str = "") -> bool:
         """`torch.stack([h[i, idx[i]] for i in range(B)])` (SR-GNN's last-item pick, a per-row
-        target gather): an index op per row, where one advanced index picks every row's."""
+        target gather): an index op per row, where one advanced index picks every row's. Over
+        `enumerate` of an index tensor (`per_row`), a subscript with several indices can only be a
+        tensor's (or an array's, whose kind is known) even when its kind is not known."""
         found = row_gather(self.facts, elt, var, count, per_row)
         if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.UNKNOWN) for s in found.sources):
             return False
         if not self._is_tensor(found.data) and not (  # a model's output unpacked (`hidden, _ = self.gru(x)`)
-                self.facts.kind(found.data) is Kind.UNKNOWN and any(self._is_tensor(s) for s in found.sources)):
+                self.facts.kind(found.data) is Kind.UNKNOWN and (any(self._is_tensor(s) for s in found.sources) or per_row)):
             return False
         self.report(
             node,
-            f"`{self.facts.code(node)}` picks from `{self.facts.code(found.data)}` one row at a time in Python: an indexing "
-            "op (a kernel launch on a GPU) per row, then a copy to stack them",
+            f"{shown or '`' + self.facts.code(node) + '`'} picks from `{self.facts.code(found.data)}` one row at a time in "
+            "Python: an indexing op (a kernel launch on a GPU) per row, then a copy to stack them",
             fix=Fix(description=f"pick every row at once with one advanced index: `{found.gather}` (the same values in the "
                     f"same order when each row's index is one number; for several per row, index rows with "
                     f"`torch.arange(...)[:, None]`; and when the {count} rows are all of the index tensor's)",

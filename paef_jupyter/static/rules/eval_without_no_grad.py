@@ -10,7 +10,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
 from ..types import Kind
-from ..names import bound_names, mutated_names, root_name
+from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
@@ -555,13 +555,14 @@ class EvalWithoutNoGrad(Rule):
                 bind(n, bound_names(n.target), n.iter)
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 bind(n, bound_names(n.asname.name), n.item)
-        produced = set(loop.writes) | self.facts.mutated_in_loop(loop)
+        produced = set(loop.writes) | self.facts.mutated_in_loop(loop, attribute_owners=False)  # graphs reach no option's owner
         produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
         func = loop.function
         if func is not None:
             produced.add(func.name.value)
         shared = _declared(self.facts, func, cst.Global) if func is not None else set()
         seen: set[Key] = set()
+        followed: set[tuple[int, str]] = set()
         work = list(read_at)  # (name, where it is read): a read after the loop sees the loop's value unless rebound
         while work:
             (scope, name), at = work.pop()
@@ -574,7 +575,14 @@ class EvalWithoutNoGrad(Rule):
                 return True  # a `global` the loop binds: any call of its function may come before this read
             if (values is None or (scope, name) in accumulated or self._read_before_rebound(loop, at, values)) \
                     and name in produced and visible:
-                return True  # its value from the loop is still the one read (or added to)
+                if (id(at), name) in followed:
+                    continue
+                rebound = self._bound_in_pass(loop, at, name)
+                if rebound is None:
+                    return True  # its value from the loop is still the one read (or added to)
+                followed.add((id(at), name))  # `l, acc = loss(...)` right before `l.backward()`: that value
+                work.extend((key(value, read), value) for value in rebound for read in self._graph_names(value))
+                continue
             if (scope, name) in seen:
                 continue
             seen.add((scope, name))
@@ -616,6 +624,76 @@ class EvalWithoutNoGrad(Rule):
         return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS
                    and (root := root_name(c.func.value)) is not None and root not in local and root != "self"
                    for c in self.facts.calls_in(loop.node.body))
+
+    def _bound_in_pass(self, loop: Loop, at: cst.CSTNode, name: str) -> list[cst.BaseExpression] | None:
+        """What `name` read at `at` may hold when every path to `at` rebinds it after the loop last
+        ran: an earlier statement of the same block (or of a block around it, inside the loop
+        that holds both) binds it outright, or a `for` around `at` binds it as its target. The
+        values of that binding, of every write between it and `at` (a branch's `x = x.cuda()`, an
+        `append`) and of every write of each compound statement left on the way (a loop's later
+        writes reach its next iteration; a `with ... as`, a `try` body before its handler).
+        None when a path may reach `at` with the loop's value: no such binding before the
+        statement holding the loop, or a write this cannot follow (`del`, `import`, `global`)."""
+        facts = self.facts
+        if facts.enclosing_function(at) is not loop.function or any(a is loop.node for a in facts.ancestors(at)):
+            return None
+        values: list[cst.BaseExpression] = []
+        stmt = facts.statement_of(at)
+        while True:
+            block = facts.parent(stmt)
+            if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+                return None
+            for prev in reversed(list(block.body[:block.body.index(stmt)])):
+                if prev is loop.node or any(a is prev for a in facts.ancestors(loop.node)):
+                    return None
+                found = self._writes_of_name(prev, name)
+                if found is None:
+                    return None
+                values += found[0]
+                if found[1]:
+                    return values
+            owner = facts.parent(block)
+            if isinstance(owner, cst.For) and block is owner.body and name in bound_names(owner.target):
+                return values + [owner.iter]
+            outer = next((a for a in facts.ancestors(block) if isinstance(a, cst.BaseCompoundStatement)
+                          and isinstance(facts.parent(a), (cst.IndentedBlock, cst.Module))), None)
+            if outer is None or isinstance(outer, (cst.FunctionDef, cst.ClassDef)):
+                return None
+            if isinstance(outer, (cst.For, cst.While)) and any(a is outer for a in facts.ancestors(loop.node)):
+                return None  # out of the pass: what the loop bound on the previous one may be read
+            # Every write of the statement the block belongs to may come first: a loop body's later
+            # writes reach its next iteration, a `with`'s `as`, a `try`'s body before its handler.
+            around = self._writes_of_name(outer, name)
+            if around is None:
+                return None
+            values += around[0]
+            stmt = outer
+
+    def _writes_of_name(self, stmt: cst.CSTNode, name: str) -> tuple[list[cst.BaseExpression], bool] | None:
+        """(values written to `name` in `stmt`, whether `stmt` rebinds it outright: a plain
+        assignment line); None for a write whose value this cannot name."""
+        values: list[cst.BaseExpression] = []
+        replaces = False
+        for node in self.facts.walk(stmt, into_scopes=False):
+            if name not in set(writes_of(node)):
+                continue
+            parent = self.facts.parent(node)
+            if isinstance(node, cst.AssignTarget) and isinstance(parent, cst.Assign):
+                paired = [v for names, v in _paired(node.target, parent.value) if name in names]
+                values += paired or [parent.value]
+                replaces |= bool(paired) and isinstance(stmt, cst.SimpleStatementLine)
+            elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)) and node.value is not None:
+                values.append(node.value)
+                replaces |= isinstance(node, cst.AnnAssign) and isinstance(stmt, cst.SimpleStatementLine)
+            elif isinstance(node, cst.For):
+                values.append(node.iter)
+            elif isinstance(node, cst.WithItem):
+                values.append(node.item)
+            elif isinstance(node, cst.Call) and not (isinstance(node.func, cst.Name) and node.func.value == "next"):
+                values += [a.value for a in node.args]
+            else:
+                return None
+        return values, replaces
 
     def _read_before_rebound(self, loop: Loop, at: cst.CSTNode, values: list[cst.BaseExpression]) -> bool:
         """`at` reads the name after the loop, in its function, with no binding of the name

@@ -6,7 +6,7 @@ import libcst as cst
 
 from ...model import Edit, Fix, Severity
 from ..dataset_placement import dataset_placement, passed_on_device
-from ..device_use import cuda_condition, host_tensors, is_device_move
+from ..device_use import cuda_condition, host_tensors, is_accelerator_device, is_device_move, may_be_cuda_tensor_type
 from ..facts import Facts, Loop
 from ..names import bound_names, mutated_names, root_name
 from ..types import Kind, kind_of_value
@@ -16,6 +16,7 @@ from ._support import (
     batches_are_tensors,
     branch_keyword,
     consumer_loops,
+    drawn_batches,
     iterated,
     iterated_name,
     keyword_arg,
@@ -137,19 +138,24 @@ class PageableTransfer(Rule):
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if given and not _is_false(pin):
             return
-        for loop in loops_fed(self.facts, node):
-            moves = self._batch_moves(loop)
+        fed: list[tuple[Loop, set[str] | None]] = [(loop, None) for loop in loops_fed(self.facts, node)]
+        for loop, batch in fed + [(loop, batch) for loop, batch in drawn_batches(self.facts, node)]:
+            moves = self._batch_moves(loop, batch=batch)
             if not moves:
                 continue
             placement = dataset_placement(self.facts, node)
             if placement.on_device:
                 return
             owner = loop.facts
-            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) else "a later cell"
+            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) \
+                else "a later cell" if owner is not self.facts else "the module-level loop"
             bound = self.facts.parent(node)
             if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
                 bound = self.facts.parent(bound)
                 name = f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
+            elif isinstance(bound, cst.Element):  # `return DataLoader(...), DataLoader(...)`
+                func = self.facts.enclosing_function(node)
+                name = f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
             else:
                 name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
             self._pageable(node, name, [], [], False, placement.unseen,
@@ -236,6 +242,10 @@ class PageableTransfer(Rule):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copies are made by {moved}, which this "
                            "rewrite leaves as they are: give them `non_blocking=True` there so the pinned copy "
                            "overlaps compute")
+        elif not blocking and all(_is_copy_into(m) for m in moves):
+            description = (f"pin the batches (`pin_memory={pin_value}`): `{self.facts.code(moves[0])}` then copies from "
+                           "pinned memory, directly; it still waits for the copy unless given `non_blocking=True`, "
+                           "which this rewrite leaves to you (the buffer must not be read on the host meanwhile)")
         elif not blocking and any(not is_device_move(self.facts, m) for m in moves):
             description = (f"pin the batches (`pin_memory={pin_value}`); the copy itself is made inside "
                            f"`{self.facts.code(moves[0].func)}`, which this rewrite leaves as it is: give its "
@@ -310,22 +320,30 @@ class PageableTransfer(Rule):
 
     # --- facts ---------------------------------------------------------------------------
 
-    def _batch_moves(self, loop: Loop, zipped: int | None = None) -> list[cst.Call]:
+    def _batch_moves(self, loop: Loop, zipped: int | None = None, batch: set[str] | None = None) -> list[cst.Call]:
         """`.to(device)` / `.cuda()` calls on the loop's batches (or names unpacked from them); for a
-        loop over `zip(...)`, on the batches of its argument `zipped` only."""
+        loop over `zip(...)`, on the batches of its argument `zipped` only; for a loop drawing them
+        with `next(...)`, on the names given (`batch`)."""
         assert isinstance(loop.node, cst.For)
         facts = loop.facts
-        batch = set(bound_names(loop.node.target)) if zipped is None else _zipped_batch(loop.node, zipped)
+        if batch is not None:
+            batch = set(batch)
+        elif zipped is None:
+            batch = set(bound_names(loop.node.target))
+        else:
+            batch = _zipped_batch(loop.node, zipped)
         if isinstance(loop.node.iter, cst.Call) and isinstance(loop.node.iter.func, cst.Name) and loop.node.iter.func.value == "enumerate":
             target = loop.node.target
             if isinstance(target, cst.Tuple) and target.elements and isinstance(target.elements[0].value, cst.Name):
                 batch.discard(target.elements[0].value.value)  # the step counter
         moves: list[cst.Call] = []
         for n in facts.walk(loop.node.body, into_scopes=False):
-            if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and not isinstance(n.value, cst.Call):
+            if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and _part_of(n.value):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
             if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(_moved(facts, n)) in batch:
+                moves.append(n)
+            elif isinstance(n, cst.Call) and _copied_into_device_buffer(facts, n, batch):
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
@@ -356,6 +374,36 @@ class PageableTransfer(Rule):
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _copied_into_device_buffer(facts: Facts, call: cst.Call, batch: set[str]) -> bool:
+    """`input_A.copy_(batch['A'])` (CycleGAN): a batch copied into a preallocated buffer that every
+    binding of its name makes on the GPU (a `torch.cuda.FloatTensor` type, a factory given an
+    accelerator `device=`, a device move), a host-to-device copy like `.to(device)`."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "copy_" and isinstance(func.value, cst.Name)
+            and call.args and call.args[0].keyword is None and _root(call.args[0].value) in batch):
+        return False
+    sources = facts.value_sources(func.value)
+    return bool(sources) and all(isinstance(v, cst.Call) and _makes_on_device(facts, v) for v in sources)
+
+
+def _part_of(value: cst.BaseExpression) -> bool:
+    """`batch`, `batch[0]`, `batch.x`, `(batch[0], batch[1])`: the batch's own tensors (pinned with
+    it), not a new host tensor computed from them (`0.9 * avg + 0.1 * x`), which pinning cannot help."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return all(_part_of(el.value) for el in value.elements)
+    return isinstance(value, (cst.Name, cst.Subscript, cst.Attribute))
+
+
+def _is_copy_into(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "copy_"
+
+
+def _makes_on_device(facts: Facts, call: cst.Call) -> bool:
+    device = keyword_arg(call, "device")
+    return may_be_cuda_tensor_type(facts, call.func) or is_device_move(facts, call) \
+        or device is not None and is_accelerator_device(facts, device.value)
 
 
 def _zipped_batch(loop: cst.For, k: int) -> set[str]:
