@@ -516,6 +516,8 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             return True
         if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "memory_format":
             return True
+        if isinstance(node, cst.Call) and _cut_along_later_dim(facts, node):
+            return True
         parent = facts.parent(node)
         if isinstance(node, cst.Name) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
             value = assigned_value(facts, node)
@@ -524,6 +526,31 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in _passed_as(facts, node)):
                 return True  # `snapshot(weight.t())` for `def snapshot(t)`
     return False
+
+
+# Cuts of a tensor, with the position of their `dim` argument (after the tensor): pieces cut
+# along any dimension but the first are strided views (`qkv.chunk(3, dim=1)[0]`).
+_CUT_DIM_POSITION = {"chunk": 1, "split": 1, "tensor_split": 1, "split_with_sizes": 1, "unbind": 0, "select": 0}
+
+
+def _cut_along_later_dim(facts: Facts, call: cst.Call) -> bool:
+    """`call` cuts a tensor into pieces along a dimension that may not be the first:
+    `torch.chunk(t, 3, dim=1)`, `t.split(4, 1)`, `t.unbind(1)`, `t.select(2, 0)`,
+    `torch.hsplit`/`dsplit` (columns, depth); `dim` not a literal 0 counts as later."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else ""
+    if name in ("hsplit", "dsplit"):
+        return True
+    if name not in _CUT_DIM_POSITION:
+        return False
+    qualified = facts.qualified_name(func) or ""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if qualified.startswith("torch.") and qualified.count(".") == 1:
+        positional = positional[1:]  # `torch.chunk(t, ...)`: the tensor is the first argument
+    dim = keyword(call, "dim")
+    if dim is None and len(positional) > _CUT_DIM_POSITION[name]:
+        dim = positional[_CUT_DIM_POSITION[name]]
+    return dim is not None and not (isinstance(dim, cst.Integer) and dim.value == "0")
 
 
 def _passed_as(facts: Facts, name: cst.Name) -> list[cst.BaseExpression]:
