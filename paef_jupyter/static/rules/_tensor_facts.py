@@ -820,7 +820,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
-    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop):
+    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop) \
+            or _module_state_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -889,6 +890,36 @@ def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:
                 continue
             if changed in attrs:
                 return True
+    return False
+
+
+def reads_module_state(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` reads a module's own tensors (`bn.running_mean`, `model[1].running_var`,
+    `ema.avg`, `model.state_dict()[k]`): a forward pass in training mode, a hook or an
+    optimizer step changes them in place, without any assignment to a name."""
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Attribute) or (isinstance(node, cst.Subscript) and not isinstance(node.value, cst.Attribute)):
+            root = node.value
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.func if isinstance(root, cst.Call) else root.value
+            if isinstance(root, cst.Name) and root.value not in facts.aliases and facts.kind(root) is Kind.MODULE:
+                return True
+    return False
+
+
+def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads a module's tensors and the loop runs code that may change them: a module
+    call (batch-norm statistics, buffers a forward updates), a method of a module or an
+    optimizer (`opt.step()`), a function of the program."""
+    if not reads_module_state(facts, expr):
+        return False
+    for call in facts.calls_in(loop.node):
+        func = call.func
+        receiver = func.value if isinstance(func, cst.Attribute) else None
+        if facts.kind(func) is Kind.MODULE or (receiver is not None and facts.kind(receiver) is Kind.MODULE) \
+                or isinstance(func, cst.Attribute) and func.attr.value in ("step", "load_state_dict") \
+                or facts._callees(call):
+            return True
     return False
 
 
