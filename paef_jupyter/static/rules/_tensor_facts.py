@@ -169,7 +169,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     if explicit is not None:
         return dtype_name(facts, explicit)
     if facts.kind(call.func) is Kind.MODULE:
-        return _module_output_dtype(facts, call.func, "forward", depth)
+        return _module_output_dtype(facts, call.func, "forward", depth, call)
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
@@ -199,7 +199,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         method = func.attr.value
         receiver = func.value
         if facts.kind(receiver) is Kind.MODULE:
-            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth)
+            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth, call)
         if isinstance(receiver, cst.Name) and receiver.value == "self":
             return _own_method_dtype(facts, receiver, method, depth)
         if method in _EXACT_DTYPE_METHODS and not call.args:
@@ -244,19 +244,73 @@ def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> s
     return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 
-def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int) -> str | None:
-    """A live module computes in its parameters' floating dtype; from source, some float, unless
-    the module is an instance of a class of the program whose `method` provably returns an
-    integer or bool tensor (class indices: `self.fc(x).argmax(1)`, or `self.decode(logits)`)."""
+# torch.nn modules whose output has their input's dtype (integer codes stay integers).
+_DTYPE_KEEPING_MODULES = frozenset({
+    "Identity", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+    "ChannelShuffle", "ReLU", "ReLU6", "Hardtanh", "Threshold",
+})
+# Module names read as losses: a loss module's output is a float (an assumption on the name).
+_LOSS_NAMES = ("loss", "criterion")
+
+
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int,
+                         call: cst.Call | None = None) -> str | None:
+    """The dtype a module's `method` (its forward) gives: the floating dtype of a live module's
+    parameters; for a torch.nn module built in sight, its input's dtype when it keeps it
+    (`nn.Identity`, `nn.Flatten`, pooling: `call`'s first argument), else some float; for an
+    instance of a class of the program, the dtype its returns give (an input passed through takes
+    the argument's dtype), None when one is an integer, a bool or unknown through the input.
+    A module the analysis cannot see built (a parameter, `torch.jit.script(...)`, an import)
+    gives None (it may return indices), unless its name reads as a loss."""
+    argument = next((a.value for a in call.args if a.keyword is None and not a.star), None) if call is not None else None
+    found = _class_of_module(facts, module)
+    if found is not None:
+        dtypes = _returned_dtypes(facts, module, method, depth, argument)
+        if any(family(d) in (INT, BOOL) for d in dtypes) or None in _returned_dtypes(facts, module, method, depth, argument,
+                                                                                      passed_only=True):
+            return None
+        return FLOAT  # (a return of unknown dtype that is not the input: some float, an open assumption)
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
     if callable(parameters) and method == "forward":
         for p in parameters():
             if getattr(p, "is_floating_point", lambda: False)():
                 return str(p.dtype).removeprefix("torch.")
-    if any(family(d) in (INT, BOOL) for d in _returned_dtypes(facts, module, method, depth)):
-        return None
-    return FLOAT
+    built = _module_built_from(facts, module)
+    qualified = (facts.qualified_name(built.func) or "") if built is not None else ""
+    if qualified.startswith("torch.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        if qualified.rsplit(".", 1)[-1] in _DTYPE_KEEPING_MODULES or qualified == "torch.nn.Sequential":
+            kept = qualified == "torch.nn.Sequential" and built is not None and all(
+                isinstance(a.value, cst.Call) and (facts.qualified_name(a.value.func) or "").rsplit(".", 1)[-1]
+                not in _DTYPE_KEEPING_MODULES for a in built.args[-1:])
+            return FLOAT if kept else (dtype_of(facts, argument, depth + 1) if argument is not None else None)
+        return FLOAT
+    spelled = facts.code(module).lower()
+    return FLOAT if any(n in spelled.rsplit(".", 1)[-1] for n in _LOSS_NAMES) else None
+
+
+def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | None:
+    """The constructor call a module was built by, where the unit shows one: `nn.Identity()` for
+    `head = nn.Identity().to(device)`, the `self.head = ...` assignment of the class around."""
+    built: cst.BaseExpression | None = None
+    if isinstance(module, cst.Name):
+        built = assigned_value(facts, module)
+        if built is None:
+            earlier = earlier_value(facts, module)
+            facts, built = earlier if earlier is not None else (facts, None)
+    elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign) and any(
+            isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
+            and t.target.attr.value == module.attr.value for t in a.targets)]
+        built = values[0] if len(values) == 1 else None
+    while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
+            and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
+        built = built.func.value
+    return built if isinstance(built, cst.Call) else None
 
 
 def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
@@ -265,15 +319,49 @@ def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int)
     return dtypes.pop() if len(dtypes) == 1 else None
 
 
-def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int) -> list[str | None]:
-    """The dtype of each value `method` of `obj`'s class (a class of the program) returns."""
+def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int,
+                     argument: cst.BaseExpression | None = None, passed_only: bool = False) -> list[str | None]:
+    """The dtype of each value `method` of `obj`'s class (a class of the program) returns; a
+    value that passes the method's first input through (`torch.roll(x, 1)`, `x[..., :k]`) takes
+    the dtype of `argument`, what the call site gives (`passed_only`: only those values)."""
     found = _class_of_module(facts, obj)
     if found is None:
         return []
     owner, cls = found
     defined = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method), None)
-    return [dtype_of(owner, r.value, depth + 1) for r in owner.walk(defined.body)
-            if isinstance(r, cst.Return) and r.value is not None] if defined is not None else []
+    if defined is None:
+        return []
+    inputs = [p.name.value for p in defined.params.params[1:2]]
+    out = []
+    for r in owner.walk(defined.body):
+        if isinstance(r, cst.Return) and r.value is not None:
+            dtype = dtype_of(owner, r.value, depth + 1)
+            passed = dtype is None and _passed_through(r.value) in inputs
+            if passed:
+                dtype = dtype_of(facts, argument, depth + 1) if argument is not None else None
+            if passed or not passed_only:
+                out.append(dtype)
+    return out
+
+
+def _passed_through(expr: cst.BaseExpression) -> str | None:
+    """The name whose dtype `expr` keeps: `x` for `x`, `x[..., :k]`, `x.flip(0)`, `torch.roll(x, 1)`."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return expr.value
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_AS_INPUT:
+            receiver = expr.func.value
+            is_module = isinstance(receiver, cst.Name) and receiver.value in ("torch", "th")
+            if is_module and expr.args:
+                expr = expr.args[0].value
+            elif not is_module:
+                expr = receiver
+            else:
+                return None
+        else:
+            return None
 
 
 def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, cst.ClassDef] | None:
