@@ -307,6 +307,8 @@ def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | N
             isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
             and t.target.attr.value == module.attr.value for t in a.targets)]
         built = values[0] if len(values) == 1 else None
+    elif isinstance(module, cst.Call):
+        built = module  # `nn.Flatten()(codes)`
     while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value
@@ -370,7 +372,7 @@ def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, c
     if isinstance(module, cst.Name) and module.value == "self":
         cls = next((a for a in facts.ancestors(module) if isinstance(a, cst.ClassDef)), None)
         return (facts, cls) if cls is not None else None
-    built = assigned_value(facts, module) if isinstance(module, cst.Name) else None
+    built = assigned_value(facts, module) if isinstance(module, cst.Name) else module  # (`Net()(x)`)
     while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value  # `Net().to(device).eval()`: the same module
