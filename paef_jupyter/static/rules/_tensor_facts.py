@@ -495,36 +495,53 @@ def _build_index(facts: Facts) -> _Index:
         for name in mutated_names(node):
             index.mutations.setdefault(name, []).append(node)
         if isinstance(node, cst.Call):
-            changed = _library_changed_argument(facts, node)
-            if changed is not None:
+            for changed in _library_changed_names(facts, node):
                 index.mutations.setdefault(changed, []).append(node)
     return index
 
 
-def library_changed_argument(facts: Facts, call: cst.Call) -> cst.BaseExpression | None:
-    """The first argument, where a torch/NumPy function changes it in place:
-    `torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)` (in-place
-    functions end in `_`), `F.relu(h, inplace=True)`."""
-    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
-    if first is None:
-        return None
+# torch functions that update some of their arguments in place as a side effect: each with
+# the (position, keyword) of those arguments, and the flag (position, keyword, default) that
+# turns the update on. `F.batch_norm(x, mean, var, training=True)` updates the running
+# statistics, `F.embedding(ids, table, max_norm=1.0)` renormalises the table's rows.
+_STATE_UPDATES: dict[str, tuple[tuple[tuple[int, str], ...], tuple[int, str, bool]]] = {
+    "torch.nn.functional.batch_norm": (((1, "running_mean"), (2, "running_var")), (5, "training", False)),
+    "torch.nn.functional.instance_norm": (((1, "running_mean"), (2, "running_var")), (5, "use_input_stats", True)),
+    "torch.batch_norm": (((3, "running_mean"), (4, "running_var")), (5, "training", False)),
+    "torch.nn.functional.embedding": (((1, "weight"),), (3, "max_norm", False)),
+    "torch.nn.functional.embedding_bag": (((1, "weight"),), (3, "max_norm", False)),
+}
+
+
+def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments a torch/NumPy function changes in place: the first of an in-place
+    function (`torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)`:
+    they end in `_`; `F.relu(h, inplace=True)`), the running statistics `F.batch_norm` updates
+    when training, the table `F.embedding` renormalises with `max_norm`."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if not positional:
+        return []
     qualified = facts.qualified_name(call.func) or ""
+    if not qualified.startswith(("torch.", "numpy.")):
+        return []
+    if qualified in _STATE_UPDATES:
+        changed, (flag_at, flag, default) = _STATE_UPDATES[qualified]
+        value = keyword(call, flag) or (positional[flag_at] if flag_at < len(positional) else None)
+        if value is None and not default or isinstance(value, cst.Name) and value.value in ("False", "None"):
+            return []
+        return [v for at, kw in changed for v in [keyword(call, kw) or (positional[at] if at < len(positional) else None)]
+                if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    if not qualified.startswith(("torch.", "numpy.")) or not (inplace or is_inplace_method(qualified.rsplit(".", 1)[-1])):
-        return None
-    return first
+    return [positional[0]] if inplace or is_inplace_method(qualified.rsplit(".", 1)[-1]) else []
 
 
-def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
-    """The name whose object a torch/NumPy function changes through its first argument (see
-    `library_changed_argument`). A method call (`t.add_(x)`) changes its receiver, which
+def _library_changed_names(facts: Facts, call: cst.Call) -> list[str]:
+    """The names whose objects a torch/NumPy function changes through its arguments (see
+    `library_changed_arguments`). A method call (`t.add_(x)`) changes its receiver, which
     `mutated_names` already records."""
-    first = library_changed_argument(facts, call)
-    if first is None:
-        return None
-    root = root_name(first)
-    return None if root is None or root in facts.aliases else root  # `torch.relu_(torch.ones(2))`: a module
+    roots = [root_name(a) for a in library_changed_arguments(facts, call)]
+    return [r for r in roots if r is not None and r not in facts.aliases]  # `torch.relu_(torch.ones(2))`: a module
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -754,7 +771,7 @@ def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
         return False
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith(("torch.", "numpy.")):
-        return library_changed_argument(facts, call) is arg.value
+        return any(a is arg.value for a in library_changed_arguments(facts, call))
     if qualified.startswith(("builtins.", "math.")):
         return False
     if facts.kind(call.func) is Kind.MODULE:
