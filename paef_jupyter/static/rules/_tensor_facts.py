@@ -625,6 +625,10 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             return True
         if isinstance(node, cst.Call) and _cut_along_later_dim(facts, node):
             return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in facts.functions \
+                and any(may_be_strided(facts, r.value, depth + 1) for r in facts.walk(facts.functions[node.func.value].body)
+                        if isinstance(r, cst.Return) and r.value is not None):
+            return True  # `heads(qkv)[1]` for `def heads(t): return t.chunk(3, -1)`
         parent = facts.parent(node)
         if isinstance(node, cst.Name) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
             value = assigned_value(facts, node)
@@ -1000,11 +1004,18 @@ def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:
     return False
 
 
-def reads_module_state(facts: Facts, expr: cst.BaseExpression) -> bool:
+def reads_module_state(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     """`expr` reads a module's own tensors (`bn.running_mean`, `model[1].running_var`,
-    `ema.avg`, `model.state_dict()[k]`): a forward pass in training mode, a hook or an
-    optimizer step changes them in place, without any assignment to a name."""
+    `ema.avg`, `model.state_dict()[k]`), also through a name bound to them (`rm = bn.running_mean`,
+    `sd = model.state_dict()`): a forward pass in training mode, a hook or an optimizer step
+    changes them in place, without any assignment to a name."""
+    if depth > 4:
+        return False
     for node in facts.walk(expr):
+        if isinstance(node, cst.Name) and not (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+            value = assigned_value(facts, node)
+            if value is not None and reads_module_state(facts, value, depth + 1):
+                return True
         if isinstance(node, cst.Attribute) or (isinstance(node, cst.Subscript) and not isinstance(node.value, cst.Attribute)):
             root = node.value
             while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):

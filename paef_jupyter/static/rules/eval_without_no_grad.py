@@ -602,26 +602,30 @@ class EvalWithoutNoGrad(Rule):
 
     def _kept_on_self_for_backward(self, loop: Loop) -> bool:
         """A method's loop keeps what it builds on its object (`self.outs.append(...)`,
-        `self.cache[k] = out`, `self.last = out`) and another method of the class reads that
-        attribute and back-propagates (a distiller collecting teacher outputs, then `fit()`)."""
+        `self.cache[k] = out`, `self.last = out`), and a function (another method, a subclass's,
+        one given the object) or the script reads an attribute of that name and back-propagates
+        there (a distiller collecting teacher outputs, then `fit()`)."""
         func = loop.function
         block = self.facts.parent(func) if func is not None else None
-        cls = self.facts.parent(block) if isinstance(block, cst.IndentedBlock) else None
-        if not isinstance(cls, cst.ClassDef):
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(self.facts.parent(block), cst.ClassDef):
             return False
         kept = {_self_attribute(c.func.value) for c in self.facts.calls_in(loop.node.body)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS}
         kept |= {_self_attribute(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
                  for t in n.targets}
         kept.discard(None)
-        for method in cls.body.body:
-            if not isinstance(method, cst.FunctionDef) or method is func:
-                continue
-            reads = {_self_attribute(n) for n in self.facts.walk(method.body) if isinstance(n, cst.Attribute)}
-            if kept & reads and any(_back_propagates(self.facts, c) or _hands_to_backward(self.facts, c)
-                                    for c in self.facts.calls_in(method.body)):
-                return True
-        return False
+        if not kept:
+            return False
+        scopes: dict[FunctionNode | None, tuple[set[str], bool]] = {}  # attributes read, back-propagates
+        for n in self.facts.walk(self.facts.module):
+            if isinstance(n, cst.Attribute) and n.attr.value in kept or isinstance(n, cst.Call) and _back_propagates(self.facts, n):
+                scope = self.facts.enclosing_function(n)
+                if scope is func:
+                    continue
+                reads, backward = scopes.get(scope, (set(), False))
+                scopes[scope] = (reads | ({n.attr.value} if isinstance(n, cst.Attribute) else set()),
+                                 backward or isinstance(n, cst.Call))
+        return any(reads and backward for reads, backward in scopes.values())
 
     def _escapes_enclosing_function(self, loop: Loop) -> bool:
         """A loop in a nested function that binds a `nonlocal` name or stores into a name its
