@@ -26,9 +26,11 @@ def analyze(
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     title: str = "",
+    follow_imports: bool = False,
 ) -> Report:
-    """Static analysis of some cells/files. `namespace` is the live kernel namespace, if any."""
-    return analyze_units(units, namespace=namespace, rules=rules, title=title)
+    """Static analysis of some cells/files. `namespace` is the live kernel namespace, if any;
+    with `follow_imports`, the local modules the files import are read too."""
+    return analyze_units(units, namespace=namespace, rules=rules, title=title, follow_imports=follow_imports)
 
 
 def analyze_source(
@@ -84,7 +86,7 @@ def rewrite(
     review: list[list[Finding]] = [[] for _ in units]
     for _ in range(max_rounds):
         current = [replace(u, text=t) for u, t in zip(units, texts)]
-        report = analyze_units(current, namespace=namespace, rules=rules, follow_imports=True)
+        report = analyze(current, namespace=namespace, rules=rules, follow_imports=True)
         changed = False
         for i, unit in enumerate(current):
             mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
@@ -102,7 +104,7 @@ def rewrite(
 def analyze_rewritten(rewrites: Sequence[Rewrite], rules: Collection[str] | None = None) -> Report:
     """What is left to report in the rewritten units, read as `rewrite` read them (with the
     local modules they import), their own findings only."""
-    report = analyze_units([replace(r.unit, text=r.text) for r in rewrites], rules=rules, follow_imports=True)
+    report = analyze([replace(r.unit, text=r.text) for r in rewrites], rules=rules, follow_imports=True)
     keys = {r.unit.ref.key for r in rewrites}
     return replace(report, findings=tuple(f for f in report.findings if f.ref.key in keys))
 
