@@ -26,9 +26,11 @@ def analyze(
     namespace: Mapping[str, object] | None = None,
     rules: Collection[str] | None = None,
     title: str = "",
+    follow_imports: bool = False,
 ) -> Report:
-    """Static analysis of some cells/files. `namespace` is the live kernel namespace, if any."""
-    return analyze_units(units, namespace=namespace, rules=rules, title=title)
+    """Static analysis of some cells/files. `namespace` is the live kernel namespace, if any;
+    with `follow_imports`, the local modules the files import are read too."""
+    return analyze_units(units, namespace=namespace, rules=rules, title=title, follow_imports=follow_imports)
 
 
 def analyze_source(
@@ -76,14 +78,15 @@ def rewrite(
 ) -> list[Rewrite]:
     """Apply every automatic (proved-safe) fix, re-analysing until none is left: one fix can
     uncover another (a hoisted CPU result makes the tensor built from it loop-invariant).
-    `unsafe` also applies the fixes that need review."""
+    `unsafe` also applies the fixes that need review. The proofs read the local modules the
+    units import (a model class, a helper, a logger reading `__main__`), as `analyze_path` does."""
     texts = [u.text for u in units]
     applied: list[list[Finding]] = [[] for _ in units]
     skipped: list[list[Finding]] = [[] for _ in units]
     review: list[list[Finding]] = [[] for _ in units]
     for _ in range(max_rounds):
         current = [replace(u, text=t) for u, t in zip(units, texts)]
-        report = analyze(current, namespace=namespace, rules=rules)
+        report = analyze(current, namespace=namespace, rules=rules, follow_imports=True)
         changed = False
         for i, unit in enumerate(current):
             mine = [f for f in report.top(len(report.findings)) if f.ref.key == unit.ref.key]
@@ -96,6 +99,14 @@ def rewrite(
         if not changed:
             break
     return [Rewrite(u, t, tuple(a), tuple(s), tuple(r)) for u, t, a, s, r in zip(units, texts, applied, skipped, review)]
+
+
+def analyze_rewritten(rewrites: Sequence[Rewrite], rules: Collection[str] | None = None) -> Report:
+    """What is left to report in the rewritten units, read as `rewrite` read them (with the
+    local modules they import), their own findings only."""
+    report = analyze([replace(r.unit, text=r.text) for r in rewrites], rules=rules, follow_imports=True)
+    keys = {r.unit.ref.key for r in rewrites}
+    return replace(report, findings=tuple(f for f in report.findings if f.ref.key in keys))
 
 
 def analyze_path(path: str, rules: Collection[str] | None = None) -> Report:

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import sys
-from dataclasses import replace
 from typing import Iterable, Sequence
 
 from . import api
@@ -176,7 +175,7 @@ def _fix(args: argparse.Namespace) -> int:
             print(f"paef: the original is kept as {backup}", file=sys.stderr)
     elif args.output and not same_file(args.path, args.output):
         write_output(loaded, out, loaded.snapshot.data)
-    left = api.analyze([replace(r.unit, text=r.text) for r in rewrites], rules=args.rule)
+    left = api.analyze_rewritten(rewrites, rules=args.rule)
     print(f"paef: {_fix_summary(total, out, left)}", file=sys.stderr)
     for e in left.errors:
         print(terminal_safe(f"paef: {_where(e.ref.path, e.ref.cell, e.line)}: {e.message}"), file=sys.stderr)

@@ -1067,3 +1067,87 @@ def test_a_running_sum_read_out_of_sight_by_an_earlier_cell_is_not_rewritten() -
         found = [f for f in analyze(_cells(head + helper, loop), rules=["host-sync"]).findings
                  if f.ref.cell == 1 and f.fix and f.fix.edits]
         assert [f.fix.automatic for f in found] == ([True] if automatic else [False] * len(found)), helper
+
+
+PINN_MAIN = '''\
+import torch
+from physics import Solver
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = Solver().to(device)
+grid = [torch.linspace(0, 1, 5).view(-1, 1) + i for i in range(3)]
+residuals = []
+for t in grid:
+    r = model(t.to(device))
+    residuals.append(r.abs().mean())
+'''
+PINN_MODULE = '''\
+import torch
+from torch import nn
+
+
+class Solver(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Linear(1, 1)
+
+    def forward(self, t):
+{body}
+'''
+
+
+def test_paef_fix_reads_the_local_module_of_a_model_whose_forward_needs_grad(tmp_path: Path) -> None:
+    """`paef fix` proves its rewrites with the local modules the script imports, as `paef scan`
+    does: a model whose forward, in another module, differentiates its input (a physics-informed
+    residual) or keeps a hidden gradient is not wrapped in no_grad; a plain forward there is."""
+    bodies = {
+        "        t = t.requires_grad_(True)\n        u = self.net(t)\n"
+        "        return torch.autograd.grad(u.sum(), t, create_graph=True)[0] - u": False,
+        "        h = self.net(t)\n        h.retain_grad()\n        return h": False,
+        "        return self.net(t).tanh()": True,
+    }
+    for body, wrapped in bodies.items():
+        write(tmp_path, {"main.py": PINN_MAIN, "physics.py": PINN_MODULE.format(body=body)})
+        proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "fix", str(tmp_path / "main.py"), "-o",
+                               str(tmp_path / "fixed.py")], capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stderr
+        assert ("torch.no_grad()" in (tmp_path / "fixed.py").read_text()) is wrapped, body
+
+
+LOGGED_MAIN = '''\
+import torch
+from torch import nn
+from {module} import Logger
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]
+log = Logger()
+running_loss = 0.0
+for i, (x, y) in enumerate(data):
+    loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    running_loss += loss.item()
+    log.step(i)
+'''
+
+
+def test_a_running_sum_a_local_module_reads_off_main_is_not_rewritten(tmp_path: Path) -> None:
+    """A logger in a local module (or one it imports) reads the script's running loss through
+    `import __main__`, a caller's frame or `sys.modules['__main__']`: the device-side sum needs
+    review. A logger reading nothing of the script (near-miss) keeps the rewrite automatic."""
+    readers = {
+        "import __main__\n\n\nclass Logger:\n    def step(self, i):\n        print(i, __main__.running_loss)\n": False,
+        "import sys\n\n\nclass Logger:\n    def step(self, i):\n        print(i, sys._getframe(1).f_globals['running_loss'])\n": False,
+        "import sys\n\n\nclass Logger:\n    def step(self, i):\n        print(i, sys.modules['__main__'].running_loss)\n": False,
+        "from deep import Logger\n": False,
+        "class Logger:\n    def step(self, i):\n        print('step', i)\n": True,
+    }
+    for reader, automatic in readers.items():
+        write(tmp_path, {"main.py": LOGGED_MAIN.format(module="logger"), "logger.py": reader,
+                         "deep.py": "import __main__\n\n\nclass Logger:\n    def step(self, i):\n"
+                                    "        print(i, __main__.running_loss)\n"})
+        found = [f for f in analyze_path(str(tmp_path / "main.py"), rules=["host-sync"]).findings
+                 if f.fix is not None and f.fix.edits]
+        assert found and [f.fix.automatic for f in found] == [automatic] * len(found), reader

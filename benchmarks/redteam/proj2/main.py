@@ -4,6 +4,7 @@ import torch
 import prep
 from prep import normalise, set_scale, counted
 np.random.seed(0)
+torch.manual_seed(0)
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 raw = np.random.rand(6, 3).astype(np.float32)
 model = torch.nn.Linear(3, 1).to(device)

@@ -169,7 +169,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
     if explicit is not None:
         return dtype_name(facts, explicit)
     if facts.kind(call.func) is Kind.MODULE:
-        return _module_output_dtype(facts, call.func, "forward", depth)
+        return _module_output_dtype(facts, call.func, "forward", depth, call)
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith("torch."):
         last = qualified.rsplit(".", 1)[-1]
@@ -199,7 +199,7 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         method = func.attr.value
         receiver = func.value
         if facts.kind(receiver) is Kind.MODULE:
-            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth)
+            return _module_output_dtype(facts, receiver, "forward" if method == "__call__" else method, depth, call)
         if isinstance(receiver, cst.Name) and receiver.value == "self":
             return _own_method_dtype(facts, receiver, method, depth)
         if method in _EXACT_DTYPE_METHODS and not call.args:
@@ -244,19 +244,75 @@ def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> s
     return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 
-def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int) -> str | None:
-    """A live module computes in its parameters' floating dtype; from source, some float, unless
-    the module is an instance of a class of the program whose `method` provably returns an
-    integer or bool tensor (class indices: `self.fc(x).argmax(1)`, or `self.decode(logits)`)."""
+# torch.nn modules whose output has their input's dtype (integer codes stay integers).
+_DTYPE_KEEPING_MODULES = frozenset({
+    "Identity", "Flatten", "Unflatten", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+    "MaxPool1d", "MaxPool2d", "MaxPool3d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d",
+    "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
+    "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
+    "CircularPad1d", "CircularPad2d", "CircularPad3d", "Upsample", "PixelShuffle", "PixelUnshuffle",
+    "ChannelShuffle", "ReLU", "ReLU6", "Hardtanh", "Threshold",
+})
+# Module names read as losses: a loss module's output is a float (an assumption on the name).
+_LOSS_NAMES = ("loss", "criterion")
+
+
+def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, depth: int,
+                         call: cst.Call | None = None) -> str | None:
+    """The dtype a module's `method` (its forward) gives: the floating dtype of a live module's
+    parameters; for a torch.nn module built in sight, its input's dtype when it keeps it
+    (`nn.Identity`, `nn.Flatten`, pooling: `call`'s first argument), else some float; for an
+    instance of a class of the program, the dtype its returns give (an input passed through takes
+    the argument's dtype), None when one is an integer, a bool or unknown through the input.
+    A module the analysis cannot see built (a parameter, `torch.jit.script(...)`, an import)
+    gives None (it may return indices), unless its name reads as a loss."""
+    argument = next((a.value for a in call.args if a.keyword is None and not a.star), None) if call is not None else None
+    found = _class_of_module(facts, module)
+    if found is not None:
+        dtypes = _returned_dtypes(facts, module, method, depth, argument)
+        if any(family(d) in (INT, BOOL) for d in dtypes) or None in _returned_dtypes(facts, module, method, depth, argument,
+                                                                                      passed_only=True):
+            return None
+        return FLOAT  # (a return of unknown dtype that is not the input: some float, an open assumption)
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
     if callable(parameters) and method == "forward":
         for p in parameters():
             if getattr(p, "is_floating_point", lambda: False)():
                 return str(p.dtype).removeprefix("torch.")
-    if any(family(d) in (INT, BOOL) for d in _returned_dtypes(facts, module, method, depth)):
-        return None
-    return FLOAT
+    built = _module_built_from(facts, module)
+    qualified = (facts.qualified_name(built.func) or "") if built is not None else ""
+    if qualified.startswith("torch.nn.") and qualified.rsplit(".", 1)[-1][:1].isupper():
+        if qualified.rsplit(".", 1)[-1] in _DTYPE_KEEPING_MODULES or qualified == "torch.nn.Sequential":
+            kept = qualified == "torch.nn.Sequential" and built is not None and all(
+                isinstance(a.value, cst.Call) and (facts.qualified_name(a.value.func) or "").rsplit(".", 1)[-1]
+                not in _DTYPE_KEEPING_MODULES for a in built.args[-1:])
+            return FLOAT if kept else (dtype_of(facts, argument, depth + 1) if argument is not None else None)
+        return FLOAT
+    spelled = facts.code(module).lower()
+    return FLOAT if any(n in spelled.rsplit(".", 1)[-1] for n in _LOSS_NAMES) else None
+
+
+def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | None:
+    """The constructor call a module was built by, where the unit shows one: `nn.Identity()` for
+    `head = nn.Identity().to(device)`, the `self.head = ...` assignment of the class around."""
+    built: cst.BaseExpression | None = None
+    if isinstance(module, cst.Name):
+        built = assigned_value(facts, module)
+        if built is None:
+            earlier = earlier_value(facts, module)
+            facts, built = earlier if earlier is not None else (facts, None)
+    elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign) and any(
+            isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
+            and t.target.attr.value == module.attr.value for t in a.targets)]
+        built = values[0] if len(values) == 1 else None
+    elif isinstance(module, cst.Call):
+        built = module  # `nn.Flatten()(codes)`
+    while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
+            and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
+        built = built.func.value
+    return built if isinstance(built, cst.Call) else None
 
 
 def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
@@ -265,15 +321,49 @@ def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int)
     return dtypes.pop() if len(dtypes) == 1 else None
 
 
-def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int) -> list[str | None]:
-    """The dtype of each value `method` of `obj`'s class (a class of the program) returns."""
+def _returned_dtypes(facts: Facts, obj: cst.BaseExpression, method: str, depth: int,
+                     argument: cst.BaseExpression | None = None, passed_only: bool = False) -> list[str | None]:
+    """The dtype of each value `method` of `obj`'s class (a class of the program) returns; a
+    value that passes the method's first input through (`torch.roll(x, 1)`, `x[..., :k]`) takes
+    the dtype of `argument`, what the call site gives (`passed_only`: only those values)."""
     found = _class_of_module(facts, obj)
     if found is None:
         return []
     owner, cls = found
     defined = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method), None)
-    return [dtype_of(owner, r.value, depth + 1) for r in owner.walk(defined.body)
-            if isinstance(r, cst.Return) and r.value is not None] if defined is not None else []
+    if defined is None:
+        return []
+    inputs = [p.name.value for p in defined.params.params[1:2]]
+    out = []
+    for r in owner.walk(defined.body):
+        if isinstance(r, cst.Return) and r.value is not None:
+            dtype = dtype_of(owner, r.value, depth + 1)
+            passed = dtype is None and _passed_through(r.value) in inputs
+            if passed:
+                dtype = dtype_of(facts, argument, depth + 1) if argument is not None else None
+            if passed or not passed_only:
+                out.append(dtype)
+    return out
+
+
+def _passed_through(expr: cst.BaseExpression) -> str | None:
+    """The name whose dtype `expr` keeps: `x` for `x`, `x[..., :k]`, `x.flip(0)`, `torch.roll(x, 1)`."""
+    while True:
+        if isinstance(expr, cst.Name):
+            return expr.value
+        if isinstance(expr, cst.Subscript):
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _SAME_AS_INPUT:
+            receiver = expr.func.value
+            is_module = isinstance(receiver, cst.Name) and receiver.value in ("torch", "th")
+            if is_module and expr.args:
+                expr = expr.args[0].value
+            elif not is_module:
+                expr = receiver
+            else:
+                return None
+        else:
+            return None
 
 
 def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, cst.ClassDef] | None:
@@ -282,7 +372,7 @@ def _class_of_module(facts: Facts, module: cst.BaseExpression) -> tuple[Facts, c
     if isinstance(module, cst.Name) and module.value == "self":
         cls = next((a for a in facts.ancestors(module) if isinstance(a, cst.ClassDef)), None)
         return (facts, cls) if cls is not None else None
-    built = assigned_value(facts, module) if isinstance(module, cst.Name) else None
+    built = assigned_value(facts, module) if isinstance(module, cst.Name) else module  # (`Net()(x)`)
     while isinstance(built, cst.Call) and isinstance(built.func, cst.Attribute) \
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value  # `Net().to(device).eval()`: the same module
@@ -405,36 +495,53 @@ def _build_index(facts: Facts) -> _Index:
         for name in mutated_names(node):
             index.mutations.setdefault(name, []).append(node)
         if isinstance(node, cst.Call):
-            changed = _library_changed_argument(facts, node)
-            if changed is not None:
+            for changed in _library_changed_names(facts, node):
                 index.mutations.setdefault(changed, []).append(node)
     return index
 
 
-def library_changed_argument(facts: Facts, call: cst.Call) -> cst.BaseExpression | None:
-    """The first argument, where a torch/NumPy function changes it in place:
-    `torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)` (in-place
-    functions end in `_`), `F.relu(h, inplace=True)`."""
-    first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
-    if first is None:
-        return None
+# torch functions that update some of their arguments in place as a side effect: each with
+# the (position, keyword) of those arguments, and the flag (position, keyword, default) that
+# turns the update on. `F.batch_norm(x, mean, var, training=True)` updates the running
+# statistics, `F.embedding(ids, table, max_norm=1.0)` renormalises the table's rows.
+_STATE_UPDATES: dict[str, tuple[tuple[tuple[int, str], ...], tuple[int, str, bool]]] = {
+    "torch.nn.functional.batch_norm": (((1, "running_mean"), (2, "running_var")), (5, "training", False)),
+    "torch.nn.functional.instance_norm": (((1, "running_mean"), (2, "running_var")), (5, "use_input_stats", True)),
+    "torch.batch_norm": (((3, "running_mean"), (4, "running_var")), (5, "training", False)),
+    "torch.nn.functional.embedding": (((1, "weight"),), (3, "max_norm", False)),
+    "torch.nn.functional.embedding_bag": (((1, "weight"),), (3, "max_norm", False)),
+}
+
+
+def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments a torch/NumPy function changes in place: the first of an in-place
+    function (`torch.nn.init.constant_(w[:1], 0)`, `torch.relu_(h)`, `torch.Tensor.add_(t, 1)`:
+    they end in `_`; `F.relu(h, inplace=True)`), the running statistics `F.batch_norm` updates
+    when training, the table `F.embedding` renormalises with `max_norm`."""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if not positional:
+        return []
     qualified = facts.qualified_name(call.func) or ""
+    if not qualified.startswith(("torch.", "numpy.")):
+        return []
+    if qualified in _STATE_UPDATES:
+        changed, (flag_at, flag, default) = _STATE_UPDATES[qualified]
+        value = keyword(call, flag) or (positional[flag_at] if flag_at < len(positional) else None)
+        if value is None and not default or isinstance(value, cst.Name) and value.value in ("False", "None"):
+            return []
+        return [v for at, kw in changed for v in [keyword(call, kw) or (positional[at] if at < len(positional) else None)]
+                if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    if not qualified.startswith(("torch.", "numpy.")) or not (inplace or is_inplace_method(qualified.rsplit(".", 1)[-1])):
-        return None
-    return first
+    return [positional[0]] if inplace or is_inplace_method(qualified.rsplit(".", 1)[-1]) else []
 
 
-def _library_changed_argument(facts: Facts, call: cst.Call) -> str | None:
-    """The name whose object a torch/NumPy function changes through its first argument (see
-    `library_changed_argument`). A method call (`t.add_(x)`) changes its receiver, which
+def _library_changed_names(facts: Facts, call: cst.Call) -> list[str]:
+    """The names whose objects a torch/NumPy function changes through its arguments (see
+    `library_changed_arguments`). A method call (`t.add_(x)`) changes its receiver, which
     `mutated_names` already records."""
-    first = library_changed_argument(facts, call)
-    if first is None:
-        return None
-    root = root_name(first)
-    return None if root is None or root in facts.aliases else root  # `torch.relu_(torch.ones(2))`: a module
+    roots = [root_name(a) for a in library_changed_arguments(facts, call)]
+    return [r for r in roots if r is not None and r not in facts.aliases]  # `torch.relu_(torch.ones(2))`: a module
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
@@ -516,6 +623,12 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             return True
         if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "memory_format":
             return True
+        if isinstance(node, cst.Call) and _cut_along_later_dim(facts, node):
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in facts.functions \
+                and any(may_be_strided(facts, r.value, depth + 1) for r in facts.walk(facts.functions[node.func.value].body)
+                        if isinstance(r, cst.Return) and r.value is not None):
+            return True  # `heads(qkv)[1]` for `def heads(t): return t.chunk(3, -1)`
         parent = facts.parent(node)
         if isinstance(node, cst.Name) and not (isinstance(parent, cst.Attribute) and parent.attr is node):
             value = assigned_value(facts, node)
@@ -524,6 +637,31 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in _passed_as(facts, node)):
                 return True  # `snapshot(weight.t())` for `def snapshot(t)`
     return False
+
+
+# Cuts of a tensor, with the position of their `dim` argument (after the tensor): pieces cut
+# along any dimension but the first are strided views (`qkv.chunk(3, dim=1)[0]`).
+_CUT_DIM_POSITION = {"chunk": 1, "split": 1, "tensor_split": 1, "split_with_sizes": 1, "unbind": 0, "select": 0}
+
+
+def _cut_along_later_dim(facts: Facts, call: cst.Call) -> bool:
+    """`call` cuts a tensor into pieces along a dimension that may not be the first:
+    `torch.chunk(t, 3, dim=1)`, `t.split(4, 1)`, `t.unbind(1)`, `t.select(2, 0)`,
+    `torch.hsplit`/`dsplit` (columns, depth); `dim` not a literal 0 counts as later."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else ""
+    if name in ("hsplit", "dsplit"):
+        return True
+    if name not in _CUT_DIM_POSITION:
+        return False
+    qualified = facts.qualified_name(func) or ""
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    if qualified.startswith("torch.") and qualified.count(".") == 1:
+        positional = positional[1:]  # `torch.chunk(t, ...)`: the tensor is the first argument
+    dim = keyword(call, "dim")
+    if dim is None and len(positional) > _CUT_DIM_POSITION[name]:
+        dim = positional[_CUT_DIM_POSITION[name]]
+    return dim is not None and not (isinstance(dim, cst.Integer) and dim.value == "0")
 
 
 def _passed_as(facts: Facts, name: cst.Name) -> list[cst.BaseExpression]:
@@ -637,7 +775,7 @@ def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
         return False
     qualified = facts.qualified_name(call.func) or ""
     if qualified.startswith(("torch.", "numpy.")):
-        return library_changed_argument(facts, call) is arg.value
+        return any(a is arg.value for a in library_changed_arguments(facts, call))
     if qualified.startswith(("builtins.", "math.")):
         return False
     if facts.kind(call.func) is Kind.MODULE:
@@ -793,7 +931,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
-    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop):
+    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop) \
+            or _module_state_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -862,6 +1001,43 @@ def _own_state_changed(facts: Facts, expr: cst.BaseExpression) -> bool:
                 continue
             if changed in attrs:
                 return True
+    return False
+
+
+def reads_module_state(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` reads a module's own tensors (`bn.running_mean`, `model[1].running_var`,
+    `ema.avg`, `model.state_dict()[k]`), also through a name bound to them (`rm = bn.running_mean`,
+    `sd = model.state_dict()`): a forward pass in training mode, a hook or an optimizer step
+    changes them in place, without any assignment to a name."""
+    if depth > 4:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Name) and not (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+            value = assigned_value(facts, node)
+            if value is not None and reads_module_state(facts, value, depth + 1):
+                return True
+        if isinstance(node, cst.Attribute) or (isinstance(node, cst.Subscript) and not isinstance(node.value, cst.Attribute)):
+            root = node.value
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.func if isinstance(root, cst.Call) else root.value
+            if isinstance(root, cst.Name) and root.value not in facts.aliases and facts.kind(root) is Kind.MODULE:
+                return True
+    return False
+
+
+def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads a module's tensors and the loop runs code that may change them: a module
+    call (batch-norm statistics, buffers a forward updates), a method of a module or an
+    optimizer (`opt.step()`), a function of the program."""
+    if not reads_module_state(facts, expr):
+        return False
+    for call in facts.calls_in(loop.node):
+        func = call.func
+        receiver = func.value if isinstance(func, cst.Attribute) else None
+        if facts.kind(func) is Kind.MODULE or (receiver is not None and facts.kind(receiver) is Kind.MODULE) \
+                or isinstance(func, cst.Attribute) and func.attr.value in ("step", "load_state_dict") \
+                or facts._callees(call):
+            return True
     return False
 
 

@@ -14,7 +14,8 @@ from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_section import evaluation_sections, held_out_checks
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
-from ._support import grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, opaque_call, text_sinks, torch_alias
+from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
+                       text_sinks, torch_alias)
 from ._tensor_facts import rarely_runs
 from .base import Rule
 
@@ -491,6 +492,8 @@ class EvalWithoutNoGrad(Rule):
 
         if loop.function is not None and self._escapes_enclosing_function(loop):
             return True  # `nonlocal`/a closure's list: what the loop keeps outlives its function
+        if self._kept_on_self_for_backward(loop):
+            return True
 
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
         bindings: dict[str, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # every one, where it is
@@ -604,6 +607,33 @@ class EvalWithoutNoGrad(Rule):
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _kept_on_self_for_backward(self, loop: Loop) -> bool:
+        """A method's loop keeps what it builds on its object (`self.outs.append(...)`,
+        `self.cache[k] = out`, `self.last = out`), and a function (another method, a subclass's,
+        one given the object) or the script reads an attribute of that name and back-propagates
+        there (a distiller collecting teacher outputs, then `fit()`)."""
+        func = loop.function
+        block = self.facts.parent(func) if func is not None else None
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(self.facts.parent(block), cst.ClassDef):
+            return False
+        kept = {_self_attribute(c.func.value) for c in self.facts.calls_in(loop.node.body)
+                if isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS}
+        kept |= {_self_attribute(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
+                 for t in n.targets}
+        kept.discard(None)
+        if not kept:
+            return False
+        scopes: dict[FunctionNode | None, tuple[set[str], bool]] = {}  # attributes read, back-propagates
+        for n in self.facts.walk(self.facts.module):
+            if isinstance(n, cst.Attribute) and n.attr.value in kept or isinstance(n, cst.Call) and _back_propagates(self.facts, n):
+                scope = self.facts.enclosing_function(n)
+                if scope is func:
+                    continue
+                reads, backward = scopes.get(scope, (set(), False))
+                scopes[scope] = (reads | ({n.attr.value} if isinstance(n, cst.Attribute) else set()),
+                                 backward or isinstance(n, cst.Call))
+        return any(reads and backward for reads, backward in scopes.values())
 
     def _escapes_enclosing_function(self, loop: Loop) -> bool:
         """A loop in a nested function that binds a `nonlocal` name or stores into a name its
@@ -846,6 +876,13 @@ def _rebinds(stmt: cst.CSTNode, name: str) -> bool:
         return False
     targets = stmt.body[0].targets
     return len(targets) == 1 and isinstance(targets[0].target, cst.Name) and targets[0].target.value == name
+
+
+def _self_attribute(expr: cst.BaseExpression) -> str | None:
+    """`outs` for `self.outs` and `self.outs[k]`; None for anything else."""
+    while isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return expr.attr.value if isinstance(expr, cst.Attribute) and is_self_attr(expr, expr.attr.value) else None
 
 
 def _back_propagates(facts: Facts, call: cst.Call) -> bool:

@@ -984,6 +984,10 @@ class HostSync(Rule):
                 if isinstance(node, cst.Lambda) and total in unit.names_read(node.body) \
                         and total not in {p.name.value for p in node.params.params}:
                     return f"a lambda reads `{total}` (a callback a library may call mid-loop, where it is now a tensor)"
+        reader = _module_reading_main(self.facts)
+        if reader:
+            return f"the local module `{reader}` reads the script's variables by name (`__main__`, a caller's frame): " \
+                f"`{total}` may be read mid-loop, where it is now a tensor"
         if _exits_to_handler(self.facts, loop.node) or self._declared_outside(total, loop):
             return f"an exception leaving the loop (to a `try` around it, a `contextlib.suppress`, or out of its function) skips the read-back " \
                 f"after it, and what runs next sees `{total}` as a tensor"
@@ -1044,6 +1048,36 @@ class HostSync(Rule):
 # Builtins that read a namespace's variables by name, out of sight of a name-based analysis.
 _NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
                                 "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+# What lets a module read the variables of the script that imports it.
+_MAIN_READERS = frozenset({"__main__", "sys._getframe", "inspect.currentframe", "inspect.stack", "inspect.getouterframes",
+                           "sys.modules"})
+
+
+def _module_reading_main(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> str:
+    """The name of a local module the unit imports (directly or through another) that can read
+    the script's globals: it imports `__main__`, walks to a caller's frame, or looks the script
+    up in `sys.modules`. '' when none (or the unit was read without its local modules)."""
+    if facts.imports is None or depth > 2:
+        return ""
+    seen = set() if seen is None else seen
+    for target in facts.aliases.values():
+        module, name = facts.imports.module(target), target
+        if module is None and "." in target:
+            name = target.rsplit(".", 1)[0]
+            module = facts.imports.module(name)
+        if module is None or name in seen:
+            continue
+        seen.add(name)
+        if any(t == "__main__" or t.startswith("__main__.") for t in module.aliases.values()) or any(
+                (module.qualified_name(n) or "") in _MAIN_READERS for n in module.walk(module.module)
+                if isinstance(n, (cst.Attribute, cst.Name)) and not isinstance(module.parent(n), cst.Attribute)):
+            return name
+        found = _module_reading_main(module, depth + 1, seen)
+        if found:
+            return found
+    return ""
 
 
 def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:

@@ -15,6 +15,7 @@ from ..names import names_read, names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
     may_be_strided,
+    reads_module_state,
     CONVERT_METHOD,
     PYTHON_SCALAR_DTYPE,
     assigned_value,
@@ -709,8 +710,8 @@ class PingPong(Rule):
             assign = stmt.body[0]
             if len(assign.targets) == 1 and isinstance(assign.targets[0].target, cst.Name) and _flows_to(self.facts, node, assign.value):
                 target = assign.targets[0].target.value
-        if target is None:
-            return True
+        if target is None or reads_module_state(self.facts, copy.tensor):
+            return True  # (a module's buffer: a forward pass in training mode changes it in place)
         root = root_name(copy.tensor)
         return any(changed_in_place(self.facts, name, scope) or changed_after_unit(self.facts, name, scope)
                    for name in (target, root) if name is not None)

@@ -12,7 +12,7 @@ from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
-                            library_changed_argument, module_changes_input, mutated_in_place, rarely_runs,
+                            library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
 from ._support import hot_loop
@@ -43,6 +43,9 @@ _OPERATOR_METHODS = frozenset({f"__{p}{op}__" for op in ("add", "sub", "mul", "t
 # Legacy wrappers that return the tensor they are given (`return Variable(torch.zeros(1, n))`).
 IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variable.Variable"})
 # What tells one object from another equal one: hoisted, every iteration hands them the same object.
+# Methods that hand out a tensor's storage or its address: another tensor may be made on that
+# memory (`torch.empty(0).set_(t.untyped_storage())`), or the address compared between iterations.
+_STORAGE_READERS = frozenset({"untyped_storage", "storage", "_typed_storage", "data_ptr"})
 _IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
 # Builtins that call the function they are given on the items they are given.
@@ -669,7 +672,7 @@ class FactorySites:
             return param is None or mutated_in_place(self.facts, param, defined.body)
         qualified = self.facts.qualified_name(func) or ""
         if qualified.startswith(("torch.", "numpy.")):
-            return library_changed_argument(self.facts, call) is node  # `nn.init.normal_(torch.zeros(n))`
+            return any(a is node for a in library_changed_arguments(self.facts, call))  # `nn.init.normal_(torch.zeros(n))`
         if qualified.startswith(("math.", "builtins.")) or self.facts.kind(func) is Kind.MODULE:
             return False
         return not (isinstance(func, cst.Attribute) and (
@@ -818,6 +821,8 @@ class FactorySites:
                 return "return"
             if isinstance(parent, cst.Param) and parent.default is node:
                 return "store"  # `lambda b=base: b`: each function keeps its iteration's tensor
+            if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _STORAGE_READERS:
+                return f"read its storage (`.{parent.attr.value}()`: a tensor `set_` on it shares it, its address identifies it)"
             if isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.Is, cst.IsNot)) \
                     or isinstance(parent, cst.Comparison) and any(isinstance(c.operator, (cst.Is, cst.IsNot))
                                                                   for c in parent.comparisons):
