@@ -252,7 +252,7 @@ def test_full_mode_stops_at_the_memory_cap_when_a_library_loop_records_tiny_ops(
     run, profile, namespace = _full_run_with(_chunk, "import torch\nx = chunk(torch.zeros(1), 300000)\ny = x.item()\n")
     assert run.error is None and namespace["y"] == 300000
     assert any("profiling stopped after 8 MB of memory added" in n for n in profile.notes), profile.notes
-    assert run.profiled_s < 5
+    assert run.profiled_s < run.wall_s / 2  # most of the run went unprofiled (one run's own ratio: load-proof)
     assert sys.gettrace() is None and not _profiler_enabled()
 
 
