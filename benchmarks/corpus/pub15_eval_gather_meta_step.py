@@ -70,8 +70,8 @@ def validate(loader, model, n):
         for (images,) in loader:
             output = model(images.to(device))
             flipped = model(torch.from_numpy(np.flip(images.numpy(), 3).copy()).to(device))
-            flipped = flip_back(flipped.cpu().numpy(), [(0, 1)])  # paef: expect ping-pong
-            flipped = torch.from_numpy(flipped.copy()).to(device)
+            flipped = flip_back(flipped.cpu().numpy(), [(0, 1)])
+            flipped = torch.from_numpy(flipped.copy()).to(device)  # paef: expect ping-pong
             output = (output + flipped) * 0.5
             m = output.size(0)
             preds = output.clone().cpu().numpy().reshape(m, 3, -1).max(axis=2)
