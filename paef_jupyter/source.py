@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import re
+import textwrap
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -68,7 +69,19 @@ def mask(text: str) -> MaskedSource:
             out.append(m.group(1) + hide(m.group(2)))
             continue
         out.append(line)
-    return MaskedSource("\n".join(out), tuple(originals))
+    return MaskedSource(_without_common_indent("\n".join(out)), tuple(originals))
+
+
+def _without_common_indent(text: str) -> str:
+    """IPython removes a cell's common leading indentation before running it (its
+    `leading_indent` cleanup, `textwrap.dedent`): ` x = f(1)` pasted with a stray space runs.
+    Lines keep their numbers; only a text that does not parse as it is but does without the
+    indentation is changed."""
+    first = next((line for line in text.split("\n") if line.strip()), "")
+    if not first[:1].isspace():
+        return text  # a line without indentation: nothing is common to remove
+    dedented = textwrap.dedent(text)
+    return dedented if dedented != text and not _parses(text) and _parses(dedented) else text
 
 
 def _parses(text: str) -> bool:

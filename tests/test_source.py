@@ -1,3 +1,5 @@
+import textwrap
+
 from paef_jupyter.source import cell_magic_name, mask, syntax_error
 
 
@@ -33,3 +35,31 @@ def test_syntax_error_reports_line() -> None:
 def test_percent_inside_string_does_not_trigger_masking() -> None:
     text = 's = """\n%not a magic\n"""\n'
     assert mask(text).text == text
+
+
+def test_cell_indented_as_a_whole_is_read_as_ipython_runs_it() -> None:
+    """IPython removes a cell's common leading indentation before running it (`leading_indent`):
+    ` trigram = [...]` copied in with a stray space runs, so it is analysed (pub15 n10)."""
+    text = " pairs = [(w[i], w[i + 1])\n          for i in range(3)]\n"
+    masked = mask(text)
+    assert syntax_error(masked.text) is None
+    assert masked.text.split("\n") == ["pairs = [(w[i], w[i + 1])", "         for i in range(3)]", ""]
+    magic = "  %time f(1)\n  for i in range(3):\n      g(i)\n"
+    assert syntax_error(mask(magic).text) is None and mask(magic).unmask(mask(magic).text).startswith("%time f(1)")
+
+
+def test_indentation_errors_ipython_also_rejects_stay_errors() -> None:
+    """Only a common indentation goes: a cell whose lines do not share it, or whose blocks are
+    wrong once it is gone, does not run in IPython either."""
+    for text in (" x = 1\ny = 2\n", "  if x:\n  y = 1\n", "x = 1\n    y = 2\n"):
+        assert syntax_error(mask(text).text) is not None, text
+    assert mask("x = 1\n").text == "x = 1\n"
+
+
+def test_indented_cell_gets_its_findings() -> None:
+    from paef_jupyter.api import analyze_source
+
+    cell = "  import torch\n  device = 'cuda'\n  for i in range(1, 10):\n      z = torch.zeros(i).to(device)\n"
+    assert [f.rule for f in analyze_source(textwrap.dedent(cell)).findings] == ["cpu-then-move"]
+    report = analyze_source(cell)
+    assert not report.errors and [(f.rule, f.line) for f in report.findings] == [("cpu-then-move", 4)]

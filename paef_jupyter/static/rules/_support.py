@@ -283,6 +283,22 @@ def steps_itself(facts: Facts, body: cst.CSTNode, depth: int = 2) -> bool:
     return _accumulates_micro_batches(facts, body)
 
 
+def step_function(facts: Facts, node: cst.CSTNode) -> FunctionNode | None:
+    """The function around `node` when it is one training step whose loop is out of sight
+    (`def meta_step(model, opt, x): ...; loss.backward(); opt.step()` in a module another file
+    loops over): it back-propagates outside its own loops and nothing in this unit calls it, so
+    each call is a step. None when `node` is in one of its loops, or a loop in view calls it
+    (`iteration_loop` answers then), or the unit calls it elsewhere (once, at the top level)."""
+    func = facts.enclosing_function(node)
+    if func is None or facts.enclosing_loops(node) or facts.per_iteration_functions.get(func) is not None:
+        return None
+    name = func.name.value
+    if any(isinstance(c.func, cst.Name) and c.func.value == name
+           or isinstance(c.func, cst.Attribute) and c.func.attr.value == name for c in facts.calls_in(facts.module)):
+        return None
+    return func if steps_itself(facts, func.body) else None
+
+
 def _named_helper(facts: Facts, call: cst.Call) -> FunctionNode | None:
     """The function `call` runs when its target is known, not guessed from a method's name: a
     function of this unit, an earlier cell or a local module, or a method of the class the

@@ -10,12 +10,16 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host, unmoved_batch_field
 from ..facts import Facts, Loop, method_of_object
-from ..names import bound_names, dotted_name
+from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
+from ._support import step_function
 from ._tensor_facts import invariant
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
+# Factories whose values are the same in any dtype: `torch.zeros(n).to(device, dtype=torch.double)`
+# is `torch.zeros(n, device=device, dtype=torch.double)`.
+_EXACT_IN_ANY_DTYPE = frozenset({"zeros", "ones", "empty", "eye"})
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
                              "flatten", "float", "long", "double", "half", "bool", "int", "transpose", "permute"})
@@ -89,12 +93,19 @@ class CpuThenMove(Rule):
             return
         if name.endswith("_like") and not (factory.args and on_host(self.facts, factory.args[0].value)):
             return  # `zeros_like(x)` is made where `x` lives: on the CPU only when `x` is
-        device = self._device_arg(node)
-        if device is None or self.facts.iteration_loop(node) is None or self._host_device(device):
+        device, dtype = self._device_arg(node), None
+        if device is None and func.value is factory and name in _EXACT_IN_ANY_DTYPE:
+            device, dtype = self._device_and_dtype(node, factory)
+        loop = self.facts.iteration_loop(node)
+        step = step_function(self.facts, node) if loop is None else None
+        if device is None or (loop is None and step is None) or self._host_device(device):
             return
         if self._sites.site(factory) is not None:
             return  # rebuilt from invariant data: `redundant-tensor` moves it out of the loop, device copy included
-        new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, _with_device(factory, device)))
+        built = _with_device(factory, device)
+        if dtype is not None:
+            built = _with_device(built, dtype, "dtype")
+        new_call = cast(cst.BaseExpression, func.value.deep_replace(factory, built))
         suggestion = self.facts.code(new_call)
         # `.cuda(None)` is the current GPU where `device=None` is the host: a `.cuda(x)` argument
         # moves to `device=` as it is only when it spells a device (an index, a string, torch.device).
@@ -108,11 +119,8 @@ class CpuThenMove(Rule):
             suggestion=suggestion,
             safe=safe,
         )
-        self.report(
-            node,
-            f"`torch.{name}(...)` is built on the CPU and copied to the device on every iteration",
-            fix=fix,
-        )
+        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device {when}", fix=fix)
 
     def _from_helper(self, node: cst.Call, call: cst.Call) -> bool:
         """`one_hot(y).cuda()`, `mask = make_mask(n)` ... `mask.to(device)`: a function of this
@@ -382,6 +390,16 @@ class CpuThenMove(Rule):
             return None  # .to(device, dtype): keep the conversion explicit
         return candidate if self._is_device(candidate) else None
 
+    def _device_and_dtype(self, call: cst.Call, factory: cst.Call) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None]:
+        """`.to(device, dtype=torch.double)` right on a factory that names no dtype: both go into
+        the factory (its values are the same in any dtype, see `_EXACT_IN_ANY_DTYPE`)."""
+        positional = [a for a in call.args if a.keyword is None]
+        dtype = keyword_arg(call, "dtype")
+        if dtype is None or len(positional) != 1 or len(call.args) != 2 or keyword_arg(factory, "dtype") is not None \
+                or not self._is_device(positional[0].value):
+            return None, None
+        return positional[0].value, dtype.value
+
     def _host_device(self, device: cst.BaseExpression) -> bool:
         """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
         while moving its siblings: nothing is copied."""
@@ -480,12 +498,12 @@ def _device_keyword_keeps_meaning(factory: cst.Call) -> bool:
                    for a in factory.args)
 
 
-def _with_device(factory: cst.Call, device: cst.BaseExpression) -> cst.Call:
-    """`factory(..., device=device)`."""
+def _with_device(factory: cst.Call, device: cst.BaseExpression, keyword: str = "device") -> cst.Call:
+    """`factory(..., device=device)` (or another `keyword=`)."""
     args = [*factory.args]
     if args:
         args[-1] = args[-1].with_changes(comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" ")))
-    args.append(cst.Arg(value=device, keyword=cst.Name("device"), equal=cst.AssignEqual(
+    args.append(cst.Arg(value=device, keyword=cst.Name(keyword), equal=cst.AssignEqual(
         whitespace_before=cst.SimpleWhitespace(""), whitespace_after=cst.SimpleWhitespace(""))))
     return factory.with_changes(args=args)
 

@@ -41,6 +41,9 @@ _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", 
 # to the device. The host must have the value each step: not a finding at all.
 _ENVIRONMENT = "an environment step"
 _STORING = frozenset({"append", "extend", "insert", "appendleft"})
+# NumPy calls that join arrays: `preds = np.append(preds, batch)` grows a host-side accumulator.
+_NUMPY_JOINS = frozenset(f"numpy.{f}" for f in ("append", "concatenate", "vstack", "hstack", "row_stack",
+                                                  "column_stack", "dstack"))
 # Writers of images, plots and files: a copy they read in the same step is the program's output.
 _WRITERS = ("torchvision.transforms.ToPILImage", "torchvision.transforms.functional.to_pil_image",
             "torchvision.utils.save_image", "PIL.", "matplotlib.", "imageio.", "cv2.imwrite", "skimage.io.")
@@ -395,6 +398,8 @@ class HostSync(Rule):
         program's need, not a sync a training step pays."""
         if self._step_kind(node) != "eval":
             return False
+        if self._joined_on_host(node) or self._stored_in_host_array(node):
+            return True
         child: cst.CSTNode = self._through_detach(node)
         for anc in self.facts.ancestors(child):
             if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _COPY_METHODS | _SAME_VALUES:
@@ -414,6 +419,66 @@ class HostSync(Rule):
                 return self._loop_own_list(node, anc.target)  # `y_true += y.cpu().tolist()`: `extend` by another name
             return False
         return False
+
+    def _joined_on_host(self, node: cst.Call) -> bool:
+        """`preds = np.append(preds, logits.cpu().numpy(), axis=0)` (or `np.concatenate([preds,
+        ...])`), and the first batch's `preds = logits.cpu().numpy()` of that same accumulator:
+        outputs joined batch by batch into a NumPy array for metrics after the loop."""
+        stmt = self.facts.statement_of(node)
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        loops = self.facts.enclosing_loops(node)
+        if not (loops and isinstance(small, cst.Assign) and len(small.targets) == 1
+                and isinstance(small.targets[0].target, cst.Name)):
+            return False
+        acc = small.targets[0].target.value
+        if self._accumulates(small, acc):
+            return any(_inside(self.facts, node, a.value) for a in small.value.args)  # type: ignore[attr-defined]
+        if small.value is not self._through_detach(node):
+            return False
+        return any(isinstance(n, cst.Assign) and n is not small and len(n.targets) == 1
+                   and isinstance(n.targets[0].target, cst.Name) and n.targets[0].target.value == acc
+                   and self._accumulates(n, acc) for n in self.facts.walk(loops[0].node.body))
+
+    def _accumulates(self, assign: cst.Assign, acc: str) -> bool:
+        """`acc = np.append(acc, ...)`: a NumPy join whose result rebinds a name it reads."""
+        value = assign.value
+        return isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") in _NUMPY_JOINS \
+            and any(acc in self.facts.names_read(a.value) for a in value.args)
+
+    def _stored_in_host_array(self, node: cst.Call) -> bool:
+        """`preds, maxvals = get_final_preds(cfg, output.cpu().numpy(), c, s)`, then
+        `all_preds[idx:idx + n, :, 0:2] = preds[:, :, 0:2]`: the batch's outputs (or values made
+        from them) written into a NumPy array that outlives the step, for use after the loop."""
+        stmt = self.facts.statement_of(node)
+        following = self._following(stmt)
+        if not isinstance(stmt, cst.SimpleStatementLine) or following is None:
+            return False
+        derived: set[str] = set()
+        for small in stmt.body:
+            if isinstance(small, cst.Assign) and _inside(self.facts, node, small.value):
+                if self._into_host_array(small):
+                    return True
+                derived |= self.facts.names_written(small)
+        for later in following:
+            if not isinstance(later, cst.SimpleStatementLine):
+                continue
+            for small in later.body:
+                if isinstance(small, cst.Assign) and self.facts.names_read(small.value) & derived:
+                    if self._into_host_array(small):
+                        return True
+                    derived |= self.facts.names_written(small)
+        return False
+
+    def _into_host_array(self, assign: cst.Assign) -> bool:
+        """`arr[i:j] = ...` into a NumPy array bound outside the loop around the assignment."""
+        loops = self.facts.enclosing_loops(assign)
+        if not loops:
+            return False
+        rebound = {name for n in self.facts.walk(loops[-1].node) if isinstance(n, cst.Assign)
+                   for t in n.targets for name in bound_names(t.target)}
+        return all(isinstance(t.target, cst.Subscript) and isinstance(t.target.value, cst.Name)
+                   and self.facts.kind(t.target.value) is Kind.NDARRAY and t.target.value.value not in rebound
+                   for t in assign.targets)
 
     def _loop_own_list(self, node: cst.CSTNode, name: cst.Name) -> bool:
         """`name` is a Python list of this scope (not a helper's parameter) and `node` runs in a loop."""

@@ -607,9 +607,23 @@ class PingPong(Rule):
         if method not in HOST_COPIES or arg.args or (method == "numpy" and not crosses_to_host(arg.func.value)):
             return None
         tensor = _strip_transparent(arg.func.value)
-        if self.facts.kind(arg.func.value) is not Kind.TENSOR and self.facts.kind(tensor) is not Kind.TENSOR:
+        if self.facts.kind(arg.func.value) is not Kind.TENSOR and self.facts.kind(tensor) is not Kind.TENSOR \
+                and not self._unseen_output_on_device(tensor):
             return None
         return HostCopy(tensor, method)
+
+    def _unseen_output_on_device(self, expr: cst.BaseExpression) -> bool:
+        """`out = model(input.cuda())` with `model` a parameter (its type unseen): what a module,
+        or any callable handed a tensor on the device, computes from it lives there (a module
+        whose parameters were left on the host raises instead). A function of this unit is not
+        taken on trust: its body says where its result is."""
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else expr
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)) \
+                or self.facts.kind(value.func) not in (Kind.UNKNOWN, Kind.MODULE) \
+                or (isinstance(value.func, cst.Name) and self.facts._function_at(value.func) is not None) \
+                or (self.facts.qualified_name(value.func) or "").startswith(("torch.", "numpy.")):
+            return False
+        return any(not a.keyword and on_device(self.facts, a.value) for a in value.args)
 
     def _through_variable(self, name: cst.Name, use: cst.Call) -> HostCopy | None:
         """`vals = x.cpu().numpy()` earlier in the same block, `x` unchanged since."""
