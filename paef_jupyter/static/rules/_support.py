@@ -477,6 +477,20 @@ def iterated(loop: Loop) -> cst.BaseExpression | None:
 _WRAPPED_NAMES = 3  # names bound to a wrapper call followed from a loop's iterable
 
 
+def unwrapped(it: cst.BaseExpression) -> cst.BaseExpression:
+    """The iterable under `enumerate`/`tqdm`/`iter` wrappers, whatever it is (`get_loader("train")`
+    of `for i, b in enumerate(get_loader("train"))`, which `iterated` leaves as None)."""
+    while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args \
+            and (it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value) in _WRAPPERS:
+        it = it.args[0].value
+    return it
+
+
+def _loops_over_call(facts: Facts, call: cst.Call) -> list[Loop]:
+    """`for b in f(...)` (through wrappers): the loops whose iterable is this call itself."""
+    return [loop for loop in facts.loops if isinstance(loop.node, cst.For) and unwrapped(loop.node.iter) is call]
+
+
 def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
     """`with tqdm(enumerate(loader)) as t: for i, b in t:`: the wrapper call a `with` around the
     loop bound to the iterated name (a progress bar closed when the epoch ends)."""
@@ -778,7 +792,7 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
         for use in facts.uses(helper.name.value):
             call = facts.parent(use)
             if isinstance(call, cst.Call) and call.func is use:
-                loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+                loops.extend(l for l in _loops_of_value(facts, call) + _loops_over_call(facts, call) if l not in loops)
     loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_attribute_binding(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
@@ -1116,6 +1130,11 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     parent = facts.parent(loader)
     if isinstance(parent, cst.DictComp) and parent.value is loader:
         return _entries_fed(facts, parent)
+    entry = dict_entry(facts, loader)
+    if entry is not None:
+        return _entries_fed(facts, *entry)
+    if isinstance(parent, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`, `fit(model, DataLoader(...))`
+        return _fed_through_arguments([(facts, loader)])
     returned = _returned_element_uses(facts, loader)
     if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
         return [loop for loop in facts.loops if iterated(loop) in returned] \
@@ -1314,7 +1333,7 @@ def _literal_index(sub: cst.Subscript) -> int | None:
 _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)
 
 
-def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -> list[Loop]:
+def _fed_through_arguments(uses: list[tuple[Facts, cst.BaseExpression]], depth: int = 0) -> list[Loop]:
     loops: list[Loop] = []
     for owner, use in uses:
         passed = _argument_call(owner, use)
@@ -1334,7 +1353,7 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -
     return loops
 
 
-def _argument_call(owner: Facts, use: cst.Name) -> tuple[cst.Call, cst.Arg] | None:
+def _argument_call(owner: Facts, use: cst.BaseExpression) -> tuple[cst.Call, cst.Arg] | None:
     """The call `use` is passed to as a whole argument (no `*`/`**` anywhere in the call)."""
     arg = owner.parent(use)
     call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
@@ -1361,10 +1380,11 @@ def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, c
     return callee, func, param
 
 
-def _entries_fed(facts: Facts, table: cst.DictComp) -> list[Loop]:
+def _entries_fed(facts: Facts, table: cst.DictComp | cst.Dict, key: str | None = None) -> list[Loop]:
     """`train_model(model, dataloaders, ...)` with `dataloaders = {x: DataLoader(...) for x in
     splits}` bound once: loops over `param[key]` in the function it is handed to, where the
-    parameter is never rebound; no entry of the dict is written here or there."""
+    parameter is never rebound; no entry of the dict is written here or there. For a dict
+    literal, only loops over `param["train"]`, the loader's own key."""
     parent = facts.parent(table)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
@@ -1381,7 +1401,8 @@ def _entries_fed(facts: Facts, table: cst.DictComp) -> list[Loop]:
         if entries_written(callee, param, func):
             continue
         loops += [loop for loop in callee.loops if loop.function is func and loop not in loops
-                  and isinstance(it := iterated(loop), cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == param]
+                  and isinstance(it := iterated(loop), cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == param
+                  and (key is None or _string_key(it) == key)]
     return loops
 
 
@@ -1408,20 +1429,20 @@ def entries_written(facts: Facts, name: str, func: cst.FunctionDef | None = None
 
 def _loops_of_loader_method(facts: Facts, loader: cst.Call) -> list[Loop]:
     """`def train_dataloader(self): return DataLoader(...)` (Lightning's hook, in a plain class of
-    this unit, taking no argument but `self`): loops over `x.train_dataloader()` (or a name bound
-    to it) where `x` is provably an instance of the class itself (a subclass may override it)."""
+    this unit; or `get_loader(self, split)` with arguments): loops over `x.train_dataloader()` (or
+    a name bound to it) where `x` is provably an instance of the class itself (a subclass may
+    override it). Every call runs the one `DataLoader(...)` call, whatever its arguments."""
     func = facts.enclosing_function(loader)
     cls = method_class(facts, loader)
-    if cls is None or func is None or only_return(facts, func) is not loader \
-            or len([*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]) != 1:
+    if cls is None or func is None or only_return(facts, func) is not loader:
         return []
     method = func.name.value
     loops: list[Loop] = []
     for loop in facts.loops:
-        it = iterated(loop)
+        it = unwrapped(loop.node.iter) if isinstance(loop.node, cst.For) else None
         if isinstance(it, cst.Name) and isinstance(value := facts.value_of(it), cst.Call):
             it = value  # `loader = dm.train_dataloader()`, then `for batch in loader:`
-        if isinstance(it, cst.Call) and not it.args and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
                 and _instance_of(facts, it.func.value, cls, loop):
             loops.append(loop)
     return loops
@@ -1448,7 +1469,8 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
             return False
         given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == expr.value] or \
             [a.value for i, a in enumerate(call.args) if a.keyword is None and i == index]  # type: ignore[union-attr]
-        if len(given) != 1 or not isinstance(given[0], cst.Name) or not _built_from(facts, given[0].value, cls):
+        if len(given) != 1 or not (isinstance(given[0], cst.Name) and _built_from(facts, given[0].value, cls)
+                                   or _instantiates(given[0], cls)):
             return False
     return bool(sites) and all(isinstance(u, cst.Name) for u in facts.uses(func.name.value))
 
@@ -1456,14 +1478,20 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
 def _built_from(facts: Facts, name: str, cls: cst.ClassDef) -> bool:
     """Every binding of `name` in this unit is `Cls(...)`."""
     values = facts.assigned_values(name)
-    return bool(values) and all(isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == cls.name.value
-                                for v in values)
+    return bool(values) and all(_instantiates(v, cls) for v in values)
+
+
+def _instantiates(value: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == cls.name.value
 
 
 def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     parent = facts.parent(value)
     if isinstance(parent, cst.DictComp) and parent.value is value:
         return _loops_over_entries(facts, parent)
+    entry = dict_entry(facts, value)
+    if entry is not None:
+        return _loops_over_entries(facts, *entry)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -1475,9 +1503,23 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     return loops
 
 
-def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
+def dict_entry(facts: Facts, value: cst.BaseExpression) -> tuple[cst.Dict, str] | None:
+    """(the dict literal, the key) when `value` is the value of an entry with a string key, in a
+    dict whose keys are all distinct string literals (no `**other` that could repeat the key)."""
+    element = facts.parent(value)
+    table = facts.parent(element) if isinstance(element, cst.DictElement) and element.value is value else None
+    if not isinstance(table, cst.Dict) or not all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                                                  for e in table.elements):
+        return None
+    keys = [str(e.key.evaluated_value) for e in table.elements]  # type: ignore[union-attr]
+    key = str(element.key.evaluated_value)  # type: ignore[union-attr]
+    return (table, key) if keys.count(key) == 1 else None
+
+
+def _loops_over_entries(facts: Facts, table: cst.DictComp | cst.Dict, key: str | None = None) -> list[Loop]:
     """`loaders = {split: DataLoader(...) for split in splits}`: every entry is the one call, so a
-    loop over `loaders[phase]` (any key) iterates its value."""
+    loop over `loaders[phase]` (any key) iterates its value; for a dict literal
+    (`{"train": DataLoader(...), "val": ...}`), a loop over `loaders["train"]`, the entry's key."""
     parent = facts.parent(table)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
@@ -1488,6 +1530,7 @@ def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
     for loop in facts.loops:
         it = iterated(loop)
         if isinstance(it, cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == name \
+                and (key is None or _string_key(it) == key) \
                 and (facts.value_of(it.value) is table or _reads_global(facts, loop, table, name)):
             loops.append(loop)
     return loops
