@@ -909,13 +909,20 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
     method (`__init__`, `setup()`): the loops of the class's methods over that attribute (or that
     key of it) iterate this call's value, when this is the attribute's (the key's) only binding:
     the dict bound once, to `{}`, and otherwise only read by string keys; no `.<attr>` written or
-    handed on anywhere else in the unit."""
+    handed on anywhere else in the unit. Also `self.loaders = {"train": DataLoader(...), ...}`, the
+    dict literal the attribute's only binding, read by string keys in the class or, outside it,
+    on provable instances of it (`trainer.loaders["train"]`, `trainer` built from the class)."""
     parent = facts.parent(loader)
     cls = method_class(facts, loader)
+    key: str | None = None
+    entry = dict_entry(facts, loader)
+    if entry is not None:
+        parent, key = facts.parent(entry[0]), entry[1]
     if cls is None or not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
         return []
     target = parent.targets[0].target
-    key: str | None = None
+    if entry is not None and isinstance(target, cst.Subscript):
+        return []
     if isinstance(target, cst.Subscript):
         key = _string_key(target)
         target = target.value
@@ -925,8 +932,9 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
         return []
     attr = target.attr.value
     inside = {id(n) for n in facts.walk(cls)}
-    if any(isinstance(n, cst.Attribute) and n.attr.value == attr and id(n) not in inside
-           and not _unrelated_self(facts, n, cls) for n in facts.walk(facts.module)):
+    outside = [n for n in facts.walk(facts.module) if isinstance(n, cst.Attribute) and n.attr.value == attr
+               and id(n) not in inside and not _unrelated_self(facts, n, cls)]
+    if outside and (entry is None or not all(_keyed_use(facts, use, key, parent) for use in outside)):  # type: ignore[arg-type]
         return []  # `trainer.loaders = ...` or a use from outside the class: not followed
     uses = [n for n in facts.walk(cls) if isinstance(n, cst.Attribute) and is_self_attr(n, attr)]
     if key is None:
@@ -939,12 +947,15 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
     methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
     loops: list[Loop] = []
     for loop in facts.loops:
-        it = _iterated_through_name(loop) if loop.function in methods else None
+        it = _iterated_through_name(loop) if loop.function in methods or entry is not None else None
         if key is not None and isinstance(it, cst.Subscript) and _string_key(it) == key:
             it = it.value
         elif key is not None:
             continue
-        if it is not None and is_self_attr(it, attr):
+        if it is None or not isinstance(it, cst.Attribute) or it.attr.value != attr:
+            continue
+        if loop.function in methods and is_self_attr(it, attr) or id(it) in {id(n) for n in outside} \
+                and _instance_of(facts, it.value, cls, loop):
             loops.append(loop)
     return loops
 
@@ -979,11 +990,12 @@ def _string_key(sub: cst.Subscript) -> str | None:
 
 def _keyed_use(facts: Facts, use: cst.Attribute, key: str, binding: cst.Assign) -> bool:
     """A use of the dict attribute `self.<attr>` that leaves its entry `key` as `binding` set it:
-    its one binding `self.<attr> = {}`, a read or a write of another string key, or `binding`."""
+    its one binding `self.<attr> = {}` (or `binding` itself, a dict literal), a read or a write of
+    another string key, or `binding`."""
     parent = facts.parent(use)
     if isinstance(parent, cst.AssignTarget):
         stmt = facts.parent(parent)
-        return isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, cst.Dict) \
+        return stmt is binding or isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, cst.Dict) \
             and not stmt.value.elements and facts.enclosing_function(stmt) is not None \
             and facts.enclosing_function(stmt).name.value == "__init__"  # type: ignore[union-attr]
     if isinstance(parent, cst.Subscript) and parent.value is use:
@@ -1117,8 +1129,44 @@ def _loops_of_stored_argument(owner: Facts, call: cst.Call, arg: cst.Arg) -> lis
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Name) \
                 and node.value.value == param and isinstance(node.targets[0].target, cst.Attribute) \
                 and is_self_attr(node.targets[0].target, node.targets[0].target.attr.value):
-            loops += [l for l in _loops_over_attribute(callee, cls, node.targets[0].target.attr.value) if l not in loops]
+            attr = node.targets[0].target.attr.value
+            inner = _loops_over_attribute(callee, cls, attr)
+            loops += [l for l in inner if l not in loops]
+            if inner and _yields_items_of_attribute(callee, cls, attr):  # `for x, y in Batches(loader):`
+                loops += [l for l in _loops_of_value(owner, call) + _loops_over_call(owner, call) if l not in loops]
     return loops
+
+
+def _yields_items_of_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> bool:
+    """`cls.__iter__` is a generator whose every `yield` gives the item of a `for` over
+    `self.<attr>` as it is (`for x, y in self.loader: yield x, y`): iterating an instance iterates
+    the attribute's batches, unchanged (their memory, pinned or not, is the loader's)."""
+    method = dataset_method(cls, "__iter__")
+    yields = [n for n in facts.walk(method.body, into_scopes=False) if isinstance(n, cst.Yield)] if method else []
+    return bool(yields) and all(_yields_target_of_attribute(facts, y, attr) for y in yields)
+
+
+def _yields_target_of_attribute(facts: Facts, y: cst.Yield, attr: str) -> bool:
+    value = y.value
+    if value is None or isinstance(value, cst.From):
+        return False
+    for anc in facts.ancestors(y):
+        if isinstance(anc, cst.FunctionDef):
+            return False
+        if isinstance(anc, cst.For) and is_self_attr(anc.iter, attr):
+            return _same_names(anc.target, value)
+    return False
+
+
+def _same_names(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """`x` and `x`, `(x, y)` and `x, y`: the value rebuilds the target as it was bound."""
+    if isinstance(target, cst.Name) and isinstance(value, cst.Name):
+        return target.value == value.value
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Tuple) \
+            and len(target.elements) == len(value.elements):
+        return all(not isinstance(t, cst.StarredElement) and not isinstance(v, cst.StarredElement)
+                   and _same_names(t.value, v.value) for t, v in zip(target.elements, value.elements))
+    return False
 
 
 def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
@@ -1460,7 +1508,7 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)] if func is not None else []
     if expr.value not in params:
         return _built_from(facts, expr.value, cls)
-    if func is None or expr.value in facts.names_written(func.body) or not isinstance(func, cst.FunctionDef):
+    if func is None or _rebound(facts, func.body, expr.value) or not isinstance(func, cst.FunctionDef):
         return False
     index = params.index(expr.value)
     sites = [facts.parent(u) for u in facts.uses(func.name.value) if isinstance(facts.parent(u), cst.Call) and facts.parent(u).func is u]
@@ -1473,6 +1521,26 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
                                    or _instantiates(given[0], cls)):
             return False
     return bool(sites) and all(isinstance(u, cst.Name) for u in facts.uses(func.name.value))
+
+
+def _rebound(facts: Facts, body: cst.CSTNode, name: str) -> bool:
+    """`name` is bound again in `body` (an assignment, a loop or `with` target, `del`, `global`):
+    unlike `names_written`, a method call on it (`trainer.opt.step()`) keeps the object it names."""
+    for n in facts.walk(body):
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            targets = [n.target]
+        elif isinstance(n, cst.WithItem) and n.asname is not None:
+            targets = [n.asname.name]
+        elif isinstance(n, cst.Del):
+            targets = [n.target]
+        elif isinstance(n, (cst.Global, cst.Nonlocal)):
+            targets = [item.name for item in n.names]
+        if any(name in bound_names(t) for t in targets):
+            return True
+    return False
 
 
 def _built_from(facts: Facts, name: str, cls: cst.ClassDef) -> bool:
