@@ -786,7 +786,7 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     may hold another loader)."""
     if _placeholder_method(facts, loader):
         return []
-    loops = _loops_of_value(facts, loader)
+    loops = _loops_of_value(facts, loader) + _loops_over_call(facts, loader)  # `for b in DataLoader(...)`
     helper = _returned_by(facts, loader)
     if helper is not None:
         for use in facts.uses(helper.name.value):

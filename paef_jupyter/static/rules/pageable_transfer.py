@@ -25,6 +25,7 @@ from ._support import (
     loops_fed,
     may_carry,
     torch_alias,
+    unwrapped,
     with_keyword,
     zipped_loops,
 )
@@ -58,7 +59,7 @@ class PageableTransfer(Rule):
             self._fed_elsewhere(node)
             return
         if loops:
-            name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
+            name = self.facts.code(unwrapped(loops[0].node.iter)) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         else:  # only through `zip(...)`: the loader's own name
             name = self.facts.code(self.facts.parent(node).targets[0].target)  # type: ignore[union-attr]
         proven = batches_are_tensors(self.facts, node)
