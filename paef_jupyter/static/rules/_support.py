@@ -1487,9 +1487,11 @@ def _loops_of_loader_method(facts: Facts, loader: cst.Call) -> list[Loop]:
     method = func.name.value
     loops: list[Loop] = []
     for loop in facts.loops:
-        it = unwrapped(loop.node.iter) if isinstance(loop.node, cst.For) else None
+        it = iterated(loop)
+        if it is None and isinstance(loop.node, cst.For):
+            it = unwrapped(loop.node.iter)  # `for b in dm.loader("train")`: a call with arguments
         if isinstance(it, cst.Name) and isinstance(value := facts.value_of(it), cst.Call):
-            it = value  # `loader = dm.train_dataloader()`, then `for batch in loader:`
+            it = unwrapped(value)  # `loader = dm.train_dataloader()`, then `for batch in loader:`
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
                 and _instance_of(facts, it.func.value, cls, loop):
             loops.append(loop)
