@@ -493,6 +493,20 @@ def iterated(loop: Loop) -> cst.BaseExpression | None:
 _WRAPPED_NAMES = 3  # names bound to a wrapper call followed from a loop's iterable
 
 
+def unwrapped(it: cst.BaseExpression) -> cst.BaseExpression:
+    """The iterable under `enumerate`/`tqdm`/`iter` wrappers, whatever it is (`get_loader("train")`
+    of `for i, b in enumerate(get_loader("train"))`, which `iterated` leaves as None)."""
+    while isinstance(it, cst.Call) and isinstance(it.func, (cst.Name, cst.Attribute)) and it.args \
+            and (it.func.value if isinstance(it.func, cst.Name) else it.func.attr.value) in _WRAPPERS:
+        it = it.args[0].value
+    return it
+
+
+def _loops_over_call(facts: Facts, call: cst.Call) -> list[Loop]:
+    """`for b in f(...)` (through wrappers): the loops whose iterable is this call itself."""
+    return [loop for loop in facts.loops if isinstance(loop.node, cst.For) and unwrapped(loop.node.iter) is call]
+
+
 def _progress_bar_of(loop: Loop, name: cst.Name) -> cst.Call | None:
     """`with tqdm(enumerate(loader)) as t: for i, b in t:`: the wrapper call a `with` around the
     loop bound to the iterated name (a progress bar closed when the epoch ends)."""
@@ -788,13 +802,13 @@ def consumer_loops(facts: Facts, loader: cst.Call) -> list[Loop]:
     may hold another loader)."""
     if _placeholder_method(facts, loader):
         return []
-    loops = _loops_of_value(facts, loader)
+    loops = _loops_of_value(facts, loader) + _loops_over_call(facts, loader)  # `for b in DataLoader(...)`
     helper = _returned_by(facts, loader)
     if helper is not None:
         for use in facts.uses(helper.name.value):
             call = facts.parent(use)
             if isinstance(call, cst.Call) and call.func is use:
-                loops.extend(l for l in _loops_of_value(facts, call) if l not in loops)
+                loops.extend(l for l in _loops_of_value(facts, call) + _loops_over_call(facts, call) if l not in loops)
     loops.extend(l for l in _loops_of_built_attribute(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_attribute_binding(facts, loader) if l not in loops)
     loops.extend(l for l in _loops_of_dataclass_field(facts, loader) if l not in loops)
@@ -911,13 +925,20 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
     method (`__init__`, `setup()`): the loops of the class's methods over that attribute (or that
     key of it) iterate this call's value, when this is the attribute's (the key's) only binding:
     the dict bound once, to `{}`, and otherwise only read by string keys; no `.<attr>` written or
-    handed on anywhere else in the unit."""
+    handed on anywhere else in the unit. Also `self.loaders = {"train": DataLoader(...), ...}`, the
+    dict literal the attribute's only binding, read by string keys in the class or, outside it,
+    on provable instances of it (`trainer.loaders["train"]`, `trainer` built from the class)."""
     parent = facts.parent(loader)
     cls = method_class(facts, loader)
+    key: str | None = None
+    entry = dict_entry(facts, loader)
+    if entry is not None:
+        parent, key = facts.parent(entry[0]), entry[1]
     if cls is None or not (isinstance(parent, cst.Assign) and len(parent.targets) == 1):
         return []
     target = parent.targets[0].target
-    key: str | None = None
+    if entry is not None and isinstance(target, cst.Subscript):
+        return []
     if isinstance(target, cst.Subscript):
         key = _string_key(target)
         target = target.value
@@ -927,8 +948,9 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
         return []
     attr = target.attr.value
     inside = {id(n) for n in facts.walk(cls)}
-    if any(isinstance(n, cst.Attribute) and n.attr.value == attr and id(n) not in inside
-           and not _unrelated_self(facts, n, cls) for n in facts.walk(facts.module)):
+    outside = [n for n in facts.walk(facts.module) if isinstance(n, cst.Attribute) and n.attr.value == attr
+               and id(n) not in inside and not _unrelated_self(facts, n, cls)]
+    if outside and (entry is None or not all(_keyed_use(facts, use, key, parent) for use in outside)):  # type: ignore[arg-type]
         return []  # `trainer.loaders = ...` or a use from outside the class: not followed
     uses = [n for n in facts.walk(cls) if isinstance(n, cst.Attribute) and is_self_attr(n, attr)]
     if key is None:
@@ -941,12 +963,15 @@ def _loops_of_attribute_binding(facts: Facts, loader: cst.Call) -> list[Loop]:
     methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
     loops: list[Loop] = []
     for loop in facts.loops:
-        it = _iterated_through_name(loop) if loop.function in methods else None
+        it = _iterated_through_name(loop) if loop.function in methods or entry is not None else None
         if key is not None and isinstance(it, cst.Subscript) and _string_key(it) == key:
             it = it.value
         elif key is not None:
             continue
-        if it is not None and is_self_attr(it, attr):
+        if it is None or not isinstance(it, cst.Attribute) or it.attr.value != attr:
+            continue
+        if loop.function in methods and is_self_attr(it, attr) or id(it) in {id(n) for n in outside} \
+                and _instance_of(facts, it.value, cls, loop):
             loops.append(loop)
     return loops
 
@@ -981,11 +1006,12 @@ def _string_key(sub: cst.Subscript) -> str | None:
 
 def _keyed_use(facts: Facts, use: cst.Attribute, key: str, binding: cst.Assign) -> bool:
     """A use of the dict attribute `self.<attr>` that leaves its entry `key` as `binding` set it:
-    its one binding `self.<attr> = {}`, a read or a write of another string key, or `binding`."""
+    its one binding `self.<attr> = {}` (or `binding` itself, a dict literal), a read or a write of
+    another string key, or `binding`."""
     parent = facts.parent(use)
     if isinstance(parent, cst.AssignTarget):
         stmt = facts.parent(parent)
-        return isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, cst.Dict) \
+        return stmt is binding or isinstance(stmt, cst.Assign) and len(stmt.targets) == 1 and isinstance(stmt.value, cst.Dict) \
             and not stmt.value.elements and facts.enclosing_function(stmt) is not None \
             and facts.enclosing_function(stmt).name.value == "__init__"  # type: ignore[union-attr]
     if isinstance(parent, cst.Subscript) and parent.value is use:
@@ -1119,8 +1145,44 @@ def _loops_of_stored_argument(owner: Facts, call: cst.Call, arg: cst.Arg) -> lis
         if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Name) \
                 and node.value.value == param and isinstance(node.targets[0].target, cst.Attribute) \
                 and is_self_attr(node.targets[0].target, node.targets[0].target.attr.value):
-            loops += [l for l in _loops_over_attribute(callee, cls, node.targets[0].target.attr.value) if l not in loops]
+            attr = node.targets[0].target.attr.value
+            inner = _loops_over_attribute(callee, cls, attr)
+            loops += [l for l in inner if l not in loops]
+            if inner and _yields_items_of_attribute(callee, cls, attr):  # `for x, y in Batches(loader):`
+                loops += [l for l in _loops_of_value(owner, call) + _loops_over_call(owner, call) if l not in loops]
     return loops
+
+
+def _yields_items_of_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> bool:
+    """`cls.__iter__` is a generator whose every `yield` gives the item of a `for` over
+    `self.<attr>` as it is (`for x, y in self.loader: yield x, y`): iterating an instance iterates
+    the attribute's batches, unchanged (their memory, pinned or not, is the loader's)."""
+    method = dataset_method(cls, "__iter__")
+    yields = [n for n in facts.walk(method.body, into_scopes=False) if isinstance(n, cst.Yield)] if method else []
+    return bool(yields) and all(_yields_target_of_attribute(facts, y, attr) for y in yields)
+
+
+def _yields_target_of_attribute(facts: Facts, y: cst.Yield, attr: str) -> bool:
+    value = y.value
+    if value is None or isinstance(value, cst.From):
+        return False
+    for anc in facts.ancestors(y):
+        if isinstance(anc, cst.FunctionDef):
+            return False
+        if isinstance(anc, cst.For) and is_self_attr(anc.iter, attr):
+            return _same_names(anc.target, value)
+    return False
+
+
+def _same_names(target: cst.BaseExpression, value: cst.BaseExpression) -> bool:
+    """`x` and `x`, `(x, y)` and `x, y`: the value rebuilds the target as it was bound."""
+    if isinstance(target, cst.Name) and isinstance(value, cst.Name):
+        return target.value == value.value
+    if isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, cst.Tuple) \
+            and len(target.elements) == len(value.elements):
+        return all(not isinstance(t, cst.StarredElement) and not isinstance(v, cst.StarredElement)
+                   and _same_names(t.value, v.value) for t, v in zip(target.elements, value.elements))
+    return False
 
 
 def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
@@ -1132,6 +1194,11 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     parent = facts.parent(loader)
     if isinstance(parent, cst.DictComp) and parent.value is loader:
         return _entries_fed(facts, parent)
+    entry = dict_entry(facts, loader)
+    if entry is not None:
+        return _entries_fed(facts, *entry)
+    if isinstance(parent, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`, `fit(model, DataLoader(...))`
+        return _fed_through_arguments([(facts, loader)])
     returned = _returned_element_uses(facts, loader)
     if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
         return [loop for loop in facts.loops if iterated(loop) in returned] \
@@ -1330,7 +1397,7 @@ def _literal_index(sub: cst.Subscript) -> int | None:
 _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)
 
 
-def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -> list[Loop]:
+def _fed_through_arguments(uses: list[tuple[Facts, cst.BaseExpression]], depth: int = 0) -> list[Loop]:
     loops: list[Loop] = []
     for owner, use in uses:
         passed = _argument_call(owner, use)
@@ -1350,7 +1417,7 @@ def _fed_through_arguments(uses: list[tuple[Facts, cst.Name]], depth: int = 0) -
     return loops
 
 
-def _argument_call(owner: Facts, use: cst.Name) -> tuple[cst.Call, cst.Arg] | None:
+def _argument_call(owner: Facts, use: cst.BaseExpression) -> tuple[cst.Call, cst.Arg] | None:
     """The call `use` is passed to as a whole argument (no `*`/`**` anywhere in the call)."""
     arg = owner.parent(use)
     call = owner.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
@@ -1377,10 +1444,11 @@ def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, c
     return callee, func, param
 
 
-def _entries_fed(facts: Facts, table: cst.DictComp) -> list[Loop]:
+def _entries_fed(facts: Facts, table: cst.DictComp | cst.Dict, key: str | None = None) -> list[Loop]:
     """`train_model(model, dataloaders, ...)` with `dataloaders = {x: DataLoader(...) for x in
     splits}` bound once: loops over `param[key]` in the function it is handed to, where the
-    parameter is never rebound; no entry of the dict is written here or there."""
+    parameter is never rebound; no entry of the dict is written here or there. For a dict
+    literal, only loops over `param["train"]`, the loader's own key."""
     parent = facts.parent(table)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
@@ -1397,7 +1465,8 @@ def _entries_fed(facts: Facts, table: cst.DictComp) -> list[Loop]:
         if entries_written(callee, param, func):
             continue
         loops += [loop for loop in callee.loops if loop.function is func and loop not in loops
-                  and isinstance(it := iterated(loop), cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == param]
+                  and isinstance(it := iterated(loop), cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == param
+                  and (key is None or _string_key(it) == key)]
     return loops
 
 
@@ -1424,20 +1493,22 @@ def entries_written(facts: Facts, name: str, func: cst.FunctionDef | None = None
 
 def _loops_of_loader_method(facts: Facts, loader: cst.Call) -> list[Loop]:
     """`def train_dataloader(self): return DataLoader(...)` (Lightning's hook, in a plain class of
-    this unit, taking no argument but `self`): loops over `x.train_dataloader()` (or a name bound
-    to it) where `x` is provably an instance of the class itself (a subclass may override it)."""
+    this unit; or `get_loader(self, split)` with arguments): loops over `x.train_dataloader()` (or
+    a name bound to it) where `x` is provably an instance of the class itself (a subclass may
+    override it). Every call runs the one `DataLoader(...)` call, whatever its arguments."""
     func = facts.enclosing_function(loader)
     cls = method_class(facts, loader)
-    if cls is None or func is None or only_return(facts, func) is not loader \
-            or len([*func.params.posonly_params, *func.params.params, *func.params.kwonly_params]) != 1:
+    if cls is None or func is None or only_return(facts, func) is not loader:
         return []
     method = func.name.value
     loops: list[Loop] = []
     for loop in facts.loops:
         it = iterated(loop)
+        if it is None and isinstance(loop.node, cst.For):
+            it = unwrapped(loop.node.iter)  # `for b in dm.loader("train")`: a call with arguments
         if isinstance(it, cst.Name) and isinstance(value := facts.value_of(it), cst.Call):
-            it = value  # `loader = dm.train_dataloader()`, then `for batch in loader:`
-        if isinstance(it, cst.Call) and not it.args and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
+            it = unwrapped(value)  # `loader = dm.train_dataloader()`, then `for batch in loader:`
+        if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value == method \
                 and _instance_of(facts, it.func.value, cls, loop):
             loops.append(loop)
     return loops
@@ -1455,7 +1526,7 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)] if func is not None else []
     if expr.value not in params:
         return _built_from(facts, expr.value, cls)
-    if func is None or expr.value in facts.names_written(func.body) or not isinstance(func, cst.FunctionDef):
+    if func is None or _rebound(facts, func.body, expr.value) or not isinstance(func, cst.FunctionDef):
         return False
     index = params.index(expr.value)
     sites = [facts.parent(u) for u in facts.uses(func.name.value) if isinstance(facts.parent(u), cst.Call) and facts.parent(u).func is u]
@@ -1464,22 +1535,49 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
             return False
         given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == expr.value] or \
             [a.value for i, a in enumerate(call.args) if a.keyword is None and i == index]  # type: ignore[union-attr]
-        if len(given) != 1 or not isinstance(given[0], cst.Name) or not _built_from(facts, given[0].value, cls):
+        if len(given) != 1 or not (isinstance(given[0], cst.Name) and _built_from(facts, given[0].value, cls)
+                                   or _instantiates(given[0], cls)):
             return False
     return bool(sites) and all(isinstance(u, cst.Name) for u in facts.uses(func.name.value))
+
+
+def _rebound(facts: Facts, body: cst.CSTNode, name: str) -> bool:
+    """`name` is bound again in `body` (an assignment, a loop or `with` target, `del`, `global`):
+    unlike `names_written`, a method call on it (`trainer.opt.step()`) keeps the object it names."""
+    for n in facts.walk(body):
+        targets: list[cst.CSTNode] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr, cst.For, cst.CompFor)):
+            targets = [n.target]
+        elif isinstance(n, cst.WithItem) and n.asname is not None:
+            targets = [n.asname.name]
+        elif isinstance(n, cst.Del):
+            targets = [n.target]
+        elif isinstance(n, (cst.Global, cst.Nonlocal)):
+            targets = [item.name for item in n.names]
+        if any(name in bound_names(t) for t in targets):
+            return True
+    return False
 
 
 def _built_from(facts: Facts, name: str, cls: cst.ClassDef) -> bool:
     """Every binding of `name` in this unit is `Cls(...)`."""
     values = facts.assigned_values(name)
-    return bool(values) and all(isinstance(v, cst.Call) and isinstance(v.func, cst.Name) and v.func.value == cls.name.value
-                                for v in values)
+    return bool(values) and all(_instantiates(v, cls) for v in values)
+
+
+def _instantiates(value: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == cls.name.value
 
 
 def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     parent = facts.parent(value)
     if isinstance(parent, cst.DictComp) and parent.value is value:
         return _loops_over_entries(facts, parent)
+    entry = dict_entry(facts, value)
+    if entry is not None:
+        return _loops_over_entries(facts, *entry)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -1491,9 +1589,23 @@ def _loops_of_value(facts: Facts, value: cst.Call) -> list[Loop]:
     return loops
 
 
-def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
+def dict_entry(facts: Facts, value: cst.BaseExpression) -> tuple[cst.Dict, str] | None:
+    """(the dict literal, the key) when `value` is the value of an entry with a string key, in a
+    dict whose keys are all distinct string literals (no `**other` that could repeat the key)."""
+    element = facts.parent(value)
+    table = facts.parent(element) if isinstance(element, cst.DictElement) and element.value is value else None
+    if not isinstance(table, cst.Dict) or not all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                                                  for e in table.elements):
+        return None
+    keys = [str(e.key.evaluated_value) for e in table.elements]  # type: ignore[union-attr]
+    key = str(element.key.evaluated_value)  # type: ignore[union-attr]
+    return (table, key) if keys.count(key) == 1 else None
+
+
+def _loops_over_entries(facts: Facts, table: cst.DictComp | cst.Dict, key: str | None = None) -> list[Loop]:
     """`loaders = {split: DataLoader(...) for split in splits}`: every entry is the one call, so a
-    loop over `loaders[phase]` (any key) iterates its value."""
+    loop over `loaders[phase]` (any key) iterates its value; for a dict literal
+    (`{"train": DataLoader(...), "val": ...}`), a loop over `loaders["train"]`, the entry's key."""
     parent = facts.parent(table)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
@@ -1504,6 +1616,7 @@ def _loops_over_entries(facts: Facts, table: cst.DictComp) -> list[Loop]:
     for loop in facts.loops:
         it = iterated(loop)
         if isinstance(it, cst.Subscript) and isinstance(it.value, cst.Name) and it.value.value == name \
+                and (key is None or _string_key(it) == key) \
                 and (facts.value_of(it.value) is table or _reads_global(facts, loop, table, name)):
             loops.append(loop)
     return loops

@@ -68,7 +68,8 @@ class DictAsList(Rule):
             if not self._column_passed_in(node, positional[0].value):
                 self._per_key(node, positional[0].value, loop)
             return
-        if self.facts.kind(use.column.value) is not Kind.DICT_OF_LIST:
+        if not (isinstance(use.column, cst.Subscript) and self.facts.kind(use.column.value) is Kind.DICT_OF_LIST
+                or use.slice_node is not None and _python_rows(self.facts, use.column)):
             return
         if not invariant(self.facts, use.column, loop) or invariant(self.facts, positional[0].value, loop):
             return  # the dict changes in the loop, or the whole tensor is invariant (redundant-tensor)
@@ -319,6 +320,9 @@ class DictAsList(Rule):
                 return None
             inner = index.value if isinstance(index, cst.Index) else index
             return Use(call, arg.value, inner, element)
+        if isinstance(arg, cst.Subscript) and isinstance(arg.value, cst.Name) and len(arg.slice) == 1 \
+                and isinstance(arg.slice[0].slice, cst.Slice) and _positive_literal(arg.slice[0].slice.step or cst.Integer("1")):
+            return Use(call, arg.value, arg.slice[0].slice, arg.slice[0])  # `torch.tensor(rows[a:b])`: a list's rows
         if isinstance(arg, cst.ListComp) and arg.for_in.inner_for_in is None and not arg.for_in.ifs:
             elt, var = arg.elt, arg.for_in.target
             if isinstance(var, cst.Name) and isinstance(elt, cst.Subscript) and isinstance(elt.value, cst.Subscript) \
@@ -402,8 +406,11 @@ class DictAsList(Rule):
             return not only_read(self.facts, parent.targets[0].target.value, scope)
         return not isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation))
 
-    def _homogeneous(self, column: cst.Subscript) -> bool:
-        """Every value of the column is a number of one Python type (or rows of them)."""
+    def _homogeneous(self, column: cst.BaseExpression) -> bool:
+        """Every value of the column is a number of one Python type (or rows of them). A plain
+        list's rows (`json.loads` of a file) are not checked: the conversion is left for review."""
+        if not isinstance(column, cst.Subscript):
+            return False
         d, key = column.value, column.slice[0].slice
         key_value = key.value if isinstance(key, cst.Index) else None
         literal_key = key_value.evaluated_value if isinstance(key_value, cst.SimpleString) else None
@@ -421,6 +428,26 @@ class DictAsList(Rule):
                                and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
                 return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src)
         return False
+
+
+_JSON_READERS = frozenset({"json.load", "json.loads"})
+
+
+def _python_rows(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> bool:
+    """`expr` names Python data a slice of which is a list of rows: a name every binding of which
+    is a list literal or comprehension, `json.load(s)(...)`, or a string-keyed entry of such a name
+    (`sequences = data["ids"]`): no tensor or array, so `torch.tensor` of a slice walks Python objects."""
+    if isinstance(expr, cst.Subscript) and depth and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
+            and isinstance(expr.slice[0].slice.value, cst.SimpleString):
+        return _python_rows(facts, expr.value, depth - 1)
+    if isinstance(expr, cst.Call):
+        return (facts.qualified_name(expr.func) or "") in _JSON_READERS
+    if isinstance(expr, (cst.List, cst.ListComp)):
+        return True
+    if not isinstance(expr, cst.Name) or not depth:
+        return False
+    sources = facts.value_sources(expr)
+    return bool(sources) and all(s is not expr and _python_rows(facts, s, depth - 1) for s in sources)
 
 
 def _uniform_source(facts: Facts, expr: cst.BaseExpression) -> bool:
@@ -453,7 +480,10 @@ def _name_of(table: cst.BaseExpression) -> str:
     return table.value if isinstance(table, cst.Name) else table.attr.value if isinstance(table, cst.Attribute) else "table"
 
 
-def _column_name(column: cst.Subscript) -> str:
+def _column_name(column: cst.BaseExpression) -> str:
+    if isinstance(column, cst.Name):
+        return f"{column.value}_t"
+    assert isinstance(column, cst.Subscript)
     key = column.slice[0].slice
     value = key.value if isinstance(key, cst.Index) else None
     label = value.evaluated_value if isinstance(value, cst.SimpleString) else "column"

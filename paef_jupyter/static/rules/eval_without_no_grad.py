@@ -520,6 +520,9 @@ class EvalWithoutNoGrad(Rule):
             elif isinstance(n, (cst.For, cst.CompFor)):
                 for name in bound_names(n.target):
                     bindings.setdefault(name, []).append((n, n.iter))
+            elif isinstance(n, cst.WithItem) and n.asname is not None:  # `with nullcontext(val) as reg:`
+                for name in bound_names(n.asname.name):
+                    bindings.setdefault(name, []).append((n, n.item))
             if isinstance(n, cst.Assign) and self.facts.order(n) < start \
                     and self.facts.enclosing_function(n) is loop.function:
                 next_pass |= not self._done_before(n, loop, start)  # runs again after the loop, on a later pass
@@ -605,8 +608,29 @@ class EvalWithoutNoGrad(Rule):
         # every object a method of which it calls: the model it evaluates is read by every loss).
         stored = {root for c in self.facts.calls_in(loop.node.body) if isinstance(c.func, cst.Attribute)
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
+        stored |= {root for c in self.facts.calls_in(loop.node.body) for root in self._stored_through_helper(c)}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _stored_through_helper(self, call: cst.Call) -> set[str]:
+        """Roots of the arguments `call` hands to parameters that its function (of this unit, an
+        earlier cell or a local module) stores values into (`record(opt.history, loss)` with
+        `def record(history, value): history.append(value)`): what the loop passes may be kept there."""
+        func = self.facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        if not isinstance(func, cst.FunctionDef):
+            return set()
+        owner = self.facts.owner_of(func)
+        filled = {root for c in owner.calls_in(func.body) if isinstance(c.func, cst.Attribute)
+                  and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
+            params = params[1:]
+        roots: set[str] = set()
+        for i, arg in enumerate(call.args):
+            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) and not arg.star else None
+            if (param is None or param in filled) and (root := root_name(arg.value)) is not None:
+                roots.add(root)  # a `*args` may land on any parameter
+        return roots
 
     def _kept_on_self_for_backward(self, loop: Loop) -> bool:
         """A method's loop keeps what it builds on its object (`self.outs.append(...)`,

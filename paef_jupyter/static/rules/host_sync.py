@@ -832,6 +832,9 @@ class HostSync(Rule):
             if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body and steps_itself(self.facts, anc.body):
                 child = anc  # the whole step in `try:` (`except Exception: continue` skips a failing batch): every step that trains
                 continue
+            if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body and _whole_body(stop, anc):
+                child = anc  # `for x, y in loader: try: ... except RuntimeError: continue`: every batch enters the `try`
+                continue
             if isinstance(anc, (cst.Try, cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler)) \
                     or (isinstance(anc, cst.BooleanOperation) and child is anc.right):
                 return False
@@ -1153,6 +1156,12 @@ def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
                    for n in facts.walk(func.body))
     params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
     return declared or name not in facts.names_written(func.body) | params
+
+
+def _whole_body(stop: cst.CSTNode, stmt: cst.CSTNode) -> bool:
+    """`stmt` is the only statement of the step loop's body: it runs on every iteration."""
+    body = getattr(stop, "body", None)
+    return isinstance(body, cst.IndentedBlock) and len(body.body) == 1 and body.body[0] is stmt
 
 
 def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:

@@ -16,6 +16,7 @@ from ._support import (
     batches_are_tensors,
     branch_keyword,
     consumer_loops,
+    dict_entry,
     drawn_batches,
     iterated,
     iterated_name,
@@ -24,6 +25,7 @@ from ._support import (
     loops_fed,
     may_carry,
     torch_alias,
+    unwrapped,
     with_keyword,
     zipped_loops,
 )
@@ -57,7 +59,7 @@ class PageableTransfer(Rule):
             self._fed_elsewhere(node)
             return
         if loops:
-            name = self.facts.code(loops[0].node.iter) if iterated_name(loops[0]) is None else iterated_name(loops[0])
+            name = self.facts.code(unwrapped(loops[0].node.iter)) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         else:  # only through `zip(...)`: the loader's own name
             name = self.facts.code(self.facts.parent(node).targets[0].target)  # type: ignore[union-attr]
         proven = batches_are_tensors(self.facts, node)
@@ -153,6 +155,12 @@ class PageableTransfer(Rule):
             if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
                 bound = self.facts.parent(bound)
                 name = f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
+            elif isinstance(bound, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`
+                name = f"{self.facts.code(node.func)}(...)"
+            elif (entry := dict_entry(self.facts, node)) is not None:  # `{"train": DataLoader(...), ...}`
+                table = self.facts.parent(entry[0])
+                name = f"{self.facts.code(table.targets[0].target)}[{entry[1]!r}]" if isinstance(table, cst.Assign) \
+                    and len(table.targets) == 1 else "the loader"
             elif isinstance(bound, cst.Element):  # `return DataLoader(...), DataLoader(...)`
                 func = self.facts.enclosing_function(node)
                 name = f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
@@ -347,6 +355,8 @@ class PageableTransfer(Rule):
                 moves.append(n)
             elif isinstance(n, cst.Call) and self._moves_in_helper(facts, n, batch):
                 moves.append(n)
+            elif isinstance(n, cst.Call) and _mapped_move(facts, n, batch):
+                moves.append(n)
             elif isinstance(n, _COMPREHENSIONS):
                 moves += [m for m in _moves_of_entries(facts, n, batch) if m not in moves]
         return moves
@@ -374,6 +384,21 @@ class PageableTransfer(Rule):
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _mapped_move(facts: Facts, call: cst.Call, batch: set[str]) -> bool:
+    """`map(lambda x: x.to(device), batch)` (attention-is-all-you-need's `train_epoch`): each part
+    of the batch moved by the lambda, as in `[x.to(device) for x in batch]`. The `map` call is the
+    move reported; the copy inside the lambda is left as it is (no `non_blocking` edit there)."""
+    if (facts.qualified_name(call.func) or "") != "builtins.map" or len(call.args) != 2 \
+            or any(a.keyword is not None or a.star for a in call.args):
+        return False
+    func, parts = call.args[0].value, call.args[1].value
+    if not isinstance(func, cst.Lambda) or len(func.params.params) != 1 or _root(parts) not in batch:
+        return False
+    param = func.params.params[0].name.value
+    return any(isinstance(n, cst.Call) and is_device_move(facts, n) and _root(_moved(facts, n)) == param
+               for n in facts.walk(func.body))
 
 
 def _copied_into_device_buffer(facts: Facts, call: cst.Call, batch: set[str]) -> bool:

@@ -24,6 +24,7 @@ from ._support import (
     loader_dataset,
     loops_fed,
     method_class,
+    unwrapped,
     with_keyword,
 )
 from .base import Rule
@@ -60,6 +61,8 @@ class SyncDataLoader(Rule):
         if work is None:
             return
         it = iterated(loops[0])
+        if it is None and isinstance(loops[0].node, cst.For):
+            it = unwrapped(loops[0].node.iter)  # `get_loader(lines)`, `Batches(DataLoader(...))`
         name = iterated_name(loops[0]) or (loops[0].facts.code(it) if it is not None else "the loader")
         suggested = with_keyword(node, "num_workers", cst.Integer("4"))
         if not keyword_value(self.facts, node, "persistent_workers")[0]:  # a `**dict` may set it: never repeat a keyword
