@@ -475,6 +475,7 @@ class _Index:
     names: dict[str, list[cst.Name]] = field(default_factory=dict)
     mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
+    forward_hook: str | None = None  # `forward_hook_registered`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -569,10 +570,52 @@ _INPLACE_FLAGGED = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU
                               "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
 
 
+# Registrations of hooks that get a module's forward inputs (a pre-hook may change them in place
+# before the first layer, a forward hook after), on one module or on every module.
+FORWARD_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
+GLOBAL_FORWARD_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook",
+                                  "torch.nn.modules.module.register_module_forward_pre_hook"})
+
+
+def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> Iterator[tuple[str, Facts]]:
+    """The local modules the unit imports, directly or through another (3 deep), each once with
+    its name; none when the unit was read without its local modules."""
+    if facts.imports is None or depth > 2:
+        return
+    seen = set() if seen is None else seen
+    for target in facts.aliases.values():
+        module, name = facts.imports.module(target), target
+        if module is None and "." in target:
+            name = target.rsplit(".", 1)[0]
+            module = facts.imports.module(name)
+        if module is None or name in seen:
+            continue
+        seen.add(name)
+        yield name, module
+        yield from local_units(module, depth + 1, seen)
+
+
+def forward_hook_registered(facts: Facts) -> str:
+    """The code of a call registering a forward (pre-)hook in this unit, an earlier cell or a
+    local module it imports ('' if none): whatever module it hooks (a model's first layer gets
+    the model's input), the hook may change the module's input in place on every call."""
+    index = unit_index(facts)
+    if index.forward_hook is None:
+        index.forward_hook = next((unit.code(call.func)
+                                   for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+                                   for call in unit.calls_in(unit.module)
+                                   if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
+                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "")
+    return index.forward_hook
+
+
 def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
     """Calling `module` may change its input in place: it is built with `inplace=True` (or
-    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, or is an instance of
-    a class of the unit whose `forward` changes its first input in place."""
+    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, is an instance of
+    a class of the unit whose `forward` changes its first input in place, or the program
+    registers forward hooks (`forward_hook_registered`)."""
+    if forward_hook_registered(facts):
+        return True
     values: list[cst.BaseExpression] = []
     if isinstance(module, cst.Name):
         value = assigned_value(facts, module)
@@ -774,6 +817,8 @@ def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
                 return True
         return False
     qualified = facts.qualified_name(call.func) or ""
+    if qualified.startswith("torch.optim."):
+        return True  # an optimizer keeps the tensors it is given: its `step()` changes them in place
     if qualified.startswith(("torch.", "numpy.")):
         return any(a is arg.value for a in library_changed_arguments(facts, call))
     if qualified.startswith(("builtins.", "math.")):
@@ -932,7 +977,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         if isinstance(anc, cst.Lambda):
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop) \
-            or _module_state_changed(facts, expr, loop):
+            or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -968,6 +1013,23 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
             if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
                 return True
     return False
+
+
+# Calls that read a namespace's variables by name, out of sight of a name-based analysis.
+NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
+                               "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+def namespace_reader(facts: Facts, objects: bool = False) -> str:
+    """The code of a call in this unit or an earlier cell that reads variables by name
+    (`globals()["total"]`, `eval("x")`, `locals()`; `vars(args)` of an object only with
+    `objects`), '' if none."""
+    for unit in (facts, *facts.prior.units()):
+        for call in unit.calls_in(unit.module):
+            qualified = unit.qualified_name(call.func) or ""
+            if qualified in NAMESPACE_READERS and (objects or not (qualified == "builtins.vars" and call.args)):
+                return unit.code(call.func)
+    return ""
 
 
 _UNSEEN_BINDERS = frozenset({"builtins.exec", "builtins.globals", "builtins.locals", "builtins.vars"})
@@ -1038,6 +1100,82 @@ def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) ->
                 or isinstance(func, cst.Attribute) and func.attr.value in ("step", "load_state_dict") \
                 or facts._callees(call):
             return True
+    return False
+
+
+_ATTRIBUTE_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+
+
+def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads an object whose class's code runs on a plain-looking read, so it is not
+    the same value every iteration: it indexes or iterates a dataset (a random augmentation),
+    or an instance of a class of the program whose `__getitem__`/`__len__`/`__iter__` does more
+    than read (changes the object, calls code), or one whose dunder the loop runs changes it
+    (`len(curriculum)` beside `curriculum[i]` that grows it, `mem.rows` beside `for r in mem`);
+    or reads a property, descriptor or `__getattr__` attribute of one (`cfg.factor` whose
+    `__get__` advances a warmup)."""
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+            continue
+        read = _dunders_run(facts, node.value, expr)
+        if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
+            return True
+        value = assigned_value(facts, node)
+        found = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+        if found is None:
+            continue
+        owner, cls = found
+        methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
+        if any(_runs_code(owner, methods[d]) for d in read & methods.keys()):
+            return True
+        if any("self" in owner.names_written(methods[d].body) for d in _dunders_run(facts, node.value, loop.node.body) & methods.keys()):
+            return True
+        attr = facts.parent(node)
+        if isinstance(attr, cst.Attribute) and attr.value is node \
+                and (_ATTRIBUTE_HOOKS & methods.keys() or _computed_attribute(owner, cls, attr.attr.value)):
+            return True
+    return False
+
+
+def _dunders_run(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
+    """The special methods of `name`'s object that `scope` runs: indexing it (`__getitem__`),
+    iterating it (`for`, a comprehension, a builtin like `list`/`sum`: `__iter__`, else
+    `__getitem__`), `len()` (`__len__`), membership tests (`__contains__`)."""
+    run: set[str] = set()
+    for use in reads_of(facts, name, scope):
+        parent = facts.parent(use)
+        call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        builtin = (facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
+        if isinstance(parent, cst.Subscript) and parent.value is use:
+            run.add("__getitem__")
+        elif builtin == "builtins.len":
+            run.add("__len__")
+        elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is use or builtin.startswith("builtins."):
+            run |= {"__iter__", "__next__", "__getitem__"}
+        elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn)):
+            run |= {"__contains__", "__iter__", "__getitem__"}
+    return run
+
+
+def _runs_code(facts: Facts, method: cst.FunctionDef) -> bool:
+    """`method` does more than read its object: it changes it or calls code (not a builtin)."""
+    return "self" in facts.names_written(method.body) or any(
+        not (facts.qualified_name(c.func) or "").startswith("builtins.") for c in facts.calls_in(method.body))
+
+
+def _computed_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> bool:
+    """`attr` of `cls` runs code when read: a `property`/`cached_property` method, or a class
+    attribute holding a descriptor (an instance of a class of the program defining `__get__`)."""
+    for stmt in cls.body.body:
+        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr and stmt.decorators:
+            return True
+        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+        if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets) \
+                and isinstance(small.value, cst.Call):
+            described = facts.class_named(small.value.func)
+            if described is not None and any(isinstance(s, cst.FunctionDef) and s.name.value == "__get__"
+                                             for s in described[1].body.body):
+                return True
     return False
 
 
