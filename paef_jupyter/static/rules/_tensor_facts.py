@@ -612,8 +612,9 @@ def forward_hook_registered(facts: Facts) -> str:
 def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
     """Calling `module` may change its input in place: it is built with `inplace=True` (or
     `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, is an instance of
-    a class of the unit whose `forward` changes its first input in place, or the program
-    registers forward hooks (`forward_hook_registered`)."""
+    a class of the program whose `forward` or `__call__` changes its first input in place (or
+    hands it to code that does), is built out of sight, or the program registers forward hooks
+    (`forward_hook_registered`)."""
     if forward_hook_registered(facts):
         return True
     values: list[cst.BaseExpression] = []
@@ -625,6 +626,8 @@ def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
                   and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
                           and t.target.value.value == "self" and t.target.attr.value == module.attr.value
                           for t in a.targets)]
+    if not values:
+        return True  # built out of sight (`a, b = Net(), Net()`, a parameter): what its code does is unknown
     return any(isinstance(v, cst.Call) and _built_in_place(facts, v) for v in values)
 
 
@@ -640,11 +643,16 @@ def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
             return True  # `nn.ReLU(True)`: the only boolean an activation or dropout takes is `inplace`
     if qualified == "torch.nn.Sequential" and call.args and isinstance(call.args[0].value, cst.Call) and depth < 3:
         return _built_in_place(facts, call.args[0].value, depth + 1)
-    cls = facts.classes.get(call.func.value) if isinstance(call.func, cst.Name) else None
-    forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None) \
-        if cls is not None else None
-    params = forward.params.params if forward is not None else ()
-    return len(params) > 1 and mutated_in_place(facts, params[1].name.value, forward.body)  # type: ignore[union-attr]
+    found = facts.class_named(call.func)
+    if found is None or depth >= 3:
+        return False
+    owner, cls = found
+    for method in cls.body.body:  # `forward`, or a `__call__` that runs before it
+        params = method.params.params if isinstance(method, cst.FunctionDef) and method.name.value in ("forward", "__call__") else ()
+        if len(params) > 1 and (mutated_in_place(owner, params[1].name.value, method.body)  # type: ignore[union-attr]
+                                or handed_to_changing_call(owner, params[1].name.value, method.body)):  # type: ignore[union-attr]
+            return True  # (`self._prep(x)` with a `_prep` that changes its argument)
+    return False
 
 
 # Views whose strides may not be those of a fresh contiguous tensor of the same shape.
@@ -1109,40 +1117,66 @@ _ATTRIBUTE_HOOKS = frozenset({"__getattr__", "__getattribute__"})
 def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     """`expr` reads an object whose class's code runs on a plain-looking read, so it is not
     the same value every iteration: it indexes or iterates a dataset (a random augmentation),
-    or an instance of a class of the program whose `__getitem__`/`__len__`/`__iter__` does more
-    than read (changes the object, calls code), or one whose dunder the loop runs changes it
-    (`len(curriculum)` beside `curriculum[i]` that grows it, `mem.rows` beside `for r in mem`);
-    or reads a property, descriptor or `__getattr__` attribute of one (`cfg.factor` whose
-    `__get__` advances a warmup)."""
+    or an object the analysis cannot type (built by a factory, kept on `self`) or of a class of
+    the program, when a class of the program (its own, a base, any: the object's class may be
+    one) has a `__getitem__`/`__len__`/`__iter__` that does more than read (changes the object,
+    calls code); or the loop runs such a dunder that changes the object whose attribute `expr`
+    reads (`mem.rows` beside `for r in mem`); or it reads an attribute that a class of the
+    program computes (a property, a descriptor: `cfg.factor` whose `__get__` advances a warmup),
+    or one of an instance of a class with `__getattr__`."""
+    dunders = bool(next(_program_dunders(facts, _DUNDERS), None))
     for node in facts.walk(expr):
-        if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
+        if not isinstance(node, (cst.Name, cst.Attribute)) or isinstance(facts.parent(node), cst.Attribute) \
+                and facts.parent(node).attr is node or facts.kind(node) in _PLAIN_KINDS:
             continue
-        read = _dunders_run(facts, node.value, expr)
+        key = facts.code(node)
+        read = _dunders_run(facts, key, expr) if dunders or facts.kind(node) is Kind.DATASET else set()
         if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
             return True
-        value = assigned_value(facts, node)
-        found = facts.class_named(value.func) if isinstance(value, cst.Call) else None
-        if found is None:
-            continue
-        owner, cls = found
-        methods = {s.name.value: s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-        if any(_runs_code(owner, methods[d]) for d in read & methods.keys()):
+        if any(_runs_code(owner, method) for owner, method in _program_dunders(facts, read)):
             return True
-        if any("self" in owner.names_written(methods[d].body) for d in _dunders_run(facts, node.value, loop.node.body) & methods.keys()):
+        if dunders and any("self" in owner.names_written(method.body)
+                           for owner, method in _program_dunders(facts, _dunders_run(facts, key, loop.node.body))):
             return True
         attr = facts.parent(node)
-        if isinstance(attr, cst.Attribute) and attr.value is node \
-                and (_ATTRIBUTE_HOOKS & methods.keys() or _computed_attribute(owner, cls, attr.attr.value)):
+        if isinstance(attr, cst.Attribute) and attr.value is node and _computed_attribute(facts, node, attr.attr.value):
             return True
     return False
 
 
-def _dunders_run(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
-    """The special methods of `name`'s object that `scope` runs: indexing it (`__getitem__`),
-    iterating it (`for`, a comprehension, a builtin like `list`/`sum`: `__iter__`, else
-    `__getitem__`), `len()` (`__len__`), membership tests (`__contains__`)."""
+_DUNDERS = frozenset({"__getitem__", "__len__", "__iter__", "__next__", "__contains__"})
+# Kinds whose indexing, length and attributes run no code of the program.
+_PLAIN_KINDS = frozenset({Kind.TENSOR, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NDARRAY,
+                          Kind.NUMBER, Kind.MODULE_OBJ, Kind.FUNCTION})
+
+
+def _program_classes(facts: Facts) -> Iterator[tuple[Facts, cst.ClassDef]]:
+    """The classes of this unit, the earlier cells and the local modules it imports."""
+    yield from ((facts, c) for c in facts.classes.values())
+    yield from facts.prior.classes.values()
+    for _, module in local_units(facts):
+        yield from ((module, c) for c in module.classes.values())
+
+
+def _program_dunders(facts: Facts, names: set[str]) -> Iterator[tuple[Facts, cst.FunctionDef]]:
+    """The methods named in `names` that classes of the program define."""
+    if not names:
+        return
+    for owner, cls in _program_classes(facts):
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in names:
+                yield owner, stmt
+
+
+def _dunders_run(facts: Facts, key: str, scope: cst.CSTNode) -> set[str]:
+    """The special methods of the object `key` spells (`ds`, `self.ds`) that `scope` runs:
+    indexing it (`__getitem__`), iterating it (`for`, a comprehension, a builtin like
+    `list`/`sum`: `__iter__`, else `__getitem__`), `len()` (`__len__`), membership tests
+    (`__contains__`)."""
     run: set[str] = set()
-    for use in reads_of(facts, name, scope):
+    uses = [n for n in facts.walk(scope) if isinstance(n, (cst.Name, cst.Attribute)) and facts.code(n) == key
+            and not (isinstance(facts.parent(n), cst.Attribute) and facts.parent(n).attr is n)]
+    for use in uses:
         parent = facts.parent(use)
         call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
         builtin = (facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
@@ -1163,19 +1197,27 @@ def _runs_code(facts: Facts, method: cst.FunctionDef) -> bool:
         not (facts.qualified_name(c.func) or "").startswith("builtins.") for c in facts.calls_in(method.body))
 
 
-def _computed_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> bool:
-    """`attr` of `cls` runs code when read: a `property`/`cached_property` method, or a class
-    attribute holding a descriptor (an instance of a class of the program defining `__get__`)."""
-    for stmt in cls.body.body:
-        if isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr and stmt.decorators:
-            return True
-        small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
-        if isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets) \
-                and isinstance(small.value, cst.Call):
-            described = facts.class_named(small.value.func)
-            if described is not None and any(isinstance(s, cst.FunctionDef) and s.name.value == "__get__"
-                                             for s in described[1].body.body):
+def _computed_attribute(facts: Facts, obj: cst.BaseExpression, attr: str) -> bool:
+    """Reading `obj.attr` runs code of the program: a class of the program computes an
+    attribute of that name (a `property`/`cached_property` method, a class attribute holding
+    a descriptor: an instance of a class of the program defining `__get__`), or `obj` is built
+    from a class with `__getattr__`/`__getattribute__`."""
+    value = assigned_value(facts, obj) if isinstance(obj, cst.Name) else None
+    built = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    if built is not None and any(isinstance(s, cst.FunctionDef) and s.name.value in _ATTRIBUTE_HOOKS
+                                 for s in built[1].body.body):
+        return True
+    for owner, cls in _program_classes(facts):
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr and stmt.decorators:
                 return True
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) \
+                    and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                described = owner.class_named(small.value.func)
+                if described is not None and any(isinstance(s, cst.FunctionDef) and s.name.value == "__get__"
+                                                 for s in described[1].body.body):
+                    return True
     return False
 
 

@@ -345,24 +345,42 @@ class EvalWithoutNoGrad(Rule):
         return ""
 
     def _cached_by_forward(self, loop: Loop) -> str:
-        """Why a pass of this loop may change later passes ('' if none): a `forward` the loop
-        runs keeps something it computes on its module and reads it back (`if self._bias is
-        None: self._bias = self.table[idx]`): built under no_grad, the cache has no graph, and
-        the training passes after it never reach the parameters behind it."""
+        """Why a pass of this loop may change later passes ('' if none): the class of a
+        `forward` the loop runs keeps something computed on the module and reads it back, in
+        any method (`if self._bias is None: self._bias = self.table[idx]`, through a helper
+        method, with `setattr`): built under no_grad, the cache has no graph, and the training
+        passes after it never reach the parameters behind it."""
         for func in self.facts.per_iteration_functions:
             if not (isinstance(func, cst.FunctionDef) and func.name.value == "forward"):
                 continue
             owner = self.facts.owner_of(func)
-            kept = {attr for n in owner.walk(func.body) if isinstance(n, cst.Assign) and not _plain_value(n.value)
-                    for t in n.targets if (attr := _self_attribute(t.target))}
-            read = {attr for n in owner.walk(func.body) if isinstance(n, cst.Attribute) and (attr := _self_attribute(n))
-                    and not isinstance(owner.parent(n), cst.AssignTarget)
-                    and not (isinstance(owner.parent(n), cst.Subscript) and isinstance(owner.parent(owner.parent(n)), cst.AssignTarget))}
+            cls = next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+            methods = [m for m in (cls.body.body if cls is not None else (func,))
+                       if isinstance(m, cst.FunctionDef) and m.name.value != "__init__"]
+            kept: set[str] = set()
+            read: set[str] = set()
+            for method in methods:
+                for n in owner.walk(method.body):
+                    if isinstance(n, cst.Assign) and not _plain_value(n.value):
+                        kept |= {attr for t in n.targets if (attr := _self_attribute(t.target))}
+                    elif isinstance(n, cst.Call) and _called_name(n) in ("setattr", "getattr", "hasattr") \
+                            and len(n.args) >= 2 and owner.code(n.args[0].value) == "self" \
+                            and isinstance(n.args[1].value, cst.SimpleString):
+                        attr = n.args[1].value.evaluated_value
+                        if _called_name(n) != "setattr":
+                            read.add(attr)
+                        elif len(n.args) > 2 and not _plain_value(n.args[2].value):
+                            kept.add(attr)
+                    elif isinstance(n, cst.Attribute) and (attr := _self_attribute(n)) \
+                            and not isinstance(owner.parent(n), cst.AssignTarget) \
+                            and not (isinstance(owner.parent(n), cst.Subscript)
+                                     and isinstance(owner.parent(owner.parent(n)), cst.AssignTarget)):
+                        read.add(attr)
             if kept & read:
                 name = sorted(kept & read)[0]
-                return (f"`{func.name.value}` keeps `self.{name}` across calls and reads it back: built under no_grad "
-                        "it would carry no graph, and later training passes through it would not reach the "
-                        "parameters it was computed from")
+                return (f"`{cls.name.value if cls is not None else func.name.value}` keeps `self.{name}` across "
+                        "calls and reads it back: built under no_grad it would carry no graph, and later training "
+                        "passes through it would not reach the parameters it was computed from")
         return ""
 
     def _returned_through_decorator(self, loop: Loop) -> str:
@@ -372,11 +390,16 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         if func is None or not self._returns_a_graph(loop):
             return ""
-        for decorator in func.decorators:
-            target = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+        name = func.name.value
+        wrappers = [d.decorator for d in func.decorators] + [  # `evaluate = penalised(evaluate)` wraps it too
+            n.value for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
+            and any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets)
+            and any(isinstance(a.value, cst.Name) and a.value.value == name for a in n.value.args)]
+        for wrapper in wrappers:
+            target = wrapper.func if isinstance(wrapper, cst.Call) else wrapper
             if (self.facts.qualified_name(target) or self.facts.code(target)) not in _RESULT_KEEPING_DECORATORS:
-                return (f"`{func.name.value}` is wrapped by `@{self.facts.code(decorator.decorator)}`: the wrapper gets "
-                        "what it returns and may back-propagate through it")
+                return (f"`{name}` is wrapped by `{self.facts.code(wrapper)}`: the wrapper gets what it returns and "
+                        "may back-propagate through it")
         return ""
 
     def _read_by_name(self) -> str:
