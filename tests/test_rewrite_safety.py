@@ -225,4 +225,3 @@ def test_a_hoist_for_review_names_every_hazard_not_the_first() -> None:
     found = [f for f in api.analyze_source(source, rules=["redundant-tensor"]).findings if f.line == 6]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.needs_review
     assert "same tensor object" in found[0].fix.review and "missing device" in found[0].fix.review
-
