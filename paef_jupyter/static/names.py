@@ -234,6 +234,12 @@ def mutated_names(node: cst.CSTNode) -> Iterator[str]:
             root = root_name(arg)
             if root:
                 yield root
+    elif isinstance(node, cst.Attribute) and is_inplace_method(node.attr.value):
+        # a bound in-place method taken to be called later or elsewhere: `shrink = t.mul_`,
+        # `functools.partial(t.add_, 1)`, `stack.callback(t.zero_)` (a call's own `func` too)
+        root = root_name(node.value)
+        if root:
+            yield root
 
 
 def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]:

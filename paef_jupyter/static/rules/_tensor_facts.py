@@ -475,6 +475,7 @@ class _Index:
     names: dict[str, list[cst.Name]] = field(default_factory=dict)
     mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
+    forward_hook: str | None = None  # `forward_hook_registered`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -569,10 +570,53 @@ _INPLACE_FLAGGED = frozenset({"ReLU", "ReLU6", "LeakyReLU", "ELU", "SELU", "CELU
                               "Dropout3d", "AlphaDropout", "FeatureAlphaDropout"})
 
 
+# Registrations of hooks that get a module's forward inputs (a pre-hook may change them in place
+# before the first layer, a forward hook after), on one module or on every module.
+FORWARD_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook"})
+GLOBAL_FORWARD_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook",
+                                  "torch.nn.modules.module.register_module_forward_pre_hook"})
+
+
+def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> Iterator[tuple[str, Facts]]:
+    """The local modules the unit imports, directly or through another (3 deep), each once with
+    its name; none when the unit was read without its local modules."""
+    if facts.imports is None or depth > 2:
+        return
+    seen = set() if seen is None else seen
+    for target in facts.aliases.values():
+        module, name = facts.imports.module(target), target
+        if module is None and "." in target:
+            name = target.rsplit(".", 1)[0]
+            module = facts.imports.module(name)
+        if module is None or name in seen:
+            continue
+        seen.add(name)
+        yield name, module
+        yield from local_units(module, depth + 1, seen)
+
+
+def forward_hook_registered(facts: Facts) -> str:
+    """The code of a call registering a forward (pre-)hook in this unit, an earlier cell or a
+    local module it imports ('' if none): whatever module it hooks (a model's first layer gets
+    the model's input), the hook may change the module's input in place on every call."""
+    index = unit_index(facts)
+    if index.forward_hook is None:
+        index.forward_hook = next((unit.code(call.func)
+                                   for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+                                   for call in unit.calls_in(unit.module)
+                                   if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
+                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "")
+    return index.forward_hook
+
+
 def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
     """Calling `module` may change its input in place: it is built with `inplace=True` (or
-    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, or is an instance of
-    a class of the unit whose `forward` changes its first input in place."""
+    `nn.ReLU(True)`), is an `nn.Sequential` that starts with such a module, is an instance of
+    a class of the program whose `forward` or `__call__` changes its first input in place (or
+    hands it to code that does), is built out of sight, or the program registers forward hooks
+    (`forward_hook_registered`)."""
+    if forward_hook_registered(facts):
+        return True
     values: list[cst.BaseExpression] = []
     if isinstance(module, cst.Name):
         value = assigned_value(facts, module)
@@ -582,6 +626,8 @@ def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
                   and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
                           and t.target.value.value == "self" and t.target.attr.value == module.attr.value
                           for t in a.targets)]
+    if not values:
+        return True  # built out of sight (`a, b = Net(), Net()`, a parameter): what its code does is unknown
     return any(isinstance(v, cst.Call) and _built_in_place(facts, v) for v in values)
 
 
@@ -597,11 +643,16 @@ def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
             return True  # `nn.ReLU(True)`: the only boolean an activation or dropout takes is `inplace`
     if qualified == "torch.nn.Sequential" and call.args and isinstance(call.args[0].value, cst.Call) and depth < 3:
         return _built_in_place(facts, call.args[0].value, depth + 1)
-    cls = facts.classes.get(call.func.value) if isinstance(call.func, cst.Name) else None
-    forward = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == "forward"), None) \
-        if cls is not None else None
-    params = forward.params.params if forward is not None else ()
-    return len(params) > 1 and mutated_in_place(facts, params[1].name.value, forward.body)  # type: ignore[union-attr]
+    found = facts.class_named(call.func)
+    if found is None or depth >= 3:
+        return False
+    owner, cls = found
+    for method in cls.body.body:  # `forward`, or a `__call__` that runs before it
+        params = method.params.params if isinstance(method, cst.FunctionDef) and method.name.value in ("forward", "__call__") else ()
+        if len(params) > 1 and (mutated_in_place(owner, params[1].name.value, method.body)  # type: ignore[union-attr]
+                                or handed_to_changing_call(owner, params[1].name.value, method.body)):  # type: ignore[union-attr]
+            return True  # (`self._prep(x)` with a `_prep` that changes its argument)
+    return False
 
 
 # Views whose strides may not be those of a fresh contiguous tensor of the same shape.
@@ -774,6 +825,8 @@ def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
                 return True
         return False
     qualified = facts.qualified_name(call.func) or ""
+    if qualified.startswith("torch.optim."):
+        return True  # an optimizer keeps the tensors it is given: its `step()` changes them in place
     if qualified.startswith(("torch.", "numpy.")):
         return any(a is arg.value for a in library_changed_arguments(facts, call))
     if qualified.startswith(("builtins.", "math.")):
@@ -932,7 +985,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         if isinstance(anc, cst.Lambda):
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop) \
-            or _module_state_changed(facts, expr, loop):
+            or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -968,6 +1021,23 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
             if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
                 return True
     return False
+
+
+# Calls that read a namespace's variables by name, out of sight of a name-based analysis.
+NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
+                               "sys._getframe", "inspect.currentframe", "inspect.stack"})
+
+
+def namespace_reader(facts: Facts, objects: bool = False) -> str:
+    """The code of a call in this unit or an earlier cell that reads variables by name
+    (`globals()["total"]`, `eval("x")`, `locals()`; `vars(args)` of an object only with
+    `objects`), '' if none."""
+    for unit in (facts, *facts.prior.units()):
+        for call in unit.calls_in(unit.module):
+            qualified = unit.qualified_name(call.func) or ""
+            if qualified in NAMESPACE_READERS and (objects or not (qualified == "builtins.vars" and call.args)):
+                return unit.code(call.func)
+    return ""
 
 
 _UNSEEN_BINDERS = frozenset({"builtins.exec", "builtins.globals", "builtins.locals", "builtins.vars"})
@@ -1038,6 +1108,116 @@ def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) ->
                 or isinstance(func, cst.Attribute) and func.attr.value in ("step", "load_state_dict") \
                 or facts._callees(call):
             return True
+    return False
+
+
+_ATTRIBUTE_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+
+
+def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads an object whose class's code runs on a plain-looking read, so it is not
+    the same value every iteration: it indexes or iterates a dataset (a random augmentation),
+    or an object the analysis cannot type (built by a factory, kept on `self`) or of a class of
+    the program, when a class of the program (its own, a base, any: the object's class may be
+    one) has a `__getitem__`/`__len__`/`__iter__` that does more than read (changes the object,
+    calls code); or the loop runs such a dunder that changes the object whose attribute `expr`
+    reads (`mem.rows` beside `for r in mem`); or it reads an attribute that a class of the
+    program computes (a property, a descriptor: `cfg.factor` whose `__get__` advances a warmup),
+    or one of an instance of a class with `__getattr__`."""
+    dunders = bool(next(_program_dunders(facts, _DUNDERS), None))
+    for node in facts.walk(expr):
+        if not isinstance(node, (cst.Name, cst.Attribute)) or isinstance(facts.parent(node), cst.Attribute) \
+                and facts.parent(node).attr is node or facts.kind(node) in _PLAIN_KINDS:
+            continue
+        key = facts.code(node)
+        read = _dunders_run(facts, key, expr) if dunders or facts.kind(node) is Kind.DATASET else set()
+        if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
+            return True
+        if any(_runs_code(owner, method) for owner, method in _program_dunders(facts, read)):
+            return True
+        if dunders and any("self" in owner.names_written(method.body)
+                           for owner, method in _program_dunders(facts, _dunders_run(facts, key, loop.node.body))):
+            return True
+        attr = facts.parent(node)
+        if isinstance(attr, cst.Attribute) and attr.value is node and _computed_attribute(facts, node, attr.attr.value):
+            return True
+    return False
+
+
+_DUNDERS = frozenset({"__getitem__", "__len__", "__iter__", "__next__", "__contains__"})
+# Kinds whose indexing, length and attributes run no code of the program.
+_PLAIN_KINDS = frozenset({Kind.TENSOR, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NDARRAY,
+                          Kind.NUMBER, Kind.MODULE_OBJ, Kind.FUNCTION})
+
+
+def _program_classes(facts: Facts) -> Iterator[tuple[Facts, cst.ClassDef]]:
+    """The classes of this unit, the earlier cells and the local modules it imports."""
+    yield from ((facts, c) for c in facts.classes.values())
+    yield from facts.prior.classes.values()
+    for _, module in local_units(facts):
+        yield from ((module, c) for c in module.classes.values())
+
+
+def _program_dunders(facts: Facts, names: set[str]) -> Iterator[tuple[Facts, cst.FunctionDef]]:
+    """The methods named in `names` that classes of the program define."""
+    if not names:
+        return
+    for owner, cls in _program_classes(facts):
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value in names:
+                yield owner, stmt
+
+
+def _dunders_run(facts: Facts, key: str, scope: cst.CSTNode) -> set[str]:
+    """The special methods of the object `key` spells (`ds`, `self.ds`) that `scope` runs:
+    indexing it (`__getitem__`), iterating it (`for`, a comprehension, a builtin like
+    `list`/`sum`: `__iter__`, else `__getitem__`), `len()` (`__len__`), membership tests
+    (`__contains__`)."""
+    run: set[str] = set()
+    uses = [n for n in facts.walk(scope) if isinstance(n, (cst.Name, cst.Attribute)) and facts.code(n) == key
+            and not (isinstance(facts.parent(n), cst.Attribute) and facts.parent(n).attr is n)]
+    for use in uses:
+        parent = facts.parent(use)
+        call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        builtin = (facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
+        if isinstance(parent, cst.Subscript) and parent.value is use:
+            run.add("__getitem__")
+        elif builtin == "builtins.len":
+            run.add("__len__")
+        elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is use or builtin.startswith("builtins."):
+            run |= {"__iter__", "__next__", "__getitem__"}
+        elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn)):
+            run |= {"__contains__", "__iter__", "__getitem__"}
+    return run
+
+
+def _runs_code(facts: Facts, method: cst.FunctionDef) -> bool:
+    """`method` does more than read its object: it changes it or calls code (not a builtin)."""
+    return "self" in facts.names_written(method.body) or any(
+        not (facts.qualified_name(c.func) or "").startswith("builtins.") for c in facts.calls_in(method.body))
+
+
+def _computed_attribute(facts: Facts, obj: cst.BaseExpression, attr: str) -> bool:
+    """Reading `obj.attr` runs code of the program: a class of the program computes an
+    attribute of that name (a `property`/`cached_property` method, a class attribute holding
+    a descriptor: an instance of a class of the program defining `__get__`), or `obj` is built
+    from a class with `__getattr__`/`__getattribute__`."""
+    value = assigned_value(facts, obj) if isinstance(obj, cst.Name) else None
+    built = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    if built is not None and any(isinstance(s, cst.FunctionDef) and s.name.value in _ATTRIBUTE_HOOKS
+                                 for s in built[1].body.body):
+        return True
+    for owner, cls in _program_classes(facts):
+        for stmt in cls.body.body:
+            if isinstance(stmt, cst.FunctionDef) and stmt.name.value == attr and stmt.decorators:
+                return True
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) \
+                    and any(isinstance(t.target, cst.Name) and t.target.value == attr for t in small.targets):
+                described = owner.class_named(small.value.func)
+                if described is not None and any(isinstance(s, cst.FunctionDef) and s.name.value == "__get__"
+                                                 for s in described[1].body.body):
+                    return True
     return False
 
 

@@ -16,7 +16,7 @@ from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import rarely_runs
+from ._tensor_facts import namespace_reader, rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -28,6 +28,10 @@ _MODULE_HOOKS = frozenset({"register_forward_hook", "register_forward_pre_hook",
 _GLOBAL_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook",
                            "torch.nn.modules.module.register_module_forward_pre_hook"})
 # Calls that read the grad mode itself: code that makes them behaves differently under no_grad.
+# Decorators that hand back what the function returns without using it.
+_RESULT_KEEPING_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "builtins.staticmethod",
+                                        "builtins.classmethod", "builtins.property", "functools.lru_cache",
+                                        "functools.cache", "torch.no_grad", "torch.inference_mode"})
 _GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
@@ -223,7 +227,8 @@ class EvalWithoutNoGrad(Rule):
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
-            or self._fast_path_modules() or self._module_hooks()
+            or self._fast_path_modules() or self._module_hooks() or self._cached_by_forward(loop) \
+            or self._returned_through_decorator(loop) or self._read_by_name()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -338,6 +343,71 @@ class EvalWithoutNoGrad(Rule):
                             "outputs of every forward pass this loop makes, and what it does with them (keeps "
                             "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
         return ""
+
+    def _cached_by_forward(self, loop: Loop) -> str:
+        """Why a pass of this loop may change later passes ('' if none): the class of a
+        `forward` the loop runs keeps something computed on the module and reads it back, in
+        any method (`if self._bias is None: self._bias = self.table[idx]`, through a helper
+        method, with `setattr`): built under no_grad, the cache has no graph, and the training
+        passes after it never reach the parameters behind it."""
+        for func in self.facts.per_iteration_functions:
+            if not (isinstance(func, cst.FunctionDef) and func.name.value == "forward"):
+                continue
+            owner = self.facts.owner_of(func)
+            cls = next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+            methods = [m for m in (cls.body.body if cls is not None else (func,))
+                       if isinstance(m, cst.FunctionDef) and m.name.value != "__init__"]
+            kept: set[str] = set()
+            read: set[str] = set()
+            for method in methods:
+                for n in owner.walk(method.body):
+                    if isinstance(n, cst.Assign) and not _plain_value(n.value):
+                        kept |= {attr for t in n.targets if (attr := _self_attribute(t.target))}
+                    elif isinstance(n, cst.Call) and _called_name(n) in ("setattr", "getattr", "hasattr") \
+                            and len(n.args) >= 2 and owner.code(n.args[0].value) == "self" \
+                            and isinstance(n.args[1].value, cst.SimpleString):
+                        attr = n.args[1].value.evaluated_value
+                        if _called_name(n) != "setattr":
+                            read.add(attr)
+                        elif len(n.args) > 2 and not _plain_value(n.args[2].value):
+                            kept.add(attr)
+                    elif isinstance(n, cst.Attribute) and (attr := _self_attribute(n)) \
+                            and not isinstance(owner.parent(n), cst.AssignTarget) \
+                            and not (isinstance(owner.parent(n), cst.Subscript)
+                                     and isinstance(owner.parent(owner.parent(n)), cst.AssignTarget)):
+                        read.add(attr)
+            if kept & read:
+                name = sorted(kept & read)[0]
+                return (f"`{cls.name.value if cls is not None else func.name.value}` keeps `self.{name}` across "
+                        "calls and reads it back: built under no_grad it would carry no graph, and later training "
+                        "passes through it would not reach the parameters it was computed from")
+        return ""
+
+    def _returned_through_decorator(self, loop: Loop) -> str:
+        """Why what the loop's function returns may reach a backward out of sight ('' if not):
+        the function is wrapped by a decorator (not one known to leave results alone), whose
+        wrapper gets the returned value first (a penalty it back-propagates)."""
+        func = loop.function
+        if func is None or not self._returns_a_graph(loop):
+            return ""
+        name = func.name.value
+        wrappers = [d.decorator for d in func.decorators] + [  # `evaluate = penalised(evaluate)` wraps it too
+            n.value for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Assign) and isinstance(n.value, cst.Call)
+            and any(isinstance(t.target, cst.Name) and t.target.value == name for t in n.targets)
+            and any(isinstance(a.value, cst.Name) and a.value.value == name for a in n.value.args)]
+        for wrapper in wrappers:
+            target = wrapper.func if isinstance(wrapper, cst.Call) else wrapper
+            if (self.facts.qualified_name(target) or self.facts.code(target)) not in _RESULT_KEEPING_DECORATORS:
+                return (f"`{name}` is wrapped by `{self.facts.code(wrapper)}`: the wrapper gets what it returns and "
+                        "may back-propagate through it")
+        return ""
+
+    def _read_by_name(self) -> str:
+        """Why the loop's names may reach a backward out of sight ('' if not): the program reads
+        variables by name (`globals()["epoch_loss"].backward()` in a helper)."""
+        reader = namespace_reader(self.facts)
+        return (f"the program reads variables by name (`{reader}()`): what this loop builds may be read there and "
+                "back-propagated") if reader else ""
 
     def _later_cell_backward(self, loop: Loop) -> bool:
         """A later cell of the notebook back-propagates and reads what this loop builds (the list
@@ -900,6 +970,17 @@ def _rebinds(stmt: cst.CSTNode, name: str) -> bool:
         return False
     targets = stmt.body[0].targets
     return len(targets) == 1 and isinstance(targets[0].target, cst.Name) and targets[0].target.value == name
+
+
+def _plain_value(value: cst.BaseExpression) -> bool:
+    """A value that carries no graph: a number or string literal, `None`/`True`/`False`, a
+    detached or host copy (`.detach()`, `.item()`, `.tolist()`, `.numpy()`)."""
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)):
+        return True
+    if isinstance(value, cst.Name):
+        return value.value in ("None", "True", "False")
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+        and value.func.attr.value in ("detach", "item", "tolist", "numpy")
 
 
 def _self_attribute(expr: cst.BaseExpression) -> str | None:

@@ -17,7 +17,7 @@ from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
-from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family
+from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family, local_units, namespace_reader
 from .base import Rule, RuleContext
 
 # Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
@@ -1043,11 +1043,11 @@ class HostSync(Rule):
         lr-scheduler's or a hook's, called by library code mid-loop), both looked for in this unit
         and the notebook's earlier cells; or an exception leaving the loop past the read-back to a
         handler, `finally` or the code after a `try` (a caller's, for a `global` sum). "" when none."""
+        reader = namespace_reader(self.facts, objects=True)
+        if reader:
+            return f"the program reads variables by name (`{reader}()`): `{total}` may be " \
+                "read mid-loop, where it is now a tensor"
         for unit in (self.facts, *self.facts.prior.units()):
-            for call in unit.calls_in(unit.module):
-                if (unit.qualified_name(call.func) or "") in _NAMESPACE_READERS:
-                    return f"the program reads variables by name (`{unit.code(call.func)}()`): `{total}` may be " \
-                        "read mid-loop, where it is now a tensor"
             for node in unit.walk(unit.module):
                 if isinstance(node, cst.Lambda) and total in unit.names_read(node.body) \
                         and total not in {p.name.value for p in node.params.params}:
@@ -1113,38 +1113,20 @@ class HostSync(Rule):
         return self._is_tensor(test)
 
 
-# Builtins that read a namespace's variables by name, out of sight of a name-based analysis.
-_NAMESPACE_READERS = frozenset({"builtins.globals", "builtins.locals", "builtins.vars", "builtins.eval", "builtins.exec",
-                                "sys._getframe", "inspect.currentframe", "inspect.stack"})
-
-
 # What lets a module read the variables of the script that imports it.
 _MAIN_READERS = frozenset({"__main__", "sys._getframe", "inspect.currentframe", "inspect.stack", "inspect.getouterframes",
                            "sys.modules"})
 
 
-def _module_reading_main(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> str:
+def _module_reading_main(facts: Facts) -> str:
     """The name of a local module the unit imports (directly or through another) that can read
     the script's globals: it imports `__main__`, walks to a caller's frame, or looks the script
     up in `sys.modules`. '' when none (or the unit was read without its local modules)."""
-    if facts.imports is None or depth > 2:
-        return ""
-    seen = set() if seen is None else seen
-    for target in facts.aliases.values():
-        module, name = facts.imports.module(target), target
-        if module is None and "." in target:
-            name = target.rsplit(".", 1)[0]
-            module = facts.imports.module(name)
-        if module is None or name in seen:
-            continue
-        seen.add(name)
+    for name, module in local_units(facts):
         if any(t == "__main__" or t.startswith("__main__.") for t in module.aliases.values()) or any(
                 (module.qualified_name(n) or "") in _MAIN_READERS for n in module.walk(module.module)
                 if isinstance(n, (cst.Attribute, cst.Name)) and not isinstance(module.parent(n), cst.Attribute)):
             return name
-        found = _module_reading_main(module, depth + 1, seen)
-        if found:
-            return found
     return ""
 
 

@@ -21,6 +21,7 @@ from ._tensor_facts import (
     assigned_value,
     changed_after_unit,
     changed_in_place,
+    handed_to_changing_call,
     dtype_of,
     family,
     host_index,
@@ -728,6 +729,7 @@ class PingPong(Rule):
             return True  # (a module's buffer: a forward pass in training mode changes it in place)
         root = root_name(copy.tensor)
         return any(changed_in_place(self.facts, name, scope) or changed_after_unit(self.facts, name, scope)
+                   or handed_to_changing_call(self.facts, name, scope)  # `SGD([w])`: its step changes `w`
                    for name in (target, root) if name is not None)
 
     def _only_use(self, name: cst.Name | None) -> bool:

@@ -545,6 +545,13 @@ class FactorySites:
         (element for element), `hc = (<expr>, c)` (a container literal holding it),
         `correct = {k: <expr> for k in keys}` (each item of a comprehension: a change through
         `correct[k]` is a change of the tensor)."""
+        target = self._unpacked_target(expr)
+        return target.value if isinstance(target, cst.Name) else None
+
+    def _unpacked_target(self, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+        """What the tensor is bound to by its statement, unpacked element for element as far as
+        the target's shape follows the value's: a name, or a tuple target that still holds it
+        (`head, *rest = [a, <expr>]`: `rest` gets it in a list); None when not bound."""
         node: cst.CSTNode = expr
         path: list[int] = []
         parent = self.facts.parent(node)
@@ -563,11 +570,14 @@ class FactorySites:
                     or any(isinstance(el, cst.StarredElement) for el in target.elements):
                 break
             target = target.elements[index].value
-        return target.value if isinstance(target, cst.Name) else None
+        return target
 
     def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
         """Would sharing one tensor across iterations be visible (in-place changes: its own, an
         alias's or a view's, or a call's that may change its arguments)?"""
+        unpacked = self._unpacked_target(expr) if holder is None else None
+        if isinstance(unpacked, (cst.Tuple, cst.List)):  # `head, *rest = [a, <expr>]`: any target may hold it
+            return any(self._mutated(expr, name, scope) for name in bound_names(unpacked))
         if holder is None:
             # through whatever may still be the same tensor: `.type_as(x)`, `.to(d)`, `.float()`
             # return their receiver when nothing needs converting, `[i]`/`.view()` share its memory
