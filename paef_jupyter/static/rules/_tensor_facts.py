@@ -1124,7 +1124,7 @@ def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> boo
     reads (`mem.rows` beside `for r in mem`); or it reads an attribute that a class of the
     program computes (a property, a descriptor: `cfg.factor` whose `__get__` advances a warmup),
     or one of an instance of a class with `__getattr__`."""
-    dunders = bool(next(_program_dunders(facts, _DUNDERS), None))
+    dunders = bool(next(program_methods(facts, _DUNDERS), None))
     for node in facts.walk(expr):
         if not isinstance(node, (cst.Name, cst.Attribute)) or isinstance(facts.parent(node), cst.Attribute) \
                 and facts.parent(node).attr is node or facts.kind(node) in _PLAIN_KINDS:
@@ -1133,10 +1133,10 @@ def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> boo
         read = _dunders_run(facts, key, expr) if dunders or facts.kind(node) is Kind.DATASET else set()
         if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
             return True
-        if any(_runs_code(owner, method) for owner, method in _program_dunders(facts, read)):
+        if any(_runs_code(owner, method) for owner, method in program_methods(facts, read)):
             return True
         if dunders and any("self" in owner.names_written(method.body)
-                           for owner, method in _program_dunders(facts, _dunders_run(facts, key, loop.node.body))):
+                           for owner, method in program_methods(facts, _dunders_run(facts, key, loop.node.body))):
             return True
         attr = facts.parent(node)
         if isinstance(attr, cst.Attribute) and attr.value is node and _computed_attribute(facts, node, attr.attr.value):
@@ -1158,7 +1158,7 @@ def _program_classes(facts: Facts) -> Iterator[tuple[Facts, cst.ClassDef]]:
         yield from ((module, c) for c in module.classes.values())
 
 
-def _program_dunders(facts: Facts, names: set[str]) -> Iterator[tuple[Facts, cst.FunctionDef]]:
+def program_methods(facts: Facts, names: set[str]) -> Iterator[tuple[Facts, cst.FunctionDef]]:
     """The methods named in `names` that classes of the program define."""
     if not names:
         return

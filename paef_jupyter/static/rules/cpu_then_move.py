@@ -13,7 +13,7 @@ from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._support import step_function
-from ._tensor_facts import invariant
+from ._tensor_facts import invariant, program_methods
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
@@ -412,7 +412,9 @@ class CpuThenMove(Rule):
         if isinstance(expr, cst.Call):
             return (self.facts.qualified_name(expr.func) or "") == "torch.device"
         if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
-            return True
+            # `net.device`: a tensor's is a device; a class of the program may compute its own.
+            return self.facts.kind(expr.value) is Kind.TENSOR \
+                or all(_returns_a_device(owner, method) for owner, method in program_methods(self.facts, {"device"}))
         if isinstance(expr, cst.Name):
             if self.facts.kind(expr) is Kind.TENSOR:
                 return False
@@ -421,6 +423,17 @@ class CpuThenMove(Rule):
                 return type(value).__name__ == "device" or isinstance(value, str) and value.split(":")[0] in ("cuda", "cpu")
             return any(word in expr.value.lower() for word in _DEVICE_WORDS)
         return False
+
+
+def _returns_a_device(owner: Facts, method: cst.FunctionDef) -> bool:
+    """A program's `device` property or method returns a device at every `return`: another
+    `.device` (`next(self.parameters()).device`), `torch.device(...)` or a device string."""
+    returns = [n.value for n in owner.walk(method.body, into_scopes=False) if isinstance(n, cst.Return)]
+    return bool(returns) and all(
+        (isinstance(value, cst.Attribute) and value.attr.value == "device")
+        or (isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") == "torch.device")
+        or (isinstance(value, cst.SimpleString) and value.evaluated_value.split(":")[0] in ("cuda", "cpu", "mps", "xpu"))
+        for value in returns)
 
 
 def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]:
