@@ -17,7 +17,7 @@ demo: setup
 
 test:
 	./scripts/setup.sh --browser
-	$(PY) -m pytest -q -ra --durations=15 -n auto --dist loadgroup --no-loadscope-reorder
+	$(PY) -m pytest -q -ra --durations=15
 
 bench: setup
 	$(PY) benchmarks/run.py
