@@ -1,27 +1,25 @@
 """Helpers a training loop calls in another module or an earlier cell are per-iteration code.
 
 Small projects of 2-3 modules written in the style of public training code, scanned through
-the CLI as users run it: a finding inside a helper is reported in the helper's file, at its
+the CLI's own `main` as users run it: a finding inside a helper is reported in the helper's file, at its
 line; nothing outside the scanned file's folder and nothing never reached from a loop counts.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
 
 from paef_jupyter.api import analyze, analyze_path
 from paef_jupyter.model import CellRef, SourceUnit
+from paef_cli import paef
 
 
 def scan(path: Path, *rules: str) -> list[dict]:
     args = [a for r in rules for a in ("--rule", r)]
-    proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", str(path), "--format", "json", *args],
-                          capture_output=True, text=True, timeout=120)
+    proc = paef("scan", str(path), "--format", "json", *args)
     assert proc.returncode in (0, 1), proc.stderr
     return json.loads(proc.stdout)["findings"]
 
@@ -709,7 +707,7 @@ def test_a_helper_module_named_on_the_command_line_is_reported_once(tmp_path: Pa
                     "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        print(loss.item())\n",
     })
     args = [str(tmp_path / "main.py"), str(tmp_path / "model.py"), "--format", "json", "--rule", "host-sync"]
-    proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "scan", *args], capture_output=True, text=True, timeout=120)
+    proc = paef("scan", *args)
     found = [(Path(f["path"]).name, f["line"]) for f in json.loads(proc.stdout)["findings"]]
     assert found == [("model.py", 11)]
 
@@ -1107,8 +1105,7 @@ def test_paef_fix_reads_the_local_module_of_a_model_whose_forward_needs_grad(tmp
     }
     for body, wrapped in bodies.items():
         write(tmp_path, {"main.py": PINN_MAIN, "physics.py": PINN_MODULE.format(body=body)})
-        proc = subprocess.run([sys.executable, "-m", "paef_jupyter.cli", "fix", str(tmp_path / "main.py"), "-o",
-                               str(tmp_path / "fixed.py")], capture_output=True, text=True, timeout=120)
+        proc = paef("fix", str(tmp_path / "main.py"), "-o", str(tmp_path / "fixed.py"))
         assert proc.returncode == 0, proc.stderr
         assert ("torch.no_grad()" in (tmp_path / "fixed.py").read_text()) is wrapped, body
 
