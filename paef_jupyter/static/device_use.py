@@ -25,6 +25,8 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
 _CUDA_ONLY = ("torch.cuda.amp.", "torch.cuda.synchronize", "torch.cuda.set_device")
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
+# Tensor methods reading metadata: Python ints, wherever the data is, and no sync.
+_SHAPE_QUERIES = frozenset({"size", "dim", "numel", "nelement", "ndimension"})
 # Libraries that compute on the host: what they return is a host value, what they take must be one.
 HOST_LIBRARIES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.", "gym.", "gymnasium.")
 _HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "builtins.round", "builtins.sum",
@@ -296,11 +298,13 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return _operands_on_host(facts, expr, depth)
         func = expr.func
         if isinstance(func, cst.Attribute):
-            if func.attr.value in _HOST_COPIES:
+            if func.attr.value in _HOST_COPIES or func.attr.value in _SHAPE_QUERIES:
                 return True
             if func.attr.value in _STAYS:
                 return on_host(facts, func.value, depth)
         return host_processed(facts, expr, depth)
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("shape", "ndim"):
+        return True  # a tensor's metadata: Python ints wherever the data is
     if isinstance(expr, (cst.Subscript, cst.Attribute)) and not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
         return on_host(facts, expr.value, depth)
     if isinstance(expr, cst.Comparison):
