@@ -25,6 +25,8 @@ LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader
 _CUDA_ONLY = ("torch.cuda.amp.", "torch.cuda.synchronize", "torch.cuda.set_device")
 _HOST_KINDS = frozenset({Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST})
 _HOST_COPIES = frozenset({"cpu", "numpy", "tolist", "item"})
+# Tensor methods reading metadata: Python ints, wherever the data is, and no sync.
+_SHAPE_QUERIES = frozenset({"size", "dim", "numel", "nelement", "ndimension"})
 # Libraries that compute on the host: what they return is a host value, what they take must be one.
 HOST_LIBRARIES = ("numpy.", "math.", "random.", "scipy.", "sklearn.", "pandas.", "statistics.", "gym.", "gymnasium.")
 _HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "builtins.round", "builtins.sum",
@@ -32,6 +34,7 @@ _HOST_BUILTINS = frozenset({"builtins.float", "builtins.int", "builtins.len", "b
 # torch factories that build on the host unless given `device=` (random draws and tables made
 # from a shape alone too: a seeded CPU generator's `randint`, a `linspace` of sample points).
 _HOST_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor", "torch.LongTensor",
+                             "torch.IntTensor", "torch.ShortTensor", "torch.ByteTensor", "torch.BoolTensor", "torch.DoubleTensor",
                              "torch.FloatTensor", "torch.zeros", "torch.ones", "torch.arange", "torch.empty", "torch.full",
                              "torch.rand", "torch.randn", "torch.randint", "torch.randperm", "torch.linspace",
                              "torch.logspace", "torch.eye"})
@@ -295,11 +298,13 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return _operands_on_host(facts, expr, depth)
         func = expr.func
         if isinstance(func, cst.Attribute):
-            if func.attr.value in _HOST_COPIES:
+            if func.attr.value in _HOST_COPIES or func.attr.value in _SHAPE_QUERIES:
                 return True
             if func.attr.value in _STAYS:
                 return on_host(facts, func.value, depth)
-        return False
+        return host_processed(facts, expr, depth)
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("shape", "ndim"):
+        return True  # a tensor's metadata: Python ints wherever the data is
     if isinstance(expr, (cst.Subscript, cst.Attribute)) and not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
         return on_host(facts, expr.value, depth)
     if isinstance(expr, cst.Comparison):
@@ -314,9 +319,60 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return type(live).__module__ == "numpy" or isinstance(live, (int, float, list))
         value = facts.value_of(expr)
         if value is None:  # a loop's batch: of a host loader here, or a field left where a sibling is moved
-            return _batch_of_host_loader(facts, expr) or unmoved_batch_field(facts, expr)
+            return _batch_of_host_loader(facts, expr) or unmoved_batch_field(facts, expr) \
+                or _element_of_host_values(facts, expr, depth)
         return on_host(facts, value, depth - 1)
     return False
+
+
+def host_processed(facts: Facts, call: cst.Call, depth: int = 3) -> bool:
+    """`converter.decode(preds.cpu().data, sizes)`: a callable this analysis cannot see (no
+    function or class of the program, not torch, not a module) handed host copies of tensors
+    (`.cpu()`, `.numpy()`, `.tolist()`) and nothing else that may be on the device: host-side
+    processing of copied values, whose result (strings, tag lists, host tensors) lives on the host."""
+    func = call.func
+    if not isinstance(func, (cst.Name, cst.Attribute)) or facts.kind(func) is not Kind.UNKNOWN \
+            or (facts.qualified_name(func) or "").startswith("torch.") or facts._function_at(func) is not None:
+        return False
+    if isinstance(func, cst.Attribute) and (facts.kind(func.value) is Kind.MODULE or isinstance(func.value, cst.Name)
+                                            and facts._method_of_instance(func.value, func.attr.value) is not None):
+        return False
+    operands = [a.value for a in call.args if not _constant(a.value)]
+    return any(_host_copy(o) for o in operands) and all(on_host(facts, o, depth) for o in operands)
+
+
+def _constant(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) or \
+        isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")
+
+
+def _host_copy(expr: cst.BaseExpression) -> bool:
+    """`t.cpu()`, `t.detach().cpu().numpy()`, `t.cpu().data`: a copy of a tensor to the host."""
+    while isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+        expr = expr.value
+    return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
+        and expr.func.attr.value in _HOST_COPIES - {"item"}
+
+
+def _element_of_host_values(facts: Facts, name: cst.Name, depth: int) -> bool:
+    """`ref` of `for hyp, ref in zip(transcripts, labels)` (or `for n in sizes`) where the values
+    walked live on the host: a host tensor, an array, what an unseen helper made of host copies.
+    Not the items of a Python list or dict: a list of device tensors is a host object."""
+    loop = facts.loop_binding(name)
+    if loop is None or not isinstance(loop.node, cst.For) or depth <= 0:
+        return False
+    it, target = loop.node.iter, loop.node.target
+    if isinstance(target, cst.Name):
+        source = it if target.value == name.value else None
+    elif isinstance(it, cst.Call) and isinstance(target, cst.Tuple) \
+            and facts.qualified_name(it.func) == "builtins.zip" and len(it.args) == len(target.elements) \
+            and not any(a.star or a.keyword for a in it.args):
+        source = next((a.value for el, a in zip(target.elements, it.args)
+                       if isinstance(el.value, cst.Name) and el.value.value == name.value), None)
+    else:
+        source = None
+    return source is not None and facts.kind(source) not in (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST) \
+        and on_host(facts, source, depth)
 
 
 _OPTION_KEYWORDS = frozenset({"dim", "keepdim", "dtype"})

@@ -2504,11 +2504,13 @@ def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
 
 
 def _forward_helpers(facts: Facts) -> set[FunctionNode]:
-    """Methods that are a training step's forward pass: a training loop back-propagates what
+    """Helpers that are a training step's forward pass: a training loop back-propagates what
     they return (`pred, true = self._process_one_batch(...)`; `loss = criterion(pred, true)`;
-    `loss.backward()`), they train nothing themselves, and they call an attribute of `self`
-    that is not a method of their class (`self.model(x)`). A loop that calls one without
-    back-propagating runs the model: an evaluation loop (Informer's `test` and `predict`)."""
+    `loss.backward()`), they train nothing themselves, and they run a model they hold: an
+    attribute of `self` that is not a method of their class (`self.model(x)`), or, for a
+    function, a global module (a notebook's `calc_sent_loss(sent)` calling `model(...)`). A loop
+    that calls one without back-propagating runs the model: an evaluation loop (Informer's
+    `test` and `predict`)."""
     found: set[FunctionNode] = set()
     for loop in facts.loops:
         if loop.kind != "train":
@@ -2529,25 +2531,35 @@ def _forward_helpers(facts: Facts) -> set[FunctionNode]:
             wanted = grown
         for a in assigns:
             if isinstance(a.value, cst.Call) and {name for t in a.targets for name in bound_names(t.target)} & wanted:
-                found |= {f for f in facts._callees(a.value) if _runs_own_attribute(facts, f)}
+                found |= {f for f in facts._callees(a.value) if _runs_held_model(facts, f)}
     return found
 
 
-def _runs_own_attribute(facts: Facts, func: FunctionNode) -> bool:
-    """`func` calls `self.<attr>(...)` (or its `.forward`), `<attr>` not a method of its class,
-    and calls no `backward`/`step` itself."""
-    cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
-    if cls is None:
-        return False
-    calls = facts.calls_in(func.body)
+def _runs_held_model(facts: Facts, func: FunctionNode) -> bool:
+    """`func` calls no `backward`/`step` itself and calls `self.<attr>(...)` (or its `.forward`),
+    `<attr>` not a method of its class; or, outside a class, calls a global name that is a
+    module where `func` is defined (not one of its parameters)."""
+    owner = facts.owner_of(func)
+    calls = owner.calls_in(func.body)
     if any(isinstance(c.func, cst.Attribute) and c.func.attr.value in ("backward", "step") for c in calls):
         return False
+    cls = next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+    if cls is None:
+        params = {p.name.value for p in (*func.params.params, *func.params.posonly_params, *func.params.kwonly_params)}
+        return any(isinstance(c.func, cst.Name) and c.func.value not in params and owner.kind(c.func) is Kind.MODULE
+                   and not _loss_module(owner, c.func) for c in calls)
     for c in calls:
         target = c.func.value if isinstance(c.func, cst.Attribute) and c.func.attr.value == "forward" else c.func
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self" \
-                and f"{cls.name.value}.{target.attr.value}" not in facts.functions:
+                and f"{cls.name.value}.{target.attr.value}" not in owner.functions:
             return True
     return False
+
+
+def _loss_module(facts: Facts, name: cst.Name) -> bool:
+    """`criterion` of `criterion = nn.CrossEntropyLoss()`: a module with no weights to run."""
+    made = facts.construction_of(name)
+    return made is not None and (facts.qualified_name(made.func) or "").endswith("Loss")
 
 
 def forwards_a_model(facts: Facts, call: cst.Call) -> bool:

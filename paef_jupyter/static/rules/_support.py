@@ -1218,17 +1218,32 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
 
 
 def drawn_batches(facts: Facts, loader: cst.Call) -> list[tuple[Loop, set[str]]]:
-    """Loops that draw this loader's batches one at a time: `x, y = next(it)` or
-    `data_gen.__next__()` in the loop's body, where the iterator name is bound once in the loop's
-    function, before the loop, to `iter(L)` / `L.__iter__()` or to a call of a generator function
-    of this unit that yields the batches of its parameter (ODE-Net's `inf_generator(train_loader)`),
-    and `L` holds the loader (bound to it here, or unpacked from the tuple a helper returns). Each
-    loop comes with the names its `next` statements bind (the batch)."""
+    """Loops that draw this loader's batches one at a time: `x, y = next(it)`,
+    `data_gen.__next__()` or `it.next()` in the loop's body, where the iterator name is bound once
+    in the loop's function, before the loop, to `iter(L)` / `L.__iter__()` or to a call of a
+    generator function of this unit that yields the batches of its parameter (ODE-Net's
+    `inf_generator(train_loader)`), and `L` holds the loader (bound to it here, unpacked from the
+    tuple a helper returns, or a parameter of a function it is passed to: MixMatch's
+    `train(labeled_loader, unlabeled_loader, ...)`). Each loop comes with the names its `next`
+    statements bind (the batch)."""
     parent = facts.parent(loader)
     direct = [u for u in facts.uses(parent.targets[0].target.value) if facts.value_of(u) is loader] \
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name) else []
+    uses = direct + _returned_element_uses(facts, loader)
+    found = _drawn_through(facts, uses)
+    for owner, use in ((facts, u) for u in uses):
+        passed = _argument_call(owner, use)
+        landing = _parameter_for(owner, *passed) if passed is not None else None
+        if landing is not None:
+            callee, func, param = landing
+            found += _drawn_through(callee, [u for u in callee.uses(param) if callee.enclosing_function(u) is func])
+    return found
+
+
+def _drawn_through(facts: Facts, uses: list[cst.Name]) -> list[tuple[Loop, set[str]]]:
+    """The loops of `drawn_batches` for these reads of a name holding the loader."""
     found: list[tuple[Loop, set[str]]] = []
-    for use in direct + _returned_element_uses(facts, loader):
+    for use in uses:
         made = _iterator_over(facts, use)
         bound = facts.parent(made) if made is not None else None
         if not (isinstance(bound, cst.Assign) and len(bound.targets) == 1 and isinstance(bound.targets[0].target, cst.Name)):
@@ -1309,8 +1324,8 @@ def _next_of(expr: cst.BaseExpression) -> cst.Name | None:
     if isinstance(expr.func, cst.Name) and expr.func.value == "next" and len(expr.args) == 1 \
             and isinstance(expr.args[0].value, cst.Name) and expr.args[0].keyword is None and not expr.args[0].star:
         return expr.args[0].value
-    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "__next__" and not expr.args \
-            and isinstance(expr.func.value, cst.Name):
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in ("__next__", "next") and not expr.args \
+            and isinstance(expr.func.value, cst.Name):  # `it.next()`: the old DataLoader iterator's alias
         return expr.func.value
     return None
 

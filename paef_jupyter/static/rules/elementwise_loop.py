@@ -9,6 +9,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
+from ..device_use import host_processed
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
@@ -849,8 +850,10 @@ class ElementwiseLoop(Rule):
             names = [el.value for el in target.elements]
             sources = [a.value for a in it.args]
             # a tensor zipped with tensors or values of unknown type (`zip(topk, targets)`); a list
-            # or array beside it (Python values already) is not an element loop
+            # or array beside it (Python values already) is not an element loop, nor what an unseen
+            # helper made of host copies (`zip(converter.decode(preds.cpu()), labels)`: strings)
             if all(isinstance(n, cst.Name) for n in names) and not any(a.star for a in it.args) \
+                    and not any(self._host_processed(src) for src in sources) \
                     and all(isinstance(src, (cst.Name, cst.Attribute)) or isinstance(src, cst.Call)
                             and self.facts.kind(src) is Kind.TENSOR for src in sources) \
                     and any(self._is_tensor(src) for src in sources) \
@@ -874,6 +877,10 @@ class ElementwiseLoop(Rule):
                 if isinstance(s, cst.SubscriptElement) and isinstance(s.slice, cst.Index) and isinstance(s.slice.value, cst.Name)}:
             return {}
         return reads
+
+    def _host_processed(self, expr: cst.BaseExpression) -> bool:
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else expr
+        return isinstance(value, cst.Call) and host_processed(self.facts, value)
 
     def _element(self, expr: cst.BaseExpression, elements: dict[str, str]) -> str | None:
         """The whole tensor an element read stands for (`.item()` and `int()` stripped), or a number."""

@@ -184,7 +184,8 @@ class HostSync(Rule):
         return False
 
     def visit_If(self, node: cst.If) -> None:
-        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test):
+        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test) \
+                and not on_host(self.facts, node.test):  # a test of host values waits for no device work
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
