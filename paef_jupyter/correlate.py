@@ -345,15 +345,17 @@ def _dynamic_findings(
     called that are findings already (static ones, then the dynamic ones of this pass); a line
     that runs mostly inside a call a static finding moves out of the loop (`hoisted`) is part of
     that finding."""
+    blocks = _host_blocks(profile, covered, total)
+    in_blocks = {(s.ref.key, s.line) for block in blocks for s in block}
     candidates = [
         stat for stat in profile.lines
         # a line that called into the loop holds all of it: not itself a bottleneck
-        if (stat.ref.key, stat.line) not in covered and not stat.encloses_window
+        if (stat.ref.key, stat.line) not in covered | in_blocks and not stat.encloses_window
         and _dynamic_rule(stat, profile, total, covered) is not None
         and not (hoisted and _under(profile.cpu_tree, (stat.ref.key, stat.line), hoisted) >= 0.5)
     ]
-    claimed = covered | {(stat.ref.key, stat.line) for stat in candidates}
-    out: list[Finding] = []
+    claimed = covered | in_blocks | {(stat.ref.key, stat.line) for stat in candidates}
+    out: list[Finding] = [_block_finding(block, profile, total) for block in blocks]
     for stat in candidates:
         found = _dynamic_rule(stat, profile, total, claimed)
         if found is not None:
@@ -373,6 +375,76 @@ def _dynamic_findings(
                 )
             )
     return out
+
+
+# A line of a block of host work: at least this share of its own time is outside torch.
+HOST_LINE = 0.5
+# A block is one piece of work when at least two of its lines each hold this share of the loop.
+BLOCK_LINE_SHARE = 0.05
+
+
+def _own_host_s(stat: LineStat, profile: Profile, every: set[LineKey]) -> tuple[float, float]:
+    """A line's own time outside torch and its own time, less the deeper lines it called (a
+    call line's helper lines are theirs, not its)."""
+    here = {(stat.ref.key, stat.line)}
+    host = stat.cpu_time_s - stat.op_time_s
+    deeper = (host + stat.trace_gap_s) * _inside(profile.cpu_tree, here, every - here, outside_torch=True)
+    own_ops = stat.op_time_s * (1 - _inside(profile.cpu_tree, here, every - here, outside_torch=False))
+    own_host = max(0.0, host - deeper)
+    return own_host, own_host + own_ops
+
+
+def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[list[LineStat]]:
+    """Consecutive statements of one unit that each run mostly outside torch (NumPy or Python
+    work written over several lines: a NumPy softmax, a per-sample augmentation loop's body)
+    are one piece of work for a rewrite: summed, they are a finding where together they take
+    DOMINANT_SHARE of each iteration and the cost is spread (at least two lines with
+    BLOCK_LINE_SHARE each), so that no line alone has to pass the bar; where one line holds
+    the cost alone it stays a finding of its own line."""
+    if total <= 0:
+        return []
+    every = {(s.ref.key, s.line) for s in profile.lines}
+    window = (profile.window_ref.key, profile.window_line) if profile.window_ref is not None else None
+    blocks: list[list[LineStat]] = []
+    run: list[tuple[LineStat, float]] = []
+
+    def close() -> None:
+        if sum(h for _, h in run) / total >= DOMINANT_SHARE \
+                and sum(1 for _, h in run if h / total >= BLOCK_LINE_SHARE) >= 2:
+            blocks.append([s for s, _ in run])
+        run.clear()
+
+    for stat in sorted(profile.lines, key=lambda s: (str(s.ref.key), s.line)):
+        key = (stat.ref.key, stat.line)
+        n = stat.iterations
+        host, own = _own_host_s(stat, profile, every)
+        if run and run[-1][0].ref.key != stat.ref.key:
+            close()
+        if key in covered or key == window or stat.encloses_window or not n or stat.hits < n \
+                or own <= 0 or host / own < HOST_LINE:
+            close()
+            continue
+        run.append((stat, host))
+    close()
+    return blocks
+
+
+def _block_finding(block: list[LineStat], profile: Profile, total: float) -> Finding:
+    every = {(s.ref.key, s.line) for s in profile.lines}
+    host = sum(_own_host_s(s, profile, every)[0] for s in block)
+    first, last = block[0].line, block[-1].line
+    rule, severity, message, explanation = _timed(
+        profile,
+        "cpu-function",
+        f"{host / total:.0%} of each iteration is CPU work outside torch on lines {first}-{last} "
+        "(consecutive statements, summed)",
+        "Python/NumPy work spread over consecutive statements that run every iteration. Written "
+        "with torch ops on whole tensors it runs as a few kernels (on the device, on a GPU); if "
+        "its inputs do not change between iterations, compute it once before the loop.",
+    )
+    ev = evidence_of(block, profile, total, rule)
+    return Finding(rule=rule, ref=block[0].ref, line=first, end_line=last, severity=severity, message=message,
+                   explanation=explanation, evidence=ev, source="dynamic")
 
 
 # NumPy work rewritten with torch ops on a CPU: faster or not, depending on the ops; a guess.

@@ -394,3 +394,58 @@ def test_a_numpy_round_trips_host_work_on_a_cpu_is_measured_over_its_lines(tmp_p
     assert top.evidence.measurable and top.evidence.share >= 0.25
     card = next(f for f in report.findings if f.rule == "ping-pong")
     assert card.line == 14 and not card.evidence.measurable
+
+
+# NumPy work written over four consecutive statements, none of them the cost alone: one piece
+# of work for a rewrite (truth13: a NumPy softmax in an eval loop, a per-sample augmentation).
+HOST_BLOCK = """import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+model = nn.Linear(32, 64)
+opt = torch.optim.SGD(model.parameters(), lr=0.01)
+x = torch.randn(256, 32)
+y = torch.randint(0, 64, (256,))
+table = np.random.rand(256, 480)
+
+for step in range(12):
+    loss = F.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    a = np.sin(table + step)
+    b = np.cos(a)
+    c = np.sin(b)
+    d = np.cos(c)
+"""
+
+
+def test_host_work_spread_over_consecutive_lines_is_one_finding(tmp_path):
+    report = _profile_text(tmp_path, HOST_BLOCK)
+    top = report.findings[0]
+    assert (top.rule, top.line, top.end_line) == ("cpu-function", 17, 20), report.findings
+    assert top.evidence.measurable and top.evidence.share >= 0.25
+    assert "lines 17-20" in top.message
+    assert not [f for f in report.findings if f.rule == "cpu-function" and f.line == f.end_line]
+
+
+def test_host_work_held_by_one_line_stays_that_lines_finding(tmp_path):
+    # Near miss: the neighbours of the costly line are cheap, so the cost is that line's.
+    text = HOST_BLOCK.replace("a = np.sin(table + step)", "a = np.sin(np.sin(np.sin(np.sin(table + step))))") \
+        .replace("b = np.cos(a)", "b = a[0]").replace("c = np.sin(b)", "c = b[0]").replace("d = np.cos(c)", "d = c + 1")
+    report = _profile_text(tmp_path, text)
+    host = [f for f in report.findings if f.rule == "cpu-function"]
+    assert [(f.line, f.end_line) for f in host] == [(17, 17)], report.findings
+
+
+def test_host_lines_split_by_torch_work_are_no_block(tmp_path):
+    # Near miss: each NumPy line alone is under the bar and torch work runs between them, so
+    # they are no consecutive piece of work; nothing is reported.
+    text = HOST_BLOCK.replace("table = np.random.rand(256, 480)", "table = np.random.rand(256, 60)") \
+        .replace("    loss = F.cross_entropy(model(x), y)\n", "    a = np.sin(table + step)\n    loss = F.cross_entropy(model(x), y)\n") \
+        .replace("    opt.zero_grad()\n", "    opt.zero_grad()\n    b = np.cos(a)\n") \
+        .replace("    a = np.sin(table + step)\n    b = np.cos(a)\n    c = np.sin(b)\n    d = np.cos(c)\n", "")
+    assert text.count("np.") == 3, text
+    report = _profile_text(tmp_path, text)
+    assert not [f for f in report.findings if f.rule == "cpu-function"], [(f.line, f.end_line, f.message) for f in report.findings]
