@@ -449,3 +449,52 @@ def test_host_lines_split_by_torch_work_are_no_block(tmp_path):
     assert text.count("np.") == 3, text
     report = _profile_text(tmp_path, text)
     assert not [f for f in report.findings if f.rule == "cpu-function"], [(f.line, f.end_line, f.message) for f in report.findings]
+
+
+REPLAY_BUFFER = """import random
+from collections import deque
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+random.seed(0)
+
+
+class ReplayBuffer:
+    def __init__(self, capacity):
+        self.memory = deque(maxlen=capacity)
+
+    def push(self, state, action, reward):
+        self.memory.append((state, action, reward))
+
+    def sample(self, k):
+        batch = random.sample(self.memory, k)
+        states, actions, rewards = zip(*batch)
+        return torch.tensor(states), torch.tensor(actions), torch.tensor(rewards)
+
+
+q = nn.Linear(48, 4)
+opt = torch.optim.SGD(q.parameters(), lr=0.01)
+buffer = ReplayBuffer(5000)
+for _ in range(300):
+    buffer.push(torch.randn(48).tolist(), random.randrange(4), random.random())
+
+for step in range(16):
+    buffer.push(torch.randn(48).tolist(), random.randrange(4), random.random())
+    s, a, r = buffer.sample(256)
+    loss = F.mse_loss(q(s).gather(1, a[:, None]).squeeze(1), r)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_replay_buffer_is_measured_where_its_records_become_tensors(tmp_path):
+    # The sampling line alone is a small part of the cost; the conversions of the sampled
+    # records (lines 20-21) are the rest, and the record-buffer finding holds them.
+    report = _profile_text(tmp_path, REPLAY_BUFFER)
+    top = report.findings[0]
+    assert (top.rule, top.line) == ("record-buffer", 19), [(f.rule, f.line) for f in report.findings]
+    assert set(top.part_lines) == {20, 21}
+    assert top.evidence.measurable and top.evidence.share >= 0.25
