@@ -420,7 +420,9 @@ def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[
         host, own = _own_host_s(stat, profile, every)
         if run and run[-1][0].ref.key != stat.ref.key:
             close()
-        if key in covered or key == window or stat.encloses_window or not n or stat.hits < n \
+        # a line that copies, syncs or runs device work waits for the device: its time is not host work
+        device = stat.syncs or stat.sync_warnings or stat.h2d_copies or stat.d2h_copies or stat.gpu_time_s
+        if key in covered or key == window or stat.encloses_window or not n or stat.hits < n or device \
                 or own <= 0 or host / own < HOST_LINE:
             close()
             continue
