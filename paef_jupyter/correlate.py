@@ -346,7 +346,7 @@ def _dynamic_findings(
     that runs mostly inside a call a static finding moves out of the loop (`hoisted`) is part of
     that finding."""
     blocks = _host_blocks(profile, covered, total)
-    in_blocks = {(s.ref.key, s.line) for block in blocks for s in block}
+    in_blocks = {(s.ref.key, s.line) for block in blocks for s, _ in block}
     candidates = [
         stat for stat in profile.lines
         # a line that called into the loop holds all of it: not itself a bottleneck
@@ -383,18 +383,57 @@ HOST_LINE = 0.5
 BLOCK_LINE_SHARE = 0.05
 
 
-def _own_host_s(stat: LineStat, profile: Profile, every: set[LineKey]) -> tuple[float, float]:
+def _deeper_shares(tree: Frame | None) -> dict[LineKey, tuple[float, float]]:
+    """Per line, the share of its frames' time spent in deeper lines it called: of the time outside
+    torch work, and of all of it (what `_inside` gives for one line against all others), in one
+    walk of the call tree rather than one per line."""
+    torch_s: dict[int, float] = {}
+
+    def torch_of(frame: Frame) -> float:
+        if id(frame) not in torch_s:
+            torch_s[id(frame)] = sum(c.duration_s if c.kind != "python" else torch_of(c) for c in frame.children)
+        return torch_s[id(frame)]
+
+    def key(frame: Frame) -> LineKey | None:
+        return (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
+
+    def deeper(frame: Frame, own: LineKey, outside_torch: bool) -> float:
+        found = 0.0
+        for child in frame.children:
+            k = key(child)
+            if k is not None and k != own:
+                found += child.duration_s - (torch_of(child) if outside_torch else 0.0)
+            elif child.kind == "python" or not outside_torch:
+                found += deeper(child, own, outside_torch)
+        return found
+
+    sums: dict[LineKey, list[float]] = {}
+    stack: list[tuple[Frame, frozenset[LineKey]]] = [(tree, frozenset())] if tree is not None else []
+    while stack:
+        frame, active = stack.pop()
+        k = key(frame)
+        if k is not None and k not in active:
+            acc = sums.setdefault(k, [0.0, 0.0, 0.0, 0.0])
+            acc[0] += frame.duration_s - torch_of(frame)
+            acc[1] += deeper(frame, k, True)
+            acc[2] += frame.duration_s
+            acc[3] += deeper(frame, k, False)
+            active = active | {k}
+        stack.extend((child, active) for child in frame.children)
+    return {k: (min(1.0, a[1] / a[0]) if a[0] > 0 else 0.0, min(1.0, a[3] / a[2]) if a[2] > 0 else 0.0)
+            for k, a in sums.items()}
+
+
+def _own_host_s(stat: LineStat, deeper: dict[LineKey, tuple[float, float]]) -> tuple[float, float]:
     """A line's own time outside torch and its own time, less the deeper lines it called (a
     call line's helper lines are theirs, not its)."""
-    here = {(stat.ref.key, stat.line)}
+    outside, whole = deeper.get((stat.ref.key, stat.line), (0.0, 0.0))
     host = stat.cpu_time_s - stat.op_time_s
-    deeper = (host + stat.trace_gap_s) * _inside(profile.cpu_tree, here, every - here, outside_torch=True)
-    own_ops = stat.op_time_s * (1 - _inside(profile.cpu_tree, here, every - here, outside_torch=False))
-    own_host = max(0.0, host - deeper)
-    return own_host, own_host + own_ops
+    own_host = max(0.0, host - (host + stat.trace_gap_s) * outside)
+    return own_host, own_host + stat.op_time_s * (1 - whole)
 
 
-def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[list[LineStat]]:
+def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[list[tuple[LineStat, float]]]:
     """Consecutive statements of one unit that each run mostly outside torch (NumPy or Python
     work written over several lines: a NumPy softmax, a per-sample augmentation loop's body)
     are one piece of work for a rewrite: summed, they are a finding where together they take
@@ -403,21 +442,21 @@ def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[
     the cost alone it stays a finding of its own line."""
     if total <= 0:
         return []
-    every = {(s.ref.key, s.line) for s in profile.lines}
+    deeper = _deeper_shares(profile.cpu_tree)
     window = (profile.window_ref.key, profile.window_line) if profile.window_ref is not None else None
-    blocks: list[list[LineStat]] = []
+    blocks: list[list[tuple[LineStat, float]]] = []
     run: list[tuple[LineStat, float]] = []
 
     def close() -> None:
         if sum(h for _, h in run) / total >= DOMINANT_SHARE \
                 and sum(1 for _, h in run if h / total >= BLOCK_LINE_SHARE) >= 2:
-            blocks.append([s for s, _ in run])
+            blocks.append([(s, h) for s, h in run])
         run.clear()
 
     for stat in sorted(profile.lines, key=lambda s: (str(s.ref.key), s.line)):
         key = (stat.ref.key, stat.line)
         n = stat.iterations
-        host, own = _own_host_s(stat, profile, every)
+        host, own = _own_host_s(stat, deeper)
         if run and run[-1][0].ref.key != stat.ref.key:
             close()
         # a line that copies, syncs or runs device work waits for the device: its time is not host work
@@ -431,10 +470,11 @@ def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[
     return blocks
 
 
-def _block_finding(block: list[LineStat], profile: Profile, total: float) -> Finding:
-    every = {(s.ref.key, s.line) for s in profile.lines}
-    host = sum(_own_host_s(s, profile, every)[0] for s in block)
-    first, last = block[0].line, block[-1].line
+def _block_finding(block: list[tuple[LineStat, float]], profile: Profile, total: float) -> Finding:
+    """`block`: its lines with their own host time."""
+    stats = [s for s, _ in block]
+    host = sum(h for _, h in block)
+    first, last = stats[0].line, stats[-1].line
     rule, severity, message, explanation = _timed(
         profile,
         "cpu-function",
@@ -444,8 +484,8 @@ def _block_finding(block: list[LineStat], profile: Profile, total: float) -> Fin
         "with torch ops on whole tensors it runs as a few kernels (on the device, on a GPU); if "
         "its inputs do not change between iterations, compute it once before the loop.",
     )
-    ev = evidence_of(block, profile, total, rule)
-    return Finding(rule=rule, ref=block[0].ref, line=first, end_line=last, severity=severity, message=message,
+    ev = evidence_of(stats, profile, total, rule)
+    return Finding(rule=rule, ref=stats[0].ref, line=first, end_line=last, severity=severity, message=message,
                    explanation=explanation, evidence=ev, source="dynamic")
 
 

@@ -410,7 +410,7 @@ model = nn.Linear(32, 64)
 opt = torch.optim.SGD(model.parameters(), lr=0.01)
 x = torch.randn(256, 32)
 y = torch.randint(0, 64, (256,))
-table = np.random.rand(256, 480)
+table = np.random.rand(256, 960)
 
 for step in range(12):
     loss = F.cross_entropy(model(x), y)
@@ -445,7 +445,7 @@ def test_host_work_held_by_one_line_stays_that_lines_finding(tmp_path):
 def test_host_lines_split_by_torch_work_are_no_block(tmp_path):
     # Near miss: each NumPy line alone is under the bar and torch work runs between them, so
     # they are no consecutive piece of work; nothing is reported.
-    text = HOST_BLOCK.replace("table = np.random.rand(256, 480)", "table = np.random.rand(256, 60)") \
+    text = HOST_BLOCK.replace("table = np.random.rand(256, 960)", "table = np.random.rand(256, 60)") \
         .replace("    loss = F.cross_entropy(model(x), y)\n", "    a = np.sin(table + step)\n    loss = F.cross_entropy(model(x), y)\n") \
         .replace("    opt.zero_grad()\n", "    opt.zero_grad()\n    b = np.cos(a)\n") \
         .replace("    a = np.sin(table + step)\n    b = np.cos(a)\n    c = np.sin(b)\n    d = np.cos(c)\n", "")
