@@ -81,7 +81,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         (f.ref.key, line) for f in report.findings if f.rule in HOISTS
         for line in range(f.line, f.end_line + 1)
     }
-    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted))).top(
+    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
     dynamic += _round_trip_work(report.findings, profile, total)
@@ -339,13 +339,14 @@ def _less_what_deeper_findings_own(findings: list[Finding], profile: Profile, re
 
 
 def _dynamic_findings(
-    profile: Profile, covered: set[LineKey], total: float, hoisted: set[LineKey] = frozenset()
+    profile: Profile, covered: set[LineKey], total: float, hoisted: set[LineKey] = frozenset(),
+    headers: set[LineKey] = frozenset(),
 ) -> list[Finding]:
     """Per line, what no static rule saw. A line's own cost leaves out the deeper lines it
     called that are findings already (static ones, then the dynamic ones of this pass); a line
     that runs mostly inside a call a static finding moves out of the loop (`hoisted`) is part of
     that finding."""
-    blocks = _host_blocks(profile, covered, total)
+    blocks = _host_blocks(profile, covered, total, headers)
     in_blocks = {(s.ref.key, s.line) for block in blocks for s, _ in block}
     candidates = [
         stat for stat in profile.lines
@@ -433,7 +434,19 @@ def _own_host_s(stat: LineStat, deeper: dict[LineKey, tuple[float, float]]) -> t
     return own_host, own_host + stat.op_time_s * (1 - whole)
 
 
-def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[list[tuple[LineStat, float]]]:
+def _headers(report: Report) -> set[LineKey]:
+    """The lines that start a function or class (`def`, `class`, a decorator) in the analysed
+    sources: statements on either side of one are not consecutive."""
+    return {
+        (unit.ref.key, number) for unit in report.sources
+        for number, text in enumerate(unit.lines(), start=1)
+        if re.match(r"\s*(async\s+def|def|class)\b|\s*@", text)
+    }
+
+
+def _host_blocks(
+    profile: Profile, covered: set[LineKey], total: float, headers: set[LineKey] = frozenset()
+) -> list[list[tuple[LineStat, float]]]:
     """Consecutive statements of one unit that each run mostly outside torch (NumPy or Python
     work written over several lines: a NumPy softmax, a per-sample augmentation loop's body)
     are one piece of work for a rewrite: summed, they are a finding where together they take
@@ -457,7 +470,8 @@ def _host_blocks(profile: Profile, covered: set[LineKey], total: float) -> list[
         key = (stat.ref.key, stat.line)
         n = stat.iterations
         host, own = _own_host_s(stat, deeper)
-        if run and run[-1][0].ref.key != stat.ref.key:
+        if run and (run[-1][0].ref.key != stat.ref.key or any(
+                (stat.ref.key, line) in headers for line in range(run[-1][0].line + 1, stat.line))):
             close()
         # a line that copies, syncs or runs device work waits for the device: its time is not host work
         device = stat.syncs or stat.sync_warnings or stat.h2d_copies or stat.d2h_copies or stat.gpu_time_s

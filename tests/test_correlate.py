@@ -348,3 +348,18 @@ def test_a_helpers_consecutive_host_lines_are_the_finding_not_its_call_line():
     # near miss: on a GPU run, the lines' time outside ops with a device sync on one is a wait
     synced = profile(stat(14, cpu_time_s=0.2, hits=5, sync_warnings=5), stat(15, cpu_time_s=0.2, hits=5), device="cuda")
     assert not [f for f in correlate(Report(), synced).findings if f.end_line != f.line]
+
+
+def test_host_lines_of_two_functions_are_no_block():
+    """`__getitem__`'s last line (29) and the `collate_fn` after it (33, 34): adjacent in the
+    profile, but a `def` lies between them, so they are not consecutive statements; without it
+    they would be one block (near miss)."""
+    from paef_jupyter.model import SourceUnit
+
+    lines = (stat(29, cpu_time_s=0.15, hits=5), stat(33, cpu_time_s=0.12, hits=5), stat(34, cpu_time_s=0.08, hits=5))
+    text = "\n".join("def collate(records):" if n == 32 else "    pass" for n in range(1, 40))
+    split = correlate(Report(sources=(SourceUnit(CELL, text),)), profile(*lines)).findings
+    assert not [f for f in split if f.line != f.end_line], split
+    joined = correlate(Report(sources=(SourceUnit(CELL, text.replace("def collate", "collate = 1 #")),)),
+                       profile(*lines)).findings
+    assert [(f.line, f.end_line) for f in joined] == [(29, 34)]
