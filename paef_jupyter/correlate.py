@@ -463,7 +463,7 @@ def _host_blocks(
     def close() -> None:
         if sum(h for _, h in run) / total >= DOMINANT_SHARE \
                 and sum(1 for _, h in run if h / total >= BLOCK_LINE_SHARE) >= 2:
-            blocks.append([(s, h) for s, h in run])
+            blocks.append(list(run))
         run.clear()
 
     for stat in sorted(profile.lines, key=lambda s: (str(s.ref.key), s.line)):
