@@ -54,3 +54,26 @@ def test_a_large_unknown_or_moved_rebuild_keeps_its_severity() -> None:
     for line in (13, 14, 15, 16, 17, 18):
         assert found.get(line, Severity.MEDIUM) == Severity.MEDIUM, (line, found)
     assert found.get(13) == found.get(14) == found.get(15) == Severity.MEDIUM
+
+
+CHAINS = """\
+import torch
+import torch.nn as nn
+
+model = nn.Linear(2, 2)
+x = torch.randn(4, 2)
+for step in range(10):
+    chained = torch.tensor([0.2, 0.3]).float()
+    moved = torch.tensor([0.2, 0.3]).cuda()
+    moved_to = torch.tensor([0.2, 0.3]).to("cuda")
+    made_there = torch.tensor([0.2, 0.3], device="cuda")
+    loss = (model(x) * chained).sum() + moved.sum() + moved_to.sum() + made_there.sum()
+    loss.backward()
+"""
+
+
+def test_a_tiny_tensor_copied_to_a_device_each_iteration_keeps_its_severity() -> None:
+    # Near misses: `.cuda()` / `.to("cuda")` after it copy it every iteration; a dtype chain, or
+    # the tensor made on the device (`device=`), is still one tiny allocation.
+    found = {f.line: f.severity for f in analyze_source(CHAINS).findings if f.rule == "redundant-tensor"}
+    assert found == {7: Severity.LOW, 8: Severity.MEDIUM, 9: Severity.MEDIUM, 10: Severity.LOW}, found

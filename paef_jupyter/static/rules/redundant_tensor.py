@@ -204,7 +204,7 @@ class RedundantTensor(Rule):
         data = "constants and the input's device only" if constant else "the input's length and device only" \
             if site.shaped else "loop-invariant data"
         code = self.facts.code(expr)
-        size = _literal_size(node, factory) if expr is node else None
+        size = _literal_size(node, factory) if not self.sites._moved_after(node) else None  # a copy per iteration
         tiny = size is not None and size <= TINY_ELEMENTS
         self.report(
             expr,
