@@ -81,7 +81,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         (f.ref.key, line) for f in report.findings if f.rule in HOISTS
         for line in range(f.line, f.end_line + 1)
     }
-    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted))).top(
+    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
     dynamic += _round_trip_work(report.findings, profile, total)
@@ -339,21 +339,24 @@ def _less_what_deeper_findings_own(findings: list[Finding], profile: Profile, re
 
 
 def _dynamic_findings(
-    profile: Profile, covered: set[LineKey], total: float, hoisted: set[LineKey] = frozenset()
+    profile: Profile, covered: set[LineKey], total: float, hoisted: set[LineKey] = frozenset(),
+    headers: set[LineKey] = frozenset(),
 ) -> list[Finding]:
     """Per line, what no static rule saw. A line's own cost leaves out the deeper lines it
     called that are findings already (static ones, then the dynamic ones of this pass); a line
     that runs mostly inside a call a static finding moves out of the loop (`hoisted`) is part of
     that finding."""
+    blocks = _host_blocks(profile, covered, total, headers)
+    in_blocks = {(s.ref.key, s.line) for block in blocks for s, _ in block}
     candidates = [
         stat for stat in profile.lines
         # a line that called into the loop holds all of it: not itself a bottleneck
-        if (stat.ref.key, stat.line) not in covered and not stat.encloses_window
+        if (stat.ref.key, stat.line) not in covered | in_blocks and not stat.encloses_window
         and _dynamic_rule(stat, profile, total, covered) is not None
         and not (hoisted and _under(profile.cpu_tree, (stat.ref.key, stat.line), hoisted) >= 0.5)
     ]
-    claimed = covered | {(stat.ref.key, stat.line) for stat in candidates}
-    out: list[Finding] = []
+    claimed = covered | in_blocks | {(stat.ref.key, stat.line) for stat in candidates}
+    out: list[Finding] = [_block_finding(block, profile, total) for block in blocks]
     for stat in candidates:
         found = _dynamic_rule(stat, profile, total, claimed)
         if found is not None:
@@ -373,6 +376,131 @@ def _dynamic_findings(
                 )
             )
     return out
+
+
+# A line of a block of host work: at least this share of its own time is outside torch.
+HOST_LINE = 0.5
+# A block is one piece of work when at least two of its lines each hold this share of the loop.
+BLOCK_LINE_SHARE = 0.05
+
+
+def _deeper_shares(tree: Frame | None) -> dict[LineKey, tuple[float, float]]:
+    """Per line, the share of its frames' time spent in deeper lines it called: of the time outside
+    torch work, and of all of it (what `_inside` gives for one line against all others), in one
+    walk of the call tree rather than one per line."""
+    torch_s: dict[int, float] = {}
+
+    def torch_of(frame: Frame) -> float:
+        if id(frame) not in torch_s:
+            torch_s[id(frame)] = sum(c.duration_s if c.kind != "python" else torch_of(c) for c in frame.children)
+        return torch_s[id(frame)]
+
+    def key(frame: Frame) -> LineKey | None:
+        return (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
+
+    def deeper(frame: Frame, own: LineKey, outside_torch: bool) -> float:
+        found = 0.0
+        for child in frame.children:
+            k = key(child)
+            if k is not None and k != own:
+                found += child.duration_s - (torch_of(child) if outside_torch else 0.0)
+            elif child.kind == "python" or not outside_torch:
+                found += deeper(child, own, outside_torch)
+        return found
+
+    sums: dict[LineKey, list[float]] = {}
+    stack: list[tuple[Frame, frozenset[LineKey]]] = [(tree, frozenset())] if tree is not None else []
+    while stack:
+        frame, active = stack.pop()
+        k = key(frame)
+        if k is not None and k not in active:
+            acc = sums.setdefault(k, [0.0, 0.0, 0.0, 0.0])
+            acc[0] += frame.duration_s - torch_of(frame)
+            acc[1] += deeper(frame, k, True)
+            acc[2] += frame.duration_s
+            acc[3] += deeper(frame, k, False)
+            active = active | {k}
+        stack.extend((child, active) for child in frame.children)
+    return {k: (min(1.0, a[1] / a[0]) if a[0] > 0 else 0.0, min(1.0, a[3] / a[2]) if a[2] > 0 else 0.0)
+            for k, a in sums.items()}
+
+
+def _own_host_s(stat: LineStat, deeper: dict[LineKey, tuple[float, float]]) -> tuple[float, float]:
+    """A line's own time outside torch and its own time, less the deeper lines it called (a
+    call line's helper lines are theirs, not its)."""
+    outside, whole = deeper.get((stat.ref.key, stat.line), (0.0, 0.0))
+    host = stat.cpu_time_s - stat.op_time_s
+    own_host = max(0.0, host - (host + stat.trace_gap_s) * outside)
+    return own_host, own_host + stat.op_time_s * (1 - whole)
+
+
+def _headers(report: Report) -> set[LineKey]:
+    """The lines that start a function or class (`def`, `class`, a decorator) in the analysed
+    sources: statements on either side of one are not consecutive."""
+    return {
+        (unit.ref.key, number) for unit in report.sources
+        for number, text in enumerate(unit.lines(), start=1)
+        if re.match(r"\s*(async\s+def|def|class)\b|\s*@", text)
+    }
+
+
+def _host_blocks(
+    profile: Profile, covered: set[LineKey], total: float, headers: set[LineKey] = frozenset()
+) -> list[list[tuple[LineStat, float]]]:
+    """Consecutive statements of one unit that each run mostly outside torch (NumPy or Python
+    work written over several lines: a NumPy softmax, a per-sample augmentation loop's body)
+    are one piece of work for a rewrite: summed, they are a finding where together they take
+    DOMINANT_SHARE of each iteration and the cost is spread (at least two lines with
+    BLOCK_LINE_SHARE each), so that no line alone has to pass the bar; where one line holds
+    the cost alone it stays a finding of its own line."""
+    if total <= 0:
+        return []
+    deeper = _deeper_shares(profile.cpu_tree)
+    window = (profile.window_ref.key, profile.window_line) if profile.window_ref is not None else None
+    blocks: list[list[tuple[LineStat, float]]] = []
+    run: list[tuple[LineStat, float]] = []
+
+    def close() -> None:
+        if sum(h for _, h in run) / total >= DOMINANT_SHARE \
+                and sum(1 for _, h in run if h / total >= BLOCK_LINE_SHARE) >= 2:
+            blocks.append(list(run))
+        run.clear()
+
+    for stat in sorted(profile.lines, key=lambda s: (str(s.ref.key), s.line)):
+        key = (stat.ref.key, stat.line)
+        n = stat.iterations
+        host, own = _own_host_s(stat, deeper)
+        if run and (run[-1][0].ref.key != stat.ref.key or any(
+                (stat.ref.key, line) in headers for line in range(run[-1][0].line + 1, stat.line))):
+            close()
+        # a line that copies, syncs or runs device work waits for the device: its time is not host work
+        device = stat.syncs or stat.sync_warnings or stat.h2d_copies or stat.d2h_copies or stat.gpu_time_s
+        if key in covered or key == window or stat.encloses_window or not n or stat.hits < n or device \
+                or own <= 0 or host / own < HOST_LINE:
+            close()
+            continue
+        run.append((stat, host))
+    close()
+    return blocks
+
+
+def _block_finding(block: list[tuple[LineStat, float]], profile: Profile, total: float) -> Finding:
+    """`block`: its lines with their own host time."""
+    stats = [s for s, _ in block]
+    host = sum(h for _, h in block)
+    first, last = stats[0].line, stats[-1].line
+    rule, severity, message, explanation = _timed(
+        profile,
+        "cpu-function",
+        f"{host / total:.0%} of each iteration is CPU work outside torch on lines {first}-{last} "
+        "(consecutive statements, summed)",
+        "Python/NumPy work spread over consecutive statements that run every iteration. Written "
+        "with torch ops on whole tensors it runs as a few kernels (on the device, on a GPU); if "
+        "its inputs do not change between iterations, compute it once before the loop.",
+    )
+    ev = evidence_of(stats, profile, total, rule)
+    return Finding(rule=rule, ref=stats[0].ref, line=first, end_line=last, severity=severity, message=message,
+                   explanation=explanation, evidence=ev, source="dynamic")
 
 
 # NumPy work rewritten with torch ops on a CPU: faster or not, depending on the ops; a guess.

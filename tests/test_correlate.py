@@ -283,24 +283,28 @@ def test_a_round_trips_host_work_is_no_finding_when_small_on_a_gpu_or_not_numpy(
     assert [f.rule for f in correlate(Report(findings=(tolist,)), profile(*round_trip_lines(0.2))).findings] == [
         "ping-pong"]
     no_parts = numpy_round_trip(part_lines=())  # the copy on the same line: that line's own figure
-    assert "cpu-function" not in [f.rule for f in correlate(Report(findings=(no_parts,)),
-                                                            profile(*round_trip_lines(0.2))).findings]
+    # (the consecutive host lines 4-6 are then a block of host work like any other, not a round trip's)
+    assert not [f for f in correlate(Report(findings=(no_parts,)), profile(*round_trip_lines(0.2))).findings
+                if "round trip" in f.message]
 
 
 def test_a_call_lines_cpu_work_names_the_helper_lines_that_hold_it():
-    """`scores.append(macro_f1(logits, y))`: the helper's per-element NumPy loop (lines 14, 15)
-    holds the call's time, each line under the bar alone; the card says where to look."""
+    """`scores.append(macro_f1(logits, y))`: the helper's per-element NumPy loop (lines 14, 16,
+    torch work on line 15 between them) holds the call's time, each line under the bar alone;
+    the card says where to look."""
     from paef_jupyter.model import Frame
 
     def py(line: int, dur: float, *children: Frame) -> Frame:
         return Frame(f"line {line}", "python", CELL, line, duration_s=dur, children=children)
 
     tree = Frame("cell", "root", duration_s=1.0, children=(
-        py(33, 0.6, py(11, 0.01), py(14, 0.25), py(15, 0.2)), py(31, 0.3, Frame("aten::mm", "op", duration_s=0.3))))
+        py(33, 0.6, py(11, 0.01), py(14, 0.25), py(15, 0.02, Frame("aten::add", "op", duration_s=0.02)), py(16, 0.2)),
+        py(31, 0.3, Frame("aten::mm", "op", duration_s=0.3))))
     prof = profile(stat(33, cpu_time_s=0.6, hits=5), stat(14, cpu_time_s=0.2, hits=5000),
-                   stat(15, cpu_time_s=0.2, hits=5000), stat(31, cpu_time_s=0.3, op_time_s=0.3, hits=5), cpu_tree=tree)
+                   stat(15, cpu_time_s=0.02, op_time_s=0.02, hits=5000),
+                   stat(16, cpu_time_s=0.2, hits=5000), stat(31, cpu_time_s=0.3, op_time_s=0.3, hits=5), cpu_tree=tree)
     (f,) = correlate(Report(), prof).findings
-    assert (f.rule, f.line) == ("cpu-function", 33) and f.message.endswith("most of it in lines 14, 15, which it calls")
+    assert (f.rule, f.line) == ("cpu-function", 33) and f.message.endswith("most of it in lines 14, 16, which it calls")
     own = profile(stat(33, cpu_time_s=0.6, hits=5), cpu_tree=Frame("cell", "root", duration_s=1.0, children=(
         py(33, 0.6, py(11, 0.05)),)))  # near miss: the line's own Python work
     (g,) = correlate(Report(), own).findings
@@ -324,3 +328,38 @@ def test_the_headers_wait_for_loader_workers_is_a_low_lead_not_batches_built_in_
         (built,) = correlate(Report(), profile(*lines, window_loader_workers=workers)).findings
         assert (built.rule, built.severity) == ("sync-dataloader", Severity.MEDIUM)
         assert "prepared in the training process" in built.explanation
+
+
+def test_a_helpers_consecutive_host_lines_are_the_finding_not_its_call_line():
+    """The helper's host work on consecutive lines (14, 15: 20% each, no torch work between) is
+    one block: the finding is there, and the call line, whose time is theirs, is none."""
+    from paef_jupyter.model import Frame
+
+    def py(line: int, dur: float, *children: Frame) -> Frame:
+        return Frame(f"line {line}", "python", CELL, line, duration_s=dur, children=children)
+
+    tree = Frame("cell", "root", duration_s=1.0, children=(
+        py(33, 0.6, py(11, 0.01), py(14, 0.25), py(15, 0.2)), py(31, 0.3, Frame("aten::mm", "op", duration_s=0.3))))
+    prof = profile(stat(33, cpu_time_s=0.6, hits=5), stat(14, cpu_time_s=0.2, hits=5000),
+                   stat(15, cpu_time_s=0.2, hits=5000), stat(31, cpu_time_s=0.3, op_time_s=0.3, hits=5), cpu_tree=tree)
+    (f,) = correlate(Report(), prof).findings
+    assert (f.rule, f.line, f.end_line) == ("cpu-function", 14, 15) and "lines 14-15" in f.message
+    assert f.evidence.share == pytest.approx(0.4)
+    # near miss: on a GPU run, the lines' time outside ops with a device sync on one is a wait
+    synced = profile(stat(14, cpu_time_s=0.2, hits=5, sync_warnings=5), stat(15, cpu_time_s=0.2, hits=5), device="cuda")
+    assert not [f for f in correlate(Report(), synced).findings if f.end_line != f.line]
+
+
+def test_host_lines_of_two_functions_are_no_block():
+    """`__getitem__`'s last line (29) and the `collate_fn` after it (33, 34): adjacent in the
+    profile, but a `def` lies between them, so they are not consecutive statements; without it
+    they would be one block (near miss)."""
+    from paef_jupyter.model import SourceUnit
+
+    lines = (stat(29, cpu_time_s=0.15, hits=5), stat(33, cpu_time_s=0.12, hits=5), stat(34, cpu_time_s=0.08, hits=5))
+    text = "\n".join("def collate(records):" if n == 32 else "    pass" for n in range(1, 40))
+    split = correlate(Report(sources=(SourceUnit(CELL, text),)), profile(*lines)).findings
+    assert not [f for f in split if f.line != f.end_line], split
+    joined = correlate(Report(sources=(SourceUnit(CELL, text.replace("def collate", "collate = 1 #")),)),
+                       profile(*lines)).findings
+    assert [(f.line, f.end_line) for f in joined] == [(29, 34)]

@@ -243,7 +243,28 @@ class RecordBuffer(Rule):
         else:
             fix = Fix(description="keep the records in tensor columns with a ring index; not rewritten automatically: "
                                   + "; ".join(refused), suggestion=RING_SUGGESTION, safe=False)
-        self.report(first, message, fix=fix, severity=None if edits else Severity.MEDIUM)
+        self.report(first, message, fix=fix, severity=None if edits else Severity.MEDIUM,
+                    part_of=self._conversions(columns))
+
+    def _conversions(self, columns: list[Column]) -> list[cst.Call]:
+        """Where the cost is paid: after a sampling read bound to a name (`batch = random.sample(...)`),
+        the unzipping and the constructors in its function that read that batch or the fields
+        unzipped from it (`zip(*batch)`, `torch.tensor(states)`): measured with the finding."""
+        facts = self.facts
+        out: list[cst.Call] = []
+        for read in (r for c in columns for r in c.reads):
+            names = set(_bound_by(facts, read))
+            start = facts.position(read).start.line
+            calls = sorted((call for call in facts.calls_in(_scope(facts, read)) if facts.position(call).start.line > start),
+                           key=lambda call: facts.position(call).start.line)
+            for call in calls:
+                if (facts.qualified_name(call.func) or "") not in CONSUMERS \
+                        or not any(names & facts.names_read(a.value) for a in call.args):
+                    continue
+                if call not in out:
+                    out.append(call)
+                names.update(_bound_by(facts, call))
+        return out
 
     def _rewrite(self, column: Column) -> list[Edit] | str:
         """The edits that store `column`'s rows as tensors, or why that is not proved safe."""
@@ -432,6 +453,19 @@ def _record_of(elt: cst.BaseExpression) -> cst.BaseExpression:
             and isinstance(elt.slice[0].slice, cst.Index) and isinstance(elt.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
         return elt.value
     return elt
+
+
+def _bound_by(facts: Facts, node: cst.CSTNode) -> list[str]:
+    """The names the statement `name = <node>` or `a, b = <node>` binds (none for anything else)."""
+    parent = facts.parent(node)
+    if not (isinstance(parent, cst.Assign) and parent.value is node):
+        return []
+    out = []
+    for target in parent.targets:
+        elements = target.target.elements if isinstance(target.target, (cst.Tuple, cst.List)) else [target.target]
+        out.extend(e.value.value if isinstance(e, cst.Element) and isinstance(e.value, cst.Name) else
+                   e.value if isinstance(e, cst.Name) else "" for e in elements)
+    return [name for name in out if name]
 
 
 def _scope(facts: Facts, node: cst.CSTNode) -> cst.CSTNode:

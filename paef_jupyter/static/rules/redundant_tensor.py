@@ -56,6 +56,52 @@ _CHAIN = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "in
                     "reshape", "expand", "t", "contiguous", "repeat", "pin_memory", "squeeze", "flatten"})
 
 
+# A rebuilt tensor of at most this many elements, of a size written in the code, costs one small
+# allocation and fill per iteration (microseconds): a hint, not a medium.
+TINY_ELEMENTS = 1024
+_SIZED_FILLS = frozenset({"zeros", "ones", "full", "empty"})
+
+
+def _literal_size(node: cst.Call, factory: str) -> int | None:
+    """The element count of `torch.full((32, 1), v)`, `torch.zeros(4, 8)`, `torch.tensor([0.5, 2.0])`,
+    `torch.arange(16)` where the code writes it with integer literals (None otherwise)."""
+    positional = [a.value for a in node.args if a.keyword is None]
+    if factory in _SIZED_FILLS:
+        dims = positional[:1] if factory == "full" or positional and isinstance(positional[0], (cst.Tuple, cst.List)) \
+            else positional
+        if len(dims) == 1 and isinstance(dims[0], (cst.Tuple, cst.List)):
+            dims = [e.value for e in dims[0].elements]
+        if not dims or not all(isinstance(d, cst.Integer) for d in dims):
+            return None
+        count = 1
+        for d in dims:
+            count *= int(d.evaluated_value)  # type: ignore[union-attr]
+        return count
+    if factory in ("tensor", "as_tensor") and positional:
+        return _literal_leaves(positional[0])
+    if factory == "arange" and len(positional) == 1 and isinstance(positional[0], cst.Integer):
+        return int(positional[0].evaluated_value)
+    return None
+
+
+def _literal_leaves(expr: cst.BaseExpression) -> int | None:
+    """Numbers in a literal (nested) list or tuple of numbers; None for anything else."""
+    if isinstance(expr, (cst.Integer, cst.Float)) or isinstance(expr, cst.UnaryOperation) \
+            and isinstance(expr.expression, (cst.Integer, cst.Float)):
+        return 1
+    if isinstance(expr, (cst.List, cst.Tuple)):
+        total = 0
+        for element in expr.elements:
+            if isinstance(element, cst.StarredElement):
+                return None
+            count = _literal_leaves(element.value)
+            if count is None:
+                return None
+            total += count
+        return total
+    return None
+
+
 class RedundantTensor(Rule):
     id = "redundant-tensor"
     title = "Tensor rebuilt every iteration from loop-invariant data"
@@ -158,15 +204,19 @@ class RedundantTensor(Rule):
         data = "constants and the input's device only" if constant else "the input's length and device only" \
             if site.shaped else "loop-invariant data"
         code = self.facts.code(expr)
+        size = _literal_size(node, factory) if not self.sites._moved_after(node) else None  # a copy per iteration
+        tiny = size is not None and size <= TINY_ELEMENTS
         self.report(
             expr,
             f"`{code}` is rebuilt {where} from {data}"
             + (f" (with the {len(chain)} statement{'s' if len(chain) > 1 else ''} after it, computed only from it)" if chain else "")
             + ": an allocation, a fill"
             f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ' of a new NumPy array' if factory == 'from_numpy' else ''}"
-            " and any device copy are repeated each iteration for the same tensor",
+            " and any device copy are repeated each iteration for the same tensor"
+            + (f" (a tiny tensor of {size} element{'s' if size != 1 else ''}: little time to gain per iteration)" if tiny else ""),
             fix=fix,
             end_node=end,
+            severity=Severity.LOW if tiny else None,
         )
 
 
