@@ -127,7 +127,8 @@ SHARING_METHODS = frozenset({
     "ravel", "diagonal", "as_strided", "detach", "data", "contiguous", "to", "cpu", "cuda", "type", "float",
     "double", "half", "bfloat16", "long", "int", "bool", "numpy", "real", "imag", "unbind", "split", "chunk",
     "tensor_split", "unfold", "indices", "values", "__array__", "type_as", "byte", "char", "short",
-    "cfloat", "cdouble",
+    "cfloat", "cdouble", "swapdims", "moveaxis", "adjoint", "mH", "split_with_sizes", "hsplit", "vsplit", "dsplit",
+    "as_subclass", "broadcast_to", "conj", "positive", "resolve_conj", "resolve_neg", "sum_to_size",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({
@@ -136,7 +137,13 @@ SHARING_CALLS = frozenset({
     "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
     "torch.split", "torch.chunk", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.ravel",
     "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.swapaxes", "numpy.moveaxis",
-    "builtins.iter",
+    "builtins.iter", "torch.swapaxes", "torch.swapdims", "torch.moveaxis", "torch.adjoint", "torch.as_strided",
+    "torch.unflatten", "torch.tensor_split", "torch.hsplit", "torch.vsplit", "torch.dsplit", "torch.ravel",
+    "torch.broadcast_to", "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d", "torch.view_as_real",
+    "torch.view_as_complex", "torch.real", "torch.imag", "torch.conj", "torch.split_with_sizes",
+    "numpy.diagonal", "numpy.broadcast_to", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d",
+    "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
+    "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
 })
 
 
@@ -793,6 +800,24 @@ class Facts:
         if except_call is None:
             self._mutated_cache[key] = result
         return result
+
+    def written_by_callees(self, scope: cst.CSTNode) -> frozenset[str]:
+        """Names that functions called in `scope` (of this unit, followed through the calls they
+        make) rebind or change in place without binding them as their own locals or parameters:
+        a closure's `acc.add_(x)`, a helper's (or an earlier cell's) `hist.mul_(0.9)` on a global,
+        a method's `global peak` written through `out=`. The loop shows no line that changes them."""
+        out: set[str] = set()
+        seen: set[FunctionNode] = set()
+        work: list[cst.CSTNode] = [scope]
+        while work:
+            for call in self.calls_in(work.pop()):
+                for func in self._callees(call):
+                    owner = self.owner_of(func)  # an earlier cell shares the namespace, a local module does not
+                    if func not in seen and (owner is self or any(owner is u for u in self.prior.units())):
+                        seen.add(func)
+                        out |= owner.names_written(func.body) - _own_locals(func) - _params(func)
+                        work.append(func.body)
+        return frozenset(out)
 
     def _changed_through_aliases(self, loop: Loop) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after

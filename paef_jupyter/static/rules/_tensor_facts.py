@@ -1277,6 +1277,17 @@ def _sets_defaults(facts: Facts, node: cst.CSTNode, seen: set[str]) -> bool:
     return False
 
 
+_DTYPE_SETTERS = frozenset({"torch.set_default_dtype", "torch.set_default_tensor_type"})
+
+
+def default_dtype_changed(facts: Facts) -> bool:
+    """The program (this unit, an earlier cell, a local module it imports) changes torch's default
+    dtype somewhere: `torch.tensor(<Python floats>)` is then not proved float32 where it runs."""
+    return any((unit.qualified_name(call.func) or "") in _DTYPE_SETTERS
+               for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+               for call in unit.calls_in(unit.module))
+
+
 def globals_read(facts: Facts, name: str) -> frozenset[str]:
     """Free names a function of the unit reads (and those of the unit's functions it calls)."""
     cache = unit_index(facts).globals_read

@@ -562,7 +562,7 @@ class EvalWithoutNoGrad(Rule):
 
         if loop.function is not None and self._escapes_enclosing_function(loop):
             return True  # `nonlocal`/a closure's list: what the loop keeps outlives its function
-        if self._kept_on_self_for_backward(loop):
+        if self._kept_on_object_for_backward(loop):
             return True
 
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
@@ -702,19 +702,21 @@ class EvalWithoutNoGrad(Rule):
                 roots.add(root)  # a `*args` may land on any parameter
         return roots
 
-    def _kept_on_self_for_backward(self, loop: Loop) -> bool:
-        """A method's loop keeps what it builds on its object (`self.outs.append(...)`,
-        `self.cache[k] = out`, `self.last = out`), and a function (another method, a subclass's,
-        one given the object) or the script reads an attribute of that name and back-propagates
-        there (a distiller collecting teacher outputs, then `fit()`)."""
+    def _kept_on_object_for_backward(self, loop: Loop) -> bool:
+        """The loop keeps what it builds on an object (`self.outs.append(...)`, `self.cache[k] = out`,
+        `self.last = out`; in any function or the script, `Tally.total += loss`, `stats.last = out`),
+        and a function other than the loop's (another method reading it through `self` or `cls`, a
+        subclass's, one given the object) reads an attribute of that name and back-propagates
+        there (a distiller collecting teacher outputs, then `fit()`; a classmethod's `cls.total.backward()`)."""
         func = loop.function
-        block = self.facts.parent(func) if func is not None else None
-        if not isinstance(block, cst.IndentedBlock) or not isinstance(self.facts.parent(block), cst.ClassDef):
-            return False
-        kept = {_self_attribute(c.func.value) for c in self.facts.calls_in(loop.node.body)
+        in_method = func is not None and isinstance(block := self.facts.parent(func), cst.IndentedBlock) \
+            and isinstance(self.facts.parent(block), cst.ClassDef)
+        kept_name = _self_attribute if in_method else _kept_attribute
+        kept = {kept_name(c.func.value) for c in self.facts.calls_in(loop.node.body)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS}
-        kept |= {_self_attribute(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
+        kept |= {kept_name(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
                  for t in n.targets}
+        kept |= {kept_name(n.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.AugAssign)}
         kept.discard(None)
         if not kept:
             return False
@@ -988,6 +990,14 @@ def _self_attribute(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, cst.Subscript):
         expr = expr.value
     return expr.attr.value if isinstance(expr, cst.Attribute) and is_self_attr(expr, expr.attr.value) else None
+
+
+def _kept_attribute(expr: cst.BaseExpression) -> str | None:
+    """`total` for `Tally.total`, `stats.total` and `self.cache[k]`'s `cache`: an attribute of
+    an object named by a variable; None for anything else."""
+    while isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return expr.attr.value if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) else None
 
 
 def _back_propagates(facts: Facts, call: cst.Call) -> bool:

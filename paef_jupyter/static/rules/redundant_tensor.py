@@ -48,6 +48,9 @@ IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variab
 _STORAGE_READERS = frozenset({"untyped_storage", "storage", "_typed_storage", "data_ptr"})
 _IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
+# Calls after which a module's parameters are views of (or are) the tensor handed over.
+_STORAGE_ADOPTERS = frozenset({"torch.nn.utils.vector_to_parameters",
+                               "torch.nn.utils.convert_parameters.vector_to_parameters"})
 # Builtins that call the function they are given on the items they are given.
 _APPLYING_BUILTINS = frozenset({"builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
                                 "functools.reduce", "itertools.starmap"})
@@ -594,6 +597,7 @@ class FactorySites:
             return False
         names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
+            or bool(names & self.facts.written_by_callees(scope)) \
             or any(self._argument_changed(use) or self._written_through(use)
                    for n in names for use in reads_of(self.facts, n, scope))
 
@@ -826,6 +830,9 @@ class FactorySites:
             stmt = self.facts.statement_of(expr)
             nodes = [u for u in reads_of(self.facts, assigned, scope) if not within(self.facts, u, stmt)]
         for node in nodes:
+            if self._storage_adopted(node):
+                return "give a module's parameters (`set_`, `load_state_dict(assign=True)` and `vector_to_parameters` " \
+                       "adopt a tensor's memory without copying; the optimizer then changes it in place)"
             parent = self.facts.parent(node)
             if isinstance(parent, (cst.Return, cst.Yield)):
                 return "return"
@@ -855,6 +862,23 @@ class FactorySites:
                     and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
                 return "store"
         return ""
+
+    def _storage_adopted(self, node: cst.CSTNode) -> bool:
+        """`w.set_(<t>)`, `m.load_state_dict({"weight": <t>}, assign=True)`,
+        `vector_to_parameters(<t>, ps)`: the tensor (alone or in a container literal) becomes a
+        parameter's memory, which the next training steps change in place."""
+        parent = self.facts.parent(node)
+        while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is node:
+            node, parent = self.facts.parent(parent), self.facts.parent(self.facts.parent(parent))
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        if not isinstance(call, cst.Call):
+            return False
+        if (self.facts.qualified_name(call.func) or "") in _STORAGE_ADOPTERS:
+            return True
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        assign = keyword(call, "assign")
+        return method == "set_" or method == "load_state_dict" and assign is not None \
+            and not (isinstance(assign, cst.Name) and assign.value == "False")
 
     def _dict_key(self, index: cst.Index) -> bool:
         """`seen[t] = step`: the subscripted object is a dict, which hashes the tensor by identity."""
