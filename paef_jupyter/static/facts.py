@@ -144,7 +144,14 @@ SHARING_CALLS = frozenset({
     "numpy.diagonal", "numpy.broadcast_to", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d",
     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
     "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
+    "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
 })
+
+
+def unbound_sharing_method(qualified: str) -> bool:
+    """`torch.Tensor.view(t, -1)`, `torch.Tensor.select(t, 0, 1)`: a view method called unbound,
+    whose first argument is the tensor it views."""
+    return qualified.startswith("torch.Tensor.") and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
 
 
 @dataclass(frozen=True)
@@ -801,24 +808,6 @@ class Facts:
             self._mutated_cache[key] = result
         return result
 
-    def written_by_callees(self, scope: cst.CSTNode) -> frozenset[str]:
-        """Names that functions called in `scope` (of this unit, followed through the calls they
-        make) rebind or change in place without binding them as their own locals or parameters:
-        a closure's `acc.add_(x)`, a helper's (or an earlier cell's) `hist.mul_(0.9)` on a global,
-        a method's `global peak` written through `out=`. The loop shows no line that changes them."""
-        out: set[str] = set()
-        seen: set[FunctionNode] = set()
-        work: list[cst.CSTNode] = [scope]
-        while work:
-            for call in self.calls_in(work.pop()):
-                for func in self._callees(call):
-                    owner = self.owner_of(func)  # an earlier cell shares the namespace, a local module does not
-                    if func not in seen and (owner is self or any(owner is u for u in self.prior.units())):
-                        seen.add(func)
-                        out |= owner.names_written(func.body) - _own_locals(func) - _params(func)
-                        work.append(func.body)
-        return frozenset(out)
-
     def _changed_through_aliases(self, loop: Loop) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after
         `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
@@ -852,7 +841,7 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS:
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified):
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value

@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
-from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
+from ._tensor_facts import (aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
@@ -597,7 +597,7 @@ class FactorySites:
             return False
         names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
-            or bool(names & self.facts.written_by_callees(scope)) \
+            or changed_by_callees(self.facts, scope, names) \
             or any(self._argument_changed(use) or self._written_through(use)
                    for n in names for use in reads_of(self.facts, n, scope))
 
@@ -876,9 +876,15 @@ class FactorySites:
         if (self.facts.qualified_name(call.func) or "") in _STORAGE_ADOPTERS:
             return True
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
-        assign = keyword(call, "assign")
-        return method == "set_" or method == "load_state_dict" and assign is not None \
-            and not (isinstance(assign, cst.Name) and assign.value == "False")
+        if method == "set_":
+            return True
+        if method != "load_state_dict":
+            return False
+        if any(a.star for a in call.args):
+            return True  # `load_state_dict(init, **options)`: `assign` may be in there
+        positional = [a.value for a in call.args if a.keyword is None]
+        assign = keyword(call, "assign") or (positional[2] if len(positional) > 2 else None)  # (state_dict, strict, assign)
+        return assign is not None and not (isinstance(assign, cst.Name) and assign.value == "False")
 
     def _dict_key(self, index: cst.Index) -> bool:
         """`seen[t] = step`: the subscripted object is a dict, which hashes the tensor by identity."""
