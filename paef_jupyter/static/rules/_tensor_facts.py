@@ -595,6 +595,28 @@ def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> I
         yield from local_units(module, depth + 1, seen)
 
 
+def hook_registered_out_of_name(unit: Facts, methods: frozenset[str]) -> str:
+    """The code of a registration of one of the hook `methods` (or of any hook) that is not a
+    plain call of it: the method taken as a value (`registrar = m.register_forward_pre_hook`),
+    looked up by a string mentioning a hook (`getattr(m, "register_forward_" + "pre_hook")`), or
+    a module's hook dict written directly (`m._forward_pre_hooks[k] = fn`); '' if none."""
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Attribute) and (node.attr.value in methods and not (
+                isinstance(call := unit.parent(node), cst.Call) and call.func is node)
+                or node.attr.value in _HOOK_DICTS):
+            return unit.code(node)
+        if isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.getattr" \
+                and len(node.args) >= 2 and any(isinstance(s, cst.SimpleString) and "hook" in s.value
+                                                for s in unit.walk(node.args[1].value)):
+            return unit.code(node)
+    return ""
+
+
+# A module's hook tables: writing an entry registers a hook without any `register_*` call.
+_HOOK_DICTS = frozenset({"_forward_hooks", "_forward_pre_hooks", "_forward_hooks_with_kwargs",
+                         "_forward_pre_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks"})
+
+
 def forward_hook_registered(facts: Facts) -> str:
     """The code of a call registering a forward (pre-)hook in this unit, an earlier cell or a
     local module it imports ('' if none): whatever module it hooks (a model's first layer gets
@@ -605,7 +627,9 @@ def forward_hook_registered(facts: Facts) -> str:
                                    for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
                                    for call in unit.calls_in(unit.module)
                                    if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
-                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "")
+                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "") \
+            or next((code for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+                     if (code := hook_registered_out_of_name(unit, FORWARD_HOOKS))), "")
     return index.forward_hook
 
 

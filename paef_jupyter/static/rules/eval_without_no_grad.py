@@ -16,7 +16,7 @@ from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import namespace_reader, rarely_runs
+from ._tensor_facts import hook_registered_out_of_name, namespace_reader, rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -342,6 +342,10 @@ class EvalWithoutNoGrad(Rule):
                     return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
                             "outputs of every forward pass this loop makes, and what it does with them (keeps "
                             "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
+            found = hook_registered_out_of_name(facts, _MODULE_HOOKS)
+            if found:
+                return (f"`{found}` registers a module hook out of name: it runs on the outputs of every "
+                        "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
         return ""
 
     def _cached_by_forward(self, loop: Loop) -> str:
