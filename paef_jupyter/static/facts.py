@@ -127,7 +127,8 @@ SHARING_METHODS = frozenset({
     "ravel", "diagonal", "as_strided", "detach", "data", "contiguous", "to", "cpu", "cuda", "type", "float",
     "double", "half", "bfloat16", "long", "int", "bool", "numpy", "real", "imag", "unbind", "split", "chunk",
     "tensor_split", "unfold", "indices", "values", "__array__", "type_as", "byte", "char", "short",
-    "cfloat", "cdouble",
+    "cfloat", "cdouble", "swapdims", "moveaxis", "adjoint", "mH", "split_with_sizes", "hsplit", "vsplit", "dsplit",
+    "as_subclass", "broadcast_to", "conj", "positive", "resolve_conj", "resolve_neg", "sum_to_size",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({
@@ -136,8 +137,21 @@ SHARING_CALLS = frozenset({
     "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
     "torch.split", "torch.chunk", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.ravel",
     "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.swapaxes", "numpy.moveaxis",
-    "builtins.iter",
+    "builtins.iter", "torch.swapaxes", "torch.swapdims", "torch.moveaxis", "torch.adjoint", "torch.as_strided",
+    "torch.unflatten", "torch.tensor_split", "torch.hsplit", "torch.vsplit", "torch.dsplit", "torch.ravel",
+    "torch.broadcast_to", "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d", "torch.view_as_real",
+    "torch.view_as_complex", "torch.real", "torch.imag", "torch.conj", "torch.split_with_sizes",
+    "numpy.diagonal", "numpy.broadcast_to", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d",
+    "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
+    "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
+    "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
 })
+
+
+def unbound_sharing_method(qualified: str) -> bool:
+    """`torch.Tensor.view(t, -1)`, `torch.Tensor.select(t, 0, 1)`: a view method called unbound,
+    whose first argument is the tensor it views."""
+    return qualified.startswith("torch.Tensor.") and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
 
 
 @dataclass(frozen=True)
@@ -827,7 +841,7 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS:
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified):
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value

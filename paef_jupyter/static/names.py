@@ -230,6 +230,9 @@ def mutated_names(node: cst.CSTNode) -> Iterator[str]:
             root = root_name(func.value)
             if root:
                 yield root
+        looked_up = _looked_up_method(node, called=False) or _looked_up_method(func, called=True)
+        if looked_up:
+            yield looked_up
         for arg in mutated_arguments(node):
             root = root_name(arg)
             if root:
@@ -240,6 +243,20 @@ def mutated_names(node: cst.CSTNode) -> Iterator[str]:
         root = root_name(node.value)
         if root:
             yield root
+
+
+def _looked_up_method(node: cst.CSTNode, called: bool) -> str | None:
+    """The receiver's name of `getattr(t, "mul_")` (an in-place method taken by its name), and,
+    when the result is `called`, of `getattr(t, name)(...)` with a name that is not a literal
+    (any method may run)."""
+    if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "getattr"
+            and len(node.args) >= 2):
+        return None
+    name = node.args[1].value
+    literal = isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str)
+    if literal and is_inplace_method(name.evaluated_value) or called and not literal:  # type: ignore[arg-type]
+        return root_name(node.args[0].value)
+    return None
 
 
 def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]:

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop
+from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _params, unbound_sharing_method
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
@@ -595,6 +595,28 @@ def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> I
         yield from local_units(module, depth + 1, seen)
 
 
+def hook_registered_out_of_name(unit: Facts, methods: frozenset[str]) -> str:
+    """The code of a registration of one of the hook `methods` (or of any hook) that is not a
+    plain call of it: the method taken as a value (`registrar = m.register_forward_pre_hook`),
+    looked up by a string mentioning a hook (`getattr(m, "register_forward_" + "pre_hook")`), or
+    a module's hook dict written directly (`m._forward_pre_hooks[k] = fn`); '' if none."""
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Attribute) and (node.attr.value in methods and not (
+                isinstance(call := unit.parent(node), cst.Call) and call.func is node)
+                or node.attr.value in _HOOK_DICTS):
+            return unit.code(node)
+        if isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.getattr" \
+                and len(node.args) >= 2 and any(isinstance(s, cst.SimpleString) and "hook" in s.value
+                                                for s in unit.walk(node.args[1].value)):
+            return unit.code(node)
+    return ""
+
+
+# A module's hook tables: writing an entry registers a hook without any `register_*` call.
+_HOOK_DICTS = frozenset({"_forward_hooks", "_forward_pre_hooks", "_forward_hooks_with_kwargs",
+                         "_forward_pre_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks"})
+
+
 def forward_hook_registered(facts: Facts) -> str:
     """The code of a call registering a forward (pre-)hook in this unit, an earlier cell or a
     local module it imports ('' if none): whatever module it hooks (a model's first layer gets
@@ -605,7 +627,9 @@ def forward_hook_registered(facts: Facts) -> str:
                                    for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
                                    for call in unit.calls_in(unit.module)
                                    if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
-                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "")
+                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "") \
+            or next((code for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+                     if (code := hook_registered_out_of_name(unit, FORWARD_HOOKS))), "")
     return index.forward_hook
 
 
@@ -749,10 +773,14 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
                 and value.attr.value in SHARING_METHODS)
             or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
                 and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
-                and (facts.qualified_name(facts.parent(parent).func) or "") in SHARING_CALLS)):  # type: ignore[union-attr]
+                and _shares_first_argument(facts.qualified_name(facts.parent(parent).func) or ""))):  # type: ignore[union-attr]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
             else (parent, facts.parent(parent))
     return value
+
+
+def _shares_first_argument(qualified: str) -> bool:
+    return qualified in SHARING_CALLS or unbound_sharing_method(qualified)
 
 
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
@@ -984,7 +1012,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             break
         if isinstance(anc, cst.Lambda):
             return False
-    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or _defaults_changed(facts, expr, loop) \
+    if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
@@ -1256,7 +1284,7 @@ def _inside_context(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
 _DEFAULT_SETTERS = frozenset({"torch.set_default_dtype", "torch.set_default_tensor_type", "torch.set_default_device"})
 
 
-def _defaults_changed(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
+def defaults_changed(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
     """`expr` calls torch and the loop changes torch's default dtype or device (directly, or in
     a function of this unit it calls): built before the loop, the tensor would be made under
     the defaults of the first iteration only."""
@@ -1267,7 +1295,7 @@ def _defaults_changed(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
 
 def _sets_defaults(facts: Facts, node: cst.CSTNode, seen: set[str]) -> bool:
     for call in facts.calls_in(node):
-        if (facts.qualified_name(call.func) or "") in _DEFAULT_SETTERS:
+        if calls_setter(facts, call, _DEFAULT_SETTERS):
             return True
         name = call.func.value if isinstance(call.func, cst.Name) else None
         if name in facts.functions and name not in seen:
@@ -1275,6 +1303,70 @@ def _sets_defaults(facts: Facts, node: cst.CSTNode, seen: set[str]) -> bool:
             if _sets_defaults(facts, facts.functions[name], seen):
                 return True
     return False
+
+
+_DTYPE_SETTERS = frozenset({"torch.set_default_dtype", "torch.set_default_tensor_type"})
+
+
+def default_dtype_changed(facts: Facts) -> bool:
+    """The program (this unit, an earlier cell, a local module it imports) changes torch's default
+    dtype somewhere: `torch.tensor(<Python floats>)` is then not proved float32 where it runs."""
+    return any(calls_setter(unit, call, _DTYPE_SETTERS)
+               for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+               for call in unit.calls_in(unit.module))
+
+
+def calls_setter(facts: Facts, call: cst.Call, setters: frozenset[str]) -> bool:
+    """`call` runs one of torch's `setters`: spelled (`torch.set_default_dtype(...)`), through a
+    name bound to it (`use = torch.set_default_dtype`), or looked up on torch by a string that is
+    one of them or not a literal (`getattr(torch, "set_default_" + kind)`)."""
+    func: cst.BaseExpression = call.func
+    if isinstance(func, cst.Name) and (facts.qualified_name(func) or "") not in setters:
+        func = assigned_value(facts, func) or func
+    if (facts.qualified_name(func) or "") in setters:
+        return True
+    if not (isinstance(func, cst.Call) and (facts.qualified_name(func.func) or "") == "builtins.getattr"
+            and len(func.args) >= 2 and (facts.qualified_name(func.args[0].value) or "") == "torch"):
+        return False
+    name = func.args[1].value
+    return not isinstance(name, cst.SimpleString) or f"torch.{name.evaluated_value}" in setters
+
+
+def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """A function called in `scope` (of this unit or an earlier cell, or a lambda bound to a
+    name; followed through the calls it makes) may rebind or change in place one of `names`
+    without binding it as its own: a closure's `acc.add_(x)`, a helper's `hist.mul_(0.9)` on a
+    global or on an alias it takes (`buf = hist`), a method's `global peak` written through
+    `out=`, or any name when it reads the namespace (`globals()[name].add_(1)`). The loop
+    shows no line that changes them."""
+    seen: set[cst.CSTNode] = set()
+    work: list[tuple[Facts, cst.CSTNode]] = [(facts, scope)]
+    while work:
+        unit, node = work.pop()
+        for call in unit.calls_in(node):
+            for owner, body, own in _callee_bodies(unit, call):
+                if body in seen:
+                    continue
+                seen.add(body)
+                free = names - own
+                if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free) \
+                        or any((owner.qualified_name(c.func) or "") in NAMESPACE_READERS for c in owner.calls_in(body)):
+                    return True
+                work.append((owner, body))
+    return False
+
+
+def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """(owner, body, names the body binds as its own) of what `call` runs that shares this unit's
+    names: its functions (this unit's, an earlier cell's) and a lambda bound to the called name."""
+    for func in facts._callees(call):
+        owner = facts.owner_of(func)  # an earlier cell shares the namespace, a local module does not
+        if owner is facts or any(owner is u for u in facts.prior.units()):
+            yield owner, func.body, _own_locals(func) | _params(func)
+    value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
+    if isinstance(value, cst.Lambda):
+        params = value.params
+        yield facts, value.body, {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
 
 
 def globals_read(facts: Facts, name: str) -> frozenset[str]:

@@ -10,7 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..types import Kind
-from ._tensor_facts import bound_in_unit, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
+from ._tensor_facts import bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
@@ -337,8 +337,8 @@ class DictAsList(Rule):
         best = None
         parts = [use.column, *(a.value for a in node.args if a.keyword is not None)]
         for loop in self.facts.enclosing_loops(node):
-            if not all(invariant(self.facts, p, loop) for p in parts):
-                break
+            if not all(invariant(self.facts, p, loop) for p in parts) or defaults_changed(self.facts, node, loop):
+                break  # a varying column or option; a loop switching torch's default dtype per phase
             best = loop
         return best
 

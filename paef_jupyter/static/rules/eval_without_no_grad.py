@@ -16,7 +16,7 @@ from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import namespace_reader, rarely_runs
+from ._tensor_facts import hook_registered_out_of_name, namespace_reader, rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -342,6 +342,10 @@ class EvalWithoutNoGrad(Rule):
                     return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
                             "outputs of every forward pass this loop makes, and what it does with them (keeps "
                             "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
+            found = hook_registered_out_of_name(facts, _MODULE_HOOKS)
+            if found:
+                return (f"`{found}` registers a module hook out of name: it runs on the outputs of every "
+                        "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
         return ""
 
     def _cached_by_forward(self, loop: Loop) -> str:
@@ -562,7 +566,7 @@ class EvalWithoutNoGrad(Rule):
 
         if loop.function is not None and self._escapes_enclosing_function(loop):
             return True  # `nonlocal`/a closure's list: what the loop keeps outlives its function
-        if self._kept_on_self_for_backward(loop):
+        if self._kept_on_object_for_backward(loop):
             return True
 
         accumulated: set[Key] = set()  # bound by `total += x` or `xs.append(x)`: earlier values still flow
@@ -702,19 +706,21 @@ class EvalWithoutNoGrad(Rule):
                 roots.add(root)  # a `*args` may land on any parameter
         return roots
 
-    def _kept_on_self_for_backward(self, loop: Loop) -> bool:
-        """A method's loop keeps what it builds on its object (`self.outs.append(...)`,
-        `self.cache[k] = out`, `self.last = out`), and a function (another method, a subclass's,
-        one given the object) or the script reads an attribute of that name and back-propagates
-        there (a distiller collecting teacher outputs, then `fit()`)."""
+    def _kept_on_object_for_backward(self, loop: Loop) -> bool:
+        """The loop keeps what it builds on an object (`self.outs.append(...)`, `self.cache[k] = out`,
+        `self.last = out`; in any function or the script, `Tally.total += loss`, `stats.last = out`),
+        and a function other than the loop's (another method reading it through `self` or `cls`, a
+        subclass's, one given the object) reads an attribute of that name and back-propagates
+        there (a distiller collecting teacher outputs, then `fit()`; a classmethod's `cls.total.backward()`)."""
         func = loop.function
-        block = self.facts.parent(func) if func is not None else None
-        if not isinstance(block, cst.IndentedBlock) or not isinstance(self.facts.parent(block), cst.ClassDef):
-            return False
-        kept = {_self_attribute(c.func.value) for c in self.facts.calls_in(loop.node.body)
+        in_method = func is not None and isinstance(block := self.facts.parent(func), cst.IndentedBlock) \
+            and isinstance(self.facts.parent(block), cst.ClassDef)
+        kept_name = _self_attribute if in_method else _kept_attribute
+        kept = {kept_name(c.func.value) for c in self.facts.calls_in(loop.node.body)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS}
-        kept |= {_self_attribute(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
+        kept |= {kept_name(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
                  for t in n.targets}
+        kept |= {kept_name(n.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.AugAssign)}
         kept.discard(None)
         if not kept:
             return False
@@ -988,6 +994,14 @@ def _self_attribute(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, cst.Subscript):
         expr = expr.value
     return expr.attr.value if isinstance(expr, cst.Attribute) and is_self_attr(expr, expr.attr.value) else None
+
+
+def _kept_attribute(expr: cst.BaseExpression) -> str | None:
+    """`total` for `Tally.total`, `stats.total` and `self.cache[k]`'s `cache`: an attribute of
+    an object named by a variable; None for anything else."""
+    while isinstance(expr, cst.Subscript):
+        expr = expr.value
+    return expr.attr.value if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) else None
 
 
 def _back_propagates(facts: Facts, call: cst.Call) -> bool:

@@ -17,6 +17,7 @@ from ._tensor_facts import (
     FLOAT,
     INT,
     PYTHON_SCALAR_DTYPE,
+    default_dtype_changed,
     dtype_of,
     family,
     invariant,
@@ -274,7 +275,9 @@ class ListToTensor(Rule):
                 why = "the dtype of the appended tensors is unknown (Python scalars become float32/int64)"
             else:
                 fam = families.pop()
-                if dtypes != {PYTHON_SCALAR_DTYPE[fam]}:  # type: ignore[index]
+                if fam == FLOAT and default_dtype_changed(self.facts):
+                    code += f".to({torch}.get_default_dtype())"  # Python floats become the default dtype then
+                elif dtypes != {PYTHON_SCALAR_DTYPE[fam]}:  # type: ignore[index]
                     code += f".{CONVERT_METHOD[fam]}()"  # type: ignore[index]
         if not via_item and not all(_detached(a.value) for a in appends):
             code = code.replace(stacked, f"{stacked}.detach()", 1)

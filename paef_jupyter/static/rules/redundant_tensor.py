@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
-from ._tensor_facts import (aliases, caught_in_loop, unit_index, assigned_value, invariant, is_binding, keyword,
+from ._tensor_facts import (aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
@@ -48,6 +48,9 @@ IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variab
 _STORAGE_READERS = frozenset({"untyped_storage", "storage", "_typed_storage", "data_ptr"})
 _IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
+# Calls after which a module's parameters are views of (or are) the tensor handed over.
+_STORAGE_ADOPTERS = frozenset({"torch.nn.utils.vector_to_parameters",
+                               "torch.nn.utils.convert_parameters.vector_to_parameters"})
 # Builtins that call the function they are given on the items they are given.
 _APPLYING_BUILTINS = frozenset({"builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
                                 "functools.reduce", "itertools.starmap"})
@@ -644,6 +647,7 @@ class FactorySites:
             return False
         names = aliases(self.facts, holder, scope)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
+            or changed_by_callees(self.facts, scope, names) \
             or any(self._argument_changed(use) or self._written_through(use)
                    for n in names for use in reads_of(self.facts, n, scope))
 
@@ -876,6 +880,9 @@ class FactorySites:
             stmt = self.facts.statement_of(expr)
             nodes = [u for u in reads_of(self.facts, assigned, scope) if not within(self.facts, u, stmt)]
         for node in nodes:
+            if self._storage_adopted(node):
+                return "give a module's parameters (`set_`, `load_state_dict(assign=True)` and `vector_to_parameters` " \
+                       "adopt a tensor's memory without copying; the optimizer then changes it in place)"
             parent = self.facts.parent(node)
             if isinstance(parent, (cst.Return, cst.Yield)):
                 return "return"
@@ -905,6 +912,29 @@ class FactorySites:
                     and any(isinstance(t.target, (cst.Subscript, cst.Attribute)) for t in parent.targets):
                 return "store"
         return ""
+
+    def _storage_adopted(self, node: cst.CSTNode) -> bool:
+        """`w.set_(<t>)`, `m.load_state_dict({"weight": <t>}, assign=True)`,
+        `vector_to_parameters(<t>, ps)`: the tensor (alone or in a container literal) becomes a
+        parameter's memory, which the next training steps change in place."""
+        parent = self.facts.parent(node)
+        while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is node:
+            node, parent = self.facts.parent(parent), self.facts.parent(self.facts.parent(parent))
+        call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        if not isinstance(call, cst.Call):
+            return False
+        if (self.facts.qualified_name(call.func) or "") in _STORAGE_ADOPTERS:
+            return True
+        method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+        if method == "set_":
+            return True
+        if method != "load_state_dict":
+            return False
+        if any(a.star for a in call.args):
+            return True  # `load_state_dict(init, **options)`: `assign` may be in there
+        positional = [a.value for a in call.args if a.keyword is None]
+        assign = keyword(call, "assign") or (positional[2] if len(positional) > 2 else None)  # (state_dict, strict, assign)
+        return assign is not None and not (isinstance(assign, cst.Name) and assign.value == "False")
 
     def _dict_key(self, index: cst.Index) -> bool:
         """`seen[t] = step`: the subscripted object is a dict, which hashes the tensor by identity."""
