@@ -17,6 +17,7 @@ import warnings
 from collections import Counter
 from typing import Any
 
+from . import warning_memory
 from .code_files import CodeFiles
 
 SYNC_WARNING = "called a synchronizing CUDA operation"
@@ -42,13 +43,16 @@ class SyncMonitor:
         self._previous_show: Any = None
 
     def start(self) -> None:
-        # Not `catch_warnings()`: restoring the whole filter list on stop would also undo
-        # filters the cell itself sets meanwhile. Only our own filter and hook come and go.
-        warnings.filterwarnings("always", message=SYNC_WARNING)
-        self._filter = warnings.filters[0]
         self._previous_show = warnings.showwarning
         warnings.showwarning = self._show
         if self.cuda:
+            # Not `catch_warnings()`: restoring the whole filter list on stop would also undo
+            # filters the cell itself sets meanwhile. Only our own filter comes and goes, and
+            # the warnings shown before are not shown again for it (`warning_memory`). On a
+            # CPU build nothing warns: the filters are left alone.
+            with warning_memory.kept():
+                warnings.filterwarnings("always", message=SYNC_WARNING)
+            self._filter = warnings.filters[0]
             try:
                 import torch
 
@@ -68,8 +72,9 @@ class SyncMonitor:
             self._previous_mode = None
         if self._filter is not None:
             if self._filter in warnings.filters:
-                warnings.filters.remove(self._filter)
-                warnings._filters_mutated()  # type: ignore[attr-defined]  # as filterwarnings does
+                with warning_memory.kept():
+                    warnings.filters.remove(self._filter)
+                    warnings._filters_mutated()  # type: ignore[attr-defined]  # as filterwarnings does
             self._filter = None
         if warnings.showwarning == self._show:
             warnings.showwarning = self._previous_show
