@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -21,6 +22,10 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 RUNNABLE = "# corpus: runnable"
+# What differs between any two runs: a cell's temporary file (named by a hash of its text, which
+# `%%paef` changes) and object addresses. A cell's line is the user's: one more under `%%paef`.
+CELL_FILE = re.compile(r"/tmp/ipykernel_\d+/\d+\.py:(\d+)")
+ADDRESS = re.compile(r" at 0x[0-9a-f]+")
 
 
 def runnable_notebooks() -> list[Path]:
@@ -50,20 +55,24 @@ def execute(nb: Any, cwd: Path, timeout: int = 300) -> float:
     return time.perf_counter() - start
 
 
-def visible(cell: Any) -> list[tuple[str, ...]]:
-    """What the user reads of a cell: streams (consecutive chunks of one stream joined), results, errors."""
+def visible(cell: Any, shift: int = 0) -> list[tuple[str, ...]]:
+    """What the user reads of a cell: each stream's whole text (how stdout and stderr interleave
+    is the kernel's flush timing, not the program), results, errors; cell files and addresses
+    normalised, cell lines less `shift`."""
+    def norm(text: str) -> str:
+        text = CELL_FILE.sub(lambda m: f"<cell>:{int(m.group(1)) - shift}", text)
+        return ADDRESS.sub(" at 0x?", text)
+
+    streams: dict[str, str] = {}
     seen: list[tuple[str, ...]] = []
     for out in cell.get("outputs", []):
         if out.output_type == "stream":
-            if seen and seen[-1][:2] == ("stream", out.name):
-                seen[-1] = ("stream", out.name, seen[-1][2] + out.text)
-            else:
-                seen.append(("stream", out.name, out.text))
+            streams[out.name] = streams.get(out.name, "") + norm(out.text)
         elif out.output_type == "execute_result":
-            seen.append(("result", out.data.get("text/plain", "")))
+            seen.append(("result", norm(out.data.get("text/plain", ""))))
         elif out.output_type == "error":
-            seen.append(("error", out.ename, out.evalue))
-    return seen
+            seen.append(("error", out.ename, norm(out.evalue)))
+    return [("stream", name, text) for name, text in sorted(streams.items())] + seen
 
 
 def compare(path: Path, mode: str = "") -> dict:
@@ -74,9 +83,9 @@ def compare(path: Path, mode: str = "") -> dict:
     profiled = under_paef(plain, mode)
     plain_s, paef_s = execute(plain, path.parent), execute(profiled, path.parent)
     differ = [
-        {"cell": index, "plain": visible(a), "paef": visible(b)}
+        {"cell": index, "plain": visible(a), "paef": visible(b, shift=1)}
         for index, (a, b) in enumerate(zip(plain.cells, profiled.cells[1:]))
-        if a.cell_type == "code" and visible(a) != visible(b)
+        if a.cell_type == "code" and visible(a) != visible(b, shift=1)
     ]
     return {"notebook": path.name, "mode": mode or "default", "plain_s": round(plain_s, 1),
             "paef_s": round(paef_s, 1), "cells": sum(c.cell_type == "code" for c in plain.cells), "differ": differ}
