@@ -86,6 +86,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     )
     dynamic += _round_trip_work(report.findings, profile, total)
     findings = _less_what_deeper_findings_own(findings + dynamic, profile, report)
+    findings = _each_line_counted_once(findings, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
 
@@ -335,6 +336,37 @@ def _less_what_deeper_findings_own(findings: list[Finding], profile: Profile, re
         note = f"less the {owned:.0%} of that time spent in deeper lines that other findings report"
         ev = replace(ev, estimated_saving_s=ev.estimated_saving_s * (1 - owned), notes=ev.notes + (note,))
         out.append(replace(finding, evidence=ev))
+    return out
+
+
+def _each_line_counted_once(findings: list[Finding], profile: Profile, report: Report) -> list[Finding]:
+    """Two findings measured on the same lines (a replay buffer's conversions are its part lines
+    and `list-to-tensor` findings of their own) would each claim those lines' time: the one that
+    saves the most keeps them, the others' savings count only their other lines."""
+    order = sorted(
+        range(len(findings)),
+        key=lambda i: -(findings[i].evidence.estimated_saving_s if findings[i].evidence else 0.0),
+    )
+    claimed: dict[LineKey, Finding] = {}
+    out = list(findings)
+    for i in order:
+        finding = findings[i]
+        ev = finding.evidence
+        keys = _measured_lines(finding, report, profile)
+        if ev is not None and ev.measurable and ev.estimated_saving_s:
+            cost = {(s.ref.key, s.line): s.run_time_s or s.cpu_time_s for s in profile.lines}
+            whole = sum(cost.get(k, 0.0) for k in keys)
+            taken = sorted(k for k in keys if k in claimed and cost.get(k, 0.0) > 0)
+            if whole > 0 and taken:
+                shared = sum(cost[k] for k in taken) / whole
+                owner = claimed[taken[0]]
+                spelled = ", ".join(str(line) for _, line in taken)
+                note = (f"less the {shared:.0%} of that time on line(s) {spelled}, which the "
+                        f"`{owner.rule}` finding on line {owner.line} already counts")
+                ev = replace(ev, estimated_saving_s=ev.estimated_saving_s * (1 - shared), notes=ev.notes + (note,))
+                out[i] = replace(finding, evidence=ev)
+            for k in keys:
+                claimed.setdefault(k, finding)
     return out
 
 

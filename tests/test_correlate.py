@@ -363,3 +363,39 @@ def test_host_lines_of_two_functions_are_no_block():
     joined = correlate(Report(sources=(SourceUnit(CELL, text.replace("def collate", "collate = 1 #")),)),
                        profile(*lines)).findings
     assert [(f.line, f.end_line) for f in joined] == [(29, 34)]
+
+
+def test_lines_two_findings_are_measured_on_count_once_in_their_savings():
+    """A replay buffer's finding holds its conversions as part lines, and `list-to-tensor` finds
+    the same conversion lines: each line's time is saved once, by the finding that saves the
+    most (truth13's a5 summed both, over 100% of the loop)."""
+    from dataclasses import replace
+
+    buffer = replace(finding("record-buffer", 4), part_lines=(5, 6))
+    prof = profile(stat(4, cpu_time_s=0.1), stat(5, cpu_time_s=0.3), stat(6, cpu_time_s=0.2), stat(8, cpu_time_s=0.1))
+    out = correlate(Report(findings=(buffer, finding("list-to-tensor", 5), finding("list-to-tensor", 6))), prof)
+    by = {(f.rule, f.line): f.evidence for f in out.findings}
+    assert by[("record-buffer", 4)].estimated_saving_s == pytest.approx(0.8 * 0.6 * 1.5)
+    assert by[("list-to-tensor", 5)].estimated_saving_s == pytest.approx(0.0)
+    assert by[("list-to-tensor", 6)].estimated_saving_s == pytest.approx(0.0)
+    assert "already counts" in by[("list-to-tensor", 5)].notes[-1]
+    assert sum(ev.estimated_saving_s for ev in by.values()) <= 0.6 * 1.5
+    assert out.findings[0].rule == "record-buffer"
+
+
+def test_findings_on_lines_of_their_own_keep_their_whole_savings():
+    # Near miss: two findings on different lines lose nothing.
+    prof = profile(stat(4, cpu_time_s=0.1), stat(5, cpu_time_s=0.3), stat(6, cpu_time_s=0.2), stat(7, cpu_time_s=0.2))
+    out = correlate(Report(findings=(finding("dict-as-list", 6), finding("dict-as-list", 7))), prof)
+    assert [f.evidence.estimated_saving_s for f in out.findings] == pytest.approx([0.7 * 0.2 * 1.5] * 2)
+
+
+def test_a_finding_that_shares_one_line_loses_that_line_only():
+    from dataclasses import replace
+
+    wide = replace(finding("record-buffer", 4), part_lines=(5,))
+    prof = profile(stat(4, cpu_time_s=0.1), stat(5, cpu_time_s=0.3), stat(6, cpu_time_s=0.2), stat(7, cpu_time_s=0.2))
+    out = correlate(Report(findings=(wide, finding("elementwise-loop", 5, 6))), prof)
+    by = {f.rule: f.evidence for f in out.findings}
+    assert by["elementwise-loop"].estimated_saving_s == pytest.approx(0.9 * 0.5 * 1.5)  # it saves the most
+    assert by["record-buffer"].estimated_saving_s == pytest.approx(0.8 * 0.4 * 1.5 * (1 - 0.3 / 0.4))

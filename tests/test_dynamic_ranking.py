@@ -501,3 +501,15 @@ def test_a_replay_buffer_is_measured_where_its_records_become_tensors(tmp_path):
     assert (top.rule, top.line) == ("record-buffer", 19), [(f.rule, f.line) for f in report.findings]
     assert set(top.part_lines) == {20, 21}
     assert top.evidence.measurable and top.evidence.share >= 0.25
+
+
+def test_a_replay_buffers_conversion_lines_are_saved_once(tmp_path):
+    # `list-to-tensor` finds line 21 too, which is the record-buffer finding's part line: its
+    # time counts in one saving, so the two savings together stay within what the lines cost.
+    report = _profile_text(tmp_path, REPLAY_BUFFER)
+    run = {s.line: s.run_time_s for s in report.profile.lines}
+    on_buffer = [f for f in report.findings if {19, 20, 21} & ({f.line} | set(f.part_lines))]
+    assert {f.rule for f in on_buffer} >= {"record-buffer", "list-to-tensor"}, [(f.rule, f.line) for f in report.findings]
+    saved = sum(f.evidence.estimated_saving_s for f in on_buffer)
+    assert saved <= sum(run.get(line, 0.0) for line in (19, 20, 21)) * 1.0001
+    assert report.findings[0].rule == "record-buffer"
