@@ -399,3 +399,30 @@ def test_a_finding_that_shares_one_line_loses_that_line_only():
     by = {f.rule: f.evidence for f in out.findings}
     assert by["elementwise-loop"].estimated_saving_s == pytest.approx(0.9 * 0.5 * 1.5)  # it saves the most
     assert by["record-buffer"].estimated_saving_s == pytest.approx(0.8 * 0.4 * 1.5 * (1 - 0.3 / 0.4))
+
+
+def _fusion(suggestion: str) -> Finding:
+    from dataclasses import replace
+
+    from paef_jupyter.model import Fix
+
+    return replace(finding("operator-fusion", 4), fix=Fix("use the fused op", suggestion=suggestion))
+
+
+def test_a_fusion_into_an_op_with_no_fused_cpu_kernel_saves_nothing_on_a_cpu():
+    """`F.rms_norm` runs the same element-wise ops on a CPU (truth14's p6: the rewrite ran 3%
+    slower; the card claimed 13-15% of the loop)."""
+    prof = profile(stat(4, cpu_time_s=0.3))
+    (f,) = correlate(Report(findings=(_fusion("F.rms_norm(x, x.shape[-1:], self.weight, self.eps)"),)), prof).findings
+    assert f.evidence.measurable and f.evidence.estimated_saving_s == 0.0
+    assert "no fused kernel" in f.evidence.notes[-1]
+
+
+def test_a_fusion_into_a_fused_cpu_op_or_on_a_gpu_keeps_its_saving():
+    # Near misses: `F.layer_norm` and `F.gelu` have CPU kernels; on a GPU `F.rms_norm` is one kernel.
+    prof = profile(stat(4, cpu_time_s=0.3))
+    for code in ("F.layer_norm(x, x.shape[-1:], w, b, 1e-5)", 'F.gelu(x, approximate="tanh")', "my_rms_norm_fused(x)"):
+        (f,) = correlate(Report(findings=(_fusion(code),)), prof).findings
+        assert f.evidence.estimated_saving_s == pytest.approx(0.5 * 0.3 * 1.5), code
+    (f,) = correlate(Report(findings=(_fusion("F.rms_norm(x, (64,), w, 1e-6)"),)), profile(stat(4, cpu_time_s=0.3), device="cuda")).findings
+    assert f.evidence.estimated_saving_s == pytest.approx(0.5 * 0.3 * 1.5)
