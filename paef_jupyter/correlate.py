@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Iterable
 
-from .model import CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
 
 LineKey = tuple[tuple[str | None, int | None], int]
 
@@ -147,7 +147,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
-    model = f"saving = {fraction:.0%} of these lines' measured time ({why})"
+    model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
     return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev) + (model,))
 
 

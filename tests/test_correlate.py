@@ -426,3 +426,27 @@ def test_a_fusion_into_a_fused_cpu_op_or_on_a_gpu_keeps_its_saving():
         assert f.evidence.estimated_saving_s == pytest.approx(0.5 * 0.3 * 1.5), code
     (f,) = correlate(Report(findings=(_fusion("F.rms_norm(x, (64,), w, 1e-6)"),)), profile(stat(4, cpu_time_s=0.3), device="cuda")).findings
     assert f.evidence.estimated_saving_s == pytest.approx(0.5 * 0.3 * 1.5)
+
+
+def test_a_finding_measured_to_save_nothing_ranks_after_one_that_saves_something():
+    """A zero saving stated by the model (a fusion with no CPU kernel, lines another finding
+    already counts) is no reason to rank by the lines' time: a long `F.rms_norm` candidate
+    outranked a small real saving."""
+    from dataclasses import replace
+
+    report = Report(findings=(_fusion("F.rms_norm(x, x.shape[-1:], w, 1e-6)"), finding("redundant-tensor", 6)))
+    out = correlate(report, profile(stat(4, cpu_time_s=0.3), stat(6, cpu_time_s=0.01, tensor_creations=5)))
+    assert [f.rule for f in out.findings] == ["redundant-tensor", "operator-fusion"]
+    buffer = replace(finding("record-buffer", 4), part_lines=(5,))
+    out = correlate(Report(findings=(buffer, finding("list-to-tensor", 5), finding("redundant-tensor", 6))),
+                    profile(stat(4, cpu_time_s=0.01), stat(5, cpu_time_s=0.3), stat(6, cpu_time_s=0.01)))
+    assert [f.rule for f in out.findings] == ["record-buffer", "redundant-tensor", "list-to-tensor"]
+
+
+def test_a_measured_finding_without_a_savings_model_still_ranks_by_its_time():
+    # Near miss: evidence built without a model (no base time to scale to) keeps the old order.
+    from paef_jupyter.model import Evidence
+
+    slow = finding("operator-fusion", 3).with_evidence(Evidence(time_s=0.3, share=0.3))
+    quick = finding("redundant-tensor", 6).with_evidence(Evidence(time_s=0.1, share=0.1))
+    assert [f.rule for f in Report(findings=(quick, slow)).top()] == ["operator-fusion", "redundant-tensor"]
