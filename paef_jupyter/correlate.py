@@ -363,6 +363,7 @@ def _each_line_counted_once(findings: list[Finding], profile: Profile, report: R
         range(len(findings)),
         key=lambda i: -(findings[i].evidence.estimated_saving_s if findings[i].evidence else 0.0),
     )
+    cost = {(s.ref.key, s.line): s.run_time_s or s.cpu_time_s for s in profile.lines}
     claimed: dict[LineKey, Finding] = {}
     out = list(findings)
     for i in order:
@@ -370,7 +371,6 @@ def _each_line_counted_once(findings: list[Finding], profile: Profile, report: R
         ev = finding.evidence
         keys = _measured_lines(finding, report, profile)
         if ev is not None and ev.measurable and ev.estimated_saving_s:
-            cost = {(s.ref.key, s.line): s.run_time_s or s.cpu_time_s for s in profile.lines}
             whole = sum(cost.get(k, 0.0) for k in keys)
             taken = sorted(k for k in keys if k in claimed and cost.get(k, 0.0) > 0)
             if whole > 0 and taken:
