@@ -14,7 +14,7 @@ import re
 from dataclasses import replace
 from typing import Iterable
 
-from .model import CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
 
 LineKey = tuple[tuple[str | None, int | None], int]
 
@@ -57,6 +57,10 @@ PREDICTED: dict[str, str] = {
 }
 # Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
 HOISTS = frozenset({"cpu-function", "redundant-tensor"})
+# Fused ops that torch runs as the same element-wise ops on a CPU (no fused CPU kernel in torch
+# 2.13: `F.rms_norm` forward+backward timed at 0.6-1.3x the hand-written ops, truth14), so the
+# fusion saves time on a GPU only.
+NOT_FUSED_ON_CPU = ("rms_norm",)
 # A transfer below this size is "small" (many of them cost more in latency than bandwidth).
 SMALL_COPY_BYTES = 1 << 20
 
@@ -86,6 +90,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     )
     dynamic += _round_trip_work(report.findings, profile, total)
     findings = _less_what_deeper_findings_own(findings + dynamic, profile, report)
+    findings = _each_line_counted_once(findings, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
 
@@ -142,7 +147,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
-    model = f"saving = {fraction:.0%} of these lines' measured time ({why})"
+    model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
     return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev) + (model,))
 
 
@@ -178,8 +183,20 @@ def _with_evidence(
     if not stats:
         where = "outside the profiled window" if profile.mode == "window" else "not run"
         return finding.with_evidence(Evidence(notes=(f"its lines were {where}",)))
-    ev = evidence_of(stats, profile, total, finding.rule, finding.device_cost_only)
+    ev = evidence_of(stats, profile, total, finding.rule, finding.device_cost_only, _device_saving(finding, profile))
     return finding.with_evidence(ev, source="both" if ev.measurable else finding.source)
+
+
+def _device_saving(finding: Finding, profile: Profile) -> tuple[float, str] | None:
+    """A fusion into an op with no fused kernel on the profiled CPU removes nothing there."""
+    if finding.rule != "operator-fusion" or profile.device != "cpu" or finding.fix is None:
+        return None
+    code = finding.fix.suggestion or finding.fix.description
+    for op in NOT_FUSED_ON_CPU:
+        if re.search(rf"\b{op}\(", code):
+            return 0.0, (f"on a CPU `{op}` runs the same element-wise ops, with no fused kernel: no time to "
+                         "gain on this run; on a GPU it is one kernel")
+    return None
 
 
 _ASSIGNED = re.compile(r"^\s*([A-Za-z_]\w*)\s*=[^=]")
@@ -335,6 +352,37 @@ def _less_what_deeper_findings_own(findings: list[Finding], profile: Profile, re
         note = f"less the {owned:.0%} of that time spent in deeper lines that other findings report"
         ev = replace(ev, estimated_saving_s=ev.estimated_saving_s * (1 - owned), notes=ev.notes + (note,))
         out.append(replace(finding, evidence=ev))
+    return out
+
+
+def _each_line_counted_once(findings: list[Finding], profile: Profile, report: Report) -> list[Finding]:
+    """Two findings measured on the same lines (a replay buffer's conversions are its part lines
+    and `list-to-tensor` findings of their own) would each claim those lines' time: the one that
+    saves the most keeps them, the others' savings count only their other lines."""
+    order = sorted(
+        range(len(findings)),
+        key=lambda i: -(findings[i].evidence.estimated_saving_s if findings[i].evidence else 0.0),
+    )
+    cost = {(s.ref.key, s.line): s.run_time_s or s.cpu_time_s for s in profile.lines}
+    claimed: dict[LineKey, Finding] = {}
+    out = list(findings)
+    for i in order:
+        finding = findings[i]
+        ev = finding.evidence
+        keys = _measured_lines(finding, report, profile)
+        if ev is not None and ev.measurable and ev.estimated_saving_s:
+            whole = sum(cost.get(k, 0.0) for k in keys)
+            taken = sorted(k for k in keys if k in claimed and cost.get(k, 0.0) > 0)
+            if whole > 0 and taken:
+                shared = sum(cost[k] for k in taken) / whole
+                owner = claimed[taken[0]]
+                spelled = ", ".join(str(line) for _, line in taken)
+                note = (f"less the {shared:.0%} of that time on line(s) {spelled}, which the "
+                        f"`{owner.rule}` finding on line {owner.line} already counts")
+                ev = replace(ev, estimated_saving_s=ev.estimated_saving_s * (1 - shared), notes=ev.notes + (note,))
+                out[i] = replace(finding, evidence=ev)
+            for k in keys:
+                claimed.setdefault(k, finding)
     return out
 
 

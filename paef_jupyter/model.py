@@ -422,10 +422,15 @@ class Report:
         )
 
 
+# How an evidence's notes state its savings model ("saving = 50% of these lines' measured time
+# (...)"): with one, a zero saving is a finding measured to save nothing, never ranked by its time.
+SAVING_MODEL_NOTE = "saving = "
+
+
 def _rank_key(finding: Finding) -> tuple[float, int, int, int]:
     ev = finding.evidence
     measured = ev.estimated_saving_s if ev and ev.measurable else 0.0
-    if ev and ev.measurable and not measured:
+    if ev and ev.measurable and not measured and not any(n.startswith(SAVING_MODEL_NOTE) for n in ev.notes):
         measured = ev.time_s
     # Measured to cost nothing: after the findings that were not measured at all.
     nothing = 1 if ev is not None and not ev.measurable else 0

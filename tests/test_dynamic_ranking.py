@@ -501,3 +501,54 @@ def test_a_replay_buffer_is_measured_where_its_records_become_tensors(tmp_path):
     assert (top.rule, top.line) == ("record-buffer", 19), [(f.rule, f.line) for f in report.findings]
     assert set(top.part_lines) == {20, 21}
     assert top.evidence.measurable and top.evidence.share >= 0.25
+
+
+def test_a_replay_buffers_conversion_lines_are_saved_once(tmp_path):
+    # `list-to-tensor` finds line 21 too, which is the record-buffer finding's part line: its
+    # time counts in one saving, so the two savings together stay within what the lines cost.
+    report = _profile_text(tmp_path, REPLAY_BUFFER)
+    run = {s.line: s.run_time_s for s in report.profile.lines}
+    on_buffer = [f for f in report.findings if {19, 20, 21} & ({f.line} | set(f.part_lines))]
+    assert {f.rule for f in on_buffer} >= {"record-buffer", "list-to-tensor"}, [(f.rule, f.line) for f in report.findings]
+    saved = sum(f.evidence.estimated_saving_s for f in on_buffer)
+    assert saved <= sum(run.get(line, 0.0) for line in (19, 20, 21)) * 1.0001
+    assert report.findings[0].rule == "record-buffer"
+
+
+HAND_NORM = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+w = torch.ones(32, requires_grad=True)
+b = torch.zeros(32, requires_grad=True)
+lin = nn.Linear(32, 32)
+opt = torch.optim.SGD([w, b, *lin.parameters()], lr=0.01)
+x = torch.randn(4096, 32)
+
+for step in range(16):
+    h = lin(x)
+    y = NORM
+    loss = y.square().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+def test_a_hand_written_rms_norm_is_measured_but_claims_no_saving_on_a_cpu(tmp_path):
+    # On a CPU `F.rms_norm` runs the same ops: the finding is measured, its saving is nothing.
+    text = HAND_NORM.replace("NORM", "h * torch.rsqrt(h.pow(2).mean(-1, keepdim=True) + 1e-6) * w")
+    report = _profile_text(tmp_path, text)
+    (fusion,) = [f for f in report.findings if f.rule == "operator-fusion"]
+    assert fusion.line == 14 and fusion.evidence.measurable and fusion.evidence.share > 0
+    assert fusion.evidence.estimated_saving_s == 0.0 and "no fused kernel" in " ".join(fusion.evidence.notes)
+
+
+def test_a_hand_written_layer_norm_keeps_its_saving_on_a_cpu(tmp_path):
+    # Near miss: `F.layer_norm` has a CPU kernel.
+    text = HAND_NORM.replace(
+        "NORM", "(h - h.mean(-1, keepdim=True)) / torch.sqrt(h.var(-1, keepdim=True, unbiased=False) + 1e-5) * w + b")
+    report = _profile_text(tmp_path, text)
+    (fusion,) = [f for f in report.findings if f.rule == "operator-fusion"]
+    assert fusion.line == 14 and fusion.evidence.estimated_saving_s > 0, fusion.evidence.notes
