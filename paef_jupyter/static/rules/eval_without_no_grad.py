@@ -12,6 +12,7 @@ from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_section import evaluation_sections, held_out_checks
+from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
@@ -80,6 +81,8 @@ class EvalWithoutNoGrad(Rule):
             self._section(stmt, section)
         for stmt, block in held_out_checks(self.facts, self._model_call):
             self._held_out(stmt, block)
+        for gated in gated_passes(self.facts):
+            self._gated_pass(gated)
 
     def visit_Call(self, node: cst.Call) -> None:
         """`next_q = target_net(next_states).detach()` on every training step (a DQN's target
@@ -180,6 +183,35 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(anc, cst.Attribute) and anc.attr.value in _NEEDS_GRAD_METHODS | _GRAPH_STATE:
                 return True
         return False
+
+    def _gated_pass(self, gated: GatedPass) -> None:
+        """Conv-TasNet's `val_loss = self._run_one_epoch(epoch, cross_valid=True)` after `.eval()`:
+        the flag skips every training statement of the function's loop. The wrap goes around the
+        call; it is for review, as the function runs for training too and may read grad mode."""
+        loop, call = gated.gate.loop, gated.call
+        stmt = self.facts.statement_of(call)
+        if not isinstance(stmt, cst.SimpleStatementLine) or not self._runs_a_model(loop) \
+                or loop.function in module_methods(self.facts) or self._forward_needs_grad(loop) \
+                or _asks_for_grad(self.facts, loop.node.body, training_path=False):
+            return
+        torch = torch_alias(self.facts) or "torch"
+        name = self.facts.code(call.func)
+        flag = gated.gate.param
+        line = self.facts.position(loop.node).start.line
+        self.report(
+            stmt,
+            f"`{name}` runs its loop (line {line}) with every backward and optimizer step turned off by "
+            f"`{flag}`, after `.eval()`: an evaluation pass, yet each forward records an autograd graph and keeps "
+            f"its activations alive for a backward pass that never comes; run the call under `with {torch}.no_grad():`",
+            fix=Fix(
+                description=f"run the call under `{torch}.no_grad()` (same outputs, without `requires_grad`)",
+                edits=self._wrap(stmt, torch),
+                suggestion=self._suggestion(stmt, torch),
+                review=(f"`{name}` also trains (with another `{flag}`); under no_grad, any code it runs that needs "
+                        "gradients or reads grad mode on this pass would change"
+                        + (", and it calls code the analysis cannot see into" if gated.unseen else "")),
+            ),
+        )
 
     def _held_out(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
         """MorvanZhou's `if step % 50 == 0: test_output = cnn(test_x)`: a hint, since the wrap

@@ -346,7 +346,7 @@ class PageableTransfer(Rule):
                 batch.discard(target.elements[0].value.value)  # the step counter
         moves: list[cst.Call] = []
         for n in facts.walk(loop.node.body, into_scopes=False):
-            if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and _part_of(n.value):
+            if isinstance(n, cst.Assign) and facts.names_read(n.value) & batch and _part_of(facts, n.value):
                 for target in n.targets:  # `x, y = batch`
                     batch |= set(bound_names(target.target))
             if isinstance(n, cst.Call) and is_device_move(facts, n) and _root(_moved(facts, n)) in batch:
@@ -413,11 +413,15 @@ def _copied_into_device_buffer(facts: Facts, call: cst.Call, batch: set[str]) ->
     return bool(sources) and all(isinstance(v, cst.Call) and _makes_on_device(facts, v) for v in sources)
 
 
-def _part_of(value: cst.BaseExpression) -> bool:
-    """`batch`, `batch[0]`, `batch.x`, `(batch[0], batch[1])`: the batch's own tensors (pinned with
-    it), not a new host tensor computed from them (`0.9 * avg + 0.1 * x`), which pinning cannot help."""
+def _part_of(facts: Facts, value: cst.BaseExpression) -> bool:
+    """`batch`, `batch[0]`, `batch.x`, `(batch[0], batch[1])`, `Variable(batch[0])`: the batch's own
+    tensors (pinned with it; a legacy `Variable` shares the storage it is given), not a new host
+    tensor computed from them (`0.9 * avg + 0.1 * x`), which pinning cannot help."""
     if isinstance(value, (cst.Tuple, cst.List)):
-        return all(_part_of(el.value) for el in value.elements)
+        return all(_part_of(facts, el.value) for el in value.elements)
+    if isinstance(value, cst.Call) and value.args and value.args[0].keyword is None and not value.args[0].star \
+            and (facts.qualified_name(value.func) or "") in IDENTITY_WRAPPERS:
+        return _part_of(facts, value.args[0].value)
     return isinstance(value, (cst.Name, cst.Subscript, cst.Attribute))
 
 
