@@ -129,6 +129,7 @@ SHARING_METHODS = frozenset({
     "tensor_split", "unfold", "indices", "values", "__array__", "type_as", "byte", "char", "short",
     "cfloat", "cdouble", "swapdims", "moveaxis", "adjoint", "mH", "split_with_sizes", "hsplit", "vsplit", "dsplit",
     "as_subclass", "broadcast_to", "conj", "positive", "resolve_conj", "resolve_neg", "sum_to_size",
+    "__dlpack__", "cast", "toreadonly",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({
@@ -145,6 +146,8 @@ SHARING_CALLS = frozenset({
     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
     "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
     "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
+    "torch.from_dlpack", "torch.utils.dlpack.to_dlpack", "torch.to_dlpack", "builtins.memoryview",
+    "numpy.frombuffer", "torch.frombuffer", "numpy.from_dlpack",
 })
 
 
