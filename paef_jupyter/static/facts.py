@@ -285,6 +285,7 @@ class Facts:
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
+        self._views_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -814,19 +815,47 @@ class Facts:
     def _changed_through_aliases(self, loop: Loop) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after
         `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
-        `arr` although the loop never names it."""
+        `arr` although the loop never names it; and the other way, after `F = feats.numpy()`,
+        `feats.sub_(m)` changes `F`."""
         changed = {n for node in self.walk(loop.node.body) for n in mutated_names(node)}
+        views = self._views_of(loop.function)
         seen, work = set(changed), list(changed)
         while work:
-            for d in self._defs.get(work.pop(), ()):
-                if d.augmented or d.function is not loop.function:
-                    continue
-                value = d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
-                    d.value if d.value is not None else d.element)
+            name = work.pop()
+            for d in self._defs.get(name, ()):
+                value = self._shared_value(d, loop.function)
                 for source in self.shared_roots(value) - seen if value is not None else ():
                     seen.add(source)
                     work.append(source)
+            for view in views.get(name, set()) - seen:
+                seen.add(view)
+                work.append(view)
         return seen
+
+    def _shared_value(self, d: _Def, function: FunctionNode | None) -> cst.BaseExpression | None:
+        """What a plain definition of `function`'s scope binds its name to (a for-loop's iterable)."""
+        if d.augmented or d.function is not function:
+            return None
+        return d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
+            d.value if d.value is not None else d.element)
+
+    def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
+        """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
+        (`F = feats.numpy()`, `row = table[0]`, `w = layer.weight`). A bare attribute or name counts
+        only when it is a tensor or an array (`n = model.n_classes` is a copy of a number)."""
+        if function in self._views_cache:
+            return self._views_cache[function]
+        out: dict[str, set[str]] = self._views_cache.setdefault(function, {})
+        for name, defs in self._defs.items():
+            for d in defs:
+                value = self._shared_value(d, function)
+                if value is None:
+                    continue
+                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY):
+                    continue
+                for source in self.shared_roots(value) - {name}:
+                    out.setdefault(source, set()).add(name)
+        return out
 
     def shared_roots(self, expr: cst.BaseExpression) -> frozenset[str]:
         """Names whose object `expr`'s value may share memory with: the name itself, an element,
