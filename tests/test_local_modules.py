@@ -1148,3 +1148,24 @@ def test_a_running_sum_a_local_module_reads_off_main_is_not_rewritten(tmp_path: 
         found = [f for f in analyze_path(str(tmp_path / "main.py"), rules=["host-sync"]).findings
                  if f.fix is not None and f.fix.edits]
         assert found and [f.fix.automatic for f in found] == [automatic] * len(found), reader
+
+
+MAIN_LOOP = ("import torch\nimport tracking\n\nxs = torch.randn(4, 3)\nout = []\nfor epoch in range(2):\n"
+             "    hist = torch.zeros(3)\n    for x in xs:\n        tracking.record(x)\n"
+             "    out.append(hist.sum().item())\n")
+
+
+def test_a_local_module_reaching_the_script_through_main_refuses_hoisting_its_globals(tmp_path: Path) -> None:
+    """`tracking.py` changes the script's `hist` through `import __main__` (or
+    `sys.modules["__main__"]`): not hoisted. A module that only tests `__name__ == "__main__"`
+    (near miss) reaches nothing: hoisted."""
+    modules = {
+        "main": "import __main__\n\n\ndef record(x):\n    __main__.hist.mul_(0.9).add_(x)\n",
+        "sys": "import sys\n\n\ndef record(x):\n    sys.modules['__main__'].hist.add_(x)\n",
+        "guard": "def record(x):\n    return x\n\n\nif __name__ == '__main__':\n    record(1)\n",
+    }
+    for name, tracking in modules.items():
+        root = tmp_path / name
+        write(root, {"main.py": MAIN_LOOP, "tracking.py": tracking})
+        found = analyze_path(str(root / "main.py"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == (name == "guard"), name

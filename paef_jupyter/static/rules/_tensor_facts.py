@@ -476,6 +476,7 @@ class _Index:
     mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
     forward_hook: str | None = None  # `forward_hook_registered`, once asked
+    reads_main: bool | None = None  # `_reads_main`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -1338,7 +1339,11 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     without binding it as its own: a closure's `acc.add_(x)`, a helper's `hist.mul_(0.9)` on a
     global or on an alias it takes (`buf = hist`), a method's `global peak` written through
     `out=`, or any name when it reads the namespace (`globals()[name].add_(1)`). The loop
-    shows no line that changes them."""
+    shows no line that changes them. When code of the program reaches the script's globals
+    through `import __main__`, a global may be changed by any call (a library calling a hook
+    that module registered too)."""
+    if _globals_reached_through_main(facts, scope, names):
+        return True
     seen: set[cst.CSTNode] = set()
     work: list[tuple[Facts, cst.CSTNode]] = [(facts, scope)]
     while work:
@@ -1353,6 +1358,39 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
                         or any((owner.qualified_name(c.func) or "") in NAMESPACE_READERS for c in owner.calls_in(body)):
                     return True
                 work.append((owner, body))
+    return False
+
+
+def _globals_reached_through_main(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """One of `names` is a global of the script (bound at its top level, or declared `global` in
+    the function around `scope`) and a unit of the program (this one, an earlier cell, a local
+    module) imports `__main__` or reads `sys.modules["__main__"]`: it may change that global."""
+    func = facts.enclosing_function(scope)
+    if func is not None and not names & {n.name.value for g in facts.walk(func) if isinstance(g, cst.Global)
+                                         for n in g.names}:
+        return False
+    units = (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+    return any(_reads_main(unit) for unit in units)
+
+
+def _reads_main(unit: Facts) -> bool:
+    """`import __main__`, `from __main__ import x`, `sys.modules["__main__"]` in the unit."""
+    index = unit_index(unit)
+    if index.reads_main is None:
+        index.reads_main = _spells_main(unit)
+    return index.reads_main
+
+
+def _spells_main(unit: Facts) -> bool:
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Import) and any(unit.code(a.name) == "__main__" for a in node.names):
+            return True
+        if isinstance(node, cst.ImportFrom) and node.module is not None and unit.code(node.module) == "__main__":
+            return True
+        if isinstance(node, cst.Subscript) and (unit.qualified_name(node.value) or "") == "sys.modules" \
+                and any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.SimpleString)
+                        and e.slice.value.evaluated_value == "__main__" for e in node.slice):
+            return True
     return False
 
 
