@@ -1150,6 +1150,23 @@ def test_a_running_sum_a_local_module_reads_off_main_is_not_rewritten(tmp_path: 
         assert found and [f.fix.automatic for f in found] == [automatic] * len(found), reader
 
 
+HIST_CELL = ("import torch\nxs = torch.randn(4, 3)\n\n\ndef record(x):\n    return None\n\n\n"
+             "def run_hist():\n    global hist\n    out = []\n    for epoch in range(2):\n"
+             "        hist = torch.zeros(3)\n        for x in xs:\n            record(x)\n"
+             "        out.append(hist.sum().item())\n    return out\n")
+
+
+def test_a_helper_a_later_cell_redefines_may_change_the_hoisted_global() -> None:
+    """A loop inside a function runs when a later cell calls it: by then a later cell may have
+    redefined `record` to change the global `hist` in place (refused); a later cell defining
+    another function (near miss) leaves the hoist automatic."""
+    redefine = "def record(x):\n    hist.mul_(0.9).add_(x)\n"
+    other = "def report(x):\n    hist.mul_(0.9).add_(x)\n"
+    for later, automatic in ((redefine, 0), (other, 1)):
+        found = analyze(_cells(HIST_CELL, later, "print(run_hist())\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
 MAIN_LOOP = ("import torch\nimport tracking\n\nxs = torch.randn(4, 3)\nout = []\nfor epoch in range(2):\n"
              "    hist = torch.zeros(3)\n    for x in xs:\n        tracking.record(x)\n"
              "    out.append(hist.sum().item())\n")

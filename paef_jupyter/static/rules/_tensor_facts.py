@@ -1396,11 +1396,18 @@ def _spells_main(unit: Facts) -> bool:
 
 def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
     """(owner, body, names the body binds as its own) of what `call` runs that shares this unit's
-    names: its functions (this unit's, an earlier cell's) and a lambda bound to the called name."""
+    names: its functions (this unit's, an earlier cell's) and a lambda bound to the called name.
+    A call inside a function may run after later cells: a function of the same name that a later
+    cell defines is what it calls then."""
     for func in facts._callees(call):
         owner = facts.owner_of(func)  # an earlier cell shares the namespace, a local module does not
         if owner is facts or any(owner is u for u in facts.prior.units()):
             yield owner, func.body, _own_locals(func) | _params(func)
+    if isinstance(call.func, cst.Name) and facts.enclosing_function(call) is not None:
+        for later in facts.later:
+            func = later.functions.get(call.func.value)
+            if func is not None:
+                yield later, func.body, _own_locals(func) | _params(func)
     value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
     if isinstance(value, cst.Lambda):
         params = value.params
