@@ -20,6 +20,7 @@ from ._tensor_facts import hook_registered_out_of_name, namespace_reader, rarely
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
+_BACKWARD_FUNCTIONS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 _GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
 # Module hooks: code that runs on every forward pass (or backward) without a call in the loop showing it.
@@ -614,7 +615,8 @@ class EvalWithoutNoGrad(Rule):
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") \
                     or opaque_call(self.facts, n, parameters=self.facts.enclosing_function(n) is loop.function
                                    and self.facts.order(n) > start) \
-                    or any(self._backward_function(a.value) for a in n.args)  # `partial(torch.autograd.backward, s)`
+                    or any(self._backward_function(a.value) for a in n.args) \
+                    or isinstance(func, cst.Name) and self._backward_function(func)  # `bw = torch.autograd.backward; bw(s)`
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
@@ -695,10 +697,13 @@ class EvalWithoutNoGrad(Rule):
         return node.attr.value == "backward" and not (isinstance(parent, cst.Call) and parent.func is node)
 
     def _backward_function(self, expr: cst.BaseExpression) -> bool:
-        """`torch.autograd.backward` / `grad` or a bound `t.backward` handed to a call as a value."""
+        """`torch.autograd.backward` / `grad` or a bound `t.backward` handed to a call as a value,
+        or a name bound to one of them."""
+        if isinstance(expr, cst.Name) and (self.facts.qualified_name(expr) or "") not in _BACKWARD_FUNCTIONS:
+            expr = self.facts.value_of(expr) or expr
         if isinstance(expr, cst.Attribute) and expr.attr.value == "backward":
             return True
-        return (self.facts.qualified_name(expr) or "") in ("torch.autograd.grad", "torch.autograd.backward")
+        return (self.facts.qualified_name(expr) or "") in _BACKWARD_FUNCTIONS
 
     def _stored_through_helper(self, call: cst.Call) -> set[str]:
         """Roots of the arguments `call` hands to parameters that its function (of this unit, an
