@@ -925,15 +925,22 @@ class FactorySites:
         `vector_to_parameters(<t>, ps)`, `functional_call(m, {"running_mean": <t>}, x)`,
         `swap_tensors(w, <t>)`: the tensor (alone or in a container literal) becomes a parameter's
         or buffer's memory, which the next training steps or forward passes change in place."""
+        node, held = self._container_of(node)
+        parent = self.facts.parent(node)
+        if held and isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0].target, cst.Name):
+            # `state = {"running_mean": <t>}` ... `functional_call(bn, (state, bufs), x)`: the container's reads
+            target = parent.targets[0].target
+            return any(self._adopting_argument(self._container_of(read)[0])
+                       for read in reads_of(self.facts, target.value) if read is not target)
+        return self._adopting_argument(node)
+
+    def _container_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, bool]:
+        """The outermost container literal holding `node` (`node` itself if none), and whether there is one."""
         parent, held = self.facts.parent(node), False
         while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is node:
             node, parent, held = self.facts.parent(parent), self.facts.parent(self.facts.parent(parent)), True
-        if held and isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1 \
-                and isinstance(parent.targets[0].target, cst.Name):
-            # `state = {"running_mean": <t>}` ... `functional_call(bn, state, x)`: the container's reads
-            target = parent.targets[0].target
-            return any(self._adopting_argument(read) for read in reads_of(self.facts, target.value) if read is not target)
-        return self._adopting_argument(node)
+        return node, held
 
     def _adopting_argument(self, node: cst.CSTNode) -> bool:
         """`node` is handed to a call that makes it a parameter's or buffer's memory (`_storage_adopted`)."""
@@ -942,6 +949,9 @@ class FactorySites:
         if not isinstance(call, cst.Call):
             return False
         called = self.facts.qualified_name(call.func) or ""
+        if isinstance(call.func, cst.Name) and not called:  # `fc = torch.func.functional_call`
+            bound = self.facts.value_of(call.func)
+            called = (self.facts.qualified_name(bound) or "") if bound is not None else ""
         if called in _STORAGE_ADOPTERS:
             return True
         if called in _FUNCTIONAL_CALLS:  # `functional_call(m, {"running_mean": <t>}, x)`: not the inputs `x`
