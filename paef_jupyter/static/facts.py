@@ -806,17 +806,17 @@ class Facts:
                         work.append(func.body)
                 if call is not except_call:
                     self._note_mutations(call, out, attribute_owners)
-        out |= self._changed_through_aliases(loop)
+        out |= self._changed_through_aliases(loop, out)
         result = frozenset(out)
         if except_call is None:
             self._mutated_cache[key] = result
         return result
 
-    def _changed_through_aliases(self, loop: Loop) -> set[str]:
+    def _changed_through_aliases(self, loop: Loop, handed: set[str]) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after
         `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
         `arr` although the loop never names it; and the other way, after `F = feats.numpy()`,
-        `feats.sub_(m)` changes `F`."""
+        `feats.sub_(m)` (or `normalise_(feats)`: the `handed` names, given to calls) changes `F`."""
         changed = {n for node in self.walk(loop.node.body) for n in mutated_names(node)}
         views = self._views_of(loop.function)
         seen, work = set(changed), list(changed)
@@ -828,6 +828,11 @@ class Facts:
                     seen.add(source)
                     work.append(source)
             for view in views.get(name, set()) - seen:
+                seen.add(view)
+                work.append(view)
+        work = list(handed - seen)
+        while work:
+            for view in views.get(work.pop(), set()) - seen - handed:
                 seen.add(view)
                 work.append(view)
         return seen
@@ -853,9 +858,18 @@ class Facts:
                     continue
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY):
                     continue
-                for source in self.shared_roots(value) - {name}:
+                for source in self._view_sources(value) - {name}:
                     out.setdefault(source, set()).add(name)
         return out
+
+    def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
+        """`shared_roots`, and the names handed to a function that is not torch's, NumPy's or a
+        builtin (`A = to_np(feats)` may return `feats.numpy()`)."""
+        roots = self.shared_roots(value)
+        if isinstance(value, cst.Call) and not roots \
+                and not (self.qualified_name(value.func) or "").startswith(("torch.", "numpy.", "builtins.")):
+            roots = frozenset(r for a in value.args if (r := root_name(a.value)) is not None)
+        return roots
 
     def shared_roots(self, expr: cst.BaseExpression) -> frozenset[str]:
         """Names whose object `expr`'s value may share memory with: the name itself, an element,
