@@ -1186,3 +1186,26 @@ def test_a_local_module_reaching_the_script_through_main_refuses_hoisting_its_gl
         write(root, {"main.py": MAIN_LOOP, "tracking.py": tracking})
         found = analyze_path(str(root / "main.py"), rules=["redundant-tensor"]).findings
         assert sum(bool(f.fix and f.fix.automatic) for f in found) == (name == "guard"), name
+
+
+METER_CELL = ("import torch\nxs = torch.randn(4, 3)\n\n\nclass Meter:\n    def update(self, x):\n        return None\n\n\n"
+              "meter = Meter()\n\n\ndef run_meter():\n    global peak\n    out = []\n    for epoch in range(2):\n"
+              "        peak = torch.zeros(3)\n        for x in xs:\n            meter.update(x)\n"
+              "        out.append(peak.sum().item())\n    return out\n")
+
+
+def test_a_name_a_later_cell_rebinds_to_other_code_refuses_the_hoist() -> None:
+    """A later cell rebinds what the function's loop calls to code not followed: a lambda
+    (`record = lambda x: hist.add_(x)`), a method replaced on the class (`Meter.update = _update`),
+    an import under the called name. Near misses: a later cell binding another name to a lambda,
+    or setting another attribute of the class: the hoist stays automatic."""
+    cases = [
+        (HIST_CELL, "record = lambda x: hist.add_(x)\n", 0),
+        (HIST_CELL, "from helpers import record\n", 0),
+        (METER_CELL, "def _update(self, x):\n    peak.add_(x)\n\n\nMeter.update = _update\n", 0),
+        (HIST_CELL, "report = lambda x: hist.add_(x)\n", 1),
+        (METER_CELL, "def _update(self, x):\n    peak.add_(x)\n\n\nMeter.reset = _update\n", 1),
+    ]
+    for first, later, automatic in cases:
+        found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later

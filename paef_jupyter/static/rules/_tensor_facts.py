@@ -1349,6 +1349,8 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     while work:
         unit, node = work.pop()
         for call in unit.calls_in(node):
+            if _rebound_by_later_cell(unit, call):
+                return True
             for owner, body, own in _callee_bodies(unit, call):
                 if body in seen:
                     continue
@@ -1358,6 +1360,30 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
                         or any((owner.qualified_name(c.func) or "") in NAMESPACE_READERS for c in owner.calls_in(body)):
                     return True
                 work.append((owner, body))
+    return False
+
+
+def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
+    """`call`, inside a function (which may run after later cells), calls a name or method that a
+    later cell binds to a lambda, to another function by name, or by an import (`record = lambda x:
+    hist.add_(x)`, `Meter.update = _update`, `from helpers import record`): code this check does
+    not follow. (A later `def` of the name is followed, by `_callee_bodies`.)"""
+    func = call.func
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    if name is None or facts.enclosing_function(call) is None:
+        return False
+    for later in facts.later:
+        for node in later.walk(later.module):
+            if isinstance(node, cst.Assign) and isinstance(node.value, (cst.Lambda, cst.Name, cst.Attribute)) \
+                    and any(isinstance(t.target, cst.Name) and t.target.value == name and isinstance(func, cst.Name)
+                            or isinstance(t.target, cst.Attribute) and t.target.attr.value == name
+                            and isinstance(func, cst.Attribute) for t in node.targets):
+                return True
+            if isinstance(node, (cst.Import, cst.ImportFrom)) and isinstance(func, cst.Name) \
+                    and not isinstance(node.names, cst.ImportStar) \
+                    and any((later.code(a.asname.name) if a.asname else later.code(a.name).split(".")[0]) == name
+                            for a in node.names):
+                return True
     return False
 
 
