@@ -863,11 +863,19 @@ class Facts:
         return out
 
     def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
-        """`shared_roots`, and the names handed to a function that is not torch's, NumPy's or a
-        builtin (`A = to_np(feats)` may return `feats.numpy()`)."""
+        """`shared_roots`, and the names handed to a function of the program that returns a view of
+        one of its parameters (`A = to_np(feats)` with `def to_np(t): return t.numpy()`)."""
         roots = self.shared_roots(value)
-        if isinstance(value, cst.Call) and not roots \
-                and not (self.qualified_name(value.func) or "").startswith(("torch.", "numpy.", "builtins.")):
+        if roots or not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return roots
+        func = self._function_at(value.func)
+        if not isinstance(func, cst.FunctionDef):
+            return roots
+        owner = self.owner_of(func)
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        returned = {r for node in owner.walk(func.body) if isinstance(node, cst.Return) and node.value is not None
+                    for r in owner.shared_roots(node.value)}
+        if returned & params:
             roots = frozenset(r for a in value.args if (r := root_name(a.value)) is not None)
         return roots
 
