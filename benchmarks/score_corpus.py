@@ -324,7 +324,8 @@ def execute_many(targets: Sequence[str], times: int = 1) -> dict[str, dict[str, 
     """`execute` each target in turn in this process: one torch import for a whole batch.
 
     A program's error is its own result, not the batch's; torch's process-wide settings a
-    program may change (grad mode, default dtype, threads) are put back before the next one.
+    program may change (grad mode, default dtype, threads, global module hooks) are put back
+    before the next one.
     """
     results: dict[str, dict[str, Any]] = {}
     restore = _torch_settings_restorer()
@@ -340,14 +341,26 @@ def execute_many(targets: Sequence[str], times: int = 1) -> dict[str, dict[str, 
 def _torch_settings_restorer() -> Callable[[], None]:
     import torch
 
+    from torch.nn.modules import module
+
     grad, dtype, threads = torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_num_threads()
     deterministic = torch.are_deterministic_algorithms_enabled()
+    # Hooks a program registers for every module (`register_module_forward_pre_hook`) would
+    # run in the next programs of the batch (but not in their rewritten runs, each alone).
+    hooks = {name: dict(value) if isinstance(value, dict) else value
+             for name, value in vars(module).items() if name.startswith("_global_")}
 
     def restore() -> None:
         torch.set_grad_enabled(grad)
         torch.set_default_dtype(dtype)
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+        for name, value in hooks.items():
+            if isinstance(value, dict):
+                getattr(module, name).clear()
+                getattr(module, name).update(value)
+            else:
+                setattr(module, name, value)
 
     return restore
 

@@ -1148,3 +1148,64 @@ def test_a_running_sum_a_local_module_reads_off_main_is_not_rewritten(tmp_path: 
         found = [f for f in analyze_path(str(tmp_path / "main.py"), rules=["host-sync"]).findings
                  if f.fix is not None and f.fix.edits]
         assert found and [f.fix.automatic for f in found] == [automatic] * len(found), reader
+
+
+HIST_CELL = ("import torch\nxs = torch.randn(4, 3)\n\n\ndef record(x):\n    return None\n\n\n"
+             "def run_hist():\n    global hist\n    out = []\n    for epoch in range(2):\n"
+             "        hist = torch.zeros(3)\n        for x in xs:\n            record(x)\n"
+             "        out.append(hist.sum().item())\n    return out\n")
+
+
+def test_a_helper_a_later_cell_redefines_may_change_the_hoisted_global() -> None:
+    """A loop inside a function runs when a later cell calls it: by then a later cell may have
+    redefined `record` to change the global `hist` in place (refused); a later cell defining
+    another function (near miss) leaves the hoist automatic."""
+    redefine = "def record(x):\n    hist.mul_(0.9).add_(x)\n"
+    other = "def report(x):\n    hist.mul_(0.9).add_(x)\n"
+    for later, automatic in ((redefine, 0), (other, 1)):
+        found = analyze(_cells(HIST_CELL, later, "print(run_hist())\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
+MAIN_LOOP = ("import torch\nimport tracking\n\nxs = torch.randn(4, 3)\nout = []\nfor epoch in range(2):\n"
+             "    hist = torch.zeros(3)\n    for x in xs:\n        tracking.record(x)\n"
+             "    out.append(hist.sum().item())\n")
+
+
+def test_a_local_module_reaching_the_script_through_main_refuses_hoisting_its_globals(tmp_path: Path) -> None:
+    """`tracking.py` changes the script's `hist` through `import __main__` (or
+    `sys.modules["__main__"]`): not hoisted. A module that only tests `__name__ == "__main__"`
+    (near miss) reaches nothing: hoisted."""
+    modules = {
+        "main": "import __main__\n\n\ndef record(x):\n    __main__.hist.mul_(0.9).add_(x)\n",
+        "sys": "import sys\n\n\ndef record(x):\n    sys.modules['__main__'].hist.add_(x)\n",
+        "guard": "def record(x):\n    return x\n\n\nif __name__ == '__main__':\n    record(1)\n",
+    }
+    for name, tracking in modules.items():
+        root = tmp_path / name
+        write(root, {"main.py": MAIN_LOOP, "tracking.py": tracking})
+        found = analyze_path(str(root / "main.py"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == (name == "guard"), name
+
+
+METER_CELL = ("import torch\nxs = torch.randn(4, 3)\n\n\nclass Meter:\n    def update(self, x):\n        return None\n\n\n"
+              "meter = Meter()\n\n\ndef run_meter():\n    global peak\n    out = []\n    for epoch in range(2):\n"
+              "        peak = torch.zeros(3)\n        for x in xs:\n            meter.update(x)\n"
+              "        out.append(peak.sum().item())\n    return out\n")
+
+
+def test_a_name_a_later_cell_rebinds_to_other_code_refuses_the_hoist() -> None:
+    """A later cell rebinds what the function's loop calls to code not followed: a lambda
+    (`record = lambda x: hist.add_(x)`), a method replaced on the class (`Meter.update = _update`),
+    an import under the called name. Near misses: a later cell binding another name to a lambda,
+    or setting another attribute of the class: the hoist stays automatic."""
+    cases = [
+        (HIST_CELL, "record = lambda x: hist.add_(x)\n", 0),
+        (HIST_CELL, "from helpers import record\n", 0),
+        (METER_CELL, "def _update(self, x):\n    peak.add_(x)\n\n\nMeter.update = _update\n", 0),
+        (HIST_CELL, "report = lambda x: hist.add_(x)\n", 1),
+        (METER_CELL, "def _update(self, x):\n    peak.add_(x)\n\n\nMeter.reset = _update\n", 1),
+    ]
+    for first, later, automatic in cases:
+        found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later

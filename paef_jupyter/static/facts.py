@@ -129,6 +129,7 @@ SHARING_METHODS = frozenset({
     "tensor_split", "unfold", "indices", "values", "__array__", "type_as", "byte", "char", "short",
     "cfloat", "cdouble", "swapdims", "moveaxis", "adjoint", "mH", "split_with_sizes", "hsplit", "vsplit", "dsplit",
     "as_subclass", "broadcast_to", "conj", "positive", "resolve_conj", "resolve_neg", "sum_to_size",
+    "__dlpack__", "cast", "toreadonly",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({
@@ -145,6 +146,8 @@ SHARING_CALLS = frozenset({
     "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
     "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
     "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
+    "torch.from_dlpack", "torch.utils.dlpack.to_dlpack", "torch.to_dlpack", "builtins.memoryview",
+    "numpy.frombuffer", "torch.frombuffer", "numpy.from_dlpack",
 })
 
 
@@ -282,6 +285,7 @@ class Facts:
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
+        self._views_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -802,28 +806,78 @@ class Facts:
                         work.append(func.body)
                 if call is not except_call:
                     self._note_mutations(call, out, attribute_owners)
-        out |= self._changed_through_aliases(loop)
+        out |= self._changed_through_aliases(loop, out)
         result = frozenset(out)
         if except_call is None:
             self._mutated_cache[key] = result
         return result
 
-    def _changed_through_aliases(self, loop: Loop) -> set[str]:
+    def _changed_through_aliases(self, loop: Loop, handed: set[str]) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after
         `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
-        `arr` although the loop never names it."""
+        `arr` although the loop never names it; and the other way, after `F = feats.numpy()`,
+        `feats.sub_(m)` (or `normalise_(feats)`: the `handed` names, given to calls) changes `F`."""
         changed = {n for node in self.walk(loop.node.body) for n in mutated_names(node)}
+        views = self._views_of(loop.function)
         seen, work = set(changed), list(changed)
         while work:
-            for d in self._defs.get(work.pop(), ()):
-                if d.augmented or d.function is not loop.function:
-                    continue
-                value = d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
-                    d.value if d.value is not None else d.element)
+            name = work.pop()
+            for d in self._defs.get(name, ()):
+                value = self._shared_value(d, loop.function)
                 for source in self.shared_roots(value) - seen if value is not None else ():
                     seen.add(source)
                     work.append(source)
+            for view in views.get(name, set()) - seen:
+                seen.add(view)
+                work.append(view)
+        work = list(handed - seen)
+        while work:
+            for view in views.get(work.pop(), set()) - seen - handed:
+                seen.add(view)
+                work.append(view)
         return seen
+
+    def _shared_value(self, d: _Def, function: FunctionNode | None) -> cst.BaseExpression | None:
+        """What a plain definition of `function`'s scope binds its name to (a for-loop's iterable)."""
+        if d.augmented or d.function is not function:
+            return None
+        return d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
+            d.value if d.value is not None else d.element)
+
+    def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
+        """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
+        (`F = feats.numpy()`, `row = table[0]`, `w = layer.weight`). A bare attribute or name counts
+        only when it is a tensor or an array (`n = model.n_classes` is a copy of a number)."""
+        if function in self._views_cache:
+            return self._views_cache[function]
+        out: dict[str, set[str]] = self._views_cache.setdefault(function, {})
+        for name, defs in self._defs.items():
+            for d in defs:
+                value = self._shared_value(d, function)
+                if value is None:
+                    continue
+                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY):
+                    continue
+                for source in self._view_sources(value) - {name}:
+                    out.setdefault(source, set()).add(name)
+        return out
+
+    def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
+        """`shared_roots`, and the names handed to a function of the program that returns a view of
+        one of its parameters (`A = to_np(feats)` with `def to_np(t): return t.numpy()`)."""
+        roots = self.shared_roots(value)
+        if roots or not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+            return roots
+        func = self._function_at(value.func)
+        if not isinstance(func, cst.FunctionDef):
+            return roots
+        owner = self.owner_of(func)
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        returned = {r for node in owner.walk(func.body) if isinstance(node, cst.Return) and node.value is not None
+                    for r in owner.shared_roots(node.value)}
+        if returned & params:
+            roots = frozenset(r for a in value.args if (r := root_name(a.value)) is not None)
+        return roots
 
     def shared_roots(self, expr: cst.BaseExpression) -> frozenset[str]:
         """Names whose object `expr`'s value may share memory with: the name itself, an element,

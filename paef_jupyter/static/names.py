@@ -84,8 +84,13 @@ def root_name(node: cst.CSTNode) -> str | None:
             return None
 
 
+# Operator methods that change their receiver when called by name (`t.__setitem__(0, v)`, `t.__iadd__(x)`).
+INPLACE_DUNDERS = frozenset({"__setitem__", "__delitem__", "__setstate__", "__ilshift__", "__irshift__"} | {
+    f"__i{op}__" for op in ("add", "sub", "mul", "truediv", "floordiv", "matmul", "mod", "pow", "and", "or", "xor")})
+
+
 def is_inplace_method(name: str) -> bool:
-    return name in MUTATING_METHODS or (name.endswith("_") and not name.endswith("__"))
+    return name in MUTATING_METHODS or name in INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
 
 
 def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:

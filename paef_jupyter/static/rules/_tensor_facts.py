@@ -476,6 +476,7 @@ class _Index:
     mutations: dict[str, list[cst.CSTNode]] = field(default_factory=dict)
     globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
     forward_hook: str | None = None  # `forward_hook_registered`, once asked
+    reads_main: bool | None = None  # `_reads_main`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -1338,12 +1339,18 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     without binding it as its own: a closure's `acc.add_(x)`, a helper's `hist.mul_(0.9)` on a
     global or on an alias it takes (`buf = hist`), a method's `global peak` written through
     `out=`, or any name when it reads the namespace (`globals()[name].add_(1)`). The loop
-    shows no line that changes them."""
+    shows no line that changes them. When code of the program reaches the script's globals
+    through `import __main__`, a global may be changed by any call (a library calling a hook
+    that module registered too)."""
+    if _globals_reached_through_main(facts, scope, names):
+        return True
     seen: set[cst.CSTNode] = set()
     work: list[tuple[Facts, cst.CSTNode]] = [(facts, scope)]
     while work:
         unit, node = work.pop()
         for call in unit.calls_in(node):
+            if _rebound_by_later_cell(unit, call):
+                return True
             for owner, body, own in _callee_bodies(unit, call):
                 if body in seen:
                     continue
@@ -1356,13 +1363,77 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     return False
 
 
+def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
+    """`call`, inside a function (which may run after later cells), calls a name or method that a
+    later cell binds to a lambda, to another function by name, or by an import (`record = lambda x:
+    hist.add_(x)`, `Meter.update = _update`, `from helpers import record`): code this check does
+    not follow. (A later `def` of the name is followed, by `_callee_bodies`.)"""
+    func = call.func
+    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+    if name is None or facts.enclosing_function(call) is None:
+        return False
+    for later in facts.later:
+        for node in later.walk(later.module):
+            if isinstance(node, cst.Assign) and isinstance(node.value, (cst.Lambda, cst.Name, cst.Attribute)) \
+                    and any(isinstance(t.target, cst.Name) and t.target.value == name and isinstance(func, cst.Name)
+                            or isinstance(t.target, cst.Attribute) and t.target.attr.value == name
+                            and isinstance(func, cst.Attribute) for t in node.targets):
+                return True
+            if isinstance(node, (cst.Import, cst.ImportFrom)) and isinstance(func, cst.Name) \
+                    and not isinstance(node.names, cst.ImportStar) \
+                    and any((later.code(a.asname.name) if a.asname else later.code(a.name).split(".")[0]) == name
+                            for a in node.names):
+                return True
+    return False
+
+
+def _globals_reached_through_main(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """One of `names` is a global of the script (bound at its top level, or declared `global` in
+    the function around `scope`) and a unit of the program (this one, an earlier cell, a local
+    module) imports `__main__` or reads `sys.modules["__main__"]`: it may change that global."""
+    func = facts.enclosing_function(scope)
+    if func is not None and not names & {n.name.value for g in facts.walk(func) if isinstance(g, cst.Global)
+                                         for n in g.names}:
+        return False
+    units = (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+    return any(_reads_main(unit) for unit in units)
+
+
+def _reads_main(unit: Facts) -> bool:
+    """`import __main__`, `from __main__ import x`, `sys.modules["__main__"]` in the unit."""
+    index = unit_index(unit)
+    if index.reads_main is None:
+        index.reads_main = _spells_main(unit)
+    return index.reads_main
+
+
+def _spells_main(unit: Facts) -> bool:
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Import) and any(unit.code(a.name) == "__main__" for a in node.names):
+            return True
+        if isinstance(node, cst.ImportFrom) and node.module is not None and unit.code(node.module) == "__main__":
+            return True
+        if isinstance(node, cst.Subscript) and (unit.qualified_name(node.value) or "") == "sys.modules" \
+                and any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.SimpleString)
+                        and e.slice.value.evaluated_value == "__main__" for e in node.slice):
+            return True
+    return False
+
+
 def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
     """(owner, body, names the body binds as its own) of what `call` runs that shares this unit's
-    names: its functions (this unit's, an earlier cell's) and a lambda bound to the called name."""
+    names: its functions (this unit's, an earlier cell's) and a lambda bound to the called name.
+    A call inside a function may run after later cells: a function of the same name that a later
+    cell defines is what it calls then."""
     for func in facts._callees(call):
         owner = facts.owner_of(func)  # an earlier cell shares the namespace, a local module does not
         if owner is facts or any(owner is u for u in facts.prior.units()):
             yield owner, func.body, _own_locals(func) | _params(func)
+    if isinstance(call.func, cst.Name) and facts.enclosing_function(call) is not None:
+        for later in facts.later:
+            func = later.functions.get(call.func.value)
+            if func is not None:
+                yield later, func.body, _own_locals(func) | _params(func)
     value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
     if isinstance(value, cst.Lambda):
         params = value.params

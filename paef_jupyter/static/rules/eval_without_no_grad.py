@@ -21,6 +21,7 @@ from ._tensor_facts import hook_registered_out_of_name, namespace_reader, rarely
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
+_BACKWARD_FUNCTIONS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
 _GRAPH_STATE = frozenset({"requires_grad", "grad_fn", "is_leaf"})  # attributes that show whether a graph was recorded
 _NEEDS_GRAD_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
 # Module hooks: code that runs on every forward pass (or backward) without a call in the loop showing it.
@@ -633,8 +634,10 @@ class EvalWithoutNoGrad(Rule):
                     and self.facts.enclosing_function(n) is loop.function:
                 next_pass |= not self._done_before(n, loop, start)  # runs again after the loop, on a later pass
                 continue  # set up before the loop (`log_probs = []`): the loop's value replaces it
-            if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE and not self._done_before(n, loop, start):
-                # `print(total.requires_grad)`, `if out.grad_fn is not None`: the graph itself is read
+            if isinstance(n, cst.Attribute) and (n.attr.value in _GRAPH_STATE or self._backward_taken(n)) \
+                    and not self._done_before(n, loop, start):
+                # `print(total.requires_grad)`, `if out.grad_fn is not None`: the graph itself is read;
+                # `finish = total.backward`: a backward called later under another name
                 read = self.facts.names_read(n.value)
                 reads += [(name, n) for name in read]
                 read_at.extend((key(n, name), n) for name in read)
@@ -643,7 +646,9 @@ class EvalWithoutNoGrad(Rule):
                 backward = (isinstance(func, cst.Attribute) and func.attr.value == "backward") \
                     or (self.facts.qualified_name(func) or "") in ("torch.autograd.grad", "torch.autograd.backward") \
                     or opaque_call(self.facts, n, parameters=self.facts.enclosing_function(n) is loop.function
-                                   and self.facts.order(n) > start)
+                                   and self.facts.order(n) > start) \
+                    or any(self._backward_function(a.value) for a in n.args) \
+                    or isinstance(func, cst.Name) and self._backward_function(func)  # `bw = torch.autograd.backward; bw(s)`
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
@@ -717,6 +722,20 @@ class EvalWithoutNoGrad(Rule):
         stored |= {root for c in self.facts.calls_in(loop.node.body) for root in self._stored_through_helper(c)}
         carried = set(loop.writes) | stored | ({func.name.value} if func is not None else set())
         return self._feeds_next_pass(loop, carried, bindings, reads)
+
+    def _backward_taken(self, node: cst.Attribute) -> bool:
+        """`t.backward` taken as a value (`finish = t.backward`, `partial(t.backward)`), not called here."""
+        parent = self.facts.parent(node)
+        return node.attr.value == "backward" and not (isinstance(parent, cst.Call) and parent.func is node)
+
+    def _backward_function(self, expr: cst.BaseExpression) -> bool:
+        """`torch.autograd.backward` / `grad` or a bound `t.backward` handed to a call as a value,
+        or a name bound to one of them."""
+        if isinstance(expr, cst.Name) and (self.facts.qualified_name(expr) or "") not in _BACKWARD_FUNCTIONS:
+            expr = self.facts.value_of(expr) or expr
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "backward":
+            return True
+        return (self.facts.qualified_name(expr) or "") in _BACKWARD_FUNCTIONS
 
     def _stored_through_helper(self, call: cst.Call) -> set[str]:
         """Roots of the arguments `call` hands to parameters that its function (of this unit, an

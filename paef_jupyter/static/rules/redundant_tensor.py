@@ -48,9 +48,15 @@ IDENTITY_WRAPPERS = frozenset({"torch.autograd.Variable", "torch.autograd.variab
 _STORAGE_READERS = frozenset({"untyped_storage", "storage", "_typed_storage", "data_ptr"})
 _IDENTITY_READERS = frozenset({"builtins.id", "builtins.hash", "weakref.ref", "weakref.proxy", "weakref.finalize"})
 _DICT_KINDS = frozenset({Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR})
-# Calls after which a module's parameters are views of (or are) the tensor handed over.
+# Calls after which a module's parameters are views of (or are) the tensor handed over;
+# `swap_tensors` exchanges the two objects' contents.
 _STORAGE_ADOPTERS = frozenset({"torch.nn.utils.vector_to_parameters",
-                               "torch.nn.utils.convert_parameters.vector_to_parameters"})
+                               "torch.nn.utils.convert_parameters.vector_to_parameters", "torch.utils.swap_tensors"})
+# Calls that run a module's forward on the parameters and buffers given in their second argument:
+# a batch norm's forward then updates the running statistics given, in place.
+_FUNCTIONAL_CALLS = frozenset({"torch.func.functional_call", "torch._functorch.functional_call.functional_call",
+                               "torch.nn.utils.stateless.functional_call"})
+_STATE_KEYWORDS = frozenset({"parameter_and_buffer_dicts", "parameters_and_buffers"})
 # Builtins that call the function they are given on the items they are given.
 _APPLYING_BUILTINS = frozenset({"builtins.map", "builtins.filter", "builtins.sorted", "builtins.min", "builtins.max",
                                 "functools.reduce", "itertools.starmap"})
@@ -881,8 +887,9 @@ class FactorySites:
             nodes = [u for u in reads_of(self.facts, assigned, scope) if not within(self.facts, u, stmt)]
         for node in nodes:
             if self._storage_adopted(node):
-                return "give a module's parameters (`set_`, `load_state_dict(assign=True)` and `vector_to_parameters` " \
-                       "adopt a tensor's memory without copying; the optimizer then changes it in place)"
+                return "give a module's parameters or buffers (`set_`, `load_state_dict(assign=True)`, " \
+                       "`vector_to_parameters`, `functional_call` and `swap_tensors` use a tensor's memory without " \
+                       "copying; the optimizer or the forward then changes it in place)"
             parent = self.facts.parent(node)
             if isinstance(parent, (cst.Return, cst.Yield)):
                 return "return"
@@ -915,16 +922,42 @@ class FactorySites:
 
     def _storage_adopted(self, node: cst.CSTNode) -> bool:
         """`w.set_(<t>)`, `m.load_state_dict({"weight": <t>}, assign=True)`,
-        `vector_to_parameters(<t>, ps)`: the tensor (alone or in a container literal) becomes a
-        parameter's memory, which the next training steps change in place."""
+        `vector_to_parameters(<t>, ps)`, `functional_call(m, {"running_mean": <t>}, x)`,
+        `swap_tensors(w, <t>)`: the tensor (alone or in a container literal) becomes a parameter's
+        or buffer's memory, which the next training steps or forward passes change in place."""
+        node, held = self._container_of(node)
         parent = self.facts.parent(node)
+        if held and isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1 \
+                and isinstance(parent.targets[0].target, cst.Name):
+            # `state = {"running_mean": <t>}` ... `functional_call(bn, (state, bufs), x)`: the container's reads
+            target = parent.targets[0].target
+            return any(self._adopting_argument(self._container_of(read)[0])
+                       for read in reads_of(self.facts, target.value) if read is not target)
+        return self._adopting_argument(node)
+
+    def _container_of(self, node: cst.CSTNode) -> tuple[cst.CSTNode, bool]:
+        """The outermost container literal holding `node` (`node` itself if none), and whether there is one."""
+        parent, held = self.facts.parent(node), False
         while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is node:
-            node, parent = self.facts.parent(parent), self.facts.parent(self.facts.parent(parent))
+            node, parent, held = self.facts.parent(parent), self.facts.parent(self.facts.parent(parent)), True
+        return node, held
+
+    def _adopting_argument(self, node: cst.CSTNode) -> bool:
+        """`node` is handed to a call that makes it a parameter's or buffer's memory (`_storage_adopted`)."""
+        parent = self.facts.parent(node)
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
         if not isinstance(call, cst.Call):
             return False
-        if (self.facts.qualified_name(call.func) or "") in _STORAGE_ADOPTERS:
+        called = self.facts.qualified_name(call.func) or ""
+        if isinstance(call.func, cst.Name) and not called:  # `fc = torch.func.functional_call`
+            bound = self.facts.value_of(call.func)
+            called = (self.facts.qualified_name(bound) or "") if bound is not None else ""
+        if called in _STORAGE_ADOPTERS:
             return True
+        if called in _FUNCTIONAL_CALLS:  # `functional_call(m, {"running_mean": <t>}, x)`: not the inputs `x`
+            positional = [a for a in call.args if a.keyword is None]
+            return parent.keyword is not None and parent.keyword.value in _STATE_KEYWORDS \
+                or len(positional) > 1 and positional[1] is parent
         method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
         if method == "set_":
             return True
