@@ -199,19 +199,15 @@ class EvalWithoutNoGrad(Rule):
         name = self.facts.code(call.func)
         flag = gated.gate.param
         line = self.facts.position(loop.node).start.line
-        self.report(
-            stmt,
+        self._report_wrap_for_review(
+            stmt, torch,
             f"`{name}` runs its loop (line {line}) with every backward and optimizer step turned off by "
             f"`{flag}`, after `.eval()`: an evaluation pass, yet each forward records an autograd graph and keeps "
             f"its activations alive for a backward pass that never comes; run the call under `with {torch}.no_grad():`",
-            fix=Fix(
-                description=f"run the call under `{torch}.no_grad()` (same outputs, without `requires_grad`)",
-                edits=self._wrap(stmt, torch),
-                suggestion=self._suggestion(stmt, torch),
-                review=(f"`{name}` also trains (with another `{flag}`); under no_grad, any code it runs that needs "
-                        "gradients or reads grad mode on this pass would change"
-                        + (", and it calls code the analysis cannot see into" if gated.unseen else "")),
-            ),
+            f"run the call under `{torch}.no_grad()` (same outputs, without `requires_grad`)",
+            f"`{name}` also trains (with another `{flag}`); under no_grad, any code it runs that needs "
+            "gradients or reads grad mode on this pass would change"
+            + (", and it calls code the analysis cannot see into" if gated.unseen else ""),
         )
 
     def _held_out(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
@@ -283,19 +279,15 @@ class EvalWithoutNoGrad(Rule):
         """A frozen model's forward in a training loop: only its `.grad` tells the rewrite apart,
         and nothing here shows no later code reads it (a teacher trained again afterwards)."""
         torch = torch_alias(self.facts) or "torch"
-        self.report(
-            stmt,
+        self._report_wrap_for_review(
+            stmt, torch,
             f"`{model}` is in eval mode and no optimizer of this training loop updates it, yet its forward "
             "pass on the batch records an autograd graph: its activations stay alive until `backward()`, "
             f"which then computes gradients for `{model}`'s parameters that nothing uses; run it under "
             f"`with {torch}.no_grad():`",
-            fix=Fix(
-                description=f"run `{model}`'s forward under `{torch}.no_grad()` (same outputs)",
-                edits=self._wrap(stmt, torch),
-                suggestion=self._suggestion(stmt, torch),
-                review=(f"`{model}.parameters()` no longer receive gradients from this loop's `backward()`: "
-                        f"if later code reads `{model}`'s `.grad` or steps an optimizer over it, its results change"),
-            ),
+            f"run `{model}`'s forward under `{torch}.no_grad()` (same outputs)",
+            f"`{model}.parameters()` no longer receive gradients from this loop's `backward()`: "
+            f"if later code reads `{model}`'s `.grad` or steps an optimizer over it, its results change",
         )
 
     def _runs_a_model(self, loop: Loop) -> bool:
@@ -991,6 +983,12 @@ class EvalWithoutNoGrad(Rule):
         return not any(outer.node in around for outer in self.facts.enclosing_loops(node))
 
     # --- the rewrite ---------------------------------------------------------------------------
+
+    def _report_wrap_for_review(self, stmt: cst.SimpleStatementLine, torch: str, message: str, description: str,
+                                review: str) -> None:
+        """A finding whose `no_grad` wrap of `stmt` is right only if nothing else needs its gradients."""
+        self.report(stmt, message, fix=Fix(description=description, edits=self._wrap(stmt, torch),
+                                           suggestion=self._suggestion(stmt, torch), review=review))
 
     def _wrap(self, node: cst.CSTNode, torch: str) -> tuple[Edit, ...]:
         """`with torch.no_grad():` before the statement, and every line of it one level deeper
