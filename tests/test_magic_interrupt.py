@@ -5,7 +5,9 @@ profiler starts or records the window, or after it."""
 from __future__ import annotations
 
 import json
+import os
 import queue
+import signal
 import time
 
 import pytest
@@ -39,9 +41,13 @@ STALLED_WARM_UP = ("import time\n_adam_step = torch.optim.Adam.step\n"
     # whole warm-up (jedi's too) before the KeyboardInterrupt was raised.
     (1.0, True),
 ])
-def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled):
+def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled, tmp_path):
     k = Kernel()
+    stacks = tmp_path / "stacks.txt"
     try:
+        # Where the kernel's threads are if the interrupt is lost (SIGUSR1, below).
+        k.ok(f"import faulthandler, signal\n_stacks = open({str(stacks)!r}, 'w')\n"
+             "faulthandler.register(signal.SIGUSR1, file=_stacks, all_threads=True)")
         k.ok("import torch\ntorch.set_num_threads(1)")
         if stalled:
             k.ok(STALLED_WARM_UP)
@@ -55,7 +61,8 @@ def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled):
         try:
             r = k.collect(first, timeout=60)
         except queue.Empty:
-            pytest.fail(f"the interrupt sent {delay} s after the cell started was lost: the cell ran on")
+            pytest.fail(f"the interrupt sent {delay} s after the cell started was lost: the cell ran on\n"
+                        + _where_the_kernel_is(k, first, stacks))
         took = time.monotonic() - sent
         assert r.status == "error" and r.reply["ename"] == "KeyboardInterrupt", (delay, r.reply, r.outputs)
         if stalled:
@@ -77,6 +84,20 @@ def test_the_first_interrupt_of_the_first_cell_interrupts(delay, stalled):
         assert profile[0] == "window" and profile[1] > 0, profile
     finally:
         k.close()
+
+
+def _where_the_kernel_is(k: Kernel, cell: str, stacks) -> str:
+    """The kernel's thread stacks at the loss, then what a second interrupt brought out."""
+    os.kill(k.km.provisioner.process.pid, signal.SIGUSR1)
+    time.sleep(2)
+    where = stacks.read_text()
+    k.km.interrupt_kernel()
+    try:
+        after = k.collect(cell, timeout=30)
+        then = f"a second interrupt ended it ({after.status}); its outputs: {json.dumps(after.outputs)[:4000]}"
+    except queue.Empty:
+        then = "a second interrupt was lost too"
+    return f"thread stacks at the loss:\n{where}\n{then}"
 
 
 # `%load_ext` first, `import torch` in the next cell, and a training cell sent at once after it:
