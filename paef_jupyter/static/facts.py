@@ -2615,7 +2615,7 @@ def _runs_held_model(facts: Facts, func: FunctionNode) -> bool:
     if cls is None:
         params = {p.name.value for p in (*func.params.params, *func.params.posonly_params, *func.params.kwonly_params)}
         return any(isinstance(c.func, cst.Name) and c.func.value not in params and owner.kind(c.func) is Kind.MODULE
-                   and not _loss_module(owner, c.func) for c in calls)
+                   and not loss_module(owner, c.func) for c in calls)
     for c in calls:
         target = c.func.value if isinstance(c.func, cst.Attribute) and c.func.attr.value == "forward" else c.func
         if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self" \
@@ -2624,10 +2624,12 @@ def _runs_held_model(facts: Facts, func: FunctionNode) -> bool:
     return False
 
 
-def _loss_module(facts: Facts, name: cst.Name) -> bool:
-    """`criterion` of `criterion = nn.CrossEntropyLoss()`: a module with no weights to run."""
+def loss_module(facts: Facts, name: cst.Name) -> bool:
+    """`criterion` of `criterion = nn.CrossEntropyLoss()`: a module with no weights to run
+    (torch's `AdaptiveLogSoftmaxWithLoss` has weights: it is a model's last layer)."""
     made = facts.construction_of(name)
-    return made is not None and (facts.qualified_name(made.func) or "").endswith("Loss")
+    qualified = (facts.qualified_name(made.func) or "") if made is not None else ""
+    return qualified.endswith("Loss") and not qualified.endswith("AdaptiveLogSoftmaxWithLoss")
 
 
 def forwards_a_model(facts: Facts, call: cst.Call) -> bool:

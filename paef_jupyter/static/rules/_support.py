@@ -1386,8 +1386,41 @@ def _returned_element_uses(facts: Facts, loader: cst.Call) -> list[cst.Name]:
                 uses += [u for u in facts.uses(name) if facts.value_of(u) is picked]
             continue
         for candidate in _tuple_bound_names(facts, call):
-            uses += [u for u in facts.uses(candidate) if facts.unpacked_from(u) == (call, index, n)]
+            uses += [u for u in facts.uses(candidate) if facts.unpacked_from(u) == (call, index, n)
+                     or _global_read_after(facts, u, call, index)]
     return uses
+
+
+def _global_read_after(facts: Facts, use: cst.Name, call: cst.Call, index: int) -> bool:
+    """`use` is a global read in a module-level function (`for x, y in train_loader:` in
+    `train(model, path)`) of a name whose only top-level binding is element `index` of `call`
+    (`train_loader, val_loader, ... = create_data_loaders()` under `if __name__ == '__main__':`),
+    and that function is only called by name at top level after the binding: each call reads it."""
+    func = facts.enclosing_function(use)
+    bound = facts.parent(call)
+    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
+            or facts.enclosing_function(call) is not None or not facts.reads_global(use) \
+            or not isinstance(bound, cst.Assign) or len(bound.targets) != 1 \
+            or not isinstance(bound.targets[0].target, (cst.Tuple, cst.List)):
+        return False
+    elements = bound.targets[0].target.elements
+    if index >= len(elements) or not isinstance(elements[index].value, cst.Name) \
+            or elements[index].value.value != use.value or not facts.binds_global(use.value):
+        return False
+    top = [d for d in facts._defs.get(use.value, ()) if d.function is None]
+    if len(top) != 1 or facts.order(bound) > top[0].order:
+        return False
+    calls = [u for u in facts.uses(func.name.value) if u is not func.name and not _spelled_only(facts, u)]
+    return bool(calls) and all(isinstance(facts.parent(u), cst.Call) and facts.parent(u).func is u  # type: ignore[union-attr]
+                               and facts.enclosing_function(u) is None and facts.order(u) > facts.order(bound)
+                               for u in calls)
+
+
+def _spelled_only(facts: Facts, name: cst.Name) -> bool:
+    """`train` of `model.train()`, `f(train=True)`, `def g(train): ...`: the spelling, not the name."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.Attribute) and parent.attr is name \
+        or isinstance(parent, (cst.Arg, cst.Param)) and (getattr(parent, "keyword", None) is name or getattr(parent, "name", None) is name)
 
 
 def _tuple_bound_names(facts: Facts, call: cst.Call) -> set[str]:

@@ -955,13 +955,53 @@ def caught_in_loop(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> b
 
 
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
-    """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say)."""
+    """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say), or in a
+    statement after which its block always leaves `loop` (`shard = make(x); break`): it runs at
+    most once per run of the loop, so nothing is repeated per iteration."""
     for anc in facts.ancestors(node):
         if anc is loop.node:
             return False
         if isinstance(anc, cst.If) and any(
             isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo) for n in facts.walk(anc.test)
         ):
+            return True
+        if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and _leaves_after(facts, anc, loop):
+            return True
+    return False
+
+
+def _leaves_after(facts: Facts, stmt: cst.CSTNode, loop: Loop) -> bool:
+    """The statements after `stmt` in its block reach a `break` of `loop` (itself in no other loop
+    of its scope: the outer one would run it again), a `return` or a `raise` unconditionally: no
+    `continue` on the way, no loop between the block and `loop` (a `break` there leaves only the
+    inner loop), no `try` that could catch and carry on."""
+    block = facts.parent(stmt)
+    if not isinstance(block, cst.IndentedBlock):
+        return False
+    for anc in facts.ancestors(block):
+        if anc is loop.node:
+            break
+        if isinstance(anc, (cst.For, cst.While, cst.Try, cst.TryStar, cst.FunctionDef, cst.Lambda)):
+            return False
+    else:
+        return False
+    after = list(block.body)[list(block.body).index(stmt) + 1:]  # type: ignore[arg-type]
+    for later in after:
+        if any(isinstance(n, cst.Continue) for n in facts.walk(later)):
+            return False
+        if isinstance(later, cst.SimpleStatementLine):
+            if any(isinstance(small, (cst.Return, cst.Raise)) for small in later.body):
+                return True
+            if any(isinstance(small, cst.Break) for small in later.body):
+                return not _in_outer_loop(facts, loop.node)
+    return False
+
+
+def _in_outer_loop(facts: Facts, node: cst.CSTNode) -> bool:
+    for anc in facts.ancestors(node):
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            return False
+        if isinstance(anc, (cst.For, cst.While)):
             return True
     return False
 

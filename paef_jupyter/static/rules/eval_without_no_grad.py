@@ -8,7 +8,8 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import Facts, FunctionNode, Loop, forward_variant, forwards_a_model, may_train, module_methods, runs_inference_verb, trains_visibly
+from ..facts import (Facts, FunctionNode, Loop, forward_variant, forwards_a_model, loss_module, may_train, module_methods,
+                     runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_section import evaluation_sections, held_out_checks
@@ -307,7 +308,8 @@ class EvalWithoutNoGrad(Rule):
         if isinstance(func, cst.Name) or own:
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
             words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
-            return any(w in _MODEL_WORDS or w.endswith("model") for w in words) or self.facts.kind(func) is Kind.MODULE
+            return any(w in _MODEL_WORDS or w.endswith("model") for w in words) \
+                or (self.facts.kind(func) is Kind.MODULE and not (isinstance(func, cst.Name) and loss_module(self.facts, func)))
         return False
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
@@ -335,9 +337,20 @@ class EvalWithoutNoGrad(Rule):
         return bool(sites) and all(grad_disabled(self.facts, c) for c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:
-        return any(isinstance(n, cst.With) and any(is_grad_off_call(self.facts, item.item) for item in n.items)
-                   for n in self.facts.walk(loop.node.body)) \
+        return _turns_grad_off(self.facts, loop.node.body) or self._callee_turns_grad_off(loop) \
             or _asks_for_grad(self.facts, loop.node.body)  # (a `with no_grad`: the user already chose where)
+
+    def _callee_turns_grad_off(self, loop: Loop) -> bool:
+        """The loop runs a function of this unit that puts its own loop under `with
+        torch.no_grad():` (the federated homework's `test(model, ...)`, its batches under it, one
+        probe forward after): the user already chose where gradients are off."""
+        for call in self.facts.calls_in(loop.node.body):
+            for callee in self.facts._callees(call):
+                owner = self.facts.owner_of(callee)
+                if any(_grad_off_with(owner, n) and any(isinstance(m, (cst.For, cst.While)) for m in owner.walk(n.body))
+                       for n in owner.walk(callee.body)):
+                    return True
+        return False
 
     def _forward_needs_grad(self, loop: Loop) -> bool:
         """Code the loop runs that no call in it shows asks for autograd: a model's `forward` (of
@@ -1065,6 +1078,14 @@ def _hands_to_backward(facts: Facts, call: cst.Call) -> bool:
         if any(_back_propagates(owner, c) for c in owner.calls_in(callee.body)):
             return True
     return False
+
+
+def _turns_grad_off(facts: Facts, body: cst.CSTNode) -> bool:
+    return any(_grad_off_with(facts, n) for n in facts.walk(body))
+
+
+def _grad_off_with(facts: Facts, node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.With) and any(is_grad_off_call(facts, item.item) for item in node.items)
 
 
 def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) -> bool:

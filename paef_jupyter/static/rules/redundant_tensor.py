@@ -353,6 +353,18 @@ class RedundantTensor(Rule):
 
 
 
+def _scalar_fill(node: cst.Call, factory: str) -> bool:
+    """`torch.tensor(0.)`, `torch.as_tensor(-1)`: a one-element tensor of a literal number is a
+    fill like `torch.zeros(())`; as an accumulator's seed (MAML's `mean_outer_loss`) it is meant
+    to be fresh on each call."""
+    if factory not in ("tensor", "as_tensor") or not node.args or node.args[0].keyword is not None:
+        return False
+    value = node.args[0].value
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
+        value = value.expression
+    return isinstance(value, (cst.Integer, cst.Float))
+
+
 def _index_parts(sub: cst.Subscript) -> list[cst.BaseExpression]:
     """The expressions of a subscript: each index, each slice bound."""
     parts: list[cst.BaseExpression] = []
@@ -451,8 +463,9 @@ class FactorySites:
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
         mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
-        if factory in FILL_FACTORIES and (mutated and not self._constant_edits(holder, scope, loop)
-                                          or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
+        fills = factory in FILL_FACTORIES or _scalar_fill(node, factory)
+        if fills and (mutated and not self._constant_edits(holder, scope, loop)
+                      or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
         if self._seeds_recurrence(whole, holder, scope):
             return None  # `token = torch.tensor([[SOS]])` then a decode loop rebinding `token`: a recurrence's start
