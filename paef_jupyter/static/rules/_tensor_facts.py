@@ -58,8 +58,9 @@ _EXACT_DTYPE_METHODS = {"float": "float32", "double": "float64", "half": "float1
 
 
 def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | None:
-    """The dtype of a tensor expression: an exact name (`float32`), its family, or None."""
-    if depth > 12:
+    """The dtype of a tensor expression: an exact name (`float32`), its family, or None (also
+    for values built from complex ones: `mean`, `exp`, `sum` of a complex tensor are complex)."""
+    if depth > 12 or depth == 0 and may_be_complex(facts, expr):
         return None
     if isinstance(expr, cst.Call):
         return _dtype_of_call(facts, expr, depth)
@@ -101,6 +102,33 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
         if all(s is not None for s in sides):
             return sides[0] if sides[0] == sides[1] else None
     return None
+
+
+# What makes complex tensors: the results of these functions, these dtypes, an imaginary literal.
+_COMPLEX_CALLS = frozenset({"torch.stft", "torch.view_as_complex", "torch.complex", "torch.polar", "torch.linalg.eig",
+                            "torch.linalg.eigvals", "numpy.fft"})
+_COMPLEX_DTYPES = frozenset({"torch.complex32", "torch.complex64", "torch.complex128", "torch.cfloat", "torch.cdouble",
+                             "torch.chalf"})
+
+
+def may_be_complex(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is built (through the names it reads, a few assignments deep) from a complex
+    tensor: `torch.fft.*`, `torch.stft`, `view_as_complex`, a complex dtype, an `1j` literal.
+    The rules' dtype tables (`mean` is float) hold for real tensors only."""
+    if depth > 4:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Imaginary):
+            return True
+        if isinstance(node, (cst.Attribute, cst.Name)) and not isinstance(facts.parent(node), cst.Attribute):
+            qualified = facts.qualified_name(node) or ""
+            if qualified in _COMPLEX_CALLS or qualified in _COMPLEX_DTYPES or qualified.startswith(("torch.fft.", "numpy.fft.")):
+                return True
+        if isinstance(node, cst.Name):
+            value = assigned_value(facts, node)
+            if value is not None and value is not expr and may_be_complex(facts, value, depth + 1):
+                return True
+    return False
 
 
 def dtype_unread(facts: Facts, expr: cst.BaseExpression, typed_parameter: Callable[[cst.Name], bool],
@@ -1038,9 +1066,14 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
     expression or function, `itertools.*`, an open file): the first iteration consumes it, so
     the next ones see it empty, and the result is not the same every iteration."""
     for node in facts.walk(expr):
+        if isinstance(node, cst.Attribute) and _consumed(facts, node) and facts.kind(node) not in _REITERABLE_KINDS:
+            return True  # `for r in src.rows`: an object's attribute, of unknown type
         if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
             continue
         value = assigned_value(facts, node)
+        if value is None and _consumed(facts, node) and facts.kind(node) not in _REITERABLE_KINDS \
+                and _parameter(facts, node):
+            return True  # `def epochs(rdr)`: a caller may hand an iterator
         if isinstance(value, cst.GeneratorExp):
             return True
         if isinstance(value, cst.Call):
@@ -1050,7 +1083,7 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
             called = facts.functions.get(value.func.value) if isinstance(value.func, cst.Name) else None
             if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
                 return True
-            if _consumed(facts, node, expr) and not _reiterable(facts, node, value):
+            if _consumed(facts, node) and not _reiterable(facts, node, value):
                 return True  # `rdr = csv.reader(f)` iterated by `[... for r in rdr]`: a library's iterator
     return False
 
@@ -1065,11 +1098,19 @@ _REITERABLE_KINDS = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, 
                                Kind.DATALOADER, Kind.DATASET, Kind.NUMBER})
 
 
-def _consumed(facts: Facts, name: cst.Name, expr: cst.BaseExpression) -> bool:
-    """`name` is iterated inside `expr`: a comprehension's `for ... in name`, or the argument of
-    a builtin that iterates it (`list(name)`, `sum(name)`, `"".join(name)`)."""
+def _parameter(facts: Facts, name: cst.Name) -> bool:
+    """`name` is a parameter of the function around it."""
+    func = facts.enclosing_function(name)
+    return func is not None and name.value in _params(func)
+
+
+def _consumed(facts: Facts, name: cst.Name | cst.Attribute) -> bool:
+    """`name` is iterated: a comprehension's `for ... in name`, unpacked (`[*name]`, `f(*name)`),
+    or the argument of a builtin that iterates it (`list(name)`, `sum(name)`, `"".join(name)`)."""
     parent = facts.parent(name)
     if isinstance(parent, cst.CompFor) and parent.iter is name:
+        return True
+    if isinstance(parent, cst.StarredElement) or isinstance(parent, cst.Arg) and parent.star == "*":
         return True
     if isinstance(parent, cst.Arg) and parent.value is name:
         call = facts.parent(parent)
@@ -1428,10 +1469,17 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     shows no line that changes them. When code of the program reaches the script's globals
     through `import __main__`, a global may be changed by any call (a library calling a hook
     that module registered too)."""
-    if _globals_reached_through_main(facts, scope, names):
+    if _globals_reached_through_main(facts, scope, names) or _namespace_handed_out(facts, scope, names):
         return True
     seen: set[cst.CSTNode] = set()
     work: list[tuple[Facts, cst.CSTNode]] = [(facts, scope)]
+    if facts.calls_in(scope):
+        for owner, body, own in _handed_out(facts):  # registered callbacks: any call may run them
+            seen.add(body)
+            free = names - own
+            if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free):
+                return True
+            work.append((owner, body))
     while work:
         unit, node = work.pop()
         for call in unit.calls_in(node):
@@ -1465,16 +1513,22 @@ def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
     for later in facts.later:
         if any((later.qualified_name(c.func) or "") in NAMESPACE_READERS for c in later.calls_in(later.module)):
             return True
-        for node in later.walk(later.module):
-            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else \
-                [node.target] if isinstance(node, (cst.AnnAssign, cst.AugAssign)) else []
-            if any(name in bound_names(t) for t in targets):
-                return True
-            if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar) \
-                    and any((later.code(a.asname.name) if a.asname else later.code(a.name).split(".")[0]) == name
-                            for a in node.names):
-                return True
+        if name in later.names_written(later.module) and name not in later.functions:
+            return True  # assigned, a `for` target, `:=`, `with ... as`, imported, `del`eted
     return False
+
+
+# Calls that make a callable out of a function: bound to an instance, with arguments fixed.
+_CODE_MAKERS = frozenset({"types.MethodType", "functools.partial", "functools.partialmethod", "builtins.staticmethod",
+                          "builtins.classmethod", "functools.wraps"})
+
+
+def _code_value(unit: Facts, value: cst.BaseExpression) -> bool:
+    """`value`, assigned to an instance's attribute, is code: a lambda, a function of the
+    program by name, or a callable made from one (`types.MethodType(f, obj)`, `partial(f, ...)`)."""
+    if isinstance(value, cst.Lambda) or _function_named(unit, value):
+        return True
+    return isinstance(value, cst.Call) and (unit.qualified_name(value.func) or "") in _CODE_MAKERS
 
 
 def _function_named(unit: Facts, value: cst.BaseExpression | None) -> bool:
@@ -1500,9 +1554,9 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
                                                     for t in node.targets):
                 receivers = [t.target.value for t in node.targets if isinstance(t.target, cst.Attribute)]
                 value = node.value
-                if not isinstance(value, (cst.Lambda, cst.Name, cst.Attribute)) and not any(
-                        isinstance(r, cst.Name) and r.value in unit.classes for r in receivers):
-                    continue  # `self.step = 0`: an instance's data
+                on_class = any(isinstance(r, cst.Name) and r.value in unit.classes for r in receivers)
+                if not on_class and not _code_value(unit, value):
+                    continue  # `self.step = 0`, `self.lr = cfg.lr`: an instance's data
             elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" \
                     and len(node.args) >= 3:
                 key = node.args[1].value
@@ -1525,6 +1579,42 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
             else:
                 return None
     return iter(found)
+
+
+def _handed_out(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """(owner, body, own names) of the functions of this unit or an earlier cell used as values
+    (`events.on_step(record)`, `hooks = [record]`) and of lambdas handed to calls: a library or
+    local module holding them may run them inside any later call."""
+    for unit in (facts, *facts.prior.units()):
+        for node in unit.walk(unit.module):
+            if isinstance(node, cst.Name) and node.value in unit.functions:
+                parent = unit.parent(node)
+                if isinstance(parent, cst.Call) and parent.func is node or isinstance(parent, (cst.FunctionDef, cst.Attribute)) \
+                        or isinstance(parent, cst.Decorator):
+                    continue
+                func = unit.functions[node.value]
+                yield unit, func.body, _own_locals(func) | _params(func)
+            elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Lambda):
+                params = node.value.params
+                yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
+                                                                     *params.kwonly_params)}
+
+
+def _namespace_handed_out(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """The script hands its namespace to a call (`events.bind(globals())`, `vars()` of the
+    module): what holds it may change any global inside a later call."""
+    if not facts.calls_in(scope) or _outside_globals(facts, scope, names):
+        return False
+    return any(isinstance(arg.value, cst.Call) and (unit.qualified_name(arg.value.func) or "") in
+               {"builtins.globals", "builtins.vars", "builtins.locals"} and not arg.value.args
+               for unit in (facts, *facts.prior.units()) for call in unit.calls_in(unit.module) for arg in call.args)
+
+
+def _outside_globals(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """None of `names` is a global of the script: locals of the function around `scope`."""
+    func = facts.enclosing_function(scope)
+    return func is not None and not names & {n.name.value for g in facts.walk(func) if isinstance(g, cst.Global)
+                                             for n in g.names}
 
 
 def _globals_reached_through_main(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
