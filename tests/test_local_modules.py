@@ -1249,3 +1249,21 @@ def test_a_call_a_later_cell_rebinds_by_a_call_or_by_string_refuses_the_hoist() 
     for first, later, automatic in cases:
         found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
         assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
+def test_a_call_a_later_cell_binds_by_a_loop_target_or_on_the_instance_refuses_the_hoist() -> None:
+    """Red team 12, second wave: a later cell binds the called name as a `for` target (`for
+    record in [_rec]`) or replaces the method on the instance (`meter.update =
+    types.MethodType(_update, meter)`): refused. Near misses: the loop target is another name, the
+    instance gets a number under the method's name of another method: hoisted."""
+    rec = "def _rec(x):\n    hist.add_(x)\n\n\n"
+    upd = "import types\n\n\ndef _update(self, x):\n    peak.add_(x)\n\n\n"
+    cases = [
+        (HIST_CELL, rec + "for record in [_rec]:\n    pass\n", 0),
+        (METER_CELL, upd + "meter.update = types.MethodType(_update, meter)\n", 0),
+        (HIST_CELL, rec + "for other in [_rec]:\n    pass\n", 1),
+        (METER_CELL, upd + "meter.reset = types.MethodType(_update, meter)\nmeter.update_count = 0\n", 1),
+    ]
+    for first, later, automatic in cases:
+        found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
