@@ -506,6 +506,7 @@ class _Index:
     forward_hook: str | None = None  # `forward_hook_registered`, once asked
     reads_main: bool | None = None  # `_reads_main`, once asked
     patch: str | None = None  # `_patch_in`, once asked
+    handed_out: list | None = None  # `_handed_out_of`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -1582,22 +1583,51 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
 
 
 def _handed_out(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
-    """(owner, body, own names) of the functions of this unit or an earlier cell used as values
-    (`events.on_step(record)`, `hooks = [record]`) and of lambdas handed to calls: a library or
-    local module holding them may run them inside any later call."""
+    """(owner, body, own names) of the code of this unit or an earlier cell that other code may
+    hold and run inside any later call: functions used as values (`events.on_step(record)`,
+    `hooks = [record]`) or given to a decorator not of torch, functools or the builtins
+    (`@events.on_step`), bound methods used as values (`on_step(meter.seen_one)`), every method of
+    a program class whose instance is handed to a call (`on_step(Peak())`: its `__call__`), and
+    lambdas handed to calls."""
     for unit in (facts, *facts.prior.units()):
-        for node in unit.walk(unit.module):
-            if isinstance(node, cst.Name) and node.value in unit.functions:
-                parent = unit.parent(node)
-                if isinstance(parent, cst.Call) and parent.func is node or isinstance(parent, (cst.FunctionDef, cst.Attribute)) \
-                        or isinstance(parent, cst.Decorator):
-                    continue
-                func = unit.functions[node.value]
-                yield unit, func.body, _own_locals(func) | _params(func)
-            elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Lambda):
-                params = node.value.params
-                yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
-                                                                     *params.kwonly_params)}
+        index = unit_index(unit)
+        if index.handed_out is None:
+            index.handed_out = list(_handed_out_of(unit))
+        yield from index.handed_out
+
+
+def _handed_out_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """`_handed_out` of one unit."""
+    for node in unit.walk(unit.module):
+        found: list[cst.FunctionDef] = []
+        parent = unit.parent(node)
+        if isinstance(node, cst.Name) and node.value in unit.functions:
+            if not (isinstance(parent, cst.Call) and parent.func is node
+                    or isinstance(parent, (cst.FunctionDef, cst.Attribute, cst.Decorator))):
+                found.append(unit.functions[node.value])
+        elif isinstance(node, cst.Attribute) and not (isinstance(parent, cst.Call) and parent.func is node) \
+                and not isinstance(parent, cst.Decorator):
+            found += [f for key, f in unit.functions.items() if key.endswith("." + node.attr.value)]
+        elif isinstance(node, cst.FunctionDef) and any(_hands_out(unit, d) for d in node.decorators):
+            found.append(node)
+        elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name) \
+                and node.value.func.value in unit.classes:
+            prefix = node.value.func.value + "."
+            found += [f for key, f in unit.functions.items() if key.startswith(prefix)]
+        elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Lambda):
+            params = node.value.params
+            yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
+                                                                 *params.kwonly_params)}
+        for func in found:
+            yield unit, func.body, _own_locals(func) | _params(func)
+
+
+def _hands_out(unit: Facts, decorator: cst.Decorator) -> bool:
+    """A decorator that may keep the function to run it later (`@events.on_step`, `@app.route`):
+    any but torch's, functools' and the builtins' (`@torch.no_grad()`, `@lru_cache`, `@property`)."""
+    expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+    qualified = unit.qualified_name(expr) or ""
+    return not qualified.startswith(("torch.", "functools.", "builtins.", "dataclasses.", "typing.", "abc."))
 
 
 def _namespace_handed_out(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
