@@ -1209,3 +1209,61 @@ def test_a_name_a_later_cell_rebinds_to_other_code_refuses_the_hoist() -> None:
     for first, later, automatic in cases:
         found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
         assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
+def test_a_local_module_reaching_the_script_by_other_spellings_refuses_hoisting_its_globals(tmp_path: Path) -> None:
+    """Red team 12: `importlib.import_module("__main__")`, `sys.modules.get("__main__")`, a
+    caller's frame (`inspect.currentframe().f_back.f_globals`, `sys._getframe(1)`,
+    `inspect.stack()`), each the module's only way in: not hoisted. Near misses: a module
+    importing another module by name, one that reads its own `__name__`: hoisted."""
+    modules = {
+        "importlib": "import importlib\n\n\ndef record(x):\n    importlib.import_module('__main__').hist.add_(x)\n",
+        "get": "import sys\n\n\ndef record(x):\n    sys.modules.get('__main__').hist.add_(x)\n",
+        "frame": "import inspect\n\n\ndef record(x):\n    inspect.currentframe().f_back.f_globals['hist'].add_(x)\n",
+        "getframe": "import sys\n\n\ndef record(x):\n    sys._getframe(1).f_globals['hist'].add_(x)\n",
+        "stack": "import inspect\n\n\ndef record(x):\n    inspect.stack()[1].frame.f_globals['hist'].add_(x)\n",
+        "other": "import importlib\n\n\ndef record(x):\n    return importlib.import_module('json').dumps(x.tolist())\n",
+        "name": "def record(x):\n    return __name__ == '__main__'\n",
+    }
+    for name, tracking in modules.items():
+        root = tmp_path / name
+        write(root, {"main.py": MAIN_LOOP, "tracking.py": tracking})
+        found = analyze_path(str(root / "main.py"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == (name in ("other", "name")), name
+
+
+def test_a_call_a_later_cell_rebinds_by_a_call_or_by_string_refuses_the_hoist() -> None:
+    """Red team 12: a later cell rebinds the called name to a factory's result (`record =
+    make_recorder()`), writes it through `globals()`, or redefines the class whose method the
+    loop calls (`class Meter:` again, its `update` changing the global): not followed, or
+    followed into the new method. Near misses: the factory's result bound to another name, a
+    redefined class whose method changes nothing of the loop's: hoisted."""
+    factory = "def make_recorder():\n    def rec(x):\n        hist.add_(x)\n    return rec\n\n\n"
+    cases = [
+        (HIST_CELL, factory + "record = make_recorder()\n", 0),
+        (HIST_CELL, "globals()['record'] = lambda x: hist.add_(x)\n", 0),
+        (METER_CELL, "class Meter:\n    def update(self, x):\n        peak.add_(x)\n", 0),
+        (HIST_CELL, factory + "recorder = make_recorder()\n", 1),
+        (METER_CELL, "class Meter:\n    def update(self, x):\n        return x.sum()\n", 1),
+    ]
+    for first, later, automatic in cases:
+        found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
+def test_a_call_a_later_cell_binds_by_a_loop_target_or_on_the_instance_refuses_the_hoist() -> None:
+    """Red team 12, second wave: a later cell binds the called name as a `for` target (`for
+    record in [_rec]`) or replaces the method on the instance (`meter.update =
+    types.MethodType(_update, meter)`): refused. Near misses: the loop target is another name, the
+    instance gets a number under the method's name of another method: hoisted."""
+    rec = "def _rec(x):\n    hist.add_(x)\n\n\n"
+    upd = "import types\n\n\ndef _update(self, x):\n    peak.add_(x)\n\n\n"
+    cases = [
+        (HIST_CELL, rec + "for record in [_rec]:\n    pass\n", 0),
+        (METER_CELL, upd + "meter.update = types.MethodType(_update, meter)\n", 0),
+        (HIST_CELL, rec + "for other in [_rec]:\n    pass\n", 1),
+        (METER_CELL, upd + "meter.reset = types.MethodType(_update, meter)\nmeter.update_count = 0\n", 1),
+    ]
+    for first, later, automatic in cases:
+        found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
+        assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later

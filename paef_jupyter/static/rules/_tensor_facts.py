@@ -58,8 +58,9 @@ _EXACT_DTYPE_METHODS = {"float": "float32", "double": "float64", "half": "float1
 
 
 def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | None:
-    """The dtype of a tensor expression: an exact name (`float32`), its family, or None."""
-    if depth > 12:
+    """The dtype of a tensor expression: an exact name (`float32`), its family, or None (also
+    for values built from complex ones: `mean`, `exp`, `sum` of a complex tensor are complex)."""
+    if depth > 12 or depth == 0 and may_be_complex(facts, expr):
         return None
     if isinstance(expr, cst.Call):
         return _dtype_of_call(facts, expr, depth)
@@ -101,6 +102,33 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
         if all(s is not None for s in sides):
             return sides[0] if sides[0] == sides[1] else None
     return None
+
+
+# What makes complex tensors: the results of these functions, these dtypes, an imaginary literal.
+_COMPLEX_CALLS = frozenset({"torch.stft", "torch.view_as_complex", "torch.complex", "torch.polar", "torch.linalg.eig",
+                            "torch.linalg.eigvals", "numpy.fft"})
+_COMPLEX_DTYPES = frozenset({"torch.complex32", "torch.complex64", "torch.complex128", "torch.cfloat", "torch.cdouble",
+                             "torch.chalf"})
+
+
+def may_be_complex(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is built (through the names it reads, a few assignments deep) from a complex
+    tensor: `torch.fft.*`, `torch.stft`, `view_as_complex`, a complex dtype, an `1j` literal.
+    The rules' dtype tables (`mean` is float) hold for real tensors only."""
+    if depth > 4:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Imaginary):
+            return True
+        if isinstance(node, (cst.Attribute, cst.Name)) and not isinstance(facts.parent(node), cst.Attribute):
+            qualified = facts.qualified_name(node) or ""
+            if qualified in _COMPLEX_CALLS or qualified in _COMPLEX_DTYPES or qualified.startswith(("torch.fft.", "numpy.fft.")):
+                return True
+        if isinstance(node, cst.Name):
+            value = assigned_value(facts, node)
+            if value is not None and value is not expr and may_be_complex(facts, value, depth + 1):
+                return True
+    return False
 
 
 def dtype_unread(facts: Facts, expr: cst.BaseExpression, typed_parameter: Callable[[cst.Name], bool],
@@ -477,6 +505,8 @@ class _Index:
     globals_read: dict[str, frozenset[str]] = field(default_factory=dict)
     forward_hook: str | None = None  # `forward_hook_registered`, once asked
     reads_main: bool | None = None  # `_reads_main`, once asked
+    patch: str | None = None  # `_patch_in`, once asked
+    handed_out: list | None = None  # `_handed_out_of`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -1077,9 +1107,14 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
     expression or function, `itertools.*`, an open file): the first iteration consumes it, so
     the next ones see it empty, and the result is not the same every iteration."""
     for node in facts.walk(expr):
+        if isinstance(node, cst.Attribute) and _consumed(facts, node) and facts.kind(node) not in _REITERABLE_KINDS:
+            return True  # `for r in src.rows`: an object's attribute, of unknown type
         if not isinstance(node, cst.Name) or (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node):
             continue
         value = assigned_value(facts, node)
+        if value is None and _consumed(facts, node) and facts.kind(node) not in _REITERABLE_KINDS \
+                and _parameter(facts, node):
+            return True  # `def epochs(rdr)`: a caller may hand an iterator
         if isinstance(value, cst.GeneratorExp):
             return True
         if isinstance(value, cst.Call):
@@ -1089,7 +1124,51 @@ def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:
             called = facts.functions.get(value.func.value) if isinstance(value.func, cst.Name) else None
             if called is not None and any(isinstance(n, (cst.Yield, cst.Await)) for n in facts.walk(called.body)):
                 return True
+            if _consumed(facts, node) and not _reiterable(facts, node, value):
+                return True  # `rdr = csv.reader(f)` iterated by `[... for r in rdr]`: a library's iterator
     return False
+
+
+# Builtins that iterate their first argument to the end (or part of it).
+_CONSUMERS = frozenset({"builtins.list", "builtins.tuple", "builtins.set", "builtins.frozenset", "builtins.dict",
+                        "builtins.sorted", "builtins.sum", "builtins.min", "builtins.max", "builtins.any",
+                        "builtins.all", "builtins.next", "numpy.fromiter"})
+_REITERABLE_CALLS = frozenset({"builtins.list", "builtins.tuple", "builtins.dict", "builtins.set", "builtins.frozenset",
+                               "builtins.sorted", "builtins.range", "builtins.str", "builtins.bytes"})
+_REITERABLE_KINDS = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR,
+                               Kind.DATALOADER, Kind.DATASET, Kind.NUMBER})
+
+
+def _parameter(facts: Facts, name: cst.Name) -> bool:
+    """`name` is a parameter of the function around it."""
+    func = facts.enclosing_function(name)
+    return func is not None and name.value in _params(func)
+
+
+def _consumed(facts: Facts, name: cst.Name | cst.Attribute) -> bool:
+    """`name` is iterated: a comprehension's `for ... in name`, unpacked (`[*name]`, `f(*name)`),
+    or the argument of a builtin that iterates it (`list(name)`, `sum(name)`, `"".join(name)`)."""
+    parent = facts.parent(name)
+    if isinstance(parent, cst.CompFor) and parent.iter is name:
+        return True
+    if isinstance(parent, cst.StarredElement) or isinstance(parent, cst.Arg) and parent.star == "*":
+        return True
+    if isinstance(parent, cst.Arg) and parent.value is name:
+        call = facts.parent(parent)
+        if isinstance(call, cst.Call) and call.args and call.args[0] is parent:
+            func = call.func
+            return (facts.qualified_name(func) or "") in _CONSUMERS \
+                or isinstance(func, cst.Attribute) and func.attr.value == "join"
+    return False
+
+
+def _reiterable(facts: Facts, name: cst.Name, value: cst.Call) -> bool:
+    """`name`, bound to `value`, is a container that every iteration can read again: a builtin
+    container's constructor, or a tensor, array, list or dict by its type. A library's or a
+    helper's object of unknown type may be an iterator (`csv.reader`, `DictReader`, a file)."""
+    if (facts.qualified_name(value.func) or "") in _REITERABLE_CALLS:
+        return True
+    return facts.kind(name) in _REITERABLE_KINDS or facts.kind(value) in _REITERABLE_KINDS
 
 
 # Calls that read a namespace's variables by name, out of sight of a name-based analysis.
@@ -1373,6 +1452,55 @@ def calls_setter(facts: Facts, call: cst.Call, setters: frozenset[str]) -> bool:
     return not isinstance(name, cst.SimpleString) or f"torch.{name.evaluated_value}" in setters
 
 
+# Modules whose functions and classes the rules' rewrites call or reason about: replacing one of
+# their attributes by code (`torch.stack = counted`, `torch.Tensor.item = ...`, `builtins.float
+# = ...`) changes what the rewritten program runs. Configuration flags (`torch.backends...`) are
+# assigned plain values, not code.
+_PATCHABLE = ("torch", "builtins", "numpy", "math")
+_FLAGS = ("torch.backends", "torch._dynamo.config", "torch._inductor.config", "torch.utils.data._utils")
+
+
+def library_patched(facts: Facts) -> str:
+    """The code of an assignment by which the program (this unit, an earlier or later cell, a
+    local module) replaces a function or method of torch, NumPy, math or the builtins, '' when
+    none: what a rewrite calls (`torch.stack`, `torch.relu`) or removes (`.item()`,
+    `float(t)`) is then not what the rules assume it is."""
+    for unit in (facts, *facts.prior.units(), *facts.later, *(m for _, m in local_units(facts))):
+        index = unit_index(unit)
+        if index.patch is None:
+            index.patch = _patch_in(unit)
+        if index.patch:
+            return index.patch
+    return ""
+
+
+def _patch_in(unit: Facts) -> str:
+    for node in unit.walk(unit.module):
+        targets: list[cst.BaseExpression] = []
+        value: cst.BaseExpression | None = None
+        if isinstance(node, cst.Assign):
+            targets, value = [t.target for t in node.targets], node.value
+        elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" and node.args:
+            targets, value = [node.args[0].value], node.args[2].value if len(node.args) > 2 else None
+        for target in targets:
+            owner = target.value if isinstance(target, cst.Attribute) else target if isinstance(node, cst.Call) else None
+            if owner is None:
+                continue
+            qualified = unit.qualified_name(owner) or ""
+            if isinstance(target, cst.Attribute):
+                qualified = unit.qualified_name(target) or qualified
+            if qualified.split(".")[0] in _PATCHABLE and not qualified.startswith(_FLAGS) \
+                    and not _plain_value(value):
+                return unit.code(node)
+    return ""
+
+
+def _plain_value(value: cst.BaseExpression | None) -> bool:
+    """A literal or a flag name: configuration, not code."""
+    return isinstance(value, (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)) \
+        or isinstance(value, cst.Name) and value.value in {"True", "False", "None"}
+
+
 def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
     """A function called in `scope` (of this unit or an earlier cell, or a lambda bound to a
     name; followed through the calls it makes) may rebind or change in place one of `names`
@@ -1382,16 +1510,26 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     shows no line that changes them. When code of the program reaches the script's globals
     through `import __main__`, a global may be changed by any call (a library calling a hook
     that module registered too)."""
-    if _globals_reached_through_main(facts, scope, names):
+    if _globals_reached_through_main(facts, scope, names) or _namespace_handed_out(facts, scope, names):
         return True
     seen: set[cst.CSTNode] = set()
     work: list[tuple[Facts, cst.CSTNode]] = [(facts, scope)]
+    if facts.calls_in(scope):
+        for owner, body, own in _handed_out(facts):  # registered callbacks: any call may run them
+            seen.add(body)
+            free = names - own
+            if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free):
+                return True
+            work.append((owner, body))
     while work:
         unit, node = work.pop()
         for call in unit.calls_in(node):
             if _rebound_by_later_cell(unit, call):
                 return True
-            for owner, body, own in _callee_bodies(unit, call):
+            replaced = _replaced_methods(unit, call)
+            if replaced is None:
+                return True
+            for owner, body, own in (*_callee_bodies(unit, call), *replaced):
                 if body in seen:
                     continue
                 seen.add(body)
@@ -1404,27 +1542,149 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
 
 
 def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
-    """`call`, inside a function (which may run after later cells), calls a name or method that a
-    later cell binds to a lambda, to another function by name, or by an import (`record = lambda x:
-    hist.add_(x)`, `Meter.update = _update`, `from helpers import record`): code this check does
-    not follow. (A later `def` of the name is followed, by `_callee_bodies`.)"""
+    """`call`, inside a function (which may run after later cells), calls a name that a later
+    cell binds to something other than a `def` (a lambda, another function by name, a factory's
+    result `record = make_recorder()`, an import), or a later cell writes the namespace by string
+    (`globals()["step"] = ...`): code this check does not follow. (A later `def` of the name, and
+    a later class's method of the called method's name, are followed by `_callee_bodies`.)"""
     func = call.func
-    name = func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
-    if name is None or facts.enclosing_function(call) is None:
+    if not isinstance(func, cst.Name) or facts.enclosing_function(call) is None:
         return False
+    name = func.value
     for later in facts.later:
-        for node in later.walk(later.module):
-            if isinstance(node, cst.Assign) and isinstance(node.value, (cst.Lambda, cst.Name, cst.Attribute)) \
-                    and any(isinstance(t.target, cst.Name) and t.target.value == name and isinstance(func, cst.Name)
-                            or isinstance(t.target, cst.Attribute) and t.target.attr.value == name
-                            and isinstance(func, cst.Attribute) for t in node.targets):
-                return True
-            if isinstance(node, (cst.Import, cst.ImportFrom)) and isinstance(func, cst.Name) \
-                    and not isinstance(node.names, cst.ImportStar) \
-                    and any((later.code(a.asname.name) if a.asname else later.code(a.name).split(".")[0]) == name
-                            for a in node.names):
-                return True
+        if any((later.qualified_name(c.func) or "") in NAMESPACE_READERS for c in later.calls_in(later.module)):
+            return True
+        if name in later.names_written(later.module) and name not in later.functions:
+            return True  # assigned, a `for` target, `:=`, `with ... as`, imported, `del`eted
     return False
+
+
+# Calls that make a callable out of a function: bound to an instance, with arguments fixed.
+_CODE_MAKERS = frozenset({"types.MethodType", "functools.partial", "functools.partialmethod", "builtins.staticmethod",
+                          "builtins.classmethod", "functools.wraps"})
+
+
+def _code_value(unit: Facts, value: cst.BaseExpression) -> bool:
+    """`value`, assigned to an instance's attribute, is code: a lambda, a function of the
+    program by name, or a callable made from one (`types.MethodType(f, obj)`, `partial(f, ...)`)."""
+    if isinstance(value, cst.Lambda) or _function_named(unit, value):
+        return True
+    return isinstance(value, cst.Call) and (unit.qualified_name(value.func) or "") in _CODE_MAKERS
+
+
+def _function_named(unit: Facts, value: cst.BaseExpression | None) -> bool:
+    """`value` is a name of one of the program's functions (followed by `_replaced_methods`)."""
+    return isinstance(value, cst.Name) and value.value in unit.functions
+
+
+def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]] | None:
+    """What a method call `obj.update(...)` may run when the program replaces the method by
+    assignment, in this unit, an earlier or a later cell (`Meter.update = _update`, `Meter.update
+    = lambda self, x: ...`, `setattr(Meter, "update", f)`): the replacements' bodies. None when
+    a replacement is code this check does not follow (a factory's result, an attribute, a
+    `setattr` by a computed name). An instance attribute set to a value (`self.step = 0`) is data."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return iter(())
+    attr = func.attr.value
+    found: list[tuple[Facts, cst.CSTNode, set[str]]] = []
+    for unit in (facts, *facts.prior.units(), *facts.later):
+        for node in unit.walk(unit.module):
+            value: cst.BaseExpression | None = None
+            if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Attribute) and t.target.attr.value == attr
+                                                    for t in node.targets):
+                receivers = [t.target.value for t in node.targets if isinstance(t.target, cst.Attribute)]
+                value = node.value
+                on_class = any(isinstance(r, cst.Name) and r.value in unit.classes for r in receivers)
+                if not on_class and not _code_value(unit, value):
+                    continue  # `self.step = 0`, `self.lr = cfg.lr`: an instance's data
+            elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" \
+                    and len(node.args) >= 3:
+                key = node.args[1].value
+                if isinstance(key, cst.SimpleString) and key.evaluated_value != attr:
+                    continue
+                value = node.args[2].value if isinstance(key, cst.SimpleString) else None
+                if value is None:
+                    return None
+            else:
+                continue
+            if isinstance(value, cst.Lambda):
+                params = value.params
+                found.append((unit, value.body, {p.name.value for p in (*params.posonly_params, *params.params,
+                                                                         *params.kwonly_params)}))
+            elif _function_named(unit, value):
+                target = unit.functions[value.value]
+                found.append((unit, target.body, _own_locals(target) | _params(target)))
+            elif isinstance(value, cst.Name) and value.value in {"True", "False", "None"}:
+                continue
+            else:
+                return None
+    return iter(found)
+
+
+def _handed_out(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """(owner, body, own names) of the code of this unit or an earlier cell that other code may
+    hold and run inside any later call: functions used as values (`events.on_step(record)`,
+    `hooks = [record]`) or given to a decorator not of torch, functools or the builtins
+    (`@events.on_step`), bound methods used as values (`on_step(meter.seen_one)`), every method of
+    a program class whose instance is handed to a call (`on_step(Peak())`: its `__call__`), and
+    lambdas handed to calls."""
+    for unit in (facts, *facts.prior.units()):
+        index = unit_index(unit)
+        if index.handed_out is None:
+            index.handed_out = list(_handed_out_of(unit))
+        yield from index.handed_out
+
+
+def _handed_out_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """`_handed_out` of one unit."""
+    for node in unit.walk(unit.module):
+        found: list[cst.FunctionDef] = []
+        parent = unit.parent(node)
+        if isinstance(node, cst.Name) and node.value in unit.functions:
+            if not (isinstance(parent, cst.Call) and parent.func is node
+                    or isinstance(parent, (cst.FunctionDef, cst.Attribute, cst.Decorator))):
+                found.append(unit.functions[node.value])
+        elif isinstance(node, cst.Attribute) and not (isinstance(parent, cst.Call) and parent.func is node) \
+                and not isinstance(parent, cst.Decorator):
+            found += [f for key, f in unit.functions.items() if key.endswith("." + node.attr.value)]
+        elif isinstance(node, cst.FunctionDef) and any(_hands_out(unit, d) for d in node.decorators):
+            found.append(node)
+        elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Call) and isinstance(node.value.func, cst.Name) \
+                and node.value.func.value in unit.classes:
+            prefix = node.value.func.value + "."
+            found += [f for key, f in unit.functions.items() if key.startswith(prefix)]
+        elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Lambda):
+            params = node.value.params
+            yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
+                                                                 *params.kwonly_params)}
+        for func in found:
+            yield unit, func.body, _own_locals(func) | _params(func)
+
+
+def _hands_out(unit: Facts, decorator: cst.Decorator) -> bool:
+    """A decorator that may keep the function to run it later (`@events.on_step`, `@app.route`):
+    any but torch's, functools' and the builtins' (`@torch.no_grad()`, `@lru_cache`, `@property`)."""
+    expr = decorator.decorator.func if isinstance(decorator.decorator, cst.Call) else decorator.decorator
+    qualified = unit.qualified_name(expr) or ""
+    return not qualified.startswith(("torch.", "functools.", "builtins.", "dataclasses.", "typing.", "abc."))
+
+
+def _namespace_handed_out(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """The script hands its namespace to a call (`events.bind(globals())`, `vars()` of the
+    module): what holds it may change any global inside a later call."""
+    if not facts.calls_in(scope) or _outside_globals(facts, scope, names):
+        return False
+    return any(isinstance(arg.value, cst.Call) and (unit.qualified_name(arg.value.func) or "") in
+               {"builtins.globals", "builtins.vars", "builtins.locals"} and not arg.value.args
+               for unit in (facts, *facts.prior.units()) for call in unit.calls_in(unit.module) for arg in call.args)
+
+
+def _outside_globals(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
+    """None of `names` is a global of the script: locals of the function around `scope`."""
+    func = facts.enclosing_function(scope)
+    return func is not None and not names & {n.name.value for g in facts.walk(func) if isinstance(g, cst.Global)
+                                             for n in g.names}
 
 
 def _globals_reached_through_main(facts: Facts, scope: cst.CSTNode, names: set[str]) -> bool:
@@ -1440,24 +1700,49 @@ def _globals_reached_through_main(facts: Facts, scope: cst.CSTNode, names: set[s
 
 
 def _reads_main(unit: Facts) -> bool:
-    """`import __main__`, `from __main__ import x`, `sys.modules["__main__"]` in the unit."""
+    """The unit can reach the script's globals by name (`reaches_main`), asked once per unit."""
     index = unit_index(unit)
     if index.reads_main is None:
-        index.reads_main = _spells_main(unit)
+        index.reads_main = reaches_main(unit)
     return index.reads_main
 
 
-def _spells_main(unit: Facts) -> bool:
+# Calls and attributes that hand a module the globals of the code that called it: the script's
+# frame (`sys._getframe(1).f_globals`, `inspect.currentframe().f_back`), the module table, the
+# objects referring to a value.
+_FRAME_READERS = frozenset({"sys._getframe", "sys.modules", "inspect.currentframe", "inspect.stack",
+                            "inspect.getouterframes", "inspect.trace", "inspect.getinnerframes",
+                            "gc.get_referrers", "gc.get_objects"})
+_FRAME_ATTRIBUTES = frozenset({"f_globals", "f_locals", "f_back", "tb_frame"})
+
+
+def reaches_main(unit: Facts) -> bool:
+    """The unit can read or change the script's globals without being handed them: it imports
+    `__main__`, names the module `"__main__"` as a string anywhere but a `__name__` test
+    (`importlib.import_module("__main__")`, `sys.modules.get("__main__")`), reads `sys.modules`,
+    walks to a caller's frame (`sys._getframe`, `inspect.currentframe().f_back.f_globals`,
+    `inspect.stack()`) or asks the garbage collector for referrers."""
     for node in unit.walk(unit.module):
         if isinstance(node, cst.Import) and any(unit.code(a.name) == "__main__" for a in node.names):
             return True
         if isinstance(node, cst.ImportFrom) and node.module is not None and unit.code(node.module) == "__main__":
             return True
-        if isinstance(node, cst.Subscript) and (unit.qualified_name(node.value) or "") == "sys.modules" \
-                and any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.SimpleString)
-                        and e.slice.value.evaluated_value == "__main__" for e in node.slice):
+        if isinstance(node, cst.SimpleString) and node.evaluated_value == "__main__" and not _name_test(unit, node):
+            return True
+        if isinstance(node, cst.Attribute) and node.attr.value in _FRAME_ATTRIBUTES:
+            return True
+        if isinstance(node, (cst.Attribute, cst.Name)) and not isinstance(unit.parent(node), cst.Attribute) \
+                and (unit.qualified_name(node) or "") in _FRAME_READERS:
             return True
     return False
+
+
+def _name_test(unit: Facts, string: cst.SimpleString) -> bool:
+    """`"__main__"` compared with `__name__` (`if __name__ == "__main__":`): not a way in."""
+    parent = unit.parent(string)
+    if isinstance(parent, cst.ComparisonTarget):
+        parent = unit.parent(parent)
+    return isinstance(parent, cst.Comparison) and "__name__" in unit.code(parent)
 
 
 def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
@@ -1474,6 +1759,11 @@ def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CS
             func = later.functions.get(call.func.value)
             if func is not None:
                 yield later, func.body, _own_locals(func) | _params(func)
+    if isinstance(call.func, cst.Attribute) and facts.enclosing_function(call) is not None:
+        for later in facts.later:  # a later cell's class redefined with a method of this name
+            for key, func in later.functions.items():
+                if key.endswith("." + call.func.attr.value):
+                    yield later, func.body, _own_locals(func) | _params(func)
     value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
     if isinstance(value, cst.Lambda):
         params = value.params

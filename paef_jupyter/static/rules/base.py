@@ -9,6 +9,7 @@ plays the part of libcst's metadata providers; fixes are built with `paef_jupyte
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable, ClassVar, Sequence
 
@@ -17,6 +18,7 @@ import libcst as cst
 from ...model import CellRef, Finding, Fix, Severity
 from ...source import MaskedSource
 from ..facts import Facts
+from ._tensor_facts import library_patched
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,11 @@ class Rule:
         if (start, end) in self._seen:  # one finding per place per rule
             return
         self._seen.add((start, end))
+        if fix is not None and fix.automatic:
+            patch = library_patched(self.facts)
+            if patch:
+                fix = dataclasses.replace(fix, review=f"the program replaces a library function (`{patch}`): what the "
+                                          "rewrite calls or removes may not be what it assumes")
         self.findings.append(
             Finding(
                 rule=self.id,

@@ -17,7 +17,7 @@ from ..types import Kind, kind_of_method
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
-from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family, local_units, namespace_reader
+from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family, local_units, namespace_reader, reaches_main
 from .base import Rule, RuleContext
 
 # Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
@@ -1114,21 +1114,11 @@ class HostSync(Rule):
         return self._is_tensor(test)
 
 
-# What lets a module read the variables of the script that imports it.
-_MAIN_READERS = frozenset({"__main__", "sys._getframe", "inspect.currentframe", "inspect.stack", "inspect.getouterframes",
-                           "sys.modules"})
-
-
 def _module_reading_main(facts: Facts) -> str:
     """The name of a local module the unit imports (directly or through another) that can read
-    the script's globals: it imports `__main__`, walks to a caller's frame, or looks the script
-    up in `sys.modules`. '' when none (or the unit was read without its local modules)."""
-    for name, module in local_units(facts):
-        if any(t == "__main__" or t.startswith("__main__.") for t in module.aliases.values()) or any(
-                (module.qualified_name(n) or "") in _MAIN_READERS for n in module.walk(module.module)
-                if isinstance(n, (cst.Attribute, cst.Name)) and not isinstance(module.parent(n), cst.Attribute)):
-            return name
-    return ""
+    the script's globals (`reaches_main`: `__main__`, a caller's frame, `sys.modules`). '' when
+    none (or the unit was read without its local modules)."""
+    return next((name for name, module in local_units(facts) if reaches_main(module)), "")
 
 
 def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
