@@ -64,7 +64,7 @@ def attribute_arguments(facts: Facts, made: cst.BaseExpression) -> dict[str, set
     direct: set[int] = set()
     for arg in made.args:
         path = chain_path(arg.value) if not arg.star else None
-        if path is not None:
+        if path is not None and immutable_path(facts, *path, stored=False):
             out.setdefault(path[0], set()).add(path[1])
             direct.add(id(arg.value))
     for node in facts.walk(made):
@@ -99,10 +99,13 @@ def rebinding_writes(facts: Facts, loop: Loop) -> set[str]:
     return set(loop.writes) - (attribute_only - whole)
 
 
-def immutable_path(facts: Facts, name: str, path: Path) -> bool:
+def immutable_path(facts: Facts, name: str, path: Path, stored: bool = True) -> bool:
     """Every store of the unit to `name.path` puts a constant there (`args.step = 0`,
     `args.step += 1`), nothing stores below it or calls a method of it: its value is a number
-    or string, which a callee given it cannot change, nor reach `name` through."""
+    or string, which a callee given it cannot change, nor reach `name` through. With
+    `stored=False`, also when the unit never stores there (`lr=args.lr` of a parsed namespace):
+    nothing this unit puts there holds a reference back to `name`."""
+    required = stored
     dotted = ".".join((name, *path))
     stored = False
     for node in facts.walk(facts.module):
@@ -117,7 +120,7 @@ def immutable_path(facts: Facts, name: str, path: Path) -> bool:
                 return False
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and facts.code(node.func.value) == dotted:
             return False
-    return stored
+    return stored or not required
 
 
 def private_object(facts: Facts, name: str, loop: Loop) -> bool:
@@ -202,7 +205,9 @@ def _read_only_argument(facts: Facts, arg: cst.Arg, loop: Loop) -> bool:
 
 
 def param_of(func: FunctionNode, call: cst.Call, arg: cst.Arg) -> str | None:
-    if any(a.star for a in call.args):
+    """The parameter of `func` a plain call `f(...)` binds `arg` to (None for a method call,
+    whose receiver takes the first parameter, or a starred call)."""
+    if any(a.star for a in call.args) or not isinstance(call.func, cst.Name):
         return None
     if arg.keyword is not None:
         return arg.keyword.value
@@ -214,7 +219,7 @@ def param_of(func: FunctionNode, call: cst.Call, arg: cst.Arg) -> str | None:
 
 def read_only_parameter(facts: Facts, func: FunctionNode, param: str) -> bool:
     """Every use of `param` in `func` reads an attribute (no dunder, no method called, no store,
-    no deletion) and nothing rebinds it."""
+    no deletion, not handed to a call that may change or keep it) and nothing rebinds it."""
     owner = facts.owner_of(func)
     for node in owner.walk(func.body):
         if isinstance(node, cst.Name) and node.value == param:
@@ -223,9 +228,21 @@ def read_only_parameter(facts: Facts, func: FunctionNode, param: str) -> bool:
                 if isinstance(parent, cst.Attribute) and parent.attr is node:
                     continue
                 return False
-            if parent.attr.value.startswith("__") or _called_method(owner, parent) or _stored(owner, parent):
+            if parent.attr.value.startswith("__") or _called_method(owner, parent) or _stored(owner, parent) \
+                    or _handed_over(owner, parent):
                 return False
     return True
+
+
+def _handed_over(facts: Facts, attribute: cst.Attribute) -> bool:
+    """The chain holding `attribute` is an argument of a call not known to leave its arguments
+    alone (`record(args.sub)`; not `torch.arange(args.n)` nor `t.to(args.device)`)."""
+    top: cst.CSTNode = attribute
+    while isinstance(facts.parent(top), cst.Attribute) and facts.parent(top).value is top:
+        top = facts.parent(top)
+    arg = facts.parent(top)
+    call = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+    return isinstance(call, cst.Call) and not facts._leaves_arguments(call)
 
 
 def _stored(facts: Facts, attribute: cst.Attribute) -> bool:
