@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
+from . import attribute_paths
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
                     names_read, names_written, root_name, type_test, walk, writes_of)
 from .types import (
@@ -286,6 +287,8 @@ class Facts:
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
         self._views_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
+        self._path_cache: dict[Loop, Mapping[str, frozenset[attribute_paths.Path]]] = {}
+        self._param_paths: dict[FunctionNode, Mapping[str, frozenset[attribute_paths.Path]]] = {}
         index = _Indexer(self)
         index.run(module)
         self.loops: list[Loop] = index.loops
@@ -559,7 +562,9 @@ class Facts:
         self.__dict__.pop("per_iteration_functions", None)
         self._call_sites.clear()
         self._invariant_params.clear()
+        self._param_paths.clear()
         self._kind_cache.clear()
+        self._path_cache.clear()
 
     def external_loop(self, func: FunctionNode) -> Loop | None:
         """The loop of another unit that calls this unit's `func` once per iteration, if any (also
@@ -585,6 +590,7 @@ class Facts:
             known.extend(added)
             self._kind_cache.clear()
             self._invariant_params.clear()
+            self._param_paths.clear()
 
     def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
         """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
@@ -792,6 +798,38 @@ class Facts:
         cached = self._mutated_cache.get(key) if except_call is None else None
         if cached is not None:
             return cached
+        result = frozenset(self._collect_mutations(loop, except_call, attribute_owners, None))
+        if except_call is None:
+            self._mutated_cache[key] = result
+        return result
+
+    def path_changes(self, loop: Loop) -> Mapping[str, frozenset[attribute_paths.Path]]:
+        """Names the loop changes only through attribute paths (`args.global_step += 1`, the
+        `.grad`s a `backward()` writes), with those paths; every other cause of change, and an
+        object not private to its name (`attribute_paths.private_object`), keeps the whole name
+        in `varying_names` as before."""
+        if loop.facts is not self:
+            return loop.facts.path_changes(loop)
+        cached = self._path_cache.get(loop)
+        if cached is not None:
+            return cached
+        partial: dict[str, set[attribute_paths.Path]] = {}
+        whole = self._collect_mutations(loop, None, True, partial) | attribute_paths.rebinding_writes(self, loop)
+        result = {n: frozenset(p) for n, p in partial.items()
+                  if n not in whole and attribute_paths.private_object(self, n, loop)}
+        self._path_cache[loop] = result
+        return result
+
+    def param_paths(self, func: FunctionNode) -> Mapping[str, frozenset[attribute_paths.Path]]:
+        """`attribute_paths.param_paths`, cached (and guarded against recursion)."""
+        if func not in self._param_paths:
+            self._param_paths[func] = {}
+            self._param_paths[func] = attribute_paths.param_paths(self, func)
+        return self._param_paths[func]
+
+    def _collect_mutations(self, loop: Loop, except_call: cst.Call | None, attribute_owners: bool,
+                           partial: dict[str, set[attribute_paths.Path]] | None) -> set[str]:
+        """`mutated_in_loop`; with `partial`, changes of attribute paths go there, not in the result."""
         out: set[str] = set()
         seen: set[FunctionNode] = set()
         work: list[cst.CSTNode] = [loop.node.body]
@@ -805,31 +843,43 @@ class Facts:
                         out |= self.names_written(func.body) - _own_locals(func)
                         work.append(func.body)
                 if call is not except_call:
-                    self._note_mutations(call, out, attribute_owners)
-        out |= self._changed_through_aliases(loop, out)
-        result = frozenset(out)
-        if except_call is None:
-            self._mutated_cache[key] = result
-        return result
+                    self._note_mutations(call, out, attribute_owners, partial)
+        out |= self._changed_through_aliases(loop, out, partial)
+        return out
 
-    def _changed_through_aliases(self, loop: Loop, handed: set[str]) -> set[str]:
+    def _changed_through_aliases(self, loop: Loop, handed: set[str],
+                                 partial: dict[str, set[attribute_paths.Path]] | None = None) -> set[str]:
         """Names changed in place in the loop, and those whose memory they may share: after
         `b = torch.as_tensor(arr)` (or `arr[0]`, `arr.T`, `for row in arr`), `b += 1` changes
         `arr` although the loop never names it; and the other way, after `F = feats.numpy()`,
         `feats.sub_(m)` (or `normalise_(feats)`: the `handed` names, given to calls) changes `F`."""
-        changed = {n for node in self.walk(loop.node.body) for n in mutated_names(node)}
+        changed: set[str] = set()
+        for node in self.walk(loop.node.body):
+            path = attribute_paths.store_path(node) if partial is not None else None
+            for n in mutated_names(node):
+                if path is not None and path[0] == n:
+                    partial.setdefault(n, set()).add(path[1])  # type: ignore[union-attr]
+                else:
+                    changed.add(n)
         views = self._views_of(loop.function)
-        seen, work = set(changed), list(changed)
+        # What shares an object with a changed one (an alias, a view, the list a loop target comes
+        # from) changes as a whole, or only in its `.grad`s when that is all that changed.
+        seen = set(changed)
+        work = [(n, True) for n in changed] + [(n, paths != {attribute_paths.GRAD}) for n, paths in (partial or {}).items()]
         while work:
-            name = work.pop()
+            name, whole = work.pop()
+            reached: set[str] = set()
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                for source in self.shared_roots(value) - seen if value is not None else ():
-                    seen.add(source)
-                    work.append(source)
-            for view in views.get(name, set()) - seen:
-                seen.add(view)
-                work.append(view)
+                reached |= self.shared_roots(value) if value is not None else set()
+            reached |= views.get(name, set())
+            for other in reached - seen:
+                if whole:
+                    seen.add(other)
+                    work.append((other, True))
+                elif attribute_paths.GRAD not in partial.setdefault(other, set()):  # type: ignore[union-attr]
+                    partial[other].add(attribute_paths.GRAD)  # type: ignore[index]
+                    work.append((other, False))
         work = list(handed - seen)
         while work:
             for view in views.get(work.pop(), set()) - seen - handed:
@@ -927,7 +977,10 @@ class Facts:
         return isinstance(func, cst.Attribute) and self.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY) \
             and func.attr.value not in SHARING_METHODS and not is_inplace_method(func.attr.value)
 
-    def _note_mutations(self, call: cst.Call, out: set[str], attribute_owners: bool = True) -> None:
+    def _note_mutations(self, call: cst.Call, out: set[str], attribute_owners: bool = True,
+                        partial: dict[str, set[attribute_paths.Path]] | None = None) -> None:
+        """With `partial`: what a `backward()` changes in the objects its loss was built from (their
+        `.grad`s), and an attribute holding a constant handed to a call, are noted there."""
         func = call.func
         if isinstance(func, cst.Attribute):
             root = root_name(func.value)
@@ -936,7 +989,18 @@ class Facts:
                     and self.kind(func) is not Kind.MODULE:
                 out.add(root)
                 made = self._made_from(func.value) if method not in _OWN_FLAG_METHODS else None
-                if made is not None:
+                if made is not None and partial is not None and method == "backward":
+                    for name in self._built_from(made) - {root}:
+                        partial.setdefault(name, set()).add(attribute_paths.GRAD)
+                elif made is not None and partial is not None:
+                    # `SGD(params, lr=args.lr)` holds the value of `args.lr`, not `args`
+                    handed = attribute_paths.attribute_arguments(self, made)
+                    built = self._built_from(made, frozenset(handed))
+                    out |= built
+                    for name, paths in handed.items():
+                        if name not in built and not self._imported(name):
+                            partial.setdefault(name, set()).update(paths)
+                elif made is not None:
                     out |= self._built_from(made)
         if self._leaves_arguments(call):
             return
@@ -944,7 +1008,10 @@ class Facts:
             and not (isinstance(call.func, (cst.Name, cst.Attribute)) and self._function_at(call.func) is not None)
         for arg in call.args:
             root = root_name(arg.value)
-            if root is not None and not isinstance(arg.value, cst.Call) \
+            path = attribute_paths.chain_path(arg.value) if partial is not None else None
+            if path is not None and not arg.star and attribute_paths.immutable_path(self, *path):
+                partial.setdefault(path[0], set()).add(path[1])  # type: ignore[union-attr]
+            elif root is not None and not isinstance(arg.value, cst.Call) \
                     and not (unseen and self._plain_attribute(arg.value)):
                 out.add(root)
 
@@ -1017,14 +1084,14 @@ class Facts:
             return True
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
 
-    def _built_from(self, made: cst.BaseExpression) -> set[str]:
+    def _built_from(self, made: cst.BaseExpression, skip: frozenset[str] = frozenset()) -> set[str]:
         """The names an object was built from, and the objects those names hold references to:
         `SGD(groups)` with `groups = [{"params": [w]}]` and `w = model.weight` reaches `w` and
         `model` (a step of that optimizer changes them all). Values computed from a name
-        (`xb = x @ w`) hold no reference to it and are not followed."""
+        (`xb = x @ w`) hold no reference to it and are not followed; nor are the names in `skip`."""
         out: set[str] = set()
         scope = self.enclosing_function(made)
-        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made)]
+        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made) - skip]
         while work:
             name, depth, scope = work.pop()
             if name in out or self._imported(name) or self._holds_constant(name):
@@ -1146,8 +1213,11 @@ class Facts:
         if loop is None:
             return False
         varying = self.varying_names(expr, loop) - given
-        if self.names_read(expr) & varying:
-            return False
+        blocked = self.names_read(expr) & varying
+        if blocked:
+            paths = attribute_paths.varying_paths(self, expr, loop)
+            if any(n not in paths or not attribute_paths.reads_clear(self, expr, n, paths[n]) for n in blocked):
+                return False
         return all(self._call_is_pure(call, varying) for call in self.calls_in(expr))
 
     def hoist_loop(self, expr: cst.CSTNode) -> Loop | None:
