@@ -69,13 +69,8 @@ def attribute_arguments(facts: Facts, made: cst.BaseExpression) -> dict[str, set
             direct.add(id(arg.value))
     for node in facts.walk(made):
         if isinstance(node, cst.Name) and node.value in out:
-            parent = facts.parent(node)
-            if isinstance(parent, cst.Attribute) and parent.attr is node:
-                continue
-            top: cst.CSTNode = node
-            while isinstance(facts.parent(top), cst.Attribute) and facts.parent(top).value is top:
-                top = facts.parent(top)
-            if id(top) not in direct:
+            top = _chain_top(facts, node)
+            if top is not None and id(top) not in direct:
                 out.pop(node.value)  # also read another way: `Adam(args.model.parameters())`
     return out
 
@@ -275,6 +270,18 @@ def varying_paths(facts: Facts, node: cst.CSTNode, loop: Loop) -> Mapping[str, f
     return out
 
 
+def _chain_top(facts: Facts, name: cst.Name) -> cst.CSTNode | None:
+    """The outermost attribute read starting at `name` (`args.model.lr` for `args`), or `name`
+    itself; None where `name` is an attribute's own name (the `lr` of `x.lr`), not a variable."""
+    parent = facts.parent(name)
+    if isinstance(parent, cst.Attribute) and parent.attr is name:
+        return None
+    top: cst.CSTNode = name
+    while isinstance(facts.parent(top), cst.Attribute) and facts.parent(top).value is top:
+        top = facts.parent(top)
+    return top
+
+
 def reads_clear(facts: Facts, expr: cst.CSTNode, name: str, changed: frozenset[Path]) -> bool:
     """Every read of `name` in `expr` is an attribute path none of `changed` touches, whose value
     goes straight to arithmetic, an index or a torch / NumPy / math / builtin call (values read,
@@ -283,12 +290,9 @@ def reads_clear(facts: Facts, expr: cst.CSTNode, name: str, changed: frozenset[P
     for node in facts.walk(expr):
         if not isinstance(node, cst.Name) or node.value != name:
             continue
-        parent = facts.parent(node)
-        if isinstance(parent, cst.Attribute) and parent.attr is node:
+        top = _chain_top(facts, node)
+        if top is None:
             continue
-        top: cst.CSTNode = node
-        while isinstance(facts.parent(top), cst.Attribute) and facts.parent(top).value is top:
-            top = facts.parent(top)
         found_path = chain_path(top) if isinstance(top, cst.Attribute) else None
         if found_path is None:
             return False
