@@ -421,12 +421,21 @@ def run_batch_in_subprocess(targets: Sequence[Path], times: int = 1, timeout: fl
     return [Run(False, [], error, seconds)]
 
 
-def run_all(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S, batch: int = 12) -> list[Run]:
-    """Run every target, `batch` programs per child process, two processes at a time."""
-    chunks = [list(targets[i : i + batch]) for i in range(0, len(targets), batch)]
+def run_all(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S, batch: int = 40,
+            together: int = 1) -> list[Run]:
+    """Run every target, about `batch` programs per child process (each child pays a torch
+    import, ~2 s of CPU), two processes at a time. A child takes every n-th group of
+    `together` consecutive targets (a program and its rewrite run side by side), so the long
+    programs that sort together (one author's set) are spread over the children."""
+    groups = [list(range(i, min(i + together, len(targets)))) for i in range(0, len(targets), together)]
+    n = max(1, -(-len(targets) // batch))
+    chunks = [[i for group in groups[k::n] for i in group] for k in range(n)]
+    runs: dict[int, Run] = {}
     with ThreadPoolExecutor(max_workers=2) as pool:
-        runs = pool.map(lambda chunk: run_batch_in_subprocess(chunk, times, timeout), chunks)
-        return [run for chunk_runs in runs for run in chunk_runs]
+        done = pool.map(lambda chunk: run_batch_in_subprocess([targets[i] for i in chunk], times, timeout), chunks)
+        for chunk, chunk_runs in zip(chunks, done):
+            runs.update(zip(chunk, chunk_runs))
+    return [runs[i] for i in range(len(targets))]
 
 
 # --- rewrites -----------------------------------------------------------------------------

@@ -5,6 +5,12 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import pytest  # noqa: E402
 
+from paef_jupyter.static.types import JediOracle  # noqa: E402
+
+# The suite analyses every rule fixture and corpus program several ways (one rule, all rules,
+# rewritten, re-checked); the same source asks jedi the same questions each time.
+JediOracle.share_answers()
+
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus"
 
 
@@ -15,3 +21,12 @@ def corpus_rewrites(tmp_path_factory: pytest.TempPathFactory) -> dict:
     from corpus_rewrites import corpus_programs, rewrite_corpus
 
     return rewrite_corpus(corpus_programs(CORPUS), tmp_path_factory.mktemp("corpus-rewrites"))
+
+
+@pytest.fixture(scope="session")
+def rule_fixture_rewrites() -> dict:
+    """Every rule fixture rewritten by all rules (path -> `fixture_rewrites.FixtureRewrite`)."""
+    from fixture_rewrites import rewrite_fixtures
+    from rule_fixtures import FIXTURES
+
+    return rewrite_fixtures(sorted(FIXTURES.glob("*/*.py")))

@@ -62,8 +62,10 @@ def rewrite_program(program: str, out: str) -> tuple[str, list[tuple[str, str]],
     `out` only when a rewrite applied. Files to run are the runnable `.py` files of a program
     whose rewrite changed something.
     """
+    from paef_jupyter.static.types import JediOracle
     from paef_jupyter.units import read_units
 
+    JediOracle.share_answers()  # this child analyses each file several ways (see conftest)
     source, target = Path(program), Path(out)
     if source.is_dir():
         before, after = target / "before", target / "after"
@@ -102,7 +104,7 @@ def rewrite_corpus(programs: list[Path], out: Path) -> dict[str, CorpusRewrite]:
         rewritten = list(pool.map(rewrite_program, map(str, programs), [str(out / p.name) for p in programs]))
     pairs = [(p.name, Path(b), Path(a)) for p, (_, runs, _) in zip(programs, rewritten) for b, a in runs]
     flat = [path for _, before, after in pairs for path in (before, after)]
-    runs = iter(score_corpus.run_all(flat, timeout=120))
+    runs = iter(score_corpus.run_all(flat, timeout=120, together=2))
     problems = {p.name: why for p, (why, _, _) in zip(programs, rewritten)}
     for name, before, after in pairs:
         old, new = next(runs), next(runs)

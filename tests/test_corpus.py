@@ -160,3 +160,19 @@ def test_a_batch_that_dies_is_rerun_one_program_at_a_time(tmp_path):
     ok, dies = sc.run_batch_in_subprocess([tmp_path / "ok.py", tmp_path / "dies.py"], timeout=120)
     assert ok.ok and ok.outputs == ["fine\n"]
     assert not dies.ok and dies.error.startswith("exit 7")
+
+
+def test_run_all_spreads_groups_over_children_and_keeps_the_order(tmp_path):
+    """Each child takes every n-th group (long programs that sort together are spread out); a
+    program and its rewrite (`together=2`) share a child, in order; results come back in order."""
+    targets = []
+    for i in range(7):
+        path = tmp_path / f"p{i}.py"
+        path.write_text(f"import os\nprint({i}, os.getppid(), os.getpid())\n")
+        targets.append(path)
+    runs = sc.run_all(targets, batch=3, together=2)  # 3 children: groups (0 1, 6), (2 3), (4 5)
+    printed = [r.outputs[0].split() for r in runs]
+    assert [int(p[0]) for p in printed] == list(range(7))
+    child = [p[2] for p in printed]
+    assert child[0] == child[1] and child[2] == child[3] and child[4] == child[5]
+    assert len(set(child)) == 3 and child[0] == child[6] and child[0] != child[2] != child[4]

@@ -3,7 +3,15 @@ keep their own parse trees: a unit's types do not depend on which unit jedi read
 
 from __future__ import annotations
 
+import pytest
+
 from paef_jupyter.static.types import JediOracle
+
+
+@pytest.fixture(autouse=True)
+def _jedi_asked_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite shares jedi's answers across analyses (conftest): here jedi itself is tested."""
+    monkeypatch.setattr(JediOracle, "_shared", None)
 
 TRAIN = """import torch
 from model import Decoder

@@ -18,6 +18,7 @@ from paef_jupyter.fix.apply import check_compiles
 from paef_jupyter.model import CellRef, Edit, Finding, Fix, Report, Severity, SourceUnit
 from paef_jupyter.units import read_units
 from corpus_rewrites import CorpusRewrite, corpus_programs, rewrite_all
+from fixture_rewrites import FixtureRewrite
 from rule_fixtures import FIXTURES, assert_same, run_fixture
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -166,15 +167,18 @@ def test_card_says_which_kind_of_fix_it_is() -> None:
 
 # --- the property: every rewrite in the repository compiles and keeps the results -----------
 
-RULE_FIXTURES = sorted(FIXTURES.glob("*/*.py"))
+RULE_FIXTURES = sorted(FIXTURES.glob("*/*.py"))  # as `rule_fixture_rewrites` reads them
 DEMOS = sorted((ROOT / "demo_notebooks").glob("*.ipynb"))
 CORPUS = ROOT / "benchmarks" / "corpus"
 
 
+@pytest.mark.timeout(1800)  # the first case's set-up rewrites every fixture (minutes on a busy box)
 @pytest.mark.parametrize("path", RULE_FIXTURES, ids=[f"{p.parent.name}/{p.name}" for p in RULE_FIXTURES])
-def test_every_rule_fixture_rewrites_to_code_that_compiles_and_keeps_its_result(path: Path) -> None:
+def test_every_rule_fixture_rewrites_to_code_that_compiles_and_keeps_its_result(
+        path: Path, rule_fixture_rewrites: dict[Path, FixtureRewrite]) -> None:
+    done = rule_fixture_rewrites[path]
+    assert not done.error, done.error
     text = path.read_text()
-    [done] = rewrite_all([SourceUnit(CellRef(str(path)), text)])
     if done.applied and "result" in text:
         assert_same(run_fixture(text, str(path)), run_fixture(done.text, f"{path} (rewritten)"))
 
