@@ -59,7 +59,7 @@ class CpuThenMove(Rule):
 
     def visit_Call(self, node: cst.Call) -> None:
         loop = self.facts.iteration_loop(node)
-        if loop is not None and rarely_runs(self.facts, node, loop):
+        if loop is not None and rarely_runs(self.facts, node, loop, every_few_count=True):
             return  # `if step % 1000 == 0: z = torch.randn(n, nz).cuda()`: not once per iteration
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
