@@ -21,6 +21,10 @@ _PLACEHOLDER_RE = re.compile(r"__paef_masked_(\d+)__")
 _ASSIGNED_ESCAPE = re.compile(r"^(\s*[\w.\[\], ]+?\s*=\s*)([%!].*)$")
 _LINE_ESCAPE = re.compile(r"^(\s*)([%!?].*)$")
 _HELP_SUFFIX = re.compile(r"^(\s*)([\w.]+\?\??)\s*$")
+# IPython's automagic: a line magic written without `%` (`cd drive/My Drive/project` in Colab,
+# `pip install x`). Masked only where the line is not Python by itself (`time = 5` is).
+_AUTOMAGIC = re.compile(r"^(\s*)((?:cd|pwd|ls|ll|pip|conda|env|mkdir|cat|rm|cp|mv|load_ext|reload_ext|matplotlib|run"
+                        r"|time|timeit|who|whos|history|lsmagic)(?:\s.*)?)$")
 
 
 @dataclass(frozen=True)
@@ -64,8 +68,8 @@ def mask(text: str) -> MaskedSource:
         if m and not line.lstrip().startswith("#"):
             out.append(m.group(1) + hide(m.group(2)))
             continue
-        m = _HELP_SUFFIX.match(line)
-        if m:
+        m = _HELP_SUFFIX.match(line) or _AUTOMAGIC.match(line)
+        if m and not (m.re is _AUTOMAGIC and _parses(line.strip())):
             out.append(m.group(1) + hide(m.group(2)))
             continue
         out.append(line)

@@ -1270,3 +1270,89 @@ def test_a_call_a_later_cell_binds_by_a_loop_target_or_on_the_instance_refuses_t
     for first, later, automatic in cases:
         found = analyze(_cells(first, later, "print('done')\n"), rules=["redundant-tensor"]).findings
         assert sum(bool(f.fix and f.fix.automatic) for f in found) == automatic, later
+
+
+BPR_DATA = '''\
+import numpy as np
+import torch
+
+
+class Sampler:
+    def __init__(self, n_user=6, m_item=9):
+        self.n_user, self.m_item = n_user, m_item
+
+    def evaluate(self, model, device):
+        auc = []
+        for user_id in range(self.n_user):
+            users = torch.full((4,), user_id).to(device)
+            items = torch.arange(4).to(device)
+            scores = model(users, items).numpy()
+            auc.append(float((scores[0] > scores[1:]).mean()))
+        return np.mean(auc)
+'''
+
+BPR_MAIN = '''\
+import torch
+from torch import nn
+from data import Sampler
+
+
+class MF(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.u, self.i = nn.Embedding(6, 4), nn.Embedding(9, 4)
+
+    def forward(self, users, items):
+        return (self.u(users) * self.i(items)).sum(-1)
+
+
+device = "cpu"
+dl, model = Sampler(), MF()
+opt = torch.optim.Adam(model.parameters(), lr=0.01)
+{first}
+for epoch in range(2):
+    model.train()
+    loss = -model(torch.arange(6), torch.arange(6)).sigmoid().log().mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+{per_epoch}
+'''
+
+UNDER = "with torch.no_grad():\n{pad}    model.eval()\n{pad}    auc = dl.evaluate(model, device)\n{pad}print(auc)"
+BARE = "model.eval()\n{pad}auc = dl.evaluate(model, device)\n{pad}print(auc)"
+
+
+def test_an_evaluation_loop_of_another_module_its_callers_run_under_no_grad_is_not_reported(tmp_path: Path) -> None:
+    """BPR-MF's `dl.evaluate(model, device)` (a local module's loop) called before training and
+    once per epoch, each call under `with torch.no_grad():`: no graph is recorded, nothing to wrap
+    (it was reported, and offered as automatic, in the module's file)."""
+    write(tmp_path, {"data.py": BPR_DATA, "main.py": BPR_MAIN.format(
+        first=UNDER.format(pad=""), per_epoch="    " + UNDER.format(pad="    "))})
+    assert scan(tmp_path / "main.py", "eval-without-no-grad") == []
+
+
+def test_an_evaluation_loop_of_another_module_one_caller_runs_with_grad_is_reported(tmp_path: Path) -> None:
+    """Near misses: the per-epoch call, or only the call before training, made without no_grad:
+    that call records a graph, so the module's loop is still reported."""
+    for first, per_epoch in ((UNDER.format(pad=""), "    " + BARE.format(pad="    ")),
+                             (BARE.format(pad=""), "    " + UNDER.format(pad="    "))):
+        write(tmp_path, {"data.py": BPR_DATA, "main.py": BPR_MAIN.format(first=first, per_epoch=per_epoch)})
+        found = scan(tmp_path / "main.py", "eval-without-no-grad")
+        assert [(Path(f["path"]).name, f["line"]) for f in found] == [("data.py", 11)], (first, per_epoch)
+
+
+EVALUATE_CELL = ("def evaluate(net, data):\n    net.eval()\n    out = []\n    for x in data:\n"
+                 "        out.append(net(x).sum().item())\n    return out\n")
+
+
+def test_an_evaluation_loop_of_an_earlier_cell_called_under_no_grad_is_not_reported() -> None:
+    """The same in a notebook: `evaluate` defined in one cell, called per epoch in a later cell
+    under `with torch.no_grad():` (it was offered an automatic wrap in its own cell); a call
+    without no_grad in the later cell is still reported there."""
+    setup = "import torch\nnet = torch.nn.Linear(4, 2)\ndata = [torch.randn(3, 4) for _ in range(2)]\n"
+    under = "for epoch in range(2):\n    with torch.no_grad():\n        print(evaluate(net, data))\n"
+    bare = "for epoch in range(2):\n    print(evaluate(net, data))\n"
+    assert analyze(_cells(setup, EVALUATE_CELL, under), rules=["eval-without-no-grad"]).findings == ()
+    found = analyze(_cells(setup, EVALUATE_CELL, under, bare), rules=["eval-without-no-grad"]).findings
+    assert [(f.ref.cell, f.line) for f in found] == [(1, 4)]

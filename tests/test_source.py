@@ -63,3 +63,15 @@ def test_indented_cell_gets_its_findings() -> None:
     assert [f.rule for f in analyze_source(textwrap.dedent(cell)).findings] == ["cpu-then-move"]
     report = analyze_source(cell)
     assert not report.errors and [(f.rule, f.line) for f in report.findings] == [("cpu-then-move", 4)]
+
+
+def test_automagic_lines_are_masked_where_they_are_not_python() -> None:
+    """Colab's `cd drive/My Drive/project` and `pip install x` (line magics without `%`, which
+    IPython's automagic runs) are masked; `time = 5`, `ls` and `cd(path)` are Python and stay."""
+    text = "import os\ncd drive/My Drive/BERT-pytorch\npip install tqdm\nfor d in dirs:\n    cd {d}\ntime = 5\nls\ncd(time)\n"
+    masked = mask(text)
+    lines = masked.text.split("\n")
+    assert syntax_error(masked.text) is None
+    assert [i for i, line in enumerate(lines) if "__paef_masked_" in line] == [1, 2, 4]
+    assert lines[4].startswith("    __paef_masked_") and lines[5:8] == ["time = 5", "ls", "cd(time)"]
+    assert masked.unmask(masked.text) == text

@@ -2465,6 +2465,10 @@ class _Training:
         made = self._constructor(receiver)
         if made is not None and made.startswith(_NON_TRAINING_LIBRARIES) and not made.startswith(_TRAINING_QUALIFIED):
             return False
+        if method in ("update", "reset") and _meter_class(self.facts, receiver):
+            # `losses.update(loss.item(), n)` of an `AverageMeter()`: a running average, shown to
+            # train nothing; unseen code all the same (it may keep a tensor it is given)
+            return self.unseen
         if any(w in method.lower() for w in _TRAINING_WORDS):
             return True
         if method in _safe_unknown_methods():
@@ -2506,6 +2510,15 @@ class _Training:
     def _constructor(self, expr: cst.BaseExpression) -> str | None:
         value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
         return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+
+
+def _meter_class(facts: Facts, receiver: cst.BaseExpression) -> bool:
+    """`losses = AverageMeter()` (`ProgressMeter`, `RunningAverager`): an object made by a class
+    named for keeping running statistics, the ImageNet example's helper that public training
+    scripts import from a `utils` module the analysis may not see; its `update` adds a number."""
+    value = facts.value_of(receiver) if isinstance(receiver, cst.Name) else None
+    name = _called_name(value.func) if isinstance(value, cst.Call) else None
+    return name is not None and name.endswith(("Meter", "Averager"))
 
 
 def _called_name(func: cst.BaseExpression) -> str | None:

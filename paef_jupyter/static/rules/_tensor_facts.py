@@ -984,20 +984,27 @@ def caught_in_loop(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> b
     return False
 
 
-def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop) -> bool:
+def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop, every_few_count: bool = False) -> bool:
     """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say), or in a
     statement after which its block always leaves `loop` (`shard = make(x); break`): it runs at
-    most once per run of the loop, so nothing is repeated per iteration."""
+    most once per run of the loop, so nothing is repeated per iteration. With `every_few_count`,
+    a test `% k` by a literal below 10 (TD3's `if t % 2 == 0:` policy update) is not rare: it
+    runs on every k-th iteration, a share of the steps that still pays the cost each time."""
     for anc in facts.ancestors(node):
         if anc is loop.node:
             return False
         if isinstance(anc, cst.If) and any(
-            isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo) for n in facts.walk(anc.test)
+            isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo)
+            and not (every_few_count and _small_literal(n.right)) for n in facts.walk(anc.test)
         ):
             return True
         if isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)) and _leaves_after(facts, anc, loop):
             return True
     return False
+
+
+def _small_literal(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Integer) and expr.evaluated_value < 10
 
 
 def _leaves_after(facts: Facts, stmt: cst.CSTNode, loop: Loop) -> bool:

@@ -13,7 +13,7 @@ from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._support import step_function
-from ._tensor_facts import invariant, program_methods
+from ._tensor_facts import invariant, program_methods, rarely_runs
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
@@ -58,6 +58,9 @@ class CpuThenMove(Rule):
         self._sites = FactorySites(self.facts)
 
     def visit_Call(self, node: cst.Call) -> None:
+        loop = self.facts.iteration_loop(node)
+        if loop is not None and rarely_runs(self.facts, node, loop, every_few_count=True):
+            return  # `if step % 1000 == 0: z = torch.randn(n, nz).cuda()`: not once per iteration
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             self._through_wrapper(node)

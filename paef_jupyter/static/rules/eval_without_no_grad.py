@@ -328,13 +328,19 @@ class EvalWithoutNoGrad(Rule):
     # --- does the loop need autograd? ------------------------------------------------------
 
     def _called_without_grad(self, loop: Loop) -> bool:
-        """The loop's function is only ever called under `no_grad` (`with torch.no_grad(): evaluate()`)."""
+        """The loop's function is only ever called under `no_grad` (`with torch.no_grad(): evaluate()`),
+        in this unit and in every other unit seen calling it (a script's `with torch.no_grad():
+        auc = dl.evaluate(model, device)` for a local module's `evaluate`): every call there counts,
+        inside loops or not."""
         if loop.function is None:
             return False
         name = loop.function.name.value
-        sites = [c for c in self.facts.calls_in(self.facts.module)
+        sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module)
                  if isinstance(c.func, (cst.Name, cst.Attribute)) and (c.func.value if isinstance(c.func, cst.Name) else c.func.attr.value) == name]
-        return bool(sites) and all(grad_disabled(self.facts, c) for c in sites)
+        callers = {id(owner): owner for owner, _ in self.facts.per_iteration_call_sites(loop.function) if owner is not self.facts}
+        for owner in callers.values():
+            sites += [(owner, c) for c in owner.calls_in(owner.module) if loop.function in owner._callees(c)]
+        return bool(sites) and all(grad_disabled(owner, c) for owner, c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:
         return _turns_grad_off(self.facts, loop.node.body) or self._callee_turns_grad_off(loop) \
