@@ -861,7 +861,7 @@ class Facts:
                     partial.setdefault(n, set()).add(path[1])  # type: ignore[union-attr]
                 else:
                     changed.add(n)
-            changed |= self._written_through_call(node)
+            changed |= self.written_through_call(node)
         views = self._views_of(loop.function)
         # What shares an object with a changed one (an alias, a view, the list a loop target comes
         # from) changes as a whole, or only in its `.grad`s when that is all that changed.
@@ -888,7 +888,7 @@ class Facts:
                 work.append(view)
         return seen
 
-    def _written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
+    def written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
         """Names changed in place through a call's result that shares their memory:
         `torch.split(b, 2)[0].mul_(2)`, `from_dlpack(b).add_(1)`, `torch.frombuffer(b.numpy())[0] = 1`
         (`mutated_names` stops at the call and names its module)."""

@@ -569,7 +569,7 @@ def _build_index(facts: Facts) -> _Index:
     for node in facts.walk(facts.module):
         if isinstance(node, cst.Name):
             index.names.setdefault(node.value, []).append(node)
-        for name in mutated_names(node):
+        for name in {*mutated_names(node), *facts.written_through_call(node)}:
             index.mutations.setdefault(name, []).append(node)
         if isinstance(node, cst.Call):
             for changed in _library_changed_names(facts, node):
