@@ -1313,8 +1313,9 @@ def _called_owner_read(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bo
     """`expr` reads an attribute of an object (`sn.weight`, through the names it reads) that the
     loop calls as a function (`sn(x)`) and whose type is not a plain one: calling it may run hooks
     that rebind its attributes (pruning, spectral or weight norm, parametrizations)."""
-    called = {c.func.value for c in facts.calls_in(loop.node) if isinstance(c.func, cst.Name)
-              and c.func.value not in facts.functions and facts.kind(c.func) not in _PLAIN_KINDS}
+    unit = loop.facts
+    called = {c.func.value for c in unit.calls_in(loop.node) if isinstance(c.func, cst.Name)
+              and c.func.value not in unit.functions and unit.kind(c.func) not in _PLAIN_KINDS}
     if not called:
         return False
     for node in facts.walk(expr):
@@ -1614,13 +1615,14 @@ def changed_unseen(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     function the loop iterates (it runs between iterations), or what `changed_by_callees` finds
     (a helper, a method replaced by assignment, a later cell, code reaching `__main__`)."""
     names = set(names_read(expr)) - locally_bound(facts, expr)
-    if not names or not facts.calls_in(loop.node) and not _iterates_generator(facts, loop):
+    unit = loop.facts  # (a helper's expression may be asked about its caller's loop)
+    if not names or not unit.calls_in(loop.node) and not _iterates_generator(unit, loop):
         return False
-    if changed_by_callees(facts, loop.node, names):
+    if changed_by_callees(unit, loop.node, names):
         return True
-    if names & _bound_writers(facts):
+    if names & _bound_writers(unit):
         return True
-    bodies = [*_implicit_code(facts), *_iterated_generators(facts, loop)]
+    bodies = [*_implicit_code(unit), *_iterated_generators(unit, loop)]
     seen: set[cst.CSTNode] = set()
     while bodies:
         owner, body, own = bodies.pop()
