@@ -610,7 +610,14 @@ def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpr
                 if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    return [positional[0]] if inplace or is_inplace_method(qualified.rsplit(".", 1)[-1]) else []
+    return [positional[0]] if inplace or is_inplace_method(_op_name(qualified)) else []
+
+
+def _op_name(qualified: str) -> str:
+    """The function's own name: the last part, or for an operator overload of `torch.ops` the
+    operator's (`add_` of `torch.ops.aten.add_.Tensor`, which is in place like `torch.ops.aten.add_`)."""
+    parts = qualified.split(".")
+    return parts[3] if parts[:2] == ["torch", "ops"] and len(parts) > 4 else parts[-1]
 
 
 def _library_changed_names(facts: Facts, call: cst.Call) -> list[str]:
