@@ -1707,15 +1707,22 @@ def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
     (`globals()["step"] = ...`): code this check does not follow. (A later `def` of the name, and
     a later class's method of the called method's name, are followed by `_callee_bodies`.)"""
     func = call.func
-    if not isinstance(func, cst.Name) or facts.enclosing_function(call) is None:
-        return False
+    caller = facts.enclosing_function(call)
+    if not isinstance(func, cst.Name) or caller is None or func.value in _own_locals(caller) | _params(caller):
+        return False  # (a parameter or local of the caller, `model(xb)` in `validate(model, dl)`: not a global)
     name = func.value
     for later in facts.later:
         if any((later.qualified_name(c.func) or "") in NAMESPACE_READERS for c in later.calls_in(later.module)):
             return True
-        if name in later.names_written(later.module) and name not in later.functions:
+        if name in _bound_at_top(later) and name not in later.functions:
             return True  # assigned, a `for` target, `:=`, `with ... as`, imported, `del`eted
     return False
+
+
+def _bound_at_top(unit: Facts) -> set[str]:
+    """Names a cell binds at its top level (not those it only changes in place, `net.load_state_dict(...)`)."""
+    return {n.value for n in unit.walk(unit.module) if isinstance(n, cst.Name) and is_binding(unit, n)
+            and unit.enclosing_function(n) is None}
 
 
 # Calls that make a callable out of a function: bound to an instance, with arguments fixed.
