@@ -1678,8 +1678,8 @@ def _bound_writers(facts: Facts) -> frozenset[str]:
             index.bound_writers = frozenset(
                 root for node in unit.walk(unit.module)
                 if isinstance(node, cst.Attribute) and is_inplace_method(node.attr.value)
-                and not (isinstance(unit.parent(node), cst.Call) and unit.parent(node).func is node)
-                and (root := root_name(node.value)) is not None)
+                and not isinstance(unit.parent(node), (cst.Call, cst.Attribute))  # called, or `np.add.at`
+                and (root := root_name(node.value)) is not None and root not in unit.aliases)
         out |= index.bound_writers
     return frozenset(out)
 
