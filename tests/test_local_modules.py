@@ -1356,3 +1356,20 @@ def test_an_evaluation_loop_of_an_earlier_cell_called_under_no_grad_is_not_repor
     assert analyze(_cells(setup, EVALUATE_CELL, under), rules=["eval-without-no-grad"]).findings == ()
     found = analyze(_cells(setup, EVALUATE_CELL, under, bare), rules=["eval-without-no-grad"]).findings
     assert [(f.ref.cell, f.line) for f in found] == [(1, 4)]
+
+
+def test_a_later_cell_changing_an_object_or_a_callers_parameter_rebinds_no_helper() -> None:
+    """Red team 13's read check follows red team 12's later-cell rule: a later cell that only
+    changes an object in place (`target.load_state_dict(...)`), or binds a global named like a
+    helper's parameter (`model` of `run(model)`), does not rebind what the helper calls: the
+    helper's constant is still hoisted. Binding the called global itself (`scale = ...`) refuses."""
+    setup = "import torch\nnet = torch.nn.Linear(2, 2)\ntarget = torch.nn.Linear(2, 2)\n"
+    helper = ("def run(model):\n    out = []\n    for step in range(3):\n        w = torch.tensor([1.0, 2.0])\n"
+              "        model(torch.ones(2))\n        target(torch.ones(2))\n        out.append((w * scale()).tolist())\n"
+              "    return out\n"
+              "def scale():\n    return 2.0\n")
+    for later, hoisted in (("target.load_state_dict(net.state_dict())\nmodel = net\nrun(net)\n", True),
+                           ("scale = lambda: 3.0\nrun(net)\n", False)):
+        found = [f for f in analyze(_cells(setup, helper, later), rules=["redundant-tensor"]).findings
+                 if f.fix and f.fix.automatic]
+        assert (len(found) == 1) is hoisted, later

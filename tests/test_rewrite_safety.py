@@ -229,3 +229,20 @@ def test_a_hoist_for_review_names_every_hazard_not_the_first() -> None:
     found = [f for f in api.analyze_source(source, rules=["redundant-tensor"]).findings if f.line == 6]
     assert len(found) == 1 and found[0].fix is not None and found[0].fix.needs_review
     assert "same tensor object" in found[0].fix.review and "missing device" in found[0].fix.review
+
+
+def test_transformer_encoder_review_names_padded_positions() -> None:
+    """Red team 13: under no_grad in eval mode a `TransformerEncoder` given a padding mask runs on
+    a nested tensor and returns zeros at the padded positions (the autograd path returns numbers
+    there): the review must say so, not only "the last bits". A model of attention layers alone
+    keeps the last-bits reason."""
+    head = ("import torch\nfrom torch import nn\n"
+            "layer = nn.TransformerEncoderLayer(8, 2, 16, 0.0, batch_first=True)\n")
+    loop = ("model.eval()\nmask = torch.zeros(2, 4, dtype=torch.bool)\nouts = []\n"
+            "for x in [torch.randn(2, 4, 8) for _ in range(2)]:\n    outs.append(float(model(x).sum()))\n")
+    for model, padded in (("model = nn.TransformerEncoder(layer, 2)\n", True),
+                          ("model = nn.MultiheadAttention(8, 2, batch_first=True)\n", False)):
+        found = api.analyze_source(head + model + loop, rules=["eval-without-no-grad"]).findings
+        assert len(found) == 1 and found[0].fix is not None and found[0].fix.needs_review, model
+        assert "last bits" in found[0].fix.review
+        assert ("zeros at the padded positions" in found[0].fix.review) is padded, found[0].fix.review

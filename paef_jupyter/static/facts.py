@@ -135,7 +135,7 @@ SHARING_METHODS = frozenset({
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = frozenset({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
-    "torch.select", "torch.t", "torch.transpose", "torch.permute", "torch.reshape", "torch.flatten",
+    "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
     "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
     "torch.split", "torch.chunk", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.ravel",
     "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.swapaxes", "numpy.moveaxis",
@@ -861,6 +861,7 @@ class Facts:
                     partial.setdefault(n, set()).add(path[1])  # type: ignore[union-attr]
                 else:
                     changed.add(n)
+            changed |= self.written_through_call(node)
         views = self._views_of(loop.function)
         # What shares an object with a changed one (an alias, a view, the list a loop target comes
         # from) changes as a whole, or only in its `.grad`s when that is all that changed.
@@ -886,6 +887,22 @@ class Facts:
                 seen.add(view)
                 work.append(view)
         return seen
+
+    def written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
+        """Names changed in place through a call's result that shares their memory:
+        `torch.split(b, 2)[0].mul_(2)`, `from_dlpack(b).add_(1)`, `torch.frombuffer(b.numpy())[0] = 1`
+        (`mutated_names` stops at the call and names its module)."""
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and is_inplace_method(node.func.attr.value):
+            target: cst.BaseExpression = node.func.value
+        elif isinstance(node, cst.AugAssign) or isinstance(node, cst.AssignTarget) \
+                and isinstance(node.target, (cst.Subscript, cst.Attribute)):
+            target = node.target
+        else:
+            return frozenset()
+        probe = target
+        while isinstance(probe, (cst.Attribute, cst.Subscript)):
+            probe = probe.value
+        return self.shared_roots(target) if isinstance(probe, cst.Call) else frozenset()
 
     def _shared_value(self, d: _Def, function: FunctionNode | None) -> cst.BaseExpression | None:
         """What a plain definition of `function`'s scope binds its name to (a for-loop's iterable)."""

@@ -120,6 +120,8 @@ def may_be_complex(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
     for node in facts.walk(expr):
         if isinstance(node, cst.Imaginary):
             return True
+        if isinstance(node, cst.Call) and _program_call(facts, node) and program_makes_complex(facts):
+            return True  # `model(x)` whose forward returns `torch.fft.rfft(...)`, a helper's return
         if isinstance(node, (cst.Attribute, cst.Name)) and not isinstance(facts.parent(node), cst.Attribute):
             qualified = facts.qualified_name(node) or ""
             if qualified in _COMPLEX_CALLS or qualified in _COMPLEX_DTYPES or qualified.startswith(("torch.fft.", "numpy.fft.")):
@@ -128,6 +130,46 @@ def may_be_complex(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             value = assigned_value(facts, node)
             if value is not None and value is not expr and may_be_complex(facts, value, depth + 1):
                 return True
+    return False
+
+
+_LIBRARY_PREFIXES = ("torch.", "numpy.", "builtins.", "math.", "operator.", "functools.", "itertools.")
+
+
+def _program_call(facts: Facts, call: cst.Call) -> bool:
+    """`call` runs code of the program (a function, a module's `forward`, an object's `__call__`)
+    rather than a library function or a tensor method of known dtype."""
+    func = call.func
+    if facts._callees(call) and isinstance(func, cst.Name):
+        return True
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return True
+    qualified = facts.qualified_name(func) or ""
+    if qualified.startswith(_LIBRARY_PREFIXES):
+        return False
+    if isinstance(func, cst.Attribute):  # `x.sum()`: a method of a tensor; `self.head(x)`: a module
+        return facts.kind(func.value) is not Kind.TENSOR and facts.kind(func) is Kind.MODULE
+    return facts.kind(func) not in (Kind.TENSOR, Kind.NUMBER)
+
+
+def program_makes_complex(facts: Facts) -> bool:
+    """Some function of the program (this unit, an earlier cell, a local module) makes a complex
+    tensor: what its callers get from it may be complex."""
+    for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts))):
+        index = unit_index(unit)
+        if index.complex_source is None:
+            index.complex_source = any(_complex_source(unit, n) for f in unit.functions.values() for n in unit.walk(f.body))
+        if index.complex_source:
+            return True
+    return False
+
+
+def _complex_source(unit: Facts, node: cst.CSTNode) -> bool:
+    if isinstance(node, cst.Imaginary):
+        return True
+    if isinstance(node, (cst.Attribute, cst.Name)) and not isinstance(unit.parent(node), cst.Attribute):
+        qualified = unit.qualified_name(node) or ""
+        return qualified in _COMPLEX_CALLS or qualified in _COMPLEX_DTYPES or qualified.startswith(("torch.fft.", "numpy.fft."))
     return False
 
 
@@ -507,6 +549,9 @@ class _Index:
     reads_main: bool | None = None  # `_reads_main`, once asked
     patch: str | None = None  # `_patch_in`, once asked
     handed_out: list | None = None  # `_handed_out_of`, once asked
+    implicit: list | None = None  # `_implicit_code_of`, once asked
+    complex_source: bool | None = None  # `program_makes_complex`, once asked
+    bound_writers: frozenset[str] | None = None  # `_bound_writers_of`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -524,7 +569,7 @@ def _build_index(facts: Facts) -> _Index:
     for node in facts.walk(facts.module):
         if isinstance(node, cst.Name):
             index.names.setdefault(node.value, []).append(node)
-        for name in mutated_names(node):
+        for name in {*mutated_names(node), *facts.written_through_call(node)}:
             index.mutations.setdefault(name, []).append(node)
         if isinstance(node, cst.Call):
             for changed in _library_changed_names(facts, node):
@@ -565,7 +610,14 @@ def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpr
                 if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    return [positional[0]] if inplace or is_inplace_method(qualified.rsplit(".", 1)[-1]) else []
+    return [positional[0]] if inplace or is_inplace_method(_op_name(qualified)) else []
+
+
+def _op_name(qualified: str) -> str:
+    """The function's own name: the last part, or for an operator overload of `torch.ops` the
+    operator's (`add_` of `torch.ops.aten.add_.Tensor`, which is in place like `torch.ops.aten.add_`)."""
+    parts = qualified.split(".")
+    return parts[3] if parts[:2] == ["torch", "ops"] and len(parts) > 4 else parts[-1]
 
 
 def _library_changed_names(facts: Facts, call: cst.Call) -> list[str]:
@@ -1091,7 +1143,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         if isinstance(anc, cst.Lambda):
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
-            or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop):
+            or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
+            or changed_unseen(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1253,7 +1306,11 @@ def reads_module_state(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -
 def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     """`expr` reads a module's tensors and the loop runs code that may change them: a module
     call (batch-norm statistics, buffers a forward updates), a method of a module or an
-    optimizer (`opt.step()`), a function of the program."""
+    optimizer (`opt.step()`), a function of the program. An object of unknown type whose
+    attribute `expr` reads and that the loop calls (`sn = spectral_norm(nn.Linear(3, 3))`, then
+    `sn(x)`: its pre-hook recomputes `sn.weight` each call) counts as a module."""
+    if _called_owner_read(facts, expr, loop):
+        return True
     if not reads_module_state(facts, expr):
         return False
     for call in facts.calls_in(loop.node):
@@ -1262,6 +1319,21 @@ def _module_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) ->
         if facts.kind(func) is Kind.MODULE or (receiver is not None and facts.kind(receiver) is Kind.MODULE) \
                 or isinstance(func, cst.Attribute) and func.attr.value in ("step", "load_state_dict") \
                 or facts._callees(call):
+            return True
+    return False
+
+
+def _called_owner_read(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads an attribute of an object (`sn.weight`, through the names it reads) that the
+    loop calls as a function (`sn(x)`) and whose type is not a plain one: calling it may run hooks
+    that rebind its attributes (pruning, spectral or weight norm, parametrizations)."""
+    unit = loop.facts
+    called = {c.func.value for c in unit.calls_in(loop.node) if isinstance(c.func, cst.Name)
+              and c.func.value not in unit.functions and unit.kind(c.func) not in _PLAIN_KINDS}
+    if not called:
+        return False
+    for node in facts.walk(expr):
+        if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value in called:
             return True
     return False
 
@@ -1548,6 +1620,93 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
     return False
 
 
+def changed_unseen(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """A name `expr` reads may be changed by code the loop runs without a call of it in sight:
+    code handed out as a value (`hooks = {"after": next_phase}` then `hooks["after"]()`, a lambda
+    kept in a dict, `functools.partial(cfg.__setitem__, "n")`), a method Python runs by itself (a
+    property's or descriptor's getter, `__getattr__`, `__setattr__`, `__next__`, an exception's
+    `__init__`, `__format__`: any special method of a program class), the body of a generator
+    function the loop iterates (it runs between iterations), or what `changed_by_callees` finds
+    (a helper, a method replaced by assignment, a later cell, code reaching `__main__`)."""
+    names = set(names_read(expr)) - locally_bound(facts, expr)
+    unit = loop.facts  # (a helper's expression may be asked about its caller's loop)
+    if not names or not unit.calls_in(loop.node) and not _iterates_generator(unit, loop):
+        return False
+    if changed_by_callees(unit, loop.node, names):
+        return True
+    if names & _bound_writers(unit):
+        return True
+    bodies = [*_implicit_code(unit), *_iterated_generators(unit, loop)]
+    seen: set[cst.CSTNode] = set()
+    while bodies:
+        owner, body, own = bodies.pop()
+        if body in seen:
+            continue
+        seen.add(body)
+        free = names - own
+        if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free):
+            return True
+        for call in owner.calls_in(body):
+            bodies.extend(_callee_bodies(owner, call))
+    return False
+
+
+def _implicit_code(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """(owner, body, own names) of the code of this unit and the earlier cells that runs without a
+    call naming it: special methods of the program's classes (`__getattr__`, `__next__`,
+    `__init__`, `__format__`...), decorated methods (properties, descriptors' owners), and lambdas
+    kept as values (in a dict, a list; not bound to a name, which `_callee_bodies` follows)."""
+    for unit in (facts, *facts.prior.units()):
+        index = unit_index(unit)
+        if index.implicit is None:
+            index.implicit = list(_implicit_code_of(unit))
+        yield from index.implicit
+
+
+def _implicit_code_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    for key, func in unit.functions.items():
+        name = func.name.value
+        if "." in key and (name.startswith("__") and name.endswith("__") or func.decorators):
+            yield unit, func.body, _own_locals(func) | _params(func)
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Lambda) and not isinstance(unit.parent(node), (cst.Assign, cst.Arg)):
+            params = node.params
+            yield unit, node.body, {p.name.value for p in (*params.posonly_params, *params.params,
+                                                         *params.kwonly_params)}
+
+
+def _bound_writers(facts: Facts) -> frozenset[str]:
+    """Names whose bound in-place method the program keeps as a value (`functools.partial(
+    cfg.__setitem__, "n")`, `push = rows.append`): whoever calls it later changes them."""
+    out: set[str] = set()
+    for unit in (facts, *facts.prior.units()):
+        index = unit_index(unit)
+        if index.bound_writers is None:
+            index.bound_writers = frozenset(
+                root for node in unit.walk(unit.module)
+                if isinstance(node, cst.Attribute) and is_inplace_method(node.attr.value)
+                and not isinstance(unit.parent(node), (cst.Call, cst.Attribute))  # called, or `np.add.at`
+                and (root := root_name(node.value)) is not None and root not in unit.aliases)
+        out |= index.bound_writers
+    return frozenset(out)
+
+
+def _iterates_generator(facts: Facts, loop: Loop) -> bool:
+    return bool(next(_iterated_generators(facts, loop), None))
+
+
+def _iterated_generators(facts: Facts, loop: Loop) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """The bodies of the generator functions a `for` loop iterates (`for b in batches(n)`,
+    `enumerate(shifting(3))`): each runs up to its next `yield` between two iterations."""
+    if not isinstance(loop.node, cst.For):
+        return
+    for call in facts.calls_in(loop.node.iter):
+        for func in facts._callees(call):
+            owner = facts.owner_of(func)
+            if any(isinstance(n, cst.Yield) for n in owner.walk(func.body)):
+                yield owner, func.body, _own_locals(func) | _params(func)
+
+
 def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
     """`call`, inside a function (which may run after later cells), calls a name that a later
     cell binds to something other than a `def` (a lambda, another function by name, a factory's
@@ -1555,15 +1714,22 @@ def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
     (`globals()["step"] = ...`): code this check does not follow. (A later `def` of the name, and
     a later class's method of the called method's name, are followed by `_callee_bodies`.)"""
     func = call.func
-    if not isinstance(func, cst.Name) or facts.enclosing_function(call) is None:
-        return False
+    caller = facts.enclosing_function(call)
+    if not isinstance(func, cst.Name) or caller is None or func.value in _own_locals(caller) | _params(caller):
+        return False  # (a parameter or local of the caller, `model(xb)` in `validate(model, dl)`: not a global)
     name = func.value
     for later in facts.later:
         if any((later.qualified_name(c.func) or "") in NAMESPACE_READERS for c in later.calls_in(later.module)):
             return True
-        if name in later.names_written(later.module) and name not in later.functions:
+        if name in _bound_at_top(later) and name not in later.functions:
             return True  # assigned, a `for` target, `:=`, `with ... as`, imported, `del`eted
     return False
+
+
+def _bound_at_top(unit: Facts) -> set[str]:
+    """Names a cell binds at its top level (not those it only changes in place, `net.load_state_dict(...)`)."""
+    return {n.value for n in unit.walk(unit.module) if isinstance(n, cst.Name) and is_binding(unit, n)
+            and unit.enclosing_function(n) is None}
 
 
 # Calls that make a callable out of a function: bound to an instance, with arguments fixed.

@@ -553,7 +553,8 @@ class EvalWithoutNoGrad(Rule):
     def _fast_path_modules(self) -> str:
         """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
         grad off, attention and transformer layers take PyTorch's fused fast path, whose results
-        differ in the last bits (enough to flip a tie in a ranking). That holds for such layers
+        differ in the last bits (enough to flip a tie in a ranking), and a `TransformerEncoder` with a
+        padding mask returns zeros at the padded positions (a nested tensor). That holds for such layers
         built here, in a class of another unit built here, or in a model whose code the
         analysis cannot see (a model zoo's constructor, a loaded whole model)."""
         used: set[str] = set()
@@ -568,14 +569,18 @@ class EvalWithoutNoGrad(Rule):
                 other = found[0]
                 used |= {q.rsplit(".", 1)[-1] for c in other.calls_in(other.module)
                          if (q := other.qualified_name(c.func) or "") in _FAST_PATH_MODULES}
+        padded = ("; a `TransformerEncoder` given a padding mask returns zeros at the padded positions there "
+                  "(a nested tensor), not the numbers the autograd path computes")
         if used:
             return (f"this program builds {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
                     "PyTorch runs its fused fast path, whose outputs differ in the last bits from the autograd path "
-                    "(a ranking or an argmax over near-ties may change)")
+                    "(a ranking or an argmax over near-ties may change)"
+                    + (padded if "TransformerEncoder" in used else ""))
         if unseen:
             return (f"the model may come from code the analysis cannot see (`{sorted(unseen)[0]}`): if it has "
                     "attention or transformer layers, under no_grad in eval mode PyTorch runs their fused fast "
-                    "path, whose outputs differ in the last bits (a ranking or an argmax over near-ties may change)")
+                    "path, whose outputs differ in the last bits (a ranking or an argmax over near-ties may change)"
+                    + padded)
         return ""
 
     def _scope(self, loop: Loop) -> cst.CSTNode:
@@ -1102,11 +1107,10 @@ def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) 
     for n in facts.walk(body):
         if isinstance(n, cst.Attribute) and n.attr.value in (_GRAPH_STATE | {"grad"} if training_path else _GRAPH_STATE):
             return True  # (`out.grad_fn is not None` tells the two modes apart)
+        if isinstance(n, cst.Attribute) and n.attr.value in methods:
+            return True  # called or handed on as a value: `map(torch.Tensor.backward, [loss])`, `bw = loss.backward`
         if isinstance(n, cst.Call):
-            func = n.func
-            if isinstance(func, cst.Attribute) and func.attr.value in methods:
-                return True
-            if (facts.qualified_name(func) or "") in _NEEDS_GRAD_CALLS:
+            if (facts.qualified_name(n.func) or "") in _NEEDS_GRAD_CALLS:
                 return True
             if any(a.keyword is not None and a.keyword.value == "requires_grad"
                    and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
