@@ -15,6 +15,7 @@ from ...model import Fix, Severity
 from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
 from ..names import bound_names, is_inplace_method, root_name
 from ..types import Kind
+from ._attribute_stores import store_hazard
 from ._support import LOADERS, init_value, is_self_attr
 from ._tensor_facts import bound_in_unit, caught_in_loop, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
@@ -58,6 +59,7 @@ class CpuFunction(Rule):
         super().__init__(ctx)
         self._reported: set[cst.CSTNode] = set()
         self._chain_end: cst.CSTNode | None = None  # the last statement of the chain `_hoist` moved
+        self._moved_statements: list[cst.CSTNode] = []  # the statements `_hoist` moved, if it moved whole ones
         self._names: set[str] = set()
         self._sites = FactorySites(self.facts)
 
@@ -106,6 +108,11 @@ class CpuFunction(Rule):
                 fix = dataclasses.replace(fix, review=(
                     "the loop may run zero times: the hoisted call would then run (and could raise) "
                     "where it never ran before"))
+            elif fix.edits:
+                moved = self._moved_statements or [node]
+                stored = next((r for r in (store_hazard(self.facts, m, target) for m in moved) if r), "")
+                if stored:
+                    fix = dataclasses.replace(fix, review=stored)
         where = "inside the loop" if in_loop else "in a function called on every iteration"
         self.report(
             node,
@@ -507,6 +514,7 @@ class CpuFunction(Rule):
 
     def _hoist(self, node: cst.Call, loop: Loop, code: str) -> Fix:
         stmt = self.facts.statement_of(node)
+        self._moved_statements = []
         assigned = _assigned_name(self.facts, node)
         holder = self._flows_into(node)
         if holder is None:
@@ -523,12 +531,14 @@ class CpuFunction(Rule):
             if len(chain) > 1 and self._movable_chain(chain, loop):
                 lines = [self.facts.code(s.with_changes(leading_lines=())).strip() for s in chain]
                 edits = hoist_statements(self.facts, chain, loop)
+                self._moved_statements = list(chain)
                 self._reported.update(chain)
                 self._chain_end = chain[-1]
                 shown = assigned or ", ".join(sorted(names))
                 return Fix(description=f"compute `{shown}` once before the loop ({len(chain)} statements that "
                            "depend only on loop-invariant data)", edits=edits, suggestion="\n".join(lines))
             if assigned is not None and self._movable(stmt, assigned, loop):
+                self._moved_statements = [stmt]
                 return Fix(description=f"compute it once before the loop: `{assigned} = {code}`",
                            edits=hoist_statement(self.facts, stmt, loop), suggestion=f"{assigned} = {code}")  # type: ignore[arg-type]
         base = _function_name(node)

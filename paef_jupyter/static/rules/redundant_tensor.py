@@ -15,6 +15,7 @@ from ._tensor_facts import (aliases, caught_in_loop, changed_by_callees, unit_in
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, uses_device
+from ._attribute_stores import store_hazard
 from ._support import hot_loop
 from ._frozen_forward import fixed_input_forwards
 from .base import Rule, RuleContext
@@ -528,6 +529,9 @@ class FactorySites:
             reasons.append("the loop may not run (or runs this only under a condition): built before it, "
                            "the tensor is made where it never was, and a call that fails there (an argument "
                            "still unset, a missing device) now fails")
+        stored = store_hazard(self.facts, site.expr, site.target)
+        if stored:
+            reasons.append(stored)
         return "; and ".join(reasons)
 
     def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:

@@ -1,0 +1,150 @@
+"""Attribute stores that may reach the object a hoisted expression reads.
+
+`torch.arange(args.n)` in a loop that never writes `args` is invariant only if nothing else
+writes `args.n` while the loop runs. But `m(x)` runs `M.forward`, which may hold the same
+object (`self.args = args` in `__init__`) and do `self.args.n += 1`. Which object a store
+reaches is not known here; the attribute's name is. A store of that name in code the loop may
+run (any function but a constructor filling its own `self`, and the loop's own function
+outside the loop) leaves the hoist unproved: it is offered for review, naming the store.
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..attribute_paths import chain_path
+from ..names import is_inplace_method
+from ._tensor_facts import unit_index
+
+if TYPE_CHECKING:
+    from ..facts import Facts, Loop
+
+# Roots that are a library's module (`torch.float32`, `np.pi`): not an object the program built.
+_LIBRARIES = ("torch", "numpy", "math", "scipy", "sklearn", "pandas", "random", "os", "sys")
+ANY = "*"  # `setattr(obj, name, v)` with a computed name, `vars(obj)[k] = v`, `obj.__dict__`
+_STORES: "weakref.WeakKeyDictionary[Facts, dict[str, list[cst.CSTNode]]]" = weakref.WeakKeyDictionary()
+
+
+def store_hazard(facts: Facts, expr: cst.CSTNode, loop: Loop) -> str:
+    """Why `expr`, moved before `loop`, may read an attribute changed while the loop runs ('' if
+    no attribute it reads is stored in code that may run then)."""
+    stores = _stores(facts)
+    for top in _attribute_reads(facts, expr):
+        found = chain_path(top)
+        if found is None:
+            continue
+        root, path = found
+        for attr in path:
+            for store in stores.get(attr, []) + stores.get(ANY, []):
+                if _may_run_during(facts, store, loop, root):
+                    line = facts.position(store).start.line
+                    code = facts.code(facts.statement_of(store)).strip().splitlines()[0]
+                    return (f"it reads `{root}.{'.'.join(path)}`, and `{code}` (line {line}) stores "
+                            f"{'into that attribute' if attr in stores and store in stores[attr] else 'attributes by name'} "
+                            "in code that may run during the loop: if that code holds the same object, the value "
+                            "changes between iterations")
+    return ""
+
+
+def _attribute_reads(facts: Facts, expr: cst.CSTNode) -> list[cst.Attribute]:
+    """The outermost attribute chains `expr` reads whose root is a variable, not a module."""
+    tops = []
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Attribute):
+            continue
+        parent = facts.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.value is node:
+            continue  # not the outermost
+        found = chain_path(node)
+        if found is not None and not facts.aliases.get(found[0], "").startswith(_LIBRARIES):
+            tops.append(node)
+    return tops
+
+
+def _stores(facts: Facts) -> dict[str, list[cst.CSTNode]]:
+    """Attribute name -> the nodes of the unit that store into it (assign, augment, subscript,
+    delete, a container method or in-place tensor method called on it, `setattr`)."""
+    cached = _STORES.get(facts)
+    if cached is not None:
+        return cached
+    stores: dict[str, list[cst.CSTNode]] = {}
+    for node in facts.walk(facts.module):
+        for attr in _stored_attributes(facts, node):
+            stores.setdefault(attr, []).append(node)
+    _STORES[facts] = stores
+    return stores
+
+
+def _stored_attributes(facts: Facts, node: cst.CSTNode) -> list[str]:
+    if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
+        return _target_attributes(node.target)
+    if isinstance(node, cst.Del):
+        return _target_attributes(node.target)
+    if not isinstance(node, cst.Call):
+        return []
+    qualified = facts.qualified_name(node.func) or ""
+    if qualified in ("builtins.setattr", "builtins.delattr") and len(node.args) >= 2:
+        name = node.args[1].value
+        return [name.evaluated_value] if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str) \
+            else [ANY]
+    if qualified == "builtins.vars" or isinstance(node.func, cst.Attribute) and node.func.attr.value == "__setattr__":
+        return [ANY]
+    func = node.func
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Attribute) \
+            and is_inplace_method(func.attr.value):
+        return [func.value.attr.value]  # `self.hist.append(x)`, `self.count.add_(1)`
+    return []
+
+
+def _target_attributes(target: cst.BaseExpression) -> list[str]:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [a for el in target.elements for a in _target_attributes(el.value)]
+    while isinstance(target, cst.Subscript):
+        target = target.value
+    if isinstance(target, cst.Attribute):
+        return [ANY] if target.attr.value == "__dict__" else [target.attr.value]
+    return []
+
+
+def _may_run_during(facts: Facts, store: cst.CSTNode, loop: Loop, root: str) -> bool:
+    """The store may run while the loop runs: in the loop itself (through another name than
+    the one read: a store through `root` already makes it vary), or in a function the loop
+    may call, other than a constructor filling its own `self` and the loop's own function."""
+    inside = any(a is loop.node for a in facts.ancestors(store))
+    target = getattr(store, "target", None)
+    written = chain_path(_strip(target)) if isinstance(target, cst.BaseExpression) else None
+    if inside:
+        return written is None or written[0] != root
+    function = facts.enclosing_function(store)
+    if function is None:
+        return False  # module level, outside the loop: before or after it, not during
+    if any(a is function for a in facts.ancestors(loop.node)):
+        return False  # the loop's own function, outside the loop
+    if isinstance(function, cst.FunctionDef) and function.name.value == "__init__" and written is not None:
+        params = function.params.params
+        return not (params and written[0] == params[0].name.value)
+    return not _called_only_outside(facts, function, loop)
+
+
+def _called_only_outside(facts: Facts, function: cst.CSTNode, loop: Loop) -> bool:
+    """A top-level function whose name is only ever called directly, from top-level code outside
+    the loop (`configure(args)` before it): it cannot run while the loop runs."""
+    if not isinstance(function, cst.FunctionDef) or facts.enclosing_function(function) is not None \
+            or facts.parent(function) is not facts.module:
+        return False
+    uses = [n for n in unit_index(facts).names.get(function.name.value, []) if n is not function.name]
+    for use in uses:
+        call = facts.parent(use)
+        if not (isinstance(call, cst.Call) and call.func is use) or facts.enclosing_function(call) is not None \
+                or any(a is loop.node for a in facts.ancestors(call)):
+            return False
+    return True
+
+
+def _strip(target: cst.BaseExpression) -> cst.BaseExpression:
+    while isinstance(target, cst.Subscript):
+        target = target.value
+    return target
