@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
@@ -349,6 +350,10 @@ def _torch_settings_restorer() -> Callable[[], None]:
     # run in the next programs of the batch (but not in their rewritten runs, each alone).
     hooks = {name: dict(value) if isinstance(value, dict) else value
              for name, value in vars(module).items() if name.startswith("_global_")}
+    # A program may patch torch's own functions (`vars(torch)["stack"] = f`, `torch.Tensor.double
+    # = g`, `F.__dict__.update(relu=h)`): the next programs would run the patch.
+    spaces = (torch, torch.nn, torch.nn.functional, torch.Tensor)
+    namespaces = [(space, dict(vars(space))) for space in spaces]
 
     def restore() -> None:
         torch.set_grad_enabled(grad)
@@ -361,9 +366,25 @@ def _torch_settings_restorer() -> Callable[[], None]:
                 getattr(module, name).update(value)
             else:
                 setattr(module, name, value)
+        for space, before in namespaces:
+            _restore_namespace(space, before)
 
     return restore
 
+
+def _restore_namespace(space: Any, before: dict[str, Any]) -> None:
+    """Names changed since `before` get their old values; names added are removed, except
+    submodules imported meanwhile (`torch.fx`), which the import system set and would not set again."""
+    now = dict(vars(space))
+    for name, value in before.items():
+        if now.get(name, _MISSING) is not value:
+            setattr(space, name, value)
+    for name, value in now.items():
+        if name not in before and not isinstance(value, types.ModuleType):
+            delattr(space, name)
+
+
+_MISSING = object()
 
 CHILD = (
     "import json, sys; sys.path.insert(0, {root!r}); "

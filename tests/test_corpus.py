@@ -139,19 +139,25 @@ def test_scorer_flags_a_refused_automatic_fix(tmp_path):
 
 
 def test_a_batch_reports_each_program_on_its_own(tmp_path):
-    """One process runs a batch: a failing program fails alone, and global torch settings do not leak."""
+    """One process runs a batch: a failing program fails alone, and global torch settings and
+    patches of torch's functions do not leak (a submodule imported meanwhile stays)."""
     programs = {
         "a_leaks.py": "import torch\ntorch.set_grad_enabled(False)\ntorch.set_default_dtype(torch.float64)\nprint('a')\n",
         "b_raises.py": "raise ValueError('bad input')\n",
         "c_exits.py": "import sys\nsys.exit(3)\n",
         "d_reads.py": "import torch\nprint(torch.is_grad_enabled(), torch.get_default_dtype())\n",
+        "e_patches.py": "import torch\nimport torch.fx\nvars(torch)['stack'] = lambda *a, **k: 0\n"
+                        "torch.Tensor.double = lambda self: 0\ntorch.nn.functional.__dict__.update(relu=abs, gone=1)\n",
+        "f_reads.py": "import torch\nimport torch.fx\nprint(torch.stack([torch.ones(1)]).shape, torch.ones(1).double().dtype, "
+                      "torch.nn.functional.relu(torch.ones(1)).dtype, hasattr(torch.nn.functional, 'gone'), torch.fx.Graph is not None)\n",
     }
     for name, text in programs.items():
         (tmp_path / name).write_text(text)
     runs = sc.run_batch_in_subprocess([tmp_path / n for n in programs], times=2, timeout=120)
-    assert [r.ok for r in runs] == [True, False, False, True]
+    assert [r.ok for r in runs] == [True, False, False, True, True, True]
     assert runs[1].error == "ValueError: bad input" and runs[2].error.startswith("SystemExit")
     assert runs[3].outputs == ["True torch.float32\n"] * 2
+    assert runs[5].outputs == ["torch.Size([1, 1]) torch.float64 torch.float32 False True\n"] * 2
 
 
 def test_a_batch_that_dies_is_rerun_one_program_at_a_time(tmp_path):
