@@ -37,6 +37,9 @@ def store_hazard(facts: Facts, expr: cst.CSTNode, loop: Loop) -> str:
         if found is None:
             continue
         root, path = found
+        call = facts.parent(top)
+        if isinstance(call, cst.Call) and call.func is top:
+            path = path[:-1]  # `b.tolist()`: a method looked up, not a value read
         for attr in path:
             for store in stores.get(attr, []) + stores.get(ANY, []):
                 if _may_run_during(facts, store, loop, root):
@@ -86,6 +89,8 @@ def _stored_attributes(facts: Facts, node: cst.CSTNode) -> list[str]:
     if not isinstance(node, cst.Call):
         return []
     qualified = facts.qualified_name(node.func) or ""
+    if _inside_own_setattr(facts, node):
+        return []  # routes `x.a = v` of the class's instances: each is counted where it is written
     if qualified in ("builtins.setattr", "builtins.delattr") and len(node.args) >= 2:
         name = node.args[1].value
         return [name.evaluated_value] if isinstance(name, cst.SimpleString) and isinstance(name.evaluated_value, str) \
@@ -97,6 +102,22 @@ def _stored_attributes(facts: Facts, node: cst.CSTNode) -> list[str]:
             and is_inplace_method(func.attr.value):
         return [func.value.attr.value]  # `self.hist.append(x)`, `self.count.add_(1)`
     return []
+
+
+def _inside_own_setattr(facts: Facts, node: cst.Call) -> bool:
+    """A call of a class's `__setattr__` / `__delattr__` method storing on its own `self`
+    (`object.__setattr__(self, name, value)`, `super().__setattr__(name, value)`)."""
+    function = facts.enclosing_function(node)
+    if not (isinstance(function, cst.FunctionDef) and function.name.value in ("__setattr__", "__delattr__")):
+        return False
+    params = [p.name.value for p in function.params.params]
+    args = [a.value for a in node.args]
+    if isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Call) \
+            and isinstance(node.func.value.func, cst.Name) and node.func.value.func.value == "super":
+        args = [cst.Name(params[0]), *args] if params else args  # `super().__setattr__(name, value)`
+    # the attribute asked for, on `self`: not `object.__setattr__(self, "_" + name, v)`
+    return len(params) >= 2 and len(args) >= 2 and all(
+        isinstance(a, cst.Name) and a.value == p for a, p in zip(args[:2], params[:2]))
 
 
 def _target_attributes(target: cst.BaseExpression) -> list[str]:

@@ -1656,11 +1656,7 @@ def _implicit_code(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]
     call naming it: special methods of the program's classes (`__getattr__`, `__next__`,
     `__init__`, `__format__`...), decorated methods (properties, descriptors' owners), and lambdas
     kept as values (in a dict, a list; not bound to a name, which `_callee_bodies` follows)."""
-    for unit in (facts, *facts.prior.units()):
-        index = unit_index(unit)
-        if index.implicit is None:
-            index.implicit = list(_implicit_code_of(unit))
-        yield from index.implicit
+    return _of_each_unit(facts, "implicit", _implicit_code_of)
 
 
 def _implicit_code_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
@@ -1802,11 +1798,17 @@ def _handed_out(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
     (`@events.on_step`), bound methods used as values (`on_step(meter.seen_one)`), every method of
     a program class whose instance is handed to a call (`on_step(Peak())`: its `__call__`), and
     lambdas handed to calls."""
+    return _of_each_unit(facts, "handed_out", _handed_out_of)
+
+
+def _of_each_unit(facts: Facts, field: str, find: Callable[[Facts], Iterator[tuple[Facts, cst.CSTNode, set[str]]]]
+                  ) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
+    """`find` of this unit and of each earlier cell, kept in the unit's index under `field`."""
     for unit in (facts, *facts.prior.units()):
         index = unit_index(unit)
-        if index.handed_out is None:
-            index.handed_out = list(_handed_out_of(unit))
-        yield from index.handed_out
+        if getattr(index, field) is None:
+            setattr(index, field, list(find(unit)))
+        yield from getattr(index, field)
 
 
 def _handed_out_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
