@@ -321,8 +321,9 @@ def execute(target: str, times: int = 1) -> list[str]:
     return outputs
 
 
-def execute_many(targets: Sequence[str], times: int = 1) -> dict[str, dict[str, Any]]:
-    """`execute` each target in turn in this process: one torch import for a whole batch.
+def execute_many(targets: Sequence[str], times: int | Sequence[int] = 1) -> dict[str, dict[str, Any]]:
+    """`execute` each target in turn in this process (`times` times, or `times[i]` for the
+    i-th): one torch import for a whole batch.
 
     A program's error is its own result, not the batch's; torch's process-wide settings a
     program may change (grad mode, default dtype, threads, global module hooks) are put back
@@ -330,13 +331,17 @@ def execute_many(targets: Sequence[str], times: int = 1) -> dict[str, dict[str, 
     """
     results: dict[str, dict[str, Any]] = {}
     restore = _torch_settings_restorer()
-    for target in targets:
+    for target, n in zip(targets, _each(times, len(targets))):
         try:
-            results[target] = {"ok": True, "outputs": execute(target, times)}
+            results[target] = {"ok": True, "outputs": execute(target, n)}
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a script is its failure too
             results[target] = {"ok": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
         restore()
     return results
+
+
+def _each(times: int | Sequence[int], n: int) -> list[int]:
+    return [times] * n if isinstance(times, int) else list(times)
 
 
 def _torch_settings_restorer() -> Callable[[], None]:
@@ -405,7 +410,8 @@ def run_in_subprocess(target: Path, times: int = 1, timeout: float = RUN_TIMEOUT
     return run_batch_in_subprocess([target], times, timeout)[0]
 
 
-def run_batch_in_subprocess(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S) -> list[Run]:
+def run_batch_in_subprocess(targets: Sequence[Path], times: int | Sequence[int] = 1,
+                            timeout: float = RUN_TIMEOUT_S) -> list[Run]:
     """Run several programs in one child process (see `execute_many`), `timeout` seconds each.
 
     A batch that dies or runs out of time is run again one program per process, so every
@@ -416,7 +422,7 @@ def run_batch_in_subprocess(targets: Sequence[Path], times: int = 1, timeout: fl
     start = time.perf_counter()
     try:
         proc = subprocess.run(
-            [sys.executable, "-c", CHILD.format(root=str(ROOT), targets=names, times=times)],
+            [sys.executable, "-c", CHILD.format(root=str(ROOT), targets=names, times=_each(times, len(names)))],
             capture_output=True,
             text=True,
             timeout=timeout * len(targets),
@@ -435,25 +441,28 @@ def run_batch_in_subprocess(targets: Sequence[Path], times: int = 1, timeout: fl
             for r in (results[name] for name in names)
         ]
     if len(targets) > 1:
-        return [run_in_subprocess(t, times, timeout) for t in targets]
+        return [run_in_subprocess(t, n, timeout) for t, n in zip(targets, _each(times, len(targets)))]
     if proc is not None:
         tail = (proc.stderr or proc.stdout).strip().splitlines()[-1:] or ["no output"]
         error = f"exit {proc.returncode}: {tail[0]}"
     return [Run(False, [], error, seconds)]
 
 
-def run_all(targets: Sequence[Path], times: int = 1, timeout: float = RUN_TIMEOUT_S, batch: int = 40,
-            together: int = 1) -> list[Run]:
-    """Run every target, about `batch` programs per child process (each child pays a torch
-    import, ~2 s of CPU), two processes at a time. A child takes every n-th group of
+def run_all(targets: Sequence[Path], times: int | Sequence[int] = 1, timeout: float = RUN_TIMEOUT_S,
+            batch: int = 40, together: int = 1) -> list[Run]:
+    """Run every target (`times` times, or `times[i]` for the i-th), about `batch` programs per
+    child process (each child pays a torch import, ~2 s of CPU), two processes at a time. A
+    child takes every n-th group of
     `together` consecutive targets (a program and its rewrite run side by side), so the long
     programs that sort together (one author's set) are spread over the children."""
     groups = [list(range(i, min(i + together, len(targets)))) for i in range(0, len(targets), together)]
     n = max(1, -(-len(targets) // batch))
     chunks = [[i for group in groups[k::n] for i in group] for k in range(n)]
+    each = _each(times, len(targets))
     runs: dict[int, Run] = {}
     with ThreadPoolExecutor(max_workers=2) as pool:
-        done = pool.map(lambda chunk: run_batch_in_subprocess([targets[i] for i in chunk], times, timeout), chunks)
+        done = pool.map(lambda chunk: run_batch_in_subprocess([targets[i] for i in chunk], [each[i] for i in chunk],
+                                                              timeout), chunks)
         for chunk, chunk_runs in zip(chunks, done):
             runs.update(zip(chunk, chunk_runs))
     return [runs[i] for i in range(len(targets))]

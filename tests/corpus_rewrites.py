@@ -1,5 +1,5 @@
-"""Rewrite every corpus program once, two processes at a time, for `test_rewrite_safety`
-and `test_fix_idempotent`.
+"""Rewrite every corpus program once, two processes at a time, and run the runnable ones, for
+`test_rewrite_safety`, `test_fix_idempotent` and `test_corpus`.
 
 The analysis of ~320 programs is most of those tests' time: done once, in a process pool, it
 uses both cores; the same analyses say whether a second `paef fix` would change anything, and
@@ -11,6 +11,10 @@ from __future__ import annotations
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from benchmarks.score_corpus import Run
 
 RUNNABLE = "# corpus: runnable"
 
@@ -19,6 +23,7 @@ RUNNABLE = "# corpus: runnable"
 class CorpusRewrite:
     problem: str  # why the rewrite is unsafe or failed ('' if it is not)
     unstable: tuple[str, ...]  # what a second `paef fix` would still do, per file
+    run: str = ""  # why the program's own run is unusable: fails, prints nothing or varies ('' if not)
 
 
 def corpus_programs(corpus: Path) -> list[Path]:
@@ -92,25 +97,48 @@ def rewrite_program(program: str, out: str) -> tuple[str, list[tuple[str, str]],
     return "", runs if changed else [], unstable
 
 
-def rewrite_corpus(programs: list[Path], out: Path) -> dict[str, CorpusRewrite]:
-    """Each program rewritten in two processes, then its runnable files run before and after
-    (a dozen per process) and their outputs compared."""
+def rewrite_corpus(corpus: Path, out: Path) -> dict[str, CorpusRewrite]:
+    """Each program rewritten in two processes, then every runnable program run in batches:
+    one whose rewrite changed something runs twice before (its output must not vary, or a
+    comparison means nothing) and once after, and prints the same; the others run once and
+    must print."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
     from benchmarks import score_corpus
 
+    programs = corpus_programs(corpus)
     with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("spawn")) as pool:
         rewritten = list(pool.map(rewrite_program, map(str, programs), [str(out / p.name) for p in programs]))
-    pairs = [(p.name, Path(b), Path(a)) for p, (_, runs, _) in zip(programs, rewritten) for b, a in runs]
-    flat = [path for _, before, after in pairs for path in (before, after)]
-    runs = iter(score_corpus.run_all(flat, timeout=120, together=2))
     problems = {p.name: why for p, (why, _, _) in zip(programs, rewritten)}
+    pairs = [(p.name, Path(b), Path(a)) for p, (_, runs, _) in zip(programs, rewritten) for b, a in runs]
+    compared = {before for _, before, _ in pairs}
+    alone = [(p.name, p.path) for p in score_corpus.discover(corpus) if p.runnable and p.path not in compared]
+    targets = [path for _, before, after in pairs for path in (before, after)] + [path for _, path in alone]
+    times = [n for _ in pairs for n in (2, 1)] + [1] * len(alone)
+    runs = iter(score_corpus.run_all(targets, times, timeout=240, together=2))
+    ran: dict[str, str] = {}
     for name, before, after in pairs:
         old, new = next(runs), next(runs)
+        ran[name] = ran.get(name) or own_run_problem(before, old)
         if not (old.ok and new.ok):
             problems[name] = problems[name] or f"{before.name}: {'the original' if not old.ok else 'the rewrite'} " \
                                                f"fails: {old.error or new.error}"
-        elif old.outputs != new.outputs:
+        elif old.outputs[0] != new.outputs[0]:
             problems[name] = problems[name] or f"{before.name}: output changed by the rewrite"
-    return {p.name: CorpusRewrite(problems[p.name], tuple(again)) for p, (_, _, again) in zip(programs, rewritten)}
+    for name, path in alone:
+        ran[name] = ran.get(name) or own_run_problem(path, next(runs))
+    return {p.name: CorpusRewrite(problems[p.name], tuple(again), ran.get(p.name, ""))
+            for p, (_, _, again) in zip(programs, rewritten)}
+
+
+def own_run_problem(path: Path, run: "Run") -> str:
+    """Why a corpus program's own run is unusable ('' if it is not): it fails, prints nothing,
+    or prints differently each time."""
+    if not run.ok:
+        return f"{path.name} fails: {run.error}"
+    if not run.outputs[0].strip():
+        return f"{path.name} prints nothing (a runnable program must print its results)"
+    if any(o != run.outputs[0] for o in run.outputs[1:]):
+        return f"{path.name} prints differently when run again"
+    return ""

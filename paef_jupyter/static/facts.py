@@ -2000,7 +2000,8 @@ def _dict_kind(values: list[Kind]) -> Kind:
     return Kind.DICT
 
 
-def _own_locals(func: FunctionNode) -> set[str]:
+@lru_cache(maxsize=4096)  # asked once per call site that reaches `func`; nodes are immutable
+def _own_locals(func: FunctionNode) -> frozenset[str]:
     """Names `func` binds as its own locals (`batch = [...]`, `for n in ...`), not declared
     `global`/`nonlocal` and not its parameters: rebinding them changes nothing its caller sees
     (a helper's `target_batch = [...]` is not the caller's loop variable of the same name)."""
@@ -2014,7 +2015,7 @@ def _own_locals(func: FunctionNode) -> set[str]:
             bound.update(bound_names(node.target))
         elif isinstance(node, cst.WithItem) and node.asname is not None:
             bound.update(bound_names(node.asname.name))
-    return bound - declared - _params(func)
+    return frozenset(bound - declared - _params(func))
 
 
 def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:

@@ -1758,25 +1758,23 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
     attr = func.attr.value
     found: list[tuple[Facts, cst.CSTNode, set[str]]] = []
     for unit in (facts, *facts.prior.units(), *facts.later):
-        for node in unit.walk(unit.module):
+        for node in _attribute_binders(unit):
             value: cst.BaseExpression | None = None
-            if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Attribute) and t.target.attr.value == attr
-                                                    for t in node.targets):
+            if isinstance(node, cst.Assign):
+                if not any(isinstance(t.target, cst.Attribute) and t.target.attr.value == attr for t in node.targets):
+                    continue
                 receivers = [t.target.value for t in node.targets if isinstance(t.target, cst.Attribute)]
                 value = node.value
                 on_class = any(isinstance(r, cst.Name) and r.value in unit.classes for r in receivers)
                 if not on_class and not _code_value(unit, value):
                     continue  # `self.step = 0`, `self.lr = cfg.lr`: an instance's data
-            elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" \
-                    and len(node.args) >= 3:
+            else:  # `setattr(obj, key, value)`
                 key = node.args[1].value
                 if isinstance(key, cst.SimpleString) and key.evaluated_value != attr:
                     continue
                 value = node.args[2].value if isinstance(key, cst.SimpleString) else None
                 if value is None:
                     return None
-            else:
-                continue
             if isinstance(value, cst.Lambda):
                 params = value.params
                 found.append((unit, value.body, {p.name.value for p in (*params.posonly_params, *params.params,
@@ -1789,6 +1787,22 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
             else:
                 return None
     return iter(found)
+
+
+def _attribute_binders(unit: Facts) -> list[cst.CSTNode]:
+    """The unit's assignments to an attribute and its `setattr(obj, key, value)` calls, in
+    order: one walk per unit, not one per method call `_replaced_methods` is asked about."""
+    binders = _BINDERS.get(unit)
+    if binders is None:
+        binders = _BINDERS[unit] = [
+            node for node in unit.walk(unit.module)
+            if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Attribute) for t in node.targets)
+            or isinstance(node, cst.Call) and len(node.args) >= 3
+            and (unit.qualified_name(node.func) or "") == "builtins.setattr"]
+    return binders
+
+
+_BINDERS: "weakref.WeakKeyDictionary[Facts, list[cst.CSTNode]]" = weakref.WeakKeyDictionary()
 
 
 def _handed_out(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
