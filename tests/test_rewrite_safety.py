@@ -178,8 +178,9 @@ def test_every_rule_fixture_rewrites_to_code_that_compiles_and_keeps_its_result(
         path: Path, rule_fixture_rewrites: dict[Path, FixtureRewrite]) -> None:
     done = rule_fixture_rewrites[path]
     assert not done.error, done.error
+    assert not done.differs, done.differs
     text = path.read_text()
-    if done.applied and "result" in text:
+    if done.applied and "result" in text and not done.ran:  # a data-parallel fixture: ranks of this process's fork server
         assert_same(run_fixture(text, str(path)), run_fixture(done.text, f"{path} (rewritten)"))
 
 
