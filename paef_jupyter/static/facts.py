@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import re
+import symtable
 import types
 from collections import deque
 from dataclasses import dataclass, field
@@ -1951,12 +1952,83 @@ class Facts:
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
+        known = self._jedi_would_say(name.value)
+        if known is not None:
+            return known
         pos = self.position(name).start
         return kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column))
+
+    def _jedi_would_say(self, name: str) -> Kind | None:
+        """jedi's answer, known without asking it (a tenth of a unit's questions, ~10 ms each):
+        a builtin the unit never binds anywhere (`len`, `range`) is the builtin; a name bound
+        only by one top-level `import torch.nn as nn` is that module, whose kind is unknown.
+        None when jedi must be asked (a name the kernel's namespace, a star import or any other
+        binding could give another meaning)."""
+        bindings = self._bindings
+        if bindings is None or name in self.namespace:
+            return None
+        how = bindings.get(name)
+        if how is None:
+            value = getattr(builtins, name, None)
+            if isinstance(value, (type, types.BuiltinFunctionType)) and value.__name__ == name:
+                return kind_of_jedi_type(f"builtins.{name}")
+            return None
+        modules = self._imported_modules.get(name, set())
+        if how == {"imported"} and len(modules) == 1 and modules != {_FROM_IMPORT}:
+            kind = kind_of_jedi_type(next(iter(modules)))
+            return kind if kind is Kind.UNKNOWN else None  # (`import torch.optim.sgd as s`: jedi decides)
+        return None
+
+    @cached_property
+    def _bindings(self) -> dict[str, set[str]] | None:
+        """How each name is bound anywhere in the unit, by Python's own symbol tables: 'imported'
+        at the top level, 'other' for any other binding (assignment, parameter, `def`, `global`,
+        `nonlocal`, an import inside a function). None when the unit has a star import or the
+        compiler refuses it (then nothing is known without jedi)."""
+        if any(isinstance(n, cst.ImportFrom) and isinstance(n.names, cst.ImportStar) for n in self._order):
+            return None
+        try:
+            top = symtable.symtable(self.text, "<unit>", "exec")
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+        out: dict[str, set[str]] = {}
+        tables = [top]
+        while tables:
+            table = tables.pop()
+            tables.extend(table.get_children())
+            for symbol in table.get_symbols():
+                if symbol.is_imported() and table is top and not symbol.is_assigned():
+                    out.setdefault(symbol.get_name(), set()).add("imported")
+                elif symbol.is_imported() or symbol.is_assigned() or symbol.is_parameter() or symbol.is_namespace() \
+                        or symbol.is_declared_global() or symbol.is_nonlocal():
+                    out.setdefault(symbol.get_name(), set()).add("other")
+        return out
+
+    @cached_property
+    def _imported_modules(self) -> dict[str, set[str]]:
+        """The modules each name is bound to by `import a.b` (`a`) or `import a.b as n` (`a.b`);
+        a name also bound by `from m import n` maps to a non-module marker."""
+        out: dict[str, set[str]] = {}
+        for node in self._order:
+            if isinstance(node, cst.Import):
+                for alias in node.names:
+                    full = dotted_name(alias.name) or ""
+                    bound = dotted_name(alias.asname.name) if alias.asname else full.split(".")[0]
+                    if bound:
+                        out.setdefault(bound, set()).add(full if alias.asname else full.split(".")[0])
+            elif isinstance(node, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = dotted_name(alias.asname.name if alias.asname else alias.name)
+                    if bound:
+                        out.setdefault(bound, set()).add(_FROM_IMPORT)
+        return out
 
     @cached_property
     def jedi(self) -> JediOracle:
         return JediOracle(self.text, self.namespace)
+
+
+_FROM_IMPORT = "<from-import>"  # `from m import n`: `n` is whatever `m` holds, no module jedi's answer is known for
 
 
 def same_object(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
