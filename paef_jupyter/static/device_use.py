@@ -262,7 +262,18 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
             if earlier is not None:
                 return is_accelerator_device(earlier[0], earlier[1])
             return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
+    if isinstance(expr, cst.Call) and _names_a_device(expr.func):
+        return True
     return is_accelerator_device(facts, expr)
+
+
+def _names_a_device(func: cst.BaseExpression) -> bool:
+    """guided-diffusion's `micro.to(dist_util.dev())`: a helper of an unread module whose name says
+    it returns the device (`dev()`, `get_device()`, `try_gpu()`), not the CPU. Code that moves its
+    batches there is written for an accelerator, as a name spelled `dev` or `device` is."""
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    words = set(re.findall(r"[a-z]+", name.lower()))
+    return picks_a_gpu(func) or ("dev" in words and not {"cpu", "cpus"} & words)
 
 
 def _namespace_uses_device(facts: Facts) -> bool:

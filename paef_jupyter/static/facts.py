@@ -40,6 +40,9 @@ FunctionNode = cst.FunctionDef
 # `model.train()` / `.eval()` set the module's own mode flag: not what it was built from
 # (the lists and dicts its constructor read).
 _OWN_FLAG_METHODS = frozenset({"train", "eval"})
+# What a name means when only a star import of a module this analysis cannot read can bind it
+# (`from modeling.deeplab import *`, whose module imports torch): the near-universal spellings.
+_STAR_CONVENTIONS = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
 # torch's containers of modules and of parameters: what indexing one of them gives.
 _CONTAINERS = {
     **{f"torch.nn.{c}": Kind.MODULE for c in ("Sequential", "ModuleList", "ModuleDict")},
@@ -299,8 +302,9 @@ class Facts:
         self.aliases: dict[str, str] = index.aliases
         self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
-        for star in index.star_imports:
-            self._import_star(star)
+        unread = [star for star in index.star_imports if not self._import_star(star)]
+        if unread:
+            self._star_conventions()
         self._calls_in_loops = index.calls_in_loops
         self._loop_by_node = index.by_node
         for loop in self.loops:
@@ -313,13 +317,14 @@ class Facts:
             # loop runs without naming it (`forward`, `__getitem__`, `__call__`) was left out.
             self._forget_reach()
 
-    def _import_star(self, module: str) -> None:
+    def _import_star(self, module: str) -> bool:
         """`from model import *` of a local module binds its public top-level functions,
         classes and imports here (research scripts keep `train_test` in model.py this way).
-        Names this unit binds itself, and imports it names explicitly, win."""
+        Names this unit binds itself, and imports it names explicitly, win. False when the
+        module cannot be read."""
         star = self.imports.module(module) if self.imports is not None else None
         if star is None:
-            return
+            return False
         names = {name for name, func in star.functions.items()
                  if "." not in name and star.enclosing_function(func) is None}
         names |= set(star.classes)
@@ -334,6 +339,19 @@ class Facts:
                 self.aliases[name] = target
                 if name in star._modules:
                     self._modules.add(name)
+        return True
+
+    def _star_conventions(self) -> None:
+        """`torch.no_grad()` in a script whose only `torch` comes from `from modeling.deeplab import *`
+        (a module not read): a name used here, bound by nothing here nor by an earlier cell, can only
+        come from the star import, and `torch`, `nn` and `F` there mean torch's modules."""
+        used = {n.value for n in self.walk(self.module) if isinstance(n, cst.Name)}
+        taken = set(self.aliases) | set(self._defs) | set(self.functions) | set(self.classes)
+        for name, target in _STAR_CONVENTIONS.items():
+            if name in used and name not in taken and not self.prior.defines(name) and name not in self.prior.aliases \
+                    and name not in self.namespace:
+                self.aliases[name] = target
+                self._modules.add(name)
 
     def exported_names(self) -> set[str] | None:
         """The strings of a top-level `__all__ = [...]`, or None when the unit has none."""

@@ -241,6 +241,8 @@ class EvalWithoutNoGrad(Rule):
                 or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
                 or self._later_cell_backward(loop) or self._forward_needs_grad(loop):
             return
+        if not self._evaluation_evidence(loop) and self._unrolls_a_recurrence(loop):
+            return
         unseen_code = ""
         if may_train(self.facts, loop.node):
             # Only code the analysis cannot see into may train: after `.eval()` (or under an
@@ -597,6 +599,22 @@ class EvalWithoutNoGrad(Rule):
         if isinstance(loop.node, cst.For):
             names += [n for n in self.facts.names_read(loop.node.iter)]
         return any(_EVAL_NAME.search(n) for n in names)
+
+    def _unrolls_a_recurrence(self, loop: Loop) -> bool:
+        """`hidden_t = rnn_cell(x[t], hidden_t)` over the time steps (Made-With-ML's RNN lesson):
+        each model call takes the state the previous one returned, so the loop is one forward pass
+        of a recurrent model unrolled, whose graph a later backward may need; without `.eval()` or
+        an evaluation name it is not an evaluation loop."""
+        for node in self.facts.walk(loop.node.body, into_scopes=False):
+            if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) and self._model_call(node.value)):
+                continue
+            bound = {name for target in node.targets for name in bound_names(target.target)}
+            for arg in node.value.args:  # `cell(x[t], h)`, `lstm_cell(x[t], (h, c))`
+                parts = [el.value for el in arg.value.elements] if isinstance(arg.value, (cst.Tuple, cst.List)) \
+                    else [arg.value]
+                if any(isinstance(p, cst.Name) and p.value in bound for p in parts):
+                    return True
+        return False
 
     def _feeds_backward(self, loop: Loop) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE

@@ -21,7 +21,8 @@ from ...model import Fix, Severity
 from ..facts import Facts
 from ..names import dotted_name
 from ..types import Kind
-from ._tensor_facts import BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, reads_of, within
+from ._tensor_facts import (BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, rarely_runs, reads_of,
+                            within)
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -810,7 +811,8 @@ class OperatorFusion(Rule):
         """`target.data.copy_(tau * p.data + (1 - tau) * target.data)` (a Polyak / EMA target-network
         update, per parameter, every step): two multiplies, an add and a copy, where
         `target.data.lerp_(p.data, tau)` is one kernel (and `torch._foreach_lerp_` one per list).
-        A hint: `lerp` rounds differently in the last bits. True when reported."""
+        A hint: `lerp` rounds differently in the last bits. True when reported, or when the blend
+        runs only every N steps (`if step % freq == 0:`), which is left alone."""
         func = node.func
         if not (isinstance(func, cst.Attribute) and func.attr.value == "copy_" and len(node.args) == 1
                 and node.args[0].keyword is None and not node.args[0].star):
@@ -820,8 +822,11 @@ class OperatorFusion(Rule):
             return False
         target = self.facts.code(func.value)
         left, right = _factors(value.left), _factors(value.right)
-        if left is None or right is None or not self.facts.enclosing_loops(node):
+        loops = self.facts.enclosing_loops(node)
+        if left is None or right is None or not loops:
             return False
+        if any(rarely_runs(self.facts, node, loop, every_few_count=True) for loop in loops):
+            return True  # CleanRL's hard copy every `target_network_frequency` steps: not a per-step cost
         for first, second in ((left, right), (right, left)):
             for weight, source in ((first[0], first[1]), (first[1], first[0])):
                 for rest, kept in ((second[0], second[1]), (second[1], second[0])):

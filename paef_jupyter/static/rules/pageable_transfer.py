@@ -402,15 +402,75 @@ def _mapped_move(facts: Facts, call: cst.Call, batch: set[str]) -> bool:
 
 
 def _copied_into_device_buffer(facts: Facts, call: cst.Call, batch: set[str]) -> bool:
-    """`input_A.copy_(batch['A'])` (CycleGAN): a batch copied into a preallocated buffer that every
-    binding of its name makes on the GPU (a `torch.cuda.FloatTensor` type, a factory given an
-    accelerator `device=`, a device move), a host-to-device copy like `.to(device)`."""
+    """`input_A.copy_(batch['A'])` (CycleGAN), `im_data.data.resize_(data[0].size()).copy_(data[0])`
+    (faster-rcnn.pytorch): a batch copied into a preallocated buffer that the program keeps on the
+    GPU, a host-to-device copy like `.to(device)`."""
     func = call.func
-    if not (isinstance(func, cst.Attribute) and func.attr.value == "copy_" and isinstance(func.value, cst.Name)
-            and call.args and call.args[0].keyword is None and _root(call.args[0].value) in batch):
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "copy_" and call.args
+            and call.args[0].keyword is None and _root(call.args[0].value) in batch):
         return False
-    sources = facts.value_sources(func.value)
-    return bool(sources) and all(isinstance(v, cst.Call) and _makes_on_device(facts, v) for v in sources)
+    buffer = _buffer_name(func.value)
+    return buffer is not None and _kept_on_device(facts, buffer)
+
+
+def _buffer_name(expr: cst.BaseExpression) -> cst.Name | None:
+    """`im_data` for `im_data`, `im_data.data` or `im_data.data.resize_(shape)`: views and in-place
+    resizes that write into the buffer's own storage."""
+    while True:
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "data":
+            expr = expr.value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
+                and expr.func.attr.value in ("resize_", "resize_as_"):
+            expr = expr.func.value
+        else:
+            return expr if isinstance(expr, cst.Name) else None
+
+
+def _kept_on_device(facts: Facts, name: cst.Name) -> bool:
+    """Every binding of the buffer makes it on the GPU (a `torch.cuda.FloatTensor` type, a factory
+    given an accelerator `device=`, a device move), re-wraps it (`Variable(im_data)`), or is the
+    host placeholder (`torch.FloatTensor(1)`) that a later move of the name itself (`im_data =
+    im_data.cuda()`) replaces, unconditionally or under the CUDA flag: in the run where a copy to
+    the GPU costs anything, the buffer is on the GPU. A host buffer bound after the move (an
+    `else:` branch) may be the one the loop writes."""
+    sources = facts.value_sources(name)
+    if not sources:
+        return False
+    self_moves = [v for v in sources if isinstance(v, cst.Call) and is_device_move(facts, v)
+                  and _root(_moved(facts, v)) == name.value and _moved_when_cuda(facts, v)]
+    placeholders = 0
+    for value in sources:
+        if isinstance(value, cst.Call) and _makes_on_device(facts, value):
+            continue
+        wrapped = value.args[0].value if isinstance(value, cst.Call) and value.args \
+            and (facts.qualified_name(value.func) or "") in IDENTITY_WRAPPERS else None
+        if isinstance(wrapped, cst.Name) and wrapped.value == name.value:
+            continue
+        if isinstance(wrapped, cst.Call) and _makes_on_device(facts, wrapped):  # `Variable(torch.FloatTensor(1).cuda())`
+            continue
+        if isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "").startswith("torch.") \
+                and any(facts.order(value) < facts.order(move) for move in self_moves):
+            placeholders += 1  # made before a move replaces it (not an `else:` host buffer after it)
+            continue
+        return False
+    return len(sources) > placeholders
+
+
+def _moved_when_cuda(facts: Facts, move: cst.Call) -> bool:
+    """The move runs whenever the program uses CUDA: at no `if` (but the script's `__main__`
+    guard), or only under ones whose test is the CUDA flag (`if args.cuda:`)."""
+    return all(cuda_condition(facts, anc.test) or _main_guard(anc.test)
+               for anc in facts.ancestors(move) if isinstance(anc, cst.If))
+
+
+def _main_guard(test: cst.BaseExpression) -> bool:
+    """`__name__ == "__main__"`: true whenever the program runs as a script."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.Equal)):
+        return False
+    sides = (test.left, test.comparisons[0].comparator)
+    return any(isinstance(s, cst.Name) and s.value == "__name__" for s in sides) \
+        and any(isinstance(s, cst.SimpleString) and s.evaluated_value == "__main__" for s in sides)
 
 
 def _part_of(facts: Facts, value: cst.BaseExpression) -> bool:
