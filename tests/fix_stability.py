@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any, Callable
 
 from paef_jupyter import api
@@ -54,7 +55,15 @@ def problems(units: list[SourceUnit], fixed: list[SourceUnit], writers: list[set
 def rewrite_and_recheck(units: list[SourceUnit]) -> tuple[list[Any], list[str]]:
     """`api.rewrite(units)` and what a second `paef fix` of its output would still do; the
     analyses `api.rewrite` makes are reused (its first is of `units`, its last of the output
-    when it ended with nothing left to apply)."""
+    when it ended with nothing left to apply). Remembered per source: a demo is checked by
+    test_rewrite_safety and test_fix_idempotent alike (a dozen seconds each)."""
+    rewrites, found = _rewrite_and_recheck(tuple(units))
+    return list(rewrites), list(found)
+
+
+@lru_cache(maxsize=64)
+def _rewrite_and_recheck(sources: tuple[SourceUnit, ...]) -> tuple[tuple[Any, ...], tuple[str, ...]]:
+    units = list(sources)
     analyze = api.analyze
     reports: list[Report] = []
 
@@ -68,9 +77,10 @@ def rewrite_and_recheck(units: list[SourceUnit]) -> tuple[list[Any], list[str]]:
     finally:
         api.analyze = analyze
     if not any(r.applied for r in rewrites):
-        return rewrites, []  # a second run would be this same run
+        return tuple(rewrites), ()  # a second run would be this same run
     fixed = [replace(r.unit, text=r.text) for r in rewrites]
     last = reports[-1]
     # `api.rewrite` stops after an analysis of its final text that applies nothing; else it ran out of rounds.
     left = last if [u.text for u in last.sources] == [u.text for u in fixed] else analyze(fixed)
-    return rewrites, problems(units, fixed, [{f.rule for f in r.applied} for r in rewrites], left, lambda: reports[0])
+    return tuple(rewrites), tuple(problems(units, fixed, [{f.rule for f in r.applied} for r in rewrites], left,
+                                           lambda: reports[0]))
