@@ -20,6 +20,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from . import attribute_paths
+from .library_effects import torch_changed_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
                     names_read, names_written, root_name, type_test, walk, writes_of)
 from .types import (
@@ -872,7 +873,7 @@ class Facts:
             reached: set[str] = set()
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                reached |= self.shared_roots(value) if value is not None else set()
+                reached |= self._held_roots(value) if value is not None else set()
             reached |= views.get(name, set())
             for other in reached - seen:
                 if whole:
@@ -887,6 +888,15 @@ class Facts:
                 seen.add(view)
                 work.append(view)
         return seen
+
+    def _held_roots(self, value: cst.BaseExpression) -> frozenset[str]:
+        """`shared_roots`, and for a container display the objects it holds: after
+        `buffers = {"x": x}`, `buffers["x"] += 1` changes the array `x` names."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            return frozenset().union(*(self._held_roots(e.value) for e in value.elements))
+        if isinstance(value, cst.Dict):
+            return frozenset().union(*(self._held_roots(e.value) for e in value.elements if isinstance(e, cst.DictElement)))
+        return self.shared_roots(value)
 
     def written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
         """Names changed in place through a call's result that shares their memory:
@@ -923,11 +933,26 @@ class Facts:
                 value = self._shared_value(d, function)
                 if value is None:
                     continue
-                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY):
+                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
+                        and not self._container_alias(name, value, function):
                     continue
                 for source in self._view_sources(value) - {name}:
                     out.setdefault(source, set()).add(name)
         return out
+
+    def _container_alias(self, name: str, value: cst.BaseExpression, function: FunctionNode | None) -> bool:
+        """`hist = trainer.history`, `seen = st.seen`: `name` holds the very container `value` (an
+        attribute or another name) holds, so a change through the owner (`log(trainer)` appending to
+        `tr.history`, `st.add(v)`) changes what `name` reads. A list or dict by its type, or a value of
+        unknown type that `name` is read for what it holds (`torch.tensor(hist)`, `hist[-1]`,
+        `for v in hist`); a number (`n = model.n_classes`) is a copy."""
+        kind = self.kind(value)
+        if kind in (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR):
+            return True
+        if kind is not Kind.UNKNOWN or not isinstance(value, cst.Attribute):
+            return False
+        return any(self._read_as_container(n) for n in self.walk(function.body if function is not None else self.module)
+                   if isinstance(n, cst.Name) and n.value == name and self.enclosing_function(n) is function)
 
     def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
         """`shared_roots`, and the names handed to a function of the program that returns a view of
@@ -1019,6 +1044,10 @@ class Facts:
                             partial.setdefault(name, set()).update(paths)
                 elif made is not None:
                     out |= self._built_from(made)
+        qualified = self.qualified_name(call.func) or ""
+        if qualified.startswith("torch."):  # `vector_to_parameters(v, layer.parameters())` changes `layer`
+            out.update(r for a in torch_changed_arguments(qualified, call) if (r := root_name(a)) is not None
+                       and not self._imported(r))
         if self._leaves_arguments(call):
             return
         unseen = not attribute_owners and not self._local_callees(call) \
@@ -1183,7 +1212,8 @@ class Facts:
         if qualified is not None:
             last = qualified.rsplit(".", 1)[-1]
             if qualified.startswith(("torch.", "numpy.", "math.")):
-                return not is_inplace_method(last) and not qualified.startswith("numpy.random.")
+                return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
+                    and not (qualified.startswith("torch.") and torch_changed_arguments(qualified, call))
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS or last in ("print", "next", "iter", "isinstance", "hasattr", "getattr", "type")
         func = call.func

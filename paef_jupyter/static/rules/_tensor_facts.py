@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _params, unbound_sharing_method
+from ..library_effects import torch_changed_arguments
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
@@ -610,7 +611,9 @@ def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpr
                 if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    return [positional[0]] if inplace or is_inplace_method(_op_name(qualified)) else []
+    if inplace or is_inplace_method(_op_name(qualified)):
+        return [positional[0]]
+    return torch_changed_arguments(qualified, call) if qualified.startswith("torch.") else []
 
 
 def _op_name(qualified: str) -> str:
@@ -1144,7 +1147,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
-            or changed_unseen(facts, expr, loop):
+            or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1156,6 +1159,66 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+# Libraries whose module attributes a program reads as constants (`torch.float32`, `np.pi`).
+_CONSTANT_NAMESPACES = frozenset({"torch", "numpy", "math", "builtins", "typing", "functools", "operator"})
+
+
+def _imported_state_reads(facts: Facts, expr: cst.BaseExpression) -> set[str]:
+    """Imported names whose state `expr` reads, not calls: a module's attribute (`os.environ[k]`,
+    `sys.argv`, `state.scale` of a local module) or an object imported by name (`widths` of
+    `from state import widths`)."""
+    out: set[str] = set()
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or node.value not in facts.aliases:
+            continue
+        parent = facts.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        top: cst.BaseExpression = node
+        while isinstance(parent, cst.Attribute) and parent.value is top:
+            top, parent = parent, facts.parent(parent)
+        if isinstance(parent, cst.Call) and parent.func is top:
+            continue  # `os.path.join(...)`, `state.get()`: a call, judged as one
+        if facts.aliases[node.value].split(".")[0] in _CONSTANT_NAMESPACES:
+            continue
+        out.add(node.value)
+    return out
+
+
+def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads state held by an imported module (`float(os.environ["SCALE"])`, `len(sys.argv)`,
+    `state.scale`, `widths[-1]` of `from state import widths`) and the loop may change it: it writes
+    through the name (`os.environ["SCALE"] = ...`, `sys.argv.append(...)`), runs a function of this
+    program that does, or calls into a local module (whose code shares that module's state,
+    `hooks.tick()` rebinding `state.scale`). The name-based analysis takes imported names for
+    modules no loop changes."""
+    reads = _imported_state_reads(facts, expr)
+    if not reads:
+        return False
+    unit = loop.facts
+    bodies: list[tuple[Facts, cst.CSTNode]] = [(unit, loop.node)]
+    seen: set[int] = set()
+    while bodies:
+        owner, body = bodies.pop()
+        for node in owner.walk(body):
+            if set(mutated_names(node)) & reads:
+                return True
+            if not isinstance(node, cst.Call):
+                continue
+            qualified = owner.qualified_name(node.func) or ""
+            if owner.imports is not None and qualified and "." in qualified \
+                    and owner.imports.module(qualified.rsplit(".", 1)[0]) is not None:
+                return True  # `hooks.tick()`: code of a local module
+            for func in owner._callees(node):
+                callee_owner = owner.owner_of(func)
+                if callee_owner is not owner and not any(callee_owner is u for u in owner.prior.units()):
+                    return True  # a local module's function or method
+                if id(func) not in seen and len(seen) < 50:
+                    seen.add(id(func))
+                    bodies.append((callee_owner, func.body))
+    return False
 
 
 _ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
