@@ -95,6 +95,9 @@ _IMPURE_METHODS = frozenset({
     "popleft", "item_random", "permutation", "forward", "__call__",
 })
 # Methods that only read their receiver, whatever its type (containers, strings, tensors).
+# Kinds whose methods are the library's own (a tensor's `log`, a dict's `get`), not the program's.
+_LIBRARY_KINDS = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR,
+                            Kind.NUMBER})
 _READ_ONLY_METHODS = frozenset({
     "item", "tolist", "numpy", "cpu", "cuda", "to", "detach", "clone", "copy", "size", "dim", "numel",
     "float", "double", "half", "long", "int", "bool", "view", "reshape", "sum", "mean", "std", "var", "max",
@@ -134,6 +137,8 @@ SHARING_METHODS = frozenset({
     "__dlpack__", "cast", "toreadonly",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
+# `getattr(tr, "history")`, `vars(tr)["history"]`: the object's own attribute (or attribute dict).
+_OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
 SHARING_CALLS = frozenset({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
     "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
@@ -987,7 +992,7 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS or unbound_sharing_method(qualified):
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS:
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value
@@ -1127,8 +1132,18 @@ class Facts:
         if is_inplace_method(method) or method in _IMPURE_METHODS:
             return False
         if method in _READ_ONLY_METHODS:
-            return True
+            return self.kind(receiver) in _LIBRARY_KINDS or not self._program_method_changes_self(method)
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _program_method_changes_self(self, method: str) -> bool:
+        """A class of the program (this unit or an earlier cell) defines `method` and its body
+        changes `self` (`def log(self, v): self.history.append(v)`): a name that reads like a
+        tensor's or a dict's read-only method (`log`, `get`, `sum`, `to`) is then no proof."""
+        for unit in (self, *self.prior.units()):
+            for key, func in unit.functions.items():
+                if key.endswith("." + method) and any("self" in mutated_names(n) for n in unit.walk(func.body)):
+                    return True
+        return False
 
     def _built_from(self, made: cst.BaseExpression, skip: frozenset[str] = frozenset()) -> set[str]:
         """The names an object was built from, and the objects those names hold references to:

@@ -1147,7 +1147,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
-            or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop):
+            or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
+            or _changed_by_module_call(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1185,6 +1186,21 @@ def _imported_state_reads(facts: Facts, expr: cst.BaseExpression) -> set[str]:
             continue
         out.add(node.value)
     return out
+
+
+def _changed_by_module_call(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """The loop calls a module on a name `expr` reads, and the module may change its input in
+    place (`act = nn.ReLU(inplace=True)`, `nn.LeakyReLU(0.1, True)`, a `Sequential` starting with
+    one, a program class whose forward does: `module_changes_input`): `act(h)` changes `h`."""
+    read = names_read(expr)
+    unit = loop.facts
+    for call in unit.calls_in(loop.node):
+        if not call.args or unit.kind(call.func) is not Kind.MODULE:
+            continue
+        roots = {r for a in call.args if (r := root_name(a.value)) is not None and not isinstance(a.value, cst.Call)}
+        if roots & read and module_changes_input(unit, call.func):
+            return True
+    return False
 
 
 def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:

@@ -298,7 +298,7 @@ class EvalWithoutNoGrad(Rule):
         for later in self.facts.later:
             for name in sorted(names):
                 func = later.functions.get(name)
-                if func is not None and _asks_for_grad(later, func.body) or func is None and name in _bound_at_top(later):
+                if func is not None and _reaches_grad(later, func) or func is None and name in _bound_at_top(later):
                     return (f"a later cell defines `{name}` again, which this loop calls when its function runs "
                             "after that cell: the new code needs gradients, which no_grad would turn off")
         return ""
@@ -1124,6 +1124,21 @@ def _turns_grad_off(facts: Facts, body: cst.CSTNode) -> bool:
 
 def _grad_off_with(facts: Facts, node: cst.CSTNode) -> bool:
     return isinstance(node, cst.With) and any(is_grad_off_call(facts, item.item) for item in node.items)
+
+
+def _reaches_grad(facts: Facts, func: FunctionNode) -> bool:
+    """`func`, or a function it calls (followed 50 deep at most), back-propagates or asks for autograd."""
+    work, seen = [(facts, func)], {id(func)}
+    while work:
+        owner, current = work.pop()
+        if _asks_for_grad(owner, current.body):
+            return True
+        for call in owner.calls_in(current.body):
+            for callee in owner._callees(call):
+                if id(callee) not in seen and len(seen) < 50:
+                    seen.add(id(callee))
+                    work.append((owner.owner_of(callee), callee))
+    return False
 
 
 def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) -> bool:
