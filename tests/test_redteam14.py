@@ -43,7 +43,9 @@ def test_a_helper_a_later_cell_redefines_to_back_propagate_keeps_the_wrap_for_re
     rebound to a lambda): no_grad around its loop would make that call raise. Fails on 1e91fd5."""
     backward = "def metric(out):\n    loss = probe(out).mean()\n    loss.backward()\n    return loss.detach()\nprint(evaluate())\n"
     rebound = "metric = lambda out: torch.autograd.grad(out.sum(), net.weight)[0].sum()\nprint(evaluate())\n"
-    for later in (backward, rebound):
+    indirect = ("def fit(out):\n    loss = probe(out).mean()\n    loss.backward()\n    return loss.detach()\n"
+                "def metric(out):\n    return fit(out)\nprint(evaluate())\n")
+    for later in (backward, rebound, indirect):
         assert _wraps(later) == [False], later
 
 
