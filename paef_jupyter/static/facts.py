@@ -939,7 +939,7 @@ class Facts:
                 if value is None:
                     continue
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
-                        and not self._container_alias(name, value, function):
+                        and not (d.loop is None and self._container_alias(name, value, function)):
                     continue
                 for source in self._view_sources(value) - {name}:
                     out.setdefault(source, set()).add(name)
@@ -956,7 +956,8 @@ class Facts:
             return True
         if kind is not Kind.UNKNOWN or not isinstance(value, cst.Attribute):
             return False
-        return any(self._read_as_container(n) for n in self.walk(function.body if function is not None else self.module)
+        return any(self._read_as_container(n) and not isinstance(self.parent(n), (cst.Element, cst.StarredElement))
+                   for n in self.walk(function.body if function is not None else self.module)
                    if isinstance(n, cst.Name) and n.value == name and self.enclosing_function(n) is function)
 
     def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
