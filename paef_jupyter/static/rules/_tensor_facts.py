@@ -1640,6 +1640,17 @@ def _patch_in(unit: Facts) -> str:
             targets, value = [t.target for t in node.targets], node.value
         elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" and node.args:
             targets, value = [node.args[0].value], node.args[2].value if len(node.args) > 2 else None
+        spaces: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                and node.func.attr.value in ("update", "__setitem__", "setdefault") \
+                and (space := _namespace_dict_of(unit, node.func.value)) is not None:
+            spaces = [space]  # `F.__dict__.update(relu=f)`, `vars(torch).__setitem__("stack", f)`
+        elif isinstance(node, cst.Assign):  # `vars(torch)["stack"] = f`, `torch.__dict__["relu"] = g`
+            spaces = [space for t in node.targets if isinstance(t.target, cst.Subscript)
+                      and (space := _namespace_dict_of(unit, t.target.value)) is not None]
+        if any((unit.qualified_name(space) or "").split(".")[0] in _PATCHABLE for space in spaces) \
+                and not _plain_value(value if isinstance(node, cst.Assign) else None):
+            return unit.code(node)
         for target in targets:
             owner = target.value if isinstance(target, cst.Attribute) else target if isinstance(node, cst.Call) else None
             if owner is None:
@@ -1651,6 +1662,15 @@ def _patch_in(unit: Facts) -> str:
                     and not _plain_value(value):
                 return unit.code(node)
     return ""
+
+
+def _namespace_dict_of(unit: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`torch` for `vars(torch)` or `torch.__dict__`: a module's namespace written as a dict."""
+    if isinstance(expr, cst.Call) and (unit.qualified_name(expr.func) or "") == "builtins.vars" and expr.args:
+        return expr.args[0].value
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "__dict__":
+        return expr.value
+    return None
 
 
 def _plain_value(value: cst.BaseExpression | None) -> bool:
