@@ -21,6 +21,7 @@ import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from . import attribute_paths
+from .library_effects import torch_changed_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
                     names_read, names_written, root_name, type_test, walk, writes_of)
 from .types import (
@@ -98,6 +99,9 @@ _IMPURE_METHODS = frozenset({
     "popleft", "item_random", "permutation", "forward", "__call__",
 })
 # Methods that only read their receiver, whatever its type (containers, strings, tensors).
+# Kinds whose methods are the library's own (a tensor's `log`, a dict's `get`), not the program's.
+_LIBRARY_KINDS = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR,
+                            Kind.NUMBER})
 _READ_ONLY_METHODS = frozenset({
     "item", "tolist", "numpy", "cpu", "cuda", "to", "detach", "clone", "copy", "size", "dim", "numel",
     "float", "double", "half", "long", "int", "bool", "view", "reshape", "sum", "mean", "std", "var", "max",
@@ -137,6 +141,8 @@ SHARING_METHODS = frozenset({
     "__dlpack__", "cast", "toreadonly",
 })
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
+# `getattr(tr, "history")`, `vars(tr)["history"]`: the object's own attribute (or attribute dict).
+_OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
 SHARING_CALLS = frozenset({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
     "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
@@ -891,7 +897,7 @@ class Facts:
             reached: set[str] = set()
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                reached |= self.shared_roots(value) if value is not None else set()
+                reached |= self._held_roots(value) if value is not None else set()
             reached |= views.get(name, set())
             for other in reached - seen:
                 if whole:
@@ -906,6 +912,15 @@ class Facts:
                 seen.add(view)
                 work.append(view)
         return seen
+
+    def _held_roots(self, value: cst.BaseExpression) -> frozenset[str]:
+        """`shared_roots`, and for a container display the objects it holds: after
+        `buffers = {"x": x}`, `buffers["x"] += 1` changes the array `x` names."""
+        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+            return frozenset().union(*(self._held_roots(e.value) for e in value.elements))
+        if isinstance(value, cst.Dict):
+            return frozenset().union(*(self._held_roots(e.value) for e in value.elements if isinstance(e, cst.DictElement)))
+        return self.shared_roots(value)
 
     def written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
         """Names changed in place through a call's result that shares their memory:
@@ -942,11 +957,27 @@ class Facts:
                 value = self._shared_value(d, function)
                 if value is None:
                     continue
-                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY):
+                if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
+                        and not (d.loop is None and self._container_alias(name, value, function)):
                     continue
                 for source in self._view_sources(value) - {name}:
                     out.setdefault(source, set()).add(name)
         return out
+
+    def _container_alias(self, name: str, value: cst.BaseExpression, function: FunctionNode | None) -> bool:
+        """`hist = trainer.history`, `seen = st.seen`: `name` holds the very container `value` (an
+        attribute or another name) holds, so a change through the owner (`log(trainer)` appending to
+        `tr.history`, `st.add(v)`) changes what `name` reads. A list or dict by its type, or a value of
+        unknown type that `name` is read for what it holds (`torch.tensor(hist)`, `hist[-1]`,
+        `for v in hist`); a number (`n = model.n_classes`) is a copy."""
+        kind = self.kind(value)
+        if kind in (Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR):
+            return True
+        if kind is not Kind.UNKNOWN or not isinstance(value, cst.Attribute):
+            return False
+        return any(self._read_as_container(n) and not isinstance(self.parent(n), (cst.Element, cst.StarredElement))
+                   for n in self.walk(function.body if function is not None else self.module)
+                   if isinstance(n, cst.Name) and n.value == name and self.enclosing_function(n) is function)
 
     def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
         """`shared_roots`, and the names handed to a function of the program that returns a view of
@@ -981,7 +1012,7 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS or unbound_sharing_method(qualified):
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS:
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value
@@ -1038,6 +1069,10 @@ class Facts:
                             partial.setdefault(name, set()).update(paths)
                 elif made is not None:
                     out |= self._built_from(made)
+        qualified = self.qualified_name(call.func) or ""
+        if qualified.startswith("torch."):  # `vector_to_parameters(v, layer.parameters())` changes `layer`
+            out.update(r for a in torch_changed_arguments(qualified, call) if (r := root_name(a)) is not None
+                       and not self._imported(r))
         if self._leaves_arguments(call):
             return
         unseen = not attribute_owners and not self._local_callees(call) \
@@ -1117,8 +1152,18 @@ class Facts:
         if is_inplace_method(method) or method in _IMPURE_METHODS:
             return False
         if method in _READ_ONLY_METHODS:
-            return True
+            return self.kind(receiver) in _LIBRARY_KINDS or not self._program_method_changes_self(method)
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _program_method_changes_self(self, method: str) -> bool:
+        """A class of the program (this unit or an earlier cell) defines `method` and its body
+        changes `self` (`def log(self, v): self.history.append(v)`): a name that reads like a
+        tensor's or a dict's read-only method (`log`, `get`, `sum`, `to`) is then no proof."""
+        for unit in (self, *self.prior.units()):
+            for key, func in unit.functions.items():
+                if key.endswith("." + method) and any("self" in mutated_names(n) for n in unit.walk(func.body)):
+                    return True
+        return False
 
     def _built_from(self, made: cst.BaseExpression, skip: frozenset[str] = frozenset()) -> set[str]:
         """The names an object was built from, and the objects those names hold references to:
@@ -1202,7 +1247,8 @@ class Facts:
         if qualified is not None:
             last = qualified.rsplit(".", 1)[-1]
             if qualified.startswith(("torch.", "numpy.", "math.")):
-                return not is_inplace_method(last) and not qualified.startswith("numpy.random.")
+                return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
+                    and not (qualified.startswith("torch.") and torch_changed_arguments(qualified, call))
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS or last in ("print", "next", "iter", "isinstance", "hasattr", "getattr", "type")
         func = call.func

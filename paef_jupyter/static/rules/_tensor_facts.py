@@ -14,6 +14,7 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _params, unbound_sharing_method
+from ..library_effects import torch_changed_arguments
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 
@@ -610,7 +611,9 @@ def library_changed_arguments(facts: Facts, call: cst.Call) -> list[cst.BaseExpr
                 if v is not None]
     inplace = any(a.keyword is not None and a.keyword.value == "inplace"
                   and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
-    return [positional[0]] if inplace or is_inplace_method(_op_name(qualified)) else []
+    if inplace or is_inplace_method(_op_name(qualified)):
+        return [positional[0]]
+    return torch_changed_arguments(qualified, call) if qualified.startswith("torch.") else []
 
 
 def _op_name(qualified: str) -> str:
@@ -1144,7 +1147,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             return False
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
-            or changed_unseen(facts, expr, loop):
+            or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
+            or _changed_by_module_call(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1156,6 +1160,81 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+# Libraries whose module attributes a program reads as constants (`torch.float32`, `np.pi`).
+_CONSTANT_NAMESPACES = frozenset({"torch", "numpy", "math", "builtins", "typing", "functools", "operator"})
+
+
+def _imported_state_reads(facts: Facts, expr: cst.BaseExpression) -> set[str]:
+    """Imported names whose state `expr` reads, not calls: a module's attribute (`os.environ[k]`,
+    `sys.argv`, `state.scale` of a local module) or an object imported by name (`widths` of
+    `from state import widths`)."""
+    out: set[str] = set()
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or node.value not in facts.aliases:
+            continue
+        parent = facts.parent(node)
+        if isinstance(parent, cst.Attribute) and parent.attr is node:
+            continue
+        top: cst.BaseExpression = node
+        while isinstance(parent, cst.Attribute) and parent.value is top:
+            top, parent = parent, facts.parent(parent)
+        if isinstance(parent, cst.Call) and parent.func is top:
+            continue  # `os.path.join(...)`, `state.get()`: a call, judged as one
+        if facts.aliases[node.value].split(".")[0] in _CONSTANT_NAMESPACES:
+            continue
+        out.add(node.value)
+    return out
+
+
+def _changed_by_module_call(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """The loop calls a module on a name `expr` reads, and the module may change its input in
+    place (`act = nn.ReLU(inplace=True)`, `nn.LeakyReLU(0.1, True)`, a `Sequential` starting with
+    one, a program class whose forward does: `module_changes_input`): `act(h)` changes `h`."""
+    read = names_read(expr)
+    unit = loop.facts
+    for call in unit.calls_in(loop.node):
+        if not call.args or unit.kind(call.func) is not Kind.MODULE:
+            continue
+        roots = {r for a in call.args if (r := root_name(a.value)) is not None and not isinstance(a.value, cst.Call)}
+        if roots & read and module_changes_input(unit, call.func):
+            return True
+    return False
+
+
+def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """`expr` reads state held by an imported module (`float(os.environ["SCALE"])`, `len(sys.argv)`,
+    `state.scale`, `widths[-1]` of `from state import widths`) and the loop may change it: it writes
+    through the name (`os.environ["SCALE"] = ...`, `sys.argv.append(...)`), runs a function of this
+    program that does, or calls into a local module (whose code shares that module's state,
+    `hooks.tick()` rebinding `state.scale`). The name-based analysis takes imported names for
+    modules no loop changes."""
+    reads = _imported_state_reads(facts, expr)
+    if not reads:
+        return False
+    unit = loop.facts
+    bodies: list[tuple[Facts, cst.CSTNode]] = [(unit, loop.node)]
+    seen: set[int] = set()
+    while bodies:
+        owner, body = bodies.pop()
+        for node in owner.walk(body):
+            if set(mutated_names(node)) & reads:
+                return True
+            if not isinstance(node, cst.Call):
+                continue
+            qualified = owner.qualified_name(node.func) or ""
+            if owner.imports is not None and qualified and "." in qualified \
+                    and owner.imports.module(qualified.rsplit(".", 1)[0]) is not None:
+                return True  # `hooks.tick()`: code of a local module
+            for func in owner._callees(node):
+                callee_owner = owner.owner_of(func)
+                if callee_owner is not owner and not any(callee_owner is u for u in owner.prior.units()):
+                    return True  # a local module's function or method
+                if id(func) not in seen and len(seen) < 50:
+                    seen.add(id(func))
+                    bodies.append((callee_owner, func.body))
+    return False
 
 
 _ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
@@ -1561,6 +1640,17 @@ def _patch_in(unit: Facts) -> str:
             targets, value = [t.target for t in node.targets], node.value
         elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" and node.args:
             targets, value = [node.args[0].value], node.args[2].value if len(node.args) > 2 else None
+        spaces: list[cst.BaseExpression] = []
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) \
+                and node.func.attr.value in ("update", "__setitem__", "setdefault") \
+                and (space := _namespace_dict_of(unit, node.func.value)) is not None:
+            spaces = [space]  # `F.__dict__.update(relu=f)`, `vars(torch).__setitem__("stack", f)`
+        elif isinstance(node, cst.Assign):  # `vars(torch)["stack"] = f`, `torch.__dict__["relu"] = g`
+            spaces = [space for t in node.targets if isinstance(t.target, cst.Subscript)
+                      and (space := _namespace_dict_of(unit, t.target.value)) is not None]
+        if any((unit.qualified_name(space) or "").split(".")[0] in _PATCHABLE for space in spaces) \
+                and not _plain_value(value if isinstance(node, cst.Assign) else None):
+            return unit.code(node)
         for target in targets:
             owner = target.value if isinstance(target, cst.Attribute) else target if isinstance(node, cst.Call) else None
             if owner is None:
@@ -1572,6 +1662,15 @@ def _patch_in(unit: Facts) -> str:
                     and not _plain_value(value):
                 return unit.code(node)
     return ""
+
+
+def _namespace_dict_of(unit: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`torch` for `vars(torch)` or `torch.__dict__`: a module's namespace written as a dict."""
+    if isinstance(expr, cst.Call) and (unit.qualified_name(expr.func) or "") == "builtins.vars" and expr.args:
+        return expr.args[0].value
+    if isinstance(expr, cst.Attribute) and expr.attr.value == "__dict__":
+        return expr.value
+    return None
 
 
 def _plain_value(value: cst.BaseExpression | None) -> bool:

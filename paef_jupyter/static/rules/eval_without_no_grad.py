@@ -18,7 +18,7 @@ from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import hook_registered_out_of_name, namespace_reader, rarely_runs
+from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -260,7 +260,7 @@ class EvalWithoutNoGrad(Rule):
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
             or self._fast_path_modules() or self._module_hooks() or self._cached_by_forward(loop) \
-            or self._returned_through_decorator(loop) or self._read_by_name()
+            or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -277,6 +277,33 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _redefined_later(self, loop: Loop) -> str:
+        """Why a later cell may change what this loop runs ('' if none): the loop is in a function
+        (called again after later cells ran) and calls, itself or through the functions it calls, a
+        name that a later cell defines again with a body that back-propagates or asks for autograd
+        (`def metric(out, y): ... loss.backward()`), or binds to other code (a lambda, an import)."""
+        if loop.function is None or not self.facts.later:
+            return ""
+        names: set[str] = set()
+        bodies: list[tuple[Facts, cst.CSTNode]] = [(self.facts, loop.node.body)]
+        seen: set[int] = set()
+        while bodies:
+            owner, body = bodies.pop()
+            for call in owner.calls_in(body):
+                if isinstance(call.func, cst.Name):
+                    names.add(call.func.value)
+                for func in owner._callees(call):
+                    if id(func) not in seen and len(seen) < 50:
+                        seen.add(id(func))
+                        bodies.append((owner.owner_of(func), func.body))
+        for later in self.facts.later:
+            for name in sorted(names):
+                func = later.functions.get(name)
+                if func is not None and _reaches_grad(later, func) or func is None and name in _bound_at_top(later):
+                    return (f"a later cell defines `{name}` again, which this loop calls when its function runs "
+                            "after that cell: the new code needs gradients, which no_grad would turn off")
+        return ""
 
     def _frozen(self, stmt: cst.SimpleStatementLine, model: str) -> None:
         """A frozen model's forward in a training loop: only its `.grad` tells the rewrite apart,
@@ -1115,6 +1142,21 @@ def _turns_grad_off(facts: Facts, body: cst.CSTNode) -> bool:
 
 def _grad_off_with(facts: Facts, node: cst.CSTNode) -> bool:
     return isinstance(node, cst.With) and any(is_grad_off_call(facts, item.item) for item in node.items)
+
+
+def _reaches_grad(facts: Facts, func: FunctionNode) -> bool:
+    """`func`, or a function it calls (followed 50 deep at most), back-propagates or asks for autograd."""
+    work, seen = [(facts, func)], {id(func)}
+    while work:
+        owner, current = work.pop()
+        if _asks_for_grad(owner, current.body):
+            return True
+        for call in owner.calls_in(current.body):
+            for callee in owner._callees(call):
+                if id(callee) not in seen and len(seen) < 50:
+                    seen.add(id(callee))
+                    work.append((owner.owner_of(callee), callee))
+    return False
 
 
 def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) -> bool:

@@ -1,0 +1,3 @@
+scale = 1.0
+widths = [2]
+table = {"n": 2}

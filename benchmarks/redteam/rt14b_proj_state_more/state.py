@@ -1,0 +1,2 @@
+scale = 1.0
+sizes = [2]
