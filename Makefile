@@ -17,7 +17,7 @@ demo: setup
 
 test:
 	./scripts/setup.sh --browser
-	$(PY) -m pytest -q -ra --durations=15
+	./scripts/test.sh
 
 bench: setup
 	$(PY) benchmarks/run.py

@@ -13,6 +13,35 @@ JediOracle.share_answers()
 
 CORPUS = Path(__file__).resolve().parents[1] / "benchmarks" / "corpus"
 
+# `make test` runs the suite in two parts (scripts/test.sh): first everything else on two
+# xdist workers, then these files alone. Their assertions read measured times (rankings,
+# overheads, a line's share of an iteration): beside another worker they would measure it.
+MEASURED = {
+    "test_clean_programs.py", "test_ddp_profile.py", "test_demo_notebooks.py", "test_dynamic_api.py",
+    "test_dynamic_busy_machine.py", "test_dynamic_collector.py", "test_dynamic_ranking.py",
+    "test_dynamic_scalene.py", "test_jedi_wait.py", "test_magic.py", "test_magic_interrupt.py", "test_warm.py",
+}
+# Tests that share a session's work run in one worker (`--dist loadgroup`), every other file in
+# one worker of its own: the corpus pass, the rule fixtures' pool and the jedi answers it shares
+# with the per-rule tests, the browser's Jupyter servers.
+_GROUP_OF_FIXTURE = {"corpus_rewrites": "corpus", "rule_fixture_rewrites": "rule-fixtures"}
+_GROUP_OF_FILE = {
+    "test_rules.py": "rule-fixtures", "test_rule_overlap.py": "rule-fixtures",
+    "test_fix_idempotent.py": "rule-fixtures", "test_rewrite_safety.py": "rule-fixtures",
+    "test_ui_browser.py": "browser", "test_cell_edit.py": "browser",
+}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        name = item.path.name
+        if name in MEASURED:
+            item.add_marker(pytest.mark.measured)
+        group = next((g for f, g in _GROUP_OF_FIXTURE.items() if f in getattr(item, "fixturenames", ())),
+                     _GROUP_OF_FILE.get(name, name))
+        item.add_marker(pytest.mark.xdist_group(group))
+
 
 @pytest.fixture(scope="session")
 def corpus_rewrites(tmp_path_factory: pytest.TempPathFactory) -> dict:
