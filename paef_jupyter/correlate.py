@@ -41,6 +41,10 @@ DEFAULT_SAVING = 0.5
 NEGLIGIBLE_SHARE = 0.005
 # A line whose non-torch time takes this share of the loop is a CPU-side bottleneck.
 DOMINANT_SHARE = 0.25
+# ... and takes at least this much per iteration: below it, the "outside torch" time of a line
+# is the call's own dispatch and the profiler's range around the line (microseconds each),
+# which no rewrite removes, and a preemption on a busy machine decides the share.
+HOST_FLOOR_S = 50e-6
 # Rules whose cost is a host<->device copy or a device sync: nothing to measure on a CPU.
 GPU_COSTS = frozenset({"cpu-then-move", "pageable-transfer", "host-sync"})
 # What a GPU-only cost would be, said on a CPU run instead of a measurement.
@@ -498,7 +502,7 @@ def _host_blocks(
     """Consecutive statements of one unit that each run mostly outside torch (NumPy or Python
     work written over several lines: a NumPy softmax, a per-sample augmentation loop's body)
     are one piece of work for a rewrite: summed, they are a finding where together they take
-    DOMINANT_SHARE of each iteration and the cost is spread (at least two lines with
+    DOMINANT_SHARE of each iteration (and HOST_FLOOR_S) and the cost is spread (two lines with
     BLOCK_LINE_SHARE each), so that no line alone has to pass the bar; where one line holds
     the cost alone it stays a finding of its own line."""
     if total <= 0:
@@ -509,7 +513,8 @@ def _host_blocks(
     run: list[tuple[LineStat, float]] = []
 
     def close() -> None:
-        if sum(h for _, h in run) / total >= DOMINANT_SHARE \
+        host = sum(h for _, h in run)
+        if run and host / total >= DOMINANT_SHARE and host / run[0][0].iterations >= HOST_FLOOR_S \
                 and sum(1 for _, h in run if h / total >= BLOCK_LINE_SHARE) >= 2:
             blocks.append(list(run))
         run.clear()
@@ -631,6 +636,8 @@ def _dynamic_rule(
         )
     in_loop = n and stat.hits >= n
     cpu_only = stat.cpu_time_s - stat.op_time_s  # the tracer's gaps are out of `cpu_time_s` already
+    if in_loop and cpu_only / n < HOST_FLOOR_S:
+        return None
     if in_loop and total > 0 and cpu_only / total >= DOMINANT_SHARE:
         here = {(stat.ref.key, stat.line)}
         # A share of the call tree's frames, which still hold the gaps: applied to the same time.

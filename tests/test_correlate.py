@@ -165,6 +165,17 @@ def test_dominant_cpu_work_in_the_loop_is_cpu_function_or_the_loader():
     assert correlate(Report(), once).findings == ()
 
 
+def test_microseconds_outside_torch_are_no_finding_whatever_their_share():
+    """`y = x @ w` in a loop of 30 us iterations: the 20 us around the matmul are its dispatch
+    and the profiler's range, half of each iteration, and nothing a rewrite removes."""
+    def loop(scale: float) -> Profile:
+        return profile(stat(5, cpu_time_s=5 * 20e-6 * scale, op_time_s=5 * 4e-6 * scale, ops=5, hits=5),
+                       stat(6, cpu_time_s=5 * 10e-6 * scale, hits=5), cpu_time_s=5 * 30e-6 * scale)
+
+    assert correlate(Report(), loop(1)).findings == ()
+    assert [(f.rule, f.line) for f in correlate(Report(), loop(10)).findings] == [("cpu-function", 5)]
+
+
 def test_max_dynamic_keeps_the_costliest():
     prof = profile(*(stat(n, cpu_time_s=0.01 * n, sync_warnings=5, hits=5) for n in range(3, 9)), device="cuda")
     out = correlate(Report(), prof, max_dynamic=2)
