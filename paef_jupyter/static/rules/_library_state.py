@@ -31,10 +31,12 @@ _SWITCHES = ("torch.backends.",)
 _HARDWARE = re.compile(r"(^|\.)(cuda|mps|xpu)\.|\.(is_available|device_count|get_device_name|get_device_capability)$")
 
 
-def reads_library_state(facts: Facts, expr: cst.BaseExpression) -> bool:
+def reads_library_state(facts: Facts, expr: cst.CSTNode, depth: int = 0) -> bool:
     """`expr` reads state a library keeps: a getter of a library called without arguments, or with
-    constants (`np.geterr()`, any library function called without arguments, `logging.getLogger(n).getEffectiveLevel()`) or a library module's
-    variable (`warnings.filters`, `logging.root.manager.disable`, `torch.backends.cudnn.benchmark`)."""
+    constants (`np.geterr()`, any library function called without arguments,
+    `logging.getLogger(n).getEffectiveLevel()`, `getattr(torch, "is_grad_enabled")()`), a library
+    module's variable (`warnings.filters`, `logging.root.manager.disable`,
+    `torch.backends.cudnn.benchmark`), or a function of the program it calls that does."""
     for node in facts.walk(expr):
         if isinstance(node, cst.Call):
             name = _library_name(facts, node.func)
@@ -42,6 +44,11 @@ def reads_library_state(facts: Facts, expr: cst.BaseExpression) -> bool:
             constant_args = all(isinstance(a.value, (cst.SimpleString, cst.Integer, cst.Float)) for a in node.args)
             if name and constant_args and (_GETTER.match(last) or not node.args and not last[:1].isupper()):
                 return True
+            if isinstance(node.func, cst.Call) and any(_library_name(facts, a.value) for a in node.func.args):
+                return True  # `getattr(torch, "is_grad_enabled")()`
+            if depth < 3 and isinstance(node.func, cst.Name) and not name:
+                if any(reads_library_state(facts.owner_of(f), f.body, depth + 1) for f in facts._callees(node)):
+                    return True
         elif isinstance(node, cst.Attribute) and not isinstance(facts.parent(node), cst.Attribute):
             parent = facts.parent(node)
             if isinstance(parent, cst.Call) and parent.func is node:
@@ -66,6 +73,12 @@ def library_state_changed(facts: Facts, loop: Loop) -> bool:
         for node in owner.walk(body):
             if isinstance(node, (cst.AssignTarget, cst.AugAssign)) and _library_owned(owner, node.target):
                 return True
+            if isinstance(node, cst.With):  # a program context manager: its `__enter__` and `__exit__` run
+                for item in node.items:
+                    call = item.item
+                    if isinstance(call, cst.Call) and isinstance(call.func, cst.Name) and call.func.value in owner.classes:
+                        bodies += [(owner, f.body) for key, f in owner.functions.items()
+                                   if key in (f"{call.func.value}.__enter__", f"{call.func.value}.__exit__")]
             if not isinstance(node, cst.Call):
                 continue
             if _changes_library_state(owner, node):
@@ -85,14 +98,34 @@ def library_state_changed(facts: Facts, loop: Loop) -> bool:
 
 
 def _changes_library_state(facts: Facts, call: cst.Call) -> bool:
-    """`call` runs a library function for its effect: its value is dropped (`warnings.simplefilter(...)`,
-    `logging.getLogger().addHandler(h)`, `log.setLevel(...)` of a library's object), or it is named
-    like a setter."""
+    """`call` may run a library function for its effect: one named like a setter, or a call whose
+    value is dropped of a library function (`warnings.simplefilter(...)`), of a library object a
+    getter returned (`logging.getLogger().addHandler(h)`), or of a callable the analysis cannot
+    name (a setter bound to a name, `setters[0](...)`, `getattr(np, "seterr")(...)`,
+    `sys.modules["warnings"].simplefilter(...)`, an attribute of a program object that is no
+    method of its class: `self.strict = partial(np.seterr, ...)`)."""
     name = _library_name(facts, call.func)
     if name and _SETTER.match(name.rsplit(".", 1)[-1]):
         return True
-    dropped = isinstance(facts.parent(call), cst.Expr)
-    return dropped and (bool(name) or isinstance(call.func, cst.Attribute) and _library_owned(facts, call.func))
+    if not isinstance(facts.parent(call), cst.Expr):
+        return False
+    func = call.func
+    if name or isinstance(func, (cst.Subscript, cst.Call)):
+        return True
+    if isinstance(func, cst.Name):
+        qualified = facts.qualified_name(func) or ""
+        return not qualified.startswith("builtins.") and func.value not in facts.classes and not facts._callees(call)
+    if not isinstance(func, cst.Attribute):
+        return False
+    node: cst.BaseExpression = func.value
+    while isinstance(node, cst.Attribute):
+        node = node.value
+    if not isinstance(node, cst.Name) or _library_owned(facts, func):
+        return True
+    from ._tensor_facts import assigned_value
+    value = assigned_value(facts, node)
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value in facts.classes \
+        and not facts._callees(call)
 
 
 def _library_owned(facts: Facts, target: cst.BaseExpression) -> bool:
