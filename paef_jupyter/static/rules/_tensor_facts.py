@@ -17,7 +17,7 @@ from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _p
 from ..library_effects import torch_changed_arguments
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
-from ._library_state import library_state_changed, reads_library_state
+from ._library_state import library_state_changed
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
 FLOAT, INT, BOOL = "float", "int", "bool"
@@ -1150,7 +1150,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
             or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
             or _changed_by_module_call(facts, expr, loop) \
-            or reads_library_state(facts, expr) and library_state_changed(facts, loop):
+            or library_state_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
