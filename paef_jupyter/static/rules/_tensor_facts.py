@@ -17,6 +17,7 @@ from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _p
 from ..library_effects import torch_changed_arguments
 from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
+from ._library_state import library_state_changed
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
 FLOAT, INT, BOOL = "float", "int", "bool"
@@ -1148,7 +1149,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
     if _inside_context(facts, expr, loop) or _own_state_changed(facts, expr) or defaults_changed(facts, expr, loop) \
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
             or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
-            or _changed_by_module_call(facts, expr, loop):
+            or _changed_by_module_call(facts, expr, loop) \
+            or library_state_changed(facts, expr, loop):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1696,7 +1698,8 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
         for owner, body, own in _handed_out(facts):  # registered callbacks: any call may run them
             seen.add(body)
             free = names - own
-            if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free):
+            if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free) \
+                    or _reads_namespace(owner, body, objects=False):
                 return True
             work.append((owner, body))
     while work:
@@ -1713,9 +1716,24 @@ def changed_by_callees(facts: Facts, scope: cst.CSTNode, names: set[str]) -> boo
                 seen.add(body)
                 free = names - own
                 if free & owner.names_written(body) or any(changed_in_place(owner, n, body) for n in free) \
-                        or any((owner.qualified_name(c.func) or "") in NAMESPACE_READERS for c in owner.calls_in(body)):
+                        or _reads_namespace(owner, body):
                     return True
                 work.append((owner, body))
+    return False
+
+
+def _reads_namespace(owner: Facts, body: cst.CSTNode, objects: bool = True) -> bool:
+    """`body` reaches variables by name (`globals()["WIDTH"] = ...`, `vars()`, `exec`): it may change any.
+    Without `objects`, `vars(cfg)` of a program variable (an object's attributes) does not count."""
+    for call in owner.calls_in(body):
+        name = owner.qualified_name(call.func) or ""
+        if name not in NAMESPACE_READERS:
+            continue
+        if objects or name != "builtins.vars" or not call.args:
+            return True
+        arg = call.args[0].value
+        if not (isinstance(arg, cst.Name) and arg.value not in owner.aliases):
+            return True  # `vars(sys.modules[__name__])`, `vars(some_module)`
     return False
 
 

@@ -45,11 +45,13 @@ _MODEL_WORDS = frozenset({
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 # What these give carries no autograd graph: a value that reaches `backward()` only through them
 # (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
-# Modules with a fused inference fast path taken only when grad is off (or no parameter needs it).
+# Modules that run another kernel when grad is off (or no parameter needs it): the fused inference
+# fast path of attention and transformer layers, oneDNN's inference LSTM on CPU (red team 15: its
+# outputs differ in the last bits from the autograd path's).
 _FAST_PATH_MODULES = frozenset({
     "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
     "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerDecoder", "torch.nn.Transformer",
-    "torch.nn.modules.activation.MultiheadAttention",
+    "torch.nn.modules.activation.MultiheadAttention", "torch.nn.LSTM", "torch.nn.modules.rnn.LSTM",
 })
 # Where a model's architecture comes from code this analysis never reads.
 _MODEL_SOURCES = tuple(f"{m}." for m in (
@@ -581,8 +583,9 @@ class EvalWithoutNoGrad(Rule):
 
     def _fast_path_modules(self) -> str:
         """Why grad being off may change the numbers ('' if nothing says so): in eval mode with
-        grad off, attention and transformer layers take PyTorch's fused fast path, whose results
-        differ in the last bits (enough to flip a tie in a ranking), and a `TransformerEncoder` with a
+        grad off, attention and transformer layers take PyTorch's fused fast path and an LSTM
+        oneDNN's inference kernel on CPU, whose results differ in the last bits (enough to flip a
+        tie in a ranking), and a `TransformerEncoder` with a
         padding mask returns zeros at the padded positions (a nested tensor). That holds for such layers
         built here, in a class of another unit built here, or in a model whose code the
         analysis cannot see (a model zoo's constructor, a loaded whole model)."""
@@ -602,13 +605,15 @@ class EvalWithoutNoGrad(Rule):
                   "(a nested tensor), not the numbers the autograd path computes")
         if used:
             return (f"this program builds {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
-                    "PyTorch runs its fused fast path, whose outputs differ in the last bits from the autograd path "
+                    "PyTorch runs another kernel (the fused fast path of attention and transformer layers, oneDNN's "
+                    "LSTM on CPU), whose outputs differ in the last bits from the autograd path "
                     "(a ranking or an argmax over near-ties may change)"
                     + (padded if "TransformerEncoder" in used else ""))
         if unseen:
             return (f"the model may come from code the analysis cannot see (`{sorted(unseen)[0]}`): if it has "
-                    "attention or transformer layers, under no_grad in eval mode PyTorch runs their fused fast "
-                    "path, whose outputs differ in the last bits (a ranking or an argmax over near-ties may change)"
+                    "attention, transformer or LSTM layers, under no_grad in eval mode PyTorch runs another "
+                    "kernel for them, whose outputs differ in the last bits (a ranking or an argmax over near-ties "
+                    "may change)"
                     + padded)
         return ""
 
