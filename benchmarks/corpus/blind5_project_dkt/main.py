@@ -30,7 +30,8 @@ def train_epoch(model, loader, optimizer, device):
 def evaluate(model, loader, device):
     model.eval()
     scores, labels = [], []
-    for batch in loader:  # paef: expect-fix eval-without-no-grad
+    # An LSTM: under no_grad its inference kernel changes the last bits, so the wrap is for review.
+    for batch in loader:  # paef: expect eval-without-no-grad
         x, target_skill, target = batch_to(batch, device)
         pred, y = masked_predictions(model(x), target_skill, target)
         scores.append(torch.sigmoid(pred).detach().cpu().numpy())  # paef: ok host-sync
