@@ -11,7 +11,7 @@ PY=.venv/bin/python
 # (workers, kernels, rank and corpus subprocesses) compiles the package again, and pytest
 # rewrites every test module's asserts again in each of its three collections.
 unset PYTHONDONTWRITEBYTECODE
-"$PY" -m pytest -q -ra --durations=15 -n "${PAEF_TEST_WORKERS:-2}" --dist loadgroup -m "not measured"
+"$PY" -m pytest -q -ra --durations=15 -n "${PAEF_TEST_WORKERS:-2}" -m "not measured"
 parallel=$?
 "$PY" -m pytest -q -ra --durations=10 -m measured
 measured=$?
