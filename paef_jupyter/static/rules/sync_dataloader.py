@@ -27,6 +27,7 @@ from ._support import (
     unwrapped,
     with_keyword,
 )
+from ._lightning import hook_of
 from .base import Rule
 
 
@@ -82,13 +83,10 @@ class SyncDataLoader(Rule):
         `LightningDataModule`) returns: the `Trainer` runs the training loop over it, a loop
         this program never writes. Only the training loader, returned directly or through a name
         bound once in the method."""
-        method = self.facts.enclosing_function(node)
-        cls = method_class(self.facts, node)
-        if method is None or cls is None or method.name.value != "train_dataloader" or not any(
-                (self.facts.qualified_name(b.value) or "").startswith(("pytorch_lightning.", "lightning."))
-                and (self.facts.qualified_name(b.value) or "").endswith(("LightningModule", "LightningDataModule"))
-                for b in cls.bases):
+        if hook_of(self.facts, node) != "train_dataloader":
             return None
+        method = self.facts.enclosing_function(node)
+        assert method is not None
         returned = [r.value for r in self.facts.walk(method.body) if isinstance(r, cst.Return) and r.value is not None]
         if len(returned) != 1:
             return None
