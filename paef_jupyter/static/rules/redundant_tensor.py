@@ -279,6 +279,9 @@ class RedundantTensor(Rule):
         scope = self.facts.enclosing_function(node)
         if scope is not None and any(n in bound_names_in(scope) for n in base):
             return  # a parameter or a local: each call may hand other data
+        if any(inner.parent is loop for inner in self.facts.loops) or scope is not None \
+                and not self.facts.enclosing_loops(node) and any(isinstance(n, (cst.For, cst.While)) for n in self.facts.walk(scope)):
+            return  # once per epoch around a batch loop (an evaluation pass): not once per step
         if not _data_unchanged(self.facts, base, loop) or not _left_on_host(self.facts, data if isinstance(data, cst.Name) else data.value):  # type: ignore[attr-defined]
             return
         key = (scope, self.facts.code(data))
