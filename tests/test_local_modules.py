@@ -1373,3 +1373,72 @@ def test_a_later_cell_changing_an_object_or_a_callers_parameter_rebinds_no_helpe
         found = [f for f in analyze(_cells(setup, helper, later), rules=["redundant-tensor"]).findings
                  if f.fix and f.fix.automatic]
         assert (len(found) == 1) is hoisted, later
+
+
+CLIPS = '''\
+import torch
+import torchaudio
+
+
+class Clips(torch.utils.data.Dataset):
+    def __init__(self, paths, labels):
+        self.paths = paths
+        self.labels = labels
+        self.mfcc = torchaudio.transforms.MFCC(8000)
+
+    def __len__(self):
+        return len(self.paths)
+
+    def __getitem__(self, idx):
+        if torch.is_tensor(idx):
+            idx = idx.tolist()
+        waveform, rate = torchaudio.load(self.paths[idx])
+        return self.mfcc(waveform), self.labels[idx]
+
+
+class Preloaded(torch.utils.data.Dataset):
+    def __init__(self, features, labels):
+        self.features = features
+        self.labels = labels
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, idx):
+        return self.features[idx].float(), self.labels[idx]
+'''
+
+LOADING = '''\
+import torch
+from torch.utils.data import DataLoader
+from audio.clips import Clips, Preloaded
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(40, 1).to(device)
+opt = torch.optim.Adam(model.parameters())
+loader = DataLoader({dataset}, batch_size=32, shuffle=True{workers})
+for epoch in range(3):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = torch.nn.functional.mse_loss(model(x).squeeze(-1), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+'''
+
+
+def test_a_dataset_class_of_a_local_module_that_decodes_per_sample_loads_in_the_training_process(tmp_path: Path) -> None:
+    write(tmp_path, {"pyproject.toml": "", "audio/__init__.py": "", "audio/clips.py": CLIPS,
+                     "scripts/train.py": LOADING.format(dataset="Clips(['a.wav'], [1.0])", workers="")})
+    found = scan(tmp_path / "scripts" / "train.py", "sync-dataloader")
+    assert [(Path(f["path"]).name, f["line"]) for f in found] == [("train.py", 8)]
+    assert "`Clips.__getitem__` calls `torchaudio.load`" in found[0]["message"]
+
+
+def test_a_local_modules_dataset_of_preloaded_tensors_or_a_loader_with_workers_is_left_alone(tmp_path: Path) -> None:
+    """Near misses: the class only indexes what `__init__` stored; the loader has workers."""
+    for dataset, workers in (("Preloaded(torch.randn(64, 40), torch.randn(64))", ""),
+                             ("Clips(['a.wav'], [1.0])", ", num_workers=4")):
+        write(tmp_path, {"pyproject.toml": "", "audio/__init__.py": "", "audio/clips.py": CLIPS,
+                         "scripts/train.py": LOADING.format(dataset=dataset, workers=workers)})
+        assert scan(tmp_path / "scripts" / "train.py", "sync-dataloader") == [], dataset

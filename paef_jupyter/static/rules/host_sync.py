@@ -14,6 +14,7 @@ from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_ac
 from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
+from ._lightning import hook_of
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
@@ -107,7 +108,10 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self._hot(node) is None or not uses_device(self.facts):
+        if self._hot(node) is None:
+            self._lightning_step_read(node)
+            return
+        if not uses_device(self.facts):
             return  # cheap: most calls are not in a step loop, and types can cost a jedi inference
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
@@ -259,6 +263,33 @@ class HostSync(Rule):
             f"values = torch.cat(kept){self.facts.code(node)[len(self.facts.code(tensor)):]}  # once, after the loop"
         )
         self._site(node, f"`{self.facts.code(node)}` {what}", lambda loop: collect)
+
+    def _lightning_step_read(self, node: cst.Call) -> None:
+        """`loss.item()` in a `LightningModule.training_step`: the `Trainer` calls the step once
+        per batch, a loop this program never writes; on an accelerator each read waits for the
+        queued work. A hint (the Trainer picks the device; logging may need the number), not under
+        a `% N` test, not in a function nested in the step, not of a value already on the host."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "item" and not node.args) \
+                or hook_of(self.facts, node) != "training_step" or on_host(self.facts, func.value):
+            return
+        method = self.facts.enclosing_function(node)
+        for anc in self.facts.ancestors(node):
+            if anc is method:
+                break
+            if isinstance(anc, cst.If) and any(isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo)
+                                               for n in self.facts.walk(anc.test)):
+                return  # `if batch_idx % 50 == 0:` reads it every 50 steps
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` copies one value to the host on every training step (Lightning's `Trainer` calls "
+            "`training_step` once per batch): on a GPU the CPU waits for all queued work each time, so the device "
+            "idles while Python prepares the next step",
+            fix=Fix(description="log the tensor itself (`self.log(name, value)`: Lightning reduces it and reads it "
+                    "every `log_every_n_steps`), or read it only every N batches",
+                    suggestion=f"self.log(\"value\", {self.facts.code(func.value)}.detach())", safe=False),
+            severity=Severity.MEDIUM,
+        )
 
     def _hot(self, node: cst.CSTNode) -> Loop | None:
         """The loop whose every iteration runs `node`: a training/evaluation step, or a loop that

@@ -14,7 +14,7 @@ from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
-from ..device_use import is_device_move, uses_device
+from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
 from ._support import hot_loop
 from ._frozen_forward import fixed_input_forwards
@@ -127,6 +127,7 @@ class RedundantTensor(Rule):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._names: set[str] = set()
+        self._copied: set[tuple[cst.CSTNode | None, str]] = set()
         self.sites = FactorySites(self.facts)
 
     def visit_Module(self, node: cst.Module) -> None:
@@ -154,6 +155,7 @@ class RedundantTensor(Rule):
         if site is None:
             self._invariant_helper(node)
             self._table_copied(node)
+            self._invariant_copied(node)
             return
         if site.in_helper and self._carried_by_call_sites(node):
             return
@@ -256,6 +258,47 @@ class RedundantTensor(Rule):
                     suggestion=f"{code} = {code}.to(device)  # once, after construction", safe=False),
         )
 
+    def _invariant_copied(self, node: cst.Call) -> None:
+        """`labels[idx_train].to(device)` in a training or evaluation loop, or in a function it
+        calls every iteration (full-batch graph training's `train()`), where every name read is a
+        global bound before the loop on the host and nothing changes it: the same data is indexed
+        and copied to the device on every iteration. A hint: moving it once changes which object
+        later code reads, and the names may be read elsewhere as host tensors."""
+        func = node.func
+        if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda") \
+                or not is_device_move(self.facts, node):
+            return
+        data = func.value
+        base = _indexed_names(data)
+        if not base:
+            return
+        loop = self.facts.iteration_loop(node)
+        if loop is None or loop.kind not in ("train", "eval") or rarely_runs(self.facts, node, loop) \
+                or not uses_device(self.facts):
+            return
+        scope = self.facts.enclosing_function(node)
+        if scope is not None and any(n in bound_names_in(scope) for n in base):
+            return  # a parameter or a local: each call may hand other data
+        if any(inner.parent is loop for inner in self.facts.loops) or scope is not None \
+                and not self.facts.enclosing_loops(node) and any(isinstance(n, (cst.For, cst.While)) for n in self.facts.walk(scope)):
+            return  # once per epoch around a batch loop (an evaluation pass): not once per step
+        if not _data_unchanged(self.facts, base, loop) or not _left_on_host(self.facts, data if isinstance(data, cst.Name) else data.value):  # type: ignore[attr-defined]
+            return
+        key = (scope, self.facts.code(data))
+        if key in self._copied:
+            return
+        self._copied.add(key)
+        code = self.facts.code(data)
+        where = "in a function called on every iteration" if not self.facts.enclosing_loops(node) else "inside the loop"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` copies `{code}`, host data bound once before the loop and never changed, "
+            f"to the device {where}: the same indexing and host-to-device copy are repeated each iteration",
+            fix=Fix(description=f"move it to the device once, before the loop, and read the moved tensor here "
+                    f"(not rewritten automatically: `{base[0]}` may be read elsewhere as a host tensor)",
+                    suggestion=f"{base[0]} = {base[0]}.to(device)  # once, before the loop", safe=False),
+        )
+
     def _derived(self, stmt: cst.SimpleStatementLine, name: str, loop: Loop) -> list[cst.SimpleStatementLine]:
         """`betas = torch.linspace(...)` then `alpha_bar = torch.cumprod(1 - betas, dim=0)`: the
         statements right after a hoisted factory that compute, with pure ops, only from it (and
@@ -352,6 +395,108 @@ class RedundantTensor(Rule):
         return bool(sites) and all(owner is self.facts and self._invariant_helper_hoist(call) is not None
                                    for owner, call in sites)
 
+
+
+def _indexed_names(expr: cst.BaseExpression) -> list[str]:
+    """`labels[idx_train]` -> `["labels", "idx_train"]` (the indexed name first): a name indexed by
+    names, integers or slices of them, nothing computed; [] otherwise."""
+    if isinstance(expr, cst.Name):
+        return [expr.value]
+    if not isinstance(expr, cst.Subscript) or not isinstance(expr.value, cst.Name):
+        return []
+    names = [expr.value.value]
+    for element in expr.slice:
+        part = element.slice
+        leaves = [part.value] if isinstance(part, cst.Index) else [p for p in (part.lower, part.upper, part.step) if p is not None]
+        for leaf in leaves:
+            if isinstance(leaf, cst.Name):
+                names.append(leaf.value)
+            elif not isinstance(leaf, cst.Integer):
+                return []
+    return names
+
+
+def bound_names_in(func: cst.FunctionDef) -> set[str]:
+    """The parameters of `func` and the names its body binds (its locals)."""
+    params = func.params
+    out = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            out.add(star.name.value)
+    for node in _walk(func.body):
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.WithItem)):
+            target = node.asname.name if isinstance(node, cst.WithItem) and node.asname is not None else \
+                getattr(node, "target", None)
+            if target is not None:
+                out |= set(bound_names(target))
+        elif isinstance(node, (cst.Global, cst.Nonlocal)):
+            out -= {n.name.value for n in node.names}
+    return out
+
+
+def _walk(node: cst.CSTNode):
+    yield node
+    for child in node.children:
+        yield from _walk(child)
+
+
+# Methods that change their receiver without the trailing underscore of torch's in-place ops.
+_CHANGING_METHODS = frozenset({"append", "extend", "insert", "update", "pop", "clear", "remove", "setdefault",
+                               "sort", "resize", "fill", "put", "copy"})
+
+
+def _data_unchanged(facts: Facts, names: list[str], loop: Loop) -> bool:
+    """No iteration of `loop` (its body and the functions it runs per iteration) rebinds `names`,
+    assigns into them, calls an in-place or changing method on them or hands them to a call that
+    is not torch's: their data is the same on every iteration. A `backward()` is not a change of
+    the data (it fills `.grad`s), which is why this is not `invariant`'s stricter test."""
+    wanted = set(names)
+    if wanted & loop.writes:
+        return False
+    bodies: list[cst.CSTNode] = [loop.node.body]
+    bodies += [f.body for f, l in facts.per_iteration_functions.items() if l is loop and facts.owner_of(f) is facts]
+    for body in bodies:
+        if body is not loop.node.body and wanted & facts.names_written(body):
+            return False
+        for node in facts.walk(body):
+            if isinstance(node, (cst.AssignTarget, cst.AugAssign)) and root_name(node.target) in wanted:
+                return False
+            if not isinstance(node, cst.Call):
+                continue
+            func = node.func
+            if isinstance(func, cst.Attribute) and root_name(func.value) in wanted and (
+                    is_inplace_method(func.attr.value) or func.attr.value in _CHANGING_METHODS):
+                return False
+            if (facts.qualified_name(func) or "").startswith("torch."):
+                continue
+            if any(root_name(a.value) in wanted and not isinstance(a.value, cst.Call) for a in node.args):
+                return False
+    return True
+
+
+def _left_on_host(facts: Facts, node: cst.Name) -> bool:
+    """`node`'s name holds host data and no binding of it moves it: built on the host (`on_host`),
+    or unpacked from one call beside names the program then moves to the device itself
+    (`adj, features, labels = load(...)` then `features = features.to(device)`): moving the
+    siblings and not this one says where it stays."""
+    name = node.value
+    unpacked = [n for n in facts.walk(facts.module) if isinstance(n, cst.Assign) and len(n.targets) == 1
+                and isinstance(n.targets[0].target, (cst.Tuple, cst.List)) and name in bound_names(n.targets[0].target)]
+    values = facts.assigned_values(name) + [n.value for n in unpacked]
+    if not values or any(_moves_or_places(facts, v) for v in values):
+        return False
+    if on_host(facts, node):
+        return True
+    if len(unpacked) != 1 or len(values) != 1 or not isinstance(unpacked[0].value, cst.Call):
+        return False
+    siblings = set(bound_names(unpacked[0].targets[0].target)) - {name}
+    return any(_moves_or_places(facts, v) for s in siblings for v in facts.assigned_values(s))
+
+
+def _moves_or_places(facts: Facts, value: cst.BaseExpression) -> bool:
+    """`value` moves data to a device or builds it on one (`x.to(device)`, `torch.zeros(n, device=d)`)."""
+    return any(is_device_move(facts, c) or keyword(c, "device") is not None for c in facts.calls_in(value)) \
+        or isinstance(value, cst.Call) and (is_device_move(facts, value) or keyword(value, "device") is not None)
 
 
 def _scalar_fill(node: cst.Call, factory: str) -> bool:

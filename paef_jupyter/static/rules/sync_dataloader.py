@@ -27,6 +27,7 @@ from ._support import (
     unwrapped,
     with_keyword,
 )
+from ._lightning import hook_of
 from .base import Rule
 
 
@@ -55,20 +56,44 @@ class SyncDataLoader(Rule):
             return  # workers set, or set by a value this analysis cannot prove to be 0
         loops = consumer_loops(self.facts, node) or loops_fed(self.facts, node)  # `train(model, train_loader, ...)`
         loops = [loop for loop in loops if in_training_chain(loop)]
-        if not loops:
+        hook = None if loops else self._lightning_training_loader(node)
+        if not loops and hook is None:
             return
         work = self._per_sample_work(node)
         if work is None:
+            return
+        if hook is not None:
+            name = f"the loader `{hook}()` returns (the Lightning `Trainer` iterates it every training epoch)"
+            self._report(node, name, work, self.facts.code(self._suggested(node)))
             return
         it = iterated(loops[0])
         if it is None and isinstance(loops[0].node, cst.For):
             it = unwrapped(loops[0].node.iter)  # `get_loader(lines)`, `Batches(DataLoader(...))`
         name = iterated_name(loops[0]) or (loops[0].facts.code(it) if it is not None else "the loader")
+        self._report(node, f"`{name}`", work, self.facts.code(self._suggested(node)))
+
+    def _suggested(self, node: cst.Call) -> cst.Call:
         suggested = with_keyword(node, "num_workers", cst.Integer("4"))
         if not keyword_value(self.facts, node, "persistent_workers")[0]:  # a `**dict` may set it: never repeat a keyword
             suggested = with_keyword(suggested, "persistent_workers", cst.Name("True"))
-        suggestion = self.facts.code(suggested)
-        self._report(node, name, work, suggestion)
+        return suggested
+
+    def _lightning_training_loader(self, node: cst.Call) -> str | None:
+        """`train_dataloader` when `node` is what that method of a `LightningModule` (or
+        `LightningDataModule`) returns: the `Trainer` runs the training loop over it, a loop
+        this program never writes. Only the training loader, returned directly or through a name
+        bound once in the method."""
+        if hook_of(self.facts, node) != "train_dataloader":
+            return None
+        method = self.facts.enclosing_function(node)
+        assert method is not None
+        returned = [r.value for r in self.facts.walk(method.body) if isinstance(r, cst.Return) and r.value is not None]
+        if len(returned) != 1:
+            return None
+        value = returned[0]
+        if isinstance(value, cst.Name) and len(self.facts.assigned_values(value.value)) == 1:
+            value = self.facts.assigned_values(value.value)[0]
+        return "train_dataloader" if value is node else None
 
     def _is_zero(self, expr: cst.BaseExpression | None) -> bool:
         """`0`, or a name bound once to `0` before the call."""
@@ -90,13 +115,13 @@ class SyncDataLoader(Rule):
                 continue
             work = _live_per_sample_work(getattr(live, "dataset", None))
             if work is not None:
-                self._report(loop.node.iter, name, work,  # type: ignore[union-attr]
+                self._report(loop.node.iter, f"`{name}`", work,  # type: ignore[union-attr]
                              f"{name} = DataLoader(..., num_workers=4, persistent_workers=True)  # in its own cell")
 
     def _report(self, node: cst.CSTNode, name: str, work: str, suggestion: str) -> None:
         self.report(
             node,
-            f"`{name}` loads every batch in the training process ({work}) between steps: with "
+            f"{name} loads every batch in the training process ({work}) between steps: with "
             "`num_workers=0` each step waits for it (on a GPU, the device idles meanwhile); worker processes would prepare the next batches "
             "during the current step",
             fix=Fix(
@@ -123,20 +148,23 @@ class SyncDataLoader(Rule):
             return "reading and decoding each image file"  # from disk per sample, with or without a transform
         if qualified.startswith("torchvision.datasets.") and keyword_arg(dataset, "transform") is not None:
             return "decoding and transforming each image"
-        if not isinstance(dataset.func, cst.Name) or dataset.func.value not in self.facts.classes:
+        found = self.facts.class_named(dataset.func)  # this unit's class, an earlier cell's or a local module's
+        if found is None:
             return None
-        cls = self.facts.classes[dataset.func.value]
-        if not any("Dataset" in (self.facts.qualified_name(b.value) or self.facts.code(b.value)) for b in cls.bases):
+        owner, cls = found
+        if not any("Dataset" in (owner.qualified_name(b.value) or owner.code(b.value)) for b in cls.bases):
             return None
         getitem = dataset_method(cls, "__getitem__")
         if getitem is None:
             return None
-        calls = [c for c in self.facts.calls_in(getitem.body)
-                 if not _indexing_only(c) and not self._wraps_preloaded(c, getitem)]
-        loops = [n for n in self.facts.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
+        calls = [c for c in owner.calls_in(getitem.body)
+                 if not _indexing_only(c) and not _wraps_preloaded(owner, c, getitem)]
+        loops = [n for n in owner.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
         if not calls and not loops:
             return self._collate_work(loader)
         named = [dotted_name(c.func) for c in calls if dotted_name(c.func)]
+        # name the call that does the work: a load or decode before a type check (`torch.is_tensor(idx)`)
+        named.sort(key=lambda n: not any(w in n.lower() for w in ("load", "open", "read", "decode")))
         shown = f"calls `{named[0]}`" if named else "runs Python code"
         return f"`{cls.name.value}.__getitem__` {shown} and more, per sample"
 
@@ -162,14 +190,6 @@ class SyncDataLoader(Rule):
                 return stmt.value
         return dataset
 
-    def _wraps_preloaded(self, call: cst.Call, getitem: cst.FunctionDef) -> bool:
-        """`torch.from_numpy(img)` / `int(self.labels[i])` of a sample stored in `__init__`
-        (`img, boxes = self.samples[i]`): a zero-copy wrap or a scalar cast, no per-sample work."""
-        q = self.facts.qualified_name(call.func) or ""
-        if q not in _WRAPS or len(call.args) != 1 or call.args[0].keyword is not None:
-            return False
-        return _preloaded(self.facts, call.args[0].value, getitem, 2)
-
     def _collate_work(self, loader: cst.Call) -> str | None:
         """`collate_fn=collate` whose loop over the batch calls a helper of this unit or NumPy per
         sample (`[log_mel(w) for w, _ in batch]`): feature extraction in the training process.
@@ -186,6 +206,15 @@ class SyncDataLoader(Rule):
                 if (isinstance(call.func, cst.Name) and call.func.value in self.facts.functions) or q.startswith("numpy."):
                     return f"`{func.name.value}` calls `{self.facts.code(call.func)}` for every sample of each batch"
         return None
+
+
+def _wraps_preloaded(facts: Facts, call: cst.Call, getitem: cst.FunctionDef) -> bool:
+    """`torch.from_numpy(img)` / `int(self.labels[i])` of a sample stored in `__init__`
+    (`img, boxes = self.samples[i]`): a zero-copy wrap or a scalar cast, no per-sample work."""
+    q = facts.qualified_name(call.func) or ""
+    if q not in _WRAPS or len(call.args) != 1 or call.args[0].keyword is not None:
+        return False
+    return _preloaded(facts, call.args[0].value, getitem, 2)
 
 
 _CHEAP_METHODS = frozenset({"float", "long", "int", "double", "half", "bool", "unsqueeze", "squeeze", "view",
