@@ -6,6 +6,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pytest  # noqa: E402
 
 from paef_jupyter.static.types import JediOracle  # noqa: E402
+from suite_groups import group_of  # noqa: E402
 
 # The suite analyses every rule fixture and corpus program several ways (one rule, all rules,
 # rewritten, re-checked); the same source asks jedi the same questions each time.
@@ -21,31 +22,9 @@ MEASURED = {
     "test_dynamic_busy_machine.py", "test_dynamic_collector.py", "test_dynamic_ranking.py",
     "test_dynamic_scalene.py", "test_jedi_wait.py", "test_magic.py", "test_magic_interrupt.py", "test_warm.py",
 }
-# The work units of the parallel part (one worker each): a file, or a group of tests that share
-# a session's work: the corpus pass, the rule fixtures' pool (and the jedi answers it shares
-# with the per-rule tests), the browser's Jupyter servers. By node id, since the controller sees
-# no fixtures (xdist's own `xdist_group` marks do not reach pytest 9's node ids);
-# `test_suite_groups.py` checks that every user of a shared fixture is in its group.
-SHARED_FIXTURES = {"corpus_rewrites": "corpus", "rule_fixture_rewrites": "rule-fixtures"}
-_GROUP_OF_TEST = {
-    "test_corpus.py::test_runnable_programs_run_print_and_compare_deterministically": "corpus",
-    "test_fix_idempotent.py::test_fix_twice_is_a_no_op_on_every_corpus_program": "corpus",
-    "test_rewrite_safety.py::test_every_corpus_program_rewrites_safely": "corpus",
-}
-_GROUP_OF_FILE = {
-    "test_rules.py": "rule-fixtures", "test_rule_overlap.py": "rule-fixtures",
-    "test_fix_idempotent.py": "rule-fixtures", "test_rewrite_safety.py": "rule-fixtures",
-    "test_ui_browser.py": "browser", "test_cell_edit.py": "browser",
-}
 
 
-def group_of(nodeid: str) -> str:
-    path, _, test = nodeid.partition("::")
-    file = path.rsplit("/", 1)[-1]
-    return _GROUP_OF_TEST.get(f"{file}::{test.split('[', 1)[0]}") or _GROUP_OF_FILE.get(file, path)
-
-
-@pytest.hookimpl(optionalhook=True)
+@pytest.hookimpl(optionalhook=True)  # the parallel part's work units: `suite_groups.py`
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     from xdist.scheduler import LoadScopeScheduling
 

@@ -1,11 +1,11 @@
-"""The parallel part's work units (`conftest.group_of`) keep each shared session fixture in one
+"""The parallel part's work units (`suite_groups.group_of`) keep each shared session fixture in one
 worker: a test that uses one outside its group would run the whole pass again in the other."""
 
 from __future__ import annotations
 
 import pytest
 
-from conftest import SHARED_FIXTURES, group_of
+from suite_groups import SHARED_FIXTURES, group_of
 
 
 def test_every_user_of_a_shared_fixture_is_in_its_group(request: pytest.FixtureRequest) -> None:
