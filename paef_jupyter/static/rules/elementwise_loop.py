@@ -1145,7 +1145,8 @@ class ElementwiseLoop(Rule):
     def _rows_counted(self, for_in: cst.CompFor) -> tuple[str, str, dict[str, str]] | None:
         """The row variable, the row count and the names standing for a row of a tensor, for
         `for i in range(n)`, `for i in torch.arange(n)` (`.long()` of it too) and `for i, j in
-        enumerate(t)` (`j` is `t[i]`)."""
+        enumerate(t)` (`j` is `t[i]`; `t` may be a NumPy array, the indices copied to the host
+        first, `lengths.cpu().numpy() - 1`: one advanced index takes an array too)."""
         it, target = for_in.iter, for_in.target
         if isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and it.func.attr.value in ("long", "int") \
                 and not it.args and isinstance(it.func.value, cst.Call) \
@@ -1158,10 +1159,23 @@ class ElementwiseLoop(Rule):
             return target.value, self.facts.code(arg), {}
         if qualified == "builtins.enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
                 and all(isinstance(el.value, cst.Name) for el in target.elements) \
-                and isinstance(arg, (cst.Name, cst.Attribute)) and self._is_tensor(arg):
+                and isinstance(arg, (cst.Name, cst.Attribute)) \
+                and (self._is_tensor(arg) or self._host_array(arg)):
             var, row = (el.value.value for el in target.elements)  # type: ignore[attr-defined]
             return var, f"len({self.facts.code(arg)})", {row: self.facts.code(arg)}
         return None
+
+    def _host_array(self, expr: cst.BaseExpression) -> bool:
+        """A NumPy array by type, or a name bound to a `.numpy()` copy (give or take a number:
+        `lengths.numpy() - 1`): only tensors (and arrays) spell that copy `.numpy()`."""
+        if self.facts.kind(expr) is Kind.NDARRAY:
+            return True
+        value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        while isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract)) \
+                and isinstance(value.right, cst.Integer):
+            value = value.left
+        return isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value == "numpy"
 
     def _appended_row_gather(self, node: cst.For) -> bool:
         """`vectors = []`, `for b, index in enumerate(idx): vectors.append(x[b, index, :])`, then
@@ -1217,7 +1231,7 @@ class ElementwiseLoop(Rule):
         `enumerate` of an index tensor (`per_row`), a subscript with several indices can only be a
         tensor's (or an array's, whose kind is known) even when its kind is not known."""
         found = row_gather(self.facts, elt, var, count, per_row)
-        if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.UNKNOWN) for s in found.sources):
+        if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.NDARRAY, Kind.UNKNOWN) for s in found.sources):
             return False
         if not self._is_tensor(found.data) and not (  # a model's output unpacked (`hidden, _ = self.gru(x)`)
                 self.facts.kind(found.data) is Kind.UNKNOWN and (any(self._is_tensor(s) for s in found.sources) or per_row)):
