@@ -2709,7 +2709,7 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
         runs_model = False
         for callee in facts._callees(call):
             called = _methods_called(facts, callee, cache, call)
-            runs_model = runs_model or _forwards_argument(facts, callee, call)
+            runs_model = runs_model or _forwards_argument(facts, callee, call) or evaluates_model(facts, callee)
             chain: Loop | None = loop
             while chain is not None:
                 methods[chain] |= called
@@ -2965,6 +2965,19 @@ def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool
                                 or facts.kind(arg.value) is Kind.MODULE):
             return True
     return False
+
+
+def evaluates_model(facts: Facts, func: FunctionNode) -> bool:
+    """`def eval(self, x): self.model.eval(); out = self.model(x); ...`: a helper that puts a
+    model in evaluation mode and then calls it, once (not in a loop of its own): a trainer
+    object's per-batch evaluation method runs the model once per iteration of the loop that
+    calls it."""
+    owner = facts.owner_of(func)
+    calls = [c for c in owner.calls_in(func.body) if not owner.enclosing_loops(c)]
+    evaluated = {owner.code(c.func.value) for c in calls if isinstance(c.func, cst.Attribute)
+                 and c.func.attr.value == "eval" and not c.args}
+    return bool(evaluated) and any(isinstance(c.func, (cst.Name, cst.Attribute)) and c.args
+                                   and owner.code(c.func) in evaluated for c in calls)
 
 
 def _methods_called(facts: Facts, func: FunctionNode, cache: dict[tuple[FunctionNode, int], set[str]],

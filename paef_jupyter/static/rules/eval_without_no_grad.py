@@ -8,7 +8,8 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import (Facts, FunctionNode, Loop, forward_variant, forwards_a_model, loss_module, may_train, module_methods,
+from ..facts import (Facts, FunctionNode, Loop, evaluates_model, forward_variant, forwards_a_model, loss_module, may_train,
+                     module_methods,
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name, writes_of
@@ -335,6 +336,8 @@ class EvalWithoutNoGrad(Rule):
         if (isinstance(func, cst.Attribute) and forward_variant(func.attr.value)) or forwards_a_model(self.facts, n) \
                 or runs_inference_verb(self.facts, n):  # `model.predict(x)`, `recmodel.getUsersRating(u)`
             return True
+        if any(evaluates_model(self.facts, callee) for callee in self.facts._callees(n)):
+            return True  # `engine.eval(x, y)`: a trainer's method that puts its model in `.eval()` and runs it
         own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
         if isinstance(func, cst.Name) or own:
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
