@@ -624,8 +624,12 @@ class EvalWithoutNoGrad(Rule):
         return loop.function.body if loop.function is not None else self.facts.module
 
     def _evaluation_evidence(self, loop: Loop) -> bool:
-        """`.eval()` called before the loop in its function (or section), or a name that says evaluation."""
+        """`.eval()` called before the loop in its function (or section), or by a helper the loop
+        calls before it runs the model (`engine.eval(x, y)`), or a name that says evaluation."""
         start = self.facts.order(loop.node)
+        if any(evaluates_model(self.facts, callee) for call in self.facts.calls_in(loop.node.body)
+               for callee in self.facts._callees(call)):
+            return True
         for call in self.facts.calls_in(self._scope(loop)):
             if isinstance(call.func, cst.Attribute) and call.func.attr.value == "eval" and not call.args \
                     and self.facts.order(call) < start:
