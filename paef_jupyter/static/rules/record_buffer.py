@@ -68,6 +68,7 @@ class Column:
     key: str | None = None  # the dict key for `d["key"]`
     earlier: bool = False  # created by an earlier notebook cell
     reads: list[cst.CSTNode] = field(default_factory=list)
+    whole: bool = False  # some read converts every record (`torch.tensor(col)[idx]`)
 
 
 class RecordBuffer(Rule):
@@ -114,19 +115,36 @@ class RecordBuffer(Rule):
                 return
 
     def visit_Call(self, node: cst.Call) -> None:
-        """`random.sample(buf, k)`: a batch of records, converted field by field after."""
+        """`random.sample(buf, k)`: a batch of records, converted field by field after; or
+        `torch.tensor(buf)[idx]`: every record converted, then a batch kept."""
         if _samples(self.facts, node):
             self._read(node.args[0].value, node)
+        elif self._converted_whole(node):
+            self._read(node.args[0].value, node, whole=True)
 
-    def _read(self, container: cst.BaseExpression, site: cst.CSTNode) -> None:
+    def _converted_whole(self, node: cst.Call) -> bool:
+        """`torch.tensor(self.states)[idxs]`, `np.array(buffer)[batch]`: a constructor of the
+        whole container, indexed at once by drawn indices: each call walks every record, not
+        the batch. (A slice, `np.array(losses)[-100:]`, is a window of the latest values.)"""
+        parent = self.facts.parent(node)
+        return isinstance(parent, cst.Subscript) and parent.value is node and len(parent.slice) == 1 \
+            and isinstance(parent.slice[0].slice, cst.Index) \
+            and isinstance(parent.slice[0].slice.value, (cst.Name, cst.Attribute, cst.Call)) \
+            and (self.facts.qualified_name(node.func) or "") in FROM_PYTHON \
+            and len(node.args) >= 1 and node.args[0].keyword is None and not node.args[0].star \
+            and all(a.keyword is not None for a in node.args[1:])
+
+    def _read(self, container: cst.BaseExpression, site: cst.CSTNode, whole: bool = False) -> None:
+        """`whole`: `site` converts every record (it is a tensor constructor already)."""
         column = self._column(container)
-        if column is None or not self._sampled_per_batch(column, site) or not self._feeds_tensors(site):
+        if column is None or not self._sampled_per_batch(column, site) or not (whole or self._feeds_tensors(site)):
             return
         key = id(column.binding)
         if key not in self._columns:
             self._columns[key] = column
             self._order.append(key)
         self._columns[key].reads.append(site)
+        self._columns[key].whole = self._columns[key].whole or whole
 
     def _column(self, expr: cst.BaseExpression) -> Column | None:
         facts = self.facts
@@ -228,21 +246,28 @@ class RecordBuffer(Rule):
             else:
                 edits.extend(rewrite)
         owner = columns[0].owner
-        what = (f"`{owner}` keeps one growing Python list per field ({', '.join(repr(c.key) for c in columns)})"
-                if columns[0].key is not None else
-                f"`{columns[0].code}` is a growing Python {_container_word(self.facts, columns[0].binding)} of per-step records")
+        if columns[0].key is not None:
+            what = f"`{owner}` keeps one growing Python list per field ({', '.join(repr(c.key) for c in columns)})"
+        elif len(columns) > 1:
+            what = f"{', '.join(f'`{c.code}`' for c in columns)} are growing Python lists, one per field of each step's record"
+        else:
+            what = f"`{columns[0].code}` is a growing Python {_container_word(self.facts, columns[0].binding)} of per-step records"
         where = "every call of its sampling method" if isinstance(columns[0].scope, cst.ClassDef) else "every iteration"
-        message = (f"{what}, and {where} samples it and converts the records back into tensors one Python object at a "
-                   "time; tensor storage (rows kept as tensors, or preallocated columns with a ring index) makes each "
-                   "batch one gather")
+        converts = ("converts every record it holds into a tensor, one Python object at a time, to keep a batch of "
+                    "them: the cost grows with the buffer, not the batch" if any(c.whole for c in columns) else
+                    "samples it and converts the records back into tensors one Python object at a time")
+        message = (f"{what}, and {where} {converts}; tensor storage (rows kept as tensors, or preallocated columns with a "
+                   "ring index) makes each batch one gather")
         if edits:
             kept = f"; left as Python lists: {'; '.join(refused)}" if refused else ""
             fix = Fix(description="store the rows as tensors (`.detach().clone()` instead of `.tolist()`) and stack "
                                   f"the sampled rows (same values, dtype and device){kept}",
                       edits=tuple(edits), suggestion=RING_SUGGESTION)
         else:
-            fix = Fix(description="keep the records in tensor columns with a ring index; not rewritten automatically: "
-                                  + "; ".join(refused), suggestion=RING_SUGGESTION, safe=False)
+            least = (" (at the least, convert only the sampled records: `torch.tensor([col[i] for i in idx])` in "
+                     "place of `torch.tensor(col)[idx]`)" if any(c.whole for c in columns) else "")
+            fix = Fix(description=f"keep the records in tensor columns with a ring index{least}; not rewritten "
+                                  "automatically: " + "; ".join(refused), suggestion=RING_SUGGESTION, safe=False)
         self.report(first, message, fix=fix, severity=None if edits else Severity.MEDIUM,
                     part_of=self._conversions(columns))
 
