@@ -1057,7 +1057,9 @@ class HostSync(Rule):
                 "`.item()` it would change type"
         if fam is None:
             return "", f"the dtype of `{self.facts.code(value)}` is not known: a tensor sum rounds in that dtype " \
-                "(float16/bfloat16 stall), not in float64 as Python's does"
+                "(a float16/bfloat16 sum stops growing after a few thousand steps, and float16 overflows past 65504), " \
+                "not in float64 as Python's does; where the values are floats, `.double()` before summing keeps " \
+                "Python's float64 sum"
         if item and fam in (INT, BOOL) and isinstance(initial, cst.Integer):
             if dtype not in _WIDE_INTEGERS:
                 return "", f"`{self.facts.code(value)}` is not proven to be int64 or bool: a narrower integer tensor " \
