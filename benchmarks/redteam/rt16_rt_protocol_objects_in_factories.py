@@ -25,10 +25,10 @@ class Width:
 N = Width()
 out = []
 for step in range(3):
-    z = torch.arange(N)
+    z = torch.zeros(N)
     CFG["n"] += 1
     out.append(z.tolist())
-print("B arange __index__", out)
+print("B zeros __index__", out)
 
 class Seq:
     def __len__(self):
@@ -51,7 +51,7 @@ class ArrayLike:
 AL = ArrayLike()
 out = []
 for step in range(3):
-    t = torch.as_tensor(AL)
+    t = torch.tensor(np.asarray(AL))
     CFG["lr"] += 1
     out.append(t.tolist())
 print("D __array__", out)
