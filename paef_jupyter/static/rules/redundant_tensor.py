@@ -397,6 +397,15 @@ class RedundantTensor(Rule):
 
 
 
+def _ragged(node: cst.BaseExpression) -> bool:
+    """A list/tuple literal whose nested literals differ in length or depth."""
+    if not isinstance(node, (cst.List, cst.Tuple)):
+        return False
+    items = [e.value for e in node.elements]
+    shapes = {(len(i.elements) if isinstance(i, (cst.List, cst.Tuple)) else None) for i in items}
+    return len(shapes) > 1 or any(_ragged(i) for i in items)
+
+
 def _indexed_names(expr: cst.BaseExpression) -> list[str]:
     """`labels[idx_train]` -> `["labels", "idx_train"]` (the indexed name first): a name indexed by
     names, integers or slices of them, nothing computed; [] otherwise."""
@@ -677,7 +686,26 @@ class FactorySites:
         stored = store_hazard(self.facts, site.expr, site.target)
         if stored:
             reasons.append(stored)
+        failing = self._fails_on_its_input(site.expr)
+        if failing:
+            reasons.append(f"{failing}: built before the loop, that happens before what the loop did first "
+                           "(its appends, prints, counters) and outside the handlers around it")
         return "; and ".join(reasons)
+
+    def _fails_on_its_input(self, expr: cst.BaseExpression) -> str:
+        """Why building `expr` raises or warns whatever the iteration ("" if it need not): a
+        ragged nested literal (`torch.tensor([[1.0, 2.0], [3.0]])` raises), or `torch.tensor` of
+        a tensor (a UserWarning, an error under `warnings.simplefilter("error")`)."""
+        for call in self.facts.calls_in(expr):
+            factory = (self.facts.qualified_name(call.func) or "").rsplit(".", 1)[-1]
+            if factory not in DATA_FACTORIES or not call.args or call.args[0].keyword is not None:
+                continue
+            data = call.args[0].value
+            if _ragged(data):
+                return "its nested literal is ragged, so it raises"
+            if factory == "tensor" and self.facts.kind(data) is Kind.TENSOR:
+                return "`torch.tensor` of a tensor warns (an error where warnings are errors)"
+        return ""
 
     def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """Numbers, strings, `torch.<dtype>` and names bound once to such literals: no value that
