@@ -1151,7 +1151,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
             or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
             or _changed_by_module_call(facts, expr, loop) \
-            or library_state_changed(facts, expr, loop) or _suspended_in_loop(facts, expr, loop):
+            or library_state_changed(facts, expr, loop) or _suspended_in_loop(facts, expr, loop) \
+            or _converts_program_objects(facts, expr):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1163,6 +1164,36 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+# Kinds a library converts without running code of the program.
+_CONVERTED_PLAINLY = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.FUNCTION, Kind.MODULE_OBJ})
+
+
+def _converts_program_objects(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A class of the program converts its objects by code that reads module state or does more
+    than read (`__index__` answering `CFG["n"]`, `__float__` counting calls), and `expr` hands a
+    library call something that may hold such an object: a name of no plain kind, directly, in a
+    tuple or list of sizes (`torch.zeros((w, 2))`), starred (`torch.zeros(*dims)`)."""
+    if not any(_runs_code(owner, m) or _reads_module_state(owner, m) for owner, m in program_methods(facts, _CONVERSIONS)):
+        return False
+    for call in facts.calls_in(expr):
+        name = facts.qualified_name(call.func) or ""
+        if not name or name.startswith("builtins.") and name not in _CONVERTING_BUILTINS \
+                or isinstance(call.func, cst.Name) and call.func.value in facts.functions:
+            continue
+        for arg in call.args:
+            for node in facts.walk(arg.value):
+                if isinstance(node, (cst.Name, cst.Attribute)) and facts.kind(node) not in _CONVERTED_PLAINLY \
+                        and not (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node) \
+                        and not (facts.qualified_name(node) or "").startswith(("torch.", "numpy.", "math.")) \
+                        and not (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+                    return True
+    return False
+
+
+_CONVERTING_BUILTINS = frozenset({"builtins.int", "builtins.float", "builtins.complex", "builtins.bool", "builtins.round",
+                                  "builtins.range", "builtins.list", "builtins.tuple"})
 
 
 def _suspended_in_loop(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
