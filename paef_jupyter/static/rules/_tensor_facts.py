@@ -1499,8 +1499,10 @@ def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> boo
         read = _dunders_run(facts, key, expr) if dunders or facts.kind(node) is Kind.DATASET else set()
         if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
             return True
-        if any(_runs_code(owner, method) or _reads_module_state(owner, method)
+        if any(_runs_code(owner, method) or method.name.value in _CONVERSIONS and _reads_module_state(owner, method)
                for owner, method in program_methods(facts, read)):
+            return True
+        if _converted_instance(facts, node, expr):
             return True
         if dunders and any("self" in owner.names_written(method.body)
                            for owner, method in program_methods(facts, _dunders_run(facts, key, loop.node.body))):
@@ -1556,14 +1558,37 @@ def _dunders_run(facts: Facts, key: str, scope: cst.CSTNode) -> set[str]:
             run.add("__len__")
         elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is use or builtin.startswith("builtins."):
             run |= {"__iter__", "__next__", "__getitem__"} | (_CONVERSIONS if builtin else set())
-        elif isinstance(call, cst.Call) and builtin and not builtin.startswith(("builtins.", "__main__")) \
-                and not (isinstance(call.func, cst.Name) and call.func.value in facts.functions):
-            # `torch.zeros(width)`, `torch.tensor(rows)`, `np.asarray(obj)`: the library converts the
-            # object through its protocol methods (a size, a sequence, an array)
-            run |= _DUNDERS
+        elif isinstance(call, cst.Call) and _library_call(facts, call):
+            # `torch.zeros(width)`, `np.asarray(obj)`: the library converts the object through its
+            # conversion methods (a size, a number, an array)
+            run |= _CONVERSIONS
         elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn)):
             run |= {"__contains__", "__iter__", "__getitem__"}
     return run
+
+
+def _library_call(facts: Facts, call: cst.Call) -> bool:
+    """A call of a library's function (`torch.zeros`, `np.asarray`), not a builtin or the program's."""
+    name = facts.qualified_name(call.func) or ""
+    return bool(name) and not name.startswith(("builtins.", "__main__")) \
+        and not (isinstance(call.func, cst.Name) and call.func.value in facts.functions)
+
+
+def _converted_instance(facts: Facts, node: cst.CSTNode, expr: cst.BaseExpression) -> bool:
+    """`torch.tensor(rows)` where `rows` is bound to an instance of a class of the program whose
+    sequence or conversion methods (`__len__`, `__getitem__`, `__iter__`, `__array__`...) read
+    module state or do more than read: the library runs them on every call."""
+    parent = facts.parent(node)
+    call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+    if not (isinstance(call, cst.Call) and _library_call(facts, call) and within(facts, call, expr)):
+        return False
+    value = assigned_value(facts, node) if isinstance(node, cst.Name) else None
+    built = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    if built is None:
+        return False
+    owner, cls = built
+    return any(isinstance(m, cst.FunctionDef) and m.name.value in _DUNDERS
+               and (_runs_code(owner, m) or _reads_module_state(owner, m)) for m in cls.body.body)
 
 
 def _reads_module_state(facts: Facts, method: cst.FunctionDef) -> bool:
