@@ -407,6 +407,13 @@ def _literal_number(node: cst.BaseExpression) -> float | None:
     return None
 
 
+def _holds_strings(node: cst.BaseExpression) -> bool:
+    """A string literal is the data or an element of its nested list/tuple literals."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    return isinstance(node, (cst.List, cst.Tuple)) and any(_holds_strings(e.value) for e in node.elements)
+
+
 def _ragged(node: cst.BaseExpression) -> bool:
     """A list/tuple literal whose nested literals differ in length or depth."""
     if not isinstance(node, (cst.List, cst.Tuple)):
@@ -743,8 +750,7 @@ class FactorySites:
             data = call.args[0].value
             if _ragged(data):
                 return "its nested literal is ragged, so it raises"
-            if any(isinstance(n, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))
-                   for n in self.facts.walk(data)):
+            if _holds_strings(data):
                 return "its literal holds strings, so it raises"
             if factory == "tensor" and self.facts.kind(data) is Kind.TENSOR:
                 return "`torch.tensor` of a tensor warns (an error where warnings are errors)"
