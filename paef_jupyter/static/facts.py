@@ -1406,10 +1406,44 @@ class Facts:
             return False
         if any((self.qualified_name(_decorator_callee(d.decorator)) or "") not in _PURE_DECORATORS for d in func.decorators):
             return False  # a decorator may replace the body: count calls, draw, keep state
+        if _changes_own_default(self, func):
+            return False  # `def bump(t=torch.zeros(2)): t += 1`: the default keeps state between calls
+        if self._writes_into_shared(func):
+            return False  # `TABLE["n"] += 1`, `Counter.n += 1`: state kept outside the call
         varying = frozenset(_params(func) | self.names_written(func.body))
         pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, func) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
         return pure
+
+    def _writes_into_shared(self, func: FunctionNode) -> bool:
+        """The body assigns into an object it did not build: an item or attribute of a global, a
+        parameter or the function itself (`TABLE["n"] += 1`, `Counter.n += 1`, `f.calls = ...`,
+        `del CACHE[k]`), or `+=` on a local bound to such an object (`alias = SEEN; alias += [x]`:
+        a list's `+=` extends it in place). Locals bound only to fresh objects (`out = []`) and
+        numbers stay local."""
+
+        def shared(root: str | None) -> bool:
+            if root is None:
+                return True
+            defs = [d for d in self._defs.get(root, ()) if d.function is func]
+            return not defs or root in _params(func) or not all(self._fresh_def(d) or d.augmented for d in defs)
+
+        for node in self.walk(func.body):
+            targets: list[cst.BaseExpression] = []
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and node.value is not None:
+                targets = [node.target]
+            elif isinstance(node, cst.Del):
+                targets = [node.target]
+            for target in targets:
+                elements = [e.value for e in target.elements] if isinstance(target, (cst.Tuple, cst.List)) else [target]
+                for t in elements:
+                    if isinstance(t, (cst.Subscript, cst.Attribute)) and shared(root_name(t)):
+                        return True
+                    if isinstance(node, cst.AugAssign) and isinstance(t, cst.Name) and shared(t.value):
+                        return True  # on a parameter too: an array's or a list's `+=` changes the caller's
+        return False
 
     def _arg_only_call(self, call: cst.Call, function: FunctionNode) -> bool:
         """Inside a function, methods on containers it built itself (`out = []; out.append(x)`)
@@ -2157,6 +2191,34 @@ def _own_locals(func: FunctionNode) -> frozenset[str]:
 def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
     """`torch.no_grad` for `@torch.no_grad()`, the decorator itself when it is not called."""
     return decorator.func if isinstance(decorator, cst.Call) else decorator
+
+
+_IMMUTABLE_DEFAULTS = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.ConcatenatedString, cst.Name,
+                       cst.UnaryOperation)
+
+
+def _changes_own_default(facts: "Facts", func: FunctionNode) -> bool:
+    """A parameter whose default is an object (a tensor, a list: not a number, string, `None`
+    or a name) that the body changes in place (`t += 1`, `t[0] = v`, `t.add_(1)`, `seen.append(x)`):
+    one object shared by every call that omits it, so each call may answer differently."""
+    p = func.params
+    owned = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)
+             if x.default is not None and not isinstance(x.default, _IMMUTABLE_DEFAULTS)}
+    if not owned:
+        return False
+    for node in facts.walk(func.body):
+        if isinstance(node, cst.AugAssign) and root_name(node.target) in owned:
+            return True
+        if isinstance(node, (cst.Assign, cst.AnnAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(isinstance(t, (cst.Subscript, cst.Attribute)) and root_name(t) in owned for t in targets):
+                return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and root_name(node.func.value) in owned:
+            return True  # a method of the default object: `append`, `add_`, `update`...
+        if isinstance(node, cst.Call) and any(root_name(a.value) in owned for a in node.args) \
+                and not (facts.qualified_name(node.func) or "").startswith("builtins."):
+            return True  # handed to code that may change it
+    return False
 
 
 def _params(func: FunctionNode) -> set[str]:

@@ -6,6 +6,7 @@ Kept beside the rules (not in `facts.py`) because they answer rule-level questio
 
 from __future__ import annotations
 
+import builtins
 import types
 import weakref
 from dataclasses import dataclass, field
@@ -1150,7 +1151,8 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             or _module_state_changed(facts, expr, loop) or _runs_object_code(facts, expr, loop) \
             or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
             or _changed_by_module_call(facts, expr, loop) \
-            or library_state_changed(facts, expr, loop):
+            or library_state_changed(facts, expr, loop) or _suspended_in_loop(facts, expr, loop) \
+            or _converts_program_objects(facts, expr):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
@@ -1162,6 +1164,62 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
         return True
     varying = facts.varying_names(expr, loop) - given
     return not any(globals_read(owner, name) & varying for owner, name in called)
+
+
+# Kinds a library converts without running code of the program.
+_CONVERTED_PLAINLY = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.FUNCTION, Kind.MODULE_OBJ})
+
+
+def _converts_program_objects(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A class of the program converts its objects by code that reads module state or does more
+    than read (`__index__` answering `CFG["n"]`, `__float__` counting calls), and `expr` hands a
+    library call something that may hold such an object: a name of no plain kind, directly, in a
+    tuple or list of sizes (`torch.zeros((w, 2))`), starred (`torch.zeros(*dims)`)."""
+    if not any(_runs_code(owner, m) or _reads_module_state(owner, m) for owner, m in program_methods(facts, _CONVERSIONS)):
+        return False
+    for call in facts.calls_in(expr):
+        name = facts.qualified_name(call.func) or ""
+        if not name or name.startswith("builtins.") and name not in _CONVERTING_BUILTINS \
+                or isinstance(call.func, cst.Name) and call.func.value in facts.functions:
+            continue
+        for arg in call.args:
+            for node in facts.walk(arg.value):
+                if isinstance(node, (cst.Name, cst.Attribute)) and facts.kind(node) not in _CONVERTED_PLAINLY \
+                        and not (isinstance(facts.parent(node), cst.Attribute) and facts.parent(node).attr is node) \
+                        and not (facts.qualified_name(node) or "").startswith(("torch.", "numpy.", "math.")) \
+                        and not (isinstance(node, cst.Name) and node.value in ("True", "False", "None")):
+                    return True
+    return False
+
+
+_CONVERTING_BUILTINS = frozenset({"builtins.int", "builtins.float", "builtins.complex", "builtins.bool", "builtins.round",
+                                  "builtins.range", "builtins.list", "builtins.tuple"})
+
+
+def _suspended_in_loop(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
+    """The loop's body yields (a generator) or awaits: between two iterations the consumer runs
+    code the analysis does not see, which may change any global, object or table `expr` reads.
+    Only names the generator binds itself (and modules, functions, classes) stay as they were."""
+    unit = loop.facts
+    if not any(isinstance(n, (cst.Yield, cst.Await)) for n in _walk_own(unit, loop.node.body)):
+        return False
+    func = unit.enclosing_function(loop.node)
+    own = (_params(func) | unit.names_written(func.body)) if func is not None else set()
+    free = names_read(expr) - own - _BUILTIN_NAMES
+    return any(n not in facts.functions and n not in facts.classes and n not in facts.aliases for n in free) \
+        or any(not isinstance(c.func, cst.Name) or c.func.value not in _BUILTIN_NAMES for c in facts.calls_in(expr)
+               if (facts.qualified_name(c.func) or "").split(".")[0] not in _CONSTANT_NAMESPACES)
+
+
+def _walk_own(facts: Facts, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The nodes of `node`, not entering nested functions, lambdas or classes."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        if current is not node and isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            continue
+        stack.extend(current.children)
 
 
 # Libraries whose module attributes a program reads as constants (`torch.float32`, `np.pi`).
@@ -1441,7 +1499,10 @@ def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> boo
         read = _dunders_run(facts, key, expr) if dunders or facts.kind(node) is Kind.DATASET else set()
         if read - {"__len__"} and facts.kind(node) is Kind.DATASET:
             return True
-        if any(_runs_code(owner, method) for owner, method in program_methods(facts, read)):
+        if any(_runs_code(owner, method) or method.name.value in _CONVERSIONS and _reads_module_state(owner, method)
+               for owner, method in program_methods(facts, read)):
+            return True
+        if _converted_instance(facts, node, expr):
             return True
         if dunders and any("self" in owner.names_written(method.body)
                            for owner, method in program_methods(facts, _dunders_run(facts, key, loop.node.body))):
@@ -1452,7 +1513,10 @@ def _runs_object_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> boo
     return False
 
 
-_DUNDERS = frozenset({"__getitem__", "__len__", "__iter__", "__next__", "__contains__"})
+# Conversions a library (torch, NumPy, a builtin) runs on an object handed to it: a size by
+# `__index__`, a fill value by `__float__`, data by `__array__` or as a sequence.
+_CONVERSIONS = frozenset({"__index__", "__int__", "__float__", "__complex__", "__bool__", "__array__"})
+_DUNDERS = frozenset({"__getitem__", "__len__", "__iter__", "__next__", "__contains__"}) | _CONVERSIONS
 # Kinds whose indexing, length and attributes run no code of the program.
 _PLAIN_KINDS = frozenset({Kind.TENSOR, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NDARRAY,
                           Kind.NUMBER, Kind.MODULE_OBJ, Kind.FUNCTION})
@@ -1493,10 +1557,50 @@ def _dunders_run(facts: Facts, key: str, scope: cst.CSTNode) -> set[str]:
         elif builtin == "builtins.len":
             run.add("__len__")
         elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is use or builtin.startswith("builtins."):
-            run |= {"__iter__", "__next__", "__getitem__"}
+            run |= {"__iter__", "__next__", "__getitem__"} | (_CONVERSIONS if builtin else set())
+        elif isinstance(call, cst.Call) and _library_call(facts, call):
+            # `torch.zeros(width)`, `np.asarray(obj)`: the library converts the object through its
+            # conversion methods (a size, a number, an array)
+            run |= _CONVERSIONS
         elif isinstance(parent, cst.ComparisonTarget) and isinstance(parent.operator, (cst.In, cst.NotIn)):
             run |= {"__contains__", "__iter__", "__getitem__"}
     return run
+
+
+def _library_call(facts: Facts, call: cst.Call) -> bool:
+    """A call of a library's function (`torch.zeros`, `np.asarray`), not a builtin or the program's."""
+    name = facts.qualified_name(call.func) or ""
+    return bool(name) and not name.startswith(("builtins.", "__main__")) \
+        and not (isinstance(call.func, cst.Name) and call.func.value in facts.functions)
+
+
+def _converted_instance(facts: Facts, node: cst.CSTNode, expr: cst.BaseExpression) -> bool:
+    """`torch.tensor(rows)` where `rows` is bound to an instance of a class of the program whose
+    sequence or conversion methods (`__len__`, `__getitem__`, `__iter__`, `__array__`...) read
+    module state or do more than read: the library runs them on every call."""
+    parent = facts.parent(node)
+    call = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+    if not (isinstance(call, cst.Call) and _library_call(facts, call) and within(facts, call, expr)):
+        return False
+    value = assigned_value(facts, node) if isinstance(node, cst.Name) else None
+    built = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    if built is None:
+        return False
+    owner, cls = built
+    return any(isinstance(m, cst.FunctionDef) and m.name.value in _DUNDERS
+               and (_runs_code(owner, m) or _reads_module_state(owner, m)) for m in cls.body.body)
+
+
+def _reads_module_state(facts: Facts, method: cst.FunctionDef) -> bool:
+    """`method` reads a name of its module that is no function, class or import (`CFG["n"]`,
+    `len(TABLE)`): state other code may change between calls, so its answer may differ."""
+    params = {p.name.value for p in (*method.params.posonly_params, *method.params.params, *method.params.kwonly_params)}
+    params |= {p.name.value for p in (method.params.star_arg, method.params.star_kwarg) if isinstance(p, cst.Param)}
+    free = set(facts.names_read(method.body)) - params - facts.names_written(method.body) - _BUILTIN_NAMES
+    return any(n not in facts.functions and n not in facts.classes and n not in facts.aliases for n in free)
+
+
+_BUILTIN_NAMES = frozenset(dir(builtins))
 
 
 def _runs_code(facts: Facts, method: cst.FunctionDef) -> bool:

@@ -397,6 +397,32 @@ class RedundantTensor(Rule):
 
 
 
+def _literal_number(node: cst.BaseExpression) -> float | None:
+    """The value of a number literal (`3`, `-2`, `0.5`), else None."""
+    sign = 1
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        sign, node = (-1 if isinstance(node.operator, cst.Minus) else 1), node.expression
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return sign * float(node.evaluated_value)
+    return None
+
+
+def _holds_strings(node: cst.BaseExpression) -> bool:
+    """A string literal is the data or an element of its nested list/tuple literals."""
+    if isinstance(node, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString)):
+        return True
+    return isinstance(node, (cst.List, cst.Tuple)) and any(_holds_strings(e.value) for e in node.elements)
+
+
+def _ragged(node: cst.BaseExpression) -> bool:
+    """A list/tuple literal whose nested literals differ in length or depth."""
+    if not isinstance(node, (cst.List, cst.Tuple)):
+        return False
+    items = [e.value for e in node.elements]
+    shapes = {(len(i.elements) if isinstance(i, (cst.List, cst.Tuple)) else None) for i in items}
+    return len(shapes) > 1 or any(_ragged(i) for i in items)
+
+
 def _indexed_names(expr: cst.BaseExpression) -> list[str]:
     """`labels[idx_train]` -> `["labels", "idx_train"]` (the indexed name first): a name indexed by
     names, integers or slices of them, nothing computed; [] otherwise."""
@@ -677,7 +703,58 @@ class FactorySites:
         stored = store_hazard(self.facts, site.expr, site.target)
         if stored:
             reasons.append(stored)
+        failing = self._fails_on_its_input(site.expr)
+        if not failing and not self._cannot_raise(site.expr) and self._caught_around(site.target.node) \
+                and self._runs_after_other_statements(site.expr, site.target.node):
+            failing = "it may raise on its arguments, and a handler around the loop catches what the loop raises"
+        if failing:
+            reasons.append(f"{failing}: built before the loop, that happens before what the loop did first "
+                           "(its appends, prints, counters) and outside the handlers around it")
         return "; and ".join(reasons)
+
+    def _caught_around(self, loop_node: cst.CSTNode) -> bool:
+        """The loop sits in the body of a `try` with handlers (in its own function or at the top)."""
+        child: cst.CSTNode = loop_node
+        for anc in self.facts.ancestors(loop_node):
+            if isinstance(anc, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+                return False
+            if isinstance(anc, (cst.Try, cst.TryStar)) and anc.handlers and child is anc.body:
+                return True
+            child = anc
+        return False
+
+    def _runs_after_other_statements(self, expr: cst.BaseExpression, loop_node: cst.CSTNode) -> bool:
+        """In the loop's first iteration something runs before `expr` (it is not in the loop
+        body's first statement): moved before the loop, an error it raises skips that."""
+        body = getattr(loop_node, "body", None)
+        stmts = list(getattr(body, "body", ()))
+        return not stmts or not any(a is stmts[0] for a in self.facts.ancestors(expr))
+
+    def _fails_on_its_input(self, expr: cst.BaseExpression) -> str:
+        """Why building `expr` raises or warns whatever the iteration ("" if it need not): a
+        ragged nested literal (`torch.tensor([[1.0, 2.0], [3.0]])` raises), or `torch.tensor` of
+        a tensor (a UserWarning, an error under `warnings.simplefilter("error")`)."""
+        for call in self.facts.calls_in(expr):
+            factory = (self.facts.qualified_name(call.func) or "").rsplit(".", 1)[-1]
+            numbers = [_literal_number(a.value) for a in call.args if a.keyword is None]
+            if factory in ("arange", "range") and len(numbers) >= 2 and None not in numbers[:3]:
+                start, end, step = numbers[0], numbers[1], numbers[2] if len(numbers) > 2 else 1
+                if step == 0 or (end - start) * step < 0:
+                    return "its bounds contradict its step, so it raises"
+            if factory in FILL_FACTORIES | {"eye", "empty"} and any(
+                    (v := _literal_number(n)) is not None and v < 0 for a in call.args[:1 if factory.startswith("full") else None]
+                    if a.keyword is None for n in ([a.value] + [e.value for e in getattr(a.value, "elements", ())])):
+                return "it is given a negative size, so it raises"
+            if factory not in DATA_FACTORIES or not call.args or call.args[0].keyword is not None:
+                continue
+            data = call.args[0].value
+            if _ragged(data):
+                return "its nested literal is ragged, so it raises"
+            if _holds_strings(data):
+                return "its literal holds strings, so it raises"
+            if factory == "tensor" and self.facts.kind(data) is Kind.TENSOR:
+                return "`torch.tensor` of a tensor warns (an error where warnings are errors)"
+        return ""
 
     def _cannot_raise(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """Numbers, strings, `torch.<dtype>` and names bound once to such literals: no value that
