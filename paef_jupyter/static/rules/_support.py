@@ -1098,8 +1098,12 @@ def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Lo
     if len(bound) != 1:
         return []
     methods = {s for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-    return [loop for loop in facts.loops if loop.function in methods and (it := _iterated_through_name(loop)) is not None
-            and is_self_attr(it, attr)]
+    loops = [loop for loop in facts.loops if loop.function in methods and (it := _iterated_through_name(loop)) is not None
+             and is_self_attr(it, attr)]
+    # `self.iteration(epoch, self.train_data)`: a method handed the attribute loops over its parameter
+    passed = [(facts, node) for node in facts.walk(cls.body) if isinstance(node, cst.Attribute) and is_self_attr(node, attr)
+              and facts.enclosing_function(node) in methods and _argument_call(facts, node) is not None]
+    return loops + [loop for loop in _fed_through_arguments(passed, _FORWARDS - 1) if loop not in loops]
 
 
 def _iterated_through_name(loop: Loop) -> cst.BaseExpression | None:
@@ -1478,7 +1482,7 @@ def _argument_call(owner: Facts, use: cst.BaseExpression) -> tuple[cst.Call, cst
 def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, cst.FunctionDef, str] | None:
     """The function `call` runs (this unit, an earlier cell, a local module) and the parameter `arg`
     binds there, when the function never rebinds it."""
-    func = owner._function_at(call.func)
+    func = owner._function_at(call.func) or _own_method(owner, call)
     if not isinstance(func, cst.FunctionDef):
         return None
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
@@ -1490,6 +1494,16 @@ def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, c
     if param is None or param in callee.names_written(func.body):
         return None
     return callee, func, param
+
+
+def _own_method(owner: Facts, call: cst.Call) -> cst.FunctionDef | None:
+    """`self.iteration(...)` in a method: the method of that name of the class around the call."""
+    if not (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) and call.func.value.value == "self"):
+        return None
+    cls = next((a for a in owner.ancestors(call) if isinstance(a, cst.ClassDef)), None)
+    if cls is None or not isinstance(cls.body, cst.IndentedBlock):
+        return None
+    return next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == call.func.attr.value), None)
 
 
 def _entries_fed(facts: Facts, table: cst.DictComp | cst.Dict, key: str | None = None) -> list[Loop]:
