@@ -138,6 +138,8 @@ class GraphRetention(Rule):
         loop = self.facts.iteration_loop(node)
         if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
             return
+        if not appended and self._fresh_per_call(node, total):
+            return  # `h = h + t_emb` in a block's `forward`: a local of one call, not a running total
         if total in self._reset_each_step(loop) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
         backwarded = self._backwarded_in(loop)
@@ -163,6 +165,27 @@ class GraphRetention(Rule):
             fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
                     review=review),
         )
+
+    def _fresh_per_call(self, node: cst.CSTNode, total: str) -> bool:
+        """`h = h + self.time_mlp(t)` in a residual block's `forward`, which the loop runs once per
+        step through the model call: `h` is a local of that call, bound anew each time, so it
+        cannot carry one step's graph into the next (the graph it holds is the forward's own, and
+        detaching it would cut the gradient). Not when the statement sits in a loop of its own
+        function (a running total over that loop), for a `global`/`nonlocal` name, nor for
+        `acc += x` on a parameter (an in-place add on the caller's tensor)."""
+        if self.facts.enclosing_loops(node):
+            return False
+        func = self.facts.enclosing_function(node)
+        if func is None:
+            return False
+        declared = {name.name.value for n in self.facts.walk(func.body, into_scopes=False)
+                    if isinstance(n, (cst.Global, cst.Nonlocal)) for name in n.names}
+        if total in declared:
+            return False
+        params = func.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+        return total not in names or isinstance(node, cst.Assign)
 
     def _graph_seen(self, total: str, node: cst.CSTNode) -> str:
         """Why detaching may change what the program shows ('' if nothing says so): `total` is
