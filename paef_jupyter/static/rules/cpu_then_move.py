@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_be_cuda_tensor_type, on_host, unmoved_batch_field
+from ..device_use import may_be_cuda_tensor_type, on_host, unmoved_batch_field, uses_device
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
@@ -99,12 +99,18 @@ class CpuThenMove(Rule):
         device, dtype = self._device_arg(node), None
         if device is None and func.value is factory and name in _EXACT_IN_ANY_DTYPE:
             device, dtype = self._device_and_dtype(node, factory)
+        like = self._like_tensor(node) if device is None and func.value is factory else None
+        if like is not None:
+            device = cst.Attribute(value=like, attr=cst.Name("device"))
         loop = self.facts.iteration_loop(node)
         step = step_function(self.facts, node) if loop is None else None
         if device is None or (loop is None and step is None) or self._host_device(device):
             return
         if self._sites.site(factory) is not None:
             return  # rebuilt from invariant data: `redundant-tensor` moves it out of the loop, device copy included
+        if like is not None:
+            self._moved_like(node, factory, name, like, step)
+            return
         built = _with_device(factory, device)
         if dtype is not None:
             built = _with_device(built, dtype, "dtype")
@@ -371,6 +377,44 @@ class CpuThenMove(Rule):
             fix=Fix(description="draw it on the device with the torch factory (`torch.randn(shape, device=device) * std` "
                     "for `np.random.normal(0, std, shape)`, `.clamp(...)` for `.clip(...)`): the device's generator "
                     "draws other numbers than NumPy's, so results change (not the distribution)",
+                    safe=False),
+        )
+
+    def _like_tensor(self, call: cst.Call) -> cst.BaseExpression | None:
+        """`.to(ray_origins)` (`non_blocking=` aside): the device *and dtype* of another tensor, in a
+        program that uses a device and with nothing saying that tensor lives on the host."""
+        func = call.func
+        assert isinstance(func, cst.Attribute)
+        positional = [a for a in call.args if a.keyword is None]
+        if func.attr.value != "to" or len(positional) != 1 or positional[0].star \
+                or any(a.keyword is not None and a.keyword.value != "non_blocking" for a in call.args):
+            return None
+        other = positional[0].value
+        if self.facts.kind(other) is not Kind.TENSOR or on_host(self.facts, other) or not uses_device(self.facts):
+            return None
+        return other
+
+    def _moved_like(self, node: cst.Call, factory: cst.Call, name: str, like: cst.BaseExpression,
+                    step: cst.FunctionDef | None) -> None:
+        """`torch.linspace(a, b, n).to(ray_origins)` every iteration: built on the CPU in float32,
+        then copied (and converted) to where `ray_origins` lives. A hint only: `device=`/`dtype=` in
+        the factory computes in the other tensor's dtype from the start (a float64 `linspace` may
+        differ in the last bits from a float32 one converted), and a device generator draws other
+        numbers than the seeded CPU one."""
+        other = self.facts.code(like)
+        built = _with_device(_with_device(factory, cst.parse_expression(f"{other}.device")),
+                             cst.parse_expression(f"{other}.dtype"), "dtype")
+        suggestion = self.facts.code(cast(cst.BaseExpression, node.func.value.deep_replace(factory, built)))  # type: ignore[attr-defined]
+        why = ("the device's generator draws other numbers than the CPU's, so a seeded run changes"
+               if name in RANDOM_FACTORIES else
+               f"the values are then computed in `{other}.dtype` rather than in float32 and converted, which may "
+               "differ in the last bits")
+        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        self.report(
+            node,
+            f"`torch.{name}(...)` is built on the CPU and copied to `{other}`'s device {when} (when `{other}` is on "
+            "the GPU)",
+            fix=Fix(description=f"create it where `{other}` lives: `{suggestion}` ({why})", suggestion=suggestion,
                     safe=False),
         )
 

@@ -138,12 +138,15 @@ class GraphRetention(Rule):
         loop = self.facts.iteration_loop(node)
         if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
             return
+        if not appended and self._fresh_per_call(node, total):
+            return  # `h = h + t_emb` in a block's `forward`: a local of one call, not a running total
         if total in self._reset_each_step(loop) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
         backwarded = self._backwarded_in(loop)
         backwarded |= self._loss_terms(loop, backwarded)
         leaves = [leaf for leaf in _leaves(added)
-                  if (isinstance(leaf, cst.Name) and leaf.value in backwarded) or self._carries_graph(leaf, _DEPTH)]
+                  if (isinstance(leaf, cst.Name) and (leaf.value in backwarded or self._bound_to_step_loss(leaf)))
+                  or self._carries_graph(leaf, _DEPTH)]
         leaves += [call for call in _called(added)
                    if self._returns_backwarded_loss(call) or self._metric_with_graph(call, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
@@ -154,6 +157,10 @@ class GraphRetention(Rule):
         new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
         review = self._graph_seen(total, node)
+        stepped = [leaf for leaf in leaves if isinstance(leaf, cst.Name) and self._bound_to_step_loss(leaf)]
+        if not review and stepped and self._returned(total, node):
+            review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
+                      "rewrite, not after, and one that back-propagates through it loses the graph")
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -163,6 +170,27 @@ class GraphRetention(Rule):
             fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
                     review=review),
         )
+
+    def _fresh_per_call(self, node: cst.CSTNode, total: str) -> bool:
+        """`h = h + self.time_mlp(t)` in a residual block's `forward`, which the loop runs once per
+        step through the model call: `h` is a local of that call, bound anew each time, so it
+        cannot carry one step's graph into the next (the graph it holds is the forward's own, and
+        detaching it would cut the gradient). Not when the statement sits in a loop of its own
+        function (a running total over that loop), for a `global`/`nonlocal` name, nor for
+        `acc += x` on a parameter (an in-place add on the caller's tensor)."""
+        if self.facts.enclosing_loops(node):
+            return False
+        func = self.facts.enclosing_function(node)
+        if func is None:
+            return False
+        declared = {name.name.value for n in self.facts.walk(func.body, into_scopes=False)
+                    if isinstance(n, (cst.Global, cst.Nonlocal)) for name in n.names}
+        if total in declared:
+            return False
+        params = func.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+        return total not in names or isinstance(node, cst.Assign)
 
     def _graph_seen(self, total: str, node: cst.CSTNode) -> str:
         """Why detaching may change what the program shows ('' if nothing says so): `total` is
@@ -273,9 +301,27 @@ class GraphRetention(Rule):
             backwarded = {c.func.value.value for c in body if isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
                           and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
             returns = [n for n in body if isinstance(n, cst.Return)]
-            if not returns or not all(isinstance(r.value, cst.Name) and r.value.value in backwarded for r in returns):
+            # an early exit (`if self("before_forward"): return`) hands back no tensor at all
+            valued = [r for r in returns if r.value is not None and not _none(r.value)]
+            if not valued or not all(isinstance(r.value, cst.Name) and r.value.value in backwarded for r in valued):
                 return False
         return bool(callees)
+
+    def _returned(self, total: str, node: cst.CSTNode) -> bool:
+        """`return total / n` in the function that accumulates it: its readers are the callers'."""
+        func = self.facts.enclosing_function(node)
+        scope = func.body if func is not None else self.facts.module
+        return any(isinstance(n, cst.Return) and n.value is not None and total in self.facts.names_read(n.value)
+                   for n in self.facts.walk(scope, into_scopes=False))
+
+    def _bound_to_step_loss(self, name: cst.Name) -> bool:
+        """`loss = self.do_batch(x, y)` earlier in the same loop body, `do_batch` returning the loss
+        it back-propagates: `total += loss * n` keeps that graph just as `total += self.do_batch(...)`."""
+        value = self.facts.value_of(name)
+        if not isinstance(value, cst.Call):
+            return False
+        here, there = self.facts.enclosing_loops(name), self.facts.enclosing_loops(value)
+        return bool(here) and bool(there) and here[0] is there[0] and self._returns_backwarded_loss(value)
 
     def _metric_with_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """`logits.softmax(1).max(1).values.mean()`: a chain of graph-keeping tensor methods
@@ -370,6 +416,10 @@ def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpressio
     cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     return cls is not None and _self_attribute(target) \
         and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
+
+
+def _none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _string_format(expr: cst.BaseExpression) -> bool:
