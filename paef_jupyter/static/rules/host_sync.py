@@ -194,6 +194,15 @@ class HostSync(Rule):
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
 
+    def visit_Assert(self, node: cst.Assert) -> None:
+        """`assert torch.isfinite(loss).all()` on every step: checking it needs the tensor's value
+        on the host, a device sync per step (Python's `-O` drops the check, and the sync)."""
+        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test) \
+                and not on_host(self.facts, node.test):
+            test = self.facts.code(node.test)
+            self._site(node.test, f"`assert {test}` needs the tensor's value on the host to check it",
+                       lambda loop: f"if {_counter(loop)} % 100 == 0:  # check every 100 steps only\n    assert {test}")
+
     def visit_While(self, node: cst.While) -> None:
         if self._hot(node.test) is not None and uses_device(self.facts) and self._tensor_test(node.test):
             test = self.facts.code(node.test)
