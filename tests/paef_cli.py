@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import subprocess
+from pathlib import Path
 
 from paef_jupyter import cli
 
@@ -23,3 +25,13 @@ def paef(*args: str) -> subprocess.CompletedProcess[str]:
         except SystemExit as exc:  # argparse's usage errors
             code = exc.code if isinstance(exc.code, int) else 2
     return subprocess.CompletedProcess(["paef", *args], code, out.getvalue(), err.getvalue())
+
+
+def fixable_lines(root: Path, files: dict[str, str], rule: str, entry: str = "main.py") -> list[int]:
+    """Write a project of `files` under `root`, scan its `entry` for `rule`: the lines given an
+    automatic fix (the local modules are followed from `entry`)."""
+    for name, text in files.items():
+        (root / name).write_text(text)
+    proc = paef("scan", str(root / entry), "--format", "json", "--rule", rule)
+    assert proc.returncode in (0, 1), proc.stderr
+    return [f["line"] for f in json.loads(proc.stdout)["findings"] if f["fixable"]]

@@ -5,10 +5,9 @@ no_grad PyTorch's CPU build runs oneDNN's inference LSTM, whose last bits differ
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from paef_cli import paef
+from paef_cli import fixable_lines
 
 MAIN = """import warnings
 
@@ -40,25 +39,17 @@ def configure(step):
 """
 
 
-def _fixable(root: Path, files: dict[str, str], rule: str) -> list[int]:
-    for name, text in files.items():
-        (root / name).write_text(text)
-    proc = paef("scan", str(root / "main.py"), "--format", "json", "--rule", rule)
-    assert proc.returncode in (0, 1), proc.stderr
-    return [f["line"] for f in json.loads(proc.stdout)["findings"] if f["fixable"]]
-
-
 def test_library_state_a_local_module_changes_is_not_hoisted(tmp_path: Path) -> None:
     """`setup.configure` (a local module's function) calls `warnings.simplefilter`, `np.seterr` and
     `torch.set_grad_enabled`: the tensors read from that state are not loop-invariant; the
     constant `torch.zeros(3)` still is. Fails on 006fd02 (all four hoisted)."""
-    assert _fixable(tmp_path, {"main.py": MAIN, "setup.py": SETUP}, "redundant-tensor") == [13]
+    assert fixable_lines(tmp_path, {"main.py": MAIN, "setup.py": SETUP}, "redundant-tensor") == [13]
 
 
 def test_library_state_read_by_a_loop_calling_no_local_code_is_hoisted(tmp_path: Path) -> None:
     """Near miss: the same reads in a loop that changes no library state."""
     main = MAIN.replace("    setup.configure(step)\n", "")
-    assert _fixable(tmp_path, {"main.py": main, "setup.py": SETUP}, "redundant-tensor") == [10, 11, 12, 13]
+    assert fixable_lines(tmp_path, {"main.py": main, "setup.py": SETUP}, "redundant-tensor") == [10, 11, 12, 13]
 
 
 EVAL = """import torch
@@ -92,10 +83,10 @@ def test_an_lstm_of_a_local_module_keeps_the_wrap_for_review(tmp_path: Path) -> 
     """`Tagger` (a local module's class) runs an `nn.LSTM`: under no_grad its outputs change in
     the last bits on CPU, so the evaluation loop is reported for review. Fails on 006fd02."""
     files = {"main.py": EVAL, "model.py": MODEL.format(layer="LSTM")}
-    assert _fixable(tmp_path, files, "eval-without-no-grad") == []
+    assert fixable_lines(tmp_path, files, "eval-without-no-grad") == []
 
 
 def test_a_gru_of_a_local_module_is_wrapped(tmp_path: Path) -> None:
     """Near miss: the same model with an `nn.GRU`, whose outputs are the same bits under no_grad."""
     files = {"main.py": EVAL, "model.py": MODEL.format(layer="GRU")}
-    assert _fixable(tmp_path, files, "eval-without-no-grad") == [8]
+    assert fixable_lines(tmp_path, files, "eval-without-no-grad") == [8]

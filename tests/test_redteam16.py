@@ -5,10 +5,9 @@ consumer that changes what the loop's factories read."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from paef_cli import paef
+from paef_cli import fixable_lines
 
 MAIN = """import torch
 
@@ -37,25 +36,17 @@ def grow():
 """
 
 
-def _fixable(root: Path, files: dict[str, str], rule: str) -> list[int]:
-    for name, text in files.items():
-        (root / name).write_text(text)
-    proc = paef("scan", str(root / "main.py"), "--format", "json", "--rule", rule)
-    assert proc.returncode in (0, 1), proc.stderr
-    return [f["line"] for f in json.loads(proc.stdout)["findings"] if f["fixable"]]
-
-
 def test_a_size_object_of_a_local_module_reading_its_state_is_not_hoisted(tmp_path: Path) -> None:
     """`torch.zeros(W)` converts `W` by `Width.__index__`, which reads `TABLE` (changed by
     `shapes.grow()`): not invariant; the constant `torch.ones(3)` still is. Fails on c3c609f
     (both hoisted)."""
-    assert _fixable(tmp_path, {"main.py": MAIN, "shapes.py": SHAPES}, "redundant-tensor") == [10]
+    assert fixable_lines(tmp_path, {"main.py": MAIN, "shapes.py": SHAPES}, "redundant-tensor") == [10]
 
 
 def test_a_size_object_answering_a_constant_is_hoisted(tmp_path: Path) -> None:
     """Near miss: `__index__` answers a constant: the same size every iteration."""
     shapes = SHAPES.replace('return TABLE["n"]', "return 2")
-    assert _fixable(tmp_path, {"main.py": MAIN, "shapes.py": shapes}, "redundant-tensor") == [9, 10]
+    assert fixable_lines(tmp_path, {"main.py": MAIN, "shapes.py": shapes}, "redundant-tensor") == [9, 10]
 
 
 CONSUMER = """import torch
@@ -84,8 +75,5 @@ def stream(n):
 def test_a_local_generator_loop_reading_module_state_is_not_hoisted(tmp_path: Path) -> None:
     """The consumer changes `feed.CFG` between `next()` calls: `torch.tensor(CFG["k"])` in the
     generator's loop is not invariant, the constant table is. Fails on c3c609f (both hoisted)."""
-    for name, text in {"main.py": CONSUMER, "feed.py": FEED}.items():
-        (tmp_path / name).write_text(text)
-    proc = paef("scan", str(tmp_path / "feed.py"), "--format", "json", "--rule", "redundant-tensor")
-    assert proc.returncode in (0, 1), proc.stderr
-    assert [f["line"] for f in json.loads(proc.stdout)["findings"] if f["fixable"]] == [9]
+    files = {"main.py": CONSUMER, "feed.py": FEED}
+    assert fixable_lines(tmp_path, files, "redundant-tensor", entry="feed.py") == [9]
