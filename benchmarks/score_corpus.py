@@ -212,7 +212,7 @@ def analyze_program(program: Program, rules: Sequence[str] | None) -> tuple[Outc
             for i, f in enumerate(findings)
             if f.rule == label.rule
             and _finding_key(f) == (label.path, label.cell)
-            and f.line <= label.line <= max(f.end_line, f.line)
+            and (f.line <= label.line <= max(f.end_line, f.line) or label.line in f.part_lines)  # a site it names
         ]
         outcome.label_hits.append((label, hits))
     order = {"expect-fix": 0, "expect": 0, "ok": 1, "refuse": 1}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
-from ...model import Edit, Fix, Severity
+from ...model import Edit, Finding, Fix, Severity
 from ..dataset_placement import dataset_placement, passed_on_device
 from ..device_use import cuda_condition, host_tensors, is_accelerator_device, is_device_move, may_be_cuda_tensor_type
 from ..facts import Facts, Loop
@@ -29,7 +31,7 @@ from ._support import (
     with_keyword,
     zipped_loops,
 )
-from .base import Rule
+from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS
 
 _TRUE = cst.Name("True")
@@ -46,6 +48,10 @@ class PageableTransfer(Rule):
         "DataLoader pins each batch in a background thread, and `.to(device, non_blocking=True)` "
         "then returns at once while the copy runs alongside compute. Results are identical."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._loaders: list[tuple[Finding, str, str]] = []  # unpinned loaders reported: finding, name, "train"/"eval"/""
 
     def visit_Call(self, node: cst.Call) -> None:
         if (self.facts.qualified_name(node.func) or "") not in LOADERS:
@@ -70,7 +76,8 @@ class PageableTransfer(Rule):
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
             if not placement.on_device and not (placement.unseen and passed_on_device(self.facts, node)):
-                self._pageable(node, name, moves, blocking if proven else [], proven, placement.unseen)  # type: ignore[arg-type]
+                self._pageable(node, name, moves, blocking if proven else [], proven, placement.unseen,  # type: ignore[arg-type]
+                               consumers=loops + [loop for loop, _ in zipped])
         elif pin is not None and _is_pinned(pin):
             for move in blocking:
                 self._blocking(move, name, proven)  # type: ignore[arg-type]
@@ -166,7 +173,7 @@ class PageableTransfer(Rule):
                 name = f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
             else:
                 name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
-            self._pageable(node, name, [], [], False, placement.unseen,
+            self._pageable(node, name, [], [], False, placement.unseen, consumers=[loop],
                            moved=f"`{owner.code(moves[0])}` in {where}")
             return
 
@@ -227,10 +234,11 @@ class PageableTransfer(Rule):
                    for n in self.facts.walk(self.facts.module))
 
     def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool,
-                  unseen: str, moved: str = "") -> None:
+                  unseen: str, consumers: list[Loop], moved: str = "") -> None:
         """Pin the loader (a keyword `DataLoader` itself accepts) and, where the batches are proven
         tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a
         hint; a dataset built from code the analysis did not see (`unseen`) gets the edit for review."""
+        reported = len(self.findings)
         torch = torch_alias(self.facts)
         first = moved or f"`{self.facts.code(moves[0])}`"
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
@@ -276,6 +284,38 @@ class PageableTransfer(Rule):
                     "loader raises" if unseen and edits else ""),
             end_node=loader,
         )
+        if len(self.findings) > reported:
+            kinds = {loop.kind for loop in consumers}
+            self._loaders.append((self.findings[-1], name, "train" if "train" in kinds else "eval" if kinds == {"eval"} else ""))
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        """One finding for a training program's unpinned loaders: an evaluation-only loader's
+        pinning joins the training loader's finding (its edits, its line, a word in the message).
+        Evaluation reads a small share of the batches training does, so apart it is not worth a
+        finding of its own; a program that only evaluates keeps its findings. Edits join only
+        where that keeps each one's safety: never an edit for review into an automatic fix."""
+        training = [finding for finding, _, role in self._loaders if role == "train"]
+        if not training:
+            return
+        host = training[0]
+        joined: list[tuple[Finding, str]] = []
+        for finding, name, role in self._loaders:
+            if role == "eval" and finding.fix is not None and host.fix is not None and _joins(host.fix, finding.fix):
+                joined.append((finding, name))
+        if not joined:
+            return
+        assert host.fix is not None
+        others = ", ".join(f"`{name}` (line {finding.line})" for finding, name in joined)
+        edits = host.fix.edits + tuple(e for finding, _ in joined for e in finding.fix.edits)  # type: ignore[union-attr]
+        pins = " It pins the evaluation loaders too." if any(finding.fix.edits for finding, _ in joined) else ""  # type: ignore[union-attr]
+        merged = dataclasses.replace(
+            host,
+            message=f"{host.message}; so does {others}, used for evaluation",
+            fix=dataclasses.replace(host.fix, edits=edits, description=host.fix.description + pins),
+            part_lines=host.part_lines + tuple(finding.line for finding, _ in joined),
+        )
+        gone = {id(finding) for finding, _ in joined}
+        self.findings = [merged if f is host else f for f in self.findings if id(f) not in gone]
 
     def _blocking(self, move: cst.Call, name: str, proven: bool) -> None:
         new = with_keyword(move, "non_blocking", _TRUE)
@@ -461,6 +501,14 @@ def _moved_when_cuda(facts: Facts, move: cst.Call) -> bool:
     guard), or only under ones whose test is the CUDA flag (`if args.cuda:`)."""
     return all(cuda_condition(facts, anc.test) or _main_guard(anc.test)
                for anc in facts.ancestors(move) if isinstance(anc, cst.If))
+
+
+def _joins(host: Fix, other: Fix) -> bool:
+    """Whether `other`'s edits may ride in `host`'s fix without changing how either is applied:
+    a hint (no edits) always; edits when `host` asks at least the review `other` asks."""
+    if not other.edits:
+        return True
+    return bool(host.edits) and host.safe and other.safe and (not other.review or host.review == other.review)
 
 
 def _main_guard(test: cst.BaseExpression) -> bool:

@@ -55,7 +55,9 @@ class SyncDataLoader(Rule):
         if given and not self._is_zero(workers):
             return  # workers set, or set by a value this analysis cannot prove to be 0
         loops = consumer_loops(self.facts, node) or loops_fed(self.facts, node)  # `train(model, train_loader, ...)`
-        loops = [loop for loop in loops if in_training_chain(loop)]
+        # an evaluation pass inside the training loop reads a small share of the batches: its
+        # loader's workers are not worth a finding of their own
+        loops = [loop for loop in loops if in_training_chain(loop) and loop.kind != "eval"]
         hook = None if loops else self._lightning_training_loader(node)
         if not loops and hook is None:
             return
@@ -108,7 +110,7 @@ class SyncDataLoader(Rule):
             live = self.facts.namespace.get(name) if name is not None else None
             if live is None or kind_of_value(live) is not Kind.DATALOADER or getattr(live, "num_workers", 1) != 0:
                 continue
-            if not in_training_chain(loop) or any(
+            if not in_training_chain(loop) or loop.kind == "eval" or any(
                 isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
                 for n in self.facts.walk(self.facts.module)
             ):
