@@ -158,9 +158,11 @@ class GraphRetention(Rule):
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
         review = self._graph_seen(total, node)
         stepped = [leaf for leaf in leaves if isinstance(leaf, cst.Name) and self._bound_to_step_loss(leaf)]
-        if not review and stepped and self._returned(total, node):
+        if not review and self._returned(total, node) and (stepped or not self._callers_read_a_number(node)):
             review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
                       "rewrite, not after, and one that back-propagates through it loses the graph")
+        if not review:
+            review = self._kept_elsewhere(total, node)
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -313,6 +315,63 @@ class GraphRetention(Rule):
         scope = func.body if func is not None else self.facts.module
         return any(isinstance(n, cst.Return) and n.value is not None and total in self.facts.names_read(n.value)
                    for n in self.facts.walk(scope, into_scopes=False))
+
+    def _callers_read_a_number(self, node: cst.CSTNode) -> bool:
+        """Every call of the function returning the total is seen in this unit and turns its result
+        into a number at once (`trainer.train(batches).item()`, `float(run(...))`): no caller can
+        print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate through it (red
+        team 17: `ret = Returner().train(data); ret.requires_grad`). Unseen callers (none found,
+        another module) leave the detach to review."""
+        func = self.facts.enclosing_function(node)
+        if func is None:
+            return False
+        calls = [c for c in self.facts.calls_in(self.facts.module) if func in self.facts._callees(c)]
+        return bool(calls) and all(self._read_as_number(c) for c in calls)
+
+    def _read_as_number(self, call: cst.Call) -> bool:
+        parent = self.facts.parent(call)
+        if isinstance(parent, cst.Attribute) and parent.attr.value in ("item", "tolist"):
+            return isinstance(self.facts.parent(parent), cst.Call)
+        outer = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        return isinstance(outer, cst.Call) and len(outer.args) == 1 \
+            and (self.facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
+
+    def _kept_elsewhere(self, total: str, node: cst.CSTNode) -> str:
+        """`self.history.append(running)`, `self.best = total`, `alias = total`, `yield total` in the
+        accumulating function: another name holds the total itself, and whoever reads that name
+        may print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate through it
+        (red team 17: a history of running totals read as `h.requires_grad`)."""
+        func = self.facts.enclosing_function(node)
+        scope = func.body if func is not None else self.facts.module
+        for n in self.facts.walk(scope, into_scopes=False):
+            if not (isinstance(n, cst.Name) and n.value == total):
+                continue
+            parent = self.facts.parent(n)
+            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
+                parent = self.facts.parent(parent)
+            kept = False
+            if isinstance(parent, cst.Arg) and parent.keyword is not n:
+                call = self.facts.parent(parent)
+                kept = isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
+                    and call.func.attr.value in ("append", "extend", "insert", "add", "put", "setdefault", "update")
+            elif isinstance(parent, (cst.Yield, cst.Assign)) and getattr(parent, "value", None) is not None:
+                value = parent.value
+                kept = isinstance(parent, cst.Yield) or value is n or (
+                    isinstance(value, (cst.Tuple, cst.List)) and any(e.value is n for e in value.elements))
+                if isinstance(parent, cst.Assign) and kept:
+                    kept = any(not isinstance(t.target, cst.Name) or (t.target.value != total and self._read_again(t.target))
+                               for t in parent.targets)
+            if kept:
+                return (f"line {self.facts.position(n).start.line} keeps `{total}` itself under another name: "
+                        "a reader of that name may print it as a tensor, ask `requires_grad` / `grad_fn`, or "
+                        "back-propagate through it, which the rewrite changes")
+        return ""
+
+    def _read_again(self, alias: cst.Name) -> bool:
+        """`result = [total, ...]`: the alias matters only if something reads it."""
+        return any(isinstance(n, cst.Name) and n.value == alias.value and n is not alias
+                   and not isinstance(self.facts.parent(n), cst.Attribute)
+                   for n in self.facts.walk(self.facts.module))
 
     def _bound_to_step_loss(self, name: cst.Name) -> bool:
         """`loss = self.do_batch(x, y)` earlier in the same loop body, `do_batch` returning the loss
