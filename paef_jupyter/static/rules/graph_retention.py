@@ -313,8 +313,19 @@ class GraphRetention(Rule):
         """`return total / n` in the function that accumulates it: its readers are the callers'."""
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
-        return any(isinstance(n, cst.Return) and n.value is not None and total in self.facts.names_read(n.value)
+        return any(isinstance(n, cst.Return) and n.value is not None
+                   and any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
+                           for m in self.facts.walk(n.value))
                    for n in self.facts.walk(scope, into_scopes=False))
+
+    def _as_number(self, name: cst.Name) -> bool:
+        """`total.item()`, `total.detach()`, `float(total)`: what is returned holds no graph."""
+        parent = self.facts.parent(name)
+        if isinstance(parent, cst.Attribute):
+            return parent.value is name and parent.attr.value in _DETACHING \
+                and isinstance(self.facts.parent(parent), cst.Call)
+        outer = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        return isinstance(outer, cst.Call) and (self.facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
 
     def _callers_read_a_number(self, node: cst.CSTNode) -> bool:
         """Every call of the function returning the total is seen in this unit and turns its result

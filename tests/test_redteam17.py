@@ -1,0 +1,54 @@
+"""Red team 17's findings that need more than one unit: a local module's trainer returns a
+running total of the losses its step back-propagated; the callers are in another module, so
+whether any of them reads the total as a tensor (`requires_grad`, printed, back-propagated) is
+not seen, and the `.detach()` is left to review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from paef_cli import fixable_lines
+
+MAIN = """import trainer
+
+ret = trainer.Returner().train()
+print(ret.requires_grad)
+"""
+TRAINER = """import torch
+from torch import nn
+
+BATCHES = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]
+
+
+class Returner:
+    def __init__(self):
+        self.model = nn.Linear(3, 1)
+        self.opt = torch.optim.SGD(self.model.parameters(), lr=0.05)
+
+    def training_step(self, x, y):
+        loss = nn.functional.mse_loss(self.model(x), y)
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+        return loss
+
+    def train(self):
+        tr_loss = torch.zeros(())
+        for x, y in BATCHES:
+            tr_loss += self.training_step(x, y)
+        return tr_loss
+"""
+
+
+def test_a_total_returned_to_callers_in_another_module_is_for_review(tmp_path: Path) -> None:
+    """`train` returns the total and its caller (main.py) asks `requires_grad`: not seen from
+    trainer.py, so not automatic. Fails on 29334b4 (line 22 fixable)."""
+    files = {"main.py": MAIN, "trainer.py": TRAINER}
+    assert fixable_lines(tmp_path, files, "graph-retention", entry="trainer.py") == []
+
+
+def test_a_total_kept_inside_the_module_is_detached(tmp_path: Path) -> None:
+    """Near miss: the total is turned into a number before `train` returns it."""
+    trainer = TRAINER.replace("        return tr_loss\n", "        return tr_loss.item()\n")
+    files = {"main.py": MAIN.replace("ret.requires_grad", "ret"), "trainer.py": trainer}
+    assert fixable_lines(tmp_path, files, "graph-retention", entry="trainer.py") == [22]
