@@ -52,3 +52,17 @@ def test_a_total_kept_inside_the_module_is_detached(tmp_path: Path) -> None:
     trainer = TRAINER.replace("        return tr_loss\n", "        return tr_loss.item()\n")
     files = {"main.py": MAIN.replace("ret.requires_grad", "ret"), "trainer.py": trainer}
     assert fixable_lines(tmp_path, files, "graph-retention", entry="trainer.py") == [22]
+
+
+def test_a_total_returned_to_a_caller_reading_its_graph_is_for_review(tmp_path: Path) -> None:
+    """Scanned from main.py, the caller is seen: `ret.requires_grad` reads the graph the detach
+    would cut. Fails on 29334b4 (line 22 fixable)."""
+    files = {"main.py": MAIN, "trainer.py": TRAINER}
+    assert fixable_lines(tmp_path, files, "graph-retention") == []
+
+
+def test_a_total_returned_to_a_caller_reading_a_number_is_detached(tmp_path: Path) -> None:
+    """Near miss: the caller, once per epoch, binds the total and reads it only as `ret.item()`."""
+    main = "from trainer import Returner\n\nr = Returner()\nfor epoch in range(2):\n    ret = r.train()\n    print(ret.item())\n"
+    files = {"main.py": main, "trainer.py": TRAINER}
+    assert fixable_lines(tmp_path, files, "graph-retention") == [22]

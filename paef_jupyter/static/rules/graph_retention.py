@@ -328,24 +328,19 @@ class GraphRetention(Rule):
         return isinstance(outer, cst.Call) and (self.facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
 
     def _callers_read_a_number(self, node: cst.CSTNode) -> bool:
-        """Every call of the function returning the total is seen in this unit and turns its result
-        into a number at once (`trainer.train(batches).item()`, `float(run(...))`): no caller can
-        print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate through it (red
-        team 17: `ret = Returner().train(data); ret.requires_grad`). Unseen callers (none found,
-        another module) leave the detach to review."""
+        """Every call of the function returning the total is seen (in this unit, or another unit's
+        per-iteration call) and its result becomes a number at once (`trainer.train(data).item()`,
+        `float(run(...))`) or is bound to a name read only that way (`avg = train_epoch(...)`, then
+        `avg.item()`): no caller can print it as a tensor, ask `requires_grad` / `grad_fn`, or
+        back-propagate through it (red team 17: `ret = Returner().train(data); ret.requires_grad`).
+        Unseen callers (none found) leave the detach to review."""
         func = self.facts.enclosing_function(node)
         if func is None:
             return False
-        calls = [c for c in self.facts.calls_in(self.facts.module) if func in self.facts._callees(c)]
-        return bool(calls) and all(self._read_as_number(c) for c in calls)
-
-    def _read_as_number(self, call: cst.Call) -> bool:
-        parent = self.facts.parent(call)
-        if isinstance(parent, cst.Attribute) and parent.attr.value in ("item", "tolist"):
-            return isinstance(self.facts.parent(parent), cst.Call)
-        outer = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
-        return isinstance(outer, cst.Call) and len(outer.args) == 1 \
-            and (self.facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
+        sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module) if func in self.facts._callees(c)]
+        sites += [s for s in self.facts.per_iteration_call_sites(func) if s not in sites]
+        return bool(sites) and all(_read_as_number(owner, call) or _bound_then_read_as_number(owner, call)
+                                   for owner, call in sites)
 
     def _kept_elsewhere(self, total: str, node: cst.CSTNode) -> str:
         """`self.history.append(running)`, `self.best = total`, `alias = total`, `yield total` in the
@@ -486,6 +481,31 @@ def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpressio
     cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     return cls is not None and _self_attribute(target) \
         and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
+
+
+def _read_as_number(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr.item()`, `expr.tolist()`, `float(expr)`, `int(expr)`: a number, no graph."""
+    parent = facts.parent(expr)
+    if isinstance(parent, cst.Attribute) and parent.value is expr and parent.attr.value in ("item", "tolist"):
+        return isinstance(facts.parent(parent), cst.Call)
+    outer = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+    return isinstance(outer, cst.Call) and len(outer.args) == 1 \
+        and (facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
+
+
+def _bound_then_read_as_number(facts: Facts, call: cst.Call) -> bool:
+    """`avg = train_epoch(...)`, and every other use of `avg` in that scope is `avg.item()` or
+    `float(avg)` (bound nowhere else there)."""
+    assign = facts.parent(call)
+    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return False
+    target = assign.targets[0].target
+    scope = facts.enclosing_function(call)
+    uses = [u for u in facts.uses(target.value) if u is not target and facts.enclosing_function(u) is scope
+            and not (isinstance(facts.parent(u), cst.Attribute) and facts.parent(u).attr is u)  # type: ignore[union-attr]
+            and not (isinstance(facts.parent(u), cst.Arg) and facts.parent(u).keyword is u)]  # type: ignore[union-attr]
+    return bool(uses) and all(_read_as_number(facts, u) for u in uses)
 
 
 def _none(expr: cst.BaseExpression) -> bool:
