@@ -14,6 +14,9 @@ from .base import Rule
 # Methods whose result carries no autograd history.
 _DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
 _DEPTH = 8
+# Methods storing their argument in the object they are called on.
+_STORING = frozenset({"append", "extend", "insert", "add", "put", "put_nowait", "setdefault", "update", "appendleft",
+                      "__setitem__"})
 # Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
 # model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
 _GRAD_KEEPING = frozenset({
@@ -343,35 +346,55 @@ class GraphRetention(Rule):
                                    for owner, call in sites)
 
     def _kept_elsewhere(self, total: str, node: cst.CSTNode) -> str:
-        """`self.history.append(running)`, `self.best = total`, `alias = total`, `yield total` in the
-        accumulating function: another name holds the total itself, and whoever reads that name
-        may print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate through it
-        (red team 17: a history of running totals read as `h.requires_grad`)."""
+        """Another holder of the total itself, in the accumulating scope: a container or object it
+        is stored into (`self.history.append(running)`, `self.hist += [total]`, `{"loss": total}`,
+        `setattr(self, "last", total)`, `self.best = total`), a program function handed it (which
+        may keep it), a closure reading it, a `yield`, an alias read later. Whoever reads that
+        holder may print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate
+        through it (red team 17). Derived values (`total / n`) are not followed here."""
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
-        for n in self.facts.walk(scope, into_scopes=False):
-            if not (isinstance(n, cst.Name) and n.value == total):
-                continue
-            parent = self.facts.parent(n)
-            while isinstance(parent, (cst.Element, cst.Tuple, cst.List)):
-                parent = self.facts.parent(parent)
-            kept = False
-            if isinstance(parent, cst.Arg) and parent.keyword is not n:
-                call = self.facts.parent(parent)
-                kept = isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) \
-                    and call.func.attr.value in ("append", "extend", "insert", "add", "put", "setdefault", "update")
-            elif isinstance(parent, (cst.Yield, cst.Assign)) and getattr(parent, "value", None) is not None:
-                value = parent.value
-                kept = isinstance(parent, cst.Yield) or value is n or (
-                    isinstance(value, (cst.Tuple, cst.List)) and any(e.value is n for e in value.elements))
-                if isinstance(parent, cst.Assign) and kept:
-                    kept = any(not isinstance(t.target, cst.Name) or (t.target.value != total and self._read_again(t.target))
-                               for t in parent.targets)
-            if kept:
-                return (f"line {self.facts.position(n).start.line} keeps `{total}` itself under another name: "
-                        "a reader of that name may print it as a tensor, ask `requires_grad` / `grad_fn`, or "
-                        "back-propagate through it, which the rewrite changes")
+        for n in self.facts.walk(scope):
+            if isinstance(n, cst.Name) and n.value == total and self._holds_total(n, scope):
+                return (f"line {self.facts.position(n).start.line} keeps `{total}` itself where another name, "
+                        "object or closure holds it: a reader there may print it as a tensor, ask `requires_grad` / "
+                        "`grad_fn`, or back-propagate through it, which the rewrite changes")
         return ""
+
+    def _holds_total(self, n: cst.Name, scope: cst.CSTNode) -> bool:
+        """`n` (a use of the total) hands the tensor itself to something that outlives the statement."""
+        for anc in self.facts.ancestors(n):
+            if anc is scope:
+                break
+            if isinstance(anc, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+                return True  # a closure (or a nested def) reads the total whenever it runs
+        parent = self.facts.parent(n)
+        if isinstance(parent, cst.Attribute) and parent.attr is n:
+            return False  # `obj.total`: another name
+        value: cst.CSTNode = n
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.Set, cst.DictElement, cst.Dict,
+                                  cst.StarredElement, cst.StarredDictElement)):
+            if isinstance(parent, cst.DictElement) and parent.key is value:
+                return False  # a key is hashed, not kept as a tensor reader would see it
+            value, parent = parent, self.facts.parent(parent)
+        contained = value is not n
+        if isinstance(parent, cst.Arg):
+            call = self.facts.parent(parent)
+            if parent.keyword is n or not isinstance(call, cst.Call):
+                return False
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _STORING:
+                return True
+            return (self.facts.qualified_name(func) or "") == "builtins.setattr" or bool(self.facts._callees(call))
+        if isinstance(parent, cst.Yield):
+            return True
+        if isinstance(parent, cst.AugAssign) and parent.value is value:
+            return not (isinstance(parent.target, cst.Name) and parent.target.value == n.value and not contained)
+        if isinstance(parent, cst.Assign) and parent.value is value:
+            return any(not isinstance(t.target, cst.Name)
+                       or (t.target.value != n.value or contained) and self._read_again(t.target)
+                       for t in parent.targets)
+        return False
 
     def _read_again(self, alias: cst.Name) -> bool:
         """`result = [total, ...]`: the alias matters only if something reads it."""
