@@ -66,3 +66,12 @@ def test_a_total_returned_to_a_caller_reading_a_number_is_detached(tmp_path: Pat
     main = "from trainer import Returner\n\nr = Returner()\nfor epoch in range(2):\n    ret = r.train()\n    print(ret.item())\n"
     files = {"main.py": main, "trainer.py": TRAINER}
     assert fixable_lines(tmp_path, files, "graph-retention") == [22]
+
+
+def test_a_returned_total_read_as_a_tensor_outside_the_callers_loop_is_for_review(tmp_path: Path) -> None:
+    """main.py reads the total as a number once per epoch, then once more outside the loop as a
+    tensor (`last.requires_grad`): every call in that unit counts, not only those in its loop.
+    Fails on 29334b4 (line 22 fixable)."""
+    main = ("from trainer import Returner\n\nr = Returner()\nfor epoch in range(2):\n    ret = r.train()\n"
+            "    print(ret.item())\nlast = r.train()\nprint(last.requires_grad)\n")
+    assert fixable_lines(tmp_path, {"main.py": main, "trainer.py": TRAINER}, "graph-retention") == []

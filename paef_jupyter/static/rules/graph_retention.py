@@ -340,7 +340,10 @@ class GraphRetention(Rule):
         func = self.facts.enclosing_function(node)
         if func is None:
             return False
-        sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module) if func in self.facts._callees(c)]
+        units = [self.facts] + [owner for owner, _ in self.facts.per_iteration_call_sites(func)]
+        sites: list[tuple[Facts, cst.Call]] = []
+        for unit in dict.fromkeys(units):  # every call in each unit seen calling it, not only those in loops
+            sites += [(unit, c) for c in unit.calls_in(unit.module) if func in unit._callees(c)]
         sites += [s for s in self.facts.per_iteration_call_sites(func) if s not in sites]
         return bool(sites) and all(_read_as_number(owner, call) or _bound_then_read_as_number(owner, call)
                                    for owner, call in sites)
