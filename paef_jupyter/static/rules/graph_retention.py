@@ -17,6 +17,9 @@ _DEPTH = 8
 # Methods storing their argument in the object they are called on.
 _STORING = frozenset({"append", "extend", "insert", "add", "put", "put_nowait", "setdefault", "update", "appendleft",
                       "__setitem__"})
+# Library functions storing an argument in another: `heapq.heappush(best, total)`.
+_STORING_FUNCTIONS = frozenset({"builtins.setattr", "operator.setitem", "heapq.heappush", "heapq.heappushpop",
+                                "heapq.heapreplace", "bisect.insort", "bisect.insort_left", "bisect.insort_right"})
 # Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
 # model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
 _GRAD_KEEPING = frozenset({
@@ -388,7 +391,7 @@ class GraphRetention(Rule):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in _STORING:
                 return True
-            return (self.facts.qualified_name(func) or "") == "builtins.setattr" or bool(self.facts._callees(call))
+            return (self.facts.qualified_name(func) or "") in _STORING_FUNCTIONS or bool(self.facts._callees(call))
         if isinstance(parent, cst.Yield):
             return True
         if isinstance(parent, cst.AugAssign) and parent.value is value:
