@@ -369,14 +369,15 @@ class GraphRetention(Rule):
 
     def _holds_total(self, n: cst.Name, scope: cst.CSTNode) -> bool:
         """`n` (a use of the total) hands the tensor itself to something that outlives the statement."""
+        parent = self.facts.parent(n)
+        if isinstance(parent, cst.Attribute) and parent.attr is n:
+            return False  # `obj.total`: another name
         for anc in self.facts.ancestors(n):
             if anc is scope:
                 break
             if isinstance(anc, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
-                return True  # a closure (or a nested def) reads the total whenever it runs
-        parent = self.facts.parent(n)
-        if isinstance(parent, cst.Attribute) and parent.attr is n:
-            return False  # `obj.total`: another name
+                # a closure (or a nested def) reading the total whenever it runs; not one binding its own
+                return not (isinstance(anc, (cst.FunctionDef, cst.Lambda)) and _local_to(self.facts, anc, n.value))
         value: cst.CSTNode = n
         while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.Set, cst.DictElement, cst.Dict,
                                   cst.StarredElement, cst.StarredDictElement)):
@@ -510,6 +511,19 @@ def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpressio
     cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     return cls is not None and _self_attribute(target) \
         and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
+
+
+def _local_to(facts: Facts, func: cst.FunctionDef | cst.Lambda, name: str) -> bool:
+    """`name` is a parameter of `func` or bound in its body without `global` / `nonlocal`."""
+    params = func.params
+    if name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} | \
+            {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}:
+        return True
+    if isinstance(func, cst.Lambda):
+        return False
+    declared = {a.name.value for n in facts.walk(func.body, into_scopes=False)
+                if isinstance(n, (cst.Global, cst.Nonlocal)) for a in n.names}
+    return name not in declared and name in facts.names_written(func.body)
 
 
 def _read_as_number(facts: Facts, expr: cst.BaseExpression) -> bool:
