@@ -523,7 +523,21 @@ def _local_to(facts: Facts, func: cst.FunctionDef | cst.Lambda, name: str) -> bo
         return False
     declared = {a.name.value for n in facts.walk(func.body, into_scopes=False)
                 if isinstance(n, (cst.Global, cst.Nonlocal)) for a in n.names}
-    return name not in declared and name in facts.names_written(func.body)
+    if name in declared:
+        return False
+    for n in facts.walk(func.body, into_scopes=False):  # Python's rule: any binding makes the name local
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [n.target]
+        elif isinstance(n, cst.AsName) and isinstance(n.name, cst.BaseExpression):
+            targets = [n.name]
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not func:
+            targets = [n.name]
+        if any(name in bound_names(t) for t in targets):
+            return True
+    return False
 
 
 def _read_as_number(facts: Facts, expr: cst.BaseExpression) -> bool:
