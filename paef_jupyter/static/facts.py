@@ -487,7 +487,19 @@ class Facts:
         if loops:
             return loops[0]
         func = self.enclosing_function(node)
+        if func is not None and self.evaluated_at_def(node, func):
+            return None  # `def f(t=torch.zeros(2))`: built once, where the `def` runs, not per call
         return self.per_iteration_functions.get(func) if func is not None else self.bound_lambda_loop(node)
+
+    def evaluated_at_def(self, node: cst.CSTNode, func: FunctionNode) -> bool:
+        """`node` sits in `func`'s parameter defaults, annotations or decorators: Python
+        evaluates it once, when the `def` statement runs, not on every call of `func`."""
+        child = node
+        for anc in self.ancestors(node):
+            if anc is func:
+                return child is not getattr(func, "body", None)
+            child = anc
+        return False
 
     def bound_lambda_loop(self, node: cst.CSTNode) -> Loop | None:
         """`mse2psnr = lambda x: -10 * torch.log(x) / torch.log(torch.tensor(10.0))` at the top

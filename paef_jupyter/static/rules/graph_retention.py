@@ -14,6 +14,12 @@ from .base import Rule
 # Methods whose result carries no autograd history.
 _DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
 _DEPTH = 8
+# Methods storing their argument in the object they are called on.
+_STORING = frozenset({"append", "extend", "insert", "add", "put", "put_nowait", "setdefault", "update", "appendleft",
+                      "__setitem__"})
+# Library functions storing an argument in another: `heapq.heappush(best, total)`.
+_STORING_FUNCTIONS = frozenset({"builtins.setattr", "operator.setitem", "heapq.heappush", "heapq.heappushpop",
+                                "heapq.heapreplace", "bisect.insort", "bisect.insort_left", "bisect.insort_right"})
 # Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
 # model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
 _GRAD_KEEPING = frozenset({
@@ -158,9 +164,11 @@ class GraphRetention(Rule):
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
         review = self._graph_seen(total, node)
         stepped = [leaf for leaf in leaves if isinstance(leaf, cst.Name) and self._bound_to_step_loss(leaf)]
-        if not review and stepped and self._returned(total, node):
+        if not review and self._returned(total, node) and (stepped or not self._callers_read_a_number(node)):
             review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
                       "rewrite, not after, and one that back-propagates through it loses the graph")
+        if not review:
+            review = self._kept_elsewhere(total, node)
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -311,8 +319,95 @@ class GraphRetention(Rule):
         """`return total / n` in the function that accumulates it: its readers are the callers'."""
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
-        return any(isinstance(n, cst.Return) and n.value is not None and total in self.facts.names_read(n.value)
+        return any(isinstance(n, cst.Return) and n.value is not None
+                   and any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
+                           for m in self.facts.walk(n.value))
                    for n in self.facts.walk(scope, into_scopes=False))
+
+    def _as_number(self, name: cst.Name) -> bool:
+        """`total.item()`, `total.detach()`, `float(total)`: what is returned holds no graph."""
+        parent = self.facts.parent(name)
+        if isinstance(parent, cst.Attribute):
+            return parent.value is name and parent.attr.value in _DETACHING \
+                and isinstance(self.facts.parent(parent), cst.Call)
+        outer = self.facts.parent(parent) if isinstance(parent, cst.Arg) else None
+        return isinstance(outer, cst.Call) and (self.facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
+
+    def _callers_read_a_number(self, node: cst.CSTNode) -> bool:
+        """Every call of the function returning the total is seen (in this unit, or another unit's
+        per-iteration call) and its result becomes a number at once (`trainer.train(data).item()`,
+        `float(run(...))`) or is bound to a name read only that way (`avg = train_epoch(...)`, then
+        `avg.item()`): no caller can print it as a tensor, ask `requires_grad` / `grad_fn`, or
+        back-propagate through it (red team 17: `ret = Returner().train(data); ret.requires_grad`).
+        Unseen callers (none found) leave the detach to review."""
+        func = self.facts.enclosing_function(node)
+        if func is None:
+            return False
+        units = [self.facts] + [owner for owner, _ in self.facts.per_iteration_call_sites(func)]
+        sites: list[tuple[Facts, cst.Call]] = []
+        for unit in dict.fromkeys(units):  # every call in each unit seen calling it, not only those in loops
+            sites += [(unit, c) for c in unit.calls_in(unit.module) if func in unit._callees(c)]
+        sites += [s for s in self.facts.per_iteration_call_sites(func) if s not in sites]
+        return bool(sites) and all(_read_as_number(owner, call) or _bound_then_read_as_number(owner, call)
+                                   for owner, call in sites)
+
+    def _kept_elsewhere(self, total: str, node: cst.CSTNode) -> str:
+        """Another holder of the total itself, in the accumulating scope: a container or object it
+        is stored into (`self.history.append(running)`, `self.hist += [total]`, `{"loss": total}`,
+        `setattr(self, "last", total)`, `self.best = total`), a program function handed it (which
+        may keep it), a closure reading it, a `yield`, an alias read later. Whoever reads that
+        holder may print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate
+        through it (red team 17). Derived values (`total / n`) are not followed here."""
+        func = self.facts.enclosing_function(node)
+        scope = func.body if func is not None else self.facts.module
+        for n in self.facts.walk(scope):
+            if isinstance(n, cst.Name) and n.value == total and self._holds_total(n, scope):
+                return (f"line {self.facts.position(n).start.line} keeps `{total}` itself where another name, "
+                        "object or closure holds it: a reader there may print it as a tensor, ask `requires_grad` / "
+                        "`grad_fn`, or back-propagate through it, which the rewrite changes")
+        return ""
+
+    def _holds_total(self, n: cst.Name, scope: cst.CSTNode) -> bool:
+        """`n` (a use of the total) hands the tensor itself to something that outlives the statement."""
+        parent = self.facts.parent(n)
+        if isinstance(parent, cst.Attribute) and parent.attr is n:
+            return False  # `obj.total`: another name
+        for anc in self.facts.ancestors(n):
+            if anc is scope:
+                break
+            if isinstance(anc, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+                # a closure (or a nested def) reading the total whenever it runs; not one binding its own
+                return not (isinstance(anc, (cst.FunctionDef, cst.Lambda)) and _local_to(self.facts, anc, n.value))
+        value: cst.CSTNode = n
+        while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.Set, cst.DictElement, cst.Dict,
+                                  cst.StarredElement, cst.StarredDictElement)):
+            if isinstance(parent, cst.DictElement) and parent.key is value:
+                return False  # a key is hashed, not kept as a tensor reader would see it
+            value, parent = parent, self.facts.parent(parent)
+        contained = value is not n
+        if isinstance(parent, cst.Arg):
+            call = self.facts.parent(parent)
+            if parent.keyword is n or not isinstance(call, cst.Call):
+                return False
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _STORING:
+                return True
+            return (self.facts.qualified_name(func) or "") in _STORING_FUNCTIONS or bool(self.facts._callees(call))
+        if isinstance(parent, cst.Yield):
+            return True
+        if isinstance(parent, cst.AugAssign) and parent.value is value:
+            return not (isinstance(parent.target, cst.Name) and parent.target.value == n.value and not contained)
+        if isinstance(parent, cst.Assign) and parent.value is value:
+            return any(not isinstance(t.target, cst.Name)
+                       or (t.target.value != n.value or contained) and self._read_again(t.target)
+                       for t in parent.targets)
+        return False
+
+    def _read_again(self, alias: cst.Name) -> bool:
+        """`result = [total, ...]`: the alias matters only if something reads it."""
+        return any(isinstance(n, cst.Name) and n.value == alias.value and n is not alias
+                   and not isinstance(self.facts.parent(n), cst.Attribute)
+                   for n in self.facts.walk(self.facts.module))
 
     def _bound_to_step_loss(self, name: cst.Name) -> bool:
         """`loss = self.do_batch(x, y)` earlier in the same loop body, `do_batch` returning the loss
@@ -416,6 +511,58 @@ def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpressio
     cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     return cls is not None and _self_attribute(target) \
         and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
+
+
+def _local_to(facts: Facts, func: cst.FunctionDef | cst.Lambda, name: str) -> bool:
+    """`name` is a parameter of `func` or bound in its body without `global` / `nonlocal`."""
+    params = func.params
+    if name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} | \
+            {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}:
+        return True
+    if isinstance(func, cst.Lambda):
+        return False
+    declared = {a.name.value for n in facts.walk(func.body, into_scopes=False)
+                if isinstance(n, (cst.Global, cst.Nonlocal)) for a in n.names}
+    if name in declared:
+        return False
+    for n in facts.walk(func.body, into_scopes=False):  # Python's rule: any binding makes the name local
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [n.target]
+        elif isinstance(n, cst.AsName) and isinstance(n.name, cst.BaseExpression):
+            targets = [n.name]
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not func:
+            targets = [n.name]
+        if any(name in bound_names(t) for t in targets):
+            return True
+    return False
+
+
+def _read_as_number(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr.item()`, `expr.tolist()`, `float(expr)`, `int(expr)`: a number, no graph."""
+    parent = facts.parent(expr)
+    if isinstance(parent, cst.Attribute) and parent.value is expr and parent.attr.value in ("item", "tolist"):
+        return isinstance(facts.parent(parent), cst.Call)
+    outer = facts.parent(parent) if isinstance(parent, cst.Arg) else None
+    return isinstance(outer, cst.Call) and len(outer.args) == 1 \
+        and (facts.qualified_name(outer.func) or "") in ("builtins.float", "builtins.int")
+
+
+def _bound_then_read_as_number(facts: Facts, call: cst.Call) -> bool:
+    """`avg = train_epoch(...)`, and every other use of `avg` in that scope is `avg.item()` or
+    `float(avg)` (bound nowhere else there)."""
+    assign = facts.parent(call)
+    if not (isinstance(assign, cst.Assign) and assign.value is call and len(assign.targets) == 1
+            and isinstance(assign.targets[0].target, cst.Name)):
+        return False
+    target = assign.targets[0].target
+    scope = facts.enclosing_function(call)
+    uses = [u for u in facts.uses(target.value) if u is not target and facts.enclosing_function(u) is scope
+            and not (isinstance(facts.parent(u), cst.Attribute) and facts.parent(u).attr is u)  # type: ignore[union-attr]
+            and not (isinstance(facts.parent(u), cst.Arg) and facts.parent(u).keyword is u)]  # type: ignore[union-attr]
+    return bool(uses) and all(_read_as_number(facts, u) for u in uses)
 
 
 def _none(expr: cst.BaseExpression) -> bool:
