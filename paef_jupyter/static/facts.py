@@ -1793,6 +1793,20 @@ class Facts:
         elif mps: device = ... else: ...`): what the name may hold, where `value_of` picks one."""
         return [d.value for d in self._defs.get(name, ()) if d.value is not None]
 
+    def with_binding(self, name: cst.Name) -> cst.BaseExpression | None:
+        """What `with EXPR as name:` around this read entered (`tqdm(total=n)` for `progress`),
+        when that `as` is the binding the read sees; None for any other binding."""
+        d = self._reaching_def(name)
+        if d is None or d.order >= self.order(name):
+            return None
+        for anc in self.ancestors(name):
+            if isinstance(anc, (cst.With)):
+                for item in anc.items:
+                    if isinstance(item.asname, cst.AsName) and isinstance(item.asname.name, cst.Name) \
+                            and item.asname.name.value == name.value and self.order(item) == d.order:
+                        return item.item
+        return None
+
     def loop_binding(self, name: cst.Name) -> Loop | None:
         """The for-loop whose target binds `name` where it is read (`yb` of `for xb, yb in
         loader:` not rebound since); None for any other binding."""
@@ -2621,6 +2635,8 @@ class _Training:
             other = _Training(facts.owner_of(found), self.unseen)
             other.seen = self.seen
             return other.function(found, call)
+        if isinstance(func, cst.Attribute) and func.attr.value == "zero_grad":
+            return False  # clears `.grad` (the same under no_grad): alone, nothing back-propagates or steps
         qualified = facts.qualified_name(func)
         if qualified is not None:
             if qualified.startswith(_TRAINING_QUALIFIED) or qualified.rsplit(".", 1)[-1] in _TRAINING_METHODS:
@@ -2736,7 +2752,10 @@ class _Training:
         return self.facts.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
 
     def _constructor(self, expr: cst.BaseExpression) -> str | None:
+        """What made the receiver: `bar = tqdm(...)`, or `with tqdm(...) as bar:` around the call."""
         value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        if value is None and isinstance(expr, cst.Name):
+            value = self.facts.with_binding(expr)
         return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
 
 

@@ -55,7 +55,10 @@ def _gate(facts: Facts, loop: Loop) -> Gate | None:
     func = loop.function
     if not isinstance(func, cst.FunctionDef) or not isinstance(loop.node, cst.For):
         return None
-    training = [c for c in facts.calls_in(loop.node.body) if trains_visibly(facts, c)]
+    # `optimizer.zero_grad()` trains nothing by itself, but outside the gate it says the
+    # function is a training step whichever flag is passed: it counts here
+    training = [c for c in facts.calls_in(loop.node.body) if trains_visibly(facts, c)
+                or isinstance(c.func, cst.Attribute) and c.func.attr.value == "zero_grad"]
     if not training:
         return None
     gates = {_gate_of(facts, c, loop, func) for c in training}

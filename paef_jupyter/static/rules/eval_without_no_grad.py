@@ -251,7 +251,7 @@ class EvalWithoutNoGrad(Rule):
             # Only code the analysis cannot see into may train: after `.eval()` (or under an
             # evaluation name) the loop is still reported, its rewrite left to review.
             if trains_visibly(self.facts, loop.node) or not self._evaluation_evidence(loop) \
-                    or self._unseen_model_method(loop):
+                    or self._unseen_model_method(loop) or self._zeroes_gradients(loop):
                 return
             unseen_code = ("this loop calls code the analysis cannot see into (a method of an object of unknown "
                            "type, a function of another module): if any of it back-propagates or steps an "
@@ -654,6 +654,12 @@ class EvalWithoutNoGrad(Rule):
                 if any(isinstance(p, cst.Name) and p.value in bound for p in parts):
                     return True
         return False
+
+    def _zeroes_gradients(self, loop: Loop) -> bool:
+        """`optimizer.zero_grad()` in the loop: alone it trains nothing, but beside code the
+        analysis cannot see into it says a backward is likely coming there."""
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "zero_grad"
+                   for c in self.facts.calls_in(loop.node))
 
     def _feeds_backward(self, loop: Loop) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE

@@ -299,9 +299,11 @@ class GraphRetention(Rule):
                           and (leaf.value in outputs or owner.kind(leaf) is Kind.TENSOR)}
         return terms
 
-    def _returns_backwarded_loss(self, call: cst.Call) -> bool:
+    def _returns_backwarded_loss(self, call: cst.Call, element: tuple[int, int] | None = None) -> bool:
         """`self.training_step(batch)` whose every `return` is a name that function called
-        `.backward()` on (a Trainer's step: `loss.backward(); return loss`): a tensor with its graph."""
+        `.backward()` on (a Trainer's step: `loss.backward(); return loss`): a tensor with its graph.
+        With `element` (index, length), the call's result is unpacked (`loss, h = train(data)`):
+        every `return` is then a tuple of that length whose element at the index is such a name."""
         callees = self.facts._callees(call)
         for func in callees:
             owner = self.facts.owner_of(func)
@@ -310,8 +312,10 @@ class GraphRetention(Rule):
                           and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
             returns = [n for n in body if isinstance(n, cst.Return)]
             # an early exit (`if self("before_forward"): return`) hands back no tensor at all
-            valued = [r for r in returns if r.value is not None and not _none(r.value)]
-            if not valued or not all(isinstance(r.value, cst.Name) and r.value.value in backwarded for r in valued):
+            valued = [r.value for r in returns if r.value is not None and not _none(r.value)]
+            if element is not None:
+                valued = [_element(v, *element) for v in valued]
+            if not valued or not all(isinstance(v, cst.Name) and v.value in backwarded for v in valued):
                 return False
         return bool(callees)
 
@@ -412,11 +416,15 @@ class GraphRetention(Rule):
     def _bound_to_step_loss(self, name: cst.Name) -> bool:
         """`loss = self.do_batch(x, y)` earlier in the same loop body, `do_batch` returning the loss
         it back-propagates: `total += loss * n` keeps that graph just as `total += self.do_batch(...)`."""
-        value = self.facts.value_of(name)
+        value, element = self.facts.value_of(name), None
+        if value is None:  # `loss, h = train(data)`: one element of what the call returns
+            unpacked = self.facts.unpacked_from(name)
+            if unpacked is not None:
+                value, element = unpacked[0], (unpacked[1], unpacked[2])
         if not isinstance(value, cst.Call):
             return False
         here, there = self.facts.enclosing_loops(name), self.facts.enclosing_loops(value)
-        return bool(here) and bool(there) and here[0] is there[0] and self._returns_backwarded_loss(value)
+        return bool(here) and bool(there) and here[0] is there[0] and self._returns_backwarded_loss(value, element)
 
     def _metric_with_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """`logits.softmax(1).max(1).values.mean()`: a chain of graph-keeping tensor methods
@@ -563,6 +571,15 @@ def _bound_then_read_as_number(facts: Facts, call: cst.Call) -> bool:
             and not (isinstance(facts.parent(u), cst.Attribute) and facts.parent(u).attr is u)  # type: ignore[union-attr]
             and not (isinstance(facts.parent(u), cst.Arg) and facts.parent(u).keyword is u)]  # type: ignore[union-attr]
     return bool(uses) and all(_read_as_number(facts, u) for u in uses)
+
+
+def _element(expr: cst.BaseExpression, index: int, length: int) -> cst.BaseExpression | None:
+    """Element `index` of a returned tuple of `length` plain elements (`return loss, embedding`);
+    None for anything else (a starred element, another length, a name holding a tuple)."""
+    if not isinstance(expr, cst.Tuple) or len(expr.elements) != length \
+            or any(isinstance(e, cst.StarredElement) for e in expr.elements):
+        return None
+    return expr.elements[index].value
 
 
 def _none(expr: cst.BaseExpression) -> bool:
