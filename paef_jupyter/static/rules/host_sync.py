@@ -603,6 +603,8 @@ class HostSync(Rule):
                                 "there; otherwise this copy is required", suggestion=hint(loop), safe=False),
                         severity=Severity.LOW)
             return
+        if not training and state is None and self._copied_right_after(node):
+            return
         message = (
             f"{what} {when}: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
@@ -825,6 +827,24 @@ class HostSync(Rule):
                 return True
             if self.facts.calls_in(earlier):
                 return _ends_in_a_copy(earlier) and _dotted(copied)
+        return False
+
+    def _copied_right_after(self, node: cst.CSTNode) -> bool:
+        """An evaluation step's read (`correct += (predict == y).sum().item()`) followed, with no
+        call in between, by statements that copy a tensor it reads to the host whenever they run
+        (`actual.extend(y.cpu())`): the step waits for the device there anyway, so dropping this
+        sync alone saves nothing, and its rewrite is noise. A training step's read is still
+        reported (its copies are all per-step cost worth naming)."""
+        stmt = self.facts.statement_of(node)
+        block = self.facts.parent(stmt)
+        body = list(getattr(block, "body", ()))
+        if stmt not in body:
+            return False
+        read = self.facts.names_read(node)
+        for later in body[body.index(stmt) + 1:]:
+            if not self.facts.calls_in(later):
+                continue
+            return any(self._copies_every_time(later, tensor) for tensor in read)
         return False
 
     def _copies_every_time(self, stmt: cst.CSTNode, tensor: str) -> bool:
