@@ -1062,21 +1062,43 @@ def _loops_of_dataclass_field(facts: Facts, loader: cst.Call) -> list[Loop]:
 
 def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
     """`self.train_loader = self._build_loader(ds, ...)` in `__init__`, with the loader call the
-    builder method's only `return`: loops of the class's methods over `self.train_loader` iterate
-    this call's value (the attribute is bound nowhere else in the class)."""
+    builder method's only `return`, or `self.trainloader, self.testloader = self.build_loaders()`
+    with the loader at that place of the tuple the builder returns: loops of the class's methods
+    over that attribute iterate this call's value (the attribute is bound nowhere else in the class)."""
     func = facts.enclosing_function(loader)
     cls = facts.parent(facts.parent(func)) if func is not None else None
-    if not isinstance(cls, cst.ClassDef) or only_return(facts, func) is not loader:  # type: ignore[arg-type]
+    if not isinstance(cls, cst.ClassDef):
         return []
+    returned = only_return(facts, func)  # type: ignore[arg-type]
+    place = None if returned is loader else _tuple_place(facts, returned, loader)
     init = dataset_method(cls, "__init__")
-    if init is None:
+    if init is None or returned is not loader and place is None:
         return []
     loops: list[Loop] = []
     for node in facts.walk(init.body, into_scopes=False):
-        if isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call) \
-                and is_self_attr(node.value.func, func.name.value) and isinstance(node.targets[0].target, cst.Attribute):  # type: ignore[union-attr]
-            loops += [l for l in _loops_over_attribute(facts, cls, node.targets[0].target.attr.value) if l not in loops]
+        if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
+                and is_self_attr(node.value.func, func.name.value)):  # type: ignore[union-attr]
+            continue
+        target = node.targets[0].target
+        if place is not None:
+            index, n = place
+            elements = target.elements if isinstance(target, (cst.Tuple, cst.List)) else ()
+            if len(elements) != n or any(isinstance(el, cst.StarredElement) for el in elements):
+                continue
+            target = elements[index].value
+        if isinstance(target, cst.Attribute) and is_self_attr(target, target.attr.value):
+            loops += [l for l in _loops_over_attribute(facts, cls, target.attr.value) if l not in loops]
     return loops
+
+
+def _tuple_place(facts: Facts, value: cst.BaseExpression | None, loader: cst.Call) -> tuple[int, int] | None:
+    """(k, n): `value` is a tuple literal of n elements, no starred one, whose element k is `loader`
+    (directly or through a name bound to it once)."""
+    if not isinstance(value, cst.Tuple) or any(isinstance(el, cst.StarredElement) for el in value.elements):
+        return None
+    index = next((i for i, el in enumerate(value.elements) if el.value is loader
+                  or isinstance(el.value, cst.Name) and facts.value_of(el.value) is loader), None)
+    return None if index is None else (index, len(value.elements))
 
 
 def only_return(facts: Facts, func: cst.FunctionDef) -> cst.BaseExpression | None:

@@ -239,6 +239,10 @@ class PageableTransfer(Rule):
         tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a
         hint; a dataset built from code the analysis did not see (`unseen`) gets the edit for review."""
         reported = len(self.findings)
+        span = self.facts.position(loader)
+        place = (span.start.line, span.end.line)
+        again = place in self._seen  # `return DataLoader(train_ds), DataLoader(test_ds)`: a second loader on the line
+        self._seen.discard(place)
         torch = torch_alias(self.facts)
         first = moved or f"`{self.facts.code(moves[0])}`"
         pin_value = f"{torch or 'torch'}.cuda.is_available()"
@@ -286,7 +290,10 @@ class PageableTransfer(Rule):
         )
         if len(self.findings) > reported:
             kinds = {loop.kind for loop in consumers}
-            self._loaders.append((self.findings[-1], name, "train" if "train" in kinds else "eval" if kinds == {"eval"} else ""))
+            finding = self.findings.pop() if again else self.findings[-1]  # one finding per place: a second one
+            self._loaders.append((finding, name, "train" if "train" in kinds else "eval" if kinds == {"eval"} else ""))  # lives on only if it joins
+        elif again:
+            self._seen.add(place)
 
     def leave_Module(self, original_node: cst.Module) -> None:
         """One finding for a training program's unpinned loaders: an evaluation-only loader's
@@ -315,7 +322,8 @@ class PageableTransfer(Rule):
             part_lines=host.part_lines + tuple(finding.line for finding, _ in joined),
         )
         gone = {id(finding) for finding, _ in joined}
-        self.findings = [merged if f is host else f for f in self.findings if id(f) not in gone]
+        kept = [merged if f is host else f for f in self.findings if id(f) not in gone]
+        self.findings = kept if any(f is merged for f in kept) else sorted([*kept, merged], key=lambda f: f.line)  # a host second on its line
 
     def _blocking(self, move: cst.Call, name: str, proven: bool) -> None:
         new = with_keyword(move, "non_blocking", _TRUE)
