@@ -139,8 +139,8 @@ def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
             owner, cls = found
             targets += [(owner, m) for m in cls.body.body if isinstance(m, cst.FunctionDef)]
         for owner, func in targets:
-            if owner is not facts and all(c is not facts for c in owner.callers):
-                owner.callers.append(facts)
+            if owner is not facts:
+                owner.add_caller(facts)
             if id(owner) in inside or func in out.get(owner, ()):
                 continue
             out.setdefault(owner, set()).add(func)

@@ -316,7 +316,8 @@ class Facts:
         for loop in self.loops:
             if isinstance(loop.node, cst.For):
                 loop.iter_kind = self.kind(loop.node.iter)
-        _classify_loops(self, index.model_calls)
+        self._model_calls = index.model_calls
+        _classify_loops(self, self._model_calls)
         if "per_iteration_functions" in self.__dict__:
             # Asked for while the loops were being classified (the kind of a loop's `self.items`
             # reads its parameter's call sites): then no loop trained yet, and what a training
@@ -594,6 +595,15 @@ class Facts:
         self._forget_reach()
         return True
 
+    def add_caller(self, unit: "Facts") -> None:
+        """`unit` calls this local module's functions: what it stores on this module's objects
+        (`manager.agent = Agent(...)`) may type a call in a loop here, so the loops are judged
+        again (a kind only grows: a loop that trained still trains)."""
+        if all(c is not unit for c in self.callers):
+            self.callers.append(unit)
+            _classify_loops(self, self._model_calls)
+            self._forget_reach()
+
     def _forget_reach(self) -> None:
         """Drop what was derived from the per-iteration functions: they are computed again."""
         self.__dict__.pop("per_iteration_functions", None)
@@ -705,7 +715,11 @@ class Facts:
                 imported = self._imported_method(func.value, name)
                 if imported is not None:
                     return [imported]
-            return [f for key, f in self.functions.items() if key.endswith("." + name)]
+            own = [f for key, f in self.functions.items() if key.endswith("." + name)]
+            if not own and isinstance(func.value, cst.Attribute):
+                stored = self._stored_attribute_method(func.value, name)
+                return [stored] if stored is not None else []
+            return own
         if isinstance(func, cst.Subscript):
             return self.dispatch_table(func) or []
         return []
@@ -767,6 +781,81 @@ class Facts:
         if method is not None:
             self._owners[method] = owner
         return method
+
+    def _stored_attribute_method(self, receiver: cst.Attribute, name: str) -> FunctionNode | None:
+        """`self.agent.get_action(state)` in a method of `K`, where `K` binds `self.agent` only in
+        `__init__`, from a parameter (default `None`) or to `None`, and every value the program
+        gives it — that parameter's argument in each `K(...)`, each `m.agent = ...` on an object
+        `K(...)` made — is `None` or an object of one class `C` of another unit (a local module the
+        program imports): `C.get_action`, whatever unit holds the loop."""
+        cls = next((a for a in self.ancestors(receiver) if isinstance(a, cst.ClassDef)), None)
+        if cls is None or not (isinstance(receiver.value, cst.Name) and receiver.value.value == "self"):
+            return None
+        attr = receiver.attr.value
+        init = next((m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == "__init__"), None)
+        params = [p.name.value for p in init.params.params][1:] if init is not None else []
+        param = None
+        for node in self.walk(cls.body):
+            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                continue
+            for target in ([t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]):
+                if not any(isinstance(t, cst.Attribute) and t.attr.value == attr for t in self.walk(target)):
+                    continue
+                value = node.value
+                if not (isinstance(node, cst.Assign) and self.enclosing_function(node) is init and is_self_attr_store(target, attr)):
+                    return None  # bound elsewhere, in a tuple, or augmented: not one known value
+                if isinstance(value, cst.Name) and value.value in params and param in (None, value.value):
+                    param = value.value
+                elif not (isinstance(value, cst.Name) and value.value == "None"):
+                    return None
+        if param is None or param in self.names_written(init.body):  # type: ignore[union-attr]
+            return None
+        index = params.index(param)
+        found: set[tuple[int, int]] = set()
+        holder: tuple[Facts, cst.ClassDef] | None = None
+        for unit in [self, *self.callers]:
+            for node in unit._order:
+                value: cst.BaseExpression | None = None
+                if isinstance(node, cst.Call) and unit._names_class(node.func, cls):
+                    arg = _argument(node, index, param)
+                    if arg is _UNREADABLE:
+                        return None
+                    value = arg  # type: ignore[assignment]
+                elif isinstance(node, cst.AssignTarget) and isinstance(node.target, cst.Attribute) \
+                        and node.target.attr.value == attr and unit.enclosing_class(node) is not cls:
+                    owner_obj = node.target.value
+                    made = unit.construction_of(owner_obj) if isinstance(owner_obj, cst.Name) else None
+                    if made is None or not unit._names_class(made.func, cls):
+                        return None  # `x.agent = ...` on an object not known to be a `K`
+                    value = unit.parent(node).value  # type: ignore[union-attr]
+                else:
+                    continue
+                if value is None or isinstance(value, cst.Name) and value.value == "None":
+                    continue
+                made = same_object(value) if isinstance(value, cst.Call) else \
+                    unit.construction_of(value) if isinstance(value, cst.Name) else None
+                target = unit._class_at(made.func) if isinstance(made, cst.Call) else None
+                if target is None:
+                    return None
+                holder = target
+                found.add((id(target[0]), id(target[1])))
+        if len(found) != 1 or holder is None:
+            return None
+        owner, target_cls = holder
+        method = owner.functions.get(f"{target_cls.name.value}.{name}")
+        if method is not None:
+            self._owners[method] = owner
+        return method
+
+    def _names_class(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+        """`expr` (a call's function) is `cls`: this unit's own class, or one an import names."""
+        if isinstance(expr, cst.Name) and self.classes.get(expr.value) is cls and expr.value not in self._defs:
+            return True
+        found = self._class_at(expr)
+        return found is not None and found[1] is cls
+
+    def enclosing_class(self, node: cst.CSTNode) -> cst.ClassDef | None:
+        return next((a for a in self.ancestors(node) if isinstance(a, cst.ClassDef)), None)
 
     def construction_of(self, receiver: cst.Name, hops: int = 4) -> cst.Call | None:
         """The call that made the object `receiver` holds where it is read: `Net(...)` of
@@ -3100,3 +3189,23 @@ def _loader_dataset(facts: "Facts", call: cst.Call) -> cst.BaseExpression | None
         if (arg.keyword is None and not arg.star) or (arg.keyword is not None and arg.keyword.value == "dataset"):
             return arg.value
     return None
+
+
+_UNREADABLE = cst.Name("_")  # an argument list with `*args`/`**kwargs`: which value a parameter takes is not known
+
+
+def _argument(call: cst.Call, index: int, param: str) -> cst.BaseExpression | None:
+    """The value `call` passes for parameter `param` (position `index` after `self`): by keyword
+    or position; None when not passed (its default); `_UNREADABLE` behind a star."""
+    if any(a.star for a in call.args):
+        return _UNREADABLE
+    for i, arg in enumerate(call.args):
+        if arg.keyword is not None and arg.keyword.value == param or arg.keyword is None and i == index:
+            return arg.value
+    return None
+
+
+def is_self_attr_store(target: cst.BaseExpression, attr: str) -> bool:
+    """`self.<attr>` itself as an assignment's target."""
+    return isinstance(target, cst.Attribute) and target.attr.value == attr \
+        and isinstance(target.value, cst.Name) and target.value.value == "self"
