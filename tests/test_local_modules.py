@@ -680,6 +680,65 @@ def test_a_method_of_a_local_modules_class_runs_per_iteration(tmp_path: Path) ->
     assert [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "main.py", "host-sync")] == [("agent.py", 16)]
 
 
+RUNNER = '''\
+import numpy as np
+
+
+class Runner:
+    def __init__(self, agent=None, steps=10):
+        self.agent = agent
+        self.steps = steps
+
+    def run(self):
+        total = 0.0
+        for step in range(self.steps):
+            total += self.agent.update_parameters(np.random.randn(8, 4))
+        return total
+{extra}'''
+
+
+def test_a_method_of_an_object_the_program_stores_on_an_attribute_runs_per_iteration(tmp_path: Path) -> None:
+    # check 22's DQN: `env_manager.agent = dqn_agent` in cartpole.py, `self.agent.get_action(...)` in
+    # env_manager.py's loop, `get_action` in dqn_agent.py: the class is known only from what the program stores
+    mains = {
+        "constructor": "from agent import Agent\nfrom runner import Runner\n\nprint(Runner(Agent(True)).run())\n",
+        "keyword": "from agent import Agent\nfrom runner import Runner\n\nprint(Runner(agent=Agent(True), steps=4).run())\n",
+        "stored": "from agent import Agent\nfrom runner import Runner\n\nrunner = Runner()\nrunner.agent = Agent(True)\n"
+                  "print(runner.run())\n",
+    }
+    for name, text in mains.items():
+        root = tmp_path / name
+        write(root, {"main.py": text, "agent.py": AGENT, "runner.py": RUNNER.format(extra="")})
+        found = [(Path(f["path"]).name, f["line"]) for f in scan(root / "main.py", "host-sync")]
+        assert found == [("agent.py", 16)], name
+
+
+def test_an_attribute_the_program_may_fill_with_other_objects_types_no_call(tmp_path: Path) -> None:
+    other = "\n\nclass Other:\n    def update_parameters(self, batch):\n        return 0.0\n"
+    cases = {
+        # two classes stored: which `update_parameters` runs is not one
+        "two_classes": ("from agent import Agent, Other\nfrom runner import Runner\n\nrunner = Runner(Agent(True))\n"
+                        "runner.agent = Other()\nprint(runner.run())\n", ""),
+        # a factory's result: not a construction the analysis reads
+        "factory": ("from agent import Agent\nfrom runner import Runner\n\ndef make():\n    return Agent(True)\n\n"
+                    "runner = Runner()\nrunner.agent = make()\nprint(runner.run())\n", ""),
+        # the class binds the attribute again in another method
+        "rebound_in_class": ("from agent import Agent\nfrom runner import Runner\n\nprint(Runner(Agent(True)).run())\n",
+                             "\n    def swap(self, agent):\n        self.agent = agent\n"),
+        # stored on an object not known to be a Runner
+        "unknown_holder": ("from agent import Agent\nfrom runner import Runner\nimport registry\n\nrunner = registry.get()\n"
+                           "runner.agent = Agent(True)\nprint(runner.run())\n", ""),
+        # arguments behind a star: which value the parameter takes is not read
+        "starred": ("from agent import Agent\nfrom runner import Runner\n\nargs = [Agent(True)]\nprint(Runner(*args).run())\n", ""),
+        # nothing stored but None
+        "none": ("from agent import Agent\nfrom runner import Runner\n\nagent = Agent(True)\nprint(Runner().run())\n", ""),
+    }
+    for name, (text, extra) in cases.items():
+        root = tmp_path / name
+        write(root, {"main.py": text, "agent.py": AGENT + other, "runner.py": RUNNER.format(extra=extra)})
+        assert scan(root / "main.py", "host-sync") == [], name
+
+
 def test_a_local_class_method_called_once_or_on_another_object_is_not_per_iteration(tmp_path: Path) -> None:
     mains = {
         # called once, after the loop
