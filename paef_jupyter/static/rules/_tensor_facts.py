@@ -1041,6 +1041,18 @@ def caught_in_loop(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> b
     return False
 
 
+def steps_itself_per_call(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` is in a function that runs a training or evaluation loop of its own
+    (`evaluate(model, loader)`, a sampler's 400-step loop), outside that loop: it runs once per
+    call, and each call runs a whole loop of steps, so it costs nothing worth moving per step.
+    A module's `forward` looping over its layers is not such a function: it is the step."""
+    func = facts.enclosing_function(node)
+    if func is None or func.name.value in ("forward", "__call__") \
+            or any(loop.function is func for loop in facts.enclosing_loops(node)):
+        return False
+    return any(loop.function is func and loop.kind in ("train", "eval") for loop in facts.loops)
+
+
 def rarely_runs(facts: Facts, node: cst.CSTNode, loop: Loop, every_few_count: bool = False) -> bool:
     """Under an `if` inside `loop` whose test uses `%` (logging every N steps, say), or in a
     statement after which its block always leaves `loop` (`shard = make(x); break`): it runs at

@@ -13,7 +13,7 @@ from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._support import step_function
-from ._tensor_facts import invariant, program_methods, rarely_runs
+from ._tensor_facts import invariant, program_methods, rarely_runs, steps_itself_per_call
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
@@ -61,6 +61,8 @@ class CpuThenMove(Rule):
         loop = self.facts.iteration_loop(node)
         if loop is not None and rarely_runs(self.facts, node, loop, every_few_count=True):
             return  # `if step % 1000 == 0: z = torch.randn(n, nz).cuda()`: not once per iteration
+        if loop is not None and not self.facts.enclosing_loops(node) and steps_itself_per_call(self.facts, node):
+            return
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             self._through_wrapper(node)

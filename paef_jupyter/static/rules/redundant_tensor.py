@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
-from ._tensor_facts import (aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
+from ._tensor_facts import (steps_itself_per_call, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, on_host, uses_device
@@ -621,6 +621,8 @@ class FactorySites:
                for e in chain[chain.index(expr) + 1 :]):
             expr = whole  # moved to a varying device after: `cpu-then-move` builds it there instead
         in_helper = not self.facts.enclosing_loops(node)
+        if in_helper and steps_itself_per_call(self.facts, node):
+            return None
         target = self._hoist_target(expr) if not in_helper else (loop if invariant(self.facts, expr, loop) else None)
         shaped = False
         if target is None:
