@@ -75,6 +75,8 @@ class ElementwiseLoop(Rule):
                 return counted
             stored = self._element_stores(node)
             return stored if stored is not None else self._counted_elements(node)
+        if self._appended_row_gather(node):
+            return False
         ranges = [outer]
         body = _statements(node)
         if body is not None and len(body) == 1 and isinstance(body[0], cst.For):
@@ -1181,8 +1183,8 @@ class ElementwiseLoop(Rule):
         """`vectors = []`, `for b, index in enumerate(idx): vectors.append(x[b, index, :])`, then
         `torch.stack(vectors)` (capsule networks' masking): the loop form of the comprehension
         `_stacked_row_gather` reads, when the list is made empty right before the loop and its
-        only other use is that one `torch.stack` along the first dimension. (Over a `range`, the
-        loop is an element loop of the general check already.)"""
+        only other use is that one `torch.stack` along the first dimension (over `enumerate` of
+        the indices, or over a `range` of the rows: `for b in range(h.size(0)): out.append(h[b, lens[b] - 1])`)."""
         body = _statements(node)
         small = body[0].body[0] if body is not None and len(body) == 1 and isinstance(body[0], cst.SimpleStatementLine) \
             and len(body[0].body) == 1 else None
@@ -1233,8 +1235,10 @@ class ElementwiseLoop(Rule):
         found = row_gather(self.facts, elt, var, count, per_row)
         if found is None or any(self.facts.kind(s) not in (Kind.TENSOR, Kind.NDARRAY, Kind.UNKNOWN) for s in found.sources):
             return False
-        if not self._is_tensor(found.data) and not (  # a model's output unpacked (`hidden, _ = self.gru(x)`)
-                self.facts.kind(found.data) is Kind.UNKNOWN and (any(self._is_tensor(s) for s in found.sources) or per_row)):
+        # `torch.stack` of the picks proves them tensors, and only a tensor (or an array) takes
+        # `data[i, idx[i]]`: a model's output unpacked (`hidden, _ = self.gru(x)`) or a helper's
+        # parameter of unknown kind is one
+        if not self._is_tensor(found.data) and self.facts.kind(found.data) is not Kind.UNKNOWN:
             return False
         self.report(
             node,
