@@ -138,17 +138,93 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
     """`evaluated`: the caller saw the model put in `.eval()` before the loop itself."""
     start = facts.order(loop.node)
     end = max((facts.order(n) for n in facts.walk(loop.node)), default=start)
-    evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args]
-    if not evals and not evaluated:
+    given = _given_by_callers(facts, loop)
+    if given is None:
+        return False
+    calls, arguments = given
+    local = _origins(name, loop, calls, arguments) != {name}  # a parameter: its `.eval()` is the function's own
+    evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args
+             and (not local or facts.enclosing_function(c) is loop.function)]
+    if not evals and not evaluated and not _evaluated_by_callers(facts, name, loop, calls, arguments):
         return False
     last_eval = max((facts.order(c) for c in evals), default=0)
     if any(last_eval < facts.order(c) < end for c in _method_calls(facts, name, "train")):
         return False
-    if _handed_over(facts, name):
+    models = _origins(name, loop, calls, arguments)
+    if models is None or any(_handed_over(facts, m, calls) for m in models):
         return False
-    steps = [c for c in facts.calls_in(loop.node.body)
+    steps = [c.func.value.value for c in facts.calls_in(loop.node.body)  # type: ignore[union-attr]
              if isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" and isinstance(c.func.value, cst.Name)]
-    return bool(steps) and all(_optimizer_without(facts, c.func.value, name) for c in steps)  # type: ignore[union-attr]
+    optimizers = [_origins(opt, loop, calls, arguments) for opt in steps]
+    return bool(steps) and all(names is not None and all(_optimizer_without(facts, o, models | {name}) for o in names)
+                               for names in optimizers)
+
+
+def _evaluated_by_callers(facts: Facts, name: str, loop: Loop, calls: set[cst.Call],
+                          arguments: dict[str, list[str]]) -> bool:
+    """`teacher.eval()` before each `train_kd(student, teacher, ...)`, in the caller's own scope,
+    for a parameter `name` the function never switches, and no `.train()` of it anywhere."""
+    passed = _origins(name, loop, calls, arguments)
+    if passed is None or passed == {name} and not calls or _method_calls(facts, name, "train"):
+        return False
+    if any(_method_calls(facts, model, "train") for model in passed):
+        return False  # switched back somewhere: a later call may get it in training mode
+    func = loop.function
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]  # type: ignore[union-attr]
+    for call in calls:
+        arg = next((a.value for i, a in enumerate(call.args)
+                    if (a.keyword.value if a.keyword is not None else params[i] if i < len(params) else None) == name), None)
+        if not isinstance(arg, cst.Name) or not any(
+                facts.enclosing_function(e) is facts.enclosing_function(call) and facts.order(e) < facts.order(call)
+                and not e.args for e in _method_calls(facts, arg.value, "eval")):
+            return False
+    return True
+
+
+def _origins(name: str, loop: Loop, calls: set[cst.Call], arguments: dict[str, list[str]]) -> set[str] | None:
+    """The names that hold what `name` holds in `loop`: itself, or, for a parameter of the
+    function holding the loop, the names every caller passes (None: a caller passes none, or
+    no caller is seen)."""
+    func = loop.function
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)} \
+        if isinstance(func, cst.FunctionDef) else set()
+    if name not in params:
+        return {name}
+    passed = arguments.get(name) or []
+    if not calls or len(passed) != len(calls) or not all(passed):
+        return None
+    return set(passed)
+
+
+def _given_by_callers(facts: Facts, loop: Loop) -> tuple[set[cst.Call], dict[str, list[str]]] | None:
+    """The calls of the module-level function holding `loop` (`train_kd(student, teacher, opt, dl)`)
+    and, for each parameter, the names they pass (`teacher` -> [`teacher`], `optimizer` -> [`opt`]):
+    a teacher and an optimizer given by the caller are judged by what the caller built. None when
+    the function is handed on as a value, or an argument is not a plain name or not read (a star);
+    no calls (a loop at module level, a function never called here) give no names."""
+    func = loop.function
+    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
+            or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+        return set(), {}
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    calls: set[cst.Call] = set()
+    arguments: dict[str, list[str]] = {}
+    for use in facts.uses(func.name.value):
+        call = facts.parent(use)
+        if isinstance(call, cst.FunctionDef) and call.name is use:
+            continue
+        if not (isinstance(call, cst.Call) and call.func is use) or any(a.star for a in call.args):
+            return None
+        calls.add(call)
+        for i, arg in enumerate(call.args):
+            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None
+            if param is None:
+                return None
+            if isinstance(arg.value, cst.Name):
+                arguments.setdefault(param, []).append(arg.value.value)
+            else:
+                arguments.setdefault(param, []).append("")  # not a name: nothing known of it
+    return calls, arguments
 
 
 def _method_calls(facts: Facts, name: str, method: str) -> list[cst.Call]:
@@ -156,12 +232,18 @@ def _method_calls(facts: Facts, name: str, method: str) -> list[cst.Call]:
             and isinstance(c.func.value, cst.Name) and c.func.value.value == name]
 
 
-def _handed_over(facts: Facts, name: str) -> bool:
+def _handed_over(facts: Facts, name: str, known: set[cst.Call] = frozenset()) -> bool:  # type: ignore[assignment]
     """The model (or its parameters) is an argument, an element or a value somewhere: something
     else may own and train it. Its parameters may go to a `torch.optim` call, which is judged
-    on its own (`_optimizer_without`)."""
+    on its own (`_optimizer_without`). An argument of a `known` call (the function holding the
+    loop, which is judged itself) is not handed over. A name not known at all (`""`) is."""
+    if not name:
+        return True
     for use in facts.uses(name):
         parent = facts.parent(use)
+        if isinstance(parent, cst.Arg) and parent.value is use and facts.parent(parent) in known \
+                or isinstance(parent, cst.Param) and parent.name is use or _unpacked_into(facts, use):
+            continue  # the call of the function judged, the parameter that receives the model, `s, t = ...`
         if isinstance(parent, cst.Call) and parent.func is use or isinstance(parent, cst.AssignTarget) \
                 or isinstance(parent, cst.Attribute) and parent.attr is use:
             continue  # `teacher(x)`, `teacher = ...`, another object's attribute of that name (`self.teacher`)
@@ -174,12 +256,21 @@ def _handed_over(facts: Facts, name: str) -> bool:
     return False
 
 
-def _optimizer_without(facts: Facts, opt: cst.Name, name: str) -> bool:
-    """`opt` is only ever a `torch.optim` optimizer built from parameters that do not read `name`."""
-    values = facts.assigned_values(opt.value)
+def _unpacked_into(facts: Facts, name: cst.Name) -> bool:
+    """`name` is bound by unpacking (`student, teacher = Net(), Net()`): a binding, not a use."""
+    node: cst.CSTNode = name
+    while isinstance(facts.parent(node), cst.Element) and isinstance(facts.parent(facts.parent(node)), (cst.Tuple, cst.List)):
+        node = facts.parent(facts.parent(node))
+    return node is not name and isinstance(facts.parent(node), cst.AssignTarget)
+
+
+def _optimizer_without(facts: Facts, opt: str, models: set[str]) -> bool:
+    """`opt` is only ever a `torch.optim` optimizer built from parameters that read none of
+    `models` (the model's names: the loop's, and what its callers pass)."""
+    values = facts.assigned_values(opt) if opt else []
     return bool(values) and all(
         isinstance(v, cst.Call) and (facts.qualified_name(v.func) or "").startswith("torch.optim.")
-        and name not in facts.names_read(v) for v in values)
+        and not models & facts.names_read(v) for v in values)
 
 
 def _switches_requires_grad(facts: Facts) -> bool:
