@@ -739,6 +739,57 @@ def test_an_attribute_the_program_may_fill_with_other_objects_types_no_call(tmp_
         assert scan(root / "main.py", "host-sync") == [], name
 
 
+KD_TRAINER = """\
+import torch
+import torch.nn.functional as F
+
+
+def train_kd(student, teacher, optimizer, loader):
+    student.train()
+    teacher.eval()
+    for x, y in loader:
+        s_out = student(x)
+        t_out = teacher(x)
+        loss = F.mse_loss(s_out, t_out) + F.cross_entropy(s_out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return loss.item()
+"""
+
+KD_MAIN = """\
+import torch
+from torch import nn
+from trainer import train_kd
+
+student = nn.Linear(8, 3)
+teacher = nn.Linear(8, 3)
+optimizer = torch.optim.SGD({params}, lr=0.1)
+loader = [(torch.randn(4, 8), torch.randint(0, 3, (4,))) for _ in range(3)]
+for epoch in range(2):
+    {call}
+"""
+
+
+def test_a_teacher_given_by_the_script_to_a_distillation_function_of_another_module(tmp_path: Path) -> None:
+    cases = {
+        # the teacher and an optimizer of the student alone, passed by name: the teacher's graph is waste
+        "student_only": ("student.parameters()", "train_kd(student, teacher, optimizer, loader)", [10]),
+        # the optimizer steps the teacher too: its graph is needed
+        "both_trained": ("list(student.parameters()) + list(teacher.parameters())",
+                         "train_kd(student, teacher, optimizer, loader)", []),
+        # an optimizer the script does not bind by name
+        "unnamed_optimizer": ("student.parameters()", "train_kd(student, teacher, torch.optim.SGD(teacher.parameters()), loader)", []),
+        # the function handed on as a value: other callers may pass anything
+        "handed_on": ("student.parameters()", "run = train_kd; run(student, teacher, optimizer, loader)", []),
+    }
+    for name, (params, call, lines) in cases.items():
+        root = tmp_path / name
+        write(root, {"main.py": KD_MAIN.format(params=params, call=call), "trainer.py": KD_TRAINER})
+        found = [(Path(f["path"]).name, f["line"]) for f in scan(root / "main.py", "eval-without-no-grad")]
+        assert found == [("trainer.py", line) for line in lines], name
+
+
 def test_a_local_class_method_called_once_or_on_another_object_is_not_per_iteration(tmp_path: Path) -> None:
     mains = {
         # called once, after the loop

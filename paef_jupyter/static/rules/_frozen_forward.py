@@ -138,93 +138,100 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
     """`evaluated`: the caller saw the model put in `.eval()` before the loop itself."""
     start = facts.order(loop.node)
     end = max((facts.order(n) for n in facts.walk(loop.node)), default=start)
-    given = _given_by_callers(facts, loop)
-    if given is None:
+    sites = _call_sites(facts, loop)
+    if sites is None:
         return False
-    calls, arguments = given
-    local = _origins(name, loop, calls, arguments) != {name}  # a parameter: its `.eval()` is the function's own
+    models = _origins(facts, name, loop, sites)
+    if models is None:
+        return False
+    local = name in _parameters(loop)  # a parameter: its `.eval()` is the function's own
     evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args
              and (not local or facts.enclosing_function(c) is loop.function)]
-    if not evals and not evaluated and not _evaluated_by_callers(facts, name, loop, calls, arguments):
+    if not evals and not evaluated and not (local and _evaluated_by_callers(models, loop, name, sites)):
         return False
     last_eval = max((facts.order(c) for c in evals), default=0)
     if any(last_eval < facts.order(c) < end for c in _method_calls(facts, name, "train")):
         return False
-    models = _origins(name, loop, calls, arguments)
-    if models is None or any(_handed_over(facts, m, calls) for m in models):
+    known = {call for _, call in sites}
+    if any(_handed_over(owner, n, known) for owner, n in models | {(facts, name)}):
         return False
     steps = [c.func.value.value for c in facts.calls_in(loop.node.body)  # type: ignore[union-attr]
              if isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" and isinstance(c.func.value, cst.Name)]
-    optimizers = [_origins(opt, loop, calls, arguments) for opt in steps]
-    return bool(steps) and all(names is not None and all(_optimizer_without(facts, o, models | {name}) for o in names)
-                               for names in optimizers)
+    optimizers = [_origins(facts, opt, loop, sites) for opt in steps]
+    return bool(steps) and all(
+        held is not None and all(_optimizer_without(owner, o, {n for u, n in models if u is owner} | {name}) for owner, o in held)
+        for held in optimizers)
 
 
-def _evaluated_by_callers(facts: Facts, name: str, loop: Loop, calls: set[cst.Call],
-                          arguments: dict[str, list[str]]) -> bool:
+Site = tuple[Facts, cst.Call]
+
+
+def _evaluated_by_callers(models: set[tuple[Facts, str]], loop: Loop, name: str, sites: list[Site]) -> bool:
     """`teacher.eval()` before each `train_kd(student, teacher, ...)`, in the caller's own scope,
-    for a parameter `name` the function never switches, and no `.train()` of it anywhere."""
-    passed = _origins(name, loop, calls, arguments)
-    if passed is None or passed == {name} and not calls or _method_calls(facts, name, "train"):
+    and no `.train()` of what any caller passes, anywhere (a later call may get it training)."""
+    if any(_method_calls(owner, n, "train") for owner, n in models):
         return False
-    if any(_method_calls(facts, model, "train") for model in passed):
-        return False  # switched back somewhere: a later call may get it in training mode
-    func = loop.function
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]  # type: ignore[union-attr]
-    for call in calls:
-        arg = next((a.value for i, a in enumerate(call.args)
-                    if (a.keyword.value if a.keyword is not None else params[i] if i < len(params) else None) == name), None)
+    for owner, call in sites:
+        arg = _argument(loop, call, name)
         if not isinstance(arg, cst.Name) or not any(
-                facts.enclosing_function(e) is facts.enclosing_function(call) and facts.order(e) < facts.order(call)
-                and not e.args for e in _method_calls(facts, arg.value, "eval")):
+                owner.enclosing_function(e) is owner.enclosing_function(call) and owner.order(e) < owner.order(call)
+                and not e.args for e in _method_calls(owner, arg.value, "eval")):
             return False
     return True
 
 
-def _origins(name: str, loop: Loop, calls: set[cst.Call], arguments: dict[str, list[str]]) -> set[str] | None:
-    """The names that hold what `name` holds in `loop`: itself, or, for a parameter of the
-    function holding the loop, the names every caller passes (None: a caller passes none, or
-    no caller is seen)."""
-    func = loop.function
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)} \
-        if isinstance(func, cst.FunctionDef) else set()
-    if name not in params:
-        return {name}
-    passed = arguments.get(name) or []
-    if not calls or len(passed) != len(calls) or not all(passed):
+def _origins(facts: Facts, name: str, loop: Loop, sites: list[Site]) -> set[tuple[Facts, str]] | None:
+    """The names (and their units) that hold what `name` holds in `loop`: itself, or, for a
+    parameter of the function holding the loop, the name each caller passes (None: a caller
+    passes something else, or no caller is seen)."""
+    if name not in _parameters(loop):
+        return {(facts, name)}
+    passed = [(owner, _argument(loop, call, name)) for owner, call in sites]
+    if not passed or not all(isinstance(arg, cst.Name) for _, arg in passed):
         return None
-    return set(passed)
+    return {(owner, arg.value) for owner, arg in passed}  # type: ignore[union-attr]
 
 
-def _given_by_callers(facts: Facts, loop: Loop) -> tuple[set[cst.Call], dict[str, list[str]]] | None:
-    """The calls of the module-level function holding `loop` (`train_kd(student, teacher, opt, dl)`)
-    and, for each parameter, the names they pass (`teacher` -> [`teacher`], `optimizer` -> [`opt`]):
-    a teacher and an optimizer given by the caller are judged by what the caller built. None when
-    the function is handed on as a value, or an argument is not a plain name or not read (a star);
-    no calls (a loop at module level, a function never called here) give no names."""
+def _parameters(loop: Loop) -> list[str]:
+    func = loop.function
+    return [p.name.value for p in (*func.params.posonly_params, *func.params.params)] \
+        if isinstance(func, cst.FunctionDef) else []
+
+
+def _argument(loop: Loop, call: cst.Call, param: str) -> cst.BaseExpression | None:
+    params = _parameters(loop)
+    for i, arg in enumerate(call.args):
+        if (arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None) == param:
+            return arg.value
+    return None
+
+
+def _call_sites(facts: Facts, loop: Loop) -> list[Site] | None:
+    """The calls of the module-level function holding `loop` (`train_kd(student, teacher, opt,
+    dl)`), in this unit and in the units that call this module (a script's `main.py`): a teacher
+    and an optimizer given by a caller are judged by what that caller built. None when the
+    function is handed on as a value or called with a star; no calls for a loop outside such a
+    function."""
     func = loop.function
     if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
             or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
-        return set(), {}
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-    calls: set[cst.Call] = set()
-    arguments: dict[str, list[str]] = {}
-    for use in facts.uses(func.name.value):
-        call = facts.parent(use)
-        if isinstance(call, cst.FunctionDef) and call.name is use:
-            continue
-        if not (isinstance(call, cst.Call) and call.func is use) or any(a.star for a in call.args):
-            return None
-        calls.add(call)
-        for i, arg in enumerate(call.args):
-            param = arg.keyword.value if arg.keyword is not None else params[i] if i < len(params) else None
-            if param is None:
-                return None
-            if isinstance(arg.value, cst.Name):
-                arguments.setdefault(param, []).append(arg.value.value)
-            else:
-                arguments.setdefault(param, []).append("")  # not a name: nothing known of it
-    return calls, arguments
+        return []
+    sites: list[Site] = []
+    for owner in [facts, *facts.callers]:
+        for node in owner._order:
+            spelled = node.value if isinstance(node, cst.Name) else node.attr.value if isinstance(node, cst.Attribute) else None
+            if spelled != func.name.value or isinstance(node, cst.Name) and isinstance(owner.parent(node), cst.Attribute):
+                continue
+            parent = owner.parent(node)
+            if owner is facts and isinstance(parent, cst.FunctionDef) and parent.name is node \
+                    or isinstance(parent, (cst.ImportAlias, cst.Attribute)):
+                continue
+            if (owner._function_at(node) if owner is not facts else facts.functions.get(spelled)) is not func:
+                continue
+            if not (isinstance(parent, cst.Call) and parent.func is node) or any(a.star for a in parent.args):
+                return None  # handed on as a value: other callers may pass anything
+            sites.append((owner, parent))
+    return sites
 
 
 def _method_calls(facts: Facts, name: str, method: str) -> list[cst.Call]:
