@@ -80,5 +80,5 @@ for task in range(N_TASKS):
     with torch.no_grad():
         for t, test_loader in enumerate(test_sets):
             correct = sum((model(x.to(device)).argmax(1) == y.to(device)).sum() for x, y in test_loader)
-            accs.append(round(correct.item() / len(test_loader.dataset), 3))
+            accs.append(round(correct.item() / len(test_loader.dataset), 3))  # paef: ok host-sync
     print(f"after task {task}: accuracy per task {accs}")

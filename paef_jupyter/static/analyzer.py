@@ -91,6 +91,8 @@ def _analyze(
         priors[unit.ref.path] = prior.after(facts)
     for i, (ref, _, facts) in enumerate(analysed):
         facts.later = [f for r, _, f in analysed[i + 1 :] if r.path == ref.path]
+        if facts.reads_later_imports() or "per_iteration_functions" in facts.__dict__ and facts.later_instances():
+            facts._forget_reach()  # a later cell's import or model reaches this cell's functions
     reached = _reached([f for _, _, f in analysed]) if modules is not None else {}
     # A reached module's own loops (`train()` in train.py) run other modules' helpers per
     # iteration (utils.make_noise) just as the scanned units' loops do.

@@ -70,8 +70,26 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
             return is_accelerator_device(facts, value, depth - 1)
         if isinstance(value, cst.Call) and picks_a_gpu(value.func):
             return True
+        imported = _imported_device(facts, expr.value) if value is None and depth > 0 else None
+        if imported is not None:
+            source, values = imported
+            return any(is_accelerator_device(source, v, depth - 1) for v in values)
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     return False
+
+
+def _imported_device(facts: Facts, name: str) -> tuple[Facts, list[cst.BaseExpression]] | None:
+    """`from train import model, device` where train.py sets `device = torch.device('cpu')`: the
+    values the local module assigns to the name, read there (a CPU-only program stays one).
+    None when the name is not imported from a readable module or that module never assigns it
+    a value this analysis can read as a device."""
+    target = facts.aliases.get(name)
+    module, _, attr = (target or "").rpartition(".")
+    source = facts.imports.module(module) if module and facts.imports is not None else None
+    values = source.assigned_values(attr) if source is not None else []
+    known = values and all(isinstance(v, (cst.SimpleString, cst.IfExp)) or (
+        isinstance(v, cst.Call) and (source.qualified_name(v.func) or "") == "torch.device") for v in values)
+    return (source, values) if known else None
 
 
 def picks_a_gpu(func: cst.BaseExpression) -> bool:
@@ -261,6 +279,9 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
             earlier = facts.prior.value(expr.value)
             if earlier is not None:
                 return is_accelerator_device(earlier[0], earlier[1])
+            imported = _imported_device(facts, expr.value)
+            if imported is not None:
+                return any(is_accelerator_device(imported[0], v, 1) for v in imported[1])
             return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     if isinstance(expr, cst.Call) and _names_a_device(expr.func):
         return True
@@ -301,6 +322,9 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
         return True
     if isinstance(expr, cst.Call):
         qualified = facts.qualified_name(expr.func) or ""
+        folded = _folded_elements(expr) if qualified in _FOLDING_BUILTINS else None
+        if folded is not None:  # `sum(loss for loss in loss_dict.values())`: where its values are
+            return facts.kind(expr) is Kind.NUMBER or on_host(facts, folded, depth - 1) if depth > 0 else False
         if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
             return True
         if qualified in _HOST_FACTORIES:
@@ -334,6 +358,16 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
                 or _element_of_host_values(facts, expr, depth)
         return on_host(facts, value, depth - 1)
     return False
+
+
+_FOLDING_BUILTINS = frozenset({"builtins.sum", "builtins.min", "builtins.max"})
+
+
+def _folded_elements(call: cst.Call) -> cst.BaseExpression | None:
+    """The element expression of `sum(<comprehension>)` (None for any other argument list)."""
+    if len(call.args) == 1 and isinstance(call.args[0].value, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+        return call.args[0].value.elt  # type: ignore[union-attr]
+    return None
 
 
 def host_processed(facts: Facts, call: cst.Call, depth: int = 3) -> bool:

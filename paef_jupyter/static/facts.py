@@ -44,6 +44,10 @@ _OWN_FLAG_METHODS = frozenset({"train", "eval"})
 # What a name means when only a star import of a module this analysis cannot read can bind it
 # (`from modeling.deeplab import *`, whose module imports torch): the near-universal spellings.
 _STAR_CONVENTIONS = {"torch": "torch", "nn": "torch.nn", "F": "torch.nn.functional"}
+# Builtins whose result is one of the values they fold (`sum`'s start is 0, a no-op on a tensor).
+_FOLDING_BUILTINS = frozenset({"builtins.sum", "builtins.min", "builtins.max"})
+# Module names a project's shared-imports module re-exports (`from main import torch, nn, optim`).
+_REEXPORTED = frozenset({"torch", "nn", "F", "optim", "np", "numpy"})
 # torch's containers of modules and of parameters: what indexing one of them gives.
 _CONTAINERS = {
     **{f"torch.nn.{c}": Kind.MODULE for c in ("Sequential", "ModuleList", "ModuleDict")},
@@ -311,6 +315,7 @@ class Facts:
         unread = [star for star in index.star_imports if not self._import_star(star)]
         if unread:
             self._star_conventions()
+        self._reexported_modules()
         self._calls_in_loops = index.calls_in_loops
         self._loop_by_node = index.by_node
         for loop in self.loops:
@@ -359,6 +364,28 @@ class Facts:
                     and name not in self.namespace:
                 self.aliases[name] = target
                 self._modules.add(name)
+
+    def _reexported_modules(self) -> None:
+        """`from main import torch, nn` where main.py is a project's shared-imports module: the
+        names are torch's modules, not `main.torch`, so `with torch.no_grad():` and
+        `torch.device('cpu')` keep their meaning. A readable module answers through its own
+        imports (exact); an unreadable one only for the name `torch` itself, which no package
+        exports as anything else (`nn` may be `jax.nn`)."""
+        for local, target in list(self.aliases.items()):
+            module, _, name = target.rpartition(".")
+            if local != name or name not in _REEXPORTED or not module or module.lstrip(".").split(".")[0] == "torch":
+                continue
+            source = self.imports.module(module) if self.imports is not None else None
+            if source is not None:
+                resolved = source.aliases.get(name)
+                if resolved is None or name not in source._modules:
+                    continue
+            elif name == "torch":
+                resolved = "torch"
+            else:
+                continue
+            self.aliases[local] = resolved
+            self._modules.add(local)
 
     def exported_names(self) -> set[str] | None:
         """The strings of a top-level `__all__ = [...]`, or None when the unit has none."""
@@ -655,7 +682,7 @@ class Facts:
         `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
         the DataLoader's `collate_fn`."""
         classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
-        instances = self._prior_instances()
+        instances = self._prior_instances() | self.later_instances()
         for name, (owner, cls) in self.prior.classes.items():
             if name not in self.classes and (self.uses(name) or name in instances):
                 classes.append((owner, cls))
@@ -680,6 +707,27 @@ class Facts:
                 func = self._function_at(node.value)
                 if func is not None:
                     yield func
+
+    def later_instances(self) -> set[str]:
+        """Classes of earlier cells whose instances a later cell hands to this unit's functions:
+        `train_epoch(model, optimizer)` in the next cell, with `model = Seq2Seq(...).to(device)`
+        built before this one. The instance's `forward` runs in the function's loops as if the
+        function named the class (a notebook defines the step, then calls it)."""
+        out: set[str] = set()
+        for later in self.later:
+            for node in later._order:
+                if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Name)
+                        and node.func.value in self.functions and node.func.value not in later._defs):
+                    continue
+                for arg in node.args:
+                    if not isinstance(arg.value, cst.Name) or arg.value.value in later._defs:
+                        continue
+                    earlier = later.prior.value(arg.value.value)
+                    value = same_object(earlier[1]) if earlier is not None else None
+                    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) \
+                            and value.func.value in self.prior.classes and value.func.value not in self.classes:
+                        out.add(value.func.value)
+        return out
 
     def _prior_instances(self) -> set[str]:
         """Classes whose instances, built in an earlier cell (`model = TinyBert().to(device)`),
@@ -1618,7 +1666,26 @@ class Facts:
             return f"{value.__module__}.{value.__qualname__}"
         if head not in self.namespace and hasattr(builtins, head):
             return f"builtins.{head}"
+        return self._later_import(head)
+
+    def _later_import(self, head: str) -> str | None:
+        """A notebook's class defined before the cell that runs `import torch`: its methods read
+        `torch` when they run, after that cell (a read at this cell's top level would have
+        failed). The nearest later cell that imports the name answers, if none binds it first."""
+        for later in self.later:
+            if head in later.aliases and head in later._modules:
+                return later.aliases[head]
+            if head in later._defs or head in later.functions or head in later.classes:
+                return None
         return None
+
+    def reads_later_imports(self) -> bool:
+        """This cell reads a name only a later cell imports (see `_later_import`)."""
+        if not self.later:
+            return False
+        return any(name not in self.aliases and name not in self._defs and not self.prior.defines(name)
+                   and name not in self.namespace and self._later_import(name) is not None
+                   for name in self._names_index)
 
     def kind(self, expr: cst.CSTNode) -> Kind:
         key = id(expr)
@@ -1682,6 +1749,12 @@ class Facts:
 
     def _kind_of_call(self, call: cst.Call) -> Kind:
         qualified = self.qualified_name(call.func)
+        if qualified in _FOLDING_BUILTINS and len(call.args) == 1 and isinstance(
+                call.args[0].value, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+            # `sum(loss for loss in loss_dict.values())` adds what it is given: torchvision's
+            # detection losses give a tensor, `sum(len(b) for b in batches)` a number
+            element = self.kind(call.args[0].value.elt)  # type: ignore[attr-defined]
+            return element if element in (Kind.TENSOR, Kind.NUMBER) else Kind.UNKNOWN
         if qualified is not None:
             kind = kind_of_qualified_call(qualified)
             if kind is not Kind.UNKNOWN or qualified.startswith(("torch.", "numpy.", "builtins.")):
