@@ -21,10 +21,14 @@ _GENERATOR_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asyncc
 
 
 def may_swallow(facts: Facts, item: cst.BaseExpression, depth: int = 3) -> bool:
-    """`item` (a `with` item's expression) may swallow an exception leaving the `with` body."""
-    if isinstance(item, cst.Name) and depth > 0:
+    """`item` (a `with` item's expression) may swallow an exception leaving the `with` body.
+    A name bound to no value seen here (a parameter: `def fit(guard): with guard:`) may hold any
+    manager, `suppress` included."""
+    if isinstance(item, cst.IfExp):
+        return may_swallow(facts, item.body, depth) or may_swallow(facts, item.orelse, depth)
+    if isinstance(item, cst.Name):
         value = facts.value_of(item)  # `stack = ExitStack()` ... `with stack:`
-        return value is not None and may_swallow(facts, value, depth - 1)
+        return value is None or depth == 0 or may_swallow(facts, value, depth - 1)
     if not isinstance(item, cst.Call):
         return False
     if (facts.qualified_name(item.func) or "") in _SWALLOWING:
