@@ -22,13 +22,16 @@ _GENERATOR_MANAGERS = frozenset({"contextlib.contextmanager", "contextlib.asyncc
 
 def may_swallow(facts: Facts, item: cst.BaseExpression, depth: int = 3) -> bool:
     """`item` (a `with` item's expression) may swallow an exception leaving the `with` body.
-    A name bound to no value seen here (a parameter: `def fit(guard): with guard:`) may hold any
-    manager, `suppress` included."""
+    A name bound to no value seen here (a parameter: `def fit(guard): with guard:`), an attribute
+    or a subscript may hold any manager, `suppress` included; a program function returning a
+    manager is judged by what it returns."""
     if isinstance(item, cst.IfExp):
         return may_swallow(facts, item.body, depth) or may_swallow(facts, item.orelse, depth)
     if isinstance(item, cst.Name):
         value = facts.value_of(item)  # `stack = ExitStack()` ... `with stack:`
         return value is None or depth == 0 or may_swallow(facts, value, depth - 1)
+    if isinstance(item, (cst.Attribute, cst.Subscript)):
+        return True  # `with self.guard:`, `with managers[kind]:`: a manager made elsewhere, any kind
     if not isinstance(item, cst.Call):
         return False
     if (facts.qualified_name(item.func) or "") in _SWALLOWING:
@@ -37,9 +40,15 @@ def may_swallow(facts: Facts, item: cst.BaseExpression, depth: int = 3) -> bool:
     if found is not None:
         owner, cls = found
         return any(_exit_may_return_true(owner, f) for f in _methods(cls, ("__exit__", "__aexit__")))
-    return any(_generator_swallows(facts, f) for f in facts._callees(item)
-               if any((facts.owner_of(f).qualified_name(d.decorator) or "") in _GENERATOR_MANAGERS
-                      for d in f.decorators))
+    for func in facts._callees(item):
+        owner = facts.owner_of(func)
+        if any((owner.qualified_name(d.decorator) or "") in _GENERATOR_MANAGERS for d in func.decorators):
+            if _generator_swallows(owner, func):
+                return True
+        elif depth == 0 or any(r.value is None or may_swallow(owner, r.value, depth - 1)
+                               for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)):
+            return True  # `def guard_for(kind): return contextlib.suppress(kind)`
+    return False
 
 
 def _methods(cls: cst.ClassDef, names: tuple[str, ...]) -> list[cst.FunctionDef]:

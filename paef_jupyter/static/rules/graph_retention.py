@@ -20,6 +20,11 @@ _STORING = frozenset({"append", "extend", "insert", "add", "put", "put_nowait", 
 # Library functions storing an argument in another: `heapq.heappush(best, total)`.
 _STORING_FUNCTIONS = frozenset({"builtins.setattr", "operator.setitem", "heapq.heappush", "heapq.heappushpop",
                                 "heapq.heapreplace", "bisect.insort", "bisect.insort_left", "bisect.insort_right"})
+# Builtins and library functions whose result is (or is built from) their argument itself:
+# `self.best = min(self.best, total)` keeps the total with its graph (red team 18).
+_HANDING_BACK = frozenset({"builtins.min", "builtins.max", "builtins.sum", "builtins.sorted", "builtins.list",
+                           "builtins.tuple", "builtins.abs", "builtins.round", "builtins.pow", "builtins.reversed",
+                           "builtins.iter", "builtins.next", "copy.copy", "copy.deepcopy", "functools.reduce"})
 # Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
 # model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
 _GRAD_KEEPING = frozenset({
@@ -378,7 +383,8 @@ class GraphRetention(Rule):
     def _graph_carrier(self, n: cst.Name) -> cst.BaseExpression:
         """The outermost expression around `n` through which its autograd graph passes: arithmetic
         (`total / (k + 1)`), indexing, a tensor method that keeps the graph (`total.unsqueeze(0)`,
-        not `.item()` / `.detach()`), a `torch.*` function taking it (`torch.stack([total])`)."""
+        not `.item()` / `.detach()`), a `torch.*` function taking it (`torch.stack([total])`), a
+        builtin handing it back (`min(best, total)`, `sum([total, 0])`, `copy.copy(total)`)."""
         value: cst.BaseExpression = n
         while True:
             parent = self.facts.parent(value)
@@ -397,8 +403,9 @@ class GraphRetention(Rule):
                 arg, parent = parent, self.facts.parent(parent)
             if isinstance(parent, cst.Arg) and parent.keyword is None:
                 call = self.facts.parent(parent)
-                if isinstance(call, cst.Call) and (self.facts.qualified_name(call.func) or "").startswith("torch.") \
-                        and not (self.facts.qualified_name(call.func) or "").startswith("torch.save"):
+                qualified = self.facts.qualified_name(call.func) or "" if isinstance(call, cst.Call) else ""
+                if qualified.startswith("torch.") and not qualified.startswith("torch.save") \
+                        or qualified in _HANDING_BACK:
                     value = call
                     continue
             return value
