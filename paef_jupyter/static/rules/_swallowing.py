@@ -43,7 +43,7 @@ def may_swallow(facts: Facts, item: cst.BaseExpression, depth: int = 3) -> bool:
     for func in facts._callees(item):
         owner = facts.owner_of(func)
         if any((owner.qualified_name(d.decorator) or "") in _GENERATOR_MANAGERS for d in func.decorators):
-            if _generator_swallows(owner, func):
+            if _generator_swallows(owner, func, depth - 1):
                 return True
         elif depth == 0 or any(r.value is None or may_swallow(owner, r.value, depth - 1)
                                for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)):
@@ -66,13 +66,18 @@ def _exit_may_return_true(facts: Facts, func: cst.FunctionDef) -> bool:
     return False
 
 
-def _generator_swallows(facts: Facts, func: cst.FunctionDef) -> bool:
-    """A `yield` in the body of a `try` with a handler whose last statement is not a `raise`."""
+def _generator_swallows(facts: Facts, func: cst.FunctionDef, depth: int = 2) -> bool:
+    """A `yield` in the body of a `try` with a handler whose last statement is not a `raise`, or
+    of a `with` whose own manager may swallow (`with contextlib.suppress(E): yield`)."""
     owner = facts.owner_of(func)
     for n in owner.walk(func.body, into_scopes=False):
-        if not isinstance(n, (cst.Try, cst.TryStar)) or not any(_no_reraise(h.body) for h in n.handlers):
+        if isinstance(n, (cst.Try, cst.TryStar)):
+            swallows = any(_no_reraise(h.body) for h in n.handlers)
+        elif isinstance(n, cst.With):
+            swallows = any(may_swallow(owner, item.item, depth) for item in n.items)
+        else:
             continue
-        if any(isinstance(m, (cst.Yield,)) for m in owner.walk(n.body, into_scopes=False)):
+        if swallows and any(isinstance(m, cst.Yield) for m in owner.walk(n.body, into_scopes=False)):
             return True
     return False
 
