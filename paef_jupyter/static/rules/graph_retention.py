@@ -20,6 +20,11 @@ _STORING = frozenset({"append", "extend", "insert", "add", "put", "put_nowait", 
 # Library functions storing an argument in another: `heapq.heappush(best, total)`.
 _STORING_FUNCTIONS = frozenset({"builtins.setattr", "operator.setitem", "heapq.heappush", "heapq.heappushpop",
                                 "heapq.heapreplace", "bisect.insort", "bisect.insort_left", "bisect.insort_right"})
+# Builtins and library functions whose result is (or is built from) their argument itself:
+# `self.best = min(self.best, total)` keeps the total with its graph (red team 18).
+_HANDING_BACK = frozenset({"builtins.min", "builtins.max", "builtins.sum", "builtins.sorted", "builtins.list",
+                           "builtins.tuple", "builtins.abs", "builtins.round", "builtins.pow", "builtins.reversed",
+                           "builtins.iter", "builtins.next", "copy.copy", "copy.deepcopy", "functools.reduce"})
 # Tensor methods whose result keeps its input's autograd graph: a metric made of them from a
 # model's output (`logits.softmax(1).max(1).values.mean()`) requires grad.
 _GRAD_KEEPING = frozenset({
@@ -361,34 +366,75 @@ class GraphRetention(Rule):
         `setattr(self, "last", total)`, `self.best = total`), a program function handed it (which
         may keep it), a closure reading it, a `yield`, an alias read later. Whoever reads that
         holder may print it as a tensor, ask `requires_grad` / `grad_fn`, or back-propagate
-        through it (red team 17). Derived values (`total / n`) are not followed here."""
+        through it (red team 17). A value derived from it through which its graph passes
+        (`history.append(total / (k + 1))`, `avg = total / n` then `logs.append(avg)`,
+        `self.scaled = total * 2`, `yield total * 1.0`) is held the same way (red team 18)."""
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
+        derived = graph_derived(self.facts, {total}, scope)
         for n in self.facts.walk(scope):
-            if isinstance(n, cst.Name) and n.value == total and self._holds_total(n, scope):
-                return (f"line {self.facts.position(n).start.line} keeps `{total}` itself where another name, "
+            if isinstance(n, cst.Name) and n.value in derived and self._holds_total(n, scope, n.value != total):
+                what = f"`{total}` itself" if n.value == total else f"`{n.value}` (derived from `{total}`)"
+                return (f"line {self.facts.position(n).start.line} keeps {what} where another name, "
                         "object or closure holds it: a reader there may print it as a tensor, ask `requires_grad` / "
                         "`grad_fn`, or back-propagate through it, which the rewrite changes")
         return ""
 
-    def _holds_total(self, n: cst.Name, scope: cst.CSTNode) -> bool:
-        """`n` (a use of the total) hands the tensor itself to something that outlives the statement."""
+    def _graph_carrier(self, n: cst.Name) -> cst.BaseExpression:
+        """The outermost expression around `n` through which its autograd graph passes: arithmetic
+        (`total / (k + 1)`), indexing, a tensor method that keeps the graph (`total.unsqueeze(0)`,
+        not `.item()` / `.detach()`), a `torch.*` function taking it (`torch.stack([total])`), a
+        builtin handing it back (`min(best, total)`, `sum([total, 0])`, `copy.copy(total)`)."""
+        value: cst.BaseExpression = n
+        while True:
+            parent = self.facts.parent(value)
+            if isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation)) \
+                    or isinstance(parent, cst.Subscript) and parent.value is value:
+                value = parent
+                continue
+            if isinstance(parent, cst.Attribute) and parent.value is value:
+                call = self.facts.parent(parent)
+                if isinstance(call, cst.Call) and call.func is parent and parent.attr.value not in _DETACHING:
+                    value = call
+                    continue
+                return value
+            arg: cst.CSTNode = value
+            while isinstance(parent, (cst.Element, cst.List, cst.Tuple)):
+                arg, parent = parent, self.facts.parent(parent)
+            if isinstance(parent, cst.Arg) and parent.keyword is None:
+                call = self.facts.parent(parent)
+                qualified = self.facts.qualified_name(call.func) or "" if isinstance(call, cst.Call) else ""
+                if qualified.startswith("torch.") and not qualified.startswith("torch.save") \
+                        or qualified in _HANDING_BACK:
+                    value = call
+                    continue
+            return value
+
+    def _holds_total(self, n: cst.Name, scope: cst.CSTNode, derived_name: bool = False) -> bool:
+        """`n` (a use of the total, or of a name derived from it) hands the tensor, or a value
+        keeping its graph, to something that outlives the statement. A derived value bound to a
+        plain name is not a holder: `graph_derived` follows that name to its own uses."""
         parent = self.facts.parent(n)
         if isinstance(parent, cst.Attribute) and parent.attr is n:
             return False  # `obj.total`: another name
+        if isinstance(parent, cst.Arg) and parent.keyword is n:
+            return False  # `f(total=...)`: a keyword's name
         for anc in self.facts.ancestors(n):
             if anc is scope:
                 break
             if isinstance(anc, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
                 # a closure (or a nested def) reading the total whenever it runs; not one binding its own
                 return not (isinstance(anc, (cst.FunctionDef, cst.Lambda)) and _local_to(self.facts, anc, n.value))
-        value: cst.CSTNode = n
+        carrier = self._graph_carrier(n)
+        followed = derived_name or carrier is not n  # a derived value: names it is bound to are followed
+        value: cst.CSTNode = carrier
+        parent = self.facts.parent(carrier)
         while isinstance(parent, (cst.Element, cst.Tuple, cst.List, cst.Set, cst.DictElement, cst.Dict,
                                   cst.StarredElement, cst.StarredDictElement)):
             if isinstance(parent, cst.DictElement) and parent.key is value:
                 return False  # a key is hashed, not kept as a tensor reader would see it
             value, parent = parent, self.facts.parent(parent)
-        contained = value is not n
+        contained = value is not carrier
         if isinstance(parent, cst.Arg):
             call = self.facts.parent(parent)
             if parent.keyword is n or not isinstance(call, cst.Call):
@@ -400,8 +446,12 @@ class GraphRetention(Rule):
         if isinstance(parent, cst.Yield):
             return True
         if isinstance(parent, cst.AugAssign) and parent.value is value:
+            if followed and not contained:
+                return not isinstance(parent.target, cst.Name)
             return not (isinstance(parent.target, cst.Name) and parent.target.value == n.value and not contained)
         if isinstance(parent, cst.Assign) and parent.value is value:
+            if followed and not contained:
+                return any(not isinstance(t.target, cst.Name) for t in parent.targets)
             return any(not isinstance(t.target, cst.Name)
                        or (t.target.value != n.value or contained) and self._read_again(t.target)
                        for t in parent.targets)

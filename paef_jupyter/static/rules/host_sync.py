@@ -18,6 +18,7 @@ from ._lightning import hook_of
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
+from ._swallowing import may_swallow
 from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family, local_units, namespace_reader, reaches_main
 from .base import Rule, RuleContext
 
@@ -1211,10 +1212,8 @@ def _exits_to_handler(facts: Facts, loop_node: cst.CSTNode) -> bool:
         if isinstance(anc, (cst.Try, cst.TryStar)) and child is anc.body:
             if anc.finalbody is not None or any(not _reraises(h.body) for h in anc.handlers):
                 return True
-        if isinstance(anc, cst.With) and child is anc.body and any(
-                isinstance(item.item, cst.Call) and facts.qualified_name(item.item.func) == "contextlib.suppress"
-                for item in anc.items):
-            return True  # `with contextlib.suppress(KeyboardInterrupt):` swallows what leaves the loop
+        if isinstance(anc, cst.With) and child is anc.body and any(may_swallow(facts, item.item) for item in anc.items):
+            return True  # `with contextlib.suppress(KeyboardInterrupt):` (an ExitStack, a manager of the program) swallows it
         child = anc
     return False
 
