@@ -824,7 +824,10 @@ class Facts:
         found = self.imports.class_def(qualified) if qualified else None
         if found is None:
             return None
-        owner, cls = found
+        return self._method_of(*found, name)
+
+    def _method_of(self, owner: "Facts", cls: cst.ClassDef, name: str) -> FunctionNode | None:
+        """`cls.name`, a method of another unit's class: that unit owns it."""
         method = owner.functions.get(f"{cls.name.value}.{name}")
         if method is not None:
             self._owners[method] = owner
@@ -889,11 +892,7 @@ class Facts:
                 found.add((id(target[0]), id(target[1])))
         if len(found) != 1 or holder is None:
             return None
-        owner, target_cls = holder
-        method = owner.functions.get(f"{target_cls.name.value}.{name}")
-        if method is not None:
-            self._owners[method] = owner
-        return method
+        return self._method_of(*holder, name)
 
     def _names_class(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         """`expr` (a call's function) is `cls`: this unit's own class, or one an import names."""
