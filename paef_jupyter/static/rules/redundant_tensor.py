@@ -26,6 +26,7 @@ WINDOWS = frozenset({"hann_window", "hamming_window", "blackman_window", "bartle
 # Factories whose result depends only on their arguments (random draws never qualify).
 DATA_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "arange", "linspace",
                             "logspace", "eye"}) | WINDOWS
+SEQUENCE_FACTORIES = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor"})
 FILL_FACTORIES = frozenset({"zeros", "ones", "full", "zeros_like", "ones_like", "full_like"})
 # Masks and index tables torch builds from sizes alone (not `torch.<factory>`: `cpu-then-move` leaves them),
 # spectral windows (`torch.hann_window(n_fft)`) among them.
@@ -223,7 +224,7 @@ class RedundantTensor(Rule):
             f"`{code}` is rebuilt {where} from {data}"
             + (f" (with the {len(chain)} statement{'s' if len(chain) > 1 else ''} after it, computed only from it)" if chain else "")
             + ": an allocation, a fill"
-            f"{' from a Python sequence' if factory in ('tensor', 'as_tensor', 'Tensor', 'FloatTensor', 'LongTensor') else ' of a new NumPy array' if factory == 'from_numpy' else ''}"
+            f"{' from a Python sequence' if factory in SEQUENCE_FACTORIES else ' of a new NumPy array' if factory == 'from_numpy' else ''}"
             " and any device copy are repeated each iteration for the same tensor"
             + (f" (a tiny tensor of {size} element{'s' if size != 1 else ''}: little time to gain per iteration)" if tiny else ""),
             fix=fix,
@@ -526,15 +527,37 @@ def _moves_or_places(facts: Facts, value: cst.BaseExpression) -> bool:
 
 
 def _scalar_fill(node: cst.Call, factory: str) -> bool:
-    """`torch.tensor(0.)`, `torch.as_tensor(-1)`: a one-element tensor of a literal number is a
-    fill like `torch.zeros(())`; as an accumulator's seed (MAML's `mean_outer_loss`) it is meant
-    to be fresh on each call."""
-    if factory not in ("tensor", "as_tensor") or not node.args or node.args[0].keyword is not None:
+    """`torch.tensor(0.)`, `torch.as_tensor(-1)`, `torch.Tensor([0])`: a tensor of one literal
+    number, alone or repeated in a list, is a fill like `torch.zeros(())`; as an accumulator's
+    seed (MAML's `mean_outer_loss`, an epoch's `total_loss`) it is meant to be fresh each time.
+    A bare number given to `torch.Tensor` is a size, not a value, so only lists count there."""
+    if factory not in SEQUENCE_FACTORIES or not node.args or node.args[0].keyword is not None:
         return False
     value = node.args[0].value
+    if factory not in ("tensor", "as_tensor") and not isinstance(value, (cst.List, cst.Tuple)):
+        return False
+    numbers = _literal_numbers(value)
+    return bool(numbers) and len(set(numbers)) == 1
+
+
+def _literal_numbers(value: cst.BaseExpression) -> list[float] | None:
+    """The numbers of a literal number or a (nested) list or tuple of them; None for anything else."""
+    if isinstance(value, (cst.List, cst.Tuple)):
+        numbers: list[float] = []
+        for element in value.elements:
+            if not isinstance(element, cst.Element):
+                return None  # `[*xs]`
+            inner = _literal_numbers(element.value)
+            if inner is None:
+                return None
+            numbers.extend(inner)
+        return numbers
+    sign = 1.0
     if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
-        value = value.expression
-    return isinstance(value, (cst.Integer, cst.Float))
+        sign, value = (-1.0 if isinstance(value.operator, cst.Minus) else 1.0), value.expression
+    if isinstance(value, (cst.Integer, cst.Float)):
+        return [sign * float(value.evaluated_value)]
+    return None
 
 
 def _index_parts(sub: cst.Subscript) -> list[cst.BaseExpression]:
@@ -1412,7 +1435,7 @@ def _host_tensor_expr(facts: Facts, method: cst.FunctionDef, expr: cst.BaseExpre
         return False
     qualified = facts.qualified_name(expr.func) or ""
     name = qualified[len("torch."):] if qualified.startswith("torch.") else None
-    if name in FILL_FACTORIES or name in DATA_FACTORIES - {"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor"}:
+    if name in FILL_FACTORIES or name in DATA_FACTORIES - SEQUENCE_FACTORIES:
         return all(isinstance(a.value, (cst.Integer, cst.Float, cst.Name, cst.UnaryOperation)) for a in expr.args)
     if name in _TABLE_OPS:
         tensors = [a.value for a in expr.args if a.keyword is None and not isinstance(a.value, (cst.Integer, cst.Float))]
