@@ -9,8 +9,10 @@ a finding must start:
 
     x = y.cpu().tolist()  # paef: expect ping-pong; expect host-sync
     - expect RULE      a finding of RULE must start on this line (any severity)
-    - expect-fix RULE  the same, and the finding's fix must be automatic (`Finding.fixable`)
-    - refuse RULE      RULE may be reported here, but never with an automatic fix
+    - expect-fix RULE  the same, and the finding's fix must be automatic (`Finding.fixable`):
+                       scanned from the entry, or, in a module the entry imports, scanned alone
+                       as `paef fix MODULE` does (fixing the entry rewrites the entry only)
+    - refuse RULE      RULE may be reported here, but never with an automatic fix (either way)
     - ok RULE          debatable: a finding here counts neither way
 
 A finding matches a label when the label's line lies within [finding.line, finding.end_line]
@@ -174,6 +176,9 @@ class Outcome:
     errors: list[str] = field(default_factory=list)
     # per label: matched findings (indexes into findings)
     label_hits: list[tuple[Label, list[int]]] = field(default_factory=list)
+    # labels in a module the entry imports: whether `paef fix MODULE` (the file scanned on its
+    # own) rewrites the site automatically; fixing the entry never rewrites another file
+    fixed_alone: dict[Label, bool] = field(default_factory=dict)
 
 
 def _finding_key(finding: Any) -> tuple[str, int | None]:
@@ -215,6 +220,16 @@ def analyze_program(program: Program, rules: Sequence[str] | None) -> tuple[Outc
             and (f.line <= label.line <= max(f.end_line, f.line) or label.line in f.part_lines)  # a site it names
         ]
         outcome.label_hits.append((label, hits))
+    entry = os.path.realpath(program.entry)
+    alone: dict[str, list[Any]] = {}
+    for label in labels:
+        if label.kind in ("expect-fix", "refuse") and label.path != entry:
+            if label.path not in alone:
+                alone[label.path] = list(api.analyze_path(label.path, rules=rules or None).findings)
+            outcome.fixed_alone[label] = any(
+                f.fixable and f.rule == label.rule and _finding_key(f) == (label.path, label.cell)
+                and (f.line <= label.line <= max(f.end_line, f.line) or label.line in f.part_lines)
+                for f in alone[label.path])
     order = {"expect-fix": 0, "expect": 0, "ok": 1, "refuse": 1}
     for label, hits in outcome.label_hits:
         for i in hits:
@@ -272,10 +287,10 @@ def score(outcomes: Iterable[tuple[Outcome, list[Any]]]) -> dict[str, RuleScore]
                 s.found += bool(hits)
             if label.kind == "expect-fix":
                 s.fix_expected += 1
-                s.fix_achieved += any(findings[i].fixable for i in hits)
+                s.fix_achieved += any(findings[i].fixable for i in hits) or outcome.fixed_alone.get(label, False)
             if label.kind == "refuse":
                 s.refusals += 1
-                s.refusals_respected += not any(findings[i].fixable for i in hits)
+                s.refusals_respected += not (any(findings[i].fixable for i in hits) or outcome.fixed_alone.get(label, False))
     return dict(per_rule)
 
 

@@ -1552,3 +1552,45 @@ def test_a_local_modules_dataset_of_preloaded_tensors_or_a_loader_with_workers_i
         write(tmp_path, {"pyproject.toml": "", "audio/__init__.py": "", "audio/clips.py": CLIPS,
                          "scripts/train.py": LOADING.format(dataset=dataset, workers=workers)})
         assert scan(tmp_path / "scripts" / "train.py", "sync-dataloader") == [], dataset
+
+
+EVAL_MODULE = """import torch
+
+
+def evaluate(model, batches):
+    model.eval()
+    hits = 0
+    for x, y in batches:
+        hits += (model(x).argmax(1) == y).sum().item()
+    return hits
+"""
+EVAL_MAIN = """import torch
+from torch import nn
+from evaluate import evaluate
+
+model = nn.Linear(4, 3)
+batches = [(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(3)]
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(2):
+    for x, y in batches:
+        loss = nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    print(evaluate(model, batches))
+"""
+
+
+def test_a_rewrite_in_an_imported_module_is_never_shown_fixable_through_its_importer(tmp_path: Path) -> None:
+    """`paef fix main.py` rewrites main.py only: a finding in evaluate.py reached from it is
+    offered for review (the module alone is judged on its own), never `[fixable]` through main.py,
+    and fixing main.py leaves evaluate.py as it was. Fails on aed3c4f (fixable through main.py)."""
+    write(tmp_path, {"main.py": EVAL_MAIN, "evaluate.py": EVAL_MODULE})
+    through_main = [f for f in analyze_path(str(tmp_path / "main.py"), rules=["eval-without-no-grad"]).findings]
+    assert [(Path(f.ref.path).name, f.line) for f in through_main] == [("evaluate.py", 7)]
+    assert not through_main[0].fixable and through_main[0].fix is not None and through_main[0].fix.needs_review
+    alone = analyze_path(str(tmp_path / "evaluate.py"), rules=["eval-without-no-grad"]).findings
+    assert [(f.line, f.fixable) for f in alone] == [(7, True)]  # near miss: its own file proves it
+    assert paef("fix", str(tmp_path / "main.py")).returncode == 0
+    assert (tmp_path / "evaluate.py").read_text() == EVAL_MODULE
+    assert "[fix needs review]" in paef("scan", str(tmp_path / "main.py"), "--rule", "eval-without-no-grad").stdout

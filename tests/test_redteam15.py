@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_cli import fixable_lines
+from paef_cli import proved_lines
 
 MAIN = """import warnings
 
@@ -43,13 +43,13 @@ def test_library_state_a_local_module_changes_is_not_hoisted(tmp_path: Path) -> 
     """`setup.configure` (a local module's function) calls `warnings.simplefilter`, `np.seterr` and
     `torch.set_grad_enabled`: the tensors read from that state are not loop-invariant; the
     constant `torch.zeros(3)` still is. Fails on 006fd02 (all four hoisted)."""
-    assert fixable_lines(tmp_path, {"main.py": MAIN, "setup.py": SETUP}, "redundant-tensor") == [13]
+    assert proved_lines(tmp_path, {"main.py": MAIN, "setup.py": SETUP}, "redundant-tensor") == [13]
 
 
 def test_library_state_read_by_a_loop_calling_no_local_code_is_hoisted(tmp_path: Path) -> None:
     """Near miss: the same reads in a loop that changes no library state."""
     main = MAIN.replace("    setup.configure(step)\n", "")
-    assert fixable_lines(tmp_path, {"main.py": main, "setup.py": SETUP}, "redundant-tensor") == [10, 11, 12, 13]
+    assert proved_lines(tmp_path, {"main.py": main, "setup.py": SETUP}, "redundant-tensor") == [10, 11, 12, 13]
 
 
 EVAL = """import torch
@@ -83,10 +83,10 @@ def test_an_lstm_of_a_local_module_keeps_the_wrap_for_review(tmp_path: Path) -> 
     """`Tagger` (a local module's class) runs an `nn.LSTM`: under no_grad its outputs change in
     the last bits on CPU, so the evaluation loop is reported for review. Fails on 006fd02."""
     files = {"main.py": EVAL, "model.py": MODEL.format(layer="LSTM")}
-    assert fixable_lines(tmp_path, files, "eval-without-no-grad") == []
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == []
 
 
 def test_a_gru_of_a_local_module_is_wrapped(tmp_path: Path) -> None:
     """Near miss: the same model with an `nn.GRU`, whose outputs are the same bits under no_grad."""
     files = {"main.py": EVAL, "model.py": MODEL.format(layer="GRU")}
-    assert fixable_lines(tmp_path, files, "eval-without-no-grad") == [8]
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == [8]

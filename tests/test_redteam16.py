@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_cli import fixable_lines
+from paef_cli import proved_lines
 
 MAIN = """import torch
 
@@ -40,13 +40,13 @@ def test_a_size_object_of_a_local_module_reading_its_state_is_not_hoisted(tmp_pa
     """`torch.zeros(W)` converts `W` by `Width.__index__`, which reads `TABLE` (changed by
     `shapes.grow()`): not invariant; the constant `torch.ones(3)` still is. Fails on c3c609f
     (both hoisted)."""
-    assert fixable_lines(tmp_path, {"main.py": MAIN, "shapes.py": SHAPES}, "redundant-tensor") == [10]
+    assert proved_lines(tmp_path, {"main.py": MAIN, "shapes.py": SHAPES}, "redundant-tensor") == [10]
 
 
 def test_a_size_object_answering_a_constant_is_hoisted(tmp_path: Path) -> None:
     """Near miss: `__index__` answers a constant: the same size every iteration."""
     shapes = SHAPES.replace('return TABLE["n"]', "return 2")
-    assert fixable_lines(tmp_path, {"main.py": MAIN, "shapes.py": shapes}, "redundant-tensor") == [9, 10]
+    assert proved_lines(tmp_path, {"main.py": MAIN, "shapes.py": shapes}, "redundant-tensor") == [9, 10]
 
 
 CONSUMER = """import torch
@@ -76,4 +76,4 @@ def test_a_local_generator_loop_reading_module_state_is_not_hoisted(tmp_path: Pa
     """The consumer changes `feed.CFG` between `next()` calls: `torch.tensor(CFG["k"])` in the
     generator's loop is not invariant, the constant table is. Fails on c3c609f (both hoisted)."""
     files = {"main.py": CONSUMER, "feed.py": FEED}
-    assert fixable_lines(tmp_path, files, "redundant-tensor", entry="feed.py") == [9]
+    assert proved_lines(tmp_path, files, "redundant-tensor", entry="feed.py") == [9]

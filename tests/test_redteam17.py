@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_cli import fixable_lines
+from paef_cli import proved_lines
 
 MAIN = """import trainer
 
@@ -44,28 +44,28 @@ def test_a_total_returned_to_callers_in_another_module_is_for_review(tmp_path: P
     """`train` returns the total and its caller (main.py) asks `requires_grad`: not seen from
     trainer.py, so not automatic. Fails on 29334b4 (line 22 fixable)."""
     files = {"main.py": MAIN, "trainer.py": TRAINER}
-    assert fixable_lines(tmp_path, files, "graph-retention", entry="trainer.py") == []
+    assert proved_lines(tmp_path, files, "graph-retention", entry="trainer.py") == []
 
 
 def test_a_total_kept_inside_the_module_is_detached(tmp_path: Path) -> None:
     """Near miss: the total is turned into a number before `train` returns it."""
     trainer = TRAINER.replace("        return tr_loss\n", "        return tr_loss.item()\n")
     files = {"main.py": MAIN.replace("ret.requires_grad", "ret"), "trainer.py": trainer}
-    assert fixable_lines(tmp_path, files, "graph-retention", entry="trainer.py") == [22]
+    assert proved_lines(tmp_path, files, "graph-retention", entry="trainer.py") == [22]
 
 
 def test_a_total_returned_to_a_caller_reading_its_graph_is_for_review(tmp_path: Path) -> None:
     """Scanned from main.py, the caller is seen: `ret.requires_grad` reads the graph the detach
     would cut. Fails on 29334b4 (line 22 fixable)."""
     files = {"main.py": MAIN, "trainer.py": TRAINER}
-    assert fixable_lines(tmp_path, files, "graph-retention") == []
+    assert proved_lines(tmp_path, files, "graph-retention") == []
 
 
 def test_a_total_returned_to_a_caller_reading_a_number_is_detached(tmp_path: Path) -> None:
     """Near miss: the caller, once per epoch, binds the total and reads it only as `ret.item()`."""
     main = "from trainer import Returner\n\nr = Returner()\nfor epoch in range(2):\n    ret = r.train()\n    print(ret.item())\n"
     files = {"main.py": main, "trainer.py": TRAINER}
-    assert fixable_lines(tmp_path, files, "graph-retention") == [22]
+    assert proved_lines(tmp_path, files, "graph-retention") == [22]
 
 
 def test_a_returned_total_read_as_a_tensor_outside_the_callers_loop_is_for_review(tmp_path: Path) -> None:
@@ -74,4 +74,4 @@ def test_a_returned_total_read_as_a_tensor_outside_the_callers_loop_is_for_revie
     Fails on 29334b4 (line 22 fixable)."""
     main = ("from trainer import Returner\n\nr = Returner()\nfor epoch in range(2):\n    ret = r.train()\n"
             "    print(ret.item())\nlast = r.train()\nprint(last.requires_grad)\n")
-    assert fixable_lines(tmp_path, {"main.py": main, "trainer.py": TRAINER}, "graph-retention") == []
+    assert proved_lines(tmp_path, {"main.py": main, "trainer.py": TRAINER}, "graph-retention") == []

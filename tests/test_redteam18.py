@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_cli import fixable_lines
+from paef_cli import proved_lines
 
 GUARDS = """import contextlib
 
@@ -63,19 +63,19 @@ def test_a_local_modules_manager_returning_true_from_exit_is_for_review(tmp_path
     """`Guard.__exit__` may return True: an interrupt leaving the loop is swallowed, the
     read-back after the loop is skipped, the print sees a tensor. Fails on 6456835 (line 16)."""
     files = {"main.py": _main("Guard"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == []
+    assert proved_lines(tmp_path, files, "host-sync") == []
 
 
 def test_a_local_modules_generator_manager_catching_around_yield_is_for_review(tmp_path: Path) -> None:
     """`tolerant` catches around its `yield`. Fails on 6456835 (line 16)."""
     files = {"main.py": _main("tolerant"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == []
+    assert proved_lines(tmp_path, files, "host-sync") == []
 
 
 def test_a_local_modules_manager_returning_none_keeps_the_rewrite(tmp_path: Path) -> None:
     """Near miss: `Timer.__exit__` returns None, nothing is swallowed."""
     files = {"main.py": _main("Timer"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == [16]
+    assert proved_lines(tmp_path, files, "host-sync") == [16]
 
 
 LOGGER = """kept = []
@@ -107,10 +107,10 @@ def test_a_derived_total_handed_to_a_local_modules_function_is_for_review(tmp_pa
     """`logger.keep(total / (k + 1))` keeps the average with its graph; the caller then reads
     `requires_grad`. Fails on 6456835 (line 14 fixable)."""
     files = {"main.py": TRAIN.replace("AVG", "total / (k + 1)"), "logger.py": LOGGER}
-    assert fixable_lines(tmp_path, files, "graph-retention") == []
+    assert proved_lines(tmp_path, files, "graph-retention") == []
 
 
 def test_a_derived_total_handed_on_as_a_number_keeps_the_rewrite(tmp_path: Path) -> None:
     """Near miss: the average is a number (`.item()`) before the module keeps it."""
     files = {"main.py": TRAIN.replace("AVG", "(total / (k + 1)).item()"), "logger.py": LOGGER}
-    assert fixable_lines(tmp_path, files, "graph-retention") == [14]
+    assert proved_lines(tmp_path, files, "graph-retention") == [14]

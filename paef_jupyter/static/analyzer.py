@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
@@ -108,13 +109,28 @@ def _analyze(
         if not functions:
             continue
         spans = [local.facts.position(f) for f in functions]
-        found = [f for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts))
+        found = [_for_review_from_importer(f) for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts))
                  if any(s.start.line <= f.line <= s.end.line for s in spans)]
         if found:
             findings.extend(found)
             sources.append(local.unit)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
     return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(sources), title=title)
+
+
+IMPORTED_MODULE_REVIEW = (
+    "it is in a module the analysed code imports: `paef fix` rewrites only the files it is given, "
+    "and this proof leaned on the importer's calls (fix that module on its own, or by hand)"
+)
+
+
+def _for_review_from_importer(finding: Finding) -> Finding:
+    """A rewrite in an imported module is never applied by fixing its importer, and was proved
+    with the importer's calls in view, which the module alone may not give: shown `[fixable]`
+    through main.py, it would promise what no command does. Offered for review instead."""
+    if finding.fix is None or not finding.fix.automatic:
+        return finding
+    return replace(finding, fix=replace(finding.fix, review=IMPORTED_MODULE_REVIEW))
 
 
 def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:

@@ -527,16 +527,22 @@ def _moves_or_places(facts: Facts, value: cst.BaseExpression) -> bool:
 
 
 def _scalar_fill(node: cst.Call, factory: str) -> bool:
-    """`torch.tensor(0.)`, `torch.as_tensor(-1)`, `torch.Tensor([0])`: a tensor of one literal
-    number, alone or repeated in a list, is a fill like `torch.zeros(())`; as an accumulator's
-    seed (MAML's `mean_outer_loss`, an epoch's `total_loss`) it is meant to be fresh each time.
-    A bare number given to `torch.Tensor` is a size, not a value, so only lists count there."""
-    if factory not in SEQUENCE_FACTORIES or not node.args or node.args[0].keyword is not None:
+    """`torch.tensor(0.)`, `torch.as_tensor(-1)`: a one-element tensor of a literal number is a
+    fill like `torch.zeros(())`; as an accumulator's seed (MAML's `mean_outer_loss`) it is meant
+    to be fresh on each call."""
+    if factory not in ("tensor", "as_tensor") or not node.args or node.args[0].keyword is not None:
         return False
-    value = node.args[0].value
-    if factory not in ("tensor", "as_tensor") and not isinstance(value, (cst.List, cst.Tuple)):
+    numbers = _literal_numbers(node.args[0].value)
+    return numbers is not None and len(numbers) == 1 and not isinstance(node.args[0].value, (cst.List, cst.Tuple))
+
+
+def _filled_list(node: cst.Call, factory: str) -> bool:
+    """`torch.Tensor([0])`, `torch.tensor([0.0, 0.0])`: one literal number repeated in a list is a
+    fill too; changed in place (an epoch's `total_loss += loss.item()`) it is an accumulator's seed."""
+    if factory not in SEQUENCE_FACTORIES or not node.args or node.args[0].keyword is not None \
+            or not isinstance(node.args[0].value, (cst.List, cst.Tuple)):
         return False
-    numbers = _literal_numbers(value)
+    numbers = _literal_numbers(node.args[0].value)
     return bool(numbers) and len(set(numbers)) == 1
 
 
@@ -661,8 +667,8 @@ class FactorySites:
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
         mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
         fills = factory in FILL_FACTORIES or _scalar_fill(node, factory)
-        if fills and (mutated and not self._constant_edits(holder, scope, loop)
-                      or self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
+        if (fills or _filled_list(node, factory)) and mutated and not self._constant_edits(holder, scope, loop) \
+                or fills and (self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
             return None  # a fresh accumulator or initial state per iteration is the point, not waste
         if self._seeds_recurrence(whole, holder, scope):
             return None  # `token = torch.tensor([[SOS]])` then a decode loop rebinding `token`: a recurrence's start
