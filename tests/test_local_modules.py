@@ -1594,3 +1594,51 @@ def test_a_rewrite_in_an_imported_module_is_never_shown_fixable_through_its_impo
     assert paef("fix", str(tmp_path / "main.py")).returncode == 0
     assert (tmp_path / "evaluate.py").read_text() == EVAL_MODULE
     assert "[fix needs review]" in paef("scan", str(tmp_path / "main.py"), "--rule", "eval-without-no-grad").stdout
+
+
+KD_TRAINER_CLASS = """\
+import torch
+
+
+class Trainer:
+    def __init__(self, model{extra_param}):
+        self.model = model
+        self.opt = torch.optim.SGD({params}, lr=0.1)
+{extra}
+"""
+
+
+def test_an_optimizer_a_trainer_object_keeps_is_judged_by_what_it_was_built_from(tmp_path: Path) -> None:
+    """`train_kd(trainer.model, teacher, trainer.opt, loader)`: the optimizer is the trainer's,
+    built in `__init__` from the model it was given; the teacher, a new object handed to nothing
+    else, is frozen. Fails on aed3c4f (an attribute argument was not followed)."""
+    base = ("from trainer import Trainer\n", "trainer = Trainer(student)\n",
+            "train_kd(trainer.model, teacher, trainer.opt, loader)")
+    cases = {
+        "kept_by_trainer": (base, "self.model.parameters()", "", "", [10]),
+        # near misses: the teacher handed to the trainer, whose optimizer may step it
+        "teacher_given_to_trainer": (("from trainer import Trainer\n", "trainer = Trainer(student, teacher)\n", base[2]),
+                                     "list(self.model.parameters()) + list(self.extra.parameters())", ", extra",
+                                     "        self.extra = extra", []),
+        # the teacher is the trainer's model (not a new object)
+        "teacher_is_the_trainers": (("from trainer import Trainer\n", "trainer = Trainer(student)\nteacher = trainer.model\n",
+                                     base[2]), "self.model.parameters()", "", "", []),
+        # `.opt` rebound by the script, or by another method of the class
+        "rebound_by_script": ((base[0], base[1] + "trainer.opt = torch.optim.SGD(teacher.parameters(), lr=0.1)\n", base[2]),
+                              "self.model.parameters()", "", "", []),
+        "rebound_by_method": (base, "self.model.parameters()", "",
+                              "    def reset(self, params):\n        self.opt = torch.optim.SGD(params, lr=0.1)", []),
+        # not an optimizer of torch.optim
+        "own_optimizer": (base, "self.model.parameters()", "", "", []),
+    }
+    for name, ((imports, setup, call), params, extra_param, extra, lines) in cases.items():
+        root = tmp_path / name
+        trainer = KD_TRAINER_CLASS.format(params=params, extra_param=extra_param, extra=extra)
+        if name == "own_optimizer":
+            trainer = trainer.replace("torch.optim.SGD(", "make_optimizer(") + "\n\ndef make_optimizer(p, lr):\n    return torch.optim.SGD(p, lr=lr)\n"
+        main = KD_MAIN.format(params="student.parameters()", call=call).replace(
+            "from trainer import train_kd\n", "from kd import train_kd\n" + imports).replace(
+            "optimizer = torch.optim.SGD(student.parameters(), lr=0.1)\n", setup)
+        write(root, {"main.py": main, "kd.py": KD_TRAINER, "trainer.py": trainer})
+        found = [(Path(f["path"]).name, f["line"]) for f in scan(root / "main.py", "eval-without-no-grad")]
+        assert found == [("kd.py", line) for line in lines], name

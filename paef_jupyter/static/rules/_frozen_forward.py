@@ -17,9 +17,9 @@ from typing import Iterator
 
 import libcst as cst
 
-from ..facts import Facts, Loop
+from ..facts import Facts, Loop, same_object
 from ..names import bound_names
-from ._support import grad_disabled
+from ._support import grad_disabled, init_value
 from ._tensor_facts import mutated_in_place
 
 # Tensor methods that keep a batch a batch (a move, a cast, a reshape).
@@ -157,10 +157,12 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
         return False
     steps = [c.func.value.value for c in facts.calls_in(loop.node.body)  # type: ignore[union-attr]
              if isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" and isinstance(c.func.value, cst.Name)]
-    optimizers = [_origins(facts, opt, loop, sites) for opt in steps]
+    optimizers = [_origins(facts, opt, loop, sites, attributes=True) for opt in steps]
     return bool(steps) and all(
-        held is not None and all(_optimizer_without(owner, o, {n for u, n in models if u is owner} | {name}) for owner, o in held)
-        for held in optimizers)
+        held is not None and all(
+            _stored_optimizer(owner, o) if "." in o else _optimizer_without(owner, o, {n for u, n in models if u is owner} | {name})
+            for owner, o in held)
+        for held in optimizers) and all(_fresh(u, n) for u, n in models if n not in _parameters(loop) or u is not facts)
 
 
 Site = tuple[Facts, cst.Call]
@@ -180,16 +182,61 @@ def _evaluated_by_callers(models: set[tuple[Facts, str]], loop: Loop, name: str,
     return True
 
 
-def _origins(facts: Facts, name: str, loop: Loop, sites: list[Site]) -> set[tuple[Facts, str]] | None:
+def _origins(facts: Facts, name: str, loop: Loop, sites: list[Site], attributes: bool = False) -> set[tuple[Facts, str]] | None:
     """The names (and their units) that hold what `name` holds in `loop`: itself, or, for a
     parameter of the function holding the loop, the name each caller passes (None: a caller
-    passes something else, or no caller is seen)."""
+    passes something else, or no caller is seen). With `attributes`, an object's attribute a
+    caller passes (`trainer.opt`) is spelled `"trainer.opt"`."""
     if name not in _parameters(loop):
         return {(facts, name)}
     passed = [(owner, _argument(loop, call, name)) for owner, call in sites]
-    if not passed or not all(isinstance(arg, cst.Name) for _, arg in passed):
+    if not passed or not all(isinstance(arg, cst.Name) or attributes and _instance_attribute(arg) for _, arg in passed):
         return None
-    return {(owner, arg.value) for owner, arg in passed}  # type: ignore[union-attr]
+    return {(owner, owner.code(arg)) for owner, arg in passed}  # type: ignore[arg-type]
+
+
+def _instance_attribute(expr: cst.BaseExpression | None) -> bool:
+    return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value != "self"
+
+
+def _stored_optimizer(facts: Facts, spelled: str) -> bool:
+    """`trainer.opt` where `trainer` is bound once, to `Trainer(...)` of a class the program holds,
+    whose `__init__` alone binds `self.opt`, to a `torch.optim` optimizer, and no other code
+    rebinds `.opt` on that object: an optimizer the trainer built, from what it was given."""
+    instance, attr = spelled.split(".")
+    values = facts.assigned_values(instance)
+    made = same_object(values[0]) if len(values) == 1 else None
+    if not isinstance(made, cst.Call) or any(
+            isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Attribute) and n.target.attr.value == attr
+            for n in facts.walk(facts.module)):
+        return False
+    found = facts._class_at(made.func) if not (isinstance(made.func, cst.Name) and made.func.value in facts.classes) \
+        else (facts, facts.classes[made.func.value])
+    if found is None:
+        return False
+    owner, cls = found
+    value = init_value(owner, cls, attr)
+    stores = [n for n in owner.walk(cls.body) if isinstance(n, (cst.AssignTarget, cst.AugAssign))
+              and any(isinstance(t, cst.Attribute) and t.attr.value == attr for t in owner.walk(n.target))]
+    return isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "").startswith("torch.optim.") \
+        and len(stores) == 1
+
+
+def _fresh(facts: Facts, name: str) -> bool:
+    """Every value `name` is bound to is a new object (`Teacher()`, `models.resnet18()`,
+    `torch.load(path)`, `copy.deepcopy(student)`, moved or switched): not another name's model
+    (`teacher = student`, `teacher = trainer.model`), which an optimizer built elsewhere may hold."""
+    values = facts.assigned_values(name)
+    for value in values:
+        made = same_object(value)
+        if not isinstance(made, cst.Call):
+            return False
+        func = made.func
+        while isinstance(func, cst.Attribute):
+            func = func.value
+        if not (isinstance(made.func, cst.Name) or isinstance(func, cst.Name) and facts._imported(func.value)):
+            return False  # `trainer.get_teacher()`: a method may hand back an object it keeps
+    return bool(values)
 
 
 def _parameters(loop: Loop) -> list[str]:
