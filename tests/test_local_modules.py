@@ -1642,3 +1642,70 @@ def test_an_optimizer_a_trainer_object_keeps_is_judged_by_what_it_was_built_from
         write(root, {"main.py": main, "kd.py": KD_TRAINER, "trainer.py": trainer})
         found = [(Path(f["path"]).name, f["line"]) for f in scan(root / "main.py", "eval-without-no-grad")]
         assert found == [("kd.py", line) for line in lines], name
+
+
+LOADER_TRAINER = """\
+import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Trainer:
+    def __init__(self, model):
+        self.model = model.to(DEVICE)
+        self.trainloader, self.testloader = self.build_loaders()
+{extra}
+    def build_loaders(self):
+        data = TensorDataset(torch.randn(32, 4), torch.randint(0, 3, (32,)))
+        return DataLoader(data, batch_size=8{pin}), DataLoader(data, batch_size=8)
+"""
+LOADER_STEPS = """\
+import torch
+import torch.nn.functional as F
+
+DEVICE = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def train(model, opt, loader):
+    for x, y in loader:
+        x, y = x.to(DEVICE), y.to(DEVICE)
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+LOADER_MAIN = """\
+import torch
+from torch import nn
+from steps import train
+from trainer import Trainer
+
+{make}
+opt = torch.optim.SGD(trainer.model.parameters(), lr=0.1)
+{rebind}for epoch in range(2):
+    train(trainer.model, opt, trainer.trainloader)
+"""
+
+
+def test_a_loader_a_trainer_object_keeps_is_followed_to_the_function_the_script_hands_it(tmp_path: Path) -> None:
+    """`train(model, opt, trainer.trainloader)` in main.py, `train` in steps.py copying each batch:
+    the loader `Trainer.build_loaders` returns into `self.trainloader` is pinned where it is built,
+    named as the trainer keeps it. Fails on aed3c4f (the attribute read outside the class was not
+    followed)."""
+    make = "trainer = Trainer(nn.Linear(4, 3))"
+    cases = {
+        "kept_and_handed": (make, "", "", "", [14]),
+        # near misses: the script rebinds the attribute, the object is not known to be a Trainer,
+        # the class rebinds it in another method, the loader is pinned already
+        "rebound_by_script": (make, "trainer.trainloader = []\n", "", "", []),
+        "made_elsewhere": ("trainer = [Trainer(nn.Linear(4, 3))][0]", "", "", "", []),
+        "rebound_by_method": (make, "", "\n    def reset(self):\n        self.trainloader = []\n", "", []),
+        "pinned": (make, "", "", ", pin_memory=True", []),
+    }
+    for name, (made, rebind, extra, pin, lines) in cases.items():
+        root = tmp_path / name
+        write(root, {"main.py": LOADER_MAIN.format(make=made, rebind=rebind), "steps.py": LOADER_STEPS,
+                     "trainer.py": LOADER_TRAINER.format(extra=extra, pin=pin)})
+        found = [(Path(f["path"]).name, f["line"], f["message"].split(" yields")[0]) for f in scan(root / "main.py", "pageable-transfer")]
+        assert found == [("trainer.py", line, "`self.trainloader`") for line in lines], name

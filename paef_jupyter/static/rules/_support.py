@@ -1065,6 +1065,15 @@ def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
     builder method's only `return`, or `self.trainloader, self.testloader = self.build_loaders()`
     with the loader at that place of the tuple the builder returns: loops of the class's methods
     over that attribute iterate this call's value (the attribute is bound nowhere else in the class)."""
+    loops: list[Loop] = []
+    for cls, target in built_attributes(facts, loader):
+        loops += [l for l in _loops_over_attribute(facts, cls, target.attr.value) if l not in loops]
+    return loops
+
+
+def built_attributes(facts: Facts, loader: cst.Call) -> list[tuple[cst.ClassDef, cst.Attribute]]:
+    """The `self.<attr>` targets `__init__` binds to what a builder method returning `loader` gives
+    (see `_loops_of_built_attribute`), with their class."""
     func = facts.enclosing_function(loader)
     cls = facts.parent(facts.parent(func)) if func is not None else None
     if not isinstance(cls, cst.ClassDef):
@@ -1074,7 +1083,7 @@ def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
     init = dataset_method(cls, "__init__")
     if init is None or returned is not loader and place is None:
         return []
-    loops: list[Loop] = []
+    found: list[tuple[cst.ClassDef, cst.Attribute]] = []
     for node in facts.walk(init.body, into_scopes=False):
         if not (isinstance(node, cst.Assign) and len(node.targets) == 1 and isinstance(node.value, cst.Call)
                 and is_self_attr(node.value.func, func.name.value)):  # type: ignore[union-attr]
@@ -1087,8 +1096,8 @@ def _loops_of_built_attribute(facts: Facts, loader: cst.Call) -> list[Loop]:
                 continue
             target = elements[index].value
         if isinstance(target, cst.Attribute) and is_self_attr(target, target.attr.value):
-            loops += [l for l in _loops_over_attribute(facts, cls, target.attr.value) if l not in loops]
-    return loops
+            found.append((cls, target))
+    return found
 
 
 def _tuple_place(facts: Facts, value: cst.BaseExpression | None, loader: cst.Call) -> tuple[int, int] | None:
@@ -1125,7 +1134,28 @@ def _loops_over_attribute(facts: Facts, cls: cst.ClassDef, attr: str) -> list[Lo
     # `self.iteration(epoch, self.train_data)`: a method handed the attribute loops over its parameter
     passed = [(facts, node) for node in facts.walk(cls.body) if isinstance(node, cst.Attribute) and is_self_attr(node, attr)
               and facts.enclosing_function(node) in methods and _argument_call(facts, node) is not None]
-    return loops + [loop for loop in _fed_through_arguments(passed, _FORWARDS - 1) if loop not in loops]
+    loops += [loop for loop in _fed_through_arguments(passed, _FORWARDS - 1) if loop not in loops]
+    outside = _instance_reads(facts, cls, attr)  # `train_kd(..., trainer.trainloader)` in main.py
+    for unit, read in outside:
+        loops += [loop for loop in unit.loops if _iterated_through_name(loop) is read and loop not in loops]
+    return loops + [loop for loop in _fed_through_arguments(outside) if loop not in loops]
+
+
+def _instance_reads(facts: Facts, cls: cst.ClassDef, attr: str) -> list[tuple[Facts, cst.Attribute]]:
+    """`trainer.<attr>` read outside the class, in this unit or a unit that calls it (a script's
+    main.py), where `trainer` holds an object made by `cls(...)` and that unit writes no `.<attr>`
+    on anything: the value the class bound."""
+    reads: list[tuple[Facts, cst.Attribute]] = []
+    for unit in [facts, *facts.callers]:
+        found = [node for node in unit.walk(unit.module) if isinstance(node, cst.Attribute) and node.attr.value == attr]
+        if any(isinstance(unit.parent(node), (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)) for node in found):
+            continue
+        for node in found:
+            if isinstance(node.value, cst.Name) and node.value.value != "self" and unit.enclosing_class(node) is not cls:
+                made = unit.construction_of(node.value)
+                if made is not None and unit._names_class(made.func, cls):
+                    reads.append((unit, node))
+    return reads
 
 
 def _iterated_through_name(loop: Loop) -> cst.BaseExpression | None:

@@ -14,6 +14,7 @@ from ..names import bound_names, mutated_names, root_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
+    built_attributes,
     add_keyword,
     batches_are_tensors,
     branch_keyword,
@@ -64,18 +65,28 @@ class PageableTransfer(Rule):
         if not moves:
             self._fed_elsewhere(node)
             return
-        if loops:
+        if loops and (loops[0].facts is not self.facts or _over_parameter(loops[0])):  # `train_kd(..., trainer.trainloader)`
+            name = self._own_name(node)
+        elif loops:
             name = self.facts.code(unwrapped(loops[0].node.iter)) if iterated_name(loops[0]) is None else iterated_name(loops[0])
         else:  # only through `zip(...)`: the loader's own name
             name = self.facts.code(self.facts.parent(node).targets[0].target)  # type: ignore[union-attr]
         proven = batches_are_tensors(self.facts, node)
-        blocking = [m for m in moves if is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
+        elsewhere = {id(m) for loop in loops if loop.facts is not self.facts for m in self._batch_moves(loop)}
+        blocking = [m for m in moves if id(m) not in elsewhere  # another module's copies are its own to edit
+                    and is_device_move(self.facts, m) and not may_carry(self.facts, m, "non_blocking")]  # a helper call takes no `non_blocking`
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given:
             given, pin = _pin_by_position(node)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
-            if not placement.on_device and not (placement.unseen and passed_on_device(self.facts, node)):
+            foreign = next((loop for loop in loops if loop.facts is not self.facts), None)
+            if placement.on_device or placement.unseen and passed_on_device(self.facts, node):
+                pass
+            elif foreign is not None:  # the copies are another module's (`train(..., trainer.trainloader)`)
+                self._pageable(node, name, [], [], False, placement.unseen, consumers=loops + [loop for loop, _ in zipped],
+                               moved=self._moved_in(foreign, self._batch_moves(foreign)))
+            else:
                 self._pageable(node, name, moves, blocking if proven else [], proven, placement.unseen,  # type: ignore[arg-type]
                                consumers=loops + [loop for loop, _ in zipped])
         elif pin is not None and _is_pinned(pin):
@@ -155,27 +166,35 @@ class PageableTransfer(Rule):
             placement = dataset_placement(self.facts, node)
             if placement.on_device:
                 return
-            owner = loop.facts
-            where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) \
-                else "a later cell" if owner is not self.facts else "the module-level loop"
-            bound = self.facts.parent(node)
-            if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
-                bound = self.facts.parent(bound)
-                name = f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
-            elif isinstance(bound, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`
-                name = f"{self.facts.code(node.func)}(...)"
-            elif (entry := dict_entry(self.facts, node)) is not None:  # `{"train": DataLoader(...), ...}`
-                table = self.facts.parent(entry[0])
-                name = f"{self.facts.code(table.targets[0].target)}[{entry[1]!r}]" if isinstance(table, cst.Assign) \
-                    and len(table.targets) == 1 else "the loader"
-            elif isinstance(bound, cst.Element):  # `return DataLoader(...), DataLoader(...)`
-                func = self.facts.enclosing_function(node)
-                name = f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
-            else:
-                name = self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
-            self._pageable(node, name, [], [], False, placement.unseen, consumers=[loop],
-                           moved=f"`{owner.code(moves[0])}` in {where}")
+            self._pageable(node, self._own_name(node), [], [], False, placement.unseen, consumers=[loop],
+                           moved=self._moved_in(loop, moves))
             return
+
+    def _moved_in(self, loop: Loop, moves: list[cst.Call]) -> str:
+        """"`x.to(DEVICE)` in `train`": the copy another function, cell or module makes."""
+        where = f"`{loop.function.name.value}`" if isinstance(loop.function, cst.FunctionDef) \
+            else "a later cell" if loop.facts is not self.facts else "the module-level loop"
+        return f"`{loop.facts.code(moves[0])}` in {where}"
+
+    def _own_name(self, node: cst.Call) -> str:
+        """What the program calls the loader `node` builds, where it is built."""
+        bound = self.facts.parent(node)
+        if isinstance(bound, cst.DictComp):  # `{x: DataLoader(...) for x in splits}`: the entries
+            bound = self.facts.parent(bound)
+            return f"{self.facts.code(bound.targets[0].target)}[...]" if isinstance(bound, cst.Assign) else "the loader"
+        if isinstance(bound, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`
+            return f"{self.facts.code(node.func)}(...)"
+        if (entry := dict_entry(self.facts, node)) is not None:  # `{"train": DataLoader(...), ...}`
+            table = self.facts.parent(entry[0])
+            return f"{self.facts.code(table.targets[0].target)}[{entry[1]!r}]" if isinstance(table, cst.Assign) \
+                and len(table.targets) == 1 else "the loader"
+        stored = built_attributes(self.facts, node)
+        if stored:  # `self.trainloader, self.testloader = self.build_loaders()`
+            return self.facts.code(stored[0][1])
+        if isinstance(bound, cst.Element):  # `return DataLoader(...), DataLoader(...)`
+            func = self.facts.enclosing_function(node)
+            return f"{func.name.value}(...)" if isinstance(func, cst.FunctionDef) else "the loader"
+        return self.facts.code(bound.targets[0].target) if isinstance(bound, cst.Assign) else "the loader"
 
     def visit_Module(self, node: cst.Module) -> None:
         """Loops over a DataLoader built in an earlier cell: its settings come from the live object,
@@ -642,3 +661,11 @@ def _pin_by_position(loader: cst.Call) -> tuple[bool, cst.BaseExpression | None]
     if len(positional) > _PIN_POSITION:
         return True, positional[_PIN_POSITION].value
     return False, None
+
+
+def _over_parameter(loop: Loop) -> bool:
+    """`for x, y in loader:` over a parameter of the loop's function: the loader's name is the caller's."""
+    func = loop.function
+    name = iterated_name(loop)
+    return isinstance(func, cst.FunctionDef) and name is not None \
+        and name in {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
