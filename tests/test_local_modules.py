@@ -1554,7 +1554,7 @@ def test_a_local_modules_dataset_of_preloaded_tensors_or_a_loader_with_workers_i
         assert scan(tmp_path / "scripts" / "train.py", "sync-dataloader") == [], dataset
 
 
-EVAL_MODULE = """import torch
+IMPORTED_EVAL_MODULE = """import torch
 
 
 def evaluate(model, batches):
@@ -1564,7 +1564,7 @@ def evaluate(model, batches):
         hits += (model(x).argmax(1) == y).sum().item()
     return hits
 """
-EVAL_MAIN = """import torch
+IMPORTED_EVAL_MAIN = """import torch
 from torch import nn
 from evaluate import evaluate
 
@@ -1585,14 +1585,14 @@ def test_a_rewrite_in_an_imported_module_is_never_shown_fixable_through_its_impo
     """`paef fix main.py` rewrites main.py only: a finding in evaluate.py reached from it is
     offered for review (the module alone is judged on its own), never `[fixable]` through main.py,
     and fixing main.py leaves evaluate.py as it was. Fails on aed3c4f (fixable through main.py)."""
-    write(tmp_path, {"main.py": EVAL_MAIN, "evaluate.py": EVAL_MODULE})
+    write(tmp_path, {"main.py": IMPORTED_EVAL_MAIN, "evaluate.py": IMPORTED_EVAL_MODULE})
     through_main = [f for f in analyze_path(str(tmp_path / "main.py"), rules=["eval-without-no-grad"]).findings]
     assert [(Path(f.ref.path).name, f.line) for f in through_main] == [("evaluate.py", 7)]
     assert not through_main[0].fixable and through_main[0].fix is not None and through_main[0].fix.needs_review
     alone = analyze_path(str(tmp_path / "evaluate.py"), rules=["eval-without-no-grad"]).findings
     assert [(f.line, f.fixable) for f in alone] == [(7, True)]  # near miss: its own file proves it
     assert paef("fix", str(tmp_path / "main.py")).returncode == 0
-    assert (tmp_path / "evaluate.py").read_text() == EVAL_MODULE
+    assert (tmp_path / "evaluate.py").read_text() == IMPORTED_EVAL_MODULE
     assert "[fix needs review]" in paef("scan", str(tmp_path / "main.py"), "--rule", "eval-without-no-grad").stdout
 
 
@@ -1644,7 +1644,7 @@ def test_an_optimizer_a_trainer_object_keeps_is_judged_by_what_it_was_built_from
         assert found == [("kd.py", line) for line in lines], name
 
 
-LOADER_TRAINER = """\
+KEPT_LOADER_TRAINER = """\
 import torch
 from torch.utils.data import DataLoader, TensorDataset
 
@@ -1660,7 +1660,7 @@ class Trainer:
         data = TensorDataset(torch.randn(32, 4), torch.randint(0, 3, (32,)))
         return DataLoader(data, batch_size=8{pin}), DataLoader(data, batch_size=8)
 """
-LOADER_STEPS = """\
+KEPT_LOADER_STEPS = """\
 import torch
 import torch.nn.functional as F
 
@@ -1675,7 +1675,7 @@ def train(model, opt, loader):
         loss.backward()
         opt.step()
 """
-LOADER_MAIN = """\
+KEPT_LOADER_MAIN = """\
 import torch
 from torch import nn
 from steps import train
@@ -1705,7 +1705,7 @@ def test_a_loader_a_trainer_object_keeps_is_followed_to_the_function_the_script_
     }
     for name, (made, rebind, extra, pin, lines) in cases.items():
         root = tmp_path / name
-        write(root, {"main.py": LOADER_MAIN.format(make=made, rebind=rebind), "steps.py": LOADER_STEPS,
-                     "trainer.py": LOADER_TRAINER.format(extra=extra, pin=pin)})
+        write(root, {"main.py": KEPT_LOADER_MAIN.format(make=made, rebind=rebind), "steps.py": KEPT_LOADER_STEPS,
+                     "trainer.py": KEPT_LOADER_TRAINER.format(extra=extra, pin=pin)})
         found = [(Path(f["path"]).name, f["line"], f["message"].split(" yields")[0]) for f in scan(root / "main.py", "pageable-transfer")]
         assert found == [("trainer.py", line, "`self.trainloader`") for line in lines], name
