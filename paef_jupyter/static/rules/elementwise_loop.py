@@ -60,6 +60,8 @@ class ElementwiseLoop(Rule):
     )
 
     def visit_For(self, node: cst.For) -> bool | None:
+        if self._discounted_sums(node):
+            return False
         outer = self._range(node)
         if outer is None:
             if self._appended_row_gather(node):
@@ -947,6 +949,102 @@ class ElementwiseLoop(Rule):
         return None
 
     # --- recognising the loop ---------------------------------------------------------------
+
+    def _discounted_sums(self, node: cst.For) -> bool:
+        """Returns of an episode summed one reward at a time, the rewards being tensors
+        (`rewards.append(torch.tensor(r))`): `for t in range(T): G += rewards[t] * gamma ** (t - i)`
+        (often inside another loop over `i`: T^2/2 tiny ops) or `for r in reversed(rewards): G = r +
+        gamma * G`. Each step is a dispatched op on a 0-d tensor (a kernel launch on a GPU); one
+        stacked tensor and a cumulative sum give every return at once. A hint."""
+        elements = self._tensor_list_elements(node)
+        if not elements:
+            return False
+        lists, variables = elements
+        found = None
+        for small in (n for n in self.facts.walk(node.body) if isinstance(n, (cst.AugAssign, cst.Assign))):
+            target = small.target if isinstance(small, cst.AugAssign) else small.targets[0].target if len(small.targets) == 1 else None
+            if not isinstance(target, cst.Name) or not isinstance(small.value, cst.BinaryOperation):
+                continue
+            if isinstance(small, cst.AugAssign) and not isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)):
+                continue
+            reads = self.facts.names_read(small.value)
+            if isinstance(small, cst.Assign) and target.value not in reads:
+                continue  # `G = r + gamma * G` carries G; a plain `x = r * 2` does not accumulate
+            multiplies = any(isinstance(n, cst.BinaryOperation) and isinstance(n.operator, (cst.Multiply, cst.Power))
+                             for n in self.facts.walk(small.value))
+            read = next((r for r in (self._list_element(n, lists, variables) for n in self.facts.walk(small.value)) if r), None)
+            if multiplies and read is not None:
+                found = (target.value, read)
+                break
+        if found is None:
+            return False
+        total, rewards = found
+        self.report(
+            node,
+            f"this loop folds the elements of `{rewards}` (tensors, one per step) into `{total}` one element at a "
+            "time: a dispatched op on a tiny tensor per element (per pair of elements when nested), each a kernel "
+            "launch on a GPU; stacked once, the discounted sums are one vectorised expression",
+            fix=Fix(description=f"stack `{rewards}` once and compute every discounted return together",
+                    suggestion=f"r = torch.stack({rewards})\ndiscounts = gamma ** torch.arange(len(r), dtype=r.dtype)\n"
+                    "returns = (r * discounts).flip(0).cumsum(0).flip(0) / discounts", safe=False),
+            severity=Severity.LOW,
+        )
+        return True
+
+    def _tensor_list_elements(self, node: cst.For) -> tuple[dict[str, str], set[str]] | None:
+        """The names `node` (with the loops inside it) binds to elements of tensor lists (with
+        each one's list: `for r in reversed(rewards)`), and the range variables that may index
+        one, spelled `[t]` (`for t in range(len(rewards))`)."""
+        lists: dict[str, str] = {}
+        variables: set[str] = set()
+        for loop in [node, *(n for n in self.facts.walk(node.body) if isinstance(n, cst.For))]:
+            if not isinstance(loop.target, cst.Name):
+                continue
+            it = loop.iter
+            if isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.reversed" and len(it.args) == 1:
+                it = it.args[0].value
+            if isinstance(it, cst.Subscript) and isinstance(it.value, cst.Name) and self.facts.code(it.slice[0]) == "::-1":
+                it = it.value
+            if isinstance(it, cst.Name) and self._tensor_list(it):
+                lists[loop.target.value] = it.value
+            elif isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.range":
+                variables.add(f"[{loop.target.value}]")  # an index: an element is `lst[t]`
+        return (lists, variables) if lists or variables else None
+
+    def _list_element(self, node: cst.CSTNode, lists: dict[str, str], variables: set[str]) -> str | None:
+        """The tensor list whose element `node` is: `r` bound by a loop over it, or `rewards[t]`
+        indexed by a range's variable."""
+        if isinstance(node, cst.Name):
+            return lists.get(node.value)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and len(node.slice) == 1 \
+                and isinstance(node.slice[0].slice, cst.Index) and isinstance(node.slice[0].slice.value, cst.Name):
+            index = node.slice[0].slice.value.value
+            if f"[{index}]" in variables and (node.value.value in lists.values() or self._tensor_list(node.value)):
+                return node.value.value
+        return None
+
+    def _tensor_list(self, name: cst.Name) -> bool:
+        """`name`, read here, holds a list bound to `[]` that its function (or the module) fills
+        only with `.append(<tensor>)` (at least once) and never extends otherwise."""
+        value = self.facts.value_of(name) or self.facts.element_of(name)  # `rewards, log_probs = [], []`
+        if not isinstance(value, cst.List) or value.elements:
+            return False
+        scope = self.facts.enclosing_function(name)
+        appended = []
+        for use in self.facts.uses(name.value):
+            if self.facts.enclosing_function(use) is not scope:
+                continue
+            parent = self.facts.parent(use)
+            if isinstance(parent, cst.Attribute) and parent.value is use and parent.attr.value in ("extend", "insert", "__iadd__"):
+                return False
+            if isinstance(parent, cst.AugAssign) and parent.target is use:
+                return False
+            call = self.facts.parent(parent) if isinstance(parent, cst.Attribute) and parent.attr.value == "append" else None
+            if isinstance(call, cst.Call) and call.func is parent:
+                if len(call.args) != 1 or not self._is_tensor(call.args[0].value):
+                    return False
+                appended.append(call)
+        return bool(appended)
 
     def _range(self, loop: cst.For) -> _Range | None:
         """`for i in range(n)` (or `range(0, n)`); which tensor `n` covers, if any."""
