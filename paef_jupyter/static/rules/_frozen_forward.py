@@ -20,7 +20,7 @@ import libcst as cst
 from ..facts import Facts, Loop, same_object
 from ..names import bound_names
 from ._support import grad_disabled, init_value
-from ._tensor_facts import mutated_in_place
+from ._tensor_facts import mutated_in_place, optimised
 
 # Tensor methods that keep a batch a batch (a move, a cast, a reshape).
 _DATA_METHODS = frozenset({
@@ -74,21 +74,6 @@ def fixed_input_forwards(facts: Facts, loop: Loop) -> Iterator[tuple[cst.SimpleS
             continue
         if _put_in_eval(facts, name, loop) and _frozen(facts, name, loop, evaluated=True):
             yield stmt, call
-
-
-def optimised(facts: Facts, name: str) -> bool:
-    """`name` is what some optimisation changes: handed to a `torch.optim` optimizer
-    (`Adam([target])`, style transfer's image), or a leaf whose gradient or data the program
-    touches (`target.requires_grad_()`, `x.data -= lr * x.grad`)."""
-    for use in facts.uses(name):
-        parent = facts.parent(use)
-        if isinstance(parent, cst.Attribute) and parent.value is use \
-                and parent.attr.value in ("requires_grad_", "requires_grad", "data", "grad", "retain_grad"):
-            return True
-        if any(isinstance(a, cst.Call) and (facts.qualified_name(a.func) or "").startswith("torch.optim.")
-               for a in facts.ancestors(use)):
-            return True
-    return False
 
 
 def _put_in_eval(facts: Facts, name: str, loop: Loop) -> bool:

@@ -2458,3 +2458,18 @@ def made_on_host(facts: Facts, expr: cst.BaseExpression) -> bool:
         return False
     qualified = facts.qualified_name(value.func) or ""
     return qualified in ("torch.from_numpy", "torch.as_tensor", "torch.tensor", "torch.Tensor") and keyword(value, "device") is None
+
+
+def optimised(facts: Facts, name: str) -> bool:
+    """`name` is what some optimisation changes: handed to a `torch.optim` optimizer
+    (`Adam([target])`, style transfer's image), or a leaf whose gradient or data the program
+    touches (`target.requires_grad_()`, `x.data -= lr * x.grad`)."""
+    for use in facts.uses(name):
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Attribute) and parent.value is use \
+                and parent.attr.value in ("requires_grad_", "requires_grad", "data", "grad", "retain_grad"):
+            return True
+        if any(isinstance(a, cst.Call) and (facts.qualified_name(a.func) or "").startswith("torch.optim.")
+               for a in facts.ancestors(use)):
+            return True
+    return False

@@ -16,10 +16,10 @@ from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_section import evaluation_sections, held_out_checks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
-from ._frozen_forward import frozen_forwards, optimised
+from ._frozen_forward import frozen_forwards
 from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, rarely_runs
+from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})

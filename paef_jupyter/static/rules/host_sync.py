@@ -109,9 +109,12 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self._hot(node) is None:
+        hot = self._hot(node)
+        if hot is None:
             self._lightning_step_read(node)
             return
+        if hot.kind == "eval" and self._in_backward_hook(node):
+            return  # `h.register_hook(lambda g: ...)`: runs in a backward pass, which an evaluation step has not
         if not uses_device(self.facts):
             return  # cheap: most calls are not in a step loop, and types can cost a jedi inference
         func = node.func
@@ -300,6 +303,19 @@ class HostSync(Rule):
                     suggestion=f"self.log(\"value\", {self.facts.code(func.value)}.detach())", safe=False),
             severity=Severity.MEDIUM,
         )
+
+    def _in_backward_hook(self, node: cst.CSTNode) -> bool:
+        """`node` is in a lambda or function registered as a gradient hook (`t.register_hook(fn)`,
+        `m.register_full_backward_hook(fn)`): it runs only when a backward pass reaches it."""
+        for scope in self.facts.ancestors(node):
+            if isinstance(scope, cst.Lambda):
+                arg = self.facts.parent(scope)
+                call = self.facts.parent(arg) if isinstance(arg, cst.Arg) else None
+                return isinstance(call, cst.Call) and _registers_backward_hook(call)
+            if isinstance(scope, cst.FunctionDef):
+                return any(isinstance(arg := self.facts.parent(use), cst.Arg) and isinstance(call := self.facts.parent(arg), cst.Call)
+                           and _registers_backward_hook(call) for use in self.facts.uses(scope.name.value))
+        return False
 
     def _hot(self, node: cst.CSTNode) -> Loop | None:
         """The loop whose every iteration runs `node`: a training/evaluation step, or a loop that
@@ -1437,3 +1453,11 @@ def _counter(loop: Loop) -> str:
                 and node.iter.func.value == "enumerate" and isinstance(target.elements[0].value, cst.Name):
             return target.elements[0].value.value
     return "step"
+
+
+_BACKWARD_HOOKS = frozenset({"register_hook", "register_full_backward_hook", "register_backward_hook",
+                             "register_full_backward_pre_hook", "register_post_accumulate_grad_hook"})
+
+
+def _registers_backward_hook(call: cst.Call) -> bool:
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value in _BACKWARD_HOOKS

@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..names import bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
-from ._tensor_facts import (steps_itself_per_call, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
+from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
                             reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, on_host, uses_device
@@ -478,8 +478,8 @@ def _data_unchanged(facts: Facts, names: list[str], loop: Loop) -> bool:
     is not torch's: their data is the same on every iteration. A `backward()` is not a change of
     the data (it fills `.grad`s), which is why this is not `invariant`'s stricter test."""
     wanted = set(names)
-    if wanted & loop.writes:
-        return False
+    if wanted & loop.writes or any(optimised(facts, n) for n in names):
+        return False  # rebound, or handed to an optimizer whose `step()` changes it in place
     bodies: list[cst.CSTNode] = [loop.node.body]
     bodies += [f.body for f, l in facts.per_iteration_functions.items() if l is loop and facts.owner_of(f) is facts]
     for body in bodies:
