@@ -17,7 +17,7 @@ from ._eval_section import evaluation_sections, held_out_checks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards, optimised
-from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
+from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
 from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, rarely_runs
 from .base import Rule
@@ -730,7 +730,8 @@ class EvalWithoutNoGrad(Rule):
                     or isinstance(func, cst.Name) and self._backward_function(func)  # `bw = torch.autograd.backward; bw(s)`
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
-                        read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
+                        read = (self.facts.names_read(n) - _helper_receiver(self.facts, n)) \
+                            | self._returned_by_loop_function(loop, n)
                         reads += [(name, n) for name in read]
                         read_at.extend((key(n, name), n) for name in read)
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
@@ -777,13 +778,13 @@ class EvalWithoutNoGrad(Rule):
                 if rebound is None:
                     return True  # its value from the loop is still the one read (or added to)
                 followed.add((id(at), name))  # `l, acc = loss(...)` right before `l.backward()`: that value
-                work.extend((key(value, read), value) for value in rebound for read in self._graph_names(value))
+                work.extend((key(value, read), value) for value in rebound for read in self._flow(loop, value))
                 continue
             if (scope, name) in seen:
                 continue
             seen.add((scope, name))
             for value in values or ():
-                work.extend((key(value, read), value) for read in self._graph_names(value))
+                work.extend((key(value, read), value) for read in self._flow(loop, value))
             if values is None and scope is not None and scope is not loop.function and self._parameter(scope, name):
                 # `def step(t): t.backward()`: a parameter holds whatever its callers pass
                 passed = self._arguments_passed_to(scope, inside)
@@ -791,7 +792,7 @@ class EvalWithoutNoGrad(Rule):
                     if self._returns_a_graph(loop):
                         return True  # called from code this unit does not show: it may pass what the loop returns
                     continue
-                work.extend((key(arg, read), arg) for arg in passed for read in self._graph_names(arg))
+                work.extend((key(arg, read), arg) for arg in passed for read in self._flow(loop, arg))
         if not next_pass:
             return False
         # Carried to the next pass by name: what the loop binds or stores into a container (not
@@ -1060,6 +1061,25 @@ class EvalWithoutNoGrad(Rule):
 
     def _graph_names(self, value: cst.BaseExpression) -> set[str]:
         return graph_names(self.facts, value)
+
+    def _flow(self, loop: Loop, value: cst.BaseExpression) -> set[str]:
+        """The names a graph in `value` may come through, and the loop's function's name where
+        `value` calls it through an attribute (red team 19)."""
+        return self._graph_names(value) | self._returned_by_loop_function(loop, value)
+
+    def _returned_by_loop_function(self, loop: Loop, value: cst.CSTNode) -> set[str]:
+        """`{name}` of the loop's function when `value` passes on what a call of it returns
+        through an attribute (`mod.training_step(b)["loss"]`, `self.step(b).backward()`): the
+        name is not read there, so the flow from the backward back to the loop stopped at `mod` /
+        `self` and a summing method was wrapped in no_grad. Calls matched by method name (any
+        receiver), as `_callees` does."""
+        func = loop.function
+        if func is None or not isinstance(value, cst.BaseExpression):
+            return set()
+        for call in graph_calls(self.facts, value):
+            if isinstance(call.func, cst.Attribute) and func in self.facts._callees(call):
+                return {func.name.value}
+        return set()
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
