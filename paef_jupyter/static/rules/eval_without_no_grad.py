@@ -77,6 +77,7 @@ class EvalWithoutNoGrad(Rule):
     )
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._returning: dict[FunctionNode, set[FunctionNode]] = {}
         for loop in self.facts.loops:
             if loop.kind == "eval" and (loop.parent is None or loop.parent.kind != "eval"):
                 self._check(loop)
@@ -731,7 +732,7 @@ class EvalWithoutNoGrad(Rule):
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
                         read = (self.facts.names_read(n) - _helper_receiver(self.facts, n)) \
-                            | self._returned_by_loop_function(loop, n)
+                            | self._returned_by_loop_function(loop, n, skip=n)
                         reads += [(name, n) for name in read]
                         read_at.extend((key(n, name), n) for name in read)
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
@@ -1067,19 +1068,57 @@ class EvalWithoutNoGrad(Rule):
         `value` calls it through an attribute (red team 19)."""
         return self._graph_names(value) | self._returned_by_loop_function(loop, value)
 
-    def _returned_by_loop_function(self, loop: Loop, value: cst.CSTNode) -> set[str]:
+    def _returned_by_loop_function(self, loop: Loop, value: cst.CSTNode, skip: cst.Call | None = None) -> set[str]:
         """`{name}` of the loop's function when `value` passes on what a call of it returns
-        through an attribute (`mod.training_step(b)["loss"]`, `self.step(b).backward()`): the
-        name is not read there, so the flow from the backward back to the loop stopped at `mod` /
-        `self` and a summing method was wrapped in no_grad. Calls matched by method name (any
-        receiver), as `_callees` does."""
+        through a call the name-based flow does not see (red team 19): a method reached through
+        an attribute (`mod.training_step(b)["loss"]`, `self.step(b).backward()`) or a function
+        returning such a call (`def __call__(self, b): return self.step(b)`, then `obj(b)`). The
+        name is not read there, so the flow from the backward back to the loop stopped at
+        `mod` / `self` and a summing method was wrapped in no_grad. Methods are matched by name
+        (any receiver), as `_callees` does. `skip`: a backward call itself (what it is given is
+        read, not what it returns)."""
         func = loop.function
         if func is None or not isinstance(value, cst.BaseExpression):
             return set()
-        for call in graph_calls(self.facts, value):
-            if isinstance(call.func, cst.Attribute) and func in self.facts._callees(call):
-                return {func.name.value}
+        returning = self._returning_loop_result(func)
+        if any(call is not skip and self._may_call(call, returning) for call in graph_calls(self.facts, value)):
+            return {func.name.value}
         return set()
+
+    def _returning_loop_result(self, func: FunctionNode) -> set[FunctionNode]:
+        """`func` and every function of the unit returning (a value built from) a call of one of
+        these: what each returns may be what the loop built."""
+        cached = self._returning.get(func)
+        if cached is not None:
+            return cached
+        found: set[FunctionNode] = {func}
+        grew = True
+        while grew:
+            grew = False
+            for other in self.facts.functions.values():
+                if other in found:
+                    continue
+                returns = [n.value for n in self.facts.walk(other.body)
+                           if isinstance(n, cst.Return) and n.value is not None and self.facts.enclosing_function(n) is other]
+                if any(self._may_call(c, found) for r in returns for c in graph_calls(self.facts, r)):
+                    found.add(other)
+                    grew = True
+        self._returning[func] = found
+        return found
+
+    def _may_call(self, call: cst.Call, functions: set[FunctionNode]) -> bool:
+        """`call` may run one of `functions`: by `_callees`, or an instance's `__call__` (the
+        callee is itself a call, or a name or attribute with no function of the unit behind it)."""
+        if any(f in functions for f in self.facts._callees(call)):
+            return True
+        if not any(isinstance(f, cst.FunctionDef) and f.name.value == "__call__" for f in functions):
+            return False
+        if isinstance(call.func, cst.Call):
+            return True
+        qualified = self.facts.qualified_name(call.func) or "" if isinstance(call.func, (cst.Name, cst.Attribute)) else ""
+        return isinstance(call.func, (cst.Name, cst.Attribute)) and not self.facts._callees(call) \
+            and self.facts.class_named(call.func) is None \
+            and not qualified.startswith(("torch.", "numpy.", "builtins.", "math.", "functools.", "itertools."))
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
