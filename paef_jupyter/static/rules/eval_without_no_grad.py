@@ -1086,8 +1086,8 @@ class EvalWithoutNoGrad(Rule):
         return set()
 
     def _returning_loop_result(self, func: FunctionNode) -> set[FunctionNode]:
-        """`func` and every function of the unit returning (a value built from) a call of one of
-        these: what each returns may be what the loop built."""
+        """`func` and every function of the unit returning or yielding (a value built from) a call
+        of one of these: what each hands out may be what the loop built."""
         cached = self._returning.get(func)
         if cached is not None:
             return cached
@@ -1098,8 +1098,9 @@ class EvalWithoutNoGrad(Rule):
             for other in self.facts.functions.values():
                 if other in found:
                     continue
-                returns = [n.value for n in self.facts.walk(other.body)
-                           if isinstance(n, cst.Return) and n.value is not None and self.facts.enclosing_function(n) is other]
+                returns = [n.value.item if isinstance(n.value, cst.From) else n.value for n in self.facts.walk(other.body)
+                           if isinstance(n, (cst.Return, cst.Yield)) and n.value is not None
+                           and self.facts.enclosing_function(n) is other]  # `yield self.step(b)`: what a generator hands out
                 if any(self._may_call(c, found) for r in returns for c in graph_calls(self.facts, r)):
                     found.add(other)
                     grew = True
