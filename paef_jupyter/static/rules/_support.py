@@ -51,14 +51,26 @@ def graph_names(facts: Facts, value: cst.BaseExpression) -> set[str]:
     """The names `value` reads through which an autograd graph can pass: not those read only
     under a call that drops it (`scores.topk(k).indices.tolist()`, `int(n)`, `x.detach()`) or in
     a comparison (a bool tensor)."""
-    cut: set[cst.CSTNode] = set()
-    for node in facts.walk(value):
-        if node not in cut and _graphless(facts, node):
-            cut.update(facts.walk(node))
+    cut = _graph_cut(facts, value)
     read = facts.names_read(value)
     if not cut:
         return read
     return read & {n.value for n in facts.walk(value) if isinstance(n, cst.Name) and n not in cut}
+
+
+def graph_calls(facts: Facts, value: cst.BaseExpression) -> list[cst.Call]:
+    """The calls in `value` whose result an autograd graph can pass through to `value` (not those
+    under a call that drops it): `mod.training_step(b)` in `mod.training_step(b)["loss"] / n`."""
+    cut = _graph_cut(facts, value)
+    return [n for n in facts.walk(value) if isinstance(n, cst.Call) and n not in cut]
+
+
+def _graph_cut(facts: Facts, value: cst.BaseExpression) -> set[cst.CSTNode]:
+    cut: set[cst.CSTNode] = set()
+    for node in facts.walk(value):
+        if node not in cut and _graphless(facts, node):
+            cut.update(facts.walk(node))
+    return cut
 
 
 def graph_derived(facts: Facts, names: set[str], scope: cst.CSTNode) -> set[str]:

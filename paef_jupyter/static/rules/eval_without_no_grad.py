@@ -17,7 +17,7 @@ from ._eval_section import evaluation_sections, held_out_checks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
-from ._support import (grad_disabled, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
+from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
 from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
 from .base import Rule
@@ -77,6 +77,7 @@ class EvalWithoutNoGrad(Rule):
     )
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._returning: dict[FunctionNode, set[FunctionNode]] = {}
         for loop in self.facts.loops:
             if loop.kind == "eval" and (loop.parent is None or loop.parent.kind != "eval"):
                 self._check(loop)
@@ -730,7 +731,8 @@ class EvalWithoutNoGrad(Rule):
                     or isinstance(func, cst.Name) and self._backward_function(func)  # `bw = torch.autograd.backward; bw(s)`
                 if backward:
                     if not self._done_before(n, loop, start):  # `loss.backward()`, `accelerator.backward(loss)`
-                        read = self.facts.names_read(n) - _helper_receiver(self.facts, n)
+                        read = (self.facts.names_read(n) - _helper_receiver(self.facts, n)) \
+                            | self._returned_by_loop_function(loop, n, skip=n)
                         reads += [(name, n) for name in read]
                         read_at.extend((key(n, name), n) for name in read)
                 elif isinstance(func, cst.Attribute) and func.attr.value in _STORING_METHODS:
@@ -777,13 +779,13 @@ class EvalWithoutNoGrad(Rule):
                 if rebound is None:
                     return True  # its value from the loop is still the one read (or added to)
                 followed.add((id(at), name))  # `l, acc = loss(...)` right before `l.backward()`: that value
-                work.extend((key(value, read), value) for value in rebound for read in self._graph_names(value))
+                work.extend((key(value, read), value) for value in rebound for read in self._flow(loop, value))
                 continue
             if (scope, name) in seen:
                 continue
             seen.add((scope, name))
             for value in values or ():
-                work.extend((key(value, read), value) for read in self._graph_names(value))
+                work.extend((key(value, read), value) for read in self._flow(loop, value))
             if values is None and scope is not None and scope is not loop.function and self._parameter(scope, name):
                 # `def step(t): t.backward()`: a parameter holds whatever its callers pass
                 passed = self._arguments_passed_to(scope, inside)
@@ -791,7 +793,7 @@ class EvalWithoutNoGrad(Rule):
                     if self._returns_a_graph(loop):
                         return True  # called from code this unit does not show: it may pass what the loop returns
                     continue
-                work.extend((key(arg, read), arg) for arg in passed for read in self._graph_names(arg))
+                work.extend((key(arg, read), arg) for arg in passed for read in self._flow(loop, arg))
         if not next_pass:
             return False
         # Carried to the next pass by name: what the loop binds or stores into a container (not
@@ -1060,6 +1062,64 @@ class EvalWithoutNoGrad(Rule):
 
     def _graph_names(self, value: cst.BaseExpression) -> set[str]:
         return graph_names(self.facts, value)
+
+    def _flow(self, loop: Loop, value: cst.BaseExpression) -> set[str]:
+        """The names a graph in `value` may come through, and the loop's function's name where
+        `value` calls it through an attribute (red team 19)."""
+        return self._graph_names(value) | self._returned_by_loop_function(loop, value)
+
+    def _returned_by_loop_function(self, loop: Loop, value: cst.CSTNode, skip: cst.Call | None = None) -> set[str]:
+        """`{name}` of the loop's function when `value` passes on what a call of it returns
+        through a call the name-based flow does not see (red team 19): a method reached through
+        an attribute (`mod.training_step(b)["loss"]`, `self.step(b).backward()`) or a function
+        returning such a call (`def __call__(self, b): return self.step(b)`, then `obj(b)`). The
+        name is not read there, so the flow from the backward back to the loop stopped at
+        `mod` / `self` and a summing method was wrapped in no_grad. Methods are matched by name
+        (any receiver), as `_callees` does. `skip`: a backward call itself (what it is given is
+        read, not what it returns)."""
+        func = loop.function
+        if func is None or not isinstance(value, cst.BaseExpression):
+            return set()
+        returning = self._returning_loop_result(func)
+        if any(call is not skip and self._may_call(call, returning) for call in graph_calls(self.facts, value)):
+            return {func.name.value}
+        return set()
+
+    def _returning_loop_result(self, func: FunctionNode) -> set[FunctionNode]:
+        """`func` and every function of the unit returning or yielding (a value built from) a call
+        of one of these: what each hands out may be what the loop built."""
+        cached = self._returning.get(func)
+        if cached is not None:
+            return cached
+        found: set[FunctionNode] = {func}
+        grew = True
+        while grew:
+            grew = False
+            for other in self.facts.functions.values():
+                if other in found:
+                    continue
+                returns = [n.value.item if isinstance(n.value, cst.From) else n.value for n in self.facts.walk(other.body)
+                           if isinstance(n, (cst.Return, cst.Yield)) and n.value is not None
+                           and self.facts.enclosing_function(n) is other]  # `yield self.step(b)`: what a generator hands out
+                if any(self._may_call(c, found) for r in returns for c in graph_calls(self.facts, r)):
+                    found.add(other)
+                    grew = True
+        self._returning[func] = found
+        return found
+
+    def _may_call(self, call: cst.Call, functions: set[FunctionNode]) -> bool:
+        """`call` may run one of `functions`: by `_callees`, or an instance's `__call__` (the
+        callee is itself a call, or a name or attribute with no function of the unit behind it)."""
+        if any(f in functions for f in self.facts._callees(call)):
+            return True
+        if not any(isinstance(f, cst.FunctionDef) and f.name.value == "__call__" for f in functions):
+            return False
+        if isinstance(call.func, cst.Call):
+            return True
+        qualified = self.facts.qualified_name(call.func) or "" if isinstance(call.func, (cst.Name, cst.Attribute)) else ""
+        return isinstance(call.func, (cst.Name, cst.Attribute)) and not self.facts._callees(call) \
+            and self.facts.class_named(call.func) is None \
+            and not qualified.startswith(("torch.", "numpy.", "builtins.", "math.", "functools.", "itertools."))
 
     def _done_before(self, node: cst.CSTNode, loop: Loop, start: int) -> bool:
         """`node` runs before the loop and never after it: earlier in the same function, in no
