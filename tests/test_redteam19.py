@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_cli import fixable_lines
+from paef_cli import proved_lines
 
 GUARDS = """import contextlib
 from contextlib import ExitStack as Stack
@@ -50,23 +50,23 @@ def _main(manager: str) -> str:
 def test_suppress_reexported_by_a_local_module_is_for_review(tmp_path: Path) -> None:
     """`from guards import ignore_errors` is `contextlib.suppress`. Fails on aed3c4f (line 17)."""
     files = {"main.py": _main("ignore_errors(FloatingPointError)"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == []
+    assert proved_lines(tmp_path, files, "host-sync") == []
 
 
 def test_suppress_reexported_reached_through_the_module_is_for_review(tmp_path: Path) -> None:
     """`guards.ignore_errors(...)`. Fails on aed3c4f (line 17)."""
     files = {"main.py": _main("guards.ignore_errors(FloatingPointError)"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == []
+    assert proved_lines(tmp_path, files, "host-sync") == []
 
 
 def test_an_exit_stack_reexported_by_a_local_module_is_for_review(tmp_path: Path) -> None:
     """`Stack()` is `contextlib.ExitStack` (it may hold a `suppress`). Fails on aed3c4f (line 17)."""
     files = {"main.py": _main("Stack()"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == []
+    assert proved_lines(tmp_path, files, "host-sync") == []
 
 
 def test_a_local_function_returning_nullcontext_keeps_the_rewrite(tmp_path: Path) -> None:
     """Near miss: `guards.quiet_timer()` returns `nullcontext()`, which swallows nothing."""
     files = {"main.py": _main("guards.quiet_timer()"), "guards.py": GUARDS}
-    assert fixable_lines(tmp_path, files, "host-sync") == [17]
+    assert proved_lines(tmp_path, files, "host-sync") == [17]
 
