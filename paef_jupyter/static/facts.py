@@ -771,6 +771,9 @@ class Facts:
             if not own and isinstance(func.value, cst.Attribute):
                 stored = self._stored_attribute_method(func.value, name)
                 return [stored] if stored is not None else []
+            if not own and holder is not None and isinstance(func.value, cst.Name) and func.value.value == "self":
+                inherited = self._inherited_method(self, holder, name, 4)
+                return [inherited] if inherited is not None else []
             return own
         if isinstance(func, cst.Subscript):
             return self.dispatch_table(func) or []
@@ -897,6 +900,26 @@ class Facts:
         if len(found) != 1 or holder is None:
             return None
         return self._method_of(*holder, name)
+
+    def _inherited_method(self, unit: "Facts", cls: cst.ClassDef, name: str, depth: int) -> FunctionNode | None:
+        """`self.backward_pass(loss)` in a method of `cls` that does not define it: the method of
+        the first base class, in order, that does, when that base is a class of another unit (a
+        local module the program imports, or an earlier cell); its unit owns it."""
+        if depth <= 0:
+            return None
+        for base in cls.bases:
+            found = unit._class_at(base.value)
+            if found is None:
+                continue
+            owner, base_cls = found
+            method = owner.functions.get(f"{base_cls.name.value}.{name}")
+            if method is not None:
+                self._owners[method] = owner
+                return method
+            deeper = self._inherited_method(owner, base_cls, name, depth - 1)
+            if deeper is not None:
+                return deeper
+        return None
 
     def _attribute_holds_other(self, receiver: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         """`self.ncf.train()` in a method of `cls`, where every binding of `self.ncf` in `cls` is
