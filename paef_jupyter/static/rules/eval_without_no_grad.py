@@ -673,10 +673,17 @@ class EvalWithoutNoGrad(Rule):
         """Names the loop binds only to the object they already hold, switched or moved
         (`self.ncf = self.ncf.eval()`, `model = model.to(device)`): the loop gives them no value of
         its own, so a later backward that reads them reads nothing the loop made."""
-        found: dict[str, bool] = {}
+        found: dict[str, bool] = {name: False for name in bound_names(loop.node.target)} \
+            if isinstance(loop.node, cst.For) else {}  # `for x in outs: x = x.to(d)`: x is the loop's item
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, (cst.AugAssign, cst.NamedExpr, cst.AnnAssign)):
                 for name in bound_names(n.target):
+                    found[name] = False
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                for name in bound_names(n.target):
+                    found[name] = False
+            elif isinstance(n, cst.WithItem) and n.asname is not None:
+                for name in bound_names(n.asname.name):
                     found[name] = False
             if not isinstance(n, cst.Assign):
                 continue
