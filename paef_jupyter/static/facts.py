@@ -764,9 +764,16 @@ class Facts:
                 if imported is not None:
                     return [imported]
             own = [f for key, f in self.functions.items() if key.endswith("." + name)]
+            holder = self.enclosing_class(func)
+            if own and holder is not None and self._attribute_holds_other(func.value, holder):
+                own = [f for key, f in self.functions.items()
+                       if key.endswith("." + name) and not key.startswith(holder.name.value + ".")]
             if not own and isinstance(func.value, cst.Attribute):
                 stored = self._stored_attribute_method(func.value, name)
                 return [stored] if stored is not None else []
+            if not own and holder is not None and isinstance(func.value, cst.Name) and func.value.value == "self":
+                inherited = self._inherited_method(self, holder, name, 4)
+                return [inherited] if inherited is not None else []
             return own
         if isinstance(func, cst.Subscript):
             return self.dispatch_table(func) or []
@@ -893,6 +900,58 @@ class Facts:
         if len(found) != 1 or holder is None:
             return None
         return self._method_of(*holder, name)
+
+    def _inherited_method(self, unit: "Facts", cls: cst.ClassDef, name: str, depth: int) -> FunctionNode | None:
+        """`self.backward_pass(loss)` in a method of `cls` that does not define it: the method of
+        the first base class, in order, that does, when that base is a class of another unit (a
+        local module the program imports, or an earlier cell); its unit owns it."""
+        if depth <= 0:
+            return None
+        for base in cls.bases:
+            found = unit._class_at(base.value)
+            if found is None:
+                continue
+            owner, base_cls = found
+            method = owner.functions.get(f"{base_cls.name.value}.{name}")
+            if method is not None:
+                self._owners[method] = owner
+                return method
+            deeper = self._inherited_method(owner, base_cls, name, depth - 1)
+            if deeper is not None:
+                return deeper
+        return None
+
+    def _attribute_holds_other(self, receiver: cst.BaseExpression, cls: cst.ClassDef) -> bool:
+        """`self.ncf.train()` in a method of `cls`, where every binding of `self.ncf` in `cls` is
+        an object made by another known class (`NCF(...)`, `torch.nn.Linear(...).to(d)`) or that
+        same object again (`self.ncf = self.ncf.eval()`): the call is not `cls`'s own `train`,
+        whatever the name says. False when any binding is unknown (a parameter, a factory)."""
+        if not (isinstance(receiver, cst.Attribute) and isinstance(receiver.value, cst.Name)
+                and receiver.value.value == "self"):
+            return False
+        attr, other = receiver.attr.value, False
+        for node in self.walk(cls.body):
+            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                continue
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if not any(isinstance(t, cst.Attribute) and t.attr.value == attr
+                       for target in targets for t in self.walk(target)):
+                continue
+            if not isinstance(node, cst.Assign) or not all(is_self_attr_store(t, attr) for t in targets):
+                return False  # augmented, unpacked or on another object: not one known value
+            value = same_object(node.value)
+            if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) \
+                    and value.value.value == "self" and value.attr.value == attr:
+                continue  # `self.ncf = self.ncf.eval()`: the same object
+            if not isinstance(value, cst.Call) or self._names_class(value.func, cls):
+                return False
+            made = self.classes.get(value.func.value) if isinstance(value.func, cst.Name) \
+                and value.func.value not in self._defs else None
+            if made is None and self._class_at(value.func) is None \
+                    and not (self.qualified_name(value.func) or "").startswith("torch."):
+                return False  # a function's result: it may be an object of `cls`
+            other = True
+        return other
 
     def _names_class(self, expr: cst.BaseExpression, cls: cst.ClassDef) -> bool:
         """`expr` (a call's function) is `cls`: this unit's own class, or one an import names."""

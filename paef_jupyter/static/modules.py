@@ -122,13 +122,20 @@ class ModuleImports:
             return ModuleImports(self.modules, module.facts_path, self.depth + 1).function(target, hops + 1)
         return None
 
-    def class_def(self, qualified: str) -> tuple[Facts, cst.ClassDef] | None:
+    def class_def(self, qualified: str, hops: int = 0) -> tuple[Facts, cst.ClassDef] | None:
+        """The class `qualified` names, through a package's re-exports (`from .base import
+        BaseTrainer` in `training/__init__.py`) as `function` follows them."""
         found = self._member(qualified)
         if found is None:
             return None
         module, rest = found
         cls = module.facts.classes.get(rest)
-        return (module.facts, cls) if cls is not None else None
+        if cls is not None:
+            return module.facts, cls
+        target = module.facts.aliases.get(rest)
+        if target is not None and hops < _MAX_ALIAS_HOPS:
+            return ModuleImports(self.modules, module.facts_path, self.depth + 1).class_def(target, hops + 1)
+        return None
 
     def module(self, qualified: str) -> Facts | None:
         """The local module `qualified` names itself (`import utils` -> utils.py)."""

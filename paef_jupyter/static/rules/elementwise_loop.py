@@ -247,11 +247,14 @@ class ElementwiseLoop(Rule):
         if not stores:
             return None
         first = stores[0]
+        tensor = first.value
+        while isinstance(tensor, cst.Subscript):  # `A[r][c] = 1`: an element of `A`
+            tensor = tensor.value
         accumulate = isinstance(self.facts.parent(first), cst.AugAssign)
         computed = any(isinstance(getattr(self.facts.parent(t), "value", None), cst.Call) for t in stores)
         self.report(
             node,
-            f"this loop writes one element of `{self.facts.code(first.value)}` per iteration (`{self.facts.code(first)}`): "
+            f"this loop writes one element of `{self.facts.code(tensor)}` per iteration (`{self.facts.code(first)}`): "
             "an indexing op (a kernel launch on a GPU) per element, where writing every element at once is one op",
             fix=Fix(description="collect the indices (and values) in Python lists in the loop, then write them with one "
                     "advanced index after it: " + ("`t.index_put_((torch.tensor(rows), torch.tensor(cols)), "
@@ -380,16 +383,38 @@ class ElementwiseLoop(Rule):
                 return None
             if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
                 value = value.expression
-            if not (isinstance(target, cst.Subscript) and isinstance(target.value, (cst.Name, cst.Attribute))
-                    and root_name(target.value) not in bound and self._is_tensor(target.value)
+            slices = list(target.slice) if isinstance(target, cst.Subscript) else []
+            base = target
+            while isinstance(base, cst.Subscript) and isinstance(base.value, cst.Subscript):
+                base = base.value  # `A[r][c] = 1`: the element at (r, c) of `A`
+                slices = list(base.slice) + slices
+            if not (isinstance(base, cst.Subscript) and isinstance(base.value, (cst.Name, cst.Attribute))
+                    and root_name(base.value) not in bound and self._is_tensor(base.value)
                     and self._element_value(value, bound, written)):
                 return None
-            indices = [el.slice.value for el in target.slice if isinstance(el.slice, cst.Index)]
-            if len(indices) != len(target.slice) or not any(self.facts.names_read(i) & bound for i in indices) \
-                    or any(self.facts.names_read(i) & written or self.facts.calls_in(i) or self._is_tensor(i) for i in indices):
+            indices = [el.slice.value for el in slices if isinstance(el.slice, cst.Index)]
+            if len(indices) != len(slices) or not any(self.facts.names_read(i) & bound for i in indices) \
+                    or any(not self._gathered_index(i, bound, written) and (
+                        self.facts.names_read(i) & written or self.facts.calls_in(i) or self._is_tensor(i)) for i in indices):
                 return None  # a slice (a row copy), an index computed in the loop or by a call, or a tensor index
             stores.append(target)
         return stores
+
+    def _gathered_index(self, index: cst.BaseExpression, bound: set[str], written: set[str]) -> bool:
+        """`edge_index[0][i]`, `pairs[i, 1]`: the element at the loop's position of an index table
+        the loop does not change (an edge list, a list of pairs): one more element read per write,
+        and every write at once is `A[edge_index[0], edge_index[1]] = 1`."""
+        parts: list[cst.SubscriptElement] = []
+        node = index
+        while isinstance(node, cst.Subscript):
+            parts = list(node.slice) + parts
+            node = node.value
+        if not isinstance(node, (cst.Name, cst.Attribute)) or root_name(node) in bound | written \
+                or self.facts.calls_in(node) or not parts:
+            return False
+        values = [p.slice.value if isinstance(p.slice, cst.Index) else None for p in parts]
+        return all(isinstance(v, cst.Integer) or isinstance(v, cst.Name) and v.value in bound for v in values) \
+            and any(isinstance(v, cst.Name) for v in values)
 
     def _python_value(self, stmt: cst.BaseStatement) -> bool:
         """`words = line.split() + ["<eos>"]`: names bound to a value made without torch."""

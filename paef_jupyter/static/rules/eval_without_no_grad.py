@@ -8,7 +8,7 @@ from typing import Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import (Facts, FunctionNode, Loop, evaluates_model, forward_variant, forwards_a_model, loss_module, may_train,
+from ..facts import (Facts, FunctionNode, Loop, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods,
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
@@ -662,6 +662,38 @@ class EvalWithoutNoGrad(Rule):
         return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "zero_grad"
                    for c in self.facts.calls_in(loop.node))
 
+    def _rebinds_same_object(self, assign: cst.Assign) -> bool:
+        """`self.ncf = self.ncf.eval()`, `model = model.to(device)`: the target gets back the object
+        it holds (switched or moved), no value of the loop's own."""
+        value = same_object(assign.value)
+        target = assign.targets[0].target if len(assign.targets) == 1 else None
+        return isinstance(target, (cst.Name, cst.Attribute)) and value is not assign.value \
+            and isinstance(value, (cst.Name, cst.Attribute)) and self.facts.code(value) == self.facts.code(target)
+
+    def _same_object_rebinds(self, loop: Loop, names: set[str]) -> set[str]:
+        """Names the loop binds only to the object they already hold, switched or moved
+        (`self.ncf = self.ncf.eval()`, `model = model.to(device)`): the loop gives them no value of
+        its own, so a later backward that reads them reads nothing the loop made."""
+        found: dict[str, bool] = {name: False for name in bound_names(loop.node.target)} \
+            if isinstance(loop.node, cst.For) else {}  # `for x in outs: x = x.to(d)`: x is the loop's item
+        for n in self.facts.walk(loop.node.body):
+            if isinstance(n, (cst.AugAssign, cst.NamedExpr, cst.AnnAssign)):
+                for name in bound_names(n.target):
+                    found[name] = False
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                for name in bound_names(n.target):
+                    found[name] = False
+            elif isinstance(n, cst.WithItem) and n.asname is not None:
+                for name in bound_names(n.asname.name):
+                    found[name] = False
+            if not isinstance(n, cst.Assign):
+                continue
+            ok = self._rebinds_same_object(n)
+            for target in n.targets:
+                for name in list(bound_names(target.target)) or [self.facts.code(target.target)]:
+                    found[name] = found.get(name, True) and ok
+        return {name for name in names if found.get(name)}
+
     def _feeds_backward(self, loop: Loop) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE
         rollouts; a function that sums a loss over a loop and returns it, whatever the order of
@@ -755,6 +787,7 @@ class EvalWithoutNoGrad(Rule):
                 bind(n, bound_names(n.asname.name), n.item)
         produced = set(loop.writes) | self.facts.mutated_in_loop(loop, attribute_owners=False)  # graphs reach no option's owner
         produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
+        produced -= self._same_object_rebinds(loop, produced)  # `self.ncf = self.ncf.eval()`: no new value
         func = loop.function
         if func is not None:
             produced.add(func.name.value)
@@ -851,7 +884,7 @@ class EvalWithoutNoGrad(Rule):
         kept = {kept_name(c.func.value) for c in self.facts.calls_in(loop.node.body)
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value in _STORING_METHODS}
         kept |= {kept_name(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
-                 for t in n.targets}
+                 for t in n.targets if not self._rebinds_same_object(n)}  # not `self.ncf = self.ncf.eval()`
         kept |= {kept_name(n.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.AugAssign)}
         kept.discard(None)
         if not kept:
