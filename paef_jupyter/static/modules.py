@@ -108,33 +108,27 @@ class ModuleImports:
     path: Path
     depth: int  # imports between the scanned file and this one
 
-    def function(self, qualified: str, hops: int = 0) -> tuple[Facts, FunctionNode] | None:
+    def function(self, qualified: str) -> tuple[Facts, FunctionNode] | None:
         """The function `qualified` (`utils.to_cuda`, `.data.collate`, `models.Net.forward`)."""
-        found = self._member(qualified)
-        if found is None:
-            return None
-        module, rest = found
-        func = module.facts.functions.get(rest)
-        if func is not None:
-            return module.facts, func
-        target = module.facts.aliases.get(rest)
-        if target is not None and hops < _MAX_ALIAS_HOPS:
-            return ModuleImports(self.modules, module.facts_path, self.depth + 1).function(target, hops + 1)
-        return None
+        return self._defined(qualified, "functions")  # type: ignore[return-value]
 
-    def class_def(self, qualified: str, hops: int = 0) -> tuple[Facts, cst.ClassDef] | None:
-        """The class `qualified` names, through a package's re-exports (`from .base import
-        BaseTrainer` in `training/__init__.py`) as `function` follows them."""
+    def class_def(self, qualified: str) -> tuple[Facts, cst.ClassDef] | None:
+        """The class `qualified` names."""
+        return self._defined(qualified, "classes")  # type: ignore[return-value]
+
+    def _defined(self, qualified: str, table: str, hops: int = 0) -> tuple[Facts, cst.CSTNode] | None:
+        """What a module defines under `qualified` (in its `functions` or `classes`), through a
+        package's re-exports (`from .base import BaseTrainer` in `training/__init__.py`)."""
         found = self._member(qualified)
         if found is None:
             return None
         module, rest = found
-        cls = module.facts.classes.get(rest)
-        if cls is not None:
-            return module.facts, cls
+        node = getattr(module.facts, table).get(rest)
+        if node is not None:
+            return module.facts, node
         target = module.facts.aliases.get(rest)
         if target is not None and hops < _MAX_ALIAS_HOPS:
-            return ModuleImports(self.modules, module.facts_path, self.depth + 1).class_def(target, hops + 1)
+            return ModuleImports(self.modules, module.facts_path, self.depth + 1)._defined(target, table, hops + 1)
         return None
 
     def module(self, qualified: str) -> Facts | None:
