@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from managed_loop import managed_loop
 from paef_cli import proved_lines
 
 GUARDS = """import contextlib
@@ -22,29 +23,8 @@ def skip_bad_batches(*kinds):
 def quiet_timer():
     return contextlib.nullcontext()
 """
-MAIN = """import torch
-import torch.nn as nn
-import guards
-from guards import Stack, ignore_errors, skip_bad_batches
-
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = nn.Linear(4, 1).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(4)]
-total = 0.0
-with MANAGER:
-    for x, y in data:
-        loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        total += loss.item()
-print(type(total).__name__)
-"""
-
-
 def _main(manager: str) -> str:
-    return MAIN.replace("MANAGER", manager)
+    return managed_loop("import guards\nfrom guards import Stack, ignore_errors, skip_bad_batches\n", manager)
 
 
 def test_suppress_reexported_by_a_local_module_is_for_review(tmp_path: Path) -> None:
