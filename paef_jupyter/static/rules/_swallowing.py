@@ -10,7 +10,8 @@ whose `yield` sits in a `try` with a handler that does not raise again (or a `fi
 returns). Red team 19: a library's manager is taken not to swallow only when it is known not to
 (`torch.*`, `open`, `tqdm`, `nullcontext`, ...: `_NOT_SWALLOWING`); any other one (`pytest.raises`,
 `numpy.testing.assert_raises`, a `TestCase`'s `assertRaises`, `suppress` re-exported under another
-name) may, and so may a program class inheriting its `__exit__` from a library class.
+name) may, and so may a program class inheriting its `__exit__` from a library class, or one whose
+`__exit__` is bound by an assignment (`__exit__ = _leave`) or wrapped by a decorator.
 """
 
 from __future__ import annotations
@@ -76,9 +77,11 @@ def _class_may_swallow(facts: Facts, cls: cst.ClassDef, depth: int = 3) -> bool:
     """A program class's `__exit__` may return true: its own, or the one it inherits (a program
     base judged the same way; a library base other than the neutral ones may swallow:
     `class Quiet(contextlib.suppress)`)."""
+    if _exit_bound_otherwise(cls):
+        return True
     own = _methods(cls, ("__exit__", "__aexit__"))
     if own:
-        return any(_exit_may_return_true(facts, f) for f in own)
+        return any(f.decorators or _exit_may_return_true(facts, f) for f in own)
     for base in cls.bases:
         found = facts.class_named(base.value)
         if found is not None:
@@ -90,6 +93,18 @@ def _class_may_swallow(facts: Facts, cls: cst.ClassDef, depth: int = 3) -> bool:
             continue
         if not _known_not_swallowing(qualified):
             return True
+    return False
+
+
+def _exit_bound_otherwise(cls: cst.ClassDef) -> bool:
+    """`__exit__ = _leave` (or any value) in the class body: what it returns is not read here."""
+    body = cls.body.body if isinstance(cls.body, cst.IndentedBlock) else ()
+    for line in body:
+        for small in line.body if isinstance(line, cst.SimpleStatementLine) else ():
+            targets = ([t.target for t in small.targets] if isinstance(small, cst.Assign)
+                       else [small.target] if isinstance(small, (cst.AnnAssign, cst.AugAssign)) else [])
+            if any(isinstance(t, cst.Name) and t.value in ("__exit__", "__aexit__") for t in targets):
+                return True
     return False
 
 
