@@ -4,7 +4,12 @@ Conv-TasNet's `_run_one_epoch(epoch, cross_valid=False)` steps the optimizer onl
 `if not cross_valid:`; after `self.model.eval()` the solver calls it with `cross_valid=True`. The
 loop is a training loop, yet that call turns every training statement in it off: it is an
 evaluation pass that records an autograd graph for each forward. The call site is what runs
-without training, so it is what a `torch.no_grad()` belongs around."""
+without training, so it is what a `torch.no_grad()` belongs around.
+
+The gate is a test of one parameter: `if train:`, `if not cross_valid:`, `if optimizer is not
+None:`, `if phase == "train":`. The caller says the pass only measures by a `.eval()` before the
+call, or the function says it by switching to eval mode on the same test (`model.train(train)`,
+`model.train() if train else model.eval()`, `if phase != "train": model.eval()`)."""
 
 from __future__ import annotations
 
@@ -18,13 +23,53 @@ from ._support import grad_disabled
 
 
 @dataclass(frozen=True)
+class Test:
+    """A test of parameter `param`: `kind` "truthy" (`if p:`), "falsy" (`if not p:`), "not_none"
+    (`if p is not None:`), "none" (`if p is None:`), "eq" / "ne" (`if p == "train":` / `!=`, with
+    `literal` the string compared)."""
+
+    param: str
+    kind: str
+    literal: str | None = None
+
+    def opposite(self) -> "Test":
+        return Test(self.param, _OPPOSITE[self.kind], self.literal)
+
+    def passes(self, value: cst.BaseExpression) -> bool | None:
+        """Whether a call passing the literal `value` passes the test (None: not a literal known here)."""
+        if self.kind in ("eq", "ne"):
+            if not isinstance(value, cst.SimpleString):
+                return None
+            equal = value.evaluated_value == self.literal
+            return equal if self.kind == "eq" else not equal
+        if self.kind in ("not_none", "none"):
+            if isinstance(value, cst.Name) and value.value == "None":
+                return self.kind == "none"
+            if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)) or (
+                    isinstance(value, cst.Name) and value.value in ("True", "False")):
+                return self.kind == "not_none"
+            return None
+        truthy = {"True": True, "False": False, "None": False}.get(value.value) if isinstance(value, cst.Name) else None
+        if isinstance(value, cst.Integer):
+            truthy = value.evaluated_value != 0
+        if truthy is None:
+            return None
+        return truthy if self.kind == "truthy" else not truthy
+
+
+_OPPOSITE = {"truthy": "falsy", "falsy": "truthy", "not_none": "none", "none": "not_none", "eq": "ne", "ne": "eq"}
+
+
+@dataclass(frozen=True)
 class Gate:
-    """Every training call of `loop` runs only when parameter `param` of its function is truthy
-    (`if param:`) or, with `negated`, falsy (`if not param:`)."""
+    """Every training call of `loop` runs only where `test` passes."""
 
     loop: Loop
-    param: str
-    negated: bool
+    test: Test
+
+    @property
+    def param(self) -> str:
+        return self.test.param
 
 
 @dataclass(frozen=True)
@@ -32,6 +77,7 @@ class GatedPass:
     call: cst.Call
     gate: Gate
     unseen: bool  # the loop calls code outside the gate that the analysis cannot see into
+    switches: bool  # the function switches to eval mode where the gate is off (else: `.eval()` before the call)
 
 
 def gated_passes(facts: Facts) -> list[GatedPass]:
@@ -42,12 +88,14 @@ def gated_passes(facts: Facts) -> list[GatedPass]:
         gate = _gate(facts, loop)
         if gate is None or loop.function is None:
             continue
+        switches = _switches_to_eval(facts, loop, gate.test)
         for call in facts.calls_in(facts.module):
-            if loop.function not in facts._callees(call) or grad_disabled(facts, call) or not _after_eval(facts, call):
+            if loop.function not in facts._callees(call) or grad_disabled(facts, call) \
+                    or not (switches or _after_eval(facts, call)):
                 continue
             value = _passed(facts, call, loop.function, gate.param)
-            if value is not None and _turns_off(value, gate.negated) and not _hands_out_tensors(facts, loop.function):
-                out.append(GatedPass(call, gate, _unseen_outside_gate(facts, loop, gate)))
+            if value is not None and gate.test.passes(value) is False and not _hands_out_tensors(facts, loop.function):
+                out.append(GatedPass(call, gate, _unseen_outside_gate(facts, loop, gate), switches))
     return out
 
 
@@ -64,29 +112,86 @@ def _gate(facts: Facts, loop: Loop) -> Gate | None:
     gates = {_gate_of(facts, c, loop, func) for c in training}
     if len(gates) != 1 or None in gates:
         return None
-    param, negated = gates.pop()  # type: ignore[misc]
-    if param in facts.names_written(func.body):
+    test = gates.pop()
+    assert test is not None
+    if sum(d.function is func for d in facts._defs.get(test.param, ())) > 1:
         return None  # rebound in the function: the flag a call passes is not what the test reads
-    return Gate(loop, param, negated)
+    return Gate(loop, test)
 
 
-def _gate_of(facts: Facts, call: cst.Call, loop: Loop, func: FunctionNode) -> tuple[str, bool] | None:
-    """(`p`, negated) for a training call in the body of `if not p:` / `if p:` inside the loop, `p`
-    a parameter of the function (a plain name test, no `else` branch that trains instead)."""
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+def _params(func: FunctionNode) -> set[str]:
+    return {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+
+
+def _gate_of(facts: Facts, call: cst.Call, loop: Loop, func: FunctionNode) -> Test | None:
+    """The test of the innermost `if` inside the loop whose body holds the training call `call`, a
+    test of one parameter of the function (no `else` branch that trains instead)."""
     node: cst.CSTNode = call
     for anc in facts.ancestors(call):
         if anc is loop.node:
             return None
         if isinstance(anc, cst.If) and anc.body is node:
-            test = anc.test
-            negated = isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
-            name = test.expression if negated else test  # type: ignore[attr-defined]
-            if isinstance(name, cst.Name) and name.value in params:
-                return name.value, negated
-            return None
+            return _test_of(anc.test, _params(func))
         node = anc
     return None
+
+
+def _test_of(test: cst.BaseExpression, params: set[str]) -> Test | None:
+    """`p`, `not p`, `p is (not) None`, `p ==/!= "literal"` for a parameter `p`, as a `Test`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _test_of(test.expression, params)
+        return inner.opposite() if inner is not None and inner.kind == "truthy" else None
+    if isinstance(test, cst.Name):
+        return Test(test.value, "truthy") if test.value in params else None
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) \
+            and test.left.value in params:
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if isinstance(right, cst.Name) and right.value == "None":
+            if isinstance(op, cst.IsNot):
+                return Test(test.left.value, "not_none")
+            if isinstance(op, cst.Is):
+                return Test(test.left.value, "none")
+        if isinstance(right, cst.SimpleString) and isinstance(right.evaluated_value, str):
+            if isinstance(op, cst.Equal):
+                return Test(test.left.value, "eq", right.evaluated_value)
+            if isinstance(op, cst.NotEqual):
+                return Test(test.left.value, "ne", right.evaluated_value)
+    return None
+
+
+def _switches_to_eval(facts: Facts, loop: Loop, test: Test) -> bool:
+    """Before its loop, the function puts a model in eval mode exactly where the gate is off:
+    `model.train(train)`, `model.eval()` in the branch of `if`/`else` (or a conditional
+    expression) that the gate's test does not take, `model.train(phase == "train")`."""
+    func = loop.function
+    if not isinstance(func, cst.FunctionDef):
+        return False
+    start = facts.position(loop.node).start.line
+    for call in facts.calls_in(func.body):
+        if not isinstance(call.func, cst.Attribute) or facts.position(call).start.line >= start:
+            continue
+        method = call.func.attr.value
+        if method == "train" and len(call.args) == 1 and getattr(call.args[0].keyword, "value", "mode") == "mode":
+            if _test_of(call.args[0].value, {test.param}) == test:
+                return True
+        elif method == "eval" and not call.args and _in_branch_not_taken(facts, call, test, func):
+            return True
+    return False
+
+
+def _in_branch_not_taken(facts: Facts, node: cst.CSTNode, test: Test, func: cst.FunctionDef) -> bool:
+    """`node` runs only where `test` fails: in the `else` of a test like it, or the body of its opposite."""
+    child: cst.CSTNode = node
+    for anc in facts.ancestors(node):
+        if anc is func:
+            return False
+        if isinstance(anc, (cst.If, cst.IfExp)):
+            form = _test_of(anc.test, {test.param})
+            if form is not None:
+                in_body = anc.body is child
+                return form == test.opposite() if in_body else (form == test and anc.orelse is child)
+        child = anc
+    return False
 
 
 def _passed(facts: Facts, call: cst.Call, func: FunctionNode, param: str) -> cst.BaseExpression | None:
@@ -106,14 +211,6 @@ def _passed(facts: Facts, call: cst.Call, func: FunctionNode, param: str) -> cst
         return positional[names.index(param)]
     chosen = next((p for p in (*params, *func.params.kwonly_params) if p.name.value == param), None)
     return chosen.default if chosen is not None else None
-
-
-def _turns_off(value: cst.BaseExpression, negated: bool) -> bool:
-    """A literal that skips the gated branch: truthy for `if not p:`, falsy for `if p:`."""
-    truthy = {"True": True, "False": False, "None": False}.get(value.value) if isinstance(value, cst.Name) else None
-    if isinstance(value, cst.Integer):
-        truthy = value.evaluated_value != 0
-    return truthy is not None and truthy == negated
 
 
 def _after_eval(facts: Facts, call: cst.Call) -> bool:
@@ -145,21 +242,41 @@ def _hands_out_tensors(facts: Facts, func: FunctionNode) -> bool:
     return False
 
 
-def _python_number(facts: Facts, value: cst.BaseExpression) -> bool:
-    """`total / (i + 1)` where every name is bound only to numbers and `.item()` results."""
-    for n in facts.walk(value):
-        if isinstance(n, cst.Call):
-            return False
-        if isinstance(n, cst.Name) and not isinstance(facts.parent(n), cst.Attribute):
-            defs = facts._defs.get(n.value, ())
-            if not defs or not all(_numeric_binding(facts, d) for d in defs):
-                return False
-    return True
+def _python_number(facts: Facts, value: cst.BaseExpression, seen: frozenset[str] = frozenset()) -> bool:
+    """`total / len(loader.dataset)`, `(loss_sum / n, correct / n)`: made only of literals, `.item()`
+    results, sizes (`len(...)`, `x.size(0)`, `x.shape[0]`), `float(...)` / `int(...)`, and names
+    bound only to such values."""
+    if isinstance(value, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(value, (cst.Tuple, cst.List)):
+        return all(not isinstance(e, cst.StarredElement) and _python_number(facts, e.value, seen) for e in value.elements)
+    if isinstance(value, cst.BinaryOperation):
+        return _python_number(facts, value.left, seen) and _python_number(facts, value.right, seen)
+    if isinstance(value, cst.UnaryOperation):
+        return _python_number(facts, value.expression, seen)
+    if isinstance(value, cst.IfExp):
+        return _python_number(facts, value.body, seen) and _python_number(facts, value.orelse, seen)
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Name):
+            return func.value in _NUMBER_BUILTINS and facts.qualified_name(func) in (None, f"builtins.{func.value}")
+        return isinstance(func, cst.Attribute) and func.attr.value in _NUMBER_METHODS and (
+            func.attr.value != "size" or len(value.args) == 1)
+    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape":
+        return True
+    if isinstance(value, cst.Name) and value.value not in seen:
+        defs = facts._defs.get(value.value, ())
+        return bool(defs) and all(_numeric_binding(facts, d, seen | {value.value}) for d in defs)
+    return False
 
 
-def _numeric_binding(facts: Facts, d: object) -> bool:
-    """A binding to a number: a literal, an `.item()` result (also added: `total += loss.item()`),
-    or the counter `enumerate` gives (`for i, x in enumerate(loader)`)."""
+_NUMBER_BUILTINS = frozenset({"len", "float", "int", "round"})
+_NUMBER_METHODS = frozenset({"item", "size", "numel", "dim"})
+
+
+def _numeric_binding(facts: Facts, d: object, seen: frozenset[str]) -> bool:
+    """A binding to a number (`total = 0.0`, `total += loss.item() * x.size(0)`), or the counter
+    `enumerate` gives (`for i, x in enumerate(loader)`)."""
     value = getattr(d, "element", None) if getattr(d, "augmented", False) else getattr(d, "value", None)
     loop = getattr(d, "loop", None)
     if loop is not None and value is None:
@@ -167,10 +284,9 @@ def _numeric_binding(facts: Facts, d: object) -> bool:
         return isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate" \
             and isinstance(target, cst.Tuple) and bool(target.elements) \
             and isinstance(target.elements[0].value, cst.Name) and target.elements[0].value.value == getattr(d, "name", None)
-    if isinstance(value, (cst.Integer, cst.Float)):
-        return True
-    return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "item" \
-        and not value.args
+    if value is None:
+        value = getattr(d, "element", None)
+    return value is not None and _python_number(facts, value, seen)
 
 
 def _unseen_outside_gate(facts: Facts, loop: Loop, gate: Gate) -> bool:
@@ -179,8 +295,4 @@ def _unseen_outside_gate(facts: Facts, loop: Loop, gate: Gate) -> bool:
 
 
 def _gate_test(node: cst.If, gate: Gate) -> bool:
-    test = node.test
-    if gate.negated:
-        return isinstance(test, cst.UnaryOperation) and isinstance(test.expression, cst.Name) \
-            and test.expression.value == gate.param
-    return isinstance(test, cst.Name) and test.value == gate.param
+    return _test_of(node.test, {gate.param}) == gate.test

@@ -207,7 +207,7 @@ class EvalWithoutNoGrad(Rule):
         self._report_wrap_for_review(
             stmt, torch,
             f"`{name}` runs its loop (line {line}) with every backward and optimizer step turned off by "
-            f"`{flag}`, after `.eval()`: an evaluation pass, yet each forward records an autograd graph and keeps "
+            f"`{flag}`, {'which also puts the model in eval mode' if gated.switches else 'after `.eval()`'}: an evaluation pass, yet each forward records an autograd graph and keeps "
             f"its activations alive for a backward pass that never comes; run the call under `with {torch}.no_grad():`",
             f"run the call under `{torch}.no_grad()` (same outputs, without `requires_grad`)",
             f"`{name}` also trains (with another `{flag}`); under no_grad, any code it runs that needs "
