@@ -52,6 +52,11 @@ _TENSOR_METHODS_NOT_TENSOR = {
     "dim": Kind.NUMBER, "numel": Kind.NUMBER, "element_size": Kind.NUMBER, "backward": Kind.UNKNOWN,
     "data_ptr": Kind.NUMBER, "is_contiguous": Kind.UNKNOWN, "get_device": Kind.NUMBER,
     "register_hook": Kind.UNKNOWN, "__len__": Kind.NUMBER, "stride": Kind.UNKNOWN,
+    # metadata, read without touching the data (no device copy): counts and flags
+    "_nnz": Kind.NUMBER, "nelement": Kind.NUMBER, "ndimension": Kind.NUMBER, "sparse_dim": Kind.NUMBER,
+    "dense_dim": Kind.NUMBER, "storage_offset": Kind.NUMBER, "is_floating_point": Kind.UNKNOWN,
+    "is_complex": Kind.UNKNOWN, "is_signed": Kind.UNKNOWN, "is_pinned": Kind.UNKNOWN, "is_shared": Kind.UNKNOWN,
+    "is_coalesced": Kind.UNKNOWN, "is_inference": Kind.UNKNOWN, "has_names": Kind.UNKNOWN,
 }
 _NDARRAY_METHODS = {"tolist": Kind.LIST, "item": Kind.NUMBER}
 _NUMBER_BUILTINS = {"len", "int", "float", "sum", "max", "min", "abs", "round", "bool"}
