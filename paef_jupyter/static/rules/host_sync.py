@@ -29,6 +29,20 @@ _WIDE_INTEGERS = frozenset({"int64", "long", BOOL})
 _COPY_METHODS = frozenset({"item", "tolist", "numpy", "cpu"})
 _SAME_VALUES = frozenset({"detach", "data"})  # `.detach()` / `.data` between two copies: the same values
 _CASTS = frozenset({"builtins.float", "builtins.int", "builtins.bool"})
+# Calls that wait for the device by design: (what it costs, how to remove it, severity). Emptying
+# the cache every step also hands its blocks back, so the next step allocates through the driver.
+_EXPLICIT_SYNCS = {
+    "torch.cuda.empty_cache": (
+        "returns the caching allocator's free blocks to the driver: freeing waits for the device (a sync), "
+        "and the next step's allocations go back through `cudaMalloc` instead of reusing those blocks",
+        "remove it from the loop (the allocator reuses freed blocks); if memory must be released, call it "
+        "once after training or evaluation", Severity.MEDIUM),
+    "torch.cuda.synchronize": (
+        "makes the CPU wait for all queued GPU work, so the GPU idles while Python prepares the next step",
+        "remove it unless the step is being timed; to time steps, record CUDA events and read them "
+        "every N steps", Severity.LOW),
+}
+_EXPLICIT_SYNCS["torch.cuda.memory.empty_cache"] = _EXPLICIT_SYNCS["torch.cuda.empty_cache"]
 # `math` functions that take a tensor through `__float__`: a copy to the host, as `float(t)` is.
 _MATH_CONVERSIONS = frozenset(f"math.{f}" for f in (
     "pow", "sqrt", "exp", "log", "log2", "log10", "log1p", "fabs", "isnan", "isinf", "isfinite", "cos", "sin", "tan",
@@ -122,7 +136,9 @@ class HostSync(Rule):
             self._method_site(node, func)
             return
         qualified = self.facts.qualified_name(func) or ""
-        if qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
+        if qualified in _EXPLICIT_SYNCS:
+            self._explicit_sync(node, *_EXPLICIT_SYNCS[qualified])
+        elif qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
             arg = node.args[0].value
             if on_host(self.facts, arg):
                 return  # a host batch's count: nothing to wait for
@@ -141,6 +157,17 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _explicit_sync(self, node: cst.Call, cost: str, remedy: str, severity: Severity) -> None:
+        """`torch.cuda.empty_cache()` / `torch.cuda.synchronize()` run on every step: nothing to
+        rewrite (what the program meant by it is not known here), a hint to move or drop it."""
+        loop = hot_loop(self.facts, node)
+        if loop is None or not self._every_step(node, loop):
+            return
+        step = "training" if self._step_kind(node) == "train" else "evaluation"
+        self.report(node, f"`{self.facts.code(node)}` on every {step} step {cost}",
+                    fix=Fix(description=remedy, suggestion=f"# {self.facts.code(node)}  # once, after the loop", safe=False),
+                    severity=severity)
 
     def _math_of_a_tensor(self, call: cst.Call) -> cst.BaseExpression | None:
         """The device tensor a `math.*` call converts (LSTNet's `math.pow(param.grad.data.norm(), 2)`)."""
