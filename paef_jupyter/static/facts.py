@@ -193,6 +193,7 @@ class Loop:
     methods: set[str] = field(default_factory=set)  # attribute calls made in the body
     kind: str = "plain"
     iter_kind: Kind = Kind.UNKNOWN
+    runs_once: bool = False  # its body always leaves the loop at its end (`break`, `return`, `exit()`)
 
     @property
     def is_training(self) -> bool:
@@ -2665,7 +2666,7 @@ class _Indexer:
         open_loops = self._open[-1]
         parent = open_loops[-1] if open_loops else None
         loop = Loop(node=node, depth=(parent.depth + 1) if parent else 0, parent=parent,
-                    function=self._funcs[-1], facts=self.facts)
+                    function=self._funcs[-1], facts=self.facts, runs_once=_runs_once(node))
         self.by_node[node] = loop
         self.loops.append(loop)
         open_loops.append(loop)
@@ -3013,6 +3014,43 @@ def module_methods(facts: Facts) -> set[FunctionNode]:
     return out
 
 
+_EXITS = frozenset({"exit", "quit", "sys.exit", "os._exit"})
+
+
+def _runs_once(node: LoopNode) -> bool:
+    """The body's last statement leaves the loop unconditionally (`break`, `return`, `raise`,
+    `exit()`), and no `continue` of this loop can skip it: at most one pass runs."""
+    body = node.body.body if isinstance(node.body, cst.IndentedBlock) else ()
+    last = body[-1] if body else None
+    if node.orelse is not None or not isinstance(last, cst.SimpleStatementLine):
+        return False
+    stmt = last.body[-1]
+    leaves = isinstance(stmt, (cst.Break, cst.Return, cst.Raise)) or (
+        isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) and _dotted(stmt.value.func) in _EXITS)
+    return leaves and not _continues(node.body)
+
+
+def _dotted(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Name):
+        return node.value
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return f"{node.value.value}.{node.attr.value}"
+    return ""
+
+
+def _continues(node: cst.CSTNode) -> bool:
+    """A `continue` in `node` that belongs to the loop around it (not to a nested loop or function)."""
+    for child in node.children:
+        if isinstance(child, cst.Continue):
+            return True
+        if isinstance(child, (cst.For, cst.While)):
+            if child.orelse is not None and _continues(child.orelse):  # `else: continue` is the outer loop's
+                return True
+        elif not isinstance(child, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and _continues(child):
+            return True
+    return False
+
+
 def _classify_loops(facts: Facts, models: set[Loop]) -> None:
     """'train' if a loop (or one inside it, or a helper it calls) back-propagates or steps an
     optimizer; 'eval' if it calls a model without; else 'plain'."""
@@ -3038,6 +3076,8 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 chain = chain.parent
     for loop in facts.loops:
         m = methods[loop]
+        if loop.runs_once:
+            continue  # one pass: its work is no per-step cost (a debugging `break`, `exit()` after one batch)
         if "backward" in m or {"step", "zero_grad"} <= m:
             loop.kind = "train"
         elif loop in models:
