@@ -197,6 +197,7 @@ class EvalWithoutNoGrad(Rule):
         loop, call = gated.gate.loop, gated.call
         stmt = self.facts.statement_of(call)
         if not isinstance(stmt, cst.SimpleStatementLine) or not self._runs_a_model(loop) \
+                or any(c is not call and may_train(self.facts, c) for c in self.facts.calls_in(stmt)) \
                 or loop.function in module_methods(self.facts) or self._forward_needs_grad(loop) \
                 or _asks_for_grad(self.facts, loop.node.body, training_path=False):
             return
