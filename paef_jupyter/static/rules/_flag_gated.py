@@ -216,7 +216,11 @@ def _passed(facts: Facts, call: cst.Call, func: FunctionNode, param: str) -> cst
 def _after_eval(facts: Facts, call: cst.Call) -> bool:
     """An earlier statement of the block holding the call puts something in eval mode
     (`self.model.eval()`): the caller itself says this pass only measures."""
-    stmt = facts.statement_of(call)
+    return after_eval(facts, facts.statement_of(call))
+
+
+def after_eval(facts: Facts, stmt: cst.CSTNode | None) -> bool:
+    """An earlier statement of the block holding `stmt` is `<something>.eval()`."""
     block = facts.parent(stmt) if stmt is not None else None
     body = list(getattr(block, "body", ()))
     if stmt not in body:

@@ -13,6 +13,7 @@ from ..facts import (Facts, FunctionNode, Loop, evaluates_model, same_object, fo
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import bound_names, mutated_names, root_name, writes_of
+from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_sections, held_out_checks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
@@ -89,6 +90,8 @@ class EvalWithoutNoGrad(Rule):
             self._held_out(stmt, block)
         for gated in gated_passes(self.facts):
             self._gated_pass(gated)
+        for stmt in comprehension_passes(self.facts, self._model_call):
+            self._comprehension(stmt)
 
     def visit_Call(self, node: cst.Call) -> None:
         """`next_q = target_net(next_states).detach()` on every training step (a DQN's target
@@ -230,13 +233,21 @@ class EvalWithoutNoGrad(Rule):
                         "(validation on the same step), yet it records an autograd graph and keeps its activations "
                         "alive until its outputs are freed; run the evaluation section", "the statements after `.eval()`")
 
+    def _comprehension(self, stmt: cst.SimpleStatementLine) -> None:
+        """`preds = torch.cat([model(x).argmax(1) for x, _ in test_loader])` after `.eval()`: a
+        hint, as the forwards run inside an expression the analysis does not follow as a loop."""
+        self._wrap_hint(stmt, [stmt], "this comprehension runs the model on every batch only to measure, yet each "
+                        "forward records an autograd graph and keeps its activations alive until its outputs are "
+                        "freed; run the statement", "the statement")
+
     def _wrap_hint(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement], what: str, moved: str) -> None:
         torch = torch_alias(self.facts) or "torch"
         first = self.facts.position(block[0]).start.line
         last = self.facts.position(block[-1]).end.line
+        lines = f"line {first}" if first == last else f"lines {first}-{last}"
         self.report(
             stmt,
-            f"{what} (lines {first}-{last}) under `{torch}.no_grad()`",
+            f"{what} ({lines}) under `{torch}.no_grad()`",
             fix=Fix(description=f"wrap {moved} in `with {torch}.no_grad():` (same values)",
                     suggestion=self._suggestion_of(block, torch), safe=False),
         )
