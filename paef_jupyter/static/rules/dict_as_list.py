@@ -10,6 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..types import Kind
+from ._frame_rows import frame_row_reads
 from ._tensor_facts import bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
@@ -48,6 +49,33 @@ class DictAsList(Rule):
         super().__init__(ctx)
         self._groups: dict[tuple[int, str], tuple[Use, Loop | None]] = {}
         self._names: set[str] = set()
+
+    def visit_Module(self, node: cst.Module) -> None:
+        for read, ctor, _loop in frame_row_reads(self.facts, self._per_iteration):
+            self._frame_row(read, ctor)
+
+    def _per_iteration(self, node: cst.CSTNode) -> Loop | None:
+        loop = self.facts.iteration_loop(node)
+        return None if loop is None or rarely_runs(self.facts, node, loop) else loop
+
+    def _frame_row(self, read: cst.Subscript, ctor: cst.Call) -> None:
+        """`row = self.df.iloc[i]; torch.tensor(row[features].values)` per sample: a hint to
+        convert the columns once (the `Dataset`'s `__init__`) and index the result."""
+        frame = self.facts.code(read.value.value)  # type: ignore[attr-defined]
+        in_method = self.facts.enclosing_function(read) is not None
+        where = "in `__init__`" if in_method else "before the loop"
+        table, index = ("self.features", "i") if in_method else ("features", "rows")
+        self.report(
+            read,
+            f"`{self.facts.code(read)}` reads pandas rows on every {'sample' if in_method else 'iteration'} and "
+            f"`{self.facts.code(ctor.func)}` turns their values into a tensor: each access builds a pandas object "
+            "(tens of microseconds) and copies its numbers one by one; the columns converted once make it an index",
+            fix=Fix(description=f"convert the columns once {where} and index the tensor",
+                    suggestion=(f"{table} = torch.tensor({frame}[feature_columns].to_numpy(), dtype=torch.float32)"
+                                f"  # once, {where}\n...\nx = {table}[{index}]"),
+                    safe=False),
+            severity=Severity.MEDIUM,
+        )
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
