@@ -32,11 +32,11 @@ def comprehension_passes(facts: Facts, runs_model: Callable[[cst.Call], bool]) -
         if not comps or grad_disabled(facts, stmt) or facts.enclosing_loops(stmt) \
                 or facts.iteration_loop(stmt) is not None:
             continue
+        if not (after_eval(facts, stmt) or _in_eval_function(facts, stmt)):
+            continue
         if not any(_over_held_out(facts, c) and any(runs_model(call) for call in facts.calls_in(c)) for c in comps):
             continue
-        if any(may_train(facts, c) and not runs_model(c) for c in facts.calls_in(stmt)):
-            continue
-        if not (after_eval(facts, stmt) or _in_eval_function(facts, stmt)) or _graph_read_later(facts, stmt):
+        if any(may_train(facts, c) and not runs_model(c) for c in facts.calls_in(stmt)) or _graph_read_later(facts, stmt):
             continue
         yield stmt
 
