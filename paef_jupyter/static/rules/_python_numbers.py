@@ -12,10 +12,12 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts, FunctionNode
+from ..names import bound_names
 
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
 _INT_BUILTINS = frozenset({"builtins.len", "builtins.int", "builtins.float"})
 _MAX_DEPTH = 4
+_NOT_FLOAT_MATH = frozenset({"math.prod", "math.sumprod"})  # products of the operands' own type (np.float32 stays one)
 
 
 def python_number(facts: Facts, expr: cst.BaseExpression, scope: FunctionNode | None, depth: int = 0,
@@ -49,12 +51,15 @@ def _number_call(facts: Facts, call: cst.Call) -> bool:
         if func.attr.value in ("size", "numel") and (func.attr.value == "numel" or call.args):
             return True  # `x.size(0)`, `x.numel()`: ints (`x.size()` is a torch.Size)
     qualified = facts.qualified_name(func) or ""
-    return qualified in _INT_BUILTINS or (qualified.startswith("math.") and qualified.count(".") == 1)
+    return qualified in _INT_BUILTINS or (qualified.startswith("math.") and qualified.count(".") == 1
+                                          and qualified not in _NOT_FLOAT_MATH)
 
 
 def _number_name(facts: Facts, name: str, scope: FunctionNode | None, depth: int, seen: frozenset[str]) -> bool:
     if name in seen:
         return True  # `n = n + 1`: the other bindings decide
+    if _rebound_out_of_sight(facts, name):
+        return False
     defs = facts._scoped_defs(name, scope)
     if not defs:
         return False  # a parameter has a binding; no binding here: a global of another cell, a builtin
@@ -68,6 +73,29 @@ def _number_name(facts: Facts, name: str, scope: FunctionNode | None, depth: int
         if value is None or not python_number(facts, value, d.function, depth + 1, inner):
             return False
     return True
+
+
+_BY_NAME = frozenset({"globals", "vars", "exec", "setattr"})
+
+
+def _rebound_out_of_sight(facts: Facts, name: str) -> bool:
+    """Bindings the definitions index does not give to the loop's scope: a function of this unit
+    or an earlier cell declaring the name `global` / `nonlocal` (a KL-annealing helper setting
+    `beta = betas[step]`), a walrus, `with ... as`, `except ... as`, or a write by name
+    (`globals()[...]`, `exec`)."""
+    trees = [(facts, facts.module), *((owner, f) for owner, f in facts.prior.functions.values())]
+    for owner, tree in trees:
+        for n in owner.walk(tree):
+            if isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names):
+                return True
+            target = n.target if isinstance(n, cst.NamedExpr) else n.asname.name if isinstance(n, cst.WithItem) \
+                and n.asname is not None else n.name.name if isinstance(n, cst.ExceptHandler) and n.name is not None \
+                else None
+            if target is not None and name in bound_names(target):
+                return True
+            if isinstance(n, cst.Call) and isinstance(n.func, cst.Name) and n.func.value in _BY_NAME:
+                return True
+    return False
 
 
 def _counter(loop: cst.CSTNode, name: str) -> bool:
