@@ -15,6 +15,7 @@ from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._lightning import hook_of
+from ._python_numbers import python_number
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
@@ -1085,6 +1086,12 @@ class HostSync(Rule):
             return None  # a function (a logging helper called in the loop, say, of this cell or an earlier one) may read it mid-loop
         item = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
         cast, unproven = self._exact_accumulation(value, accumulated, node, total, loop, item)
+        scope = self.facts.enclosing_function(stmt)
+        other = next((o for o in _operands(accumulated, node) if not python_number(self.facts, o, scope)), None)
+        if other is not None and not unproven:
+            unproven = f"`{self.facts.code(other)}` is not proven to be a Python int or float: a NumPy scalar " \
+                "(`float * np.float32` is an np.float32, rounded as one) or a tensor makes the running total one, " \
+                "which the float64 tensor read back with `.item()` is not"
         atom = isinstance(value, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) and not value.lpar
         kept = f"detach(){cast}"
         new_value = f"{self.facts.code(value)}.{kept}" if atom else f"({self.facts.code(value)}).{kept}"
@@ -1339,6 +1346,15 @@ def _arithmetic_of(expr: cst.BaseExpression, sync: cst.CSTNode) -> bool:
         left, right = _arithmetic_of(expr.left, sync), _arithmetic_of(expr.right, sync)
         return (left and _plain_number(expr.right)) or (right and _plain_number(expr.left))
     return False
+
+
+def _operands(expr: cst.BaseExpression, sync: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The operands `sync` is combined with in `expr` (`w` and `n` in `loss.item() * w / n`)."""
+    if expr is sync:
+        return []
+    if isinstance(expr, cst.BinaryOperation):
+        return [*_operands(expr.left, sync), *_operands(expr.right, sync)]
+    return [expr]
 
 
 def _plain_number(expr: cst.BaseExpression) -> bool:
