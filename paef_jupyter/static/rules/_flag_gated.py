@@ -19,6 +19,7 @@ import libcst as cst
 
 from ..facts import Facts, FunctionNode, Loop, may_train, trains_visibly
 from ..types import Kind
+from ._python_numbers import python_number
 from ._support import grad_disabled
 
 
@@ -238,7 +239,7 @@ def _hands_out_tensors(facts: Facts, func: FunctionNode) -> bool:
     graph, which a caller could back-propagate)."""
     for n in facts.walk(func.body):
         if isinstance(n, (cst.Return, cst.Yield)) and n.value is not None and facts.kind(n.value) in (Kind.TENSOR, Kind.UNKNOWN) \
-                and not _python_number(facts, n.value):
+                and not _python_numbers(facts, n.value, func):
             return True
         if isinstance(n, cst.AssignTarget) and isinstance(n.target, (cst.Attribute, cst.Subscript)) \
                 and facts.kind(facts.parent(n).value) is Kind.TENSOR:  # type: ignore[union-attr]
@@ -246,51 +247,11 @@ def _hands_out_tensors(facts: Facts, func: FunctionNode) -> bool:
     return False
 
 
-def _python_number(facts: Facts, value: cst.BaseExpression, seen: frozenset[str] = frozenset()) -> bool:
-    """`total / len(loader.dataset)`, `(loss_sum / n, correct / n)`: made only of literals, `.item()`
-    results, sizes (`len(...)`, `x.size(0)`, `x.shape[0]`), `float(...)` / `int(...)`, and names
-    bound only to such values."""
-    if isinstance(value, (cst.Integer, cst.Float)):
-        return True
+def _python_numbers(facts: Facts, value: cst.BaseExpression, scope: FunctionNode) -> bool:
+    """`total / len(loader.dataset)`, `(loss_sum / n, correct / n)`: Python numbers, each of them."""
     if isinstance(value, (cst.Tuple, cst.List)):
-        return all(not isinstance(e, cst.StarredElement) and _python_number(facts, e.value, seen) for e in value.elements)
-    if isinstance(value, cst.BinaryOperation):
-        return _python_number(facts, value.left, seen) and _python_number(facts, value.right, seen)
-    if isinstance(value, cst.UnaryOperation):
-        return _python_number(facts, value.expression, seen)
-    if isinstance(value, cst.IfExp):
-        return _python_number(facts, value.body, seen) and _python_number(facts, value.orelse, seen)
-    if isinstance(value, cst.Call):
-        func = value.func
-        if isinstance(func, cst.Name):
-            return func.value in _NUMBER_BUILTINS and facts.qualified_name(func) in (None, f"builtins.{func.value}")
-        return isinstance(func, cst.Attribute) and func.attr.value in _NUMBER_METHODS and (
-            func.attr.value != "size" or len(value.args) == 1)
-    if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape":
-        return True
-    if isinstance(value, cst.Name) and value.value not in seen:
-        defs = facts._defs.get(value.value, ())
-        return bool(defs) and all(_numeric_binding(facts, d, seen | {value.value}) for d in defs)
-    return False
-
-
-_NUMBER_BUILTINS = frozenset({"len", "float", "int", "round"})
-_NUMBER_METHODS = frozenset({"item", "size", "numel", "dim"})
-
-
-def _numeric_binding(facts: Facts, d: object, seen: frozenset[str]) -> bool:
-    """A binding to a number (`total = 0.0`, `total += loss.item() * x.size(0)`), or the counter
-    `enumerate` gives (`for i, x in enumerate(loader)`)."""
-    value = getattr(d, "element", None) if getattr(d, "augmented", False) else getattr(d, "value", None)
-    loop = getattr(d, "loop", None)
-    if loop is not None and value is None:
-        target, it = loop.node.target, getattr(loop.node, "iter", None)
-        return isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate" \
-            and isinstance(target, cst.Tuple) and bool(target.elements) \
-            and isinstance(target.elements[0].value, cst.Name) and target.elements[0].value.value == getattr(d, "name", None)
-    if value is None:
-        value = getattr(d, "element", None)
-    return value is not None and _python_number(facts, value, seen)
+        return all(not isinstance(e, cst.StarredElement) and python_number(facts, e.value, scope) for e in value.elements)
+    return python_number(facts, value, scope)
 
 
 def _unseen_outside_gate(facts: Facts, loop: Loop, gate: Gate) -> bool:
