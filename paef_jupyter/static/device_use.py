@@ -149,6 +149,57 @@ def uses_device(facts: Facts) -> bool:
         or _namespace_uses_device(facts) or _moved_by_module_helper(facts) or _called_by_device_unit(facts)
 
 
+def may_use_device(facts: Facts) -> bool:
+    """For a rewrite's safety, never for reporting: `uses_device`, or a move or `device=` whose
+    target this analysis cannot read as the CPU (`.to(params['device'])`, `.to(cfg.gpu)`), here,
+    in an earlier cell, or in a unit that calls this one's functions. Such a program may run on an
+    accelerator, so a rewrite that leaves a value where its inputs live instead of on the host
+    (`torch.stack` of device tensors for `torch.tensor` of Python numbers) must copy it back."""
+    units = (facts, *_prior_units(facts), *_caller_units(facts), *facts.callers)
+    return uses_device(facts) or any(_unreadable_move(f) for f in units)
+
+
+def _unreadable_move(facts: Facts) -> bool:
+    for node in facts.walk(facts.module):
+        if not isinstance(node, cst.Call):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("cuda", "to") \
+                and not (func.attr.value == "to" and host_move(facts, node)) \
+                and not _moves_to_cpu(facts, node):
+            return True
+        device = keyword_arg(node, "device")
+        if device is not None and not _reads_as_cpu(facts, device.value):
+            return True
+    return False
+
+
+def _moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
+    """`.to(DEV)` where `DEV` is provably the CPU (`torch.device("cpu")`, `"cpu"`)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
+        return False
+    device = keyword_arg(call, "device")
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    target = device.value if device is not None else positional[0] if len(positional) == 1 else None
+    return target is not None and _reads_as_cpu(facts, target)
+
+
+def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
+    """`"cpu"`, `torch.device("cpu")`, or a name every binding of which (here or in an earlier
+    cell) is one of those."""
+    if spells_cpu(expr):
+        return True
+    if isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device" and len(expr.args) == 1:
+        return spells_cpu(expr.args[0].value)
+    if isinstance(expr, cst.Name) and depth > 0:
+        values = facts.assigned_values(expr.value)
+        if values:
+            return all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+        earlier = facts.prior.value(expr.value)
+        return earlier is not None and _reads_as_cpu(earlier[0], earlier[1], depth - 1)
+    return False
+
+
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
     """A local module whose functions a unit that uses a device calls (`run.py` moves the model
     with `.to(config.device)` and calls `train_eval.train(config, model, ...)`): its loops run
