@@ -108,6 +108,10 @@ def test_a_helper_given_the_cpu_string_moves_nothing_to_an_accelerator(tmp_path:
     assert _scan_project(tmp_path, '"cpu"', arg='"cpu"') == []
 
 
+def test_a_helper_given_the_cpu_device_by_keyword_moves_nothing_to_an_accelerator(tmp_path: Path) -> None:
+    assert _scan_project(tmp_path, 'torch.device("cpu")', arg="device=DEV") == []
+
+
 def test_a_helper_given_an_accelerator_still_makes_the_program_use_one(tmp_path: Path) -> None:
     assert _scan_project(tmp_path, 'torch.device("cuda")') == [("host-sync", 8)]
 
