@@ -174,6 +174,8 @@ def may_use_device(facts: Facts) -> bool:
 
 
 def _unreadable_move(facts: Facts) -> bool:
+    """A `.cuda()`, or a `.to(...)` / `device=` that is neither a dtype conversion nor provably the
+    CPU, anywhere in the unit."""
     for node in facts.walk(facts.module):
         if not isinstance(node, cst.Call):
             continue
