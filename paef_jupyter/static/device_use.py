@@ -68,6 +68,8 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
             isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") == "torch.device")
         if value is not None and known and depth > 0:
             return is_accelerator_device(facts, value, depth - 1)
+        if value is None and depth > 0 and _earlier_cpu(facts, expr.value):
+            return False  # `DEV = torch.device("cpu")` in an earlier cell: its spelling says nothing
         if isinstance(value, cst.Call) and picks_a_gpu(value.func):
             return True
         imported = _imported_device(facts, expr.value) if value is None and depth > 0 else None
@@ -76,6 +78,18 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
             return any(is_accelerator_device(source, v, depth - 1) for v in values)
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     return False
+
+
+def _earlier_cpu(facts: Facts, name: str) -> bool:
+    """`name` is bound in an earlier cell (not this one) to `"cpu"` or `torch.device("cpu")`."""
+    if facts.assigned_values(name):
+        return False
+    earlier = facts.prior.value(name)
+    if earlier is None or earlier[0] is facts:
+        return False
+    value = earlier[1]
+    return spells_cpu(value) or isinstance(value, cst.Call) and earlier[0].qualified_name(value.func) == "torch.device" \
+        and len(value.args) == 1 and spells_cpu(value.args[0].value)
 
 
 def _imported_device(facts: Facts, name: str) -> tuple[Facts, list[cst.BaseExpression]] | None:
@@ -149,6 +163,59 @@ def uses_device(facts: Facts) -> bool:
         or _namespace_uses_device(facts) or _moved_by_module_helper(facts) or _called_by_device_unit(facts)
 
 
+def may_use_device(facts: Facts) -> bool:
+    """For a rewrite's safety, never for reporting: `uses_device`, or a move or `device=` whose
+    target this analysis cannot read as the CPU (`.to(params['device'])`, `.to(cfg.gpu)`), here,
+    in an earlier cell, or in a unit that calls this one's functions. Such a program may run on an
+    accelerator, so a rewrite that leaves a value where its inputs live instead of on the host
+    (`torch.stack` of device tensors for `torch.tensor` of Python numbers) must copy it back."""
+    units = (facts, *_prior_units(facts), *_caller_units(facts), *facts.callers)
+    return uses_device(facts) or any(_unreadable_move(f) for f in units)
+
+
+def _unreadable_move(facts: Facts) -> bool:
+    """A `.cuda()`, or a `.to(...)` / `device=` that is neither a dtype conversion nor provably the
+    CPU, anywhere in the unit."""
+    for node in facts.walk(facts.module):
+        if not isinstance(node, cst.Call):
+            continue
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("cuda", "to") \
+                and not (func.attr.value == "to" and host_move(facts, node)) \
+                and not _moves_to_cpu(facts, node):
+            return True
+        device = keyword_arg(node, "device")
+        if device is not None and not _reads_as_cpu(facts, device.value):
+            return True
+    return False
+
+
+def _moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
+    """`.to(DEV)` where `DEV` is provably the CPU (`torch.device("cpu")`, `"cpu"`)."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
+        return False
+    device = keyword_arg(call, "device")
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    target = device.value if device is not None else positional[0] if len(positional) == 1 else None
+    return target is not None and _reads_as_cpu(facts, target)
+
+
+def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
+    """`"cpu"`, `torch.device("cpu")`, or a name every binding of which (here or in an earlier
+    cell) is one of those."""
+    if spells_cpu(expr):
+        return True
+    if isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device" and len(expr.args) == 1:
+        return spells_cpu(expr.args[0].value)
+    if isinstance(expr, cst.Name) and depth > 0:
+        values = facts.assigned_values(expr.value)
+        if values:
+            return all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+        earlier = facts.prior.value(expr.value)
+        return earlier is not None and _reads_as_cpu(earlier[0], earlier[1], depth - 1)
+    return False
+
+
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
     """A local module whose functions a unit that uses a device calls (`run.py` moves the model
     with `.to(config.device)` and calls `train_eval.train(config, model, ...)`): its loops run
@@ -211,14 +278,18 @@ def _helper_moves(facts: Facts, call: cst.Call) -> bool:
     owner = facts.owner_of(func) if isinstance(func, cst.FunctionDef) else None
     if owner is None or owner is facts or func is None:
         return False
-    if _moves_in(owner, func):
+    if _moves_in(owner, func, _cpu_arguments(facts, owner, call, func)):
         return True
     return any(isinstance(c.func, cst.Name) and c.func.value in owner.functions
                and _moves_in(owner, owner.functions[c.func.value]) for c in owner.calls_in(func.body))  # type: ignore[union-attr]
 
 
-def _moves_in(facts: Facts, root: cst.CSTNode) -> bool:
-    """A `.cuda()`, a `.to(...)` of an accelerator, or a `device=` naming one, under `root`."""
+def _moves_in(facts: Facts, root: cst.CSTNode, cpu: frozenset[str] = frozenset()) -> bool:
+    """A `.cuda()`, a `.to(...)` of an accelerator, or a `device=` naming one, under `root`;
+    a parameter in `cpu` (the call at hand passes the CPU for it) names no accelerator."""
+    def names(target: cst.BaseExpression) -> bool:
+        return not (isinstance(target, cst.Name) and target.value in cpu) and _names_accelerator(facts, target)
+
     for node in facts.walk(root):
         if not isinstance(node, cst.Call):
             continue
@@ -229,11 +300,32 @@ def _moves_in(facts: Facts, root: cst.CSTNode) -> bool:
             positional = [a.value for a in node.args if a.keyword is None and not a.star]
             device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
             target = device if device is not None else (positional[0] if positional else None)
-            if target is not None and _names_accelerator(facts, target):
+            if target is not None and names(target):
                 return True
-        if any(a.keyword is not None and a.keyword.value == "device" and _names_accelerator(facts, a.value) for a in node.args):
+        if any(a.keyword is not None and a.keyword.value == "device" and names(a.value) for a in node.args):
             return True
     return False
+
+
+def _cpu_arguments(facts: Facts, owner: Facts, call: cst.Call, func: cst.FunctionDef) -> frozenset[str]:
+    """The parameters of `func` (of the unit `owner`) for which `call` (of `facts`) passes a value that is
+    provably the CPU (`DEV = torch.device("cpu")` in an earlier cell, `"cpu"`), and which `func`
+    never rebinds: `sample(model, x, DEV)` with `def sample(model, x, device): x.to(device)`
+    moves nothing to an accelerator, whatever the parameter is called."""
+    params = list(func.params.params)
+    if any(a.star for a in call.args) or params and params[0].name.value in ("self", "cls"):
+        return frozenset()  # a method's receiver shifts the positions: not mapped
+    positional = [a.value for a in call.args if a.keyword is None]
+    keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    rebound = {n.value for n in owner.walk(func.body) if isinstance(n, cst.Name)
+               and isinstance(owner.parent(n), (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Element))}
+    cpu: set[str] = set()
+    for i, param in enumerate(params):
+        name = param.name.value
+        passed = positional[i] if i < len(positional) else keywords.get(name)
+        if passed is not None and name not in rebound and _reads_as_cpu(facts, passed):
+            cpu.add(name)
+    return frozenset(cpu)
 
 
 def _names_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_be_cuda_tensor_type, on_host, unmoved_batch_field, uses_device
+from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_batch_field, uses_device
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
@@ -34,6 +34,10 @@ FACTORIES = frozenset({
 }) | WINDOWS
 _DEVICE_BUILDER = {"from_numpy": "as_tensor"}  # takes no `device=`: the array converts straight to the device
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
+# In-place initialisers between the factory and the move (`torch.empty(n).normal_().cuda()`).
+_IN_PLACE_FILLS = frozenset({"normal_", "uniform_", "bernoulli_", "exponential_", "geometric_", "log_normal_",
+                             "cauchy_", "random_", "fill_", "zero_"})
+_EXACT_FILLS = frozenset({"fill_", "zero_"})
 _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "byte": "uint8", "char": "int8",
           "float": "float32", "double": "float64", "half": "float16"}
 # The legacy constructors build on the CPU and take no `device=`: `torch.Tensor(ids).long().cuda()`.
@@ -451,7 +455,11 @@ class CpuThenMove(Rule):
 
     def _host_device(self, device: cst.BaseExpression) -> bool:
         """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
-        while moving its siblings: nothing is copied."""
+        while moving its siblings, or `.to("cpu")` / `.to(torch.device("cpu"))` spelled out:
+        nothing is copied."""
+        if spells_cpu(device) or isinstance(device, cst.Call) and self.facts.qualified_name(device.func) == "torch.device" \
+                and len(device.args) == 1 and spells_cpu(device.args[0].value):
+            return True
         return isinstance(device, cst.Attribute) and device.attr.value == "device" \
             and unmoved_batch_field(self.facts, device.value)
 
@@ -501,6 +509,13 @@ def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call
             receiver = receiver.value
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _SAME_ON_DEVICE:
+            receiver = receiver.func.value
+        elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
+                and receiver.func.attr.value in _IN_PLACE_FILLS:
+            # `torch.empty(n).normal_(0, 1).cuda()`: filled in place, then moved. A random fill draws
+            # other numbers from the device's generator, a fill from a value that is not a literal
+            # may read another device: only `fill_(0.5)` / `zero_()` give the same values there.
+            exact = exact and receiver.func.attr.value in _EXACT_FILLS and all(_literal(a.value) for a in receiver.args)
             receiver = receiver.func.value
         elif isinstance(receiver, cst.Call) and len(receiver.args) == 1 and receiver.args[0].keyword is None \
                 and not receiver.args[0].star and (facts.qualified_name(receiver.func) or "") in IDENTITY_WRAPPERS:
@@ -724,3 +739,10 @@ def _return_values(func: cst.FunctionDef) -> list[cst.BaseExpression | None]:
     for value in returns:
         values += [value.body, value.orelse] if isinstance(value, cst.IfExp) else [value]
     return values
+
+
+def _literal(expr: cst.BaseExpression) -> bool:
+    """A number written in the code (`0.5`, `-1`)."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))

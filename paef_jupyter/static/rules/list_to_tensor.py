@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import on_host, uses_device
+from ..device_use import may_use_device, on_host
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import (
@@ -284,7 +284,7 @@ class ListToTensor(Rule):
         device = keyword(node, "device")
         if device is not None:
             code += f".to({self.facts.code(device)})"
-        elif uses_device(self.facts) and not all(a.tensor is not None and on_host(self.facts, a.tensor) for a in appends):
+        elif may_use_device(self.facts) and not all(a.tensor is not None and on_host(self.facts, a.tensor) for a in appends):
             code += ".cpu()"  # `torch.tensor(values)` is made on the host wherever the values came from
         if not any(surely_runs(self.facts, a.call, node) for a in appends):
             # `torch.stack([])` raises: an empty list keeps the original constructor
