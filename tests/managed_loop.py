@@ -1,9 +1,11 @@
-"""A device training loop run under a context manager, as a project's `main.py`: the program the
-red-team tests on swallowing managers (`test_redteam18`, `test_redteam19`) vary by the manager."""
+"""A device training loop, as a project's `main.py`: the program the red-team tests vary, by the
+manager around the loop (`test_redteam18`, `test_redteam19`) or the weight of its total
+(`test_redteam20`)."""
 
 from __future__ import annotations
 
-_LOOP = """import torch
+# A project's `main.py` up to its training loop: `{imports}` are whole lines.
+HEADER = """import torch
 import torch.nn as nn
 {imports}
 device = "cuda" if torch.cuda.is_available() else "cpu"
@@ -11,7 +13,8 @@ model = nn.Linear(4, 1).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
 data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(4)]
 total = 0.0
-with {manager}:
+"""
+_LOOP = HEADER + """with {manager}:
     for x, y in data:
         loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
         optimizer.zero_grad()

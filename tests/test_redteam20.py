@@ -10,17 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from managed_loop import HEADER
 from paef_cli import proved_lines
 
-_LOOP = """import torch
-import torch.nn as nn
-{imports}
-device = "cuda" if torch.cuda.is_available() else "cpu"
-model = nn.Linear(4, 1).to(device)
-optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(4)]
-total = 0.0
-for step, (x, y) in enumerate(data):
+_LOOP = HEADER + """for step, (x, y) in enumerate(data):
     loss = nn.functional.mse_loss(model(x.to(device)), y.to(device))
     optimizer.zero_grad()
     loss.backward()
