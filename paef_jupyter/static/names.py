@@ -270,3 +270,11 @@ def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]
     for current in walk(node, children, into_scopes=False):
         out.update(writes_of(current))
     return out
+
+
+def block_statements(block: cst.CSTNode | None) -> list[cst.CSTNode]:
+    """The statements a block holds, in order; none for a node that holds no list of them. A
+    statement's parent is not always a block: an `elif` is the `If` in its outer `If`'s `orelse`,
+    and that `If`'s `body` is one node, not a sequence."""
+    body = getattr(block, "body", ())
+    return list(body) if isinstance(body, (list, tuple)) else []

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..facts import Facts, FunctionNode, Loop, may_train, trains_visibly
+from ..names import block_statements
 from ..types import Kind
 from ._python_numbers import python_number
 from ._support import grad_disabled
@@ -223,7 +224,7 @@ def _after_eval(facts: Facts, call: cst.Call) -> bool:
 def after_eval(facts: Facts, stmt: cst.CSTNode | None) -> bool:
     """An earlier statement of the block holding `stmt` is `<something>.eval()`."""
     block = facts.parent(stmt) if stmt is not None else None
-    body = list(getattr(block, "body", ()))
+    body = block_statements(block)
     if stmt not in body:
         return False
     for earlier in body[: body.index(stmt)]:

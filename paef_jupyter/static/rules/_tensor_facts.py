@@ -16,7 +16,7 @@ import libcst as cst
 
 from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _params, unbound_sharing_method
 from ..library_effects import torch_changed_arguments
-from ..names import bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
+from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
 from ._library_state import library_state_changed
 
@@ -526,7 +526,7 @@ def assigned_value(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
         return value
     stmt = facts.statement_of(name)
     block = facts.parent(stmt)
-    body = list(getattr(block, "body", ()))
+    body = block_statements(block)
     for earlier in reversed(body[: body.index(stmt)] if stmt in body else ()):
         if name.value not in facts.names_written(earlier):
             continue

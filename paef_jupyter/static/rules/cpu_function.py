@@ -13,7 +13,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
-from ..names import bound_names, is_inplace_method, root_name
+from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
 from ._support import LOADERS, init_value, is_self_attr
@@ -556,7 +556,7 @@ class CpuFunction(Rule):
         """`first` and the statements right after it that only refine its result from
         invariant data (`f = np.log1p(raw)`; `f = (f - f.mean(0)) / f.std(0)`)."""
         block = self.facts.parent(first)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         chain, names = [first], set(assigned)
         for stmt in body[body.index(first) + 1 :] if first in body else ():
             target = _single_assignment(stmt)

@@ -12,7 +12,7 @@ from ..facts import (Facts, FunctionNode, Loop, evaluates_model, same_object, fo
                      module_methods,
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
-from ..names import bound_names, mutated_names, root_name, writes_of
+from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_sections, held_out_checks
 from ._flag_gated import GatedPass, gated_passes
@@ -138,7 +138,7 @@ class EvalWithoutNoGrad(Rule):
         stmt = self.facts.statement_of(detach)
         if not isinstance(receiver, cst.Name) or not _rebinds(stmt, receiver.value):
             return None
-        body = list(getattr(self.facts.parent(stmt), "body", ()))
+        body = block_statements(self.facts.parent(stmt))
         index = body.index(stmt) if stmt in body else 0
         before = body[index - 1] if index > 0 else None
         if not (isinstance(before, cst.SimpleStatementLine) and _rebinds(before, receiver.value)):

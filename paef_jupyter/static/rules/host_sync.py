@@ -11,8 +11,8 @@ from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
                           uses_device)
-from ..facts import Facts, Loop
-from ..names import bound_names, root_name
+from ..facts import Facts, FunctionNode, Loop
+from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._lightning import hook_of
 from ._python_numbers import python_number
@@ -89,6 +89,20 @@ def _ends_in_a_copy(stmt: cst.CSTNode) -> bool:
     small = stmt.body[0]
     value = small.value if isinstance(small, (cst.Assign, cst.Expr)) else None
     return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _COPY_METHODS
+
+
+def _leaves_the_block(arm: cst.BaseSuite) -> bool:
+    """The arm ends in `break`, `continue`, `return` or `raise`: the statements after the branch
+    never run after it."""
+    last = arm.body[-1] if isinstance(arm, cst.IndentedBlock) and arm.body else arm
+    smalls = getattr(last, "body", ())
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and bool(smalls) and \
+        isinstance(smalls[-1], (cst.Break, cst.Continue, cst.Return, cst.Raise))
+
+
+def _constant(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)) or \
+        isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")
 
 
 def _dotted(expr: cst.BaseExpression) -> bool:
@@ -596,7 +610,7 @@ class HostSync(Rule):
         while isinstance(self.facts.parent(anchor), cst.IndentedBlock) and isinstance(self.facts.parent(self.facts.parent(anchor)), cst.With):
             anchor = self.facts.parent(self.facts.parent(anchor))
         block = self.facts.parent(anchor)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         if not isinstance(stmt, cst.SimpleStatementLine) or through_with(self.facts, stmt, block) is not anchor \
                 or anchor not in body \
                 or not any(isinstance(s, cst.Assign) and _inside(self.facts, node, s.value) for s in stmt.body):
@@ -779,7 +793,7 @@ class HostSync(Rule):
         following: list[cst.CSTNode] = []
         anchor: cst.CSTNode = stmt
         while True:
-            body = list(getattr(self.facts.parent(anchor), "body", ()))
+            body = block_statements(self.facts.parent(anchor))
             if anchor not in body:
                 return None
             following += body[body.index(anchor) + 1 :]
@@ -864,7 +878,7 @@ class HostSync(Rule):
         tensor = self.facts.code(copied)
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         if stmt not in body:
             return False
         for earlier in reversed(body[:body.index(stmt)]):
@@ -882,7 +896,7 @@ class HostSync(Rule):
         reported (its copies are all per-step cost worth naming)."""
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         if stmt not in body:
             return False
         read = self.facts.names_read(node)
@@ -897,9 +911,43 @@ class HostSync(Rule):
         `with` block; not one under `if step % 100 == 0:` (most steps skip that copy)."""
         if isinstance(stmt, cst.With):
             return any(self._copies_every_time(s, tensor) for s in stmt.body.body)
-        return isinstance(stmt, cst.SimpleStatementLine) and any(
-            isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
-            and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(stmt))
+        if isinstance(stmt, cst.If):
+            return self._test_copies(stmt, tensor)
+        return isinstance(stmt, cst.SimpleStatementLine) and self._copies_in(stmt, tensor)
+
+    def _copies_in(self, node: cst.CSTNode, tensor: str) -> bool:
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
+                   and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(node))
+
+    def _test_copies(self, branch: cst.If, tensor: str) -> bool:
+        """`if tok.item() == EOS: break` before `out.append(tok.item())`: the test copied `tok`,
+        and every arm that lets the step go on queues no device work, so the device is idle by
+        the next statement and its copy of `tok` waits for nothing."""
+        if not self._copies_in(branch.test, tensor):
+            return False
+        arms: list[cst.BaseSuite] = [branch.body]
+        node: cst.If | cst.Else | None = branch.orelse
+        while node is not None:
+            arms.append(node.body)
+            node = node.orelse if isinstance(node, cst.If) else None
+        scope = self.facts.enclosing_function(branch)
+        return all(_leaves_the_block(arm) or self._host_only(arm, scope) for arm in arms)
+
+    def _host_only(self, arm: cst.BaseSuite, scope: FunctionNode | None) -> bool:
+        """`pass`, `pads += 1`, `done = True`: Python values only, so no device work is queued
+        (`h = h * 0.5` on a tensor would be, with no call to show it)."""
+        for stmt in block_statements(arm) if isinstance(arm, cst.IndentedBlock) else [arm]:
+            for small in getattr(stmt, "body", ()) if isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) else [None]:
+                if isinstance(small, cst.Pass):
+                    continue
+                if isinstance(small, cst.AugAssign) and python_number(self.facts, small.target, scope) \
+                        and python_number(self.facts, small.value, scope):
+                    continue
+                if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) for t in small.targets) \
+                        and (python_number(self.facts, small.value, scope) or _constant(small.value)):
+                    continue
+                return False
+        return True
 
     def _every_step(self, node: cst.CSTNode, loop: Loop, depth: int = 3) -> bool:
         """`node` runs on every iteration: not in a branch (`if step % N == 0:`, the arms of

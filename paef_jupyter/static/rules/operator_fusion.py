@@ -19,7 +19,7 @@ import libcst as cst
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..facts import Facts
-from ..names import dotted_name
+from ..names import block_statements, dotted_name
 from ..types import Kind
 from ._tensor_facts import (BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, rarely_runs, reads_of,
                             within)
@@ -1163,7 +1163,7 @@ class OperatorFusion(Rule):
         if define is use:
             return None
         block = self.facts.parent(use)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         if define is use or self.facts.parent(define) is not block or _assigned_to(define) != name.value:
             return None
         start, end = body.index(define), body.index(use)

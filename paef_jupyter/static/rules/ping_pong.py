@@ -11,7 +11,7 @@ from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..device_use import crosses_to_host, is_device_move, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
-from ..names import names_read, names_written, root_name
+from ..names import block_statements, names_read, names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
     may_be_strided,
@@ -273,7 +273,7 @@ class PingPong(Rule):
         if target is None or loop is None or not self.facts.enclosing_loops(move):
             return
         body = self.facts.parent(stmt)
-        statements = list(getattr(body, "body", ()))
+        statements = block_statements(body)
         if stmt not in statements or loop.node not in self.facts.ancestors(stmt):
             return
         scope: cst.CSTNode = self.facts.enclosing_function(move) or self.facts.module
@@ -554,7 +554,7 @@ class PingPong(Rule):
             return None
         later: list[cst.CSTNode] = []
         if anchor is not define:  # `with torch.no_grad(): probs = ...`: what follows it in the `with` body counts too
-            inner = list(getattr(self.facts.parent(define), "body", ()))
+            inner = block_statements(self.facts.parent(define))
             if self.facts.parent(self.facts.parent(define)) is not anchor:
                 return None  # nested `with` blocks: not followed
             later = inner[inner.index(define) + 1:]
@@ -583,7 +583,7 @@ class PingPong(Rule):
     def _statements_between(self, first: cst.CSTNode | None, use: cst.CSTNode) -> list[cst.CSTNode]:
         """The statements of `first`'s block strictly after `first` and before the one holding `use`."""
         block = self.facts.parent(first) if first is not None else None
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         here = next((a for a in (use, *self.facts.ancestors(use)) if self.facts.parent(a) is block), None)
         if first is None or first not in body or here not in body:
             return []

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
-from ..names import bound_names, is_inplace_method, root_name, writes_of
+from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
 from ..facts import SHARING_METHODS, Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
@@ -306,7 +306,7 @@ class RedundantTensor(Rule):
         loop-invariant data) give the same tensors every iteration too, and move with it. Each
         must bind a fresh name the loop writes nowhere else, never changes in place nor keeps."""
         block = self.facts.parent(stmt)
-        body = list(getattr(block, "body", ()))
+        body = block_statements(block)
         chain: list[cst.SimpleStatementLine] = []
         names = {name}
         for nxt in body[body.index(stmt) + 1 :] if stmt in body else ():
@@ -758,7 +758,7 @@ class FactorySites:
         """In the loop's first iteration something runs before `expr` (it is not in the loop
         body's first statement): moved before the loop, an error it raises skips that."""
         body = getattr(loop_node, "body", None)
-        stmts = list(getattr(body, "body", ()))
+        stmts = block_statements(body)
         return not stmts or not any(a is stmts[0] for a in self.facts.ancestors(expr))
 
     def _fails_on_its_input(self, expr: cst.BaseExpression) -> str:
