@@ -100,7 +100,7 @@ def _analyze(
     _spread_per_iteration([f for _, _, f in analysed] + [m for m in reached if all(m is not f for _, _, f in analysed)])
     for ref, masked, facts in analysed:
         try:
-            findings.extend(_run(selected, RuleContext(ref, masked, facts)))
+            findings.extend(_run(selected, RuleContext(ref, masked, facts), errors))
         except RecursionError:
             errors.append(too_deep(ref))
     sources = [p.unit for p in parsed]
@@ -109,7 +109,7 @@ def _analyze(
         if not functions:
             continue
         spans = [local.facts.position(f) for f in functions]
-        found = [_for_review_from_importer(f) for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts))
+        found = [_for_review_from_importer(f) for f in _run(selected, RuleContext(local.unit.ref, local.masked, local.facts), errors)
                  if any(s.start.line <= f.line <= s.end.line for s in spans)]
         if found:
             findings.extend(found)
@@ -133,10 +133,16 @@ def _for_review_from_importer(finding: Finding) -> Finding:
     return replace(finding, fix=replace(finding.fix, review=IMPORTED_MODULE_REVIEW))
 
 
-def _run(selected: Sequence[type[Rule]], ctx: RuleContext) -> list[Finding]:
+def _run(selected: Sequence[type[Rule]], ctx: RuleContext, errors: list[AnalysisError]) -> list[Finding]:
+    """The rules' findings on one unit. A rule that failed on it loses its findings there (they
+    may be half of a judgement), and the failure joins `errors` as one line."""
     active = [rule_cls(ctx) for rule_cls in selected]
-    drive(ctx.facts, active)
-    return [f for rule in active for f in rule.findings]
+    failed = drive(ctx.facts, active)
+    for rule, (node, error) in failed.items():
+        line = ctx.facts.position(node).start.line
+        errors.append(AnalysisError(ctx.ref, line, f"rule {rule.id} failed here ({type(error).__name__}: {error}); "
+                                    "its findings for this unit are left out"))
+    return [f for rule in active if rule not in failed for f in rule.findings]
 
 
 def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:

@@ -80,11 +80,14 @@ class Rule:
 Handler = Callable[[cst.CSTNode], object]
 
 
-def drive(facts: Facts, rules: Sequence[Rule]) -> None:
-    """Walk the unit once, calling each rule's `visit_<Node>` / `leave_<Node>`."""
+def drive(facts: Facts, rules: Sequence[Rule]) -> dict[Rule, tuple[cst.CSTNode, Exception]]:
+    """Walk the unit once, calling each rule's `visit_<Node>` / `leave_<Node>`. A rule that
+    raises is stopped there and returned with the node and the error; the others walk on (one
+    rule's bug costs its own findings, not the report). Too deep a tree stops the whole unit."""
     visits: dict[type, list[tuple[Rule, Handler]]] = {}
     leaves: dict[type, list[tuple[Rule, Handler]]] = {}
     skipping: dict[int, cst.CSTNode] = {}  # id(rule) -> node whose subtree it skips
+    failed: dict[Rule, tuple[cst.CSTNode, Exception]] = {}
 
     def handlers(table: dict[type, list[tuple[Rule, Handler]]], prefix: str, cls: type) -> list[tuple[Rule, Handler]]:
         found = table.get(cls)
@@ -93,6 +96,16 @@ def drive(facts: Facts, rules: Sequence[Rule]) -> None:
             found = table[cls] = [(r, getattr(r, name)) for r in rules if hasattr(r, name)]
         return found
 
+    def call(rule: Rule, handler: Handler, node: cst.CSTNode) -> object:
+        try:
+            return handler(node)
+        except RecursionError:
+            raise
+        except Exception as error:  # noqa: BLE001 - a rule's own bug, reported with the unit's errors
+            failed[rule] = (node, error)
+            skipping[id(rule)] = facts.module  # never cleared: the module is left last
+            return None
+
     stack: list[tuple[cst.CSTNode, bool]] = [(facts.module, False)]
     while stack:
         node, leaving = stack.pop()
@@ -100,12 +113,13 @@ def drive(facts: Facts, rules: Sequence[Rule]) -> None:
         if leaving:
             for rule, leave in handlers(leaves, "leave_", cls):
                 if id(rule) not in skipping:
-                    leave(node)
+                    call(rule, leave, node)
             for key in [k for k, v in skipping.items() if v is node]:
                 del skipping[key]
             continue
         for rule, visit in handlers(visits, "visit_", cls):
-            if id(rule) not in skipping and visit(node) is False:
+            if id(rule) not in skipping and call(rule, visit, node) is False:
                 skipping[id(rule)] = node
         stack.append((node, True))
         stack.extend((kid, False) for kid in reversed(facts.children(node)))
+    return failed
