@@ -55,6 +55,8 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
         return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
     if isinstance(expr, cst.Attribute):
         return expr.attr.value == "device"
+    if isinstance(expr, cst.Subscript):
+        return _config_device(facts, expr, depth)
     if isinstance(expr, cst.Call):
         return (facts.qualified_name(expr.func) or "") == "torch.device" and bool(expr.args) \
             and is_accelerator_device(facts, expr.args[0].value, depth)
@@ -78,6 +80,25 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
             return any(is_accelerator_device(source, v, depth - 1) for v in values)
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     return False
+
+
+def _config_device(facts: Facts, expr: cst.Subscript, depth: int) -> bool:
+    """`params['device']`, `cfg["gpu"]`: a configuration entry whose key names a device, as
+    `args.device` does; read from the dict literal when the unit binds one (`opts = {"device":
+    "cpu"}` names the CPU), else it may be an accelerator."""
+    key = expr.slice[0].slice if len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) else None
+    text = key.value.evaluated_value if key is not None and isinstance(key.value, cst.SimpleString) else None
+    if not isinstance(text, str) or not set(re.findall(r"[a-z]+", text.lower())) & {"device", "dev", "gpu", "cuda"}:
+        return False
+    table = facts.value_of(expr.value) if isinstance(expr.value, cst.Name) else None
+    entries: list[tuple[object, cst.BaseExpression]] = []
+    if isinstance(table, cst.Dict):
+        entries = [(e.key.evaluated_value, e.value) for e in table.elements
+                   if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)]
+    elif isinstance(table, cst.Call) and facts.qualified_name(table.func) == "builtins.dict":
+        entries = [(a.keyword.value, a.value) for a in table.args if a.keyword is not None]
+    value = next((v for k, v in entries if k == text), None)
+    return is_accelerator_device(facts, value, depth - 1) if value is not None and depth > 0 else True
 
 
 def _earlier_cpu(facts: Facts, name: str) -> bool:
