@@ -48,6 +48,9 @@ _EXPLICIT_SYNCS["torch.cuda.memory.empty_cache"] = _EXPLICIT_SYNCS["torch.cuda.e
 _MATH_CONVERSIONS = frozenset(f"math.{f}" for f in (
     "pow", "sqrt", "exp", "log", "log2", "log10", "log1p", "fabs", "isnan", "isinf", "isfinite", "cos", "sin", "tan",
     "tanh", "atan", "atan2", "hypot", "copysign", "fmod", "expm1", "erf"))
+# Calls whose positional arguments are sizes or bounds (Python ints): a tensor there is read on the host.
+_SIZE_TAKERS = frozenset({"builtins.range", *(f"torch.{f}" for f in ("zeros", "ones", "empty", "rand", "randn", "arange", "eye"))})
+_SIZE_METHODS = frozenset({"new_zeros", "new_ones", "new_empty"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _PACKING = frozenset({"pack_padded_sequence"})
@@ -167,11 +170,35 @@ class HostSync(Rule):
                        "float (a copy to the host)", lambda loop: keep)
         elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
+        elif qualified in _SIZE_TAKERS or isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS \
+                and self._is_tensor(func.value):
+            self._size_read(node, [a.value for a in node.args if a.keyword is None and not a.star])
         elif isinstance(func, cst.Attribute) and func.attr.value == "add_scalar" and self._summary_writer(func.value):
             value = _scalar_value(node)
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def visit_Slice(self, node: cst.Slice) -> None:
+        """`out[:, :lengths.max()]`: a slice bound is a Python int, so a tensor there is read."""
+        if self._hot(node) is not None and uses_device(self.facts):
+            bounds = [b for b in (node.lower, node.upper, node.step) if b is not None]
+            self._size_read(node, bounds, f"the slice `{self.facts.code(node)}`")
+
+    def _size_read(self, node: cst.CSTNode, sizes: list[cst.BaseExpression], where: str | None = None) -> None:
+        """`torch.zeros(ids.max() + 1)`, `range(lengths.max())`: a size, a range bound or a slice
+        bound is a Python int, so a device tensor given there is read on the host (an implicit
+        `.item()`), a sync as an explicit one is; no call in the code says so."""
+        flat = [e.value for s in sizes if isinstance(s, (cst.Tuple, cst.List)) for e in s.elements] + \
+            [s for s in sizes if not isinstance(s, (cst.Tuple, cst.List))]
+        read = next((e for e in flat if self._is_tensor(e) and not on_host(self.facts, e)), None)
+        if read is None:
+            return
+        code = self.facts.code(read)
+        self._site(read, f"{where or f'`{self.facts.code(node)}`'} takes `{code}` as a Python int: the tensor's value is "
+                   "copied to the host (an implicit `.item()`)",
+                   lambda loop: f"# a size known on the host: `.size(...)` / `.shape`, or computed from the host copy of the "
+                   f"data `{code}` comes from, before it is moved to the device")
 
     def _explicit_sync(self, node: cst.Call, cost: str, remedy: str, severity: Severity) -> None:
         """`torch.cuda.empty_cache()` / `torch.cuda.synchronize()` run on every step: nothing to
