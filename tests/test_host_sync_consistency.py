@@ -106,8 +106,8 @@ def test_no_grad_block_inside_a_training_step_says_training() -> None:
 
 
 def test_values_the_host_needs_are_low_hints() -> None:
-    """Indexing a Python list, scikit-learn metrics: the host needs the value (an environment step is no finding)."""
-    for name in ("pos_host_needed_low.py", "pos_sklearn_in_eval.py"):
+    """Indexing a Python list, scikit-learn metrics, a slice bound: the host needs the value (an environment step is no finding)."""
+    for name in ("pos_host_needed_low.py", "pos_sklearn_in_eval.py", "pos_host_needed_slice_bound.py"):
         path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / name
         findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
         assert findings and all(f.severity.value == "low" and not f.fixable for f in findings), name

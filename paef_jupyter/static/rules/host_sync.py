@@ -830,8 +830,14 @@ class HostSync(Rule):
             anchor = outer
 
     def _hands_to_host(self, use: cst.Name) -> str | None:
-        """`env.step(use)` (not an optimizer's), or `f(..., use, ...)` with `f` a function of this
-        unit that passes that parameter straight to a NumPy call."""
+        """`env.step(use)` (not an optimizer's), a slice bound (`queue[:, ptr:ptr + n]`: only a
+        Python int will do there), or `f(..., use, ...)` with `f` a function of this unit that
+        passes that parameter straight to a NumPy call."""
+        bound: cst.CSTNode = use
+        while isinstance(self.facts.parent(bound), (cst.BinaryOperation, cst.UnaryOperation)):
+            bound = self.facts.parent(bound)
+        if isinstance(self.facts.parent(bound), cst.Slice):
+            return f"the slice bound in `{self.facts.code(self.facts.parent(bound))}`"
         arg = self.facts.parent(use)
         call = self.facts.parent(arg) if isinstance(arg, cst.Arg) and arg.value is use and not arg.star else None
         if not isinstance(call, cst.Call):
