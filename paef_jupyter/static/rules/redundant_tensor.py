@@ -734,6 +734,10 @@ class FactorySites:
         stored = store_hazard(self.facts, site.expr, site.target)
         if stored:
             reasons.append(stored)
+        unfollowed = self._bound_unfollowed(site.expr)
+        if unfollowed:
+            reasons.append(f"`{unfollowed}` is bound by an annotated assignment or a walrus, whose later in-place "
+                           "changes this analysis does not follow: the tensor may not be the same every iteration")
         failing = self._fails_on_its_input(site.expr)
         if not failing and not self._cannot_raise(site.expr) and self._caught_around(site.target.node) \
                 and self._runs_after_other_statements(site.expr, site.target.node):
@@ -742,6 +746,22 @@ class FactorySites:
             reasons.append(f"{failing}: built before the loop, that happens before what the loop did first "
                            "(its appends, prints, counters) and outside the handlers around it")
         return "; and ".join(reasons)
+
+    def _bound_unfollowed(self, expr: cst.BaseExpression) -> str | None:
+        """A name the tensor reads, or the name its statement binds, that some `x: T = ...` or
+        `(x := ...)` of the unit binds: the invariance and in-place proofs follow plain
+        assignments only (an annotated `acc: object = torch.zeros(4)` then `acc += step` went
+        unseen, and the hoisted tensor grew each step)."""
+        names = set(self.facts.names_read(expr))
+        stmt = self.facts.statement_of(expr)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            names |= {n for small in stmt.body if isinstance(small, cst.AnnAssign) for n in bound_names(small.target)}
+        for node in self.facts.walk(self.facts.module):
+            target = node.target if isinstance(node, (cst.AnnAssign, cst.NamedExpr)) else None
+            bound = set(bound_names(target)) & names if target is not None else set()
+            if bound:
+                return sorted(bound)[0]
+        return None
 
     def _caught_around(self, loop_node: cst.CSTNode) -> bool:
         """The loop sits in the body of a `try` with handlers (in its own function or at the top)."""
