@@ -14,6 +14,7 @@ import weakref
 
 import libcst as cst
 
+from .cpu_parameters import cpu_parameter
 from .facts import Facts
 from .names import keyword_arg
 from .types import Kind
@@ -78,6 +79,8 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
         if imported is not None:
             source, values = imported
             return any(is_accelerator_device(source, v, depth - 1) for v in values)
+        if value is None and cpu_parameter(facts, expr):
+            return False  # `def evaluate(..., device)` called only with the CPU: its spelling says nothing
         return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     return False
 
@@ -395,6 +398,8 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
             imported = _imported_device(facts, expr.value)
             if imported is not None:
                 return any(is_accelerator_device(imported[0], v, 1) for v in imported[1])
+            if cpu_parameter(facts, expr):
+                return False
             return any(word in expr.value.lower() for word in ("device", "dev", "gpu", "cuda"))
     if isinstance(expr, cst.Call) and _names_a_device(expr.func):
         return True

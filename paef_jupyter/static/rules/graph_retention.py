@@ -9,6 +9,7 @@ from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
+from ._periodic_reset import periodic_reset
 from .base import Rule
 
 # Methods whose result carries no autograd history.
@@ -151,7 +152,7 @@ class GraphRetention(Rule):
             return
         if not appended and self._fresh_per_call(node, total):
             return  # `h = h + t_emb` in a block's `forward`: a local of one call, not a running total
-        if total in self._reset_each_step(loop) or total in self._backward_names:
+        if total in self._reset_each_step(loop, node) or total in self._backward_names:
             return  # a per-step sum (`loss = 0; loss += l; loss.backward()`) must keep its graph
         backwarded = self._backwarded_in(loop)
         backwarded |= self._loss_terms(loop, backwarded)
@@ -222,11 +223,14 @@ class GraphRetention(Rule):
                         "changes")
         return ""
 
-    def _reset_each_step(self, loop: Loop) -> set[str]:
-        """Names bound afresh by a plain assignment in the loop body: they do not outlive a step."""
+    def _reset_each_step(self, loop: Loop, node: cst.CSTNode) -> set[str]:
+        """Names bound afresh by a plain assignment in the loop body: they do not outlive a step.
+        Not one under an `if` that does not also hold the accumulation `node` (`if count >= 10:
+        loss_sum = 0`, public28 p01): that reset is periodic, and the total carries the graphs of
+        every step in between."""
         reset: set[str] = set()
         for n in self.facts.walk(loop.node.body, into_scopes=False):
-            if isinstance(n, cst.Assign):
+            if isinstance(n, cst.Assign) and not periodic_reset(self.facts, n, loop.node, node):
                 value = n.value
                 for target in n.targets:
                     if isinstance(target.target, cst.Name) and not (

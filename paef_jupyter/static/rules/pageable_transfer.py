@@ -32,6 +32,7 @@ from ._support import (
     with_keyword,
     zipped_loops,
 )
+from ._cuda_branches import built_without_cuda
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS
 
@@ -78,6 +79,8 @@ class PageableTransfer(Rule):
         given, pin = keyword_value(self.facts, node, "pin_memory")
         if not given:
             given, pin = _pin_by_position(node)
+        if (not given or _is_false(pin)) and built_without_cuda(self.facts, node, moves):
+            return  # made only where the program uses no CUDA device, and copied only where it does
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
             foreign = next((loop for loop in loops if loop.facts is not self.facts), None)
