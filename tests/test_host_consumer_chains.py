@@ -16,6 +16,7 @@ import torch
 import torch.nn as nn
 from PIL import Image
 from torchvision.transforms import Normalize, ToPILImage
+from torchvision.transforms.functional import to_pil_image
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = nn.Conv2d(3, 3, 3, padding=1).to(device)
@@ -50,6 +51,7 @@ OWN_NEED = [
     (EVAL, "img = ToPILImage()(sr.cpu().squeeze())"),  # the PSNR of public27 p04 train.py 93
     (EVAL, "img = ToPILImage()(sr.cpu().squeeze().permute(1, 2, 0).contiguous())"),
     (EVAL, "img = Image.fromarray(sr.cpu().squeeze().numpy())"),
+    (EVAL, "img = to_pil_image(sr.cpu().squeeze(0))"),
     (TRAIN, "d = np.mean(out.detach().cpu().squeeze())"),
     (TRAIN, "d = np.mean(out.cpu().detach().flatten())"),
 ]
