@@ -68,6 +68,12 @@ _NUMPY_JOINS = frozenset(f"numpy.{f}" for f in ("append", "concatenate", "vstack
 _WRITERS = ("torchvision.transforms.ToPILImage", "torchvision.transforms.functional.to_pil_image",
             "torchvision.utils.save_image", "PIL.", "matplotlib.", "imageio.", "cv2.imwrite", "skimage.io.")
 _WRITING_METHODS = frozenset({"save", "imsave", "imwrite", "savefig", "imshow"})
+# Tensor methods that hand the copied values on unchanged (a view, a new layout, a wider dtype):
+# `sr.cpu().squeeze()` reaches its consumer as `sr.cpu()` would.
+_SAME_VALUES_ON = frozenset({"squeeze", "unsqueeze", "permute", "transpose", "contiguous", "view", "reshape",
+                             "flatten", "float", "double", "clone", "detach", "numpy"})
+# Host-only converters made and called in one expression: `ToPILImage()(sr.cpu())` needs a host tensor.
+_HOST_CONVERTERS = ("torchvision.transforms.ToPILImage", "torchvision.transforms.functional.to_pil_image", "PIL.")
 _PASS_THROUGH = (cst.BinaryOperation, cst.UnaryOperation, cst.Comparison, cst.Arg, cst.Tuple, cst.List, cst.Element)
 
 
@@ -764,13 +770,26 @@ class HostSync(Rule):
         SciPy / scikit-learn / environment call, `range(...)`, an index into a Python container,
         or a branch (Python control flow has no device alternative)."""
         child: cst.CSTNode = node
+        method_call: cst.CSTNode | None = None
         for anc in self.facts.ancestors(node):
+            if anc is method_call:
+                child = anc
+                continue
             if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
                 return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
+            if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _SAME_VALUES_ON:
+                method_call = self.facts.parent(anc)  # `.squeeze()`: the same values go on to the consumer
+                if not (isinstance(method_call, cst.Call) and method_call.func is anc):
+                    return None
+                child = anc
+                continue
             if isinstance(anc, cst.Call) and child is not anc.func:
                 qualified = self.facts.qualified_name(anc.func) or ""
-                if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS:
+                if qualified.startswith(HOST_LIBRARIES) or qualified in _HOST_BUILTINS or qualified.startswith(_HOST_CONVERTERS):
                     return f"`{self.facts.code(anc.func)}`"
+                maker = (self.facts.qualified_name(anc.func.func) or "") if isinstance(anc.func, cst.Call) else ""
+                if maker.startswith(_HOST_CONVERTERS):
+                    return f"`{self.facts.code(anc.func)}`"  # `ToPILImage()(x)`: a converter object made and called at once
                 if isinstance(anc.func, cst.Attribute) and anc.func.attr.value == "step" \
                         and self.facts.kind(anc.func.value) is not Kind.OPTIMIZER:
                     return _ENVIRONMENT  # `env.step(action.item())`: the next step's input depends on it
