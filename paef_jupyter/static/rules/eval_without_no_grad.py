@@ -15,6 +15,7 @@ from ..types import Kind
 from ..names import bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_sections, held_out_checks
+from ._fast_path import fast_path_classes
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
@@ -47,14 +48,7 @@ _MODEL_WORDS = frozenset({
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 # What these give carries no autograd graph: a value that reaches `backward()` only through them
 # (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
-# Modules that run another kernel when grad is off (or no parameter needs it): the fused inference
-# fast path of attention and transformer layers, oneDNN's inference LSTM on CPU (red team 15: its
-# outputs differ in the last bits from the autograd path's).
-_FAST_PATH_MODULES = frozenset({
-    "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
-    "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerDecoder", "torch.nn.Transformer",
-    "torch.nn.modules.activation.MultiheadAttention", "torch.nn.LSTM", "torch.nn.modules.rnn.LSTM",
-})
+# (The layers with a grad-off fast path: `_fast_path`.)
 # Where a model's architecture comes from code this analysis never reads.
 _MODEL_SOURCES = tuple(f"{m}." for m in (
     "transformers", "timm", "open_clip", "clip", "sentence_transformers", "diffusers", "peft",
@@ -605,18 +599,9 @@ class EvalWithoutNoGrad(Rule):
         padding mask returns zeros at the padded positions (a nested tensor). That holds for such layers
         built here, in a class of another unit built here, or in a model whose code the
         analysis cannot see (a model zoo's constructor, a loaded whole model)."""
-        used: set[str] = set()
-        unseen: set[str] = set()
-        for call in self.facts.calls_in(self.facts.module):
-            name = self.facts.qualified_name(call.func) or ""
-            if name in _FAST_PATH_MODULES:
-                used.add(name.rsplit(".", 1)[-1])
-            elif f"{name}.".startswith(_MODEL_SOURCES):
-                unseen.add(name)
-            elif (found := self.facts.class_named(call.func)) is not None and found[0] is not self.facts:
-                other = found[0]
-                used |= {q.rsplit(".", 1)[-1] for c in other.calls_in(other.module)
-                         if (q := other.qualified_name(c.func) or "") in _FAST_PATH_MODULES}
+        used = fast_path_classes(self.facts)
+        unseen = {name for call in self.facts.calls_in(self.facts.module)
+                  if f"{(name := self.facts.qualified_name(call.func) or '')}.".startswith(_MODEL_SOURCES)}
         padded = ("; a `TransformerEncoder` given a padding mask returns zeros at the padded positions there "
                   "(a nested tensor), not the numbers the autograd path computes")
         if used:
