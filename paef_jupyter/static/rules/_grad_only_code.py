@@ -1,0 +1,88 @@
+"""Code that acts differently under `no_grad`, found wherever the model's code lives.
+
+Wrapping an evaluation loop in `no_grad` keeps its meaning only if no code it reaches depends on
+autograd recording. Red team 21 found such code the unit-local checks missed:
+
+- layers with a grad-off fast path (attention and transformer layers, an LSTM on CPU: other
+  numbers, zeros at padded positions) reached without a constructor call spelled `nn.X(...)`:
+  imported from their defining module, subclassed, handed on as a value (`functools.partial`,
+  an alias, a table of classes);
+- saved-tensor hooks (`torch.autograd.graph.saved_tensors_hooks`, `save_on_cpu`): autograd calls
+  the pack hook only for tensors it saves for backward, so what it counts or moves changes;
+- any of these, or a module hook, in a local module whose class the unit builds, or in a local
+  module that one names in turn.
+
+So the search covers every reference (not only calls), in every torch spelling, over the unit,
+its earlier cells, and the units of the classes they name, transitively.
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+import libcst as cst
+
+from ..facts import Facts
+
+# The classes themselves, by their last name; `torch.nn.` plus any of torch's submodules.
+_FAST_PATH_CLASSES = frozenset({
+    "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
+    "TransformerDecoder", "Transformer", "LSTM",
+})
+# Context managers whose pack hook runs only for tensors autograd saves.
+_SAVED_TENSOR_HOOKS = frozenset({"torch.autograd.graph.saved_tensors_hooks", "torch.autograd.graph.save_on_cpu"})
+
+
+def fast_path_class(qualified: str) -> str | None:
+    """`TransformerEncoderLayer` for `torch.nn.TransformerEncoderLayer`,
+    `torch.nn.modules.transformer.TransformerEncoderLayer` or `torch.nn.modules.TransformerEncoderLayer`
+    (None for any other name)."""
+    head, _, last = qualified.rpartition(".")
+    if last not in _FAST_PATH_CLASSES or not (head == "torch.nn" or head.startswith("torch.nn.modules")):
+        return None
+    return last
+
+
+def references(facts: Facts) -> Iterator[cst.BaseExpression]:
+    """Every name or outermost dotted name of the unit (a call's callee, a base class, an argument,
+    a value stored in a table); not the attribute part of `x.attr`."""
+    inner: set[int] = set()
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.Attribute):
+            if id(node) not in inner:
+                yield node
+            inner.update((id(node.value), id(node.attr)))
+        elif isinstance(node, cst.Name) and id(node) not in inner:
+            yield node
+
+
+def reached_units(facts: Facts) -> list[Facts]:
+    """This unit, its earlier cells, and the units (earlier cells, local modules) defining the
+    classes any of them names, transitively (a class of one local module stacked by a class of
+    another)."""
+    found = {id(facts): facts}
+    for unit in facts.prior.units():
+        found.setdefault(id(unit), unit)
+    todo = list(found.values())
+    while todo:
+        unit = todo.pop()
+        for ref in references(unit):
+            if (cls := unit.class_named(ref)) is not None and id(cls[0]) not in found:
+                found[id(cls[0])] = cls[0]
+                todo.append(cls[0])
+    return list(found.values())
+
+
+def fast_path_classes(units: list[Facts]) -> set[str]:
+    """The fast-path classes these units name anywhere."""
+    return {found for unit in units for ref in references(unit)
+            if (found := fast_path_class(unit.qualified_name(ref) or "")) is not None}
+
+
+def saved_tensor_hooks(units: list[Facts]) -> tuple[Facts, cst.BaseExpression] | None:
+    """The first reference to a saved-tensor hooks manager in these units (None if none)."""
+    for unit in units:
+        for ref in references(unit):
+            if (unit.qualified_name(ref) or "") in _SAVED_TENSOR_HOOKS:
+                return unit, ref
+    return None
