@@ -1,6 +1,7 @@
 # corpus: runnable
 # Red team 21: a model of a local module whose forward asks `torch.is_grad_enabled()` (a
 # training-time temperature): under no_grad the evaluation loop takes the other branch.
+import torch
 
 from layers import GatedScorer
 
