@@ -23,7 +23,8 @@ from paef_cli import paef, proved_lines
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt21_fp_subclass.py", "rt21_fp_module_path.py", "rt21_fp_partial.py",
-            "rt21b_proj_fast_path_two_modules_deep", "rt21c_saved_tensor_hooks.py", "rt21c_proj_hook_in_model_module"]
+            "rt21b_proj_fast_path_two_modules_deep", "rt21c_saved_tensor_hooks.py", "rt21c_proj_hook_in_model_module",
+            "rt21b_proj_grad_mode_query", "rt21d_proj_hook_attached_by_helper"]
 
 
 def _run(folder: Path, entry: str) -> str:
@@ -110,6 +111,13 @@ def test_a_layer_subclassed_in_a_third_module_is_for_review(tmp_path: Path) -> N
     assert proved_lines(tmp_path, files, "eval-without-no-grad") == []
 
 
+def test_a_grad_mode_query_in_a_local_modules_forward_is_for_review(tmp_path: Path) -> None:
+    """`forward` asks `torch.is_grad_enabled()`. Fails on 0a16905 (line 8)."""
+    files = _net(imports="import torch", forward="if torch.is_grad_enabled():\n"
+                 "            x = x * 1.5\n        return self.head(self.body(x))")
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == []
+
+
 def test_a_plain_local_model_keeps_the_rewrite(tmp_path: Path) -> None:
     """Near miss: the same model without hook, saved-tensor hooks or fast-path layer."""
     assert proved_lines(tmp_path, _net(), "eval-without-no-grad") == [8]
@@ -121,3 +129,59 @@ def test_a_gru_subclassed_in_a_third_module_keeps_the_rewrite(tmp_path: Path) ->
     files["blocks.py"] = ("from torch import nn\n\n\nclass Block(nn.GRU):\n"
                           "    def __init__(self, d):\n        super().__init__(d, d, batch_first=True)\n")
     assert proved_lines(tmp_path, files, "eval-without-no-grad") == [8]
+
+
+HELPER_MAIN = """import torch
+from torch import nn
+
+{imports}
+
+model = {build}
+model.eval()
+hits = 0
+for x in [torch.randn(3, 4) for _ in range(3)]:
+    hits += int((model(x).argmax(1) == 0).sum())
+print(hits)
+"""
+MONITOR = """seen = []
+
+
+def _watch(module, inputs, output):
+    seen.append(output.requires_grad)
+
+
+def attach(model):
+    for layer in model:
+        layer.register_forward_hook(_watch)
+    return model
+
+
+def identity(model):
+    return model
+{top}"""
+
+
+def _helper(imports: str, build: str, top: str = "") -> dict[str, str]:
+    return {"main.py": HELPER_MAIN.format(imports=imports, build=build), "monitor.py": MONITOR.format(top=top)}
+
+
+def test_hooks_attached_by_a_local_modules_helper_are_for_review(tmp_path: Path) -> None:
+    """`attach(model)` (a function, no class of the module built) registers the hooks. Fails on
+    0a16905 and on this branch's first fix (line 9)."""
+    files = _helper("from monitor import attach", "attach(nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2)))")
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == []
+
+
+def test_a_global_hook_registered_when_a_local_module_is_imported_is_for_review(tmp_path: Path) -> None:
+    """`import monitor` runs `register_module_forward_hook(...)` at its top level. Fails on 0a16905
+    (line 9)."""
+    top = "\nimport torch.nn.modules.module as mm\n\nmm.register_module_forward_hook(_watch)\n"
+    files = _helper("import monitor", "nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2))", top)
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == []
+
+
+def test_a_local_helper_module_without_hooks_keeps_the_rewrite(tmp_path: Path) -> None:
+    """Near miss: a local helper module that registers no hook (`identity(model)`)."""
+    files = _helper("from tools import identity", "identity(nn.Sequential(nn.Linear(4, 4), nn.Linear(4, 2)))")
+    files["tools.py"] = "def identity(model):\n    return model\n"
+    assert proved_lines(tmp_path, files, "eval-without-no-grad") == [9]

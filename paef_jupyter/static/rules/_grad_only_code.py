@@ -9,11 +9,12 @@ autograd recording. Red team 21 found such code the unit-local checks missed:
   an alias, a table of classes);
 - saved-tensor hooks (`torch.autograd.graph.saved_tensors_hooks`, `save_on_cpu`): autograd calls
   the pack hook only for tensors it saves for backward, so what it counts or moves changes;
-- any of these, or a module hook, in a local module whose class the unit builds, or in a local
-  module that one names in turn.
+- any of these, or a module hook, in a local module whose class the unit builds or whose helper
+  it calls (`attach(model)` registering hooks), or in a local module that one imports in turn.
 
 So the search covers every reference (not only calls), in every torch spelling, over the unit,
-its earlier cells, and the units of the classes they name, transitively.
+its earlier cells, the units of the classes they name and the local modules they import,
+transitively.
 """
 
 from __future__ import annotations
@@ -57,19 +58,22 @@ def references(facts: Facts) -> Iterator[cst.BaseExpression]:
 
 
 def reached_units(facts: Facts) -> list[Facts]:
-    """This unit, its earlier cells, and the units (earlier cells, local modules) defining the
-    classes any of them names, transitively (a class of one local module stacked by a class of
-    another)."""
+    """This unit, its earlier cells, the units defining the classes any of them names, and the
+    local modules any of them imports (whole or a member: a helper function `attach(model)` that
+    registers hooks, top-level code run at import), transitively."""
     found = {id(facts): facts}
     for unit in facts.prior.units():
         found.setdefault(id(unit), unit)
     todo = list(found.values())
     while todo:
         unit = todo.pop()
-        for ref in references(unit):
-            if (cls := unit.class_named(ref)) is not None and id(cls[0]) not in found:
-                found[id(cls[0])] = cls[0]
-                todo.append(cls[0])
+        more = [cls[0] for ref in references(unit) if (cls := unit.class_named(ref)) is not None]
+        if unit.imports is not None:
+            more += [m for target in set(unit.aliases.values()) if (m := unit.imports.module_of(target)) is not None]
+        for other in more:
+            if id(other) not in found:
+                found[id(other)] = other
+                todo.append(other)
     return list(found.values())
 
 
