@@ -24,7 +24,7 @@ from paef_cli import paef, proved_lines
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt21_fp_subclass.py", "rt21_fp_module_path.py", "rt21_fp_partial.py",
             "rt21b_proj_fast_path_two_modules_deep", "rt21c_saved_tensor_hooks.py", "rt21c_proj_hook_in_model_module",
-            "rt21b_proj_grad_mode_query", "rt21d_proj_hook_attached_by_helper"]
+            "rt21b_proj_grad_mode_query", "rt21d_proj_hook_attached_by_helper", "rt21e_fast_path_by_name.py"]
 
 
 def _run(folder: Path, entry: str) -> str:

@@ -6,7 +6,7 @@ autograd recording. Red team 21 found such code the unit-local checks missed:
 - layers with a grad-off fast path (attention and transformer layers, an LSTM on CPU: other
   numbers, zeros at padded positions) reached without a constructor call spelled `nn.X(...)`:
   imported from their defining module, subclassed, handed on as a value (`functools.partial`,
-  an alias, a table of classes);
+  an alias, a table of classes), or looked up on `torch.nn` by a name (`getattr(nn, ARCH)`);
 - saved-tensor hooks (`torch.autograd.graph.saved_tensors_hooks`, `save_on_cpu`): autograd calls
   the pack hook only for tensors it saves for backward, so what it counts or moves changes;
 - any of these, or a module hook, in a local module whose class the unit builds or whose helper
@@ -30,6 +30,8 @@ _FAST_PATH_CLASSES = frozenset({
     "MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder", "TransformerDecoderLayer",
     "TransformerDecoder", "Transformer", "LSTM",
 })
+# Builtins that look a class up on a module by a name.
+_LOOKUPS = frozenset({"builtins.getattr", "builtins.vars"})
 # Context managers whose pack hook runs only for tensors autograd saves.
 _SAVED_TENSOR_HOOKS = frozenset({"torch.autograd.graph.saved_tensors_hooks", "torch.autograd.graph.save_on_cpu"})
 
@@ -77,10 +79,36 @@ def reached_units(facts: Facts) -> list[Facts]:
     return list(found.values())
 
 
+def _torch_nn(qualified: str) -> bool:
+    return qualified == "torch.nn" or qualified.startswith("torch.nn.modules")
+
+
+def _looked_up(unit: Facts, call: cst.Call) -> str | None:
+    """What a lookup on `torch.nn` by name may give of the fast-path classes (red team 21's
+    `getattr(nn, ARCH)` of a config-driven builder): the class a literal names, else the call
+    itself (it may be any class); None for other calls and for literal names of other classes."""
+    func = unit.qualified_name(call.func)
+    if func not in _LOOKUPS or not call.args or not _torch_nn(unit.qualified_name(call.args[0].value) or ""):
+        return None
+    if func == "builtins.getattr" and len(call.args) >= 2 and isinstance(call.args[1].value, cst.SimpleString):
+        name = call.args[1].value.evaluated_value
+        return name if name in _FAST_PATH_CLASSES else None
+    return unit.code(call)
+
+
 def fast_path_classes(units: list[Facts]) -> set[str]:
-    """The fast-path classes these units name anywhere."""
-    return {found for unit in units for ref in references(unit)
-            if (found := fast_path_class(unit.qualified_name(ref) or "")) is not None}
+    """The fast-path classes these units name anywhere, and the lookups on `torch.nn` by a name
+    that may be one (`getattr(nn, ARCH)`, `vars(nn)[...]`, `nn.__dict__[...]`)."""
+    used: set[str] = set()
+    for unit in units:
+        for ref in references(unit):
+            qualified = unit.qualified_name(ref) or ""
+            if (found := fast_path_class(qualified)) is not None:
+                used.add(found)
+            elif qualified.endswith(".__dict__") and _torch_nn(qualified[:-len(".__dict__")]):
+                used.add(unit.code(ref))
+        used |= {found for call in unit.calls_in(unit.module) if (found := _looked_up(unit, call)) is not None}
+    return used
 
 
 def saved_tensor_hooks(units: list[Facts]) -> tuple[Facts, cst.BaseExpression] | None:

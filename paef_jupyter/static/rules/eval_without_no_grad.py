@@ -628,7 +628,7 @@ class EvalWithoutNoGrad(Rule):
         padded = ("; a `TransformerEncoder` given a padding mask returns zeros at the padded positions there "
                   "(a nested tensor), not the numbers the autograd path computes")
         if used:
-            return (f"this program builds {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
+            return (f"this program builds (or looks up by name) {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
                     "PyTorch runs another kernel (the fused fast path of attention and transformer layers, oneDNN's "
                     "LSTM on CPU), whose outputs differ in the last bits from the autograd path "
                     "(a ranking or an argmax over near-ties may change)"
