@@ -137,6 +137,15 @@ class ModuleImports:
         module = self.modules.load(path, self.depth + 1) if path is not None else None
         return module.facts if module is not None else None
 
+    def module_of(self, qualified: str) -> Facts | None:
+        """The local module `qualified` is, or the one defining it (`monitor` for `monitor.attach`):
+        its import runs its top-level code, and what it defines may run in the importer's loops."""
+        whole = self.module(qualified)
+        if whole is not None:
+            return whole
+        found = self._member(qualified)
+        return found[0].facts if found is not None else None
+
     def _member(self, qualified: str) -> "tuple[_Loaded, str] | None":
         """The longest module prefix of `qualified` that is a local file, and the rest."""
         level = len(qualified) - len(qualified.lstrip("."))

@@ -15,6 +15,7 @@ from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_sections, held_out_checks
+from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
@@ -47,14 +48,7 @@ _MODEL_WORDS = frozenset({
 _STORING_METHODS = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put"})
 # What these give carries no autograd graph: a value that reaches `backward()` only through them
 # (evaluation scores that pick which samples the next round trains on) cannot carry gradients.
-# Modules that run another kernel when grad is off (or no parameter needs it): the fused inference
-# fast path of attention and transformer layers, oneDNN's inference LSTM on CPU (red team 15: its
-# outputs differ in the last bits from the autograd path's).
-_FAST_PATH_MODULES = frozenset({
-    "torch.nn.MultiheadAttention", "torch.nn.TransformerEncoderLayer", "torch.nn.TransformerEncoder",
-    "torch.nn.TransformerDecoderLayer", "torch.nn.TransformerDecoder", "torch.nn.Transformer",
-    "torch.nn.modules.activation.MultiheadAttention", "torch.nn.LSTM", "torch.nn.modules.rnn.LSTM",
-})
+# (The layers with a grad-off fast path: `_fast_path`.)
 # Where a model's architecture comes from code this analysis never reads.
 _MODEL_SOURCES = tuple(f"{m}." for m in (
     "transformers", "timm", "open_clip", "clip", "sentence_transformers", "diffusers", "peft",
@@ -78,6 +72,7 @@ class EvalWithoutNoGrad(Rule):
     )
 
     def visit_Module(self, node: cst.Module) -> None:
+        self._reached_units: list[Facts] | None = None
         self._returning: dict[FunctionNode, set[FunctionNode]] = {}
         for loop in self.facts.loops:
             if loop.kind == "eval" and (loop.parent is None or loop.parent.kind != "eval"):
@@ -275,7 +270,8 @@ class EvalWithoutNoGrad(Rule):
         suggestion = self._suggestion(loop.node, torch or "torch")
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
-            or self._fast_path_modules() or self._module_hooks() or self._cached_by_forward(loop) \
+            or self._fast_path_modules() or self._module_hooks() or self._saved_tensor_hooks() \
+            or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop)
         self.report(
             loop.node,
@@ -421,15 +417,16 @@ class EvalWithoutNoGrad(Rule):
         return False
 
     def _module_hooks(self) -> str:
-        """Why hooks may make the loop's outputs reach autograd ('' if none is registered here
-        or in an earlier cell): a forward hook gets every output (a list it fills may be
+        """Why hooks may make the loop's outputs reach autograd ('' if none is registered here,
+        in an earlier cell, or in the local module of a class they name (red team 21: a model
+        registering a hook on its own layer in `__init__`)): a forward hook gets every output (a list it fills may be
         back-propagated later, it may register tensor hooks that raise under no_grad)."""
-        for facts in (self.facts, *self.facts.prior.units()):
+        for facts in self._reached():
             for call in facts.calls_in(facts.module):
                 func = call.func
                 if isinstance(func, cst.Attribute) and func.attr.value in _MODULE_HOOKS \
                         or (facts.qualified_name(func) or "") in _GLOBAL_HOOKS:
-                    where = "" if facts is self.facts else " of an earlier cell"
+                    where = "" if facts is self.facts else " of an earlier cell or a local module"
                     return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
                             "outputs of every forward pass this loop makes, and what it does with them (keeps "
                             "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
@@ -438,6 +435,24 @@ class EvalWithoutNoGrad(Rule):
                 return (f"`{found}` registers a module hook out of name: it runs on the outputs of every "
                         "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
         return ""
+
+    def _reached(self) -> list[Facts]:
+        """The units whose code may run in this unit's loops (`_grad_only_code.reached_units`)."""
+        if self._reached_units is None:
+            self._reached_units = reached_units(self.facts)
+        return self._reached_units
+
+    def _saved_tensor_hooks(self) -> str:
+        """Why the loop's side effects may change ('' if none): a saved-tensor hooks manager here
+        or in reached code; its pack hook runs only for tensors autograd saves for backward, so
+        whatever it counts, logs or offloads stops under no_grad."""
+        found = saved_tensor_hooks(self._reached())
+        if found is None:
+            return ""
+        unit, ref = found
+        where = "" if unit is self.facts else " (in an earlier cell or a local module)"
+        return (f"`{unit.code(ref)}`{where} installs saved-tensor hooks: autograd calls their pack hook only for "
+                "tensors it saves for backward, so under no_grad what it counts, logs or offloads stops")
 
     def _cached_by_forward(self, loop: Loop) -> str:
         """Why a pass of this loop may change later passes ('' if none): the class of a
@@ -568,11 +583,13 @@ class EvalWithoutNoGrad(Rule):
     def _grad_mode_read(self) -> str:
         """Why code of this unit may act differently under no_grad ('' if nothing says so): a call
         of `torch.is_grad_enabled()` (a forward that checkpoints, counts or logs only with grad on)."""
-        for call in self.facts.calls_in(self.facts.module):
-            if (self.facts.qualified_name(call.func) or "") in _GRAD_MODE_QUERIES:
-                line = self.facts.position(call).start.line
-                return (f"line {line} asks `{self.facts.code(call.func)}()`: code reached from this loop may take "
-                        "another branch under no_grad (what it computes, counts or prints may change)")
+        for unit in self._reached():
+            for call in unit.calls_in(unit.module):
+                if (unit.qualified_name(call.func) or "") in _GRAD_MODE_QUERIES:
+                    where = f"line {unit.position(call).start.line}" if unit is self.facts \
+                        else "an earlier cell or a local module"
+                    return (f"{where} asks `{unit.code(call.func)}()`: code reached from this loop may take "
+                            "another branch under no_grad (what it computes, counts or prints may change)")
         return ""
 
     def _shown_with_graph(self, loop: Loop) -> str:
@@ -605,22 +622,13 @@ class EvalWithoutNoGrad(Rule):
         padding mask returns zeros at the padded positions (a nested tensor). That holds for such layers
         built here, in a class of another unit built here, or in a model whose code the
         analysis cannot see (a model zoo's constructor, a loaded whole model)."""
-        used: set[str] = set()
-        unseen: set[str] = set()
-        for call in self.facts.calls_in(self.facts.module):
-            name = self.facts.qualified_name(call.func) or ""
-            if name in _FAST_PATH_MODULES:
-                used.add(name.rsplit(".", 1)[-1])
-            elif f"{name}.".startswith(_MODEL_SOURCES):
-                unseen.add(name)
-            elif (found := self.facts.class_named(call.func)) is not None and found[0] is not self.facts:
-                other = found[0]
-                used |= {q.rsplit(".", 1)[-1] for c in other.calls_in(other.module)
-                         if (q := other.qualified_name(c.func) or "") in _FAST_PATH_MODULES}
+        used = fast_path_classes(self._reached())
+        unseen = {name for call in self.facts.calls_in(self.facts.module)
+                  if f"{(name := self.facts.qualified_name(call.func) or '')}.".startswith(_MODEL_SOURCES)}
         padded = ("; a `TransformerEncoder` given a padding mask returns zeros at the padded positions there "
                   "(a nested tensor), not the numbers the autograd path computes")
         if used:
-            return (f"this program builds {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
+            return (f"this program builds (or looks up by name) {', '.join(f'`{u}`' for u in sorted(used))}: in eval mode under no_grad "
                     "PyTorch runs another kernel (the fused fast path of attention and transformer layers, oneDNN's "
                     "LSTM on CPU), whose outputs differ in the last bits from the autograd path "
                     "(a ranking or an argmax over near-ties may change)"
