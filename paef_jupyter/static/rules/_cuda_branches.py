@@ -19,22 +19,15 @@ from ..facts import Facts
 def built_without_cuda(facts: Facts, loader: cst.Call, moves: Sequence[cst.Call]) -> bool:
     """`loader` lies in the `else` (or `elif`) arm of an `if` whose test is false only where the
     program uses no CUDA device, and every copy of its batches runs only under such a test."""
-    return _in_cpu_arm(facts, loader) and bool(moves) and all(_only_with_cuda(facts, m) for m in moves)
+    return _under_cuda_test(facts, loader, "orelse") and bool(moves) \
+        and all(_under_cuda_test(facts, m, "body") for m in moves)
 
 
-def _in_cpu_arm(facts: Facts, node: cst.CSTNode) -> bool:
+def _under_cuda_test(facts: Facts, node: cst.CSTNode, arm: str) -> bool:
+    """`node` is inside the `arm` ("body" or "orelse") of an `if` that tests for CUDA."""
     child: cst.CSTNode = node
     for anc in facts.ancestors(node):
-        if isinstance(anc, cst.If) and child is anc.orelse and cuda_condition(facts, anc.test):
-            return True
-        child = anc
-    return False
-
-
-def _only_with_cuda(facts: Facts, move: cst.Call) -> bool:
-    child: cst.CSTNode = move
-    for anc in facts.ancestors(move):
-        if isinstance(anc, cst.If) and child is anc.body and cuda_condition(facts, anc.test):
+        if isinstance(anc, cst.If) and child is getattr(anc, arm) and cuda_condition(facts, anc.test):
             return True
         child = anc
     return False
