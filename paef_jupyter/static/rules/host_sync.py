@@ -20,7 +20,7 @@ from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
                        updates_weights_by_hand)
 from ._swallowing import may_swallow
-from ._tensor_facts import BOOL, INT, caught_in_loop, dtype_of, family, local_units, namespace_reader, reaches_main
+from ._tensor_facts import BOOL, INT, caught_in_loop, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
 from .base import Rule, RuleContext
 
 # Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
@@ -197,7 +197,7 @@ class HostSync(Rule):
         `.item()`), a sync as an explicit one is; no call in the code says so."""
         flat = [e.value for s in sizes if isinstance(s, (cst.Tuple, cst.List)) for e in s.elements] + \
             [s for s in sizes if not isinstance(s, (cst.Tuple, cst.List))]
-        read = next((e for e in flat if self._is_tensor(e) and not on_host(self.facts, e)), None)
+        read = next((e for e in flat if self._is_tensor(e) and not on_host(self.facts, e) and self._moved_there(e)), None)
         if read is None:
             return
         code = self.facts.code(read)
@@ -205,6 +205,14 @@ class HostSync(Rule):
                    "copied to the host (an implicit `.item()`)",
                    lambda loop: f"# a size known on the host: `.size(...)` / `.shape`, or computed from the host copy of the "
                    f"data `{code}` comes from, before it is moved to the device")
+
+    def _moved_there(self, expr: cst.BaseExpression) -> bool:
+        """A name `expr` reads holds a tensor provably put on the device (`.to(device)`, a
+        model's output): no call says a size read syncs, so an unknown place (a helper's
+        `lengths` parameter, which its callers may fill from the host) is not enough."""
+        return any(isinstance(n, cst.Name) and (on_device(self.facts, n) or self._device_value(n)
+                                                 or on_device(self.facts, self.facts.element_of(n) or n))
+                   for n in self.facts.walk(expr))
 
     def _explicit_sync(self, node: cst.Call, cost: str, remedy: str, severity: Severity) -> None:
         """`torch.cuda.empty_cache()` / `torch.cuda.synchronize()` run on every step: nothing to
