@@ -12,6 +12,7 @@ from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_b
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
+from ._host_normal import host_normal_draw
 from ._support import step_function
 from ._tensor_facts import invariant, program_methods, rarely_runs, steps_itself_per_call
 from .base import Rule, RuleContext
@@ -95,6 +96,9 @@ class CpuThenMove(Rule):
             if self._device_arg(node) is not None and self.facts.iteration_loop(node) is not None \
                     and self._sites.site(factory) is None:
                 self._legacy(node, func.value, factory, name, f".{func.attr.value}(...)")
+            return
+        if (draw := host_normal_draw(self.facts, factory, _factory_under)) is not None:
+            self._host_normal_moved(node, draw)
             return
         if not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES:
             return
@@ -383,6 +387,26 @@ class CpuThenMove(Rule):
             fix=Fix(description="draw it on the device with the torch factory (`torch.randn(shape, device=device) * std` "
                     "for `np.random.normal(0, std, shape)`, `.clamp(...)` for `.clip(...)`): the device's generator "
                     "draws other numbers than NumPy's, so results change (not the distribution)",
+                    safe=False),
+        )
+
+    def _host_normal_moved(self, node: cst.Call, draw: cst.Call) -> None:
+        """`torch.normal(mean=torch.tensor([0.]), std=...).to(device)` (maybe clamped first) on every
+        iteration or step: drawn by the CPU generator, then copied. A hint: the device's generator
+        draws other numbers, and the tensor overload of `torch.normal` takes no `device=`."""
+        device = self._device_arg(node)
+        loop = self.facts.iteration_loop(node)
+        step = step_function(self.facts, node) if loop is None else None
+        if device is None or (loop is None and step is None) or self._host_device(device):
+            return
+        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        self.report(
+            node,
+            f"`torch.normal(...)` draws on the CPU (its mean and std are host values) and "
+            f"`.{node.func.attr.value}(...)` copies the draws to the device {when}",  # type: ignore[attr-defined]
+            fix=Fix(description="draw on the device: `torch.normal(mean, std, size=shape, device=device)` with number "
+                    "arguments (or `torch.randn(shape, device=device) * std + mean`); the device's generator draws "
+                    "other numbers than the CPU's, so results change (not the distribution)",
                     safe=False),
         )
 
