@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_use_device, on_host
+from ..device_use import may_use_device, on_host, uses_device
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import (
@@ -169,14 +169,16 @@ class ListToTensor(Rule):
         if (self.facts.iteration_loop(node) is None and not per_call) or self._loader_batch(records):
             return
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
+        # a program that uses no accelerator copies nothing: the walk through Python is the cost there
+        on_device = uses_device(self.facts)
         self.report(
             node,
             f"`{constructor}({self.facts.code(column)})` rebuilds a tensor from one field of each Python record in "
             f"`{self.facts.code(records)}` (`zip(*...)` transposes them): every call walks the records and converts "
-            "each value through Python, then copies the new host tensor to the device",
+            "each value through Python" + (", then copies the new host tensor to the device" if on_device else ""),
             fix=Fix(description="store each field in one preallocated tensor (e.g. `states = torch.empty(capacity, "
                     "*shape)`, written at each push) and sample with a tensor of indices: `states[idx]` is one "
-                    "gather, on the device", safe=False),
+                    "gather" + (", on the device" if on_device else ""), safe=False),
         )
 
     def _loader_batch(self, records: cst.BaseExpression) -> bool:
