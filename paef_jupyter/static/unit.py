@@ -16,6 +16,7 @@ from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
 from ..model import AnalysisError, CellRef, SourceUnit
 from ..source import MaskedSource, mask, syntax_error
+from .annotated import with_assignments
 from .facts import Facts
 
 
@@ -52,7 +53,7 @@ def parse_unit(unit: SourceUnit) -> ParsedUnit:
     if problem is not None:
         return ParsedUnit(unit, masked, error=AnalysisError(unit.ref, problem[0], problem[1]))
     try:
-        module = cst.parse_module(masked.text)
+        module = with_assignments(cst.parse_module(masked.text), masked.text)
     except cst.ParserSyntaxError as exc:
         return ParsedUnit(unit, masked, error=AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
     except RecursionError:

@@ -997,9 +997,8 @@ class EvalWithoutNoGrad(Rule):
                 paired = [v for names, v in _paired(node.target, parent.value) if name in names]
                 values += paired or [parent.value]
                 replaces |= bool(paired) and isinstance(stmt, cst.SimpleStatementLine)
-            elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.NamedExpr)) and node.value is not None:
+            elif isinstance(node, (cst.AugAssign, cst.NamedExpr)):
                 values.append(node.value)
-                replaces |= isinstance(node, cst.AnnAssign) and isinstance(stmt, cst.SimpleStatementLine)
             elif isinstance(node, cst.For):
                 values.append(node.iter)
             elif isinstance(node, cst.WithItem):

@@ -748,17 +748,12 @@ class FactorySites:
         return "; and ".join(reasons)
 
     def _bound_unfollowed(self, expr: cst.BaseExpression) -> str | None:
-        """A name the tensor reads, or the name its statement binds, that some `x: T = ...` or
-        `(x := ...)` of the unit binds: the invariance and in-place proofs follow plain
-        assignments only (an annotated `acc: object = torch.zeros(4)` then `acc += step` went
-        unseen, and the hoisted tensor grew each step)."""
+        """A name the tensor reads that some `(x := ...)` of the unit binds: the invariance and
+        in-place proofs follow assignments only (annotated ones included: `static/annotated.py`),
+        and a source bound by a walrus then changed in place kept a stale copy once hoisted."""
         names = set(self.facts.names_read(expr))
-        stmt = self.facts.statement_of(expr)
-        if isinstance(stmt, cst.SimpleStatementLine):
-            names |= {n for small in stmt.body if isinstance(small, cst.AnnAssign) for n in bound_names(small.target)}
         for node in self.facts.walk(self.facts.module):
-            target = node.target if isinstance(node, (cst.AnnAssign, cst.NamedExpr)) else None
-            bound = set(bound_names(target)) & names if target is not None else set()
+            bound = set(bound_names(node.target)) & names if isinstance(node, cst.NamedExpr) else set()
             if bound:
                 return sorted(bound)[0]
         return None
