@@ -80,7 +80,7 @@ def _call_roots(facts: "Facts", call: cst.Call, depth: int) -> frozenset[str]:
     qualified = facts.qualified_name(call.func) or ""
     func = call.func
     if qualified in _HOLDING_CALLS or _is_record_class(facts, func):
-        return frozenset().union(*(held_roots(facts, a.value, depth + 1) for a in call.args))
+        return frozenset().union(*(held_roots(facts, a.value, depth + 1) for a in _held_args(facts, call)))
     if isinstance(func, cst.Attribute) and func.attr.value in _HOLDING_METHODS \
             and not (func.attr.value == "copy" and _array_like(facts, func.value)):
         return held_roots(facts, func.value, depth + 1)
@@ -118,7 +118,16 @@ def _returned_roots(facts: "Facts", call: cst.Call, depth: int) -> frozenset[str
             returned |= held_roots(owner, node.value, depth + 2)
     if not returned & (set(params) | {p.name.value for p in func.params.kwonly_params}):
         return frozenset()
-    return frozenset(r for a in call.args for r in held_roots(facts, a.value, depth + 1))
+    return frozenset(r for a in _held_args(facts, call) for r in held_roots(facts, a.value, depth + 1))
+
+
+def _held_args(facts: "Facts", call: cst.Call) -> list[cst.Arg]:
+    """The arguments whose objects the result may keep: not numbers (immutable: kept or copied, the
+    same), not `*xs` / `**cfg` (their container is unpacked, not kept: `Namespace(**config)`)."""
+    from .types import Kind
+
+    return [a for a in call.args if not a.star and facts.kind(a.value) is not Kind.NUMBER
+            and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString))]
 
 
 def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:
@@ -134,6 +143,13 @@ def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, se
             pairs.append((node.func.value, [a.value for a in node.args]))
         elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") == "builtins.setattr" and len(node.args) > 2:
             pairs.append((node.args[0].value, [node.args[2].value]))
+        elif isinstance(node, cst.Call) and node.args and not facts._leaves_arguments(node):
+            # a call that may keep one argument in another (`heapq.heappush(heap, a)`,
+            # `operator.setitem(d, k, a)`, `registry.add(a)`, a program function appending)
+            values = [a.value for a in node.args]
+            if isinstance(node.func, cst.Attribute) and root_name(node.func.value) not in facts.aliases:  # (not `heapq.`)
+                pairs.append((node.func.value, values))
+            pairs.extend((v, [w for w in values if w is not v]) for v in values if len(values) > 1)
         elif isinstance(node, cst.Assign):  # (`x[0] = a` into a tensor or array copies `a`'s values)
             pairs.extend((t.target.value, [node.value]) for t in node.targets
                          if isinstance(t.target, cst.Attribute)
@@ -141,9 +157,7 @@ def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, se
         elif isinstance(node, cst.AugAssign) and isinstance(node.value, (cst.List, cst.Tuple)):
             pairs.append((node.target, [node.value]))
         for target, values in pairs:
-            owner = root_name(target)
-            if owner is None:
-                continue
-            for value in values:
-                out.setdefault(owner, set()).update(held_roots(facts, value) - {owner})
+            for owner in facts.shared_roots(target) or {root_name(target)} - {None}:  # (`vars(ns)["a"] = v`: `ns`)
+                for value in values:
+                    out.setdefault(owner, set()).update(held_roots(facts, value) - {owner})
     return {k: v for k, v in out.items() if v}
