@@ -1105,22 +1105,28 @@ class Facts:
         views = self._views_of(loop.function)
         # What shares an object with a changed one (an alias, a view, the list a loop target comes
         # from) changes as a whole, or only in its `.grad`s when that is all that changed.
+        # A container reached because an object it holds changed (`result = (val, model)`, `val`
+        # appended to) does not change its other elements: from it, only views lead down.
         seen = set(changed)
-        work = [(n, True) for n in changed] + [(n, paths != {attribute_paths.GRAD}) for n, paths in (partial or {}).items()]
+        work = [(n, True, False) for n in changed] + [(n, paths != {attribute_paths.GRAD}, False)
+                                                      for n, paths in (partial or {}).items()]
+        stored = self._stored_into(loop.function)
         while work:
-            name, whole = work.pop()
+            name, whole, up = work.pop()
             reached: set[str] = set()
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                reached |= self._held_roots(value) if value is not None else set()
-            reached |= views.get(name, set()) | self._stored_into(loop.function).get(name, set())
+                if value is not None:
+                    reached |= self.shared_roots(value) if up else self._held_roots(value)
+            down = set(reached) | (set() if up else stored.get(name, set()))
+            reached = down | views.get(name, set())
             for other in reached - seen:
                 if whole:
                     seen.add(other)
-                    work.append((other, True))
+                    work.append((other, True, other not in down))
                 elif attribute_paths.GRAD not in partial.setdefault(other, set()):  # type: ignore[union-attr]
                     partial[other].add(attribute_paths.GRAD)  # type: ignore[index]
-                    work.append((other, False))
+                    work.append((other, False, other not in down))
         work = list(handed - seen)
         while work:
             for view in views.get(work.pop(), set()) - seen - handed:
@@ -1185,6 +1191,19 @@ class Facts:
         for container, sources in stored.items():
             for source in sources:
                 out.setdefault(source, set()).add(container)
+        unpacked: dict[int, dict[int, str]] = {}  # names bound from one call's returned tuple, by position
+        calls: dict[int, tuple[cst.Call, int]] = {}
+        for name, defs in self._defs.items():
+            for d in defs:
+                if d.unpacked is not None and d.function is function:
+                    call, i, n = d.unpacked
+                    unpacked.setdefault(id(call), {})[i] = name
+                    calls[id(call)] = (call, n)
+        for key, names in unpacked.items():
+            if len(names) > 1:
+                for i, j in held.unpacked_links(self, *calls[key]):
+                    if i in names and j in names:
+                        out.setdefault(names[i], set()).add(names[j])
         return out
 
     def _stored_into(self, function: FunctionNode | None) -> dict[str, set[str]]:

@@ -38,6 +38,14 @@ _HOLDING_METHODS = frozenset({
     "parameters", "named_parameters", "buffers", "named_buffers", "children", "named_children", "modules",
     "named_modules", "state_dict", "values", "items", "copy", "get", "pop", "setdefault",
 })
+# Functions that put their later arguments into their first.
+_STORING_CALLS = frozenset({
+    "heapq.heappush", "heapq.heappushpop", "heapq.heapreplace", "bisect.insort", "bisect.insort_left",
+    "bisect.insort_right", "operator.setitem", "operator.iadd", "operator.iconcat", "builtins.list.append",
+    "builtins.list.insert", "builtins.list.extend", "builtins.dict.__setitem__", "builtins.dict.update",
+    "builtins.dict.setdefault", "builtins.set.add", "builtins.object.__setattr__", "collections.deque.append",
+    "collections.deque.appendleft", "builtins.setattr",
+})
 # Calls that put their argument into the receiver: `later.append(t.numpy())`, `d.update(x=...)`.
 _STORING_METHODS = frozenset({"append", "appendleft", "extend", "extendleft", "insert", "add", "update",
                               "setdefault", "__setitem__", "put", "put_nowait"})
@@ -49,10 +57,10 @@ def held_roots(facts: "Facts", value: cst.BaseExpression, depth: int = 0) -> fro
     if depth > 4:
         return roots
     if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-        return roots.union(*(held_roots(facts, e.value, depth + 1) for e in value.elements))
+        return roots.union(*(held_roots(facts, e.value, depth + 1) for e in value.elements if not _copied_value(facts, e.value)))
     if isinstance(value, cst.Dict):
         return roots.union(*(held_roots(facts, e.value, depth + 1) for e in value.elements
-                             if isinstance(e, (cst.DictElement, cst.StarredDictElement))))
+                             if isinstance(e, (cst.DictElement, cst.StarredDictElement)) and not _copied_value(facts, e.value)))
     if isinstance(value, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
         return roots | _comprehension_roots(facts, value, depth)
     if isinstance(value, (cst.Subscript, cst.Attribute)) and not roots:
@@ -121,13 +129,24 @@ def _returned_roots(facts: "Facts", call: cst.Call, depth: int) -> frozenset[str
     return frozenset(r for a in _held_args(facts, call) for r in held_roots(facts, a.value, depth + 1))
 
 
+def _copied_value(facts: "Facts", value: cst.BaseExpression) -> bool:
+    """An element that is a number, or an attribute not known to be a tensor, array or container
+    (`(losses, args.global_step)`): as `Facts._views_of` takes `n = model.n_classes`, a copy."""
+    from .types import Kind
+
+    if isinstance(value, (cst.Integer, cst.Float, cst.SimpleString)) or facts.kind(value) is Kind.NUMBER:
+        return True
+    return isinstance(value, cst.Attribute) and facts.kind(value) not in (
+        Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR) \
+        and value.attr.value not in ("weight", "bias", "running_mean", "running_var", "data", "grad")
+
+
 def _held_args(facts: "Facts", call: cst.Call) -> list[cst.Arg]:
     """The arguments whose objects the result may keep: not numbers (immutable: kept or copied, the
     same), not `*xs` / `**cfg` (their container is unpacked, not kept: `Namespace(**config)`)."""
     from .types import Kind
 
-    return [a for a in call.args if not a.star and facts.kind(a.value) is not Kind.NUMBER
-            and not isinstance(a.value, (cst.Integer, cst.Float, cst.SimpleString))]
+    return [a for a in call.args if not a.star and not _copied_value(facts, a.value)]
 
 
 def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:
@@ -139,25 +158,87 @@ def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, se
         if facts.enclosing_function(node) is not function:
             continue
         pairs: list[tuple[cst.BaseExpression, list[cst.BaseExpression]]] = []
-        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING_METHODS:
+        if isinstance(node, cst.Call) and len(node.args) > 1 and (facts.qualified_name(node.func) or "") in _STORING_CALLS:
+            # a library function keeping one argument in the first (`heapq.heappush(heap, a)`,
+            # `operator.setitem(d, k, a)`, `list.append(buf, a)`)
+            pairs.append((node.args[0].value, [a.value for a in node.args[1:]]))
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING_METHODS:
             pairs.append((node.func.value, [a.value for a in node.args]))
         elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") == "builtins.setattr" and len(node.args) > 2:
             pairs.append((node.args[0].value, [node.args[2].value]))
-        elif isinstance(node, cst.Call) and node.args and not facts._leaves_arguments(node):
-            # a call that may keep one argument in another (`heapq.heappush(heap, a)`,
-            # `operator.setitem(d, k, a)`, `registry.add(a)`, a program function appending)
-            values = [a.value for a in node.args]
-            if isinstance(node.func, cst.Attribute) and root_name(node.func.value) not in facts.aliases:  # (not `heapq.`)
-                pairs.append((node.func.value, values))
-            pairs.extend((v, [w for w in values if w is not v]) for v in values if len(values) > 1)
         elif isinstance(node, cst.Assign):  # (`x[0] = a` into a tensor or array copies `a`'s values)
             pairs.extend((t.target.value, [node.value]) for t in node.targets
                          if isinstance(t.target, cst.Attribute)
                          or isinstance(t.target, cst.Subscript) and not _array_like(facts, t.target.value))
         elif isinstance(node, cst.AugAssign) and isinstance(node.value, (cst.List, cst.Tuple)):
             pairs.append((node.target, [node.value]))
+        if isinstance(node, cst.Call) and node.args:
+            pairs.extend(_stored_by_callee(facts, node))
         for target, values in pairs:
             for owner in facts.shared_roots(target) or {root_name(target)} - {None}:  # (`vars(ns)["a"] = v`: `ns`)
                 for value in values:
                     out.setdefault(owner, set()).update(held_roots(facts, value) - {owner})
     return {k: v for k, v in out.items() if v}
+
+
+def _stored_by_callee(facts: "Facts", call: cst.Call) -> list[tuple[cst.BaseExpression, list[cst.BaseExpression]]]:
+    """`register(t.numpy())` with `def register(a): REGISTRY.append(a)`: a function of the program
+    that stores a parameter into a global container or object makes that global hold the argument."""
+    func = facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if not isinstance(func, cst.FunctionDef) or func in _VISITING:
+        return []
+    owner = facts.owner_of(func)
+    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    _VISITING.add(func)
+    try:
+        inner = stored_into(owner, func)
+    finally:
+        _VISITING.discard(func)
+    local = set(params) | {n for n in owner.names_written(func.body) if _bound_in(owner, func, n)}
+    out: list[tuple[cst.BaseExpression, list[cst.BaseExpression]]] = []
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) and params and params[0] == "self" else None
+    if receiver is not None:
+        params = params[1:]  # a method called bound: `bank.add(a)` stores `a` into `bank` (its `self`)
+    for container, sources in inner.items():
+        if container == "self" and receiver is not None and sources & set(params):
+            given = [a.value for i, a in enumerate(call.args) if a.keyword is None and not a.star
+                     and i < len(params) and params[i] in sources]
+            out.append((receiver, given))
+            continue
+        if container in local or not sources & set(params):
+            continue
+        given = [a.value for i, a in enumerate(call.args) if a.keyword is None and not a.star
+                 and i < len(params) and params[i] in sources]
+        given += [a.value for a in call.args if a.keyword is not None and a.keyword.value in sources]
+        if given:
+            out.append((cst.Name(container), given))
+    return out
+
+
+_VISITING: set[cst.CSTNode] = set()
+
+
+def _bound_in(owner: "Facts", func: cst.FunctionDef, name: str) -> bool:
+    """`name` is a local of `func` (assigned there without `global`), not a global it changes."""
+    if any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
+           for n in owner.walk(func.body)):
+        return False
+    return any(isinstance(n, cst.AssignTarget) and isinstance(n.target, cst.Name) and n.target.value == name
+               or isinstance(n, (cst.For, cst.CompFor)) and any(isinstance(t, cst.Name) and t.value == name
+                                                               for t in owner.walk(n.target))
+               for n in owner.walk(func.body))
+
+
+def unpacked_links(facts: "Facts", call: cst.Call, n: int) -> list[tuple[int, int]]:
+    """`state, held = setup()` with `setup` returning `(t, [t.numpy()])`: the pairs of positions of
+    the returned tuple whose objects share memory (held roots in common inside the callee)."""
+    func = facts._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if not isinstance(func, cst.FunctionDef):
+        return []
+    owner = facts.owner_of(func)
+    links: set[tuple[int, int]] = set()
+    for node in owner.walk(func.body):
+        if isinstance(node, cst.Return) and isinstance(node.value, (cst.Tuple, cst.List)) and len(node.value.elements) == n:
+            roots = [held_roots(owner, e.value) for e in node.value.elements]
+            links |= {(i, j) for i in range(n) for j in range(n) if i != j and roots[i] & roots[j]}
+    return sorted(links)
