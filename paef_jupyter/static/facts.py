@@ -1184,7 +1184,8 @@ class Facts:
                     continue
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
                         and not (d.loop is None and self._container_alias(name, value, function)) \
-                        and root_name(value) not in holders and not _module_tensor(value):
+                        and root_name(value) not in holders and not _module_tensor(value) \
+                        and not held.held_roots(self, value) - self.shared_roots(value):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
