@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from . import attribute_paths
+from . import attribute_paths, held
 from .library_effects import torch_changed_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
                     names_read, names_written, root_name, type_test, walk, writes_of)
@@ -56,6 +56,12 @@ _CONTAINERS = {
 # A module's own tensors: its parameters (`weight`, `bias`) and BatchNorm's running statistics.
 _MODULE_TENSORS = frozenset({"weight", "bias", "running_mean", "running_var"})
 _is_call = type_test(cst.Call)
+
+
+def _module_tensor(value: cst.BaseExpression) -> bool:
+    """`tw = target.weight` (`target = copy.deepcopy(model)`, of no known kind): a module's own
+    tensor by its name, so a view of the module's memory even when the owner's type is unknown."""
+    return isinstance(value, cst.Attribute) and value.attr.value in _MODULE_TENSORS | {"data", "grad"}
 _is_loop = type_test(cst.For, cst.While)
 _is_function = type_test(cst.FunctionDef)
 
@@ -302,6 +308,7 @@ class Facts:
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
         self._views_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
+        self._stored_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
         self._path_cache: dict[Loop, Mapping[str, frozenset[attribute_paths.Path]]] = {}
         self._param_paths: dict[FunctionNode, Mapping[str, frozenset[attribute_paths.Path]]] = {}
         index = _Indexer(self)
@@ -1098,22 +1105,28 @@ class Facts:
         views = self._views_of(loop.function)
         # What shares an object with a changed one (an alias, a view, the list a loop target comes
         # from) changes as a whole, or only in its `.grad`s when that is all that changed.
+        # A container reached because an object it holds changed (`result = (val, model)`, `val`
+        # appended to) does not change its other elements: from it, only views lead down.
         seen = set(changed)
-        work = [(n, True) for n in changed] + [(n, paths != {attribute_paths.GRAD}) for n, paths in (partial or {}).items()]
+        work = [(n, True, False) for n in changed] + [(n, paths != {attribute_paths.GRAD}, False)
+                                                      for n, paths in (partial or {}).items()]
+        stored = self._stored_into(loop.function)
         while work:
-            name, whole = work.pop()
+            name, whole, up = work.pop()
             reached: set[str] = set()
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                reached |= self._held_roots(value) if value is not None else set()
-            reached |= views.get(name, set())
+                if value is not None:
+                    reached |= self.shared_roots(value) if up else self._held_roots(value)
+            down = set(reached) | (set() if up else stored.get(name, set()))
+            reached = down | views.get(name, set())
             for other in reached - seen:
                 if whole:
                     seen.add(other)
-                    work.append((other, True))
+                    work.append((other, True, other not in down))
                 elif attribute_paths.GRAD not in partial.setdefault(other, set()):  # type: ignore[union-attr]
                     partial[other].add(attribute_paths.GRAD)  # type: ignore[index]
-                    work.append((other, False))
+                    work.append((other, False, other not in down))
         work = list(handed - seen)
         while work:
             for view in views.get(work.pop(), set()) - seen - handed:
@@ -1122,13 +1135,9 @@ class Facts:
         return seen
 
     def _held_roots(self, value: cst.BaseExpression) -> frozenset[str]:
-        """`shared_roots`, and for a container display the objects it holds: after
-        `buffers = {"x": x}`, `buffers["x"] += 1` changes the array `x` names."""
-        if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
-            return frozenset().union(*(self._held_roots(e.value) for e in value.elements))
-        if isinstance(value, cst.Dict):
-            return frozenset().union(*(self._held_roots(e.value) for e in value.elements if isinstance(e, cst.DictElement)))
-        return self.shared_roots(value)
+        """`shared_roots`, and the objects a container, record or iterator holds: after
+        `buffers = {"x": x}`, `buffers["x"] += 1` changes the array `x` names (`held.held_roots`)."""
+        return held.held_roots(self, value)
 
     def written_through_call(self, node: cst.CSTNode) -> frozenset[str]:
         """Names changed in place through a call's result that shares their memory:
@@ -1160,17 +1169,49 @@ class Facts:
         if function in self._views_cache:
             return self._views_cache[function]
         out: dict[str, set[str]] = self._views_cache.setdefault(function, {})
+        stored = self._stored_into(function)
+        holders = set(stored)  # names bound to a container or record that holds a view of another
+        for name, defs in self._defs.items():
+            for d in defs:
+                value = self._shared_value(d, function)
+                if value is not None and not isinstance(value, (cst.Name, cst.Attribute)) \
+                        and held.held_roots(self, value) - self.shared_roots(value) - {name}:
+                    holders.add(name)
         for name, defs in self._defs.items():
             for d in defs:
                 value = self._shared_value(d, function)
                 if value is None:
                     continue
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
-                        and not (d.loop is None and self._container_alias(name, value, function)):
+                        and not (d.loop is None and self._container_alias(name, value, function)) \
+                        and root_name(value) not in holders and not _module_tensor(value) \
+                        and not held.held_roots(self, value) - self.shared_roots(value):
                     continue
-                for source in self._view_sources(value) - {name}:
+                for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
+        for container, sources in stored.items():
+            for source in sources:
+                out.setdefault(source, set()).add(container)
+        unpacked: dict[int, dict[int, str]] = {}  # names bound from one call's returned tuple, by position
+        calls: dict[int, tuple[cst.Call, int]] = {}
+        for name, defs in self._defs.items():
+            for d in defs:
+                if d.unpacked is not None and d.function is function:
+                    call, i, n = d.unpacked
+                    unpacked.setdefault(id(call), {})[i] = name
+                    calls[id(call)] = (call, n)
+        for key, names in unpacked.items():
+            if len(names) > 1:
+                for i, j in held.unpacked_links(self, *calls[key]):
+                    if i in names and j in names:
+                        out.setdefault(names[i], set()).add(names[j])
         return out
+
+    def _stored_into(self, function: FunctionNode | None) -> dict[str, set[str]]:
+        """container -> what `function`'s scope stores into it (`held.stored_into`), cached."""
+        if function not in self._stored_cache:
+            self._stored_cache[function] = held.stored_into(self, function)
+        return self._stored_cache[function]
 
     def _container_alias(self, name: str, value: cst.BaseExpression, function: FunctionNode | None) -> bool:
         """`hist = trainer.history`, `seen = st.seen`: `name` holds the very container `value` (an

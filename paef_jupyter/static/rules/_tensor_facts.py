@@ -1146,7 +1146,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
     that read a global the loop changes. A top-level lambda the loop calls (`mse2psnr(loss)`)
     runs once per call: what it builds from neither its arguments nor varying names is invariant."""
     if not facts.is_invariant(expr, loop, given) or names_read(expr) & locally_bound(facts, expr) \
-            or _rebinds_unseen(facts, loop) or _reads_iterator(facts, expr):
+            or _rebinds_unseen(facts, loop) or _reads_iterator(facts, expr) or _iterates_random(facts, expr):
         return False
     called_lambda = facts.enclosing_function(expr) is None and not facts.enclosing_loops(expr) \
         and facts.bound_lambda_loop(expr) is loop
@@ -1311,6 +1311,12 @@ def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) 
 
 _ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
                              "builtins.enumerate", "builtins.open"})
+
+
+def _iterates_random(facts: Facts, expr: cst.BaseExpression) -> bool:
+    from ._random_iteration import iterates_random  # (it imports this module)
+
+    return iterates_random(facts, expr)
 
 
 def _reads_iterator(facts: Facts, expr: cst.BaseExpression) -> bool:

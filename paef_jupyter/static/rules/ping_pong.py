@@ -21,6 +21,7 @@ from ._tensor_facts import (
     assigned_value,
     changed_after_unit,
     changed_in_place,
+    default_dtype_changed,
     handed_to_changing_call,
     dtype_of,
     family,
@@ -37,6 +38,8 @@ from ._tensor_facts import (
 from ._support import only_return, over_loader_batches, through_with
 from .base import Rule
 
+_DEFAULT_FLOAT_WHY = ("the program changes torch's default dtype (`torch.set_default_dtype`): the rebuilt tensor "
+                      "took the default dtype where it ran, not surely float32 nor the source's dtype")
 # Constructors that build a tensor from host data, and the dtype some of them force.
 CONSTRUCTORS = {"tensor": None, "as_tensor": None, "from_numpy": None, "Tensor": "float",
                 "FloatTensor": "float", "LongTensor": "long", "DoubleTensor": "double"}
@@ -236,6 +239,8 @@ class PingPong(Rule):
             families.add(copy.cast or family(dtype_of(self.facts, copy.tensor)))
             why = why or reason
         torch = module_alias(self.facts, "torch")
+        if self._default_float(node, name, next(iter(families)) if len(families) == 1 else None):
+            why = why or _DEFAULT_FLOAT_WHY
         if len(families) != 1 or None in families:
             why = why or "the scalars' dtypes differ or are unknown: `torch.tensor` would promote them"
         fam = next(iter(families)) if len(families) == 1 else None
@@ -686,12 +691,23 @@ class PingPong(Rule):
                     "become float32/int64, so add `.float()`/`.long()` if it is not already one"
             elif source != PYTHON_SCALAR_DTYPE[fam]:
                 code += f".{CONVERT_METHOD[fam]}()"
+        if safe and self._default_float(node, name, copy.cast or (family(dtype_of(self.facts, copy.tensor))
+                                                                  if copy.method != "numpy" else None)):
+            safe, why = False, _DEFAULT_FLOAT_WHY
         device = keyword(node, "device")
         if device is not None:
             code += f".to({self.facts.code(device)})"
         elif not self._moved_to_device(node):
             code += ".cpu()"
         return code, safe, why
+
+    def _default_float(self, node: cst.Call, name: str, fam: str | None) -> bool:
+        """The round trip's tensor takes torch's default dtype (Python floats into `torch.tensor`,
+        any list into the legacy `torch.Tensor`) and the program changes that default somewhere:
+        float32 is then not proved, and a rewrite that keeps or casts to the source's dtype differs."""
+        if keyword(node, "dtype") is not None or name not in ("tensor", "as_tensor", "Tensor"):
+            return False
+        return (name == "Tensor" or fam == "float") and default_dtype_changed(self.facts)
 
     def _moved_to_device(self, node: cst.Call) -> bool:
         """The constructed tensor goes (back) to a device: `device=`, `.cuda()`, `.to(device)`.
