@@ -13,7 +13,7 @@ import libcst as cst
 
 from ..facts import Facts
 from ..types import Kind
-from ._tensor_facts import assigned_value
+from ._tensor_facts import assigned_value, iterated
 
 # Calls that iterate their arguments (any of them).
 _ITERATING = frozenset({
@@ -33,18 +33,8 @@ def iterates_random(facts: Facts, expr: cst.BaseExpression) -> bool:
 
 
 def _iterated(facts: Facts, node: cst.Name | cst.Attribute) -> bool:
-    parent = facts.parent(node)
-    if isinstance(parent, cst.CompFor) and parent.iter is node:
-        return True
-    if isinstance(parent, cst.StarredElement) or isinstance(parent, cst.Arg) and parent.star == "*":
-        return True
-    if isinstance(parent, cst.Arg) and parent.value is node:
-        call = facts.parent(parent)
-        if isinstance(call, cst.Call):
-            qualified = facts.qualified_name(call.func) or ""
-            return qualified in _ITERATING or qualified.startswith("itertools.") \
-                or isinstance(call.func, cst.Attribute) and call.func.attr.value == "join"
-    return False
+    return iterated(facts, node, lambda qualified: qualified in _ITERATING or qualified.startswith("itertools."),
+                    first_only=False)
 
 
 def _draws_when_iterated(facts: Facts, node: cst.Name | cst.Attribute) -> bool:

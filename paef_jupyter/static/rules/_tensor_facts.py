@@ -1364,7 +1364,15 @@ def _parameter(facts: Facts, name: cst.Name) -> bool:
 
 def _consumed(facts: Facts, name: cst.Name | cst.Attribute) -> bool:
     """`name` is iterated: a comprehension's `for ... in name`, unpacked (`[*name]`, `f(*name)`),
-    or the argument of a builtin that iterates it (`list(name)`, `sum(name)`, `"".join(name)`)."""
+    or the first argument of a builtin that iterates it (`list(name)`, `sum(name)`, `"".join(name)`)."""
+    return iterated(facts, name, lambda qualified: qualified in _CONSUMERS, first_only=True)
+
+
+def iterated(facts: Facts, name: cst.Name | cst.Attribute, iterates: Callable[[str], bool], *,
+             first_only: bool) -> bool:
+    """`name` is iterated where it stands: a comprehension's `for ... in name`, unpacked, an
+    argument (the first, with `first_only`) of a call whose qualified name `iterates` says
+    iterates it, or of `str.join`."""
     parent = facts.parent(name)
     if isinstance(parent, cst.CompFor) and parent.iter is name:
         return True
@@ -1372,10 +1380,9 @@ def _consumed(facts: Facts, name: cst.Name | cst.Attribute) -> bool:
         return True
     if isinstance(parent, cst.Arg) and parent.value is name:
         call = facts.parent(parent)
-        if isinstance(call, cst.Call) and call.args and call.args[0] is parent:
+        if isinstance(call, cst.Call) and (not first_only or call.args and call.args[0] is parent):
             func = call.func
-            return (facts.qualified_name(func) or "") in _CONSUMERS \
-                or isinstance(func, cst.Attribute) and func.attr.value == "join"
+            return iterates(facts.qualified_name(func) or "") or isinstance(func, cst.Attribute) and func.attr.value == "join"
     return False
 
 
