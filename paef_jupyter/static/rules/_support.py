@@ -77,19 +77,50 @@ def graph_derived(facts: Facts, names: set[str], scope: cst.CSTNode) -> set[str]
     """`names` and every name `scope` binds from a value through which their graph can pass
     (`avg = running_loss / n`, `shown = avg`), by name, wherever the binding stands."""
     derived, grew = set(names), True
+    bindings = _graph_bindings(facts, scope)
     while grew:
         grew = False
-        for n in facts.walk(scope):
-            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
-                    and graph_names(facts, n.value) & derived:
-                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
-                new = {name for t in targets for name in bound_names(t)} - derived
+        for read, bound in bindings:
+            if read & derived:
+                new = bound - derived
                 derived |= new
                 grew = grew or bool(new)
     return derived
 
 
+def _graph_bindings(facts: Facts, scope: cst.CSTNode) -> list[tuple[set[str], set[str]]]:
+    """(the graph names of its value, the names it binds) of each binding in `scope`, made once
+    per scope: `graph_derived` runs for each accumulation site, and walking the scope each time
+    made a 1,000-line cell take seconds."""
+    memo = _GRAPH_BINDINGS.setdefault(facts, {})
+    found = memo.get(scope)
+    if found is None:
+        found = []
+        for n in facts.walk(scope):
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                found.append((graph_names(facts, n.value), {name for t in targets for name in bound_names(t)}))
+        memo[scope] = found
+    return found
+
+
+_GRAPH_BINDINGS: "WeakKeyDictionary[Facts, dict[cst.CSTNode, list[tuple[set[str], set[str]]]]]" = WeakKeyDictionary()
+
+
 def text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression]:
+    """Expressions in `scope` whose value is turned into text as it is (`_text_sinks`), found
+    once per scope: graph-retention asks for each accumulation site."""
+    memo = _TEXT_SINKS.setdefault(facts, {})
+    found = memo.get(scope)
+    if found is None:
+        found = memo[scope] = list(_text_sinks(facts, scope))
+    return iter(found)
+
+
+_TEXT_SINKS: "WeakKeyDictionary[Facts, dict[cst.CSTNode, list[cst.BaseExpression]]]" = WeakKeyDictionary()
+
+
+def _text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression]:
     """Expressions in `scope` whose value is turned into text as it is: arguments of `print`,
     `str`, `repr`, `format`, a logger's or a progress bar's methods, `"{}".format(...)`, the
     right side of `"%s" % ...`, and f-string fields. A numeric format (`{x:.4f}`, `"%.3f" % x`)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import libcst as cst
 
@@ -751,12 +752,13 @@ class FactorySites:
         """A name the tensor reads that some `(x := ...)` of the unit binds: the invariance and
         in-place proofs follow assignments only (annotated ones included: `static/annotated.py`),
         and a source bound by a walrus then changed in place kept a stale copy once hoisted."""
-        names = set(self.facts.names_read(expr))
-        for node in self.facts.walk(self.facts.module):
-            bound = set(bound_names(node.target)) & names if isinstance(node, cst.NamedExpr) else set()
-            if bound:
-                return sorted(bound)[0]
-        return None
+        bound = set(self.facts.names_read(expr)) & self._walrus_bound
+        return sorted(bound)[0] if bound else None
+
+    @cached_property
+    def _walrus_bound(self) -> frozenset[str]:
+        return frozenset(name for node in self.facts.walk(self.facts.module) if isinstance(node, cst.NamedExpr)
+                         for name in bound_names(node.target))
 
     def _caught_around(self, loop_node: cst.CSTNode) -> bool:
         """The loop sits in the body of a `try` with handlers (in its own function or at the top)."""
