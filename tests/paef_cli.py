@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 from paef_jupyter import cli
@@ -38,3 +40,12 @@ def proved_lines(root: Path, files: dict[str, str], rule: str, entry: str = "mai
     report = analyze_path(str(root / entry), rules=[rule])
     return [f.line for f in report.findings
             if f.fix is not None and (f.fixable or f.fix.needs_review and f.fix.review == IMPORTED_MODULE_REVIEW)]
+
+
+def run_program(folder: Path, entry: str) -> str:
+    """What `entry` prints, run in `folder` on one CPU thread and no GPU (a red-team program before
+    or after `paef fix`); it must exit cleanly."""
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
+    done = subprocess.run([sys.executable, entry], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout

@@ -11,27 +11,17 @@ fixtures under `tests/fixtures/rules/eval-without-no-grad/` (`refuse_fast_path_l
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from paef_cli import paef, proved_lines
+from paef_cli import paef, proved_lines, run_program
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt21_fp_subclass.py", "rt21_fp_module_path.py", "rt21_fp_partial.py",
             "rt21b_proj_fast_path_two_modules_deep", "rt21c_saved_tensor_hooks.py", "rt21c_proj_hook_in_model_module",
             "rt21b_proj_grad_mode_query", "rt21d_proj_hook_attached_by_helper", "rt21e_fast_path_by_name.py"]
-
-
-def _run(folder: Path, entry: str) -> str:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
-    done = subprocess.run([sys.executable, entry], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
@@ -51,7 +41,7 @@ def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
         shutil.copy(source, after / entry)
     done = paef("fix", str(after / entry), "-o", str(after / entry))
     assert done.returncode in (0, 1), done.stderr
-    assert _run(before, entry) == _run(after, entry)
+    assert run_program(before, entry) == run_program(after, entry)
 
 
 MAIN = """import torch

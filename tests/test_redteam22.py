@@ -11,26 +11,16 @@ dtype. The programs are executed before and after `paef fix`. The single-unit sh
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from paef_cli import paef
+from paef_cli import paef, run_program
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt22_shared_memory_containers.py", "rt22_dtype_roundtrip.py", "rt22_ema_shallow_copies.py",
             "rt22b_stored_by_calls.py", "rt22b_loader_order.py", "rt22c_holders_out_of_sight.py"]
-
-
-def _run(folder: Path, entry: str) -> str:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "CUDA_VISIBLE_DEVICES": ""}
-    done = subprocess.run([sys.executable, entry], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
@@ -44,4 +34,4 @@ def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     shutil.copy(REDTEAM / program, after / program)
     done = paef("fix", str(after / program), "-o", str(after / program))
     assert done.returncode in (0, 1), done.stderr
-    assert _run(before, program) == _run(after, program)
+    assert run_program(before, program) == run_program(after, program)
