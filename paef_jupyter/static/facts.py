@@ -18,12 +18,13 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from . import attribute_paths, held
 from .library_effects import torch_changed_arguments
-from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, mutated_arguments, mutated_names,
-                    names_read, names_written, root_name, type_test, walk, writes_of)
+from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
+                    mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
+from .positions import Positions
 from .types import (
     JediOracle,
     Kind,
@@ -304,6 +305,10 @@ class Facts:
         self._calls: dict[cst.CSTNode, list[cst.Call]] = {}
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._order: dict[cst.CSTNode, int] = {}
+        self._nodes: list[cst.CSTNode] = []  # pre-order: a node's subtree is `_nodes[i:_ends[i]]`
+        self._ends: list[int] = []
+        self._function_of: dict[cst.CSTNode, FunctionNode | None] = {}
+        self._code: dict[cst.CSTNode, str] = {}
         self._kind_cache: dict[int, Kind] = {}
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
@@ -415,13 +420,30 @@ class Facts:
         return kids
 
     def walk(self, node: cst.CSTNode, into_scopes: bool = True) -> Iterator[cst.CSTNode]:
-        return walk(node, self.children, into_scopes)
+        """`names.walk`, read off the pre-order index: rules walk the same bodies hundreds of
+        times per unit, and a slice costs a fraction of a generator's step per node."""
+        start = self._order.get(node)
+        if start is None:  # a node of another tree
+            return walk(node, self.children, into_scopes)
+        end = self._ends[start]
+        if into_scopes:
+            return iter(self._nodes[start:end])
+        return self._walk_own(start, end)
+
+    def _walk_own(self, start: int, end: int) -> Iterator[cst.CSTNode]:
+        nodes, ends = self._nodes, self._ends
+        yield nodes[start]
+        i = start + 1
+        while i < end:
+            node = nodes[i]
+            yield node
+            i = ends[i] if is_scope(node) else i + 1
 
     def names_read(self, node: cst.CSTNode) -> set[str]:
         return names_read(node, self.children)
 
     def names_written(self, node: cst.CSTNode) -> set[str]:
-        return names_written(node, self.children)
+        return names_written_in(self.walk(node, into_scopes=False))
 
     def calls_in(self, node: cst.CSTNode) -> list[cst.Call]:
         """(Cached: rules ask for a function body's calls once per call site that reaches it.)"""
@@ -439,7 +461,7 @@ class Facts:
         # The slowest fact (a full code generation pass): computed only when asked.
         if self._shared_positions is not None:
             return self._shared_positions()
-        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return Positions(self.module)
 
     # --- positions and structure ---------------------------------------------------
 
@@ -456,10 +478,20 @@ class Facts:
             parent = self._parents.get(parent)
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionNode | None:
-        for anc in self.ancestors(node):
-            if _is_function(anc):
-                return anc
-        return None
+        """(Memoised per node: asked for every node of a body by several walks.)"""
+        known, path = self._function_of, []
+        current: cst.CSTNode | None = node
+        while current is not None and current not in known:
+            path.append(current)
+            parent = self._parents.get(current)
+            if parent is None or _is_function(parent):
+                known[current] = parent  # type: ignore[assignment]
+                break
+            current = parent
+        found = known[current] if current is not None else None
+        for visited in path:
+            known[visited] = found
+        return found
 
     def statement_of(self, node: cst.CSTNode) -> cst.CSTNode:
         """The statement line (or compound statement) that contains `node`."""
@@ -495,7 +527,11 @@ class Facts:
         return index
 
     def code(self, node: cst.CSTNode) -> str:
-        return self.module.code_for_node(node)
+        """(Memoised: rules compare spellings of every name in a scope, a code generation each.)"""
+        text = self._code.get(node)
+        if text is None:
+            text = self._code[node] = self.module.code_for_node(node)
+        return text
 
     # --- loops -----------------------------------------------------------------------
 
@@ -1521,7 +1557,7 @@ class Facts:
         `a.append(...)`, `next(a)`); rebinding a parameter (`a = np.log1p(a)`) changes nothing
         the caller holds."""
         params = _params(func)
-        for node in walk(func.body, self.children, into_scopes=False):
+        for node in self.walk(func.body, into_scopes=False):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" \
                     and node.args and root_name(node.args[0].value) in params:
                 return True
@@ -2154,11 +2190,35 @@ class Facts:
                 self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)
                 or self._parameter_of(d.loop.node, name.value)):
             return Kind.TENSOR
+        if d.loop is not None and isinstance(d.loop.node, cst.For) and self._loop_counter(d.loop.node, name.value):
+            return Kind.NUMBER
         if d.function is not None and d.order == self.order(d.function):
             passed = self._param_kind(d.function, name.value)
             if passed is not Kind.UNKNOWN:
                 return passed
+            if self._receiver(d.function, name.value):
+                return Kind.UNKNOWN  # jedi's answer: an instance of a class of `__main__`, no kind
         return self._jedi_kind(name)
+
+    def _receiver(self, func: FunctionNode, name: str) -> bool:
+        """`name` is the first parameter (`self`) of an undecorated method of a class of this unit."""
+        block = self.parent(func)
+        positional = [*func.params.posonly_params, *func.params.params]
+        return not func.decorators and bool(positional) and positional[0].name.value == name \
+            and isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef)
+
+    def _loop_counter(self, loop: cst.For, name: str) -> bool:
+        """`i` of `for i in range(n)` or of `for i, batch in enumerate(loader)`: an int, known
+        without asking jedi (the slowest question a rule asks, ~10 ms each)."""
+        it, target = loop.iter, loop.target
+        if not isinstance(it, cst.Call):
+            return False
+        qualified = self.qualified_name(it.func)
+        if qualified == "builtins.range":
+            return isinstance(target, cst.Name) and target.value == name
+        return qualified == "builtins.enumerate" and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+            and isinstance(target.elements[0].value, cst.Name) and target.elements[0].value.value == name \
+            and not isinstance(target.elements[0], cst.StarredElement)
 
     def _enumerated_batch(self, loop: cst.For, name: str) -> bool:
         """`for i, (xb, yb) in enumerate(loader)`: `xb` and `yb` are the loader's (or tensor's)
@@ -2338,23 +2398,36 @@ class Facts:
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _jedi_kind(self, name: cst.Name) -> Kind:
-        known = self._jedi_would_say(name.value)
+        known = self._jedi_would_say(name.value, self._variable(name))
         if known is not None:
             return known
         pos = self.position(name).start
         return kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column))
 
-    def _jedi_would_say(self, name: str) -> Kind | None:
+    def _variable(self, name: cst.Name) -> bool:
+        """`name` stands for a variable here: not an attribute (`np.pi`), a keyword or an import path,
+        where jedi answers for something else than the name's own binding."""
+        parent = self.parent(name)
+        return not (isinstance(parent, cst.Attribute) and parent.attr is name
+                    or isinstance(parent, cst.Arg) and parent.keyword is name
+                    or isinstance(parent, (cst.ImportAlias, cst.AsName, cst.ImportFrom)))
+
+    def _jedi_would_say(self, name: str, variable: bool) -> Kind | None:
         """jedi's answer, known without asking it (a tenth of a unit's questions, ~10 ms each):
         a builtin the unit never binds anywhere (`len`, `range`) is the builtin; a name bound
-        only by one top-level `import torch.nn as nn` is that module, whose kind is unknown.
-        None when jedi must be asked (a name the kernel's namespace, a star import or any other
-        binding could give another meaning)."""
-        bindings = self._bindings
-        if bindings is None or name in self.namespace:
+        only by one top-level `import torch.nn as nn` is that module, whose kind is unknown. For a
+        `variable`, also: a name bound nowhere is nothing jedi knows, and a name bound only by one
+        undecorated top-level `def` or `class` is that function or class of `__main__`, whose
+        kind is unknown too. None when jedi must be asked (a name the kernel's namespace, a star
+        import or any other binding could give another meaning)."""
+        symbols = self._symbols
+        if symbols is None or name in self.namespace:
             return None
+        bindings, tables = symbols
         how = bindings.get(name)
         if how is None:
+            if variable and not hasattr(builtins, name) and not name.startswith("__"):
+                return Kind.UNKNOWN  # (an earlier cell's name is the prior's, asked before jedi)
             value = getattr(builtins, name, None)
             if isinstance(value, (type, types.BuiltinFunctionType)) and value.__name__ == name:
                 return kind_of_jedi_type(f"builtins.{name}")
@@ -2363,14 +2436,21 @@ class Facts:
         if how == {"imported"} and len(modules) == 1 and modules != {_FROM_IMPORT}:
             kind = kind_of_jedi_type(next(iter(modules)))
             return kind if kind is Kind.UNKNOWN else None  # (`import torch.optim.sgd as s`: jedi decides)
+        if variable and how == {"other"} and tables.get(name) == 1 and self._only_defined(name):
+            return Kind.UNKNOWN
         return None
 
+    def _only_defined(self, name: str) -> bool:
+        """`name` is bound once, by an undecorated `def` or `class` statement of the module's body."""
+        found = [s for s in self.module.body if isinstance(s, (cst.FunctionDef, cst.ClassDef)) and s.name.value == name]
+        return len(found) == 1 and not found[0].decorators and name not in self._defs
+
     @cached_property
-    def _bindings(self) -> dict[str, set[str]] | None:
+    def _symbols(self) -> tuple[dict[str, set[str]], dict[str, int]] | None:
         """How each name is bound anywhere in the unit, by Python's own symbol tables: 'imported'
         at the top level, 'other' for any other binding (assignment, parameter, `def`, `global`,
-        `nonlocal`, an import inside a function). None when the unit has a star import or the
-        compiler refuses it (then nothing is known without jedi)."""
+        `nonlocal`, an import inside a function); and in how many tables it is bound. None when
+        the unit has a star import or the compiler refuses it (then nothing is known without jedi)."""
         if any(isinstance(n, cst.ImportFrom) and isinstance(n.names, cst.ImportStar) for n in self._order):
             return None
         try:
@@ -2378,17 +2458,22 @@ class Facts:
         except (SyntaxError, ValueError, RecursionError):
             return None
         out: dict[str, set[str]] = {}
+        tables_binding: dict[str, int] = {}
         tables = [top]
         while tables:
             table = tables.pop()
             tables.extend(table.get_children())
             for symbol in table.get_symbols():
                 if symbol.is_imported() and table is top and not symbol.is_assigned():
-                    out.setdefault(symbol.get_name(), set()).add("imported")
+                    how = "imported"
                 elif symbol.is_imported() or symbol.is_assigned() or symbol.is_parameter() or symbol.is_namespace() \
                         or symbol.is_declared_global() or symbol.is_nonlocal():
-                    out.setdefault(symbol.get_name(), set()).add("other")
-        return out
+                    how = "other"
+                else:
+                    continue
+                out.setdefault(symbol.get_name(), set()).add(how)
+                tables_binding[symbol.get_name()] = tables_binding.get(symbol.get_name(), 0) + 1
+        return out, tables_binding
 
     @cached_property
     def _imported_modules(self) -> dict[str, set[str]]:
@@ -2551,9 +2636,12 @@ class _Indexer:
         while stack:
             node, leaving = stack.pop()
             if leaving:
+                facts._ends[facts._order[node]] = order
                 self._leave(node)
                 continue
             facts._order[node] = order
+            facts._nodes.append(node)
+            facts._ends.append(-1)
             order += 1
             self._enter(node)
             stack.append((node, True))
@@ -2804,7 +2892,7 @@ def calls_reached(owner: Facts, func: FunctionNode, call: cst.Call | None = None
     passed |= {p.name.value for p, a in zip(params, [a for a in call.args if a.keyword is None])}
     unset = {p.name.value for p in (*params, *func.params.kwonly_params)
              if p.name.value not in passed and isinstance(p.default, cst.Name) and p.default.value == "None"}
-    for node in walk(func.body, owner.children, into_scopes=False):  # `opt = opt or make()`: set after all
+    for node in owner.walk(func.body, into_scopes=False):  # `opt = opt or make()`: set after all
         if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.NamedExpr, cst.For)):
             unset -= set(bound_names(node.target))
         elif isinstance(node, cst.WithItem) and node.asname is not None:

@@ -41,7 +41,7 @@ def type_test(*classes: type) -> Callable[[object], bool]:
     return test
 
 
-_is_scope = type_test(*_SCOPES)
+is_scope = type_test(*_SCOPES)
 
 
 def _children(node: cst.CSTNode) -> Sequence[cst.CSTNode]:
@@ -54,7 +54,7 @@ def walk(node: cst.CSTNode, children: Children = _children, into_scopes: bool = 
     while stack:
         current = stack.pop()
         yield current
-        if not into_scopes and current is not node and _is_scope(current):
+        if not into_scopes and current is not node and is_scope(current):
             continue
         stack.extend(reversed(children(current)))
 
@@ -266,8 +266,13 @@ def _looked_up_method(node: cst.CSTNode, called: bool) -> str | None:
 
 def names_written(node: cst.CSTNode, children: Children = _children) -> set[str]:
     """Names a block rebinds or mutates; nested function/class bodies are their own scope."""
+    return names_written_in(walk(node, children, into_scopes=False))
+
+
+def names_written_in(nodes: Iterable[cst.CSTNode]) -> set[str]:
+    """`names_written` over a block's own nodes, however the caller walks them."""
     out: set[str] = set()
-    for current in walk(node, children, into_scopes=False):
+    for current in nodes:
         out.update(writes_of(current))
     return out
 

@@ -12,12 +12,13 @@ from functools import cached_property
 from typing import Mapping
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
 from ..model import AnalysisError, CellRef, SourceUnit
 from ..source import MaskedSource, mask, syntax_error
 from .annotated import with_assignments
 from .facts import Facts
+from .positions import Positions
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,7 +35,7 @@ class ParsedUnit:
     @cached_property
     def positions(self) -> Mapping[cst.CSTNode, CodeRange]:
         assert self.module is not None
-        return MetadataWrapper(self.module, unsafe_skip_copy=True).resolve(PositionProvider)
+        return Positions(self.module)
 
     @cached_property
     def loops(self) -> Facts:

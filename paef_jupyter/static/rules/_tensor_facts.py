@@ -1213,7 +1213,7 @@ def _suspended_in_loop(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bo
     code the analysis does not see, which may change any global, object or table `expr` reads.
     Only names the generator binds itself (and modules, functions, classes) stay as they were."""
     unit = loop.facts
-    if not any(isinstance(n, (cst.Yield, cst.Await)) for n in _walk_own(unit, loop.node.body)):
+    if not any(isinstance(n, (cst.Yield, cst.Await)) for n in unit.walk(loop.node.body, into_scopes=False)):
         return False
     func = unit.enclosing_function(loop.node)
     own = (_params(func) | unit.names_written(func.body)) if func is not None else set()
@@ -1221,17 +1221,6 @@ def _suspended_in_loop(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bo
     return any(n not in facts.functions and n not in facts.classes and n not in facts.aliases for n in free) \
         or any(not isinstance(c.func, cst.Name) or c.func.value not in _BUILTIN_NAMES for c in facts.calls_in(expr)
                if (facts.qualified_name(c.func) or "").split(".")[0] not in _CONSTANT_NAMESPACES)
-
-
-def _walk_own(facts: Facts, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The nodes of `node`, not entering nested functions, lambdas or classes."""
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        yield current
-        if current is not node and isinstance(current, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            continue
-        stack.extend(current.children)
 
 
 # Libraries whose module attributes a program reads as constants (`torch.float32`, `np.pi`).

@@ -1119,13 +1119,14 @@ class OperatorFusion(Rule):
         """The names the formula reads as values (not `torch`, `.where`, `act(...)`, `dim=`)."""
         found = []
         for name in self.facts.walk(node):
-            if not isinstance(name, cst.Name) or self.facts.kind(name) is Kind.MODULE \
-                    or self.facts.qualified_name(name) is not None:
-                continue  # `torch`, `math`: an imported name
+            if not isinstance(name, cst.Name):
+                continue
             parent = self.facts.parent(name)
             if isinstance(parent, cst.Attribute) and parent.attr is name or isinstance(parent, cst.Call) and parent.func is name \
                     or isinstance(parent, cst.Arg) and parent.keyword is name:
-                continue
+                continue  # (asked first: an attribute's kind may cost a jedi question)
+            if self.facts.kind(name) is Kind.MODULE or self.facts.qualified_name(name) is not None:
+                continue  # `torch`, `math`: an imported name
             found.append(name)
         return found
 
