@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import threading
 
+from .node_types import use_plain_checks
 from .types import JediOracle
+
+use_plain_checks()  # a third of the analysis is `isinstance` on libcst's ABCs (see node_types)
 
 
 def warm(background: bool = True) -> threading.Thread | None:

@@ -477,6 +477,13 @@ class Facts:
             yield parent
             parent = self._parents.get(parent)
 
+    def contains(self, scope: cst.CSTNode, node: cst.CSTNode) -> bool:
+        """`node` is `scope` or inside it: one comparison of pre-order ranges."""
+        start, at = self._order.get(scope), self._order.get(node)
+        if start is None or at is None:
+            return node is scope or any(anc is scope for anc in self.ancestors(node))
+        return start <= at < self._ends[start]
+
     def enclosing_function(self, node: cst.CSTNode) -> FunctionNode | None:
         """(Memoised per node: asked for every node of a body by several walks.)"""
         known, path = self._function_of, []

@@ -555,6 +555,8 @@ class _Index:
     implicit: list | None = None  # `_implicit_code_of`, once asked
     complex_source: bool | None = None  # `program_makes_complex`, once asked
     bound_writers: frozenset[str] | None = None  # `_bound_writers_of`, once asked
+    rebound: dict[str, bool] = field(default_factory=dict)  # `rebound_in_unit`, per name asked
+    dtype_changed: bool | None = None  # `default_dtype_changed`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -634,7 +636,7 @@ def _library_changed_names(facts: Facts, call: cst.Call) -> list[str]:
 
 
 def within(facts: Facts, node: cst.CSTNode, scope: cst.CSTNode) -> bool:
-    return node is scope or any(anc is scope for anc in facts.ancestors(node))
+    return facts.contains(scope, node)
 
 
 def reads_of(facts: Facts, name: str, scope: cst.CSTNode | None = None) -> list[cst.Name]:
@@ -1709,6 +1711,13 @@ _DTYPE_SETTERS = frozenset({"torch.set_default_dtype", "torch.set_default_tensor
 def default_dtype_changed(facts: Facts) -> bool:
     """The program (this unit, an earlier cell, a local module it imports) changes torch's default
     dtype somewhere: `torch.tensor(<Python floats>)` is then not proved float32 where it runs."""
+    index = unit_index(facts)
+    if index.dtype_changed is None:
+        index.dtype_changed = _default_dtype_changed(facts)
+    return index.dtype_changed
+
+
+def _default_dtype_changed(facts: Facts) -> bool:
     return any(calls_setter(unit, call, _DTYPE_SETTERS)
                for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
                for call in unit.calls_in(unit.module))
@@ -2279,6 +2288,13 @@ def rebound_in_unit(facts: Facts, name: str) -> bool:
     """`name` is bound somewhere in the unit other than by an import: a parameter, an assignment,
     a loop or comprehension variable (`B, C, F, T = x.shape`): code written with `name` there
     (`F.leaky_relu`) would not reach the imported module."""
+    known = unit_index(facts).rebound
+    if name not in known:
+        known[name] = _rebound(facts, name)
+    return known[name]
+
+
+def _rebound(facts: Facts, name: str) -> bool:
     for node in reads_of(facts, name):
         parent = facts.parent(node)
         if isinstance(parent, cst.Param) and parent.name is node:

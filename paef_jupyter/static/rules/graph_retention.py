@@ -10,7 +10,7 @@ from ..names import bound_names, root_name
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
 from ._periodic_reset import periodic_reset
-from .base import Rule
+from .base import Rule, RuleContext
 
 # Methods whose result carries no autograd history.
 _DETACHING = frozenset({"detach", "item", "tolist", "numpy", "size", "dim", "numel", "argmax", "argmin"})
@@ -49,6 +49,11 @@ class GraphRetention(Rule):
         "a backpropagated loss, 48 KB for a small softmax metric, measured here), and `total.backward()` "
         "would walk all of it. `.detach()` keeps the value, on the device and without a sync."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._returns: dict[cst.CSTNode, list[cst.BaseExpression]] = {}  # scope -> the values it returns
+        self._graph_questions: list[cst.Attribute] | None = None  # `x.requires_grad` / `.grad_fn` / `.is_leaf`
 
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and isinstance(node.target, cst.Name):
@@ -216,9 +221,11 @@ class GraphRetention(Rule):
             if shown not in inside and graph_names(self.facts, shown) & derived:
                 return (f"line {self.facts.position(shown).start.line} prints `{self.facts.code(shown)}` as a tensor: "
                         "its text shows `grad_fn=<...>` before the rewrite, not after")
-        for n in self.facts.walk(self.facts.module):
-            if isinstance(n, cst.Attribute) and n.attr.value in ("requires_grad", "grad_fn", "is_leaf") \
-                    and root_name(n.value) == total:
+        if self._graph_questions is None:
+            self._graph_questions = [n for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Attribute)
+                                     and n.attr.value in ("requires_grad", "grad_fn", "is_leaf")]
+        for n in self._graph_questions:
+            if root_name(n.value) == total:
                 return (f"line {self.facts.position(n).start.line} reads `{self.facts.code(n)}`, which the rewrite "
                         "changes")
         return ""
@@ -332,10 +339,11 @@ class GraphRetention(Rule):
         """`return total / n` in the function that accumulates it: its readers are the callers'."""
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
-        return any(isinstance(n, cst.Return) and n.value is not None
-                   and any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
-                           for m in self.facts.walk(n.value))
-                   for n in self.facts.walk(scope, into_scopes=False))
+        if scope not in self._returns:  # (asked once per accumulation: a long cell has many)
+            self._returns[scope] = [n.value for n in self.facts.walk(scope, into_scopes=False)
+                                    if isinstance(n, cst.Return) and n.value is not None]
+        return any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
+                   for value in self._returns[scope] for m in self.facts.walk(value))
 
     def _as_number(self, name: cst.Name) -> bool:
         """`total.item()`, `total.detach()`, `float(total)`: what is returned holds no graph."""
@@ -376,8 +384,10 @@ class GraphRetention(Rule):
         func = self.facts.enclosing_function(node)
         scope = func.body if func is not None else self.facts.module
         derived = graph_derived(self.facts, {total}, scope)
-        for n in self.facts.walk(scope):
-            if isinstance(n, cst.Name) and n.value in derived and self._holds_total(n, scope, n.value != total):
+        uses = sorted((n for name in derived for n in self.facts.uses(name) if self.facts.contains(scope, n)),
+                      key=self.facts.order)
+        for n in uses:
+            if self._holds_total(n, scope, n.value != total):
                 what = f"`{total}` itself" if n.value == total else f"`{n.value}` (derived from `{total}`)"
                 return (f"line {self.facts.position(n).start.line} keeps {what} where another name, "
                         "object or closure holds it: a reader there may print it as a tensor, ask `requires_grad` / "
