@@ -84,7 +84,8 @@ def _analyze(
         try:
             prior = priors.setdefault(unit.ref.path, Prior())
             imports = modules.importer(unit.ref.path) if modules is not None else None
-            facts = Facts(unit.module, namespace, prior, imports=imports, positions=lambda u=unit: u.positions)
+            facts = Facts(unit.module, namespace, prior, imports=imports, positions=lambda u=unit: u.positions,
+                          text=unit.masked.text)
         except RecursionError:  # a 340-term `+` chain: this unit is an error, the others analysed
             errors.append(too_deep(unit.ref))
             continue

@@ -286,10 +286,13 @@ class Prior:
 class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
                  prior: Prior | None = None, imports: "ModuleImports | None" = None,
-                 positions: "Callable[[], Mapping[cst.CSTNode, CodeRange]] | None" = None) -> None:
+                 positions: "Callable[[], Mapping[cst.CSTNode, CodeRange]] | None" = None,
+                 text: str | None = None) -> None:
         """`positions`: the module's positions as resolved once for all facts of one parsed
-        unit (see `unit.ParsedUnit`); else resolved here when first asked."""
+        unit (see `unit.ParsedUnit`); else resolved here when first asked. `text`: the source
+        the module was parsed from (libcst gives it back exactly); else generated when asked."""
         self.module = module
+        self._text = text
         self._shared_positions = positions
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()
@@ -509,10 +512,12 @@ class Facts:
             current = anc
         return current
 
-    @cached_property
+    @property
     def text(self) -> str:
         """The unit's (masked) source; `module.code` regenerates it on every access."""
-        return self.module.code
+        if self._text is None:
+            self._text = self.module.code
+        return self._text
 
     @cached_property
     def lines(self) -> list[str]:

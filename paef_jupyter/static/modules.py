@@ -94,7 +94,8 @@ class LocalModules:
         parsed = parse_unit(SourceUnit(CellRef(shown), text))
         if parsed.module is None:
             return None
-        facts = Facts(parsed.module, None, Prior(), imports=ModuleImports(self, path, depth), positions=lambda: parsed.positions)
+        facts = Facts(parsed.module, None, Prior(), imports=ModuleImports(self, path, depth), positions=lambda: parsed.positions,
+                      text=parsed.masked.text)
         module = LocalModule(parsed.unit, parsed.masked, facts)
         self._loaded[path] = module
         return module

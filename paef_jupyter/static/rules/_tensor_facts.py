@@ -376,9 +376,7 @@ def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | N
             earlier = earlier_value(facts, module)
             facts, built = earlier if earlier is not None else (facts, None)
     elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
-        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign) and any(
-            isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"
-            and t.target.attr.value == module.attr.value for t in a.targets)]
+        values = _self_assignments(facts).get(module.attr.value, [])
         built = values[0] if len(values) == 1 else None
     elif isinstance(module, cst.Call):
         built = module  # `nn.Flatten()(codes)`
@@ -386,6 +384,19 @@ def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | N
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value
     return built if isinstance(built, cst.Call) else None
+
+
+def _self_assignments(facts: Facts) -> dict[str, list[cst.BaseExpression]]:
+    """attribute -> the values of the unit's `self.<attribute> = ...` statements, in order."""
+    index = unit_index(facts)
+    if index.self_assigned is None:
+        index.self_assigned = {}
+        for node in facts.walk(facts.module):
+            if isinstance(node, cst.Assign):
+                for attr in dict.fromkeys(t.target.attr.value for t in node.targets if isinstance(t.target, cst.Attribute)
+                                          and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"):
+                    index.self_assigned.setdefault(attr, []).append(node.value)
+    return index.self_assigned
 
 
 def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
@@ -557,6 +568,7 @@ class _Index:
     bound_writers: frozenset[str] | None = None  # `_bound_writers_of`, once asked
     rebound: dict[str, bool] = field(default_factory=dict)  # `rebound_in_unit`, per name asked
     dtype_changed: bool | None = None  # `default_dtype_changed`, once asked
+    self_assigned: dict[str, list[cst.BaseExpression]] | None = None  # `_self_assignments`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
