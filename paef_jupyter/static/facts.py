@@ -426,9 +426,9 @@ class Facts:
         """`names.walk`, read off the pre-order index: rules walk the same bodies hundreds of
         times per unit, and a slice costs a fraction of a generator's step per node."""
         start = self._order.get(node)
-        if start is None:  # a node of another tree
+        end = self._ends[start] if start is not None else -1
+        if end < 0:  # a node of another tree, or one the index is still entering (`_Indexer`)
             return walk(node, self.children, into_scopes)
-        end = self._ends[start]
         if into_scopes:
             return iter(self._nodes[start:end])
         return self._walk_own(start, end)
@@ -483,9 +483,10 @@ class Facts:
     def contains(self, scope: cst.CSTNode, node: cst.CSTNode) -> bool:
         """`node` is `scope` or inside it: one comparison of pre-order ranges."""
         start, at = self._order.get(scope), self._order.get(node)
-        if start is None or at is None:
+        end = self._ends[start] if start is not None else -1
+        if at is None or end < 0:  # (see `walk`)
             return node is scope or any(anc is scope for anc in self.ancestors(node))
-        return start <= at < self._ends[start]
+        return start <= at < end
 
     def enclosing_function(self, node: cst.CSTNode) -> FunctionNode | None:
         """(Memoised per node: asked for every node of a body by several walks.)"""
