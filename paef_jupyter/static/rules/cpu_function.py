@@ -17,7 +17,7 @@ from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
 from ._support import LOADERS, init_value, is_self_attr
-from ._tensor_facts import bound_in_unit, caught_in_loop, invariant, mutated_in_place, rarely_runs, sole_writers
+from ._tensor_facts import bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
@@ -104,6 +104,12 @@ class CpuFunction(Rule):
                 fix = dataclasses.replace(fix, review=(
                     "it runs inside a `try` whose handler catches what it raises: moved before the loop, "
                     "an error it raises would no longer be caught"))
+            elif fix.edits and (exits_before(self.facts, node, target.node) or self.facts.is_conditional(node, target)
+                                or evaluated_conditionally(self.facts, node)):
+                fix = dataclasses.replace(fix, review=(
+                    "it runs only under a condition, or after a statement that may leave the iteration (`break`, "
+                    "`continue`, `return`, `raise`): moved before the loop, it would run (and could raise) where it "
+                    "never ran"))
             elif fix.edits and self.facts.may_run_zero_times(target):
                 fix = dataclasses.replace(fix, review=(
                     "the loop may run zero times: the hoisted call would then run (and could raise) "
