@@ -1241,15 +1241,34 @@ class Facts:
         if roots or not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return roots
         func = self._function_at(value.func)
+        made: cst.BaseExpression | None = None
+        if not isinstance(func, cst.FunctionDef) and isinstance(value.func, cst.Attribute):
+            # `Holder(t).view()`: a method of a program class, found through the object's constructor
+            made = self.value_of(value.func.value) if isinstance(value.func.value, cst.Name) else value.func.value
+            found = self.class_named(made.func) if isinstance(made, cst.Call) else None
+            if found is not None:
+                func = next((m for m in found[0].walk(found[1].body) if isinstance(m, cst.FunctionDef)
+                             and m.name.value == value.func.attr.value), None)
         if not isinstance(func, cst.FunctionDef):
             return roots
-        owner = self.owner_of(func)
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        owner = self.owner_of(func) or self
+        declared = (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+        params = {p.name.value for p in declared}
         returned = {r for node in owner.walk(func.body) if isinstance(node, cst.Return) and node.value is not None
                     for r in owner.shared_roots(node.value)}
+        out: set[str] = set()
         if returned & params:
-            roots = frozenset(r for a in value.args if (r := root_name(a.value)) is not None)
-        return roots
+            out |= {r for a in value.args if (r := root_name(a.value)) is not None}
+        # a default argument (`def host(t=running)`), a global or closure name the function returns a view of
+        out |= {d for p in declared if p.name.value in returned and p.default is not None
+                and (d := root_name(p.default)) is not None}
+        out |= returned - params - _own_locals(func) - {"self"} - set(owner.aliases)
+        if "self" in returned and isinstance(value.func, cst.Attribute):
+            receiver = value.func.value
+            out |= {receiver.value} if isinstance(receiver, cst.Name) else set()
+            if isinstance(made, cst.Call):
+                out |= {r for a in made.args if (r := root_name(a.value)) is not None}
+        return frozenset(out - set(self.aliases)) if out else roots
 
     def _roots_out_of_sight(self, value: cst.BaseExpression) -> frozenset[str]:
         """What a value made by code out of the view analysis' sight may share memory with: a call of
@@ -1263,6 +1282,9 @@ class Facts:
                 func = self.value_of(func)
             if isinstance(func, cst.Call) and (self.qualified_name(func.func) or "") == "functools.partial":
                 return frozenset(r for a in (*func.args, *value.args) if (r := root_name(a.value)) is not None) - set(self.aliases)
+            if isinstance(func, cst.Call) and (self.qualified_name(func.func) or "") == "builtins.getattr" and func.args:
+                root = root_name(func.args[0].value)  # `getattr(t, "numpy")()`: any method, maybe a view
+                return frozenset({root}) - set(self.aliases) if root is not None else frozenset()
             if isinstance(func, cst.Lambda):
                 params = func.params
                 own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
@@ -2661,8 +2683,10 @@ class _Indexer:
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
+        # `first, *rest = views`: each name holds part of what the unpacked value holds
+        held_by = value if isinstance(target, (cst.Tuple, cst.List)) else None
         for name in names:
-            self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation))
+            self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation, container=held_by))
 
     def _unpacked(self, value: cst.BaseExpression, n: int) -> list[cst.BaseExpression | None]:
         """What each of `n` unpacked names is made from, for its kind (None: not known)."""
