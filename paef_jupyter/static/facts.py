@@ -229,6 +229,9 @@ class _Def:
     augmented: bool = False  # `loss += criterion(out, y)`: `element` is the added value
     # `logp, hidden = decoder(x, h)`: the call and the name's place in the tuple it returns
     unpacked: "tuple[cst.Call, int, int] | None" = None
+    # `h_a, h_b = views` (a name, attribute or subscript): the container the name is unpacked from;
+    # what it holds may share memory with what the container holds
+    container: cst.BaseExpression | None = None
 
 
 class Prior:
@@ -1209,7 +1212,7 @@ class Facts:
         if d.augmented or d.function is not function:
             return None
         return d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
-            d.value if d.value is not None else d.element)
+            d.value if d.value is not None else d.element if d.element is not None else d.container)
 
     def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
@@ -1234,7 +1237,8 @@ class Facts:
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
                         and not (d.loop is None and self._container_alias(name, value, function)) \
                         and root_name(value) not in holders and not _module_tensor(value) \
-                        and not held.held_roots(self, value) - self.shared_roots(value):
+                        and not held.held_roots(self, value) - self.shared_roots(value) \
+                        and not self._roots_out_of_sight(value):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
@@ -1281,18 +1285,77 @@ class Facts:
         """`shared_roots`, and the names handed to a function of the program that returns a view of
         one of its parameters (`A = to_np(feats)` with `def to_np(t): return t.numpy()`)."""
         roots = self.shared_roots(value)
+        if not roots:
+            roots = self._roots_out_of_sight(value)
         if roots or not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return roots
         func = self._function_at(value.func)
+        made: cst.BaseExpression | None = None
+        if not isinstance(func, cst.FunctionDef) and isinstance(value.func, cst.Attribute):
+            # `Holder(t).view()`: a method of a program class, found through the object's constructor
+            made = self.value_of(value.func.value) if isinstance(value.func.value, cst.Name) else value.func.value
+            found = self.class_named(made.func) if isinstance(made, cst.Call) else None
+            if found is not None:
+                func = next((m for m in found[0].walk(found[1].body) if isinstance(m, cst.FunctionDef)
+                             and m.name.value == value.func.attr.value), None)
         if not isinstance(func, cst.FunctionDef):
             return roots
-        owner = self.owner_of(func)
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        owner = self.owner_of(func) or self
+        declared = (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+        params = {p.name.value for p in declared}
         returned = {r for node in owner.walk(func.body) if isinstance(node, cst.Return) and node.value is not None
                     for r in owner.shared_roots(node.value)}
+        out: set[str] = set()
         if returned & params:
-            roots = frozenset(r for a in value.args if (r := root_name(a.value)) is not None)
-        return roots
+            out |= {r for a in value.args if (r := root_name(a.value)) is not None}
+        # a default argument (`def host(t=running)`), a global or closure name the function returns a view of
+        out |= {d for p in declared if p.name.value in returned and p.default is not None
+                and (d := root_name(p.default)) is not None}
+        out |= returned - params - _own_locals(func) - {"self"} - set(owner.aliases)
+        if "self" in returned and isinstance(value.func, cst.Attribute):
+            receiver = value.func.value
+            out |= {receiver.value} if isinstance(receiver, cst.Name) else set()
+            if isinstance(made, cst.Call):
+                out |= {r for a in made.args if (r := root_name(a.value)) is not None}
+        return frozenset(out - set(self.aliases)) if out else roots
+
+    def _roots_out_of_sight(self, value: cst.BaseExpression) -> frozenset[str]:
+        """What a value made by code out of the view analysis' sight may share memory with: a call of
+        a `functools.partial` (its bound arguments: `partial(torch.Tensor.numpy, t)()`), of a lambda
+        (its defaults and the names its body reads: `(lambda t=t: t.numpy())()`), an attribute read
+        through a program class's `__getattr__`/`__getattribute__` or property (what those return,
+        and the object). Anything such code reads may come back as a view."""
+        if isinstance(value, cst.Call):
+            func: cst.BaseExpression | None = value.func
+            if isinstance(func, cst.Name) and func.value in self._defs and func.value not in self.functions:
+                func = self.value_of(func)
+            if isinstance(func, cst.Call) and (self.qualified_name(func.func) or "") == "functools.partial":
+                return frozenset(r for a in (*func.args, *value.args) if (r := root_name(a.value)) is not None) - set(self.aliases)
+            if isinstance(func, cst.Call) and (self.qualified_name(func.func) or "") == "builtins.getattr" and func.args:
+                root = root_name(func.args[0].value)  # `getattr(t, "numpy")()`: any method, maybe a view
+                return frozenset({root}) - set(self.aliases) if root is not None else frozenset()
+            if isinstance(func, cst.Lambda):
+                params = func.params
+                own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+                defaults = {r for p in (*params.posonly_params, *params.params, *params.kwonly_params)
+                            if p.default is not None and (r := root_name(p.default)) is not None}
+                return frozenset(defaults | (names_read(func.body) - own)) - set(self.aliases)
+            return frozenset()
+        if not isinstance(value, cst.Attribute):
+            return frozenset()
+        base = value.value
+        made = self.value_of(base) if isinstance(base, cst.Name) else base
+        found = self.class_named(made.func) if isinstance(made, cst.Call) else None
+        if found is None:
+            return frozenset()
+        owner, cls = found
+        methods = [m for m in owner.walk(cls.body) if isinstance(m, cst.FunctionDef) and (
+            m.name.value in ("__getattr__", "__getattribute__") or m.name.value == value.attr.value and m.decorators)]
+        roots = {r for m in methods for n in owner.walk(m.body) if isinstance(n, cst.Return) and n.value is not None
+                 for r in owner.shared_roots(n.value)} - {"self"}
+        if roots and isinstance(base, cst.Name):
+            roots.add(base.value)
+        return frozenset(roots)
 
     def shared_roots(self, expr: cst.BaseExpression) -> frozenset[str]:
         """Names whose object `expr`'s value may share memory with: the name itself, an element,
@@ -2713,15 +2776,18 @@ class _Indexer:
                     self._define(el.value, value.elements[i].value, node, loop, annotation)  # type: ignore[union-attr]
                     continue
                 call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
+                held_by = value if element is None and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) else None
                 for name in bound_names(el.value):
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
                                                                element if isinstance(el.value, cst.Name) else None,
-                                                               unpacked=call))
+                                                               unpacked=call, container=held_by))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
+        # `first, *rest = views`: each name holds part of what the unpacked value holds
+        held_by = value if isinstance(target, (cst.Tuple, cst.List)) else None
         for name in names:
-            self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation))
+            self.defs.setdefault(name, []).append(_Def(name, order, single, func, loop, annotation, container=held_by))
 
     def _unpacked(self, value: cst.BaseExpression, n: int) -> list[cst.BaseExpression | None]:
         """What each of `n` unpacked names is made from, for its kind (None: not known)."""
@@ -2791,6 +2857,11 @@ class _Indexer:
                 _Def(node.target.value, self.facts._order[node], None, self._funcs[-1], element=node.value, augmented=True))
             return
         self._define(node.target, None, node)
+
+    def _enter_NamedExpr(self, node: cst.NamedExpr) -> None:
+        """`(host := t.numpy())`, as a statement, in a condition or a comprehension (which binds in
+        the enclosing scope): a binding like `host = t.numpy()`, so views and kinds follow it."""
+        self._define(node.target, node.value, node)
 
     def _enter_WithItem(self, node: cst.WithItem) -> None:
         if node.asname is not None:

@@ -106,6 +106,12 @@ def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
         return
     if func.attr.value in ARGUMENT_MUTATORS or (func.attr.value == "at" and isinstance(func.value, cst.Attribute)):
         yield first
+    elif func.attr.value.startswith("_foreach_") and func.attr.value.endswith("_"):
+        # `torch._foreach_add_([t, u], 1.0)`: every tensor of the list it is given changes in place
+        if isinstance(first, (cst.List, cst.Tuple)):
+            yield from (el.value for el in first.elements)
+        else:
+            yield first
 
 
 def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:

@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, Loop, _own_locals, _params, unbound_sharing_method
+from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, FunctionNode, Loop, _own_locals, _params, unbound_sharing_method
 from ..library_effects import torch_changed_arguments
 from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
@@ -1055,6 +1055,44 @@ def caught_in_loop(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> b
     return False
 
 
+def exits_before(facts: Facts, node: cst.CSTNode, loop_node: cst.CSTNode) -> bool:
+    """A statement before `node` in `loop_node`'s body (at any depth of the blocks around it) may
+    leave the iteration: a `break`, `continue`, `return` or `raise` (`if done: break`, then
+    `inv = np.linalg.inv(cov)`). The first iteration may never reach `node`: moved before the loop
+    it would run (and could raise) where it never ran."""
+    for anc in (node, *facts.ancestors(node)):
+        if anc is loop_node:
+            return False
+        block = facts.parent(anc)
+        if not isinstance(block, cst.IndentedBlock) or not isinstance(anc, (cst.SimpleStatementLine, cst.BaseCompoundStatement)):
+            continue
+        body = list(block.body)
+        for earlier in body[:body.index(anc)]:
+            for n in facts.walk(earlier):
+                if isinstance(n, (cst.Return, cst.Raise)) and not _in_scope_below(facts, n, earlier) \
+                        or isinstance(n, (cst.Break, cst.Continue)) and not _in_loop_below(facts, n, earlier):
+                    return True
+    return False
+
+
+def _in_scope_below(facts: Facts, node: cst.CSTNode, top: cst.CSTNode) -> bool:
+    return any(isinstance(a, (cst.FunctionDef, cst.Lambda, cst.ClassDef)) for a in _between(facts, node, top))
+
+
+def _in_loop_below(facts: Facts, node: cst.CSTNode, top: cst.CSTNode) -> bool:
+    return any(isinstance(a, (cst.For, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef)) for a in _between(facts, node, top))
+
+
+def _between(facts: Facts, node: cst.CSTNode, top: cst.CSTNode) -> list[cst.CSTNode]:
+    """The ancestors of `node` up to and including `top`."""
+    out = []
+    for anc in facts.ancestors(node):
+        out.append(anc)
+        if anc is top:
+            break
+    return out
+
+
 def steps_itself_per_call(facts: Facts, node: cst.CSTNode) -> bool:
     """`node` is in a function that runs a training or evaluation loop of its own
     (`evaluate(model, loader)`, a sampler's 400-step loop), outside that loop: it runs once per
@@ -1888,6 +1926,7 @@ def changed_unseen(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
     unit = loop.facts  # (a helper's expression may be asked about its caller's loop)
     if not names or not unit.calls_in(loop.node) and not _iterates_generator(unit, loop):
         return False
+    names |= _view_sources_of(unit, names, loop.function)
     if changed_by_callees(unit, loop.node, names):
         return True
     if names & _bound_writers(unit):
@@ -1905,6 +1944,22 @@ def changed_unseen(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bool:
         for call in owner.calls_in(body):
             bodies.extend(_callee_bodies(owner, call))
     return False
+
+
+def _view_sources_of(facts: Facts, names: set[str], function: FunctionNode | None) -> set[str]:
+    """The names whose memory `names` share (`counts` for `host = counts.numpy()`, in `function`'s
+    scope or the module's), transitively: code out of sight (a tensor hook's `counts.add_(1)`)
+    changes them by their own name, not by the view's."""
+    views = {**facts._views_of(None), **facts._views_of(function)} if function is not None else facts._views_of(None)
+    found: set[str] = set()
+    work = set(names)
+    while work:
+        name = work.pop()
+        for source, shared in views.items():
+            if name in shared and source not in found and source not in names:
+                found.add(source)
+                work.add(source)
+    return found
 
 
 def _implicit_code(facts: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]:
