@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,3 +50,14 @@ def run_program(folder: Path, entry: str) -> str:
     done = subprocess.run([sys.executable, entry], cwd=folder, env=env, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
+
+
+def fix_keeps_output(tmp_path: Path, program: Path) -> None:
+    """A single-file red-team `program` prints the same before and after `paef fix`."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder in (before, after):
+        folder.mkdir()
+        shutil.copy(program, folder / program.name)
+    done = paef("fix", str(after / program.name), "-o", str(after / program.name))
+    assert done.returncode in (0, 1), done.stderr
+    assert run_program(before, program.name) == run_program(after, program.name)
