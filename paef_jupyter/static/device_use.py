@@ -372,14 +372,46 @@ def _scan_unit(facts: Facts) -> bool:
                 positional = [a.value for a in node.args if a.keyword is None and not a.star]
                 device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
                 target = device if device is not None else (positional[0] if positional else None)
-                if target is not None and _may_name_accelerator(facts, target):
+                if target is not None and _may_name_accelerator(facts, target) and not _follows_a_tensor(facts, target):
                     return True
         qualified = facts.qualified_name(func) or ""
         if "Accelerator" in qualified or qualified.startswith(_CUDA_ONLY):
             return True
         for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value):
+            if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value) \
+                    and not _follows_a_tensor(facts, arg.value):
                 return True
+    return False
+
+
+_SHAPE_ATTRIBUTES = frozenset({"shape", "ndim"})
+_SHAPE_METHODS = frozenset({"size", "dim"})
+
+
+def _follows_a_tensor(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`torch.zeros(..., device=x.device)`, `.to(x.device)` where `x` is a tensor (known as one, or
+    the same function reads `x.shape` / `x.size(0)` / `x.dim()`): the value goes where `x` already
+    lives, which chooses no device. It is no evidence that the program uses one: whatever put `x` on
+    an accelerator (`.cuda()`, `.to(device)`) is. `args.device`, `self.device`, `cfg.device` choose
+    one and stay evidence."""
+    if not (isinstance(expr, cst.Attribute) and expr.attr.value == "device" and isinstance(expr.value, cst.Name)):
+        return False
+    base = expr.value.value
+    if base in ("self", "cls"):
+        return False
+    if facts.kind(expr.value) is Kind.TENSOR:
+        return True
+    scope = facts.enclosing_function(expr)
+    if scope is None:
+        return False
+    for node in facts.walk(scope):
+        if not (isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == base):
+            continue
+        if node.attr.value in _SHAPE_ATTRIBUTES:
+            return True
+        call = facts.parent(node)
+        if node.attr.value in _SHAPE_METHODS and isinstance(call, cst.Call) and call.func is node:
+            return True
     return False
 
 
