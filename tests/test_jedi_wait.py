@@ -10,7 +10,7 @@ from paef_jupyter.api import analyze_source
 from paef_jupyter.static.types import JediOracle
 
 KNOWN = "%%paef\nfor step in range(3):\n    y = x * 2\n"  # `x` is live: its kind is exact
-UNKNOWN = "%%paef\nimport torch\nfor step in range(3):\n    y = torch.tensor(h.tolist())\n"  # `h`: only jedi can tell
+UNKNOWN = "%%paef\nimport torch\nfrom helpers import h\nfor step in range(3):\n    y = torch.tensor(h.tolist())\n"  # `h`: only jedi can tell
 
 
 def _analyse_in_thread(text: str, namespace: dict) -> threading.Thread:
