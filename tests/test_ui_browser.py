@@ -43,15 +43,7 @@ def test_apply_undo_and_frame_click_in_the_view(open_notebook, jupyter_server): 
     nb.wait_for_text(1, CELL, timeout=30)
 
     # A click on the frame of line 5 reaches the kernel and lights the ping-pong card.
-    texts = view.locator(".js-plotly-plot").first.evaluate("el => el.data[0].text")
-    bar = view.locator(".js-plotly-plot .bars .point").nth(
-        next(i for i, t in enumerate(texts) if t.startswith("y = torch.tensor")))
-    bar.scroll_into_view_if_needed()
-    box = bar.bounding_box()
-    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-    nb.page.mouse.move(x - 3, y)  # plotly reports a click on the point it hovers
-    nb.page.mouse.move(x, y)
-    nb.page.mouse.click(x, y)
+    _click_frame(nb, view, "y = torch.tensor")
     view.locator(".paef-cardbox.paef-linked").filter(has_text="ping-pong").wait_for(timeout=30_000)
     # The kernel lights the cards and then writes the status line: two widget updates, not one.
     view.get_by_text("behind it: ping-pong (line 5)").wait_for(timeout=30_000)
@@ -334,14 +326,24 @@ CURSOR_JS = """() => {
 
 
 def _click_frame(nb, view, prefix: str) -> None:
-    """Clicks the chart's frame whose label starts with `prefix`, as a user's mouse does."""
-    texts = view.locator(".js-plotly-plot").first.evaluate("el => el.data[0].text")
-    bar = view.locator(".js-plotly-plot .bars .point").nth(next(i for i, t in enumerate(texts) if t.startswith(prefix)))
+    """Clicks the chart's frame whose label starts with `prefix`, as a user's mouse does.
+
+    plotly reports a click on the point it hovers, and it handles hovers throttled (one per
+    50 ms): the click waits until plotly says it hovers that frame, or a loaded machine
+    clicks before the hover lands and the click is dropped."""
+    plot = view.locator(".js-plotly-plot").first
+    texts = plot.evaluate("el => el.data[0].text")
+    index = next(i for i, t in enumerate(texts) if t.startswith(prefix))
+    bar = view.locator(".js-plotly-plot .bars .point").nth(index)
     bar.evaluate("el => el.scrollIntoView({block: 'start'})")
     box = bar.bounding_box()
     x, y = box["x"] + min(box["width"] / 2, 40), box["y"] + box["height"] / 2
-    nb.page.mouse.move(x - 3, y)  # plotly reports a click on the point it hovers
+    nb.page.mouse.move(x - 3, y)
     nb.page.mouse.move(x, y)
+    plot.evaluate(f"el => new Promise((ok, no) => {{ const t0 = Date.now(); (function poll() {{"
+                  f" if ((el._hoverdata || []).some(p => p.curveNumber === 0 && p.pointNumber === {index})) ok();"
+                  f" else if (Date.now() - t0 > 15000) no(new Error('plotly never hovered frame {index}'));"
+                  f" else setTimeout(poll, 20); }})(); }})")
     nb.page.mouse.click(x, y)
 
 
