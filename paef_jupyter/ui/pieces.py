@@ -195,13 +195,29 @@ def per_iteration(profile: Profile) -> tuple[float, float, str]:
     return float(copies), float(syncs), "per run"
 
 
-def card(report: Report, index: int, diff: str | None = None, selected: bool = False, scope: str = "") -> Markup:
-    """One antipattern: what, where, how bad, measured evidence, why, and the fix."""
+def card(report: Report, index: int, diff: str | None = None, selected: bool = False, scope: str = "",
+         inner: Markup | None = None) -> Markup:
+    """One antipattern: what, where, how bad, measured evidence, why, and the fix. `inner`: its
+    contents (`card_inner` of the same finding and diff), made already for another rendering."""
     finding = report.findings[index]
     sev = finding.severity.value
     classes = f"paef-card sev-{sev}" + (" paef-selected" if selected else "")
     return tag(
         "div",
+        card_inner(report, index, diff) if inner is None else inner,
+        class_=classes,
+        id=card_id(index, scope),
+        data_finding=str(index),
+        data_lines=" ".join(str(n) for n in range(finding.line, finding.end_line + 1)),
+    )
+
+
+def card_inner(report: Report, index: int, diff: str | None = None) -> Markup:
+    """A card's contents, which do not depend on the rendering (its box holds the scoped id):
+    the live view and its static copy show the same ones."""
+    finding = report.findings[index]
+    sev = finding.severity.value
+    return join([
         tag(
             "div",
             tag("span", sev, class_="paef-sev", style=f"background:{SEVERITY_COLORS[sev]}"),
@@ -218,11 +234,7 @@ def card(report: Report, index: int, diff: str | None = None, selected: bool = F
         if finding.explanation
         else None,
         fix_block(finding, diff),
-        class_=classes,
-        id=card_id(index, scope),
-        data_finding=str(index),
-        data_lines=" ".join(str(n) for n in range(finding.line, finding.end_line + 1)),
-    )
+    ])
 
 
 def evidence(ev: Evidence, profile: Profile | None = None) -> Markup:

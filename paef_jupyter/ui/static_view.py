@@ -8,15 +8,16 @@ from __future__ import annotations
 
 import secrets
 from collections import OrderedDict
-from typing import AbstractSet
+from dataclasses import dataclass, replace
+from typing import AbstractSet, Mapping
 
 from ..fix import FixError, apply_findings
 from ..model import Finding, Fix, Report
 from . import flame as flame_mod
 from .fixstate import fix_diff
 from .html import Markup, join, tag
-from .pieces import (CSS, card, code_block, errors, findings_of, line_table, source, summary, unit_label,
-                     units_with_findings)
+from .pieces import (CSS, card, card_inner, code_block, errors, findings_of, line_table, source, summary,
+                     unit_label, units_with_findings)
 from .ranks import ranks_section
 
 
@@ -43,15 +44,50 @@ def diffs(report: Report) -> dict[int, str]:
 _last_diffs: tuple[Report, dict[int, str]] | None = None
 
 
-def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "",
-                      dismissed: AbstractSet[int] = frozenset()) -> Markup:
-    """Flame chart (if given) above two columns: the cards and the source they point at.
-    `dismissed` findings have no card, no mark in the source and no entry in the line table."""
+@dataclass(frozen=True)
+class Rendered:
+    """The pieces a live view drew of a report (card contents, sources without lit lines, the
+    line table) for its static copy: made once, not twice, per report shown."""
+
+    report: Report
+    dismissed: frozenset[int]
+    cards: Mapping[int, Markup]  # `card_inner` of every finding, dismissed or not
+    sources: tuple[Markup, ...]  # one per unit with findings, the dismissed ones unmarked
+    table: Markup | None
+
+    def fits(self, report: Report, dismissed: AbstractSet[int]) -> bool:
+        """Drawn of the same findings, sources and measurements (a restamped report differs in
+        its overhead figure only, which no piece shows) with the same findings dismissed."""
+        mine = self.report
+        if mine.findings is not report.findings or mine.sources is not report.sources:
+            return False
+        if (mine.profile is None) != (report.profile is None):
+            return False
+        if mine.profile is not None and replace(mine.profile, overhead=report.profile.overhead) != report.profile:
+            return False
+        return self.dismissed == frozenset(dismissed)
+
+
+def rendered(report: Report, dismissed: AbstractSet[int] = frozenset()) -> Rendered:
     d = diffs(report)
-    cards = [card(report, i, d.get(i), scope=scope) for i in range(len(report.findings)) if i not in dismissed]
-    sources = [source(u, [(i, f) for i, f in findings_of(report, u) if i not in dismissed])
-               for u in units_with_findings(report)]
-    return join([flame, line_table(report, dismissed), columns(cards, sources)])
+    active = frozenset(dismissed)
+    return Rendered(report, active,
+                    {i: card_inner(report, i, d.get(i)) for i in range(len(report.findings))},
+                    tuple(source(u, [(i, f) for i, f in findings_of(report, u) if i not in active])
+                          for u in units_with_findings(report)),
+                    line_table(report, active))
+
+
+def cards_and_sources(report: Report, flame: Markup | None = None, scope: str = "",
+                      dismissed: AbstractSet[int] = frozenset(), reuse: Rendered | None = None) -> Markup:
+    """Flame chart (if given) above two columns: the cards and the source they point at.
+    `dismissed` findings have no card, no mark in the source and no entry in the line table.
+    `reuse`: pieces drawn already, used where they fit."""
+    if reuse is None or not reuse.fits(report, dismissed):
+        reuse = rendered(report, dismissed)
+    cards = [card(report, i, scope=scope, inner=reuse.cards[i]) for i in range(len(report.findings))
+             if i not in dismissed]
+    return join([flame, reuse.table, columns(cards, list(reuse.sources))])
 
 
 def columns(cards: list[Markup], sources: list[Markup]) -> Markup:
@@ -75,13 +111,15 @@ COLUMNS_CSS = Markup(
 
 
 def static_html(report: Report, top: int = 5, fallback_note: str | None = None, report_id: str | None = None,
-                hide_dead_view: bool = False, dismissed: AbstractSet[int] = frozenset()) -> Markup:
+                hide_dead_view: bool = False, dismissed: AbstractSet[int] = frozenset(),
+                reuse: Rendered | None = None) -> Markup:
     """Self-contained HTML fragment (no script) for a notebook output without widgets: what a
     saved notebook, nbconvert, nbviewer and GitHub show. The chart is inline SVG.
 
     `dismissed` findings (what the user dismissed or silenced in the live view) are named in
     one line and left out of everything else: the saved copy must agree with the live view,
-    since no script can apply the notebook's metadata where it is read."""
+    since no script can apply the notebook's metadata where it is read. `reuse`: the pieces a
+    live view drew of the same report (`Rendered`)."""
     scope = f"s{report_id}" if report_id else secrets.token_hex(4)
     layout = flame_mod.layout(report)
     chart = (tag("div", Markup(flame_mod.svg(layout, report.findings, dismissed=dismissed)),
@@ -95,7 +133,7 @@ def static_html(report: Report, top: int = 5, fallback_note: str | None = None, 
         _dismissed_note(report, dismissed),
         ranks_section(report),
         errors(report),
-        cards_and_sources(report, chart, scope, dismissed),
+        cards_and_sources(report, chart, scope, dismissed, reuse),
         _fixed_units(report, dismissed),
         class_="paef paef-static",
         data_paef_report=report_id,

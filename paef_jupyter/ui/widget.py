@@ -24,7 +24,7 @@ from .html import Markup, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
 from .live_report import CARD_BUTTONS, LiveReport
-from .static_view import COLUMNS_CSS, diffs, static_html
+from .static_view import COLUMNS_CSS, Rendered, rendered, static_html
 
 STATUS_TEXT = {
     "applied": "Applied to the cell (Undo, or Ctrl+Z in the cell, reverts it).",
@@ -92,9 +92,10 @@ class ReportView:
         self.silenced: set[str] = set(self.memory.silenced) if self.memory else set()
         self.dismissed: set[int] = {i for i in range(len(report.findings)) if self._remembered(i)}
         self._static: Any = None  # the static copy's display handle, once displayed
+        # Cards, sources and line table, drawn once for the live view and its static copy.
+        self._rendered: Rendered = rendered(report, self.dismissed)
         if static_first:
             self._display_static(placeholder, empty=final_later)
-        fix_diffs = diffs(report)
         self.fixes: dict[tuple, CellFixes] = {}
         for unit in report.sources:
             cell = CellFixes(unit, dict(findings_of(report, unit)))
@@ -110,7 +111,7 @@ class ReportView:
         self._refresh()
         for i in self.dismissed:  # the static copy was made with them
             self.cards[i].status = _status_html(self._dismissed_text(i))
-        table = line_table(report, self.dismissed)
+        table = self._rendered.table
         figure, painted = {}, None
         if self.flame is not None:
             figure = flame_mod.figure_json(report, self.flame)
@@ -124,10 +125,10 @@ class ReportView:
             toolbar=bool(report.findings),
             tips={"apply_all": "apply every automatic fix not dismissed",
                   "compare": "run the fixed cell now and compare its time with the first run"},
-            cards=[{"html": str(card(report, i, fix_diffs.get(i), scope=self.id)), "tips": self._tips(i)}
+            cards=[{"html": str(card(report, i, scope=self.id, inner=self._rendered.cards[i])), "tips": self._tips(i)}
                    for i in range(len(report.findings))],
             card_state=[c.state() for c in self.cards],
-            sources=self._sources(set()),
+            sources=[str(s) for s in self._rendered.sources],
             lines=str(table) if table is not None else "",
             controls=self._controls(),
             layout=layout,
@@ -188,7 +189,7 @@ class ReportView:
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
-                               dismissed=self.dismissed))
+                               dismissed=self.dismissed, reuse=self._rendered))
 
     def _widget_bundle(self) -> dict:
         """The view's mime bundle, as ipywidgets writes it but for its text: ipywidgets' own
