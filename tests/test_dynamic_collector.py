@@ -347,6 +347,23 @@ def test_the_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
     assert comparable_events(read) == comparable_events(exported)
 
 
+def test_an_event_read_in_memory_is_a_trace_event_like_any_other():
+    """`from_activities` sets each event's fields at once (not through the frozen dataclass's
+    `__init__`): the event is still frozen, equal to one built field by field, and its marker
+    is read and cached as usual."""
+    import dataclasses
+
+    from paef_jupyter.dynamic.trace_events import TraceEvent, _event
+
+    fields = dict(name="paef|2|9", cat="user_annotation", tid=5, start_ns=10, dur_ns=4, pid=1, args={"a": 1})
+    fast, built = _event(**fields), TraceEvent(**fields)
+    assert fast == built and repr(fast) == repr(built) and type(fast) is TraceEvent
+    assert fast.marker == (2, 9) and fast.end_ns == 14
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        fast.name = "x"
+    assert _event(**{**fields, "name": "aten::mm"}).marker is None
+
+
 def test_a_run_reads_its_trace_in_memory_and_exports_it_only_when_asked():
     run, profile = _profile(PING_PONG, 4, window=2)
     assert run.trace_bytes == 0 and item_reads(profile, CELL, 7) == 2

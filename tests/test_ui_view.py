@@ -684,6 +684,36 @@ def test_the_static_copy_flushes_the_printed_output_only_when_some_is_waiting(mo
     assert "_flush_streams" not in vars(pub)
 
 
+def test_the_static_copy_uses_the_views_pieces_and_is_the_html_drawn_from_scratch():
+    """The live view draws the cards, sources and line table once and its static copy reuses
+    them (`Rendered`): the copy is the very HTML `static_html` draws on its own, for the report
+    as shown, restamped (a new overhead figure, which no reused piece shows), and after a
+    Dismiss (which the pieces drawn before do not fit)."""
+    from paef_jupyter.ui.pieces import card, card_inner
+    from paef_jupyter.ui.static_view import diffs
+
+    report = sample_report()
+    view = ReportView(report)
+
+    def from_scratch() -> str:
+        return str(static_html(view.report, view.top, report_id=view.id, hide_dead_view=True,
+                               dismissed=view.dismissed))
+
+    assert view._rendered.fits(view.report, view.dismissed)
+    assert view._static_html() == from_scratch()
+    view.report = replace(report, profile=replace(report.profile, overhead=2.5))
+    assert view._rendered.fits(view.report, view.dismissed)
+    assert "2.50x" in view._static_html() and view._static_html() == from_scratch()
+    view.do_dismiss(HOST_SYNC)
+    assert not view._rendered.fits(view.report, view.dismissed)
+    assert view._static_html() == from_scratch()
+    other = replace(report, findings=tuple(list(report.findings)))  # equal, but not the same drawn ones
+    assert not view._rendered.fits(other, frozenset())
+    d = diffs(report)
+    for i in range(len(report.findings)):
+        assert card(report, i, d.get(i), scope="x") == card(report, i, scope="x", inner=card_inner(report, i, d.get(i)))
+
+
 def test_restamp_shows_the_final_overhead_in_the_summary_and_the_static_copy(monkeypatch):
     """The magic takes the overhead figure again once the live view is out: the live summary and
     the saved static copy both show it."""
