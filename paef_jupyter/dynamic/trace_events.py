@@ -61,13 +61,7 @@ class TraceEvent:
     @cached_property  # read several times per event while nesting and attributing
     def marker(self) -> tuple[int, int] | None:
         """(file index, line) if this is a line-tracer range."""
-        if not self.name.startswith(MARKER_PREFIX):
-            return None
-        try:
-            _, file_index, line = self.name.split("|")
-            return int(file_index), int(line)
-        except ValueError:
-            return None
+        return _marker(self.name)
 
     @property
     def is_gpu(self) -> bool:
@@ -144,10 +138,24 @@ def _event(name: str, cat: str, tid: int | str, start_ns: int, dur_ns: int, pid:
            args: Mapping[str, Any]) -> TraceEvent:
     """`TraceEvent(...)` with its fields set at once: the frozen dataclass's `__init__` sets
     each through `object.__setattr__` (3 of the 4 us an event took to read, thousands per
-    trace). The same object: equal, same repr, `marker` cached in the same `__dict__`."""
+    trace). The same object: equal, same repr. Its `marker` is stored as the cached property
+    stores it: every event's is read, and Python 3.11's `cached_property` takes a lock on each
+    first read."""
     event = _new(TraceEvent)
-    event.__dict__.update(name=name, cat=cat, tid=tid, start_ns=start_ns, dur_ns=dur_ns, pid=pid, args=args)
+    event.__dict__.update(name=name, cat=cat, tid=tid, start_ns=start_ns, dur_ns=dur_ns, pid=pid, args=args,
+                          marker=_marker(name) if name.startswith(MARKER_PREFIX) else None)
     return event
+
+
+def _marker(name: str) -> tuple[int, int] | None:
+    """(file index, line) of a line-tracer range's name, else None."""
+    if not name.startswith(MARKER_PREFIX):
+        return None
+    try:
+        _, file_index, line = name.split("|")
+        return int(file_index), int(line)
+    except ValueError:
+        return None
 
 
 _new = object.__new__
