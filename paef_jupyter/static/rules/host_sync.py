@@ -1018,7 +1018,7 @@ class HostSync(Rule):
         child = node
         for anc in self.facts.ancestors(node):
             if anc is stop:
-                return True
+                return self._helper_loop_runs_every_step(loop, depth)
             if isinstance(anc, cst.If) and child is anc.body and steps_itself(self.facts, anc.body):
                 child = anc  # `if len(memory) >= batch_size:` around the whole step: it runs on every step that trains
                 continue
@@ -1062,6 +1062,25 @@ class HostSync(Rule):
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(_same_entry_every_time(owner, call) and self._judged_in(owner)._every_step(call, loop, depth - 1)
                                 for owner, call in sites)
+
+    def _helper_loop_runs_every_step(self, loop: Loop, depth: int) -> bool:
+        """`loop` is reached: it runs on every step unless it is a helper's own plain loop (`for i
+        in range(n): img = to_image(batch[i])` in `save_images`) whose every call sits in a branch
+        of the caller's step (`if epoch % 10 == 0 and i == 0: save_images(...)`): the helper's
+        loop is the step only because the helper runs in one, so the caller's guard decides.
+        Each call is judged against the step loop around it; a call outside any step keeps the
+        old verdict (the loop was judged hot by its own)."""
+        if loop.kind != "plain" or loop.parent is not None or loop.facts is not self.facts or depth <= 0:
+            return True
+        func = self.facts.enclosing_function(loop.node)
+        if func is None or steps_itself(self.facts, func.body):
+            return True
+        sites = self.facts.per_iteration_call_sites(func)
+        checked = [(owner, call, hot_loop(owner, call)) for owner, call in sites]
+        if not checked or any(caller is None for _, _, caller in checked):
+            return True
+        return any(_same_entry_every_time(owner, call) and self._judged_in(owner)._every_step(call, caller, depth - 1)
+                   for owner, call, caller in checked)
 
     def _every_arm_copies(self, branch: cst.If) -> bool:
         """`branch` and the `elif`s chained below it end in an `else`, and every arm copies a device

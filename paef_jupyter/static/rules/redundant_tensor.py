@@ -163,6 +163,8 @@ class RedundantTensor(Rule):
             return
         expr, factory, target, in_helper, assigned, mutated = (
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
+        if expr is node and _literal_size(node, factory) == 0:
+            return  # `torch.zeros((0, 6), device=d)` (no boxes in this image): nothing to fill or copy, nothing to gain
         chain: list[cst.SimpleStatementLine] = []
         end: cst.CSTNode | None = None
         in_lambda = in_helper and self.facts.enclosing_function(expr) is None  # a top-level lambda the loop calls
