@@ -97,15 +97,18 @@ def _returns_graph(facts: Facts, func: cst.FunctionDef, runs_model: Callable[[cs
                 return False
             if isinstance(expr.func, cst.Name) and expr.func.value in _NUMBERS:
                 return False
-        if any(runs_model(c) for c in facts.calls_in(expr)):
+        if any(runs_model(c) and not _graphless_use(facts, c, expr) for c in facts.calls_in(expr)):
             return True
         return any(isinstance(n, cst.Name) and n.value in carrying and not _read_without_graph(facts, n)
-                   for n in facts.walk(expr))
+                   and not _graphless_use(facts, n, expr) for n in facts.walk(expr))
 
     for node in facts.walk(func.body, into_scopes=False):
         if isinstance(node, cst.Return):
             if node.value is not None and carries(node.value):
                 return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING \
+                and isinstance(node.func.value, cst.Name) and any(carries(a.value) for a in node.args):
+            carrying.add(node.func.value.value)  # `outs.append(model(x))`: the list now holds a graph
         elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None:
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             names = set().union(*(set(bound_names(t)) for t in targets))
@@ -114,6 +117,24 @@ def _returns_graph(facts: Facts, func: cst.FunctionDef, runs_model: Callable[[cs
             elif isinstance(node, cst.Assign) and isinstance(facts.parent(facts.parent(node)), cst.IndentedBlock) \
                     and facts.parent(facts.parent(facts.parent(node))) is func:
                 carrying -= names  # (a plain rebinding at the function's own level)
+    return False
+
+
+def _graphless_use(facts: Facts, use: cst.CSTNode, root: cst.BaseExpression) -> bool:
+    """`use` reaches `root` only through a graphless read: a comparison (`out.argmax(1) == y`),
+    the receiver of `.item()`/`.argmax()`/`.numpy()`, or `float(...)`."""
+    child = use
+    for anc in facts.ancestors(use):
+        if isinstance(anc, cst.Comparison):
+            return True
+        if isinstance(anc, cst.Call):
+            if isinstance(anc.func, cst.Attribute) and anc.func.attr.value in _GRAPHLESS and child is anc.func:
+                return True
+            if isinstance(anc.func, cst.Name) and anc.func.value in _NUMBERS and child is not anc.func:
+                return True
+        if anc is root:
+            return False
+        child = anc
     return False
 
 
