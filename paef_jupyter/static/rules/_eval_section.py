@@ -10,7 +10,7 @@ import libcst as cst
 
 from ..facts import Facts
 from ..names import bound_names
-from ._support import grad_disabled
+from ._support import grad_disabled, is_grad_off_call
 
 # Calls in the section that mean it still needs autograd (or trains): then it is no evaluation.
 _TRAINING_METHODS = frozenset({"backward", "step", "requires_grad_", "retain_grad", "register_hook", "zero_grad"})
@@ -68,7 +68,7 @@ def evaluation_functions(facts: Facts, runs_model: Callable[[cst.Call], bool],
             continue
         body = list(func.body.body)
         start = next((i + 1 for i, s in enumerate(body) if _eval_call(s) is not None), None)
-        if start is None or _trains(facts, body) or _escapes(facts, func):
+        if start is None or _trains(facts, body) or _escapes(facts, func) or _grad_off_inside(facts, func):
             continue
         section = body[start:]
         if not section or _returns_graph(facts, func, runs_model):
@@ -76,7 +76,7 @@ def evaluation_functions(facts: Facts, runs_model: Callable[[cst.Call], bool],
         for stmt in section:
             if any(m == "train" for m, _ in _method_calls(facts, stmt)):
                 break  # MC dropout: `.train()` before the forward turns dropout back on
-            if isinstance(stmt, cst.SimpleStatementLine) and any(runs_model(c) for c in facts.calls_in(stmt)):
+            if isinstance(stmt, cst.SimpleStatementLine) and any(_direct(c) and runs_model(c) for c in facts.calls_in(stmt)):
                 if not grad_disabled(facts, stmt):
                     yield func, stmt, section
                 break
@@ -118,6 +118,21 @@ def _returns_graph(facts: Facts, func: cst.FunctionDef, runs_model: Callable[[cs
                     and facts.parent(facts.parent(facts.parent(node))) is func:
                 carrying -= names  # (a plain rebinding at the function's own level)
     return False
+
+
+def _direct(call: cst.Call) -> bool:
+    """`model(x)`, `self.net(x)`, `self.forward(x)`: the forward itself, not another method of
+    the model (`model.init_hidden(bsz)` makes a state)."""
+    func = call.func
+    return isinstance(func, cst.Name) or isinstance(func, cst.Attribute) and (
+        func.attr.value == "forward" or isinstance(func.value, cst.Name) and func.value.value == "self")
+
+
+def _grad_off_inside(facts: Facts, func: cst.FunctionDef) -> bool:
+    """The function already turns gradients off somewhere (`with torch.no_grad():` around its
+    batches): the user chose where."""
+    return any(isinstance(n, cst.With) and any(is_grad_off_call(facts, item.item) for item in n.items)
+               for n in facts.walk(func.body, into_scopes=False))
 
 
 def _graphless_use(facts: Facts, use: cst.CSTNode, root: cst.BaseExpression) -> bool:
