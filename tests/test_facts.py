@@ -390,3 +390,21 @@ def test_elements_of_module_containers(code: str, kind: str) -> None:
 def test_torch_nn_parameters_are_tensors(code: str, kind: str) -> None:
     facts = facts_of(code + "\n")
     assert facts.kind(facts.uses("obj")[-1]).value == kind, code
+
+
+@pytest.mark.parametrize(
+    ("code", "kind"),
+    [
+        # a method only tensors have, on the output of a model whose class no unit shows
+        ("from model import Dec\ndec = Dec()\nout = dec(1)\nobj, idx = out.data.topk(1)", "tensor"),
+        ("from model import Dec\ndec = Dec()\nout = dec(1)\nobj = out.kthvalue(2)", "tensor"),
+        # near misses: a class of this unit defines `topk`; a method tensors share with others
+        ("from model import Dec\nclass Ranking:\n    def topk(self, k):\n        return [k]\n"
+         "obj = Ranking().topk(1)", "unknown"),
+        ("from model import Dec\ndec = Dec()\nout = dec(1)\nobj = out.data.max()", "unknown"),
+        ("from model import Dec\ndec = Dec()\nobj = dec.sort()", "unknown"),
+    ],
+)
+def test_methods_only_tensors_have(code: str, kind: str) -> None:
+    facts = facts_of(code + "\n")
+    assert facts.kind(facts.uses("obj")[-1]).value == kind, code

@@ -1985,9 +1985,17 @@ class Facts:
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
                 return kind_of_method(receiver, func.attr.value)
+            if defined is None and kind_of_method(receiver, func.attr.value) is Kind.TENSOR \
+                    and not self._defines_method(func.attr.value):
+                return Kind.TENSOR  # `out.data.topk(1)`: a method only tensors have (no class here has one)
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
         return self._kind_of_partial(func)
+
+    def _defines_method(self, name: str) -> bool:
+        """Some class of this unit defines a method `name` (its `topk` is no tensor's)."""
+        return any(isinstance(m, cst.FunctionDef) and m.name.value == name
+                   for cls in self.classes.values() if isinstance(cls.body, cst.IndentedBlock) for m in cls.body.body)
 
     def _kind_of_partial(self, func: cst.BaseExpression, depth: int = 3) -> Kind:
         """`build(...)` with `build = functools.partial(Net, hidden=64)` bound once, or with an

@@ -128,7 +128,15 @@ def kind_of_qualified_call(name: str) -> Kind:
     return Kind.UNKNOWN
 
 
+# Methods only a tensor has (no NumPy array, pandas object, list or module spells them), whose
+# result is tensors: `decoder_output.data.topk(1)` on the output of a model whose class the
+# analysis cannot read still makes tensors.
+_TENSOR_ONLY_METHODS = frozenset({"topk", "kthvalue"})
+
+
 def kind_of_method(receiver: Kind, method: str) -> Kind:
+    if receiver is Kind.UNKNOWN and method in _TENSOR_ONLY_METHODS:
+        return Kind.TENSOR
     if receiver is Kind.TENSOR:
         return _TENSOR_METHODS_NOT_TENSOR.get(method, Kind.TENSOR)
     if receiver is Kind.NDARRAY:

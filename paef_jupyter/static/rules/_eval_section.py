@@ -10,13 +10,17 @@ import libcst as cst
 
 from ..facts import Facts
 from ..names import bound_names
-from ._support import grad_disabled
+from ._support import grad_disabled, is_grad_off_call
 
 # Calls in the section that mean it still needs autograd (or trains): then it is no evaluation.
 _TRAINING_METHODS = frozenset({"backward", "step", "requires_grad_", "retain_grad", "register_hook", "zero_grad"})
 _TRAINING_CALLS = frozenset({"torch.autograd.grad", "torch.autograd.backward", "torch.enable_grad", "torch.func.grad"})
 # Return values read only through these carry no graph to the caller.
 _GRAPHLESS = frozenset({"item", "tolist", "detach", "numpy", "argmax"})
+_NUMBERS = frozenset({"float", "int", "round", "bool", "len"})
+# Methods that keep their arguments in the receiver (a list of outputs, a dict of metrics).
+_STORING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "appendleft", "push", "put",
+                      "add_", "copy_", "set_"})
 
 
 def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
@@ -48,6 +52,133 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
                     and any(runs_model(c) for c in facts.calls_in(stmt)):
                 yield stmt, section
                 break
+
+
+def evaluation_functions(facts: Facts, runs_model: Callable[[cst.Call], bool],
+                         ) -> Iterator[tuple[cst.FunctionDef, cst.SimpleStatementLine, list[cst.BaseStatement]]]:
+    """pygcn's / a GCN's `def test(model, x, y): model.eval(); out = model(x); return acc(out)`,
+    called once per iteration of a training loop: a function of this unit that trains nothing
+    (no step, no backward, no gradient asked), switches a model to eval mode at its top level,
+    then forwards it with no `.train()` between, and lets no value of its own out with a graph
+    (no return of one, no store into an attribute, an item, a global, or an object it did not
+    make). Its first direct forward after `.eval()`, and the statements from there to the end."""
+    for func, loop in facts.per_iteration_functions.items():
+        if loop.kind != "train" or not isinstance(func, cst.FunctionDef) or facts.owner_of(func) is not facts \
+                or not isinstance(func.body, cst.IndentedBlock):
+            continue
+        body = list(func.body.body)
+        start = next((i + 1 for i, s in enumerate(body) if _eval_call(s) is not None), None)
+        if start is None or _trains(facts, body) or _escapes(facts, func) or _grad_off_inside(facts, func):
+            continue
+        section = body[start:]
+        if not section or _returns_graph(facts, func, runs_model):
+            continue
+        for stmt in section:
+            if any(m == "train" for m, _ in _method_calls(facts, stmt)):
+                break  # MC dropout: `.train()` before the forward turns dropout back on
+            if isinstance(stmt, cst.SimpleStatementLine) and any(_direct(c) and runs_model(c) for c in facts.calls_in(stmt)):
+                if not grad_disabled(facts, stmt):
+                    yield func, stmt, section
+                break
+
+
+def _returns_graph(facts: Facts, func: cst.FunctionDef, runs_model: Callable[[cst.Call], bool]) -> bool:
+    """Some `return` of `func` may hand its caller a tensor with a graph: a forward, or a name
+    bound from one, unless only a graphless read (`.item()`, `.argmax()`, `float(...)`, a
+    comparison) stands between. Names are followed in order through simple assignments; one
+    bound inside a compound statement stays marked once marked."""
+    carrying: set[str] = set()
+
+    def carries(expr: cst.BaseExpression) -> bool:
+        if isinstance(expr, cst.Comparison):
+            return False
+        if isinstance(expr, cst.Call):
+            if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _GRAPHLESS:
+                return False
+            if isinstance(expr.func, cst.Name) and expr.func.value in _NUMBERS:
+                return False
+        if any(runs_model(c) and not _graphless_use(facts, c, expr) for c in facts.calls_in(expr)):
+            return True
+        return any(isinstance(n, cst.Name) and n.value in carrying and not _read_without_graph(facts, n)
+                   and not _graphless_use(facts, n, expr) for n in facts.walk(expr))
+
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, cst.Return):
+            if node.value is not None and carries(node.value):
+                return True
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING \
+                and isinstance(node.func.value, cst.Name) and any(carries(a.value) for a in node.args):
+            carrying.add(node.func.value.value)  # `outs.append(model(x))`: the list now holds a graph
+        elif isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and node.value is not None:
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            names = set().union(*(set(bound_names(t)) for t in targets))
+            if carries(node.value) or isinstance(node, cst.AugAssign) and names & carrying:
+                carrying |= names
+            elif isinstance(node, cst.Assign) and isinstance(facts.parent(facts.parent(node)), cst.IndentedBlock) \
+                    and facts.parent(facts.parent(facts.parent(node))) is func:
+                carrying -= names  # (a plain rebinding at the function's own level)
+    return False
+
+
+def _direct(call: cst.Call) -> bool:
+    """`model(x)`, `self.net(x)`, `self.forward(x)`: the forward itself, not another method of
+    the model (`model.init_hidden(bsz)` makes a state)."""
+    func = call.func
+    return isinstance(func, cst.Name) or isinstance(func, cst.Attribute) and (
+        func.attr.value == "forward" or isinstance(func.value, cst.Name) and func.value.value == "self")
+
+
+def _grad_off_inside(facts: Facts, func: cst.FunctionDef) -> bool:
+    """The function already turns gradients off somewhere (`with torch.no_grad():` around its
+    batches): the user chose where."""
+    return any(isinstance(n, cst.With) and any(is_grad_off_call(facts, item.item) for item in n.items)
+               for n in facts.walk(func.body, into_scopes=False))
+
+
+def _graphless_use(facts: Facts, use: cst.CSTNode, root: cst.BaseExpression) -> bool:
+    """`use` reaches `root` only through a graphless read: a comparison (`out.argmax(1) == y`),
+    the receiver of `.item()`/`.argmax()`/`.numpy()`, or `float(...)`."""
+    child = use
+    for anc in facts.ancestors(use):
+        if isinstance(anc, cst.Comparison):
+            return True
+        if isinstance(anc, cst.Call):
+            if isinstance(anc.func, cst.Attribute) and anc.func.attr.value in _GRAPHLESS and child is anc.func:
+                return True
+            if isinstance(anc.func, cst.Name) and anc.func.value in _NUMBERS and child is not anc.func:
+                return True
+        if anc is root:
+            return False
+        child = anc
+    return False
+
+
+def _assigned(facts: Facts, func: cst.FunctionDef) -> Iterator[str]:
+    """Names `func` binds by assignment (`outs = []`), not those it only mutates (`outs.append(o)`)."""
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+            yield from bound_names(node.target)
+        elif isinstance(node, cst.AsName):
+            yield from bound_names(node.name)
+        elif isinstance(node, cst.NamedExpr):
+            yield from bound_names(node.target)
+
+
+def _escapes(facts: Facts, func: cst.FunctionDef) -> bool:
+    """A value of `func` may outlive the call other than by its return: `global`/`nonlocal`, a
+    generator, a store into an attribute or an item (`self.out = out`, `cache[k] = out`), or a
+    storing method (`append`, `update`) on an object `func` did not bind itself."""
+    own = set(_assigned(facts, func)) - {p.name.value for p in func.params.params}
+    for node in facts.walk(func.body, into_scopes=False):
+        if isinstance(node, (cst.Global, cst.Nonlocal, cst.Yield, cst.Await)):
+            return True
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) \
+                and not _plain(node.target):
+            return True
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING \
+                and not (isinstance(node.func.value, cst.Name) and node.func.value.value in own):
+            return True
+    return False
 
 
 def held_out_checks(facts: Facts, runs_model: Callable[[cst.Call], bool],
@@ -185,12 +316,42 @@ def _trains(facts: Facts, section: list[cst.BaseStatement]) -> bool:
 
 def _read_before_bound(facts: Facts, before: Sequence[cst.BaseStatement], names: set[str]) -> bool:
     """On the next pass, the step reads a value of the section before binding it anew."""
-    pending = set(names)
-    for stmt in before:
-        if _loads(facts, stmt) & pending:
+    return _reads_pending(facts, before, set(names))
+
+
+def _reads_pending(facts: Facts, stmts: Sequence[cst.BaseStatement], pending: set[str]) -> bool:
+    """`_read_before_bound` over `stmts`, narrowing `pending` as they bind. An `if` is followed
+    branch by branch, in order, each branch with its own copy of `pending` (NeRF's `if
+    one_image_per_step: rays_o = ...; rays_o = rays_o.reshape(...)` binds before it reads);
+    after it, what any branch binds counts as bound, as it did for the whole statement before.
+    Loops, `try` and `match` are still taken whole: a loop's second pass reads what its first
+    bound later."""
+    for stmt in stmts:
+        branches = _branches(stmt)
+        if branches is not None:
+            assert isinstance(stmt, cst.If)
+            if facts.names_read(stmt.test) & pending \
+                    or any(_reads_pending(facts, branch, set(pending)) for branch in branches):
+                return True
+        elif _loads(facts, stmt) & pending:
             return True
         pending -= facts.names_written(stmt)
     return False
+
+
+def _branches(stmt: cst.BaseStatement) -> list[Sequence[cst.BaseStatement]] | None:
+    """The statement lists an `if` runs (an `elif` as a one-statement list holding its `If`),
+    or None for any other statement."""
+    if not (isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock)):
+        return None
+    branches: list[Sequence[cst.BaseStatement]] = [stmt.body.body]
+    if isinstance(stmt.orelse, cst.If):
+        branches.append([stmt.orelse])
+    elif isinstance(stmt.orelse, cst.Else):
+        if not isinstance(stmt.orelse.body, cst.IndentedBlock):
+            return None
+        branches.append(stmt.orelse.body.body)
+    return branches
 
 
 def _loads(facts: Facts, stmt: cst.BaseStatement) -> set[str]:

@@ -14,7 +14,7 @@ from ..facts import (Facts, FunctionNode, Loop, evaluates_model, same_object, fo
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
-from ._eval_section import evaluation_sections, held_out_checks
+from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, gated_passes
 from ._data_only import data_only_products
@@ -83,6 +83,8 @@ class EvalWithoutNoGrad(Rule):
             self._section(stmt, section)
         for stmt, block in held_out_checks(self.facts, self._model_call):
             self._held_out(stmt, block)
+        for func, stmt, section in evaluation_functions(self.facts, self._model_call):
+            self._evaluation_function(func, stmt, section)
         for gated in gated_passes(self.facts):
             self._gated_pass(gated)
         for stmt in comprehension_passes(self.facts, self._model_call):
@@ -220,6 +222,22 @@ class EvalWithoutNoGrad(Rule):
         self._wrap_hint(stmt, block, "this check runs the trained model on held-out data the loop never changes, only "
                         "to measure, yet it records an autograd graph and keeps its activations alive until its outputs "
                         "are freed; run the check", "the check's statements")
+
+    def _evaluation_function(self, func: cst.FunctionDef, stmt: cst.SimpleStatementLine,
+                             section: list[cst.BaseStatement]) -> None:
+        """A GCN's `def test(model, x, y): model.eval(); out = model(x); return acc` called per
+        epoch: a hint, like the inline section, unless the function or what it calls asks for
+        gradients, or some call of it already runs under no_grad."""
+        sites = self.facts.per_iteration_call_sites(func)
+        if _reaches_grad(self.facts, func) or any(grad_disabled(owner, call) for owner, call in sites):
+            return
+        line = next((owner.position(call).start.line for owner, call in sites if owner is self.facts), None)
+        called = f" called on every training iteration (line {line})" if line is not None else \
+            " called on every training iteration"
+        self._wrap_hint(stmt, section, f"`{func.name.value}`{called} puts the model in eval mode and runs it only to "
+                        "measure (nothing it returns or keeps has a graph), yet the forward records an autograd graph "
+                        "and keeps its activations alive until its outputs are freed; run the statements after "
+                        "`.eval()`", "the statements after `.eval()`")
 
     def _section(self, stmt: cst.SimpleStatementLine, section: list[cst.BaseStatement]) -> None:
         """pygcn's `model.eval(); output = model(features, adj)` after the step: a hint, since the
