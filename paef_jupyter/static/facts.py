@@ -170,13 +170,32 @@ SHARING_CALLS = frozenset({
     "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
     "torch.from_dlpack", "torch.utils.dlpack.to_dlpack", "torch.to_dlpack", "builtins.memoryview",
     "numpy.frombuffer", "torch.frombuffer", "numpy.from_dlpack",
+    # NumPy 2's array-API names of views, views made by other names, and wrappers that keep
+    # their argument's memory (red team 24: each was read as a fresh array and hoisted)
+    "numpy.permute_dims", "numpy.matrix_transpose", "numpy.unstack", "numpy.diag", "numpy.trim_zeros",
+    "numpy.require", "numpy.asmatrix", "numpy.broadcast_arrays", "numpy.nditer", "numpy.dsplit",
+    "numpy.lib.stride_tricks.broadcast_arrays", "numpy.ndarray", "numpy.matrix", "numpy.ma.asarray",
+    "numpy.ma.masked_array", "numpy.ma.array", "numpy.squeeze", "numpy.flip",
+    "torch.unsafe_split", "torch.unsafe_chunk", "torch.unsafe_split_with_sizes", "torch.alias",
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer", "torch.nn.parameter.Buffer",
+    "torch.autograd.Variable", "torch.utils.data.default_convert",
 })
+_SHARING_CALL_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in SHARING_CALLS) - {"iter", "Parameter", "Buffer", "Variable"}
+# A call told not to copy (`a.astype(t, copy=False)`, `np.array(a, copy=False)`, `np.astype(a, t,
+# copy=None)`, `np.meshgrid(a, copy=False)`) may return its first argument or receiver itself.
+NO_COPY_VALUES = frozenset({"False", "None"})
+
+
+def told_not_to_copy(call: cst.Call) -> bool:
+    """`copy=False` / `copy=None`: the result may be the argument or receiver itself."""
+    return any(a.keyword is not None and a.keyword.value == "copy" and isinstance(a.value, cst.Name)
+               and a.value.value in NO_COPY_VALUES for a in call.args)
 
 
 def unbound_sharing_method(qualified: str) -> bool:
     """`torch.Tensor.view(t, -1)`, `torch.Tensor.select(t, 0, 1)`: a view method called unbound,
     whose first argument is the tensor it views."""
-    return qualified.startswith("torch.Tensor.") and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
+    return qualified.startswith(("torch.Tensor.", "numpy.ndarray.")) and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
 
 
 @dataclass(frozen=True)
@@ -1373,14 +1392,16 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS:
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS \
+                        or (told_not_to_copy(expr) and qualified.startswith(("torch.", "numpy."))):
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value
                 elif qualified.startswith(("torch.", "numpy.")) and qualified.count(".") == 1:
                     return frozenset()
                 elif isinstance(expr.func, cst.Attribute) and (expr.func.attr.value in SHARING_METHODS
-                                                               or is_inplace_method(expr.func.attr.value)):
+                                                               or is_inplace_method(expr.func.attr.value)
+                                                               or told_not_to_copy(expr)):
                     expr = expr.func.value
                 else:
                     return frozenset()
@@ -1396,6 +1417,8 @@ class Facts:
         if isinstance(expr, cst.UnaryOperation):
             return not isinstance(expr.operator, cst.Plus)
         if not isinstance(expr, cst.Call):
+            return False
+        if told_not_to_copy(expr):
             return False
         qualified = self.qualified_name(expr.func) or ""
         last = qualified.rsplit(".", 1)[-1]
@@ -2864,8 +2887,15 @@ class _Indexer:
         self._define(node.target, node.value, node)
 
     def _enter_WithItem(self, node: cst.WithItem) -> None:
+        """`with np.nditer(a, op_flags=[["readwrite"]]) as it`: `__enter__` returns the view itself, so
+        `it` is bound to it (writes through its elements change `a`); other context managers'
+        `__enter__` results are unknown values."""
         if node.asname is not None:
-            self._define(node.asname.name, None, node)
+            item = node.item
+            func = item.func if isinstance(item, cst.Call) else None
+            last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            shares = last in _SHARING_CALL_NAMES  # syntactic: qualified names are not known yet
+            self._define(node.asname.name, item if shares else None, node)
 
     def _enter_For(self, node: cst.For) -> None:
         loop = self._enter_loop(node)
