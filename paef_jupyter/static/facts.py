@@ -154,7 +154,24 @@ SHARING_METHODS = frozenset({
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 # `getattr(tr, "history")`, `vars(tr)["history"]`: the object's own attribute (or attribute dict).
 _OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
-SHARING_CALLS = frozenset({
+class _SharingCalls(frozenset):  # type: ignore[type-arg]
+    """The listed names, and NumPy functions whose name says they may return their argument or a
+    view of it: `as*` conversions (`np.asarray_chkfinite`, `np.asmatrix`: no copy when none is
+    needed), axis movers (`np.rollaxis`, `*axes`, `*dims`), real/imaginary parts
+    (`np.real_if_close`), `*view*`, `getdata`. Red team 24 found names missing from the list one by
+    one; the name patterns keep a new alias of the same kind from being read as a fresh array."""
+
+    def __contains__(self, qualified: object) -> bool:
+        if super().__contains__(qualified):
+            return True
+        if not isinstance(qualified, str) or not qualified.startswith("numpy."):
+            return False
+        last = qualified.rsplit(".", 1)[-1]
+        return (last.startswith("as") and last != "astype") or last.endswith(("axis", "axes", "dims")) \
+            or "view" in last or last.startswith(("real", "imag")) or last == "getdata"
+
+
+SHARING_CALLS = _SharingCalls({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
     "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
     "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
