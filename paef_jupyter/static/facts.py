@@ -167,8 +167,15 @@ class _SharingCalls(frozenset):  # type: ignore[type-arg]
         if not isinstance(qualified, str) or not qualified.startswith("numpy."):
             return False
         last = qualified.rsplit(".", 1)[-1]
-        return (last.startswith("as") and last != "astype") or last.endswith(("axis", "axes", "dims")) \
-            or "view" in last or last.startswith(("real", "imag")) or last == "getdata"
+        if last in _FRESH_DESPITE_NAME:
+            return False
+        return last.startswith("as") or last.endswith(("axis", "axes", "dims")) or "view" in last \
+            or last.startswith(("real", "imag")) or last == "getdata"
+
+
+# Names the patterns above would catch that always build a new array (`np.asin` is NumPy 2's
+# `arcsin`; `astype` copies unless told not to, which `told_not_to_copy` sees).
+_FRESH_DESPITE_NAME = frozenset({"astype", "asin", "asinh", "apply_along_axis", "apply_over_axes"})
 
 
 SHARING_CALLS = _SharingCalls({
