@@ -125,7 +125,22 @@ _READ_ONLY_METHODS = frozenset({
 NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
     "seterr", "set_printoptions", "printoptions", "tofile",
+    # stateful results: one-shot iterators (a hoisted one is exhausted after the first pass) and
+    # reads of NumPy's global settings (red team 24)
+    "nditer", "ndenumerate", "ndindex", "broadcast", "nested_iters", "Arrayterator", "geterr", "geterrcall",
+    "seterrcall", "get_printoptions", "getbufsize", "setbufsize", "fromregex", "DataSource", "open_memmap",
 }
+
+
+def numpy_call_has_effects(call: cst.Call, qualified: str, is_program_function: Callable[[str], bool]) -> bool:
+    """A NumPy call whose result or run is not a function of its arguments' values: a name in
+    `NUMPY_EFFECTS`, or a call handed a lambda or a function of the program
+    (`np.fromfunction(grid, shape)`, `np.apply_along_axis(f, 0, a)`, `np.vectorize(f)`): NumPy
+    runs that code, with whatever it reads and changes."""
+    if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS:
+        return True
+    return any(isinstance(a.value, cst.Lambda) or (isinstance(a.value, cst.Name) and is_program_function(a.value.value))
+               for a in call.args)
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 # torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
 # Module methods that return the module itself.
@@ -1772,7 +1787,7 @@ class Facts:
                 return last not in _RANDOM_TORCH and last not in _TORCH_EFFECTS and not is_inplace_method(last) \
                     and kind_of_qualified_call(qualified) is not Kind.MODULE
             if qualified.startswith("numpy."):
-                return last not in NUMPY_EFFECTS
+                return not numpy_call_has_effects(call, qualified, self.is_program_function)
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS
             if qualified.startswith(("math.", "operator.")):
@@ -1801,6 +1816,11 @@ class Facts:
             return root is None or root not in varying or (
                 method not in _RANDOM_METHODS and self._only_reads(func.value, method))
         return False
+
+    def is_program_function(self, name: str) -> bool:
+        """`name` is a function the program defines (here, or live in the notebook's namespace):
+        a library handed it runs the program's code."""
+        return name in self.functions or isinstance(self.namespace.get(name), types.FunctionType)
 
     def is_pure_function(self, name: str) -> bool:
         """A function of this unit whose result depends only on its arguments and constants."""
