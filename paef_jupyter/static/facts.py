@@ -125,7 +125,22 @@ _READ_ONLY_METHODS = frozenset({
 NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
     "seterr", "set_printoptions", "printoptions", "tofile",
+    # stateful results: one-shot iterators (a hoisted one is exhausted after the first pass) and
+    # reads of NumPy's global settings (red team 24)
+    "nditer", "ndenumerate", "ndindex", "broadcast", "nested_iters", "Arrayterator", "geterr", "geterrcall",
+    "seterrcall", "get_printoptions", "getbufsize", "setbufsize", "fromregex", "DataSource", "open_memmap",
 }
+
+
+def numpy_call_has_effects(call: cst.Call, qualified: str, is_program_function: Callable[[str], bool]) -> bool:
+    """A NumPy call whose result or run is not a function of its arguments' values: a name in
+    `NUMPY_EFFECTS`, or a call handed a lambda or a function of the program
+    (`np.fromfunction(grid, shape)`, `np.apply_along_axis(f, 0, a)`, `np.vectorize(f)`): NumPy
+    runs that code, with whatever it reads and changes."""
+    if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS:
+        return True
+    return any(isinstance(a.value, cst.Lambda) or (isinstance(a.value, cst.Name) and is_program_function(a.value.value))
+               for a in call.args)
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 # torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
 # Module methods that return the module itself.
@@ -154,7 +169,31 @@ SHARING_METHODS = frozenset({
 # Calls whose result may share their first argument's memory (zero-copy constructors, views).
 # `getattr(tr, "history")`, `vars(tr)["history"]`: the object's own attribute (or attribute dict).
 _OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
-SHARING_CALLS = frozenset({
+class _SharingCalls(frozenset):  # type: ignore[type-arg]
+    """The listed names, and NumPy functions whose name says they may return their argument or a
+    view of it: `as*` conversions (`np.asarray_chkfinite`, `np.asmatrix`: no copy when none is
+    needed), axis movers (`np.rollaxis`, `*axes`, `*dims`), real/imaginary parts
+    (`np.real_if_close`), `*view*`, `getdata`. Red team 24 found names missing from the list one by
+    one; the name patterns keep a new alias of the same kind from being read as a fresh array."""
+
+    def __contains__(self, qualified: object) -> bool:
+        if super().__contains__(qualified):
+            return True
+        if not isinstance(qualified, str) or not qualified.startswith("numpy."):
+            return False
+        last = qualified.rsplit(".", 1)[-1]
+        if last in _FRESH_DESPITE_NAME:
+            return False
+        return last.startswith("as") or last.endswith(("axis", "axes", "dims")) or "view" in last \
+            or last.startswith(("real", "imag")) or last == "getdata"
+
+
+# Names the patterns above would catch that always build a new array (`np.asin` is NumPy 2's
+# `arcsin`; `astype` copies unless told not to, which `told_not_to_copy` sees).
+_FRESH_DESPITE_NAME = frozenset({"astype", "asin", "asinh", "apply_along_axis", "apply_over_axes"})
+
+
+SHARING_CALLS = _SharingCalls({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
     "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
     "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
@@ -170,13 +209,32 @@ SHARING_CALLS = frozenset({
     "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
     "torch.from_dlpack", "torch.utils.dlpack.to_dlpack", "torch.to_dlpack", "builtins.memoryview",
     "numpy.frombuffer", "torch.frombuffer", "numpy.from_dlpack",
+    # NumPy 2's array-API names of views, views made by other names, and wrappers that keep
+    # their argument's memory (red team 24: each was read as a fresh array and hoisted)
+    "numpy.permute_dims", "numpy.matrix_transpose", "numpy.unstack", "numpy.diag", "numpy.trim_zeros",
+    "numpy.require", "numpy.asmatrix", "numpy.broadcast_arrays", "numpy.nditer", "numpy.dsplit",
+    "numpy.lib.stride_tricks.broadcast_arrays", "numpy.ndarray", "numpy.matrix", "numpy.ma.asarray",
+    "numpy.ma.masked_array", "numpy.ma.array", "numpy.squeeze", "numpy.flip",
+    "torch.unsafe_split", "torch.unsafe_chunk", "torch.unsafe_split_with_sizes", "torch.alias",
+    "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer", "torch.nn.parameter.Buffer",
+    "torch.autograd.Variable", "torch.utils.data.default_convert",
 })
+_SHARING_CALL_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in SHARING_CALLS) - {"iter", "Parameter", "Buffer", "Variable"}
+# A call told not to copy (`a.astype(t, copy=False)`, `np.array(a, copy=False)`, `np.astype(a, t,
+# copy=None)`, `np.meshgrid(a, copy=False)`) may return its first argument or receiver itself.
+NO_COPY_VALUES = frozenset({"False", "None"})
+
+
+def told_not_to_copy(call: cst.Call) -> bool:
+    """`copy=False` / `copy=None`: the result may be the argument or receiver itself."""
+    return any(a.keyword is not None and a.keyword.value == "copy" and isinstance(a.value, cst.Name)
+               and a.value.value in NO_COPY_VALUES for a in call.args)
 
 
 def unbound_sharing_method(qualified: str) -> bool:
     """`torch.Tensor.view(t, -1)`, `torch.Tensor.select(t, 0, 1)`: a view method called unbound,
     whose first argument is the tensor it views."""
-    return qualified.startswith("torch.Tensor.") and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
+    return qualified.startswith(("torch.Tensor.", "numpy.ndarray.")) and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
 
 
 @dataclass(frozen=True)
@@ -1373,14 +1431,16 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS:
+                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS \
+                        or (told_not_to_copy(expr) and qualified.startswith(("torch.", "numpy."))):
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value
                 elif qualified.startswith(("torch.", "numpy.")) and qualified.count(".") == 1:
                     return frozenset()
                 elif isinstance(expr.func, cst.Attribute) and (expr.func.attr.value in SHARING_METHODS
-                                                               or is_inplace_method(expr.func.attr.value)):
+                                                               or is_inplace_method(expr.func.attr.value)
+                                                               or told_not_to_copy(expr)):
                     expr = expr.func.value
                 else:
                     return frozenset()
@@ -1396,6 +1456,8 @@ class Facts:
         if isinstance(expr, cst.UnaryOperation):
             return not isinstance(expr.operator, cst.Plus)
         if not isinstance(expr, cst.Call):
+            return False
+        if told_not_to_copy(expr):
             return False
         qualified = self.qualified_name(expr.func) or ""
         last = qualified.rsplit(".", 1)[-1]
@@ -1725,7 +1787,7 @@ class Facts:
                 return last not in _RANDOM_TORCH and last not in _TORCH_EFFECTS and not is_inplace_method(last) \
                     and kind_of_qualified_call(qualified) is not Kind.MODULE
             if qualified.startswith("numpy."):
-                return last not in NUMPY_EFFECTS
+                return not numpy_call_has_effects(call, qualified, self.is_program_function)
             if qualified.startswith("builtins."):
                 return last in _PURE_BUILTINS
             if qualified.startswith(("math.", "operator.")):
@@ -1754,6 +1816,11 @@ class Facts:
             return root is None or root not in varying or (
                 method not in _RANDOM_METHODS and self._only_reads(func.value, method))
         return False
+
+    def is_program_function(self, name: str) -> bool:
+        """`name` is a function the program defines (here, or live in the notebook's namespace):
+        a library handed it runs the program's code."""
+        return name in self.functions or isinstance(self.namespace.get(name), types.FunctionType)
 
     def is_pure_function(self, name: str) -> bool:
         """A function of this unit whose result depends only on its arguments and constants."""
@@ -2872,8 +2939,15 @@ class _Indexer:
         self._define(node.target, node.value, node)
 
     def _enter_WithItem(self, node: cst.WithItem) -> None:
+        """`with np.nditer(a, op_flags=[["readwrite"]]) as it`: `__enter__` returns the view itself, so
+        `it` is bound to it (writes through its elements change `a`); other context managers'
+        `__enter__` results are unknown values."""
         if node.asname is not None:
-            self._define(node.asname.name, None, node)
+            item = node.item
+            func = item.func if isinstance(item, cst.Call) else None
+            last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+            shares = last in _SHARING_CALL_NAMES  # syntactic: qualified names are not known yet
+            self._define(node.asname.name, item if shares else None, node)
 
     def _enter_For(self, node: cst.For) -> None:
         loop = self._enter_loop(node)

@@ -14,7 +14,8 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from ..facts import SHARING_CALLS, SHARING_METHODS, Facts, FunctionNode, Loop, _own_locals, _params, unbound_sharing_method
+from ..facts import (SHARING_CALLS, SHARING_METHODS, Facts, FunctionNode, Loop, _own_locals, _params, told_not_to_copy,
+                     unbound_sharing_method)
 from ..library_effects import torch_changed_arguments
 from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
@@ -872,10 +873,11 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     while parent is not None and (
             (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
             or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
-                and value.attr.value in SHARING_METHODS)
+                and (value.attr.value in SHARING_METHODS or told_not_to_copy(parent)))
             or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
                 and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
-                and _shares_first_argument(facts.qualified_name(facts.parent(parent).func) or ""))):  # type: ignore[union-attr]
+                and (_shares_first_argument(facts.qualified_name(facts.parent(parent).func) or "")  # type: ignore[union-attr]
+                     or told_not_to_copy(facts.parent(parent))))):  # type: ignore[arg-type]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
             else (parent, facts.parent(parent))
     return value
@@ -887,7 +889,8 @@ def _shares_first_argument(qualified: str) -> bool:
 
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
-    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`), or to a
+    `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`, `with
+    np.nditer(name) as v`), or to a
     container literal holding it (`d = {"t": name}`, `for v in [name]`): an in-place change
     through any of them is a change of `name`'s object."""
     names, work = {name}, [name]
@@ -906,6 +909,8 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
                 targets = [parent.target]
             elif isinstance(parent, (cst.For, cst.CompFor)) and parent.iter is value:
                 targets = [parent.target]
+            elif isinstance(parent, cst.WithItem) and parent.item is value and parent.asname is not None:
+                targets = [parent.asname.name]  # `with np.nditer(a, ...) as it`: `__enter__` returns the view
             for bound in {n for t in targets for n in bound_names(t)} - names:
                 names.add(bound)
                 work.append(bound)
@@ -984,12 +989,12 @@ def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
             call = facts.parent(parent)
             method = parent.attr.value
             if isinstance(call, cst.Call) and call.func is parent and not is_inplace_method(method) \
-                    and method not in SHARING_METHODS and not any(mutated_arguments(call)):
+                    and method not in SHARING_METHODS and not any(mutated_arguments(call)) and not told_not_to_copy(call):
                 continue
             return False
         if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
             call = facts.parent(parent)
-            if isinstance(call, cst.Call) and not any(mutated_arguments(call)) \
+            if isinstance(call, cst.Call) and not any(mutated_arguments(call)) and not told_not_to_copy(call) \
                     and not any(a.keyword is not None and a.keyword.value in ("out", "inplace") for a in call.args):
                 qualified = facts.qualified_name(call.func) or ""
                 last = qualified.rsplit(".", 1)[-1]

@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
-from ..facts import NUMPY_EFFECTS, SHARING_CALLS, Facts, Loop
+from ..facts import SHARING_CALLS, Facts, Loop, numpy_call_has_effects
 from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
@@ -388,7 +388,7 @@ class CpuFunction(Rule):
         """'NumPy work' / 'pure-Python preprocessing' for a CPU-only pure call, else None."""
         qualified = self.facts.qualified_name(call.func) or ""
         if qualified.startswith("numpy.") and not qualified.startswith("numpy.random."):
-            if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS or not self._has_data_argument(call):
+            if numpy_call_has_effects(call, qualified, self.facts.is_program_function) or not self._has_data_argument(call):
                 return None
             return "NumPy work"
         func = call.func
@@ -592,7 +592,8 @@ class CpuFunction(Rule):
         qualified = self.facts.qualified_name(call.func) or ""
         last = qualified.rsplit(".", 1)[-1]
         if qualified.startswith("numpy."):
-            return not qualified.startswith("numpy.random.") and last not in NUMPY_EFFECTS
+            return not qualified.startswith("numpy.random.") and not numpy_call_has_effects(
+                call, qualified, self.facts.is_program_function)
         if qualified.startswith("builtins."):
             return last in _PURE_BUILTINS
         if qualified.startswith("torch.") and qualified.count(".") == 1:
