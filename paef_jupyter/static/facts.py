@@ -141,6 +141,8 @@ def numpy_call_has_effects(call: cst.Call, qualified: str, is_program_function: 
         return True
     return any(isinstance(a.value, cst.Lambda) or (isinstance(a.value, cst.Name) and is_program_function(a.value.value))
                for a in call.args)
+
+
 _TORCH_EFFECTS = frozenset({"save", "load", "set_grad_enabled", "set_num_threads", "set_printoptions", "compile"})
 # torch functions / tensor methods that return a (values, indices) pair of tensors when unpacked.
 # Module methods that return the module itself.
@@ -166,9 +168,10 @@ SHARING_METHODS = frozenset({
     "as_subclass", "broadcast_to", "conj", "positive", "resolve_conj", "resolve_neg", "sum_to_size",
     "__dlpack__", "cast", "toreadonly",
 })
-# Calls whose result may share their first argument's memory (zero-copy constructors, views).
 # `getattr(tr, "history")`, `vars(tr)["history"]`: the object's own attribute (or attribute dict).
 _OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
+
+
 class _SharingCalls(frozenset):  # type: ignore[type-arg]
     """The listed names, and NumPy functions whose name says they may return their argument or a
     view of it: `as*` conversions (`np.asarray_chkfinite`, `np.asmatrix`: no copy when none is
@@ -192,7 +195,7 @@ class _SharingCalls(frozenset):  # type: ignore[type-arg]
 # `arcsin`; `astype` copies unless told not to, which `told_not_to_copy` sees).
 _FRESH_DESPITE_NAME = frozenset({"astype", "asin", "asinh", "apply_along_axis", "apply_over_axes"})
 
-
+# Calls whose result may share their first argument's memory (zero-copy constructors, views).
 SHARING_CALLS = _SharingCalls({
     "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
     "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",

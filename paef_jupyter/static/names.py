@@ -19,9 +19,8 @@ MUTATING_METHODS = frozenset({
     "load_state_dict", "train", "eval", "send", "write", "put", "push", "fill", "resize", "itemset",
 })
 # Functions that write into their first argument: `np.copyto(dst, src)`, `np.random.shuffle(a)`,
-# `random.shuffle(xs)`, `np.put(a, idx, v)`... (a ufunc's `.at`, `np.add.at(a, idx, v)`, too).
-# NumPy module functions that write into their first argument (`np.put_along_axis` and
-# `recfunctions.assign_fields_by_name` were missing until red team 24).
+# `random.shuffle(xs)`, `np.put(a, idx, v)`, `np.put_along_axis(a, idx, v, axis)`... (a ufunc's
+# `.at`, `np.add.at(a, idx, v)`, too).
 ARGUMENT_MUTATORS = frozenset({"copyto", "put", "place", "putmask", "fill_diagonal", "shuffle", "put_along_axis",
                                "assign_fields_by_name"})
 _SCOPES = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
