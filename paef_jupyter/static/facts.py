@@ -125,10 +125,11 @@ _READ_ONLY_METHODS = frozenset({
 NUMPY_EFFECTS = ARGUMENT_MUTATORS | {
     "save", "savez", "savez_compressed", "savetxt", "load", "loadtxt", "genfromtxt", "fromfile", "memmap",
     "seterr", "set_printoptions", "printoptions", "tofile",
-    # stateful results: one-shot iterators (a hoisted one is exhausted after the first pass) and
-    # reads of NumPy's global settings (red team 24)
-    "nditer", "ndenumerate", "ndindex", "broadcast", "nested_iters", "Arrayterator", "geterr", "geterrcall",
-    "seterrcall", "get_printoptions", "getbufsize", "setbufsize", "fromregex", "DataSource", "open_memmap",
+    # one-shot iterators: a hoisted one is exhausted after the first pass (red team 24). Reads of
+    # NumPy's settings (`np.geterr()`) are not here: `_library_state` keeps them in the loop
+    # when the loop may change those settings, and a loop that cannot may hoist them.
+    "nditer", "ndenumerate", "ndindex", "broadcast", "nested_iters", "Arrayterator",
+    "seterrcall", "setbufsize", "fromregex", "DataSource", "open_memmap",
 }
 
 
