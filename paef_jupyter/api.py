@@ -221,8 +221,11 @@ def profiling_cell(
     return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s, now), now)
 
 
-def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | None = None) -> Report:
-    """Run a `.py` or the code cells of an `.ipynb` in order, in one namespace, profiled.
+def profile_path(
+    path: str, *, engine: str = "torch", rules: Collection[str] | None = None, script_args: Sequence[str] = ()
+) -> Report:
+    """Run a `.py` or the code cells of an `.ipynb` in order, in one namespace, profiled, with
+    `sys.argv` = [path, *script_args] (`paef profile PATH -- ARGS`).
 
     A failing cell stops the run; the report then lists it in `errors` and keeps the profile
     of what ran. Raises `units.InputError` for an unreadable file, `ValueError` for a bad engine.
@@ -241,7 +244,7 @@ def profile_path(path: str, *, engine: str = "torch", rules: Collection[str] | N
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(parsed, path)
+        profile, failures = run_units(parsed, path, script_args=script_args)
     if failures:
         stopped = tuple(f"{_where(f)} failed: {f.message}" for f in failures)
         profile = replace(profile, notes=stopped + profile.notes)

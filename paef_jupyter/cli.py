@@ -81,8 +81,8 @@ def _add_launch_args(parser: argparse.ArgumentParser) -> None:
 
 def _launch(args: argparse.Namespace):  # noqa: ANN202 - distributed.launch.Launch or None
     if args.nproc_per_node is None:
-        if args.script_args or args.nnodes != "1" or args.rdzv_endpoint or args.node_rank is not None:
-            raise ValueError("script arguments and launcher options need --nproc-per-node")
+        if args.nnodes != "1" or args.rdzv_endpoint or args.node_rank is not None:
+            raise ValueError("launcher options need --nproc-per-node")
         return None
     if args.engine != "torch":
         raise ValueError("--nproc-per-node profiles with the torch engine only")
@@ -205,7 +205,7 @@ def _profile(args: argparse.Namespace) -> int:
             args.path, launch, args.script_args, echo=lambda line: print(line, end="", file=sys.stderr)
         )
     else:
-        report = profile_path(args.path, engine=args.engine)
+        report = profile_path(args.path, engine=args.engine, script_args=args.script_args)
     if args.json:
         replace_file(args.json, json.dumps(report.to_json(), indent=1).encode("utf-8"))
     if args.report:

@@ -347,9 +347,7 @@ class PaefMagics(Magics):
         self._wait_for_jedi()
         try:
             if args.nproc_per_node is None:
-                if args.script_args:
-                    raise UsageError("script arguments need --nproc-per-node")
-                report = api.profile_path(args.path)
+                report = api.profile_path(args.path, script_args=args.script_args)
             else:
                 from .distributed.launch import Launch
 

@@ -255,8 +255,18 @@ def test_torchrun_command_uses_a_free_port_on_one_node():
 def test_cli_rejects_launcher_options_without_nproc(tmp_path, capsys):
     path = tmp_path / "t.py"
     path.write_text("x = 1\n")
-    assert main(["profile", str(path), "--", "--lr", "1"]) == 2
+    assert main(["profile", str(path), "--nnodes", "2"]) == 2
     assert "--nproc-per-node" in capsys.readouterr().err
+
+
+def test_cli_passes_script_arguments_to_a_single_process_run(tmp_path):
+    """truth15: `paef profile PATH -- ARGS` without a launcher runs PATH with ARGS as its argv
+    (it used to be refused, and without `--` the script saw paef's own command line)."""
+    path = tmp_path / "t.py"
+    out = tmp_path / "argv.txt"
+    path.write_text(f"import sys\nopen({str(out)!r}, 'w').write(repr(sys.argv[1:]))\n")
+    assert main(["profile", str(path), "--", "--lr", "1"]) == 0
+    assert out.read_text() == "['--lr', '1']"
 
 
 def test_line_magic_launches_the_script_and_exports_the_same_html(tmp_path, monkeypatch):

@@ -267,3 +267,61 @@ def test_the_overhead_counts_the_wait_from_when_the_magic_started():
     run, _ = run_like_the_magic(PING_PONG, started=time.perf_counter() - 2.0)
     profile = run.report.profile
     assert profile.overhead is not None and profile.overhead > 2.0 / profile.wall_time_s
+
+
+# --- truth15: a profiled script sees its own command line ---------------------------------------
+ARGPARSE_SCRIPT = """import argparse
+import sys
+import torch
+
+parser = argparse.ArgumentParser("train")
+parser.add_argument("--epochs", type=int, default=2)
+parser.add_argument("--out", default="")
+args = parser.parse_args()
+w = torch.ones(4)
+for i in range(6 * args.epochs):
+    w = w * 0.5
+if args.out:
+    open(args.out, "w").write(repr(sys.argv[1:]) + " " + str(sys.argv[0].endswith("train.py")))
+"""
+
+
+def test_a_script_that_parses_its_arguments_runs_under_profile_path(tmp_path):
+    """Public scripts call `parser.parse_args()` at the top: paef's own command line in
+    `sys.argv` stopped them there (SystemExit 2) before any line was profiled (truth15's lstm)."""
+    script = tmp_path / "train.py"
+    script.write_text(ARGPARSE_SCRIPT)
+    before = list(sys.argv)
+    sys.argv = ["paef", "profile", str(script), "--json", "out.json"]  # as `paef profile` leaves it
+    try:
+        report = api.profile_path(str(script))
+    finally:
+        argv_after, sys.argv = sys.argv, before
+    assert report.errors == () and report.profile.profiled_iterations >= 3
+    assert argv_after == ["paef", "profile", str(script), "--json", "out.json"]  # restored
+
+
+def test_script_arguments_reach_the_profiled_script(tmp_path):
+    script = tmp_path / "train.py"
+    script.write_text(ARGPARSE_SCRIPT)
+    out = tmp_path / "argv.txt"
+    report = api.profile_path(str(script), script_args=["--epochs", "1", "--out", str(out)])
+    assert report.errors == ()
+    assert out.read_text() == repr(["--epochs", "1", "--out", str(out)]) + " True"
+
+
+def test_a_script_with_a_bad_argument_still_stops_with_its_own_usage_error(tmp_path):
+    """Near miss: the script's own argv is what it parses, so its own bad argument still fails."""
+    script = tmp_path / "train.py"
+    script.write_text(ARGPARSE_SCRIPT)
+    report = api.profile_path(str(script), script_args=["--epochs", "many"])
+    (error,) = report.errors
+    assert error.line == 8 and error.message.startswith("SystemExit: 2")
+
+
+def test_a_script_that_reads_no_arguments_is_unchanged_by_the_argv_it_sees(tmp_path):
+    """Near miss: a script that never looks at sys.argv profiles as before (window of 3)."""
+    script = tmp_path / "plain.py"
+    script.write_text("import torch\nx = torch.ones(3)\nfor i in range(20):\n    v = float(x.sum())\n")
+    report = api.profile_path(str(script), script_args=["--ignored"])
+    assert report.errors == () and report.profile.profiled_iterations == 3

@@ -31,9 +31,12 @@ def run_units(
     path: str,
     observe: Callable[[Collected], None] | None = None,
     export_trace: bool = False,
+    script_args: Sequence[str] = (),
 ) -> tuple[Profile, list[AnalysisError]]:
     """`observe` sees each unit's raw run (its trace) before it is reduced to a profile;
-    `export_trace`: each run's trace goes through Kineto's Chrome export (its size is wanted)."""
+    `export_trace`: each run's trace goes through Kineto's Chrome export (its size is wanted).
+    The file sees `sys.argv` as `python PATH ARGS` gives it: paef's own command line there made
+    every public script that parses its arguments stop at `parse_args()` (SystemExit 2)."""
     by_name = {cell_filename(u.ref): u for u in units}
     files_by_name = {name: u.ref for name, u in by_name.items()}
     files = CodeFiles(lambda name: CodeFile(name, files_by_name[name]) if name in files_by_name else None)
@@ -43,6 +46,8 @@ def run_units(
     notes: list[str] = []
     cwd = os.getcwd()
     sys_path = list(sys.path)
+    sys_argv = sys.argv
+    sys.argv = [os.path.abspath(path), *script_args]
     folder = os.path.dirname(os.path.abspath(path))
     os.chdir(folder)  # like a kernel started next to the notebook
     sys.path.insert(0, folder)
@@ -79,6 +84,7 @@ def run_units(
     finally:
         os.chdir(cwd)
         sys.path[:] = sys_path
+        sys.argv = sys_argv
     return merge_profiles(profiles, notes=tuple(notes)), failures
 
 
