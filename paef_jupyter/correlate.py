@@ -80,7 +80,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
-        findings.append(_with_evidence(finding, stats, use, report, profile, total))
+        findings.append(_said_as_prediction(_with_evidence(finding, stats, use, report, profile, total), profile))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
@@ -189,6 +189,23 @@ def _with_evidence(
         return finding.with_evidence(Evidence(notes=(f"its lines were {where}",)))
     ev = evidence_of(stats, profile, total, finding.rule, finding.device_cost_only, _device_saving(finding, profile))
     return finding.with_evidence(ev, source="both" if ev.measurable else finding.source)
+
+
+PREDICTION_LEAD = "Predicted for a GPU run, not measured on this CPU: "
+
+
+def _said_as_prediction(finding: Finding, profile: Profile) -> Finding:
+    """On a CPU run a copy's or a sync's cost is a GPU's: the card's own words (the static
+    message says "the CPU waits for all queued GPU work", "the GPU idles") are said as a
+    prediction, not only its note - and so is a card whose lines fell outside the window."""
+    if profile.device != "cpu" or not (finding.rule in GPU_COSTS or finding.device_cost_only):
+        return finding
+    if finding.message.startswith(PREDICTION_LEAD):
+        return finding
+    ev = finding.evidence
+    if ev is not None and finding.rule in PREDICTED and PREDICTED[finding.rule] not in ev.notes:
+        ev = replace(ev, measurable=False, notes=ev.notes + (PREDICTED[finding.rule],))
+    return replace(finding, message=PREDICTION_LEAD + finding.message, evidence=ev)
 
 
 def _device_saving(finding: Finding, profile: Profile) -> tuple[float, str] | None:
