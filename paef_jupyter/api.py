@@ -236,7 +236,8 @@ def profile_path(
         raise ValueError(f"unknown engine {engine!r} (expected torch or scalene)")
     units = read_units(path)
     parsed = [parse_unit(u) for u in units]  # read once: the analysis and each unit's window
-    static = analyze(parsed, rules=rules, title=path)
+    # the local modules too, as `paef scan` does: their lines are profiled (`run_units`)
+    static = analyze(parsed, rules=rules, title=path, follow_imports=engine == "torch")
     if engine == "scalene":
         from .dynamic.scalene_runner import run_scalene
 

@@ -39,7 +39,9 @@ def run_units(
     every public script that parses its arguments stop at `parse_args()` (SystemExit 2)."""
     by_name = {cell_filename(u.ref): u for u in units}
     files_by_name = {name: u.ref for name, u in by_name.items()}
-    files = CodeFiles(lambda name: CodeFile(name, files_by_name[name]) if name in files_by_name else None)
+    local = _local_modules(path)
+    files = CodeFiles(lambda name: CodeFile(name, files_by_name.get(name) or local(name)) if (
+        name in files_by_name or local(name) is not None) else None)
     namespace: dict = {"__name__": "__main__", "__file__": os.path.abspath(path)}
     profiles: list[Profile] = []
     failures: list[AnalysisError] = []
@@ -86,6 +88,38 @@ def run_units(
         sys.path[:] = sys_path
         sys.argv = sys_argv
     return merge_profiles(profiles, notes=tuple(notes)), failures
+
+
+def _local_modules(path: str) -> Callable[[str], CellRef | None]:
+    """The program's own modules (a project's `model.py`, `utils.py`, a package beside it) are
+    traced like its cells: their lines get their own times and ops, so a cost paid inside a
+    helper is found there, not only on the line that calls it (truth15: public GCN's NumPy
+    rebuild in `gcn.py` was reported on the calling loop of `cora.py`). Spelled as `paef scan`
+    spells them (relative to the script's folder as the user named it), so the static findings
+    in those files meet their lines. Installed code (a virtual environment inside the folder)
+    and paef's own files are not the program's."""
+    folder = os.path.dirname(os.path.abspath(path))
+    shown = os.path.dirname(path)
+    installed = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    seen: dict[str, CellRef | None] = {}
+
+    def resolve(name: str) -> CellRef | None:
+        if name in seen:
+            return seen[name]
+        ref = None
+        if name.endswith(".py") and os.path.isabs(name):
+            real = os.path.realpath(name)
+            inside = os.path.commonpath([real, os.path.realpath(folder)]) == os.path.realpath(folder)
+            foreign = ("site-packages" in real.split(os.sep) or "dist-packages" in real.split(os.sep)
+                       or any(os.path.commonpath([real, p]) == p for p in installed)
+                       or os.path.commonpath([real, own]) == own)
+            if inside and not foreign and real != os.path.realpath(path):
+                ref = CellRef(os.path.normpath(os.path.join(shown, os.path.relpath(real, os.path.realpath(folder)))))
+        seen[name] = ref
+        return ref
+
+    return resolve
 
 
 def _label(ref: CellRef) -> str:
