@@ -33,6 +33,7 @@ from ._support import (
     zipped_loops,
 )
 from ._cuda_branches import built_without_cuda
+from ._sample_transforms import fed_as_sample_transform
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS
 
@@ -113,6 +114,9 @@ class PageableTransfer(Rule):
         loop instead. Silent when the class moves or places anything on a device elsewhere (its
         data may already be there, and the move a no-op)."""
         cls = self.facts.parent(self.facts.parent(node))
+        if node.name.value == "__call__" and isinstance(cls, cst.ClassDef):
+            self._sample_transform_moves(cls, node)
+            return
         if node.name.value != "__getitem__" or not isinstance(cls, cst.ClassDef) or self.facts._kind_of_class(cls) is not Kind.DATASET:
             return
         moves = [n for n in self.facts.walk(node.body, into_scopes=False) if isinstance(n, cst.Call) and is_device_move(self.facts, n)]
@@ -127,6 +131,30 @@ class PageableTransfer(Rule):
             fix=Fix(description="return host tensors from `__getitem__` and move the whole batch in the training "
                     "loop: `DataLoader(..., pin_memory=torch.cuda.is_available())` and "
                     "`batch.to(device, non_blocking=True)`", safe=False),
+            severity=Severity.LOW,
+        )
+
+    def _sample_transform_moves(self, cls: cst.ClassDef, call: cst.FunctionDef) -> None:
+        """`__call__` of a transform a dataset applies to each sample (`transforms.Compose([ToDevice(),
+        ...])` given as `transform=`) that copies the sample to the device: the same per-sample copy
+        as in `__getitem__`, run in the loader's workers. A hint; silent when the class places data
+        on a device elsewhere, or when no `transform=` is seen receiving it (a `Compose` applied to
+        whole batches in the training loop copies once per batch)."""
+        if self.facts._kind_of_class(cls) is not Kind.UNKNOWN:
+            return
+        moves = [n for n in self.facts.walk(call.body, into_scopes=False) if isinstance(n, cst.Call) and is_device_move(self.facts, n)]
+        if not moves or self._places_elsewhere(cls, call) or not fed_as_sample_transform(self.facts, cls):
+            return
+        move = moves[0]
+        self.report(
+            move,
+            f"`{cls.name.value}`, a transform the dataset applies to each sample, copies it to the device "
+            f"(`{self.facts.code(move)}`): one small blocking host-to-device copy per sample instead of one per "
+            "batch (made in each worker process when the loader has workers, each then holding a CUDA context), "
+            "and batches of device tensors cannot be pinned",
+            fix=Fix(description="keep the transform on the host and move the whole batch in the training loop: "
+                    "`DataLoader(..., pin_memory=torch.cuda.is_available())` and `batch.to(device, non_blocking=True)`",
+                    safe=False),
             severity=Severity.LOW,
         )
 
