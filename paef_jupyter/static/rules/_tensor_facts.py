@@ -285,7 +285,11 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
                 name = dtype_name(facts, arg.value)
                 if name is not None:
                     return name
-            return dtype_of(facts, receiver, depth + 1)
+            # `.to(x.dtype)`, `.to(other)`, `.to(dt)`: an argument that may be a dtype (or a
+            # tensor whose dtype is taken) converts; only device arguments keep the dtype
+            if all(_device_or_option(facts, arg) for arg in call.args):
+                return dtype_of(facts, receiver, depth + 1)
+            return None
         if method in _INT_RESULT:
             return "int64"
         if method in _BOOL_RESULT:
@@ -299,6 +303,31 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return dtype_of(facts, receiver, depth + 1)
         return None
     return None
+
+
+_TO_OPTIONS = frozenset({"device", "non_blocking", "copy", "memory_format"})
+_DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
+
+
+def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
+    """An argument of `.to(...)` that cannot change the dtype: an option keyword, a device
+    string or index, `torch.device(...)`, `t.device`, or a name that holds (or is named for) a
+    device. Anything else (`x.dtype`, a dtype in a variable, another tensor) may convert."""
+    if arg.keyword is not None:
+        return arg.keyword.value in _TO_OPTIONS
+    value = arg.value
+    if isinstance(value, (cst.SimpleString, cst.Integer)):
+        return True
+    if isinstance(value, cst.Call):
+        return (facts.qualified_name(value.func) or "") == "torch.device"
+    if isinstance(value, cst.Attribute):
+        return value.attr.value == "device"
+    if isinstance(value, cst.Name):
+        live = facts.namespace.get(value.value)
+        if live is not None and not bound_in_unit(facts, value.value):
+            return isinstance(live, str) or type(live).__name__ == "device"
+        return facts.kind(value) is not Kind.TENSOR and any(w in value.value.lower() for w in _DEVICE_WORDS)
+    return False
 
 
 def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
