@@ -346,7 +346,7 @@ _FUNCTIONAL_KEEPS_DTYPE = frozenset({"pad", "relu", "relu6", "hardtanh", "thresh
                                      "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"})
 # Reductions that return (values, indices) when given a dim; `sort`/`topk`/... always do.
 _PAIR_WITH_DIM = frozenset({"max", "min", "median", "nanmedian", "mode", "kthvalue"})
-_ALWAYS_PAIR = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin", "aminmax"})
+_ALWAYS_PAIR = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})  # (not `aminmax`: (min, max))
 
 
 def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
