@@ -90,6 +90,17 @@ def test_mutated_in_place(body: str, mutated: bool) -> None:
         ("y = torch.tensor([1, 2])", "y", "int64"),
         ("y = torch.tensor([1.0, 2])", "y", "float32"),
         ("y = some_call()", "y", None),
+        # red team 25: `.to` keeps the dtype only for device arguments; F.pad keeps its input's;
+        # the second element of a (values, indices) pair is int64
+        ("x = torch.arange(5)\ny = x.to(torch.randn(2).dtype)", "y", None),
+        ("x = torch.arange(5)\ny = x.to(torch.randn(2))", "y", None),
+        ("x = torch.arange(5)\ny = x.to('cpu')", "y", "int64"),
+        ("x = torch.arange(5)\ny = x.to(device, non_blocking=True)", "y", "int64"),
+        ("x = torch.randn(2, 3)\ny = x.max(1)[1]", "y", "int64"),
+        ("x = torch.randn(2, 3)\ny = x.max(1)[0]", "y", "float32"),
+        ("x = torch.randn(2, 3)\ny = torch.sort(x, dim=1)[1]", "y", "int64"),
+        ("x = torch.randn(2, 3)\ny = torch.maximum(x, x)[1]", "y", "float32"),
+        ("x = torch.arange(5)\ny = torch.nn.functional.pad(x, (0, 1))", "y", "int64"),
     ],
 )
 def test_dtype_of(code: str, target: str, dtype: str | None) -> None:

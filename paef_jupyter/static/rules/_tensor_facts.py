@@ -84,6 +84,13 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
                 return dtype_of(facts, loop.node.iter, depth + 1)
         return None
     if isinstance(expr, cst.Subscript):
+        pair = _values_and_indices(facts, expr.value)
+        if pair:  # `out.max(1)[1]`, `torch.sort(x)[1]`: the indices; `[0]`: the values
+            index = expr.slice[0].slice if len(expr.slice) == 1 else None
+            value = index.value if isinstance(index, cst.Index) else None
+            if isinstance(value, cst.Integer) and value.evaluated_value in (0, 1):
+                return "int64" if value.evaluated_value == 1 else dtype_of(facts, expr.value, depth + 1)
+            return None
         return dtype_of(facts, expr.value, depth + 1)
     if isinstance(expr, cst.Attribute) and expr.attr.value in {"data", "T", "mT", "grad"}:
         return dtype_of(facts, expr.value, depth + 1)
@@ -263,6 +270,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return "int64"
         if last in _BOOL_RESULT:
             return BOOL
+        if qualified.startswith("torch.nn.functional.") and last in _FUNCTIONAL_KEEPS_DTYPE:
+            return dtype_of(facts, call.args[0].value, depth + 1) if call.args else None
         if last in _FLOAT_RESULT or qualified.startswith("torch.nn.functional."):
             return "float32" if last in {"randn", "rand", "zeros", "ones", "empty", "linspace", "eye"} else FLOAT
         if last in _SAME_AS_INPUT and call.args:
@@ -285,7 +294,11 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
                 name = dtype_name(facts, arg.value)
                 if name is not None:
                     return name
-            return dtype_of(facts, receiver, depth + 1)
+            # `.to(x.dtype)`, `.to(other)`, `.to(dt)`: an argument that may be a dtype (or a
+            # tensor whose dtype is taken) converts; only device arguments keep the dtype
+            if all(_device_or_option(facts, arg) for arg in call.args):
+                return dtype_of(facts, receiver, depth + 1)
+            return None
         if method in _INT_RESULT:
             return "int64"
         if method in _BOOL_RESULT:
@@ -299,6 +312,64 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return dtype_of(facts, receiver, depth + 1)
         return None
     return None
+
+
+_TO_OPTIONS = frozenset({"device", "non_blocking", "copy", "memory_format"})
+_DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
+
+
+def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
+    """An argument of `.to(...)` that cannot change the dtype: an option keyword, a device
+    string or index, `torch.device(...)`, `t.device`, or a name that holds (or is named for) a
+    device. Anything else (`x.dtype`, a dtype in a variable, another tensor) may convert."""
+    if arg.keyword is not None:
+        return arg.keyword.value in _TO_OPTIONS
+    value = arg.value
+    if isinstance(value, (cst.SimpleString, cst.Integer)):
+        return True
+    if isinstance(value, cst.Call):
+        return (facts.qualified_name(value.func) or "") == "torch.device"
+    if isinstance(value, cst.Attribute):
+        return value.attr.value == "device"
+    if isinstance(value, cst.Name):
+        live = facts.namespace.get(value.value)
+        if live is not None and not bound_in_unit(facts, value.value):
+            return isinstance(live, str) or type(live).__name__ == "device"
+        return facts.kind(value) is not Kind.TENSOR and any(w in value.value.lower() for w in _DEVICE_WORDS)
+    return False
+
+
+# `torch.nn.functional` ops whose result has their input's dtype, integer inputs included
+# (`F.pad(ids, (0, 2), value=-1)` pads token ids): not the float result of the rest of `F`.
+_FUNCTIONAL_KEEPS_DTYPE = frozenset({"pad", "relu", "relu6", "hardtanh", "threshold", "max_pool1d", "max_pool2d",
+                                     "max_pool3d", "adaptive_max_pool1d", "adaptive_max_pool2d", "adaptive_max_pool3d",
+                                     "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "native_channel_shuffle"})
+# Reductions that return (values, indices) when given a dim; `sort`/`topk`/... always do.
+_PAIR_WITH_DIM = frozenset({"max", "min", "median", "nanmedian", "mode", "kthvalue"})
+_ALWAYS_PAIR = frozenset({"sort", "topk", "kthvalue", "mode", "cummax", "cummin"})  # (not `aminmax`: (min, max))
+
+
+def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` is a call returning a (values, indices) pair: `x.max(1)`, `torch.max(x, dim=1)`,
+    `x.sort()`, `torch.topk(x, k)`. Subscripting it picks a tensor, not an element."""
+    if not isinstance(expr, cst.Call):
+        return False
+    func = expr.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    qualified = facts.qualified_name(func) or ""
+    if qualified.startswith("torch."):
+        name = qualified.rsplit(".", 1)[-1]
+    if name in _ALWAYS_PAIR:
+        return True
+    if name not in _PAIR_WITH_DIM:
+        return False
+    positional = [a.value for a in expr.args if a.keyword is None]
+    if any(a.keyword is not None and a.keyword.value == "dim" for a in expr.args):
+        return True
+    dims = positional[1:] if qualified.startswith("torch.") and not isinstance(func, cst.Attribute) or \
+        (isinstance(func, cst.Attribute) and (facts.qualified_name(func.value) or "") == "torch") else positional
+    return any(isinstance(d, cst.Integer) or isinstance(d, cst.UnaryOperation) and isinstance(d.expression, cst.Integer)
+               for d in dims[:1])
 
 
 def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:

@@ -590,11 +590,18 @@ class _Placed(cst.CSTTransformer):
         return updated_node
 
 
+# Factory keywords that tie the tensor to the host: with `device=` a GPU they raise there
+# (`pin_memory=True`: only CPU tensors can be pinned; `out=buf`: a host buffer on another device).
+_HOST_KEYWORDS = frozenset({"requires_grad", "pin_memory", "out"})
+
+
 def _device_keyword_keeps_meaning(factory: cst.Call) -> bool:
     """`device=` can be added to `factory` and give what the move gave: no `**opts` (which may
     already carry `device`: a TypeError), no `requires_grad=` (built on the device the tensor is
-    a leaf that gets `.grad`; moved, the leaf stays on the host and the copy gets none)."""
-    return not any(a.star == "**" or (a.keyword is not None and a.keyword.value == "requires_grad"
+    a leaf that gets `.grad`; moved, the leaf stays on the host and the copy gets none), no
+    `pin_memory=` (pinning a GPU tensor raises) and no `out=` (a host buffer written, then copied:
+    given a GPU `device=`, the call raises; on the CPU the rewrite is the same, so only reading finds it)."""
+    return not any(a.star == "**" or (a.keyword is not None and a.keyword.value in _HOST_KEYWORDS
                                       and not (isinstance(a.value, cst.Name) and a.value.value == "False"))
                    for a in factory.args)
 

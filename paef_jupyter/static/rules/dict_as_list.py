@@ -388,6 +388,9 @@ class DictAsList(Rule):
             why = f"`{column}` is not provably a list of numbers of one type (mixed ints and floats convert differently)"
         elif torch is None:
             why = "torch is not imported under a plain name here"
+        elif any(_sized_by_element(facts, u) for u in (use, *use.others)):
+            why = (f"`{ctor}` given one element of the column reads a number as a size (`torch.LongTensor(3)` is "
+                   "three uninitialised values), which indexing the converted column does not")
         edits = []
         uses = [use, *use.others]
         for u in uses:
@@ -498,6 +501,18 @@ def _literal(expr: cst.BaseExpression) -> object:
     if isinstance(expr, cst.Name) and expr.value in ("True", "False"):
         return expr.value == "True"
     return None
+
+
+_LEGACY = frozenset({"Tensor", "FloatTensor", "LongTensor", "DoubleTensor", "HalfTensor", "IntTensor", "ShortTensor",
+                     "ByteTensor", "CharTensor", "BoolTensor", "BFloat16Tensor"})
+
+
+def _sized_by_element(facts: Facts, use: Use) -> bool:
+    """`torch.LongTensor(d[key][i])`: a legacy constructor given one element (not a slice or a
+    gather of rows). Given a number it makes a tensor of that many uninitialised values."""
+    qualified = facts.qualified_name(use.call.func) or ""
+    return qualified.rsplit(".", 1)[-1] in _LEGACY and use.rows is None \
+        and use.slice_node is not None and isinstance(use.slice_node.slice, cst.Index)
 
 
 def _positive_literal(expr: cst.BaseExpression) -> bool:

@@ -329,6 +329,12 @@ class Match:
     # Where the fused op still differs on floating-point inputs (NaN, infinities, signed zeros,
     # the gradient at a tie): a review reason, void on a provably integer input.
     float_edge: str = ""
+    # The tensor the fused op is applied to (ReLU): its own dtype, not that of every name the
+    # formula reads (`x[idx]` reads an integer index), decides whether `float_edge` applies.
+    operand: cst.CSTNode | None = None
+    # Where the fused op differs on integer inputs: `torch.where(x > 0, x, 0.0)` is a float
+    # tensor, `torch.relu(x)` keeps the integer dtype.
+    integer_edge: str = ""
 
 
 @dataclass(frozen=True)
@@ -414,7 +420,8 @@ def match_relu(expr: Expr, is_tensor: Callable[[Expr], bool]) -> Expr | None:
     if isinstance(expr, Fn) and expr.name == "where" and len(expr.args) == 3 and not expr.kwargs:
         cond, x, zero = expr.args
         if _positive(cond, x) and (isinstance(zero, Const) and zero.value == 0 or
-                                   isinstance(zero, Fn) and zero.name == "zeros_like" and zero.args[0].key == x.key):
+                                   isinstance(zero, Fn) and zero.name == "zeros_like" and len(zero.args) == 1
+                                   and not zero.kwargs and zero.args[0].key == x.key):
             return x
     factors = _split(expr, 1.0, 2)
     if factors is not None:
@@ -433,6 +440,20 @@ def _relu_edge(expr: Expr) -> str:
         return "a NaN input gives 0 here (the test `x > 0` is false) and NaN with `torch.relu`"
     return ("a negative input gives -0.0 here (printed `-0.`) and 0.0 with `torch.relu`, and -inf gives NaN "
             "here (-inf * 0) and 0 with `torch.relu`")
+
+
+def _relu_integer_edge(expr: Expr) -> str:
+    """Where `torch.relu` differs from the hand-written ReLU `expr` on an integer tensor: a
+    float zero (`torch.where(x > 0, x, 0.0)`) promotes the result to the default float dtype."""
+    if isinstance(expr, Fn) and expr.name == "where" and len(expr.args) == 3:
+        zero = expr.args[2]
+        node = zero.node
+        while isinstance(node, cst.UnaryOperation):
+            node = node.expression
+        if isinstance(zero, Const) and not isinstance(node, cst.Integer):
+            return (f"the zero `{_code(zero)}` is not an integer literal: on an integer tensor `torch.where` then "
+                    "returns a float tensor, `torch.relu` an integer one")
+    return ""
 
 
 def match_leaky_relu(expr: Expr) -> tuple[Expr, str, bool] | None:
@@ -893,7 +914,7 @@ class OperatorFusion(Rule):
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
             return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})", bitwise=True,
-                         float_edge=_relu_edge(expr))
+                         float_edge=_relu_edge(expr), operand=relu.node, integer_edge=_relu_integer_edge(expr))
         leaky = match_leaky_relu(expr)
         if leaky is not None:
             x, slope, literal = leaky
@@ -1048,9 +1069,13 @@ class OperatorFusion(Rule):
         locals_used = self._locals_in(node)
         integer = match.what not in ("ReLU", "sigmoid") and self._integer_input(node)
         untyped = match.what not in ("ReLU", "sigmoid") and not integer and self._untyped_input(node)
-        safe = match.exact and not integer and self._names is not None \
+        families = self._operand_families(match.operand) if match.operand is not None else set()
+        integer_operand = bool(families) and families <= {INT, BOOL}
+        integer_edge = "" if not integer_operand else match.integer_edge or (
+            "the tensor is a bool tensor: the hand-written form works on it, `torch.relu` raises" if BOOL in families else "")
+        safe = match.exact and not integer and not integer_edge and self._names is not None \
             and all(self._stable(n) for n in [node, *locals_used.values()])
-        why = match.why_not or ("" if self._names is not None else "torch is not imported under a plain name here")
+        why = match.why_not or integer_edge or ("" if self._names is not None else "torch is not imported under a plain name here")
         if integer:
             why = why or ("an input is an integer tensor: the hand-written ops promote it to float, the fused op "
                           "raises on it")
@@ -1058,7 +1083,8 @@ class OperatorFusion(Rule):
             why = "the input is an expression with calls that would then run once instead of several times"
         kept = self.facts.names_read(cst.parse_expression(code)) if safe else set()
         dead = {n: st for n, st in self._dead_definitions(node, locals_used).items() if n not in kept}
-        review = (match.float_edge if safe and not self._integer_input(node) else "") if match.bitwise \
+        operand_integer = integer_operand if match.operand is not None else self._integer_input(node)
+        review = (match.float_edge if safe and not operand_integer else "") if match.bitwise \
             else "" if not safe else (
             f"`{match.fused}` computes the same function but rounds differently from the hand-written ops "
             "(the last bits of its values and gradients differ): where a model trains on the value the "
@@ -1084,6 +1110,12 @@ class OperatorFusion(Rule):
             f"(and keeps its input for backward); `{match.fused}` does it in {'one' if match.one_kernel else 'fewer'}",
             fix=fix,
         )
+
+    def _operand_families(self, node: cst.CSTNode) -> set[str | None]:
+        """The dtype families `node` may have: its own, or, for a parameter of the enclosing
+        function, those of what the unit's calls pass for it (None where one is unknown)."""
+        passed = self._passed_for(node) if isinstance(node, cst.Name) else []
+        return {family(dtype_of(self.facts, e)) for e in (passed or [node])}  # type: ignore[arg-type]
 
     def _untyped_input(self, node: cst.CSTNode) -> str:
         """A name the expression reads whose dtype comes from code the analysis cannot type
