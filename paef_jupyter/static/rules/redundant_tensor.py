@@ -10,7 +10,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
-from ..facts import SHARING_METHODS, Facts, Loop
+from ..facts import Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
@@ -930,7 +930,7 @@ class FactorySites:
             # through whatever may still be the same tensor: `.type_as(x)`, `.to(d)`, `.float()`
             # return their receiver when nothing needs converting, `[i]`/`.view()` share its memory
             end = shared_end(self.facts, expr)
-            if isinstance(end, cst.Attribute) and end.attr.value not in SHARING_METHODS:  # a method called on it
+            if isinstance(end, cst.Attribute) and not self.facts.method_may_share(end):  # a method called on it
                 if is_inplace_method(end.attr.value):
                     return True  # `torch.ones(3).mul_(2)`, `torch.ones(1).type_as(x).add_(v)`: it would grow
                 end = end.value
