@@ -193,6 +193,18 @@ def told_not_to_copy(call: cst.Call) -> bool:
                and a.value.value in NO_COPY_VALUES for a in call.args)
 
 
+_METADATA = frozenset({"shape", "ndim", "dtype", "device", "size", "itemsize", "nbytes", "layout", "is_cuda"})
+
+
+def _metadata(expr: cst.BaseExpression) -> bool:
+    """`X.shape[1]`, `x.size(0)`, `t.dtype`: a number or description read off an array, never its memory."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute, cst.Call)):
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _METADATA:
+            return True
+        expr = expr.func if isinstance(expr, cst.Call) else expr.value
+    return False
+
+
 def no_out(call: cst.Call) -> bool:
     """Neither `out=` nor `copy=False/None`: a fresh function's result is then new memory."""
     return not told_not_to_copy(call) and not any(a.keyword is not None and a.keyword.value == "out" for a in call.args)
@@ -1405,8 +1417,14 @@ class Facts:
                 elif library_call(qualified):
                     if fresh_call(qualified, no_out(expr)):
                         return frozenset()
-                    # not known fresh: it may be (a view of) any argument (`np.einsum("ij->ji", a)`)
-                    return frozenset().union(*(self.shared_roots(a.value) for a in expr.args))
+                    # not known fresh: it may be (a view of) any argument (`np.einsum("ij->ji", a)`);
+                    # a size or dtype read off an array (`nn.Linear(X.shape[1], 1)`) is no memory
+                    # an object a class builds may hold what it is handed, not its settings: `SGD(params,
+                    # lr=args.lr)` holds the parameters, not `args`
+                    built = qualified.rsplit(".", 1)[-1][:1].isupper()
+                    return frozenset().union(*(self.shared_roots(a.value) for a in expr.args if not _metadata(a.value)
+                                               and not (built and a.keyword is not None)
+                                               and not self._sequence_copied(qualified, a.value)))
                 elif isinstance(expr.func, cst.Attribute) and (self.method_may_share(expr.func)
                                                                or is_inplace_method(expr.func.attr.value)
                                                                or told_not_to_copy(expr)):
@@ -1435,11 +1453,17 @@ class Facts:
         return isinstance(func, cst.Attribute) and self.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY) \
             and not self.method_may_share(func) and not is_inplace_method(func.attr.value)
 
+    def _sequence_copied(self, qualified: str, value: cst.BaseExpression) -> bool:
+        """A legacy constructor (`torch.LongTensor(rows[a:b])`) copies a Python sequence or number."""
+        return qualified.endswith("Tensor") and self.kind(value) in (Kind.LIST, Kind.NUMBER)
+
     def method_may_share(self, func: cst.Attribute) -> bool:
         """`x.<name>` called may return `x` or a view of it: a Tensor/ndarray method not known to be
         fresh (by the receiver's kind when known), or one of the old view-like names (all that is
         known of other classes' methods)."""
         name = func.attr.value
+        if is_inplace_method(name):
+            return False  # `t.add_(1)` returns `t`: callers see in-place methods by name
         kind = self.kind(func.value)
         if kind in (Kind.TENSOR, Kind.NDARRAY):
             return method_may_share(name, kind is Kind.TENSOR)

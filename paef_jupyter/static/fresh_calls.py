@@ -32,6 +32,9 @@ TABLE = Path(__file__).with_name("_fresh_table.py")
 
 # Documented to copy always, although no single ATen op backs them.
 _TORCH_COPIES = ("tensor",)  # "torch.tensor() always copies data" (torch docs)
+# Tensor methods bound by hand (no ATen op) that return a Python value, never a tensor.
+_TENSOR_PYTHON_VALUES = ("tolist", "data_ptr", "element_size", "nelement", "ndimension", "get_device", "is_contiguous",
+                         "is_floating_point", "is_complex", "storage_offset", "dim", "numel", "size", "stride")
 
 
 def fresh_call(qualified: str, no_out: bool = True) -> bool:
@@ -123,10 +126,70 @@ def _overload_fresh(op: str, schema: object) -> bool | None:
 # to `.correction`, `max`/`min.other` to `maximum`/`minimum`, the Scalar `where`s to
 # `where.self`, `square` to `pow`). Not here: `dropout` (returns its input when not training),
 # `type_as` (`to`), `einsum` (a pure transposition is a view), `to_dense`, `_cast_*`.
-_COMPOSITE_FRESH = frozenset({"matmul", "softmax", "log_softmax", "std", "var", "max", "min", "where", "square"})
+# Also the losses, layers and norms a training script calls through `torch.nn.functional`:
+# `diag` (`diag_embed`, or `diagonal().clone()`), `linear` (addmm/matmul), `conv*d` (`_convolution`),
+# `batch_norm`/`layer_norm`/`group_norm`/`instance_norm` (their native kernels),
+# `cross_entropy_loss`/`nll_loss*`/`l1_loss` (log_softmax, nll_loss_forward, `(a - b).abs()`).
+_COMPOSITE_FRESH = frozenset({"matmul", "softmax", "log_softmax", "std", "var", "max", "min", "where", "square",
+                              "diag", "linear", "conv1d", "conv2d", "conv3d", "batch_norm", "layer_norm", "group_norm",
+                              "instance_norm", "cross_entropy_loss", "nll_loss", "nll_loss_nd", "nll_loss2d", "l1_loss"})
 
 _TORCH_NAMESPACES = {"torch": "", "torch.special": "special_", "torch.linalg": "linalg_", "torch.fft": "fft_",
                      "torch.nn.functional": ""}
+
+
+_OP_MODULES = ("torch", "torch._C._nn", "_VF", "torch._VF", "torch._C._VariableFunctions", "torch._C._linalg",
+               "torch._C._special", "torch._C._fft")
+
+
+def _wrapper_fresh(function: object, ops: set[str]) -> bool:
+    """A Python-level torch function (`F.mse_loss`) is fresh when, read from its source, every
+    `return` gives a call of a fresh op (`torch._C._nn.mse_loss(...)`, `torch.sum(...)`), arithmetic,
+    or a local name bound only to such values; `handle_torch_function` (taken for `__torch_function__`
+    subclasses only) aside. Anything else (a returned argument, a view, an unknown call) is not."""
+    import ast
+    import inspect
+    import textwrap
+
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(function)))  # type: ignore[arg-type]
+    except (OSError, TypeError, SyntaxError):
+        return False
+    body = tree.body[0]
+    if not isinstance(body, ast.FunctionDef):
+        return False
+    bound: dict[str, list[ast.expr]] = {}
+    for node in ast.walk(body):
+        if isinstance(node, ast.Assign):
+            for target in node.targets:
+                for n in ast.walk(target):
+                    if isinstance(n, ast.Name):
+                        bound.setdefault(n.id, []).append(node.value if isinstance(target, ast.Name) else ast.Constant(None))
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.With, ast.NamedExpr)):
+            for n in ast.walk(node.target if hasattr(node, "target") else node):  # type: ignore[attr-defined]
+                if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+                    bound.setdefault(n.id, []).append(ast.Constant(None))
+    params = {a.arg for a in (*body.args.posonlyargs, *body.args.args, *body.args.kwonlyargs)}
+
+    def fresh(expr: ast.expr | None, depth: int = 0) -> bool:
+        if isinstance(expr, (ast.BinOp, ast.UnaryOp)):
+            return not isinstance(expr, ast.UnaryOp) or not isinstance(expr.op, ast.UAdd)
+        if isinstance(expr, ast.Call):
+            func = ast.unparse(expr.func)
+            if func == "handle_torch_function":
+                return True
+            module, _, name = func.rpartition(".")
+            prefix = {"torch._C._linalg": "linalg_", "torch._C._special": "special_", "torch._C._fft": "fft_"}.get(module, "")
+            # `input.softmax(dim)`: a Tensor method bound to a fresh op, called on a parameter
+            return (module in _OP_MODULES or module in params) and prefix + name in ops \
+                and not any(k.arg == "out" for k in expr.keywords)
+        if isinstance(expr, ast.Name) and expr.id not in params and depth < 3:
+            values = bound.get(expr.id, [])
+            return bool(values) and all(fresh(v, depth + 1) for v in values)
+        return False
+
+    returns = [n for n in ast.walk(body) if isinstance(n, ast.Return)]
+    return bool(returns) and all(fresh(r.value) for r in returns)
 
 
 def _torch_tables() -> tuple[set[str], set[str], set[str]]:
@@ -145,12 +208,16 @@ def _torch_tables() -> tuple[set[str], set[str], set[str]]:
             value = getattr(module, name, None)
             if isinstance(value, types.BuiltinFunctionType) and getattr(value, "__name__", None) in ops:
                 functions.add(f"{module_name}.{name}")
+            elif isinstance(value, types.FunctionType) and value.__module__.startswith("torch") \
+                    and _wrapper_fresh(value, ops):
+                functions.add(f"{module_name}.{name}")
     methods = {n for n in dir(torch.Tensor) if not n.startswith("__")}
     fresh_methods = set()
     for name in methods:
         value = getattr(torch.Tensor, name, None)
         if type(value).__name__ == "method_descriptor" and name in ops:
             fresh_methods.add(name)
+    fresh_methods |= {n for n in _TENSOR_PYTHON_VALUES if n in methods}
     return functions, methods | {n for n in dir(torch.Tensor) if n.startswith("__")}, fresh_methods
 
 
@@ -158,7 +225,8 @@ def _torch_tables() -> tuple[set[str], set[str], set[str]]:
 # reductions and statistics (they reduce into a new array, or return a scalar), constructors that
 # allocate (`np.array` copies unless `copy=False/None`, which the call site checks), joins,
 # sorts and set operations, linear algebra and FFT results, and functions built on `np.empty*`
-# or on a copy (`np.roll`, `np.tile`, `np.pad`, `np.insert`/`delete`/`append`). Not here: `as*`,
+# or on a copy (`np.roll`, `np.tile`, `np.pad`, `np.insert`/`delete`/`append`, `np.apply_along_axis`
+# fills a `zeros` buffer). Not here: `as*`,
 # views, `np.einsum` (a pure transposition returns a view), `np.atleast_*`, `np.require`,
 # `np.squeeze`, `np.ma.*`, anything returning an argument when no work is needed.
 _NUMPY_FRESH = """
@@ -171,7 +239,7 @@ sort argsort lexsort unique unique_values unique_counts unique_inverse unique_al
 flatnonzero where take take_along_axis compress extract choose select piecewise diff ediff1d gradient cross outer
 inner dot vdot kron tensordot convolve correlate interp polyfit polyval clip round around
 isclose allclose array_equal array_equiv isin in1d intersect1d union1d setdiff1d setxor1d tril triu diagflat
-meshgrid indices fromiter frombuffer_copy fromstring loadtxt genfromtxt load nan_to_num trapezoid trapz
+meshgrid indices fromiter fromstring loadtxt genfromtxt load nan_to_num trapezoid trapz apply_along_axis
 """
 _NUMPY_FRESH_LINALG = "norm inv pinv solve det slogdet eig eigh eigvals eigvalsh svd qr cholesky lstsq matrix_rank " \
                       "matrix_power multi_dot cond tensorsolve tensorinv vector_norm matrix_norm outer cross svdvals"

@@ -870,6 +870,13 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
     and device already match), `torch.as_tensor(value)`; `value` itself when none."""
+    return shared_path(facts, value)[-1]
+
+
+def shared_path(facts: Facts, value: cst.CSTNode) -> list[cst.CSTNode]:
+    """`value` and each expression around it up to `shared_end`, innermost first (a call on the
+    way may change what it is handed: `F.relu(value, inplace=True)`)."""
+    path = [value]
     parent = facts.parent(value)
     while parent is not None and (
             (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
@@ -879,7 +886,8 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
                 and _result_may_share_argument(facts, facts.parent(parent), parent))):  # type: ignore[arg-type]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
             else (parent, facts.parent(parent))
-    return value
+        path.append(value)
+    return path
 
 
 def _result_may_share_argument(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
@@ -887,6 +895,8 @@ def _result_may_share_argument(facts: Facts, call: cst.Call, arg: cst.Arg) -> bo
     known to be fresh (`fresh_calls`); the first of a listed other call (`iter`, `memoryview`) or of
     any call told not to copy."""
     qualified = facts.qualified_name(call.func) or ""
+    if library_call(qualified) and qualified.endswith("Tensor") and facts.kind(arg.value) in (Kind.LIST, Kind.NUMBER):
+        return False  # a legacy constructor (`torch.LongTensor(rows[a:b])`) copies a Python sequence
     if library_call(qualified):
         return library_result_may_share(qualified, call)
     return bool(call.args) and call.args[0] is arg and (qualified in SHARING_CALLS or told_not_to_copy(call))
@@ -1006,6 +1016,9 @@ def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
                 if facts.kind(call.func) is Kind.MODULE or (
                         fresh_call(qualified, no_out(call)) and not is_inplace_method(last)):
                     continue
+                if library_call(qualified) and not is_inplace_method(last) and no_out(call) \
+                        and facts.kind(use) in (Kind.LIST, Kind.DICT, Kind.NUMBER):
+                    continue  # `torch.LongTensor(rows)`: a tensor made of a Python list copies it
         return False
     return True
 
