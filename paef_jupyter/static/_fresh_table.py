@@ -1924,8 +1924,6 @@ FRESH_NDARRAY_METHODS = frozenset({
     'choose',
     'clip',
     'compress',
-    'conj',
-    'conjugate',
     'copy',
     'cumprod',
     'cumsum',

@@ -247,10 +247,11 @@ _NUMPY_FRESH_FFT = "fft ifft fft2 ifft2 fftn ifftn rfft irfft rfft2 irfft2 rfftn
                    "fftshift ifftshift"
 # ndarray methods that always build new data (or a Python value): the reductions, `copy`,
 # `astype` (copies unless `copy=False`), `flatten` (always a copy, unlike `ravel`), `round`,
-# `clip`, `take`, `repeat`, `compress`, `dot`, `tolist`/`item`/`tobytes`.
+# `clip`, `take`, `repeat`, `compress`, `dot`, `tolist`/`item`/`tobytes`. Not `conj()`: of a real array it
+# returns the array itself (found by the sampled check in tests/test_alias45.py).
 _NDARRAY_FRESH = """
 sum prod mean std var min max argmin argmax ptp all any cumsum cumprod trace nonzero argsort searchsorted
-copy astype flatten round clip take repeat compress choose dot tolist item tobytes conj conjugate
+copy astype flatten round clip take repeat compress choose dot tolist item tobytes
 """
 
 
