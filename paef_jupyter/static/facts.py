@@ -21,6 +21,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from . import attribute_paths, held
+from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
                     mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
@@ -157,7 +158,7 @@ def _torch_pair(call: cst.BaseExpression) -> bool:
     return isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value in _PAIRED_RESULTS \
         and any(a.keyword is not None and a.keyword.value == "dim" for a in call.args)
 _STATEFUL_KINDS = frozenset({Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.DATASET})
-# Methods and attributes whose result may share the receiver's memory (a view, or the receiver
+# For receivers not known to be tensors or arrays: methods whose result may share the receiver's memory (a view, or the receiver
 # itself when nothing needs converting: `.to(d)`, `.float()`, `.cpu()`, `.contiguous()`).
 SHARING_METHODS = frozenset({
     "view", "view_as", "reshape", "reshape_as", "t", "T", "mT", "H", "transpose", "swapaxes", "permute",
@@ -173,57 +174,14 @@ SHARING_METHODS = frozenset({
 _OWNER_READERS = frozenset({"builtins.getattr", "builtins.vars"})
 
 
-class _SharingCalls(frozenset):  # type: ignore[type-arg]
-    """The listed names, and NumPy functions whose name says they may return their argument or a
-    view of it: `as*` conversions (`np.asarray_chkfinite`, `np.asmatrix`: no copy when none is
-    needed), axis movers (`np.rollaxis`, `*axes`, `*dims`), real/imaginary parts
-    (`np.real_if_close`), `*view*`, `getdata`. Red team 24 found names missing from the list one by
-    one; the name patterns keep a new alias of the same kind from being read as a fresh array."""
-
-    def __contains__(self, qualified: object) -> bool:
-        if super().__contains__(qualified):
-            return True
-        if not isinstance(qualified, str) or not qualified.startswith("numpy."):
-            return False
-        last = qualified.rsplit(".", 1)[-1]
-        if last in _FRESH_DESPITE_NAME:
-            return False
-        return last.startswith("as") or last.endswith(("axis", "axes", "dims")) or "view" in last \
-            or last.startswith(("real", "imag")) or last == "getdata"
-
-
-# Names the patterns above would catch that always build a new array (`np.asin` is NumPy 2's
-# `arcsin`; `astype` copies unless told not to, which `told_not_to_copy` sees).
-_FRESH_DESPITE_NAME = frozenset({"astype", "asin", "asinh", "apply_along_axis", "apply_over_axes"})
-
-# Calls whose result may share their first argument's memory (zero-copy constructors, views).
-SHARING_CALLS = _SharingCalls({
-    "torch.from_numpy", "torch.as_tensor", "torch.asarray", "torch.utils.dlpack.from_dlpack", "torch.narrow",
-    "torch.select", "torch.t", "torch.transpose", "torch.frombuffer", "numpy.frombuffer", "torch.from_dlpack", "torch.permute", "torch.reshape", "torch.flatten",
-    "torch.squeeze", "torch.unsqueeze", "torch.detach", "torch.movedim", "torch.diagonal", "torch.unbind",
-    "torch.split", "torch.chunk", "numpy.asarray", "numpy.asanyarray", "numpy.ascontiguousarray", "numpy.ravel",
-    "numpy.reshape", "numpy.transpose", "numpy.squeeze", "numpy.expand_dims", "numpy.swapaxes", "numpy.moveaxis",
-    "builtins.iter", "torch.swapaxes", "torch.swapdims", "torch.moveaxis", "torch.adjoint", "torch.as_strided",
-    "torch.unflatten", "torch.tensor_split", "torch.hsplit", "torch.vsplit", "torch.dsplit", "torch.ravel",
-    "torch.broadcast_to", "torch.atleast_1d", "torch.atleast_2d", "torch.atleast_3d", "torch.view_as_real",
-    "torch.view_as_complex", "torch.real", "torch.imag", "torch.conj", "torch.split_with_sizes",
-    "numpy.diagonal", "numpy.broadcast_to", "numpy.atleast_1d", "numpy.atleast_2d", "numpy.atleast_3d",
-    "numpy.flip", "numpy.fliplr", "numpy.flipud", "numpy.rot90", "numpy.split", "numpy.array_split",
-    "numpy.hsplit", "numpy.vsplit", "numpy.asfortranarray", "numpy.real", "numpy.imag",
-    "numpy.lib.stride_tricks.as_strided", "numpy.lib.stride_tricks.sliding_window_view",
-    "torch.from_dlpack", "torch.utils.dlpack.to_dlpack", "torch.to_dlpack", "builtins.memoryview",
-    "numpy.frombuffer", "torch.frombuffer", "numpy.from_dlpack",
-    # NumPy 2's array-API names of views, views made by other names, and wrappers that keep
-    # their argument's memory (red team 24: each was read as a fresh array and hoisted)
-    "numpy.permute_dims", "numpy.matrix_transpose", "numpy.unstack", "numpy.diag", "numpy.trim_zeros",
-    "numpy.require", "numpy.asmatrix", "numpy.broadcast_arrays", "numpy.nditer", "numpy.dsplit",
-    "numpy.lib.stride_tricks.broadcast_arrays", "numpy.ndarray", "numpy.matrix", "numpy.ma.asarray",
-    "numpy.ma.masked_array", "numpy.ma.array", "numpy.squeeze", "numpy.flip",
-    "torch.unsafe_split", "torch.unsafe_chunk", "torch.unsafe_split_with_sizes", "torch.alias",
-    "torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer", "torch.nn.parameter.Buffer",
-    "torch.autograd.Variable", "torch.utils.data.default_convert",
-})
-_SHARING_CALL_NAMES = frozenset(q.rsplit(".", 1)[-1] for q in SHARING_CALLS) - {"iter", "Parameter", "Buffer", "Variable"}
+# Calls outside torch and NumPy whose result shares their first argument's memory. Whether a
+# torch/NumPy call's result may share an argument's memory is no longer a list of the names known
+# to share (red team 24 found 26 harmful rewrites through names missing from it): `fresh_calls`
+# knows which are surely fresh, from ATen's alias annotations, `np.ufunc` and an explained list.
+SHARING_CALLS = frozenset({"builtins.iter", "builtins.memoryview"})
+# `with np.nditer(a, op_flags=...) as it`: context managers whose `__enter__` returns the view
+# they are (by the call's last name: qualified names are not known while indexing).
+_SHARING_CALL_NAMES = frozenset({"nditer", "memoryview", "iter"})
 # A call told not to copy (`a.astype(t, copy=False)`, `np.array(a, copy=False)`, `np.astype(a, t,
 # copy=None)`, `np.meshgrid(a, copy=False)`) may return its first argument or receiver itself.
 NO_COPY_VALUES = frozenset({"False", "None"})
@@ -235,10 +193,27 @@ def told_not_to_copy(call: cst.Call) -> bool:
                and a.value.value in NO_COPY_VALUES for a in call.args)
 
 
-def unbound_sharing_method(qualified: str) -> bool:
-    """`torch.Tensor.view(t, -1)`, `torch.Tensor.select(t, 0, 1)`: a view method called unbound,
-    whose first argument is the tensor it views."""
-    return qualified.startswith(("torch.Tensor.", "numpy.ndarray.")) and qualified.rsplit(".", 1)[-1] in SHARING_METHODS
+_METADATA = frozenset({"shape", "ndim", "dtype", "device", "size", "itemsize", "nbytes", "layout", "is_cuda"})
+
+
+def _metadata(expr: cst.BaseExpression) -> bool:
+    """`X.shape[1]`, `x.size(0)`, `t.dtype`: a number or description read off an array, never its memory."""
+    while isinstance(expr, (cst.Subscript, cst.Attribute, cst.Call)):
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _METADATA:
+            return True
+        expr = expr.func if isinstance(expr, cst.Call) else expr.value
+    return False
+
+
+def no_out(call: cst.Call) -> bool:
+    """Neither `out=` nor `copy=False/None`: a fresh function's result is then new memory."""
+    return not told_not_to_copy(call) and not any(a.keyword is not None and a.keyword.value == "out" for a in call.args)
+
+
+def library_result_may_share(qualified: str, call: cst.Call) -> bool:
+    """A torch/NumPy call whose result is not known to be fresh (see `fresh_calls`): it may be
+    an argument, the receiver, or a view of one."""
+    return library_call(qualified) and not fresh_call(qualified, no_out(call))
 
 
 @dataclass(frozen=True)
@@ -1435,14 +1410,22 @@ class Facts:
                 return self.shared_roots(expr.body) | self.shared_roots(expr.orelse)
             elif isinstance(expr, cst.Call):
                 qualified = self.qualified_name(expr.func) or ""
-                if qualified in SHARING_CALLS or unbound_sharing_method(qualified) or qualified in _OWNER_READERS \
-                        or (told_not_to_copy(expr) and qualified.startswith(("torch.", "numpy."))):
+                if (qualified in SHARING_CALLS and not library_call(qualified)) or qualified in _OWNER_READERS:
                     if not expr.args:
                         return frozenset()
                     expr = expr.args[0].value
-                elif qualified.startswith(("torch.", "numpy.")) and qualified.count(".") == 1:
-                    return frozenset()
-                elif isinstance(expr.func, cst.Attribute) and (expr.func.attr.value in SHARING_METHODS
+                elif library_call(qualified):
+                    if fresh_call(qualified, no_out(expr)):
+                        return frozenset()
+                    # not known fresh: it may be (a view of) any argument (`np.einsum("ij->ji", a)`);
+                    # a size or dtype read off an array (`nn.Linear(X.shape[1], 1)`) is no memory
+                    # an object a class builds may hold what it is handed, not its settings: `SGD(params,
+                    # lr=args.lr)` holds the parameters, not `args`
+                    built = qualified.rsplit(".", 1)[-1][:1].isupper()
+                    return frozenset().union(*(self.shared_roots(a.value) for a in expr.args if not _metadata(a.value)
+                                               and not (built and a.keyword is not None)
+                                               and not self._sequence_copied(qualified, a.value)))
+                elif isinstance(expr.func, cst.Attribute) and (self.method_may_share(expr.func)
                                                                or is_inplace_method(expr.func.attr.value)
                                                                or told_not_to_copy(expr)):
                     expr = expr.func.value
@@ -1461,15 +1444,30 @@ class Facts:
             return not isinstance(expr.operator, cst.Plus)
         if not isinstance(expr, cst.Call):
             return False
-        if told_not_to_copy(expr):
+        if not no_out(expr):
             return False
         qualified = self.qualified_name(expr.func) or ""
-        last = qualified.rsplit(".", 1)[-1]
-        if qualified.startswith(("torch.", "numpy.")):
-            return qualified not in SHARING_CALLS and last not in SHARING_METHODS and not is_inplace_method(last)
+        if library_call(qualified):
+            return fresh_call(qualified)
         func = expr.func
         return isinstance(func, cst.Attribute) and self.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY) \
-            and func.attr.value not in SHARING_METHODS and not is_inplace_method(func.attr.value)
+            and not self.method_may_share(func) and not is_inplace_method(func.attr.value)
+
+    def _sequence_copied(self, qualified: str, value: cst.BaseExpression) -> bool:
+        """A legacy constructor (`torch.LongTensor(rows[a:b])`) copies a Python sequence or number."""
+        return qualified.endswith("Tensor") and self.kind(value) in (Kind.LIST, Kind.NUMBER)
+
+    def method_may_share(self, func: cst.Attribute) -> bool:
+        """`x.<name>` called may return `x` or a view of it: a Tensor/ndarray method not known to be
+        fresh (by the receiver's kind when known), or one of the old view-like names (all that is
+        known of other classes' methods)."""
+        name = func.attr.value
+        if is_inplace_method(name):
+            return False  # `t.add_(1)` returns `t`: callers see in-place methods by name
+        kind = self.kind(func.value)
+        if kind in (Kind.TENSOR, Kind.NDARRAY):
+            return method_may_share(name, kind is Kind.TENSOR)
+        return name in SHARING_METHODS or method_may_share(name, None)
 
     def _note_mutations(self, call: cst.Call, out: set[str], attribute_owners: bool = True,
                         partial: dict[str, set[attribute_paths.Path]] | None = None) -> None:

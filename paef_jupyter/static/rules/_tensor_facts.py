@@ -14,8 +14,9 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from ..facts import (SHARING_CALLS, SHARING_METHODS, Facts, FunctionNode, Loop, _own_locals, _params, told_not_to_copy,
-                     unbound_sharing_method)
+from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, _params, library_result_may_share, no_out,
+                     told_not_to_copy)
+from ..fresh_calls import fresh_call, library_call
 from ..library_effects import torch_changed_arguments
 from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
@@ -940,22 +941,36 @@ def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
     and device already match), `torch.as_tensor(value)`; `value` itself when none."""
+    return shared_path(facts, value)[-1]
+
+
+def shared_path(facts: Facts, value: cst.CSTNode) -> list[cst.CSTNode]:
+    """`value` and each expression around it up to `shared_end`, innermost first (a call on the
+    way may change what it is handed: `F.relu(value, inplace=True)`)."""
+    path = [value]
     parent = facts.parent(value)
     while parent is not None and (
             (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
             or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
-                and (value.attr.value in SHARING_METHODS or told_not_to_copy(parent)))
+                and (facts.method_may_share(value) or told_not_to_copy(parent)))
             or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
-                and facts.parent(parent).args[0] is parent  # type: ignore[union-attr]
-                and (_shares_first_argument(facts.qualified_name(facts.parent(parent).func) or "")  # type: ignore[union-attr]
-                     or told_not_to_copy(facts.parent(parent))))):  # type: ignore[arg-type]
+                and _result_may_share_argument(facts, facts.parent(parent), parent))):  # type: ignore[arg-type]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
             else (parent, facts.parent(parent))
-    return value
+        path.append(value)
+    return path
 
 
-def _shares_first_argument(qualified: str) -> bool:
-    return qualified in SHARING_CALLS or unbound_sharing_method(qualified)
+def _result_may_share_argument(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
+    """`call`'s result may be `arg`'s object or a view of it: any argument of a torch/NumPy call not
+    known to be fresh (`fresh_calls`); the first of a listed other call (`iter`, `memoryview`) or of
+    any call told not to copy."""
+    qualified = facts.qualified_name(call.func) or ""
+    if library_call(qualified) and qualified.endswith("Tensor") and facts.kind(arg.value) in (Kind.LIST, Kind.NUMBER):
+        return False  # a legacy constructor (`torch.LongTensor(rows[a:b])`) copies a Python sequence
+    if library_call(qualified):
+        return library_result_may_share(qualified, call)
+    return bool(call.args) and call.args[0] is arg and (qualified in SHARING_CALLS or told_not_to_copy(call))
 
 
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
@@ -1060,7 +1075,7 @@ def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
             call = facts.parent(parent)
             method = parent.attr.value
             if isinstance(call, cst.Call) and call.func is parent and not is_inplace_method(method) \
-                    and method not in SHARING_METHODS and not any(mutated_arguments(call)) and not told_not_to_copy(call):
+                    and not facts.method_may_share(parent) and not any(mutated_arguments(call)) and not told_not_to_copy(call):
                 continue
             return False
         if isinstance(parent, cst.Arg) and parent.keyword is None and not parent.star:
@@ -1070,9 +1085,11 @@ def only_read(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
                 qualified = facts.qualified_name(call.func) or ""
                 last = qualified.rsplit(".", 1)[-1]
                 if facts.kind(call.func) is Kind.MODULE or (
-                        qualified.startswith(("torch.", "numpy.")) and qualified not in SHARING_CALLS
-                        and last not in SHARING_METHODS and not is_inplace_method(last)):
+                        fresh_call(qualified, no_out(call)) and not is_inplace_method(last)):
                     continue
+                if library_call(qualified) and not is_inplace_method(last) and no_out(call) \
+                        and facts.kind(use) in (Kind.LIST, Kind.DICT, Kind.NUMBER):
+                    continue  # `torch.LongTensor(rows)`: a tensor made of a Python list copies it
         return False
     return True
 

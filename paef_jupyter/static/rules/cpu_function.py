@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
-from ..facts import SHARING_CALLS, Facts, Loop, numpy_call_has_effects
+from ..facts import SHARING_CALLS, Facts, Loop, library_result_may_share, numpy_call_has_effects
 from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
@@ -634,7 +634,7 @@ class CpuFunction(Rule):
                 q = self.facts.qualified_name(anc.func) or ""
                 if q in _COPYING_CALLS:
                     return FRESH
-                if q in SHARING_CALLS:
+                if q in SHARING_CALLS or library_result_may_share(q, anc):
                     current = anc
                     continue
                 return None

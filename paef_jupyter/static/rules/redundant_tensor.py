@@ -10,11 +10,11 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
-from ..facts import SHARING_METHODS, Facts, Loop
+from ..facts import Facts, Loop
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
-                            reads_of, rebound_in_unit, shared_end, sole_writers, surely_runs, within)
+                            reads_of, rebound_in_unit, shared_end, shared_path, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
 from ._support import hot_loop
@@ -929,8 +929,11 @@ class FactorySites:
         if holder is None:
             # through whatever may still be the same tensor: `.type_as(x)`, `.to(d)`, `.float()`
             # return their receiver when nothing needs converting, `[i]`/`.view()` share its memory
-            end = shared_end(self.facts, expr)
-            if isinstance(end, cst.Attribute) and end.attr.value not in SHARING_METHODS:  # a method called on it
+            path = shared_path(self.facts, expr)
+            if any(self._argument_changed(node) for node in path[:-1]):
+                return True  # `F.relu(torch.tensor(v), inplace=True)`: changed by a call that returns it
+            end = path[-1]
+            if isinstance(end, cst.Attribute) and not self.facts.method_may_share(end):  # a method called on it
                 if is_inplace_method(end.attr.value):
                     return True  # `torch.ones(3).mul_(2)`, `torch.ones(1).type_as(x).add_(v)`: it would grow
                 end = end.value
