@@ -241,7 +241,7 @@ def profile_path(
     if engine == "scalene":
         from .dynamic.scalene_runner import run_scalene
 
-        profile, failures = run_scalene(units, path)
+        profile, failures = run_scalene(units, path, script_args)
     else:
         from .dynamic.run_units import run_units
 

@@ -94,3 +94,21 @@ def test_scalene_failure_is_one_line_naming_the_file(tmp_path, monkeypatch):
     script.write_text("x = 1\n")
     with pytest.raises(InputError, match=r"t\.py: scalene wrote no profile \(exit 1\): ModuleNotFoundError"):
         api.profile_path(str(script), engine="scalene")
+
+
+@pytest.mark.slow
+def test_scalene_passes_the_script_its_own_arguments(tmp_path):
+    """As under the torch engine: the script parses `sys.argv` = [PATH, *ARGS], not Scalene's
+    driver's command line (which would stop a public script at `parse_args()`)."""
+    script = tmp_path / "train.py"
+    out = tmp_path / "argv.txt"
+    script.write_text(
+        "import argparse, sys\n"
+        "parser = argparse.ArgumentParser()\n"
+        "parser.add_argument('--out')\n"
+        "args = parser.parse_args()\n"
+        "open(args.out, 'w').write(repr(sys.argv[1:]) + ' ' + str(sys.argv[0].endswith('train.py')))\n"
+    )
+    report = api.profile_path(str(script), engine="scalene", script_args=["--out", str(out)])
+    assert report.errors == ()
+    assert out.read_text() == repr(["--out", str(out)]) + " True"

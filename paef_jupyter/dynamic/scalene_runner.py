@@ -14,7 +14,7 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from ..model import AnalysisError, CellRef, Frame, LineStat, Profile, SourceUnit
 from ..source import mask
@@ -28,6 +28,7 @@ import json, os, sys, traceback
 cells = json.load(open({cells!r}))
 ns = {{"__name__": "__main__", "__file__": {file!r}}}
 sys.path.insert(0, {folder!r})
+sys.argv = {argv!r}
 os.chdir({folder!r})
 for cell in cells:
     for i in range(cell["masked"]):
@@ -53,7 +54,8 @@ class ScaleneError(InputError):
     profiled this way, and the faces report it as one line naming the file."""
 
 
-def run_scalene(units: list[SourceUnit], path: str) -> tuple[Profile, list[AnalysisError]]:
+def run_scalene(units: list[SourceUnit], path: str, script_args: Sequence[str] = ()) -> tuple[Profile, list[AnalysisError]]:
+    """The file sees `sys.argv` as `python PATH ARGS` gives it, as under the torch engine."""
     with tempfile.TemporaryDirectory(prefix="paef-scalene-") as tmp:
         cells, refs, notes = _write_cells(units, tmp)
         status = os.path.join(tmp, "status.json")
@@ -63,6 +65,7 @@ def run_scalene(units: list[SourceUnit], path: str) -> tuple[Profile, list[Analy
                 _DRIVER.format(
                     cells=os.path.join(tmp, "cells.json"),
                     file=os.path.abspath(path),
+                    argv=[os.path.abspath(path), *script_args],
                     folder=os.path.dirname(os.path.abspath(path)),
                     status=status,
                 )
