@@ -47,7 +47,6 @@ def main(argv: list[str]) -> int:
     from ..units import read_units
 
     rank = int(os.environ.get("RANK", "0"))
-    sys.argv = [script, *args]
     seen: list[Collected] = []
     late: list[int] = []
 
@@ -57,7 +56,7 @@ def main(argv: list[str]) -> int:
         seen.append(run)
 
     signal.signal(signal.SIGTERM, _raise_terminated)
-    profile, failures = run_units(read_units(script), script, observe=ran, export_trace=True)
+    profile, failures = run_units(read_units(script), script, observe=ran, export_trace=True, script_args=args)
     error = next((run.error for run in seen if run.error is not None), None)
     if isinstance(error, SystemExit) and error.code in (None, 0):
         error, failures = None, []
