@@ -228,3 +228,33 @@ def test_a_loopless_local_function_leaves_the_old_choice(tmp_path):
     imports = LocalModules.around([unit]).importer(str(main))
     target, extra = choose_loop(parse_unit(unit), {}, _local_modules(str(main)), imports)
     assert (target.ref, target.line, extra) == (CellRef(str(main)), 4, {})
+
+
+def test_a_main_function_calling_the_training_function_per_epoch_keeps_the_training_loop(tmp_path):
+    """Near miss (public lstm, truth15): `main()` is called once and holds only the epoch loop;
+    `train_once`'s loop over batches stays the window (an epoch is too long an iteration)."""
+    main = """import torch
+
+
+def train_once(model, batches, opt):
+    for x in batches:
+        loss = model(x).pow(2).mean()
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+    return float(loss)
+
+
+def main():
+    model = torch.nn.Linear(8, 1)
+    opt = torch.optim.SGD(model.parameters(), lr=0.01)
+    batches = [torch.randn(16, 8) for _ in range(30)]
+    for epoch in range(3):
+        print(train_once(model, batches, opt))
+
+
+if __name__ == "__main__":
+    main()
+"""
+    path, line, iterations = _profile(tmp_path, main, tools=None)
+    assert (path, line) == ("main.py", 5) and iterations > 1

@@ -5,13 +5,14 @@ when the first turns out short (epochs around batches, decided at run time by th
 A cell that only calls a function of an earlier cell (`train(model, loader)`) gets the loop of
 that function: the tracer must then know that function's file too, which is returned.
 
-A unit whose loops all sit inside function definitions runs the loops of the functions its top
-level calls, not those it merely defines: a script with small helpers (`head`, `make_label`) that
-spends its run in `tools.evaluate_map(...)` of its own module was windowed on a helper's loop,
-one iteration of a batch of one (truth15, item b). So the top level's calls (not those inside a
-loop, comprehension or definition: those callees' loops are inner loops) are followed first -
-its own definitions, earlier cells' functions, and functions of the program's local modules
-(`import tools` / `from tools import f`, read as `paef scan` reads them), never installed code.
+A unit whose loops all sit inside function definitions (none of them a training loop) runs the
+loops of the functions its top level calls, not those it merely defines: a script with small
+helpers (`head`, `make_label`) that spends its run in `tools.evaluate_map(...)` of its own module
+was windowed on a helper's loop, one iteration of a batch of one (truth15, item b). So the top
+level's calls (not those inside a loop, comprehension or definition: those callees' loops are
+inner loops) are followed first - its own definitions, earlier cells' functions, and functions
+of the program's local modules (`import tools` / `from tools import f`, read as `paef scan`
+reads them), never installed code. A loop of the top level itself wins over a definition's.
 """
 
 from __future__ import annotations
@@ -113,7 +114,11 @@ def _loop_of_top_level_call(
     ref_of: Callable[[str], CellRef | None] | None, imports: ModuleImports | None,
 ) -> tuple[LoopTarget, dict[str, CellRef]] | None:
     """The loop of the first function the top level calls that holds a training loop, else of
-    the first that holds any loop."""
+    the first that holds any loop. Not when the unit defines a training loop itself: the
+    `main()` called once holds the epoch loop that calls `train_once` (public lstm), and the
+    unit's innermost training loop (the batches) stays the choice, as before."""
+    if any(l.kind == "train" for l in unit.loops.loops):
+        return None
     callees = [c for call in _top_level_calls(unit.module) if (c := _callee(call, unit, namespace, ref_of, imports))]
     ranked = [c for c in callees if any(l.kind == "train" for l in c[1])] + callees
     for facts, loops, ref, extra in ranked:
