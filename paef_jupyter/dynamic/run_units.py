@@ -14,6 +14,7 @@ import traceback
 from typing import Callable, Sequence
 
 from ..model import AnalysisError, CellRef, Profile, SourceUnit
+from ..static.modules import LocalModules
 from ..static.unit import ParsedUnit, parse_unit
 from .build import build_profile, merge_profiles
 from .code_files import CodeFile, CodeFiles
@@ -43,6 +44,8 @@ def run_units(
     files = CodeFiles(lambda name: CodeFile(name, files_by_name.get(name) or local(name)) if (
         name in files_by_name or local(name) is not None) else None)
     namespace: dict = {"__name__": "__main__", "__file__": os.path.abspath(path)}
+    modules = LocalModules.around([SourceUnit(CellRef(path), "")])
+    imports = modules.importer(path) if modules is not None else None  # before the chdir below
     profiles: list[Profile] = []
     failures: list[AnalysisError] = []
     notes: list[str] = []
@@ -75,7 +78,7 @@ def run_units(
                 notes.append(f"{label}: {len(masked.originals)} line(s) of IPython syntax skipped")
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
-            loop, _ = choose_loop(parsed, namespace, lambda name: files_by_name.get(name))
+            loop, _ = choose_loop(parsed, namespace, lambda name: files_by_name.get(name) or local(name), imports)
             run = collect(lambda: exec(code, namespace), files, loop, export_trace=export_trace)
             if observe is not None:
                 observe(run)
