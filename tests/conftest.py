@@ -1,5 +1,6 @@
 import sys
 from pathlib import Path
+from typing import Iterator
 
 sys.path.insert(0, str(Path(__file__).parent))
 
@@ -58,3 +59,14 @@ def rule_fixture_rewrites() -> dict:
     from rule_fixtures import FIXTURES
 
     return rewrite_fixtures(sorted(FIXTURES.glob("*/*.py")))
+
+
+@pytest.fixture
+def one_torch_thread() -> Iterator[None]:
+    """Two OpenMP threads on a loaded 2-core box can be 100x slower: timings would be noise."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)

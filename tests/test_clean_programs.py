@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import torch
 
 from paef_jupyter.api import analyze_path, profile_path
 from paef_jupyter.model import Finding, Severity
@@ -19,13 +18,7 @@ PROGRAMS = sorted(p.name for p in CLEAN.glob("*.py"))
 STATIC_XFAIL: dict[str, str] = {}
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Two OpenMP threads on a loaded 2-core box can be 100x slower: timings would be noise.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _serious(findings: tuple[Finding, ...]) -> list[str]:

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import Iterator
 
 import pytest
-import torch
 
 from paef_jupyter.dynamic.line_tracer import runqueue_wait_ns
 from paef_jupyter.model import Report, Severity
@@ -27,17 +26,10 @@ from dynamic_helpers import HELPER_WORK, profile_window as _profile  # noqa: E40
 
 ROOT = Path(__file__).resolve().parents[1]
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.usefixtures("one_torch_thread"), pytest.mark.skipif(
     not hasattr(os, "sched_setaffinity") or runqueue_wait_ns(os.getpid()) is None,
     reason="needs Linux CPU affinity and schedstat",
-)
-
-@pytest.fixture(autouse=True)
-def one_thread() -> Iterator[None]:
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+)]
 
 
 @pytest.fixture

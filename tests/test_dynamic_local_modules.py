@@ -13,7 +13,6 @@ import os
 from pathlib import Path
 
 import pytest
-import torch
 
 from paef_jupyter.api import analyze_path, profile_path
 from paef_jupyter.model import Severity
@@ -45,12 +44,7 @@ def normalise(matrix):
 """
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def _program(tmp_path: Path, module_dir: str, import_line: str) -> Path:

@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-import torch
 
 from paef_jupyter.api import profile_path
 from paef_jupyter.model import Report, Severity
@@ -20,13 +19,7 @@ from dynamic_helpers import HELPER_WORK, profile_window as _profile_text  # noqa
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Two OpenMP threads on a loaded 2-core box can be 100x slower: timings would be noise.
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.mark.parametrize(

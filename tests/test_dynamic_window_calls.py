@@ -18,7 +18,6 @@ import sys
 from pathlib import Path
 
 import pytest
-import torch
 
 from dynamic_helpers import compile_cell
 
@@ -66,12 +65,7 @@ batches = [make_batch() for _ in range(40)]
 """
 
 
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 @pytest.fixture(autouse=True)
