@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from paef_jupyter.dynamic.code_files import CodeFile, CodeFiles
 from paef_jupyter.dynamic.collector import Collected, collect
@@ -96,3 +98,15 @@ def profile_window(tmp_path: Path, text: str) -> Report:
     report = profile_path(str(path))
     assert not report.errors and report.profile is not None and report.profile.mode == "window"
     return report
+
+
+@contextmanager
+def run_from(folder: Path) -> Iterator[None]:
+    """`paef profile main.py` typed in the program's folder: its modules are named as the user
+    names them (relative paths), as in the report."""
+    cwd = os.getcwd()
+    os.chdir(folder)
+    try:
+        yield
+    finally:
+        os.chdir(cwd)

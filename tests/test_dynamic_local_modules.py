@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from dynamic_helpers import run_from
+
 from paef_jupyter.api import analyze_path, profile_path
 from paef_jupyter.model import Severity
 
@@ -57,12 +59,8 @@ def _program(tmp_path: Path, module_dir: str, import_line: str) -> Path:
 
 def test_the_cost_inside_a_local_module_is_found_on_that_modules_lines(tmp_path):
     main = _program(tmp_path, ".", "from prep import normalise")
-    cwd = os.getcwd()
-    os.chdir(tmp_path)  # `paef profile train.py` from the program's folder
-    try:
+    with run_from(tmp_path):
         report = profile_path("train.py")
-    finally:
-        os.chdir(cwd)
     assert not report.errors
     first = report.findings[0]
     assert first.rule == "cpu-function" and first.ref.path == "prep.py", [(f.rule, f.ref.path, f.line) for f in report.findings]

@@ -13,13 +13,12 @@ cells (`%%paef` chooses its window with the same code). Near misses outnumber po
 from __future__ import annotations
 
 import json
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-from dynamic_helpers import compile_cell
+from dynamic_helpers import compile_cell, run_from
 
 from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic.window_loop import choose_loop
@@ -81,12 +80,8 @@ def _profile(tmp_path: Path, main: str, tools: str | None = TOOLS, where: str = 
         (tmp_path / where).mkdir(parents=True, exist_ok=True)
         (tmp_path / where / "tools.py").write_text(tools)
     (tmp_path / "main.py").write_text(main)
-    cwd = os.getcwd()
-    os.chdir(tmp_path)  # `paef profile main.py` from the program's folder
-    try:
+    with run_from(tmp_path):
         report = profile_path("main.py")
-    finally:
-        os.chdir(cwd)
     assert not report.errors, report.errors
     prof = report.profile
     return prof.window_ref.path if prof.window_ref else None, prof.window_line, prof.profiled_iterations
