@@ -80,7 +80,8 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
-        findings.append(_said_as_prediction(_with_evidence(finding, stats, use, report, profile, total), profile))
+        correlated = _with_evidence(finding, stats, use, report, profile, total)
+        findings.append(_said_as_prediction(_cap_kept(finding, correlated), profile))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
@@ -200,12 +201,42 @@ def _said_as_prediction(finding: Finding, profile: Profile) -> Finding:
     prediction, not only its note - and so is a card whose lines fell outside the window."""
     if profile.device != "cpu" or not (finding.rule in GPU_COSTS or finding.device_cost_only):
         return finding
+    finding = _capped_as_prediction(finding)
     if finding.message.startswith(PREDICTION_LEAD):
         return finding
     ev = finding.evidence
     if ev is not None and finding.rule in PREDICTED and PREDICTED[finding.rule] not in ev.notes:
         ev = replace(ev, measurable=False, notes=ev.notes + (PREDICTED[finding.rule],))
     return replace(finding, message=PREDICTION_LEAD + finding.message, evidence=ev)
+
+
+# The most a cost the run could not measure may say on a CPU profile (`paef scan` keeps its own).
+PREDICTION_CAP = Severity.MEDIUM
+CAPPED_NOTE = ("at most medium in a CPU profile: a GPU cost this run could not measure "
+               "(`paef scan` rates it {severity}); ranked after every measured finding")
+_CAPPED_START = CAPPED_NOTE.split(":")[0]
+
+
+def _cap_kept(before: Finding, after: Finding) -> Finding:
+    """A report correlated again (Re-run and compare) is already capped: its fresh evidence
+    keeps the card's word for what the scan rates it."""
+    kept = tuple(n for n in (before.evidence.notes if before.evidence else ()) if n.startswith(_CAPPED_START))
+    if not kept or after.evidence is None or set(kept) <= set(after.evidence.notes):
+        return after
+    return replace(after, evidence=replace(after.evidence, notes=after.evidence.notes + kept))
+
+
+def _capped_as_prediction(finding: Finding) -> Finding:
+    """A GPU cost a CPU profile could not measure is not `high` there: the report ranks measured
+    costs first, and a loud unmeasured card would read as the run's worst cost (truth15,
+    pix2pix's predicted `.item()` syncs). The card says what the scan rates it."""
+    if finding.severity.weight <= PREDICTION_CAP.weight:
+        return finding
+    note = CAPPED_NOTE.format(severity=finding.severity.value)
+    ev = finding.evidence if finding.evidence is not None else Evidence(measurable=False)
+    if note not in ev.notes:
+        ev = replace(ev, notes=ev.notes + (note,))
+    return replace(finding, severity=PREDICTION_CAP, evidence=ev)
 
 
 def _device_saving(finding: Finding, profile: Profile) -> tuple[float, str] | None:
