@@ -153,7 +153,7 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
     model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
-    return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev) + (model,))
+    return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev, profile.partial_iteration) + (model,))
 
 
 def _iterations(stats: list[LineStat]) -> int:
@@ -162,8 +162,14 @@ def _iterations(stats: list[LineStat]) -> int:
     return max((s.iterations for s in stats), default=0)
 
 
-def _notes(ev: Evidence) -> tuple[str, ...]:
+PARTIAL_EVIDENCE = ("measured on part of one iteration (a cap stopped the recording inside the first "
+                    "profiled one); its share of the run is that part's, scaled to the run")
+
+
+def _notes(ev: Evidence, partial: bool = False) -> tuple[str, ...]:
     notes = [f"{ev.share:.0%} of the run"]
+    if partial:
+        return (notes[0], PARTIAL_EVIDENCE)  # no per-iteration counts: no whole iteration
     n = ev.iterations
     if n:
         if ev.syncs:
@@ -593,7 +599,7 @@ def _block_finding(block: list[tuple[LineStat, float]], profile: Profile, total:
     rule, severity, message, explanation = _timed(
         profile,
         "cpu-function",
-        f"{host / total:.0%} of each iteration is CPU work outside torch on lines {first}-{last} "
+        f"{host / total:.0%} {_of_iteration(profile)} is CPU work outside torch on lines {first}-{last} "
         "(consecutive statements, summed)",
         "Python/NumPy work spread over consecutive statements that run every iteration. Written "
         "with torch ops on whole tensors it runs as a few kernels (on the device, on a GPU); if "
@@ -630,7 +636,7 @@ def _round_trip_work(findings: Iterable[Finding], profile: Profile, total: float
         rule, severity, message, explanation = _timed(
             profile,
             "cpu-function",
-            f"{outside / total:.0%} of each iteration is NumPy/Python work outside torch on the lines of "
+            f"{outside / total:.0%} {_of_iteration(profile)} is NumPy/Python work outside torch on the lines of "
             f"a round trip to NumPy (lines {first}-{last})",
             f"On this CPU run the round trip's copies cost nothing (see the ping-pong finding on line "
             f"{finding.line}), but the host computation between them does. Written with torch ops it "
@@ -703,7 +709,7 @@ def _dynamic_rule(
                     "sync-dataloader",
                     Severity.LOW,
                     f"waiting for the DataLoader's {workers} worker process{'es' if workers > 1 else ''} "
-                    f"takes {cpu_only / total:.0%} of each iteration",
+                    f"takes {cpu_only / total:.0%} {_of_iteration(profile)}",
                     "The batches are prepared in worker processes, and the loop waits for them: the "
                     "workers do not keep up, or were still starting (a few iterations near an "
                     "epoch's start are measured). Profile later in the epoch; if the wait stays, "
@@ -713,19 +719,25 @@ def _dynamic_rule(
             return _timed(
                 profile,
                 "sync-dataloader",
-                f"fetching the next batch takes {cpu_only / total:.0%} of each iteration",
+                f"fetching the next batch takes {cpu_only / total:.0%} {_of_iteration(profile)}",
                 "The loop waits for its data: the batch is prepared in the training process. "
                 "Use `DataLoader(num_workers=N, pin_memory=True)` or precompute the batches.",
             )
         return _timed(
             profile,
             "cpu-function",
-            f"{cpu_only / total:.0%} of each iteration is CPU work outside torch on this line"
+            f"{cpu_only / total:.0%} {_of_iteration(profile)} is CPU work outside torch on this line"
             + _where_called(profile.cpu_tree, stat),
             "Python/NumPy work that runs every iteration; if its inputs do not change between "
             "iterations, compute it once before the loop and index the result.",
         )
     return None
+
+
+def _of_iteration(profile: Profile) -> str:
+    """What a line's share is a share of: a whole iteration, or the part of the first one that
+    was recorded before a cap stopped the recording."""
+    return "of the recorded part of the first iteration" if profile.partial_iteration else "of each iteration"
 
 
 def _timed(profile: Profile, rule: str, message: str, explanation: str) -> tuple[str, Severity, str, str]:

@@ -167,6 +167,14 @@ class AnalysisError:
 # Waiting this share of the recorded time for a CPU, preemption lands on whichever line runs
 # (on a 2-core box at load 8, about 3/4 of the time): a line's time share is no evidence alone.
 BUSY_SHARE = 0.25
+# A window whose recording a cap stopped inside its first profiled iteration: what was recorded
+# is still evidence, measured on part of one iteration (`build_profile` writes the note).
+PARTIAL_ITERATION_NOTE = (
+    "the recording stopped inside the first profiled iteration: the lines' times are of the part "
+    "of it that was recorded ({ms:.3g} ms), not of a whole iteration, and are counted as one "
+    "iteration; how much iterations differ cannot be shown"
+)
+PARTIAL_ITERATION_START = PARTIAL_ITERATION_NOTE.split(":")[0]
 
 
 @dataclass(frozen=True)
@@ -357,6 +365,11 @@ class Profile:
         """Measured while other processes held the CPU too long for a line's time to be
         evidence on its own."""
         return self.cpu_wait_share is not None and self.cpu_wait_share >= BUSY_SHARE
+
+    @property
+    def partial_iteration(self) -> bool:
+        """The window's figures are of part of one iteration (see PARTIAL_ITERATION_NOTE)."""
+        return any(note.startswith(PARTIAL_ITERATION_START) for note in self.notes)
 
     def line(self, ref: CellRef, line: int) -> LineStat | None:
         for stat in self.lines:

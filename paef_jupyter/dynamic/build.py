@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import replace
 
-from ..model import BUSY_SHARE, Frame, LineStat, Profile
+from ..model import BUSY_SHARE, PARTIAL_ITERATION_NOTE, Frame, LineStat, Profile
 from .attribution import Attribution, attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
 from .collector import Collected
@@ -31,6 +31,9 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     spread = _spread(run.window_iterations_s)
     if spread:
         notes += (spread,)
+    partial = _cut_in_first_iteration(run, span)
+    if partial:
+        notes += (PARTIAL_ITERATION_NOTE.format(ms=span / 1e6),)
     traced = _tracer_share(result)
     if traced >= 0.01:
         notes += (
@@ -57,7 +60,8 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         peak_memory_bytes=run.peak_memory_bytes,
         overhead=_overhead(run),
         device=run.device,
-        lines=_lines(run, line_stats(result, files), profiled_iterations, _base_time(run) * 1e9 / span if span else 0),
+        lines=_lines(run, line_stats(result, files), 1 if partial else profiled_iterations,
+                     _base_time(run) * 1e9 / span if span else 0),
         cpu_tree=cpu_tree(result, files, text),
         gpu_tree=gpu_tree(result, files, text),
         notes=notes,
@@ -81,6 +85,13 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         )
         profile = replace(profile, notes=profile.notes + (busy,))
     return profile
+
+
+def _cut_in_first_iteration(run: Collected, span: int) -> bool:
+    """A cap ended the recording before the first profiled iteration did (public MoE: 512
+    per-sample expert calls, 180k op events in one iteration). The recorded part is the evidence
+    there is; its lines count as one iteration, said so, instead of no iteration at all."""
+    return run.mode == "window" and run.truncated and run.recorded_iterations == 0 and span > 0
 
 
 def _tracer_share(result: Attribution) -> float:

@@ -45,6 +45,7 @@ class Collected:
     loop_length: int | None = None  # read from the loop's header when it could be
     loader_workers: int | None = None  # worker processes of a DataLoader the header iterates
     window_completed: bool = False  # the window ended before the loop did
+    truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     cpu_wait_share: float | None = None  # of the recorded time, waiting for a CPU (a busy machine)
@@ -165,6 +166,7 @@ def collecting(
     out.wall_s = out.run_end - t0
     _fill_window(out, tracer)
     out.files = tuple(files.files)
+    out.truncated = tracer.truncated
     if tracer.truncated:
         out.notes.append(f"profiling stopped after {tracer.stopped_by} (the cap on the profiled part; the cell ran to its end)")
     if tracer.failure:
@@ -181,7 +183,11 @@ def collecting(
             )
         return out
     try:
-        out.trace, out.trace_bytes = _read(prof, threading.get_native_id(), export_trace or cuda)
+        cut_ok = out.mode == "window" and out.recorded_iterations == 0
+        out.trace, out.trace_bytes, cut = _read(prof, threading.get_native_id(), export_trace or cuda, cut_ok)
+        if cut:
+            out.truncated = True
+            out.notes.append(cut)
     except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
         out.mode = "off"
         out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
@@ -232,20 +238,51 @@ MAX_TRACE_BYTES = 32 * 2**20
 MAX_TRACE_EVENTS = MAX_TRACE_BYTES // 270
 
 
-def _read(prof: Any, main_tid: int, export: bool) -> tuple[Trace, int]:
-    """(the window's events, the exported trace's size or 0). In memory where this torch gives
-    the result's activities; through Kineto's Chrome export where it does not, or where `export`
-    is asked: a rank's record reports the export's size, and a CUDA profile's device events
-    (memcpy kinds, bytes, runtime correlations) are read in the export's documented format,
-    which the in-memory reader has not been checked against on a device."""
+def _read(prof: Any, main_tid: int, export: bool, cut_ok: bool = False) -> tuple[Trace, int, str | None]:
+    """(the window's events, the exported trace's size or 0, a note if the trace was cut). In
+    memory where this torch gives the result's activities; through Kineto's Chrome export where
+    it does not, or where `export` is asked: a rank's record reports the export's size, and a
+    CUDA profile's device events (memcpy kinds, bytes, runtime correlations) are read in the
+    export's documented format, which the in-memory reader has not been checked against on a
+    device. `cut_ok`: no whole iteration was recorded, so a trace over the read cap is read up
+    to it (a partial first iteration) instead of lost."""
     activities = getattr(getattr(prof.profiler, "kineto_results", None), "trace_activities", None)
     if export or activities is None:
-        return _export(prof, main_tid)
+        return (*_export(prof, main_tid), None)
     found = activities()
-    if len(found) > MAX_TRACE_EVENTS:
+    if len(found) <= MAX_TRACE_EVENTS:
+        return from_activities(found, main_tid), 0, None
+    if not cut_ok:
         raise ValueError(f"the trace has {len(found)} events, over the {MAX_TRACE_EVENTS} read "
                          "(ops in a loop of C code, which the caps cannot stop)")
-    return from_activities(found, main_tid), 0
+    return _first_part(found, main_tid)
+
+
+def _first_part(found: list[Any], main_tid: int) -> tuple[Trace, int, str]:
+    """The trace as if the recording had stopped at its MAX_TRACE_EVENTS-th event: later events
+    dropped, and the ranges still open then (the line being run, its callers) end there, so no
+    line holds the time of ops that were not read (truth15: the MoE's first iteration recorded
+    180k events, over the reader's 124k, and the whole trace was dropped)."""
+    ordered = sorted(found, key=lambda act: act.timestamp())
+    cut_ns = ordered[MAX_TRACE_EVENTS].timestamp()
+    trace = from_activities(ordered[:MAX_TRACE_EVENTS], main_tid)
+    start = trace.events[0].start_ns if trace.events else cut_ns
+    events = tuple(
+        e if e.start_ns + e.dur_ns <= cut_ns else _ended_at(e, cut_ns)
+        for e in trace.events if e.start_ns < cut_ns
+    )
+    note = (f"the trace held {len(found)} events, more than the {MAX_TRACE_EVENTS} read: it was read up to "
+            f"its {MAX_TRACE_EVENTS}th event ({(cut_ns - start) / 1e6:.3g} ms of the recording), as if the "
+            "recording had stopped there")
+    return Trace(events, trace.main_tid), 0, note
+
+
+def _ended_at(event: Any, cut_ns: int) -> Any:
+    """`event` ending at `cut_ns` (the same object kind, its other fields as read)."""
+    ended = object.__new__(type(event))
+    ended.__dict__.update(event.__dict__)
+    ended.__dict__["dur_ns"] = max(0, cut_ns - event.start_ns)
+    return ended
 
 
 def _export(prof: Any, main_tid: int) -> tuple[Trace, int]:
