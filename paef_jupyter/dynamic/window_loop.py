@@ -13,10 +13,16 @@ level's calls (not those inside a loop, comprehension or definition: those calle
 inner loops) are followed first - its own definitions, earlier cells' functions, and functions
 of the program's local modules (`import tools` / `from tools import f`, read as `paef scan`
 reads them), never installed code. A loop of the top level itself wins over a definition's.
+
+truth16 (item d): a method of an object the namespace holds (`maml.main_loop()`, its class
+defined in an earlier cell) is followed like a function; and when no function the top level calls
+holds a loop, the calls those functions make once are followed one level more (`main()` ->
+`train()`, both the program's), with the same ranking.
 """
 
 from __future__ import annotations
 
+import inspect
 import linecache
 from types import CodeType, FunctionType, ModuleType
 from typing import Any, Callable, Iterator, Mapping
@@ -106,7 +112,8 @@ def _loop_of_function(
     return (target, {code.co_filename: ref}) if target is not None else None
 
 
-_Callee = tuple[Facts, list[Loop], CellRef, dict[str, CellRef]]
+# (facts of its file, its loops, its file's ref, files to follow, its definition if known)
+_Callee = tuple[Facts, list[Loop], CellRef, dict[str, CellRef], "cst.FunctionDef | None"]
 
 
 def _loop_of_top_level_call(
@@ -119,9 +126,28 @@ def _loop_of_top_level_call(
     unit's innermost training loop (the batches) stays the choice, as before."""
     if any(l.kind == "train" for l in unit.loops.loops):
         return None
-    callees = [c for call in _top_level_calls(unit.module) if (c := _callee(call, unit, namespace, ref_of, imports))]
+    callees = [c for call in _top_level_calls(unit.module)
+               if (c := _callee(call, unit.loops, unit.ref, namespace, ref_of, imports))]
+    found = _ranked_choice(callees)
+    if found is not None or any(c[1] for c in callees):
+        return found
+    # No called function holds a loop (`main()` sets up, then calls `train()`): one level more.
+    deeper = []
+    for facts, _, ref, extra, node in callees:
+        if node is None:
+            continue
+        here = namespace if ref == unit.ref else {}
+        for call in _top_level_calls(node.body):
+            callee = _callee(call, facts, ref, here, ref_of, imports if ref == unit.ref else None)
+            if callee is not None:
+                deeper.append((*callee[:3], {**extra, **callee[3]}, callee[4]))
+    return _ranked_choice(deeper)
+
+
+def _ranked_choice(callees: list[_Callee]) -> tuple[LoopTarget, dict[str, CellRef]] | None:
+    """The first callee holding a training loop, else the first holding any loop."""
     ranked = [c for c in callees if any(l.kind == "train" for l in c[1])] + callees
-    for facts, loops, ref, extra in ranked:
+    for facts, loops, ref, extra, _ in ranked:
         target = _choose(facts, ref, loops)
         if target is not None:
             return target, extra
@@ -144,25 +170,25 @@ def _top_level_calls(node: cst.CSTNode) -> Iterator[cst.Call]:
 
 
 def _callee(
-    call: cst.Call, unit: ParsedUnit, namespace: Mapping[str, Any],
+    call: cst.Call, facts: Facts, unit_ref: CellRef, namespace: Mapping[str, Any],
     ref_of: Callable[[str], CellRef | None] | None, imports: ModuleImports | None,
 ) -> _Callee | None:
-    """(facts, the callee's loops, its file's ref, files to follow) for a call of one of the
-    program's functions: this unit's, an earlier cell's, a local module's."""
-    facts = unit.loops
+    """(facts, the callee's loops, its file's ref, files to follow, its definition) for a call of
+    one of the program's functions: this unit's, an earlier cell's, a local module's, or a method
+    of an object of the namespace whose class is the program's."""
     func = call.func
     if isinstance(func, cst.Name):
         name = func.value
         node = facts.functions.get(name)
         if node is not None:
-            return facts, _loops_in(facts, node), unit.ref, {}
+            return facts, _loops_in(facts, node), unit_ref, {}, _as_def(node)
         qualified = facts.aliases.get(name)
         obj = namespace.get(name)
     elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
         module = facts.aliases.get(func.value.value)
         qualified = f"{module}.{func.attr.value}" if module else None
         held = namespace.get(func.value.value)
-        obj = getattr(held, func.attr.value, None) if isinstance(held, ModuleType) else None
+        obj = getattr(held, func.attr.value, None) if isinstance(held, ModuleType) else _method(held, func.attr.value)
     else:
         return None
     if qualified and imports is not None and ref_of is not None:
@@ -171,10 +197,23 @@ def _callee(
             filename = str(found[0].imports.path)
             ref = ref_of(filename)
             if ref is not None:  # a file the tracer follows
-                return found[0], _loops_in(found[0], found[1]), ref, {filename: ref}
+                return found[0], _loops_in(found[0], found[1]), ref, {filename: ref}, _as_def(found[1])
     if isinstance(obj, FunctionType):
         return _callee_of_function(obj, ref_of, strict=isinstance(func, cst.Attribute))
     return None
+
+
+def _method(held: Any, name: str) -> FunctionType | None:
+    """The plain function behind `held.name()` when `held` is an instance (read off its class
+    without running a property or `__getattr__`); None for anything else."""
+    if held is None or isinstance(held, (type, ModuleType)):
+        return None
+    found = inspect.getattr_static(type(held), name, None)
+    return found if isinstance(found, FunctionType) else None
+
+
+def _as_def(node: Any) -> cst.FunctionDef | None:
+    return node if isinstance(node, cst.FunctionDef) else None
 
 
 def _loops_in(facts: Facts, node: cst.CSTNode) -> list[Loop]:
@@ -208,4 +247,13 @@ def _callee_of_function(
     first = code.co_firstlineno
     last = max((line for _, _, line in code.co_lines() if line), default=first)
     loops = [l for l in unit.loops.loops if first <= l.line <= last]
-    return unit.loops, loops, ref, {code.co_filename: ref}
+    return unit.loops, loops, ref, {code.co_filename: ref}, _def_at(unit.loops, first, last)
+
+
+def _def_at(facts: Facts, first: int, last: int) -> cst.FunctionDef | None:
+    """The definition whose code spans `first`-`last` (`co_firstlineno` is its first decorator's
+    line, or its `def`'s): the outermost one starting there."""
+    spans = [(facts.position(node).start.line, node) for node in facts.functions.values()
+             if isinstance(node, cst.FunctionDef)]
+    inside = [(line, node) for line, node in spans if first <= line <= last]
+    return min(inside, key=lambda pair: pair[0])[1] if inside else None
