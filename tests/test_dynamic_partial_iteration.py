@@ -16,6 +16,8 @@ import pytest
 
 from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic import collector
+from paef_jupyter.dynamic.code_files import CodeFiles
+from paef_jupyter.dynamic.line_tracer import LineTracer
 from paef_jupyter.dynamic.trace_events import MARKER_PREFIX
 from paef_jupyter.model import PARTIAL_ITERATION_START, Report
 
@@ -110,10 +112,20 @@ class _Prof:
         self.profiler = type("P", (), {"kineto_results": results})()
 
 
-def _acts(n_ops: int) -> list[_Act]:
-    """A line range around the whole recording (a comprehension's line) and `n_ops` ops in it."""
-    line = _Act(f"{MARKER_PREFIX}0|7", 0, 10 * n_ops + 10, "user_annotation")
-    return [line] + [_Act("aten::add", 10 * i + 5, 4) for i in range(n_ops)]
+HEADER = f"{MARKER_PREFIX}0|5"
+
+
+def _acts(n_ops: int, iterations: int = 1, settling: int = 0) -> list[_Act]:
+    """`settling` unrecorded ops (no line range), then `iterations` iterations, each opened by its
+    header's range and holding a line range around `n_ops` ops."""
+    acts = [_Act("aten::mul", 2 * i, 1) for i in range(settling)]
+    t = 2 * settling + 10
+    for _ in range(iterations):
+        acts.append(_Act(HEADER, t, 2, "user_annotation"))
+        acts.append(_Act(f"{MARKER_PREFIX}0|7", t + 3, 10 * n_ops + 5, "user_annotation"))
+        acts += [_Act("aten::add", t + 5 + 10 * i, 4) for i in range(n_ops)]
+        t += 10 * n_ops + 20
+    return acts
 
 
 @pytest.fixture
@@ -122,22 +134,67 @@ def small_cap(monkeypatch):
 
 
 def test_a_first_iteration_over_the_readers_cap_is_read_up_to_it(small_cap):
-    trace, size, note = collector._read(_Prof(_acts(500)), 7, export=False, cut_ok=True)
-    assert note and "read up to" in note and len(trace.events) <= 100
+    trace, size, (note, whole) = collector._read(_Prof(_acts(500)), 7, False, HEADER, 0)
+    assert "part of its first iteration" in note and whole == 0 and len(trace.events) <= 100
     cut = max(e.start_ns for e in trace.events)
-    (line,) = [e for e in trace.events if e.name.startswith(MARKER_PREFIX)]
+    (line,) = [e for e in trace.events if e.name == f"{MARKER_PREFIX}0|7"]
     assert line.start_ns + line.dur_ns <= cut + 10  # the open line ends where reading stopped
     assert line.marker == (0, 7)
 
 
-def test_a_trace_over_the_cap_with_whole_iterations_is_still_refused(small_cap):
-    """Near miss: whole iterations were recorded; a cut would leave per-iteration figures wrong."""
+def test_whole_iterations_that_fit_are_kept_and_the_cut_one_dropped(small_cap):
+    trace, _, (note, whole) = collector._read(_Prof(_acts(30, iterations=5)), 7, False, HEADER, 5)
+    assert whole == 3 and "first 3 whole iteration(s)" in note
+    assert sum(e.name == HEADER for e in trace.events) == 3
+    end = max(e.start_ns + e.dur_ns for e in trace.events)
+    fourth = sorted(a.timestamp() for a in _acts(30, iterations=5) if a.name() == HEADER)[3]
+    assert end <= fourth
+
+
+def test_the_unrecorded_settling_iterations_events_go_first(small_cap):
+    """The settling iteration has no line ranges: its ops are dropped before any cut."""
+    trace, _, (note, whole) = collector._read(_Prof(_acts(40, iterations=2, settling=300)), 7, False, HEADER, 2)
+    assert whole == 2 and "left out" in note
+    assert not any(e.name == "aten::mul" for e in trace.events)
+
+
+def test_a_trace_over_the_cap_outside_a_window_is_still_refused(small_cap):
+    """Near miss: no loop window (no iterations to keep whole): refused as before."""
     with pytest.raises(ValueError, match="over the 100 read"):
-        collector._read(_Prof(_acts(500)), 7, export=False, cut_ok=False)
+        collector._read(_Prof(_acts(500)), 7, False, None, 0)
 
 
 def test_a_trace_under_the_cap_is_read_whole(small_cap):
     """Near miss: nothing is cut, nothing is said."""
-    trace, size, note = collector._read(_Prof(_acts(50)), 7, export=False, cut_ok=True)
-    assert note is None and len(trace.events) == 51
-    assert max(e.dur_ns for e in trace.events) == 510
+    trace, size, cut = collector._read(_Prof(_acts(40)), 7, False, HEADER, 1)
+    assert cut is None and len(trace.events) == 42
+
+
+# -- the settling iteration --------------------------------------------------------------------
+
+
+def _tracer(hits: list[float], loop_length: int | None = 100) -> LineTracer:
+    tracer = LineTracer(CodeFiles(lambda name: None), None, warmup=None, window=None, start=lambda: None, stop=lambda: None,
+                        make_range=lambda name: None)
+    tracer.times.hits = hits
+    tracer.loop_length, tracer.warmup, tracer.window = loop_length, 2, 3
+    return tracer
+
+
+def test_long_unprofiled_iterations_need_no_settling_iteration():
+    assert not _tracer([0.0, 0.2, 0.4]).settles
+
+
+def test_short_iterations_still_settle():
+    """Near miss: first-use costs matter beside a 10 ms iteration."""
+    assert _tracer([0.0, 0.01, 0.02]).settles
+
+
+def test_unknown_iteration_time_still_settles():
+    """Near miss: one hit only, no iteration time yet: as before."""
+    assert _tracer([0.0]).settles and _tracer([]).settles
+
+
+def test_a_loop_too_short_to_spare_one_never_settles():
+    """Near miss (unchanged): the old rule."""
+    assert not _tracer([0.0, 0.01, 0.02], loop_length=5).settles

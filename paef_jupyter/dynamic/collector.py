@@ -20,7 +20,7 @@ from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
 from .sync_monitor import SyncMonitor
-from .trace_events import Trace, from_activities, load_chrome_trace
+from .trace_events import MARKER_PREFIX, Trace, from_activities, load_chrome_trace
 
 
 # A cell with no loop to window (or a very long iteration) is profiled this long at most:
@@ -183,11 +183,15 @@ def collecting(
             )
         return out
     try:
-        cut_ok = out.mode == "window" and out.recorded_iterations == 0
-        out.trace, out.trace_bytes, cut = _read(prof, threading.get_native_id(), export_trace or cuda, cut_ok)
-        if cut:
+        header = _header_range(out) if out.mode == "window" else None
+        out.trace, out.trace_bytes, cut = _read(prof, threading.get_native_id(), export_trace or cuda, header,
+                                                out.recorded_iterations)
+        if cut is not None:
+            note, whole = cut
             out.truncated = True
-            out.notes.append(cut)
+            out.recorded_iterations = whole
+            out.window_iterations_s = out.window_iterations_s[:whole]
+            out.notes.append(note)
     except Exception as exc:  # noqa: BLE001 - the cell ran; only its profile is lost
         out.mode = "off"
         out.notes.append(f"the profile could not be read: {type(exc).__name__}: {exc}")
@@ -238,43 +242,63 @@ MAX_TRACE_BYTES = 32 * 2**20
 MAX_TRACE_EVENTS = MAX_TRACE_BYTES // 270
 
 
-def _read(prof: Any, main_tid: int, export: bool, cut_ok: bool = False) -> tuple[Trace, int, str | None]:
-    """(the window's events, the exported trace's size or 0, a note if the trace was cut). In
-    memory where this torch gives the result's activities; through Kineto's Chrome export where
-    it does not, or where `export` is asked: a rank's record reports the export's size, and a
-    CUDA profile's device events (memcpy kinds, bytes, runtime correlations) are read in the
-    export's documented format, which the in-memory reader has not been checked against on a
-    device. `cut_ok`: no whole iteration was recorded, so a trace over the read cap is read up
-    to it (a partial first iteration) instead of lost."""
+def _header_range(out: Collected) -> str | None:
+    """The name of the windowed loop header's line range: one opens each recorded iteration."""
+    if out.loop is None:
+        return None
+    for i, code_file in enumerate(out.files):
+        if code_file.ref.key == out.loop.ref.key:
+            return f"{MARKER_PREFIX}{i}|{out.loop.line - code_file.offset}"
+    return None
+
+
+def _read(prof: Any, main_tid: int, export: bool, header: str | None = None,
+          recorded: int = 0) -> tuple[Trace, int, tuple[str, int] | None]:
+    """(the window's events, the exported trace's size or 0, (a note, the whole iterations
+    kept) if the trace was cut). In memory where this torch gives the result's activities;
+    through Kineto's Chrome export where it does not, or where `export` is asked: a rank's record
+    reports the export's size, and a CUDA profile's device events (memcpy kinds, bytes, runtime
+    correlations) are read in the export's documented format, which the in-memory reader has
+    not been checked against on a device. A window's trace over the read cap (`header`: its
+    loop header's range name) is read up to it instead of lost (see `_first_part`)."""
     activities = getattr(getattr(prof.profiler, "kineto_results", None), "trace_activities", None)
     if export or activities is None:
         return (*_export(prof, main_tid), None)
     found = activities()
     if len(found) <= MAX_TRACE_EVENTS:
         return from_activities(found, main_tid), 0, None
-    if not cut_ok:
+    if header is None:
         raise ValueError(f"the trace has {len(found)} events, over the {MAX_TRACE_EVENTS} read "
                          "(ops in a loop of C code, which the caps cannot stop)")
-    return _first_part(found, main_tid)
+    return _first_part(found, main_tid, header, recorded)
 
 
-def _first_part(found: list[Any], main_tid: int) -> tuple[Trace, int, str]:
-    """The trace as if the recording had stopped at its MAX_TRACE_EVENTS-th event: later events
-    dropped, and the ranges still open then (the line being run, its callers) end there, so no
-    line holds the time of ops that were not read (truth15: the MoE's first iteration recorded
-    180k events, over the reader's 124k, and the whole trace was dropped)."""
+def _first_part(found: list[Any], main_tid: int, header: str, recorded: int) -> tuple[Trace, int, tuple[str, int]]:
+    """The trace as if the recording had stopped within the read cap (truth15: public MoE's
+    first iteration recorded 180k events, over the reader's 124k, and the whole trace was
+    dropped). The unrecorded settling iteration's events (before the first line range: no line
+    is theirs) go first; then the trace ends where the last whole iteration that fits ends - or,
+    with none whole, at the cap, inside the first (a partial iteration). The ranges still open
+    there end there, so no line holds the time of ops that were not read."""
     ordered = sorted(found, key=lambda act: act.timestamp())
+    first_line = next((i for i, act in enumerate(ordered) if act.name().startswith(MARKER_PREFIX)), 0)
+    ordered = ordered[first_line:]
+    if len(ordered) <= MAX_TRACE_EVENTS:
+        note = (f"the trace held {len(found)} events; the {first_line} recorded before the first line's range "
+                "(the unprofiled settling iteration) were left out")
+        return from_activities(ordered, main_tid), 0, (note, recorded)
     cut_ns = ordered[MAX_TRACE_EVENTS].timestamp()
-    trace = from_activities(ordered[:MAX_TRACE_EVENTS], main_tid)
+    starts = [act.timestamp() for act in ordered if act.timestamp() < cut_ns and act.name() == header]
+    whole = min(recorded, max(0, len(starts) - 1))
+    if whole:
+        cut_ns = starts[whole]  # where the iteration the cap cut begins
+    trace = from_activities([act for act in ordered if act.timestamp() < cut_ns], main_tid)
     start = trace.events[0].start_ns if trace.events else cut_ns
-    events = tuple(
-        e if e.start_ns + e.dur_ns <= cut_ns else _ended_at(e, cut_ns)
-        for e in trace.events if e.start_ns < cut_ns
-    )
-    note = (f"the trace held {len(found)} events, more than the {MAX_TRACE_EVENTS} read: it was read up to "
-            f"its {MAX_TRACE_EVENTS}th event ({(cut_ns - start) / 1e6:.3g} ms of the recording), as if the "
-            "recording had stopped there")
-    return Trace(events, trace.main_tid), 0, note
+    events = tuple(e if e.start_ns + e.dur_ns <= cut_ns else _ended_at(e, cut_ns) for e in trace.events)
+    kept = f"its first {whole} whole iteration(s)" if whole else "part of its first iteration"
+    note = (f"the trace held {len(found)} events, more than the {MAX_TRACE_EVENTS} read: {kept} "
+            f"({(cut_ns - start) / 1e6:.3g} ms of the recording) were read, as if the recording had stopped there")
+    return Trace(events, trace.main_tid), 0, (note, whole)
 
 
 def _ended_at(event: Any, cut_ns: int) -> Any:
