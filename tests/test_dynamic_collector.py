@@ -392,13 +392,27 @@ def test_older_torch_without_in_memory_activities_reads_the_chrome_export(monkey
 
 
 def test_a_trace_over_the_event_cap_is_not_read_and_the_cell_still_runs(monkeypatch):
+    """Without a loop window (no iterations to keep whole) a trace over the cap is not read."""
+    import paef_jupyter.dynamic.collector as collector
+
+    monkeypatch.setattr(collector, "MAX_TRACE_EVENTS", 10)
+    run, profile = _profile(PING_PONG, None)
+    assert run.error is None and run.mode == "off" and run.trace is None
+    assert any("over the 10 read" in n for n in run.notes)
+    assert profile.mode == "off"
+
+
+def test_a_windows_trace_over_the_event_cap_is_read_up_to_it_and_the_cell_still_runs(monkeypatch):
+    """truth16 (a contract change): a window's trace over the cap keeps what fits - whole
+    iterations, or part of the first, said so - instead of being dropped whole."""
     import paef_jupyter.dynamic.collector as collector
 
     monkeypatch.setattr(collector, "MAX_TRACE_EVENTS", 10)
     run, profile = _profile(PING_PONG, 4, window=2)
-    assert run.error is None and run.mode == "off" and run.trace is None
-    assert any("over the 10 read" in n for n in run.notes)
-    assert profile.mode == "off"
+    assert run.error is None and run.mode == "window" and run.trace is not None
+    assert len(run.trace.events) <= 10 and run.truncated
+    assert any("more than the 10 read" in n for n in run.notes)
+    assert profile.profiled_iterations == run.recorded_iterations <= 2
 
 
 def test_an_import_before_the_window_runs_untraced_and_the_window_is_still_found(tmp_path, monkeypatch):
