@@ -236,8 +236,8 @@ def profile_path(
         raise ValueError(f"unknown engine {engine!r} (expected torch or scalene)")
     units = read_units(path)
     parsed = [parse_unit(u) for u in units]  # read once: the analysis and each unit's window
-    # the local modules too, as `paef scan` does: their lines are profiled (`run_units`)
-    static = analyze(parsed, rules=rules, title=path, follow_imports=engine == "torch")
+    # the local modules too, as `paef scan` does: their lines are profiled (either engine)
+    static = analyze(parsed, rules=rules, title=path, follow_imports=True)
     if engine == "scalene":
         from .dynamic.scalene_runner import run_scalene
 

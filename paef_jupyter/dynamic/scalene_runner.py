@@ -14,12 +14,13 @@ import os
 import subprocess
 import sys
 import tempfile
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..model import AnalysisError, CellRef, Frame, LineStat, Profile, SourceUnit
 from ..source import mask
 from ..units import InputError
 from .call_tree import PathFrame, tree_of_paths
+from .run_units import _local_modules
 
 TIMEOUT_S = 3600
 
@@ -74,7 +75,10 @@ def run_scalene(units: list[SourceUnit], path: str, script_args: Sequence[str] =
             json.dump(cells, fh)
         out = os.path.join(tmp, "profile.json")
         cmd = [sys.executable, "-m", "scalene", "run", "--cpu-only", *(["--gpu"] if _has_gpu() else [])]
-        cmd += ["--profile-only", tmp, "-o", out, driver]
+        folder = os.path.dirname(os.path.abspath(path))
+        # the cells, and the program's own modules beside it (the driver's folder is not theirs:
+        # `--profile-all`, narrowed to both folders; `local` below keeps only the program's files)
+        cmd += ["--profile-all", "--profile-only", f"{tmp},{folder}", "-o", out, driver]
         env = dict(os.environ, TMPDIR=tmp)
         try:
             proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=TIMEOUT_S, cwd=tmp)
@@ -87,7 +91,7 @@ def run_scalene(units: list[SourceUnit], path: str, script_args: Sequence[str] =
             data = json.load(fh)
         failures = _failures(status, units)
     texts = {name: units[c["index"]].text.splitlines() for name, c in zip(refs, cells)}
-    return profile_from_scalene(data, refs, texts, notes=tuple(notes)), failures
+    return profile_from_scalene(data, refs, texts, notes=tuple(notes), local=_local_modules(path)), failures
 
 
 def _write_cells(units: list[SourceUnit], tmp: str) -> tuple[list[dict], dict[str, CellRef], list[str]]:
@@ -121,10 +125,14 @@ def profile_from_scalene(
     refs: Mapping[str, CellRef],
     texts: Mapping[str, list[str]] | None = None,
     notes: tuple[str, ...] = (),
+    local: Callable[[str], CellRef | None] | None = None,
 ) -> Profile:
     """Scalene's JSON -> Profile. Percentages are of the elapsed time; lines are self time;
-    the call tree comes from its sampled stacks, cut to the frames of cells."""
+    the call tree comes from its sampled stacks, cut to the frames of cells. `local`: the ref of
+    one of the program's own modules by filename (as the torch engine traces them: truth16, item
+    e), None for any other file."""
     elapsed = float(data.get("elapsed_time_sec") or 0.0)
+    refs, texts = _with_local_modules(data, refs, dict(texts or {}), local)
     lines: list[LineStat] = []
     for filename, info in (data.get("files") or {}).items():
         ref = refs.get(filename) or refs.get(os.path.realpath(filename))
@@ -168,6 +176,30 @@ def profile_from_scalene(
         profiled_time_s=elapsed,
         base_time_s=elapsed,
     )
+
+
+def _with_local_modules(
+    data: Mapping[str, Any], refs: Mapping[str, CellRef], texts: dict[str, list[str]],
+    local: Callable[[str], CellRef | None] | None,
+) -> tuple[dict[str, CellRef], dict[str, list[str]]]:
+    """The cells' refs plus those of the program's modules Scalene reported (their text read for
+    the call tree's labels)."""
+    out = dict(refs)
+    if local is None:
+        return out, texts
+    for filename in data.get("files") or {}:
+        if filename in out or not os.path.isabs(filename):
+            continue
+        ref = local(filename)
+        if ref is None:
+            continue
+        out[filename] = ref
+        try:
+            with open(filename, encoding="utf-8") as fh:
+                texts[filename] = fh.read().splitlines()
+        except (OSError, UnicodeDecodeError):
+            pass
+    return out, texts
 
 
 CPU_ONLY_NOTE = (
