@@ -153,7 +153,21 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
     model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
-    return replace(ev, estimated_saving_s=fraction * run_time, notes=_notes(ev, profile.partial_iteration) + (model,))
+    notes = _notes(ev, profile.partial_iteration) + (model,)
+    backward = _backward_run_time(stats) if rule in GRAPH_DROPPED else 0.0
+    if backward > 0 and base:
+        notes += (f"plus the backward through the graph these lines build: {backward / base:.0%} of the run, "
+                  "measured on the autograd nodes their ops created and paid where `backward()` is called",)
+    return replace(ev, estimated_saving_s=fraction * run_time + backward, notes=notes)
+
+
+# Rules whose fix builds no autograd graph on the lines: their backward goes too.
+GRAPH_DROPPED = frozenset({"eval-without-no-grad"})
+
+
+def _backward_run_time(stats: list[LineStat]) -> float:
+    """The lines' measured backward (`LineStat.backward_s`), scaled to the run as their time is."""
+    return sum(s.backward_s * (s.run_time_s / s.cpu_time_s) for s in stats if s.backward_s and s.cpu_time_s)
 
 
 def _iterations(stats: list[LineStat]) -> int:

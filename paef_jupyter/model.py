@@ -214,6 +214,9 @@ class LineStat:
     # `cpu_time_s` scaled to the whole run without the profiler: the window's share of the line
     # applied to its cell's estimated unprofiled time (`Profile.base_time_s` of that cell).
     run_time_s: float = 0.0
+    # The backward of the autograd nodes this line's ops created (Kineto's sequence numbers tie
+    # each `evaluate_function` to its forward op), paid on the line that calls `backward()`.
+    backward_s: float = 0.0
 
 
 @dataclass(frozen=True)

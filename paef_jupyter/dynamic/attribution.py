@@ -26,6 +26,7 @@ iteration slowed by the box (a preemption, a collection) cannot decide the ranki
 from __future__ import annotations
 
 import bisect
+import re
 import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
@@ -90,6 +91,7 @@ class _Acc:
     gpu_ns: int = 0
     sync_warnings: int = 0
     gap_ns: int = 0  # the line tracer's own time between the deeper cell lines (left out of cpu_ns)
+    backward_ns: int = 0  # backward of the autograd nodes this line's forward ops created
 
 
 @dataclass
@@ -197,6 +199,8 @@ def attribute(
                         lines.setdefault(key, _Acc()).syncs += 1
     for key, spans in torch_spans.items():
         lines.setdefault(key, _Acc()).op_ns = _union_ns(spans)
+    if main is not None:
+        _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
         _typical(result, main.nodes, header, torch_spans, complete, gaps)
 
@@ -332,6 +336,7 @@ def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat
             copies=acc.copies,
             tensor_creations=acc.creations,
             sync_warnings=acc.sync_warnings,
+            backward_s=acc.backward_ns / 1e9,
         )
         for (_, line), (ref, acc) in merged.items()
     ]
@@ -472,6 +477,49 @@ def _union_ns(spans: list[tuple[int, int]]) -> int:
             total += e - end
             end = e
     return total
+
+
+BACKWARD_NODE = "autograd::engine::evaluate_function: "
+_SEQUENCE = re.compile(r'"Sequence number": (\d+)')
+
+
+def _sequence(event: TraceEvent) -> int | None:
+    """The autograd sequence number Kineto gives an op (read from the metadata text: parsing
+    every op's JSON would cost more than the rest of the attribution)."""
+    metadata = getattr(event.args, "_metadata", None)
+    if metadata is None:
+        value = event.args.get("Sequence number") if hasattr(event.args, "get") else None
+        return int(value) if isinstance(value, int) else None
+    found = _SEQUENCE.search(metadata)
+    return int(found.group(1)) if found else None
+
+
+def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode], every: list[HostNode]) -> None:
+    """Charge each backward node's time (`evaluate_function: XBackward0`, on the thread that
+    runs `backward()`) also to the line whose forward op created it - the innermost cell line of
+    that op - as `backward_ns`: what a line's graph costs where `backward()` is called. A graph
+    built under `no_grad` would cost none of it (truth16: a KD teacher's backward was 3/4 of
+    what its `no_grad` saves, on `loss.backward()`'s line)."""
+    backward = [n for n in every if n.event.cat == CPU_OP and n.event.name.startswith(BACKWARD_NODE)]
+    if not backward:
+        return
+    created: dict[int, LineKey] = {}
+    in_backward = [False] * len(nodes)  # a backward node, or an op it runs
+    for i, node in enumerate(nodes):
+        ev = node.event
+        in_backward[i] = ev.name.startswith(BACKWARD_NODE) or (node.parent >= 0 and in_backward[node.parent])
+        if ev.cat != CPU_OP or not node.chain or in_backward[i]:
+            continue
+        seq = _sequence(ev)
+        if seq is not None:
+            # An op reports the number the next node will get; the last op (in time) holding a
+            # number is the one that created that node (the counter moves on after it).
+            created[seq] = _distinct(node.chain)[-1]
+    for node in backward:
+        seq = _sequence(node.event)
+        key = created.get(seq) if seq is not None else None
+        if key is not None:
+            lines.setdefault(key, _Acc()).backward_ns += node.event.dur_ns
 
 
 def _distinct(chain: Chain) -> list[LineKey]:
