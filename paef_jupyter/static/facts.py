@@ -23,7 +23,7 @@ from libcst.metadata import CodeRange
 from . import attribute_paths, held
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
-from .mutating_calls import numpy_outputs
+from .mutating_calls import numpy_outputs, table_written_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
                     mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
 from .positions import Positions
@@ -1694,6 +1694,8 @@ class Facts:
             return False  # `onp.add(a, b, a)`, `a.clip(0, 1, buf)`: outputs given by position
         if qualified is not None:
             last = qualified.rsplit(".", 1)[-1]
+            if qualified.startswith(("torch.", "numpy.")) and any(table_written_arguments(call, qualified)):
+                return False  # `bn = F.batch_norm; bn(x, rm, rv, training=True)`: the table by the resolved name
             if qualified.startswith(("torch.", "numpy.", "math.")):
                 return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
                     and not (qualified.startswith("torch.") and torch_changed_arguments(qualified, call))

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Iterator, NamedTuple
+from typing import Callable, Iterator, NamedTuple
 
 import libcst as cst
 
@@ -100,10 +100,10 @@ def table_written_arguments(call: cst.Call, dotted: str | None, numpy: bool | No
     if op is not None:
         yield from _written_by(call, ATEN_WRITES.get(op, ()))
         return
-    if isinstance(func, cst.Attribute):
+    if dotted:
+        name = dotted.rsplit(".", 1)[-1]  # a qualified name resolved through an alias (`bn = F.batch_norm`)
+    elif isinstance(func, cst.Attribute):
         name = func.attr.value
-    elif isinstance(func, cst.Name):
-        name = func.value
     else:
         return
     yield from _written_by(call, FUNCTION_WRITES.get(name, ()))
@@ -142,9 +142,10 @@ def writes_receiver(name: str) -> bool:
     return name in SELF_WRITING_METHODS
 
 
-def unbound_inplace_target(call: cst.Call, dotted: str | None) -> cst.BaseExpression | None:
-    """The tensor an in-place method writes when it is called unbound: `torch.Tensor.add_(buf, x)`,
-    `torch.relu_(h)`, `getattr(torch.Tensor, "mul_")(w, 2)` - its first argument."""
+def unbound_inplace_target(call: cst.Call, dotted: str | None,
+                           changes_receiver: Callable[[str], bool]) -> cst.BaseExpression | None:
+    """The object a receiver-changing method writes when it is called unbound: `torch.Tensor.add_(buf, x)`,
+    `np.ndarray.sort(a)`, `torch.relu_(h)`, `getattr(torch.Tensor, "mul_")(w, 2)` - its first argument."""
     first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
     if first is None:
         return None
@@ -154,17 +155,17 @@ def unbound_inplace_target(call: cst.Call, dotted: str | None) -> cst.BaseExpres
         owner, name = func.args[0].value, func.args[1].value
         text = name.evaluated_value if isinstance(name, cst.SimpleString) else None
         cls = _dotted(owner)
-        if isinstance(text, str) and text.endswith("_") and not text.endswith("__") and cls is not None \
+        if isinstance(text, str) and changes_receiver(text) and cls is not None \
                 and cls.split(".")[-1] in ("Tensor", "ndarray"):
             return first
         return None
     if dotted is None or "." not in dotted:
         return None
     owner_name, _, last = dotted.rpartition(".")
-    if not (last.endswith("_") and not last.endswith("__")):
-        return None
-    if owner_name.split(".")[-1] in ("Tensor", "ndarray") or owner_name in ("torch", "th"):
+    if owner_name.split(".")[-1] in ("Tensor", "ndarray") and changes_receiver(last):
         return first
+    if owner_name in ("torch", "th") and last.endswith("_") and not last.endswith("__"):
+        return first  # `torch.relu_(h)`, `torch.fill_(t, v)`
     return None
 
 

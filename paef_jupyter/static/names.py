@@ -102,12 +102,13 @@ def is_inplace_method(name: str) -> bool:
 
 def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
     """`_mutated_arguments`, a list or tuple display given as one (`sgd([w], [g], bufs, ...)`)
-    opened into the tensors it holds."""
+    opened into the tensors it holds; each once."""
+    seen: set[int] = set()
     for arg in _mutated_arguments(call):
-        if isinstance(arg, (cst.List, cst.Tuple)):
-            yield from (el.value for el in arg.elements)
-        else:
-            yield arg
+        for one in [el.value for el in arg.elements] if isinstance(arg, (cst.List, cst.Tuple)) else [arg]:
+            if id(one) not in seen:
+                seen.add(id(one))
+                yield one
 
 
 def _mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
@@ -124,7 +125,7 @@ def _mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
     func = call.func
     dotted = dotted_name(func)
     yield from table_written_arguments(call, dotted)
-    target = unbound_inplace_target(call, dotted)
+    target = unbound_inplace_target(call, dotted, is_inplace_method)
     if target is not None:
         yield target
     if dotted is not None and dotted.rsplit(".", 1)[-1] == "partial" and call.args and call.args[0].keyword is None:
