@@ -1,13 +1,13 @@
 """mut47: which calls write into their arguments, read from torch's ATen schemas (`Tensor(a!)`)
 and NumPy (ufunc outputs by position, positional `out`), in the generated table
 `static/_mutation_table.py` (`static/mutating_calls.py --regenerate`). Red team 26m (`rt26m_*`)
-found 19 harmful hoists of 22 rewrites on main through writers without a trailing `_`
+found 19 harmful hoists of 22 rewrites on main (wave 2, `rt26m2_*`: 7 of 13) through writers without a trailing `_`
 (`F.batch_norm(..., training=True)`, `np.add(a, 1, a)`, `torch.ops.aten.add_.Tensor(buf, x)`,
 `sgd([w], ...)`, `torch.autograd.backward(loss)`, `partial(torch.Tensor.copy_, dst)`); the
 programs are executed before and after `paef fix` here. Fixtures (redundant-tensor):
 `neg_running_stats_written_without_underscore`, `running_stats_read_only_near_misses`,
 `neg_writers_reached_through_the_op_registry`, `neg_functional_optimisers_write_their_lists`,
-`neg_numpy_outputs_by_position`, `numpy_outputs_near_misses`, and
+`neg_numpy_outputs_by_position`, `numpy_outputs_near_misses`, cpu-function/`neg_arrays_written_by_outputs_by_position`, and
 `neg_walrus_binding_changed_through_the_op_registry` (a refusal until now)."""
 
 from __future__ import annotations
@@ -24,7 +24,8 @@ from paef_cli import fix_keeps_output
 ROOT = Path(__file__).resolve().parent.parent
 REDTEAM = ROOT / "benchmarks" / "redteam"
 PROGRAMS = ["rt26m_batch_norm_running_stats.py", "rt26m_aten_op_forms.py", "rt26m_unbound_inplace.py",
-            "rt26m_optim_functional.py", "rt26m_numpy_ufunc_out.py", "rt26m_numpy_writers.py"]
+            "rt26m_optim_functional.py", "rt26m_numpy_ufunc_out.py", "rt26m_numpy_writers.py",
+            "rt26m2_writers_behind_names.py", "rt26m2_numpy_cpu_function.py"]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
