@@ -23,6 +23,7 @@ from libcst.metadata import CodeRange
 from . import attribute_paths, held
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
+from .mutating_calls import numpy_outputs, table_written_arguments
 from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
                     mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
 from .positions import Positions
@@ -139,7 +140,7 @@ def numpy_call_has_effects(call: cst.Call, qualified: str, is_program_function: 
     `NUMPY_EFFECTS`, or a call handed a lambda or a function of the program
     (`np.fromfunction(grid, shape)`, `np.apply_along_axis(f, 0, a)`, `np.vectorize(f)`): NumPy
     runs that code, with whatever it reads and changes."""
-    if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS:
+    if qualified.rsplit(".", 1)[-1] in NUMPY_EFFECTS or any(numpy_outputs(call, qualified.rsplit(".", 1)[-1], True, False)):
         return True
     return any(isinstance(a.value, cst.Lambda) or (isinstance(a.value, cst.Name) and is_program_function(a.value.value))
                for a in call.args)
@@ -1495,6 +1496,8 @@ class Facts:
                 elif made is not None:
                     out |= self._built_from(made)
         qualified = self.qualified_name(call.func) or ""
+        if qualified == "torch.autograd.backward" and call.args:
+            self._note_backward_function(call.args[0].value, out, partial)
         if qualified.startswith("torch."):  # `vector_to_parameters(v, layer.parameters())` changes `layer`
             out.update(r for a in torch_changed_arguments(qualified, call) if (r := root_name(a)) is not None
                        and not self._imported(r))
@@ -1510,6 +1513,24 @@ class Facts:
             elif root is not None and not isinstance(arg.value, cst.Call) \
                     and not (unseen and self._plain_attribute(arg.value)):
                 out.add(root)
+
+    def _note_backward_function(self, tensors: cst.BaseExpression, out: set[str],
+                                partial: dict[str, set[attribute_paths.Path]] | None) -> None:
+        """`torch.autograd.backward(loss)` is `loss.backward()` spelt as a function: the `.grad`s of
+        what each loss was built from change (only those, with `partial`)."""
+        for tensor in [e.value for e in tensors.elements] if isinstance(tensors, (cst.List, cst.Tuple)) else [tensors]:
+            root = root_name(tensor)
+            if root is None or self._imported(root):
+                continue
+            out.add(root)
+            made = self._made_from(tensor)
+            if made is None:
+                continue
+            if partial is None:
+                out |= self._built_from(made)
+            else:
+                for name in self._built_from(made) - {root}:
+                    partial.setdefault(name, set()).add(attribute_paths.GRAD)
 
     def _plain_attribute(self, expr: cst.BaseExpression) -> bool:
         """`opt.num_support_tr`: an attribute of a name (through attributes only) that this unit
@@ -1669,8 +1690,12 @@ class Facts:
         if any(mutated_arguments(call)):
             return False  # `out=x`, `np.add.at(x, ...)`, `np.copyto(x, ...)`
         qualified = self.qualified_name(call.func)
+        if self._numpy_writes(call, qualified):
+            return False  # `onp.add(a, b, a)`, `a.clip(0, 1, buf)`: outputs given by position
         if qualified is not None:
             last = qualified.rsplit(".", 1)[-1]
+            if qualified.startswith(("torch.", "numpy.")) and any(table_written_arguments(call, qualified)):
+                return False  # `bn = F.batch_norm; bn(x, rm, rv, training=True)`: the table by the resolved name
             if qualified.startswith(("torch.", "numpy.", "math.")):
                 return not is_inplace_method(last) and not qualified.startswith("numpy.random.") \
                     and not (qualified.startswith("torch.") and torch_changed_arguments(qualified, call))
@@ -1691,6 +1716,17 @@ class Facts:
         if foreign is not None:  # an earlier cell's or a local module's function, judged in its own unit
             return not self.owner_of(foreign)._changes_parameters(foreign)
         return False
+
+    def _numpy_writes(self, call: cst.Call, qualified: str | None) -> bool:
+        """A NumPy function (by its qualified name, whatever the alias) or an ndarray method (by the
+        receiver's kind) given an output by position, which `mutated_arguments` reads only from
+        the spelling `np.` / `numpy.`."""
+        if qualified is not None and qualified.startswith("numpy.") \
+                and any(numpy_outputs(call, qualified.rsplit(".", 1)[-1], True, False)):
+            return True
+        func = call.func
+        return isinstance(func, cst.Attribute) and self.kind(func.value) is Kind.NDARRAY \
+            and any(numpy_outputs(call, func.attr.value, False, True))
 
     def _changes_parameters(self, func: FunctionNode) -> bool:
         """The function changes an argument's object in place (`a[i] = ...`, `a += ...`,
@@ -1778,9 +1814,9 @@ class Facts:
         return (self.qualified_name(call.func) or "").startswith(_RANDOM_OBJECT_PREFIXES)
 
     def _call_is_pure(self, call: cst.Call, varying: frozenset[str]) -> bool:
-        if any(mutated_arguments(call)):
-            return False  # writes into an argument (`out=`, `np.add.at`): an effect, whatever it returns
         qualified = self.qualified_name(call.func)
+        if any(mutated_arguments(call)) or self._numpy_writes(call, qualified):
+            return False  # writes into an argument (`out=`, `np.add.at`): an effect, whatever it returns
         if qualified is not None:
             if qualified.startswith(_IMPURE_QUALIFIED_PREFIXES):
                 return False

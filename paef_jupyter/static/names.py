@@ -10,6 +10,8 @@ from typing import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
+from .mutating_calls import table_written_arguments, unbound_inplace_target, writes_receiver
+
 Children = Callable[[cst.CSTNode], Sequence[cst.CSTNode]]
 
 # Methods that change their receiver (besides torch's in-place `*_` methods).
@@ -92,17 +94,43 @@ INPLACE_DUNDERS = frozenset({"__setitem__", "__delitem__", "__setstate__", "__il
 
 
 def is_inplace_method(name: str) -> bool:
-    return name in MUTATING_METHODS or name in INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__"))
+    """`name` changes its receiver: a listed method, an in-place dunder, a trailing `_`, or a
+    Tensor / ndarray method the generated table knows to write its receiver (`a.partition(k)`)."""
+    return name in MUTATING_METHODS or name in INPLACE_DUNDERS or (name.endswith("_") and not name.endswith("__")) \
+        or writes_receiver(name)
 
 
 def mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
-    """Arguments `call` writes into in place: `out=x`, `np.copyto(x, ...)`, `np.add.at(x, ...)`,
-    `rng.shuffle(x)`. Syntactic (no types): a method of the same name counts too, which only
-    makes the analysis keep more values loop-variant."""
+    """`_mutated_arguments`, a list or tuple display given as one (`sgd([w], [g], bufs, ...)`)
+    opened into the tensors it holds; each once."""
+    seen: set[int] = set()
+    for arg in _mutated_arguments(call):
+        for one in [el.value for el in arg.elements] if isinstance(arg, (cst.List, cst.Tuple)) else [arg]:
+            if id(one) not in seen:
+                seen.add(id(one))
+                yield one
+
+
+def _mutated_arguments(call: cst.Call) -> Iterator[cst.BaseExpression]:
+    """Arguments `call` writes into in place: `out=x`; what the generated table
+    (`mutating_calls`) knows from ATen's `Tensor(a!)` annotations and NumPy (`F.batch_norm(x, rm,
+    rv, training=True)`, `np.add(a, 1, a)`, `torch.ops.aten.add_.Tensor(buf, x)`); an in-place
+    method called unbound (`torch.Tensor.add_(buf, x)`); a `functools.partial` binding a writer
+    (`partial(torch.Tensor.copy_, dst)`); and the syntactic fallbacks for names the table does not
+    know (`np.add.at(x, ...)`, `_foreach_*_`). Syntactic (no types): a method of the same name
+    counts too, which only makes the analysis keep more values loop-variant."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == "out":
             yield arg.value
     func = call.func
+    dotted = dotted_name(func)
+    yield from table_written_arguments(call, dotted)
+    target = unbound_inplace_target(call, dotted, is_inplace_method)
+    if target is not None:
+        yield target
+    if dotted is not None and dotted.rsplit(".", 1)[-1] == "partial" and call.args and call.args[0].keyword is None:
+        # `partial(torch.Tensor.copy_, dst)`: what the bound call would write, written when it runs
+        yield from mutated_arguments(cst.Call(func=call.args[0].value, args=call.args[1:]))
     first = next((a.value for a in call.args if a.keyword is None and not a.star), None)
     if first is None or not isinstance(func, cst.Attribute):
         return

@@ -2086,9 +2086,17 @@ def _bound_writers(facts: Facts) -> frozenset[str]:
                 root for node in unit.walk(unit.module)
                 if isinstance(node, cst.Attribute) and is_inplace_method(node.attr.value)
                 and not isinstance(unit.parent(node), (cst.Call, cst.Attribute))  # called, or `np.add.at`
-                and (root := root_name(node.value)) is not None and root not in unit.aliases)
+                and (root := root_name(node.value)) is not None and root not in unit.aliases) | frozenset(
+                root for node in unit.walk(unit.module) if _binds_writer(node)
+                for arg in mutated_arguments(node) if (root := root_name(arg)) is not None and root not in unit.aliases)
         out |= index.bound_writers
     return frozenset(out)
+
+
+def _binds_writer(node: cst.CSTNode) -> bool:
+    """`functools.partial(torch.Tensor.copy_, dst)`: a writer with its target bound, called later."""
+    return isinstance(node, cst.Call) and isinstance(node.func, (cst.Name, cst.Attribute)) \
+        and (node.func.value if isinstance(node.func, cst.Name) else node.func.attr.value) == "partial"
 
 
 def _iterates_generator(facts: Facts, loop: Loop) -> bool:
