@@ -55,7 +55,9 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
     if isinstance(expr, cst.IfExp):
         return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
     if isinstance(expr, cst.Attribute):
-        return expr.attr.value == "device"
+        # `self.device`, `args.device`, and a private `self._device` (public34 p07) alike; not a
+        # `self.<attr>` every store of which in this unit is the CPU
+        return expr.attr.value.lstrip("_") == "device" and not _self_attribute_cpu(facts, expr, depth)
     if isinstance(expr, cst.Subscript):
         return _config_device(facts, expr, depth)
     if isinstance(expr, cst.Call):
@@ -238,6 +240,17 @@ def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> boo
         earlier = facts.prior.value(expr.value)
         return earlier is not None and _reads_as_cpu(earlier[0], earlier[1], depth - 1)
     return False
+
+
+def _self_attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
+    """`self._device` where every `self._device = ...` of the unit reads as the CPU
+    (`torch.device("cpu")`, `"cpu"`, a name bound only to those)."""
+    if not (isinstance(expr.value, cst.Name) and expr.value.value == "self") or depth <= 0:
+        return False
+    values = [n.value for n in facts.walk(facts.module) if isinstance(n, cst.Assign)
+              for t in n.targets if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+              and t.target.value.value == "self" and t.target.attr.value == expr.attr.value]
+    return bool(values) and all(_reads_as_cpu(facts, v, depth - 1) for v in values)
 
 
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:

@@ -10,6 +10,7 @@ from ..names import bound_names, root_name
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
 from ._periodic_reset import periodic_reset
+from . import _attribute_totals as attribute_totals
 from .base import Rule, RuleContext
 
 # Methods whose result carries no autograd history.
@@ -58,6 +59,58 @@ class GraphRetention(Rule):
     def visit_AugAssign(self, node: cst.AugAssign) -> None:
         if isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and isinstance(node.target, cst.Name):
             self._accumulation(node, node.target.value, node.value)
+        elif isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign)) and _self_attribute(node.target):
+            self._attribute_accumulation(node, node.target, node.value)  # type: ignore[arg-type]
+
+    def _attribute_accumulation(self, node: cst.AugAssign, target: cst.Attribute, added: cst.BaseExpression) -> None:
+        """`self.current_loss -= loss` in the training loop, `loss` back-propagated there: the
+        total on the object keeps every step's graph. Silent when the loop binds the attribute
+        afresh each step, or when any read of it (or of an attribute it is folded into) may reach
+        a backward. The `.detach()` is always left to review: the attribute is read elsewhere
+        (logged as a tensor, its text loses `grad_fn=<...>`) and callers in other files are unseen."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
+            return
+        attr = target.attr.value
+        if attribute_totals.rebound_each_step(self.facts, loop, attr, node):
+            return
+        held = attribute_totals.holders(self.facts, attr)
+        found = attribute_totals.reads(self.facts, held, self.facts.statement_of(node))
+        if attribute_totals.reaches_backward(self.facts, found, self._may_backward):
+            return
+        leaves = self._graph_leaves(loop, added)
+        if not leaves:
+            return
+        edits = tuple(edit for leaf in leaves for edit in append_call(self.facts, leaf, "detach"))
+        shown = self.facts.statement_of(node).visit(_Detach(leaves))
+        parts = shown.body if isinstance(shown, cst.SimpleStatementLine) else (shown,)
+        new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
+        names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
+        kept = ", ".join(f"`self.{h}`" for h in sorted(held))
+        lines = sorted({self.facts.position(n).start.line for n in found})
+        self.report(
+            node,
+            f"adding {names} to `self.{attr}` chains every step's autograd graph onto the object's "
+            "running total: its nodes, and any tensors they saved that no backward freed, stay alive until "
+            "the attribute is reset, so memory grows with every iteration; `.detach()` keeps the value "
+            "without the graph (and, unlike `.item()`, without a sync)",
+            fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
+                    review=(f"{kept} is read elsewhere (line(s) {', '.join(map(str, lines)) or 'none here'}) and "
+                            "maybe by callers in other files: check that none back-propagates through it; a tensor "
+                            "printed from it loses `grad_fn=<...>` in its text")),
+        )
+
+    def _graph_leaves(self, loop: Loop, added: cst.BaseExpression) -> list[cst.BaseExpression]:
+        """The parts of `added` that carry a step's autograd graph (see `_accumulation`)."""
+        backwarded = self._backwarded_in(loop)
+        backwarded |= self._loss_terms(loop, backwarded)
+        leaves: list[cst.BaseExpression] = [
+            leaf for leaf in _leaves(added)
+            if (isinstance(leaf, cst.Name) and (leaf.value in backwarded or self._bound_to_step_loss(leaf)))
+            or self._carries_graph(leaf, _DEPTH)]
+        leaves += [call for call in _called(added)
+                   if self._returns_backwarded_loss(call) or self._metric_with_graph(call, _DEPTH)]
+        return leaves
 
     def visit_Assign(self, node: cst.Assign) -> None:
         value = node.value

@@ -120,7 +120,7 @@ class PageableTransfer(Rule):
         if node.name.value != "__getitem__" or not isinstance(cls, cst.ClassDef) or self.facts._kind_of_class(cls) is not Kind.DATASET:
             return
         moves = [n for n in self.facts.walk(node.body, into_scopes=False) if isinstance(n, cst.Call) and is_device_move(self.facts, n)]
-        if not moves or self._places_elsewhere(cls, node):
+        if not moves or (self._places_elsewhere(cls, node) and not _read_from_file(self.facts, moves[0])):
             return
         move = moves[0]
         self.report(
@@ -647,6 +647,32 @@ def _moved(facts: Facts, move: cst.Call) -> cst.BaseExpression:
             and not receiver.args[0].star and (facts.qualified_name(receiver.func) or "") in IDENTITY_WRAPPERS:
         return receiver.args[0].value
     return receiver
+
+
+# Readers that return a new host value from a file: what they give `__getitem__` is on the host,
+# whatever else the dataset class places on a device (public34 p05: `signal, sr =
+# torchaudio.load(path)`, then `signal.to(self.device)`, beside a mel transform moved there).
+_FILE_READERS = frozenset({
+    "torchaudio.load", "soundfile.read", "librosa.load", "numpy.load", "numpy.loadtxt", "PIL.Image.open",
+    "cv2.imread", "imageio.imread", "imageio.v2.imread", "imageio.v3.imread", "scipy.io.wavfile.read",
+    "torchvision.io.read_image", "torchvision.io.decode_image"})
+
+_AS_TENSOR = frozenset({"torch.from_numpy", "torch.as_tensor", "torch.tensor"})
+
+
+def _read_from_file(facts: Facts, move: cst.Call) -> bool:
+    """The moved value is a name last bound, in the same function, from a file reader's call
+    (or an element of one: `signal, sr = torchaudio.load(p)`)."""
+    moved = _moved(facts, move)
+    if not isinstance(moved, cst.Name):
+        return False
+    d = facts._reaching_def(moved)
+    if d is None or d.function is not facts.enclosing_function(move):
+        return False
+    source = d.unpacked[0] if d.unpacked is not None else d.value if isinstance(d.value, cst.Call) else d.element
+    if isinstance(source, cst.Call) and (facts.qualified_name(source.func) or "") in _AS_TENSOR and source.args:
+        source = source.args[0].value  # `torch.from_numpy(np.load(p))`
+    return isinstance(source, cst.Call) and (facts.qualified_name(source.func) or "") in _FILE_READERS
 
 
 def _root(expr: cst.BaseExpression) -> str | None:
