@@ -47,3 +47,23 @@ def test_zip_of_range_and_a_tensor_names_the_batch() -> None:
 @pytest.mark.skipif(not MOE.exists(), reason="public MoE copy not on this box")
 def test_public_moe_line_31() -> None:
     assert [f.line for f in _hints(MOE.read_text())] == [31]
+
+
+YOLO = Path("/work/wt/_public/truth15/yolo/tools.py")
+
+
+def test_per_cell_nests_are_low_hints_without_rewrite() -> None:
+    found = _hints((FIXTURES / "pos_per_cell_ops.py").read_text())
+    assert [f.line for f in found] == [10, 24]
+    for f in found:
+        assert f.severity is Severity.LOW and f.fix is not None and not f.fix.automatic
+        assert "mask" in f.fix.description
+
+
+def test_per_cell_near_misses_stay_silent() -> None:
+    assert _hints((FIXTURES / "neg_per_cell_ops_near_misses.py").read_text()) == []
+
+
+@pytest.mark.skipif(not YOLO.exists(), reason="public yolo copy not on this box")
+def test_public_yolo_targets_to_boxes() -> None:
+    assert [f.line for f in _hints(YOLO.read_text())] == [124]

@@ -144,3 +144,62 @@ def _runs_once(facts: Facts, loop: cst.CSTNode) -> bool:
         return False  # a method (`forward`) or a nested function: called per step
     calls = [u for u in facts.uses(function.name.value) if isinstance(facts.parent(u), cst.Call)]
     return bool(calls) and all(facts.enclosing_function(c) is None and not facts.enclosing_loops(c) for c in calls)
+
+
+@dataclass(frozen=True)
+class PerCell:
+    read: cst.Subscript  # `conf[b, i, j]`: one element (cell) of one sample
+    batch: str
+    var: str
+
+
+def per_cell_ops(facts: Facts, covered: Covered, loop: cst.For) -> PerCell | None:
+    """`for b in range(x.size(0)): for i in range(S): for j in range(S): ... conf[b, i, j].sum().item()`:
+    a nest whose outer loop walks a batch's samples and whose inner loops walk positions, reading
+    single cells (indexed by every loop variable) through torch ops and `.item()` reads - a few tiny
+    ops and a host read per cell of every sample. Nothing carried between cells is checked here:
+    this is a hint, and the batched form (a mask over the whole batch) is the user's to write."""
+    if not isinstance(loop.target, cst.Name) or not isinstance(loop.iter, cst.Call) \
+            or facts.qualified_name(loop.iter.func) != "builtins.range" or _runs_once(facts, loop):
+        return None
+    batch = _range_batch(facts, covered, loop.iter)
+    if batch is None:
+        return None
+    inner = [n for n in facts.walk(loop.body, into_scopes=False) if isinstance(n, cst.For)]
+    if not inner or any(isinstance(n, (cst.Break, cst.Return)) for n in facts.walk(loop.body, into_scopes=False)):
+        return None
+    variables = {loop.target.value}
+    for n in inner:
+        if not (isinstance(n.target, cst.Name) and isinstance(n.iter, cst.Call)
+                and facts.qualified_name(n.iter.func) == "builtins.range"):
+            return None
+        variables.add(n.target.value)
+    for node in facts.walk(loop.body, into_scopes=False):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "item" \
+                and not node.args:
+            read = _cell_read(node.func.value, loop.target.value, variables)
+            if read is not None:
+                return PerCell(read, batch, loop.target.value)
+    return None
+
+
+def _cell_read(expr: cst.BaseExpression, sample: str, variables: set[str]) -> cst.Subscript | None:
+    """`conf[b, i, j]` in `conf[b, i, j].sum()` / `torch.argmax(cls[b, i, j])`: a read of one cell,
+    indexed first by the sample and then only by loop variables, all of them."""
+    for node in _subscripts(expr):
+        names = [el.slice.value.value for el in node.slice
+                 if isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Name)]
+        if len(names) == len(node.slice) >= 2 and names[0] == sample and set(names) == variables:
+            return node
+    return None
+
+
+def _subscripts(expr: cst.BaseExpression) -> list[cst.Subscript]:
+    out: list[cst.Subscript] = []
+
+    class _Collect(cst.CSTVisitor):
+        def visit_Subscript(self, node: cst.Subscript) -> None:
+            out.append(node)
+
+    expr.visit(_Collect())
+    return out

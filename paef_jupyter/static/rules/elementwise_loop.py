@@ -13,7 +13,7 @@ from ..device_use import host_processed
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
-from ._per_sample_calls import PerSample, per_sample_call
+from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
@@ -66,7 +66,27 @@ class ElementwiseLoop(Rule):
         if len(self.findings) == before:
             self._per_sample(per_sample_call(self.facts, self._is_tensor, self._covered_tensor, node.target,
                                              node.iter, node.body, node))
+        if len(self.findings) == before:
+            self._per_cell(node)
         return result
+
+    def _per_cell(self, node: cst.For) -> None:
+        """A nest over a batch's samples and positions reading one cell at a time: a hint."""
+        found = per_cell_ops(self.facts, self._covered_tensor, node)
+        if found is None:
+            return
+        cell = self.facts.code(found.read)
+        self.report(
+            node,
+            f"this loop nest reads `{found.batch}`'s samples one cell at a time (`{cell}`, over `{found.var}` and the "
+            "positions): a few tiny ops and a host read (`.item()`) per cell of every sample, where whole-batch ops "
+            "with a mask do every cell at once",
+            severity=Severity.LOW,
+            fix=Fix(description="compute over the whole batch: a mask of the cells to keep (e.g. `keep = conf.sum(-1) > 0`), "
+                    "the per-cell values for all cells at once (`cls.argmax(-1)[keep]`, `boxes[keep]`), the sample of each "
+                    "kept cell from `keep.nonzero()[:, 0]`, then split per sample (`torch.split` by `keep.sum((1, 2))`) "
+                    "and read back once (`.tolist()`)", safe=False),
+        )
 
     def visit_ListComp(self, node: cst.ListComp) -> None:
         self._per_sample_comprehension(node)
