@@ -13,6 +13,7 @@ from ..device_use import host_processed
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
+from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
@@ -60,6 +61,65 @@ class ElementwiseLoop(Rule):
     )
 
     def visit_For(self, node: cst.For) -> bool | None:
+        before = len(self.findings)
+        result = self._visit_for(node)
+        if len(self.findings) == before:
+            self._per_sample(per_sample_call(self.facts, self._is_tensor, self._covered_tensor, node.target,
+                                             node.iter, node.body, node))
+        if len(self.findings) == before:
+            self._per_cell(node)
+        return result
+
+    def _per_cell(self, node: cst.For) -> None:
+        """A nest over a batch's samples and positions reading one cell at a time: a hint."""
+        found = per_cell_ops(self.facts, self._covered_tensor, node)
+        if found is None:
+            return
+        cell = self.facts.code(found.read)
+        self.report(
+            node,
+            f"this loop nest reads `{found.batch}`'s samples one cell at a time (`{cell}`, over `{found.var}` and the "
+            "positions): a few tiny ops and a host read (`.item()`) per cell of every sample, where whole-batch ops "
+            "with a mask do every cell at once",
+            severity=Severity.LOW,
+            fix=Fix(description="compute over the whole batch: a mask of the cells to keep (e.g. `keep = conf.sum(-1) > 0`), "
+                    "the per-cell values for all cells at once (`cls.argmax(-1)[keep]`, `boxes[keep]`), the sample of each "
+                    "kept cell from `keep.nonzero()[:, 0]`, then split per sample (`torch.split` by `keep.sum((1, 2))`) "
+                    "and read back once (`.tolist()`)", safe=False),
+        )
+
+    def visit_ListComp(self, node: cst.ListComp) -> None:
+        self._per_sample_comprehension(node)
+
+    def visit_GeneratorExp(self, node: cst.GeneratorExp) -> None:
+        self._per_sample_comprehension(node)
+
+    def _per_sample_comprehension(self, node: cst.ListComp | cst.GeneratorExp) -> None:
+        for_in = node.for_in
+        if for_in.inner_for_in is None:
+            self._per_sample(per_sample_call(self.facts, self._is_tensor, self._covered_tensor, for_in.target,
+                                             for_in.iter, node.elt, node))
+
+    def _per_sample(self, found: PerSample | None) -> None:
+        """A module called on one sample per iteration over a batch: a hint only (a module's
+        batched result is not provably the stack of its per-sample ones)."""
+        if found is None:
+            return
+        module = self.facts.code(found.call.func)
+        self.report(
+            found.call,
+            f"`{module}(...)` runs once per sample of `{found.batch}` (over `{found.var}`): a whole forward "
+            "(every layer's ops and kernel launches, and their backward) per sample, where one call on the batch "
+            "does every sample at once",
+            severity=Severity.LOW,
+            fix=Fix(description=f"call the module once on the batch (`{module}({found.batch})` when it is the same "
+                    "module for every sample); when the module depends on the sample (an expert chosen per sample), "
+                    f"group the samples: for each module `m`, `sel = (choice == k).nonzero(as_tuple=True)[0]`, "
+                    f"`out.index_copy_(0, sel, m({found.batch}.index_select(0, sel)))` - one call per group",
+                    safe=False),
+        )
+
+    def _visit_for(self, node: cst.For) -> bool | None:
         if self._discounted_sums(node):
             return False
         outer = self._range(node)
