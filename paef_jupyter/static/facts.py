@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from . import attribute_paths, held
+from . import attribute_paths, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
@@ -1249,8 +1249,11 @@ class Facts:
         """What a plain definition of `function`'s scope binds its name to (a for-loop's iterable)."""
         if d.augmented or d.function is not function:
             return None
-        return d.loop.node.iter if d.loop is not None and isinstance(d.loop.node, cst.For) else (
-            d.value if d.value is not None else d.element if d.element is not None else d.container)
+        if d.loop is not None and isinstance(d.loop.node, cst.For):
+            return d.loop.node.iter
+        if d.value is None and d.element is None and d.unpacked is not None:
+            return d.unpacked[0]  # `a, norm = helper(x)`: each name may hold what the call returns
+        return d.value if d.value is not None else d.element if d.element is not None else d.container
 
     def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
@@ -1265,8 +1268,9 @@ class Facts:
             for d in defs:
                 value = self._shared_value(d, function)
                 if value is not None and not isinstance(value, (cst.Name, cst.Attribute)) \
-                        and held.held_roots(self, value) - self.shared_roots(value) - {name}:
-                    holders.add(name)
+                        and (held.held_roots(self, value) - self.shared_roots(value) - {name}
+                             or self._outside_call(value) and held.held_roots(self, value) - {name}):
+                    holders.add(name)  # (what a call outside torch / NumPy returns may hold its arguments)
         for name, defs in self._defs.items():
             for d in defs:
                 value = self._shared_value(d, function)
@@ -1275,7 +1279,7 @@ class Facts:
                 if isinstance(value, (cst.Name, cst.Attribute)) and self.kind(value) not in (Kind.TENSOR, Kind.NDARRAY) \
                         and not (d.loop is None and self._container_alias(name, value, function)) \
                         and root_name(value) not in holders and not _module_tensor(value) \
-                        and not held.held_roots(self, value) - self.shared_roots(value) \
+                        and not held.held_roots(self, value) - self._attribute_owner_roots(value) \
                         and not self._roots_out_of_sight(value):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
@@ -1297,6 +1301,18 @@ class Facts:
                     if i in names and j in names:
                         out.setdefault(names[i], set()).add(names[j])
         return out
+
+    def _outside_call(self, value: cst.BaseExpression) -> bool:
+        """A call outside torch and NumPy (`Stats(a, 1)`, `helper(t)`): its result may hold, or be, its arguments."""
+        return isinstance(value, cst.Call) and not library_call(self.qualified_name(value.func) or "")
+
+    def _attribute_owner_roots(self, value: cst.BaseExpression) -> frozenset[str]:
+        """`shared_roots` of a name or an attribute read (`model.n_classes`: `model`), less what the
+        call at its base may return (`Stats(t.numpy(), 1).mean` holds the array, it is not `Stats`)."""
+        base = value
+        while isinstance(base, (cst.Attribute, cst.Subscript)):
+            base = base.value
+        return frozenset() if self._outside_call(base) else self.shared_roots(value)
 
     def _stored_into(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """container -> what `function`'s scope stores into it (`held.stored_into`), cached."""
@@ -1322,10 +1338,8 @@ class Facts:
     def _view_sources(self, value: cst.BaseExpression) -> frozenset[str]:
         """`shared_roots`, and the names handed to a function of the program that returns a view of
         one of its parameters (`A = to_np(feats)` with `def to_np(t): return t.numpy()`)."""
-        roots = self.shared_roots(value)
-        if not roots:
-            roots = self._roots_out_of_sight(value)
-        if roots or not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
+        roots = self.shared_roots(value) | self._roots_out_of_sight(value)
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return roots
         func = self._function_at(value.func)
         made: cst.BaseExpression | None = None
@@ -1424,14 +1438,23 @@ class Facts:
                     # lr=args.lr)` holds the parameters, not `args`
                     built = qualified.rsplit(".", 1)[-1][:1].isupper()
                     return frozenset().union(*(self.shared_roots(a.value) for a in expr.args if not _metadata(a.value)
+                                               and self.kind(a.value) is not Kind.NUMBER  # `nn.Linear(N_MELS, 2)`
                                                and not (built and a.keyword is not None)
                                                and not self._sequence_copied(qualified, a.value)))
-                elif isinstance(expr.func, cst.Attribute) and (self.method_may_share(expr.func)
-                                                               or is_inplace_method(expr.func.attr.value)
+                elif isinstance(expr.func, cst.Attribute) and (is_inplace_method(expr.func.attr.value)
                                                                or told_not_to_copy(expr)):
                     expr = expr.func.value
+                elif isinstance(expr.func, cst.Attribute) and self.kind(expr.func.value) not in (Kind.TENSOR, Kind.NDARRAY) \
+                        and outside_calls.other_objects_method(self, expr):
+                    # another object's method (`ring.current()`, `Ops.flat(a)`, `d.get("k")`): its
+                    # receiver and arguments, unless the program's method is read to return new memory
+                    return outside_calls.result_roots(self, expr, qualified)
+                elif isinstance(expr.func, cst.Attribute) and self.method_may_share(expr.func):
+                    expr = expr.func.value
+                elif isinstance(expr.func, cst.Attribute):
+                    return frozenset()  # a Tensor / ndarray method known to be fresh (`x.sum()`)
                 else:
-                    return frozenset()
+                    return outside_calls.result_roots(self, expr, qualified)
             else:
                 return frozenset()
 

@@ -16,6 +16,7 @@ import libcst as cst
 
 from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, _params, library_result_may_share, no_out,
                      told_not_to_copy)
+from .. import outside_calls
 from ..fresh_calls import fresh_call, library_call
 from ..library_effects import torch_changed_arguments
 from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
@@ -952,7 +953,8 @@ def shared_path(facts: Facts, value: cst.CSTNode) -> list[cst.CSTNode]:
     while parent is not None and (
             (isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is value)
             or (isinstance(parent, cst.Call) and value is parent.func and isinstance(value, cst.Attribute)
-                and (facts.method_may_share(value) or told_not_to_copy(parent)))
+                and (facts.method_may_share(value) or told_not_to_copy(parent)
+                     or outside_calls.may_return_receiver(facts, parent)))
             or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
                 and _result_may_share_argument(facts, facts.parent(parent), parent))):  # type: ignore[arg-type]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
@@ -970,7 +972,9 @@ def _result_may_share_argument(facts: Facts, call: cst.Call, arg: cst.Arg) -> bo
         return False  # a legacy constructor (`torch.LongTensor(rows[a:b])`) copies a Python sequence
     if library_call(qualified):
         return library_result_may_share(qualified, call)
-    return bool(call.args) and call.args[0] is arg and (qualified in SHARING_CALLS or told_not_to_copy(call))
+    if bool(call.args) and call.args[0] is arg and (qualified in SHARING_CALLS or told_not_to_copy(call)):
+        return True
+    return outside_calls.may_return_argument(facts, call, arg)  # `helper(t)`, `list(t)`: unless known fresh
 
 
 def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
