@@ -26,3 +26,16 @@ def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     """Fails on 1f8f3da: a hoist or a round trip without `clone()` sees a later in-place change
     made through a value a call outside torch handed back."""
     fix_keeps_output(tmp_path, REDTEAM / program)
+
+
+
+@pytest.mark.parametrize("program", ["blind_char_rnn_detach.py", "blind3_word_lm_tbptt.py"])
+def test_a_recursive_helper_is_analysed(program: str) -> None:
+    """On the merge of red team 26 a recursive helper (`repackage_hidden` of the word-LM examples:
+    `tuple(repackage_hidden(v) for v in h)`) sent `result_roots` round its own call until Python's
+    stack ran out: the whole file was 'nested too deeply to analyse' and its findings lost."""
+    from paef_jupyter import api
+
+    report = api.analyze_path(str(REDTEAM.parent / "corpus" / program))
+    assert not report.errors
+    assert any(f.rule == "host-sync" for f in report.findings)

@@ -41,6 +41,7 @@ _TRANSPARENT_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "t
                                      "torch.enable_grad"})
 _CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
 _GUARD: set[int] = set()
+_ACTIVE: set[int] = set()  # calls whose `result_roots` is being read
 
 
 def result_roots(facts: "Facts", call: cst.Call, qualified: str) -> frozenset[str]:
@@ -49,6 +50,17 @@ def result_roots(facts: "Facts", call: cst.Call, qualified: str) -> frozenset[st
     function's own name."""
     if known_fresh(facts, call, qualified):
         return frozenset()
+    key = id(call)
+    if key in _ACTIVE:  # a recursive helper (`tuple(unpack(v) for v in h)` in `unpack`): its argument's names
+        return frozenset(filter(None, (root_name(a.value) for a in call.args if _handed(facts, a))))
+    _ACTIVE.add(key)
+    try:
+        return _result_roots(facts, call)
+    finally:
+        _ACTIVE.discard(key)
+
+
+def _result_roots(facts: "Facts", call: cst.Call) -> frozenset[str]:
     func = _program_function(facts, call)
     cached: frozenset[str] = frozenset()
     if func is not None and {facts.qualified_name(_callee(d.decorator)) or "" for d in func.decorators} & _CACHING_DECORATORS:
