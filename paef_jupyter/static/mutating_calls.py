@@ -154,7 +154,9 @@ def unbound_inplace_target(call: cst.Call, dotted: str | None,
             and len(func.args) >= 2:
         owner, name = func.args[0].value, func.args[1].value
         text = name.evaluated_value if isinstance(name, cst.SimpleString) else None
-        cls = _dotted(owner)
+        from .names import dotted_name  # names reads this module: imported when used
+
+        cls = dotted_name(owner)
         if isinstance(text, str) and changes_receiver(text) and cls is not None \
                 and cls.split(".")[-1] in ("Tensor", "ndarray"):
             return first
@@ -166,15 +168,6 @@ def unbound_inplace_target(call: cst.Call, dotted: str | None,
         return first
     if owner_name in ("torch", "th") and last.endswith("_") and not last.endswith("__"):
         return first  # `torch.relu_(h)`, `torch.fill_(t, v)`
-    return None
-
-
-def _dotted(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.Name):
-        return node.value
-    if isinstance(node, cst.Attribute):
-        base = _dotted(node.value)
-        return f"{base}.{node.attr.value}" if base else None
     return None
 
 
