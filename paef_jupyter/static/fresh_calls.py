@@ -218,7 +218,10 @@ def _torch_tables() -> tuple[set[str], set[str], set[str]]:
         if type(value).__name__ == "method_descriptor" and name in ops:
             fresh_methods.add(name)
     fresh_methods |= {n for n in _TENSOR_PYTHON_VALUES if n in methods}
-    return functions, methods | {n for n in dir(torch.Tensor) if n.startswith("__")}, fresh_methods
+    # `__slotnames__` is copyreg's cache, set on the class once a tensor is copied or pickled in
+    # the process: not an attribute of the type, and it made the table depend on what ran before.
+    dunders = {n for n in dir(torch.Tensor) if n.startswith("__") and n != "__slotnames__"}
+    return functions, methods | dunders, fresh_methods
 
 
 # NumPy functions (beyond ufuncs) that always build a new array, read from the NumPy sources:
