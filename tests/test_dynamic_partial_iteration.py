@@ -14,12 +14,13 @@ from pathlib import Path
 
 import pytest
 
-from paef_jupyter.api import profile_path
 from paef_jupyter.dynamic import collector
 from paef_jupyter.dynamic.code_files import CodeFiles
 from paef_jupyter.dynamic.line_tracer import LineTracer
 from paef_jupyter.dynamic.trace_events import MARKER_PREFIX
 from paef_jupyter.model import PARTIAL_ITERATION_START, Report
+
+from dynamic_helpers import profile_window
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -44,20 +45,12 @@ CUT_LATER = CUT_IN_FIRST.replace("for step in range(5):\n    feats = [feature(i)
                                  "for n in [2000] * 4 + [150000] * 8:\n    feats = [feature(i) for i in range(n)]")
 
 
-def _profile(tmp_path: Path, text: str) -> Report:
-    path = tmp_path / "prog.py"
-    path.write_text(text)
-    report = profile_path(str(path))
-    assert not report.errors and report.profile is not None and report.profile.mode == "window"
-    return report
-
-
 def _partial_notes(report: Report) -> list[str]:
     return [n for n in report.profile.notes if n.startswith(PARTIAL_ITERATION_START)]
 
 
 def test_a_cut_first_iteration_is_evidence_said_as_partial(tmp_path):
-    report = _profile(tmp_path, CUT_IN_FIRST.replace("SIZE", "150000"))
+    report = profile_window(tmp_path, CUT_IN_FIRST.replace("SIZE", "150000"))
     profile = report.profile
     assert profile.profiled_iterations == 0 and profile.partial_iteration and _partial_notes(report)
     assert not any("profiled iterations: median" in n for n in profile.notes)  # no spread claimed
@@ -71,7 +64,7 @@ def test_a_cut_first_iteration_is_evidence_said_as_partial(tmp_path):
 
 def test_a_cap_in_a_later_iteration_keeps_whole_iterations(tmp_path):
     """Near miss: whole iterations were recorded before the cap: no partial note, the usual words."""
-    report = _profile(tmp_path, CUT_LATER.replace("SIZE", "0"))
+    report = profile_window(tmp_path, CUT_LATER.replace("SIZE", "0"))
     assert report.profile.profiled_iterations >= 1 and not report.profile.partial_iteration
     assert not _partial_notes(report)
     assert not any("recorded part" in f.message for f in report.findings)
@@ -79,7 +72,7 @@ def test_a_cap_in_a_later_iteration_keeps_whole_iterations(tmp_path):
 
 def test_a_loop_under_every_cap_is_unchanged(tmp_path):
     """Near miss: nothing stopped the recording; whole iterations, no partial words."""
-    report = _profile(tmp_path, CUT_IN_FIRST.replace("SIZE", "300"))
+    report = profile_window(tmp_path, CUT_IN_FIRST.replace("SIZE", "300"))
     assert report.profile.profiled_iterations >= 1 and not _partial_notes(report)
     assert not any("recorded part" in f.message or
                    any(n.startswith("measured on part") for n in (f.evidence.notes if f.evidence else ()))
