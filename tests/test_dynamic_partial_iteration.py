@@ -10,7 +10,6 @@ Real profiles (`profile_path`) for the run; fake Kineto activities for the reade
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
