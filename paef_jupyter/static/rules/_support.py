@@ -142,6 +142,15 @@ def _text_sinks(facts: Facts, scope: cst.CSTNode) -> Iterator[cst.BaseExpression
                 yield from (a.value for a in n.args if not _builds_text(facts, a.value))
 
 
+def text_call(facts: Facts, call: cst.Call) -> bool:
+    """`call` is one `text_sinks` judges (print / str / repr / format, a logger's or a progress
+    bar's text methods, `"...".format`): what it turns into text is decided there, numeric
+    formats included."""
+    qualified = facts.qualified_name(call.func) or ""
+    return qualified in _TEXT_CALLS or isinstance(call.func, cst.Attribute) and call.func.attr.value in _TEXT_METHODS \
+        and not qualified.startswith(("torch.", "numpy.", "math."))
+
+
 def _builds_text(facts: Facts, node: cst.BaseExpression) -> bool:
     """An f-string, a `%` or `.format` pattern, or `str(...)`/`repr(...)`: a string whose fields
     `text_sinks` reaches on their own."""

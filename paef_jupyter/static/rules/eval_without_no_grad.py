@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from typing import Iterable
+from typing import Callable, Iterable
 
 import libcst as cst
 
@@ -924,6 +924,7 @@ class EvalWithoutNoGrad(Rule):
         kept |= {kept_name(t.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.Assign)
                  for t in n.targets if not self._rebinds_same_object(n)}  # not `self.ncf = self.ncf.eval()`
         kept |= {kept_name(n.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.AugAssign)}
+        kept |= self._kept_after_loop(loop, kept_name)
         kept.discard(None)
         if not kept:
             return False
@@ -937,6 +938,27 @@ class EvalWithoutNoGrad(Rule):
                 scopes[scope] = (reads | ({n.attr.value} if isinstance(n, cst.Attribute) else set()),
                                  backward or isinstance(n, cst.Call))
         return any(reads and backward for reads, backward in scopes.values())
+
+    def _kept_after_loop(self, loop: Loop, kept_name: Callable[[cst.BaseExpression], str | None]) -> set[str | None]:
+        """Attributes the loop's function stores, outside the loop, a value built from what the
+        loop binds: `self.val_penalty = total / len(self.val)` after a validation loop summing
+        losses, which another method adds to its loss and back-propagates (red team 27)."""
+        func = loop.function
+        if func is None:
+            return set()
+        produced = set(loop.writes)
+        inside = set(self.facts.walk(loop.node))
+        kept: set[str | None] = set()
+        for n in self.facts.walk(func.body, into_scopes=False):
+            if n in inside:
+                continue
+            if isinstance(n, (cst.Assign, cst.AugAssign)) and self._graph_names(n.value) & produced:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                kept |= {kept_name(t) for t in targets if isinstance(t, (cst.Attribute, cst.Subscript))}
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and any(self._graph_names(a.value) & produced for a in n.args):
+                kept.add(kept_name(n.func.value))
+        return kept
 
     def _escapes_enclosing_function(self, loop: Loop) -> bool:
         """A loop in a nested function that binds a `nonlocal` name or stores into a name its

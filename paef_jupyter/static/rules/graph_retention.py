@@ -8,7 +8,7 @@ from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..names import bound_names, root_name
 from ..types import Kind
-from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_sinks
+from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_call, text_sinks
 from ._periodic_reset import periodic_reset
 from . import _attribute_totals as attribute_totals
 from .base import Rule, RuleContext
@@ -233,6 +233,8 @@ class GraphRetention(Rule):
                       "rewrite, not after, and one that back-propagates through it loses the graph")
         if not review:
             review = self._kept_elsewhere(total, node)
+        if not review:
+            review = self._read_by_later_cell(total, node)
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -447,6 +449,27 @@ class GraphRetention(Rule):
                         "`grad_fn`, or back-propagate through it, which the rewrite changes")
         return ""
 
+    def _read_by_later_cell(self, total: str, node: cst.CSTNode) -> str:
+        """A later cell of the notebook reads the global `total` (the running sum, or the list of
+        losses) other than as a number (`total.item()`, `float(total)`): the cells after this one
+        run on what it leaves, and may print it as a tensor, ask for its graph or back-propagate
+        through it (red team 27: `print(step_losses[-1])`, `epoch2.grad_fn`, `confidence[-1].backward()`
+        two cells down, a `fit()` helper's global history read by the next cell)."""
+        func = self.facts.enclosing_function(node)
+        if func is not None and _local_to(self.facts, func, total):
+            return ""  # a local of its function: a later cell's `total` is another variable
+        for later in self.facts.later:
+            for n in later.uses(total):
+                parent = later.parent(n)
+                if isinstance(parent, cst.Attribute) and parent.attr is n or isinstance(parent, cst.Arg) and parent.keyword is n:
+                    continue  # `obj.total`, `f(total=...)`: other names
+                if isinstance(parent, cst.AssignTarget) or _read_as_number(later, n) or _number_read(later, n):
+                    continue  # `total = 0.0` again, `total.item()`, `float(total)`, `type(total).__name__`
+                return (f"a later cell reads `{total}` (line {later.position(n).start.line} of that cell: "
+                        f"`{later.code(later.statement_of(n)).strip().splitlines()[0]}`): it may print it as a tensor, "
+                        "ask for its graph or back-propagate through it, which the rewrite changes")
+        return ""
+
     def _graph_carrier(self, n: cst.Name) -> cst.BaseExpression:
         """The outermost expression around `n` through which its autograd graph passes: arithmetic
         (`total / (k + 1)`), indexing, a tensor method that keeps the graph (`total.unsqueeze(0)`,
@@ -509,7 +532,9 @@ class GraphRetention(Rule):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value in _STORING:
                 return True
-            return (self.facts.qualified_name(func) or "") in _STORING_FUNCTIONS or bool(self.facts._callees(call))
+            qualified = self.facts.qualified_name(func) or ""
+            return qualified in _STORING_FUNCTIONS or bool(self.facts._callees(call)) \
+                or _unseen_call_may_keep(self.facts, call, qualified)
         if isinstance(parent, cst.Yield):
             return True
         if isinstance(parent, cst.AugAssign) and parent.value is value:
@@ -663,6 +688,45 @@ def _local_to(facts: Facts, func: cst.FunctionDef | cst.Lambda, name: str) -> bo
         if any(name in bound_names(t) for t in targets):
             return True
     return False
+
+
+# Calls that read what they are handed as a number (or only ask about it) and keep nothing.
+_NUMBER_READERS = frozenset({"builtins.float", "builtins.int", "builtins.bool", "builtins.len", "builtins.isinstance",
+                             "builtins.id", "builtins.type", "builtins.hash", "builtins.callable"})
+# Receivers whose methods are torch's own (a module, an optimizer, a tensor): they keep no total.
+_TORCH_KINDS = frozenset({Kind.TENSOR, Kind.MODULE, Kind.OPTIMIZER, Kind.DATALOADER, Kind.NUMBER})
+
+
+def _unseen_call_may_keep(facts: Facts, call: cst.Call, qualified: str) -> bool:
+    """`call`, whose body the analysis does not see, is handed the total (or a value or container
+    holding it): a library function or class (`pprint.pprint(history)`, a csv writer's
+    `writerow([epoch, total])`, a `namedtuple` record, `dict(last=losses[-1])`, `json.dumps`), or a
+    method of an object of unknown kind. It may keep the tensor or turn it into text, where
+    `grad_fn=<...>` shows only with the graph (red team 27). Not the builtins and `math` functions
+    that read a number, `torch.*` (but `torch.save`, which keeps it in a file), nor a method of a
+    torch object (a module, an optimizer, a tensor, an object a `torch.*` call built: a scheduler,
+    a `SummaryWriter`)."""
+    if qualified in _NUMBER_READERS or qualified.startswith("math.") or text_call(facts, call):
+        return False  # (text calls: `_graph_seen` judges what they print)
+    if qualified.startswith("torch."):
+        return qualified.startswith("torch.save")
+    func = call.func
+    if isinstance(func, cst.Attribute):
+        receiver = func.value
+        if facts.kind(receiver) in _TORCH_KINDS:
+            return False
+        made = facts.value_of(receiver) if isinstance(receiver, cst.Name) else None
+        if isinstance(made, cst.Call) and (facts.qualified_name(made.func) or "").startswith("torch."):
+            return False
+    return True
+
+
+def _number_read(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` is the argument of a call that reads a number or asks about it (`len(history)`,
+    `type(total)`, `isinstance(total, float)`): detached or not, the answer is the same."""
+    arg = facts.parent(expr)
+    call = facts.parent(arg) if isinstance(arg, cst.Arg) and arg.keyword is None else None
+    return isinstance(call, cst.Call) and (facts.qualified_name(call.func) or "") in _NUMBER_READERS
 
 
 def _read_as_number(facts: Facts, expr: cst.BaseExpression) -> bool:
