@@ -22,6 +22,11 @@ from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 # is `torch.zeros(n, device=device, dtype=torch.double)`.
 _EXACT_IN_ANY_DTYPE = frozenset({"zeros", "ones", "empty", "eye"})
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
+# Of those, the ones whose result shares one element among several positions: a move compacts it;
+# and those that give a new compact tensor (a cast is taken to change the dtype: `arange(n)[1::2].float()`;
+# a cast to the dtype the tensor has returns the view itself, which this misses).
+_SHARES_ROWS = frozenset({"expand"})
+_COMPACTING = frozenset({"contiguous", "repeat", "float", "long", "double", "half", "bool", "int"})
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
                              "flatten", "float", "long", "double", "half", "bool", "int", "transpose", "permute"})
 
@@ -517,22 +522,47 @@ def _returns_a_device(owner: Facts, method: cst.FunctionDef) -> bool:
         for value in returns)
 
 
+def _keeps_dense(sub: cst.Subscript) -> bool:
+    """Integer indices, then at most one step-less slice, then only full slices (`t[2:5]`,
+    `t[0]`, `t[0, 1:3]`, `t[1:3, :]`) leave a contiguous tensor contiguous; `t[:, :3]`,
+    `t[:, 0]` and `t[::2]` leave gaps, which a move to a device closes."""
+    slices = [el.slice for el in sub.slice]
+    first = next((i for i, part in enumerate(slices) if isinstance(part, cst.Slice)), len(slices))
+    for i, part in enumerate(slices[first:], first):
+        if not isinstance(part, cst.Slice):
+            return False  # an index after a slice strides over rows
+        if part.step is not None and not (isinstance(part.step, cst.Integer) and part.step.value == "1"):
+            return False
+        if i > first and (part.lower is not None or part.upper is not None):
+            return False
+    return True
+
+
 def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call | None, bool]:
     """The factory call that `receiver` (the tensor `.to(device)` moves) is made from through
     shape and dtype methods, subscripts and a bare legacy `Variable(...)` (the tensor it is given):
     `torch.arange(L).unsqueeze(0)`, `torch.randperm(N)[:B]`, `Variable(torch.zeros(B, T)).cuda()`.
     The flag says whether building it on the device is proved to give the same values: only
-    slices and integer indices (an index tensor may live elsewhere) in between."""
-    exact = True
+    slices and integer indices (an index tensor may live elsewhere) in between.
+
+    ... and the same layout: a move copies a tensor that is not dense (`expand`ed rows sharing
+    memory, a slice with a step or of an inner dimension) into a compact one, while the rewrite
+    keeps the view of the factory's tensor on the device: an in-place write to the expanded rows
+    raises there, `.view(-1)` of the sliced one fails (red team 27; on the CPU `.to("cpu")` copies
+    nothing, so only a GPU run shows it: checked with `.to("meta")`, which compacts as a device copy does)."""
+    exact, compacted = True, False  # compacted: a copy between the view and the move closes the gaps
     while True:
         if isinstance(receiver, cst.Subscript):
             exact = exact and all(isinstance(el.slice, cst.Slice) and all(
                 part is None or isinstance(part, cst.Integer) or (isinstance(part, cst.UnaryOperation) and isinstance(part.expression, cst.Integer))
                 for part in (el.slice.lower, el.slice.upper, el.slice.step))
-                or (isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Integer)) for el in receiver.slice)
+                or (isinstance(el.slice, cst.Index) and isinstance(el.slice.value, cst.Integer)) for el in receiver.slice) \
+                and (compacted or _keeps_dense(receiver))
             receiver = receiver.value
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _SAME_ON_DEVICE:
+            exact = exact and (compacted or receiver.func.attr.value not in _SHARES_ROWS)
+            compacted = compacted or receiver.func.attr.value in _COMPACTING
             receiver = receiver.func.value
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _IN_PLACE_FILLS:
