@@ -1,11 +1,12 @@
 """Red team 27: graph-retention's `.detach()` of a running total or a loss list whose tensor a
 call out of sight receives (a csv writer's `writerow`, `pprint`, a `namedtuple` record,
 `dict(...)`) or a later notebook cell reads (prints it, asks `grad_fn`, back-propagates);
-eval-without-no-grad's wrap of a validation loop whose sum the method keeps on `self` after the
-loop for another method to back-propagate. The programs are executed before and after
+eval-without-no-grad's wrap of a validation loop whose sum the function keeps, after the loop, on
+`self` or in a module-level dict / list / object for another function to back-propagate. The programs are executed before and after
 `paef fix`; the single-unit shapes are fixtures (`graph-retention/refuse_total_handed_to_library_calls`,
 `total_read_by_number_readers_near_misses`, `eval-without-no-grad/neg_loss_kept_after_loop_then_
-backwarded_by_another_method`, `loss_kept_after_loop_read_as_number_near_miss`)."""
+backwarded_by_another_method`, `neg_loss_kept_in_module_holders_then_backwarded` and their
+`..._near_miss` pairs; `cpu-then-move/refuse_moved_view_with_gaps`, `moved_dense_views_near_misses`)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from paef_jupyter.model import CellRef, SourceUnit
 from paef_jupyter.static.analyzer import analyze_units
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
-PROGRAMS = ["rt27_gr_text_outlets.py", "rt27b_gr_records_hold_totals.py", "rt27b_eval_losses_differentiated.py"]
+PROGRAMS = ["rt27_gr_text_outlets.py", "rt27b_gr_records_hold_totals.py", "rt27b_eval_losses_differentiated.py",
+            "rt27c_eval_values_kept_in_globals.py"]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)

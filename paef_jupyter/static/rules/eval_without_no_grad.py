@@ -926,18 +926,72 @@ class EvalWithoutNoGrad(Rule):
         kept |= {kept_name(n.target) for n in self.facts.walk(loop.node.body) if isinstance(n, cst.AugAssign)}
         kept |= self._kept_after_loop(loop, kept_name)
         kept.discard(None)
-        if not kept:
+        held = self._module_holders(loop)
+        if not kept and not held:
             return False
         scopes: dict[FunctionNode | None, tuple[set[str], bool]] = {}  # attributes read, back-propagates
+        training = self._back_propagating_functions()
         for n in self.facts.walk(self.facts.module):
-            if isinstance(n, cst.Attribute) and n.attr.value in kept or isinstance(n, cst.Call) and _back_propagates(self.facts, n):
+            global_read = isinstance(n, cst.Name) and n.value in held \
+                and not (isinstance(up := self.facts.parent(n), cst.Attribute) and up.attr is n) \
+                and (scope_of := self.facts.enclosing_function(n)) is not None and not _binds_locally(self.facts, scope_of, n.value)
+            if isinstance(n, cst.Call) and not _back_propagates(self.facts, n) \
+                    and any(f in training for f in self.facts._callees(n)) \
+                    and any(isinstance(m, cst.Attribute) and m.attr.value in kept or isinstance(m, cst.Name) and m.value in held
+                            for a in n.args for m in self.facts.walk(a.value)):
+                return True  # `step(model, opt, x, y, CACHE["val"])`: handed to a function that back-propagates
+            if isinstance(n, cst.Attribute) and n.attr.value in kept or global_read \
+                    or isinstance(n, cst.Call) and _back_propagates(self.facts, n):
                 scope = self.facts.enclosing_function(n)
                 if scope is func:
                     continue
+                read = {n.attr.value} if isinstance(n, cst.Attribute) else {n.value} if isinstance(n, cst.Name) else set()
                 reads, backward = scopes.get(scope, (set(), False))
-                scopes[scope] = (reads | ({n.attr.value} if isinstance(n, cst.Attribute) else set()),
-                                 backward or isinstance(n, cst.Call))
+                scopes[scope] = (reads | read, backward or isinstance(n, cst.Call))
         return any(reads and backward for reads, backward in scopes.values())
+
+    def _back_propagating_functions(self) -> set[FunctionNode]:
+        """Functions of the unit that back-propagate, themselves or through the unit's functions
+        they call (`step(model, opt, x, y, CACHE["val"])` with `step` calling `loss.backward()`)."""
+        found = {self.facts.enclosing_function(c) for c in self.facts.calls_in(self.facts.module)
+                 if _back_propagates(self.facts, c)} - {None}
+        calls = [(self.facts.enclosing_function(c), c) for c in self.facts.calls_in(self.facts.module)]
+        grew = True
+        while grew:
+            grew = False
+            for scope, call in calls:
+                if scope is not None and scope not in found and any(f in found for f in self.facts._callees(call)):
+                    found.add(scope)
+                    grew = True
+        return found  # type: ignore[return-value]
+
+    def _module_holders(self, loop: Loop) -> set[str]:
+        """Module-level names the loop's function stores what the loop builds into, in the loop
+        or after it (`CACHE["val"] = total / n`, `HISTORY.append(acc)`, `setattr(BOX, "p", run)`,
+        `STATS.last = out`): any function of the module may read them there, and one that
+        back-propagates trains through the loop's graph (red team 27)."""
+        func = loop.function
+        if func is None:
+            return set()
+        produced = set(loop.writes)
+        inside = set(self.facts.walk(loop.node))
+        held: set[str] = set()
+        for n in self.facts.walk(func.body, into_scopes=False):
+            targets: list[cst.BaseExpression] = []
+            if isinstance(n, (cst.Assign, cst.AugAssign)) and (n in inside or self._graph_names(n.value) & produced):
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                targets = [t for t in targets if isinstance(t, (cst.Attribute, cst.Subscript))]
+            elif isinstance(n, cst.Call) and (any(self._graph_names(a.value) & produced for a in n.args)
+                                              or self.facts.contains(loop.node, n)):
+                if isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS:
+                    targets = [n.func.value]
+                elif (self.facts.qualified_name(n.func) or "") == "builtins.setattr" and n.args:
+                    targets = [n.args[0].value]
+            for target in targets:
+                root = root_name(target)
+                if root is not None and root != "self" and not _binds_locally(self.facts, func, root):
+                    held.add(root)
+        return held
 
     def _kept_after_loop(self, loop: Loop, kept_name: Callable[[cst.BaseExpression], str | None]) -> set[str | None]:
         """Attributes the loop's function stores, outside the loop, a value built from what the
@@ -1345,6 +1399,25 @@ def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) 
             if any(a.keyword is not None and a.keyword.value == "requires_grad"
                    and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
                 return True  # (`Variable(y, requires_grad=False)` asks for no gradient)
+    return False
+
+
+def _binds_locally(facts: Facts, func: FunctionNode, name: str) -> bool:
+    """`name` is a parameter of `func` or bound in its body (not declared `global`): a local."""
+    params = func.params
+    if name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} | \
+            {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}:
+        return True
+    if isinstance(func, cst.Lambda) or name in _declared(facts, func, cst.Global):
+        return False
+    for n in facts.walk(func.body, into_scopes=False):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [n.target]
+        if any(name in bound_names(t) for t in targets):
+            return True
     return False
 
 
