@@ -696,6 +696,8 @@ class HostSync(Rule):
         needs = self._host_consumer(node) or self._environment_action(node)
         if needs == _ENVIRONMENT or self._already_on_host(node) or self._written_out_later(node):
             return
+        if self._decides_the_step(node):
+            return
         if needs is not None:
             self.report(node, f"{what} {when} for {needs}, which needs a Python value: the sync "
                         "may be the program's own need; it costs a device wait each step",
@@ -721,6 +723,37 @@ class HostSync(Rule):
                 safe=False,
             )
         self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+
+    def _decides_the_step(self, node: cst.CSTNode) -> bool:
+        """A branch whose value decides what this very step does, with no device-side spelling
+        and no later moment to read it (noise48: a reader calls these the algorithm, not a cost):
+        a decoding loop that stops on a token (`if tok.item() == EOS: break` or `return`: the
+        loop's length is the value), and a guard that skips the rest of the step, its backward pass or optimizer
+        step included (`if not torch.isfinite(loss): continue`: whether this batch updates the
+        weights is the value). Early stopping on a threshold (`if loss < 0.05: break`), a branch
+        that raises, and a `continue` that skips no update stay reported (low severity)."""
+        branch, child = None, node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.If) and child is anc.test:
+                branch = anc
+                break
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement, cst.Lambda, cst.BaseComp)):
+                return False  # the read is not (part of) a branch's test
+            child = anc
+        if branch is None or not isinstance(branch.body, cst.IndentedBlock):
+            return False
+        test = branch.test
+        if isinstance(test, cst.Comparison) and all(isinstance(t.operator, (cst.Equal, cst.NotEqual)) for t in test.comparisons) \
+                and any(isinstance(small, (cst.Break, cst.Return)) for stmt in branch.body.body
+                        for small in getattr(stmt, "body", ()) if isinstance(stmt, cst.SimpleStatementLine)):
+            return True  # a stop token: `==`/`!=` (an index, not a threshold) and the loop ends there
+        last = branch.body.body[-1] if branch.body.body else None
+        if not (isinstance(last, cst.SimpleStatementLine) and last.body and isinstance(last.body[-1], cst.Continue)):
+            return False
+        following = self._following(branch)
+        return bool(following) and any(
+            isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in ("backward", "step")
+            for later in following for n in self.facts.walk(later))
 
     def _step_kind(self, node: cst.CSTNode) -> str:
         """'train' or 'eval': the innermost training/evaluation loop around `node` decides (an
