@@ -105,6 +105,9 @@ class CpuThenMove(Rule):
         if (draw := host_normal_draw(self.facts, factory, _factory_under)) is not None:
             self._host_normal_moved(node, draw)
             return
+        if qualified == "torch.tensor" and func.value is factory and _filled_list(factory) is not None:
+            self._filled_list_moved(node, factory)
+            return
         if not qualified.startswith("torch.") or name not in FACTORIES | RANDOM_FACTORIES:
             return
         if any(a.keyword and a.keyword.value == "device" for a in factory.args):
@@ -145,6 +148,29 @@ class CpuThenMove(Rule):
         )
         when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
         self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device {when}", fix=fix)
+
+    def _filled_list_moved(self, node: cst.Call, factory: cst.Call) -> None:
+        """`t = torch.tensor([i] * b).to(device)` in a DDPM sampler's step loop: a Python list of `b`
+        copies of one number, converted on the host and copied over on every iteration, where
+        `torch.full((b,), i, device=device)` fills it on the device. A hint: the fill's dtype is
+        inferred from the value as `torch.tensor` infers it for numbers, but the value's type is not
+        proved here (a 0-d tensor, a NumPy scalar)."""
+        filled = _filled_list(factory)
+        device = self._device_arg(node)
+        loop = self.facts.iteration_loop(node)
+        if filled is None or device is None or self._host_device(device) or loop is None \
+                or self._sites.site(factory) is not None:
+            return  # invariant: `redundant-tensor`'s (built once, device copy included)
+        value, count = filled
+        extra = "".join(f", {self.facts.code(a)}" for a in factory.args[1:] if a.keyword is not None
+                        and a.keyword.value in ("dtype", "requires_grad"))
+        suggestion = f"torch.full(({self.facts.code(count)},), {self.facts.code(value)}{extra}, device={self.facts.code(device)})"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` builds a Python list of one repeated value, converts it on the CPU and copies "
+            "it to the device on every iteration",
+            fix=Fix(description=f"fill it on the device: `{suggestion}`", suggestion=suggestion, safe=False),
+        )
 
     def _from_helper(self, node: cst.Call, call: cst.Call) -> bool:
         """`one_hot(y).cuda()`, `mask = make_mask(n)` ... `mask.to(device)`: a function of this
@@ -807,3 +833,31 @@ def _literal(expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
         expr = expr.expression
     return isinstance(expr, (cst.Integer, cst.Float))
+
+
+def _filled_list(factory: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """`torch.tensor([v] * n)` / `torch.tensor(n * [v])` with `v` a name, an attribute, a number
+    literal or arithmetic of those (`j / 3`): (v, n), else None."""
+    if not factory.args or factory.args[0].keyword is not None or factory.args[0].star:
+        return None
+    expr = factory.args[0].value
+    if not (isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Multiply)):
+        return None
+    for seq, count in ((expr.left, expr.right), (expr.right, expr.left)):
+        if isinstance(seq, cst.List) and len(seq.elements) == 1 and isinstance(seq.elements[0], cst.Element) \
+                and _number_like(seq.elements[0].value) \
+                and not isinstance(count, cst.List):
+            return seq.elements[0].value, count
+    return None
+
+
+def _number_like(expr: cst.BaseExpression) -> bool:
+    """A name, an attribute, a number literal, or unary/binary arithmetic of those: no list, call
+    or subscript (which may hand a sequence or a tensor of another shape)."""
+    if isinstance(expr, (cst.Name, cst.Attribute, cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _number_like(expr.expression)
+    if isinstance(expr, cst.BinaryOperation):
+        return _number_like(expr.left) and _number_like(expr.right)
+    return False

@@ -159,7 +159,7 @@ class RedundantTensor(Rule):
             self._table_copied(node)
             self._invariant_copied(node)
             return
-        if site.in_helper and self._carried_by_call_sites(node):
+        if site.in_helper and (self._carried_by_call_sites(node) or self._once_per_pass(node)):
             return
         expr, factory, target, in_helper, assigned, mutated = (
             site.expr, site.factory, site.target, site.in_helper, site.assigned, site.mutated)
@@ -390,6 +390,16 @@ class RedundantTensor(Rule):
                 break
         call = self.facts.parent(parent) if isinstance(parent, cst.Arg) and not parent.star else None
         return isinstance(call, cst.Call) and not (isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS)
+
+    def _once_per_pass(self, node: cst.Call) -> bool:
+        """`item_emb = tower(torch.arange(N_ITEMS, device=device))` at the top of `recall_at_k`, which
+        the epoch loop calls after its batch loop: the loop that runs the function holds a loop of its
+        own (the batches) and the function loops itself (an evaluation pass), so the factory runs once
+        per pass, not once per step (the rule `_invariant_copied` draws the same line)."""
+        loop = self.facts.iteration_loop(node)
+        scope = self.facts.enclosing_function(node)
+        return loop is not None and scope is not None and any(inner.parent is loop for inner in self.facts.loops) \
+            and any(isinstance(n, (cst.For, cst.While)) for n in self.facts.walk(scope))
 
     def _carried_by_call_sites(self, node: cst.Call) -> bool:
         """Every per-iteration call of the helper holding `node` is reported at its call site
