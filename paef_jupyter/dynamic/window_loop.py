@@ -62,13 +62,16 @@ def choose_loop(
     if unit.module is None:
         return None, {}
     facts = unit.loops
+    # Its own training loop, with the per-batch loop of what it calls as `inner` when it does not
+    # train in its own body (an epoch loop calling `self._epoch()`).
+    own = _per_batch((facts, facts.loops, unit.ref, {}, None), namespace or {}, ref_of, imports, unit.ref)
     if any(loop.function is None for loop in facts.loops):
-        # Its own loop: kept as ever, unless it only calls the program's training loop per pass.
-        own = (facts, facts.loops, unit.ref, {}, None)
-        return _per_batch(own, namespace or {}, ref_of, imports, unit.ref) or (_choose(facts, unit.ref, facts.loops), {})
+        return own or (_choose(facts, unit.ref, facts.loops), {})  # its own loop: kept as ever
     called = _loop_of_top_level_call(unit, namespace or {}, ref_of, imports)
     if called is not None:
         return called
+    if own is not None:
+        return own
     target = _choose(facts, unit.ref, facts.loops)
     if target is not None or not namespace:
         return target, {}
