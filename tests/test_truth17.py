@@ -232,3 +232,57 @@ def test_many_epochs_keep_the_epoch_loop_as_the_window(tmp_path):
     body = "    trainer = Trainer(model, opt)\n    trainer.fit(batches[:2], 40)"
     prof = _profile(tmp_path, body).profile
     assert prof.mode == "window" and prof.window_line == 10
+
+
+# --- item 2: the run's base time is not short by iterations the profile left out ---------
+
+from paef_jupyter.dynamic.build import DROPPED_ITERATIONS_NOTE, _base_time, _iterations, _overhead  # noqa: E402
+from paef_jupyter.dynamic.collector import Collected  # noqa: E402
+
+
+def _run(**kw) -> Collected:
+    base = dict(mode="window", iteration_s=0.1, iterations_before=4, recorded_iterations=3,
+                window_completed=True, time_after_window_s=2.0, profiled_s=1.0, wall_s=4.0)
+    return Collected(**{**base, **kw})
+
+
+def test_iterations_past_the_readers_cap_still_count_in_the_base_time():
+    """The reader kept 3 whole of 5 profiled iterations: the 2 it left out ran and are counted."""
+    run = _run(dropped_iterations=2)
+    assert _base_time(run) == pytest.approx(0.1 * (4 + 3 + 2) + 2.0)
+    assert _iterations(run)[0] == 4 + 3 + 2 + 20
+    # The profiled time holds the 5 iterations: the overhead compares it with 5 plain ones.
+    assert _overhead(run) == pytest.approx(4.0 / (4.0 - (1.0 - 0.5)))
+
+
+def test_a_cap_inside_the_window_counts_the_rest_of_the_loop():
+    """The tracer's cap stopped the recording mid-window: the loop ran on, unprofiled."""
+    run = _run(window_completed=False, capped=True, truncated=True, recorded_iterations=1)
+    assert _base_time(run) == pytest.approx(0.1 * 5 + 2.0)
+    assert _iterations(run) == (5 + 20, True)
+
+
+def test_a_cut_first_iteration_counts_the_time_after_it():
+    """MoE's case: 0 whole iterations recorded, the cap inside the first: the rest of the loop
+    (unprofiled) is in the base time, not only the warm-up iterations."""
+    run = _run(window_completed=False, capped=True, truncated=True, recorded_iterations=0, iterations_before=1)
+    assert _base_time(run) == pytest.approx(0.1 + 2.0)
+
+
+def test_a_loop_ending_inside_the_window_adds_nothing_after_it():
+    """Near miss: no cap, the loop ended inside the window: the time after is not the loop's."""
+    run = _run(window_completed=False, recorded_iterations=2)
+    assert _base_time(run) == pytest.approx(0.1 * 6)
+    assert _iterations(run) == (6, False)
+
+
+def test_a_readers_cut_after_the_loop_ended_adds_nothing_after_it():
+    """Near miss: the reader cut (truncated) but the tracer never capped and the loop ended."""
+    run = _run(window_completed=False, truncated=True, recorded_iterations=2, dropped_iterations=1)
+    assert _base_time(run) == pytest.approx(0.1 * 7)
+
+
+def test_nothing_dropped_is_unchanged():
+    """Near miss: the ordinary window: the old sum."""
+    assert _base_time(_run()) == pytest.approx(0.1 * 7 + 2.0)
+    assert "{n}" in DROPPED_ITERATIONS_NOTE
