@@ -286,3 +286,114 @@ def test_nothing_dropped_is_unchanged():
     """Near miss: the ordinary window: the old sum."""
     assert _base_time(_run()) == pytest.approx(0.1 * 7 + 2.0)
     assert "{n}" in DROPPED_ITERATIONS_NOTE
+
+
+# --- the loop whose iteration makes the training data (PPO) -------------------------------
+
+PPO = '''import torch
+policy = torch.nn.Linear(4, 2)
+opt = torch.optim.Adam(policy.parameters())
+obs_buf = torch.zeros(32, 4)
+adv = torch.zeros(32)
+for update in range(UPDATES):
+    obs = torch.randn(4)
+    for step in range(32):
+        with torch.no_grad():
+            logits = policy(obs)
+        obs_buf[step] = obs
+        obs = torch.randn(4)
+    running = 0.0
+    for t in reversed(range(32)):
+        running = 0.9 * running + float(obs_buf[t].sum())
+        adv[t] = running
+    for epoch in range(2):
+        for start in range(0, 32, 16):
+            loss = -(policy(obs_buf[start:start + 16]).log_softmax(-1)[:, 0] * adv[start:start + 16]).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+'''
+
+SUPERVISED = '''import torch
+model = torch.nn.Linear(4, 2)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+loader = [(torch.randn(8, 4), torch.randint(0, 2, (8,))) for _ in range(20)]
+best = 0.0
+for epoch in range(EPOCHS):
+    running_loss = 0.0
+    for x, y in loader:
+        loss = torch.nn.functional.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running_loss += loss.item()
+    correct = 0
+    with torch.no_grad():
+        for x, y in loader[:4]:
+            correct += int((model(x).argmax(1) == y).sum())
+    best = max(best, correct)
+'''
+
+
+def _unit(text: str):
+    return choose_loop(parse_unit(SourceUnit(CellRef("prog.py"), text)), {}, None, None)
+
+
+def test_the_update_loop_that_makes_the_rollout_is_the_window_with_the_minibatch_loop_inside():
+    target, _ = _unit(PPO.replace("UPDATES", "12"))
+    assert (target.line, target.inner.line) == (6, 18)
+
+
+def test_an_epoch_loop_around_a_loaders_batches_keeps_the_batch_loop():
+    """Near miss: the validation loop beside writes `correct`, which the batch loop never reads;
+    `running_loss` is bound in the epoch body but the batch loop binds it too."""
+    target, _ = _unit(SUPERVISED.replace("EPOCHS", "3"))
+    assert (target.line, target.inner) == (8, None)
+
+
+def test_a_producer_loop_the_training_loop_does_not_read_from_is_not_chosen():
+    """Near miss: a loop beside the batch loop that fills a buffer only logging reads."""
+    text = SUPERVISED.replace("EPOCHS", "3").replace(
+        "    running_loss = 0.0\n", "    running_loss = 0.0\n    log = []\n    for i in range(3):\n        log.append(i)\n")
+    target, _ = _unit(text)
+    assert (target.line, target.inner) == (11, None)
+
+
+def test_a_real_ppo_profile_windows_whole_updates(tmp_path):
+    """Real profile: 12 updates (not few): the update loop is windowed, so the rollout and the
+    advantage loop are in the profiled iterations."""
+    path = tmp_path / "ppo.py"
+    path.write_text(PPO.replace("UPDATES", "12"))
+    with run_from(tmp_path):
+        prof = profile_path("ppo.py").profile
+    assert prof.mode == "window" and prof.window_line == 6 and prof.profiled_iterations >= 3
+    assert any(l.line == 16 and l.ops > 0 for l in prof.lines)  # the advantage loop's store was profiled
+
+
+def test_few_updates_fall_back_to_the_minibatch_loop(tmp_path):
+    """Near miss: 3 updates are too few iterations to window: the inner training loop is."""
+    path = tmp_path / "ppo.py"
+    path.write_text(PPO.replace("UPDATES", "3"))
+    with run_from(tmp_path):
+        prof = profile_path("ppo.py").profile
+    assert prof.mode == "window" and prof.window_line == 18
+
+
+def test_an_epoch_count_read_off_an_attribute_sizes_the_loop():
+    """`range(args.epochs)` / `range(self.epochs)`: read statically (timm's `args`), so a short
+    epoch loop gives way to the batch loop; a property is never run."""
+    import argparse
+
+    from paef_jupyter.dynamic.loop_length import loop_length
+
+    class Holder:
+        epochs = 3
+
+        @property
+        def boom(self):
+            raise RuntimeError("ran")
+
+    assert loop_length("range(args.epochs)", {"args": argparse.Namespace(epochs=3)}, {}) == 3
+    assert loop_length("range(self.epochs)", {}, {"self": Holder()}) == 3
+    assert loop_length("range(self.boom)", {}, {"self": Holder()}) is None
+    assert loop_length("range(args.missing)", {"args": argparse.Namespace()}, {}) is None

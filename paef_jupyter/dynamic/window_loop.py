@@ -44,6 +44,7 @@ import libcst as cst
 from ..model import CellRef, SourceUnit
 from ..static.facts import Facts, Loop
 from ..static.modules import ModuleImports
+from ..static.names import names_read, names_written
 from ..static.unit import ParsedUnit, parse_unit
 from .line_tracer import LoopTarget
 
@@ -100,7 +101,9 @@ def _pick(loops: list[Loop]) -> tuple[Loop, Loop | None] | None:
     """(the loop `_choose` windows, the inner one it falls back to when the first is short)."""
     train = [l for l in loops if l.kind == "train"]
     if train:
-        return max(train, key=lambda l: (l.depth, -l.line)), None
+        chosen = max(train, key=lambda l: (l.depth, -l.line))
+        outer = _producing_loop(chosen, loops)
+        return (outer, chosen) if outer is not None else (chosen, None)
     if not loops:
         return None
     # A loop of the unit's own top level before one inside a definition (a helper it may call
@@ -108,6 +111,33 @@ def _pick(loops: list[Loop]) -> tuple[Loop, Loop | None] | None:
     first = min(loops, key=lambda l: (l.function is not None, l.depth, l.line))
     nest = [l for l in loops if first.line < l.line <= first.end_line]
     return first, (max(nest, key=lambda l: (l.depth, -l.line)) if nest else None)
+
+
+def _producing_loop(train: Loop, loops: list[Loop]) -> Loop | None:
+    """The loop around `train` whose iteration makes the data `train` learns from: an ancestor
+    holding another loop (not on `train`'s chain) that writes a name `train` reads without binding
+    it. PPO (cleanrl): the update loop's rollout loop fills `obs_buf[step]`, its GAE loop
+    `advantages[t]`, and the minibatch loop two levels down reads them; the innermost training
+    loop's iterations leave the rollout and GAE - the run's other costs - out of the window. The
+    ancestor is the window then, the training loop its `inner` (when the updates are few). An
+    epoch loop around batches from a loader made outside it, or with a validation loop beside,
+    makes nothing the batch loop reads: the batch loop stays."""
+    reads = names_read(train.node) - names_written(train.node)
+    chain = _ancestors(train)
+    for outer in chain:
+        siblings = [l for l in loops if l is not train and outer in _ancestors(l)
+                    and l not in chain and train not in _ancestors(l)]
+        if any(reads & names_written(l.node) for l in siblings):
+            return outer
+    return None
+
+
+def _ancestors(loop: Loop) -> list[Loop]:
+    out, parent = [], loop.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out
 
 
 def _trains_itself(loop: Loop) -> bool:
