@@ -397,3 +397,15 @@ def test_an_epoch_count_read_off_an_attribute_sizes_the_loop():
     assert loop_length("range(self.epochs)", {}, {"self": Holder()}) == 3
     assert loop_length("range(self.boom)", {}, {"self": Holder()}) is None
     assert loop_length("range(args.missing)", {"args": argparse.Namespace()}, {}) is None
+
+
+def test_a_nested_loop_ending_inside_the_window_still_counts_the_rest_of_the_run():
+    """A minibatch loop of 2 iterations per pass ends inside a 3-iteration window; the outer loop
+    runs it again: the time after the recording is the run's too."""
+    from paef_jupyter.dynamic.line_tracer import LoopTarget
+
+    nested = LoopTarget(CellRef("ppo.py"), 18, 22, "range(0, 32, 16)", True)
+    run = _run(window_completed=False, recorded_iterations=2, loop=nested)
+    assert _base_time(run) == pytest.approx(0.1 * 6 + 2.0)
+    top = LoopTarget(CellRef("ppo.py"), 6, 22, "range(12)", False)
+    assert _base_time(_run(window_completed=False, recorded_iterations=2, loop=top)) == pytest.approx(0.1 * 6)
