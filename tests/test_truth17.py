@@ -409,3 +409,27 @@ def test_a_nested_loop_ending_inside_the_window_still_counts_the_rest_of_the_run
     assert _base_time(run) == pytest.approx(0.1 * 6 + 2.0)
     top = LoopTarget(CellRef("ppo.py"), 6, 22, "range(12)", False)
     assert _base_time(_run(window_completed=False, recorded_iterations=2, loop=top)) == pytest.approx(0.1 * 6)
+
+
+def test_a_library_function_called_in_the_cells_loop_is_never_parsed(monkeypatch):
+    """Near miss: `dumps` (json's, its text in `linecache` with a modification time, as after a
+    warning read it) called by name in the cell's own loop: the descent to per-batch loops does
+    not parse library files, and the cell's loop stays the window."""
+    import json
+    import linecache
+
+    from paef_jupyter.dynamic import window_loop
+
+    linecache.getlines(json.__file__)
+    linecache.getlines(json.encoder.__file__)
+    parsed: list[str] = []
+    real = window_loop.parse_unit
+
+    def spy(unit):
+        parsed.append(unit.ref.path or "")
+        return real(unit)
+
+    monkeypatch.setattr(window_loop, "parse_unit", spy)
+    text = "for i in range(3):\n    dumps({})\n    loss.backward()\n"
+    target, extra = choose_loop(real(SourceUnit(CellRef("In[2]"), text)), {"dumps": json.dumps}, lambda name: None)
+    assert (target.line, extra) == (1, {}) and not any("json" in p for p in parsed)

@@ -417,7 +417,10 @@ def _callee_of_function(
     code: CodeType = fn.__code__
     ref = ref_of(code.co_filename) if ref_of else None
     entry = linecache.cache.get(code.co_filename)
-    if entry is not None and len(entry) >= 3 and (ref is not None or not strict):
+    # A cell's text is in `linecache` with no modification time (IPython's and ipykernel's
+    # caching compiler); a library file a warning or traceback read has one: never parsed here
+    # (a loop calling `softmax(x)` must not make the window choice parse torch's functional.py).
+    if entry is not None and len(entry) >= 3 and (ref is not None or (not strict and entry[1] is None)):
         text = "".join(entry[2])
     elif ref is not None:
         try:
