@@ -138,11 +138,15 @@ def test_main_calling_it_through_the_module_attribute_gets_its_loop_too(tmp_path
     assert target.line == 5 and target.ref.path.endswith("tools.py")
 
 
-def test_main_with_a_loop_of_its_own_keeps_it(tmp_path):
-    """Near miss: depth 1 holds a loop (main's epoch loop calls `train`): not followed deeper."""
+def test_main_with_an_epoch_loop_of_its_own_keeps_it_with_trains_loop_inside(tmp_path):
+    """Depth 1 holds a loop (main's epoch loop calls `train`): it stays the window, with `train`'s
+    loop over batches as its `inner` (windowed when the epochs turn out short). truth17 changed
+    this contract: it was main's loop alone, so three epochs were three 'iterations'."""
     body = "    for epoch in range(3):\n        train(model, batches, opt)"
     target, extra = _script(tmp_path, "from tools import train", body)
-    assert target.ref.path.endswith("main.py") and target.line == 14 and extra == {}
+    tools = str(tmp_path / "tools.py")
+    assert target.ref.path.endswith("main.py") and target.line == 14 and list(extra) == [tools]
+    assert target.inner.ref.path.endswith("tools.py") and target.inner.line == 5
 
 
 def test_main_calling_train_only_inside_a_comprehension_is_not_followed(tmp_path):

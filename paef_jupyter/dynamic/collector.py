@@ -41,11 +41,15 @@ class Collected:
     profiled_s: float = 0.0
     iterations_before: int = 0  # loop iterations that ran before the window
     recorded_iterations: int = 0
+    # Profiled iterations the reader left out (its event cap kept the whole ones that fit): they
+    # ran, so the run's time counts them (truth17), though no line's time holds them.
+    dropped_iterations: int = 0
     window: int = 0
     loop_length: int | None = None  # read from the loop's header when it could be
     loader_workers: int | None = None  # worker processes of a DataLoader the header iterates
     window_completed: bool = False  # the window ended before the loop did
     truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
+    capped: bool = False  # the line tracer's own cap ended it (not the reader's): the loop ran on
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     cpu_wait_share: float | None = None  # of the recorded time, waiting for a CPU (a busy machine)
@@ -166,7 +170,7 @@ def collecting(
     out.wall_s = out.run_end - t0
     _fill_window(out, tracer)
     out.files = tuple(files.files)
-    out.truncated = tracer.truncated
+    out.truncated = out.capped = tracer.truncated
     if tracer.truncated:
         out.notes.append(f"profiling stopped after {tracer.stopped_by} (the cap on the profiled part; the cell ran to its end)")
     if tracer.failure:
@@ -189,6 +193,7 @@ def collecting(
         if cut is not None:
             note, whole = cut
             out.truncated = True
+            out.dropped_iterations = max(0, out.recorded_iterations - whole)
             out.recorded_iterations = whole
             out.window_iterations_s = out.window_iterations_s[:whole]
             out.notes.append(note)

@@ -106,12 +106,25 @@ def _int(expr: ast.expr, lookup: Callable[[str], Any]) -> int | None:
     if isinstance(expr, ast.Name):
         value = lookup(expr.id)
         return value if isinstance(value, int) else None
+    if isinstance(expr, ast.Attribute):  # `range(args.epochs)`, `range(self.num_epochs)` (truth17)
+        value = _attribute(expr, lookup)
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
     if isinstance(expr, ast.UnaryOp) and isinstance(expr.op, ast.USub):
         inner = _int(expr.operand, lookup)
         return -inner if inner is not None else None
     if isinstance(expr, ast.Call) and isinstance(expr.func, ast.Name) and expr.func.id == "len" and len(expr.args) == 1:
         return _length(expr.args[0], lookup)
     return None
+
+
+def _attribute(expr: ast.Attribute, lookup: Callable[[str], Any]) -> Any:
+    """A chain of attributes on a name, read statically: no property or `__getattr__` runs."""
+    base = lookup(expr.value.id) if isinstance(expr.value, ast.Name) else \
+        _attribute(expr.value, lookup) if isinstance(expr.value, ast.Attribute) else None
+    if base is None:
+        return None
+    value = inspect.getattr_static(base, expr.attr, None)
+    return None if isinstance(value, (property, staticmethod, classmethod)) or callable(value) else value
 
 
 def _sized_length(obj: Any) -> int | None:

@@ -18,6 +18,18 @@ truth16 (item d): a method of an object the namespace holds (`maml.main_loop()`,
 defined in an earlier cell) is followed like a function; and when no function the top level calls
 holds a loop, the calls those functions make once are followed one level more (`main()` ->
 `train()`, both the program's), with the same ranking.
+
+truth17: the loop that runs per batch, at any depth up to `_MAX_CALL_DEPTH`. Public FixMatch:
+`main()` -> `trainer.fit()` (an instance of the program's class held in a local variable) ->
+`self.train_epoch()`, whose loop goes round the batches. Methods are resolved statically: a
+name bound to a call of one of the program's classes (`trainer = FixMatchTrainer(...)`, its
+class in this unit, an earlier cell or a local module) and `self.m()` inside a method (its class,
+then its bases). Levels of once-made calls are searched until one holds a training loop (a plain
+loop of a shallower level is kept only when no level holds one: a file-listing loop in `main()`
+is not the run's loop). And a chosen loop that does not train in its own body (an epoch loop
+calling `self.train_epoch()`) gives way to the training loop of a program function it calls: an
+epoch is too long an iteration to window; a loop that back-propagates or steps in its own body
+(MAML's meta loop calling `self.inner_loop()`) is the per-batch loop and is kept.
 """
 
 from __future__ import annotations
@@ -32,6 +44,7 @@ import libcst as cst
 from ..model import CellRef, SourceUnit
 from ..static.facts import Facts, Loop
 from ..static.modules import ModuleImports
+from ..static.names import names_read, names_written
 from ..static.unit import ParsedUnit, parse_unit
 from .line_tracer import LoopTarget
 
@@ -50,11 +63,16 @@ def choose_loop(
     if unit.module is None:
         return None, {}
     facts = unit.loops
+    # Its own training loop, with the per-batch loop of what it calls as `inner` when it does not
+    # train in its own body (an epoch loop calling `self._epoch()`).
+    own = _per_batch((facts, facts.loops, unit.ref, {}, None), namespace or {}, ref_of, imports, unit.ref)
     if any(loop.function is None for loop in facts.loops):
-        return _choose(facts, unit.ref, facts.loops), {}  # its own loop: kept as ever
+        return own or (_choose(facts, unit.ref, facts.loops), {})  # its own loop: kept as ever
     called = _loop_of_top_level_call(unit, namespace or {}, ref_of, imports)
     if called is not None:
         return called
+    if own is not None:
+        return own
     target = _choose(facts, unit.ref, facts.loops)
     if target is not None or not namespace:
         return target, {}
@@ -66,22 +84,65 @@ def choose_loop(
 
 
 def _choose(facts: Facts, ref: CellRef, loops: list[Loop]) -> LoopTarget | None:
-    def target(loop: Loop, inner: LoopTarget | None = None) -> LoopTarget:
-        # The iterable's source, read by the tracer for the loop's length (`loop_length`).
-        iterable = facts.code(loop.node.iter) if isinstance(loop.node, cst.For) else ""
-        return LoopTarget(ref, loop.line, loop.end_line, iterable, loop.depth > 0, inner)
+    picked = _pick(loops)
+    if picked is None:
+        return None
+    loop, innermost = picked
+    return _target(facts, ref, loop, _target(facts, ref, innermost) if innermost else None)
 
+
+def _target(facts: Facts, ref: CellRef, loop: Loop, inner: LoopTarget | None = None) -> LoopTarget:
+    # The iterable's source, read by the tracer for the loop's length (`loop_length`).
+    iterable = facts.code(loop.node.iter) if isinstance(loop.node, cst.For) else ""
+    return LoopTarget(ref, loop.line, loop.end_line, iterable, loop.depth > 0, inner)
+
+
+def _pick(loops: list[Loop]) -> tuple[Loop, Loop | None] | None:
+    """(the loop `_choose` windows, the inner one it falls back to when the first is short)."""
     train = [l for l in loops if l.kind == "train"]
     if train:
-        return target(max(train, key=lambda l: (l.depth, -l.line)))
+        chosen = max(train, key=lambda l: (l.depth, -l.line))
+        outer = _producing_loop(chosen, loops)
+        return (outer, chosen) if outer is not None else (chosen, None)
     if not loops:
         return None
     # A loop of the unit's own top level before one inside a definition (a helper it may call
     # per iteration, or never): the top level's is the one the run goes round.
     first = min(loops, key=lambda l: (l.function is not None, l.depth, l.line))
     nest = [l for l in loops if first.line < l.line <= first.end_line]
-    innermost = max(nest, key=lambda l: (l.depth, -l.line)) if nest else None
-    return target(first, target(innermost) if innermost else None)
+    return first, (max(nest, key=lambda l: (l.depth, -l.line)) if nest else None)
+
+
+def _producing_loop(train: Loop, loops: list[Loop]) -> Loop | None:
+    """The loop around `train` whose iteration makes the data `train` learns from: an ancestor
+    holding another loop (not on `train`'s chain) that writes a name `train` reads without binding
+    it. PPO (cleanrl): the update loop's rollout loop fills `obs_buf[step]`, its GAE loop
+    `advantages[t]`, and the minibatch loop two levels down reads them; the innermost training
+    loop's iterations leave the rollout and GAE - the run's other costs - out of the window. The
+    ancestor is the window then, the training loop its `inner` (when the updates are few). An
+    epoch loop around batches from a loader made outside it, or with a validation loop beside,
+    makes nothing the batch loop reads: the batch loop stays."""
+    reads = names_read(train.node) - names_written(train.node)
+    chain = _ancestors(train)
+    for outer in chain:
+        siblings = [l for l in loops if l is not train and outer in _ancestors(l)
+                    and l not in chain and train not in _ancestors(l)]
+        if any(reads & names_written(l.node) for l in siblings):
+            return outer
+    return None
+
+
+def _ancestors(loop: Loop) -> list[Loop]:
+    out, parent = [], loop.parent
+    while parent is not None:
+        out.append(parent)
+        parent = parent.parent
+    return out
+
+
+def _trains_itself(loop: Loop) -> bool:
+    """Back-propagates or steps an optimizer in its own body (not only through a call)."""
+    return "backward" in loop.methods or {"step", "zero_grad"} <= loop.methods
 
 
 def _called_functions(facts: Facts, namespace: Mapping[str, Any]) -> list[FunctionType]:
@@ -116,32 +177,96 @@ def _loop_of_function(
 _Callee = tuple[Facts, list[Loop], CellRef, dict[str, CellRef], "cst.FunctionDef | None"]
 
 
+_MAX_CALL_DEPTH = 4  # main() -> trainer.fit() -> self.train_epoch() -> self._step(batch)
+
+
 def _loop_of_top_level_call(
     unit: ParsedUnit, namespace: Mapping[str, Any],
     ref_of: Callable[[str], CellRef | None] | None, imports: ModuleImports | None,
 ) -> tuple[LoopTarget, dict[str, CellRef]] | None:
-    """The loop of the first function the top level calls that holds a training loop, else of
-    the first that holds any loop. Not when the unit defines a training loop itself: the
-    `main()` called once holds the epoch loop that calls `train_once` (public lstm), and the
-    unit's innermost training loop (the batches) stays the choice, as before."""
+    """The per-batch loop of the first function the top level calls that holds a training loop,
+    searched level by level through calls made once (up to `_MAX_CALL_DEPTH`); else the loop of
+    the first function of the shallowest level that holds any. Not when the unit defines a
+    training loop itself: the `main()` called once holds the epoch loop that calls `train_once`
+    (public lstm), and the unit's innermost training loop (the batches) stays the choice."""
     if any(l.kind == "train" for l in unit.loops.loops):
         return None
-    callees = [c for call in _top_level_calls(unit.module)
-               if (c := _callee(call, unit.loops, unit.ref, namespace, ref_of, imports))]
-    found = _ranked_choice(callees)
-    if found is not None or any(c[1] for c in callees):
-        return found
-    # No called function holds a loop (`main()` sets up, then calls `train()`): one level more.
-    deeper = []
-    for facts, _, ref, extra, node in callees:
-        if node is None:
-            continue
-        here = namespace if ref == unit.ref else {}
-        for call in _top_level_calls(node.body):
-            callee = _callee(call, facts, ref, here, ref_of, imports if ref == unit.ref else None)
-            if callee is not None:
-                deeper.append((*callee[:3], {**extra, **callee[3]}, callee[4]))
-    return _ranked_choice(deeper)
+    level = [c for call in _top_level_calls(unit.module)
+             if (c := _callee(call, unit.loops, unit.ref, namespace, ref_of, imports))]
+    fallback = None
+    seen: set[int] = set()
+    for _ in range(_MAX_CALL_DEPTH):
+        ranked = [c for c in level if any(l.kind == "train" for l in c[1])] + level
+        for callee in ranked:
+            found = _per_batch(callee, namespace, ref_of, imports, unit.ref)
+            if found is not None:
+                return found
+            if fallback is None and callee[1]:
+                fallback = _ranked_choice([callee])  # a plain loop: kept unless a deeper level trains
+        seen.update(id(c[4]) for c in level if c[4] is not None)
+        level = [deeper for c in level if c[4] is not None
+                 for deeper in _calls_made_once(c, namespace, ref_of, imports, unit.ref)
+                 if deeper[4] is None or id(deeper[4]) not in seen]
+        if not level:
+            break
+    return fallback
+
+
+def _calls_made_once(
+    callee: _Callee, namespace: Mapping[str, Any], ref_of: Callable[[str], CellRef | None] | None,
+    imports: ModuleImports | None, unit_ref: CellRef,
+) -> list[_Callee]:
+    """The program's functions a callee's body calls once each (its extra files carried on)."""
+    facts, _, ref, extra, node = callee
+    if node is None:
+        return []
+    here, own_imports = _scope(facts, ref, unit_ref, namespace, imports)
+    out = []
+    for call in _top_level_calls(node.body):
+        found = _callee(call, facts, ref, here, ref_of, own_imports)
+        if found is not None:
+            out.append((*found[:3], {**extra, **found[3]}, found[4]))
+    return out
+
+
+def _scope(facts: Facts, ref: CellRef, unit_ref: CellRef, namespace: Mapping[str, Any],
+           imports: ModuleImports | None) -> tuple[Mapping[str, Any], ModuleImports | None]:
+    """The namespace and imports a callee's calls resolve in: the unit's for its own code, a
+    local module's own imports for that module's code (relative imports start there)."""
+    if ref == unit_ref:
+        return namespace, imports
+    return {}, facts.imports
+
+
+def _per_batch(
+    callee: _Callee, namespace: Mapping[str, Any], ref_of: Callable[[str], CellRef | None] | None,
+    imports: ModuleImports | None, unit_ref: CellRef, depth: int = 0,
+) -> tuple[LoopTarget, dict[str, CellRef]] | None:
+    """The loop a callee's iterations should be windowed on, when it holds a training loop on
+    some path: its chosen loop when that loop trains in its own body. When it does not (an epoch
+    loop calling `self.train_epoch()`), that loop with the per-batch loop of a program function
+    its body calls as its `inner`: the tracer windows the inner one when the outer turns out
+    short (`SHORT_LOOP`: epochs), and keeps the outer when it is long - a PPO update loop whose
+    rollout is in its own body and whose `agent.update()` loops over minibatches is the one the
+    run goes round. None when no training loop is reached (the caller keeps a plain loop as a
+    fallback only)."""
+    facts, loops, ref, extra, _ = callee
+    picked = _pick(loops)
+    if picked is None:
+        return None
+    loop, innermost = picked
+    if not _trains_itself(loop) and depth < _MAX_CALL_DEPTH:
+        here, own_imports = _scope(facts, ref, unit_ref, namespace, imports)
+        for call in facts.calls_in(loop.node):
+            inner = _callee(call, facts, ref, here, ref_of, own_imports)
+            if inner is None or inner[4] is callee[4] or not any(l.kind == "train" for l in inner[1]):
+                continue
+            found = _per_batch(inner, namespace, ref_of, imports, unit_ref, depth + 1)
+            if found is not None:
+                return _target(facts, ref, loop, found[0]), {**extra, **found[1]}
+    if loop.kind != "train":
+        return None
+    return _target(facts, ref, loop, _target(facts, ref, innermost) if innermost else None), extra
 
 
 def _ranked_choice(callees: list[_Callee]) -> tuple[LoopTarget, dict[str, CellRef]] | None:
@@ -200,7 +325,69 @@ def _callee(
                 return found[0], _loops_in(found[0], found[1]), ref, {filename: ref}, _as_def(found[1])
     if isinstance(obj, FunctionType):
         return _callee_of_function(obj, ref_of, strict=isinstance(func, cst.Attribute))
+    if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and not isinstance(held, ModuleType):
+        return _method_callee(call, func, facts, unit_ref, namespace, ref_of, imports)
     return None
+
+
+def _method_callee(
+    call: cst.Call, func: cst.Attribute, facts: Facts, unit_ref: CellRef, namespace: Mapping[str, Any],
+    ref_of: Callable[[str], CellRef | None] | None, imports: ModuleImports | None,
+) -> _Callee | None:
+    """`self.m()` in a method (its class's `m`, else a base's), or `obj.m()` where `obj` is bound
+    to a call of one of the program's classes (`trainer = FixMatchTrainer(...)`: this unit's, a
+    local module's, or an earlier cell's, whose class object the namespace holds). Read off the
+    source: nothing is run, and a name bound twice or to anything else resolves to nothing."""
+    receiver, name = func.value, func.attr.value
+    assert isinstance(receiver, cst.Name)
+    if receiver.value == "self":
+        cls = facts.enclosing_class(call)
+        found = (facts, cls) if cls is not None else None
+    else:
+        made = facts.construction_of(receiver)
+        if made is None or not isinstance(made.func, (cst.Name, cst.Attribute)):
+            return None
+        own = facts.classes.get(made.func.value) if isinstance(made.func, cst.Name) else None
+        found = (facts, own) if own is not None else None
+        if found is None:
+            qualified = facts.qualified_name(made.func)
+            found = imports.class_def(qualified) if qualified and imports is not None else None
+        if found is None and isinstance(made.func, cst.Name):
+            held = namespace.get(made.func.value)  # an earlier cell's class
+            fn = inspect.getattr_static(held, name, None) if isinstance(held, type) else None
+            return _callee_of_function(fn, ref_of) if isinstance(fn, FunctionType) else None
+    if found is None:
+        return None
+    method = _method_of_class(*found, name)
+    if method is None:
+        return None
+    owner, node = method
+    if owner is facts:
+        ref, extra = unit_ref, {}
+    else:
+        filename = str(owner.imports.path) if owner.imports is not None else None
+        ref = ref_of(filename) if filename and ref_of else None
+        if ref is None:
+            return None  # a file the tracer does not follow
+        extra = {filename: ref}
+    return owner, _loops_in(owner, node), ref, extra, _as_def(node)
+
+
+def _method_of_class(facts: Facts, cls: cst.ClassDef, name: str, depth: int = 4) -> tuple[Facts, Any] | None:
+    """`cls.name` in `facts`, else in its bases (this unit's classes, then other units')."""
+    node = facts.functions.get(f"{cls.name.value}.{name}")
+    if node is not None:
+        return facts, node
+    if depth <= 0:
+        return None
+    for base in cls.bases:
+        own = facts.classes.get(base.value.value) if isinstance(base.value, cst.Name) else None
+        if own is not None and own is not cls:
+            found = _method_of_class(facts, own, name, depth - 1)
+            if found is not None:
+                return found
+    inherited = facts._inherited_method(facts, cls, name, depth)
+    return (facts.owner_of(inherited), inherited) if inherited is not None else None
 
 
 def _method(held: Any, name: str) -> FunctionType | None:
@@ -230,7 +417,10 @@ def _callee_of_function(
     code: CodeType = fn.__code__
     ref = ref_of(code.co_filename) if ref_of else None
     entry = linecache.cache.get(code.co_filename)
-    if entry is not None and len(entry) >= 3 and (ref is not None or not strict):
+    # A cell's text is in `linecache` with no modification time (IPython's and ipykernel's
+    # caching compiler); a library file a warning or traceback read has one: never parsed here
+    # (a loop calling `softmax(x)` must not make the window choice parse torch's functional.py).
+    if entry is not None and len(entry) >= 3 and (ref is not None or (not strict and entry[1] is None)):
         text = "".join(entry[2])
     elif ref is not None:
         try:
