@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from . import attribute_paths, held, outside_calls
+from . import attribute_paths, field_values, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
@@ -1280,7 +1280,7 @@ class Facts:
                         and not (d.loop is None and self._container_alias(name, value, function)) \
                         and root_name(value) not in holders and not _module_tensor(value) \
                         and not held.held_roots(self, value) - self._attribute_owner_roots(value) \
-                        and not self._roots_out_of_sight(value):
+                        and not self._roots_out_of_sight(value) and not self._shared_field(value):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
@@ -1301,6 +1301,13 @@ class Facts:
                     if i in names and j in names:
                         out.setdefault(names[i], set()).add(names[j])
         return out
+
+    def _shared_field(self, value: cst.BaseExpression) -> bool:
+        """`ema = state.ema`, `buf = self.buf`: an attribute of unknown kind may be a mutable object
+        (an array, a tensor, a list, a program object) its owner shares with `ema`, not a copied
+        number, unless every store of that field puts an immutable value there (`field_values`)."""
+        return isinstance(value, cst.Attribute) and attribute_paths.chain_path(value) is not None \
+            and self.kind(value) is Kind.UNKNOWN and not field_values.immutable_field(self, value)
 
     def _outside_call(self, value: cst.BaseExpression) -> bool:
         """A call outside torch and NumPy (`Stats(a, 1)`, `helper(t)`): its result may hold, or be, its arguments."""

@@ -143,10 +143,10 @@ def _copied_value(facts: "Facts", value: cst.BaseExpression) -> bool:
 
 def _held_args(facts: "Facts", call: cst.Call) -> list[cst.Arg]:
     """The arguments whose objects the result may keep: not numbers (immutable: kept or copied, the
-    same), not `*xs` / `**cfg` (their container is unpacked, not kept: `Namespace(**config)`)."""
-    from .types import Kind
-
-    return [a for a in call.args if not a.star and not _copied_value(facts, a.value)]
+    same). `*xs` / `**cfg` count: their container is unpacked, but its elements are handed over and
+    kept (`first, _ = zip(*[(r, 0) for r in t])` holds the rows of `t`; `Namespace(**{"a": arr})`
+    holds `arr`); what the container holds is followed from its name as from any held name."""
+    return [a for a in call.args if not _copied_value(facts, a.value)]
 
 
 def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:

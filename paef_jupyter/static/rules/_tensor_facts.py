@@ -987,11 +987,11 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     while work:
         for use in reads_of(facts, work.pop(), scope):
             value = shared_end(facts, use)
+            holder = _holding_expression(facts, value)
+            while holder is not None:  # `holder = {"t": name}`, `for v in [name]`: the container holds it;
+                value = shared_end(facts, holder)  # `zip(*[(r, 0) for r in t])`: so do the tuples it gives
+                holder = _holding_expression(facts, value)
             parent = facts.parent(value)
-            while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is value \
-                    and isinstance(facts.parent(parent), (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-                value = facts.parent(parent)  # `holder = {"t": name}`, `for v in [name]`: the container holds it
-                parent = facts.parent(value)
             targets: list[cst.CSTNode] = []
             if isinstance(parent, cst.Assign) and parent.value is value:
                 targets = [t.target for t in parent.targets]
@@ -1005,6 +1005,19 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
                 names.add(bound)
                 work.append(bound)
     return names
+
+
+def _holding_expression(facts: Facts, value: cst.CSTNode) -> cst.CSTNode | None:
+    """The container literal or comprehension that holds `value` as an element (`[value]`,
+    `{"k": value}`, `[(r, 0) for r in t]` holding each `(r, 0)`), or None."""
+    parent = facts.parent(value)
+    if isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is value \
+            and isinstance(facts.parent(parent), (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return facts.parent(parent)
+    if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and parent.elt is value \
+            or isinstance(parent, cst.DictComp) and parent.value is value:
+        return parent
+    return None
 
 
 def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
