@@ -164,6 +164,9 @@ def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, se
             pairs.append((node.args[0].value, [a.value for a in node.args[1:]]))
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING_METHODS:
             pairs.append((node.func.value, [a.value for a in node.args]))
+        elif isinstance(node, cst.Call) and node.args and _unseen_method(facts, node):
+            # `tracker.track(a)` of a class out of sight may keep `a` (`self.kept = a`)
+            pairs.append((node.func.value, [a.value for a in node.args if not _copied_value(facts, a.value)]))  # type: ignore[attr-defined]
         elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") == "builtins.setattr" and len(node.args) > 2:
             pairs.append((node.args[0].value, [node.args[2].value]))
         elif isinstance(node, cst.Assign):  # (`x[0] = a` into a tensor or array copies `a`'s values)
@@ -216,6 +219,12 @@ def _stored_by_callee(facts: "Facts", call: cst.Call) -> list[tuple[cst.BaseExpr
 
 
 _VISITING: set[cst.CSTNode] = set()
+
+
+def _unseen_method(facts: "Facts", call: cst.Call) -> bool:
+    from .outside_calls import unseen_method
+
+    return unseen_method(facts, call)
 
 
 def _bound_in(owner: "Facts", func: cst.FunctionDef, name: str) -> bool:
