@@ -143,9 +143,9 @@ def unseen_method(facts: "Facts", call: cst.Call) -> bool:
 
 
 def _handed(facts: "Facts", arg: cst.Arg) -> bool:
-    """An argument whose object the callee gets: not a number or a size, not `**cfg` (the dict is
-    unpacked, as `held` reads it: `Namespace(**config)`); `*pairs` hands over the elements."""
-    return arg.star != "**" and not _metadata_arg(facts, arg.value)
+    """An argument whose object the callee gets: not a number or a size. `*pairs` and `**cfg`
+    hand over their elements (`Namespace(**{"t": c})` holds `c`), as `held` reads them."""
+    return not _metadata_arg(facts, arg.value)
 
 
 def other_objects_method(facts: "Facts", call: cst.Call) -> bool:

@@ -983,9 +983,12 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     np.nditer(name) as v`), or to a
     container literal holding it (`d = {"t": name}`, `for v in [name]`): an in-place change
     through any of them is a change of `name`'s object."""
-    names, work = {name}, [name]
+    names: set[str] = {name}
+    work: list[tuple[str, cst.CSTNode]] = [(name, scope)]
+    seen = {(name, id(scope))}
     while work:
-        for use in reads_of(facts, work.pop(), scope):
+        current, where = work.pop()
+        for use in reads_of(facts, current, where):
             value = shared_end(facts, use)
             holder = _holding_expression(facts, value)
             while holder is not None:  # `holder = {"t": name}`, `for v in [name]`: the container holds it;
@@ -1001,10 +1004,21 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
                 targets = [parent.target]
             elif isinstance(parent, cst.WithItem) and parent.item is value and parent.asname is not None:
                 targets = [parent.asname.name]  # `with np.nditer(a, ...) as it`: `__enter__` returns the view
-            for bound in {n for t in targets for n in bound_names(t)} - names:
-                names.add(bound)
-                work.append(bound)
+            # a comprehension's target is read only inside it (another `for r in ...` is another `r`)
+            inside = _comprehension_of(facts, parent) if isinstance(parent, cst.CompFor) else scope
+            for bound in {n for t in targets for n in bound_names(t)}:
+                if (bound, id(inside)) not in seen:
+                    seen.add((bound, id(inside)))
+                    names.add(bound)
+                    work.append((bound, inside))
     return names
+
+
+def _comprehension_of(facts: Facts, comp_for: cst.CSTNode) -> cst.CSTNode:
+    node = comp_for
+    while isinstance(node, cst.CompFor):
+        node = facts.parent(node)
+    return node
 
 
 def _holding_expression(facts: Facts, value: cst.CSTNode) -> cst.CSTNode | None:
