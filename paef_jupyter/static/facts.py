@@ -1250,10 +1250,29 @@ class Facts:
         if d.augmented or d.function is not function:
             return None
         if d.loop is not None and isinstance(d.loop.node, cst.For):
-            return d.loop.node.iter
+            return None if self._collated_batches(d.loop.node.iter) else d.loop.node.iter
         if d.value is None and d.element is None and d.unpacked is not None:
             return d.unpacked[0]  # `a, norm = helper(x)`: each name may hold what the call returns
         return d.value if d.value is not None else d.element if d.element is not None else d.container
+
+    def _collated_batches(self, iterable: cst.BaseExpression) -> bool:
+        """`for x, y in loader` (or `enumerate(loader)`) over a `torch.utils.data.DataLoader` built
+        with the default `collate_fn` and batching on (`batch_size` not None): each batch is new
+        memory (`default_collate` stacks tensors and arrays, builds tensors of numbers, keeps only
+        strings as they are), so a change to the batch does not reach the dataset or the loader."""
+        if isinstance(iterable, cst.Call) and (self.qualified_name(iterable.func) or "") == "builtins.enumerate" \
+                and iterable.args and not iterable.args[0].star:
+            iterable = iterable.args[0].value
+        made = self.value_of(iterable) if isinstance(iterable, cst.Name) else iterable
+        if not isinstance(made, cst.Call) or (self.qualified_name(made.func) or "") not in _TORCH_LOADERS:
+            return False
+        for arg in made.args:
+            if arg.star or arg.keyword is not None and (arg.keyword.value == "collate_fn" or arg.keyword.value == "batch_size"
+                                                        and isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+                return False
+        positional = [a for a in made.args if a.keyword is None]
+        return not (len(positional) > 1 and isinstance(positional[1].value, cst.Name) and positional[1].value.value == "None") \
+            and len(positional) <= 4  # (`collate_fn` is the 6th positional parameter)
 
     def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
@@ -2744,6 +2763,9 @@ def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple") and args:
             return all(_non_empty(facts, a) for a in (args if name == "zip" else args[:1]))
     return False
+
+
+_TORCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
 
 def _is_constant(expr: cst.BaseExpression) -> bool:
