@@ -1667,7 +1667,8 @@ class Facts:
         (`xb = x @ w`) hold no reference to it and are not followed; nor are the names in `skip`."""
         out: set[str] = set()
         scope = self.enclosing_function(made)
-        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made) - skip]
+        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made) - skip
+                - self._program_class_called(made)]
         while work:
             name, depth, scope = work.pop()
             if name in out or self._imported(name) or self._holds_constant(name):
@@ -1678,6 +1679,26 @@ class Facts:
                 if value is not None and depth < 4:
                     work.extend((n, depth + 1, d.function) for n in self._referenced(value))
         return out
+
+    def _program_class_called(self, made: cst.BaseExpression) -> set[str]:
+        """`Accelerator` of `accelerator = Accelerator(steps=2)`: the class of the program the object
+        is an instance of is not something the object holds; what its methods change (class
+        attributes included) is read from their visible bodies, not by counting the class as built
+        into every instance."""
+        if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value in self.classes):
+            return set()
+        name = made.func.value
+        cls = self.classes[name]
+        if not isinstance(cls, cst.ClassDef) or sum(1 for n in self.walk(made) if isinstance(n, cst.Name) and n.value == name) != 1:
+            return set()
+        for n in self.walk(self.module):  # only instantiated (`Holder.saved = t` in a method: the class holds `t`)
+            if isinstance(n, cst.Name) and n.value == name and not (
+                    isinstance(self.parent(n), cst.Call) and self.parent(n).func is n  # type: ignore[union-attr]
+                    or isinstance(self.parent(n), cst.ClassDef) and self.parent(n).name is n):  # type: ignore[union-attr]
+                return set()
+            if isinstance(n, cst.Name) and n.value in ("type", "__class__", "classmethod") and self.contains(cls, n):
+                return set()  # `type(self).saved = t`, `self.__class__.count += 1`, a classmethod's `cls.saved = t`
+        return {name}
 
     def _scoped_defs(self, name: str, scope: FunctionNode | None) -> list:
         """The bindings of `name` as seen from `scope`: its own, else those of the innermost
