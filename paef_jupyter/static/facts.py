@@ -1299,7 +1299,8 @@ class Facts:
                         and not (d.loop is None and self._container_alias(name, value, function)) \
                         and root_name(value) not in holders and not _module_tensor(value) \
                         and not held.held_roots(self, value) - self._attribute_owner_roots(value) \
-                        and not self._roots_out_of_sight(value) and not self._shared_field(value):
+                        and not self._roots_out_of_sight(value) \
+                        and not (d.loop is None and self._shared_field(value)):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
@@ -1324,7 +1325,9 @@ class Facts:
     def _shared_field(self, value: cst.BaseExpression) -> bool:
         """`ema = state.ema`, `buf = self.buf`: an attribute of unknown kind may be a mutable object
         (an array, a tensor, a list, a program object) its owner shares with `ema`, not a copied
-        number, unless every store of that field puts an immutable value there (`field_values`)."""
+        number, unless every store of that field puts an immutable value there (`field_values`).
+        (Asked for assignments only: a loop over an attribute, `for x, y in args.batches`, keeps
+        its older reading.)"""
         return isinstance(value, cst.Attribute) and attribute_paths.chain_path(value) is not None \
             and self.kind(value) is Kind.UNKNOWN and not field_values.immutable_field(self, value)
 

@@ -143,10 +143,17 @@ def _copied_value(facts: "Facts", value: cst.BaseExpression) -> bool:
 
 def _held_args(facts: "Facts", call: cst.Call) -> list[cst.Arg]:
     """The arguments whose objects the result may keep: not numbers (immutable: kept or copied, the
-    same). `*xs` / `**cfg` count: their container is unpacked, but its elements are handed over and
-    kept (`first, _ = zip(*[(r, 0) for r in t])` holds the rows of `t`; `Namespace(**{"a": arr})`
-    holds `arr`); what the container holds is followed from its name as from any held name."""
-    return [a for a in call.args if not _copied_value(facts, a.value)]
+    same). `*xs` counts: its container is unpacked, but its elements are handed over and kept
+    (`first, _ = zip(*[(r, 0) for r in t])` holds the rows of `t`). `**` counts for a dict literal or
+    comprehension (`Namespace(**{"a": arr})` holds `arr`), not for a name (`Namespace(**config)`:
+    the dict is not kept, and counting it would make the namespace share `config` as a whole; what
+    a mutable value of `config` shares through it is a known gap)."""
+    return [a for a in call.args if unpacked_elements_kept(a) and not _copied_value(facts, a.value)]
+
+
+def unpacked_elements_kept(arg: cst.Arg) -> bool:
+    """`arg` is not `**name`: a plain argument, `*xs`, or `**` of a dict written out."""
+    return arg.star != "**" or isinstance(arg.value, (cst.Dict, cst.DictComp))
 
 
 def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:

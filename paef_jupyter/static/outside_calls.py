@@ -143,9 +143,10 @@ def unseen_method(facts: "Facts", call: cst.Call) -> bool:
 
 
 def _handed(facts: "Facts", arg: cst.Arg) -> bool:
-    """An argument whose object the callee gets: not a number or a size. `*pairs` and `**cfg`
-    hand over their elements (`Namespace(**{"t": c})` holds `c`), as `held` reads them."""
-    return not _metadata_arg(facts, arg.value)
+    """An argument whose object the callee gets: not a number or a size. `*pairs` hands over its
+    elements, and so does `**` of a dict written out (`Namespace(**{"t": c})` holds `c`); not
+    `**cfg` of a name, as `held` reads them (`held.unpacked_elements_kept`)."""
+    return held.unpacked_elements_kept(arg) and not _metadata_arg(facts, arg.value)
 
 
 def other_objects_method(facts: "Facts", call: cst.Call) -> bool:
