@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from . import attribute_paths, held, outside_calls
+from . import attribute_paths, field_values, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
@@ -1250,10 +1250,29 @@ class Facts:
         if d.augmented or d.function is not function:
             return None
         if d.loop is not None and isinstance(d.loop.node, cst.For):
-            return d.loop.node.iter
+            return None if self._collated_batches(d.loop.node.iter) else d.loop.node.iter
         if d.value is None and d.element is None and d.unpacked is not None:
             return d.unpacked[0]  # `a, norm = helper(x)`: each name may hold what the call returns
         return d.value if d.value is not None else d.element if d.element is not None else d.container
+
+    def _collated_batches(self, iterable: cst.BaseExpression) -> bool:
+        """`for x, y in loader` (or `enumerate(loader)`) over a `torch.utils.data.DataLoader` built
+        with the default `collate_fn` and batching on (`batch_size` not None): each batch is new
+        memory (`default_collate` stacks tensors and arrays, builds tensors of numbers, keeps only
+        strings as they are), so a change to the batch does not reach the dataset or the loader."""
+        if isinstance(iterable, cst.Call) and (self.qualified_name(iterable.func) or "") == "builtins.enumerate" \
+                and iterable.args and not iterable.args[0].star:
+            iterable = iterable.args[0].value
+        made = self.value_of(iterable) if isinstance(iterable, cst.Name) else iterable
+        if not isinstance(made, cst.Call) or (self.qualified_name(made.func) or "") not in _TORCH_LOADERS:
+            return False
+        for arg in made.args:
+            if arg.star or arg.keyword is not None and (arg.keyword.value == "collate_fn" or arg.keyword.value == "batch_size"
+                                                        and isinstance(arg.value, cst.Name) and arg.value.value == "None"):
+                return False
+        positional = [a for a in made.args if a.keyword is None]
+        return not (len(positional) > 1 and isinstance(positional[1].value, cst.Name) and positional[1].value.value == "None") \
+            and len(positional) <= 4  # (`collate_fn` is the 6th positional parameter)
 
     def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
@@ -1280,7 +1299,8 @@ class Facts:
                         and not (d.loop is None and self._container_alias(name, value, function)) \
                         and root_name(value) not in holders and not _module_tensor(value) \
                         and not held.held_roots(self, value) - self._attribute_owner_roots(value) \
-                        and not self._roots_out_of_sight(value):
+                        and not self._roots_out_of_sight(value) \
+                        and not (d.loop is None and self._shared_field(value)):
                     continue
                 for source in (self._view_sources(value) | held.held_roots(self, value)) - {name}:
                     out.setdefault(source, set()).add(name)
@@ -1301,6 +1321,15 @@ class Facts:
                     if i in names and j in names:
                         out.setdefault(names[i], set()).add(names[j])
         return out
+
+    def _shared_field(self, value: cst.BaseExpression) -> bool:
+        """`ema = state.ema`, `buf = self.buf`: an attribute of unknown kind may be a mutable object
+        (an array, a tensor, a list, a program object) its owner shares with `ema`, not a copied
+        number, unless every store of that field puts an immutable value there (`field_values`).
+        (Asked for assignments only: a loop over an attribute, `for x, y in args.batches`, keeps
+        its older reading.)"""
+        return isinstance(value, cst.Attribute) and attribute_paths.chain_path(value) is not None \
+            and self.kind(value) is Kind.UNKNOWN and not field_values.immutable_field(self, value)
 
     def _outside_call(self, value: cst.BaseExpression) -> bool:
         """A call outside torch and NumPy (`Stats(a, 1)`, `helper(t)`): its result may hold, or be, its arguments."""
@@ -1641,7 +1670,8 @@ class Facts:
         (`xb = x @ w`) hold no reference to it and are not followed; nor are the names in `skip`."""
         out: set[str] = set()
         scope = self.enclosing_function(made)
-        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made) - skip]
+        work = [(n, 0, scope) for n in self.names_read(made) - self._read_for_shape_only(made) - skip
+                - self._program_class_called(made)]
         while work:
             name, depth, scope = work.pop()
             if name in out or self._imported(name) or self._holds_constant(name):
@@ -1652,6 +1682,26 @@ class Facts:
                 if value is not None and depth < 4:
                     work.extend((n, depth + 1, d.function) for n in self._referenced(value))
         return out
+
+    def _program_class_called(self, made: cst.BaseExpression) -> set[str]:
+        """`Accelerator` of `accelerator = Accelerator(steps=2)`: the class of the program the object
+        is an instance of is not something the object holds; what its methods change (class
+        attributes included) is read from their visible bodies, not by counting the class as built
+        into every instance."""
+        if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value in self.classes):
+            return set()
+        name = made.func.value
+        cls = self.classes[name]
+        if not isinstance(cls, cst.ClassDef) or sum(1 for n in self.walk(made) if isinstance(n, cst.Name) and n.value == name) != 1:
+            return set()
+        for n in self.walk(self.module):  # only instantiated (`Holder.saved = t` in a method: the class holds `t`)
+            if isinstance(n, cst.Name) and n.value == name and not (
+                    isinstance(self.parent(n), cst.Call) and self.parent(n).func is n  # type: ignore[union-attr]
+                    or isinstance(self.parent(n), cst.ClassDef) and self.parent(n).name is n):  # type: ignore[union-attr]
+                return set()
+            if isinstance(n, cst.Name) and n.value in ("type", "__class__", "classmethod") and self.contains(cls, n):
+                return set()  # `type(self).saved = t`, `self.__class__.count += 1`, a classmethod's `cls.saved = t`
+        return {name}
 
     def _scoped_defs(self, name: str, scope: FunctionNode | None) -> list:
         """The bindings of `name` as seen from `scope`: its own, else those of the innermost
@@ -2737,6 +2787,9 @@ def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
         if name in ("enumerate", "zip", "reversed", "sorted", "list", "tuple") and args:
             return all(_non_empty(facts, a) for a in (args if name == "zip" else args[:1]))
     return False
+
+
+_TORCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
 
 
 def _is_constant(expr: cst.BaseExpression) -> bool:

@@ -143,10 +143,17 @@ def _copied_value(facts: "Facts", value: cst.BaseExpression) -> bool:
 
 def _held_args(facts: "Facts", call: cst.Call) -> list[cst.Arg]:
     """The arguments whose objects the result may keep: not numbers (immutable: kept or copied, the
-    same), not `*xs` / `**cfg` (their container is unpacked, not kept: `Namespace(**config)`)."""
-    from .types import Kind
+    same). `*xs` counts: its container is unpacked, but its elements are handed over and kept
+    (`first, _ = zip(*[(r, 0) for r in t])` holds the rows of `t`). `**` counts for a dict literal or
+    comprehension (`Namespace(**{"a": arr})` holds `arr`), not for a name (`Namespace(**config)`:
+    the dict is not kept, and counting it would make the namespace share `config` as a whole; what
+    a mutable value of `config` shares through it is a known gap)."""
+    return [a for a in call.args if unpacked_elements_kept(a) and not _copied_value(facts, a.value)]
 
-    return [a for a in call.args if not a.star and not _copied_value(facts, a.value)]
+
+def unpacked_elements_kept(arg: cst.Arg) -> bool:
+    """`arg` is not `**name`: a plain argument, `*xs`, or `**` of a dict written out."""
+    return arg.star != "**" or isinstance(arg.value, (cst.Dict, cst.DictComp))
 
 
 def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:
@@ -164,6 +171,9 @@ def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, se
             pairs.append((node.args[0].value, [a.value for a in node.args[1:]]))
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _STORING_METHODS:
             pairs.append((node.func.value, [a.value for a in node.args]))
+        elif isinstance(node, cst.Call) and node.args and _unseen_method(facts, node):
+            # `tracker.track(a)` of a class out of sight may keep `a` (`self.kept = a`)
+            pairs.append((node.func.value, [a.value for a in node.args if not _copied_value(facts, a.value)]))  # type: ignore[attr-defined]
         elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") == "builtins.setattr" and len(node.args) > 2:
             pairs.append((node.args[0].value, [node.args[2].value]))
         elif isinstance(node, cst.Assign):  # (`x[0] = a` into a tensor or array copies `a`'s values)
@@ -216,6 +226,12 @@ def _stored_by_callee(facts: "Facts", call: cst.Call) -> list[tuple[cst.BaseExpr
 
 
 _VISITING: set[cst.CSTNode] = set()
+
+
+def _unseen_method(facts: "Facts", call: cst.Call) -> bool:
+    from .outside_calls import unseen_method
+
+    return unseen_method(facts, call)
 
 
 def _bound_in(owner: "Facts", func: cst.FunctionDef, name: str) -> bool:

@@ -116,20 +116,37 @@ _CONTAINER_KINDS = frozenset({Kind.DICT, Kind.LIST, Kind.DICT_OF_LIST, Kind.DICT
 def _receiver_handed_back(facts: "Facts", call: cst.Call) -> bool:
     """The method may return its receiver or what it holds: a program class's method (read: only
     when not proven fresh does it count), a container's read (`d.get`, `d.copy()`, `q.popleft()`),
-    any method of a container kind or of a literal. A method of an object of unknown class that
-    the analysis cannot find (`module.training_step(batch)` on a parameter) is left out: its
-    arguments still count, the object is not taken for the result (a known gap, see red team 26)."""
+    any method of a container kind or of a literal, a method of an object of unknown class that
+    the analysis cannot find (`pool.buffer()` on a parameter: `unseen_method`)."""
     func = call.func
     assert isinstance(func, cst.Attribute)
     if _program_function(facts, call) is not None or func.attr.value in _CONTAINER_READS:
         return True
-    return facts.kind(func.value) in _CONTAINER_KINDS or isinstance(func.value, (cst.Dict, cst.List, cst.Tuple, cst.Set))
+    return facts.kind(func.value) in _CONTAINER_KINDS or isinstance(func.value, (cst.Dict, cst.List, cst.Tuple, cst.Set)) \
+        or unseen_method(facts, call)
+
+
+def unseen_method(facts: "Facts", call: cst.Call) -> bool:
+    """`pool.buffer()`, `tracker.track(a)`, `module.training_step(batch)`: a method of an object of
+    unknown kind whose class the analysis cannot find (a parameter, a factory's result), under a
+    name no Tensor / ndarray has. Its body is out of sight: it may hand back what the object
+    holds (`return self.buf`) and keep what it is given (`self.kept = a`) for a later method to
+    change in place."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or facts.kind(func.value) is not Kind.UNKNOWN:
+        return False
+    root = root_name(func.value)
+    if root is None or root in facts.aliases or library_call(facts.qualified_name(func) or ""):
+        return False  # a module's function (`json.dumps`, `torch.tensor`), not an object's method
+    name = func.attr.value
+    return _program_function(facts, call) is None and name not in TENSOR_METHODS and name not in NDARRAY_METHODS
 
 
 def _handed(facts: "Facts", arg: cst.Arg) -> bool:
-    """An argument whose object the callee gets: not a number or a size, not `**cfg` (the dict is
-    unpacked, as `held` reads it: `Namespace(**config)`); `*pairs` hands over the elements."""
-    return arg.star != "**" and not _metadata_arg(facts, arg.value)
+    """An argument whose object the callee gets: not a number or a size. `*pairs` hands over its
+    elements, and so does `**` of a dict written out (`Namespace(**{"t": c})` holds `c`); not
+    `**cfg` of a name, as `held` reads them (`held.unpacked_elements_kept`)."""
+    return held.unpacked_elements_kept(arg) and not _metadata_arg(facts, arg.value)
 
 
 def other_objects_method(facts: "Facts", call: cst.Call) -> bool:

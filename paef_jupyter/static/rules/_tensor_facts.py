@@ -983,15 +983,18 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     np.nditer(name) as v`), or to a
     container literal holding it (`d = {"t": name}`, `for v in [name]`): an in-place change
     through any of them is a change of `name`'s object."""
-    names, work = {name}, [name]
+    names: set[str] = {name}
+    work: list[tuple[str, cst.CSTNode]] = [(name, scope)]
+    seen = {(name, id(scope))}
     while work:
-        for use in reads_of(facts, work.pop(), scope):
+        current, where = work.pop()
+        for use in reads_of(facts, current, where):
             value = shared_end(facts, use)
+            holder = _holding_expression(facts, value)
+            while holder is not None:  # `holder = {"t": name}`, `for v in [name]`: the container holds it;
+                value = shared_end(facts, holder)  # `zip(*[(r, 0) for r in t])`: so do the tuples it gives
+                holder = _holding_expression(facts, value)
             parent = facts.parent(value)
-            while isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is value \
-                    and isinstance(facts.parent(parent), (cst.List, cst.Tuple, cst.Set, cst.Dict)):
-                value = facts.parent(parent)  # `holder = {"t": name}`, `for v in [name]`: the container holds it
-                parent = facts.parent(value)
             targets: list[cst.CSTNode] = []
             if isinstance(parent, cst.Assign) and parent.value is value:
                 targets = [t.target for t in parent.targets]
@@ -1001,10 +1004,34 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
                 targets = [parent.target]
             elif isinstance(parent, cst.WithItem) and parent.item is value and parent.asname is not None:
                 targets = [parent.asname.name]  # `with np.nditer(a, ...) as it`: `__enter__` returns the view
-            for bound in {n for t in targets for n in bound_names(t)} - names:
-                names.add(bound)
-                work.append(bound)
+            # a comprehension's target is read only inside it (another `for r in ...` is another `r`)
+            inside = _comprehension_of(facts, parent) if isinstance(parent, cst.CompFor) else scope
+            for bound in {n for t in targets for n in bound_names(t)}:
+                if (bound, id(inside)) not in seen:
+                    seen.add((bound, id(inside)))
+                    names.add(bound)
+                    work.append((bound, inside))
     return names
+
+
+def _comprehension_of(facts: Facts, comp_for: cst.CSTNode) -> cst.CSTNode:
+    node = comp_for
+    while isinstance(node, cst.CompFor):
+        node = facts.parent(node)
+    return node
+
+
+def _holding_expression(facts: Facts, value: cst.CSTNode) -> cst.CSTNode | None:
+    """The container literal or comprehension that holds `value` as an element (`[value]`,
+    `{"k": value}`, `[(r, 0) for r in t]` holding each `(r, 0)`), or None."""
+    parent = facts.parent(value)
+    if isinstance(parent, (cst.Element, cst.DictElement)) and parent.value is value \
+            and isinstance(facts.parent(parent), (cst.List, cst.Tuple, cst.Set, cst.Dict)):
+        return facts.parent(parent)
+    if isinstance(parent, (cst.ListComp, cst.SetComp, cst.GeneratorExp)) and parent.elt is value \
+            or isinstance(parent, cst.DictComp) and parent.value is value:
+        return parent
+    return None
 
 
 def changed_in_place(facts: Facts, name: str, scope: cst.CSTNode) -> bool:
