@@ -482,6 +482,9 @@ def _dynamic_findings(
         if found is not None:
             rule, severity, message, explanation = found
             ev = evidence_of([stat], profile, total, rule)
+            uneven = _uneven([stat])
+            if uneven is not None and uneven in explanation:  # rated by its share (`_timed`)
+                ev = _with_note(ev, uneven)
             out.append(
                 Finding(
                     rule=rule,
@@ -610,6 +613,7 @@ def _block_finding(block: list[tuple[LineStat, float]], profile: Profile, total:
     stats = [s for s, _ in block]
     host = sum(h for _, h in block)
     first, last = stats[0].line, stats[-1].line
+    uneven = _uneven(stats)
     rule, severity, message, explanation = _timed(
         profile,
         "cpu-function",
@@ -618,8 +622,9 @@ def _block_finding(block: list[tuple[LineStat, float]], profile: Profile, total:
         "Python/NumPy work spread over consecutive statements that run every iteration. Written "
         "with torch ops on whole tensors it runs as a few kernels (on the device, on a GPU); if "
         "its inputs do not change between iterations, compute it once before the loop.",
+        uneven,
     )
-    ev = evidence_of(stats, profile, total, rule)
+    ev = _with_note(evidence_of(stats, profile, total, rule), uneven)
     return Finding(rule=rule, ref=stats[0].ref, line=first, end_line=last, severity=severity, message=message,
                    explanation=explanation, evidence=ev, source="dynamic")
 
@@ -647,6 +652,7 @@ def _round_trip_work(findings: Iterable[Finding], profile: Profile, total: float
         if outside / total < DOMINANT_SHARE:
             continue
         first, last = min(s.line for s in stats), max(s.line for s in stats)
+        uneven = _uneven(stats)
         rule, severity, message, explanation = _timed(
             profile,
             "cpu-function",
@@ -655,8 +661,9 @@ def _round_trip_work(findings: Iterable[Finding], profile: Profile, total: float
             f"On this CPU run the round trip's copies cost nothing (see the ping-pong finding on line "
             f"{finding.line}), but the host computation between them does. Written with torch ops it "
             "would stay on the device on a GPU; on a CPU, time both versions.",
+            uneven,
         )
-        ev = evidence_of(stats, profile, total, rule, saving=ROUND_TRIP_SAVING)
+        ev = _with_note(evidence_of(stats, profile, total, rule, saving=ROUND_TRIP_SAVING), uneven)
         out.append(Finding(rule=rule, ref=finding.ref, line=first, end_line=last, severity=severity,
                            message=message, explanation=explanation, evidence=ev, source="dynamic"))
     return out
@@ -736,6 +743,7 @@ def _dynamic_rule(
                 f"fetching the next batch takes {cpu_only / total:.0%} {_of_iteration(profile)}",
                 "The loop waits for its data: the batch is prepared in the training process. "
                 "Use `DataLoader(num_workers=N, pin_memory=True)` or precompute the batches.",
+                _uneven([stat]),
             )
         return _timed(
             profile,
@@ -744,6 +752,7 @@ def _dynamic_rule(
             + _where_called(profile.cpu_tree, stat),
             "Python/NumPy work that runs every iteration; if its inputs do not change between "
             "iterations, compute it once before the loop and index the result.",
+            _uneven([stat]),
         )
     return None
 
@@ -754,13 +763,46 @@ def _of_iteration(profile: Profile) -> str:
     return "of the recorded part of the first iteration" if profile.partial_iteration else "of each iteration"
 
 
-def _timed(profile: Profile, rule: str, message: str, explanation: str) -> tuple[str, Severity, str, str]:
+# A line's typical time outside torch is paid every iteration when even its cheapest profiled
+# iteration holds this share of it; below, the median rests on stalls that fell on the line.
+STEADY_SHARE = 0.5
+UNEVEN_NOTE = ("its time outside torch was {median:.3g} ms in the typical profiled iteration but under half "
+               "that in {low} of {n} ({least:.3g} ms in the cheapest): a cost paid in only some iterations is a "
+               "stall that fell on the line (a garbage collection, a page fault, another thread holding the "
+               "interpreter, a wait for a CPU), not work it does each iteration")
+
+
+def _uneven(stats: Iterable[LineStat]) -> str | None:
+    """The note saying the lines' cost outside torch is not paid every profiled iteration (one
+    or two slow iterations of three set the median), or None where it is (or is not known)."""
+    stats = list(stats)
+    sizes = {len(s.iteration_host_s) for s in stats}
+    if len(sizes) != 1 or (n := sizes.pop()) < 3:
+        return None
+    per = [sum(s.iteration_host_s[k] for s in stats) for k in range(n)]
+    typical = sorted(per)[(n - 1) // 2]
+    low = sum(1 for t in per if t < STEADY_SHARE * typical)
+    if typical <= 0 or not low:
+        return None
+    return UNEVEN_NOTE.format(median=typical * 1e3, low=low, n=n, least=min(per) * 1e3)
+
+
+def _timed(profile: Profile, rule: str, message: str, explanation: str,
+           uneven: str | None = None) -> tuple[str, Severity, str, str]:
     """A finding that rests on a line's share of the time alone: on a busy machine the share may
     hold the time the cell waited for a CPU (preemption falls on whichever line runs, in slices of
-    milliseconds), so it is a lead to measure again, not a medium."""
+    milliseconds), so it is a lead to measure again, not a medium. So is a share that some of
+    the profiled iterations do not show (`uneven`, from `_uneven`): whatever stalled the others
+    (a collection, a page fault, a wait the system's counter does not see) is no line's work."""
+    if uneven is not None:
+        explanation = f"{explanation} Not paid every iteration: {uneven}; re-run to confirm."
     if not profile.busy:
-        return rule, Severity.MEDIUM, message, explanation
+        return rule, Severity.LOW if uneven is not None else Severity.MEDIUM, message, explanation
     return rule, Severity.LOW, message, (
         f"{explanation} Measured while the machine was busy (the cell waited for a CPU "
         f"{profile.cpu_wait_share:.0%} of the profiled time): re-run on a quiet machine to confirm."
     )
+
+
+def _with_note(ev: Evidence, note: str | None) -> Evidence:
+    return ev if note is None or note in ev.notes else replace(ev, notes=ev.notes + (note,))

@@ -217,6 +217,10 @@ class LineStat:
     # The backward of the autograd nodes this line's ops created (Kineto's sequence numbers tie
     # each `evaluate_function` to its forward op), paid on the line that calls `backward()`.
     backward_s: float = 0.0
+    # Per profiled iteration, the line's time outside torch work (empty where the iterations are
+    # not told apart, or the line did not run in each): a typical cost paid in only some of them
+    # is a stall that fell on the line (a collection, a page fault, a wait), not its work.
+    iteration_host_s: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -92,6 +92,9 @@ class _Acc:
     sync_warnings: int = 0
     gap_ns: int = 0  # the line tracer's own time between the deeper cell lines (left out of cpu_ns)
     backward_ns: int = 0  # backward of the autograd nodes this line's forward ops created
+    # Per window iteration, the line's time outside torch work (lines run in every iteration of a
+    # window of known iterations; else empty): whether its typical cost is paid every iteration.
+    iter_host_ns: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -291,6 +294,7 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         acc.cpu_ns = times[k] * n
         acc.self_ns = self_ns[key][k] * n
         acc.op_ns = _union_ns(per[k]) * n
+        acc.iter_host_ns = [max(0, times[j] - _union_ns(per[j])) for j in range(n)]
     result.iterations = n
     result.typical_span_ns = int(statistics.median(lengths)) * n
 
@@ -337,6 +341,7 @@ def line_stats(result: Attribution, files: Sequence[CodeFile]) -> tuple[LineStat
             tensor_creations=acc.creations,
             sync_warnings=acc.sync_warnings,
             backward_s=acc.backward_ns / 1e9,
+            iteration_host_s=tuple(t / 1e9 for t in acc.iter_host_ns),
         )
         for (_, line), (ref, acc) in merged.items()
     ]
@@ -551,9 +556,13 @@ class _ChainLocator:
 
 
 def _copy(acc: _Acc) -> _Acc:
-    return _Acc(**vars(acc))
+    return _Acc(**{name: list(v) if isinstance(v, list) else v for name, v in vars(acc).items()})
 
 
 def _merge(into: _Acc, other: _Acc) -> None:
     for name, value in vars(other).items():
-        setattr(into, name, getattr(into, name) + value)
+        mine = getattr(into, name)
+        if isinstance(value, list):  # per iteration: added where both cover the same iterations
+            setattr(into, name, [a + b for a, b in zip(mine, value)] if len(mine) == len(value) else [])
+        else:
+            setattr(into, name, mine + value)
