@@ -84,3 +84,57 @@ def test_a_burst_amid_recorded_events_lets_through_only_its_two_edge_steps() -> 
 def test_a_slow_step_far_from_any_burst_is_charged() -> None:
     slow = (MB, 0.006, 1)
     assert _charged([slow, (0, 0.01, 0), slow, (0, 0.01, 0)]) == 2 * MB
+
+
+# truth18: on a loaded box page faults are slow, and one 64 MB tensor became resident over many
+# steps, each too slow for a burst: charged to recorded events, "profiling stopped after 8 MB".
+# A tensor is reserved at once (the virtual size jumps by its size, untouched) and made resident
+# later; recorded events grow the virtual and the resident size together.
+
+
+def _charged_sizes(steps: list[tuple[int, float, int, int]]) -> int:
+    """`_charged` with each step's virtual-size growth: (resident grown, CPU s, lines, virtual grown)."""
+    ledger = _GrowthLedger(100 * MB)
+    now = 100 * MB
+    for grew, cpu_s, lines, reserved in steps:
+        now += grew
+        ledger.step(grew, cpu_s, lines, reserved)
+    return ledger.events(now)
+
+
+def test_a_big_tensor_made_resident_slowly_is_the_cell_s_own_memory() -> None:
+    # `torch.ones(16 * 2**20)` on a loaded box: 64 MB reserved, then 2 MB per 10 ms of CPU
+    # (0.2 GB/s, under USER_ALLOCATION_RATE) over 32 steps; then the same again.
+    one = [(MB // 2, 0.004, 1, 64 * MB)] + [(2 * MB, 0.01, 0, 0)] * 32
+    assert _charged_sizes(one) == 0
+    assert _charged_sizes(one + one) == 0
+
+
+def test_slow_events_after_a_big_tensor_still_reach_the_cap() -> None:
+    """Near miss: once the tensor is resident, events (virtual and resident growing together)
+    are charged, and the cap is reached as without the tensor."""
+    tensor = [(MB // 2, 0.004, 1, 64 * MB)] + [(2 * MB, 0.01, 0, 0)] * 32
+    events = [(3 * MB, 0.01, 800, 3 * MB)] * 4
+    assert _charged_sizes(tensor + events) > MAX_ADDED_MEMORY
+
+
+def test_events_while_a_reserved_tensor_waits_untouched_are_charged() -> None:
+    """Near miss: a tensor reserved but not yet touched (`torch.empty`) leaves room to come in;
+    events growing both sizes meanwhile take none of it (the reservation is a burst: the step
+    after it is its edge, as for any burst)."""
+    steps = [(0, 0.001, 1, 64 * MB)] + [(3 * MB, 0.01, 800, 3 * MB)] * 6
+    assert _charged_sizes(steps) == _charged([TINY_OPS] * 5) > MAX_ADDED_MEMORY
+
+
+def test_a_tensor_freed_untouched_leaves_nothing_to_come_in() -> None:
+    """Near miss: reserved, freed untouched, then slow growth with no virtual growth: not the
+    tensor's (it is gone), charged as before."""
+    steps = [(0, 0.001, 1, 64 * MB), (0, 0.001, 1, -64 * MB)] + [(2 * MB, 0.01, 0, 0)] * 6
+    assert _charged_sizes(steps) > MAX_ADDED_MEMORY
+
+
+def test_small_reservations_are_not_a_tensor() -> None:
+    """Near miss: a few hundred KB reserved ahead (an allocator's chunk) is no allocation of the
+    cell's: slow growth after it is charged."""
+    steps = [(0, 0.001, 1, MB)] + [(2 * MB, 0.01, 0, 0)] * 6
+    assert _charged_sizes(steps) > MAX_ADDED_MEMORY

@@ -81,6 +81,9 @@ MAX_ADDED_MEMORY = 8 * 2**20
 USER_ALLOCATION_RATE = 2**28
 USER_ALLOCATION_FLOOR = 2**19
 LINE_EVENT_BYTES = 2**16
+# Virtual memory reserved untouched in one watchdog step beyond this is an allocation of the cell's
+# (recorded events grow the virtual size with the resident one, by a few hundred KB per 1000 ops).
+RESERVED_FLOOR = 2**21
 WATCH_EVERY_S = 0.01
 # An unprofiled iteration this long needs no settling iteration before the window (`settles`).
 LONG_ITERATION_S = 0.05
@@ -535,9 +538,9 @@ class _Watchdog:
         ledger: _GrowthLedger | None = None
         profiling_since = 0.0
         cpu_time = _thread_cpu_clock(self._main)
-        last, last_cpu, last_lines = 0, 0.0, 0
+        last, last_cpu, last_lines, last_size = 0, 0.0, 0, 0
         while not self._stopped.wait(WATCH_EVERY_S):
-            now = resident_bytes() or 0
+            size, now = memory_bytes() or (0, 0)
             if not (tracer.profiler_on and (tracer.recording or tracer.settling)):
                 peak_before = max(peak_before, now)
                 continue
@@ -548,9 +551,9 @@ class _Watchdog:
             if ledger is None:
                 profiling_since = time.perf_counter()
                 ledger = _GrowthLedger(max(peak_before, now))
-            elif ledger.step(now - last, cpu - last_cpu, lines - last_lines):
+            elif ledger.step(now - last, cpu - last_cpu, lines - last_lines, size - last_size):
                 self._probe_stack()  # count the lines of what runs now, to judge the next step
-            last, last_cpu, last_lines = now, cpu, lines
+            last, last_cpu, last_lines, last_size = now, cpu, lines, size
             if ledger.events(now) > MAX_ADDED_MEMORY:
                 self.reason = f"{MAX_ADDED_MEMORY // 2**20} MB of memory added while profiling"
             elif time.perf_counter() - profiling_since >= tracer.max_profiled_s:
@@ -583,18 +586,40 @@ class _GrowthLedger:
     burst is the cell's, and a burst takes back the step before it, which the cap therefore
     leaves out until the next step decides. Recorded events grow the process step after step:
     the edges let through two steps of them per burst, no more.
+
+    On a loaded machine page faults are slow: a 64 MB tensor can take many steps to become
+    resident, each too slow for a burst. But a big tensor is reserved at once (the process's
+    virtual size jumps by its size, untouched) and only then made resident, while recorded events
+    grow the virtual and the resident size together, a few hundred KB at a time. So memory
+    reserved untouched in a step (RESERVED_FLOOR or more beyond what became resident) and made
+    resident later is the cell's own, however slowly it comes in.
     """
 
-    __slots__ = ("peak_before", "_pending", "_after_burst")
+    __slots__ = ("peak_before", "_pending", "_after_burst", "_reserved", "_gap")
 
     def __init__(self, peak_before: int):
         self.peak_before = peak_before  # the size the cell's own memory brings the process to
         self._pending = 0  # the last step's growth, charged to events unless a burst follows
         self._after_burst = False
+        self._reserved = 0  # reserved in one piece, not yet resident: the cell's when it becomes so
+        self._gap = 0  # the growth of (virtual - resident) size since the ledger began
 
-    def step(self, grew: int, cpu_s: float, lines: int) -> bool:
-        """Judge one step of `grew` bytes; whether it was a burst of the cell's own memory."""
-        burst = grew > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * cpu_s, LINE_EVENT_BYTES * lines)
+    def step(self, grew: int, cpu_s: float, lines: int, reserved: int = 0) -> bool:
+        """Judge one step of `grew` resident bytes (`reserved`: the virtual size's growth); whether
+        it was a burst of the cell's own memory."""
+        untouched = reserved - grew
+        self._gap += untouched
+        if untouched >= RESERVED_FLOOR:  # an allocation made in this step: a burst of the cell's
+            self._reserved += untouched
+            burst = True
+        else:
+            # resident growth with no virtual growth: memory reserved before comes in (events grow both)
+            faulted = min(max(grew, 0), max(0, -untouched), self._reserved)
+            self._reserved -= faulted
+            self.peak_before += faulted
+            grew -= faulted
+            burst = grew > max(USER_ALLOCATION_FLOOR, USER_ALLOCATION_RATE * cpu_s, LINE_EVENT_BYTES * lines)
+        self._reserved = max(0, min(self._reserved, self._gap))  # freed untouched: no longer to come
         if burst or self._after_burst:
             self.peak_before += grew + self._pending
             self._pending = 0
@@ -651,6 +676,17 @@ def runqueue_wait_ns(thread: int) -> int | None:
     try:
         with open(f"/proc/self/task/{thread}/schedstat", "rb") as fh:
             return int(fh.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def memory_bytes() -> tuple[int, int] | None:
+    """This process's virtual and resident size now (Linux `/proc`), or None where unknown."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            fields = fh.read().split()
+        page = os.sysconf("SC_PAGE_SIZE")
+        return int(fields[0]) * page, int(fields[1]) * page
     except (OSError, ValueError, IndexError):
         return None
 
