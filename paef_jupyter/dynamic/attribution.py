@@ -35,6 +35,7 @@ from ..model import CellRef, LineStat
 from .code_files import CodeFile
 from .trace_events import (
     CPU_OP,
+    GC_RANGE,
     MEMCPY,
     RUNTIME,
     SYNC_RUNTIME_CALLS,
@@ -108,11 +109,15 @@ class Attribution:
     iterations: int = 0  # window iterations told apart by the header's ranges (0: unknown)
     typical_span_ns: int = 0  # the median iteration's length times `iterations` (else the span)
     gap_ns: int = 0  # the line tracer's own time inside `span` (between line ranges)
+    gc_ns: int = 0  # garbage collections of the cell's thread inside `span` (GC_RANGE)
+    gc_count: int = 0
+    gc_iterations: int = 0  # window iterations with a collection in them (of `iterations`)
 
     @property
     def span_ns(self) -> int:
-        """The profiled host time the lines' times are shares of, less the tracer's gaps."""
-        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns)
+        """The profiled host time the lines' times are shares of, less the tracer's gaps and
+        the collections."""
+        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns - self.gc_ns)
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -127,7 +132,7 @@ def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
             stack.pop()
         marker = ev.marker
         is_op = marker is None and ev.cat == CPU_OP
-        is_work = marker is None and ev.cat in TORCH_WORK
+        is_work = marker is None and ev.cat in TORCH_WORK and ev.name != GC_RANGE
         if stack:
             _, parent, parent_is_op, parent_is_work = stack[-1]
             pnode = nodes[parent]
@@ -161,12 +166,17 @@ def attribute(
     result = Attribution(threads, main.tid if main else None)
     lines = result.lines
     locate = _ChainLocator(main.nodes if main else [])
-    gaps = _Gaps(main.nodes if main else [], None if busy else TRACER_GAP_NS)
+    collections = sorted((n.event.start_ns, n.event.end_ns) for n in (main.nodes if main else [])
+                         if n.event.name == GC_RANGE)
+    gaps = _Gaps(main.nodes if main else [], None if busy else TRACER_GAP_NS, collections)
     if main is not None:
         markers = [n.event for n in main.nodes if n.event.marker is not None]
         if markers:
             result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
             result.gap_ns = sum(gaps.at.values())
+            inside = [(max(s, result.span[0]), min(e, result.span[1])) for s, e in collections]
+            result.gc_ns = sum(max(0, e - s) for s, e in inside)
+            result.gc_count = sum(1 for s, e in inside if e > s)
 
     runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
     torch_spans: dict[LineKey, list[tuple[int, int]]] = {}
@@ -201,7 +211,7 @@ def attribute(
                     for key in keys:
                         lines.setdefault(key, _Acc()).syncs += 1
     for key, spans in torch_spans.items():
-        lines.setdefault(key, _Acc()).op_ns = _union_ns(spans)
+        lines.setdefault(key, _Acc()).op_ns = _work_ns(spans, collections)
     if main is not None:
         _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
@@ -261,6 +271,13 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         k = at(t)
         if k is not None:
             lengths[k] -= gap
+    collected: set[int] = set()
+    for s, e in gaps.collections:  # ... and less the collections in it
+        k = at(s)
+        if k is not None:
+            lengths[k] -= min(e, bounds[k + 1]) - s
+            collected.add(k)
+    result.gc_iterations = len(collected)
 
     cpu: dict[LineKey, list[int]] = {}
     self_ns: dict[LineKey, list[int]] = {}
@@ -276,8 +293,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         key = node.chain[-1]
         ran.setdefault(key, set()).add(k)
         if key not in node.chain[:-1]:
-            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i]
-        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i] - gaps.direct[i])
+            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
+        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
     for key, seen in ran.items():
         if len(seen) < n:
             continue
@@ -293,8 +310,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         acc = result.lines[key]
         acc.cpu_ns = times[k] * n
         acc.self_ns = self_ns[key][k] * n
-        acc.op_ns = _union_ns(per[k]) * n
-        acc.iter_host_ns = [max(0, times[j] - _union_ns(per[j])) for j in range(n)]
+        acc.op_ns = _work_ns(per[k], gaps.collections) * n
+        acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
     result.iterations = n
     result.typical_span_ns = int(statistics.median(lengths)) * n
 
@@ -407,20 +424,32 @@ class _Gaps:
     ranges with the same parent range (a helper's lines one after another) or with none (the
     loop's own lines). Every bytecode belongs to some line, so only the tracer runs there; a
     longer gap may be the caller's work between two calls, or, on a busy machine, a CPU wait:
-    with `cap` None the longer ones are left out of the parent line too (not of the span)."""
+    with `cap` None the longer ones are left out of the parent line too (not of the span).
 
-    def __init__(self, nodes: list[HostNode], cap: int | None = TRACER_GAP_NS):
+    Garbage collections (`collections`, the GC_RANGE intervals of the thread) are counted apart:
+    a gap is measured less the collections in it, and `gc_inside` / `gc_direct` hold, per line
+    range, the collection time inside it at any depth / outside its deeper line ranges."""
+
+    def __init__(self, nodes: list[HostNode], cap: int | None = TRACER_GAP_NS,
+                 collections: Sequence[tuple[int, int]] = ()):
         self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
         self.inside = [0] * len(nodes)  # per node: every gap inside its range, at any depth
         self.at: dict[int, int] = {}  # gap start -> length, for every gap of the thread
+        self.collections = list(collections)
+        self.gc_inside = [0] * len(nodes)
+        self.gc_direct = [0] * len(nodes)
         parents = [_marker_parent(nodes, node) for node in nodes]
         last_end: dict[int, int] = {}
         for i, node in enumerate(nodes):  # in start order (`nest`)
             if node.event.marker is None:
                 continue
+            if self.collections:
+                self.gc_inside[i] = _overlap_ns(self.collections, node.event.start_ns, node.event.end_ns)
             parent = parents[i]
             end = last_end.get(parent)
             gap = node.event.start_ns - end if end is not None else -1
+            if gap > 0 and self.collections:
+                gap = max(0, gap - _overlap_ns(self.collections, end, node.event.start_ns))
             if 0 <= gap <= TRACER_GAP_NS:
                 self.at[end] = gap
             if gap >= 0 and (cap is None or gap <= cap) and parent >= 0:
@@ -430,6 +459,22 @@ class _Gaps:
             self.inside[i] += self.direct[i]
             if parents[i] >= 0 and nodes[i].event.marker is not None:
                 self.inside[parents[i]] += self.inside[i]
+        if self.collections:
+            self.gc_direct = list(self.gc_inside)
+            for i, node in enumerate(nodes):
+                if node.event.marker is not None and parents[i] >= 0:
+                    self.gc_direct[parents[i]] -= self.gc_inside[i]
+
+
+def _overlap_ns(intervals: list[tuple[int, int]], start: int, end: int) -> int:
+    """How much of [start, end] the sorted, disjoint `intervals` cover."""
+    i = max(0, bisect.bisect_right(intervals, (start, start)) - 1)
+    total = 0
+    while i < len(intervals) and intervals[i][0] < end:
+        s, e = intervals[i]
+        total += max(0, min(e, end) - max(s, start))
+        i += 1
+    return total
 
 
 def _marker_parent(nodes: list[HostNode], node: HostNode) -> int:
@@ -451,10 +496,10 @@ def _add_markers(lines: dict[LineKey, _Acc], nodes: list[HostNode], gaps: _Gaps)
         acc = lines.setdefault(key, _Acc())
         acc.hits += 1
         if key not in node.chain[:-1]:  # recursion: count the outermost occurrence only
-            acc.cpu_ns += node.event.dur_ns - gaps.inside[i]
-            acc.gap_ns += gaps.inside[i]
+            acc.cpu_ns += node.event.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
+            acc.gap_ns += gaps.inside[i] + gaps.gc_inside[i]
         # Self time: the line's range minus the deeper cell lines it called and the gaps between them.
-        acc.self_ns += max(0, node.event.dur_ns - child_ns[i] - gaps.direct[i])
+        acc.self_ns += max(0, node.event.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
 
 
 def _parent_in_sync(nodes: list[HostNode], node: HostNode) -> bool:
@@ -468,6 +513,20 @@ def _mark_synced(nodes: list[HostNode], node: HostNode) -> None:
     while i >= 0 and nodes[i].event.marker is None:
         nodes[i].in_sync = True
         i = nodes[i].parent
+
+
+def _work_ns(spans: list[tuple[int, int]], collections: list[tuple[int, int]]) -> int:
+    """The torch work's time: its spans' union, less the collections inside them (a collection
+    in torch's own Python, an optimizer's step, is no more torch's work than a line's)."""
+    if not collections:
+        return _union_ns(spans)
+    merged: list[list[int]] = []
+    for s, e in sorted(spans):
+        if merged and s <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], e)
+        else:
+            merged.append([s, e])
+    return sum(e - s - _overlap_ns(collections, s, e) for s, e in merged)
 
 
 def _union_ns(spans: list[tuple[int, int]]) -> int:

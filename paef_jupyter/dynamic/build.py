@@ -43,6 +43,11 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
                "left out of that line's time too" if busy_run else ""),
         )
+    if result.gc_ns:
+        notes += (GC_NOTE.format(
+            count=result.gc_count, ms=result.gc_ns / 1e6, share=result.gc_ns / max(1, result.span[1] - result.span[0]),
+            where=(f", in {result.gc_iterations} of the {result.iterations} profiled iterations"
+                   if result.iterations else "")),)
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
@@ -87,6 +92,12 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         )
         profile = replace(profile, notes=profile.notes + (busy,))
     return profile
+
+
+# truth18: a collection falls on whichever line allocates; it is the run's, no line's work.
+GC_NOTE = ("garbage collection: {count} collection(s) took {ms:.3g} ms ({share:.0%} of the profiled time){where}; "
+           "left out of the lines' times and of the time their shares are of (a collection runs on whichever "
+           "line allocates when the interpreter decides, not as that line's work)")
 
 
 # truth17: iterations the reader's cap left out ran; the base time must not be short by them.

@@ -16,7 +16,11 @@ Two jobs, both cheap because only frames of cell files get a local tracer:
 
 from __future__ import annotations
 
+import contextlib
+import gc
+import linecache
 import os
+import re
 import sys
 import threading
 import time
@@ -27,7 +31,7 @@ from typing import Any, Callable
 from ..model import CellRef
 from .code_files import CodeFiles
 from .loop_length import loader_workers, loop_length
-from .trace_events import MARKER_PREFIX
+from .trace_events import GC_RANGE, MARKER_PREFIX
 
 # Where every `import` statement that loads a module begins (importlib's own frame).
 _FIND_AND_LOAD = sys.modules["importlib._bootstrap"]._find_and_load.__code__
@@ -197,6 +201,7 @@ class LineTracer:
         self._hook: Any = None
         self._installed = False
         self._thread = 0  # native id of the thread that records (the cell's)
+        self._gc_open: dict[int, Any] = {}  # thread ident -> the range of a collection under way
 
     # -- installation -------------------------------------------------------------------
 
@@ -217,12 +222,32 @@ class LineTracer:
         self.profiler_on = True
 
     def _recording_begins(self) -> None:
+        if self._collected not in gc.callbacks:
+            gc.callbacks.append(self._collected)
         self._thread = threading.get_native_id()
         wait = runqueue_wait_ns(self._thread)
         self.times.wait_ns = [] if wait is None else [wait]
         self.times.recording_at = time.perf_counter()
 
+    def _collected(self, phase: str, info: dict) -> None:
+        """A garbage collection while recording runs in a range of its own (GC_RANGE): it falls on
+        whichever line allocates, and is no line's work (the attribution leaves it out)."""
+        try:
+            ident = threading.get_ident()
+            if phase == "start" and self.recording and ident not in self._gc_open and not _explicit_collection():
+                rng = self._make_range(GC_RANGE)
+                rng.__enter__()
+                self._gc_open[ident] = rng
+            elif phase == "stop":
+                rng = self._gc_open.pop(ident, None)
+                if rng is not None:
+                    rng.__exit__(None, None, None)
+        except Exception:  # noqa: BLE001 - a collection must never fail for the profiler
+            self._gc_open.pop(threading.get_ident(), None)
+
     def _recording_ends(self) -> None:
+        with contextlib.suppress(ValueError):
+            gc.callbacks.remove(self._collected)
         self.times.recorded_until = time.perf_counter()
         wait = runqueue_wait_ns(self._thread) if self.times.wait_ns else None
         if wait is not None:
@@ -658,6 +683,20 @@ class _LineProbe:
             frame.f_trace_lines = False
             return None
         return self
+
+
+_COLLECT_CALL = re.compile(r"\bcollect\s*\(")
+
+
+def _explicit_collection() -> bool:
+    """A collection the program asked for (`gc.collect()` on the running line) is that line's
+    work; an automatic one, started by whatever allocated, is not."""
+    frame = sys._getframe(2)  # past this function and the callback
+    while frame is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    if frame is None:
+        return False
+    return bool(_COLLECT_CALL.search(linecache.getline(frame.f_code.co_filename, frame.f_lineno)))
 
 
 def _thread_cpu_clock(ident: int) -> Callable[[], float]:

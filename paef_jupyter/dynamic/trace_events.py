@@ -16,6 +16,8 @@ from typing import Any, Iterable, Iterator, Mapping
 
 # Range names the line tracer opens around each executed cell line: "paef|<file>|<line>".
 MARKER_PREFIX = "paef|"
+# The range the line tracer opens around each garbage collection while recording.
+GC_RANGE = "paef: garbage collection"
 
 CPU_OP = "cpu_op"
 USER_ANNOTATION = "user_annotation"
