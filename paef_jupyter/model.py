@@ -186,7 +186,7 @@ class LineStat:
     cpu_time_s: float = 0.0
     self_cpu_s: float = 0.0
     # The line tracer's own time between the deeper cell lines it called (measurement overhead,
-    # no one's cost), left out of `cpu_time_s`.
+    # no one's cost) and the garbage collections inside the line's ranges, left out of `cpu_time_s`.
     trace_gap_s: float = 0.0
     ops: int = 0
     h2d_copies: int = 0

@@ -159,40 +159,41 @@ for i in range(30):
 
 
 def _step_findings(text: str):
-    return [f for f in profile_window_in(text) if f.source == "dynamic" and f.rule == "cpu-function"]
-
-
-def profile_window_in(text: str):
+    """The dynamic `cpu-function` findings of a profile of `text`, and whether the box was busy
+    (preemption then adds stalls of its own to any iteration)."""
     import tempfile
     from pathlib import Path
 
     with tempfile.TemporaryDirectory() as folder:
         report = profile_window(Path(folder), text)
     assert report.profile.profiled_iterations == 3
-    return report.findings
+    return [f for f in report.findings if f.source == "dynamic" and f.rule == "cpu-function"], report.profile.busy
 
 
 def test_a_stall_in_two_of_three_profiled_iterations_is_no_medium_finding():
     """The stall (a 4 ms sleep: off the CPU, so the run-queue counter sees no wait) in every
     iteration but each third one: any three consecutive iterations hold two. It costs the median
     iteration; the call line and the sleep's line are leads, said so, never medium."""
-    found = _step_findings(STALLED.replace("STALL", "i % 3"))
+    found, busy = _step_findings(STALLED.replace("STALL", "i % 3"))
     assert found, "the stall is in the median iteration: its lines are measured"
     assert all(f.severity is Severity.LOW for f in found), [(f.line, f.severity) for f in found]
-    assert all(any(n.startswith(_UNEVEN_START) for n in f.evidence.notes) for f in found)
+    # on a busy box a preemption may stall the third iteration too: low for being busy, then
+    assert busy or all(any(n.startswith(_UNEVEN_START) for n in f.evidence.notes) for f in found)
 
 
 def test_a_stall_in_one_of_three_iterations_is_no_finding():
     """Near miss: one slow iteration of three never sets the median."""
-    assert not _step_findings(STALLED.replace("STALL", "i % 3 == 0"))
+    found, busy = _step_findings(STALLED.replace("STALL", "i % 3 == 0"))
+    assert not found or busy and all(f.severity is Severity.LOW for f in found)
 
 
 def test_the_same_cost_every_iteration_is_not_called_uneven():
     """Near miss: the sleep in every iteration is the line's cost each iteration (medium on a
     quiet machine; low with the busy note otherwise) - never the uneven note."""
-    found = _step_findings(STALLED.replace("STALL", "True"))
+    found, busy = _step_findings(STALLED.replace("STALL", "True"))
     assert found
-    assert not any(n.startswith(_UNEVEN_START) for f in found for n in f.evidence.notes)
+    assert busy or not any(n.startswith(_UNEVEN_START) for f in found for n in f.evidence.notes)
+    assert busy or all(f.severity is Severity.MEDIUM for f in found)
 
 
 # --- garbage collections: measured, said, and no line's work ------------------------------
