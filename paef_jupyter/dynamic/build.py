@@ -43,7 +43,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
                "left out of that line's time too" if busy_run else ""),
         )
-    if result.gc_ns:
+    if result.gc_ns and result.gc_ns >= 0.01 * (result.span[1] - result.span[0]):  # a collection of 0.1 ms is no news
         notes += (GC_NOTE.format(
             count=result.gc_count, ms=result.gc_ns / 1e6, share=result.gc_ns / max(1, result.span[1] - result.span[0]),
             where=(f", in {result.gc_iterations} of the {result.iterations} profiled iterations"
