@@ -18,13 +18,14 @@ import pytest
 import torch
 
 from paef_cli import fix_keeps_output
+from paef_jupyter.api import analyze_path
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt28_rb_count_bonus_replay.py", "rt28_dal_columns_reworked_before_training.py",
             "rt28b_hs_promoted_totals_on_device.py", "rt28b_rb_vector_env_columns.py", "rt28b_dal_timestamps_imputed.py",
-            "rt28b_nb_columns_cleaned_in_earlier_cell.ipynb"]
+            ]
 
 
 @pytest.mark.parametrize("program", PROGRAMS)
@@ -71,3 +72,12 @@ def test_dtype_of_is_known_where_promotion_is_plain(code: str) -> None:
     facts = facts_of(f"import torch\n{SETUP}y = {code}\ny\n")
     name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
     assert family(dtype_of(facts, name)) is not None
+
+
+def test_notebook_columns_written_by_an_earlier_cell_are_refused() -> None:
+    """rt28b_nb_columns_cleaned_in_earlier_cell: cell 3 cuts `data["cands"]` rows in place (ragged) and
+    rebinds `data["price"]` (ints and a median float); cell 4's conversions of those stay per batch,
+    `data["clicked"]` (untouched) is still converted once."""
+    report = analyze_path(str(REDTEAM / "rt28b_nb_columns_cleaned_in_earlier_cell.ipynb"))
+    fixable = {f.line: f.fixable for f in report.findings if f.rule == "dict-as-list"}
+    assert fixable == {8: False, 9: False, 10: True}
