@@ -19,6 +19,8 @@ import torch
 
 from paef_cli import fix_keeps_output
 from paef_jupyter.api import analyze_path
+from paef_jupyter.model import CellRef, SourceUnit
+from paef_jupyter.static.analyzer import analyze_units
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
@@ -81,3 +83,30 @@ def test_notebook_columns_written_by_an_earlier_cell_are_refused() -> None:
     report = analyze_path(str(REDTEAM / "rt28b_nb_columns_cleaned_in_earlier_cell.ipynb"))
     fixable = {f.line: f.fixable for f in report.findings if f.rule == "dict-as-list"}
     assert fixable == {8: False, 9: False, 10: True}
+
+
+DICT = 'import torch\nids = torch.randint(1, 9, (8, 4))\ndata = {"ids": ids.tolist(), "len": (ids[:, 0] % 3 + 1).tolist()}\n'
+LOOP = ('out = []\nfor epoch in range(2):\n    for idx in [[0, 2], [1, 3], [4, 6], [5, 7]]:\n'
+        '        x = torch.tensor([data["ids"][i] for i in idx])\n        out.append(x.sum().item())\n')
+
+
+def _dict_as_list(*cells: str) -> list[tuple[int | None, int, bool]]:
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
+    return [(f.ref.cell, f.line, f.fixable) for f in analyze_units(units, rules=["dict-as-list"]).findings]
+
+
+@pytest.mark.parametrize("between", [
+    'data["ids"] = [r[:n] for r, n in zip(data["ids"], data["len"])]\n',  # a cell that defines nothing
+    'for k in range(8):\n    data["ids"][k] = data["ids"][k][:2]\n',
+    'data["ids"].extend([[1, 2]])\n',
+    'rows = data["ids"]\n',
+    'data.update(ids=[[1]])\n',
+])
+def test_an_earlier_cell_writing_the_column_refuses(between: str) -> None:
+    assert _dict_as_list(DICT, between, LOOP) == [(2, 4, False)]
+
+
+@pytest.mark.parametrize("between", ['print(len(data["ids"]))\n', 'n = sum(len(r) for r in data["ids"])\n',
+                                     'first = data["ids"][0][0] + 1\n', "print('ready')\n"])
+def test_an_earlier_cell_reading_the_column_keeps_the_rewrite(between: str) -> None:
+    assert _dict_as_list(DICT, between, LOOP) == [(2, 4, True)]

@@ -458,7 +458,7 @@ class DictAsList(Rule):
             if isinstance(value, cst.Dict):
                 columns_src = [el.value for el in value.elements if isinstance(el, cst.DictElement)
                                and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
-                units = {id(u): u for u in (self.facts, facts, *self.facts.prior.units())}.values()
+                units = {id(u): u for u in (self.facts, facts, *self.facts.prior.cells, *self.facts.prior.units())}.values()
                 return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src) \
                     and not any(column_written(u, d.value, literal_key, value) for u in units)
         return False
