@@ -282,10 +282,12 @@ class Prior:
         self._values: dict[str, tuple[Facts, cst.BaseExpression | None]] = {}
         self.functions: dict[str, tuple[Facts, FunctionNode]] = {}
         self.classes: dict[str, tuple[Facts, cst.ClassDef]] = {}
+        self.cells: tuple[Facts, ...] = ()  # every earlier cell, in order (also those that define nothing)
 
     def after(self, facts: "Facts") -> "Prior":
         """What the cells up to and including `facts`' cell defined."""
         new = Prior()
+        new.cells = (*self.cells, facts)
         new.aliases, new._values = dict(self.aliases), dict(self._values)
         new.functions, new.classes = dict(self.functions), dict(self.classes)
         new.aliases.update(facts.aliases)

@@ -108,6 +108,8 @@ def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | No
                 inner = dtype_of(facts, tensor, depth + 1)
                 if isinstance(scalar, cst.Float) and family(inner) != FLOAT:
                     return "float32" if inner is not None else None
+                if inner == BOOL:  # `mask * 1`, `mask + 0`: a Python int makes a bool tensor int64
+                    return "int64" if isinstance(expr.operator, _INT_PROMOTING_OPERATORS) else None
                 return inner
         sides = [_operand_dtype(facts, s, depth) for s in (expr.left, expr.right)]
         if any(s is not None and family(s) == FLOAT for s in sides):
@@ -259,6 +261,13 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         positional = [a.value for a in call.args if a.keyword is None]
         if last in _PROMOTING or (last == "div" and keyword(call, "rounding_mode") is not None):
             return _promoted(facts, positional, depth)
+        if last in _INTEGRAL_TO_LONG and positional:
+            return _summed(dtype_of(facts, positional[0], depth + 1))
+        if last in _SCALAR_ARGUMENTS and last != "where" and positional:
+            others = [*positional[1:], *(a.value for a in call.args if a.keyword is not None and a.keyword.value in _SCALAR_KEYWORDS)]
+            return _with_scalars(facts, positional[0], others, depth)
+        if last in ("max", "min") and len(positional) == 2 and facts.kind(positional[1]) is Kind.TENSOR:
+            return _promoted(facts, positional, depth)  # `torch.max(counts, floor)`: elementwise, promoted
         if last == "where":
             return _promoted(facts, positional[1:], depth) if len(positional) == 3 else None
         if last in ("tensor", "as_tensor"):
@@ -305,14 +314,53 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return "int64"
         if method in _BOOL_RESULT:
             return BOOL
-        if method == "sum":
-            inner = dtype_of(facts, receiver, depth + 1)
-            return "int64" if inner == BOOL else inner
+        if method in _INTEGRAL_TO_LONG:
+            return _summed(dtype_of(facts, receiver, depth + 1))
+        if method in ("max", "min") and len(call.args) == 1 and call.args[0].keyword is None \
+                and facts.kind(call.args[0].value) is Kind.TENSOR:
+            return _promoted(facts, [receiver, call.args[0].value], depth)  # `hits.max(floor)`: elementwise
+        if method in _SCALAR_ARGUMENTS:
+            others = [a.value for a in call.args if a.keyword is None or a.keyword.value in _SCALAR_KEYWORDS]
+            return _with_scalars(facts, receiver, others[1:] if method == "where" else others, depth)
         if method in _FLOAT_RESULT:
             return FLOAT
         if method in _SAME_AS_INPUT:
             return dtype_of(facts, receiver, depth + 1)
         return None
+    return None
+
+
+# `mask * 1`, `mask + 0`: a bool tensor with a Python int is int64 (bitwise `&`, `|`, ... are not taken).
+_INT_PROMOTING_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo, cst.Power)
+# Reductions that sum an integral (or bool) tensor into int64: `mask.sum()`, `torch.sum(mask, 1)`, `ids.cumsum(0)`.
+_INTEGRAL_TO_LONG = frozenset({"sum", "nansum", "cumsum", "prod", "cumprod"})
+# Ops whose result is promoted with their other arguments: `counts.pow(-0.5)` and `torch.clamp(hits, min=0.3)`
+# of an int64 tensor are float32; `x.where(mask, 0.5)` takes the promoted dtype of `x` and `0.5`.
+_SCALAR_ARGUMENTS = frozenset({"pow", "clamp", "clip", "where", "float_power"})
+_SCALAR_KEYWORDS = frozenset({"min", "max", "exponent", "other"})
+
+
+def _summed(inner: str | None) -> str | None:
+    """The dtype a sum (cumulative sum, product) of a tensor of dtype `inner` has."""
+    return "int64" if family(inner) in (INT, BOOL) else inner
+
+
+def _with_scalars(facts: Facts, receiver: cst.BaseExpression, others: list[cst.BaseExpression], depth: int) -> str | None:
+    """The dtype of `receiver.<op>(*others)` for an op that promotes its arguments (`pow`, `clamp`,
+    `where`): a floating tensor keeps its dtype with Python numbers; an integral one stays
+    integral only with integer literals (a float literal makes it float32); else unknown."""
+    inner = dtype_of(facts, receiver, depth + 1)
+    fam = family(inner)
+    if fam is None:
+        return None
+    if fam == FLOAT:
+        if all(isinstance(_unsigned(o), (cst.Integer, cst.Float)) or facts.kind(o) is not Kind.TENSOR for o in others):
+            return inner
+        return _promoted(facts, [receiver, *others], depth)
+    if any(isinstance(_unsigned(o), cst.Float) for o in others):
+        return FLOAT
+    if fam == INT and all(isinstance(_unsigned(o), cst.Integer) for o in others):
+        return inner
     return None
 
 
@@ -379,6 +427,7 @@ def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> s
     makes an integer tensor float; tensors of one dtype keep it, a float among them wins."""
     tensors = [o for o in operands if not isinstance(_unsigned(o), (cst.Integer, cst.Float))]
     floats = len(tensors) < len(operands) and any(isinstance(_unsigned(o), cst.Float) for o in operands)
+    ints = len(tensors) < len(operands) and not floats
     dtypes = [dtype_of(facts, t, depth + 1) for t in tensors]
     if not tensors:
         return None
@@ -387,7 +436,7 @@ def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> s
     if any(d is None for d in dtypes):
         return None
     if len(set(dtypes)) == 1:
-        return dtypes[0]
+        return "int64" if ints and dtypes[0] == BOOL else dtypes[0]  # `torch.add(mask, 1)` is int64
     return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 

@@ -10,6 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..types import Kind
+from ._column_writes import column_written
 from ._frame_rows import frame_row_reads
 from ._tensor_facts import bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
 from .base import Rule, RuleContext
@@ -450,14 +451,16 @@ class DictAsList(Rule):
             if value is None and d.value in self.facts.namespace and not bound_in_unit(self.facts, d.value):
                 live = self.facts.namespace[d.value]
                 columns = [live.get(literal_key)] if literal_key is not None else list(live.values())  # type: ignore[union-attr]
-                return all(uniform_list(c) for c in columns)
+                return all(uniform_list(c) for c in columns) and not column_written(self.facts, d.value, literal_key)
             facts = self.facts
             if value is None and (earlier := earlier_value(self.facts, d)) is not None:
                 facts, value = earlier
             if isinstance(value, cst.Dict):
                 columns_src = [el.value for el in value.elements if isinstance(el, cst.DictElement)
                                and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
-                return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src)
+                units = {id(u): u for u in (self.facts, facts, *self.facts.prior.cells, *self.facts.prior.units())}.values()
+                return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src) \
+                    and not any(column_written(u, d.value, literal_key, value) for u in units)
         return False
 
 
