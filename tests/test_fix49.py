@@ -110,3 +110,65 @@ def test_a_rebinding_does_not_hide_a_function_that_fills_the_global_again() -> N
 @pytest.mark.parametrize("program", ["ctm_cases.py"])
 def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     fix_keeps_output(tmp_path, REDTEAM / program)
+
+
+TRAINER = '''import torch
+from torch import nn
+CACHE = {{}}
+class Trainer:
+    def __init__(self, model, val):
+        self.model, self.val = model, val
+        self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        self.kept = torch.zeros(())
+    def evaluate(self):
+        self.model.eval()
+        total = 0.0
+        for x, y in self.val:
+            total = total + nn.functional.mse_loss(self.model(x), y)
+        mean = total / len(self.val)
+        {store}
+        self.model.train()
+    def penalty(self):
+        return {getter}
+    def step(self, x, y):
+        loss = nn.functional.mse_loss(self.model(x), y)
+        {use}
+        self.opt.zero_grad()
+        loss.backward()
+        self.opt.step()
+trainer = Trainer(nn.Linear(3, 1), [(torch.randn(4, 3), torch.randn(4, 1))])
+for _ in range(2):
+    trainer.evaluate()
+    trainer.step(torch.randn(4, 3), torch.randn(4, 1))
+'''
+
+
+def _eval_wrapped(store: str, use: str) -> list[bool]:
+    """(A getter returning the kept value, called by nobody the analysis sees, would count as
+    handing it to unseen code: it returns 0.0 unless the case calls it.)"""
+    source = TRAINER.format(store=store, use=use, getter="self.kept" if "penalty()" in use else "0.0")
+    units = [SourceUnit(CellRef("p.py", None), source)]
+    return [f.fixable for f in analyze_units(units, rules=["eval-without-no-grad"]).findings]
+
+
+@pytest.mark.parametrize("store,use", [
+    ("self.kept = mean", "loss = loss + self.kept"),
+    ("self.kept = mean", "extra = self.kept * 0.1\n        loss = loss + extra"),
+    ("self.kept = mean", "loss = loss + self.penalty()"),
+    ("self.kept = mean", "parts = [loss]\n        parts.append(self.kept)\n        loss = sum(parts)"),
+    ("scaled = mean * 2\n        CACHE['v'] = scaled", "loss = loss + CACHE['v']"),
+    ("self.kept = mean", "torch.autograd.backward(self.kept)"),
+])
+def test_a_kept_value_followed_to_a_backward_keeps_the_loop(store: str, use: str) -> None:
+    assert _eval_wrapped(store, use) == []
+
+
+@pytest.mark.parametrize("store,use", [
+    ("self.kept = mean", "print(float(self.kept))"),
+    ("self.kept = mean", "best = self.kept.item()"),
+    ("self.kept = mean", "if self.kept < 1.0:\n            pass"),
+    ("self.kept = mean", "shown = f'{self.kept.item():.3f}'"),
+    ("CACHE['v'] = mean", "print(CACHE['v'])"),
+])
+def test_a_kept_value_only_read_as_a_number_or_text_lets_the_loop_be_wrapped(store: str, use: str) -> None:
+    assert _eval_wrapped(store, use) == [True]
