@@ -31,7 +31,7 @@ def immutable_field(facts: Facts, read: cst.Attribute) -> bool:
     name in the unit (`x.lr = 0.1`, `x.count += 1`, a class field `lr: float = 0.1`, a keyword
     `Config(lr=0.1)`), and none stores below it, calls a method of it or sets it by `setattr`."""
     attr = read.attr.value
-    found = False
+    found = _torch_dtype(facts, read)  # `half = torch.float64`: a dtype, unless the program stores over it
     for node in facts.walk(facts.module):
         if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)):
             verdict = _store_verdict(facts, node, attr)
@@ -44,6 +44,19 @@ def immutable_field(facts: Facts, read: cst.Attribute) -> bool:
             if any(a.keyword is not None and a.keyword.value == attr for a in node.args):
                 found = True
     return found
+
+
+# torch's dtype objects: singletons with read-only attributes, which nothing changes in place.
+_TORCH_DTYPES = frozenset(f"torch.{n}" for n in (
+    "float32", "float", "float64", "double", "float16", "half", "bfloat16", "int64", "long", "int32", "int", "int16",
+    "short", "int8", "uint8", "bool", "complex64", "cfloat", "complex128", "cdouble", "complex32", "chalf"))
+
+
+def _torch_dtype(facts: Facts, read: cst.Attribute) -> bool:
+    """`read` is `torch.float64` (or an alias of torch's module: `th.long`): a dtype, not a field
+    of a program object (fix49: `half = torch.float64` was taken for a shared view of `torch`,
+    which cost red team `ctm_cases:11` its invariant hoist of `torch.ones(3).to(half)`)."""
+    return (facts.qualified_name(read) or "") in _TORCH_DTYPES
 
 
 def _store_verdict(facts: Facts, node: cst.AssignTarget | cst.AugAssign | cst.AnnAssign, attr: str) -> bool | None:

@@ -14,7 +14,7 @@ from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._host_normal import host_normal_draw
 from ._support import step_function
-from ._tensor_facts import invariant, program_methods, rarely_runs, steps_itself_per_call
+from ._tensor_facts import default_dtype_changed, dtype_name, invariant, program_methods, rarely_runs, steps_itself_per_call
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
@@ -23,8 +23,8 @@ from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 _EXACT_IN_ANY_DTYPE = frozenset({"zeros", "ones", "empty", "eye"})
 # Methods between the factory and `.to(device)` that give the same values wherever the tensor lives.
 # Of those, the ones whose result shares one element among several positions: a move compacts it;
-# and those that give a new compact tensor (a cast is taken to change the dtype: `arange(n)[1::2].float()`;
-# a cast to the dtype the tensor has returns the view itself, which this misses).
+# and those that give a new compact tensor (a cast only where it changes a known dtype: `arange(n)[1::2].float()`
+# copies; `zeros(4, n)[:, :3].float()` returns the view itself, see `_cast_copies`).
 _SHARES_ROWS = frozenset({"expand"})
 _COMPACTING = frozenset({"contiguous", "repeat", "float", "long", "double", "half", "bool", "int"})
 _SAME_ON_DEVICE = frozenset({"unsqueeze", "squeeze", "view", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
@@ -588,7 +588,8 @@ def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _SAME_ON_DEVICE:
             exact = exact and (compacted or receiver.func.attr.value not in _SHARES_ROWS)
-            compacted = compacted or receiver.func.attr.value in _COMPACTING
+            compacted = compacted or (receiver.func.attr.value in _COMPACTING
+                                      and (receiver.func.attr.value not in _CASTS or _cast_copies(facts, receiver)))
             receiver = receiver.func.value
         elif isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Attribute) \
                 and receiver.func.attr.value in _IN_PLACE_FILLS:
@@ -860,4 +861,101 @@ def _number_like(expr: cst.BaseExpression) -> bool:
         return _number_like(expr.expression)
     if isinstance(expr, cst.BinaryOperation):
         return _number_like(expr.left) and _number_like(expr.right)
+    return False
+
+
+def _cast_copies(facts: Facts, cast: cst.Call) -> bool:
+    """`cast` (`.float()`, `.long()`, ...) is proved to copy its receiver into a new compact tensor:
+    the receiver's dtype is known and is not the one cast to. A cast to the dtype a tensor has
+    returns the tensor itself (`torch.zeros(4, n)[:, :3].float()` is the view, gaps and all), and
+    so does one whose source dtype is unknown, as far as the analysis can tell (fix49)."""
+    method = cast.func.attr.value if isinstance(cast.func, cst.Attribute) else ""
+    if cast.args or method not in _CASTS or not isinstance(cast.func, cst.Attribute):
+        return False
+    source = _chain_dtype(facts, cast.func.value)
+    return source is not None and source != _CASTS[method]
+
+
+# Methods of the chain that keep the dtype of their receiver (`view` only with shape arguments).
+_KEEPS_DTYPE = frozenset({"unsqueeze", "squeeze", "reshape", "expand", "t", "contiguous", "repeat", "tril", "triu",
+                          "flatten", "transpose", "permute"}) | _IN_PLACE_FILLS
+_DEFAULT_FLOAT = frozenset({"zeros", "ones", "empty", "eye", "linspace", "logspace", "rand", "randn"}) | WINDOWS
+
+
+def _chain_dtype(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | None:
+    """The exact dtype (`float32`) of a chain from a factory through subscripts, shape methods,
+    casts and in-place fills (what `_factory_under` walks), or None where it is not known: an
+    unknown argument of `arange` or `full`, a `dtype=` that is not spelled, a program that
+    changes torch's default dtype, `view(dtype)`."""
+    if depth > 12:
+        return None
+    if isinstance(expr, cst.Subscript):
+        return _chain_dtype(facts, expr.value, depth + 1)
+    if not isinstance(expr, cst.Call):
+        return None
+    func = expr.func
+    if isinstance(func, cst.Attribute) and func.attr.value in _CASTS and not expr.args:
+        return _CASTS[func.attr.value]
+    if isinstance(func, cst.Attribute) and (func.attr.value in _KEEPS_DTYPE or func.attr.value == "view" and all(
+            isinstance(a.value, (cst.Integer, cst.UnaryOperation, cst.BinaryOperation)) or _int_valued(facts, a.value)
+            for a in expr.args)):
+        return _chain_dtype(facts, func.value, depth + 1)
+    qualified = facts.qualified_name(func) or ""
+    if qualified in IDENTITY_WRAPPERS and len(expr.args) == 1:
+        return _chain_dtype(facts, expr.args[0].value, depth + 1)
+    if not qualified.startswith("torch."):
+        return None
+    name = qualified.rsplit(".", 1)[-1]
+    explicit = next((a.value for a in expr.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if explicit is not None:
+        return dtype_name(facts, explicit)
+    positional = [a.value for a in expr.args if a.keyword is None]
+    if name in ("randint", "randperm"):
+        return "int64"
+    if name == "arange" and positional and all(_int_valued(facts, v) for v in positional):
+        return "int64"
+    if default_dtype_changed(facts):
+        return None
+    if name == "full" and len(positional) == 2:
+        fill = positional[1]
+        fill = fill.expression if isinstance(fill, cst.UnaryOperation) else fill
+        if isinstance(fill, cst.Name) and fill.value in ("True", "False"):
+            return "bool"
+        return "int64" if isinstance(fill, cst.Integer) else "float32" if isinstance(fill, cst.Float) else None
+    if name == "arange" and any(isinstance(v, cst.Float) or isinstance(v, cst.UnaryOperation)
+                                and isinstance(v.expression, cst.Float) for v in positional):
+        return "float32"
+    return "float32" if name in _DEFAULT_FLOAT else None
+
+
+def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is a Python int: an integer literal, `len(...)`, `x.size(d)`, `x.shape[d]`, a name
+    bound only to such values or by `for name in range(...)`, and `+ - * //` of those."""
+    if depth > 6:
+        return False
+    if isinstance(expr, cst.Integer):
+        return True
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
+        return _int_valued(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply,
+                                                                            cst.FloorDivide)):
+        return _int_valued(facts, expr.left, depth + 1) and _int_valued(facts, expr.right, depth + 1)
+    if isinstance(expr, cst.Call):
+        qualified = facts.qualified_name(expr.func) or ""
+        if qualified in ("builtins.len", "len"):
+            return True
+        return isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "size" and len(expr.args) == 1 \
+            and isinstance(expr.args[0].value, cst.Integer) and not qualified.startswith("numpy.")
+    if isinstance(expr, cst.Subscript):
+        return isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape" and len(expr.slice) == 1 \
+            and isinstance(expr.slice[0].slice, cst.Index) and isinstance(expr.slice[0].slice.value, cst.Integer)
+    if isinstance(expr, cst.Name):
+        loop = facts.loop_binding(expr)
+        if loop is not None:
+            node = loop.node
+            return isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == expr.value \
+                and isinstance(node.iter, cst.Call) and (facts.qualified_name(node.iter.func) or "") in ("builtins.range", "range") \
+                and all(_int_valued(facts, a.value, depth + 1) for a in node.iter.args)
+        values = facts.assigned_values(expr.value)
+        return bool(values) and facts.value_of(expr) is not None and all(_int_valued(facts, v, depth + 1) for v in values)
     return False

@@ -929,7 +929,6 @@ class EvalWithoutNoGrad(Rule):
         held = self._module_holders(loop)
         if not kept and not held:
             return False
-        scopes: dict[FunctionNode | None, tuple[set[str], bool]] = {}  # attributes read, back-propagates
         training = self._back_propagating_functions()
         for n in self.facts.walk(self.facts.module):
             global_read = isinstance(n, cst.Name) and n.value in held \
@@ -940,15 +939,62 @@ class EvalWithoutNoGrad(Rule):
                     and any(isinstance(m, cst.Attribute) and m.attr.value in kept or isinstance(m, cst.Name) and m.value in held
                             for a in n.args for m in self.facts.walk(a.value)):
                 return True  # `step(model, opt, x, y, CACHE["val"])`: handed to a function that back-propagates
-            if isinstance(n, cst.Attribute) and n.attr.value in kept or global_read \
-                    or isinstance(n, cst.Call) and _back_propagates(self.facts, n):
+            if isinstance(n, cst.Attribute) and n.attr.value in kept or global_read:
                 scope = self.facts.enclosing_function(n)
-                if scope is func:
-                    continue
-                read = {n.attr.value} if isinstance(n, cst.Attribute) else {n.value} if isinstance(n, cst.Name) else set()
-                reads, backward = scopes.get(scope, (set(), False))
-                scopes[scope] = (reads | read, backward or isinstance(n, cst.Call))
-        return any(reads and backward for reads, backward in scopes.values())
+                if scope is not func and self._read_reaches_backward(n, scope, training):
+                    return True  # (fix49: the kept value itself, followed to the backward)
+        return False
+
+    def _read_reaches_backward(self, read: cst.CSTNode, scope: FunctionNode | None, training: set[FunctionNode],
+                               depth: int = 0) -> bool:
+        """What `read` (a kept attribute or holder, read where another function runs) gives may reach
+        a backward: through the statement holding it and the names it binds, followed in that
+        function, to `x.backward()` / `torch.autograd.grad(...)` / a function of the unit that
+        back-propagates; or it is stored, returned or handed to code this does not follow while the
+        unit back-propagates somewhere. Not when it is only read as a number or text (`print`,
+        `float`, `.item()`, a comparison): an evaluation whose kept value is only shown (fix49;
+        was: any read in a function that back-propagates anything, by name)."""
+        if depth > 5:
+            return bool(training)
+        store: cst.CSTNode = read
+        while isinstance(up := self.facts.parent(store), (cst.Attribute, cst.Subscript)) and up.value is store:
+            store = up
+        if isinstance(up, (cst.AssignTarget, cst.AnnAssign)) and up.target is store:
+            return False  # `self.val = 0.0`, `CACHE["val"] = 0.0`: a store, which reads nothing kept
+        node: cst.CSTNode = read
+        for anc in self.facts.ancestors(read):
+            if isinstance(anc, cst.Comparison) or isinstance(anc, cst.Call) and _graphless_read(self.facts, anc, node):
+                return False  # `if self.val < best:`, `print(self.val)`, `float(CACHE["val"])`, `self.val.item()`
+            if isinstance(anc, cst.Call) and (_back_propagates(self.facts, anc) or any(f in training for f in self.facts._callees(anc))):
+                return True  # `self.val.backward()`, `step(model, self.val)`
+            if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
+                node = anc
+                break
+            node = anc
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            if any(not isinstance(t, (cst.Name, cst.Tuple, cst.List)) for t in targets):
+                return bool(training)  # stored again: `self.total = loss + self.val`
+            names = {b for t in targets for b in bound_names(t)}
+            later = [u for name in names for u in self._uses_after(name, node, scope)
+                     if not isinstance(self.facts.parent(u), cst.AssignTarget)]
+            return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later) \
+                or (scope is None and bool(self.facts.later) and bool(training))
+        if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
+            call = node.value
+            if (self.facts.qualified_name(call.func) or "").startswith("builtins.") \
+                    and not (self.facts.qualified_name(call.func) or "").endswith(("setattr", "exec", "eval")):
+                return False  # `print(...)`, `len(...)`: a builtin that reads
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS \
+                    and isinstance(call.func.value, cst.Name) and self._local_container(call.func.value.value, scope):
+                later = self._uses_after(call.func.value.value, node, scope)
+                return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later)
+        if isinstance(node, cst.Return) and scope is not None and self.facts.enclosing_function(node) is scope:
+            callers = [c for c in self.facts.calls_in(self.facts.module) if scope in self.facts._callees(c)]
+            if callers and not self.facts.later:  # `def summary(self): return self.val_loss`, its callers followed
+                return any(self._read_reaches_backward(c, self.facts.enclosing_function(c), training, depth + 1)
+                           for c in callers)
+        return bool(training)  # returned, stored by a call, a loop over it: not followed
 
     def _back_propagating_functions(self) -> set[FunctionNode]:
         """Functions of the unit that back-propagate, themselves or through the unit's functions
@@ -973,7 +1019,7 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         if func is None:
             return set()
-        produced = set(loop.writes)
+        produced = self._produced(loop, func)
         inside = set(self.facts.walk(loop.node))
         held: set[str] = set()
         for n in self.facts.walk(func.body, into_scopes=False):
@@ -993,6 +1039,39 @@ class EvalWithoutNoGrad(Rule):
                     held.add(root)
         return held
 
+    def _uses_after(self, name: str, stmt: cst.CSTNode, scope: FunctionNode | None) -> list[cst.Name]:
+        """Reads of `name` in `scope` that may run after `stmt`: later in the text, or anywhere in a
+        loop around `stmt` (the next pass); not those inside `stmt` itself."""
+        loops = [a for a in self.facts.ancestors(stmt) if isinstance(a, (cst.For, cst.While))
+                 and (scope is None or self.facts.contains(scope, a))]
+        return [u for u in self.facts.uses(name) if self.facts.enclosing_function(u) is scope
+                and not self.facts.contains(stmt, u)
+                and (self.facts.order(u) > self.facts.order(stmt) or any(self.facts.contains(lp, u) for lp in loops))]
+
+    def _local_container(self, name: str, scope: FunctionNode | None) -> bool:
+        """`name` is a local of `scope`, or (at the top level of a script) a global no function reads."""
+        if scope is not None:
+            return _binds_locally(self.facts, scope, name)
+        return not self.facts.later and all(self.facts.enclosing_function(u) is None for u in self.facts.uses(name))
+
+    def _produced(self, loop: Loop, func: FunctionNode) -> set[str]:
+        """The names the loop binds, and the names its function binds from them after it (`mean =
+        total / n`, then `self.val = mean`): what is kept may be renamed before it is stored (fix49)."""
+        produced = set(loop.writes)
+        inside = set(self.facts.walk(loop.node))
+        assigns = [n for n in self.facts.walk(func.body, into_scopes=False)
+                   if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n not in inside and n.value is not None]
+        grew = True
+        while grew:
+            grew = False
+            for n in assigns:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                names = {b for t in targets if isinstance(t, (cst.Name, cst.Tuple, cst.List)) for b in bound_names(t)}
+                if names - produced and self._graph_names(n.value) & produced:  # type: ignore[arg-type]
+                    produced |= names
+                    grew = True
+        return produced
+
     def _kept_after_loop(self, loop: Loop, kept_name: Callable[[cst.BaseExpression], str | None]) -> set[str | None]:
         """Attributes the loop's function stores, outside the loop, a value built from what the
         loop binds: `self.val_penalty = total / len(self.val)` after a validation loop summing
@@ -1000,7 +1079,7 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         if func is None:
             return set()
-        produced = set(loop.writes)
+        produced = self._produced(loop, func)
         inside = set(self.facts.walk(loop.node))
         kept: set[str | None] = set()
         for n in self.facts.walk(func.body, into_scopes=False):
@@ -1344,6 +1423,22 @@ def _kept_attribute(expr: cst.BaseExpression) -> str | None:
     while isinstance(expr, cst.Subscript):
         expr = expr.value
     return expr.attr.value if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) else None
+
+
+# Reads that give a number or text of a tensor, never its graph.
+_GRAPHLESS_BUILTINS = frozenset({"builtins.print", "builtins.float", "builtins.int", "builtins.str", "builtins.repr",
+                                 "builtins.format", "builtins.round", "builtins.len", "builtins.bool", "math.isfinite",
+                                 "math.isnan"})
+_GRAPHLESS_METHODS = frozenset({"item", "tolist", "detach", "numpy", "__format__"})
+
+
+def _graphless_read(facts: Facts, call: cst.Call, inner: cst.CSTNode) -> bool:
+    """`call` gives no graph of `inner` (its argument or receiver): `print(x)`, `float(x)`, `x.item()`,
+    `x.detach()`, `logger.info("%s", x)` is not counted (a logger's handler is out of sight)."""
+    if isinstance(call.func, cst.Attribute) and call.func is inner:
+        return call.func.attr.value in _GRAPHLESS_METHODS
+    return (facts.qualified_name(call.func) or "") in _GRAPHLESS_BUILTINS and any(a is inner for a in call.args) \
+        or (facts.qualified_name(call.func) or "") in _GRAPHLESS_BUILTINS and isinstance(inner, cst.Arg)
 
 
 def _back_propagates(facts: Facts, call: cst.Call) -> bool:

@@ -459,7 +459,12 @@ class GraphRetention(Rule):
         if func is not None and _local_to(self.facts, func, total):
             return ""  # a local of its function: a later cell's `total` is another variable
         for later in self.facts.later:
+            # only for a training cell's own top level: a function filling the global may be called
+            # again after the rebinding (`history = []` then `fit()`), and fill the new value too
+            rebound = _top_level_rebinding(later, total) if func is None else None
             for n in later.uses(total):
+                if rebound is not None and later.order(_top_statement(later, n)) > later.order(rebound):
+                    continue  # `total = 0.0` at the top of this cell ran first: the read sees the new value
                 parent = later.parent(n)
                 if isinstance(parent, cst.Attribute) and parent.attr is n or isinstance(parent, cst.Arg) and parent.keyword is n:
                     continue  # `obj.total`, `f(total=...)`: other names
@@ -468,6 +473,8 @@ class GraphRetention(Rule):
                 return (f"a later cell reads `{total}` (line {later.position(n).start.line} of that cell: "
                         f"`{later.code(later.statement_of(n)).strip().splitlines()[0]}`): it may print it as a tensor, "
                         "ask for its graph or back-propagate through it, which the rewrite changes")
+            if rebound is not None:
+                return ""  # the training cell's value is gone for every cell after this one
         return ""
 
     def _graph_carrier(self, n: cst.Name) -> cst.BaseExpression:
@@ -808,3 +815,34 @@ class _Detach(cst.CSTTransformer):
         if id(original_node) in self.leaves:
             return cst.Call(func=cst.Attribute(value=updated_node, attr=cst.Name("detach")))  # type: ignore[arg-type]
         return updated_node
+
+
+def _top_statement(unit: Facts, node: cst.CSTNode) -> cst.CSTNode:
+    """The statement of the cell's top level that holds `node` (a `def` for a read in its body)."""
+    top = node
+    for anc in unit.ancestors(node):
+        if isinstance(anc, cst.Module):
+            return top
+        top = anc
+    return top
+
+
+def _top_level_rebinding(unit: Facts, name: str) -> cst.CSTNode | None:
+    """The first statement at the top level of the cell (not under an `if`, a loop, a `try` or a
+    `with`) that binds `name` by a plain assignment without reading it (`total = 0.0`,
+    `losses: list = []`): every statement after it, and every later cell, sees the new value,
+    not the one a training cell left (fix49). None if there is none."""
+    for stmt in unit.module.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            targets: list[cst.BaseExpression] = []
+            if isinstance(small, cst.Assign):
+                targets = [t.target for t in small.targets]
+            elif isinstance(small, cst.AnnAssign) and small.value is not None:
+                targets = [small.target]
+            value = getattr(small, "value", None)
+            if any(isinstance(t, cst.Name) and t.value == name for t in targets) and value is not None \
+                    and not any(isinstance(n, cst.Name) and n.value == name for n in unit.walk(value)):
+                return stmt
+    return None
