@@ -46,3 +46,19 @@ def test_extract_round_trip_reported_as_a_hint():
     hits = [f for f in result.findings if f.rule == "ping-pong" and f.line == 28]
     assert len(hits) == 1
     assert not hits[0].fixable
+
+
+def test_token_classification_eval_loop_found_for_review():
+    """Check 35's p02: the evaluation batches come from a collator of this unit that builds new
+    tensors, so they are not the training loader's: the loop is reported (its wrap is for review:
+    a TransformerEncoder takes the fast path under no_grad)."""
+    path = ROOT / "benchmarks" / "corpus" / "pub35_token_classification_eval_loop.py"
+    hits = [f for f in analyze_path(str(path)).findings if f.rule == "eval-without-no-grad"]
+    assert [f.line for f in hits] == [119]
+    assert not hits[0].fixable
+
+
+def test_dqn_device_rows_joined_hint():
+    found = {(f.line, f.rule): f.fixable for f in analyze_path(str(PUB / "p07_dqn_connect_x.py")).findings}
+    assert found.get((150, "list-to-tensor")) is False
+    assert found.get((144, "list-to-tensor")) is False
