@@ -1269,12 +1269,66 @@ class Facts:
         if not isinstance(made, cst.Call) or (self.qualified_name(made.func) or "") not in _TORCH_LOADERS:
             return False
         for arg in made.args:
+            if arg.keyword is not None and arg.keyword.value == "collate_fn" and not arg.star \
+                    and self._fresh_collate(arg.value):
+                continue  # a collate of this unit whose every batch is built anew
             if arg.star or arg.keyword is not None and (arg.keyword.value == "collate_fn" or arg.keyword.value == "batch_size"
                                                         and isinstance(arg.value, cst.Name) and arg.value.value == "None"):
                 return False
         positional = [a for a in made.args if a.keyword is None]
         return not (len(positional) > 1 and isinstance(positional[1].value, cst.Name) and positional[1].value.value == "None") \
             and len(positional) <= 4  # (`collate_fn` is the 6th positional parameter)
+
+    def _fresh_collate(self, collate: cst.BaseExpression) -> bool:
+        """`collate_fn=collate_batch` (a function of this unit) or `collate_fn=collator` (an
+        instance of a class of this unit with `__call__`, the HF data-collator shape) whose one
+        `return`, its last statement, hands back only tensors it allocates: `torch.tensor(...)`,
+        `torch.stack`/`cat`, `pad_sequence` (or names bound to one of those by the last write
+        before the return), alone or in a tuple or a dict literal. Such a batch is new memory like
+        `default_collate`'s. `tuple(zip(*batch))`, `torch.as_tensor`, `from_numpy` share memory
+        with the samples: not fresh."""
+        func: FunctionNode | None = None
+        if isinstance(collate, cst.Name):
+            func = self.functions.get(collate.value)
+            made = self.value_of(collate) if func is None else None
+            if isinstance(made, cst.Call) and isinstance(made.func, cst.Name):
+                func = self.functions.get(made.func.value + ".__call__")
+        elif isinstance(collate, cst.Call) and isinstance(collate.func, cst.Name):
+            func = self.functions.get(collate.func.value + ".__call__")
+        if not isinstance(func, cst.FunctionDef) or not isinstance(func.body, cst.IndentedBlock) or not func.body.body:
+            return False
+        body = list(func.body.body)
+        last = body[-1]
+        returns = [n for n in self.walk(func.body) if isinstance(n, cst.Return)]
+        if len(returns) != 1 or not isinstance(last, cst.SimpleStatementLine) or last.body[0] is not returns[0] \
+                or returns[0].value is None or any(isinstance(n, (cst.Yield, cst.Lambda)) for n in self.walk(func.body)):
+            return False
+        value = returns[0].value
+        parts: list[cst.BaseExpression]
+        if isinstance(value, cst.Tuple):
+            parts = [e.value for e in value.elements]
+        elif isinstance(value, cst.Dict):
+            parts = [e.value for e in value.elements if isinstance(e, cst.DictElement)]
+            if len(parts) != len(value.elements):
+                return False  # a `**other` entry
+        else:
+            parts = [value]
+        return bool(parts) and all(self._allocated(p, body[:-1]) for p in parts)
+
+    def _allocated(self, expr: cst.BaseExpression, before: list[cst.BaseStatement]) -> bool:
+        """`expr` is a tensor a call allocates (`_fresh_collate`), or a name whose last write among
+        the top-level statements `before` is `name = <such a call>`."""
+        if isinstance(expr, cst.Name):
+            for stmt in reversed(before):
+                if expr.value not in self.names_written(stmt):
+                    continue
+                if not (isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1
+                        and isinstance(stmt.body[0], cst.Assign) and len(stmt.body[0].targets) == 1
+                        and isinstance(stmt.body[0].targets[0].target, cst.Name)):
+                    return False
+                return self._allocated(stmt.body[0].value, [])
+            return False
+        return isinstance(expr, cst.Call) and (self.qualified_name(expr.func) or "") in _ALLOCATING_CALLS
 
     def _views_of(self, function: FunctionNode | None) -> dict[str, set[str]]:
         """source name -> the names of `function`'s scope bound to a tensor or array sharing its memory
@@ -2792,6 +2846,9 @@ def _non_empty(facts: Facts, it: cst.BaseExpression) -> bool:
 
 
 _TORCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# Calls that always return a tensor in new memory (never one of their arguments or a view of it).
+_ALLOCATING_CALLS = frozenset({"torch.tensor", "torch.stack", "torch.cat",
+                               "torch.nn.utils.rnn.pad_sequence"})
 
 
 def _is_constant(expr: cst.BaseExpression) -> bool:

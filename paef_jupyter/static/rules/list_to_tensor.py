@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_use_device, on_host, uses_device
+from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts
 from ..types import Kind
 from ._tensor_facts import (
@@ -66,6 +66,10 @@ class ListToTensor(Rule):
         head, _, name = qualified.rpartition(".")
         if head not in ("torch", "numpy"):
             return
+        if qualified in ("torch.cat", "torch.stack") and node.args and node.args[0].keyword is None \
+                and isinstance(node.args[0].value, cst.ListComp):
+            self._device_rows(node, node.args[0].value, name)
+            return
         if qualified == "torch.stack" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
             self._from_stacked_elements(node, node.args[0].value)
             return
@@ -90,6 +94,60 @@ class ListToTensor(Rule):
         elif isinstance(arg, cst.List) and len(arg.elements) == 1 and isinstance(arg.elements[0].value, cst.ListComp) \
                 and head == "torch":  # `torch.LongTensor([[top[i][0] for i in range(b)]])`: one row
             self._from_comprehension(node, arg.elements[0].value, name)
+
+    def _device_rows(self, node: cst.Call, comp: cst.ListComp, name: str) -> None:
+        """`torch.cat([torch.tensor(s, device=device).unsqueeze(0) for s in next_states])` run per
+        iteration (a DQN's replay batch): one small host->device copy per element, then a join on
+        the device. A hint: stacking the host rows first (`np.stack`) and copying once gives the
+        same values; the rows' types (arrays of one shape?) are not proved, so no rewrite."""
+        if comp.for_in.inner_for_in is not None:
+            return
+        made = _strip_shape_calls(comp.elt)
+        if not isinstance(made, cst.Call) or not uses_device(self.facts) or self.facts.iteration_loop(node) is None:
+            return
+        built = made
+        moved = False
+        if isinstance(made.func, cst.Attribute) and made.func.attr.value in ("to", "cuda") and is_device_move(self.facts, made):
+            built, moved = _strip_shape_calls(made.func.value), True
+        if not isinstance(built, cst.Call) or (self.facts.qualified_name(built.func) or "") not in ("torch.tensor", "torch.as_tensor"):
+            return
+        target = keyword(built, "device")
+        if not moved and (target is None or spells_cpu(target) or self._cpu_name(target)):
+            return
+        data = [a.value for a in built.args if a.keyword is None and not a.star]
+        variables = {n.value for n in self.facts.walk(comp.for_in.target) if isinstance(n, cst.Name)}
+        if len(data) != 1 or not isinstance(data[0], cst.Name) or data[0].value not in variables \
+                or self.facts.kind(data[0]) is Kind.TENSOR or self._tensor_elements(comp.for_in.iter):
+            return
+        self.report(
+            node,
+            f"`torch.{name}` joins tensors each copied to the device on its own (`{self.facts.code(built.func)}(..., "
+            f"device=...)` per element of `{self.facts.code(comp.for_in.iter)}`), on every iteration: one small "
+            "host->device copy per element where one copy of the stacked rows would do",
+            fix=Fix(description="stack the rows on the host first (`np.stack`, or `torch.tensor` of the list) and copy "
+                    "the result to the device once", safe=False),
+        )
+
+    def _tensor_elements(self, iterable: cst.BaseExpression) -> bool:
+        """The comprehension runs over a tensor's rows, or a list (comprehension) of tensors: the
+        elements may be on the device already (a copy between devices, not from the host)."""
+        if self.facts.kind(iterable) is Kind.TENSOR:
+            return True
+        made = self.facts.value_of(iterable) if isinstance(iterable, cst.Name) else iterable
+        if isinstance(made, (cst.ListComp, cst.GeneratorExp)):
+            return self.facts.kind(made.elt) is Kind.TENSOR
+        if isinstance(made, cst.List):
+            return any(self.facts.kind(e.value) is Kind.TENSOR for e in made.elements if isinstance(e, cst.Element))
+        return False
+
+    def _cpu_name(self, target: cst.BaseExpression) -> bool:
+        """`device=cpu` where `cpu = torch.device("cpu")` / `"cpu"`."""
+        if not isinstance(target, cst.Name):
+            return False
+        value = self.facts.value_of(target)
+        if isinstance(value, cst.Call) and (self.facts.qualified_name(value.func) or "") == "torch.device" and value.args:
+            value = value.args[0].value
+        return value is not None and spells_cpu(value)
 
     # --- list appended in a loop ---------------------------------------------------------
 
@@ -494,3 +552,11 @@ def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | No
             and expr.args[0].star == "*":
         return expr.args[0].value
     return None
+
+
+def _strip_shape_calls(expr: cst.BaseExpression) -> cst.BaseExpression:
+    """`t.unsqueeze(0).float()` -> `t`: calls that only reshape or cast the element."""
+    while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
+            and expr.func.attr.value in ("unsqueeze", "view", "reshape", "float", "long", "double", "int", "flatten"):
+        expr = expr.func.value
+    return expr

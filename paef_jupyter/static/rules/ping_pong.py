@@ -79,6 +79,7 @@ class PingPong(Rule):
             return
         if isinstance(node.func, cst.Attribute) and node.func.attr.value == "cpu" and not node.args:
             self._entry_moved_by_helper(node)
+            self._index_to_host_and_back(node)
             return
         qualified = self.facts.qualified_name(node.func) or ""
         name = qualified.rsplit(".", 1)[-1]
@@ -359,6 +360,48 @@ class PingPong(Rule):
                     f"(`host_{_key_name(receiver)} = {entry}`) and use it here instead of the device copy", safe=False),
             severity=Severity.MEDIUM,
         )
+
+    def _index_to_host_and_back(self, node: cst.Call) -> None:
+        """`def extract(a, t, shape): out = a.gather(-1, t.cpu()); return out.reshape(...).to(t.device)`
+        (the DDPM helper of many public repositories) run per iteration: the timesteps go to the
+        host (a sync) to index a schedule left on the host, and the picked values come back. A
+        hint: the fix (the schedule registered as a buffer, or moved once) is the caller's."""
+        index = node.func.value  # type: ignore[attr-defined]
+        func = self.facts.enclosing_function(node)
+        if not isinstance(index, cst.Name) or not isinstance(func, cst.FunctionDef) \
+                or index.value not in {p.name.value for p in func.params.params} \
+                or not self._indexes_with(node) or not uses_device(self.facts):
+            return
+        back = next((c for c in self.facts.walk(func.body) if isinstance(c, cst.Call)
+                     and isinstance(c.func, cst.Attribute) and c.func.attr.value == "to" and c.args
+                     and _is_device_of(c.args[0].value, index.value)), None)
+        if back is None or not _returned(self.facts, back, func) or not self.facts.per_iteration_call_sites(func):
+            return
+        name = index.value
+        self.report(
+            node,
+            f"`{name}.cpu()` brings `{name}` to the host to index a tensor kept there, and `.to({name}.device)` "
+            f"sends the picked values back: on a GPU, a device->host->device round trip and a sync on every "
+            f"call of `{func.name.value}`, which runs on every iteration",
+            fix=Fix(description="keep the indexed tensor on the device (a buffer, or moved once before the loop) "
+                    f"and index it with `{name}` directly", safe=False),
+            severity=Severity.MEDIUM,
+            end_node=back,
+        )
+
+    def _indexes_with(self, node: cst.Call) -> bool:
+        """`x.gather(dim, <node>)`, `torch.gather(x, dim, <node>)` or `x[<node>]`."""
+        parent = self.facts.parent(node)
+        if isinstance(parent, cst.Arg):
+            call = self.facts.parent(parent)
+            if not isinstance(call, cst.Call) or parent.value is not node:
+                return False
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("gather", "index_select"):
+                return True
+            return (self.facts.qualified_name(call.func) or "") in ("torch.gather", "torch.index_select")
+        if isinstance(parent, cst.Index):
+            return isinstance(self.facts.parent(self.facts.parent(parent)), cst.Subscript)
+        return False
 
     def _moved_to_device_call(self, call: cst.Call) -> bool:
         func = call.func
@@ -917,3 +960,19 @@ def _cast_source(index: cst.BaseExpression) -> cst.BaseExpression:
             and not index.args:
         index = index.func.value
     return index
+
+
+def _is_device_of(expr: cst.BaseExpression, name: str) -> bool:
+    """`<name>.device`."""
+    return isinstance(expr, cst.Attribute) and expr.attr.value == "device" and isinstance(expr.value, cst.Name) \
+        and expr.value.value == name
+
+
+def _returned(facts: Facts, node: cst.CSTNode, func: cst.FunctionDef) -> bool:
+    """`node` is (part of) the value of a `return` of `func` itself."""
+    for anc in facts.ancestors(node):
+        if isinstance(anc, cst.Return):
+            return facts.enclosing_function(anc) is func
+        if anc is func:
+            return False
+    return False

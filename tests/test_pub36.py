@@ -1,0 +1,64 @@
+"""Public check 36 (benchmarks/public36): first contact's right findings kept, and the one fix
+of this check (ping-pong: an index brought to the host to index a host table, the result sent
+back, in a helper run per iteration) held on the public program that needs it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paef_jupyter.api import analyze_path
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+ROOT = Path(__file__).resolve().parents[1]
+PUB = ROOT / "benchmarks" / "public36"
+
+
+def _found(path: Path) -> set[tuple[int, str]]:
+    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
+
+
+def test_dcgan_item_reads_every_step():
+    found = _found(PUB / "p01_dcgan_training.py")
+    assert {(56, "host-sync"), (69, "host-sync"), (84, "host-sync")} <= found
+
+
+def test_eval_functions_without_no_grad():
+    assert (48, "eval-without-no-grad") in _found(PUB / "p03_gcn_enzyme_graphs.py")
+    assert (23, "eval-without-no-grad") in _found(PUB / "p04_gcn_node_classification.py")
+
+
+def test_lstm_loss_item_every_step_and_eval_silent():
+    found = _found(PUB / "p05_lstm_imdb_train_test.py")
+    assert {(38, "host-sync"), (39, "host-sync")} <= found
+    assert not any(rule == "eval-without-no-grad" for _, rule in found)
+
+
+def test_cpu_programs_stay_silent():
+    assert not _found(PUB / "p06_rnn_sentiment_train_eval.py")
+    assert not _found(PUB / "p02_ddpm_index_from_list.py")  # the helper runs once there
+
+
+def test_extract_round_trip_reported_as_a_hint():
+    result = analyze_path(str(ROOT / "benchmarks" / "corpus" / "pub35_ddpm_extract_schedule.py"))
+    hits = [f for f in result.findings if f.rule == "ping-pong" and f.line == 28]
+    assert len(hits) == 1
+    assert not hits[0].fixable
+
+
+def test_token_classification_eval_loop_found_for_review():
+    """Check 35's p02: the evaluation batches come from a collator of this unit that builds new
+    tensors, so they are not the training loader's: the loop is reported (its wrap is for review:
+    a TransformerEncoder takes the fast path under no_grad)."""
+    path = ROOT / "benchmarks" / "corpus" / "pub35_token_classification_eval_loop.py"
+    hits = [f for f in analyze_path(str(path)).findings if f.rule == "eval-without-no-grad"]
+    assert [f.line for f in hits] == [119]
+    assert not hits[0].fixable
+
+
+def test_dqn_device_rows_joined_hint():
+    found = {(f.line, f.rule): f.fixable for f in analyze_path(str(PUB / "p07_dqn_connect_x.py")).findings}
+    assert found.get((150, "list-to-tensor")) is False
+    assert found.get((144, "list-to-tensor")) is False
