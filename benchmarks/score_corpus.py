@@ -15,6 +15,21 @@ a finding must start:
     - refuse RULE      RULE may be reported here, but never with an automatic fix (either way)
     - ok RULE          debatable: a finding here counts neither way
 
+Two conventions decide `expect` against `ok` where the same code was labelled both ways (label49;
+the reasons in `benchmarks/results/label49.md`):
+
+- host-sync in an evaluation loop: a per-batch read (`.item()`, `float(t)`, `.cpu()` of a metric)
+  in a loop that evaluates (no backward in the step) is `ok` when the program also trains - the
+  loop is a held-out pass once per epoch or after training, a small share of the run - unless a
+  loop around it back-propagates in its own body (an RL rollout before the episode's update: part
+  of the training step, `expect`). It is `expect` when the program only evaluates (no training
+  loop in the file, its cells, or the local modules it reaches): evaluation is then the run.
+- pageable-transfer on an unpinned `DataLoader`: `expect` when pinning buys overlap - the loader
+  has (or may have: a non-literal count, a `**` dict) worker processes, or its batches are
+  copied with `non_blocking=True`; `ok` for a single-process loader (`num_workers` absent or 0)
+  whose batches are copied with a blocking `.to(device)`: pinning would run inline on the
+  training thread and the copy would still block.
+
 A finding matches a label when the label's line lies within [finding.line, finding.end_line]
 of the same file/cell; a finding that matches no label of its rule is a false positive. A
 first line `# corpus: runnable` (in the first cell of a notebook, in `main.py` of a project)

@@ -21,7 +21,7 @@ from paef_jupyter.static.analyzer import analyze_units
 
 IMPORTS = "import torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n"
 SETUP = (
-    "loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64, 1)), batch_size=8)\n"
+    "loader = DataLoader(TensorDataset(torch.randn(64, 4), torch.randn(64, 1)), batch_size=8, num_workers=2)\n"
     "model = nn.Linear(4, 1).to(DEV)\n"
     "opt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
 )

@@ -12,7 +12,7 @@ SETUP = (
     "model = torch.nn.Linear(2, 1).to(device)\n"
     "data = TensorDataset(torch.randn(8, 2), torch.randn(8, 1))\n"
 )
-LOADER = "train_dataloader = DataLoader(data, batch_size=4)\n"
+LOADER = "train_dataloader = DataLoader(data, batch_size=4, num_workers=2)\n"
 STEP = (
     "def train_step(model, dataloader):\n"
     "    for X, y in dataloader:\n"

@@ -189,7 +189,7 @@ torch.set_num_threads(1)
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 2)).to(device)
 optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
-loader = DataLoader(TensorDataset(torch.randn(48, 8), torch.randint(0, 2, (48,))), batch_size=16)
+loader = DataLoader(TensorDataset(torch.randn(48, 8), torch.randint(0, 2, (48,))), batch_size=16, num_workers=2)
 epoch_losses = []
 for epoch in range(2):
     total = 0.0
@@ -267,7 +267,8 @@ def _findings(rule: str, namespace: dict[str, object]) -> list[tuple[int, bool]]
 
 
 def test_live_loader_without_pinning_gets_a_hint_at_the_copy() -> None:
-    assert _findings("pageable-transfer", _namespace()) == [(2, False)]
+    assert _findings("pageable-transfer", _namespace(num_workers=2)) == [(2, False)]
+    assert _findings("pageable-transfer", _namespace()) == []  # a single-process loader (label49)
 
 
 def test_live_pinned_loader_gets_non_blocking_rewrites() -> None:
@@ -304,7 +305,7 @@ def _cells_findings(loader_cell: str) -> list[tuple[int | None, int, bool]]:
 def test_loader_from_an_earlier_cell_without_a_kernel_is_pinned_in_its_own_cell() -> None:
     """The loader's cell sees the later loop (`paef scan` of the notebook): the pin is applied
     there, automatically; the loop's cell reports nothing more."""
-    cell = "loader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), batch_size=4)\n"
+    cell = "loader = DataLoader(TensorDataset(torch.randn(8, 2), torch.randn(8, 1)), batch_size=4, num_workers=2)\n"
     assert _cells_findings(cell) == [(1, 1, True)]
 
 

@@ -94,7 +94,12 @@ def test_same_loop_silent_in_both_when_nothing_goes_to_a_device() -> None:
 
 
 def test_evaluation_inside_a_training_epoch_says_evaluation() -> None:
-    path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / "pos_eval_inside_training_epoch.py"
+    """Evaluation inside a training epoch is evaluation: in a program that trains it is an
+    evaluation pass, silent (label49); the helper variant that only evaluates says so."""
+    folder = Path(__file__).parent / "fixtures" / "rules" / "host-sync"
+    path = folder / "neg_eval_inside_training_epoch.py"
+    assert not analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
+    path = folder / "pos_helper_of_eval_loops_only_evaluation_only.py"
     (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
     assert "every evaluation step" in finding.message
 
@@ -176,14 +181,14 @@ def test_a_decoder_unrolled_before_backward_is_a_training_step() -> None:
 def test_a_helper_the_training_step_also_calls_says_training() -> None:
     """`count_correct` is called per training step and per validation step: the training step
     (a sync every step of training, high) is what it costs; called only from evaluation, it
-    stays an evaluation step (medium)."""
+    stays an evaluation step (medium; reported where the program only evaluates, label49)."""
     verdicts = {}
-    for name in ("pos_helper_shared_by_train_and_eval", "pos_helper_of_eval_loops_only"):
+    for name in ("pos_helper_shared_by_train_and_eval", "pos_helper_of_eval_loops_only_evaluation_only"):
         path = Path(__file__).parent / "fixtures" / "rules" / "host-sync" / f"{name}.py"
         (finding,) = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
         verdicts[name] = (finding.severity.value, "training step" in finding.message)
     assert verdicts == {"pos_helper_shared_by_train_and_eval": ("high", True),
-                        "pos_helper_of_eval_loops_only": ("medium", False)}
+                        "pos_helper_of_eval_loops_only_evaluation_only": ("medium", False)}
 
 
 # Every way public code writes "copy this batch's values to the host".

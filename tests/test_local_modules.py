@@ -43,7 +43,7 @@ def main():
     args = parser.parse_args([])
     model = nn.Linear(8, 2)
     optimizer = torch.optim.Adam(model.parameters())
-    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(32, 8), torch.randint(0, 2, (32,))), batch_size=8)
+    loader = torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.randn(32, 8), torch.randint(0, 2, (32,))), batch_size=8, num_workers=2)
     for epoch in range(args.epochs):
         for inputs, labels in loader:
 {body}
@@ -371,7 +371,7 @@ from torch.utils.data import DataLoader
 
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 model = torch.nn.Linear(4, 1).to(device)
-loader = DataLoader({dataset}, batch_size=8)
+loader = DataLoader({dataset}, batch_size=8, num_workers=2)
 for epoch in range(2):
     for xb, yb in loader:
         xb, yb = xb.to(device), yb.to(device)
@@ -444,7 +444,7 @@ def test_a_dataset_class_the_project_does_not_hold_is_for_review(tmp_path: Path)
 LOADER_CELL = (
     "import torch\nfrom torch.utils.data import DataLoader, TensorDataset\n"
     "device = 'cuda' if torch.cuda.is_available() else 'cpu'\n"
-    "train_dl = DataLoader(TensorDataset(torch.randn(32, 4), torch.randn(32, 1)), batch_size=8)\n"
+    "train_dl = DataLoader(TensorDataset(torch.randn(32, 4), torch.randn(32, 1)), batch_size=8, num_workers=2)\n"
 )
 FIT_CELL = "def fit(model, dl):\n    for xb, yb in dl:\n        xb, yb = xb.to(device), yb.to(device)\n        model(xb).sum().backward()\n"
 
@@ -503,14 +503,11 @@ def evaluate(net, batches):
 
 
 net = nn.Linear(4, 3).to(device)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
+net.load_state_dict(torch.load("net.pt"))
 data = [(torch.randn(8, 4), torch.randint(0, 3, (8,))) for _ in range(3)]
 for epoch in range(2):
-    for x, y in data:
-        loss = nn.functional.cross_entropy(net(x.to(device)), y.to(device))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+    with torch.no_grad():
+        loss = nn.functional.cross_entropy(net(data[0][0].to(device)), data[0][1].to(device))
     print(evaluate(net, data), summary(loss))
 ''',
         "metrics.py": '''\
@@ -894,7 +891,7 @@ def test_helpers_that_name_no_accelerator_leave_the_script_on_the_host(tmp_path:
 
 def test_a_module_whose_caller_moves_the_model_runs_on_the_device(tmp_path: Path) -> None:
     """`run.py` moves the model (`.to(config.device)`) and calls `train_eval.train(...)`: the
-    per-batch `.cpu().numpy()` of train_eval's `evaluate` is a sync, though that module never names
+    per-step `.cpu().numpy()` of train_eval's `train` is a sync, though that module never names
     a device. Scanned alone, or called by a CPU-only script, it stays silent."""
     train_eval = '''\
 import numpy as np
@@ -921,6 +918,7 @@ def train(config, model, train_iter, dev_iter):
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
+            print(loss.detach().cpu().numpy())
         print(evaluate(config, model, dev_iter))
 '''
     run = '''\
@@ -941,7 +939,7 @@ train(config, model, batches, batches)
 '''
     write(tmp_path, {"train_eval.py": train_eval, "run.py": run.format(move=".to(config.device)")})
     found = [(Path(f["path"]).name, f["line"]) for f in scan(tmp_path / "run.py", "host-sync")]
-    assert found == [("train_eval.py", 12)]
+    assert found == [("train_eval.py", 25)]  # the training step's copy; `evaluate`'s (12) is an evaluation pass (label49)
     assert scan(tmp_path / "train_eval.py", "host-sync") == []
     write(tmp_path, {"run.py": run.format(move="").replace('torch.device("cuda" if torch.cuda.is_available() else "cpu")', '"cpu"')})
     assert scan(tmp_path / "run.py", "host-sync") == []
@@ -1658,7 +1656,7 @@ class Trainer:
 {extra}
     def build_loaders(self):
         data = TensorDataset(torch.randn(32, 4), torch.randint(0, 3, (32,)))
-        return DataLoader(data, batch_size=8{pin}), DataLoader(data, batch_size=8)
+        return DataLoader(data, batch_size=8, num_workers=2{pin}), DataLoader(data, batch_size=8)
 """
 KEPT_LOADER_STEPS = """\
 import torch

@@ -35,7 +35,7 @@ TRANSFER = '''import torch
 from torch.utils.data import DataLoader, TensorDataset
 
 device = "cuda" if torch.cuda.is_available() else "cpu"
-loader = DataLoader(TensorDataset(torch.randn(16, 4), torch.randn(16, 1)), batch_size=4)
+loader = DataLoader(TensorDataset(torch.randn(16, 4), torch.randn(16, 1)), batch_size=4, num_workers=2)
 model = torch.nn.Linear(4, 1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
 for xb, yb in loader:

@@ -63,7 +63,7 @@ transform_train = Compose([RandomFlip(), Normalize((0.49, 0.48, 0.45), (0.25, 0.
 transform_test = Compose([Normalize((0.49, 0.48, 0.45), (0.25, 0.24, 0.26))])
 trainset = FakeCIFAR(256, transform_train)
 testset = FakeCIFAR(128, transform_test, seed=1)
-trainloader = DataLoader(trainset, batch_size=32, shuffle=True)  # paef: expect pageable-transfer; ok sync-dataloader
+trainloader = DataLoader(trainset, batch_size=32, shuffle=True)  # paef: ok pageable-transfer; ok sync-dataloader
 testloader = DataLoader(testset, batch_size=64, shuffle=False)  # paef: ok pageable-transfer; ok sync-dataloader
 
 

@@ -73,7 +73,7 @@ def test():
             output = model(x)
             test_loss += F.nll_loss(output, y, reduction="sum").item()  # paef: ok host-sync
             pred = output.data.max(1, keepdim=True)[1]
-            correct += pred.eq(y.data.view_as(pred)).cpu().sum()  # paef: expect host-sync
+            correct += pred.eq(y.data.view_as(pred)).cpu().sum()  # paef: ok host-sync
     test_loss /= len(test_loader.dataset)
     print(f"Test set: Average loss: {test_loss:.4f}, Accuracy: {int(correct)}/{len(test_loader.dataset)}")
 

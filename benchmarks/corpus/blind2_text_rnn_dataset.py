@@ -57,7 +57,7 @@ class LSTMClassifier(nn.Module):
         return self.fc(h[-1])
 
 
-train_loader = DataLoader(ReviewDataset(256), batch_size=32, shuffle=True, collate_fn=collate_batch)  # paef: expect sync-dataloader; expect pageable-transfer
+train_loader = DataLoader(ReviewDataset(256), batch_size=32, shuffle=True, collate_fn=collate_batch)  # paef: expect sync-dataloader; ok pageable-transfer
 val_loader = DataLoader(ReviewDataset(64), batch_size=64, collate_fn=collate_batch)  # paef: ok sync-dataloader; ok pageable-transfer
 model = LSTMClassifier().to(device)
 opt = torch.optim.Adam(model.parameters(), lr=1e-2)

@@ -59,7 +59,7 @@ class ViT(nn.Module):
 
 images = torch.randn(256, 3, 16, 16)
 labels = (images[:, 0].mean((1, 2)) > 0).long() + 2 * (images[:, 1].mean((1, 2)) > 0).long()
-train_loader = DataLoader(TensorDataset(images[:192], labels[:192]), batch_size=32, shuffle=True)  # paef: expect pageable-transfer
+train_loader = DataLoader(TensorDataset(images[:192], labels[:192]), batch_size=32, shuffle=True)  # paef: ok pageable-transfer
 val_loader = DataLoader(TensorDataset(images[192:], labels[192:]), batch_size=64)  # paef: ok pageable-transfer
 
 model = ViT().to(device)

@@ -107,7 +107,7 @@ def training_function():
                 logits, _ = model(**batch)
             predictions = logits.argmax(dim=-1)
             predictions, references = accelerator.gather_for_metrics((predictions, batch["labels"]))
-            correct += (predictions == references).long().sum().item()  # paef: expect host-sync
+            correct += (predictions == references).long().sum().item()  # paef: ok host-sync
             total += references.numel()
         accelerator.print(f"epoch {epoch}: accuracy {correct / total:.4f} last loss {loss.item():.4f}")
 

@@ -138,7 +138,7 @@ def main():
             classifier = classifier.eval()
             pred, _ = classifier(points)
             pred_choice = pred.data.max(1)[1]
-            correct = pred_choice.eq(target.data).cpu().sum()  # paef: expect host-sync
+            correct = pred_choice.eq(target.data).cpu().sum()  # paef: ok host-sync
             total_correct += correct.item()
             total_testset += points.size()[0]
     print("final accuracy {:.4f}".format(total_correct / float(total_testset)))

@@ -86,7 +86,7 @@ def main():
     for _ in range(30):  # paef: expect eval-without-no-grad
         support, query = sample_episode(test_pool, args.way, args.shot, args.query, rng)
         _, acc = proto_loss(model, support, query, args.way, args.shot, args.query, device)
-        accs.append(acc.item())  # paef: expect host-sync
+        accs.append(acc.item())  # paef: ok host-sync
     accs = np.array(accs)
     print(f"test acc {accs.mean():.4f} +- {1.96 * accs.std() / np.sqrt(len(accs)):.4f}")
 

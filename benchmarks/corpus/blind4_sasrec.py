@@ -90,7 +90,7 @@ def evaluate(model, user_train, user_test, itemnum, args):
             item_idx.append(t)
         predictions = -model.predict(*[np.array(l) for l in [[u], [seq], item_idx]])
         predictions = predictions[0]
-        rank = predictions.argsort().argsort()[0].item()  # paef: expect host-sync
+        rank = predictions.argsort().argsort()[0].item()  # paef: ok host-sync
         valid_user += 1
         if rank < 10:
             NDCG += 1 / np.log2(rank + 2)

@@ -91,5 +91,5 @@ for epoch in range(5):
     with torch.no_grad():
         for cats, nums, y in valid_dl:
             pred = model(cats.to(device), nums.to(device)) > 0
-            correct += (pred.float().cpu() == y).sum().item()  # paef: expect host-sync
+            correct += (pred.float().cpu() == y).sum().item()  # paef: ok host-sync
     print(f"epoch {epoch} last loss {loss.item():.4f} valid acc {correct / len(valid_dl.dataset):.3f}")

@@ -83,7 +83,7 @@ def main():
             scores = model.distance(hs, rs, all_ents)
             filt = torch.tensor([e != t and (h, r, e) in known for e in range(n_ent)], device=device)  # paef: ok list-to-tensor
             scores[filt] = float("inf")
-            ranks.append((scores < scores[t]).sum().item() + 1)  # paef: expect host-sync
+            ranks.append((scores < scores[t]).sum().item() + 1)  # paef: ok host-sync
     ranks = np.array(ranks)
     print(f"MRR {np.mean(1.0 / ranks):.4f} Hits@3 {np.mean(ranks <= 3):.4f}")
 

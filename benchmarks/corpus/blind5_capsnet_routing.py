@@ -66,5 +66,5 @@ correct = 0
 for x, y in test_loader:  # paef: expect-fix eval-without-no-grad
     x, y = x.to(device), y.to(device)
     pred = model(x).norm(dim=-1).argmax(1)
-    correct += (pred == y).sum().item()  # paef: expect host-sync
+    correct += (pred == y).sum().item()  # paef: ok host-sync
 print(f"test accuracy {correct / 128:.3f}")

@@ -48,8 +48,8 @@ clean = robust = 0
 for x, y in test_loader:  # paef: refuse eval-without-no-grad
     x, y = x.to(device), y.to(device)
     with torch.no_grad():
-        clean += (model(x).argmax(1) == y).sum().item()  # paef: expect host-sync
+        clean += (model(x).argmax(1) == y).sum().item()  # paef: ok host-sync
     x_adv = pgd(model, x, y)
     with torch.no_grad():
-        robust += (model(x_adv).argmax(1) == y).sum().item()  # paef: expect host-sync
+        robust += (model(x_adv).argmax(1) == y).sum().item()  # paef: ok host-sync
 print(f"clean acc {clean / 128:.3f} robust acc {robust / 128:.3f}")

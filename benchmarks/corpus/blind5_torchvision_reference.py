@@ -39,7 +39,7 @@ class MetricLogger:
     def update(self, **kwargs):
         for k, v in kwargs.items():
             if isinstance(v, torch.Tensor):
-                v = v.item()  # paef: expect host-sync
+                v = v.item()  # paef: ok host-sync
             self.meters[k].update(v)
 
     def __str__(self):
@@ -82,8 +82,8 @@ def evaluate(model, criterion, loader, device):
             output = model(image)
             acc1, acc5 = accuracy(output, target, topk=(1, 5))
             logger.update(loss=criterion(output, target))  # paef: ok host-sync
-            logger.meters["acc1"].update(acc1.item(), n=image.shape[0])  # paef: expect host-sync
-            logger.meters["acc5"].update(acc5.item(), n=image.shape[0])  # paef: expect host-sync
+            logger.meters["acc1"].update(acc1.item(), n=image.shape[0])  # paef: ok host-sync
+            logger.meters["acc5"].update(acc5.item(), n=image.shape[0])  # paef: ok host-sync
     print(f"Test: Acc@1 {logger.meters['acc1'].global_avg:.3f} Acc@5 {logger.meters['acc5'].global_avg:.3f}")
     return logger.meters["acc1"].global_avg
 

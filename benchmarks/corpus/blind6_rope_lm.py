@@ -105,7 +105,7 @@ with torch.no_grad():
         x = val_data[i : i + BLOCK].unsqueeze(0).to(device)
         y = val_data[i + 1 : i + BLOCK + 1].unsqueeze(0).to(device)
         loss = F.cross_entropy(model(x).view(-1, len(chars)), y.view(-1), reduction="sum")
-        total_loss += loss.item()  # paef: expect host-sync
+        total_loss += loss.item()  # paef: ok host-sync
         total_tokens += y.numel()
     print(f"val ppl {math.exp(total_loss / total_tokens):.3f}")
     idx = torch.tensor([[stoi["t"]]], device=device)

@@ -72,5 +72,5 @@ for epoch in range(4):
             noisy, clean = noisy.unsqueeze(0).to(device), clean.unsqueeze(0).to(device)
             spec = stft(noisy)
             est = istft(spec * model(spec.abs()), LEN)
-            improvements.append((si_snr(est, clean) - si_snr(noisy, clean)).item())  # paef: expect host-sync
+            improvements.append((si_snr(est, clean) - si_snr(noisy, clean)).item())  # paef: ok host-sync
     print(f"epoch {epoch} train loss {loss.item():.3f} val SI-SNRi {sum(improvements) / len(improvements):.3f} dB")

@@ -13,7 +13,7 @@ classes = ("plane", "car", "bird", "cat")
 
 imgs = torch.rand(200, 3, 16, 16) * 2 - 1
 lbls = torch.randint(0, 4, (200,))
-trainloader = DataLoader(TensorDataset(imgs[:160], lbls[:160]), batch_size=4, shuffle=True, num_workers=0)  # paef: expect pageable-transfer
+trainloader = DataLoader(TensorDataset(imgs[:160], lbls[:160]), batch_size=4, shuffle=True, num_workers=0)  # paef: ok pageable-transfer
 testloader = DataLoader(TensorDataset(imgs[160:], lbls[160:]), batch_size=4, shuffle=False, num_workers=0)  # paef: ok pageable-transfer
 
 

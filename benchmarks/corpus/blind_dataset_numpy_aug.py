@@ -43,7 +43,7 @@ raw_images = rng.randint(0, 256, size=(160, 3, 12, 12)).astype(np.uint8)
 raw_labels = rng.randint(0, 4, size=160)
 train_set = AugmentedImages(raw_images[:128], raw_labels[:128], train=True)
 test_set = AugmentedImages(raw_images[128:], raw_labels[128:], train=False)
-train_loader = DataLoader(train_set, batch_size=16, shuffle=True)  # paef: expect sync-dataloader; expect pageable-transfer
+train_loader = DataLoader(train_set, batch_size=16, shuffle=True)  # paef: expect sync-dataloader; ok pageable-transfer
 test_loader = DataLoader(test_set, batch_size=32, shuffle=False)  # paef: ok sync-dataloader; ok pageable-transfer
 
 model = nn.Sequential(

@@ -19,7 +19,7 @@ real_label = 1.0
 fake_label = 0.0
 
 images = torch.rand(48, nc, 8, 8) * 2 - 1
-dataloader = DataLoader(TensorDataset(images), batch_size=batch_size, shuffle=True)  # paef: expect pageable-transfer
+dataloader = DataLoader(TensorDataset(images), batch_size=batch_size, shuffle=True)  # paef: ok pageable-transfer
 
 
 def weights_init(m):

@@ -31,7 +31,7 @@ def run(args):
     model.to(device)  # paef: expect ddp-wrap-before-move
     data = Regression(1024)
     sampler = DistributedSampler(data)
-    loader = DataLoader(data, batch_size=64, sampler=sampler)  # paef: expect pageable-transfer
+    loader = DataLoader(data, batch_size=64, sampler=sampler)  # paef: ok pageable-transfer
     opt = torch.optim.SGD(ddp.parameters(), lr=0.05)
     for epoch in range(args.epochs):  # paef: expect ddp-missing-set-epoch
         total = torch.zeros((), device=device)

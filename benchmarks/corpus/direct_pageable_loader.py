@@ -8,7 +8,7 @@ torch.manual_seed(0)
 device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 train_set = TensorDataset(torch.randn(320, 16), torch.randn(320, 2))
-train_loader = DataLoader(train_set, batch_size=32, shuffle=True)  # paef: expect pageable-transfer
+train_loader = DataLoader(train_set, batch_size=32, shuffle=True)  # paef: ok pageable-transfer
 net = nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 2)).to(device)
 opt = torch.optim.Adam(net.parameters(), lr=5e-3)
 

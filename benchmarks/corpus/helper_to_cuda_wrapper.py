@@ -21,7 +21,7 @@ def init_state(batch_size, hidden):
     return state
 
 
-loader = DataLoader(TensorDataset(torch.randn(200, 5, 3), torch.randn(200, 1)), batch_size=20, shuffle=True)  # paef: expect pageable-transfer
+loader = DataLoader(TensorDataset(torch.randn(200, 5, 3), torch.randn(200, 1)), batch_size=20, shuffle=True)  # paef: ok pageable-transfer
 rnn = nn.GRU(3, 8, batch_first=True)
 head = nn.Linear(8, 1)
 if USE_CUDA:

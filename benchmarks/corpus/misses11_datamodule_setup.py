@@ -50,7 +50,7 @@ class Experiment:
 
     def setup(self):
         series = torch.sin(torch.arange(0, 600, dtype=torch.float32) / 9)
-        self.loaders["train"] = DataLoader(Windows(series[:500], 16), batch_size=self.cfg.batch_size, shuffle=True)  # paef: expect pageable-transfer; expect sync-dataloader
+        self.loaders["train"] = DataLoader(Windows(series[:500], 16), batch_size=self.cfg.batch_size, shuffle=True)  # paef: ok pageable-transfer; expect sync-dataloader
         self.loaders["val"] = DataLoader(TensorDataset(series[500:580].view(-1, 16), series[500:580:16]),
                                          batch_size=self.cfg.batch_size, pin_memory=torch.cuda.is_available())
 
@@ -80,7 +80,7 @@ exp.fit()
 # A second run whose loaders travel in a dataclass.
 series = torch.cos(torch.arange(0, 400, dtype=torch.float32) / 7)
 loaders = Loaders(
-    train=DataLoader(Windows(series[:300], 16), batch_size=cfg.batch_size, shuffle=True),  # paef: expect pageable-transfer; expect sync-dataloader
+    train=DataLoader(Windows(series[:300], 16), batch_size=cfg.batch_size, shuffle=True),  # paef: ok pageable-transfer; expect sync-dataloader
     val=DataLoader(Windows(series[300:], 16), batch_size=64, num_workers=0, pin_memory=True),  # paef: ok sync-dataloader
 )
 model = nn.Sequential(nn.Linear(16, 16), nn.Tanh(), nn.Linear(16, 1)).to(device)

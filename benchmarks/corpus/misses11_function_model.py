@@ -58,7 +58,7 @@ def predict(prefix, num_preds, params, device):
         outputs.append(idx[y])
     for _ in range(num_preds):
         y, state = rnn(F.one_hot(torch.tensor([outputs[-1]], device=device), V).float().unsqueeze(0), state, params)  # paef: expect ping-pong; ok eval-without-no-grad
-        outputs.append(int(y.argmax(dim=1).reshape(1).item()))  # paef: expect host-sync; ok ping-pong
+        outputs.append(int(y.argmax(dim=1).reshape(1).item()))  # paef: ok host-sync; ok ping-pong
     return "".join(vocab[i] for i in outputs)
 
 

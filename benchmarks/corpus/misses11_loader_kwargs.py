@@ -67,7 +67,7 @@ def main():
     if args.shuffle_test:
         test_kwargs["shuffle"] = True
 
-    train_loader = DataLoader(Jittered(256, 0), **train_kwargs)  # paef: expect pageable-transfer; expect sync-dataloader
+    train_loader = DataLoader(Jittered(256, 0), **train_kwargs)  # paef: ok pageable-transfer; expect sync-dataloader
     test_loader = DataLoader(Jittered(64, 1), **test_kwargs)
     extra = DataLoader(TensorDataset(torch.randn(64, 1, 8, 8), torch.zeros(64).long()), **test_kwargs)
     model = nn.Sequential(nn.Flatten(), nn.Linear(64, 32), nn.ReLU(), nn.Linear(32, 2), nn.LogSoftmax(1)).to(device)

@@ -66,7 +66,7 @@ def train_model(model, dataloaders, criterion, optimizer, num_epochs=2):
 
 
 image_datasets = {x: PatchFolder(64 if x == "train" else 32, x == "train", 1 if x == "train" else 2) for x in ["train", "val"]}
-dataloaders = {x: DataLoader(image_datasets[x], batch_size=8, shuffle=x == "train") for x in ["train", "val"]}  # paef: expect pageable-transfer; expect sync-dataloader
+dataloaders = {x: DataLoader(image_datasets[x], batch_size=8, shuffle=x == "train") for x in ["train", "val"]}  # paef: ok pageable-transfer; expect sync-dataloader
 model = make_model().to(device)
 train_model(model, dataloaders, nn.CrossEntropyLoss(), optim.SGD(model.parameters(), lr=0.05, momentum=0.9))
 
@@ -87,7 +87,7 @@ class PatchDataModule:
         self.val_set = PatchFolder(32, False, 4)
 
     def train_dataloader(self):
-        return DataLoader(self.train_set, batch_size=self.batch_size, shuffle=True)  # paef: expect pageable-transfer; expect sync-dataloader
+        return DataLoader(self.train_set, batch_size=self.batch_size, shuffle=True)  # paef: ok pageable-transfer; expect sync-dataloader
 
     def val_dataloader(self):
         return DataLoader(self.val_set, batch_size=self.batch_size)  # paef: ok pageable-transfer

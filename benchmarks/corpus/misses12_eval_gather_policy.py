@@ -56,7 +56,7 @@ def evaluate(model, loader, verbose=False):
             y_true += labels.cpu().numpy().tolist()
             batch_losses.append(loss.cpu().detach().numpy())
             logits_all.append(out.detach().cpu().numpy())
-            running_acc += (out.argmax(1) == labels).float().mean().cpu().detach().numpy()  # paef: expect host-sync
+            running_acc += (out.argmax(1) == labels).float().mean().cpu().detach().numpy()  # paef: ok host-sync
             if verbose:
                 print(f"eval batch {step} loss {loss.cpu().detach().numpy():.4f}")  # paef: ok host-sync
     y_true, y_pred = np.array(y_true), np.array(y_pred)

@@ -59,7 +59,7 @@ for seed in range(2):
         for x, y in val_loader:  # paef: expect eval-without-no-grad
             x, y = x.to(device, non_blocking=True), y.to(device, non_blocking=True)
             out = model(x)
-            correct += (out.argmax(1) == y).sum().item()  # paef: expect host-sync
+            correct += (out.argmax(1) == y).sum().item()  # paef: ok host-sync
         print(f"seed {seed} epoch {epoch} val acc {correct / 120:.3f}")
 
 wide = ARCHS["wide"](in_dim=20, n_classes=3).to(device)

@@ -40,7 +40,7 @@ def train_ddpm(n_epoch=2, n_T=100):
     model = Denoiser().to(device)
     betas = torch.linspace(1e-4, 0.02, n_T, device=device)
     alphabar = torch.cumprod(1 - betas, 0)
-    dataloader = DataLoader(NoisyDigits(256), batch_size=32, shuffle=True)  # paef: expect pageable-transfer; expect sync-dataloader
+    dataloader = DataLoader(NoisyDigits(256), batch_size=32, shuffle=True)  # paef: ok pageable-transfer; expect sync-dataloader
     optim = torch.optim.Adam(model.parameters(), lr=2e-4)
     for i in range(n_epoch):
         model.train()
@@ -59,7 +59,7 @@ def train_ddpm(n_epoch=2, n_T=100):
 
 
 def finetune(model, epochs=2):
-    train_loader = DataLoader(NoisyDigits(256), batch_size=32, shuffle=True)  # paef: expect pageable-transfer; expect sync-dataloader
+    train_loader = DataLoader(NoisyDigits(256), batch_size=32, shuffle=True)  # paef: ok pageable-transfer; expect sync-dataloader
     head = nn.Linear(256, 10).to(device)
     opt = torch.optim.SGD(head.parameters(), lr=0.1)
     for epoch in range(epochs):

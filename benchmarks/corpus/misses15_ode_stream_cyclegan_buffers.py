@@ -17,7 +17,7 @@ device = torch.device("cuda:0" if cuda else "cpu")
 def get_loaders(batch_size=16, test_batch_size=64):
     x = torch.randn(192, 10)
     y = (x[:, 0] > 0).long()
-    train_loader = DataLoader(TensorDataset(x[:128], y[:128]), batch_size=batch_size, shuffle=True, drop_last=True)  # paef: expect pageable-transfer
+    train_loader = DataLoader(TensorDataset(x[:128], y[:128]), batch_size=batch_size, shuffle=True, drop_last=True)  # paef: ok pageable-transfer
     test_loader = DataLoader(TensorDataset(x[128:], y[128:]), batch_size=test_batch_size)  # paef: ok pageable-transfer
     return train_loader, test_loader
 
@@ -83,7 +83,7 @@ def cyclegan(n_epochs=2, batch_size=4):
     Tensor = torch.cuda.FloatTensor if cuda else torch.Tensor
     input_A = Tensor(batch_size, 3, 8, 8)
     input_B = Tensor(batch_size, 3, 8, 8)
-    dataloader = DataLoader(UnalignedPairs(24), batch_size=batch_size, shuffle=True, drop_last=True)  # paef: expect pageable-transfer
+    dataloader = DataLoader(UnalignedPairs(24), batch_size=batch_size, shuffle=True, drop_last=True)  # paef: ok pageable-transfer
     for epoch in range(n_epochs):
         for i, batch in enumerate(dataloader):
             real_A = input_A.copy_(batch["A"])

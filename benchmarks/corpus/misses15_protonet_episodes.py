@@ -39,7 +39,7 @@ def prototypical_loss(output, target, n_support):
 def init_dataset(opt):
     x = torch.randn(120, 16)
     y = torch.arange(120) % 4
-    tr_dataloader = DataLoader(TensorDataset(x[:80], y[:80]), batch_size=20, shuffle=True)  # paef: expect pageable-transfer
+    tr_dataloader = DataLoader(TensorDataset(x[:80], y[:80]), batch_size=20, shuffle=True)  # paef: ok pageable-transfer
     val_dataloader = DataLoader(TensorDataset(x[80:100], y[80:100]), batch_size=20)  # paef: ok pageable-transfer
     test_dataloader = DataLoader(TensorDataset(x[100:], y[100:]), batch_size=20)  # paef: ok pageable-transfer
     return tr_dataloader, val_dataloader, test_dataloader

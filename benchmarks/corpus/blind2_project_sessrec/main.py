@@ -24,7 +24,7 @@ def main():
     device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
     train = generate_sessions(400, args.items, rng)
     test = generate_sessions(100, args.items, rng)
-    train_loader = DataLoader(SessionDataset(train), batch_size=args.batch_size, shuffle=True, collate_fn=collate_fn)  # paef: expect pageable-transfer; ok sync-dataloader
+    train_loader = DataLoader(SessionDataset(train), batch_size=args.batch_size, shuffle=True, collate_fn=collate_fn)  # paef: ok pageable-transfer; ok sync-dataloader
     test_loader = DataLoader(SessionDataset(test), batch_size=50, collate_fn=collate_fn)  # paef: ok pageable-transfer; ok sync-dataloader
     model = NARM(args.items).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=5e-3)

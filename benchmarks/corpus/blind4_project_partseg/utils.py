@@ -27,7 +27,7 @@ class AverageMeter:
 def compute_iou(pred, target, n_classes):
     ious = []
     for c in range(n_classes):
-        inter = ((pred == c) & (target == c)).sum().item()  # paef: expect host-sync
-        union = ((pred == c) | (target == c)).sum().item()  # paef: expect host-sync
+        inter = ((pred == c) & (target == c)).sum().item()  # paef: ok host-sync
+        union = ((pred == c) | (target == c)).sum().item()  # paef: ok host-sync
         ious.append(1.0 if union == 0 else inter / union)
     return sum(ious) / len(ious)

@@ -38,6 +38,6 @@ def one_shot_accuracy(model, glyphs, n_way, trials, device):
         query = torch.tensor(query_img).unsqueeze(0).unsqueeze(0).repeat(n_way, 1, 1, 1).to(device)  # paef: ok cpu-then-move; ok pageable-transfer
         support = torch.tensor(supports).unsqueeze(1).to(device)  # paef: ok cpu-then-move; ok pageable-transfer; ok list-to-tensor
         scores = model(query, support)
-        if torch.argmax(scores).item() == 0:  # paef: expect host-sync
+        if torch.argmax(scores).item() == 0:  # paef: ok host-sync
             correct += 1
     return correct / trials

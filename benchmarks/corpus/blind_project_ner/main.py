@@ -47,7 +47,7 @@ def main():
     tag2id = {t: i for i, t in enumerate(["O", "PER", "LOC", "ORG"])}
     train_ds = TaggingDataset(sents[:160], tags[:160], vocab, tag2id)
     dev_ds = TaggingDataset(sents[160:], tags[160:], vocab, tag2id)
-    train_loader = DataLoader(train_ds, batch_size=args.batch_size, shuffle=True, collate_fn=pad_collate)  # paef: expect pageable-transfer
+    train_loader = DataLoader(train_ds, batch_size=args.batch_size, shuffle=True, collate_fn=pad_collate)  # paef: ok pageable-transfer
     dev_loader = DataLoader(dev_ds, batch_size=40, collate_fn=pad_collate)  # paef: ok pageable-transfer
     model = BiLSTMTagger(len(vocab), len(tag2id)).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-2)

@@ -16,7 +16,7 @@ class Trainer:
         self.trainloader, self.testloader = self.build_loaders()
 
     def build_loaders(self):
-        return DataLoader(sequences(48), batch_size=8, shuffle=True), DataLoader(sequences(16), batch_size=8)  # paef: expect pageable-transfer
+        return DataLoader(sequences(48), batch_size=8, shuffle=True), DataLoader(sequences(16), batch_size=8)  # paef: ok pageable-transfer
 
 
 def kd_loss(s_out, t_out, y, T=2.0):

@@ -37,7 +37,7 @@ def evaluate(model, data_iter):
         for texts, labels in data_iter:
             texts, labels = move((texts, labels))
             outputs = model(texts)
-            predic = torch.max(outputs.data, 1)[1].cpu().numpy()  # paef: expect host-sync
+            predic = torch.max(outputs.data, 1)[1].cpu().numpy()  # paef: ok host-sync
             labels_all = np.append(labels_all, labels.data.cpu().numpy())  # paef: ok host-sync
             predict_all = np.append(predict_all, predic)
     return float((predict_all == labels_all).mean())

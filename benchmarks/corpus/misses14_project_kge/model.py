@@ -101,5 +101,5 @@ class KGEModel(nn.Module):
                 if args.cuda:
                     sample = sample.cuda()
                 score = model(sample)
-                hits += int(score[0, 0] > 0)  # paef: expect host-sync
+                hits += int(score[0, 0] > 0)  # paef: ok host-sync
         return {'HITS@pos': hits / len(test_triples)}

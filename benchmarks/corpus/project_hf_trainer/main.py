@@ -38,7 +38,7 @@ def main():
     device = "cuda" if torch.cuda.is_available() else "cpu"
     ids = torch.randint(0, 50, (160, 8))
     labels = (ids[:, 0] > 25).long()
-    train_loader = DataLoader(to_dicts(ids[:120], labels[:120]), batch_size=16, shuffle=True)  # paef: expect pageable-transfer
+    train_loader = DataLoader(to_dicts(ids[:120], labels[:120]), batch_size=16, shuffle=True)  # paef: ok pageable-transfer
     eval_loader = DataLoader(to_dicts(ids[120:], labels[120:]), batch_size=40)  # paef: ok pageable-transfer
     model = BagClassifier(50, 2).to(device)
     optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr)

@@ -29,5 +29,5 @@ class Engine:
         correct = 0
         for data, target in self.test_loader:
             data, target = data.to(self.device), target.to(self.device)
-            correct += self.model(data).argmax(1).eq(target).sum().item()  # paef: expect host-sync
+            correct += self.model(data).argmax(1).eq(target).sum().item()  # paef: ok host-sync
         return correct / len(self.test_loader.dataset)

@@ -21,6 +21,7 @@ from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_i
                        updates_weights_by_hand)
 from ._swallowing import may_swallow
 from ._tensor_facts import BOOL, INT, caught_in_loop, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
+from ._training_program import program_trains
 from .base import Rule, RuleContext
 
 # Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
@@ -691,6 +692,8 @@ class HostSync(Rule):
         if loop is None or not self._every_step(node, loop):
             return
         training = state is None and self._step_kind(node) == "train"
+        if not training and state is None and program_trains(self.facts) and not self._inside_a_training_step(node):
+            return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
             f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
         needs = self._host_consumer(node) or self._environment_action(node)
@@ -723,6 +726,12 @@ class HostSync(Rule):
                 safe=False,
             )
         self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+
+    def _inside_a_training_step(self, node: cst.CSTNode) -> bool:
+        """A loop around `node` back-propagates in its own body: the no-grad loop `node` runs in
+        is part of that training step (an RL rollout before the episode's update), not an
+        evaluation pass between epochs (label49)."""
+        return any(steps_itself(self.facts, loop.node.body) for loop in self.facts.enclosing_loops(node))
 
     def _decides_the_step(self, node: cst.CSTNode) -> bool:
         """A branch whose value decides what this very step does, with no device-side spelling

@@ -33,6 +33,7 @@ from ._support import (
     zipped_loops,
 )
 from ._cuda_branches import built_without_cuda
+from ._pinning import asks_for_overlap, live_pinning_pays, pinning_pays
 from ._sample_transforms import fed_as_sample_transform
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS
@@ -82,6 +83,10 @@ class PageableTransfer(Rule):
             given, pin = _pin_by_position(node)
         if (not given or _is_false(pin)) and built_without_cuda(self.facts, node, moves):
             return  # made only where the program uses no CUDA device, and copied only where it does
+        if (not given or _is_false(pin)) and not pinning_pays(
+                self.facts, node, [(loop.facts, m) for loop in loops for m in self._batch_moves(loop)]
+                + [(loop.facts, m) for loop, k in zipped for m in self._batch_moves(loop, k)]):
+            return  # a single-process loader copied synchronously: pinning would run on the training thread (`_pinning`)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
             foreign = next((loop for loop in loops if loop.facts is not self.facts), None)
@@ -194,6 +199,8 @@ class PageableTransfer(Rule):
             moves = self._batch_moves(loop, batch=batch)
             if not moves:
                 continue
+            if not pinning_pays(self.facts, node, [(loop.facts, m) for m in moves]):
+                continue  # a single-process loader copied synchronously (`_pinning`)
             placement = dataset_placement(self.facts, node)
             if placement.on_device:
                 return
@@ -245,7 +252,8 @@ class PageableTransfer(Rule):
             if getattr(live, "pin_memory", False):
                 for move in blocking:
                     self._blocking(move, name, _live_tensor_batches(live))  # type: ignore[arg-type]
-            elif moves and host_tensors(getattr(live, "dataset", None)):
+            elif moves and host_tensors(getattr(live, "dataset", None)) \
+                    and (live_pinning_pays(live) or asks_for_overlap([(self.facts, m) for m in moves])):
                 self._pageable_elsewhere(moves[0], name)  # type: ignore[arg-type]
 
     def _earlier_cell_loader(self, loop: Loop, name: str) -> None:
@@ -262,7 +270,8 @@ class PageableTransfer(Rule):
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(owner, loader, "pin_memory") \
             or _pin_by_position(loader)[0]
         moves = self._batch_moves(loop)
-        if moves and not carried and (not given or _is_false(pin)) and not dataset_placement(owner, loader).on_device:
+        if moves and not carried and (not given or _is_false(pin)) and not dataset_placement(owner, loader).on_device \
+                and pinning_pays(owner, loader, [(self.facts, m) for m in moves]):
             self._pageable_elsewhere(moves[0], name)
 
     def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
