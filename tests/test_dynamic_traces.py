@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fixtures.traces.build import AUTOGRAD, TraceBuilder
+from fixtures.traces.build import AUTOGRAD, TraceBuilder, looped
 
 from paef_jupyter.dynamic.attribution import attribute, gpu_busy, line_stats, memcpy_direction
 from paef_jupyter.dynamic.call_tree import MAX_FRAMES, cpu_tree, gpu_tree
@@ -167,23 +167,6 @@ def test_merged_frames_are_laid_end_to_end_inside_their_parent():
             cursor += child.duration_s
         assert cursor <= frame.start_s + frame.duration_s + 1e-12
     assert [c.line for c in tree.children] == [5, 6, 7]  # in the order they first ran
-
-
-def looped(b: TraceBuilder, slow: dict[int, float], iterations: int = 5, logging_every: int = 0) -> None:
-    """Iterations of a loop whose header is code line 3 (cell line 4): line 4 runs an op of
-    10 us and 10 us of Python, stretched by `slow[i]` us of Python in iteration i; with
-    `logging_every`, line 5 prints in every such iteration only."""
-    t = 0.0
-    for i in range(iterations):
-        extra = slow.get(i, 0.0)
-        b.line(0, 3, t, 2)
-        b.line(0, 4, t + 3, 20 + extra)
-        b.host("aten::mm", t + 4, 10)
-        step = 24 + extra
-        if logging_every and i % logging_every == 0:
-            b.line(0, 5, t + step, 30)
-            step += 31
-        t += step
 
 
 def test_one_slow_iteration_costs_the_median_iteration():

@@ -17,6 +17,8 @@ import pytest
 import torch
 
 from paef_cli import fix_keeps_output
+from cell_findings import SETUP, TRAIN, cell_findings
+
 from paef_jupyter.model import CellRef, SourceUnit
 from paef_jupyter.static.analyzer import analyze_units
 
@@ -63,18 +65,12 @@ def test_a_changed_default_dtype_leaves_the_cast_unproved() -> None:
     assert _cpu_then_move(source) == [(5, False)]
 
 
-SETUP = ("import torch\nfrom torch import nn\ntorch.manual_seed(0)\n"
-         "data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]\n"
-         "model = nn.Linear(3, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n")
-TRAIN = ("running = 0.0\nfor x, y in data:\n    loss = nn.functional.mse_loss(model(x), y)\n"
-         "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    running += loss\n")
 FIT = ("running = 0.0\ndef fit():\n    global running\n    for x, y in data:\n        loss = nn.functional.mse_loss(model(x), y)\n"
        "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        running += loss\n")
 
 
 def _graph_retention(*cells: str) -> list[tuple[int | None, int, bool]]:
-    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
-    return [(f.ref.cell, f.line, f.fixable) for f in analyze_units(units, rules=["graph-retention"]).findings]
+    return cell_findings("graph-retention", *cells)
 
 
 @pytest.mark.parametrize("later", [

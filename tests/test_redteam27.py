@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from paef_cli import fix_keeps_output
-from paef_jupyter.model import CellRef, SourceUnit
-from paef_jupyter.static.analyzer import analyze_units
+from cell_findings import SETUP, TRAIN, cell_findings
+
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt27_gr_text_outlets.py", "rt27b_gr_records_hold_totals.py", "rt27b_eval_losses_differentiated.py",
@@ -30,18 +30,12 @@ def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     fix_keeps_output(tmp_path, REDTEAM / program)
 
 
-SETUP = ("import torch\nfrom torch import nn\ntorch.manual_seed(0)\n"
-         "data = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]\n"
-         "model = nn.Linear(3, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n")
-TRAIN = ("running = 0.0\nfor x, y in data:\n    loss = nn.functional.mse_loss(model(x), y)\n"
-         "    opt.zero_grad()\n    loss.backward()\n    opt.step()\n    running += loss\n")
 FIT = ("history = []\ndef fit():\n    for x, y in data:\n        loss = nn.functional.mse_loss(model(x), y)\n"
        "        opt.zero_grad()\n        loss.backward()\n        opt.step()\n        history.append(loss)\n")
 
 
 def _graph_retention(*cells: str) -> list[tuple[int | None, int, bool]]:
-    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
-    return [(f.ref.cell, f.line, f.fixable) for f in analyze_units(units, rules=["graph-retention"]).findings]
+    return cell_findings("graph-retention", *cells)
 
 
 @pytest.mark.parametrize("later", ["print(running)\n", "running\n", "print(running.grad_fn is not None)\n",

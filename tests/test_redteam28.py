@@ -18,9 +18,9 @@ import pytest
 import torch
 
 from paef_cli import fix_keeps_output
+from cell_findings import cell_findings
+
 from paef_jupyter.api import analyze_path
-from paef_jupyter.model import CellRef, SourceUnit
-from paef_jupyter.static.analyzer import analyze_units
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
@@ -91,8 +91,7 @@ LOOP = ('out = []\nfor epoch in range(2):\n    for idx in [[0, 2], [1, 3], [4, 6
 
 
 def _dict_as_list(*cells: str) -> list[tuple[int | None, int, bool]]:
-    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
-    return [(f.ref.cell, f.line, f.fixable) for f in analyze_units(units, rules=["dict-as-list"]).findings]
+    return cell_findings("dict-as-list", *cells)
 
 
 @pytest.mark.parametrize("between", [

@@ -15,7 +15,7 @@ half the typical one is a lead (low), with a note saying so.
 from __future__ import annotations
 
 import pytest
-from fixtures.traces.build import TraceBuilder
+from fixtures.traces.build import TraceBuilder, looped
 
 from dynamic_helpers import profile_window
 
@@ -31,16 +31,9 @@ _UNEVEN_START = UNEVEN_NOTE.split("{")[0]
 
 
 def _looped(slow: dict[int, float], iterations: int = 3) -> list[LineStat]:
-    """Header code line 3, line 4 runs an op of 10 us and 10 us of Python, plus `slow[i]` us of
-    Python (a stall) in iteration i."""
+    """`looped`'s trace (line 4: 10 us op, 10 us of Python, `slow[i]` us more in iteration i), attributed."""
     b = TraceBuilder()
-    t = 0.0
-    for i in range(iterations):
-        extra = slow.get(i, 0.0)
-        b.line(0, 3, t, 2)
-        b.line(0, 4, t + 3, 20 + extra)
-        b.host("aten::mm", t + 4, 10)
-        t += 24 + extra
+    looped(b, slow, iterations)
     result = attribute(parse_chrome_trace(b.trace()), header=(0, 3))
     return list(line_stats(result, FILES))
 
