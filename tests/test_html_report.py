@@ -199,6 +199,7 @@ def test_copy_buttons_and_the_sortable_line_table_work_offline(browser, tmp_path
     text = copy.get_attribute("data-copy")  # the fixed code, not the diff
     assert copy.is_visible() and "    y = x.detach().clone()" in text.split("\n") and "tolist" not in text
     copy.click()
+    copy.filter(has_text="Copied").wait_for(timeout=5000)  # the label changes once the clipboard write resolves
     assert copy.inner_text() == "Copied"
     page.locator(".paef-lines-box > summary").click()
     rows = "() => Array.from(document.querySelectorAll('.paef-lines tbody tr')).map(r => r.cells[{}].dataset.sort)"
