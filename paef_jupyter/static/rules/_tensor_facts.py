@@ -37,22 +37,26 @@ CONVERT_METHOD = {FLOAT: "float", INT: "long", BOOL: "bool"}
 _FLOAT_RESULT = frozenset({
     "randn", "rand", "rand_like", "randn_like", "normal", "zeros", "ones", "empty", "linspace", "logspace",
     "eye", "sigmoid", "tanh", "exp", "log", "log1p", "expm1", "softmax", "log_softmax", "sqrt", "rsqrt",
-    "erf", "mean", "std", "var", "norm", "sin", "cos", "matmul", "mm", "bmm", "einsum", "layer_norm",
+    "erf", "mean", "std", "var", "norm", "sin", "cos", "layer_norm",
     "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
+# Products of tensors: the promoted dtype of the operands (`ids @ ids.T` of int64 ids is int64).
+_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "mv", "dot", "outer", "tensordot"})
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
                          "one_hot"})
 # Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
 # float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
 _PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
-_BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and", "any", "all",
+_BOOL_RESULT = frozenset({"eq", "ne", "gt", "lt", "ge", "le", "isnan", "isinf", "isfinite", "bool", "logical_and",
                           "logical_or", "logical_not", "isclose"})
+# `any`/`all` give bool, except of a uint8 tensor (uint8): unknown for an input of unknown dtype.
+_TRUTH_REDUCTIONS = frozenset({"any", "all"})
 _SAME_AS_INPUT = frozenset({
     "relu", "abs", "neg", "clamp", "clip", "detach", "clone", "cpu", "cuda", "contiguous", "view", "reshape",
     "squeeze", "unsqueeze", "flatten", "t", "transpose", "permute", "sum", "max", "min", "amax", "amin",
     "cumsum", "flip", "roll", "expand", "repeat", "to", "pin_memory", "cat", "stack", "where", "maximum",
-    "minimum", "mul", "add", "sub", "square", "pow", "round", "floor", "ceil", "sort", "topk", "gather",
+    "minimum", "mul", "add", "sub", "pow", "round", "floor", "ceil", "sort", "topk", "gather",
     "index_select", "masked_fill", "narrow", "select", "chunk", "split", "zeros_like", "ones_like",
 })
 # Builtins that change none of their arguments (what a record loop converts its values with).
@@ -263,6 +267,9 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _promoted(facts, positional, depth)
         if last in _INTEGRAL_TO_LONG and positional:
             return _summed(dtype_of(facts, positional[0], depth + 1))
+        special = _special_op(facts, last, positional, depth)
+        if special is not _NOT_SPECIAL:
+            return special  # type: ignore[return-value]
         if last in _SCALAR_ARGUMENTS and last != "where" and positional:
             others = [*positional[1:], *(a.value for a in call.args if a.keyword is not None and a.keyword.value in _SCALAR_KEYWORDS)]
             return _with_scalars(facts, positional[0], others, depth)
@@ -316,6 +323,9 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return BOOL
         if method in _INTEGRAL_TO_LONG:
             return _summed(dtype_of(facts, receiver, depth + 1))
+        special = _special_op(facts, method, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
+        if special is not _NOT_SPECIAL:
+            return special  # type: ignore[return-value]
         if method in ("max", "min") and len(call.args) == 1 and call.args[0].keyword is None \
                 and facts.kind(call.args[0].value) is Kind.TENSOR:
             return _promoted(facts, [receiver, call.args[0].value], depth)  # `hits.max(floor)`: elementwise
@@ -336,8 +346,32 @@ _INT_PROMOTING_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide
 _INTEGRAL_TO_LONG = frozenset({"sum", "nansum", "cumsum", "prod", "cumprod"})
 # Ops whose result is promoted with their other arguments: `counts.pow(-0.5)` and `torch.clamp(hits, min=0.3)`
 # of an int64 tensor are float32; `x.where(mask, 0.5)` takes the promoted dtype of `x` and `0.5`.
-_SCALAR_ARGUMENTS = frozenset({"pow", "clamp", "clip", "where", "float_power"})
+_SCALAR_ARGUMENTS = frozenset({"pow", "clamp", "clip", "where"})
 _SCALAR_KEYWORDS = frozenset({"min", "max", "exponent", "other"})
+
+
+_NOT_SPECIAL = object()
+
+
+def _special_op(facts: Facts, op: str, operands: list[cst.BaseExpression], depth: int) -> object:
+    """Ops whose result dtype no table above gives (checked against torch in `tests/test_fix50.py`):
+    `square` of a bool tensor is int64, `float_power` is float64, `any`/`all` of uint8 stay uint8,
+    a product of tensors (`mm`, `einsum`, `@`) has their common dtype. `_NOT_SPECIAL` for other ops."""
+    if op == "square":
+        inner = dtype_of(facts, operands[0], depth + 1) if operands else None
+        return "int64" if inner == BOOL else inner
+    if op == "float_power":
+        return "float64"
+    if op in _TRUTH_REDUCTIONS:
+        inner = dtype_of(facts, operands[0], depth + 1) if operands else None
+        return None if inner is None else "uint8" if inner == "uint8" else BOOL
+    if op in _PRODUCTS:
+        tensors = [o for o in operands if not isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
+        dtypes = {dtype_of(facts, t, depth + 1) for t in tensors}
+        if len(dtypes) == 1 and None not in dtypes:
+            return dtypes.pop()
+        return FLOAT if dtypes and all(family(d) == FLOAT for d in dtypes) else None
+    return _NOT_SPECIAL
 
 
 def _summed(inner: str | None) -> str | None:
