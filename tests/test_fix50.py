@@ -9,10 +9,15 @@ from __future__ import annotations
 
 import warnings
 
+from pathlib import Path
+
 import libcst as cst
+import pytest
 import torch
 
 from dtype_cases import CASES, SETUP
+from paef_cli import fix_keeps_output
+from paef_jupyter.api import analyze_source
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
@@ -60,3 +65,73 @@ def test_dtype_of_knows_the_products_and_specials() -> None:
                         ("x.square()", "float32"), ("torch.float_power(counts, 2)", "float64"), ("mask.any()", "bool"),
                         ("u8.all()", "uint8")]:
         assert _found(code) == dtype == _actual(code), code
+
+
+REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
+
+
+@pytest.mark.parametrize("program", ["dal_more.py", "rt9_dal_growing_columns.py", "rt4_da_column_uses.py"])
+def test_columns_written_with_their_kind_keep_the_output(tmp_path: Path, program: str) -> None:
+    """Rewritten again on this branch (refused since rt28): the columns are written with values
+    of their own kind (a helper relabelling ints, a float list concatenated, `dict.update`)."""
+    fix_keeps_output(tmp_path, REDTEAM / program)
+
+
+_LOOP = """
+out = []
+for epoch in range(2):
+    for s in range(0, 4, 2):
+        out.append(torch.tensor(data["y"][s : s + 2]))
+    {write}
+"""
+
+
+def _dal_fixable(column: str, write: str, helper: str = "") -> list[bool]:
+    code = f"import torch\nw = torch.randn(3)\nn = torch.arange(3)\ndata = {{\"y\": {column}}}\n{helper}" + _LOOP.format(write=write)
+    return [f.fixable for f in analyze_source(code).findings if f.rule == "dict-as-list"]
+
+
+@pytest.mark.parametrize(("column", "write", "helper"), [
+    ("[0, 1, 1, 0]", "data['y'].append(3)", ""),
+    ("[0, 1, 1, 0]", "data['y'] = [v * 2 for v in data['y']]", ""),
+    ("[0, 1, 1, 0]", "data['y'] = data['y'] + [epoch, 1]", ""),
+    ("[0, 1, 1, 0]", "data['y'].append(n.sum().item())", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'].extend([0.5] * 3)", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'].append(w.max().item())", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'][0] = epoch / 2", ""),
+    ("[[0.5, 1.0], [1.0, 2.0], [0.0, 0.0], [1.0, 1.0]]", "data['y'].insert(0, [epoch * 1.0, 0.5])", ""),
+    ("[0, 1, 1, 0]", "flip(data)", "def flip(d):\n    d['y'] = [1 - v for v in d['y']]\n"),
+    ("[0, 1, 1, 0]", "grow(data, [2, 3])", "def grow(d, more):\n    d['y'] += more\n"),
+    ("[0, 1, 1, 0]", "data.update({'y': data['y'] + [0]})", ""),
+    ("[0, 1, 1, 0]", "data['y'] += more", "more = [1, 2]\n"),
+])
+def test_a_write_of_the_columns_kind_keeps_the_rewrite(column: str, write: str, helper: str) -> None:
+    assert _dal_fixable(column, write, helper) == [True]
+
+
+@pytest.mark.parametrize(("column", "write", "helper"), [
+    ("[0, 1, 1, 0]", "data['y'].append(2.5)", ""),
+    ("[0, 1, 1, 0]", "data['y'] = [v / 2 for v in data['y']]", ""),
+    ("[0, 1, 1, 0]", "data['y'] = data['y'] + [epoch, 1.0]", ""),
+    ("[0, 1, 1, 0]", "data['y'].append(w.sum().item())", ""),
+    ("[0, 1, 1, 0]", "data['y'].append(True)", ""),
+    ("[0, 1, 1, 0]", "data['y'].append(round(2.5, 1))", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'].append(n.sum().item())", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'].extend([0.5, 1])", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'][0] = epoch", ""),
+    ("[0.5, 1.5, 1.0, 0.0]", "data['y'] = list(data['y'])", ""),
+    ("[[0.5, 1.0], [1.0, 2.0], [0.0, 0.0], [1.0, 1.0]]", "data['y'].append([0.5])", ""),
+    ("[[0.5, 1.0], [1.0, 2.0], [0.0, 0.0], [1.0, 1.0]]", "data['y'].append([epoch, 0.5])", ""),
+    ("[0, 1, 1, 0]", "flip(data)", "def flip(d):\n    d['y'] = [1.0 - v for v in d['y']]\n"),
+    ("[0, 1, 1, 0]", "grow(data, [2, 3.5])", "def grow(d, more):\n    d['y'] += more\n"),
+    ("[0, 1, 1, 0]", "grow(data)", "def grow(d):\n    kept.append(d)\nkept = []\n"),
+    ("[0, 1, 1, 0]", "grow(data)", "def grow(d):\n    return d\n"),
+    ("[0, 1, 1, 0]", "grow(data)", "def grow(d):\n    other(d)\ndef other(d):\n    d['y'].append(0.5)\n"),
+    ("[0, 1, 1, 0]", "grow(data, 1)", "def grow(d, v):\n    v = v / 2\n    d['y'].append(v)\n"),
+    ("[0, 1, 1, 0]", "data.update(y=[0.5])", ""),
+    ("[0, 1, 1, 0]", "data['y'] += more", "more = [1, 2]\nmore.append(0.5)\n"),
+    ("[0, 1, 1, 0]", "data['y'] += more", "more = [1, 2]\nmore = [0.5]\n"),
+    ("[0, 1, 1, 0]", "data.update({'y': [1], **{'z': 2}})", ""),
+])
+def test_a_write_of_another_kind_refuses(column: str, write: str, helper: str) -> None:
+    assert _dal_fixable(column, write, helper) == [False]

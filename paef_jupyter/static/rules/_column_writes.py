@@ -16,6 +16,7 @@ import libcst as cst
 
 from ..facts import Facts
 from ..names import is_inplace_method, root_name
+from ._column_kinds import Kind, Scope, kind_of, list_of
 from ._tensor_facts import reads_of
 
 # Calls that read a list without changing it or keeping it.
@@ -28,45 +29,104 @@ _READERS = frozenset({
 _DICT_READERS = frozenset({"keys", "copy", "__contains__"})
 
 
-def column_written(facts: Facts, d: str, key: str | None, literal: cst.Dict | None = None) -> bool:
+def column_written(facts: Facts, d: str, key: str | None, literal: cst.Dict | None = None,
+                   kind: Kind | None = None) -> bool:
     """`facts`' unit may change column `key` (every column when None) of the dict named `d`
-    other than through the binding to `literal`."""
-    for name in reads_of(facts, d):
-        parent = facts.parent(name)
-        if isinstance(parent, cst.AssignTarget):
-            stmt = facts.parent(parent)
-            if literal is not None and isinstance(stmt, cst.Assign) and stmt.value is literal:
-                continue
-            return True  # `d = ...` again: another dict
-        if isinstance(parent, cst.Subscript) and parent.value is name:
-            other = _literal_key(parent)
-            if key is not None and other is not None and other != key:
-                continue  # another column
-            if _column_use_writes(facts, parent):
-                return True
-            continue
-        if isinstance(parent, cst.Attribute) and parent.value is name:
-            if parent.attr.value not in _DICT_READERS:
-                return True  # `d.update(...)`, `d.setdefault(...)`, `for k, col in d.items(): col.append(...)`
-            continue
-        if isinstance(parent, cst.Arg):
-            call = facts.parent(parent)
-            if not (isinstance(call, cst.Call) and (facts.qualified_name(call.func) or "") in _READERS):
-                return True  # a function given the dict may change it
-            continue
-        if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.Element, cst.AugAssign, cst.Del)):
-            return True  # another name (or a container) for the dict
+    other than through the binding to `literal`. With the column's `kind` (its elements' Python
+    type, rows' width), a write whose values are provably of that kind does not count, and a local
+    function handed the dict is read: its writes are judged the same way."""
+    scope = Scope(facts, d, key, kind) if key is not None and kind is not None else None
+    return any(_written_by(facts, name, d, key, literal, scope) for name in reads_of(facts, d))
+
+
+def _written_by(facts: Facts, name: cst.Name, d: str, key: str | None, literal: cst.Dict | None,
+                scope: Scope | None, depth: int = 0) -> bool:
+    """This read of the dict's name may change the column."""
+    parent = facts.parent(name)
+    if isinstance(parent, cst.AssignTarget):
+        stmt = facts.parent(parent)
+        return not (literal is not None and isinstance(stmt, cst.Assign) and stmt.value is literal)  # `d = ...` again
+    if isinstance(parent, cst.Subscript) and parent.value is name:
+        other = _literal_key(parent)
+        if key is not None and other is not None and other != key:
+            return False  # another column
+        return _column_use_writes(facts, parent, scope)
+    if isinstance(parent, cst.Attribute) and parent.value is name:
+        if parent.attr.value == "update" and scope is not None:
+            return not _update_keeps_kind(facts, parent, scope)
+        return parent.attr.value not in _DICT_READERS  # `d.setdefault(...)`, `for k, col in d.items(): ...`
+    if isinstance(parent, cst.Arg):
+        call = facts.parent(parent)
+        if isinstance(call, cst.Call) and (facts.qualified_name(call.func) or "") in _READERS:
+            return False
+        return not (scope is not None and isinstance(call, cst.Call) and _helper_keeps_kind(facts, call, parent, scope, depth))
+    if isinstance(parent, (cst.Assign, cst.AnnAssign, cst.Element, cst.AugAssign, cst.Del)):
+        return True  # another name (or a container) for the dict
+    if scope is not None and scope.caller is not None:
+        return not isinstance(parent, (cst.Comparison, cst.ComparisonTarget))  # in a helper: `return d`, `yield d`, ...
     return False
 
 
-def _column_use_writes(facts: Facts, column: cst.Subscript) -> bool:
+def _update_keeps_kind(facts: Facts, attr: cst.Attribute, scope: Scope) -> bool:
+    """`d.update(k=[...])` / `d.update({"k": [...]})` writes the column with a list of its kind
+    (other keys are other columns)."""
+    call = facts.parent(attr)
+    if not isinstance(call, cst.Call) or call.func is not attr:
+        return False
+    for arg in call.args:
+        if arg.star:
+            return False
+        if arg.keyword is not None:
+            if arg.keyword.value == scope.key and not list_of(scope, arg.value):
+                return False
+            continue
+        if not isinstance(arg.value, cst.Dict):
+            return False
+        for el in arg.value.elements:
+            if not isinstance(el, cst.DictElement) or not isinstance(el.key, cst.SimpleString):
+                return False
+            if el.key.evaluated_value == scope.key and not list_of(scope, el.value):
+                return False
+    return True
+
+
+def _helper_keeps_kind(facts: Facts, call: cst.Call, arg: cst.Arg, scope: Scope, depth: int) -> bool:
+    """`call` runs a plain function of this unit given the dict positionally: every use of its
+    parameter there keeps the column's kind (judged with what the call passed for the others)."""
+    if depth > 3 or not isinstance(call.func, cst.Name) or arg.keyword is not None or arg.star:
+        return False
+    callees = facts._callees(call)
+    if len(callees) != 1 or not isinstance(callees[0], cst.FunctionDef) \
+            or not any(f is callees[0] for f in facts.functions.values()):
+        return False  # (a function of another unit: its body is not in `facts`)
+    func = callees[0]
+    params = func.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT and not isinstance(params.star_arg, cst.ParamStar) \
+            or params.star_kwarg is not None or params.posonly_params:
+        return False
+    positional = [a for a in call.args if a.keyword is None]
+    if any(a.star for a in call.args) or len(positional) > len(params.params):
+        return False
+    names = [p.name.value for p in params.params]
+    param = names[positional.index(arg)]
+    passed = {names[i]: (facts, a.value) for i, a in enumerate(positional)}
+    passed.update({a.keyword.value: (facts, a.value) for a in call.args if a.keyword is not None})
+    inner = Scope(facts, param, scope.key, scope.kind, passed, scope, func)
+    reads = [n for n in reads_of(facts, param, func) if facts.enclosing_function(n) is func]
+    return not any(_written_by(facts, n, param, scope.key, None, inner, depth + 1) for n in reads
+                   if not (isinstance(facts.parent(n), cst.Param)))
+
+
+def _column_use_writes(facts: Facts, column: cst.Subscript, scope: Scope | None = None) -> bool:
     """`d["k"]` (or a row / element of it: `d["k"][i]`) is assigned, deleted, changed by a method,
     handed to a call that may change or keep it, or bound to another name; iterated by a `for`
-    whose body changes its rows."""
+    whose body changes its rows. With a `scope`, a write of values of the column's kind is not."""
     top: cst.CSTNode = column
     while isinstance(parent := facts.parent(top), cst.Subscript) and parent.value is top:
         top = parent
     parent = facts.parent(top)
+    if scope is not None and _keeps_kind(facts, column, top, parent, scope):
+        return False
     if isinstance(parent, (cst.AssignTarget, cst.Del)) or isinstance(parent, cst.AugAssign) and parent.target is top:
         return True
     if isinstance(parent, cst.Attribute) and parent.value is top:
@@ -82,6 +142,35 @@ def _column_use_writes(facts: Facts, column: cst.Subscript) -> bool:
     if isinstance(parent, cst.For) and parent.iter is top:
         targets = {n.value for n in facts.walk(parent.target) if isinstance(n, cst.Name)}
         return any(_changes(facts, node, targets) for node in facts.walk(parent.body))
+    return False
+
+
+def _keeps_kind(facts: Facts, column: cst.Subscript, top: cst.CSTNode, parent: cst.CSTNode, scope: Scope) -> bool:
+    """A write of the column whose values are provably of its kind: `d["k"] = <list of it>`,
+    `d["k"] += <list>`, `d["k"].append(<value>)` / `.extend(<list>)` / `.insert(i, <value>)`,
+    `d["k"][i] = <value>`, `d["k"][a:b] = <list>`."""
+    stmt = facts.parent(parent) if isinstance(parent, cst.AssignTarget) else None
+    if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1:
+        if top is column:
+            return list_of(scope, stmt.value)
+        if isinstance(top, cst.Subscript) and top.value is column and len(top.slice) == 1:
+            index = top.slice[0].slice
+            return list_of(scope, stmt.value) if isinstance(index, cst.Slice) else kind_of(scope, stmt.value) == scope.kind
+        return False
+    if isinstance(parent, cst.AugAssign) and parent.target is column and isinstance(parent.operator, cst.AddAssign):
+        return list_of(scope, parent.value)
+    if isinstance(parent, cst.Attribute) and parent.value is column:
+        call = facts.parent(parent)
+        if not isinstance(call, cst.Call) or call.func is not parent or any(a.keyword or a.star for a in call.args):
+            return False
+        values = [a.value for a in call.args]
+        method = parent.attr.value
+        if method == "append" and len(values) == 1:
+            return kind_of(scope, values[0]) == scope.kind
+        if method == "extend" and len(values) == 1:
+            return list_of(scope, values[0])
+        if method == "insert" and len(values) == 2:
+            return kind_of(scope, values[1]) == scope.kind
     return False
 
 

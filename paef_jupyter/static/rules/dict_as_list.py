@@ -10,6 +10,7 @@ from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
 from ..types import Kind
+from ._column_kinds import element_kind
 from ._column_writes import column_written
 from ._frame_rows import frame_row_reads
 from ._tensor_facts import bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
@@ -451,7 +452,8 @@ class DictAsList(Rule):
             if value is None and d.value in self.facts.namespace and not bound_in_unit(self.facts, d.value):
                 live = self.facts.namespace[d.value]
                 columns = [live.get(literal_key)] if literal_key is not None else list(live.values())  # type: ignore[union-attr]
-                return all(uniform_list(c) for c in columns) and not column_written(self.facts, d.value, literal_key)
+                kind = element_kind(columns[0]) if len(columns) == 1 and uniform_list(columns[0]) else None
+                return all(uniform_list(c) for c in columns) and not column_written(self.facts, d.value, literal_key, None, kind)
             facts = self.facts
             if value is None and (earlier := earlier_value(self.facts, d)) is not None:
                 facts, value = earlier
@@ -459,8 +461,10 @@ class DictAsList(Rule):
                 columns_src = [el.value for el in value.elements if isinstance(el, cst.DictElement)
                                and (literal_key is None or (isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key))]
                 units = {id(u): u for u in (self.facts, facts, *self.facts.prior.cells, *self.facts.prior.units())}.values()
+                # the column's kind (a literal's elements), by which later writes are judged
+                kind = element_kind(_literal(columns_src[0])) if len(columns_src) == 1 else None
                 return bool(columns_src) and all(_uniform_source(facts, c) for c in columns_src) \
-                    and not any(column_written(u, d.value, literal_key, value) for u in units)
+                    and not any(column_written(u, d.value, literal_key, value, kind) for u in units)
         return False
 
 
