@@ -24,7 +24,7 @@ from . import attribute_paths, field_values, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
-from .names import (ARGUMENT_MUTATORS, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
+from .names import (ARGUMENT_MUTATORS, block_statements, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
                     mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
 from .positions import Positions
 from .types import (
@@ -251,6 +251,17 @@ class Loop:
     @property
     def end_line(self) -> int:
         return self.facts.position(self.node).end.line
+
+
+def _assigned_name(facts: "Facts", name: cst.Name) -> bool:
+    """`name` is the whole target of an assignment (`c = ...`)."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.AssignTarget) and parent.target is name
+
+
+# Methods returning their receiver or a copy of it: on new memory, new memory again.
+_SAME_OR_COPY_METHODS = frozenset({"to", "cuda", "cpu", "float", "double", "half", "long", "int", "bool", "bfloat16",
+                                   "contiguous", "pin_memory", "clone", "detach", "requires_grad_"})
 
 
 @dataclass(eq=False)
@@ -1203,15 +1214,19 @@ class Facts:
         work = [(n, True, False) for n in changed] + [(n, paths != {attribute_paths.GRAD}, False)
                                                       for n, paths in (partial or {}).items()]
         stored = self._stored_into(loop.function)
+        fresh = {n for n in changed | handed if self._fresh_each_iteration(n, loop)}
         while work:
             name, whole, up = work.pop()
             reached: set[str] = set()
+            links = self._links_in_loop(name, loop) if name in fresh and not up else None
             for d in self._defs.get(name, ()):
                 value = self._shared_value(d, loop.function)
-                if value is not None:
+                if value is not None and (links is None or self.contains(loop.node.body, value)):
                     reached |= self.shared_roots(value) if up else self._held_roots(value)
             down = set(reached) | (set() if up else stored.get(name, set()))
             reached = down | views.get(name, set())
+            if links is not None:
+                reached &= links | self._defs_reading(name, loop)
             for other in reached - seen:
                 if whole:
                     seen.add(other)
@@ -1221,10 +1236,68 @@ class Facts:
                     work.append((other, False, other not in down))
         work = list(handed - seen)
         while work:
-            for view in views.get(work.pop(), set()) - seen - handed:
+            name = work.pop()
+            reach = views.get(name, set())
+            if name in fresh:
+                reach = reach & (self._links_in_loop(name, loop) | self._defs_reading(name, loop))
+            for view in reach - seen - handed:
                 seen.add(view)
                 work.append(view)
         return seen
+
+    def _fresh_each_iteration(self, name: str, loop: Loop) -> bool:
+        """Every iteration of `loop` first binds `name` (a top-level statement of its body, before
+        any other mention of the name in the loop) to new memory (`c = torch.tensor(...).to(device)`):
+        a change of `name` in the loop changes that iteration's object, never what an earlier
+        binding of the name was stored into or viewed by (`centers.append(c)` in another loop).
+        A reaching-definition fact, per loop: links made outside the loop are not followed."""
+        if self._declared_global(name):
+            return False
+        bindings = [n for n in self.walk(loop.node) if isinstance(n, cst.Name) and n.value == name
+                    and name in self.names_written(self.statement_of(n)) and _assigned_name(self, n)]
+        mentions = [n for n in self.walk(loop.node) if isinstance(n, cst.Name) and n.value == name]
+        if len(bindings) != 1:
+            return False
+        target = bindings[0]
+        assign = self.parent(self.parent(target))
+        statement = self.parent(assign)
+        inner = next((a for a in self.ancestors(statement) if isinstance(a, cst.For)), None)
+        if not isinstance(assign, cst.Assign) or len(assign.targets) != 1 or not self._new_memory(assign.value) \
+                or inner is None or not self.contains(loop.node, inner) or statement not in block_statements(inner.body):
+            return False  # (bound once, to new memory, directly in the body of a `for` in the loop)
+        start = self.order(target)
+        return all(n is target or self.order(n) > start and self.contains(inner.body, n)
+                   and not self.contains(assign.value, n) for n in mentions)
+
+    def _declared_global(self, name: str) -> bool:
+        return any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(x.name.value == name for x in n.names)
+                   for n in self.walk(self.module))
+
+    def _new_memory(self, value: cst.BaseExpression, depth: int = 0) -> bool:
+        """`value` is memory no other name holds: a fresh torch/NumPy function's result (no
+        `out=`), or a conversion / move of one (`.to(device)`, `.float()`: the object or a copy)."""
+        if depth > 6 or not isinstance(value, cst.Call):
+            return False
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value in _SAME_OR_COPY_METHODS \
+                and isinstance(value.func.value, cst.Call):
+            return self._new_memory(value.func.value, depth + 1)
+        qualified = self.qualified_name(value.func) or ""
+        return qualified.startswith(("torch.", "numpy.")) and fresh_call(qualified, no_out(value))
+
+    def _links_in_loop(self, name: str, loop: Loop) -> set[str]:
+        """Containers the loop body itself stores `name` into (`keep.append(c)` after `c = ...`)."""
+        return {container for container, sources in held.stored_into(self, loop.function, loop.node).items()
+                if name in sources}
+
+    def _defs_reading(self, name: str, loop: Loop) -> set[str]:
+        """Names bound inside the loop from an expression that reads `name` (possible views)."""
+        out: set[str] = set()
+        for other, defs in self._defs.items():
+            for d in defs:
+                value = self._shared_value(d, loop.function)
+                if value is not None and self.contains(loop.node, value) and name in self.names_read(value):
+                    out.add(other)
+        return out
 
     def _held_roots(self, value: cst.BaseExpression) -> frozenset[str]:
         """`shared_roots`, and the objects a container, record or iterator holds: after

@@ -156,11 +156,12 @@ def unpacked_elements_kept(arg: cst.Arg) -> bool:
     return arg.star != "**" or isinstance(arg.value, (cst.Dict, cst.DictComp))
 
 
-def stored_into(facts: "Facts", function: "FunctionNode | None") -> dict[str, set[str]]:
-    """container name -> the names whose objects `function`'s scope stores into it:
-    `later.append(t.numpy())`, `table["k"] = a`, `cfg.arr = a`, `setattr(cfg, "arr", a)`, `buf += [a]`."""
+def stored_into(facts: "Facts", function: "FunctionNode | None", within: "cst.CSTNode | None" = None) -> dict[str, set[str]]:
+    """container name -> the names whose objects `function`'s scope (only `within` it, if given)
+    stores into it: `later.append(t.numpy())`, `table["k"] = a`, `cfg.arr = a`, `setattr(cfg, "arr", a)`,
+    `buf += [a]`."""
     out: dict[str, set[str]] = {}
-    scope = function.body if function is not None else facts.module
+    scope = within if within is not None else function.body if function is not None else facts.module
     for node in facts.walk(scope):
         if facts.enclosing_function(node) is not function:
             continue
