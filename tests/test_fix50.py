@@ -17,7 +17,7 @@ import torch
 
 from dtype_cases import CASES, SETUP
 from paef_cli import fix_keeps_output
-from paef_jupyter.api import analyze_source
+from paef_jupyter.api import analyze_path, analyze_source
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
@@ -135,3 +135,21 @@ def test_a_write_of_the_columns_kind_keeps_the_rewrite(column: str, write: str, 
 ])
 def test_a_write_of_another_kind_refuses(column: str, write: str, helper: str) -> None:
     assert _dal_fixable(column, write, helper) == [False]
+
+
+CORPUS = Path(__file__).resolve().parent.parent / "benchmarks" / "corpus"
+
+
+def _lines(path: Path, rule: str) -> set[int]:
+    return {f.line for f in analyze_path(str(path), rules=[rule]).findings}
+
+
+def test_a_name_bound_anew_each_step_does_not_change_what_an_earlier_loop_stored() -> None:
+    """`c` is an int stored into `centers` by one loop and, in the training loop, a new batch
+    tensor each step handed to the model: `centers` does not change (missed on 9d323d3)."""
+    assert {61, 62} <= _lines(CORPUS / "blind3_word2vec_sgns.py", "list-to-tensor")
+
+
+def test_numpy_reduction_of_device_elements_is_reported() -> None:
+    """`np.argmax([r_actions[a] for a in actions])`: one copy per element (public check 36, p07)."""
+    assert 115 in _lines(CORPUS / "pub36_dqn_connect_x.py", "host-sync")

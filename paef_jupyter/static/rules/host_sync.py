@@ -57,6 +57,10 @@ _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _PACKING = frozenset({"pack_padded_sequence"})
 # Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
 _HOST_BUILTINS = frozenset({"builtins.range", "builtins.chr", "builtins.round", "builtins.str"})
+# NumPy functions that turn a Python list into an array first: given a list of 0-d device tensors
+# (`np.argmax([q[a] for a in actions])`) each element is copied to the host on its own (check 36, p07).
+_NUMPY_OF_ELEMENTS = frozenset(f"numpy.{f}" for f in ("argmax", "argmin", "max", "min", "amax", "amin", "mean", "sum",
+                                                        "array", "asarray", "stack", "median", "std", "var"))
 # Methods through which the value passes unchanged to whatever consumes it.
 # A `.step(...)` that is not an optimizer's: an environment, whose next observation the loop feeds back
 # to the device. The host must have the value each step: not a finding at all.
@@ -175,6 +179,9 @@ class HostSync(Rule):
             keep = f"torch.{qualified[len('math.'):]}(...) of `{self.facts.code(arg)}`  # the tensor op stays on the device"
             self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(arg)}` converts it to a Python "
                        "float (a copy to the host)", lambda loop: keep)
+        elif qualified in _NUMPY_OF_ELEMENTS and node.args and node.args[0].keyword is None \
+                and (element := self._device_elements(node.args[0].value)) is not None:
+            self._per_element_read(node, qualified, element)
         elif qualified == "builtins.print" and any(a.keyword is None and self._is_tensor(a.value) for a in node.args):
             self._site(node, "`print` of a tensor copies its value to the host to format it", self._every_n(node))
         elif qualified in _SIZE_TAKERS or isinstance(func, cst.Attribute) and func.attr.value in _SIZE_METHODS \
@@ -1352,6 +1359,36 @@ class HostSync(Rule):
             for n in self.facts.walk(loop.function.body))
 
     # --- types -----------------------------------------------------------------------------
+
+    def _per_element_read(self, node: cst.Call, qualified: str, element: cst.BaseExpression) -> None:
+        """`np.argmax([q[a] for a in actions])`: NumPy turns each 0-d device tensor into a number on
+        its own, one copy and one device wait per element, where stacking them on the device and
+        reading the one result costs one. Reported wherever a step runs it (a branch or an action
+        the environment needs included: the value is needed, the per-element copies are not); a
+        hint, as NumPy's result type differs from torch's (CUDA tensors even make NumPy raise)."""
+        listed = self.facts.code(node.args[0].value)
+        op = qualified.rsplit(".", 1)[-1]
+        self.report(node, f"`{self.facts.code(node.func)}` of `{listed}`, a Python list of tensor elements "
+                    f"(`{self.facts.code(element)}`), copies each element to the host on its own (a device wait per "
+                    "element) every time it runs", fix=Fix(
+                        description=f"stack the elements on the device and reduce there (`torch.stack({listed})`), "
+                        "then read the one result", suggestion=f"torch.stack({listed}).{op}().item()", safe=False),
+                    severity=Severity.MEDIUM)
+
+    def _device_elements(self, listed: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The element expression of a list of tensor elements not on the host: a comprehension
+        (`[r[a] for a in acts]`), or a name bound once to one, whose element indexes a tensor."""
+        if isinstance(listed, cst.Name):
+            sources = self.facts.value_sources(listed)  # (the bindings of its own scope)
+            if not sources or len(sources) != 1:
+                return None
+            listed = sources[0]
+        if not isinstance(listed, cst.ListComp):
+            return None
+        element = listed.elt
+        if not (isinstance(element, cst.Subscript) and self._is_tensor(element.value)) or on_host(self.facts, element.value):
+            return None
+        return element
 
     def _is_tensor(self, expr: cst.BaseExpression) -> bool:
         """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
