@@ -73,11 +73,22 @@ def _same_object(facts: Facts, operand: cst.Name, site: cst.CSTNode, name: str) 
         (n for n in facts.walk(site) if isinstance(n, cst.Name) and n.value == name), None)
     if spelled is None:
         return True
-    here, there = facts.value_of(operand), facts.value_of(spelled)
+    here, there = _binding(facts, operand), _binding(facts, spelled)
     if here is None or there is None or here is there:
         return True
     loops = {id(loop.node) for loop in facts.enclosing_loops(operand)}
     return any(id(loop.node) in loops for loop in facts.enclosing_loops(site))
+
+
+def _binding(facts: Facts, name: cst.Name) -> object | None:
+    """The assignment whose object `name` holds where it is read: the reaching definition, or
+    for `x += ...` (in place on a tensor) the one before it."""
+    found = facts._reaching_def(name)
+    if found is None or not found.augmented:
+        return found
+    earlier = [d for d in facts._defs.get(name.value, ()) if d.function is found.function and not d.augmented
+               and d.order < found.order]
+    return earlier[-1] if earlier else None
 
 
 def _root_names(facts: Facts, expr: cst.CSTNode, roots: frozenset[str]) -> list[cst.Name]:
@@ -89,8 +100,29 @@ def _root_names(facts: Facts, expr: cst.CSTNode, roots: frozenset[str]) -> list[
     return list(found.values())
 
 
+# Methods whose result may be the tensor itself or a view of its memory.
+_VIEWS = frozenset({"view", "view_as", "reshape", "reshape_as", "flatten", "squeeze", "unsqueeze", "transpose", "permute",
+                    "t", "contiguous", "detach", "narrow", "expand", "expand_as", "select", "unflatten", "movedim",
+                    "float", "double", "half", "to", "type_as", "chunk", "split", "unbind"})
+
+
 def _returns(facts: Facts, name: cst.Name) -> bool:
-    return any(isinstance(a, cst.Return) for a in facts.ancestors(name))
+    """`name` (or a view of it, or a tuple holding it) is what a `return` hands back; iterating
+    it or computing from it builds new tensors."""
+    node: cst.CSTNode = name
+    while True:
+        parent = facts.parent(node)
+        if isinstance(parent, cst.Return):
+            return True
+        if isinstance(parent, (cst.Element, cst.Tuple, cst.List)) or isinstance(parent, cst.Subscript) and parent.value is node:
+            node = parent
+        elif isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in ("T", "mT", "data"):
+            node = parent
+        elif isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value in _VIEWS \
+                and isinstance(call := facts.parent(parent), cst.Call) and call.func is parent:
+            node = call
+        else:
+            return False
 
 
 def _bound_by_loop(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
