@@ -96,3 +96,26 @@ def test_leaky_input_nobody_writes_keeps_the_rewrite(caller: str) -> None:
     code = ("import torch\n\ndef lrelu(v):\n    return torch.where(v > 0, v, 0.2 * v)\n\n"
             "x = torch.randn(3, 4, requires_grad=True) * 1.0\n" + caller)
     assert [f[2] for f in cell_findings("operator-fusion", code)] == [True]
+
+
+def test_leaky_input_written_in_a_later_cell_is_refused() -> None:
+    """Probe after the fixes (not blind): the input is a notebook name a later cell changes in place."""
+    setup = "import torch\nx = torch.randn(3, 4, requires_grad=True) * 1.0\n"
+    act = "a = torch.where(x > 0, x, 0.2 * x)\n"
+    assert [f[2] for f in cell_findings("operator-fusion", setup, act, "x.add_(1.0)\na.sum().backward()\n")] == [False]
+    assert [f[2] for f in cell_findings("operator-fusion", setup, act, "a.sum().backward()\n")] == [True]
+
+
+@pytest.mark.parametrize(("code", "fixable"), [
+    # a global read in a function, changed in place by the script after the call
+    ("g = torch.randn(3, requires_grad=True) * 1.0\n\ndef f():\n    return torch.where(g > 0, g, 0.2 * g)\n\n"
+     "a = f()\ng.mul_(2.0)\n", False),
+    ("g = torch.randn(3, requires_grad=True) * 1.0\n\ndef f():\n    return torch.where(g > 0, g, 0.2 * g)\n\na = f()\n", True),
+    # a buffer of the module changed in place after the activation read it
+    ("class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.register_buffer('mem', torch.zeros(3))\n"
+     "    def forward(self, x):\n        a = torch.where(self.mem > 0, self.mem, 0.2 * self.mem)\n        self.mem.mul_(0.9)\n"
+     "        return a + x\n", False),
+])
+def test_leaky_input_written_elsewhere_probes(code: str, fixable: bool) -> None:
+    """Probes after the fixes (not blind)."""
+    assert [f[2] for f in cell_findings("operator-fusion", "import torch\n" + code)] == [fixable]

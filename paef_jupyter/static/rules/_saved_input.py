@@ -14,7 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts
-from ._tensor_facts import _DTYPE_KEEPING_MODULES, _module_built_from, reads_of, unit_index, within
+from ._tensor_facts import _DTYPE_KEEPING_MODULES, _module_built_from, earlier_value, reads_of, unit_index, within
 
 _DEPTH = 4
 
@@ -31,13 +31,19 @@ def _check(facts: Facts, node: cst.CSTNode, fused: cst.CSTNode, depth: int) -> s
     if not isinstance(node, cst.Name):
         if not isinstance(node, cst.BaseExpression):
             return "the tensor is not a plain expression"
-        roots = facts.shared_roots(node) - {"self"}
-        return next((r for r in (_check(facts, n, fused, depth + 1) for n in _root_names(facts, node, roots)) if r), "")
+        roots = facts.shared_roots(node)
+        if "self" in roots and _own_attribute_written(facts, node):
+            return f"`{facts.code(node)}` is changed in place by the class's code"
+        return next((r for r in (_check(facts, n, fused, depth + 1) for n in _root_names(facts, node, roots - {"self"})) if r), "")
     name = node.value
     func = facts.enclosing_function(node)
+    if func is not None and not _bound_in(facts, name, func):
+        func = None  # a global read in a function: written anywhere in the unit
     scope: cst.CSTNode = func or facts.module
     if any(_same_object(facts, node, site, name) for site in mutation_sites(facts, name, scope)):
         return f"`{name}` is changed in place in the same code"
+    if func is None and any(unit_index(cell).mutations.get(name) for cell in (*facts.prior.cells, *facts.later)):
+        return f"another cell changes `{name}` in place"
     if any(_returns(facts, r) and not within(facts, r, fused) and _same_object(facts, node, r, name)
            for r in reads_of(facts, name, scope)):
         return f"`{name}` is handed back to the caller, which may change it in place"
@@ -51,6 +57,9 @@ def _check(facts: Facts, node: cst.CSTNode, fused: cst.CSTNode, depth: int) -> s
             return ""
         roots = facts.shared_roots(value) - {"self", name}
         return next((r for r in (_check(facts, n, fused, depth + 1) for n in _root_names(facts, value, roots)) if r), "")
+    if func is None and (earlier := earlier_value(facts, node)) is not None:
+        cell, made = earlier  # bound by an earlier cell: what it shares memory with, there
+        return next((r for r in (_check(cell, n, fused, depth + 1) for n in _root_names(cell, made, cell.shared_roots(made) - {"self"})) if r), "")
     params = [p.name.value for p in func.params.params] if isinstance(func, cst.FunctionDef) else []
     if isinstance(func, cst.FunctionDef) and name in params:
         passed = _passed(facts, func, params.index(name), name)
@@ -78,6 +87,26 @@ def _same_object(facts: Facts, operand: cst.Name, site: cst.CSTNode, name: str) 
         return True
     loops = {id(loop.node) for loop in facts.enclosing_loops(operand)}
     return any(id(loop.node) in loops for loop in facts.enclosing_loops(site))
+
+
+def _bound_in(facts: Facts, name: str, func: cst.CSTNode) -> bool:
+    """`name` is a local of `func`: a parameter or assigned there (else a global or a closure's)."""
+    params = func.params if isinstance(func, (cst.FunctionDef, cst.Lambda)) else None
+    if params is not None and name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}:
+        return True
+    return any(d.function is func for d in facts._defs.get(name, ()))
+
+
+def _own_attribute_written(facts: Facts, node: cst.CSTNode) -> bool:
+    """`self.h` (or a view of it) read where some in-place write of the unit spells `self.h`."""
+    attr = node
+    while isinstance(attr, (cst.Subscript, cst.Attribute)) and not (
+            isinstance(attr, cst.Attribute) and isinstance(attr.value, cst.Name) and attr.value.value == "self"):
+        attr = attr.value
+    if not isinstance(attr, cst.Attribute):
+        return True  # `self` itself, through a call: not followed
+    spelled = facts.code(attr)
+    return any(spelled in facts.code(site) for site in unit_index(facts).mutations.get("self", ()))
 
 
 def _binding(facts: Facts, name: cst.Name) -> object | None:
