@@ -45,6 +45,9 @@ _FLOAT_RESULT = frozenset({
 _PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "mv", "dot", "outer", "tensordot"})
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
                          "one_hot"})
+# Matrix products keep their operands' dtype: int64 adjacency or one-hot counts multiply to int64
+# (red team 29a: `torch.matmul(adj, adj)`, `torch.einsum("ti,tj->ij", onehot, onehot)` were taken as float).
+_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum"})
 # Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
 # float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
 _PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
@@ -265,6 +268,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         positional = [a.value for a in call.args if a.keyword is None]
         if last in _PROMOTING or (last == "div" and keyword(call, "rounding_mode") is not None):
             return _promoted(facts, positional, depth)
+        if last in _PRODUCTS:
+            return _product(facts, positional[1:] if last == "einsum" else positional, depth)
         if last in _INTEGRAL_TO_LONG and positional:
             return _summed(dtype_of(facts, positional[0], depth + 1))
         special = _special_op(facts, last, positional, depth)
@@ -307,6 +312,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _EXACT_DTYPE_METHODS[method]
         if method in _PROMOTING or (method == "div" and keyword(call, "rounding_mode") is not None):
             return _promoted(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
+        if method in _PRODUCTS:
+            return _product(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
         if method == "to":
             for arg in call.args:
                 name = dtype_name(facts, arg.value)
@@ -454,6 +461,15 @@ def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
         (isinstance(func, cst.Attribute) and (facts.qualified_name(func.value) or "") == "torch") else positional
     return any(isinstance(d, cst.Integer) or isinstance(d, cst.UnaryOperation) and isinstance(d.expression, cst.Integer)
                for d in dims[:1])
+
+
+def _product(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
+    """A matrix product's dtype: its operands' one dtype; some float when one operand is floating
+    (torch multiplies only matching dtypes, so the other is too or the call raises); else unknown."""
+    dtypes = [dtype_of(facts, o, depth + 1) for o in operands]
+    if dtypes and None not in dtypes and len(set(dtypes)) == 1:
+        return dtypes[0]
+    return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 
 def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:

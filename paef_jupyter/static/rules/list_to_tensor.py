@@ -162,6 +162,10 @@ class ListToTensor(Rule):
             return
         if other_uses and all(a.via_item for a in appends):
             return  # a history of Python numbers (logging): host-sync reports its per-step sync
+        outside = self._reached_outside(vals.value, scope, node, appends)
+        if outside and all(a.via_item for a in appends):
+            return  # a list of Python numbers others may hold: host-sync reports its per-step sync
+        other_uses = other_uses or bool(outside)
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
         item = hot[0].via_item
         shown = self.facts.code(hot[0].value)
@@ -270,6 +274,28 @@ class ListToTensor(Rule):
         if scope is self.facts.module and any(name in later.names_read(later.module) for later in self.facts.later):
             other = True  # a later cell of the notebook reads the list: its items are Python numbers there
         return appends, other
+
+    def _reached_outside(self, name: str, scope: cst.CSTNode, constructor: cst.Call, appends: list[Append]) -> str:
+        """Why the list may hold or give out elements this scope does not see, or "". The rewrite
+        turns every append into a tensor: that is the whole list only when the list is this
+        scope's own, started empty before its appends (red team 29a: a module-level list appended
+        and converted in a function and dumped to JSON by the script; a caller's list handed in as
+        a parameter, resumed from a checkpoint's floats or read by the caller; a notebook list
+        started, and appended, in an earlier cell; one a later cell reads)."""
+        func = self.facts.enclosing_function(constructor)
+        if isinstance(func, cst.FunctionDef):
+            if name in _parameters(func):
+                return f"`{name}` is a parameter: the caller's list (its earlier items, its later readers)"
+            if any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(g.name.value == name for g in n.names)
+                   for n in self.facts.walk(func)):
+                return f"`{name}` is declared global or nonlocal: other code holds the list"
+        starts = [n for n in reads_of(self.facts, name, scope) if self._emptied(n) and self.facts.enclosing_function(n) is func]
+        first = min([self.facts.order(constructor), *(self.facts.order(a.call) for a in appends)])
+        if not any(self.facts.order(n) < first for n in starts):
+            return f"`{name}` is not started empty here: it is made (and may be filled or read) elsewhere"
+        if func is None and any(name in cell.names_read(cell.module) for cell in self.facts.prior.cells):
+            return f"an earlier cell's code reads `{name}`"  # (a function of it may append or read)
+        return ""
 
     def _emptied(self, name: cst.Name) -> bool:
         """`vals = []`, or `preds, targets = [], []`: the name bound to a new empty list."""
@@ -552,6 +578,15 @@ def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | No
             and expr.args[0].star == "*":
         return expr.args[0].value
     return None
+
+
+def _parameters(func: cst.FunctionDef) -> set[str]:
+    params = func.params
+    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    for star in (params.star_arg, params.star_kwarg):
+        if isinstance(star, cst.Param):
+            names.add(star.name.value)
+    return names
 
 
 def _strip_shape_calls(expr: cst.BaseExpression) -> cst.BaseExpression:

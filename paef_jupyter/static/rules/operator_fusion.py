@@ -23,6 +23,7 @@ from ..names import block_statements, dotted_name
 from ..types import Kind
 from ._tensor_facts import (BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, rarely_runs, reads_of,
                             within)
+from ._saved_input import may_be_written_before_backward
 from .base import Rule, RuleContext
 
 # --- the algebra ----------------------------------------------------------------------------
@@ -335,6 +336,9 @@ class Match:
     # Where the fused op differs on integer inputs: `torch.where(x > 0, x, 0.0)` is a float
     # tensor, `torch.relu(x)` keeps the integer dtype.
     integer_edge: str = ""
+    # The tensor the fused op saves for backward where the hand-written form saved only a mask
+    # (leaky ReLU): an in-place write to it before the backward makes the fused form raise.
+    saves: cst.CSTNode | None = None
 
 
 @dataclass(frozen=True)
@@ -920,6 +924,7 @@ class OperatorFusion(Rule):
             x, slope, literal = leaky
             return Match("leaky ReLU", "F.leaky_relu(x, slope)",
                          lambda n: f"{n.functional}.leaky_relu({_code(x)}, {slope})", exact=literal, bitwise=True,
+                         saves=x.node,
                          why_not="" if literal else f"`{slope}` must be a Python number: `F.leaky_relu` takes no "
                          "tensor slope (a learned one needs `F.prelu`)")
         other = match_relu_of_other(expr)
@@ -1076,6 +1081,13 @@ class OperatorFusion(Rule):
         safe = match.exact and not integer and not integer_edge and self._names is not None \
             and all(self._stable(n) for n in [node, *locals_used.values()])
         why = match.why_not or integer_edge or ("" if self._names is not None else "torch is not imported under a plain name here")
+        if safe and match.saves is not None:
+            written = may_be_written_before_backward(self.facts, match.saves, node)
+            if written:
+                safe = False
+                why = f"`{match.fused.split('(')[0]}` saves its input for the backward where the hand-written form " \
+                      f"saves only the mask, and {written[0].lower() + written[1:] if written[0] != '`' else written}: " \
+                      "an in-place change before the backward would make the fused form raise"
         if integer:
             why = why or ("an input is an integer tensor: the hand-written ops promote it to float, the fused op "
                           "raises on it")
