@@ -37,12 +37,15 @@ CONVERT_METHOD = {FLOAT: "float", INT: "long", BOOL: "bool"}
 _FLOAT_RESULT = frozenset({
     "randn", "rand", "rand_like", "randn_like", "normal", "zeros", "ones", "empty", "linspace", "logspace",
     "eye", "sigmoid", "tanh", "exp", "log", "log1p", "expm1", "softmax", "log_softmax", "sqrt", "rsqrt",
-    "erf", "mean", "std", "var", "norm", "sin", "cos", "matmul", "mm", "bmm", "einsum", "layer_norm",
+    "erf", "mean", "std", "var", "norm", "sin", "cos", "layer_norm",
     "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
                          "one_hot"})
+# Matrix products keep their operands' dtype: one-hot integer codes multiplied stay int64 counts
+# (red team 29b: `torch.einsum("nc,nc->", one_hot(p), one_hot(y))` was taken for a float).
+_MATRIX_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "mv", "dot", "inner", "outer"})
 # Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
 # float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
 _PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
@@ -261,6 +264,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
         positional = [a.value for a in call.args if a.keyword is None]
         if last in _PROMOTING or (last == "div" and keyword(call, "rounding_mode") is not None):
             return _promoted(facts, positional, depth)
+        if last in _MATRIX_PRODUCTS:
+            return _product(facts, positional[1:] if last == "einsum" else positional, depth)
         if last in _INTEGRAL_TO_LONG and positional:
             return _summed(dtype_of(facts, positional[0], depth + 1))
         if last in _SCALAR_ARGUMENTS and last != "where" and positional:
@@ -300,6 +305,8 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
             return _EXACT_DTYPE_METHODS[method]
         if method in _PROMOTING or (method == "div" and keyword(call, "rounding_mode") is not None):
             return _promoted(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
+        if method in _MATRIX_PRODUCTS:
+            return _product(facts, [receiver, *(a.value for a in call.args if a.keyword is None)], depth)
         if method == "to":
             for arg in call.args:
                 name = dtype_name(facts, arg.value)
@@ -420,6 +427,18 @@ def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
         (isinstance(func, cst.Attribute) and (facts.qualified_name(func.value) or "") == "torch") else positional
     return any(isinstance(d, cst.Integer) or isinstance(d, cst.UnaryOperation) and isinstance(d.expression, cst.Integer)
                for d in dims[:1])
+
+
+def _product(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
+    """The dtype of a matrix product of tensors: theirs when all share one; a floating operand
+    makes it floating (torch refuses mixed dtypes there, so the others are that float too); else
+    None. A literal or a list of operands (`einsum(eq, [a, b])`) is unknown."""
+    if not operands or any(isinstance(o, (cst.List, cst.Tuple, cst.Integer, cst.Float)) for o in operands):
+        return None
+    dtypes = {dtype_of(facts, o, depth + 1) for o in operands}
+    if len(dtypes) == 1 and None not in dtypes:
+        return dtypes.pop()
+    return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 
 def _promoted(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:

@@ -227,6 +227,8 @@ class GraphRetention(Rule):
         new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
         review = self._graph_seen(total, node)
+        if not review:
+            review = self._maybe_not_a_tensor(loop, leaves)
         stepped = [leaf for leaf in leaves if isinstance(leaf, cst.Name) and self._bound_to_step_loss(leaf)]
         if not review and self._returned(total, node) and (stepped or not self._callers_read_a_number(node)):
             review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
@@ -352,6 +354,36 @@ class GraphRetention(Rule):
         """Names the loop calls `.backward()` on: they require grad, whatever built them."""
         return {c.func.value.value for c in self.facts.calls_in(loop.node.body)  # type: ignore[attr-defined]
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
+
+    def _maybe_not_a_tensor(self, loop: Loop, leaves: list[cst.BaseExpression]) -> str:
+        """Why `.detach()` may meet a value that is not a tensor ('' if none): a name taken for a
+        tensor only because the loop calls `.backward()` on it, where every such call sits under a
+        branch (`if torch.is_tensor(loss): loss.backward()`, red team 29b: a `training_step` that
+        returns `0.0` for a batch with nothing to learn). On the steps the branch skips the name
+        may hold a Python number, which has no `.detach()`; an unconditional backward would have
+        failed on it already."""
+        for leaf in leaves:
+            if not isinstance(leaf, cst.Name) or self._bound_to_step_loss(leaf) or self._carries_graph(leaf, _DEPTH):
+                continue
+            calls = [c for c in self.facts.calls_in(loop.node.body)
+                     if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                     and isinstance(c.func.value, cst.Name) and c.func.value.value == leaf.value]
+            if calls and all(self._under_branch(c, loop) for c in calls):
+                return (f"`{leaf.value}` is back-propagated only under a branch (line "
+                        f"{self.facts.position(calls[0]).start.line}): on the steps it skips, `{leaf.value}` may not "
+                        "be a tensor (a step that returned a number), and `.detach()` would fail on it")
+        return ""
+
+    def _under_branch(self, node: cst.CSTNode, loop: Loop) -> bool:
+        """`node` runs only on some steps of `loop`: an `if`/`try`/`match`, a conditional
+        expression, a short-circuit `and`/`or` or an inner loop lies between them."""
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node:
+                return False
+            if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.TryStar, cst.Match, cst.BooleanOperation, cst.For,
+                                cst.While, cst.FunctionDef, cst.Lambda)):
+                return True
+        return False
 
     def _loss_terms(self, loop: Loop, backwarded: set[str]) -> set[str]:
         """Tensors added into a loss the loop back-propagates (`loss = ce + 0.01 * aux`, where

@@ -1,0 +1,92 @@
+"""Red team 29b (multi-file projects, notebooks, framework-shaped loops): two facts the rewrites
+lacked, both met in a module fixed on its own (`paef fix trainer.py`, as the scorer does for
+every file of a project):
+
+- graph-retention took a name for a tensor because the loop calls `.backward()` on it, even where
+  that call sits under a branch (`if torch.is_tensor(loss): loss.backward()`): a Lightning-shaped
+  `training_step` that returns `0.0` for an unlabelled batch made `epoch_loss += loss.detach()`
+  fail on a float;
+- the dtype analysis read every matrix product (`einsum`, `matmul`, `mm`, `bmm`) as a float, so
+  host-sync summed an int64 count of agreeing one-hot codes with `.double()` and printed `48.0`
+  where the program printed `48`.
+
+The dtype cases are checked against torch itself: the analysis gives torch's dtype, its family,
+or None (unknown), never a wrong one."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import libcst as cst
+import pytest
+import torch
+
+from paef_cli import paef, run_program
+
+from paef_jupyter.static.rules._tensor_facts import dtype_of, family
+from test_facts import facts_of
+
+REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
+PROJECTS = ["rt29b_proj_token_tagger"]
+
+
+def fix_project_keeps_output(tmp_path: Path, project: Path) -> None:
+    """Every file of `project` fixed on its own (`paef fix FILE`); `main.py` prints the same."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder in (before, after):
+        shutil.copytree(project, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for file in sorted(after.glob("*.py")):
+        done = paef("fix", str(file), "-o", str(file))
+        assert done.returncode in (0, 1), done.stderr
+    assert run_program(before, "main.py") == run_program(after, "main.py")
+
+
+@pytest.mark.parametrize("project", PROJECTS)
+def test_fix_keeps_the_output(tmp_path: Path, project: str) -> None:
+    """Fails on 9d323d3: `epoch_loss += loss.detach()` on a float, an int64 count summed as float64."""
+    fix_project_keeps_output(tmp_path, REDTEAM / project)
+
+
+def test_trainer_alone_still_detaches_nothing_unproven_and_sums_counts_exactly(tmp_path: Path) -> None:
+    """The tagger's trainer fixed alone: the total of a maybe-float loss is left to review, the
+    one-hot agreement count is still rewritten (exactly, without `.double()`)."""
+    target = tmp_path / "trainer.py"
+    shutil.copy(REDTEAM / "rt29b_proj_token_tagger" / "trainer.py", target)
+    done = paef("fix", str(target), "-o", str(target))
+    assert done.returncode in (0, 1), done.stderr
+    text = target.read_text()
+    assert "epoch_loss += loss\n" in text
+    assert '.item()\n' not in text.split("agree +=")[1].split("\n")[0] + "\n"
+    assert "F.one_hot(known, n_tags)).detach()\n" in text
+
+
+SETUP = ("import torch.nn.functional as F\ncodes = torch.randint(0, 4, (6,))\noh = F.one_hot(codes, 4)\n"
+         "small = oh.int()\nx = torch.randn(6, 4)\nxd = x.double()\n")
+
+
+@pytest.mark.parametrize("code", [
+    'torch.einsum("nc,nc->", oh, oh)', "torch.mm(oh, oh.T)", "torch.matmul(oh, oh.T)", "oh.matmul(oh.T)",
+    "oh.mm(oh.T)", "torch.bmm(oh.unsqueeze(1), oh.unsqueeze(2))", "torch.mv(oh.T, codes)", "torch.dot(codes, codes)",
+    "torch.outer(codes, codes)", "torch.inner(codes, codes)", "torch.mm(small, small.T)", "torch.mm(x, x.T)",
+    'torch.einsum("nc,nc->n", x, x)', "torch.matmul(xd, xd.T)", "x.mm(x.T)", "torch.matmul(x.softmax(1), oh.float().T)",
+    'torch.einsum("nc,nc->", oh, oh).sum()', "torch.mm(oh, oh.T).sum()", 'torch.einsum("nc,nc->", [oh, oh])',
+])
+def test_dtype_of_matrix_products(code: str) -> None:
+    namespace: dict = {"torch": torch}
+    exec(SETUP, namespace)
+    actual = str(eval(code, namespace).dtype).removeprefix("torch.")
+    facts = facts_of(f"import torch\n{SETUP}y = {code}\ny\n")
+    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
+    found = dtype_of(facts, name)
+    assert found is None or found == actual or found == family(actual), (code, found, actual)
+    assert family(found) in (None, family(actual))
+
+
+@pytest.mark.parametrize("code", ['torch.einsum("nc,nc->", oh, oh)', "torch.mm(oh, oh.T)", "torch.mm(x, x.T)",
+                                  "torch.matmul(x.softmax(1), oh.float().T)"])
+def test_dtype_of_matrix_products_is_known(code: str) -> None:
+    """The fix does not give up where the operands' dtypes are known."""
+    facts = facts_of(f"import torch\n{SETUP}y = {code}\ny\n")
+    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
+    assert family(dtype_of(facts, name)) is not None
