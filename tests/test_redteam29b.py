@@ -90,3 +90,41 @@ def test_dtype_of_matrix_products_is_known(code: str) -> None:
     facts = facts_of(f"import torch\n{SETUP}y = {code}\ny\n")
     name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
     assert family(dtype_of(facts, name)) is not None
+
+
+# --- eval-without-no-grad: a model handed to the evaluation helper by a later cell -------------------
+
+from cell_findings import cell_findings  # noqa: E402
+
+NB_SETUP = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\ntorch.manual_seed(0)\n"
+            "held = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(2)]\n"
+            "model = nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 1))\n")
+GRAD_NET = ("class GradNet(nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.body = nn.Linear(4, 1)\n\n    def forward(self, x):\n"
+            "        x = x.clone().requires_grad_(True)\n        e = self.body(x)\n"
+            "        (gx,) = torch.autograd.grad(e.sum(), x)\n        return e + gx.sum(1, keepdim=True)\n")
+EVALUATE = ("def evaluate(net, batches):\n    net.eval()\n    total = 0.0\n    for x, y in batches:\n"
+            "        total += F.mse_loss(net(x), y).item()\n    return total / len(batches)\n")
+CALL = "print(evaluate(model, held))\n"
+
+
+def _eval(*cells: str) -> list[tuple[int | None, int, bool]]:
+    return cell_findings("eval-without-no-grad", *cells)
+
+
+@pytest.mark.parametrize("cells", [
+    (NB_SETUP, EVALUATE, CALL, GRAD_NET + "print(evaluate(GradNet(), held))\n"),  # the class in the later cell
+    (NB_SETUP + GRAD_NET, EVALUATE, CALL, "print(evaluate(GradNet(), held))\n"),  # defined earlier, handed on later
+    (NB_SETUP, EVALUATE, CALL, GRAD_NET),  # defined later, not called in sight (a cell run by hand)
+])
+def test_a_model_needing_grad_in_reach_of_the_helper_refuses(cells: tuple[str, ...]) -> None:
+    """Automatic on 9d323d3 (the first two raise after the rewrite: `element 0 of tensors does not require grad`)."""
+    assert _eval(*cells) == [(1, 4, False)]
+
+
+@pytest.mark.parametrize("later", ["print(evaluate(model, held))\n",
+                                   "other = nn.Linear(4, 1)\nprint(evaluate(other, held))\n",
+                                   "class Plain(nn.Module):\n    def forward(self, x):\n        return x.sum(1, keepdim=True)\n"
+                                   "print(evaluate(Plain(), held))\n"])
+def test_models_that_need_no_grad_keep_the_rewrite(later: str) -> None:
+    assert _eval(NB_SETUP, EVALUATE, CALL, later) == [(1, 4, True)]
