@@ -368,22 +368,38 @@ class GraphRetention(Rule):
             calls = [c for c in self.facts.calls_in(loop.node.body)
                      if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
                      and isinstance(c.func.value, cst.Name) and c.func.value.value == leaf.value]
-            if calls and all(self._under_branch(c, loop) for c in calls):
+            if calls and all(self._under_branch(c, loop, leaf.value) for c in calls):
                 return (f"`{leaf.value}` is back-propagated only under a branch (line "
                         f"{self.facts.position(calls[0]).start.line}): on the steps it skips, `{leaf.value}` may not "
                         "be a tensor (a step that returned a number), and `.detach()` would fail on it")
         return ""
 
-    def _under_branch(self, node: cst.CSTNode, loop: Loop) -> bool:
-        """`node` runs only on some steps of `loop`: an `if`/`try`/`match`, a conditional
-        expression, a short-circuit `and`/`or` or an inner loop lies between them."""
+    def _under_branch(self, node: cst.CSTNode, loop: Loop, name: str) -> bool:
+        """`node` (a backward of `name`) may be skipped on a step of `loop` that still reaches the
+        accumulation with `name` bound: an `if`/`try`/`match`, a conditional expression or a
+        short-circuit `and`/`or` lies between them. An inner loop does not count when it holds
+        every binding of `name` in the scope (the WGAN critic's `for _ in range(n_critic):`
+        binding and back-propagating `d_loss`): whatever value `name` has after it was
+        back-propagated, or it is unbound."""
         for anc in self.facts.ancestors(node):
             if anc is loop.node:
                 return False
+            if isinstance(anc, (cst.For, cst.While)) and self._binds_only_inside(anc, loop, name):
+                continue
             if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.TryStar, cst.Match, cst.BooleanOperation, cst.For,
                                 cst.While, cst.FunctionDef, cst.Lambda)):
                 return True
         return False
+
+    def _binds_only_inside(self, inner: cst.For | cst.While, loop: Loop, name: str) -> bool:
+        """Every binding of `name` in the scope of `loop` lies in the body of `inner` (at least one)."""
+        scope = loop.function.body if loop.function is not None else self.facts.module
+        inside = set(self.facts.walk(inner.body))
+        binds = [n for n in self.facts.walk(scope)
+                 if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr))
+                 and name in self.facts.names_written(n)]
+        innermost = [n for n in binds if not any(m is not n and m in set(self.facts.walk(n)) for m in binds)]
+        return bool(innermost) and all(n in inside for n in innermost)
 
     def _loss_terms(self, loop: Loop, backwarded: set[str]) -> set[str]:
         """Tensors added into a loss the loop back-propagates (`loss = ce + 0.01 * aux`, where
