@@ -128,3 +128,34 @@ def test_a_model_needing_grad_in_reach_of_the_helper_refuses(cells: tuple[str, .
                                    "print(evaluate(Plain(), held))\n"])
 def test_models_that_need_no_grad_keep_the_rewrite(later: str) -> None:
     assert _eval(NB_SETUP, EVALUATE, CALL, later) == [(1, 4, True)]
+
+
+# --- host-sync: a method of an earlier cell reads the running total mid-loop -------------------------
+
+HS_SETUP = ("import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+            "device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+            "data = [(torch.randn(8, 4), torch.randn(8, 1)) for _ in range(3)]\n"
+            "model = nn.Linear(4, 1).to(device)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n")
+HS_LOOP = ("total = 0.0\nfor i, (x, y) in enumerate(data):\n    x, y = x.to(device), y.to(device)\n"
+           "    loss = F.mse_loss(model(x), y)\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n"
+           "    log.step(i)\n    total += loss.item()\nprint(total)\n")
+
+
+def _host_sync(*cells: str) -> list[tuple[int | None, int, bool]]:
+    return cell_findings("host-sync", *cells)
+
+
+@pytest.mark.parametrize("logger", [
+    "class Logger:\n    def __init__(self):\n        self.rows = []\n\n    def step(self, i):\n"
+    "        self.rows.append((i, round(total, 4)))\n\n\nlog = Logger()\n",
+    "class Logger:\n    @staticmethod\n    def step(i):\n        print(i, f'{total:.3f}')\n\n\nlog = Logger()\n",
+])
+def test_an_earlier_cells_method_reading_the_total_refuses(logger: str) -> None:
+    """Automatic on 9d323d3: the method rounds a tensor (`round(total, 4)` raises on a 0-d tensor)."""
+    assert [f for f in _host_sync(HS_SETUP, logger, HS_LOOP) if f[0] == 2] == [(2, 9, False)]
+
+
+def test_an_earlier_cells_method_not_reading_the_total_keeps_the_rewrite() -> None:
+    logger = ("class Logger:\n    def __init__(self):\n        self.rows = []\n\n    def step(self, i):\n"
+              "        self.rows.append(i)\n\n\nlog = Logger()\n")
+    assert [f for f in _host_sync(HS_SETUP, logger, HS_LOOP) if f[0] == 2] == [(2, 9, True)]
