@@ -159,3 +159,24 @@ def test_an_earlier_cells_method_not_reading_the_total_keeps_the_rewrite() -> No
     logger = ("class Logger:\n    def __init__(self):\n        self.rows = []\n\n    def step(self, i):\n"
               "        self.rows.append(i)\n\n\nlog = Logger()\n")
     assert [f for f in _host_sync(HS_SETUP, logger, HS_LOOP) if f[0] == 2] == [(2, 9, True)]
+
+
+# --- graph-retention: a list the caller hands in, the module fixed on its own -----------------------
+
+LOOPS = ("import torch.nn.functional as F\n\n\ndef train_epoch(model, loader, opt, history):\n"
+         "    for x, y in loader:\n        loss = F.mse_loss(model(x), y)\n        opt.zero_grad()\n"
+         "        loss.backward()\n        opt.step()\n        history.append(loss)\n")
+MAIN = ("import torch\nimport torch.nn as nn\nfrom loops import train_epoch\ntorch.manual_seed(0)\n"
+        "model = nn.Linear(3, 1)\nopt = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+        "loader = [(torch.randn(4, 3), torch.randn(4, 1)) for _ in range(3)]\nhistory = []\n"
+        "train_epoch(model, loader, opt, history)\nprint(history[-1])\n")
+
+
+def test_a_list_handed_in_by_the_caller_keeps_its_graph(tmp_path: Path) -> None:
+    """On 9d323d3 `paef fix loops.py` detached the appended losses: main.py's `print(history[-1])`
+    lost its `grad_fn=<MseLossBackward0>`."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "loops.py").write_text(LOOPS)
+    (project / "main.py").write_text(MAIN)
+    fix_project_keeps_output(tmp_path / "run", project)

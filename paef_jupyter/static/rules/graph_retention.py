@@ -234,6 +234,8 @@ class GraphRetention(Rule):
             review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
                       "rewrite, not after, and one that back-propagates through it loses the graph")
         if not review:
+            review = self._callers_own(total, node)
+        if not review:
             review = self._kept_elsewhere(total, node)
         if not review:
             review = self._read_by_later_cell(total, node)
@@ -447,6 +449,26 @@ class GraphRetention(Rule):
                                     if isinstance(n, cst.Return) and n.value is not None]
         return any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
                    for value in self._returns[scope] for m in self.facts.walk(value))
+
+    def _callers_own(self, total: str, node: cst.CSTNode) -> str:
+        """Why the total's readers are out of sight ('' if not): it is a parameter of the function
+        accumulating it (`history.append(loss)` into the list a caller handed in, red team 29b): the
+        caller keeps it and may print it as a tensor or back-propagate through it, as for a returned total."""
+        func = self.facts.enclosing_function(node)
+        if not isinstance(func, cst.FunctionDef):
+            return ""
+        params = func.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+        if total not in names:
+            return ""
+        for n in self.facts.walk(func.body):  # `history = []` first: the function's own list, not the caller's
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
+                [n.target] if isinstance(n, (cst.AnnAssign, cst.For, cst.NamedExpr)) else []
+            if any(total in bound_names(t) for t in targets):
+                return ""
+        return (f"`{total}` is handed in by the caller of `{func.name.value}`: what it holds is read there (printed "
+                "as a tensor, asked for `grad_fn`, back-propagated through), which the rewrite changes")
 
     def _as_number(self, name: cst.Name) -> bool:
         """`total.item()`, `total.detach()`, `float(total)`: what is returned holds no graph."""
