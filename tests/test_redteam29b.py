@@ -180,3 +180,27 @@ def test_a_list_handed_in_by_the_caller_keeps_its_graph(tmp_path: Path) -> None:
     (project / "loops.py").write_text(LOOPS)
     (project / "main.py").write_text(MAIN)
     fix_project_keeps_output(tmp_path / "run", project)
+
+
+PATCH = ("def forward_with_slope(self, x):\n    x = x.clone().requires_grad_(True)\n    e = self.body(x)\n"
+         "    (gx,) = torch.autograd.grad(e.sum(), x)\n    return e + gx.sum(1, keepdim=True)\n\n\n")
+NET = ("class Net(nn.Module):\n    def __init__(self):\n        super().__init__()\n        self.body = nn.Linear(4, 1)\n\n"
+       "    def forward(self, x):\n        return self.body(x)\n\n\nnet = Net()\n")
+EVAL_GLOBAL = ("def evaluate():\n    net.eval()\n    total = 0.0\n    for x, y in held:\n"
+               "        total += F.mse_loss(net(x), y).item()\n    return total / len(held)\n")
+
+
+@pytest.mark.parametrize("cells", [
+    (NB_SETUP + NET, EVAL_GLOBAL, "print(evaluate())\n", PATCH + "Net.forward = forward_with_slope\nprint(evaluate())\n"),
+    (NB_SETUP + NET, PATCH + "Net.forward = forward_with_slope\n" + EVAL_GLOBAL, "print(evaluate())\n"),
+    (NB_SETUP + NET, EVAL_GLOBAL, PATCH + "setattr(net, 'forward', types.MethodType(forward_with_slope, net))\n"),
+])
+def test_a_forward_patched_with_grad_code_refuses(cells: tuple[str, ...]) -> None:
+    """Automatic on 9d323d3: the patched forward raises under no_grad (`element 0 of tensors does not require grad`)."""
+    cells = ("import types\n" + cells[0], *cells[1:])
+    assert [(cell, fixable) for cell, _, fixable in _eval(*cells)] == [(1, False)]
+
+
+def test_a_forward_patched_with_plain_code_keeps_the_rewrite() -> None:
+    plain = "def forward_scaled(self, x):\n    return self.body(x) / 2\n\n\nNet.forward = forward_scaled\nprint(evaluate())\n"
+    assert _eval(NB_SETUP + NET, EVAL_GLOBAL, "print(evaluate())\n", plain) == [(1, 4, True)]
