@@ -83,7 +83,7 @@ def _rebound_out_of_sight(facts: Facts, name: str) -> bool:
     or an earlier cell declaring the name `global` / `nonlocal` (a KL-annealing helper setting
     `beta = betas[step]`), a walrus, `with ... as`, `except ... as`, or a write by name
     (`globals()[...]`, `exec`)."""
-    trees = [(facts, facts.module), *((owner, f) for owner, f in facts.prior.functions.values())]
+    trees = [(facts, facts.module), *((cell, f) for cell in facts.prior.cells for f in cell.functions.values())]
     for owner, tree in trees:
         for n in owner.walk(tree):
             if isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names):

@@ -41,13 +41,12 @@ _FLOAT_RESULT = frozenset({
     "dropout", "gelu", "silu", "cross_entropy", "mse_loss", "nll_loss", "linear", "conv1d", "conv2d",
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
-# Products of tensors: the promoted dtype of the operands (`ids @ ids.T` of int64 ids is int64).
-_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "mv", "dot", "outer", "tensordot"})
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
                          "one_hot"})
-# Matrix products keep their operands' dtype: int64 adjacency or one-hot counts multiply to int64
-# (red team 29a: `torch.matmul(adj, adj)`, `torch.einsum("ti,tj->ij", onehot, onehot)` were taken as float).
-_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum"})
+# Products of tensors keep their operands' dtype: int64 adjacency or one-hot counts multiply to int64
+# (red teams 29a/29b: `torch.matmul(adj, adj)`, `torch.einsum("nc,nc->", one_hot(p), one_hot(y))` were
+# taken for floats; fix50: `ids @ ids.T`).
+_PRODUCTS = frozenset({"matmul", "mm", "bmm", "einsum", "mv", "dot", "inner", "outer", "tensordot"})
 # Arithmetic whose result takes the promoted dtype of its operands (`torch.add(counts, 0.5)` is
 # float, `torch.where(mask, x, 0.0)` has the dtype of `x`, not of the mask).
 _PROMOTING = frozenset({"add", "sub", "mul", "maximum", "minimum"})
@@ -362,8 +361,8 @@ _NOT_SPECIAL = object()
 
 def _special_op(facts: Facts, op: str, operands: list[cst.BaseExpression], depth: int) -> object:
     """Ops whose result dtype no table above gives (checked against torch in `tests/test_fix50.py`):
-    `square` of a bool tensor is int64, `float_power` is float64, `any`/`all` of uint8 stay uint8,
-    a product of tensors (`mm`, `einsum`, `@`) has their common dtype. `_NOT_SPECIAL` for other ops."""
+    `square` of a bool tensor is int64, `float_power` is float64, `any`/`all` of uint8 stay uint8.
+    `_NOT_SPECIAL` for other ops."""
     if op == "square":
         inner = dtype_of(facts, operands[0], depth + 1) if operands else None
         return "int64" if inner == BOOL else inner
@@ -372,12 +371,6 @@ def _special_op(facts: Facts, op: str, operands: list[cst.BaseExpression], depth
     if op in _TRUTH_REDUCTIONS:
         inner = dtype_of(facts, operands[0], depth + 1) if operands else None
         return None if inner is None else "uint8" if inner == "uint8" else BOOL
-    if op in _PRODUCTS:
-        tensors = [o for o in operands if not isinstance(o, (cst.SimpleString, cst.ConcatenatedString, cst.FormattedString))]
-        dtypes = {dtype_of(facts, t, depth + 1) for t in tensors}
-        if len(dtypes) == 1 and None not in dtypes:
-            return dtypes.pop()
-        return FLOAT if dtypes and all(family(d) == FLOAT for d in dtypes) else None
     return _NOT_SPECIAL
 
 
@@ -464,11 +457,14 @@ def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
 
 
 def _product(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
-    """A matrix product's dtype: its operands' one dtype; some float when one operand is floating
-    (torch multiplies only matching dtypes, so the other is too or the call raises); else unknown."""
-    dtypes = [dtype_of(facts, o, depth + 1) for o in operands]
-    if dtypes and None not in dtypes and len(set(dtypes)) == 1:
-        return dtypes[0]
+    """The dtype of a matrix product of tensors: theirs when all share one; a floating operand
+    makes it floating (torch refuses mixed dtypes there, so the others are that float too); else
+    None. A literal or a list of operands (`einsum(eq, [a, b])`) is unknown."""
+    if not operands or any(isinstance(o, (cst.List, cst.Tuple, cst.Integer, cst.Float)) for o in operands):
+        return None
+    dtypes = {dtype_of(facts, o, depth + 1) for o in operands}
+    if len(dtypes) == 1 and None not in dtypes:
+        return dtypes.pop()
     return FLOAT if any(family(d) == FLOAT for d in dtypes) else None
 
 

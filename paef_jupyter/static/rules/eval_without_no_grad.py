@@ -290,7 +290,8 @@ class EvalWithoutNoGrad(Rule):
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
             or self._fast_path_modules() or self._module_hooks() or self._saved_tensor_hooks() \
             or self._cached_by_forward(loop) \
-            or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop)
+            or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
+            or self._given_model_may_need_grad(loop) or self._patched_with_grad_code()
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -333,6 +334,41 @@ class EvalWithoutNoGrad(Rule):
                 if func is not None and _reaches_grad(later, func) or func is None and name in _bound_at_top(later):
                     return (f"a later cell defines `{name}` again, which this loop calls when its function runs "
                             "after that cell: the new code needs gradients, which no_grad would turn off")
+        return ""
+
+    def _patched_with_grad_code(self) -> str:
+        """Why code this loop runs may have been replaced by code needing autograd ('' if none):
+        this unit, an earlier or later cell, or a local module it reaches binds an attribute to a
+        function asking for gradients (`Net.forward = forward_with_slope`, red team 29b): the
+        analysis reads the class's own `forward`, the program runs the patched one."""
+        units = [self.facts, *self.facts.prior.cells, *self.facts.later, *self._reached()]
+        for unit in {id(u): u for u in units}.values():
+            patched = _grad_asking_patch(unit)
+            if patched:
+                return (f"`{patched}` is set to code that needs gradients (a method or a model's forward replaced): "
+                        "this loop may run it, and no_grad would turn them off")
+        return ""
+
+    def _given_model_may_need_grad(self, loop: Loop) -> str:
+        """Why a model the loop's function is handed may need autograd ('' if none): the loop
+        calls an object its callers pass (`net(x)`), and a class of this unit, an earlier or later
+        cell, or a local module it reaches has a forward that asks for gradients (red team 29b: a
+        later cell handing an energy model, whose forward differentiates its output, to an
+        evaluation helper checked only against the models its callers in sight passed)."""
+        given = _given_objects_called(self.facts, loop)
+        if not given:
+            return ""
+        units = [self.facts, *self.facts.prior.units(), *self.facts.later, *self._reached()]
+        seen: set[int] = set()
+        for unit in units:
+            if id(unit) in seen:
+                continue
+            seen.add(id(unit))
+            forward = _grad_asking_forward(unit)
+            if forward:
+                return (f"this loop calls `{given}`, which its function is handed, and `{forward}` needs "
+                        "gradients: a caller handing such a model to it (a later cell's, one out of sight) would "
+                        "make the loop raise or compute something else under no_grad")
         return ""
 
     def _frozen(self, stmt: cst.SimpleStatementLine, model: str) -> None:
@@ -1461,6 +1497,60 @@ def _turns_grad_off(facts: Facts, body: cst.CSTNode) -> bool:
 
 def _grad_off_with(facts: Facts, node: cst.CSTNode) -> bool:
     return isinstance(node, cst.With) and any(is_grad_off_call(facts, item.item) for item in node.items)
+
+
+def _given_objects_called(facts: Facts, loop: Loop) -> str:
+    """The code of a call in `loop` on an object its function is handed (`net(x)`,
+    `model.predict(x)` with `net`/`model` parameters), '' if none: what it runs is whatever the
+    callers pass, in later cells too."""
+    func = loop.function
+    if not isinstance(func, cst.FunctionDef):
+        return ""
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    for call in facts.calls_in(loop.node.body):
+        root = root_name(call.func)
+        if root in params and root not in facts.names_written(loop.node.body):
+            return facts.code(call.func)
+    return ""
+
+
+def _grad_asking_forward(unit: Facts) -> str:
+    """`Class.forward` (or `__call__`) of a class `unit` defines whose body asks for autograd
+    (`torch.autograd.grad`, `requires_grad_`, a tensor hook, a graph-state read; red team 29b: a
+    later cell's energy model differentiating its output), '' if none."""
+    for node in unit.walk(unit.module):
+        if not isinstance(node, cst.ClassDef) or not isinstance(node.body, cst.IndentedBlock):
+            continue
+        for method in node.body.body:
+            if isinstance(method, cst.FunctionDef) and method.name.value in ("forward", "__call__") \
+                    and _asks_for_grad(unit, method.body, training_path=False):
+                return f"{node.name.value}.{method.name.value}"
+    return ""
+
+
+def _grad_asking_patch(unit: Facts) -> str:
+    """The code of an attribute target `unit` binds to one of its functions (or a lambda) that asks
+    for autograd (`Net.forward = forward_with_slope`, `setattr(model, "forward", f)`, red team 29b),
+    '' if none: code a loop of an earlier cell runs through that attribute changes after it."""
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Assign):
+            targets = [t.target for t in node.targets if isinstance(t.target, cst.Attribute)]
+            value = node.value
+        elif isinstance(node, cst.Call) and (unit.qualified_name(node.func) or "") == "builtins.setattr" \
+                and len(node.args) == 3:
+            targets, value = [node.args[0].value], node.args[2].value
+        else:
+            continue
+        if not targets:
+            continue
+        if isinstance(value, cst.Call) and value.args:  # `types.MethodType(f, obj)`, `functools.partial(f, ...)`
+            value = value.args[0].value
+        if isinstance(value, cst.Lambda) and _asks_for_grad(unit, value.body, training_path=False):
+            return unit.code(targets[0])
+        func = unit.functions.get(value.value) if isinstance(value, cst.Name) else None
+        if func is not None and _asks_for_grad(unit, func.body, training_path=False):
+            return unit.code(targets[0])
+    return ""
 
 
 def _reaches_grad(facts: Facts, func: FunctionNode) -> bool:

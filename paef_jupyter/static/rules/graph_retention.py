@@ -227,10 +227,14 @@ class GraphRetention(Rule):
         new_code = "; ".join(self.facts.module.code_for_node(p) for p in parts)
         names = ", ".join(f"`{self.facts.code(leaf)}`" for leaf in leaves)
         review = self._graph_seen(total, node)
+        if not review:
+            review = self._maybe_not_a_tensor(loop, leaves)
         stepped = [leaf for leaf in leaves if isinstance(leaf, cst.Name) and self._bound_to_step_loss(leaf)]
         if not review and self._returned(total, node) and (stepped or not self._callers_read_a_number(node)):
             review = (f"`{total}` is returned: a caller that prints it as a tensor shows `grad_fn=<...>` before the "
                       "rewrite, not after, and one that back-propagates through it loses the graph")
+        if not review:
+            review = self._callers_own(total, node)
         if not review:
             review = self._kept_elsewhere(total, node)
         if not review:
@@ -353,6 +357,52 @@ class GraphRetention(Rule):
         return {c.func.value.value for c in self.facts.calls_in(loop.node.body)  # type: ignore[attr-defined]
                 if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
 
+    def _maybe_not_a_tensor(self, loop: Loop, leaves: list[cst.BaseExpression]) -> str:
+        """Why `.detach()` may meet a value that is not a tensor ('' if none): a name taken for a
+        tensor only because the loop calls `.backward()` on it, where every such call sits under a
+        branch (`if torch.is_tensor(loss): loss.backward()`, red team 29b: a `training_step` that
+        returns `0.0` for a batch with nothing to learn). On the steps the branch skips the name
+        may hold a Python number, which has no `.detach()`; an unconditional backward would have
+        failed on it already."""
+        for leaf in leaves:
+            if not isinstance(leaf, cst.Name) or self._bound_to_step_loss(leaf) or self._carries_graph(leaf, _DEPTH):
+                continue
+            calls = [c for c in self.facts.calls_in(loop.node.body)
+                     if isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                     and isinstance(c.func.value, cst.Name) and c.func.value.value == leaf.value]
+            if calls and all(self._under_branch(c, loop, leaf.value) for c in calls):
+                return (f"`{leaf.value}` is back-propagated only under a branch (line "
+                        f"{self.facts.position(calls[0]).start.line}): on the steps it skips, `{leaf.value}` may not "
+                        "be a tensor (a step that returned a number), and `.detach()` would fail on it")
+        return ""
+
+    def _under_branch(self, node: cst.CSTNode, loop: Loop, name: str) -> bool:
+        """`node` (a backward of `name`) may be skipped on a step of `loop` that still reaches the
+        accumulation with `name` bound: an `if`/`try`/`match`, a conditional expression or a
+        short-circuit `and`/`or` lies between them. An inner loop does not count when it holds
+        every binding of `name` in the scope (the WGAN critic's `for _ in range(n_critic):`
+        binding and back-propagating `d_loss`): whatever value `name` has after it was
+        back-propagated, or it is unbound."""
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node:
+                return False
+            if isinstance(anc, (cst.For, cst.While)) and self._binds_only_inside(anc, loop, name):
+                continue
+            if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.TryStar, cst.Match, cst.BooleanOperation, cst.For,
+                                cst.While, cst.FunctionDef, cst.Lambda)):
+                return True
+        return False
+
+    def _binds_only_inside(self, inner: cst.For | cst.While, loop: Loop, name: str) -> bool:
+        """Every binding of `name` in the scope of `loop` lies in the body of `inner` (at least one)."""
+        scope = loop.function.body if loop.function is not None else self.facts.module
+        inside = set(self.facts.walk(inner.body))
+        binds = [n for n in self.facts.walk(scope)
+                 if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.For, cst.With, cst.NamedExpr))
+                 and name in self.facts.names_written(n)]
+        innermost = [n for n in binds if not any(m is not n and m in set(self.facts.walk(n)) for m in binds)]
+        return bool(innermost) and all(n in inside for n in innermost)
+
     def _loss_terms(self, loop: Loop, backwarded: set[str]) -> set[str]:
         """Tensors added into a loss the loop back-propagates (`loss = ce + 0.01 * aux`, where
         `logits, aux, counts = model(x)`): a term of a differentiated sum requires grad."""
@@ -399,6 +449,26 @@ class GraphRetention(Rule):
                                     if isinstance(n, cst.Return) and n.value is not None]
         return any(isinstance(m, cst.Name) and m.value == total and not self._as_number(m)
                    for value in self._returns[scope] for m in self.facts.walk(value))
+
+    def _callers_own(self, total: str, node: cst.CSTNode) -> str:
+        """Why the total's readers are out of sight ('' if not): it is a parameter of the function
+        accumulating it (`history.append(loss)` into the list a caller handed in, red team 29b): the
+        caller keeps it and may print it as a tensor or back-propagate through it, as for a returned total."""
+        func = self.facts.enclosing_function(node)
+        if not isinstance(func, cst.FunctionDef):
+            return ""
+        params = func.params
+        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+        if total not in names:
+            return ""
+        for n in self.facts.walk(func.body):  # `history = []` first: the function's own list, not the caller's
+            targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else \
+                [n.target] if isinstance(n, (cst.AnnAssign, cst.For, cst.NamedExpr)) else []
+            if any(total in bound_names(t) for t in targets):
+                return ""
+        return (f"`{total}` is handed in by the caller of `{func.name.value}`: what it holds is read there (printed "
+                "as a tensor, asked for `grad_fn`, back-propagated through), which the rewrite changes")
 
     def _as_number(self, name: cst.Name) -> bool:
         """`total.item()`, `total.detach()`, `float(total)`: what is returned holds no graph."""

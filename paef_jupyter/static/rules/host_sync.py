@@ -1258,7 +1258,10 @@ class HostSync(Rule):
         if any(isinstance(n, (cst.Return, cst.Yield, cst.Await)) for n in self.facts.walk(loop.node.body)):
             return None
         functions = [(self.facts, f) for f in self.facts.functions.values() if f is not loop.function]
-        if any(_reads_global(owner, f, total) for owner, f in (*functions, *self.facts.prior.functions.values())):
+        # every function of an earlier cell, methods included (red team 29b: a logger's `step`
+        # method, defined in an earlier cell, rounding the global total mid-loop)
+        earlier = [(cell, f) for cell in self.facts.prior.cells for f in cell.functions.values()]
+        if any(_reads_global(owner, f, total) for owner, f in (*functions, *earlier)):
             return None  # a function (a logging helper called in the loop, say, of this cell or an earlier one) may read it mid-loop
         item = isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)
         cast, unproven = self._exact_accumulation(value, accumulated, node, total, loop, item)
