@@ -180,6 +180,7 @@ def attribute(
 
     runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
     torch_spans: dict[LineKey, list[tuple[int, int]]] = {}
+    roots: list[tuple[int, int, list[LineKey]]] = []  # torch work not inside other torch work, with its lines
     for thread in threads:
         on_main = main is not None and thread.tid == main.tid
         if on_main:
@@ -191,6 +192,7 @@ def attribute(
                 continue
             keys = _distinct(chain)
             if node.is_torch_root:
+                roots.append((ev.start_ns, ev.end_ns, keys))
                 for key in keys:
                     torch_spans.setdefault(key, []).append((ev.start_ns, ev.end_ns))
             if ev.cat == CPU_OP:
@@ -215,7 +217,7 @@ def attribute(
     if main is not None:
         _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete, gaps)
+        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -248,12 +250,21 @@ MIN_ITERATIONS_FOR_MEDIAN = 3
 
 
 def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
-             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps") -> None:
+             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps",
+             roots: list[tuple[int, int, list[LineKey]]]) -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
     do not run in every iteration (logging every N steps) keep their sum: their cost is real
     but not per iteration, and a median of mostly zeros would hide it. A window that ended
     otherwise than at a header hit (the loop's exhaustion, a `break`, the cell's end) has a
-    last iteration that may be partial or hold the lines after the loop: it is not counted."""
+    last iteration that may be partial or hold the lines after the loop: it is not counted.
+
+    The typical iteration is one consistent iteration (truth19): the median of a sum is not the
+    sum of the medians. A stall (a preemption, a page fault) in a different helper line in each
+    iteration leaves every helper line's median alone, but a median of the call line's
+    inclusive time, or of the iteration's length, holds one in every iteration. So a line's
+    self time is its median; its inclusive time is its self median plus, for each deeper line
+    it runs, the median of that line's self time under it (`_Contribution`); the iteration's
+    span is the sum of its lines' self medians plus the median of what no such line holds."""
     starts = sorted(n.event.start_ns for n in nodes if n.event.marker is not None and n.chain[-1] == header)
     bounds = starts + [max(result.span[1], starts[-1])] if starts else []
     if not complete:
@@ -280,8 +291,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
     result.gc_iterations = len(collected)
 
     cpu: dict[LineKey, list[int]] = {}
-    self_ns: dict[LineKey, list[int]] = {}
     ran: dict[LineKey, set[int]] = {}
+    parts: dict[tuple[LineKey, LineKey], _Contribution] = {}
     child_ns = _child_marker_ns(nodes)
     for i, node in enumerate(nodes):
         ev = node.event
@@ -294,26 +305,62 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         ran.setdefault(key, set()).add(k)
         if key not in node.chain[:-1]:
             cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
-        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
-    for key, seen in ran.items():
-        if len(seen) < n:
-            continue
-        times = cpu.get(key, [0] * n)
+        own = max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
+        for outer in _distinct(node.chain):
+            part = parts.setdefault((outer, key), _Contribution(n))
+            part.self_ns[k] += own
+    for s, e, keys in roots:  # torch work goes to its innermost line's part, under each outer one
+        k = at(s)
+        if k is not None:
+            for outer in keys:
+                parts.setdefault((outer, keys[-1]), _Contribution(n)).work[k].append((s, e))
+    every = {key for key, seen in ran.items() if len(seen) == n}
+    residual = list(lengths)
+    for key in every:
+        for k, own in enumerate(parts[(key, key)].self_ns):
+            residual[k] -= own
+    for key in every:
+        times = cpu.get(key, [0] * n)  # per iteration, for the cost outside torch each one paid
         per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for s, e in torch_spans.get(key, ()):
             k = at(s)
             if k is not None:
                 per[k].append((s, e))
-        # All three from the same (median) iteration, so "outside torch" = cpu - op stays one
-        # iteration's figure.
-        k = sorted(range(n), key=times.__getitem__)[(n - 1) // 2]
         acc = result.lines[key]
-        acc.cpu_ns = times[k] * n
-        acc.self_ns = self_ns[key][k] * n
-        acc.op_ns = _work_ns(per[k], gaps.collections) * n
+        inclusive = work = 0
+        for (outer, _), part in parts.items():
+            if outer == key:
+                t, w = part.typical(n, gaps.collections)
+                inclusive, work = inclusive + t, work + w
+        acc.cpu_ns = inclusive
+        acc.self_ns = _median(parts[(key, key)].self_ns) * n
+        acc.op_ns = min(work, acc.cpu_ns)
         acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
     result.iterations = n
-    result.typical_span_ns = int(statistics.median(lengths)) * n
+    result.typical_span_ns = (sum(_median(parts[(key, key)].self_ns) for key in every)
+                              + max(0, _median(residual))) * n
+
+
+class _Contribution:
+    """One deeper line's part of an outer line (or a line's own, outer == line): per window
+    iteration, its self time under the outer line and its torch work there (the torch work whose
+    innermost cell line it is)."""
+
+    def __init__(self, n: int):
+        self.self_ns = [0] * n
+        self.work: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+
+    def typical(self, n: int, collections: list[tuple[int, int]]) -> tuple[int, int]:
+        """(time, torch work) of its median iteration, times n. A deeper line the outer one runs
+        in some iterations only (logging every N steps) counts its median too - none in most
+        iterations -, as the outer line's median did: that line keeps its sum as its own."""
+        k = sorted(range(n), key=self.self_ns.__getitem__)[(n - 1) // 2]
+        return self.self_ns[k] * n, _work_ns(self.work[k], collections) * n
+
+
+def _median(values: list[int]) -> int:
+    """The lower median (of 3 iterations, the middle one), as the typical iteration's figures."""
+    return sorted(values)[(len(values) - 1) // 2]
 
 
 def memcpy_direction(name: str) -> str | None:
