@@ -132,3 +132,77 @@ def test_a_stall_every_iteration_on_one_helper_line_is_that_lines_finding(tmp_pa
     assert [f.line for f in found][:1] == [15], [(f.line, f.end_line, f.message) for f in found]
     assert busy or found[0].severity is Severity.MEDIUM
     assert not [f for f in found if f.line == CALL_LINE], [(f.line, f.message) for f in found]
+
+
+# --- collections: the range opens before the line's text is read ---------------------------
+
+import gc  # noqa: E402
+
+import paef_jupyter.dynamic.line_tracer as line_tracer_module  # noqa: E402
+from paef_jupyter.dynamic.code_files import CodeFiles  # noqa: E402
+from paef_jupyter.dynamic.line_tracer import LineTracer  # noqa: E402
+from paef_jupyter.dynamic.trace_events import GC_RANGE  # noqa: E402
+
+
+class _Range:
+    def __init__(self, name: str, log: list[str]):
+        self.name, self.log = name, log
+
+    def __enter__(self) -> "_Range":
+        self.log.append(f"open {self.name}")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.log.append(f"close {self.name}")
+
+
+def _collections(monkeypatch, run) -> list[str]:
+    """What a recording tracer's collection callback does, in order, while `run()` collects:
+    opening and closing ranges, reading a line's text."""
+    log: list[str] = []
+    tracer = LineTracer(CodeFiles(lambda name: None), None, warmup=None, window=None, start=lambda: None,
+                        stop=lambda: None, make_range=lambda name: _Range(name, log))
+    real = line_tracer_module.linecache.getline
+
+    def getline(*args):
+        log.append("read")
+        return real(*args)
+
+    monkeypatch.setattr(line_tracer_module.linecache, "getline", getline)
+    tracer.recording = True
+    gc.callbacks.append(tracer._collected)
+    try:
+        run()
+    finally:
+        gc.callbacks.remove(tracer._collected)
+    return log
+
+
+def _automatic() -> None:
+    before = gc.get_threshold()
+    gc.set_threshold(10, before[1], before[2])
+    try:
+        keep = []
+        for _ in range(800):  # several generation-0 collections, on one or two lines
+            keep.append([])
+    finally:
+        gc.set_threshold(*before)
+
+
+def test_an_automatic_collection_opens_its_range_before_anything_reads_its_line(monkeypatch):
+    """Reading the line's text (whether the program called `collect(` there) took 10-700 us
+    (linecache, a file that is no real path): before truth19 it ran before the range opened, so
+    on the allocating line - about half the quiet runs of test_truth18's slow collections gave
+    the caller's line a medium `cpu-function`. Now the range opens first, and a line is read once."""
+    log = _collections(monkeypatch, _automatic)
+    assert log[0] == f"open {GC_RANGE}", log
+    opened = log.count(f"open {GC_RANGE}")
+    assert opened == log.count(f"close {GC_RANGE}") >= 10, log
+    assert log.count("read") <= 2, log  # each allocating line read once for all its collections
+
+
+def test_a_collection_the_program_asks_for_gets_no_range_once_its_line_is_known(monkeypatch):
+    """Near miss: `gc.collect()` is its line's work. The first time, its range closes at once
+    (empty); later ones on the same line open none."""
+    log = _collections(monkeypatch, lambda: [gc.collect() for _ in range(3)])
+    assert log == [f"open {GC_RANGE}", "read", f"close {GC_RANGE}"], log
