@@ -214,10 +214,11 @@ def attribute(
                         lines.setdefault(key, _Acc()).syncs += 1
     for key, spans in torch_spans.items():
         lines.setdefault(key, _Acc()).op_ns = _work_ns(spans, collections)
+    backward: dict[LineKey, list[tuple[int, int]]] = {}
     if main is not None:
-        _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
+        backward = _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots)
+        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots, backward)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -251,7 +252,8 @@ MIN_ITERATIONS_FOR_MEDIAN = 3
 
 def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
              torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps",
-             roots: list[tuple[int, int, list[LineKey]]]) -> None:
+             roots: list[tuple[int, int, list[LineKey]]],
+             backward: dict[LineKey, list[tuple[int, int]]] | None = None) -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
     do not run in every iteration (logging every N steps) keep their sum: their cost is real
     but not per iteration, and a median of mostly zeros would hide it. A window that ended
@@ -264,7 +266,9 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
     inclusive time, or of the iteration's length, holds one in every iteration. So a line's
     self time is its median; its inclusive time is its self median plus, for each deeper line
     it runs, the median of that line's self time under it (`_Contribution`); the iteration's
-    span is the sum of its lines' self medians plus the median of what no such line holds."""
+    span is the sum of its lines' self medians plus the median of what no such line holds. A
+    line's backward (`backward`: start and length of each node it created) is its median
+    iteration's too, as its forward is."""
     starts = sorted(n.event.start_ns for n in nodes if n.event.marker is not None and n.chain[-1] == header)
     bounds = starts + [max(result.span[1], starts[-1])] if starts else []
     if not complete:
@@ -336,6 +340,13 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         acc.self_ns = _median(parts[(key, key)].self_ns) * n
         acc.op_ns = min(work, acc.cpu_ns)
         acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
+        if backward and key in backward:
+            nodes_ns = [0] * n
+            for start, dur in backward[key]:
+                k = at(start)
+                if k is not None:
+                    nodes_ns[k] += dur
+            acc.backward_ns = _median(nodes_ns) * n
     result.iterations = n
     result.typical_span_ns = (sum(_median(parts[(key, key)].self_ns) for key in every)
                               + max(0, _median(residual))) * n
@@ -605,15 +616,18 @@ def _sequence(event: TraceEvent) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode], every: list[HostNode]) -> None:
+def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode],
+                  every: list[HostNode]) -> dict[LineKey, list[tuple[int, int]]]:
     """Charge each backward node's time (`evaluate_function: XBackward0`, on the thread that
     runs `backward()`) also to the line whose forward op created it - the innermost cell line of
     that op - as `backward_ns`: what a line's graph costs where `backward()` is called. A graph
     built under `no_grad` would cost none of it (truth16: a KD teacher's backward was 3/4 of
-    what its `no_grad` saves, on `loss.backward()`'s line)."""
+    what its `no_grad` saves, on `loss.backward()`'s line). Returns each line's nodes (start,
+    length), for `_typical`."""
+    charged: dict[LineKey, list[tuple[int, int]]] = {}
     backward = [n for n in every if n.event.cat == CPU_OP and n.event.name.startswith(BACKWARD_NODE)]
     if not backward:
-        return
+        return charged
     created: dict[int, LineKey] = {}
     in_backward = [False] * len(nodes)  # a backward node, or an op it runs
     for i, node in enumerate(nodes):
@@ -631,6 +645,8 @@ def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode], every: list
         key = created.get(seq) if seq is not None else None
         if key is not None:
             lines.setdefault(key, _Acc()).backward_ns += node.event.dur_ns
+            charged.setdefault(key, []).append((node.event.start_ns, node.event.dur_ns))
+    return charged
 
 
 def _distinct(chain: Chain) -> list[LineKey]:
