@@ -19,8 +19,10 @@ profiler cost *inside* the ranges (recording ops, entering and leaving a range) 
 
 Times are typical, not summed, when the window's iterations are known (the ranges of the
 loop's header line start them): a line that runs in every iteration costs its median
-iteration times the number of iterations, and the span is the median iteration's, so one
-iteration slowed by the box (a preemption, a collection) cannot decide the ranking.
+iteration times the number of iterations, so one iteration slowed by the box (a preemption, a
+collection) cannot decide the ranking. The typical iteration is one consistent iteration: a line's
+own (self) time is its median, its inclusive time its own median plus its deeper lines' medians,
+the span the sum of the lines' (see `_typical`).
 """
 
 from __future__ import annotations
