@@ -320,6 +320,9 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         if k is not None:
             for outer in keys:
                 parts.setdefault((outer, keys[-1]), _Contribution(n)).work[k].append((s, e))
+    under: dict[LineKey, list[_Contribution]] = {}  # outer line -> its parts (its own among them)
+    for (outer, _), part in parts.items():
+        under.setdefault(outer, []).append(part)
     every = {key for key, seen in ran.items() if len(seen) == n}
     residual = list(lengths)
     for key in every:
@@ -334,10 +337,9 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
                 per[k].append((s, e))
         acc = result.lines[key]
         inclusive = work = 0
-        for (outer, _), part in parts.items():
-            if outer == key:
-                t, w = part.typical(n, gaps.collections)
-                inclusive, work = inclusive + t, work + w
+        for part in under.get(key, ()):
+            t, w = part.typical(n, gaps.collections)
+            inclusive, work = inclusive + t, work + w
         acc.cpu_ns = inclusive
         acc.self_ns = _median(parts[(key, key)].self_ns) * n
         acc.op_ns = min(work, acc.cpu_ns)
