@@ -158,9 +158,13 @@ def test_a_stall_every_iteration_on_a_different_helper_line_is_no_medium_finding
 def test_a_stall_every_iteration_on_one_helper_line_is_that_lines_finding(tmp_path):
     """Near miss: the sleep on line 15 in every iteration is line 15's cost, not its call line's."""
     found, busy = _cpu_findings(tmp_path, "False", "True", "False")
-    assert [f.line for f in found][:1] == [15], [(f.line, f.end_line, f.message) for f in found]
-    assert busy or found[0].severity is Severity.MEDIUM
-    assert not [f for f in found if f.line == CALL_LINE], [(f.line, f.message) for f in found]
+    said = [(f.line, f.end_line, f.severity, f.message) for f in found]
+    assert 15 in [f.line for f in found], said
+    if busy:  # a preemption of 10-60 ms may make another line's median too: all leads, then
+        assert all(f.severity is Severity.LOW for f in found), said
+        return
+    assert found[0].line == 15 and found[0].severity is Severity.MEDIUM, said
+    assert not [f for f in found if f.line == CALL_LINE], said
 
 
 # --- collections: the range opens before the line's text is read ---------------------------
