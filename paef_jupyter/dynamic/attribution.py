@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import bisect
 import re
-import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
 
