@@ -52,11 +52,17 @@ def _line(report: Report, n: int):
 def test_the_teachers_backward_is_measured_on_its_forward_line(tmp_path):
     report = _kd(tmp_path, "t = teacher(x)")
     teacher = _line(report, TEACHER)
-    assert teacher.backward_s > 0.5 * teacher.cpu_time_s  # backward of two 512-wide layers
     assert _line(report, BACKWARD).backward_s == 0  # the ops backward() runs created no node
     (f,) = [f for f in report.findings if f.rule == "eval-without-no-grad" and f.line == TEACHER]
     ev = f.evidence
     assert any(n.startswith("plus the backward through the graph") for n in ev.notes)
+    assert teacher.backward_s > 0
+    if report.profile.busy:
+        # truth19: under load (the cell waiting for a CPU 40-80% of the time) a preemption in two
+        # of the three iterations sets the forward's median (40 ms against 2 ms seen), or the
+        # backward's: the ratio of two such times says nothing then - the profile says busy.
+        return
+    assert teacher.backward_s > 0.5 * teacher.cpu_time_s  # backward of two 512-wide layers
     forward_only = 0.3 * teacher.run_time_s
     assert ev.estimated_saving_s > forward_only * 2
 

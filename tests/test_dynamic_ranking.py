@@ -257,9 +257,18 @@ for step in range(12):
 """
     report = _profile_text(tmp_path, text)
     found = [(f.rule, f.line, f.end_line) for f in report.findings]
-    assert found[0][:2] == ("cpu-function", 7) and found[0][2] >= 14, found
     call_line = [f for f in report.findings if f.line == 19]
-    assert all(f.severity is Severity.LOW for f in call_line) if report.profile.busy else call_line == [], found
+    if not report.profile.busy:
+        assert found[0][:2] == ("cpu-function", 7) and found[0][2] >= 14, found
+        assert call_line == [], found
+        return
+    # Busy (truth19: the box at load 10, the cell waiting for a CPU 60-80% of the time): a
+    # preemption of 10-60 ms may hit one helper line in two of the three iterations, and its
+    # median then holds it - a single line's finding instead of the block's. Every such finding
+    # is a lead, said so (busy, re-run), and still on the helper's lines, not only its call line.
+    timed = [f for f in report.findings if f.rule == "cpu-function"]
+    assert timed and all(f.severity is Severity.LOW and "busy" in f.explanation for f in timed), found
+    assert any(7 <= f.line <= 14 for f in timed[:2]), found
 
 
 def test_loop_invariant_numpy_in_getitem_outranks_the_loader_that_calls_it(tmp_path):

@@ -286,11 +286,14 @@ def test_slow_collections_are_said_as_such_and_no_lines_work(tmp_path, slow_coll
     gc_notes = [n for n in report.profile.notes if n.startswith(GC_NOTE.split(":")[0] + ":")]
     assert gc_notes, report.profile.notes
     # Before, the collections' time was the allocating line's (line 14, 41% of each iteration:
-    # `cpu-function`, medium on a quiet machine): never again. Known gap, not asserted: in about
-    # half the runs on a quiet box the caller's line (19) still gets a medium share of them (a
-    # collection that fires outside the helper's lines), as the stop 49 note says.
+    # `cpu-function`, medium on a quiet machine): never again. Nor the caller's (line 19, medium
+    # in about half the quiet runs until truth19: telling an explicit `gc.collect()` apart read
+    # the line's text before the collection's range opened, 10-700 us on the allocating line per
+    # collection). Line 19 holds line 14's own work (a list of 50 lists, traced: about 20% of an
+    # iteration), so a lead (low: busy or uneven) may stay; a medium may not.
     found = [(f.rule, f.line, f.severity) for f in report.findings if f.source == "dynamic"]
     assert not [f for f in found if f[1] == 14], found
+    assert not [f for f in found if f[1] == 19 and f[2] is Severity.MEDIUM], found
 
 
 def test_a_collection_the_program_asks_for_is_its_lines_work(tmp_path, slow_collections):

@@ -19,15 +19,16 @@ profiler cost *inside* the ranges (recording ops, entering and leaving a range) 
 
 Times are typical, not summed, when the window's iterations are known (the ranges of the
 loop's header line start them): a line that runs in every iteration costs its median
-iteration times the number of iterations, and the span is the median iteration's, so one
-iteration slowed by the box (a preemption, a collection) cannot decide the ranking.
+iteration times the number of iterations, so one iteration slowed by the box (a preemption, a
+collection) cannot decide the ranking. The typical iteration is one consistent iteration: a line's
+own (self) time is its median, its inclusive time its own median plus its deeper lines' medians,
+the span the sum of the lines' (see `_typical`).
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-import statistics
 from dataclasses import dataclass, field
 from typing import Sequence
 
@@ -180,6 +181,7 @@ def attribute(
 
     runtime_chain: dict[int, tuple[Chain, TraceEvent]] = {}
     torch_spans: dict[LineKey, list[tuple[int, int]]] = {}
+    roots: list[tuple[int, int, list[LineKey]]] = []  # torch work not inside other torch work, with its lines
     for thread in threads:
         on_main = main is not None and thread.tid == main.tid
         if on_main:
@@ -191,6 +193,7 @@ def attribute(
                 continue
             keys = _distinct(chain)
             if node.is_torch_root:
+                roots.append((ev.start_ns, ev.end_ns, keys))
                 for key in keys:
                     torch_spans.setdefault(key, []).append((ev.start_ns, ev.end_ns))
             if ev.cat == CPU_OP:
@@ -212,10 +215,11 @@ def attribute(
                         lines.setdefault(key, _Acc()).syncs += 1
     for key, spans in torch_spans.items():
         lines.setdefault(key, _Acc()).op_ns = _work_ns(spans, collections)
+    backward: dict[LineKey, list[tuple[int, int]]] = {}
     if main is not None:
-        _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
+        backward = _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete, gaps)
+        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots, backward)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -248,12 +252,24 @@ MIN_ITERATIONS_FOR_MEDIAN = 3
 
 
 def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
-             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps") -> None:
+             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps",
+             roots: list[tuple[int, int, list[LineKey]]],
+             backward: dict[LineKey, list[tuple[int, int]]] | None = None) -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
     do not run in every iteration (logging every N steps) keep their sum: their cost is real
     but not per iteration, and a median of mostly zeros would hide it. A window that ended
     otherwise than at a header hit (the loop's exhaustion, a `break`, the cell's end) has a
-    last iteration that may be partial or hold the lines after the loop: it is not counted."""
+    last iteration that may be partial or hold the lines after the loop: it is not counted.
+
+    The typical iteration is one consistent iteration (truth19): the median of a sum is not the
+    sum of the medians. A stall (a preemption, a page fault) in a different helper line in each
+    iteration leaves every helper line's median alone, but a median of the call line's
+    inclusive time, or of the iteration's length, holds one in every iteration. So a line's
+    self time is its median; its inclusive time is its self median plus, for each deeper line
+    it runs, the median of that line's self time under it (`_Contribution`); the iteration's
+    span is the sum of its lines' self medians plus the median of what no such line holds. A
+    line's backward (`backward`: start and length of each node it created) is its median
+    iteration's too, as its forward is."""
     starts = sorted(n.event.start_ns for n in nodes if n.event.marker is not None and n.chain[-1] == header)
     bounds = starts + [max(result.span[1], starts[-1])] if starts else []
     if not complete:
@@ -280,8 +296,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
     result.gc_iterations = len(collected)
 
     cpu: dict[LineKey, list[int]] = {}
-    self_ns: dict[LineKey, list[int]] = {}
     ran: dict[LineKey, set[int]] = {}
+    parts: dict[tuple[LineKey, LineKey], _Contribution] = {}
     child_ns = _child_marker_ns(nodes)
     for i, node in enumerate(nodes):
         ev = node.event
@@ -294,26 +310,71 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         ran.setdefault(key, set()).add(k)
         if key not in node.chain[:-1]:
             cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
-        self_ns.setdefault(key, [0] * n)[k] += max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
-    for key, seen in ran.items():
-        if len(seen) < n:
-            continue
-        times = cpu.get(key, [0] * n)
+        own = max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
+        for outer in _distinct(node.chain):
+            part = parts.setdefault((outer, key), _Contribution(n))
+            part.self_ns[k] += own
+    for s, e, keys in roots:  # torch work goes to its innermost line's part, under each outer one
+        k = at(s)
+        if k is not None:
+            for outer in keys:
+                parts.setdefault((outer, keys[-1]), _Contribution(n)).work[k].append((s, e))
+    under: dict[LineKey, list[_Contribution]] = {}  # outer line -> its parts (its own among them)
+    for (outer, _), part in parts.items():
+        under.setdefault(outer, []).append(part)
+    every = {key for key, seen in ran.items() if len(seen) == n}
+    residual = list(lengths)
+    for key in every:
+        for k, own in enumerate(parts[(key, key)].self_ns):
+            residual[k] -= own
+    for key in every:
+        times = cpu.get(key, [0] * n)  # per iteration, for the cost outside torch each one paid
         per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
         for s, e in torch_spans.get(key, ()):
             k = at(s)
             if k is not None:
                 per[k].append((s, e))
-        # All three from the same (median) iteration, so "outside torch" = cpu - op stays one
-        # iteration's figure.
-        k = sorted(range(n), key=times.__getitem__)[(n - 1) // 2]
         acc = result.lines[key]
-        acc.cpu_ns = times[k] * n
-        acc.self_ns = self_ns[key][k] * n
-        acc.op_ns = _work_ns(per[k], gaps.collections) * n
+        inclusive = work = 0
+        for part in under.get(key, ()):
+            t, w = part.typical(n, gaps.collections)
+            inclusive, work = inclusive + t, work + w
+        acc.cpu_ns = inclusive
+        acc.self_ns = _median(parts[(key, key)].self_ns) * n
+        acc.op_ns = min(work, acc.cpu_ns)
         acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
+        if backward and key in backward:
+            nodes_ns = [0] * n
+            for start, dur in backward[key]:
+                k = at(start)
+                if k is not None:
+                    nodes_ns[k] += dur
+            acc.backward_ns = _median(nodes_ns) * n
     result.iterations = n
-    result.typical_span_ns = int(statistics.median(lengths)) * n
+    result.typical_span_ns = (sum(_median(parts[(key, key)].self_ns) for key in every)
+                              + max(0, _median(residual))) * n
+
+
+class _Contribution:
+    """One deeper line's part of an outer line (or a line's own, outer == line): per window
+    iteration, its self time under the outer line and its torch work there (the torch work whose
+    innermost cell line it is)."""
+
+    def __init__(self, n: int):
+        self.self_ns = [0] * n
+        self.work: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+
+    def typical(self, n: int, collections: list[tuple[int, int]]) -> tuple[int, int]:
+        """(time, torch work) of its median iteration, times n. A deeper line the outer one runs
+        in some iterations only (logging every N steps) counts its median too - none in most
+        iterations -, as the outer line's median did: that line keeps its sum as its own."""
+        k = sorted(range(n), key=self.self_ns.__getitem__)[(n - 1) // 2]
+        return self.self_ns[k] * n, _work_ns(self.work[k], collections) * n
+
+
+def _median(values: list[int]) -> int:
+    """The lower median (of 3 iterations, the middle one), as the typical iteration's figures."""
+    return sorted(values)[(len(values) - 1) // 2]
 
 
 def memcpy_direction(name: str) -> str | None:
@@ -558,15 +619,18 @@ def _sequence(event: TraceEvent) -> int | None:
     return int(found.group(1)) if found else None
 
 
-def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode], every: list[HostNode]) -> None:
+def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode],
+                  every: list[HostNode]) -> dict[LineKey, list[tuple[int, int]]]:
     """Charge each backward node's time (`evaluate_function: XBackward0`, on the thread that
     runs `backward()`) also to the line whose forward op created it - the innermost cell line of
     that op - as `backward_ns`: what a line's graph costs where `backward()` is called. A graph
     built under `no_grad` would cost none of it (truth16: a KD teacher's backward was 3/4 of
-    what its `no_grad` saves, on `loss.backward()`'s line)."""
+    what its `no_grad` saves, on `loss.backward()`'s line). Returns each line's nodes (start,
+    length), for `_typical`."""
+    charged: dict[LineKey, list[tuple[int, int]]] = {}
     backward = [n for n in every if n.event.cat == CPU_OP and n.event.name.startswith(BACKWARD_NODE)]
     if not backward:
-        return
+        return charged
     created: dict[int, LineKey] = {}
     in_backward = [False] * len(nodes)  # a backward node, or an op it runs
     for i, node in enumerate(nodes):
@@ -584,6 +648,8 @@ def _add_backward(lines: dict[LineKey, _Acc], nodes: list[HostNode], every: list
         key = created.get(seq) if seq is not None else None
         if key is not None:
             lines.setdefault(key, _Acc()).backward_ns += node.event.dur_ns
+            charged.setdefault(key, []).append((node.event.start_ns, node.event.dur_ns))
+    return charged
 
 
 def _distinct(chain: Chain) -> list[LineKey]:

@@ -202,6 +202,7 @@ class LineTracer:
         self._installed = False
         self._thread = 0  # native id of the thread that records (the cell's)
         self._gc_open: dict[int, Any] = {}  # thread ident -> the range of a collection under way
+        self._explicit_lines: dict[tuple[str, int], bool] = {}  # (file, line) -> calls `collect(`
 
     # -- installation -------------------------------------------------------------------
 
@@ -234,10 +235,22 @@ class LineTracer:
         whichever line allocates, and is no line's work (the attribution leaves it out)."""
         try:
             ident = threading.get_ident()
-            if phase == "start" and self.recording and ident not in self._gc_open and not _explicit_collection():
+            if phase == "start" and self.recording and ident not in self._gc_open:
+                # The range opens first: telling an explicit collection apart reads the line's
+                # text (linecache: 10-700 us where the file is no real path), and time spent
+                # before the range opens was the allocating line's (truth19).
+                where = _collection_line()
+                explicit = self._explicit_lines.get(where)
+                if explicit:
+                    return
                 rng = self._make_range(GC_RANGE)
                 rng.__enter__()
-                self._gc_open[ident] = rng
+                if explicit is None:
+                    explicit = self._explicit_lines[where] = _explicit_collection(where)
+                if explicit:
+                    rng.__exit__(None, None, None)  # the program's own call: its line's work
+                else:
+                    self._gc_open[ident] = rng
             elif phase == "stop":
                 rng = self._gc_open.pop(ident, None)
                 if rng is not None:
@@ -688,15 +701,19 @@ class _LineProbe:
 _COLLECT_CALL = re.compile(r"\bcollect\s*\(")
 
 
-def _explicit_collection() -> bool:
-    """A collection the program asked for (`gc.collect()` on the running line) is that line's
-    work; an automatic one, started by whatever allocated, is not."""
-    frame = sys._getframe(2)  # past this function and the callback
+def _collection_line() -> tuple[str, int]:
+    """(file, line) of the code running when a collection began: the first frame outside
+    this module ("", 0 where there is none)."""
+    frame = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename == __file__:
         frame = frame.f_back
-    if frame is None:
-        return False
-    return bool(_COLLECT_CALL.search(linecache.getline(frame.f_code.co_filename, frame.f_lineno)))
+    return ("", 0) if frame is None else (frame.f_code.co_filename, frame.f_lineno)
+
+
+def _explicit_collection(where: tuple[str, int]) -> bool:
+    """A collection the program asked for (`gc.collect()` on the running line) is that line's
+    work; an automatic one, started by whatever allocated, is not."""
+    return bool(where[0]) and bool(_COLLECT_CALL.search(linecache.getline(*where)))
 
 
 def _thread_cpu_clock(ident: int) -> Callable[[], float]:
