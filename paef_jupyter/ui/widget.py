@@ -20,7 +20,7 @@ import ipywidgets as w
 from ..model import CellRef, Report
 from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
-from .html import Markup, tag
+from .html import Markup, join, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
 from .live_report import CARD_BUTTONS, LiveReport
@@ -119,6 +119,7 @@ class ReportView:
         self.body = LiveReport(
             self.press,
             on_click=self.show_frame if self.flame is not None else None,
+            css=self._css(),
             head=self._head_html(),
             figure=figure,
             colors=dict(zip(("fill", "outline"), painted)) if painted else {},
@@ -227,10 +228,14 @@ class ReportView:
         """Summary and top list, without the dismissed findings."""
         self.body.head = self._head_html()
 
-    def _head_html(self) -> str:
+    def _css(self) -> str:
+        """The view's style sheet (with the rule that hides its static copy while it is drawn):
+        a trait of its own, sent once; the head is sent again with the report's final figures."""
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        return str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
-                       summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
+        return str(join([CSS, COLUMNS_CSS, WIDGET_CSS, hide_static]))
+
+    def _head_html(self) -> str:
+        return str(tag("div", summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
                        errors(self.report)))
 
     # -- linking ----------------------------------------------------------------------------
