@@ -168,15 +168,23 @@ class ReportView:
             self._display_static(None)
         with unflushed():  # right after the static copy, or after the placeholder it replaces
             display(self._widget_bundle(), raw=True)
+        # Both outputs of the final figures are drawn before either is sent: their two
+        # messages leave back to back (the I/O thread wakes once for them, not once each while
+        # the static copy is drawn).
+        head = static = None
         if restamp is not None:
             self.report = restamp(self.report)
-            self._render_head()
+            head = self._head_html()
+        if in_place_of is not None or restamp is not None:
+            static = HTML(self._static_html())
+        if head is not None:
+            self.body.head = head
         if in_place_of is not None:
-            in_place_of.update(HTML(self._static_html()))
+            in_place_of.update(static)
             self._static = in_place_of
         elif restamp is not None:
             with unflushed():  # an update in place
-                self._static.update(HTML(self._static_html()))
+                self._static.update(static)
 
     def _display_static(self, placeholder: Any, empty: bool = False) -> None:
         from IPython.display import HTML
