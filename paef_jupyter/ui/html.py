@@ -73,8 +73,8 @@ _SCRIPT_ESCAPES = {
 
 def _joined(parts: Iterable[Child]) -> str:
     """The parts rendered and joined: `Markup` as is, other text escaped, None left out,
-    iterables flattened. A loop, not a generator per level: a report's view draws some
-    thousands of tags (this was a third of drawing it)."""
+    iterables flattened. A loop, not a generator per level: a report's view draws a few
+    hundred tags (the pieces of a host_syncs report: 0.79 -> 0.55 ms of CPU)."""
     out: list[str] = []
     for part in parts:
         if part is None:

@@ -99,8 +99,8 @@ class LiveReport(anywidget.AnyWidget):
 def _json_text(value: dict) -> str:
     """A figure as JSON text: ipywidgets walks every list and dict of a trait's value for
     binary buffers (a figure has none), element by element, before the message is encoded;
-    one string is neither walked nor encoded element by element (0.3-0.5 ms less per report
-    in a kernel). The view parses it (`live_report.js`, `figureOf`); the trait still holds
+    one string is neither walked nor encoded element by element (the walk was 0.26 ms of a
+    host_syncs report's state). The view parses it (`live_report.js`, `figureOf`); the trait still holds
     the figure itself."""
     return json.dumps(value, separators=(",", ":"), allow_nan=False) if value else ""
 
