@@ -105,7 +105,7 @@ class PaefMagics(Magics):
     def _cell(self, line: str, body: str) -> Any:
         __tracebackhide__ = True  # noqa: F841
         ns = self.shell.user_ns
-        return run_now(self._cell_steps(line, body), lambda code: code.run(ns))
+        return run_now(self._cell_steps(line, body), lambda code: _then_flush(code.run, ns))
 
     def _cell_steps(self, line: str, body: str, *, awaited: bool = False) -> Steps["CellCode", Any]:
         """The cell magic as steps (`run_steps`): yields the compiled body for its driver to
@@ -488,6 +488,18 @@ class CellCode:
             return None
         value = eval(self.last, namespace)
         return await value if self.last.co_flags & inspect.CO_COROUTINE else value
+
+
+def _then_flush(run: Callable[[dict], Any], namespace: dict) -> Any:
+    """`run(namespace)`, then what it printed is sent off while the cell is analysed
+    (`ui.flush_soon`): the report, drawn after that text, need not wait for it."""
+    __tracebackhide__ = True  # noqa: F841
+    try:
+        return run(namespace)
+    finally:
+        from .ui import flush_soon
+
+        flush_soon()
 
 
 def running_cell(shell: Any) -> RunningCell:

@@ -381,7 +381,7 @@ def _widget_html(bundle) -> str:
     from ipywidgets.widgets.widget import _instances
 
     root = _instances[bundle["application/vnd.jupyter.widget-view+json"]["model_id"]]
-    return "".join(c.head for c in root.children if hasattr(c, "head"))
+    return "".join(c.css + c.head for c in root.children if hasattr(c, "head"))
 
 
 def test_a_cell_shown_again_closes_its_old_view(monkeypatch):

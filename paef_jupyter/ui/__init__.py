@@ -288,8 +288,52 @@ def _no_flush() -> None:
 
 def _flush_written() -> None:
     for stream in (sys.stdout, sys.stderr):
+        queued = _queued.pop(id(stream), None)
+        if queued is not None and queued[0] is stream and not getattr(stream, "_flush_pending", True):
+            if queued[1].wait(FLUSH_TIMEOUT_S):  # its text is queued ahead of what follows
+                continue
         if getattr(stream, "_flush_pending", True):  # not ipykernel's stream: flushed as usual
             stream.flush()
+
+
+FLUSH_TIMEOUT_S = 10.0  # ipykernel's own `OutStream.flush_timeout`
+
+# Per stream (by id): (the stream, set once a flush queued by `flush_soon` has queued its text).
+_queued: dict[int, tuple[Any, threading.Event]] = {}
+
+
+def flush_soon() -> None:
+    """Have ipykernel start sending what the cell printed, without waiting for it: called when
+    the cell's code is done, so that by the time the report is drawn its text is on its way
+    and the static copy (which must follow it) need not wait for the I/O thread.
+
+    `OutStream.flush()` queues a flush on ipykernel's I/O thread and blocks until that thread
+    has run it (in a kernel on this box, 1.2 ms of the 1.6 ms wall the static copy's first
+    display took, for 0.4 ms of CPU). Here the flush is queued with a marker set right after
+    it, which the I/O thread reaches once the text's message is queued (its FIFO of sends):
+    `flushed_if_written` then waits for the marker only, usually set long before. Text
+    written after this call is pending again and flushed as before. Streams that are not
+    ipykernel's (or whose I/O thread is not running, or is this one) are left alone."""
+    for stream in (sys.stdout, sys.stderr):
+        if not getattr(stream, "_flush_pending", False):
+            continue
+        pub = getattr(stream, "pub_thread", None)
+        thread = getattr(pub, "thread", None)
+        flush = getattr(stream, "_flush", None)
+        schedule = getattr(pub, "schedule", None)
+        if not (callable(flush) and callable(schedule) and isinstance(thread, threading.Thread)
+                and thread.is_alive() and thread.ident != threading.get_ident()):
+            continue
+        done = threading.Event()
+
+        def flush_then_mark(flush: Callable[[], None] = flush, done: threading.Event = done) -> None:
+            try:
+                flush()
+            finally:
+                done.set()
+
+        _queued[id(stream)] = (stream, done)
+        schedule(flush_then_mark)
 
 
 def placeholder_html(text: str) -> Any:

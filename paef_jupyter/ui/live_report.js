@@ -105,7 +105,7 @@ async function renderChart(model, el) {
     return;
   }
   performance.mark("paef-chart-plotly");
-  const figure = model.get("figure") || {};
+  const figure = figureOf(model);
   gd.textContent = "";
   await Plotly.newPlot(gd, figure.data || [], figure.layout || {}, {
     responsive: true,
@@ -267,7 +267,19 @@ function renderBody(model, el) {
 
 // -- the whole view -------------------------------------------------------------------------
 
+// The figure travels as JSON text (the kernel's `_json_text`): "" is no chart.
+function figureOf(model) {
+  const raw = model.get("figure");
+  if (typeof raw !== "string") return raw || {};
+  return raw ? JSON.parse(raw) : {};
+}
+
 function render({ model, el }) {
+  // The style sheet is its own trait, sent once: the head (summary) is sent again when the
+  // report's final figures come.
+  const style = document.createElement("style");
+  style.textContent = model.get("css") || "";
+  el.append(style);
   const head = div("paef-head");
   const update = () => setHtml(head, model.get("head"));
   update();
@@ -275,7 +287,7 @@ function render({ model, el }) {
   el.append(head);
   let chart = null;
   let disposed = false;
-  const figure = model.get("figure");
+  const figure = figureOf(model);
   if (figure && Array.isArray(figure.data)) {
     const box = div("paef-chart");
     el.append(box);

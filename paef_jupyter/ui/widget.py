@@ -20,7 +20,7 @@ import ipywidgets as w
 from ..model import CellRef, Report
 from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
-from .html import Markup, tag
+from .html import Markup, join, tag
 from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
 from .ranks import ranks_section
 from .live_report import CARD_BUTTONS, LiveReport
@@ -119,6 +119,7 @@ class ReportView:
         self.body = LiveReport(
             self.press,
             on_click=self.show_frame if self.flame is not None else None,
+            css=self._css(),
             head=self._head_html(),
             figure=figure,
             colors=dict(zip(("fill", "outline"), painted)) if painted else {},
@@ -167,15 +168,23 @@ class ReportView:
             self._display_static(None)
         with unflushed():  # right after the static copy, or after the placeholder it replaces
             display(self._widget_bundle(), raw=True)
+        # Both outputs of the final figures are drawn before either is sent: their two
+        # messages leave back to back (the I/O thread wakes once for them, not once each while
+        # the static copy is drawn).
+        head = static = None
         if restamp is not None:
             self.report = restamp(self.report)
-            self._render_head()
+            head = self._head_html()
+        if in_place_of is not None or restamp is not None:
+            static = HTML(self._static_html())
+        if head is not None:
+            self.body.head = head
         if in_place_of is not None:
-            in_place_of.update(HTML(self._static_html()))
+            in_place_of.update(static)
             self._static = in_place_of
         elif restamp is not None:
             with unflushed():  # an update in place
-                self._static.update(HTML(self._static_html()))
+                self._static.update(static)
 
     def _display_static(self, placeholder: Any, empty: bool = False) -> None:
         from IPython.display import HTML
@@ -227,10 +236,14 @@ class ReportView:
         """Summary and top list, without the dismissed findings."""
         self.body.head = self._head_html()
 
-    def _head_html(self) -> str:
+    def _css(self) -> str:
+        """The view's style sheet (with the rule that hides its static copy while it is drawn):
+        a trait of its own, sent once; the head is sent again with the report's final figures."""
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
-        return str(tag("div", tag("style", CSS, COLUMNS_CSS, WIDGET_CSS, hide_static),
-                       summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
+        return str(join([CSS, COLUMNS_CSS, WIDGET_CSS, hide_static]))
+
+    def _head_html(self) -> str:
+        return str(tag("div", summary(self.report, self.top, self.id, self.dismissed), ranks_section(self.report),
                        errors(self.report)))
 
     # -- linking ----------------------------------------------------------------------------
