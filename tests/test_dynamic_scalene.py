@@ -55,7 +55,12 @@ def test_scalene_json_maps_percentages_of_elapsed_time_to_cell_lines():
 
 
 @pytest.mark.slow
-def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
+def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path, monkeypatch):
+    # A temporary folder of its own: another process's scalene run in the shared one is not this run's leftover.
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    monkeypatch.setenv("TMPDIR", str(scratch))
+    monkeypatch.setattr(tempfile, "tempdir", None)
     nb = nbformat.v4.new_notebook()
     nb.cells = [
         nbformat.v4.new_markdown_cell("# work"),
@@ -66,7 +71,6 @@ def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
     ]
     path = tmp_path / "work.ipynb"
     nbformat.write(nb, str(path))
-    before = set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*")))
     report = api.profile_path(str(path), engine="scalene")
     profile = report.profile
     assert profile.engine == "scalene" and profile.wall_time_s > 0
@@ -77,7 +81,8 @@ def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path):
     cells = {1: 5, 2: 4, 3: 1}  # cell -> its line count; a sample may land in the raising cell, never after it
     framed = [f for f in profile.cpu_tree.walk() if f.ref]
     assert framed and all(1 <= f.line <= cells[f.ref.cell] for f in framed)
-    assert set(glob.glob(os.path.join(tempfile.gettempdir(), "scalene*"))) == before  # nothing left behind
+    assert tempfile.gettempdir() == str(scratch)
+    assert not glob.glob(os.path.join(scratch, "*scalene*"))  # nothing left behind
 
 
 def test_scalene_failure_is_one_line_naming_the_file(tmp_path, monkeypatch):
