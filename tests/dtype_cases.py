@@ -1,9 +1,48 @@
 """Tensor expressions over tensors of several dtypes, for checking `dtype_of` against torch itself
 (`tests/test_fix50.py`): arithmetic with Python scalars of each kind, comparisons, reductions, `where`, `clamp`,
 `pow`, division, bitwise ops, casts, factories, `*_like`, `arange`, `torch.tensor` of literals, `cat`/`stack` of
-mixed dtypes, products, `softmax`, indexing, NumPy inputs."""
+mixed dtypes, products, `softmax`, indexing, NumPy inputs; and the check itself, shared by the tests that
+add cases of their own (`test_redteam28`, `test_redteam29a`, `test_redteam29b`)."""
 
 from __future__ import annotations
+
+import warnings
+
+import libcst as cst
+import torch
+
+from paef_jupyter.static.rules._tensor_facts import dtype_of, family
+from test_facts import facts_of
+
+
+def torch_dtype(setup: str, code: str) -> str | None:
+    """What torch itself gives `code` after `setup`; None where torch refuses it or it is no tensor."""
+    namespace: dict = {"torch": torch}
+    exec(setup, namespace)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            value = eval(code, namespace)
+    except Exception:  # an expression torch refuses tells nothing
+        return None
+    return str(value.dtype).removeprefix("torch.") if isinstance(value, torch.Tensor) else None
+
+
+def found_dtype(setup: str, code: str) -> str | None:
+    """What `dtype_of` says of `y = code` after `setup`."""
+    facts = facts_of(f"import torch\n{setup}y = {code}\ny\n")
+    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
+    return dtype_of(facts, name)
+
+
+def assert_dtype_agrees(setup: str, code: str) -> None:
+    """`dtype_of` gives torch's dtype, its family, or nothing: never another dtype."""
+    actual = torch_dtype(setup, code)
+    assert actual is not None, code
+    found = found_dtype(setup, code)
+    assert found is None or found == actual or found == family(actual), (code, found, actual)
+    assert family(found) in (None, family(actual))
+
 
 SETUP = ("mask = torch.arange(6) > 2\ncounts = torch.arange(1, 7)\nsmall = counts.int()\nx = torch.randn(6)\n"
          "xd = torch.randn(6, dtype=torch.float64)\nh = torch.randn(6).half()\nu8 = torch.arange(6, dtype=torch.uint8)\n"

@@ -7,37 +7,22 @@ ping-pong's casts): every answer it gives must be torch's dtype (or its family),
 
 from __future__ import annotations
 
-import warnings
-
 from pathlib import Path
 
-import libcst as cst
 import pytest
-import torch
 
-from dtype_cases import CASES, SETUP
+from dtype_cases import CASES, SETUP, found_dtype, torch_dtype
 from paef_cli import fix_keeps_output
 from paef_jupyter.api import analyze_path, analyze_source
-from paef_jupyter.static.rules._tensor_facts import dtype_of, family
-from test_facts import facts_of
+from paef_jupyter.static.rules._tensor_facts import family
 
 
 def _actual(code: str) -> str | None:
-    namespace: dict = {"torch": torch}
-    exec(SETUP, namespace)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = eval(code, namespace)
-    except Exception:  # an expression torch refuses tells nothing
-        return None
-    return str(value.dtype).removeprefix("torch.") if isinstance(value, torch.Tensor) else None
+    return torch_dtype(SETUP, code)
 
 
 def _found(code: str) -> str | None:
-    facts = facts_of(f"import torch\n{SETUP}y = {code}\ny\n")
-    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
-    return dtype_of(facts, name)
+    return found_dtype(SETUP, code)
 
 
 def test_dtype_of_is_torchs_dtype_or_unknown() -> None:

@@ -17,16 +17,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import libcst as cst
 import pytest
-import torch
 
 from cell_findings import cell_findings
+from dtype_cases import assert_dtype_agrees
 from paef_cli import fix_keeps_output
 
 from paef_jupyter.api import analyze_path
-from paef_jupyter.static.rules._tensor_facts import dtype_of, family
-from test_facts import facts_of
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt29a_of_residual_leaky_mlp.py", "rt29a_of_path_count_features.py",
@@ -56,13 +53,7 @@ SETUP = "import torch\nadj = (torch.arange(16).reshape(4, 4) % 3 == 0).long()\nf
                                   "torch.matmul(fl, fl)", "fl.mm(fl)", 'torch.einsum("ij,jk->ik", fl, fl)', "adj @ adj",
                                   "torch.mm(adj, adj) - 1", "torch.matmul(adj, adj).sum()"])
 def test_dtype_of_products_follows_torch(code: str) -> None:
-    namespace: dict = {"torch": torch}
-    exec(SETUP, namespace)
-    actual = str(eval(code, namespace).dtype).removeprefix("torch.")
-    facts = facts_of(f"{SETUP}y = {code}\ny\n")
-    name = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "y"][-1]
-    found = dtype_of(facts, name)
-    assert found is None or found == actual or found == family(actual), (code, found, actual)
+    assert_dtype_agrees(SETUP, code)
 
 
 LIST = "import torch\nw = torch.randn(3)\n"

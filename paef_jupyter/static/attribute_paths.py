@@ -152,10 +152,10 @@ def _same_variable(facts: Facts, use: cst.Name, function: FunctionNode | None) -
     """`use` names the variable `function` (None: the module) binds: the innermost function
     around it that binds the name is `function` (a closure's free name counts; another
     function's local or parameter of the same spelling is another variable)."""
-    from .facts import _own_locals, _params
+    from .facts import _own_locals, param_names
     scope = facts.enclosing_function(use)
     while scope is not None and scope is not function:
-        if use.value in _params(scope) or use.value in _own_locals(scope):
+        if use.value in param_names(scope) or use.value in _own_locals(scope):
             return False
         scope = facts.enclosing_function(scope)
     return scope is function
@@ -263,8 +263,8 @@ def varying_paths(facts: Facts, node: cst.CSTNode, loop: Loop) -> Mapping[str, f
     changes = dict(facts.path_changes(loop))
     if func is None or func is loop.function:
         return changes
-    from .facts import _own_locals, _params
-    shadowed = _params(func) | _own_locals(func) | facts.names_written(func.body)
+    from .facts import _own_locals, param_names
+    shadowed = param_names(func) | _own_locals(func) | facts.names_written(func.body)
     out = {n: p for n, p in changes.items() if n not in shadowed}
     out.update(facts.param_paths(func))
     return out

@@ -1114,7 +1114,7 @@ class Facts:
         names = set(loop.writes) | self.mutated_in_loop(loop)
         func = self.enclosing_function(node)
         if func is not None and func is not loop.function:
-            names |= (_params(func) - self.invariant_params(func)) | self.names_written(func.body)
+            names |= (param_names(func) - self.invariant_params(func)) | self.names_written(func.body)
             if "self" in names and not self.class_mutates_self(func):
                 names.discard("self")
         # `torch.zeros_like(h).index_add_(...)` is noted as a change of `torch` (the root of its
@@ -1934,7 +1934,7 @@ class Facts:
         """The function changes an argument's object in place (`a[i] = ...`, `a += ...`,
         `a.append(...)`, `next(a)`); rebinding a parameter (`a = np.log1p(a)`) changes nothing
         the caller holds."""
-        params = _params(func)
+        params = param_names(func)
         for node in self.walk(func.body, into_scopes=False):
             if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" \
                     and node.args and root_name(node.args[0].value) in params:
@@ -2078,7 +2078,7 @@ class Facts:
             return False  # `def bump(t=torch.zeros(2)): t += 1`: the default keeps state between calls
         if self._writes_into_shared(func):
             return False  # `TABLE["n"] += 1`, `Counter.n += 1`: state kept outside the call
-        varying = frozenset(_params(func) | self.names_written(func.body))
+        varying = frozenset(param_names(func) | self.names_written(func.body))
         pure = all(self._call_is_pure(c, varying) or self._arg_only_call(c, func) for c in self.calls_in(func.body))
         self._pure_cache[name] = pure
         return pure
@@ -2094,7 +2094,7 @@ class Facts:
             if root is None:
                 return True
             defs = [d for d in self._defs.get(root, ()) if d.function is func]
-            return not defs or root in _params(func) or not all(self._fresh_def(d) or d.augmented for d in defs)
+            return not defs or root in param_names(func) or not all(self._fresh_def(d) or d.augmented for d in defs)
 
         for node in self.walk(func.body):
             targets: list[cst.BaseExpression] = []
@@ -2120,7 +2120,7 @@ class Facts:
         if not isinstance(func, cst.Attribute) or func.attr.value in _IMPURE_METHODS:
             return False
         root = root_name(func.value)
-        if root is None or root in _params(function) or self.kind(func.value) in _STATEFUL_KINDS:
+        if root is None or root in param_names(function) or self.kind(func.value) in _STATEFUL_KINDS:
             return False
         defs = [d for d in self._defs.get(root, ()) if d.function is function]
         return bool(defs) and all(self._fresh_def(d) for d in defs)
@@ -2955,7 +2955,7 @@ def _own_locals(func: FunctionNode) -> frozenset[str]:
             bound.update(bound_names(node.target))
         elif isinstance(node, cst.WithItem) and node.asname is not None:
             bound.update(bound_names(node.asname.name))
-    return frozenset(bound - declared - _params(func))
+    return frozenset(bound - declared - param_names(func))
 
 
 def _decorator_callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
@@ -2991,7 +2991,8 @@ def _changes_own_default(facts: "Facts", func: FunctionNode) -> bool:
     return False
 
 
-def _params(func: FunctionNode) -> set[str]:
+def param_names(func: FunctionNode) -> set[str]:
+    """Every name a function binds by its signature, starred ones included."""
     p = func.params
     names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
     for star in (p.star_arg, p.star_kwarg):
@@ -3343,7 +3344,7 @@ def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
     """What the unit's calls pass for parameter `name` of the enclosing function (None if
     it is not a parameter, or some call is not visible or does not say)."""
     func = facts.enclosing_function(name)
-    if func is None or name.value not in _params(func) or facts.value_of(name) is not None:
+    if func is None or name.value not in param_names(func) or facts.value_of(name) is not None:
         return None
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
     method = isinstance(facts.parent(facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]

@@ -14,7 +14,7 @@ from typing import Callable, Iterator
 
 import libcst as cst
 
-from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, _params, library_result_may_share, no_out,
+from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, param_names, library_result_may_share, no_out,
                      told_not_to_copy)
 from .. import outside_calls
 from ..fresh_calls import fresh_call, library_call
@@ -1487,7 +1487,7 @@ def _suspended_in_loop(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> bo
     if not any(isinstance(n, (cst.Yield, cst.Await)) for n in unit.walk(loop.node.body, into_scopes=False)):
         return False
     func = unit.enclosing_function(loop.node)
-    own = (_params(func) | unit.names_written(func.body)) if func is not None else set()
+    own = (param_names(func) | unit.names_written(func.body)) if func is not None else set()
     free = names_read(expr) - own - _BUILTIN_NAMES
     return any(n not in facts.functions and n not in facts.classes and n not in facts.aliases for n in free) \
         or any(not isinstance(c.func, cst.Name) or c.func.value not in _BUILTIN_NAMES for c in facts.calls_in(expr)
@@ -1619,7 +1619,7 @@ _REITERABLE_KINDS = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.LIST, Kind.DICT, 
 def _parameter(facts: Facts, name: cst.Name) -> bool:
     """`name` is a parameter of the function around it."""
     func = facts.enclosing_function(name)
-    return func is not None and name.value in _params(func)
+    return func is not None and name.value in param_names(func)
 
 
 def _consumed(facts: Facts, name: cst.Name | cst.Attribute) -> bool:
@@ -2193,7 +2193,7 @@ def _implicit_code_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str
     for key, func in unit.functions.items():
         name = func.name.value
         if "." in key and (name.startswith("__") and name.endswith("__") or func.decorators):
-            yield unit, func.body, _own_locals(func) | _params(func)
+            yield unit, func.body, _own_locals(func) | param_names(func)
     for node in unit.walk(unit.module):
         if isinstance(node, cst.Lambda) and not isinstance(unit.parent(node), (cst.Assign, cst.Arg)):
             params = node.params
@@ -2238,7 +2238,7 @@ def _iterated_generators(facts: Facts, loop: Loop) -> Iterator[tuple[Facts, cst.
         for func in facts._callees(call):
             owner = facts.owner_of(func)
             if any(isinstance(n, cst.Yield) for n in owner.walk(func.body)):
-                yield owner, func.body, _own_locals(func) | _params(func)
+                yield owner, func.body, _own_locals(func) | param_names(func)
 
 
 def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
@@ -2249,7 +2249,7 @@ def _rebound_by_later_cell(facts: Facts, call: cst.Call) -> bool:
     a later class's method of the called method's name, are followed by `_callee_bodies`.)"""
     func = call.func
     caller = facts.enclosing_function(call)
-    if not isinstance(func, cst.Name) or caller is None or func.value in _own_locals(caller) | _params(caller):
+    if not isinstance(func, cst.Name) or caller is None or func.value in _own_locals(caller) | param_names(caller):
         return False  # (a parameter or local of the caller, `model(xb)` in `validate(model, dl)`: not a global)
     name = func.value
     for later in facts.later:
@@ -2319,7 +2319,7 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
                                                                          *params.kwonly_params)}))
             elif _function_named(unit, value):
                 target = unit.functions[value.value]
-                found.append((unit, target.body, _own_locals(target) | _params(target)))
+                found.append((unit, target.body, _own_locals(target) | param_names(target)))
             elif isinstance(value, cst.Name) and value.value in {"True", "False", "None"}:
                 continue
             else:
@@ -2386,7 +2386,7 @@ def _handed_out_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]
             yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
                                                                  *params.kwonly_params)}
         for func in found:
-            yield unit, func.body, _own_locals(func) | _params(func)
+            yield unit, func.body, _own_locals(func) | param_names(func)
 
 
 def _hands_out(unit: Facts, decorator: cst.Decorator) -> bool:
@@ -2480,17 +2480,17 @@ def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CS
     for func in facts._callees(call):
         owner = facts.owner_of(func)  # an earlier cell shares the namespace, a local module does not
         if owner is facts or any(owner is u for u in facts.prior.units()):
-            yield owner, func.body, _own_locals(func) | _params(func)
+            yield owner, func.body, _own_locals(func) | param_names(func)
     if isinstance(call.func, cst.Name) and facts.enclosing_function(call) is not None:
         for later in facts.later:
             func = later.functions.get(call.func.value)
             if func is not None:
-                yield later, func.body, _own_locals(func) | _params(func)
+                yield later, func.body, _own_locals(func) | param_names(func)
     if isinstance(call.func, cst.Attribute) and facts.enclosing_function(call) is not None:
         for later in facts.later:  # a later cell's class redefined with a method of this name
             for key, func in later.functions.items():
                 if key.endswith("." + call.func.attr.value):
-                    yield later, func.body, _own_locals(func) | _params(func)
+                    yield later, func.body, _own_locals(func) | param_names(func)
     value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
     if isinstance(value, cst.Lambda):
         params = value.params

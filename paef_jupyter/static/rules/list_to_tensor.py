@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
-from ..facts import Facts
+from ..facts import Facts, param_names
 from ..types import Kind
 from ._tensor_facts import (
     BOOL,
@@ -284,7 +284,7 @@ class ListToTensor(Rule):
         started, and appended, in an earlier cell; one a later cell reads)."""
         func = self.facts.enclosing_function(constructor)
         if isinstance(func, cst.FunctionDef):
-            if name in _parameters(func):
+            if name in param_names(func):
                 return f"`{name}` is a parameter: the caller's list (its earlier items, its later readers)"
             if any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(g.name.value == name for g in n.names)
                    for n in self.facts.walk(func)):
@@ -578,15 +578,6 @@ def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | No
             and expr.args[0].star == "*":
         return expr.args[0].value
     return None
-
-
-def _parameters(func: cst.FunctionDef) -> set[str]:
-    params = func.params
-    names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
-    for star in (params.star_arg, params.star_kwarg):
-        if isinstance(star, cst.Param):
-            names.add(star.name.value)
-    return names
 
 
 def _strip_shape_calls(expr: cst.BaseExpression) -> cst.BaseExpression:
