@@ -22,7 +22,7 @@ MEASURED = {
     "test_clean_programs.py", "test_ddp_profile.py", "test_demo_notebooks.py", "test_dynamic_api.py",
     "test_dynamic_backward_saving.py", "test_dynamic_busy_machine.py", "test_dynamic_collector.py",
     "test_dynamic_ranking.py", "test_dynamic_scalene.py", "test_jedi_wait.py", "test_magic.py",
-    "test_magic_interrupt.py", "test_truth17.py", "test_truth18.py", "test_warm.py",
+    "test_magic_interrupt.py", "test_truth17.py", "test_truth18.py", "test_truth19.py", "test_warm.py",
 }
 
 
