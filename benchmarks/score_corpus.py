@@ -583,6 +583,18 @@ class RewriteResult:
     before_failed: str = ""
 
 
+def _applied_by_fix(finding: Any, unsafe: bool) -> bool:
+    return finding.fixable or (unsafe and finding.fix is not None and finding.fix.needs_review)
+
+
+def _first_round(file_units: list[Any], rules: Sequence[str] | None) -> list[Any]:
+    """The findings `paef fix FILE` applies first, from the file analysed on its own."""
+    from paef_jupyter import api
+
+    report = api.analyze(file_units, rules=rules or None)
+    return list(report.top(len(report.findings)))
+
+
 def check_rewrites(
     program: Program, findings: list[Any], rules: Sequence[str] | None, unsafe: bool, tmp: Path, before: Run | None
 ) -> RewriteResult:
@@ -606,12 +618,14 @@ def check_rewrites(
                 break
     # Every file of a project, each rewritten on its own as `paef fix FILE` does: a module's
     # automatic fixes are run and compared too, not only the entry's.
-    units, rewrites = [], []
+    units, rewrites, modules = [], [], []
     for file in program_files(program) if program.path.is_dir() else [program.entry]:
         file_units = read_units(str(file))
         file_rewrites, result.note = _rewrite(file_units, rules, unsafe)
         units += file_units
         rewrites += file_rewrites
+        if file != program.entry:
+            modules.append(file_units)
     new_texts: dict[tuple[str, int | None], str] = {}
     for rw in rewrites:
         key = (os.path.realpath(rw.unit.ref.path), rw.unit.ref.cell)
@@ -636,8 +650,17 @@ def check_rewrites(
         return result
     why = "changed output" if after.ok else f"rewritten program fails ({after.error})"
     # Find the culprits among the first round's fixes, each applied alone to the original.
+    candidates = [f for f in findings if _applied_by_fix(f, unsafe)]
+    # A project module's fixes come from fixing that module alone (`paef fix FILE`): the entry's
+    # findings hold them only for review, so the module's own first-round findings are tried.
+    seen = {(f.rule, _finding_key(f), f.line) for f in candidates}
+    for file_units in modules:
+        for f in _first_round(file_units, rules):
+            if _applied_by_fix(f, unsafe) and (f.rule, _finding_key(f), f.line) not in seen:
+                seen.add((f.rule, _finding_key(f), f.line))
+                candidates.append(f)
     culprits = []
-    for i, f in enumerate(x for x in findings if x.fixable or (unsafe and x.fix is not None and x.fix.needs_review)):
+    for i, f in enumerate(candidates):
         key = _finding_key(f)
         unit = next((u for u in units if (os.path.realpath(u.ref.path), u.ref.cell) == key), None)
         if unit is None:
@@ -648,7 +671,8 @@ def check_rewrites(
             continue
         one = run_in_subprocess(write_variant(program, {key: text}, tmp / f"one{i}"))
         if not one.ok or one.outputs != before.outputs:
-            culprits.append(Harm(program.name, f.rule, Label(key[0], key[1], f.line, "", f.rule).where(CORPUS), why))
+            alone_why = "changed output" if one.ok else f"rewritten program fails ({one.error})"
+            culprits.append(Harm(program.name, f.rule, Label(key[0], key[1], f.line, "", f.rule).where(CORPUS), alone_why))
     if not culprits:
         rules_applied = ", ".join(sorted({r for r, _ in result.applied}))
         culprits = [Harm(program.name, rules_applied, program.name, f"{why} (only the fixes together)")]
