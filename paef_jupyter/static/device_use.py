@@ -42,7 +42,8 @@ _HOST_FACTORIES = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_nump
 # Tensor methods that keep the tensor where it is (on the host if it was there).
 _STAYS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "float", "long", "int", "double", "detach",
                     "squeeze", "unsqueeze", "view", "reshape", "flatten", "clone", "abs", "eq", "ne", "norm",
-                    "std", "var", "prod", "round", "sqrt", "exp", "log", "softmax", "sigmoid", "type_as"})
+                    "std", "var", "prod", "round", "sqrt", "exp", "log", "softmax", "sigmoid", "type_as", "bool",
+                    "multinomial", "bernoulli"})  # draws from a weights tensor: made where the weights are
 
 
 def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
@@ -583,7 +584,7 @@ def _element_of_host_values(facts: Facts, name: cst.Name, depth: int) -> bool:
         and on_host(facts, source, depth)
 
 
-_OPTION_KEYWORDS = frozenset({"dim", "keepdim", "dtype"})
+_OPTION_KEYWORDS = frozenset({"dim", "keepdim", "dtype", "num_samples", "replacement", "generator"})
 
 
 def _operands_on_host(facts: Facts, call: cst.Call, depth: int) -> bool:

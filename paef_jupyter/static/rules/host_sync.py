@@ -283,8 +283,7 @@ class HostSync(Rule):
         return False
 
     def visit_If(self, node: cst.If) -> None:
-        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test) \
-                and not on_host(self.facts, node.test):  # a test of host values waits for no device work
+        if self._hot(node) is not None and uses_device(self.facts) and self._device_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
@@ -292,8 +291,7 @@ class HostSync(Rule):
     def visit_Assert(self, node: cst.Assert) -> None:
         """`assert torch.isfinite(loss).all()` on every step: checking it needs the tensor's value
         on the host, a device sync per step (Python's `-O` drops the check, and the sync)."""
-        if self._hot(node) is not None and uses_device(self.facts) and self._tensor_test(node.test) \
-                and not on_host(self.facts, node.test):
+        if self._hot(node) is not None and uses_device(self.facts) and self._device_test(node.test):
             test = self.facts.code(node.test)
             self._site(node.test, f"`assert {test}` needs the tensor's value on the host to check it",
                        lambda loop: f"if {_counter(loop)} % 100 == 0:  # check every 100 steps only\n    assert {test}")
@@ -1420,6 +1418,17 @@ class HostSync(Rule):
                 and (scope is not None or self.facts.enclosing_function(c) is None)
             )
         return cache[scope]
+
+    def _device_test(self, test: cst.BaseExpression) -> bool:
+        """A test whose truth value waits for device work: some tensor part of it not provably on
+        the host. `i >= start and torch.rand(1) < p` (torchvision's RandomApply / the CutMix gate) is
+        a Python comparison and a comparison of a host draw: nothing to wait for, though the whole
+        `and` is no host expression `on_host` knows."""
+        if isinstance(test, cst.BooleanOperation):
+            return self._device_test(test.left) or self._device_test(test.right)
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self._device_test(test.expression)
+        return self._tensor_test(test) and not on_host(self.facts, test)
 
     def _tensor_test(self, test: cst.BaseExpression) -> bool:
         """`t`, `t > 0`, `not t`, `a and t`: a test whose truth value comes from a tensor."""
