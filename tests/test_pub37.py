@@ -1,0 +1,79 @@
+"""Public check 37 (benchmarks/public37): first contact's right findings kept, the CPU and silent
+programs kept silent, and the one wrong category of this check (host-sync on a test or a read of
+host draws: the CutMix/MixUp gate `i >= start and torch.rand(1) < p`, torchvision's RandomChoice
+`int(torch.multinomial(torch.tensor(p), 1))`) held silent on the public program that had it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from paef_jupyter.api import analyze_path, analyze_source
+
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
+
+ROOT = Path(__file__).resolve().parents[1]
+PUB = ROOT / "benchmarks" / "public37"
+
+
+def _found(path: Path) -> set[tuple[int, str]]:
+    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
+
+
+def test_per_step_item_reads_found():
+    assert {(43, "host-sync"), (56, "host-sync")} <= _found(PUB / "p01_vit_engine_train_test.py")
+    assert (96, "host-sync") in _found(PUB / "p03_maskrcnn_train_val.py")
+    assert (105, "host-sync") in _found(PUB / "p04_vae_train.py")
+
+
+def test_vit_mixup_reads_found_and_host_draws_silent():
+    found = _found(PUB / "p02_vit_mixup_amp_train.py")
+    assert {(47, "host-sync"), (50, "host-sync"), (65, "host-sync")} <= found
+    assert not {(24, "host-sync"), (35, "host-sync"), (39, "host-sync")} & found
+
+
+def test_cpu_test_loop_without_no_grad_found():
+    assert (65, "eval-without-no-grad") in _found(PUB / "p05_matrix_factorization.py")
+
+
+def test_train_mode_evaluation_under_no_grad_silent():
+    found = _found(PUB / "p03_maskrcnn_train_val.py")
+    assert not any(rule == "eval-without-no-grad" for _, rule in found)
+
+
+@pytest.mark.parametrize("name", ["p06_kd_step_distill.py", "p07_seq2seq_gru_train.py", "p08_bert_finetune_imdb.py"])
+def test_clean_programs_stay_silent(name: str):
+    assert not _found(PUB / name)
+
+
+_GATE = """
+import torch
+import torch.nn as nn
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+model = nn.Linear(4, 2).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+for epoch in range(4):
+    x = torch.randn(8, 4, device=device)
+    loss = model(x).pow(2).mean()
+    if epoch > 1 and {test}:
+        x = x * 0.5
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+
+
+@pytest.mark.parametrize(("test", "reported"), [
+    ("torch.rand(1) < 0.5", False),
+    ("not (torch.rand(1) > 0.5)", False),
+    ("torch.bernoulli(torch.full((1,), 0.5)).bool()", False),
+    ("int(torch.multinomial(torch.tensor([0.3, 0.7]), 1)) == 1", False),
+    ("loss > 1.0", True),
+    ("not (loss < 1.0)", True),
+    ("torch.multinomial(model(x).softmax(-1)[0], 1) == 0", True),
+])
+def test_and_joined_gate_reported_only_for_a_device_part(test: str, reported: bool):
+    findings = [f for f in analyze_source(_GATE.format(test=test)).findings if f.rule == "host-sync"]
+    assert bool(findings) is reported
