@@ -173,11 +173,13 @@ def _binds(facts: Facts, name: cst.Name) -> bool:
 
 
 def _only_binding(facts: Facts, name: cst.Name) -> bool:
-    """`name` is bound once in its function (or at top level): `value_of` is what every read sees."""
+    """`name` is bound once in its function (or at top level): `value_of` is what every read sees.
+    A name some function declares `global` / `nonlocal` is rebound by that function's code (red
+    team 30a: `NOW` rebound to a float by `set_clock`): its one visible binding proves nothing."""
     scope = facts.enclosing_function(name) or facts.module
     bindings = [n for n in reads_of(facts, name.value, scope) if _binds(facts, n)
                 and facts.enclosing_function(n) is facts.enclosing_function(name)]
-    return len(bindings) == 1
+    return len(bindings) == 1 and not any(u._declared_global(name.value) for u in (facts, *facts.prior.units()))
 
 
 def _passed(scope: Scope, name: cst.Name) -> tuple[Scope, cst.BaseExpression] | None:

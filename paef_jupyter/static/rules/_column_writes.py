@@ -26,7 +26,8 @@ _READERS = frozenset({
     "builtins.zip", "builtins.enumerate", "statistics.mean", "statistics.median", "statistics.fmean",
 })
 # Dict methods that only read it (`keys`) or hand out a column (`get`, `items`, `values`: treated as changes).
-_DICT_READERS = frozenset({"keys", "copy", "__contains__"})
+# (`copy` is not one: a shallow copy holds the same column lists, see `_shallow_copy_written`.)
+_DICT_READERS = frozenset({"keys", "__contains__"})
 
 
 def column_written(facts: Facts, d: str, key: str | None, literal: cst.Dict | None = None,
@@ -54,7 +55,11 @@ def _written_by(facts: Facts, name: cst.Name, d: str, key: str | None, literal: 
     if isinstance(parent, cst.Attribute) and parent.value is name:
         if parent.attr.value == "update" and scope is not None:
             return not _update_keeps_kind(facts, parent, scope)
+        if parent.attr.value == "copy":
+            return _shallow_copy_written(facts, facts.parent(parent), key, scope, depth)
         return parent.attr.value not in _DICT_READERS  # `d.setdefault(...)`, `for k, col in d.items(): ...`
+    if isinstance(parent, cst.StarredDictElement):  # `{**d, ...}`: a new dict holding the same column lists
+        return _shallow_copy_written(facts, facts.parent(parent), key, scope, depth)
     if isinstance(parent, cst.Arg):
         call = facts.parent(parent)
         if isinstance(call, cst.Call) and (facts.qualified_name(call.func) or "") in _READERS:
@@ -65,6 +70,26 @@ def _written_by(facts: Facts, name: cst.Name, d: str, key: str | None, literal: 
     if scope is not None and scope.caller is not None:
         return not isinstance(parent, (cst.Comparison, cst.ComparisonTarget))  # in a helper: `return d`, `yield d`, ...
     return False
+
+
+def _shallow_copy_written(facts: Facts, copy: cst.CSTNode | None, key: str | None, scope: Scope | None,
+                          depth: int) -> bool:
+    """`c = d.copy()` / `c = {**d, ...}`: a new dict whose columns are the same list objects (red team
+    30a: `report["ts"][k] = mean_ts` through the copy changed the training dict's column). Judged as
+    the dict itself through every read of `c`; a copy not bound to one plain name may be changed
+    anywhere (written)."""
+    parent = facts.parent(copy) if copy is not None else None
+    if isinstance(copy, cst.Call) and isinstance(parent, cst.Call):
+        return True  # `d.copy()(...)`: not a plain copy
+    target = parent.targets[0].target if isinstance(parent, cst.Assign) and len(parent.targets) == 1 else None
+    if depth > 3 or not isinstance(target, cst.Name) or (isinstance(copy, cst.Dict) and key is not None and any(
+            isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == key
+            for el in copy.elements)):
+        return not isinstance(target, cst.Name)  # (the copy's own literal entry replaces the column: not shared)
+    inner = Scope(facts, target.value, scope.key, scope.kind, scope.passed, scope.caller, scope.function) \
+        if scope is not None else None
+    return any(_written_by(facts, n, target.value, key, None, inner, depth + 1) for n in reads_of(facts, target.value)
+               if n is not target)
 
 
 def _update_keeps_kind(facts: Facts, attr: cst.Attribute, scope: Scope) -> bool:

@@ -42,6 +42,7 @@ _FLOAT_RESULT = frozenset({
     "cosine_similarity", "logsumexp", "float", "double", "half", "bfloat16", "reciprocal", "div",
 })
 _INT_RESULT = frozenset({"randint", "randperm", "argmax", "argmin", "argsort", "long", "int", "nonzero", "bucketize",
+                         "searchsorted",
                          "one_hot"})
 # Products of tensors keep their operands' dtype: int64 adjacency or one-hot counts multiply to int64
 # (red teams 29a/29b: `torch.matmul(adj, adj)`, `torch.einsum("nc,nc->", one_hot(p), one_hot(y))` were
@@ -289,10 +290,14 @@ def _dtype_of_call(facts: Facts, call: cst.Call, depth: int) -> str | None:
                 return "int64"  # (`torch.arange(-3, 3)`: a negative literal is a unary minus)
             return FLOAT if any(isinstance(_unsigned(v), cst.Float) for v in values) else None
         if last in _INT_RESULT:
-            return "int64"
+            return _index_dtype(call) if last in _OUT_INT32 else "int64"
         if last in _BOOL_RESULT:
             return BOOL
-        if qualified.startswith("torch.nn.functional.") and last in _FUNCTIONAL_KEEPS_DTYPE:
+        if qualified in ("torch.nn.functional.embedding", "torch.embedding"):  # the table's dtype (an int64 lookup table)
+            at = 1 if qualified.startswith("torch.nn.") else 0  # `F.embedding(input, weight)`, `torch.embedding(weight, input)`
+            weight = keyword(call, "weight") or (positional[at] if len(positional) > 1 else None)
+            return dtype_of(facts, weight, depth + 1) if weight is not None else None
+        if (qualified.startswith("torch.nn.functional.") and last in _FUNCTIONAL_KEEPS_DTYPE) or last in _KEEPS_INTEGER_INPUT:
             return dtype_of(facts, call.args[0].value, depth + 1) if call.args else None
         if last in _FLOAT_RESULT or qualified.startswith("torch.nn.functional."):
             return "float32" if last in {"randn", "rand", "zeros", "ones", "empty", "linspace", "eye"} else FLOAT
@@ -423,6 +428,25 @@ def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
     return False
 
 
+# Ops that keep an integer (or bool) input's dtype on the CPU, though most callers give them floats (red team
+# 30a: a uint8 label map through nearest `F.interpolate` stays uint8; checked against torch 2.13 in
+# `tests/test_redteam30a.py`): the input's dtype, never "some float" for an input of unknown dtype.
+_KEEPS_INTEGER_INPUT = frozenset({"interpolate", "upsample", "upsample_nearest", "upsample_bilinear", "avg_pool1d",
+                                  "avg_pool2d", "avg_pool3d", "dropout", "dropout1d", "dropout2d", "dropout3d",
+                                  "alpha_dropout", "feature_alpha_dropout", "linear", "conv1d", "conv2d", "conv3d",
+                                  "unfold", "fold"})
+# `torch.bucketize` / `torch.searchsorted` give int32 indices with `out_int32=True`.
+_OUT_INT32 = frozenset({"bucketize", "searchsorted"})
+
+
+def _index_dtype(call: cst.Call) -> str | None:
+    """int64, or int32 with a literal `out_int32=True`; unknown for a computed flag."""
+    flag = keyword(call, "out_int32")
+    if flag is None or isinstance(flag, cst.Name) and flag.value == "False":
+        return "int64"
+    return "int32" if isinstance(flag, cst.Name) and flag.value == "True" else None
+
+
 # `torch.nn.functional` ops whose result has their input's dtype, integer inputs included
 # (`F.pad(ids, (0, 2), value=-1)` pads token ids): not the float result of the rest of `F`.
 _FUNCTIONAL_KEEPS_DTYPE = frozenset({"pad", "relu", "relu6", "hardtanh", "threshold", "max_pool1d", "max_pool2d",
@@ -493,7 +517,7 @@ _DTYPE_KEEPING_MODULES = frozenset({
     "ZeroPad1d", "ZeroPad2d", "ZeroPad3d", "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
     "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d",
     "CircularPad1d", "CircularPad2d", "CircularPad3d", "Upsample", "PixelShuffle", "PixelUnshuffle",
-    "ChannelShuffle", "ReLU", "ReLU6", "Hardtanh", "Threshold",
+    "ChannelShuffle", "ReLU", "ReLU6", "Hardtanh", "Threshold", "AvgPool1d", "AvgPool2d", "AvgPool3d",
 })
 # Module names read as losses: a loss module's output is a float (an assumption on the name).
 _LOSS_NAMES = ("loss", "criterion")

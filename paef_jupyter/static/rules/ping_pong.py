@@ -35,6 +35,7 @@ from ._tensor_facts import (
     rarely_runs,
     reads_of,
 )
+from ._outside_objects import reached_outside
 from ._support import only_return, over_loader_batches, through_with
 from .base import Rule
 
@@ -787,6 +788,8 @@ class PingPong(Rule):
         if target is None or reads_module_state(self.facts, copy.tensor):
             return True  # (a module's buffer: a forward pass in training mode changes it in place)
         root = root_name(copy.tensor)
+        if root is not None and reached_outside(self.facts, root, scope):
+            return True  # a global, a parameter, `self`: another function (a caller) may change it in place
         return any(changed_in_place(self.facts, name, scope) or changed_after_unit(self.facts, name, scope)
                    or handed_to_changing_call(self.facts, name, scope)  # `SGD([w])`: its step changes `w`
                    for name in (target, root) if name is not None)
