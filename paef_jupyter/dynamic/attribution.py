@@ -219,7 +219,7 @@ def attribute(
     if main is not None:
         backward = _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots, backward)
+        _typical(result, main.nodes, header, complete, gaps, roots, backward)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -251,8 +251,7 @@ def attribute(
 MIN_ITERATIONS_FOR_MEDIAN = 3
 
 
-def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
-             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps",
+def _typical(result: Attribution, nodes: list[HostNode], header: LineKey, complete: bool, gaps: "_Gaps",
              roots: list[tuple[int, int, list[LineKey]]],
              backward: dict[LineKey, list[tuple[int, int]]] | None = None) -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
@@ -295,7 +294,6 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
             collected.add(k)
     result.gc_iterations = len(collected)
 
-    cpu: dict[LineKey, list[int]] = {}
     ran: dict[LineKey, set[int]] = {}
     parts: dict[tuple[LineKey, LineKey], _Contribution] = {}
     child_ns = _child_marker_ns(nodes)
@@ -308,8 +306,6 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
             continue
         key = node.chain[-1]
         ran.setdefault(key, set()).add(k)
-        if key not in node.chain[:-1]:
-            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
         own = max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
         for outer in _distinct(node.chain):
             part = parts.setdefault((outer, key), _Contribution(n))
@@ -328,21 +324,18 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         for k, own in enumerate(parts[(key, key)].self_ns):
             residual[k] -= own
     for key in every:
-        times = cpu.get(key, [0] * n)  # per iteration, for the cost outside torch each one paid
-        per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for s, e in torch_spans.get(key, ()):
-            k = at(s)
-            if k is not None:
-                per[k].append((s, e))
         acc = result.lines[key]
         inclusive = work = 0
+        host = [0] * n  # per iteration, the cost outside torch each one paid: the same parts
         for part in under.get(key, ()):
             t, w = part.typical(n, gaps.collections)
             inclusive, work = inclusive + t, work + w
+            for j, h in enumerate(part.host(gaps.collections)):
+                host[j] += h
         acc.cpu_ns = inclusive
         acc.self_ns = _median(parts[(key, key)].self_ns) * n
         acc.op_ns = min(work, acc.cpu_ns)
-        acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
+        acc.iter_host_ns = host
         if backward and key in backward:
             nodes_ns = [0] * n
             for start, dur in backward[key]:
@@ -370,6 +363,12 @@ class _Contribution:
         iterations -, as the outer line's median did: that line keeps its sum as its own."""
         k = sorted(range(n), key=self.self_ns.__getitem__)[(n - 1) // 2]
         return self.self_ns[k] * n, _work_ns(self.work[k], collections) * n
+
+    def host(self, collections: list[tuple[int, int]]) -> list[int]:
+        """Per iteration, its self time outside its torch work (collections out of both, as in
+        `typical`): summed over an outer line's parts, that line's iterations (`iter_host_ns`)
+        are built as its typical one is, part by part (truth20)."""
+        return [max(0, own - _work_ns(work, collections)) for own, work in zip(self.self_ns, self.work)]
 
 
 def _median(values: list[int]) -> int:

@@ -207,10 +207,13 @@ def _overhead(run: Collected) -> float | None:
     return run.wall_s / plain if plain > 0 else None
 
 
-def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = ()) -> Profile:
-    """One profile for several cells run in order (`paef profile` of a notebook).
+def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = (), *, cells: bool = False) -> Profile:
+    """One profile for several cells run in order (`paef profile` of a notebook; `cells`), or
+    several ranks of one run (figures summed over ranks).
 
-    Per-iteration figures come from the first windowed cell (the training loop, usually).
+    Per-iteration figures come from the first windowed cell (the training loop, usually); of
+    cells, that cell's profiled time is also what its lines' per-iteration shares are of
+    (`Profile.window_time_s`): the other cells ran whole, not per iteration.
     """
     if len(profiles) == 1 and not notes:
         return profiles[0]
@@ -231,6 +234,7 @@ def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = ()) -> Prof
         mode="window" if "window" in modes else ("full" if "full" in modes else "off"),
         profiled_time_s=sum(p.profiled_time_s for p in profiles),
         base_time_s=sum(p.base_time_s for p in profiles),
+        window_time_s=(windowed.window_time_s or windowed.cpu_time_s) if cells and windowed else base.window_time_s,
     )
 
 
