@@ -165,3 +165,30 @@ def test_one_cell_keeps_its_time():
     assert merge_profiles([window], cells=True) is window
     found = [f for f in correlate(Report(findings=()), window).findings if f.source == "dynamic"]
     assert [(f.line, f.message[:3]) for f in found] == [(5, "50%")]
+
+
+# --- the profiler's recording cost, said where it is a sizable part of an iteration -------
+
+
+def test_the_recording_cost_is_said_where_it_is_a_tenth_of_the_iteration():
+    from paef_jupyter.dynamic import op_cost
+    said = op_cost.note(3000, 0.4e-6, 0.009)  # 1.2 ms of 9 ms
+    assert said is not None and "at least 1.2 ms of the 9 ms" in said and "(13%)" in said
+    assert "at least 35% unprofiled" in said  # 0.3 / (1 - 0.133)
+
+
+def test_a_small_recording_cost_is_not_said():
+    """Near misses: 4% of the iteration (a tabular batch: 226 events), no measurement, no events."""
+    from paef_jupyter.dynamic import op_cost
+    assert op_cost.note(226, 0.35e-6, 0.002) is None
+    assert op_cost.note(3000, None, 0.009) is None
+    assert op_cost.note(0, 0.4e-6, 0.009) is None
+
+
+def test_the_per_op_time_is_measured_in_this_process():
+    import torch
+
+    from paef_jupyter.dynamic import op_cost
+    per = op_cost.per_op_s(torch)
+    assert per is not None and 0 < per < 0.01
+    assert op_cost.per_op_s(object()) is None  # no torch: nothing measured, nothing raised

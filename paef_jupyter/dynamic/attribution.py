@@ -113,6 +113,7 @@ class Attribution:
     gc_ns: int = 0  # garbage collections of the cell's thread inside `span` (GC_RANGE)
     gc_count: int = 0
     gc_iterations: int = 0  # window iterations with a collection in them (of `iterations`)
+    op_events: int = 0  # torch op events inside cell lines, every thread (each one recorded: `op_cost`)
 
     @property
     def span_ns(self) -> int:
@@ -197,6 +198,7 @@ def attribute(
                 for key in keys:
                     torch_spans.setdefault(key, []).append((ev.start_ns, ev.end_ns))
             if ev.cat == CPU_OP:
+                result.op_events += 1
                 result.totals.copies += ev.name in COPY_OPS
                 for key in keys:
                     acc = lines.setdefault(key, _Acc())

@@ -8,6 +8,7 @@ from dataclasses import replace
 from ..model import BUSY_SHARE, PARTIAL_ITERATION_NOTE, Frame, LineStat, Profile
 from .attribution import Attribution, attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
+from . import op_cost
 from .collector import Collected
 
 
@@ -48,6 +49,10 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             count=result.gc_count, ms=result.gc_ns / 1e6, share=result.gc_ns / max(1, result.span[1] - result.span[0]),
             where=(f", in {result.gc_iterations} of the {result.iterations} profiled iterations"
                    if result.iterations else "")),)
+    recording = op_cost.note(result.op_events / result.iterations, run.op_cost_s,
+                             span / 1e9 / result.iterations) if result.iterations and not partial else None
+    if recording:
+        notes += (recording,)
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
