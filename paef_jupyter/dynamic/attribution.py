@@ -110,6 +110,9 @@ class Attribution:
     iterations: int = 0  # window iterations told apart by the header's ranges (0: unknown)
     typical_span_ns: int = 0  # the median iteration's length times `iterations` (else the span)
     gap_ns: int = 0  # the line tracer's own time inside `span` (between line ranges)
+    # On a busy machine, the longer gaps between a line's deeper line ranges, left out of that
+    # line as CPU waits (`attribute`'s `busy`): out of `span` too, as no line holds them.
+    wait_gap_ns: int = 0
     gc_ns: int = 0  # garbage collections of the cell's thread inside `span` (GC_RANGE)
     gc_count: int = 0
     gc_iterations: int = 0  # window iterations with a collection in them (of `iterations`)
@@ -119,7 +122,8 @@ class Attribution:
     def span_ns(self) -> int:
         """The profiled host time the lines' times are shares of, less the tracer's gaps and
         the collections."""
-        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns - self.gc_ns)
+        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns - self.wait_gap_ns
+                                           - self.gc_ns)
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -176,6 +180,7 @@ def attribute(
         if markers:
             result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
             result.gap_ns = sum(gaps.at.values())
+            result.wait_gap_ns = sum(gaps.waits.values())
             inside = [(max(s, result.span[0]), min(e, result.span[1])) for s, e in collections]
             result.gc_ns = sum(max(0, e - s) for s, e in inside)
             result.gc_count = sum(1 for s, e in inside if e > s)
@@ -284,8 +289,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey, comple
         return i if 0 <= i < n and t < bounds[i + 1] else None
 
     lengths = [b - a for a, b in zip(bounds, bounds[1:])]
-    for t, gap in gaps.at.items():  # each iteration's length less the tracer's time in it
-        k = at(t)
+    for t, gap in [*gaps.at.items(), *gaps.waits.items()]:  # each iteration's length less the tracer's time
+        k = at(t)  # in it (and on a busy machine the waits between deeper lines no line holds)
         if k is not None:
             lengths[k] -= gap
     collected: set[int] = set()
@@ -486,7 +491,11 @@ class _Gaps:
     ranges with the same parent range (a helper's lines one after another) or with none (the
     loop's own lines). Every bytecode belongs to some line, so only the tracer runs there; a
     longer gap may be the caller's work between two calls, or, on a busy machine, a CPU wait:
-    with `cap` None the longer ones are left out of the parent line too (not of the span).
+    with `cap` None the longer ones are left out of the parent line too, and so (`waits`) out of
+    the span the lines' shares are of: kept there, they were time no line holds, and a line that
+    runs many short helper lines (tens of thousands of ranges, each gap holding a share of the
+    box's waits) lost most of its share under load (truth20: 20% of a recorded part for a line
+    that was all of it).
 
     Garbage collections (`collections`, the GC_RANGE intervals of the thread) are counted apart:
     a gap is measured less the collections in it, and `gc_inside` / `gc_direct` hold, per line
@@ -497,6 +506,7 @@ class _Gaps:
         self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
         self.inside = [0] * len(nodes)  # per node: every gap inside its range, at any depth
         self.at: dict[int, int] = {}  # gap start -> length, for every gap of the thread
+        self.waits: dict[int, int] = {}  # gap start -> length: the longer ones left out of a line (cap None)
         self.collections = list(collections)
         self.gc_inside = [0] * len(nodes)
         self.gc_direct = [0] * len(nodes)
@@ -516,6 +526,8 @@ class _Gaps:
                 self.at[end] = gap
             if gap >= 0 and (cap is None or gap <= cap) and parent >= 0:
                 self.direct[parent] += gap
+                if gap > TRACER_GAP_NS:
+                    self.waits[end] = gap
             last_end[parent] = node.event.end_ns
         for i in range(len(nodes) - 1, -1, -1):  # children after their parents: sum bottom-up
             self.inside[i] += self.direct[i]

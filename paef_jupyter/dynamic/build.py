@@ -42,7 +42,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             "the lines' times and of the time their shares are of; what the profiler adds inside a line "
             "(recording its ops, opening its range) stays in"
             + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
-               "left out of that line's time too" if busy_run else ""),
+               "left out of that line's time and of that time too" if busy_run else ""),
         )
     if result.gc_ns and result.gc_ns >= 0.01 * (result.span[1] - result.span[0]):  # a collection of 0.1 ms is no news
         notes += (GC_NOTE.format(
