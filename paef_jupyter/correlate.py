@@ -101,7 +101,9 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
 
 
 def _profiled_time(profile: Profile) -> float:
-    return profile.cpu_time_s or profile.profiled_time_s or profile.wall_time_s
+    """What a line's share is of: the window's iterations (of a notebook, the windowed cell's
+    alone: the cells run whole are no part of an iteration), else the profiled time."""
+    return profile.window_time_s or profile.cpu_time_s or profile.profiled_time_s or profile.wall_time_s
 
 
 def _lines(
@@ -774,13 +776,18 @@ UNEVEN_NOTE = ("its time outside torch was {median:.3g} ms in the typical profil
 
 def _uneven(stats: Iterable[LineStat]) -> str | None:
     """The note saying the lines' cost outside torch is not paid every profiled iteration (one
-    or two slow iterations of three set the median), or None where it is (or is not known)."""
+    or two slow iterations of three set the median), or None where it is (or is not known). The
+    typical cost is the one the lines' times state (the sum of their parts' medians); each
+    iteration's is built from the same parts (`LineStat.iteration_host_s`)."""
     stats = list(stats)
     sizes = {len(s.iteration_host_s) for s in stats}
     if len(sizes) != 1 or (n := sizes.pop()) < 3:
         return None
     per = [sum(s.iteration_host_s[k] for s in stats) for k in range(n)]
-    typical = sorted(per)[(n - 1) // 2]
+    # The typical iteration the finding states (each part's median: `attribution._typical`),
+    # not the median of the per-iteration sums - the median of a sum is not the sum of medians.
+    typical = (sum(s.cpu_time_s - s.op_time_s for s in stats) / n if all(s.iterations == n for s in stats)
+               else sorted(per)[(n - 1) // 2])
     low = sum(1 for t in per if t < STEADY_SHARE * typical)
     if typical <= 0 or not low:
         return None

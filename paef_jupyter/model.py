@@ -355,6 +355,12 @@ class Profile:
     # What the measured part would take unprofiled: the loop's time estimated from one
     # unprofiled iteration in window mode, the profiled time otherwise. Savings scale by it.
     base_time_s: float = 0.0
+    # The windowed cell's profiled host time (its typical iterations' span) where the profile
+    # joins several cells (a notebook): what "X% of each iteration" is a share of. The cells run
+    # whole (data, model, an optimizer's first import) are not in the window's iterations; summed
+    # into `cpu_time_s` they made a per-batch line's share of a few profiled iterations a share of
+    # the setup (truth20). 0: `cpu_time_s` is the window's (one cell, or none windowed).
+    window_time_s: float = 0.0
     # Over the window (each sync or copy once, however many lines it counts for).
     syncs_per_iteration: float = 0.0
     h2d_copies_per_iteration: float = 0.0

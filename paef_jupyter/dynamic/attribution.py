@@ -110,15 +110,20 @@ class Attribution:
     iterations: int = 0  # window iterations told apart by the header's ranges (0: unknown)
     typical_span_ns: int = 0  # the median iteration's length times `iterations` (else the span)
     gap_ns: int = 0  # the line tracer's own time inside `span` (between line ranges)
+    # On a busy machine, the longer gaps between a line's deeper line ranges, left out of that
+    # line as CPU waits (`attribute`'s `busy`): out of `span` too, as no line holds them.
+    wait_gap_ns: int = 0
     gc_ns: int = 0  # garbage collections of the cell's thread inside `span` (GC_RANGE)
     gc_count: int = 0
     gc_iterations: int = 0  # window iterations with a collection in them (of `iterations`)
+    op_events: int = 0  # torch op events inside cell lines, every thread (each one recorded: `op_cost`)
 
     @property
     def span_ns(self) -> int:
         """The profiled host time the lines' times are shares of, less the tracer's gaps and
         the collections."""
-        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns - self.gc_ns)
+        return self.typical_span_ns or max(0, self.span[1] - self.span[0] - self.gap_ns - self.wait_gap_ns
+                                           - self.gc_ns)
 
 
 def nest(events: Sequence[TraceEvent]) -> list[HostNode]:
@@ -175,6 +180,7 @@ def attribute(
         if markers:
             result.span = (min(e.start_ns for e in markers), max(e.end_ns for e in markers))
             result.gap_ns = sum(gaps.at.values())
+            result.wait_gap_ns = sum(gaps.waits.values())
             inside = [(max(s, result.span[0]), min(e, result.span[1])) for s, e in collections]
             result.gc_ns = sum(max(0, e - s) for s, e in inside)
             result.gc_count = sum(1 for s, e in inside if e > s)
@@ -197,6 +203,7 @@ def attribute(
                 for key in keys:
                     torch_spans.setdefault(key, []).append((ev.start_ns, ev.end_ns))
             if ev.cat == CPU_OP:
+                result.op_events += 1
                 result.totals.copies += ev.name in COPY_OPS
                 for key in keys:
                     acc = lines.setdefault(key, _Acc())
@@ -219,7 +226,7 @@ def attribute(
     if main is not None:
         backward = _add_backward(lines, main.nodes, [n for thread in threads for n in thread.nodes])
     if main is not None and header is not None:
-        _typical(result, main.nodes, header, torch_spans, complete, gaps, roots, backward)
+        _typical(result, main.nodes, header, complete, gaps, roots, backward)
 
     for ev in trace.gpu:
         corr = ev.correlation
@@ -251,8 +258,7 @@ def attribute(
 MIN_ITERATIONS_FOR_MEDIAN = 3
 
 
-def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
-             torch_spans: dict[LineKey, list[tuple[int, int]]], complete: bool, gaps: "_Gaps",
+def _typical(result: Attribution, nodes: list[HostNode], header: LineKey, complete: bool, gaps: "_Gaps",
              roots: list[tuple[int, int, list[LineKey]]],
              backward: dict[LineKey, list[tuple[int, int]]] | None = None) -> None:
     """Replace summed times by median-iteration ones (see the module's docstring). Lines that
@@ -283,8 +289,8 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         return i if 0 <= i < n and t < bounds[i + 1] else None
 
     lengths = [b - a for a, b in zip(bounds, bounds[1:])]
-    for t, gap in gaps.at.items():  # each iteration's length less the tracer's time in it
-        k = at(t)
+    for t, gap in [*gaps.at.items(), *gaps.waits.items()]:  # each iteration's length less the tracer's time
+        k = at(t)  # in it (and on a busy machine the waits between deeper lines no line holds)
         if k is not None:
             lengths[k] -= gap
     collected: set[int] = set()
@@ -295,7 +301,6 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
             collected.add(k)
     result.gc_iterations = len(collected)
 
-    cpu: dict[LineKey, list[int]] = {}
     ran: dict[LineKey, set[int]] = {}
     parts: dict[tuple[LineKey, LineKey], _Contribution] = {}
     child_ns = _child_marker_ns(nodes)
@@ -308,8 +313,6 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
             continue
         key = node.chain[-1]
         ran.setdefault(key, set()).add(k)
-        if key not in node.chain[:-1]:
-            cpu.setdefault(key, [0] * n)[k] += ev.dur_ns - gaps.inside[i] - gaps.gc_inside[i]
         own = max(0, ev.dur_ns - child_ns[i] - gaps.direct[i] - gaps.gc_direct[i])
         for outer in _distinct(node.chain):
             part = parts.setdefault((outer, key), _Contribution(n))
@@ -328,21 +331,18 @@ def _typical(result: Attribution, nodes: list[HostNode], header: LineKey,
         for k, own in enumerate(parts[(key, key)].self_ns):
             residual[k] -= own
     for key in every:
-        times = cpu.get(key, [0] * n)  # per iteration, for the cost outside torch each one paid
-        per: list[list[tuple[int, int]]] = [[] for _ in range(n)]
-        for s, e in torch_spans.get(key, ()):
-            k = at(s)
-            if k is not None:
-                per[k].append((s, e))
         acc = result.lines[key]
         inclusive = work = 0
+        host = [0] * n  # per iteration, the cost outside torch each one paid: the same parts
         for part in under.get(key, ()):
             t, w = part.typical(n, gaps.collections)
             inclusive, work = inclusive + t, work + w
+            for j, h in enumerate(part.host(gaps.collections)):
+                host[j] += h
         acc.cpu_ns = inclusive
         acc.self_ns = _median(parts[(key, key)].self_ns) * n
         acc.op_ns = min(work, acc.cpu_ns)
-        acc.iter_host_ns = [max(0, times[j] - _work_ns(per[j], gaps.collections)) for j in range(n)]
+        acc.iter_host_ns = host
         if backward and key in backward:
             nodes_ns = [0] * n
             for start, dur in backward[key]:
@@ -370,6 +370,12 @@ class _Contribution:
         iterations -, as the outer line's median did: that line keeps its sum as its own."""
         k = sorted(range(n), key=self.self_ns.__getitem__)[(n - 1) // 2]
         return self.self_ns[k] * n, _work_ns(self.work[k], collections) * n
+
+    def host(self, collections: list[tuple[int, int]]) -> list[int]:
+        """Per iteration, its self time outside its torch work (collections out of both, as in
+        `typical`): summed over an outer line's parts, that line's iterations (`iter_host_ns`)
+        are built as its typical one is, part by part (truth20)."""
+        return [max(0, own - _work_ns(work, collections)) for own, work in zip(self.self_ns, self.work)]
 
 
 def _median(values: list[int]) -> int:
@@ -485,7 +491,11 @@ class _Gaps:
     ranges with the same parent range (a helper's lines one after another) or with none (the
     loop's own lines). Every bytecode belongs to some line, so only the tracer runs there; a
     longer gap may be the caller's work between two calls, or, on a busy machine, a CPU wait:
-    with `cap` None the longer ones are left out of the parent line too (not of the span).
+    with `cap` None the longer ones are left out of the parent line too, and so (`waits`) out of
+    the span the lines' shares are of: kept there, they were time no line holds, and a line that
+    runs many short helper lines (tens of thousands of ranges, each gap holding a share of the
+    box's waits) lost most of its share under load (truth20: 20% of a recorded part for a line
+    that was all of it).
 
     Garbage collections (`collections`, the GC_RANGE intervals of the thread) are counted apart:
     a gap is measured less the collections in it, and `gc_inside` / `gc_direct` hold, per line
@@ -496,6 +506,7 @@ class _Gaps:
         self.direct = [0] * len(nodes)  # per node: the gaps between the line ranges just inside it
         self.inside = [0] * len(nodes)  # per node: every gap inside its range, at any depth
         self.at: dict[int, int] = {}  # gap start -> length, for every gap of the thread
+        self.waits: dict[int, int] = {}  # gap start -> length: the longer ones left out of a line (cap None)
         self.collections = list(collections)
         self.gc_inside = [0] * len(nodes)
         self.gc_direct = [0] * len(nodes)
@@ -515,6 +526,8 @@ class _Gaps:
                 self.at[end] = gap
             if gap >= 0 and (cap is None or gap <= cap) and parent >= 0:
                 self.direct[parent] += gap
+                if gap > TRACER_GAP_NS:
+                    self.waits[end] = gap
             last_end[parent] = node.event.end_ns
         for i in range(len(nodes) - 1, -1, -1):  # children after their parents: sum bottom-up
             self.inside[i] += self.direct[i]

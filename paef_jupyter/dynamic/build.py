@@ -8,6 +8,7 @@ from dataclasses import replace
 from ..model import BUSY_SHARE, PARTIAL_ITERATION_NOTE, Frame, LineStat, Profile
 from .attribution import Attribution, attribute, gpu_busy, line_stats
 from .call_tree import LineText, cpu_tree, gpu_tree, source_line
+from . import op_cost
 from .collector import Collected
 
 
@@ -41,13 +42,17 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
             "the lines' times and of the time their shares are of; what the profiler adds inside a line "
             "(recording its ops, opening its range) stays in"
             + ("; the machine being busy, the CPU waits that fell between the lines a line called are "
-               "left out of that line's time too" if busy_run else ""),
+               "left out of that line's time and of that time too" if busy_run else ""),
         )
     if result.gc_ns and result.gc_ns >= 0.01 * (result.span[1] - result.span[0]):  # a collection of 0.1 ms is no news
         notes += (GC_NOTE.format(
             count=result.gc_count, ms=result.gc_ns / 1e6, share=result.gc_ns / max(1, result.span[1] - result.span[0]),
             where=(f", in {result.gc_iterations} of the {result.iterations} profiled iterations"
                    if result.iterations else "")),)
+    recording = op_cost.note(result.op_events / result.iterations, run.op_cost_s,
+                             span / 1e9 / result.iterations) if result.iterations and not partial else None
+    if recording:
+        notes += (recording,)
     if estimated:
         notes += (
             f"about {iterations} loop iterations in all (estimated from the time of one "
@@ -207,10 +212,13 @@ def _overhead(run: Collected) -> float | None:
     return run.wall_s / plain if plain > 0 else None
 
 
-def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = ()) -> Profile:
-    """One profile for several cells run in order (`paef profile` of a notebook).
+def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = (), *, cells: bool = False) -> Profile:
+    """One profile for several cells run in order (`paef profile` of a notebook; `cells`), or
+    several ranks of one run (figures summed over ranks).
 
-    Per-iteration figures come from the first windowed cell (the training loop, usually).
+    Per-iteration figures come from the first windowed cell (the training loop, usually); of
+    cells, that cell's profiled time is also what its lines' per-iteration shares are of
+    (`Profile.window_time_s`): the other cells ran whole, not per iteration.
     """
     if len(profiles) == 1 and not notes:
         return profiles[0]
@@ -231,6 +239,7 @@ def merge_profiles(profiles: list[Profile], notes: tuple[str, ...] = ()) -> Prof
         mode="window" if "window" in modes else ("full" if "full" in modes else "off"),
         profiled_time_s=sum(p.profiled_time_s for p in profiles),
         base_time_s=sum(p.base_time_s for p in profiles),
+        window_time_s=(windowed.window_time_s or windowed.cpu_time_s) if cells and windowed else base.window_time_s,
     )
 
 

@@ -19,6 +19,7 @@ from typing import Any, Callable, Iterator
 from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
 from .line_tracer import LineTracer, LoopTarget
+from .op_cost import per_op_s
 from .sync_monitor import SyncMonitor
 from .trace_events import MARKER_PREFIX, Trace, from_activities, load_chrome_trace
 
@@ -51,6 +52,7 @@ class Collected:
     truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
     capped: bool = False  # the line tracer's own cap ended it (not the reader's): the loop ran on
     iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
+    op_cost_s: float | None = None  # what the profiler's recording adds to one op (`op_cost`)
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     cpu_wait_share: float | None = None  # of the recorded time, waiting for a CPU (a busy machine)
     time_after_window_s: float = 0.0
@@ -114,6 +116,7 @@ def collecting(
             return
         tell(progress, tracer.window_text() + "\u2026")
         with _interrupts_deferred():  # started means recorded as started, even on a Ctrl-C
+            plain = per_op_s(torch)
             try:
                 with _quiet_fd2():
                     prof.start()
@@ -121,6 +124,9 @@ def collecting(
                 out.notes.append(f"the profiler could not start: {type(exc).__name__}: {exc}")
                 return
             state["started"] = state["running"] = True
+            recorded = per_op_s(torch)
+            if plain is not None and recorded is not None:
+                out.op_cost_s = max(0.0, recorded - plain)
             sync.start()
             if cuda:
                 _guarded(lambda: torch.cuda.reset_peak_memory_stats())

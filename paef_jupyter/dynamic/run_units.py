@@ -90,7 +90,7 @@ def run_units(
         os.chdir(cwd)
         sys.path[:] = sys_path
         sys.argv = sys_argv
-    return merge_profiles(profiles, notes=tuple(notes)), failures
+    return merge_profiles(profiles, notes=tuple(notes), cells=True), failures
 
 
 def _local_modules(path: str) -> Callable[[str], CellRef | None]:

@@ -424,7 +424,7 @@ def _profile_stats(p: Profile) -> list[tuple[str, str]]:
     stats = [("cell time, whole run", fmt_time(p.wall_time_s))]
     if p.profiled_iterations:
         stats.append((f"profiled, per iteration (over {p.profiled_iterations} profiled)",
-                      fmt_time(p.cpu_time_s / p.profiled_iterations)))
+                      fmt_time((p.window_time_s or p.cpu_time_s) / p.profiled_iterations)))  # the window's cell's
     else:
         stats.append(("profiled span", fmt_time(p.cpu_time_s)))
     if p.device != "cpu" or p.gpu_time_s:
