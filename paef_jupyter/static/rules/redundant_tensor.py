@@ -653,7 +653,7 @@ class FactorySites:
         if self._feeds_random_draw(node):
             return None  # `torch.bernoulli(torch.full(...))`: the draw differs every step, it is not redundant
         loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
+        if loop is None or rarely_runs(self.facts, node, loop) or self._data_builder(node):
             return None
         whole = self.outermost(node)
         # `torch.tensor([0.9]).cuda().expand(b, 1)`: the invariant part of the chain is what is built once
@@ -689,6 +689,28 @@ class FactorySites:
                 and self._callers_carry_state(scope):
             return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
         return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
+
+    def _data_builder(self, node: cst.Call) -> bool:
+        """`node` runs in a plain loop of a function that builds a list and returns it
+        (`out.append((x, y))` ... `return out`), a function nothing calls inside a loop: the loop
+        makes the data set once, before training, so whatever it rebuilds is paid once per run,
+        not per step (noise51: public check 36's synthetic-data builders; nothing to hoist)."""
+        facts = self.facts
+        loops = facts.enclosing_loops(node)
+        func = facts.enclosing_function(node)
+        if not loops or func is None or any(l.kind != "plain" for l in loops) or not isinstance(func, cst.FunctionDef):
+            return False
+        if facts.per_iteration_functions.get(func) is not None or facts.external_loop(func) is not None \
+                or hot_loop(facts, node) is not None:
+            return False
+        if any(facts.enclosing_loops(use) for use in facts.uses(func.name.value) if use is not func.name):
+            return False  # called inside a loop of this unit (once per epoch, say)
+        outer = loops[-1].node
+        returned = {n.value.value for n in facts.walk(func, into_scopes=False)
+                    if isinstance(n, cst.Return) and isinstance(n.value, cst.Name)}
+        return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "append"
+                   and isinstance(c.func.value, cst.Name) and c.func.value.value in returned
+                   for c in facts.calls_in(outer))
 
     def wraps_new_array(self, node: cst.Call, factory: str) -> bool:
         """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))`: the array is built in the
