@@ -1635,6 +1635,7 @@ def _packing_lengths_by_name(facts: Facts, node: cst.Call) -> bool:
     packed = _packed_parameters(facts)
     if not packed:
         return False
+    defined = {n.name.value for n in facts.walk(facts.module) if isinstance(n, cst.FunctionDef)}
     scope = facts.enclosing_function(node) or facts.module
     after = [n for n in facts.walk(scope) if isinstance(n, cst.Name) and n.value == name
              and facts.order(n) > facts.order(node) and not facts.contains(node, n)]
@@ -1648,7 +1649,8 @@ def _packing_lengths_by_name(facts: Facts, node: cst.Call) -> bool:
         position = [a for a in call.args if a.keyword is None].index(arg)  # type: ignore[arg-type]
         callee = call.func.attr.value if isinstance(call.func, cst.Attribute) else \
             call.func.value if isinstance(call.func, cst.Name) else ""
-        if (callee, position) not in packed and ("forward", position) not in packed:
+        model_call = facts.qualified_name(call.func) is None and callee not in defined  # `model(...)`, not `print`/`np.sum`/`f`
+        if (callee, position) not in packed and not (model_call and ("forward", position) in packed):
             return False
     return True
 
