@@ -15,6 +15,7 @@ from ..types import Kind
 from ._host_normal import host_normal_draw
 from ._support import step_function
 from ._tensor_facts import default_dtype_changed, dtype_name, invariant, program_methods, rarely_runs, steps_itself_per_call
+from ._data_builder import builds_data_once
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
 
@@ -73,6 +74,8 @@ class CpuThenMove(Rule):
             return  # `if step % 1000 == 0: z = torch.randn(n, nz).cuda()`: not once per iteration
         if loop is not None and not self.facts.enclosing_loops(node) and steps_itself_per_call(self.facts, node):
             return
+        if loop is not None and builds_data_once(self.facts, node):
+            return  # a loop of the function that builds the data set once: one copy per item, once per run
         func = node.func
         if not isinstance(func, cst.Attribute) or func.attr.value not in ("to", "cuda"):
             self._through_wrapper(node)

@@ -1602,12 +1602,66 @@ def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
 
 def _packing_lengths(facts: Facts, node: cst.Call) -> bool:
     """`lengths.cpu()` handed to `pack_padded_sequence` as its lengths: PyTorch requires them on
-    the CPU, so the copy is the API's need, not a sync to avoid."""
+    the CPU, so the copy is the API's need, not a sync to avoid. Also through a name and a model
+    (noise51, public check 36 p05): `lengths = lengths.cpu()` then `model(text, lengths)`, whose
+    `forward` hands that parameter to `pack_padded_sequence` as its lengths."""
     arg = facts.parent(node)
     call = facts.parent(arg) if isinstance(arg, cst.Arg) else None
-    if not isinstance(call, cst.Call) or (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] not in _PACKING:
+    if isinstance(call, cst.Call) and (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] in _PACKING:
+        return arg.keyword.value == "lengths" if arg.keyword is not None else list(call.args).index(arg) == 1  # type: ignore[union-attr]
+    return _packing_lengths_by_name(facts, node)
+
+
+def _packed_parameters(facts: Facts) -> set[tuple[str, int]]:
+    """(function name, position) of this unit's parameters a function hands on unchanged as the
+    lengths of `pack_padded_sequence`; a method's `self` is not counted (`forward(self, x, lengths)`
+    gives ("forward", 1), the position a call of the model passes it at)."""
+    found: set[tuple[str, int]] = set()
+    for func in (n for n in facts.walk(facts.module) if isinstance(n, cst.FunctionDef)):
+        params = [p.name.value for p in func.params.params]
+        if params[:1] == ["self"]:
+            params = params[1:]
+        for call in facts.calls_in(func):
+            if (facts.qualified_name(call.func) or "").rsplit(".", 1)[-1] not in _PACKING:
+                continue
+            given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "lengths"), None)
+            positional = [a.value for a in call.args if a.keyword is None]
+            given = given if given is not None else positional[1] if len(positional) > 1 else None
+            if isinstance(given, cst.Name) and given.value in params:
+                found.add((func.name.value, params.index(given.value)))
+    return found
+
+
+def _packing_lengths_by_name(facts: Facts, node: cst.Call) -> bool:
+    """`name = x.cpu()` whose every later read in its function is a positional argument of a call
+    (a model's `__call__` or a function of this unit) at a position where this unit's `forward` or
+    that function hands it to `pack_padded_sequence` as lengths: the copy is the API's need."""
+    stmt = facts.parent(facts.parent(node))
+    if not (isinstance(facts.parent(node), cst.Assign) and len(facts.parent(node).targets) == 1  # type: ignore[union-attr]
+            and isinstance(facts.parent(node).targets[0].target, cst.Name)) or stmt is None:  # type: ignore[union-attr]
         return False
-    return arg.keyword.value == "lengths" if arg.keyword is not None else list(call.args).index(arg) == 1  # type: ignore[union-attr]
+    name = facts.parent(node).targets[0].target.value  # type: ignore[union-attr]
+    packed = _packed_parameters(facts)
+    if not packed:
+        return False
+    defined = {n.name.value for n in facts.walk(facts.module) if isinstance(n, cst.FunctionDef)}
+    scope = facts.enclosing_function(node) or facts.module
+    after = [n for n in facts.walk(scope) if isinstance(n, cst.Name) and n.value == name
+             and facts.order(n) > facts.order(node) and not facts.contains(node, n)]
+    if not after:
+        return False
+    for use in after:
+        arg = facts.parent(use)
+        call = facts.parent(arg) if isinstance(arg, cst.Arg) else None
+        if not isinstance(call, cst.Call) or arg.keyword is not None or arg.star:  # type: ignore[union-attr]
+            return False
+        position = [a for a in call.args if a.keyword is None].index(arg)  # type: ignore[arg-type]
+        callee = call.func.attr.value if isinstance(call.func, cst.Attribute) else \
+            call.func.value if isinstance(call.func, cst.Name) else ""
+        model_call = facts.qualified_name(call.func) is None and callee not in defined  # `model(...)`, not `print`/`np.sum`/`f`
+        if (callee, position) not in packed and not (model_call and ("forward", position) in packed):
+            return False
+    return True
 
 
 def _optimizer_name(expr: cst.BaseExpression) -> bool:

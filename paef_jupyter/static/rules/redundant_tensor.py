@@ -18,6 +18,7 @@ from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in
 from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
 from ._support import hot_loop
+from ._data_builder import builds_data_once
 from ._frozen_forward import fixed_input_forwards
 from .base import Rule, RuleContext
 
@@ -653,7 +654,9 @@ class FactorySites:
         if self._feeds_random_draw(node):
             return None  # `torch.bernoulli(torch.full(...))`: the draw differs every step, it is not redundant
         loop = self.facts.iteration_loop(node)
-        if loop is None or rarely_runs(self.facts, node, loop):
+        size = _literal_size(node, factory)
+        if loop is None or rarely_runs(self.facts, node, loop) \
+                or size is not None and size <= TINY_ELEMENTS and builds_data_once(self.facts, node):
             return None
         whole = self.outermost(node)
         # `torch.tensor([0.9]).cuda().expand(b, 1)`: the invariant part of the chain is what is built once
