@@ -77,12 +77,13 @@ class _AsAssignments(cst.CSTTransformer):
 def with_assignments(module: cst.Module, text: str) -> cst.Module:
     """`module` (parsed from `text`) with its annotated assignments as `Assign`s; itself when it
     has none (`text` has no `:` followed on its line by `=`, checked first: most code has none)."""
-    if not _may_annotate(text):
+    if not may_annotate(text):
         return module
     return module.visit(_AsAssignments())
 
 
-def _may_annotate(text: str) -> bool:
+def may_annotate(text: str) -> bool:
+    """Whether `text` may hold an annotated assignment (a cheap test before any parse)."""
     for line in text.split("\n"):
         colon = line.find(":")
         if colon >= 0 and "=" in line[colon:]:

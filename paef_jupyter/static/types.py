@@ -8,6 +8,7 @@ and its answers are cached per position.
 
 from __future__ import annotations
 
+import ast
 import os
 import threading
 import types
@@ -16,6 +17,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 import libcst as cst
 
+from .annotated import may_annotate as _may_annotate
 from .names import dotted_name
 
 
@@ -192,7 +194,7 @@ class JediOracle:
     def __init__(self, source: str, namespace: Mapping[str, Any] | None = None) -> None:
         self._prelude = _prelude(namespace or {})
         self._offset = self._prelude.count("\n")
-        self._source = self._prelude + source
+        self._source = self._prelude + without_vague_annotations(source)
         self._script: Any = None
         self._cache: dict[tuple[int, int], str | None] = {}
 
@@ -238,6 +240,34 @@ class JediOracle:
             except Exception:
                 pass
             cls._warm = True
+
+
+_VAGUE = frozenset({"object", "Any", "typing.Any"})
+
+
+def without_vague_annotations(source: str) -> str:
+    """`source` with each `x: object = v` / `x: Any = v` read by jedi as `x = v`. jedi types a
+    name from its annotation, not its value: `data: Any = [(x, y), ...]` hides that the loop
+    over `data` yields tensors. The annotation is blanked with spaces, so every position jedi is
+    asked about stays where it was; a precise annotation is kept (it is better than the value)."""
+    if not _may_annotate(source):
+        return source
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return source
+    lines = source.split("\n")
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.AnnAssign) and node.value is not None
+                and ast.unparse(node.annotation) in _VAGUE):
+            continue
+        first, last = node.target.end_lineno, node.annotation.end_lineno
+        if first != last or first is None:
+            continue
+        raw = lines[first - 1].encode()
+        start, end = node.target.end_col_offset or 0, node.annotation.end_col_offset or 0
+        lines[first - 1] = (raw[:start] + b" " * (end - start) + raw[end:]).decode()
+    return "\n".join(lines)
 
 
 def _one_kind(names: list[str]) -> str | None:
