@@ -90,3 +90,88 @@ def test_a_script_filling_its_own_global_is_still_detached(tmp_path: Path) -> No
     assert done.returncode in (0, 1), done.stderr
     assert "HISTORY.append(loss.detach())" in (tmp_path / "train.py").read_text()
     assert run_program(tmp_path, "train.py") == before
+
+
+# --- eval-without-no-grad: a global the loop calls, rebound by an importer -----------------------
+
+EV = '''import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+torch.manual_seed(0)
+model = Net().to(device)
+
+
+def validate(batches):
+    model.eval()
+    total = 0.0
+    for x, y in batches:
+        out = model(x.to(device))
+        total += F.mse_loss(out, y.to(device))
+    model.train()
+    return round(float(total) / len(batches), 5)
+'''
+SLOPE = '''
+
+class SlopeNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(4, 1)
+
+    def forward(self, x):
+        x = x.requires_grad_(True)
+        y = self.fc(x).tanh()
+        (g,) = torch.autograd.grad(y.sum(), x, create_graph=True)
+        return y + g.sum(1, keepdim=True)
+
+
+class Trainer:
+    def __init__(self):
+        self.model = SlopeNet()
+
+'''
+EV_MAIN = ("import torch\nimport torch.nn as nn\n{imp}\ntorch.manual_seed(0)\n" + SLOPE + "{rebind}\n"
+           "g = torch.Generator().manual_seed(1)\n"
+           "batches = [(torch.randn(8, 4, generator=g), torch.randn(8, 1, generator=g)) for _ in range(3)]\n"
+           "print({call}(batches))\n")
+
+
+def _fixed_ev(tmp_path: Path, imp: str, rebind: str, call: str) -> str:
+    (tmp_path / "ev.py").write_text(EV)
+    (tmp_path / "main.py").write_text(EV_MAIN.format(imp=imp, rebind=rebind, call=call))
+    before = run_program(tmp_path, "main.py")
+    done = paef("fix", str(tmp_path / "ev.py"), "-o", str(tmp_path / "ev.py"))
+    assert done.returncode in (0, 1), done.stderr
+    assert run_program(tmp_path, "main.py") == before
+    return (tmp_path / "ev.py").read_text()
+
+
+def test_model_rebound_by_importer_keeps_the_output(tmp_path: Path) -> None:
+    """Fails on 5e08a0e: `with torch.no_grad():` around ev.py's loop, `ev.model = SlopeNet()` in main.py."""
+    fix_project_keeps_output(tmp_path, REDTEAM / "rt30bp_proj_model_rebound_by_importer")
+
+
+@pytest.mark.parametrize("imp, rebind, call", [
+    ("import ev", "ev.model = SlopeNet()", "ev.validate"),
+    ("import ev as E", "E.model = SlopeNet()", "E.validate"),
+    ("import ev", "setattr(ev, 'model', SlopeNet())", "ev.validate"),
+])
+def test_a_model_rebound_by_an_importer_refuses(tmp_path: Path, imp: str, rebind: str, call: str) -> None:
+    assert "no_grad" not in _fixed_ev(tmp_path, imp, rebind, call)
+
+
+def test_an_importer_not_rebinding_the_model_keeps_the_wrap(tmp_path: Path) -> None:
+    """Near miss: the importer sets `self.model = SlopeNet()` on its own object, not `ev.model`."""
+    assert "with torch.no_grad():" in _fixed_ev(tmp_path, "import ev", "trainer = Trainer()", "ev.validate")

@@ -74,3 +74,23 @@ def _importers(resolved: str) -> tuple[tuple[str, str], ...] | None:
         if pattern.search(text.replace("\\n", "\n")):  # (a notebook's JSON holds its lines escaped)
             found.append((str(file), text))
     return tuple(found)
+
+
+def rebound_by_importers(path: str | None, names: set[str]) -> str:
+    """Why a global of the module at `path` that its code reads may hold something else when that
+    code runs ('' if not seen): a file importing it rebinds it through the module (`ev.model =
+    SlopeNet()`, `aug.perturb = drifting`, `setattr(ev, "model", ...)`; red team 30b)."""
+    found = importers_of(path)
+    if not found or not names:
+        return ""
+    stem = Path(path).stem if path else ""
+    for file, text in found:
+        aliases = {stem} | set(re.findall(rf"import\s+[\w.]*\b{re.escape(stem)}\s+as\s+(\w+)", text))
+        alias = "|".join(sorted(map(re.escape, aliases)))
+        for name in sorted(names):
+            rebind = re.compile(rf"\b(?:{alias})\s*\.\s*{re.escape(name)}\s*=(?!=)"
+                                rf"|setattr\(\s*(?:{alias})\s*,\s*[\"']{re.escape(name)}[\"']")
+            if rebind.search(text):
+                return (f"{os.path.basename(file)} imports this module and rebinds its global `{name}`, which this "
+                        "code reads (this file is fixed on its own: what the importer puts there is out of sight)")
+    return ""
