@@ -58,8 +58,8 @@ def _importers(resolved: str) -> tuple[tuple[str, str], ...] | None:
         re.MULTILINE)
     found: list[tuple[str, str]] = []
     size = 0
-    files = [p for p in root.rglob("*") if p.suffix in (".py", ".ipynb") and "__pycache__" not in p.parts]
-    if len(files) > _MAX_FILES:
+    files = _project_files(root)
+    if files is None:
         return None
     for file in files:
         if file.resolve() == module:
@@ -94,3 +94,19 @@ def rebound_by_importers(path: str | None, names: set[str]) -> str:
                 return (f"{os.path.basename(file)} imports this module and rebinds its global `{name}`, which this "
                         "code reads (this file is fixed on its own: what the importer puts there is out of sight)")
     return ""
+
+
+def _project_files(root: Path) -> list[Path] | None:
+    """The `.py` / `.ipynb` files under `root` (hidden folders, caches and environments skipped);
+    None past `_MAX_FILES` entries seen (a home folder, a corpus of programs: not one project)."""
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__")) and d not in ("site-packages", "node_modules")]
+        seen += len(names) + len(dirs)
+        if seen > 20 * _MAX_FILES:
+            return None
+        found += [Path(folder, n) for n in names if n.endswith((".py", ".ipynb"))]
+        if len(found) > _MAX_FILES:
+            return None
+    return found
