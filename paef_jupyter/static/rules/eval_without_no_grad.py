@@ -22,7 +22,9 @@ from ._frozen_forward import frozen_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
 from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
+from ._importers import rebound_by_importers
 from .base import Rule
+from .graph_retention import _local_to
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _BACKWARD_FUNCTIONS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -295,7 +297,8 @@ class EvalWithoutNoGrad(Rule):
             or self._fast_path_modules() or self._module_hooks() or self._saved_tensor_hooks() \
             or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
-            or self._given_model_may_need_grad(loop) or self._patched_with_grad_code()
+            or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
+            or self._rebound_by_importer(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -339,6 +342,19 @@ class EvalWithoutNoGrad(Rule):
                     return (f"a later cell defines `{name}` again, which this loop calls when its function runs "
                             "after that cell: the new code needs gradients, which no_grad would turn off")
         return ""
+
+    def _rebound_by_importer(self, loop: Loop) -> str:
+        """Why a global this loop reads may hold other code when it runs ('' if none seen): in a
+        module fixed on its own, a project file importing it rebinds the global (`ev.model =
+        SlopeNet()`, red team 30b: the wrap read `model = Net()` of the module, the program ran the
+        importer's model, whose forward asks for gradients)."""
+        if self.ctx.ref.cell is not None:
+            return ""
+        func = loop.function
+        names = {n.value for n in self.facts.walk(loop.node) if isinstance(n, cst.Name)}
+        if func is not None:
+            names = {n for n in names if not _local_to(self.facts, func, n)}
+        return rebound_by_importers(self.ctx.ref.path, names)
 
     def _patched_with_grad_code(self) -> str:
         """Why code this loop runs may have been replaced by code needing autograd ('' if none):

@@ -11,6 +11,7 @@ from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_call, text_sinks
 from ._periodic_reset import periodic_reset
 from . import _attribute_totals as attribute_totals
+from ._importers import importers_of, read_by_importers
 from .base import Rule, RuleContext
 
 # Methods whose result carries no autograd history.
@@ -239,6 +240,8 @@ class GraphRetention(Rule):
             review = self._kept_elsewhere(total, node)
         if not review:
             review = self._read_by_later_cell(total, node)
+        if not review:
+            review = self._read_by_importer(total, node)
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -546,6 +549,24 @@ class GraphRetention(Rule):
             if rebound is not None:
                 return ""  # the training cell's value is gone for every cell after this one
         return ""
+
+    def _read_by_importer(self, total: str, node: cst.CSTNode) -> str:
+        """A global of a `.py` module (`HISTORY.append(loss)` in its function, `global RUNNING`) is
+        read by the files importing it, out of sight when the module is fixed on its own (red team
+        30b: `print(metrics.HISTORY[-1])` lost its `grad_fn`): review where an importer in the
+        project mentions the name, or where the function filling it is called by no code in sight."""
+        if self.ctx.ref.cell is not None:
+            return ""  # a notebook: its later cells are read by `_read_by_later_cell`
+        func = self.facts.enclosing_function(node)
+        if func is not None and _local_to(self.facts, func, total):
+            return ""
+        why = read_by_importers(self.ctx.ref.path, total)
+        if why or func is None:
+            return why
+        if not importers_of(self.ctx.ref.path) and any(func in self.facts._callees(c) for c in self.facts.calls_in(self.facts.module)):
+            return ""  # a script calling its own function: the global is its own
+        return (f"`{total}` is a global of this module filled by `{getattr(func, 'name', None) and func.name.value}`, "
+                "which code out of sight calls (an importer): it may read the global as a tensor, which the rewrite changes")
 
     def _graph_carrier(self, n: cst.Name) -> cst.BaseExpression:
         """The outermost expression around `n` through which its autograd graph passes: arithmetic

@@ -1,0 +1,112 @@
+"""Who imports a module that is fixed on its own, and whether they may read one of its globals.
+
+`paef fix metrics.py` sees metrics.py only: a global it fills (`HISTORY.append(loss)` in a function,
+`global RUNNING`) is read by the files that import it (`metrics.HISTORY[-1]`, `from metrics import
+*`), and a proof that no reader needs the old value must look there too (red team 30b: the importer
+printed `metrics.HISTORY[-1]`, `grad_fn` lost after the detach). The project's other files are found
+as Python finds them (the module's folder, or the folder above its package) and read as text: a
+mention of the name in a file importing the module is taken as a read (a refusal may over-approximate).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import re
+from pathlib import Path
+
+_MAX_FILES = 300  # a project's own files; more is a folder of unrelated programs
+_MAX_BYTES = 4_000_000
+
+
+def importers_of(path: str | None) -> tuple[tuple[str, str], ...] | None:
+    """(file, text) of every other project file whose import lines name the module at `path`;
+    None when `path` is not a `.py` file on disk (a notebook cell, a string) or its project is too
+    large to read."""
+    if not path or not path.endswith(".py") or not os.path.isfile(path):
+        return None
+    return _importers(str(Path(path).resolve()))
+
+
+def read_by_importers(path: str | None, name: str) -> str:
+    """Why an importer of the module at `path` may read its global `name` ('' if none does):
+    a file importing it mentions `name` or imports `*` from it."""
+    found = importers_of(path)
+    if not found:
+        return ""
+    word = re.compile(rf"\b{re.escape(name)}\b")
+    for file, text in found:
+        if word.search(text) or re.search(r"import\s+\*", text):
+            return (f"`{name}` is a global of this module, and {os.path.basename(file)} imports it and may read "
+                    f"`{name}` (this file is fixed on its own: what an importer reads of it is out of sight)")
+    return ""
+
+
+@functools.lru_cache(maxsize=64)
+def _importers(resolved: str) -> tuple[tuple[str, str], ...] | None:
+    module = Path(resolved)
+    root = module.parent
+    names = [module.stem]
+    while (root / "__init__.py").is_file() and root.parent != root:  # pkg/engine.py: `pkg.engine`, from pkg's parent
+        names.append(root.name)
+        root = root.parent
+    if module.stem == "__init__":
+        names = names[1:]
+    pattern = re.compile(
+        r"^\s*(?:from\s+[\w.]*\b(?:%s)\b[\w.]*\s+import|import\s+[^\n#]*\b(?:%s)\b|from\s+[\w.]+\s+import\s+[^\n#]*\b(?:%s)\b)"
+        r"|import_module\([^)]*\b(?:%s)\b|__import__\([^)]*\b(?:%s)\b" % ((("|".join(map(re.escape, names))),) * 5),
+        re.MULTILINE)
+    found: list[tuple[str, str]] = []
+    size = 0
+    files = _project_files(root)
+    if files is None:
+        return None
+    for file in files:
+        if file.resolve() == module:
+            continue
+        try:
+            text = file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+        size += len(text)
+        if size > _MAX_BYTES:
+            return None
+        if pattern.search(text.replace("\\n", "\n")):  # (a notebook's JSON holds its lines escaped)
+            found.append((str(file), text))
+    return tuple(found)
+
+
+def rebound_by_importers(path: str | None, names: set[str]) -> str:
+    """Why a global of the module at `path` that its code reads may hold something else when that
+    code runs ('' if not seen): a file importing it rebinds it through the module (`ev.model =
+    SlopeNet()`, `aug.perturb = drifting`, `setattr(ev, "model", ...)`; red team 30b)."""
+    found = importers_of(path)
+    if not found or not names:
+        return ""
+    stem = Path(path).stem if path else ""
+    for file, text in found:
+        aliases = {stem} | set(re.findall(rf"import\s+[\w.]*\b{re.escape(stem)}\s+as\s+(\w+)", text))
+        alias = "|".join(sorted(map(re.escape, aliases)))
+        for name in sorted(names):
+            rebind = re.compile(rf"\b(?:{alias})\s*\.\s*{re.escape(name)}\s*=(?!=)"
+                                rf"|setattr\(\s*(?:{alias})\s*,\s*[\"']{re.escape(name)}[\"']")
+            if rebind.search(text):
+                return (f"{os.path.basename(file)} imports this module and rebinds its global `{name}`, which this "
+                        "code reads (this file is fixed on its own: what the importer puts there is out of sight)")
+    return ""
+
+
+def _project_files(root: Path) -> list[Path] | None:
+    """The `.py` / `.ipynb` files under `root` (hidden folders, caches and environments skipped);
+    None past `_MAX_FILES` entries seen (a home folder, a corpus of programs: not one project)."""
+    found: list[Path] = []
+    seen = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith((".", "__pycache__")) and d not in ("site-packages", "node_modules")]
+        seen += len(names) + len(dirs)
+        if seen > 20 * _MAX_FILES:
+            return None
+        found += [Path(folder, n) for n in names if n.endswith((".py", ".ipynb"))]
+        if len(found) > _MAX_FILES:
+            return None
+    return found
