@@ -2941,6 +2941,31 @@ def _dict_kind(values: list[Kind]) -> Kind:
 
 
 @lru_cache(maxsize=4096)  # asked once per call site that reaches `func`; nodes are immutable
+def binds_locally(func: FunctionNode, name: str) -> bool:
+    """`name` is a parameter of `func` or bound in its body (any binding makes a name local, by
+    Python's rule) without `global` / `nonlocal`: what `func` does with it no other scope sees."""
+    if name in param_names(func):
+        return True
+    if isinstance(func, cst.Lambda):
+        return False
+    if any(name in {a.name.value for a in n.names} for n in walk(func.body, into_scopes=False)
+           if isinstance(n, (cst.Global, cst.Nonlocal))):
+        return False
+    for n in walk(func.body, into_scopes=False):
+        targets: list[cst.BaseExpression] = []
+        if isinstance(n, cst.Assign):
+            targets = [t.target for t in n.targets]
+        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
+            targets = [n.target]
+        elif isinstance(n, cst.AsName) and isinstance(n.name, cst.BaseExpression):
+            targets = [n.name]
+        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not func:
+            targets = [n.name]
+        if any(name in bound_names(t) for t in targets):
+            return True
+    return False
+
+
 def _own_locals(func: FunctionNode) -> frozenset[str]:
     """Names `func` binds as its own locals (`batch = [...]`, `for n in ...`), not declared
     `global`/`nonlocal` and not its parameters: rebinding them changes nothing its caller sees

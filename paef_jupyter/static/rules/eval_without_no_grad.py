@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import (Facts, FunctionNode, Loop, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
+from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods,
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
@@ -24,7 +24,6 @@ from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, h
 from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
 from ._importers import rebound_by_importers
 from .base import Rule
-from .graph_retention import _local_to
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
 _BACKWARD_FUNCTIONS = frozenset({"torch.autograd.grad", "torch.autograd.backward"})
@@ -353,7 +352,7 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         names = {n.value for n in self.facts.walk(loop.node) if isinstance(n, cst.Name)}
         if func is not None:
-            names = {n for n in names if not _local_to(self.facts, func, n)}
+            names = {n for n in names if not binds_locally(func, n)}
         return rebound_by_importers(self.ctx.ref.path, names)
 
     def _patched_with_grad_code(self) -> str:
@@ -989,7 +988,7 @@ class EvalWithoutNoGrad(Rule):
         for n in self.facts.walk(self.facts.module):
             global_read = isinstance(n, cst.Name) and n.value in held \
                 and not (isinstance(up := self.facts.parent(n), cst.Attribute) and up.attr is n) \
-                and (scope_of := self.facts.enclosing_function(n)) is not None and not _binds_locally(self.facts, scope_of, n.value)
+                and (scope_of := self.facts.enclosing_function(n)) is not None and not binds_locally(scope_of, n.value)
             if isinstance(n, cst.Call) and not _back_propagates(self.facts, n) \
                     and any(f in training for f in self.facts._callees(n)) \
                     and any(isinstance(m, cst.Attribute) and m.attr.value in kept or isinstance(m, cst.Name) and m.value in held
@@ -1091,7 +1090,7 @@ class EvalWithoutNoGrad(Rule):
                     targets = [n.args[0].value]
             for target in targets:
                 root = root_name(target)
-                if root is not None and root != "self" and not _binds_locally(self.facts, func, root):
+                if root is not None and root != "self" and not binds_locally(func, root):
                     held.add(root)
         return held
 
@@ -1107,7 +1106,7 @@ class EvalWithoutNoGrad(Rule):
     def _local_container(self, name: str, scope: FunctionNode | None) -> bool:
         """`name` is a local of `scope`, or (at the top level of a script) a global no function reads."""
         if scope is not None:
-            return _binds_locally(self.facts, scope, name)
+            return binds_locally(scope, name)
         return not self.facts.later and all(self.facts.enclosing_function(u) is None for u in self.facts.uses(name))
 
     def _produced(self, loop: Loop, func: FunctionNode) -> set[str]:
@@ -1604,25 +1603,6 @@ def _asks_for_grad(facts: Facts, body: cst.CSTNode, training_path: bool = True) 
             if any(a.keyword is not None and a.keyword.value == "requires_grad"
                    and not (isinstance(a.value, cst.Name) and a.value.value == "False") for a in n.args):
                 return True  # (`Variable(y, requires_grad=False)` asks for no gradient)
-    return False
-
-
-def _binds_locally(facts: Facts, func: FunctionNode, name: str) -> bool:
-    """`name` is a parameter of `func` or bound in its body (not declared `global`): a local."""
-    params = func.params
-    if name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} | \
-            {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}:
-        return True
-    if isinstance(func, cst.Lambda) or name in _declared(facts, func, cst.Global):
-        return False
-    for n in facts.walk(func.body, into_scopes=False):
-        targets: list[cst.BaseExpression] = []
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
-            targets = [n.target]
-        if any(name in bound_names(t) for t in targets):
-            return True
     return False
 
 

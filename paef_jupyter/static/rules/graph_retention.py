@@ -5,7 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Fix, Severity
-from ..facts import Facts, Loop
+from ..facts import Facts, Loop, binds_locally
 from ..names import bound_names, root_name
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_call, text_sinks
@@ -529,7 +529,7 @@ class GraphRetention(Rule):
         through it (red team 27: `print(step_losses[-1])`, `epoch2.grad_fn`, `confidence[-1].backward()`
         two cells down, a `fit()` helper's global history read by the next cell)."""
         func = self.facts.enclosing_function(node)
-        if func is not None and _local_to(self.facts, func, total):
+        if func is not None and binds_locally(func, total):
             return ""  # a local of its function: a later cell's `total` is another variable
         for later in self.facts.later:
             # only for a training cell's own top level: a function filling the global may be called
@@ -558,7 +558,7 @@ class GraphRetention(Rule):
         if self.ctx.ref.cell is not None:
             return ""  # a notebook: its later cells are read by `_read_by_later_cell`
         func = self.facts.enclosing_function(node)
-        if func is not None and _local_to(self.facts, func, total):
+        if func is not None and binds_locally(func, total):
             return ""
         why = read_by_importers(self.ctx.ref.path, total)
         if why or func is None:
@@ -612,7 +612,7 @@ class GraphRetention(Rule):
                 break
             if isinstance(anc, (cst.Lambda, cst.FunctionDef, cst.ClassDef)):
                 # a closure (or a nested def) reading the total whenever it runs; not one binding its own
-                return not (isinstance(anc, (cst.FunctionDef, cst.Lambda)) and _local_to(self.facts, anc, n.value))
+                return not (isinstance(anc, (cst.FunctionDef, cst.Lambda)) and binds_locally(anc, n.value))
         carrier = self._graph_carrier(n)
         followed = derived_name or carrier is not n  # a derived value: names it is bound to are followed
         value: cst.CSTNode = carrier
@@ -759,33 +759,6 @@ def _own_model_call(facts: Facts, func: cst.FunctionDef, expr: cst.BaseExpressio
     cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     return cls is not None and _self_attribute(target) \
         and f"{cls.name.value}.{target.attr.value}" not in facts.functions  # type: ignore[union-attr]
-
-
-def _local_to(facts: Facts, func: cst.FunctionDef | cst.Lambda, name: str) -> bool:
-    """`name` is a parameter of `func` or bound in its body without `global` / `nonlocal`."""
-    params = func.params
-    if name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} | \
-            {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}:
-        return True
-    if isinstance(func, cst.Lambda):
-        return False
-    declared = {a.name.value for n in facts.walk(func.body, into_scopes=False)
-                if isinstance(n, (cst.Global, cst.Nonlocal)) for a in n.names}
-    if name in declared:
-        return False
-    for n in facts.walk(func.body, into_scopes=False):  # Python's rule: any binding makes the name local
-        targets: list[cst.BaseExpression] = []
-        if isinstance(n, cst.Assign):
-            targets = [t.target for t in n.targets]
-        elif isinstance(n, (cst.AugAssign, cst.AnnAssign, cst.For, cst.NamedExpr)):
-            targets = [n.target]
-        elif isinstance(n, cst.AsName) and isinstance(n.name, cst.BaseExpression):
-            targets = [n.name]
-        elif isinstance(n, (cst.FunctionDef, cst.ClassDef)) and n is not func:
-            targets = [n.name]
-        if any(name in bound_names(t) for t in targets):
-            return True
-    return False
 
 
 # Calls that read what they are handed as a number (or only ask about it) and keep nothing.
