@@ -61,3 +61,25 @@ def fix_keeps_output(tmp_path: Path, program: Path) -> None:
     done = paef("fix", str(after / program.name), "-o", str(after / program.name))
     assert done.returncode in (0, 1), done.stderr
     assert run_program(before, program.name) == run_program(after, program.name)
+
+
+def fix_project_keeps_output(tmp_path: Path, project: Path, entry: str = "main.py") -> None:
+    """Every `.py` file of a red-team `project` folder fixed on its own (`paef fix FILE`, as the
+    scorer does); `entry` prints the same before and after."""
+    before, after = tmp_path / "before", tmp_path / "after"
+    for folder in (before, after):
+        shutil.copytree(project, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    for file in sorted(after.rglob("*.py")):
+        done = paef("fix", str(file), "-o", str(file))
+        assert done.returncode in (0, 1), done.stderr
+    assert run_program(before, entry) == run_program(after, entry)
+
+
+def fixed_alone_keeps_output(folder: Path, module: Path, entry: str = "main.py") -> str:
+    """`module` (a file of the project in `folder`) fixed on its own in place; `entry` must print the
+    same after. Returns the fixed module's text."""
+    before = run_program(folder, entry)
+    done = paef("fix", str(module), "-o", str(module))
+    assert done.returncode in (0, 1), done.stderr
+    assert run_program(folder, entry) == before
+    return module.read_text()

@@ -22,24 +22,13 @@ import libcst as cst
 import pytest
 
 from dtype_cases import assert_dtype_agrees
-from paef_cli import paef, run_program
+from paef_cli import fix_project_keeps_output, paef
 
 from paef_jupyter.static.rules._tensor_facts import dtype_of, family
 from test_facts import facts_of
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROJECTS = ["rt29b_proj_token_tagger"]
-
-
-def fix_project_keeps_output(tmp_path: Path, project: Path) -> None:
-    """Every file of `project` fixed on its own (`paef fix FILE`); `main.py` prints the same."""
-    before, after = tmp_path / "before", tmp_path / "after"
-    for folder in (before, after):
-        shutil.copytree(project, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for file in sorted(after.glob("*.py")):
-        done = paef("fix", str(file), "-o", str(file))
-        assert done.returncode in (0, 1), done.stderr
-    assert run_program(before, "main.py") == run_program(after, "main.py")
 
 
 @pytest.mark.parametrize("project", PROJECTS)

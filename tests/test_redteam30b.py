@@ -5,12 +5,11 @@ now read (as text) for the global's name, and a function nothing in sight calls 
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from paef_cli import paef, run_program
+from paef_cli import fix_project_keeps_output, fixed_alone_keeps_output
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 
@@ -32,17 +31,6 @@ MAIN = ("import torch\nimport torch.nn as nn\n{imp}\n"
         "{call}\nprint({read})\n")
 
 
-def fix_project_keeps_output(tmp_path: Path, project: Path) -> None:
-    """Every file of `project` fixed on its own (`paef fix FILE`); `main.py` prints the same."""
-    before, after = tmp_path / "before", tmp_path / "after"
-    for folder in (before, after):
-        shutil.copytree(project, folder, ignore=shutil.ignore_patterns("__pycache__"))
-    for file in sorted(after.rglob("*.py")):
-        done = paef("fix", str(file), "-o", str(file))
-        assert done.returncode in (0, 1), done.stderr
-    assert run_program(before, "main.py") == run_program(after, "main.py")
-
-
 def test_module_stats_keeps_the_output(tmp_path: Path) -> None:
     """Fails on 5e08a0e: `HISTORY.append(loss.detach())` in metrics.py, `print(metrics.HISTORY[-1])`."""
     fix_project_keeps_output(tmp_path, REDTEAM / "rt30b_dev_proj_module_stats")
@@ -55,11 +43,7 @@ def _fixed_module(tmp_path: Path, imp: str, call: str, read: str, package: bool 
         (where / "__init__.py").write_text("from .loops import *\n")
     (where / "loops.py").write_text(TRAIN)
     (tmp_path / "main.py").write_text(MAIN.format(imp=imp, call=call, read=read))
-    before = run_program(tmp_path, "main.py")
-    done = paef("fix", str(where / "loops.py"), "-o", str(where / "loops.py"))
-    assert done.returncode in (0, 1), done.stderr
-    assert run_program(tmp_path, "main.py") == before
-    return (where / "loops.py").read_text()
+    return fixed_alone_keeps_output(tmp_path, where / "loops.py")
 
 
 @pytest.mark.parametrize("imp, call, read, package", [
@@ -85,11 +69,7 @@ def test_a_script_filling_its_own_global_is_still_detached(tmp_path: Path) -> No
     """Near miss: the function is called by the script itself, nothing imports it: rewritten."""
     main = MAIN.format(imp="", call="train_epoch(model, batches, opt, device)", read="len(HISTORY)")
     (tmp_path / "train.py").write_text(TRAIN + main)
-    before = run_program(tmp_path, "train.py")
-    done = paef("fix", str(tmp_path / "train.py"), "-o", str(tmp_path / "train.py"))
-    assert done.returncode in (0, 1), done.stderr
-    assert "HISTORY.append(loss.detach())" in (tmp_path / "train.py").read_text()
-    assert run_program(tmp_path, "train.py") == before
+    assert "HISTORY.append(loss.detach())" in fixed_alone_keeps_output(tmp_path, tmp_path / "train.py", "train.py")
 
 
 # --- eval-without-no-grad: a global the loop calls, rebound by an importer -----------------------
@@ -151,11 +131,7 @@ EV_MAIN = ("import torch\nimport torch.nn as nn\n{imp}\ntorch.manual_seed(0)\n" 
 def _fixed_ev(tmp_path: Path, imp: str, rebind: str, call: str) -> str:
     (tmp_path / "ev.py").write_text(EV)
     (tmp_path / "main.py").write_text(EV_MAIN.format(imp=imp, rebind=rebind, call=call))
-    before = run_program(tmp_path, "main.py")
-    done = paef("fix", str(tmp_path / "ev.py"), "-o", str(tmp_path / "ev.py"))
-    assert done.returncode in (0, 1), done.stderr
-    assert run_program(tmp_path, "main.py") == before
-    return (tmp_path / "ev.py").read_text()
+    return fixed_alone_keeps_output(tmp_path, tmp_path / "ev.py")
 
 
 def test_model_rebound_by_importer_keeps_the_output(tmp_path: Path) -> None:
