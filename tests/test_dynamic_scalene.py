@@ -54,6 +54,26 @@ def test_scalene_json_maps_percentages_of_elapsed_time_to_cell_lines():
     assert any("CPU-only" in n for n in profile.notes)
 
 
+def test_the_runs_own_files_are_not_the_programs_modules_when_tmp_is_inside_its_folder(tmp_path):
+    # A notebook in /tmp: Scalene's private folder (driver, cell copies) is inside the program's
+    # folder, and a sample landing in the driver made a frame of a "module" no cell knows (the CI
+    # failure of stop 51: `KeyError: None` in the real run below, one run in several).
+    from paef_jupyter.dynamic.run_units import _local_modules
+
+    private = tmp_path / "paef-scalene-x"
+    private.mkdir()
+    (private / "driver.py").write_text("pass\n")
+    (tmp_path / "helpers.py").write_text("pass\n")
+    local = _local_modules(str(tmp_path / "work.ipynb"), private=str(private))
+    assert local(str(private / "driver.py")) is None
+    assert local(str(tmp_path / "helpers.py")) == CellRef(str(tmp_path / "helpers.py"))
+    data = {"elapsed_time_sec": 1.0, "files": {str(private / "driver.py"): {"lines": [row(1, python=50)]}},
+            "stacks": [[[f"{private / 'driver.py'} <module>:1;"], {"cpu_samples": 0.5}]]}
+    profile = profile_from_scalene(data, {}, local=local)
+    assert not profile.lines
+    assert profile.cpu_tree is None or not any(f.ref for f in profile.cpu_tree.walk())
+
+
 @pytest.mark.slow
 def test_scalene_run_of_a_notebook_finds_the_hot_cell_line(tmp_path, monkeypatch):
     # A temporary folder of its own: another process's scalene run in the shared one is not this run's leftover.

@@ -93,18 +93,21 @@ def run_units(
     return merge_profiles(profiles, notes=tuple(notes), cells=True), failures
 
 
-def _local_modules(path: str) -> Callable[[str], CellRef | None]:
+def _local_modules(path: str, private: str | None = None) -> Callable[[str], CellRef | None]:
     """The program's own modules (a project's `model.py`, `utils.py`, a package beside it) are
     traced like its cells: their lines get their own times and ops, so a cost paid inside a
     helper is found there, not only on the line that calls it (truth15: public GCN's NumPy
     rebuild in `gcn.py` was reported on the calling loop of `cora.py`). Spelled as `paef scan`
     spells them (relative to the script's folder as the user named it), so the static findings
     in those files meet their lines. Installed code (a virtual environment inside the folder)
-    and paef's own files are not the program's."""
+    and paef's own files are not the program's, nor is `private`, the folder of a run's own
+    files (Scalene's driver and cell copies live in TMPDIR, which may be inside the program's
+    folder: a notebook in /tmp)."""
     folder = os.path.dirname(os.path.abspath(path))
     shown = os.path.dirname(path)
     installed = {os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
     own = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    outside = [own] + ([os.path.realpath(private)] if private else [])
     seen: dict[str, CellRef | None] = {}
 
     def resolve(name: str) -> CellRef | None:
@@ -116,7 +119,7 @@ def _local_modules(path: str) -> Callable[[str], CellRef | None]:
             inside = os.path.commonpath([real, os.path.realpath(folder)]) == os.path.realpath(folder)
             foreign = ("site-packages" in real.split(os.sep) or "dist-packages" in real.split(os.sep)
                        or any(os.path.commonpath([real, p]) == p for p in installed)
-                       or os.path.commonpath([real, own]) == own)
+                       or any(os.path.commonpath([real, p]) == p for p in outside))
             if inside and not foreign and real != os.path.realpath(path):
                 ref = CellRef(os.path.normpath(os.path.join(shown, os.path.relpath(real, os.path.realpath(folder)))))
         seen[name] = ref

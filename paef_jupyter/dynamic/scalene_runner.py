@@ -91,7 +91,7 @@ def run_scalene(units: list[SourceUnit], path: str, script_args: Sequence[str] =
             data = json.load(fh)
         failures = _failures(status, units)
     texts = {name: units[c["index"]].text.splitlines() for name, c in zip(refs, cells)}
-    return profile_from_scalene(data, refs, texts, notes=tuple(notes), local=_local_modules(path)), failures
+    return profile_from_scalene(data, refs, texts, notes=tuple(notes), local=_local_modules(path, private=tmp)), failures
 
 
 def _write_cells(units: list[SourceUnit], tmp: str) -> tuple[list[dict], dict[str, CellRef], list[str]]:
