@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable
 
 import pytest
 from browser.conftest import (SCREENSHOTS, _browser, _jupyter_servers, jupyter_server, lab_without_extension,  # noqa: F401
@@ -198,35 +197,6 @@ def _assert_readable(root, where: str) -> None:
     assert not low, f"{where}: contrast below 4.5:1: {low} (all: {ratios})"
 
 
-def _saved_notebook(server, name: str) -> dict:
-    """The notebook as saved; an empty one while the file is being written (the server answers
-    400 or 500, unreadable notebook, or 404, to a read in the middle of a save)."""
-    import urllib.error
-
-    try:
-        return server.api("GET", f"/api/contents/{name}?content=1")["content"]
-    except urllib.error.HTTPError as exc:
-        if exc.code not in (400, 404, 500):
-            raise
-        return {"metadata": {}, "cells": [{}, {}]}
-
-
-def _saved_outputs(server, name: str) -> list:
-    """The second cell's saved outputs."""
-    return _saved_notebook(server, name)["cells"][1].get("outputs", [])
-
-
-def _save_until(nb, saved: Callable[[dict], bool], what: str) -> None:
-    """Saves the notebook from its page; waits until the saved file satisfies `saved`."""
-    import time
-
-    nb.page.evaluate("() => window.jupyterapp.shell.currentWidget.context.save()")
-    deadline = time.monotonic() + 30
-    while not saved(_saved_notebook(nb.server, nb.name)):
-        assert time.monotonic() < deadline, f"{what} was not saved"
-        time.sleep(0.3)
-
-
 @pytest.mark.browser
 def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
     """Readable in light and dark, nothing wider than its column at three widths, and the
@@ -257,20 +227,9 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
             time.sleep(0.5)
             assert view.evaluate(OVERFLOW_JS) == [], f"{kind} at {width}px"
 
-        # Save with the keyboard, as users do; in a long browser session the first key press has
-        # been seen to go unanswered (alone, this test always saves), so press it again, up to 3 times.
-        for attempt in range(3):
-            nb.cell(1).locator(".jp-InputPrompt").click()
-            nb.page.keyboard.press("Escape")
-            nb.page.keyboard.press("Control+s")
-            deadline = time.monotonic() + 15
-            while not (saved := any("paef" in str(o) for o in _saved_outputs(jupyter_server, name))):
-                if time.monotonic() > deadline:
-                    break
-                time.sleep(0.3)
-            if saved:
-                break
-        assert saved, "the notebook was not saved"
+        # Save with the keyboard, as users do.
+        saved = nb.save_with_keyboard(1)
+        assert any("paef" in str(o) for o in saved["cells"][1].get("outputs", [])), "the report was not saved"
 
         _set_theme(jupyter_server, "JupyterLab Dark")
         nb.page.goto(jupyter_server.notebook_url(name))  # reopen, same kernel: the live view re-attaches
@@ -523,8 +482,8 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
                               timeout=30_000)
     assert "redundant-tensor" in nb.page.evaluate(STATIC_JS)
 
-    _save_until(nb, lambda saved: saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"),
-                "the metadata")
+    saved = nb.save()
+    assert saved["metadata"].get("paef") and saved["cells"][1].get("metadata", {}).get("paef"), "the metadata was not saved"
 
     # Reopened with a new kernel (no live view): the static copy shows what the user decided.
     nb.restart_kernel()
@@ -553,7 +512,7 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     # Saved and reloaded on the same kernel: the live view re-attaches beside the saved static
     # copy, which this page did not display itself; Undo rewrites it all the same.
     report_id = re.search(r'data-paef-report="(\w+)"', nb.page.evaluate(STATIC_JS)).group(1)
-    _save_until(nb, lambda saved: report_id in str(saved["cells"][1].get("outputs")), "the notebook")
+    assert report_id in str(nb.save()["cells"][1].get("outputs")), "the report was not saved"
     nb.page.reload()
     view = nb.cell(1).locator(".paef-box")
     view.wait_for(timeout=90_000)
@@ -568,8 +527,8 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
                      .replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()"), timeout=30)
     card["redundant-tensor"].get_by_role("button", name="Dismiss").click()
     nb.page.wait_for_function(f"() => JSON.stringify(({META_JS})().cell).includes('redundant-tensor:')", timeout=30_000)
-    _save_until(nb, lambda saved: "redundant-tensor:" in str(saved["cells"][1].get("metadata", {}).get("paef")),
-                "the dismissal")
+    saved = nb.save()
+    assert "redundant-tensor:" in str(saved["cells"][1].get("metadata", {}).get("paef")), "the dismissal was not saved"
 
 
 # The static copy of the second cell's report as the notebook model holds it (what a save writes).

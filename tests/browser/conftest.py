@@ -3,7 +3,13 @@
 Fixtures: `jupyter_server` (parametrized over both front ends, one server per kind per test
 session), `page` (a fresh browser context) and `open_notebook` (writes a notebook with known
 cell ids, starts its kernel over REST so no kernel dialog blocks, opens it and returns a
-`NotebookPage` with helpers to run a cell and read a cell's text or output).
+`NotebookPage` with helpers to run a cell, read a cell's text or output, and save).
+
+Saved files are read from disk after the page's save finished, never over the contents API
+while a save may be in flight: jupyter_server's read of a half-written notebook "recovers" it
+(moves the file being written to `<name>.invalid`, puts the previous version back), so the
+save fails ("File Save Error ... No such file or directory") or its content is silently lost.
+For the same reason the servers do not autosave: the tests' own saves are the only writes.
 """
 
 from __future__ import annotations
@@ -13,7 +19,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -34,6 +39,7 @@ CHROMIUM_ARGS = [
     "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
 ]
 KINDS = ("lab", "notebook")
+AUTOSAVE_PLUGIN = "/lab/api/settings/@jupyterlab/docmanager-extension:plugin"
 # Keeps toasts from covering cells (asking about news is all this plugin does); the app is
 # exposed as `window.jupyterapp` so a test can drive the page's own session (kernel restart).
 PAGE_CONFIG = {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True},
@@ -53,12 +59,6 @@ def missing_requirement() -> str | None:
     if not any(Path(p, "paef-jupyter", "package.json").is_file() for p in jupyter_path("labextensions")):
         return "the paef-jupyter labextension is not built/installed (scripts/build_labextension.sh)"
     return None
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @dataclass
@@ -118,31 +118,40 @@ def _start_server(kind: str, base: Path, disabled: tuple[str, ...]) -> JupyterSe
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(dirs["config"]), JUPYTER_DATA_DIR=str(dirs["data"]),
                JUPYTER_RUNTIME_DIR=str(dirs["runtime"]), IPYTHONDIR=str(dirs["ipython"]),
                JUPYTER_PLATFORM_DIRS="0", PYTHONUNBUFFERED="1")
-    port, token = _free_port(), uuid.uuid4().hex
+    token = uuid.uuid4().hex
     module = "jupyterlab" if kind == "lab" else "notebook"
     log = base / "server.log"
+    # Port 0: the server binds a port the system picks and writes it to its runtime file. A
+    # port picked here and bound seconds later (the server's start-up) can be taken meanwhile
+    # by another process (kernels of other xdist workers bind free ports too).
     process = subprocess.Popen(
         [sys.executable, "-m", module, "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
+         "--port=0", "--ServerApp.port_retries=0", f"--IdentityProvider.token={token}",
          f"--ServerApp.root_dir={dirs['root']}"],
         env=env, stdout=log.open("wb"), stderr=subprocess.STDOUT, cwd=dirs["root"])
     jar = http.cookiejar.CookieJar()
-    server = JupyterServer(kind, f"http://127.0.0.1:{port}", token, dirs["root"], process, log,
-                           urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar)))
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    info = dirs["runtime"] / f"jpserver-{process.pid}.json"
     deadline = time.monotonic() + 90
+    server: JupyterServer | None = None
     while True:
         if process.poll() is not None:
             raise RuntimeError(f"jupyter {kind} exited early:\n{log.read_text()[-3000:]}")
         try:
+            if server is None:
+                port = json.loads(info.read_text())["port"]  # absent, or half-written: not yet
+                server = JupyterServer(kind, f"http://127.0.0.1:{port}", token, dirs["root"], process, log, opener)
             # The app page sets the _xsrf cookie that POSTs must echo.
             server.opener.open(f"{server.url}/{kind if kind == 'lab' else 'tree'}?token={token}", timeout=5).read()
             break
-        except OSError:
+        except (OSError, ValueError, KeyError):
             if time.monotonic() > deadline:
-                _stop_servers([server])
+                process.terminate()
+                process.wait(timeout=20)
                 raise RuntimeError(f"jupyter {kind} did not answer:\n{log.read_text()[-3000:]}") from None
             time.sleep(0.3)
     server.xsrf = next(c.value for c in jar if c.name == "_xsrf")
+    server.api("PUT", AUTOSAVE_PLUGIN, {"raw": json.dumps({"autosave": False})})
     return server
 
 
@@ -300,6 +309,49 @@ class NotebookPage:
         self.cell(index).locator(".cm-content").click()
         self.page.keyboard.press("Control+End")
 
+    def save(self) -> dict:
+        """Saves the notebook from its page (the document's own save); returns the file as saved."""
+        self._watch_saves()
+        # Not awaited here: a failed save is reported by `_saved`, with the page's error dialog.
+        self.page.evaluate("() => { window.jupyterapp.shell.currentWidget.context.save().catch(() => {}); }")
+        return self._saved("the page's save")
+
+    def save_with_keyboard(self, index: int) -> dict:
+        """Saves as users do (Ctrl+S in command mode, cell `index` selected); returns the file as saved."""
+        self._watch_saves()
+        self.cell(index).locator(".jp-InputPrompt").click()
+        self.page.keyboard.press("Escape")
+        self.page.keyboard.press("Control+s")
+        return self._saved("Ctrl+S")
+
+    def _watch_saves(self) -> None:
+        """Records the states of this document's saves from now on (`context.saveState`)."""
+        self.page.evaluate("""path => {
+            const panel = window.jupyterapp.shell.currentWidget;
+            if (!panel || panel.context.path !== path) throw new Error('the notebook is not the current widget');
+            const old = window.paefSaves;
+            if (old) old.context.saveState.disconnect(old.slot);
+            const states = [], slot = (_, state) => states.push(state);
+            panel.context.saveState.connect(slot);
+            window.paefSaves = {context: panel.context, slot, states};
+        }""", self.name)
+
+    def _saved(self, what: str) -> dict:
+        """Waits until the page's save finished, then reads the file from disk (module docstring:
+        a read over the contents API while a save is in flight can undo it)."""
+        done = "() => window.paefSaves.states.some(s => s === 'completed' || s === 'failed')"
+        try:
+            self.page.wait_for_function(done, timeout=60_000)
+        except Exception as exc:
+            states = self.page.evaluate("() => window.paefSaves.states")
+            raise AssertionError(f"{what}: no save finished within 60 s (save states {states})") from exc
+        states = self.page.evaluate("() => window.paefSaves.states")
+        if "failed" in states:
+            dialog = self.page.locator(".jp-Dialog-content")
+            message = dialog.inner_text() if dialog.count() else ""
+            raise AssertionError(f"{what}: the save failed (save states {states}): {message}")
+        return json.loads((self.server.root / self.name).read_text())
+
     def screenshot(self, name: str) -> Path:
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
         path = SCREENSHOTS / f"{_slug(name)}.png"
@@ -308,19 +360,24 @@ class NotebookPage:
 
 
 @pytest.fixture
-def open_notebook(page, request: pytest.FixtureRequest) -> Callable[..., NotebookPage]:
+def open_notebook(page, request: pytest.FixtureRequest) -> Iterator[Callable[..., NotebookPage]]:
     """Writes `name` with the given (cell id, source) code cells, starts its kernel, opens it.
 
     The server is the test's `jupyter_server` unless one is passed.
     """
 
+    opened: list[Path] = []
+
     def open_(name: str, cells: list[tuple[str, str]], server: JupyterServer | None = None) -> NotebookPage:
         server = server or request.getfixturevalue("jupyter_server")
-        server.write_notebook(name, cells)
+        opened.append(server.write_notebook(name, cells))
         kernel_id = server.start_kernel_for(name)
         page.goto(server.notebook_url(name))
         notebook = NotebookPage(page, server, name, kernel_id)
         notebook.cell(len(cells) - 1).locator(".cm-content").wait_for(timeout=60_000)
         return notebook
 
-    return open_
+    yield open_
+    # The server moves a notebook it read half-written aside (module docstring): a save was undone.
+    undone = [p.name for path in opened for p in path.parent.glob(f"{path.name}.invalid")]
+    assert not undone, f"the server found a half-written notebook and put an older version back: {undone}"
