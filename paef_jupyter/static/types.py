@@ -19,6 +19,7 @@ import libcst as cst
 
 from .annotated import may_annotate as _may_annotate
 from .names import dotted_name
+from .parso_cache import make_safe
 
 
 class Kind(str, Enum):
@@ -236,6 +237,7 @@ class JediOracle:
             try:
                 import jedi
 
+                make_safe()
                 jedi.Script("import torch\nx = torch.zeros(1)\nx", environment=cls._environment()).infer(3, 0)
             except Exception:
                 pass
@@ -285,6 +287,7 @@ def _own_script(source: str, environment: Any) -> Any:
     kept out of that cache, costs a few ms per unit. Called under `JediOracle._lock`."""
     import jedi
 
+    make_safe()  # the parse cache on disk is shared with other processes
     diff = jedi.settings.fast_parser
     jedi.settings.fast_parser = False
     try:
