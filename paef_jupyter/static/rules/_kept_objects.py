@@ -6,58 +6,80 @@ callees' parameters). An object handed to a program class's constructor or to an
 the keeper and changed there by its own name (`self.mix[0] = ...`, `self.hist += counts`) when the
 loop runs the keeper's code: `next(train_iter)`, a module's forward and hooks, a callback (red
 team 31a: a curriculum loader shifting the loss weights it was given, a calibration hook filling
-a histogram read by `np.cumsum(calib.hist)`). Such an object is not proved the same every
-iteration when the loop runs code of the program.
+a histogram read by `np.cumsum(calib.hist)`). Hoisting what such an object feeds is offered for review
+when the loop runs code of the program.
 """
 
 from __future__ import annotations
 
-import sys
-
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import names_read, root_name
+from ..names import names_read
 from ..types import Kind
+from ._tensor_facts import locally_bound
 
 # Kinds whose objects can be changed in place (numbers, functions and Python modules cannot;
 # models, optimizers and loaders are read for their state by other checks).
 _CHANGEABLE = frozenset({Kind.TENSOR, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST, Kind.DICT_OF_TENSOR, Kind.NDARRAY,
                          Kind.UNKNOWN})
-# Libraries whose functions keep nothing they are given for the program's code to change later.
-_KEEP_NOTHING = frozenset(sys.stdlib_module_names) | {"torch", "numpy", "math"}
 
 
-def kept_and_run(facts: Facts, expr: cst.BaseExpression, loop: Loop, local: set[str]) -> bool:
-    """A name `expr` reads (not bound inside it: `local`) holds an object its scope hands to code
-    that may keep it, and the loop runs code of the program (see the module's docstring)."""
+def kept_by_program_code(facts: Facts, expr: cst.BaseExpression, loop: Loop) -> str:
+    """Why `expr` may not be the same every iteration of `loop` ("" when no such reason): a name
+    it reads holds an object its scope hands to code of the program that may keep it, and the
+    loop runs code of the program (see the module's docstring)."""
     unit = loop.facts
-    read = names_read(expr) - local
+    read = names_read(expr) - locally_bound(facts, expr)
     names = {n.value for n in facts.walk(expr) if isinstance(n, cst.Name) and n.value in read
              and n.value not in facts.aliases and n.value not in facts.functions and n.value not in facts.classes
-             and facts.kind(n) in _CHANGEABLE}  # (an imported module, a function, a class: not data)
+             and not _attribute_read(facts, n) and facts.kind(n) in _CHANGEABLE}
+    # (an imported module, a function, a class are not data; `cfg.scale` is `store_hazard`'s: it
+    # knows which attributes the keeper's code stores)
     if not names or not _runs_program_code(unit, loop.node):
-        return False
+        return ""
     scope = loop.function if loop.function is not None else unit.module
-    return any(_handed_over(unit, call, names) for call in unit.calls_in(scope))
+    for call in unit.calls_in(scope):
+        name = _handed_over(unit, call, names)
+        if name:
+            line = unit.position(call).start.line
+            return (f"`{name}` is handed to an object of the program (line {line}: `{unit.code(call)}`) that may keep it "
+                    "and change it by its own names when the loop runs its code (a method, a hook, `next()` of its "
+                    "iterator): built once, the value would not follow those changes")
+    return ""
 
 
-def _handed_over(facts: Facts, call: cst.Call, names: set[str]) -> bool:
-    """`call` gives one of `names` (or a bound method of it: `calib.observe`) to code that may keep
-    it: a class or callable of the program, a method of an object; a function of this unit is
-    followed by the callee checks, a library function keeps nothing (a bound method is code
-    handed out wherever it goes: a hook, a callback)."""
-    handed = [a.value for a in call.args if root_name(a.value) in names
-              and isinstance(a.value, (cst.Name, cst.Attribute))]
-    if not handed:
-        return False
-    if any(isinstance(v, cst.Attribute) for v in handed):
-        return True  # `register_forward_hook(calib.observe)`: the object's code runs when the hook does
+def _attribute_read(facts: Facts, name: cst.Name) -> bool:
+    parent = facts.parent(name)
+    return isinstance(parent, cst.Attribute) and parent.value is name
+
+
+def _handed_over(facts: Facts, call: cst.Call, names: set[str]) -> str:
+    """`call` gives one of `names` to an object of the program that may keep it: a class of the
+    program built with it (`EndlessCurriculum(x, y, mix)`), a method of such an object
+    (`trainer.attach(mix)`); or hands out a bound method of it (`calib.observe` given to
+    `register_forward_hook`: the object's code runs when the hook does). Library calls and this
+    unit's functions (followed by the callee checks) keep nothing out of sight."""
+    for arg in call.args:
+        value = arg.value
+        if isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name) and value.value.value in names \
+                and _method_of_instance(facts, value.value, value.attr.value):
+            return value.value.value
+    given = next((a.value.value for a in call.args if isinstance(a.value, cst.Name) and a.value.value in names), "")
     func = call.func
-    if isinstance(func, cst.Name) and func.value in facts.functions:
-        return False
-    qualified = facts.qualified_name(func) or ""
-    return not qualified or qualified.split(".")[0] not in _KEEP_NOTHING
+    if given and (facts.class_named(func) is not None or isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
+                  and _method_of_instance(facts, func.value, func.attr.value)):
+        return given
+    return ""
+
+
+def _method_of_instance(facts: Facts, name: cst.Name, method: str) -> bool:
+    """`name` holds an object of a class of the program (bound to its construction) that defines
+    `method`."""
+    value = facts.value_of(name)
+    found = facts.class_named(value.func) if isinstance(value, cst.Call) else None
+    return found is not None and any(isinstance(s, cst.FunctionDef) and s.name.value == method
+                                     for s in found[1].body.body)
 
 
 _LIBRARY_CODE = ("torch.", "numpy.", "math.", "builtins.")

@@ -21,7 +21,6 @@ from ..fresh_calls import fresh_call, library_call
 from ..library_effects import torch_changed_arguments
 from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
 from ..types import Kind
-from ._kept_objects import kept_and_run
 from ._library_state import library_state_changed
 
 # dtype families: what `torch.tensor(x.tolist())` turns each into (default dtype assumed).
@@ -1487,7 +1486,7 @@ def invariant(facts: Facts, expr: cst.BaseExpression, loop: Loop, given: frozens
             or changed_unseen(facts, expr, loop) or _imported_state_changed(facts, expr, loop) \
             or _changed_by_module_call(facts, expr, loop) \
             or library_state_changed(facts, expr, loop) or _suspended_in_loop(facts, expr, loop) \
-            or _converts_program_objects(facts, expr) or kept_and_run(facts, expr, loop, locally_bound(facts, expr)):
+            or _converts_program_objects(facts, expr):
         return False
     called = [(facts, c.func.value) for c in facts.calls_in(expr) if isinstance(c.func, cst.Name) and c.func.value in facts.functions]
     for c in facts.calls_in(expr):  # an earlier cell's function reads this cell's globals when called
