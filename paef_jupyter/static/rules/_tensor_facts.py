@@ -467,7 +467,7 @@ def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
     qualified = facts.qualified_name(func) or ""
     if qualified.startswith("torch."):
         name = qualified.rsplit(".", 1)[-1]
-    if name in _ALWAYS_PAIR:
+    if name in _ALWAYS_PAIR or name.endswith("_with_indices") or _returns_indices(facts, expr):
         return True
     if name not in _PAIR_WITH_DIM:
         return False
@@ -478,6 +478,17 @@ def _values_and_indices(facts: Facts, expr: cst.BaseExpression) -> bool:
         (isinstance(func, cst.Attribute) and (facts.qualified_name(func.value) or "") == "torch") else positional
     return any(isinstance(d, cst.Integer) or isinstance(d, cst.UnaryOperation) and isinstance(d.expression, cst.Integer)
                for d in dims[:1])
+
+
+def _returns_indices(facts: Facts, call: cst.Call) -> bool:
+    """`F.max_pool1d(x, 4, return_indices=True)`, or a call of `nn.MaxPool2d(2, return_indices=True)`:
+    (values, int64 indices), not a tensor of the input's dtype (red team 31a: peak positions read
+    as floats and stored so)."""
+    flag = keyword(call, "return_indices")
+    if flag is None and facts.kind(call.func) is Kind.MODULE:
+        built = _module_built_from(facts, call.func)
+        flag = keyword(built, "return_indices") if built is not None else None
+    return flag is not None and not (isinstance(flag, cst.Name) and flag.value in ("False", "None"))
 
 
 def _product(facts: Facts, operands: list[cst.BaseExpression], depth: int) -> str | None:
@@ -537,9 +548,10 @@ def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, 
     if found is not None:
         dtypes = _returned_dtypes(facts, module, method, depth, argument)
         if any(family(d) in (INT, BOOL) for d in dtypes) or None in _returned_dtypes(facts, module, method, depth, argument,
-                                                                                      passed_only=True):
+                                                                                      passed_only=True) \
+                or _returns_unknown_tensor(found, method, depth):
             return None
-        return FLOAT  # (a return of unknown dtype that is not the input: some float, an open assumption)
+        return FLOAT  # (a tuple or dict of unknown dtypes: some float, an open assumption)
     value = facts.namespace.get(module.value) if isinstance(module, cst.Name) and not bound_in_unit(facts, module.value) else None
     parameters = getattr(value, "parameters", None)
     if callable(parameters) and method == "forward":
@@ -557,6 +569,20 @@ def _module_output_dtype(facts: Facts, module: cst.BaseExpression, method: str, 
         return FLOAT
     spelled = facts.code(module).lower()
     return FLOAT if any(n in spelled.rsplit(".", 1)[-1] for n in _LOSS_NAMES) else None
+
+
+def _returns_unknown_tensor(found: tuple[Facts, cst.ClassDef], method: str, depth: int) -> bool:
+    """`method` of the program's class returns a value (not a tuple, list or dict literal) whose
+    dtype is unknown: `Categorical(logits=...).sample()`, `torch.multinomial(p, 1)` are int64, so
+    the module's output is not "some float" (red team 31a: sampled actions stored as floats)."""
+    owner, cls = found
+    defined = next((s for s in cls.body.body if isinstance(s, cst.FunctionDef) and s.name.value == method), None)
+    if defined is None:
+        return False
+    inputs = {p.name.value for p in defined.params.params[1:2]}
+    return any(isinstance(r, cst.Return) and r.value is not None and not isinstance(r.value, (cst.Tuple, cst.List, cst.Dict))
+               and _passed_through(r.value) not in inputs and dtype_of(owner, r.value, depth + 1) is None
+               for r in owner.walk(defined.body))
 
 
 def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | None:
@@ -761,6 +787,7 @@ class _Index:
     bound_writers: frozenset[str] | None = None  # `_bound_writers_of`, once asked
     rebound: dict[str, bool] = field(default_factory=dict)  # `rebound_in_unit`, per name asked
     dtype_changed: bool | None = None  # `default_dtype_changed`, once asked
+    setter_in_code: bool | None = None  # `_setter_in_program_code`, once asked
     self_assigned: dict[str, list[cst.BaseExpression]] | None = None  # `_self_assignments`, once asked
 
 
@@ -1983,7 +2010,34 @@ def defaults_changed(facts: Facts, expr: cst.CSTNode, loop: Loop) -> bool:
     the defaults of the first iteration only."""
     if not any((facts.qualified_name(c.func) or "").startswith("torch.") for c in facts.calls_in(expr)):
         return False
-    return _sets_defaults(facts, loop.node, set())
+    return _sets_defaults(facts, loop.node, set()) \
+        or _setter_in_program_code(facts) and _runs_program_code(loop.facts, loop.node)
+
+
+def _setter_in_program_code(facts: Facts) -> bool:
+    """A function, method or lambda of the program (this unit, an earlier cell, a local module)
+    changes torch's defaults: a callback object's `__call__`, a trainer's method, an earlier
+    cell's `to_float64(model)` may run it from the loop where `_sets_defaults` follows no call
+    by name (red team 31a: float64 refinement switched mid-run, a float32 grid hoisted)."""
+    index = unit_index(facts)
+    if index.setter_in_code is None:
+        index.setter_in_code = any(
+            calls_setter(unit, call, _DEFAULT_SETTERS)
+            and any(isinstance(a, (cst.FunctionDef, cst.Lambda)) for a in unit.ancestors(call))
+            for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+            for call in unit.calls_in(unit.module))
+    return index.setter_in_code
+
+
+# Library namespaces whose functions run none of the program's code.
+_LIBRARY_CODE = ("torch.", "numpy.", "math.", "builtins.")
+
+
+def _runs_program_code(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` calls something that may run the program's code: a function or method of the
+    program, an object (a module's forward and hooks, a callback), `next()` of an iterator."""
+    return any(not (name := facts.qualified_name(c.func) or "").startswith(_LIBRARY_CODE)
+               or name in ("builtins.next", "builtins.iter") for c in facts.calls_in(node))
 
 
 def _sets_defaults(facts: Facts, node: cst.CSTNode, seen: set[str]) -> bool:

@@ -16,6 +16,7 @@ from ..facts import SHARING_CALLS, Facts, Loop, library_result_may_share, numpy_
 from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
+from ._kept_objects import kept_by_program_code
 from ._support import LOADERS, init_value, is_self_attr
 from ._tensor_facts import bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, invariant, mutated_in_place, rarely_runs, sole_writers
 from .base import Rule, RuleContext
@@ -116,7 +117,8 @@ class CpuFunction(Rule):
                     "where it never ran before"))
             elif fix.edits:
                 moved = self._moved_statements or [node]
-                stored = next((r for r in (store_hazard(self.facts, m, target) for m in moved) if r), "")
+                stored = next((r for r in (store_hazard(self.facts, m, target) for m in moved) if r), "") \
+                    or kept_by_program_code(self.facts, node, target)
                 if stored:
                     fix = dataclasses.replace(fix, review=stored)
         where = "inside the loop" if in_loop else "in a function called on every iteration"

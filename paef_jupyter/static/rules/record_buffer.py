@@ -304,6 +304,9 @@ class RecordBuffer(Rule):
         uses = _uses(facts, column)
         if isinstance(uses, str):
             return uses
+        later = _later_reader(facts, column)
+        if later:
+            return later
         appends, reads = uses
         families = set()
         for call in appends:
@@ -622,6 +625,20 @@ def _uses(facts: Facts, column: Column) -> tuple[list[cst.Call], list[tuple[cst.
     if not binding_seen:
         return "it is not created as an empty list in this scope"
     return appends, reads
+
+
+def _later_reader(facts: Facts, column: Column) -> str:
+    """A later notebook cell reads the top-level column (or its dict): it runs on the records this
+    cell leaves, which the rewrite turns from Python lists into tensors (red team 31a: the next
+    cell's `json.dumps(obs_log[-3:])` failed). '' when none does."""
+    if column.scope is not facts.module:
+        return ""
+    for later in facts.later:
+        for name in later.uses(column.owner):
+            line = later.position(name).start.line
+            code = later.code(later.statement_of(name)).strip().splitlines()[0]
+            return f"a later cell reads it (line {line} of that cell: `{code}`), where its records would be tensors"
+    return ""
 
 
 def _other_use(facts: Facts, node: cst.CSTNode, why: str) -> str:

@@ -17,6 +17,7 @@ from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in
                             reads_of, rebound_in_unit, shared_end, shared_path, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
+from ._kept_objects import kept_by_program_code
 from ._support import hot_loop
 from ._data_builder import builds_data_once
 from ._frozen_forward import fixed_input_forwards
@@ -750,6 +751,9 @@ class FactorySites:
         stored = store_hazard(self.facts, site.expr, site.target)
         if stored:
             reasons.append(stored)
+        kept = kept_by_program_code(self.facts, site.expr, site.target)
+        if kept and not stored:
+            reasons.append(kept)
         unfollowed = self._bound_unfollowed(site.expr)
         if unfollowed:
             reasons.append(f"`{unfollowed}` is bound by an annotated assignment or a walrus, whose later in-place "
