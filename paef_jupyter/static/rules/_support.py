@@ -767,11 +767,17 @@ def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpr
 
 def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> list[str]:
     """Keys the scope of `expr` may add to the dict bound to `value` after building it:
-    `d.update(...)`, `d[k] = v`, `d = {...}` in a branch, `d |= {...}`; `"*"` for any key."""
+    `d.update(...)`, `d[k] = v`, `d = {...}` in a branch, `d |= {...}`; `"*"` for any key. A dict
+    bound at the module's top level is a global: any function of the unit that reads it may add
+    keys too (`def configure(args): LOADER_KW["pin_memory"] = ...`, red team 31b)."""
     changed: list[str] = []
     scope = facts.enclosing_function(expr) or facts.module
+    global_dict = facts.enclosing_function(value) is None
     for use in facts.uses(expr.value):
-        if use is expr or (facts.enclosing_function(use) or facts.module) is not scope:
+        if use is expr:
+            continue
+        if (facts.enclosing_function(use) or facts.module) is not scope \
+                and not (global_dict and facts.reads_global(use)):
             continue
         parent = facts.parent(use)
         if isinstance(parent, cst.Attribute) and parent.value is use:
