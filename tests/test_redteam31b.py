@@ -57,14 +57,16 @@ def test_records_are_not_given_non_blocking(program: str, record_move: str) -> N
     assert not any(line == record_move for line, _ in edits)
 
 
-@pytest.mark.parametrize("program", ["rt31b_pt_pinned_batch_quantized_log.py", "rt31b2_pt_pinned_helper_inplace.py"])
+@pytest.mark.parametrize("program", ["rt31b_pt_pinned_batch_quantized_log.py", "rt31b2_pt_pinned_helper_inplace.py",
+                                     "rt31bp_pt_pinned_batch_numpy_view.py"])
 def test_pinned_batch_changed_after_the_copy_stays_blocking(program: str) -> None:
     """GPU-only race: the CPU run of `fix_keeps_output` would pass with or without the fix."""
     assert not any("non_blocking" in text for _, text in _pageable_edits(program))
 
 
-def test_module_level_loader_dict_completed_elsewhere_is_not_edited() -> None:
-    assert _pageable_edits("rt31b_pt_global_loader_kwargs.py") == []
+@pytest.mark.parametrize("program", ["rt31b_pt_global_loader_kwargs.py", "rt31bp_pt_global_dict_rebound.py"])
+def test_module_level_loader_dict_completed_elsewhere_is_not_edited(program: str) -> None:
+    assert _pageable_edits(program) == []
 
 
 SETUP = "import torch.nn.functional as F\nx = torch.randn(4, 8)\nW = torch.randn(3, 8)\nhandle = torch.autocast\n"

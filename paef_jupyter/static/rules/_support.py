@@ -776,10 +776,14 @@ def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> li
     for use in facts.uses(expr.value):
         if use is expr:
             continue
-        if (facts.enclosing_function(use) or facts.module) is not scope \
-                and not (global_dict and facts.reads_global(use)):
+        elsewhere = (facts.enclosing_function(use) or facts.module) is not scope
+        if elsewhere and not (global_dict and (facts.reads_global(use) or _declared_global(facts, use))):
             continue
         parent = facts.parent(use)
+        if elsewhere and (isinstance(parent, cst.AssignTarget) and facts.parent(parent).value is not value  # type: ignore[union-attr]
+                          or isinstance(parent, cst.AugAssign) and parent.target is use):
+            changed.append(_OPAQUE)  # `global D; D = {**D, ...}` in another function: rebound there, any keys
+            continue
         if isinstance(parent, cst.Attribute) and parent.value is use:
             call = facts.parent(parent)
             method = parent.attr.value
@@ -801,6 +805,13 @@ def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> li
         elif isinstance(parent, cst.Arg) and (parent.star == "" or parent.star == "*"):
             changed.append(_OPAQUE)  # handed to another function: it may add anything
     return changed
+
+
+def _declared_global(facts: Facts, use: cst.Name) -> bool:
+    """The function around `use` declares its name `global` (`global LOADER_KW; LOADER_KW = {...}`)."""
+    func = facts.enclosing_function(use)
+    return func is not None and any(isinstance(n, cst.Global) and any(g.name.value == use.value for g in n.names)
+                                    for n in facts.walk(func))
 
 
 def _literal_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None] | None:

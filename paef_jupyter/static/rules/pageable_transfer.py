@@ -527,10 +527,28 @@ def _host_names(facts: Facts, loop: Loop) -> set[str]:
             and isinstance(loop.node.target.elements[0].value, cst.Name):
         names.discard(loop.node.target.elements[0].value.value)
     for n in facts.walk(loop.node.body, into_scopes=False):
-        if isinstance(n, cst.Assign) and facts.names_read(n.value) & names and _part_of(facts, n.value):
+        if isinstance(n, cst.Assign) and facts.names_read(n.value) & names \
+                and (_part_of(facts, n.value) or _shares_memory(facts, n.value, names)):
             for target in n.targets:
                 names |= set(bound_names(target.target))
     return names
+
+
+# Calls whose result shares its argument's (or receiver's) memory: a change through it changes the batch.
+_SHARING_METHODS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "flatten", "narrow", "t",
+                              "numpy", "detach", "view_as", "expand", "select", "contiguous", "as_strided", "unflatten"})
+_SHARING_FUNCTIONS = frozenset({"numpy.asarray", "torch.from_numpy", "torch.as_tensor", "torch.utils.dlpack.from_dlpack"})
+
+
+def _shares_memory(facts: Facts, value: cst.BaseExpression, names: set[str]) -> bool:
+    """`xb.numpy()`, `xb.view(-1)`, `np.asarray(batch[0])`: a view of the host batch (probe rt31bp:
+    `img = xb.numpy(); img *= 255` writes the pinned batch)."""
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value in _SHARING_METHODS:
+        return _root(value.func.value) in names or _shares_memory(facts, value.func.value, names)
+    return (facts.qualified_name(value.func) or "") in _SHARING_FUNCTIONS and bool(value.args) \
+        and _root(value.args[0].value) in names
 
 
 def _changed_in_loop(facts: Facts, loop: Loop) -> set[str]:
@@ -541,7 +559,7 @@ def _changed_in_loop(facts: Facts, loop: Loop) -> set[str]:
         changed.update(mutated_names(node))
         if isinstance(node, cst.Call) and any(facts.owner_of(f)._changes_parameters(f) for f in facts._callees(node)
                                               if isinstance(f, cst.FunctionDef)):
-            changed.update(r for a in node.args if (r := root_name(a.value)) is not None)
+            changed.update(r for a in node.args if not isinstance(a.value, cst.Call) and (r := root_name(a.value)) is not None)
     return changed
 
 
