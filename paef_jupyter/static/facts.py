@@ -380,6 +380,9 @@ class Facts:
         self._redefined: set[str] = index.redefined
         self.classes: dict[str, cst.ClassDef] = index.classes
         self.aliases: dict[str, str] = index.aliases
+        # Names only an import inside a function binds (`def main(): import torch`): a local of
+        # that function, not a global other functions or later cells can use (red team 31b).
+        self.function_imports: frozenset[str] = frozenset(index.imported_in_functions - index.imported_at_top)
         self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
         unread = [star for star in index.star_imports if not self._import_star(star)]
@@ -3043,6 +3046,8 @@ class _Indexer:
         self.aliases: dict[str, str] = {}
         self.modules: set[str] = set()  # names `import m` / `import m as n` binds: modules, not objects
         self.star_imports: list[str] = []  # `from model import *` -> "model" (resolved by Facts)
+        self.imported_in_functions: set[str] = set()  # names an import binds inside a function body
+        self.imported_at_top: set[str] = set()  # names an import binds in the module (or a class) body
         self.defs: dict[str, list[_Def]] = {}
         self.calls_in_loops: list[tuple[cst.Call, Loop]] = []
         self._funcs: list[FunctionNode | None] = [None]
@@ -3146,16 +3151,21 @@ class _Indexer:
             return [value, value]
         return [None] * n
 
+    def _note_import(self, local: str) -> None:
+        (self.imported_at_top if self._funcs[-1] is None else self.imported_in_functions).add(local)
+
     def _enter_Import(self, node: cst.Import) -> None:
         for alias in node.names:
             full = dotted_name(alias.name) or ""
             if alias.asname is not None:
                 self.aliases[dotted_name(alias.asname.name) or full] = full
                 self.modules.add(dotted_name(alias.asname.name) or full)
+                self._note_import(dotted_name(alias.asname.name) or full)
             else:
                 head = full.split(".")[0]
                 self.aliases[head] = head
                 self.modules.add(head)
+                self._note_import(head)
 
     def _enter_ImportFrom(self, node: cst.ImportFrom) -> None:
         if node.module is None and not node.relative:
@@ -3172,6 +3182,7 @@ class _Indexer:
             name = dotted_name(alias.name) or ""
             local = dotted_name(alias.asname.name) if alias.asname else name
             self.aliases[local or name] = f"{module}.{name}"
+            self._note_import(local or name)
 
     def _enter_FunctionDef(self, node: cst.FunctionDef) -> None:
         owner = self._classes[-1].name.value + "." if self._classes and self._funcs[-1] is None else ""

@@ -767,13 +767,23 @@ def _dict_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpr
 
 def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> list[str]:
     """Keys the scope of `expr` may add to the dict bound to `value` after building it:
-    `d.update(...)`, `d[k] = v`, `d = {...}` in a branch, `d |= {...}`; `"*"` for any key."""
+    `d.update(...)`, `d[k] = v`, `d = {...}` in a branch, `d |= {...}`; `"*"` for any key. A dict
+    bound at the module's top level is a global: any function of the unit that reads it may add
+    keys too (`def configure(args): LOADER_KW["pin_memory"] = ...`, red team 31b)."""
     changed: list[str] = []
     scope = facts.enclosing_function(expr) or facts.module
+    global_dict = facts.enclosing_function(value) is None
     for use in facts.uses(expr.value):
-        if use is expr or (facts.enclosing_function(use) or facts.module) is not scope:
+        if use is expr:
+            continue
+        elsewhere = (facts.enclosing_function(use) or facts.module) is not scope
+        if elsewhere and not (global_dict and (facts.reads_global(use) or _declared_global(facts, use))):
             continue
         parent = facts.parent(use)
+        if elsewhere and (isinstance(parent, cst.AssignTarget) and facts.parent(parent).value is not value  # type: ignore[union-attr]
+                          or isinstance(parent, cst.AugAssign) and parent.target is use):
+            changed.append(_OPAQUE)  # `global D; D = {**D, ...}` in another function: rebound there, any keys
+            continue
         if isinstance(parent, cst.Attribute) and parent.value is use:
             call = facts.parent(parent)
             method = parent.attr.value
@@ -795,6 +805,13 @@ def _changed_keys(facts: Facts, expr: cst.Name, value: cst.BaseExpression) -> li
         elif isinstance(parent, cst.Arg) and (parent.star == "" or parent.star == "*"):
             changed.append(_OPAQUE)  # handed to another function: it may add anything
     return changed
+
+
+def _declared_global(facts: Facts, use: cst.Name) -> bool:
+    """The function around `use` declares its name `global` (`global LOADER_KW; LOADER_KW = {...}`)."""
+    func = facts.enclosing_function(use)
+    return func is not None and any(isinstance(n, cst.Global) and any(g.name.value == use.value for g in n.names)
+                                    for n in facts.walk(func))
 
 
 def _literal_keys(facts: Facts, expr: cst.BaseExpression) -> dict[str, cst.BaseExpression | None] | None:

@@ -72,7 +72,17 @@ _EXACT_DTYPE_METHODS = {"float": "float32", "double": "float64", "half": "float1
 
 def dtype_of(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str | None:
     """The dtype of a tensor expression: an exact name (`float32`), its family, or None (also
-    for values built from complex ones: `mean`, `exp`, `sum` of a complex tensor are complex)."""
+    for values built from complex ones: `mean`, `exp`, `sum` of a complex tensor are complex).
+    In a program that uses autocast a floating result is only "some float": inside an autocast
+    region `F.linear`, `@`, `bmm`, ... compute in bfloat16/float16 whatever their inputs, and what
+    the tables below say of float32 inputs does not hold there (red team 31b)."""
+    found = _dtype_in_tables(facts, expr, depth)
+    if depth == 0 and found is not None and found != FLOAT and family(found) == FLOAT and uses_autocast(facts):
+        return FLOAT
+    return found
+
+
+def _dtype_in_tables(facts: Facts, expr: cst.BaseExpression, depth: int) -> str | None:
     if depth > 12 or depth == 0 and may_be_complex(facts, expr):
         return None
     if isinstance(expr, cst.Call):
@@ -788,6 +798,7 @@ class _Index:
     rebound: dict[str, bool] = field(default_factory=dict)  # `rebound_in_unit`, per name asked
     dtype_changed: bool | None = None  # `default_dtype_changed`, once asked
     setter_in_code: bool | None = None  # `_setter_in_program_code`, once asked
+    autocast: bool | None = None  # `uses_autocast`, once asked
     self_assigned: dict[str, list[cst.BaseExpression]] | None = None  # `_self_assignments`, once asked
 
 
@@ -2064,6 +2075,31 @@ def default_dtype_changed(facts: Facts) -> bool:
     return index.dtype_changed
 
 
+def uses_autocast(facts: Facts) -> bool:
+    """The program (this unit, an earlier cell, a local module it imports) may run code under
+    autocast: it names `autocast` (`torch.autocast`, `torch.cuda.amp.autocast`, `accelerator.autocast()`,
+    as a context or a decorator), `set_autocast_enabled`, or asks a trainer for mixed precision
+    (`precision="bf16-mixed"`, `mixed_precision="fp16"`)."""
+    index = unit_index(facts)
+    if index.autocast is None:
+        index.autocast = any(_names_autocast(unit) for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts))))
+    return index.autocast
+
+
+def _names_autocast(facts: Facts) -> bool:
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.Name) and node.value in _AUTOCAST_NAMES \
+                or isinstance(node, cst.Attribute) and node.attr.value in _AUTOCAST_NAMES:
+            return True
+        if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value in ("precision", "mixed_precision") \
+                and isinstance(node.value, cst.SimpleString) and "16" in node.value.evaluated_value:
+            return True
+    return False
+
+
+_AUTOCAST_NAMES = frozenset({"autocast", "set_autocast_enabled", "autocast_mode"})
+
+
 def _default_dtype_changed(facts: Facts) -> bool:
     return any(calls_setter(unit, call, _DTYPE_SETTERS)
                for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
@@ -2594,11 +2630,14 @@ def globals_read(facts: Facts, name: str) -> frozenset[str]:
 
 
 def module_alias(facts: Facts, module: str) -> str | None:
-    """The local name under which `module` (`torch`, `torch.nn.functional`) is reachable."""
+    """The local name under which `module` (`torch`, `torch.nn.functional`) is reachable
+    everywhere in the unit: not a name that only an import inside one function binds (`def main():
+    import torch` leaves `torch` undefined in the other functions, where an edit may use it)."""
     for aliases in (facts.aliases, facts.prior.aliases):  # this cell's imports, then earlier cells'
         for local, target in aliases.items():
             if target == module and "." not in local and not rebound_in_unit(facts, local) \
-                    and (aliases is facts.aliases or not bound_in_unit(facts, local)):
+                    and (aliases is facts.aliases or not bound_in_unit(facts, local)) \
+                    and not _imported_in_functions_only(facts, local, aliases is facts.aliases):
                 return local
     for local, value in facts.namespace.items():
         if isinstance(value, types.ModuleType) and value.__name__ == module and not bound_in_unit(facts, local):
@@ -2607,6 +2646,15 @@ def module_alias(facts: Facts, module: str) -> str | None:
         torch = module_alias(facts, "torch")
         return f"{torch}{module[len('torch'):]}" if torch else None
     return None
+
+
+def _imported_in_functions_only(facts: Facts, local: str, own: bool) -> bool:
+    """`local` is bound only by imports inside function bodies: of this unit (`own`), or of the
+    earlier cells that import it (none of which imports it at its top level)."""
+    if own:
+        return local in facts.function_imports
+    importers = [cell for cell in facts.prior.cells if local in cell.aliases]
+    return bool(importers) and all(local in cell.function_imports for cell in importers)
 
 
 _REDUCTIONS = frozenset({"sum", "mean", "max", "min", "norm", "prod", "std", "var", "amax", "amin", "argmax", "argmin"})

@@ -37,6 +37,7 @@ from ._pinning import asks_for_overlap, live_pinning_pays, pinning_pays
 from ._sample_transforms import fed_as_sample_transform
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS
+from ..fresh_calls import TENSOR_METHODS
 
 _TRUE = cst.Name("True")
 
@@ -308,7 +309,8 @@ class PageableTransfer(Rule):
         new_loader = with_keyword(loader, "pin_memory", cst.parse_expression(pin_value))
         carried = keyword_arg(loader, "pin_memory") is None and may_carry(self.facts, loader, "pin_memory") \
             or _pin_by_position(loader)[0]
-        asynchronous = [m for m in blocking if not self._used_on_host(m) and not self._source_changed(m)]
+        asynchronous = [m for m in blocking if not self._used_on_host(m) and not self._source_changed(m)
+                        and not self._rewrapped(m)]
         edits: tuple[Edit, ...] = ()
         if torch is not None and not carried:
             edits = (add_keyword(self.facts, loader, "pin_memory", pin_value),
@@ -390,7 +392,7 @@ class PageableTransfer(Rule):
             return  # the host reads the copy at once: an asynchronous copy would only be waited for
         if self._source_changed(move):
             return  # the host batch is changed in place while the copy may still be reading it
-        if not proven:
+        if not proven or self._rewrapped(move):
             return  # as for an unpinned loader: `non_blocking` is advised only where `.to` is proven a tensor's
         edits = (add_keyword(self.facts, move, "non_blocking", "True"),)
         self.report(
@@ -418,20 +420,40 @@ class PageableTransfer(Rule):
     def _source_changed(self, move: cst.Call) -> bool:
         """`xd = x.to(device)` then `x.zero_()` in the loop: a non-blocking copy from pinned memory
         returns before it has read `x`, so a later in-place change of the host batch would race
-        with it (the copy may see the new values). A move that rebinds its own source
-        (`x = x.to(device)`) leaves the host batch without that name."""
+        with it (the copy may see the new values; only a GPU run shows it). The host batch is
+        changed through any name that shares it: the loop's batch names and the names bound to
+        parts of them (`frames = batch[0]`, then `frames.mul_(255)`), in place or by a function
+        of the program that changes its parameter (`winsorize_(xb)`) (red team 31b). A name rebound to a device copy (`x = x.to(device)`, `batch = {k: v.to(device) ...}`)
+        names the device tensors from there on."""
         func = move.func
         source = root_name(func.value) if isinstance(func, cst.Attribute) else None
         if source is None:
             return True
-        stmt = self.facts.statement_of(move)
-        if isinstance(stmt, cst.SimpleStatementLine) and any(
-                isinstance(small, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == source
-                                                      for t in small.targets) for small in stmt.body):
-            return False
         loops = self.facts.enclosing_loops(move)
-        scope = loops[0].node if loops else self.facts.module
-        return any(source in set(mutated_names(n)) for n in self.facts.walk(scope))
+        if not loops or not isinstance(loops[0].node, cst.For):
+            scope = loops[0].node if loops else self.facts.module
+            return any(source in set(mutated_names(n)) for n in self.facts.walk(scope))
+        loop = loops[0]
+        host = (_host_names(self.facts, loop) | {source}) - _rebound_to_device_copies(self.facts, loop)
+        return bool(host & _changed_in_loop(self.facts, loop))
+
+    def _rewrapped(self, move: cst.Call) -> bool:
+        """The name the move copies is rebound in its loop to something not proved a tensor of the
+        batch (`batch = Batch(*batch)`, `inputs = Masked(inputs, lens)`: a program's record with its
+        own `to(device)`, which may take no `non_blocking`): the loader's batches being tensors says
+        nothing of it (red team 31b)."""
+        moved = _moved(self.facts, move)
+        name = _root(moved)
+        loops = self.facts.enclosing_loops(move)
+        if name is None or not loops:
+            return name is None
+        for node in self.facts.walk(loops[0].node.body, into_scopes=False):
+            if not isinstance(node, cst.Assign) or not any(name in bound_names(t.target) for t in node.targets):
+                continue
+            values = [el.value for el in node.value.elements] if isinstance(node.value, cst.Tuple) else [node.value]
+            if not all(_tensor_valued(self.facts, v) for v in values):
+                return True
+        return False
 
     # --- facts ---------------------------------------------------------------------------
 
@@ -491,6 +513,95 @@ class PageableTransfer(Rule):
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _host_names(facts: Facts, loop: Loop) -> set[str]:
+    """The names of a `for` loop's batch on the host: its target (without an `enumerate`
+    counter) and the names bound to parts of it in the body (`x, y = batch`, `frames = batch[0]`),
+    as `_batch_moves` follows them."""
+    assert isinstance(loop.node, cst.For)
+    names = set(bound_names(loop.node.target))
+    it = loop.node.iter
+    if isinstance(it, cst.Call) and isinstance(it.func, cst.Name) and it.func.value == "enumerate" \
+            and isinstance(loop.node.target, cst.Tuple) and loop.node.target.elements \
+            and isinstance(loop.node.target.elements[0].value, cst.Name):
+        names.discard(loop.node.target.elements[0].value.value)
+    for n in facts.walk(loop.node.body, into_scopes=False):
+        if isinstance(n, cst.Assign) and facts.names_read(n.value) & names \
+                and (_part_of(facts, n.value) or _shares_memory(facts, n.value, names)):
+            for target in n.targets:
+                names |= set(bound_names(target.target))
+    return names
+
+
+# Calls whose result shares its argument's (or receiver's) memory: a change through it changes the batch.
+_SHARING_METHODS = frozenset({"view", "reshape", "unsqueeze", "squeeze", "permute", "transpose", "flatten", "narrow", "t",
+                              "numpy", "detach", "view_as", "expand", "select", "contiguous", "as_strided", "unflatten"})
+_SHARING_FUNCTIONS = frozenset({"numpy.asarray", "torch.from_numpy", "torch.as_tensor", "torch.utils.dlpack.from_dlpack"})
+
+
+def _shares_memory(facts: Facts, value: cst.BaseExpression, names: set[str]) -> bool:
+    """`xb.numpy()`, `xb.view(-1)`, `np.asarray(batch[0])`: a view of the host batch (probe rt31bp:
+    `img = xb.numpy(); img *= 255` writes the pinned batch)."""
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value in _SHARING_METHODS:
+        return _root(value.func.value) in names or _shares_memory(facts, value.func.value, names)
+    return (facts.qualified_name(value.func) or "") in _SHARING_FUNCTIONS and bool(value.args) \
+        and _root(value.args[0].value) in names
+
+
+def _changed_in_loop(facts: Facts, loop: Loop) -> set[str]:
+    """Names the loop body changes in place: by their own spelling (`x.mul_(...)`, `x[i] = v`,
+    `x += v`, `out=x`), or handed to a function of the program that changes its parameters."""
+    changed: set[str] = set()
+    for node in facts.walk(loop.node.body):
+        changed.update(mutated_names(node))
+        if isinstance(node, cst.Call) and any(facts.owner_of(f)._changes_parameters(f) for f in facts._callees(node)
+                                              if isinstance(f, cst.FunctionDef)):
+            changed.update(r for a in node.args if not isinstance(a.value, cst.Call) and (r := root_name(a.value)) is not None)
+    return changed
+
+
+def _rebound_to_device_copies(facts: Facts, loop: Loop) -> set[str]:
+    """Names every binding of which in the loop body makes a device copy (`x = x.to(device)`,
+    `x, y = x.cuda(), y.cuda()`, `batch = {k: v.to(device) for k, v in batch.items()}`): from there
+    on they name device tensors, which a later in-place change does not race with."""
+    bindings: dict[str, list[bool]] = {}
+    for n in facts.walk(loop.node.body, into_scopes=False):
+        if not isinstance(n, cst.Assign):
+            continue
+        targets = [t.target for t in n.targets]
+        pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = []
+        for target in targets:
+            if isinstance(target, (cst.Tuple, cst.List)) and isinstance(n.value, (cst.Tuple, cst.List)) \
+                    and len(target.elements) == len(n.value.elements):
+                pairs += [(t.value, v.value) for t, v in zip(target.elements, n.value.elements)]
+            else:
+                pairs.append((target, n.value))
+        for target, value in pairs:
+            copies = any(isinstance(c, cst.Call) and is_device_move(facts, c) for c in facts.walk(value))
+            for name in bound_names(target):
+                bindings.setdefault(name, []).append(copies)
+    return {name for name, copies in bindings.items() if all(copies)}
+
+
+def _tensor_valued(facts: Facts, value: cst.BaseExpression) -> bool:
+    """`value` is (a part of) the batch or a tensor made from it: a name, a subscript or an
+    attribute of one (`_part_of`), a device copy, a torch function's result, a tensor method's."""
+    if _part_of(facts, value) or facts.kind(value) is Kind.TENSOR:
+        return True
+    if isinstance(value, cst.BinaryOperation):  # `x.float() / 255`
+        return _tensor_valued(facts, value.left) or _tensor_valued(facts, value.right)
+    if not isinstance(value, cst.Call):
+        return False
+    if is_device_move(facts, value) and _tensor_valued(facts, _moved(facts, value)):
+        return True
+    qualified = facts.qualified_name(value.func) or ""
+    if qualified.startswith("torch.") and not qualified.startswith(("torch.utils.", "torch.nn.")):
+        return True
+    return isinstance(value.func, cst.Attribute) and value.func.attr.value in TENSOR_METHODS \
+        and _tensor_valued(facts, value.func.value)
 
 
 def _mapped_move(facts: Facts, call: cst.Call, batch: set[str]) -> bool:
