@@ -285,8 +285,22 @@ class HostSync(Rule):
     def visit_If(self, node: cst.If) -> None:
         if self._hot(node) is not None and uses_device(self.facts) and self._device_test(node.test):
             test = self.facts.code(node.test)
-            self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
-                       lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
+            parent = self.facts.parent(node)
+            keyword = "elif" if isinstance(parent, cst.If) and parent.orelse is node else "if"
+            self._site(node.test, f"`{keyword} {test}:` needs the tensor's value on the host to branch",
+                       lambda loop: f"{keyword} {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        """`scale = 0.5 if loss > 1.0 else 1.0` on every step: choosing the arm needs the test's
+        value on the host, a sync as an `if` statement's test is. Between two tensors or numbers
+        `torch.where` picks on the device; between other objects it is a Python branch."""
+        if self._hot(node) is None or not uses_device(self.facts) or not self._device_test(node.test) \
+                or self._only_on_failure(node):
+            return
+        test, body, orelse = (self.facts.code(e) for e in (node.test, node.body, node.orelse))
+        self._site(node.test, f"`... if {test} else ...` needs the tensor's value on the host to pick a value",
+                   lambda loop: f"torch.where({test}, {body}, {orelse})  # picks on the device when both values are tensors "
+                   "or numbers; no sync")
 
     def visit_Assert(self, node: cst.Assert) -> None:
         """`assert torch.isfinite(loss).all()` on every step: checking it needs the tensor's value
@@ -436,6 +450,36 @@ class HostSync(Rule):
             and isinstance(test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual)) \
             and isinstance(test.left, cst.Name) and test.left.value == loop.node.target.value \
             and not self.facts.names_read(test.comparisons[0].comparator) & self.facts.names_written(loop.node.body)
+
+    def _rarely_true(self, test: cst.BaseExpression, node: cst.CSTNode) -> bool:
+        """A test true on few iterations of the loops around `node`, so an `elif` below it is
+        tested on (nearly) every one: an every-N guard (`i % 100 == 0`), a counter of an enclosing
+        loop equal to a value the loop does not compute (`step == 3`, `epoch == 0`), a warm-up
+        (`t < n`), or an `and` with such a part (an `or` needs both). Anything else (a flag, a
+        threshold, a device test) may be true on every step: the `elif` is then not judged hot."""
+        if isinstance(test, cst.BooleanOperation):
+            if isinstance(test.operator, cst.And):
+                return self._rarely_true(test.left, node) or self._rarely_true(test.right, node)
+            return self._rarely_true(test.left, node) and self._rarely_true(test.right, node)
+        if self._warm_up_test(test, node):
+            return True
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return False
+        sides = (test.left, test.comparisons[0].comparator)
+        if any(isinstance(s, cst.BinaryOperation) and isinstance(s.operator, cst.Modulo) for s in sides):
+            return True  # every N steps: true once in N (N == 1 is no guard anyone writes)
+        loops = self.facts.enclosing_loops(node)
+        counters = {name for loop in loops if isinstance(loop.node, cst.For) for name in bound_names(loop.node.target)
+                    if self.facts._loop_counter(loop.node, name)} | {
+            name for loop in loops for n in self.facts.walk(loop.node.body)
+            if isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign) and isinstance(n.target, cst.Name)
+            and isinstance(n.value, cst.Integer) for name in [n.target.value]}
+        for counted, other in (sides, sides[::-1]):
+            if isinstance(counted, cst.Name) and counted.value in counters and not self._is_tensor(other) \
+                    and not any(self.facts.names_read(other) & self.facts.names_written(loop.node.body) for loop in loops):
+                return True
+        return False
 
     def _per_element_copy(self, node: cst.Call) -> bool:
         """`[c.item() for c in conf]` / `[f(v.item()) for v in preds]` in the same statement: one copy
@@ -831,7 +875,9 @@ class HostSync(Rule):
                 child = anc
                 continue
             if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
-                return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
+                return "a Python branch"
+            if isinstance(anc, cst.IfExp) and child is anc.test:  # `a if t > 0 else b` of tensors or numbers: `torch.where`
+                return None if all(self._is_tensor(e) or _plain_number(e) for e in (anc.body, anc.orelse)) else "a Python branch"
             if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _SAME_VALUES_ON:
                 method_call = self.facts.parent(anc)  # `.squeeze()`: the same values go on to the consumer
                 if not (isinstance(method_call, cst.Call) and method_call.func is anc):
@@ -1078,6 +1124,9 @@ class HostSync(Rule):
                 continue
             if isinstance(anc, cst.If) and isinstance(child, cst.Else) and self._warm_up_test(anc.test, node):
                 child = anc  # `if t < len(prefix) - 1: ... else:`: every iteration after the first few
+                continue
+            if isinstance(anc, cst.If) and isinstance(child, cst.If) and child is anc.orelse and self._rarely_true(anc.test, node):
+                child = anc  # `if step % 100 == 0: log() elif loss > 100.0:`: the `elif` is tested whenever the log is not due
                 continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
                 child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
