@@ -9,8 +9,8 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
-                          uses_device)
+from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
+                          moves_to_cpu, on_host, uses_device)
 from ..facts import Facts, FunctionNode, Loop
 from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
@@ -163,6 +163,10 @@ class HostSync(Rule):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
             self._method_site(node, func)
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "to" and moves_to_cpu(self.facts, node) \
+                and not _non_blocking(node) and self._is_tensor(func.value):
+            self._method_site(node, func)  # `.to("cpu")`, `.to(cpu_device)`: `.cpu()` by another name
             return
         qualified = self.facts.qualified_name(func) or ""
         if qualified in _EXPLICIT_SYNCS:
@@ -325,7 +329,7 @@ class HostSync(Rule):
         receiver = func.value
         if method == "item" and node.args or _packing_lengths(self.facts, node):
             return  # `self.item(seq)`: a submodule named `item`, not `Tensor.item()`; lengths `pack_padded_sequence` needs on the CPU
-        if on_host(self.facts, _copied_tensor(node)):
+        if on_host(self.facts, _copied_tensor(node, self.facts)):
             return  # NumPy, a Python number, a tensor already copied by `.cpu()`: nothing to wait for
         # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
         # so the verdict does not hang on how far type inference got in this unit.
@@ -367,12 +371,12 @@ class HostSync(Rule):
             # `loss.cpu().item()`: what can stay on the device is the tensor before the copy (a hint:
             # the accumulation rewrite renames `.item()` and would keep the copy)
             crosses = crosses_to_host(receiver)
-            kept = f"{self.facts.code(_copied_tensor(node) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
+            kept = f"{self.facts.code(_copied_tensor(node, self.facts) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
                 "device; `.item()` it after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept,
                        None if crosses else receiver, rows)
             return
-        tensor = _copied_tensor(node)
+        tensor = _copied_tensor(node, self.facts)
         what = "copies the tensor to the host and builds Python objects" if method == "tolist" else "copies the tensor to the host"
         collect = (
             f"kept.append({self.facts.code(tensor)}.detach())  # in the loop: stays on the device\n"
@@ -506,7 +510,7 @@ class HostSync(Rule):
         target of a loop, inside the step, over the rows of a device value (`y_batch =
         y_batch.cuda()`, or the output of a module the function switches with `.eval()`/`.train()`).
         The name of that value, or None."""
-        read = self.facts.names_read(_copied_tensor(node))
+        read = self.facts.names_read(_copied_tensor(node, self.facts))
         for loop in self.facts.enclosing_loops(node):
             if loop.kind != "plain" or not isinstance(loop.node, cst.For):
                 return None
@@ -1027,7 +1031,7 @@ class HostSync(Rule):
         is already idle, and this copy waits for nothing."""
         if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
             return False
-        copied = _copied_tensor(node)
+        copied = _copied_tensor(node, self.facts)
         tensor = self.facts.code(copied)
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
@@ -1070,7 +1074,7 @@ class HostSync(Rule):
 
     def _copies_in(self, node: cst.CSTNode, tensor: str) -> bool:
         return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
-                   and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(node))
+                   and self.facts.code(_copied_tensor(c, self.facts)) == tensor for c in self.facts.calls_in(node))
 
     def _test_copies(self, branch: cst.If, tensor: str) -> bool:
         """`if tok.item() == EOS: break` before `out.append(tok.item())`: the test copied `tok`,
@@ -1636,17 +1640,24 @@ def _plain_number(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
+def _copied_tensor(node: cst.Call, facts: Facts | None = None) -> cst.BaseExpression:
     """`out.argmax(1)` for `out.argmax(1).cpu().tolist()` (and `.cpu().detach().numpy()`,
-    `.cpu().data.numpy()`): the tensor before the copies."""
+    `.cpu().data.numpy()`; with `facts`, `.to(cpu_device).numpy()`): the tensor before the copies."""
     expr: cst.BaseExpression = node
     while True:
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS | _SAME_VALUES:
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and (
+                expr.func.attr.value in _COPY_METHODS | _SAME_VALUES or facts is not None and moves_to_cpu(facts, expr)):
             expr = expr.func.value
         elif isinstance(expr, cst.Attribute) and expr.attr.value == "data":
             expr = expr.value
         else:
             return expr
+
+
+def _non_blocking(call: cst.Call) -> bool:
+    """`.to("cpu", non_blocking=True)`: the copy is queued, the host does not wait for it."""
+    return any(a.keyword is not None and a.keyword.value == "non_blocking" and not (
+        isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
 
 
 def _packing_lengths(facts: Facts, node: cst.Call) -> bool:
