@@ -155,6 +155,8 @@ class HostSync(Rule):
         hot = self._hot(node)
         if hot is None:
             self._lightning_step_read(node)
+            if self._element_copy(node) and uses_device(self.facts):
+                self._element_site(node, f"`{self.facts.code(node)}` copies a value to the host")
             return
         if hot.kind == "eval" and self._in_backward_hook(node):
             return  # `h.register_hook(lambda g: ...)`: runs in a backward pass, which an evaluation step has not
@@ -287,12 +289,118 @@ class HostSync(Rule):
         return False
 
     def visit_If(self, node: cst.If) -> None:
+        if self._hot(node) is None and uses_device(self.facts) and self._device_test(node.test):
+            self._element_site(node.test, f"`{'elif' if self._is_elif(node) else 'if'} {self.facts.code(node.test)}:` "
+                               "needs the tensor's value on the host to branch")
         if self._hot(node) is not None and uses_device(self.facts) and self._device_test(node.test):
             test = self.facts.code(node.test)
-            parent = self.facts.parent(node)
-            keyword = "elif" if isinstance(parent, cst.If) and parent.orelse is node else "if"
+            keyword = "elif" if self._is_elif(node) else "if"
             self._site(node.test, f"`{keyword} {test}:` needs the tensor's value on the host to branch",
                        lambda loop: f"{keyword} {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
+
+    def _is_elif(self, node: cst.If) -> bool:
+        parent = self.facts.parent(node)
+        return isinstance(parent, cst.If) and parent.orelse is node
+
+    # --- one read per element of a device tensor ------------------------------------------
+
+    def _element_copy(self, node: cst.Call) -> bool:
+        """`t[i].item()`, `float(t[i])`, `t[i].tolist()`, `t[i].cpu()`: a copy of (part of) a tensor
+        to the host, judged where it runs by `_element_site`."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("item", "tolist", "cpu") and not node.args:
+            return self.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)
+        return (self.facts.qualified_name(func) or "") in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value)
+
+    def _element_site(self, node: cst.CSTNode, what: str) -> None:
+        """`for i in range(len(ranks)): r = ranks[i].item()` (or `if (neg > pos[i]).sum() < 20:`)
+        outside any training or evaluation step, `ranks` a tensor made on the device: one copy and
+        one device sync per element of the tensor, where one copy of it before the loop would do.
+        The read runs on every iteration of that loop (no branch of its own) and reads the loop's
+        element; a loop over host data, or a read of anything else, is not one."""
+        loops = self.facts.enclosing_loops(node)
+        if not loops or loops[0].facts is not self.facts or self._only_on_failure(node):
+            return
+        loop = loops[0]
+        tensor = self._device_elements_walked(loop)
+        if tensor is None or not self._every_step(node, loop, depth=0) or self._decides_the_step(node):
+            return
+        element, index = tensor
+        reads = [n for n in self.facts.walk(node) if isinstance(n, cst.Subscript) and self.facts.code(n.value) == element
+                 and self.facts.names_read(n.slice[0] if n.slice else n) & {index}] if index else \
+            [n for n in self.facts.walk(node) if isinstance(n, cst.Name) and n.value == element]
+        if not reads:
+            return
+        self.report(node, f"{what} once per element of `{element}`, a tensor on the device, in the loop over its "
+                    "elements: one device sync per element, where one copy of the whole tensor would do",
+                    fix=Fix(description=f"copy `{element}` to the host once, before the loop (`.tolist()` or "
+                            "`.cpu()`), and read its elements there; or compute the result with whole-tensor ops",
+                            suggestion=f"{element}_host = {element}.tolist()  # once, before the loop; then index "
+                            f"`{element}_host` inside it", safe=False),
+                    severity=Severity.MEDIUM)
+
+    def _device_elements_walked(self, loop: Loop) -> tuple[str, str | None] | None:
+        """(tensor, index name) for `for i in range(len(t))` / `range(t.shape[0])` / `range(t.size(0))`,
+        (element name, None) for `for v in t`: `t` a name made on the device."""
+        node = loop.node
+        if not isinstance(node, cst.For) or not isinstance(node.target, cst.Name):
+            return None
+        it = node.iter
+        if isinstance(it, cst.Name):
+            return (node.target.value, None) if self._device_derived(it) else None
+        if not (isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.range"
+                and len(it.args) in (1, 2) and not any(a.keyword or a.star for a in it.args)):
+            return None
+        if len(it.args) == 2 and not (isinstance(it.args[0].value, cst.Integer) and it.args[0].value.value == "0"):
+            return None
+        size = it.args[-1].value
+        measured: cst.BaseExpression | None = None
+        if isinstance(size, cst.Call) and (self.facts.qualified_name(size.func) or "") == "builtins.len" and len(size.args) == 1:
+            measured = size.args[0].value
+        elif isinstance(size, cst.Call) and isinstance(size.func, cst.Attribute) and size.func.attr.value == "size" \
+                and len(size.args) == 1 and isinstance(size.args[0].value, cst.Integer) and size.args[0].value.value == "0":
+            measured = size.func.value
+        elif isinstance(size, cst.Subscript) and isinstance(size.value, cst.Attribute) and size.value.attr.value == "shape" \
+                and len(size.slice) == 1 and isinstance(size.slice[0].slice, cst.Index) \
+                and isinstance(size.slice[0].slice.value, cst.Integer) and size.slice[0].slice.value.value == "0":
+            measured = size.value.value
+        if not isinstance(measured, cst.Name) or not self._device_derived(measured):
+            return None
+        if measured.value in self.facts.names_written(node.body):
+            return None
+        return measured.value, node.target.value
+
+    def _device_derived(self, expr: cst.BaseExpression, depth: int = 10) -> bool:
+        """`expr` is provably a tensor on the device: moved or made there, a module moved there
+        called, or tensor ops, indexing and arithmetic of such values (no copy to the host between)."""
+        if depth <= 0:
+            return False
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr) or self.facts.element_of(expr)
+            return value is not None and self._device_derived(value, depth - 1)
+        if isinstance(expr, (cst.BinaryOperation, cst.Comparison)):
+            sides = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.left, *(c.comparator for c in expr.comparisons)]
+            return any(self._device_derived(e, depth - 1) for e in sides)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._device_derived(expr.expression, depth - 1)
+        if isinstance(expr, cst.Subscript):
+            return self._device_derived(expr.value, depth - 1)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in ("T", "mT", "data", "real", "imag") and self._device_derived(expr.value, depth - 1)
+        if not isinstance(expr, cst.Call):
+            return False
+        if on_device(self.facts, expr) or _made_on_device(self.facts, expr, 1):
+            return True
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in _COPY_METHODS or func.attr.value in ("to", "numpy") or moves_to_cpu(self.facts, expr):
+                return False
+            return self.facts.kind(func.value) is not Kind.MODULE and self._device_derived(func.value, depth - 1)
+        if isinstance(func, cst.Name) and self.facts.kind(func) is Kind.MODULE:
+            return self._device_derived(func, depth - 1)  # `q_tower(x)`: a module moved to the device, called
+        qualified = self.facts.qualified_name(func) or ""
+        return qualified.startswith("torch.") and any(a.keyword is None and not a.star and self._device_derived(a.value, depth - 1)
+                                                      for a in expr.args)
 
     def visit_IfExp(self, node: cst.IfExp) -> None:
         """`scale = 0.5 if loss > 1.0 else 1.0` on every step: choosing the arm needs the test's
