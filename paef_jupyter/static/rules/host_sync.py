@@ -11,7 +11,7 @@ from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
                           moves_to_cpu, on_host, uses_device)
-from ..facts import Facts, FunctionNode, Loop
+from ..facts import Facts, FunctionNode, Loop, passed_for
 from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._lightning import hook_of
@@ -370,14 +370,25 @@ class HostSync(Rule):
             return None
         return measured.value, node.target.value
 
-    def _device_derived(self, expr: cst.BaseExpression, depth: int = 10) -> bool:
+    def _device_derived(self, expr: cst.BaseExpression, depth: int = 16) -> bool:
         """`expr` is provably a tensor on the device: moved or made there, a module moved there
-        called, or tensor ops, indexing and arithmetic of such values (no copy to the host between)."""
+        called, tensor ops, indexing and arithmetic of such values (no copy to the host between),
+        or a parameter every call of this unit passes such a value for."""
+        cache: dict[int, bool] = self.__dict__.setdefault("_derived_cache", {})
+        if id(expr) not in cache:
+            cache[id(expr)] = False  # a cycle through a name's own earlier binding proves nothing
+            cache[id(expr)] = self._derived(expr, depth)
+        return cache[id(expr)]
+
+    def _derived(self, expr: cst.BaseExpression, depth: int) -> bool:
         if depth <= 0:
             return False
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr) or self.facts.element_of(expr)
-            return value is not None and self._device_derived(value, depth - 1)
+            if value is None:
+                passed = passed_for(self.facts, expr)
+                return bool(passed) and all(self._device_derived(v, depth - 1) for v in passed)
+            return self._device_derived(value, depth - 1)
         if isinstance(expr, (cst.BinaryOperation, cst.Comparison)):
             sides = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.left, *(c.comparator for c in expr.comparisons)]
             return any(self._device_derived(e, depth - 1) for e in sides)
