@@ -11,7 +11,7 @@ from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
                           moves_to_cpu, on_host, uses_device)
-from ..facts import Facts, FunctionNode, Loop, passed_for
+from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
 from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._lightning import hook_of
@@ -546,7 +546,47 @@ class HostSync(Rule):
     def _hot(self, node: cst.CSTNode) -> Loop | None:
         """The loop whose every iteration runs `node`: a training/evaluation step, or a loop that
         carries device state from one iteration to the next."""
-        return hot_loop(self.facts, node) or self._device_state_loop(node)
+        return hot_loop(self.facts, node) or self._device_state_loop(node) or self._adaptation_task_loop(node)
+
+    def _adaptation_task_loop(self, node: cst.CSTNode) -> Loop | None:
+        """The loop over tasks of a meta-test (MAML: `for _ in range(20): fast = adapt(params, xs, ys,
+        steps=5)`, then the query loss read): each iteration calls a helper of this unit whose own
+        loop takes `torch.autograd.grad` and rebuilds what it differentiated from the gradients
+        (gradient steps by hand), so each iteration is a task's training, not an epoch around a
+        step loop. Only a loop over a `range` (a loop over a loader's batches that attacks each
+        batch, PGD, stays an evaluation pass), with no step loop of its own inside."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or loop.facts is not self.facts or loop.kind == "train" or not isinstance(loop.node, cst.For) \
+                or not (isinstance(loop.node.iter, cst.Call) and (self.facts.qualified_name(loop.node.iter.func) or "") == "builtins.range") \
+                or any(l.parent is loop and l.kind != "plain" for l in self.facts.loops):
+            return None
+        calls = [c for c in self.facts.calls_in(loop.node.body) if self.facts.enclosing_loops(c)[:1] == [loop]]
+        return loop if any(self._steps_by_hand(func) for c in calls for func in self.facts._callees(c)
+                           if self.facts.owner_of(func) is self.facts) else None
+
+    def _steps_by_hand(self, func: FunctionNode) -> bool:
+        """`func`'s own top-level loop binds `grads = torch.autograd.grad(loss, fast, ...)` and rebinds
+        `fast` from `grads` (`fast = [w - lr * g for w, g in zip(fast, grads)]`), `fast` being weights
+        the caller gives (a parameter, or a name bound to one before the loop): gradient steps on
+        them. A perturbation made inside the helper (an attack's `delta = torch.zeros_like(x)`) is not."""
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+        given = params | {b for n in self.facts.walk(func.body) if isinstance(n, cst.Assign) and not self.facts.enclosing_loops(n)
+                          and isinstance(n.value, cst.Name) and n.value.value in params
+                          for t in n.targets for b in bound_names(t.target)}
+        for inner in self.facts.loops:
+            if inner.function is not func or inner.parent is not None:
+                continue
+            for call in self.facts.calls_in(inner.node.body):
+                if not (isinstance(call.func, cst.Attribute) and is_autograd_grad(call.func)) or len(call.args) < 2 \
+                        or not isinstance(call.args[1].value, cst.Name):
+                    continue
+                assign = self.facts.parent(call)
+                grads = {n for t in assign.targets for n in bound_names(t.target)} if isinstance(assign, cst.Assign) else set()
+                wrt = call.args[1].value.value
+                if wrt in given and grads and any(isinstance(n, cst.Assign) and wrt in {b for t in n.targets for b in bound_names(t.target)}
+                                 and self.facts.names_read(n.value) & grads for n in self.facts.walk(inner.node.body)):
+                    return True
+        return False
 
     def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
         """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
@@ -856,14 +896,17 @@ class HostSync(Rule):
         """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
         read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code;
         `per_row` says why a read of one row per iteration of a loop over rows is not batched."""
-        loop, state = hot_loop(self.facts, node), None
+        loop, state, adapting = hot_loop(self.facts, node), None, False
         if loop is None:
             loop = self._device_state_loop(node)
             state = _carried_state(self.facts, loop) if loop is not None else None
             value = None  # outside a training/evaluation loop: a hint, no accumulation rewrite
+        if loop is None:
+            loop = self._adaptation_task_loop(node)
+            adapting = loop is not None  # a meta-test's task loop: each task trains by hand
         if loop is None or not self._every_step(node, loop):
             return
-        training = state is None and self._step_kind(node) == "train"
+        training = state is None and (adapting or self._step_kind(node) == "train")
         if not training and state is None and program_trains(self.facts) and not self._inside_a_training_step(node):
             return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
