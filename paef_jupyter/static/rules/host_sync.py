@@ -903,7 +903,8 @@ class HostSync(Rule):
             value = None  # outside a training/evaluation loop: a hint, no accumulation rewrite
         if loop is None:
             loop = self._adaptation_task_loop(node)
-            adapting = loop is not None  # a meta-test's task loop: each task trains by hand
+            adapting = loop is not None  # a meta-test's task loop: each task trains by hand (a hint, no rewrite)
+            value = None if adapting else value
         if loop is None or not self._every_step(node, loop):
             return
         training = state is None and (adapting or self._step_kind(node) == "train")
