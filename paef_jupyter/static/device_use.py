@@ -212,7 +212,7 @@ def _unreadable_move(facts: Facts) -> bool:
                 and not moves_to_cpu(facts, node):
             return True
         device = keyword_arg(node, "device")
-        if device is not None and not _reads_as_cpu(facts, device.value):
+        if device is not None and not reads_as_cpu(facts, device.value):
             return True
     return False
 
@@ -225,10 +225,10 @@ def moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
     device = keyword_arg(call, "device")
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     target = device.value if device is not None else positional[0] if len(positional) == 1 else None
-    return target is not None and _reads_as_cpu(facts, target)
+    return target is not None and reads_as_cpu(facts, target)
 
 
-def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
+def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
     """`"cpu"`, `torch.device("cpu")`, or a name every binding of which (here or in an earlier
     cell) is one of those."""
     if spells_cpu(expr):
@@ -238,9 +238,9 @@ def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> boo
     if isinstance(expr, cst.Name) and depth > 0:
         values = facts.assigned_values(expr.value)
         if values:
-            return all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+            return all(reads_as_cpu(facts, v, depth - 1) for v in values)
         earlier = facts.prior.value(expr.value)
-        return earlier is not None and _reads_as_cpu(earlier[0], earlier[1], depth - 1)
+        return earlier is not None and reads_as_cpu(earlier[0], earlier[1], depth - 1)
     return False
 
 
@@ -252,7 +252,7 @@ def _self_attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
     values = [n.value for n in facts.walk(facts.module) if isinstance(n, cst.Assign)
               for t in n.targets if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
               and t.target.value.value == "self" and t.target.attr.value == expr.attr.value]
-    return bool(values) and all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+    return bool(values) and all(reads_as_cpu(facts, v, depth - 1) for v in values)
 
 
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
@@ -362,7 +362,7 @@ def _cpu_arguments(facts: Facts, owner: Facts, call: cst.Call, func: cst.Functio
     for i, param in enumerate(params):
         name = param.name.value
         passed = positional[i] if i < len(positional) else keywords.get(name)
-        if passed is not None and name not in rebound and _reads_as_cpu(facts, passed):
+        if passed is not None and name not in rebound and reads_as_cpu(facts, passed):
             cpu.add(name)
     return frozenset(cpu)
 
