@@ -1043,8 +1043,8 @@ class HostSync(Rule):
                 continue
             if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
                 return "a Python branch"
-            if isinstance(anc, cst.IfExp) and child is anc.test:  # `a if t > 0 else b` of tensors or numbers: `torch.where`
-                return None if all(self._is_tensor(e) or _plain_number(e) for e in (anc.body, anc.orelse)) else "a Python branch"
+            if isinstance(anc, cst.IfExp) and child is anc.test:  # `a if t > 0 else b` of values: `torch.where`
+                return None if all(_plain_value(e) for e in (anc.body, anc.orelse)) else "a Python branch"
             if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _SAME_VALUES_ON:
                 method_call = self.facts.parent(anc)  # `.squeeze()`: the same values go on to the consumer
                 if not (isinstance(method_call, cst.Call) and method_call.func is anc):
@@ -1789,6 +1789,24 @@ def _operands(expr: cst.BaseExpression, sync: cst.CSTNode) -> list[cst.BaseExpre
     if isinstance(expr, cst.BinaryOperation):
         return [*_operands(expr.left, sync), *_operands(expr.right, sync)]
     return [expr]
+
+
+def _plain_value(expr: cst.BaseExpression) -> bool:
+    """A number, a name, an attribute or a subscript of one: a value `torch.where` can pick on the
+    device. An arm that computes (a call: `F.smooth_l1_loss(out[pos], ...) if pos.any() else 0`)
+    runs only when chosen, which `torch.where` would not keep (it runs both, NaN of an empty
+    selection included): a Python branch."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _plain_value(expr.expression)
+    if isinstance(expr, (cst.Attribute, cst.Subscript)):
+        return not _has_call(expr)
+    return False
+
+
+def _has_call(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) or any(_has_call(child) for child in node.children)
 
 
 def _plain_number(expr: cst.BaseExpression) -> bool:
