@@ -2,8 +2,7 @@
 """Per-step host syncs spelled less directly: a device test in the `elif` of a rarely true test,
 a conditional expression on the loss, and `.to(cpu_device)` with `cpu_device =
 torch.device("cpu")` (the torchvision references' spelling of `.cpu()`). Near misses: an `elif`
-after a flag, a host batch sent to `cpu_device`, the read of a copy already on the host, the
-evaluation pass's gathered predictions."""
+after a flag, the read of a copy already on the host, the evaluation pass's gathered predictions."""
 import torch
 import torch.nn as nn
 
@@ -33,7 +32,6 @@ for step in range(32):
     opt.step()
     held = loss.detach().to(cpu_device)  # paef: expect host-sync
     history.append(round(float(held), 4))
-    noise = torch.randn(4).to(cpu_device)
 model.eval()
 preds = []
 with torch.no_grad():

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_be_cuda_tensor_type, on_host, reads_as_cpu, spells_cpu, unmoved_batch_field, uses_device
+from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_batch_field, uses_device
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
@@ -513,12 +513,10 @@ class CpuThenMove(Rule):
 
     def _host_device(self, device: cst.BaseExpression) -> bool:
         """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
-        while moving its siblings, or `.to("cpu")` / `.to(torch.device("cpu"))` spelled out or
-        through a name bound only to those (`cpu_device = torch.device("cpu")`): nothing is copied."""
+        while moving its siblings, or `.to("cpu")` / `.to(torch.device("cpu"))` spelled out:
+        nothing is copied."""
         if spells_cpu(device) or isinstance(device, cst.Call) and self.facts.qualified_name(device.func) == "torch.device" \
                 and len(device.args) == 1 and spells_cpu(device.args[0].value):
-            return True
-        if isinstance(device, cst.Name) and reads_as_cpu(self.facts, device):
             return True
         return isinstance(device, cst.Attribute) and device.attr.value == "device" \
             and unmoved_batch_field(self.facts, device.value)
