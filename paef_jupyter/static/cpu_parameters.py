@@ -54,7 +54,7 @@ def _plain_calls(facts: Facts, fname: str) -> list[cst.Call] | None:
 
 
 def _passes_cpu(facts: Facts, call: cst.Call, params: list[cst.Param], index: int, depth: int) -> bool:
-    from .device_use import _reads_as_cpu  # device_use reads this module: imported here, not at load
+    from .device_use import reads_as_cpu  # device_use reads this module: imported here, not at load
 
     param = params[index]
     positional = [a.value for a in call.args if a.keyword is None]
@@ -62,6 +62,6 @@ def _passes_cpu(facts: Facts, call: cst.Call, params: list[cst.Param], index: in
     passed = positional[index] if index < len(positional) else keywords.get(param.name.value, param.default)
     if passed is None:
         return False
-    if _reads_as_cpu(facts, passed):
+    if reads_as_cpu(facts, passed):
         return True
     return isinstance(passed, cst.Name) and depth > 0 and cpu_parameter(facts, passed, depth - 1)

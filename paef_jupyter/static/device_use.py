@@ -209,25 +209,26 @@ def _unreadable_move(facts: Facts) -> bool:
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in ("cuda", "to") \
                 and not (func.attr.value == "to" and host_move(facts, node)) \
-                and not _moves_to_cpu(facts, node):
+                and not moves_to_cpu(facts, node):
             return True
         device = keyword_arg(node, "device")
-        if device is not None and not _reads_as_cpu(facts, device.value):
+        if device is not None and not reads_as_cpu(facts, device.value):
             return True
     return False
 
 
-def _moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
-    """`.to(DEV)` where `DEV` is provably the CPU (`torch.device("cpu")`, `"cpu"`)."""
+def moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
+    """`.to(DEV)` where `DEV` is provably the CPU (`torch.device("cpu")`, `"cpu"`, a name bound
+    only to those, like the torchvision references' `cpu_device`): a copy to the host, as `.cpu()` is."""
     if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "to"):
         return False
     device = keyword_arg(call, "device")
     positional = [a.value for a in call.args if a.keyword is None and not a.star]
     target = device.value if device is not None else positional[0] if len(positional) == 1 else None
-    return target is not None and _reads_as_cpu(facts, target)
+    return target is not None and reads_as_cpu(facts, target)
 
 
-def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
+def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
     """`"cpu"`, `torch.device("cpu")`, or a name every binding of which (here or in an earlier
     cell) is one of those."""
     if spells_cpu(expr):
@@ -237,9 +238,9 @@ def _reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> boo
     if isinstance(expr, cst.Name) and depth > 0:
         values = facts.assigned_values(expr.value)
         if values:
-            return all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+            return all(reads_as_cpu(facts, v, depth - 1) for v in values)
         earlier = facts.prior.value(expr.value)
-        return earlier is not None and _reads_as_cpu(earlier[0], earlier[1], depth - 1)
+        return earlier is not None and reads_as_cpu(earlier[0], earlier[1], depth - 1)
     return False
 
 
@@ -251,7 +252,7 @@ def _self_attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
     values = [n.value for n in facts.walk(facts.module) if isinstance(n, cst.Assign)
               for t in n.targets if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
               and t.target.value.value == "self" and t.target.attr.value == expr.attr.value]
-    return bool(values) and all(_reads_as_cpu(facts, v, depth - 1) for v in values)
+    return bool(values) and all(reads_as_cpu(facts, v, depth - 1) for v in values)
 
 
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:
@@ -361,7 +362,7 @@ def _cpu_arguments(facts: Facts, owner: Facts, call: cst.Call, func: cst.Functio
     for i, param in enumerate(params):
         name = param.name.value
         passed = positional[i] if i < len(positional) else keywords.get(name)
-        if passed is not None and name not in rebound and _reads_as_cpu(facts, passed):
+        if passed is not None and name not in rebound and reads_as_cpu(facts, passed):
             cpu.add(name)
     return frozenset(cpu)
 
@@ -497,7 +498,7 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
             return _operands_on_host(facts, expr, depth)
         func = expr.func
         if isinstance(func, cst.Attribute):
-            if func.attr.value in _HOST_COPIES or func.attr.value in _SHAPE_QUERIES:
+            if func.attr.value in _HOST_COPIES or func.attr.value in _SHAPE_QUERIES or moves_to_cpu(facts, expr):
                 return True
             if func.attr.value in _STAYS:
                 return on_host(facts, func.value, depth)
@@ -547,7 +548,7 @@ def host_processed(facts: Facts, call: cst.Call, depth: int = 3) -> bool:
                                             and facts._method_of_instance(func.value, func.attr.value) is not None):
         return False
     operands = [a.value for a in call.args if not _constant(a.value)]
-    return any(_host_copy(o) for o in operands) and all(on_host(facts, o, depth) for o in operands)
+    return any(_host_copy(facts, o) for o in operands) and all(on_host(facts, o, depth) for o in operands)
 
 
 def _constant(expr: cst.BaseExpression) -> bool:
@@ -555,12 +556,12 @@ def _constant(expr: cst.BaseExpression) -> bool:
         isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")
 
 
-def _host_copy(expr: cst.BaseExpression) -> bool:
-    """`t.cpu()`, `t.detach().cpu().numpy()`, `t.cpu().data`: a copy of a tensor to the host."""
+def _host_copy(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`t.cpu()`, `t.detach().cpu().numpy()`, `t.cpu().data`, `t.to(cpu_device)`: a copy of a tensor to the host."""
     while isinstance(expr, cst.Attribute) and expr.attr.value == "data":
         expr = expr.value
     return isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) \
-        and expr.func.attr.value in _HOST_COPIES - {"item"}
+        and (expr.func.attr.value in _HOST_COPIES - {"item"} or moves_to_cpu(facts, expr))
 
 
 def _element_of_host_values(facts: Facts, name: cst.Name, depth: int) -> bool:

@@ -9,9 +9,9 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
-from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps, on_host,
-                          uses_device)
-from ..facts import Facts, FunctionNode, Loop
+from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
+                          moves_to_cpu, on_host, uses_device)
+from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
 from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._lightning import hook_of
@@ -155,6 +155,8 @@ class HostSync(Rule):
         hot = self._hot(node)
         if hot is None:
             self._lightning_step_read(node)
+            if self._element_copy(node) and uses_device(self.facts):
+                self._element_site(node, f"`{self.facts.code(node)}` copies a value to the host")
             return
         if hot.kind == "eval" and self._in_backward_hook(node):
             return  # `h.register_hook(lambda g: ...)`: runs in a backward pass, which an evaluation step has not
@@ -163,6 +165,10 @@ class HostSync(Rule):
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value in _COPY_METHODS:
             self._method_site(node, func)
+            return
+        if isinstance(func, cst.Attribute) and func.attr.value == "to" and moves_to_cpu(self.facts, node) \
+                and not _non_blocking(node) and self._is_tensor(func.value):
+            self._method_site(node, func)  # `.to("cpu")`, `.to(cpu_device)`: `.cpu()` by another name
             return
         qualified = self.facts.qualified_name(func) or ""
         if qualified in _EXPLICIT_SYNCS:
@@ -283,10 +289,141 @@ class HostSync(Rule):
         return False
 
     def visit_If(self, node: cst.If) -> None:
+        if self._hot(node) is None and uses_device(self.facts) and self._device_test(node.test):
+            self._element_site(node.test, f"`{'elif' if self._is_elif(node) else 'if'} {self.facts.code(node.test)}:` "
+                               "needs the tensor's value on the host to branch")
         if self._hot(node) is not None and uses_device(self.facts) and self._device_test(node.test):
             test = self.facts.code(node.test)
-            self._site(node.test, f"`if {test}:` needs the tensor's value on the host to branch",
-                       lambda loop: f"if {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
+            keyword = "elif" if self._is_elif(node) else "if"
+            self._site(node.test, f"`{keyword} {test}:` needs the tensor's value on the host to branch",
+                       lambda loop: f"{keyword} {_counter(loop)} % 100 == 0 and {test}:  # test every 100 steps only")
+
+    def _is_elif(self, node: cst.If) -> bool:
+        parent = self.facts.parent(node)
+        return isinstance(parent, cst.If) and parent.orelse is node
+
+    # --- one read per element of a device tensor ------------------------------------------
+
+    def _element_copy(self, node: cst.Call) -> bool:
+        """`t[i].item()`, `float(t[i])`, `t[i].tolist()`, `t[i].cpu()`: a copy of (part of) a tensor
+        to the host, judged where it runs by `_element_site`."""
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value in ("item", "tolist", "cpu") and not node.args:
+            return self.facts.kind(func.value) in (Kind.TENSOR, Kind.UNKNOWN)
+        return (self.facts.qualified_name(func) or "") in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value)
+
+    def _element_site(self, node: cst.CSTNode, what: str) -> None:
+        """`for i in range(len(ranks)): r = ranks[i].item()` (or `if (neg > pos[i]).sum() < 20:`)
+        outside any training or evaluation step, `ranks` a tensor made on the device: one copy and
+        one device sync per element of the tensor, where one copy of it before the loop would do.
+        The read runs on every iteration of that loop (no branch of its own) and reads the loop's
+        element; a loop over host data, or a read of anything else, is not one."""
+        loops = self.facts.enclosing_loops(node)
+        if not loops or loops[0].facts is not self.facts or self._only_on_failure(node):
+            return
+        loop = loops[0]
+        tensor = self._device_elements_walked(loop)
+        if tensor is None or not self._every_step(node, loop, depth=0) or self._decides_the_step(node):
+            return
+        element, index = tensor
+        reads = [n for n in self.facts.walk(node) if isinstance(n, cst.Subscript) and self.facts.code(n.value) == element
+                 and self.facts.names_read(n.slice[0] if n.slice else n) & {index}] if index else \
+            [n for n in self.facts.walk(node) if isinstance(n, cst.Name) and n.value == element]
+        if not reads:
+            return
+        self.report(node, f"{what} once per element of `{element}`, a tensor on the device, in the loop over its "
+                    "elements: one device sync per element, where one copy of the whole tensor would do",
+                    fix=Fix(description=f"copy `{element}` to the host once, before the loop (`.tolist()` or "
+                            "`.cpu()`), and read its elements there; or compute the result with whole-tensor ops",
+                            suggestion=f"{element}_host = {element}.tolist()  # once, before the loop; then index "
+                            f"`{element}_host` inside it", safe=False),
+                    severity=Severity.MEDIUM)
+
+    def _device_elements_walked(self, loop: Loop) -> tuple[str, str | None] | None:
+        """(tensor, index name) for `for i in range(len(t))` / `range(t.shape[0])` / `range(t.size(0))`,
+        (element name, None) for `for v in t`: `t` a name made on the device."""
+        node = loop.node
+        if not isinstance(node, cst.For) or not isinstance(node.target, cst.Name):
+            return None
+        it = node.iter
+        if isinstance(it, cst.Name):
+            return (node.target.value, None) if self._device_derived(it) else None
+        if not (isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.range"
+                and len(it.args) in (1, 2) and not any(a.keyword or a.star for a in it.args)):
+            return None
+        if len(it.args) == 2 and not (isinstance(it.args[0].value, cst.Integer) and it.args[0].value.value == "0"):
+            return None
+        size = it.args[-1].value
+        measured: cst.BaseExpression | None = None
+        if isinstance(size, cst.Call) and (self.facts.qualified_name(size.func) or "") == "builtins.len" and len(size.args) == 1:
+            measured = size.args[0].value
+        elif isinstance(size, cst.Call) and isinstance(size.func, cst.Attribute) and size.func.attr.value == "size" \
+                and len(size.args) == 1 and isinstance(size.args[0].value, cst.Integer) and size.args[0].value.value == "0":
+            measured = size.func.value
+        elif isinstance(size, cst.Subscript) and isinstance(size.value, cst.Attribute) and size.value.attr.value == "shape" \
+                and len(size.slice) == 1 and isinstance(size.slice[0].slice, cst.Index) \
+                and isinstance(size.slice[0].slice.value, cst.Integer) and size.slice[0].slice.value.value == "0":
+            measured = size.value.value
+        if not isinstance(measured, cst.Name) or not self._device_derived(measured):
+            return None
+        if measured.value in self.facts.names_written(node.body):
+            return None
+        return measured.value, node.target.value
+
+    def _device_derived(self, expr: cst.BaseExpression, depth: int = 16) -> bool:
+        """`expr` is provably a tensor on the device: moved or made there, a module moved there
+        called, tensor ops, indexing and arithmetic of such values (no copy to the host between),
+        or a parameter every call of this unit passes such a value for."""
+        cache: dict[int, bool] = self.__dict__.setdefault("_derived_cache", {})
+        if id(expr) not in cache:
+            cache[id(expr)] = False  # a cycle through a name's own earlier binding proves nothing
+            cache[id(expr)] = self._derived(expr, depth)
+        return cache[id(expr)]
+
+    def _derived(self, expr: cst.BaseExpression, depth: int) -> bool:
+        if depth <= 0:
+            return False
+        if isinstance(expr, cst.Name):
+            value = self.facts.value_of(expr) or self.facts.element_of(expr)
+            if value is None:
+                passed = passed_for(self.facts, expr)
+                return bool(passed) and all(self._device_derived(v, depth - 1) for v in passed)
+            return self._device_derived(value, depth - 1)
+        if isinstance(expr, (cst.BinaryOperation, cst.Comparison)):
+            sides = [expr.left, expr.right] if isinstance(expr, cst.BinaryOperation) else [expr.left, *(c.comparator for c in expr.comparisons)]
+            return any(self._device_derived(e, depth - 1) for e in sides)
+        if isinstance(expr, cst.UnaryOperation):
+            return self._device_derived(expr.expression, depth - 1)
+        if isinstance(expr, cst.Subscript):
+            return self._device_derived(expr.value, depth - 1)
+        if isinstance(expr, cst.Attribute):
+            return expr.attr.value in ("T", "mT", "data", "real", "imag") and self._device_derived(expr.value, depth - 1)
+        if not isinstance(expr, cst.Call):
+            return False
+        if on_device(self.facts, expr) or _made_on_device(self.facts, expr, 1):
+            return True
+        func = expr.func
+        if isinstance(func, cst.Attribute):
+            if func.attr.value in _COPY_METHODS or func.attr.value in ("to", "numpy") or moves_to_cpu(self.facts, expr):
+                return False
+            return self.facts.kind(func.value) is not Kind.MODULE and self._device_derived(func.value, depth - 1)
+        if isinstance(func, cst.Name) and self.facts.kind(func) is Kind.MODULE:
+            return self._device_derived(func, depth - 1)  # `q_tower(x)`: a module moved to the device, called
+        qualified = self.facts.qualified_name(func) or ""
+        return qualified.startswith("torch.") and any(a.keyword is None and not a.star and self._device_derived(a.value, depth - 1)
+                                                      for a in expr.args)
+
+    def visit_IfExp(self, node: cst.IfExp) -> None:
+        """`scale = 0.5 if loss > 1.0 else 1.0` on every step: choosing the arm needs the test's
+        value on the host, a sync as an `if` statement's test is. Between two tensors or numbers
+        `torch.where` picks on the device; between other objects it is a Python branch."""
+        if self._hot(node) is None or not uses_device(self.facts) or not self._device_test(node.test) \
+                or self._only_on_failure(node):
+            return
+        test, body, orelse = (self.facts.code(e) for e in (node.test, node.body, node.orelse))
+        self._site(node.test, f"`... if {test} else ...` needs the tensor's value on the host to pick a value",
+                   lambda loop: f"torch.where({test}, {body}, {orelse})  # picks on the device when both values are tensors "
+                   "or numbers; no sync")
 
     def visit_Assert(self, node: cst.Assert) -> None:
         """`assert torch.isfinite(loss).all()` on every step: checking it needs the tensor's value
@@ -311,7 +448,7 @@ class HostSync(Rule):
         receiver = func.value
         if method == "item" and node.args or _packing_lengths(self.facts, node):
             return  # `self.item(seq)`: a submodule named `item`, not `Tensor.item()`; lengths `pack_padded_sequence` needs on the CPU
-        if on_host(self.facts, _copied_tensor(node)):
+        if on_host(self.facts, _copied_tensor(node, self.facts)):
             return  # NumPy, a Python number, a tensor already copied by `.cpu()`: nothing to wait for
         # `.item()`, `.cpu()` and `.numpy()` are tensor methods in torch code: an unknown receiver counts,
         # so the verdict does not hang on how far type inference got in this unit.
@@ -353,12 +490,12 @@ class HostSync(Rule):
             # `loss.cpu().item()`: what can stay on the device is the tensor before the copy (a hint:
             # the accumulation rewrite renames `.item()` and would keep the copy)
             crosses = crosses_to_host(receiver)
-            kept = f"{self.facts.code(_copied_tensor(node) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
+            kept = f"{self.facts.code(_copied_tensor(node, self.facts) if crosses else receiver)}.detach()  # a 0-d tensor on the " \
                 "device; `.item()` it after the loop"
             self._site(node, f"`{self.facts.code(node)}` copies one value to the host", lambda loop: kept,
                        None if crosses else receiver, rows)
             return
-        tensor = _copied_tensor(node)
+        tensor = _copied_tensor(node, self.facts)
         what = "copies the tensor to the host and builds Python objects" if method == "tolist" else "copies the tensor to the host"
         collect = (
             f"kept.append({self.facts.code(tensor)}.detach())  # in the loop: stays on the device\n"
@@ -409,7 +546,47 @@ class HostSync(Rule):
     def _hot(self, node: cst.CSTNode) -> Loop | None:
         """The loop whose every iteration runs `node`: a training/evaluation step, or a loop that
         carries device state from one iteration to the next."""
-        return hot_loop(self.facts, node) or self._device_state_loop(node)
+        return hot_loop(self.facts, node) or self._device_state_loop(node) or self._adaptation_task_loop(node)
+
+    def _adaptation_task_loop(self, node: cst.CSTNode) -> Loop | None:
+        """The loop over tasks of a meta-test (MAML: `for _ in range(20): fast = adapt(params, xs, ys,
+        steps=5)`, then the query loss read): each iteration calls a helper of this unit whose own
+        loop takes `torch.autograd.grad` and rebuilds what it differentiated from the gradients
+        (gradient steps by hand), so each iteration is a task's training, not an epoch around a
+        step loop. Only a loop over a `range` (a loop over a loader's batches that attacks each
+        batch, PGD, stays an evaluation pass), with no step loop of its own inside."""
+        loop = self.facts.iteration_loop(node)
+        if loop is None or loop.facts is not self.facts or loop.kind == "train" or not isinstance(loop.node, cst.For) \
+                or not (isinstance(loop.node.iter, cst.Call) and (self.facts.qualified_name(loop.node.iter.func) or "") == "builtins.range") \
+                or any(l.parent is loop and l.kind != "plain" for l in self.facts.loops):
+            return None
+        calls = [c for c in self.facts.calls_in(loop.node.body) if self.facts.enclosing_loops(c)[:1] == [loop]]
+        return loop if any(self._steps_by_hand(func) for c in calls for func in self.facts._callees(c)
+                           if self.facts.owner_of(func) is self.facts) else None
+
+    def _steps_by_hand(self, func: FunctionNode) -> bool:
+        """`func`'s own top-level loop binds `grads = torch.autograd.grad(loss, fast, ...)` and rebinds
+        `fast` from `grads` (`fast = [w - lr * g for w, g in zip(fast, grads)]`), `fast` being weights
+        the caller gives (a parameter, or a name bound to one before the loop): gradient steps on
+        them. A perturbation made inside the helper (an attack's `delta = torch.zeros_like(x)`) is not."""
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+        given = params | {b for n in self.facts.walk(func.body) if isinstance(n, cst.Assign) and not self.facts.enclosing_loops(n)
+                          and isinstance(n.value, cst.Name) and n.value.value in params
+                          for t in n.targets for b in bound_names(t.target)}
+        for inner in self.facts.loops:
+            if inner.function is not func or inner.parent is not None:
+                continue
+            for call in self.facts.calls_in(inner.node.body):
+                if not (isinstance(call.func, cst.Attribute) and is_autograd_grad(call.func)) or len(call.args) < 2 \
+                        or not isinstance(call.args[1].value, cst.Name):
+                    continue
+                assign = self.facts.parent(call)
+                grads = {n for t in assign.targets for n in bound_names(t.target)} if isinstance(assign, cst.Assign) else set()
+                wrt = call.args[1].value.value
+                if wrt in given and grads and any(isinstance(n, cst.Assign) and wrt in {b for t in n.targets for b in bound_names(t.target)}
+                                 and self.facts.names_read(n.value) & grads for n in self.facts.walk(inner.node.body)):
+                    return True
+        return False
 
     def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
         """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
@@ -437,6 +614,36 @@ class HostSync(Rule):
             and isinstance(test.left, cst.Name) and test.left.value == loop.node.target.value \
             and not self.facts.names_read(test.comparisons[0].comparator) & self.facts.names_written(loop.node.body)
 
+    def _rarely_true(self, test: cst.BaseExpression, node: cst.CSTNode) -> bool:
+        """A test true on few iterations of the loops around `node`, so an `elif` below it is
+        tested on (nearly) every one: an every-N guard (`i % 100 == 0`), a counter of an enclosing
+        loop equal to a value the loop does not compute (`step == 3`, `epoch == 0`), a warm-up
+        (`t < n`), or an `and` with such a part (an `or` needs both). Anything else (a flag, a
+        threshold, a device test) may be true on every step: the `elif` is then not judged hot."""
+        if isinstance(test, cst.BooleanOperation):
+            if isinstance(test.operator, cst.And):
+                return self._rarely_true(test.left, node) or self._rarely_true(test.right, node)
+            return self._rarely_true(test.left, node) and self._rarely_true(test.right, node)
+        if self._warm_up_test(test, node):
+            return True
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return False
+        sides = (test.left, test.comparisons[0].comparator)
+        if any(isinstance(s, cst.BinaryOperation) and isinstance(s.operator, cst.Modulo) for s in sides):
+            return True  # every N steps: true once in N (N == 1 is no guard anyone writes)
+        loops = self.facts.enclosing_loops(node)
+        counters = {name for loop in loops if isinstance(loop.node, cst.For) for name in bound_names(loop.node.target)
+                    if self.facts._loop_counter(loop.node, name)} | {
+            name for loop in loops for n in self.facts.walk(loop.node.body)
+            if isinstance(n, cst.AugAssign) and isinstance(n.operator, cst.AddAssign) and isinstance(n.target, cst.Name)
+            and isinstance(n.value, cst.Integer) for name in [n.target.value]}
+        for counted, other in (sides, sides[::-1]):
+            if isinstance(counted, cst.Name) and counted.value in counters and not self._is_tensor(other) \
+                    and not any(self.facts.names_read(other) & self.facts.names_written(loop.node.body) for loop in loops):
+                return True
+        return False
+
     def _per_element_copy(self, node: cst.Call) -> bool:
         """`[c.item() for c in conf]` / `[f(v.item()) for v in preds]` in the same statement: one copy
         (one sync) per element of a device tensor, not the one round trip ping-pong rewrites, even
@@ -462,7 +669,7 @@ class HostSync(Rule):
         target of a loop, inside the step, over the rows of a device value (`y_batch =
         y_batch.cuda()`, or the output of a module the function switches with `.eval()`/`.train()`).
         The name of that value, or None."""
-        read = self.facts.names_read(_copied_tensor(node))
+        read = self.facts.names_read(_copied_tensor(node, self.facts))
         for loop in self.facts.enclosing_loops(node):
             if loop.kind != "plain" or not isinstance(loop.node, cst.For):
                 return None
@@ -689,14 +896,18 @@ class HostSync(Rule):
         """Report a sync at `node` if it runs on every step. `value` is the tensor read when the
         read can become `value.detach()` (`.item()`, `float(t)`); `hint` gives suggested code;
         `per_row` says why a read of one row per iteration of a loop over rows is not batched."""
-        loop, state = hot_loop(self.facts, node), None
+        loop, state, adapting = hot_loop(self.facts, node), None, False
         if loop is None:
             loop = self._device_state_loop(node)
             state = _carried_state(self.facts, loop) if loop is not None else None
             value = None  # outside a training/evaluation loop: a hint, no accumulation rewrite
+        if loop is None:
+            loop = self._adaptation_task_loop(node)
+            adapting = loop is not None  # a meta-test's task loop: each task trains by hand (a hint, no rewrite)
+            value = None if adapting else value
         if loop is None or not self._every_step(node, loop):
             return
-        training = state is None and self._step_kind(node) == "train"
+        training = state is None and (adapting or self._step_kind(node) == "train")
         if not training and state is None and program_trains(self.facts) and not self._inside_a_training_step(node):
             return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
@@ -831,7 +1042,9 @@ class HostSync(Rule):
                 child = anc
                 continue
             if isinstance(anc, (cst.If, cst.While)) and child is anc.test:
-                return "a Python branch"  # `a if t > 0 else b` is not: `torch.where` keeps it on the device
+                return "a Python branch"
+            if isinstance(anc, cst.IfExp) and child is anc.test:  # `a if t > 0 else b` of values: `torch.where`
+                return None if all(_plain_value(e) for e in (anc.body, anc.orelse)) else "a Python branch"
             if isinstance(anc, cst.Attribute) and anc.value is child and anc.attr.value in _SAME_VALUES_ON:
                 method_call = self.facts.parent(anc)  # `.squeeze()`: the same values go on to the consumer
                 if not (isinstance(method_call, cst.Call) and method_call.func is anc):
@@ -981,7 +1194,7 @@ class HostSync(Rule):
         is already idle, and this copy waits for nothing."""
         if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
             return False
-        copied = _copied_tensor(node)
+        copied = _copied_tensor(node, self.facts)
         tensor = self.facts.code(copied)
         stmt = self.facts.statement_of(node)
         block = self.facts.parent(stmt)
@@ -1024,7 +1237,7 @@ class HostSync(Rule):
 
     def _copies_in(self, node: cst.CSTNode, tensor: str) -> bool:
         return any(isinstance(c.func, cst.Attribute) and c.func.attr.value in _COPY_METHODS
-                   and self.facts.code(_copied_tensor(c)) == tensor for c in self.facts.calls_in(node))
+                   and self.facts.code(_copied_tensor(c, self.facts)) == tensor for c in self.facts.calls_in(node))
 
     def _test_copies(self, branch: cst.If, tensor: str) -> bool:
         """`if tok.item() == EOS: break` before `out.append(tok.item())`: the test copied `tok`,
@@ -1078,6 +1291,9 @@ class HostSync(Rule):
                 continue
             if isinstance(anc, cst.If) and isinstance(child, cst.Else) and self._warm_up_test(anc.test, node):
                 child = anc  # `if t < len(prefix) - 1: ... else:`: every iteration after the first few
+                continue
+            if isinstance(anc, cst.If) and isinstance(child, cst.If) and child is anc.orelse and self._rarely_true(anc.test, node):
+                child = anc  # `if step % 100 == 0: log() elif loss > 100.0:`: the `elif` is tested whenever the log is not due
                 continue
             if isinstance(anc, (cst.If, cst.IfExp)) and child is not anc.test and self._gpu_arm(anc, child):
                 child = anc  # `x.numpy() if not use_cuda else x.cpu().numpy()`: the arm every step takes on a GPU
@@ -1575,6 +1791,24 @@ def _operands(expr: cst.BaseExpression, sync: cst.CSTNode) -> list[cst.BaseExpre
     return [expr]
 
 
+def _plain_value(expr: cst.BaseExpression) -> bool:
+    """A number, a name, an attribute or a subscript of one: a value `torch.where` can pick on the
+    device. An arm that computes (a call: `F.smooth_l1_loss(out[pos], ...) if pos.any() else 0`)
+    runs only when chosen, which `torch.where` would not keep (it runs both, NaN of an empty
+    selection included): a Python branch."""
+    if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _plain_value(expr.expression)
+    if isinstance(expr, (cst.Attribute, cst.Subscript)):
+        return not _has_call(expr)
+    return False
+
+
+def _has_call(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) or any(_has_call(child) for child in node.children)
+
+
 def _plain_number(expr: cst.BaseExpression) -> bool:
     """A literal, a name, `len(...)`, `x.size(0)` or `x.shape[0]`: no sync, no side effect."""
     if isinstance(expr, (cst.Integer, cst.Float, cst.Name)):
@@ -1587,17 +1821,24 @@ def _plain_number(expr: cst.BaseExpression) -> bool:
     return False
 
 
-def _copied_tensor(node: cst.Call) -> cst.BaseExpression:
+def _copied_tensor(node: cst.Call, facts: Facts | None = None) -> cst.BaseExpression:
     """`out.argmax(1)` for `out.argmax(1).cpu().tolist()` (and `.cpu().detach().numpy()`,
-    `.cpu().data.numpy()`): the tensor before the copies."""
+    `.cpu().data.numpy()`; with `facts`, `.to(cpu_device).numpy()`): the tensor before the copies."""
     expr: cst.BaseExpression = node
     while True:
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value in _COPY_METHODS | _SAME_VALUES:
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and (
+                expr.func.attr.value in _COPY_METHODS | _SAME_VALUES or facts is not None and moves_to_cpu(facts, expr)):
             expr = expr.func.value
         elif isinstance(expr, cst.Attribute) and expr.attr.value == "data":
             expr = expr.value
         else:
             return expr
+
+
+def _non_blocking(call: cst.Call) -> bool:
+    """`.to("cpu", non_blocking=True)`: the copy is queued, the host does not wait for it."""
+    return any(a.keyword is not None and a.keyword.value == "non_blocking" and not (
+        isinstance(a.value, cst.Name) and a.value.value == "False") for a in call.args)
 
 
 def _packing_lengths(facts: Facts, node: cst.Call) -> bool:

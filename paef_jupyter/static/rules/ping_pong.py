@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..device_use import crosses_to_host, is_device_move, on_host, uses_device
+from ..device_use import crosses_to_host, is_device_move, moves_to_cpu, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
 from ..names import block_statements, names_read, names_written, root_name
 from ..types import Kind
@@ -647,7 +647,7 @@ class PingPong(Rule):
                 and len(arg.args) == 1 and not arg.args[0].keyword and not arg.args[0].star \
                 and self.facts.qualified_name(arg.func) == f"builtins.{arg.func.value}":
             inner = arg.args[0].value
-            tensor = _strip_transparent(inner)
+            tensor = _strip_transparent(inner, self.facts)
             if self.facts.kind(inner) is Kind.TENSOR or self.facts.kind(tensor) is Kind.TENSOR:
                 return HostCopy(tensor, "item", cast=_SCALAR_CASTS[arg.func.value])
             return None
@@ -656,7 +656,7 @@ class PingPong(Rule):
         method = arg.func.attr.value
         if method not in HOST_COPIES or arg.args or (method == "numpy" and not crosses_to_host(arg.func.value)):
             return None
-        tensor = _strip_transparent(arg.func.value)
+        tensor = _strip_transparent(arg.func.value, self.facts)
         if self.facts.kind(arg.func.value) is not Kind.TENSOR and self.facts.kind(tensor) is not Kind.TENSOR \
                 and not self._unseen_output_on_device(tensor):
             return None
@@ -856,8 +856,7 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
         if not (isinstance(parent, cst.Attribute) and parent.value is node and isinstance(call, cst.Call) and call.func is parent):
             return None
         method = parent.attr.value
-        is_to_cpu = method == "to" and len(call.args) == 1 and isinstance(call.args[0].value, cst.SimpleString) \
-            and call.args[0].value.evaluated_value == "cpu"
+        is_to_cpu = method == "to" and len(call.args) == 1 and call.args[0].keyword is None and moves_to_cpu(facts, call)
         if method == "numpy" and not call.args:
             return None  # no `.cpu()` before it: `.numpy()` raises on a device tensor, so `read` is on the host
         if method in ("tolist", "item") and not call.args:
@@ -925,14 +924,17 @@ def _int_literal(expr: cst.BaseExpression) -> int | None:
 def _computes(facts: Facts, tensor: cst.BaseExpression) -> bool:
     """The copied tensor is a computation (`model(x)`, `F.softmax(out, 1)`), not a value
     (`out`, `self.h`, `batch[0]`): written a second time, it would run again."""
-    return any(isinstance(n, cst.Call) for n in facts.walk(_strip_transparent(tensor)))
+    return any(isinstance(n, cst.Call) for n in facts.walk(_strip_transparent(tensor, facts)))
 
 
-def _strip_transparent(expr: cst.BaseExpression) -> cst.BaseExpression:
+def _strip_transparent(expr: cst.BaseExpression, facts: Facts | None = None) -> cst.BaseExpression:
+    """The tensor under `.cpu()`, `.detach()`, `.contiguous()` and `.to("cpu")` (with `facts`, also
+    `.to(cpu_device)`, a name bound only to the CPU): the same values, on the host."""
     while isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
         method = expr.func.attr.value
-        is_to_cpu = method == "to" and len(expr.args) == 1 and isinstance(expr.args[0].value, cst.SimpleString) \
-            and expr.args[0].value.evaluated_value == "cpu"
+        is_to_cpu = method == "to" and len(expr.args) == 1 and expr.args[0].keyword is None and (
+            isinstance(expr.args[0].value, cst.SimpleString) and expr.args[0].value.evaluated_value == "cpu"
+            or facts is not None and moves_to_cpu(facts, expr))
         if (method in _TRANSPARENT and not expr.args) or is_to_cpu:
             expr = expr.func.value
         else:
