@@ -15,8 +15,8 @@
 #   (deterministic output); the best model is saved under a temp folder (env_name is a temp path).
 # - the buffer's `dones` tensor dtype torch.uint8 -> torch.bool (`next_state_values[dones] = 0.0` with a
 #   uint8 mask raises in torch 2.x: masked_fill_ only supports boolean masks).
-# - the driver's sizes: batch 8, replay 500, min buffer 32, sync 20, eps over 100 frames,
-#   mean_reward_bound 40.0; a checksum print at the end.
+# - the driver: batch 8, replay 500, min buffer 32, sync 20, eps over 100 frames, bound 40.0, a checksum
+#   print; `torch.manual_seed(0)` before DQNModel (added after the first run: its nets are built before its seeding).
 # DQNModel.calc_loss / train_loop / train_step, the agent and the buffer are the source's lines.
 import os
 import tempfile
@@ -432,6 +432,7 @@ class DQNModel(nn.Module):
 
 # ---- exp_dqn_pong.py ----
 if __name__ == '__main__':
+    torch.manual_seed(0)  # change: DQNModel builds its nets before its own seeding
     dqn = DQNModel(
         batch_size=8,
         lr=0.0001,
