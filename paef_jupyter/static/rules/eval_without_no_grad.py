@@ -436,9 +436,16 @@ class EvalWithoutNoGrad(Rule):
             return False
         for callee in callees:
             owner = self.facts.owner_of(callee)
-            calls = [c for c in owner.calls_in(callee.body) if not excluded_by_call(owner, c, call, callee)]
-            if not calls or not all(grad_disabled(owner, c) for c in calls if not _plumbing(owner, c)) \
-                    or not any(grad_disabled(owner, c) for c in calls):
+            calls = owner.calls_in(callee.body)
+            if calls and all(grad_disabled(owner, c) for c in calls):
+                continue
+            # the branch the call's constant flag selects runs its model under no_grad, beside
+            # plumbing, and reads nothing of `self` (parameters) with autograd on
+            reached = [c for c in calls if not excluded_by_call(owner, c, call, callee)]
+            if not any(grad_disabled(owner, c) for c in reached) \
+                    or not all(grad_disabled(owner, c) or _plumbing(owner, c) for c in reached) \
+                    or any(isinstance(n, cst.Name) and n.value == "self" and not grad_disabled(owner, n)
+                           and not excluded_by_call(owner, n, call, callee) for n in owner.walk(callee.body)):
                 return False
         return True
 
