@@ -697,8 +697,8 @@ class ElementwiseLoop(Rule):
         for stmt in stmts:
             counter = _increment(stmt, attributes=True)
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
-            if isinstance(small, cst.Expr) and _print_only(self.facts, small.value):
-                lines.append(f"# the print of each hit: print the rows of `{mask}.nonzero()` once")
+            if isinstance(small, cst.Expr) and _debug_print(self.facts, small.value):
+                lines.append(f"# the debug print of each hit: print the rows of `{mask}.nonzero()` once")
                 continue
             if counter is not None:
                 lines.append(f"{counter} += int({mask}.sum())")
@@ -1728,10 +1728,12 @@ def _operand(module: cst.Module, expr: cst.CSTNode) -> str:
 _ELEMENT_ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
 
 
-def _print_only(facts: Facts, expr: cst.BaseExpression) -> bool:
-    """`print(...)`, or a debug print behind a flag (`print(...) if debug else None`): output only,
-    no value the count depends on."""
-    if isinstance(expr, cst.IfExp):
-        return all(_print_only(facts, e) or isinstance(e, cst.Name) and e.value == "None" for e in (expr.body, expr.orelse)) \
-            and not all(isinstance(e, cst.Name) for e in (expr.body, expr.orelse))
-    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "builtins.print"
+def _debug_print(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A debug print behind a flag (`print(...) if debug else None`): output only when debugging,
+    no value the count depends on. A plain `print(...)` per hit is the program's output: not this."""
+    if not isinstance(expr, cst.IfExp):
+        return False
+    branches = (expr.body, expr.orelse)
+    prints = [e for e in branches if isinstance(e, cst.Call) and facts.qualified_name(e.func) == "builtins.print"]
+    nones = [e for e in branches if isinstance(e, cst.Name) and e.value == "None"]
+    return len(prints) == 1 and len(nones) == 1
