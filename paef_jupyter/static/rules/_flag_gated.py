@@ -161,6 +161,27 @@ def _test_of(test: cst.BaseExpression, params: set[str]) -> Test | None:
     return None
 
 
+def excluded_by_call(facts: Facts, node: cst.CSTNode, call: cst.Call, func: FunctionNode) -> bool:
+    """`node` (in `func`'s body) sits in a branch of an `if` on one parameter of `func` that
+    `call` rules out with a constant: in `if train:` when `call` passes `train=False`, in the
+    `else:` when it passes `True`. The molecular GNN's `forward_regressor(batch, train=False)`
+    reaches only the branch that runs its model under `no_grad`."""
+    params = _params(func)
+    child: cst.CSTNode = node
+    for anc in facts.ancestors(node):
+        if anc is func:
+            return False
+        if isinstance(anc, cst.If):
+            test = _test_of(anc.test, params)
+            if test is not None and sum(d.function is func for d in facts._defs.get(test.param, ())) <= 1:
+                value = _passed(facts, call, func, test.param)
+                passes = test.passes(value) if value is not None else None
+                if passes is not None and ((anc.body is child and not passes) or (anc.orelse is child and passes)):
+                    return True
+        child = anc
+    return False
+
+
 def _switches_to_eval(facts: Facts, loop: Loop, test: Test) -> bool:
     """Before its loop, the function puts a model in eval mode exactly where the gate is off:
     `model.train(train)`, `model.eval()` in the branch of `if`/`else` (or a conditional

@@ -348,8 +348,18 @@ class CpuThenMove(Rule):
                      if isinstance(n, cst.Attribute) and n.attr.value in _CASTS} - {dtype}
         sizes = bool(factory.args) and all(a.keyword is None and not a.star and (
             isinstance(a.value, cst.Integer) or self.facts.kind(a.value) is Kind.NUMBER) for a in factory.args)
-        if not converted and not sizes:
+        filled = self._numpy_filled(factory)
+        if not converted and not sizes and filled is None:
             return  # host data (an observation array) converted once and copied: the copy is the program's
+        if filled is not None:  # `torch.FloatTensor(np.zeros((M, N))).to(device)`: no data, a fill of a shape
+            self.report(
+                node,
+                f"`torch.{name}(np.{filled}(...))` fills an array on the host, converts it to {dtype} and "
+                f"`{mover}` copies it to the device on every iteration: a device fill of the same shape copies nothing",
+                fix=Fix(description=f"fill it on the device: `torch.{filled}(shape, dtype=torch.{dtype}, device=...)` "
+                                    f"(the NumPy array is float64 until `torch.{name}` converts it)", safe=False),
+            )
+            return
         detour = ""
         if dtype == "float32" and converted & {"int64", "int32"}:
             detour = "; integer ids take a float32 detour on the way (exact only below 2**24)"
@@ -362,6 +372,20 @@ class CpuThenMove(Rule):
                                 "`torch.empty(sizes, device=...)`); the legacy constructors take no `device=`",
                     safe=False),
         )
+
+    def _numpy_filled(self, factory: cst.Call) -> str | None:
+        """`zeros` for a legacy constructor given one `np.zeros(shape)` (or `ones`, `empty`): an array
+        with no data, only a shape, which the device can fill itself."""
+        if len(factory.args) != 1 or factory.args[0].keyword is not None or factory.args[0].star \
+                or not isinstance(factory.args[0].value, cst.Call):
+            return None
+        inner = factory.args[0].value
+        qualified = self.facts.qualified_name(inner.func) or ""
+        name = qualified.rsplit(".", 1)[-1]
+        if qualified != f"numpy.{name}" or name not in ("zeros", "ones", "empty") or len(inner.args) != 1 \
+                or inner.args[0].keyword is not None or inner.args[0].star:
+            return None
+        return name
 
     def _through_tensor_type(self, call: cst.Call) -> None:
         """`Tensor(np.random.normal(0, 1, (n, d)))` with `Tensor = torch.cuda.FloatTensor if cuda else

@@ -697,6 +697,9 @@ class ElementwiseLoop(Rule):
         for stmt in stmts:
             counter = _increment(stmt, attributes=True)
             small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Expr) and _debug_print(self.facts, small.value):
+                lines.append(f"# the debug print of each hit: print the rows of `{mask}.nonzero()` once")
+                continue
             if counter is not None:
                 lines.append(f"{counter} += int({mask}.sum())")
                 counted = True
@@ -934,6 +937,11 @@ class ElementwiseLoop(Rule):
     def _element_names(self, node: cst.For) -> dict[str, str]:
         """What each element read stands for: `{"p": "preds", "preds[i]": "preds"}`."""
         it, target = node.iter, node.target
+        if isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.enumerate" \
+                and len(it.args) == 1 and it.args[0].keyword is None and not it.args[0].star \
+                and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+                and isinstance(target.elements[1].value, cst.Tuple):
+            it, target = it.args[0].value, target.elements[1].value  # `for j, (o, r) in enumerate(zip(a, b))`
         if isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.zip" \
                 and isinstance(target, cst.Tuple) and len(target.elements) == len(it.args) >= 2:
             names = [el.value for el in target.elements]
@@ -1002,10 +1010,31 @@ class ElementwiseLoop(Rule):
             return hit if isinstance(op, cst.In) else f"~{hit}"
         if not isinstance(op, (cst.Equal, cst.NotEqual, cst.LessThan, cst.GreaterThan, cst.LessThanEqual, cst.GreaterThanEqual)):
             return None
-        left, right = self._element(test.left, elements), self._element(test.comparisons[0].comparator, elements)
+        left, right = self._element_arith(test.left, elements), self._element_arith(test.comparisons[0].comparator, elements)
         if left is None or right is None or (left[0].isdigit() and right[0].isdigit()):
             return None
         return f"{left} {self.facts.code(op).strip()} {right}"
+
+    def _element_arith(self, expr: cst.BaseExpression, elements: dict[str, str]) -> str | None:
+        """An element read, or arithmetic of element reads and numbers (`abs(o - r)`, `(p - t) ** 2`,
+        `(o - r).abs()`), as the same expression over the whole tensors: a recommender's
+        `if abs(o - r) > 0.7:` per example is `(output - ratings).abs() > 0.7` once."""
+        plain = self._element(expr, elements)
+        if plain is not None:
+            return plain
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ELEMENT_ARITH):
+            left, right = self._element_arith(expr.left, elements), self._element_arith(expr.right, elements)
+            if left is None or right is None or (left[0].isdigit() and right[0].isdigit()):
+                return None
+            return f"({left} {self.facts.code(expr.operator).strip()} {right})"
+        inner: cst.BaseExpression | None = None
+        if isinstance(expr, cst.Call) and len(expr.args) == 1 and not expr.args[0].star and expr.args[0].keyword is None \
+                and self.facts.qualified_name(expr.func) == "builtins.abs":
+            inner = expr.args[0].value
+        elif isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "abs" and not expr.args:
+            inner = expr.func.value
+        whole = self._element_arith(inner, elements) if inner is not None else None
+        return f"{whole}.abs()" if whole is not None and not whole[0].isdigit() else None
 
     def _counted_sum(self, small: cst.AugAssign, elements: dict[str, str]) -> str | None:
         """`correct += (p == y).item()` / `int(p == y)` / `(p == y).sum().item()`."""
@@ -1694,3 +1723,17 @@ def _operand(module: cst.Module, expr: cst.CSTNode) -> str:
     """`expr` ready for a method call: `t`, `t.exp()`, or `(a * b)`."""
     code = module.code_for_node(expr)
     return code if isinstance(expr, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
+
+
+_ELEMENT_ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.Power)
+
+
+def _debug_print(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """A debug print behind a flag (`print(...) if debug else None`): output only when debugging,
+    no value the count depends on. A plain `print(...)` per hit is the program's output: not this."""
+    if not isinstance(expr, cst.IfExp):
+        return False
+    branches = (expr.body, expr.orelse)
+    prints = [e for e in branches if isinstance(e, cst.Call) and facts.qualified_name(e.func) == "builtins.print"]
+    nones = [e for e in branches if isinstance(e, cst.Name) and e.value == "None"]
+    return len(prints) == 1 and len(nones) == 1

@@ -16,7 +16,7 @@ from ..names import block_statements, bound_names, mutated_names, root_name, wri
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
-from ._flag_gated import GatedPass, gated_passes
+from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
@@ -437,7 +437,15 @@ class EvalWithoutNoGrad(Rule):
         for callee in callees:
             owner = self.facts.owner_of(callee)
             calls = owner.calls_in(callee.body)
-            if not calls or not all(grad_disabled(owner, c) for c in calls):
+            if calls and all(grad_disabled(owner, c) for c in calls):
+                continue
+            # the branch the call's constant flag selects runs its model under no_grad, beside
+            # plumbing, and reads nothing of `self` (parameters) with autograd on
+            reached = [c for c in calls if not excluded_by_call(owner, c, call, callee)]
+            if not any(grad_disabled(owner, c) for c in reached) \
+                    or not all(grad_disabled(owner, c) or _plumbing(owner, c) for c in reached) \
+                    or any(isinstance(n, cst.Name) and n.value == "self" and not grad_disabled(owner, n)
+                           and not excluded_by_call(owner, n, call, callee) for n in owner.walk(callee.body)):
                 return False
         return True
 
@@ -1651,3 +1659,13 @@ def _graphless_helper(facts: Facts, func: cst.BaseExpression) -> bool:
 def _called_name(call: cst.Call) -> str | None:
     func = call.func
     return func.value if isinstance(func, cst.Name) else func.attr.value if isinstance(func, cst.Attribute) else None
+
+
+def _plumbing(facts: Facts, call: cst.Call) -> bool:
+    """A call that cannot record a graph of the model where no model output requires grad: no
+    code of the program behind it, no module, nothing read from `self` (where parameters live):
+    `torch.cat(batch[-1])`, `preds.to('cpu').data.numpy()`, `np.concatenate(values)`. Lets a
+    helper whose model calls all run under `no_grad` count as grad-free beside its data plumbing."""
+    if facts._callees(call) or facts.kind(call.func) is Kind.MODULE:
+        return False
+    return not any(isinstance(n, cst.Name) and n.value == "self" for n in facts.walk(call))

@@ -159,8 +159,10 @@ class SyncDataLoader(Rule):
         getitem = dataset_method(cls, "__getitem__")
         if getitem is None:
             return None
+        # an exception built on the error path (`raise ValueError(...)`) is no per-sample work
         calls = [c for c in owner.calls_in(getitem.body)
-                 if not _indexing_only(c) and not _wraps_preloaded(owner, c, getitem)]
+                 if not _indexing_only(c) and not _wraps_preloaded(owner, c, getitem)
+                 and not any(isinstance(a, cst.Raise) for a in owner.ancestors(c))]
         loops = [n for n in owner.walk(getitem.body) if isinstance(n, (cst.For, cst.While, cst.ListComp, cst.GeneratorExp))]
         if not calls and not loops:
             return self._collate_work(loader)
