@@ -10,8 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from public_findings import line_rules
 
-from paef_jupyter.api import analyze_path, analyze_source
+from paef_jupyter.api import analyze_source
 from paef_jupyter.model import CellRef
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
@@ -21,12 +22,8 @@ PUB = ROOT / "benchmarks" / "public36"
 CORPUS = ROOT / "benchmarks" / "corpus"
 
 
-def _found(path: Path) -> set[tuple[int, str]]:
-    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
-
-
 def test_lstm_imdb_packing_lengths_and_stand_in_builder_silent():
-    found = _found(PUB / "p05_lstm_imdb_train_test.py")
+    found = line_rules(PUB / "p05_lstm_imdb_train_test.py")
     assert (27, "host-sync") not in found  # `text_lengths.cpu()` for the packing forward
     assert (110, "redundant-tensor") not in found  # `torch.arange(12)` in the once-run data builder
     assert (112, "cpu-then-move") not in found  # `torch.randint(...).to(device)` there
@@ -34,21 +31,21 @@ def test_lstm_imdb_packing_lengths_and_stand_in_builder_silent():
 
 
 def test_gcn_stand_in_builder_silent():
-    found = _found(PUB / "p03_gcn_enzyme_graphs.py")
+    found = line_rules(PUB / "p03_gcn_enzyme_graphs.py")
     assert (65, "redundant-tensor") not in found
     assert (48, "eval-without-no-grad") in found
 
 
 def test_corpus_debatable_sites_silent():
-    imdb = _found(CORPUS / "pub36_lstm_imdb_train_test.py")
+    imdb = line_rules(CORPUS / "pub36_lstm_imdb_train_test.py")
     assert (31, "host-sync") not in imdb and (114, "redundant-tensor") not in imdb and (116, "cpu-then-move") not in imdb
     assert {(42, "host-sync"), (43, "host-sync")} <= imdb
-    assert (53, "redundant-tensor") not in _found(CORPUS / "lead36_trainer_methods.py")
+    assert (53, "redundant-tensor") not in line_rules(CORPUS / "lead36_trainer_methods.py")
 
 
 def test_public36_findings_after():
     """Check 36's programs: exactly the findings kept (12 right, 3 debatable)."""
-    found = {(p.name[:3], line, rule) for p in sorted(PUB.glob("p*.py")) for line, rule in _found(p)}
+    found = {(p.name[:3], line, rule) for p in sorted(PUB.glob("p*.py")) for line, rule in line_rules(p)}
     assert found == {
         ("p01", 56, "host-sync"), ("p01", 69, "host-sync"), ("p01", 84, "host-sync"),
         ("p03", 48, "eval-without-no-grad"),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from public_findings import line_rules
 
 from paef_jupyter.api import analyze_path
 
@@ -16,29 +17,25 @@ ROOT = Path(__file__).resolve().parents[1]
 PUB = ROOT / "benchmarks" / "public36"
 
 
-def _found(path: Path) -> set[tuple[int, str]]:
-    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
-
-
 def test_dcgan_item_reads_every_step():
-    found = _found(PUB / "p01_dcgan_training.py")
+    found = line_rules(PUB / "p01_dcgan_training.py")
     assert {(56, "host-sync"), (69, "host-sync"), (84, "host-sync")} <= found
 
 
 def test_eval_functions_without_no_grad():
-    assert (48, "eval-without-no-grad") in _found(PUB / "p03_gcn_enzyme_graphs.py")
-    assert (23, "eval-without-no-grad") in _found(PUB / "p04_gcn_node_classification.py")
+    assert (48, "eval-without-no-grad") in line_rules(PUB / "p03_gcn_enzyme_graphs.py")
+    assert (23, "eval-without-no-grad") in line_rules(PUB / "p04_gcn_node_classification.py")
 
 
 def test_lstm_loss_item_every_step_and_eval_silent():
-    found = _found(PUB / "p05_lstm_imdb_train_test.py")
+    found = line_rules(PUB / "p05_lstm_imdb_train_test.py")
     assert {(38, "host-sync"), (39, "host-sync")} <= found
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
 def test_cpu_programs_stay_silent():
-    assert not _found(PUB / "p06_rnn_sentiment_train_eval.py")
-    assert not _found(PUB / "p02_ddpm_index_from_list.py")  # the helper runs once there
+    assert not line_rules(PUB / "p06_rnn_sentiment_train_eval.py")
+    assert not line_rules(PUB / "p02_ddpm_index_from_list.py")  # the helper runs once there
 
 
 def test_extract_round_trip_reported_as_a_hint():

@@ -8,8 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from public_findings import line_rules
 
-from paef_jupyter.api import analyze_path, analyze_source
+from paef_jupyter.api import analyze_source
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -17,34 +18,30 @@ ROOT = Path(__file__).resolve().parents[1]
 PUB = ROOT / "benchmarks" / "public37"
 
 
-def _found(path: Path) -> set[tuple[int, str]]:
-    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
-
-
 def test_per_step_item_reads_found():
-    assert {(43, "host-sync"), (56, "host-sync")} <= _found(PUB / "p01_vit_engine_train_test.py")
-    assert (96, "host-sync") in _found(PUB / "p03_maskrcnn_train_val.py")
-    assert (105, "host-sync") in _found(PUB / "p04_vae_train.py")
+    assert {(43, "host-sync"), (56, "host-sync")} <= line_rules(PUB / "p01_vit_engine_train_test.py")
+    assert (96, "host-sync") in line_rules(PUB / "p03_maskrcnn_train_val.py")
+    assert (105, "host-sync") in line_rules(PUB / "p04_vae_train.py")
 
 
 def test_vit_mixup_reads_found_and_host_draws_silent():
-    found = _found(PUB / "p02_vit_mixup_amp_train.py")
+    found = line_rules(PUB / "p02_vit_mixup_amp_train.py")
     assert {(47, "host-sync"), (50, "host-sync"), (65, "host-sync")} <= found
     assert not {(24, "host-sync"), (35, "host-sync"), (39, "host-sync")} & found
 
 
 def test_cpu_test_loop_without_no_grad_found():
-    assert (65, "eval-without-no-grad") in _found(PUB / "p05_matrix_factorization.py")
+    assert (65, "eval-without-no-grad") in line_rules(PUB / "p05_matrix_factorization.py")
 
 
 def test_train_mode_evaluation_under_no_grad_silent():
-    found = _found(PUB / "p03_maskrcnn_train_val.py")
+    found = line_rules(PUB / "p03_maskrcnn_train_val.py")
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
 @pytest.mark.parametrize("name", ["p06_kd_step_distill.py", "p07_seq2seq_gru_train.py", "p08_bert_finetune_imdb.py"])
 def test_clean_programs_stay_silent(name: str):
-    assert not _found(PUB / name)
+    assert not line_rules(PUB / name)
 
 
 _GATE = """

@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from public_findings import line_rules
 
-from paef_jupyter.api import analyze_path, analyze_source
+from paef_jupyter.api import analyze_source
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
@@ -20,35 +21,31 @@ ROOT = Path(__file__).resolve().parents[1]
 PUB = ROOT / "benchmarks" / "public38"
 
 
-def _found(path: Path) -> set[tuple[int, str]]:
-    return {(f.line, f.rule) for f in analyze_path(str(path)).findings}
-
-
 def test_per_step_reads_found():
-    assert {(56, "host-sync"), (105, "host-sync")} <= _found(PUB / "p01_speech_cnn_train.py")
-    assert (212, "host-sync") in _found(PUB / "p05_simclr_pretrain.py")
-    assert (201, "host-sync") in _found(PUB / "p06_book_ratings_kfold.py")
-    assert (140, "host-sync") in _found(PUB / "p07_house_price_mlp.py")
+    assert {(56, "host-sync"), (105, "host-sync")} <= line_rules(PUB / "p01_speech_cnn_train.py")
+    assert (212, "host-sync") in line_rules(PUB / "p05_simclr_pretrain.py")
+    assert (201, "host-sync") in line_rules(PUB / "p06_book_ratings_kfold.py")
+    assert (140, "host-sync") in line_rules(PUB / "p07_house_price_mlp.py")
 
 
 def test_constant_labels_built_on_the_host_found():
-    assert (114, "cpu-then-move") in _found(PUB / "p05_simclr_pretrain.py")
+    assert (114, "cpu-then-move") in line_rules(PUB / "p05_simclr_pretrain.py")
 
 
 def test_molecular_gnn_padding_fill_found_and_flagged_test_pass_silent():
-    found = _found(PUB / "p03_molecular_gnn_train.py")
+    found = line_rules(PUB / "p03_molecular_gnn_train.py")
     assert {(86, "cpu-then-move"), (192, "host-sync")} <= found
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
 def test_per_example_error_count_found():
-    assert (276, "elementwise-loop") in _found(PUB / "p06_book_ratings_kfold.py")
+    assert (276, "elementwise-loop") in line_rules(PUB / "p06_book_ratings_kfold.py")
 
 
 def test_cpu_programs_stay_silent():
-    assert not _found(PUB / "p04_lstm_stock_train.py")
+    assert not line_rules(PUB / "p04_lstm_stock_train.py")
     # REINFORCE accumulates its pseudo-loss graph on purpose and back-propagates it once per update
-    found = _found(PUB / "p08_reinforce_reward_to_go.py")
+    found = line_rules(PUB / "p08_reinforce_reward_to_go.py")
     assert not {rule for _, rule in found} & {"graph-retention", "host-sync", "list-to-tensor"}
 
 
