@@ -115,6 +115,8 @@ total = 0
 def test_read_per_element_of_a_device_tensor(device: str, loop: str, reported: bool):
     findings = [f for f in analyze_source(_ELEMENTS.format(device=device, loop=loop)).findings if f.rule == "host-sync"]
     assert bool(findings) is reported
+    # the message and the suggested copy name the tensor walked, never the loop's element (`s`)
+    assert all("element of `scores`" in f.message and "scores_host" in f.fix.suggestion for f in findings)
 
 
 @pytest.mark.parametrize(("program", "line"), [

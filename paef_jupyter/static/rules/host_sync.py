@@ -325,10 +325,10 @@ class HostSync(Rule):
         tensor = self._device_elements_walked(loop)
         if tensor is None or not self._every_step(node, loop, depth=0) or self._decides_the_step(node):
             return
-        element, index = tensor
+        element, index, item = tensor
         reads = [n for n in self.facts.walk(node) if isinstance(n, cst.Subscript) and self.facts.code(n.value) == element
                  and self.facts.names_read(n.slice[0] if n.slice else n) & {index}] if index else \
-            [n for n in self.facts.walk(node) if isinstance(n, cst.Name) and n.value == element]
+            [n for n in self.facts.walk(node) if isinstance(n, cst.Name) and n.value == item]
         if not reads:
             return
         self.report(node, f"{what} once per element of `{element}`, a tensor on the device, in the loop over its "
@@ -339,15 +339,16 @@ class HostSync(Rule):
                             f"`{element}_host` inside it", safe=False),
                     severity=Severity.MEDIUM)
 
-    def _device_elements_walked(self, loop: Loop) -> tuple[str, str | None] | None:
-        """(tensor, index name) for `for i in range(len(t))` / `range(t.shape[0])` / `range(t.size(0))`,
-        (element name, None) for `for v in t`: `t` a name made on the device."""
+    def _device_elements_walked(self, loop: Loop) -> tuple[str, str | None, str | None] | None:
+        """(tensor, index name, None) for `for i in range(len(t))` / `range(t.shape[0])` /
+        `range(t.size(0))`, (tensor, None, element name) for `for v in t`: `t` a name made on the
+        device (the message names `t`, never the loop's element)."""
         node = loop.node
         if not isinstance(node, cst.For) or not isinstance(node.target, cst.Name):
             return None
         it = node.iter
         if isinstance(it, cst.Name):
-            return (node.target.value, None) if self._device_derived(it) else None
+            return (it.value, None, node.target.value) if self._device_derived(it) else None
         if not (isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.range"
                 and len(it.args) in (1, 2) and not any(a.keyword or a.star for a in it.args)):
             return None
@@ -368,7 +369,7 @@ class HostSync(Rule):
             return None
         if measured.value in self.facts.names_written(node.body):
             return None
-        return measured.value, node.target.value
+        return measured.value, node.target.value, None
 
     def _device_derived(self, expr: cst.BaseExpression, depth: int = 16) -> bool:
         """`expr` is provably a tensor on the device: moved or made there, a module moved there
