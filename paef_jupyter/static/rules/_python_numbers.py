@@ -24,7 +24,8 @@ def python_number(facts: Facts, expr: cst.BaseExpression, scope: FunctionNode | 
                   seen: frozenset[str] = frozenset()) -> bool:
     """`expr` evaluates to a Python int or float: literals, `len(...)`, `int(...)`, `float(...)`,
     `x.item()`, `x.size(i)`, `x.numel()`, `x.shape[i]`, `math.*(...)`, a `range` / `enumerate`
-    counter, names every binding of which is one of these, and arithmetic of them."""
+    counter, `max` / `min` / `abs` / `round` of these, names every binding of which is one of
+    these, and arithmetic of them."""
     if depth > _MAX_DEPTH:
         return False
     if isinstance(expr, (cst.Integer, cst.Float)):
@@ -35,7 +36,7 @@ def python_number(facts: Facts, expr: cst.BaseExpression, scope: FunctionNode | 
         return python_number(facts, expr.left, scope, depth + 1, seen) \
             and python_number(facts, expr.right, scope, depth + 1, seen)
     if isinstance(expr, cst.Call):
-        return _number_call(facts, expr)
+        return _number_call(facts, expr) or _number_of_numbers(facts, expr, scope, depth, seen)
     if isinstance(expr, cst.Subscript):  # `x.shape[0]`
         return isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape"
     if isinstance(expr, cst.Name):
@@ -53,6 +54,27 @@ def _number_call(facts: Facts, call: cst.Call) -> bool:
     qualified = facts.qualified_name(func) or ""
     return qualified in _INT_BUILTINS or (qualified.startswith("math.") and qualified.count(".") == 1
                                           and qualified not in _NOT_FLOAT_MATH)
+
+
+def _number_of_numbers(facts: Facts, call: cst.Call, scope: FunctionNode | None, depth: int,
+                       seen: frozenset[str]) -> bool:
+    """`max(1, total)`, `min(a, b)`, `abs(x)`, `round(x, 3)` of Python numbers: `max`/`min` hand
+    back one of their arguments, `abs`/`round` a Python number of one (the seq2seq's
+    `tok_correct / max(1, tok_total)`). Every argument must be proved one: `max(np.float32(1), 2)`
+    is an np.float32, so an argument of unknown type decides nothing."""
+    qualified = facts.qualified_name(call.func) or ""
+    args = call.args
+    if any(a.star or a.keyword is not None for a in args):
+        return False
+    if qualified in ("builtins.max", "builtins.min"):
+        wanted = len(args) >= 2  # one argument is an iterable: its elements are not seen here
+    elif qualified == "builtins.abs":
+        wanted = len(args) == 1
+    elif qualified == "builtins.round":
+        wanted = len(args) in (1, 2)
+    else:
+        return False
+    return wanted and all(python_number(facts, a.value, scope, depth + 1, seen) for a in args)
 
 
 def _number_name(facts: Facts, name: str, scope: FunctionNode | None, depth: int, seen: frozenset[str]) -> bool:

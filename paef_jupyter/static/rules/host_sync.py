@@ -152,6 +152,8 @@ class HostSync(Rule):
     # --- sites -----------------------------------------------------------------------
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self._discarded_copy(node):
+            return
         hot = self._hot(node)
         if hot is None:
             self._lightning_step_read(node)
@@ -198,6 +200,38 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _discarded_copy(self, node: cst.Call) -> bool:
+        """`probs.cpu()` as a statement of its own, its value never used (public check 39, the
+        char-RNN's per-character `predict`): a copy to the host and a device sync that buy nothing
+        (a tensor's `.cpu()`/`.numpy()`/`.tolist()`/`.item()` changes nothing in place, unlike a
+        module's `.cpu()`). Reported wherever it runs repeatedly, evaluation included: there is no
+        value to weigh the sync against. Only a receiver known to be a tensor, in a program that
+        uses a device, and not a notebook cell's last top-level line (whose value is displayed)."""
+        func = node.func
+        expr = self.facts.parent(node)
+        if not (isinstance(func, cst.Attribute) and isinstance(expr, cst.Expr) and expr.value is node
+                and (func.attr.value in _COPY_METHODS and not node.args or moves_to_cpu(self.facts, node))):
+            return False
+        stmt = self.facts.statement_of(node)
+        scope = self.facts.enclosing_function(node)
+        loops = self.facts.enclosing_loops(node)
+        repeated = bool(loops) or (scope is not None and bool(self.facts.per_iteration_call_sites(scope)))
+        tensor = _copied_tensor(node, self.facts)  # `out.argmax(1)` of `out.argmax(1).cpu().numpy()`
+        if not repeated or not self._is_tensor(tensor) or on_host(self.facts, tensor) \
+                or not uses_device(self.facts) or (scope is None and not loops and stmt in self.facts.module.body):
+            return False
+        code = self.facts.code(node)
+        self.report(
+            node,
+            f"`{code}` copies `{self.facts.code(tensor)}` to the host and throws the copy away (the "
+            "statement's value is never used): each time it runs, the CPU waits for the device (a sync) "
+            "and copies for nothing; delete the statement",
+            fix=Fix(description="delete the statement: a tensor's copy that nothing reads (the tensor itself is "
+                    "unchanged)", suggestion=f"# {code}  (removed: its result was never used)", safe=False),
+            severity=Severity.MEDIUM,
+        )
+        return True
 
     def visit_Slice(self, node: cst.Slice) -> None:
         """`out[:, :lengths.max()]`: a slice bound is a Python int, so a tensor there is read."""
