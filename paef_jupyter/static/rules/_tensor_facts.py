@@ -415,6 +415,7 @@ def _with_scalars(facts: Facts, receiver: cst.BaseExpression, others: list[cst.B
 
 _TO_OPTIONS = frozenset({"device", "non_blocking", "copy", "memory_format"})
 _DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
+_INDEX_WORDS = ("id", "idx", "index", "no", "num", "name", "str")
 
 
 def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
@@ -451,7 +452,10 @@ def names_a_device(facts: Facts, name: str, depth: int = 3) -> bool:
         return False
     if verdicts and all(verdicts):
         return True
-    return name.lower().split("_")[-1].rstrip("0123456789") in _DEVICE_WORDS
+    words = name.lower().split("_")
+    while len(words) > 1 and words[-1] in _INDEX_WORDS:
+        words.pop()  # `gpu_id`, `device_idx`, `cuda_index`: a device's index is a device argument
+    return words[-1].rstrip("0123456789") in _DEVICE_WORDS
 
 
 def _spells_a_device(facts: Facts, value: cst.BaseExpression, depth: int) -> bool | None:
