@@ -1188,10 +1188,32 @@ class Facts:
                         seen.add(func)
                         out |= self.names_written(func.body) - _own_locals(func)
                         work.append(func.body)
+                out |= self._earlier_cell_writes(call, seen)
                 if call is not except_call:
                     self._note_mutations(call, out, attribute_owners, partial)
         out |= self._changed_through_aliases(loop, out, partial)
         return out
+
+    def _earlier_cell_writes(self, call: cst.Call, seen: set[FunctionNode], depth: int = 3) -> set[str]:
+        """The notebook globals an earlier cell's function called here changes (`CONFIG["t"] = ...`,
+        `global POWER; POWER += 0.5`, a method on a global), and those its own earlier-cell callees
+        change: the cells share one namespace, so the loop changes them as if it wrote them
+        itself (red team 32b: a schedule function of the first cell annealing what a NumPy
+        helper of that cell reads). Local modules' functions change their own module's names."""
+        func = call.func
+        if not isinstance(func, cst.Name) or func.value in self.functions or func.value in self._defs \
+                or func.value not in self.prior.functions:
+            return set()
+        owner, found = self.prior.functions[func.value]
+        if found in seen:
+            return set()
+        seen.add(found)
+        changed: set[str] = set(owner.names_written(found.body) - _own_locals(found))
+        for inner in owner.calls_in(found.body):
+            owner._note_mutations(inner, changed)
+            if depth > 0:
+                changed |= owner._earlier_cell_writes(inner, seen, depth - 1) | self._earlier_cell_writes(inner, seen, depth - 1)
+        return changed - param_names(found) - _own_locals(found)
 
     def _changed_through_aliases(self, loop: Loop, handed: set[str],
                                  partial: dict[str, set[attribute_paths.Path]] | None = None) -> set[str]:
@@ -1246,7 +1268,26 @@ class Facts:
             for view in reach - seen - handed:
                 seen.add(view)
                 work.append(view)
-        return seen
+        return seen | self._earlier_views_changed(loop, seen | handed)
+
+    def _earlier_views_changed(self, loop: Loop, changed: set[str]) -> set[str]:
+        """Names the loop reads that an earlier cell bound to a view of (or an alias for) an object
+        the loop changes: `first_w = model[0].weight.detach().cpu().numpy()` in the first cell
+        (on the CPU the parameter's own memory), `opt.step()` here (red team 32b). The views
+        of this unit are followed above; an earlier cell's bindings are only in its own facts."""
+        found: set[str] = set()
+        for name in {n.value for n in self.walk(loop.node.body) if isinstance(n, cst.Name)} - set(self._defs) - changed:
+            if self._earlier_value_shares(name, changed, 3):
+                found.add(name)
+        return found
+
+    def _earlier_value_shares(self, name: str, changed: set[str], depth: int) -> bool:
+        earlier = self.prior.value(name)
+        if earlier is None or depth == 0:
+            return False
+        owner, value = earlier
+        roots = set(owner._held_roots(value)) - {name}
+        return bool(roots & changed) or any(self._earlier_value_shares(r, changed, depth - 1) for r in roots)
 
     def _fresh_each_iteration(self, name: str, loop: Loop) -> bool:
         """Every iteration of `loop` first binds `name` (a top-level statement of its body, before

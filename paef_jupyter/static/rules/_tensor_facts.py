@@ -415,6 +415,7 @@ def _with_scalars(facts: Facts, receiver: cst.BaseExpression, others: list[cst.B
 
 _TO_OPTIONS = frozenset({"device", "non_blocking", "copy", "memory_format"})
 _DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
+_INDEX_WORDS = ("id", "idx", "index", "no", "num", "name", "str")
 
 
 def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
@@ -434,8 +435,54 @@ def _device_or_option(facts: Facts, arg: cst.Arg) -> bool:
         live = facts.namespace.get(value.value)
         if live is not None and not bound_in_unit(facts, value.value):
             return isinstance(live, str) or type(live).__name__ == "device"
-        return facts.kind(value) is not Kind.TENSOR and any(w in value.value.lower() for w in _DEVICE_WORDS)
+        return facts.kind(value) is not Kind.TENSOR and names_a_device(facts, value.value)
     return False
+
+
+def names_a_device(facts: Facts, name: str, depth: int = 3) -> bool:
+    """`name` holds a device: every value the unit binds it to spells one (`torch.device(...)`, a
+    device string, `x.device`, a choice between those, another such name), and none spells
+    something else (a dtype, a container, a number, a tensor). Where a value is not seen (a
+    parameter, a helper's result) the name's last word must say so (`device`, `dev`, `gpu`,
+    `cuda`: `train_device`, `gpu0`, `get_device()`'s `device`). Red team 32b: `gpu_dtype` (a
+    dtype), `dev_scores` (scores of the dev split) and `device_kwargs` (a dict) merely mention one."""
+    verdicts = [_spells_a_device(facts, d.value, depth) if d.value is not None else None
+                for d in facts._defs.get(name, ())]
+    if False in verdicts:
+        return False
+    if verdicts and all(verdicts):
+        return True
+    words = name.lower().split("_")
+    while len(words) > 1 and words[-1] in _INDEX_WORDS:
+        words.pop()  # `gpu_id`, `device_idx`, `cuda_index`: a device's index is a device argument
+    return words[-1].rstrip("0123456789") in _DEVICE_WORDS
+
+
+def _spells_a_device(facts: Facts, value: cst.BaseExpression, depth: int) -> bool | None:
+    """True: a device; False: something else; None: not seen (a call of a helper, an attribute)."""
+    if isinstance(value, cst.SimpleString):
+        return value.evaluated_value.split(":")[0] in ("cuda", "cpu", "mps", "xpu")
+    if isinstance(value, cst.IfExp):
+        sides = (_spells_a_device(facts, value.body, depth), _spells_a_device(facts, value.orelse, depth))
+        return False if False in sides else (True if all(sides) else None)
+    if isinstance(value, (cst.Integer, cst.Float, cst.Dict, cst.List, cst.Tuple, cst.Set, cst.DictComp, cst.ListComp)):
+        return False
+    if isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") == "torch.device":
+        return True
+    if isinstance(value, cst.Attribute) and value.attr.value == "device":
+        return True
+    if isinstance(value, cst.Name) and value.value in ("None", "True", "False"):
+        return False
+    qualified = facts.qualified_name(value) if isinstance(value, (cst.Name, cst.Attribute)) else None
+    if qualified and qualified.startswith("torch.") and qualified.count(".") == 1:
+        return False  # `torch.float16`, `torch.bfloat16`: a dtype (or another torch object), no device
+    if isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") in ("builtins.dict", "builtins.list"):
+        return False
+    if facts.kind(value) in (Kind.TENSOR, Kind.NUMBER, Kind.DICT, Kind.LIST, Kind.NDARRAY):
+        return False
+    if isinstance(value, cst.Name) and depth > 0:
+        return names_a_device(facts, value.value, depth - 1) or None
+    return None
 
 
 # Ops that keep an integer (or bool) input's dtype on the CPU, though most callers give them floats (red team

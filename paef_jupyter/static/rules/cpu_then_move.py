@@ -14,7 +14,8 @@ from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._host_normal import host_normal_draw
 from ._support import step_function
-from ._tensor_facts import default_dtype_changed, dtype_name, invariant, program_methods, rarely_runs, steps_itself_per_call
+from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, names_a_device, program_methods, rarely_runs,
+                            steps_itself_per_call)
 from ._data_builder import builds_data_once
 from .base import Rule, RuleContext
 from .redundant_tensor import IDENTITY_WRAPPERS, WINDOWS, FactorySites
@@ -51,7 +52,6 @@ _CASTS = {"long": "int64", "int": "int32", "short": "int16", "bool": "bool", "by
 LEGACY_CONSTRUCTORS = {"Tensor": "float32", "FloatTensor": "float32", "DoubleTensor": "float64", "HalfTensor": "float16",
                        "LongTensor": "int64", "IntTensor": "int32", "ShortTensor": "int16", "ByteTensor": "uint8",
                        "CharTensor": "int8", "BoolTensor": "bool"}
-_DEVICE_WORDS = ("device", "dev", "gpu", "cuda")
 
 
 class CpuThenMove(Rule):
@@ -516,6 +516,8 @@ class CpuThenMove(Rule):
                 return None
             chosen = [a.value for a in call.args if a.keyword is None or a.keyword.value == "device"]
             return chosen[0] if chosen else cst.SimpleString('"cuda"')
+        if any(a.star for a in call.args):
+            return None  # `.to(**device_kwargs)`, `.to(*dev_args)`: what they carry is not seen
         positional = [a for a in call.args if a.keyword is None]
         keyword = [a for a in call.args if a.keyword and a.keyword.value == "device"]
         candidate = keyword[0].value if keyword else (positional[0].value if positional else None)
@@ -560,7 +562,7 @@ class CpuThenMove(Rule):
             value = self.facts.namespace.get(expr.value)
             if value is not None:
                 return type(value).__name__ == "device" or isinstance(value, str) and value.split(":")[0] in ("cuda", "cpu")
-            return any(word in expr.value.lower() for word in _DEVICE_WORDS)
+            return names_a_device(self.facts, expr.value)
         return False
 
 

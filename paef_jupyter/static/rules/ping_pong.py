@@ -14,6 +14,9 @@ from ..facts import Facts, method_of_object, passed_for
 from ..names import block_statements, names_read, names_written, root_name
 from ..types import Kind
 from ._tensor_facts import (
+    BOOL,
+    FLOAT,
+    INT,
     may_be_strided,
     reads_module_state,
     CONVERT_METHOD,
@@ -500,6 +503,8 @@ class PingPong(Rule):
             dtype = spelled.evaluated_value if isinstance(spelled, cst.SimpleString) else \
                 (self.facts.qualified_name(spelled) or "").removeprefix("numpy.")
             return f"{inner}.to({torch}.{_NUMPY_TO_TORCH[dtype]})" if torch and dtype in _NUMPY_TO_TORCH else None
+        if method in ("argmax", "argmin") and self._array_family(array, trace) not in (FLOAT, INT):
+            return None  # torch's `argmax`/`argmin` refuse bool tensors (NumPy's give the first True)
         if method in ("argmax", "argmin", "max", "min"):
             axis = positional[0] if len(positional) == 1 else kw.get("axis")
             if len(positional) > 1 or set(kw) - {"axis", "keepdims"} or (len(positional) == 1 and "axis" in kw):
@@ -526,6 +531,31 @@ class PingPong(Rule):
             if fam != "float" and any(isinstance(b, cst.Float) or isinstance(getattr(b, "expression", None), cst.Float) for b in bounds):
                 return None  # an integer array clipped with float bounds becomes float64 in NumPy
             return f"{inner}.clamp({self.facts.code(bounds[0])}, {self.facts.code(bounds[1])}).detach()"
+        return None
+
+    def _array_family(self, array: cst.BaseExpression, trace: "_Trace", depth: int = 4) -> str | None:
+        """The number family of the NumPy array a translated op reads: the copied tensor's, the
+        one `.astype(...)` names, bool for a comparison; None when not known (red team 32b:
+        `np.argmax(mask.cpu().numpy(), axis=1)`, the first True of a mask, has no torch twin)."""
+        if depth == 0:
+            return None
+        if isinstance(array, cst.Name):
+            found = self._local_value(array, trace, record=False)
+            return self._array_family(found, trace, depth - 1) if found is not None else None
+        if isinstance(array, cst.Comparison):
+            return BOOL
+        if isinstance(array, cst.Call) and isinstance(array.func, cst.Attribute) and array.func.attr.value == "astype" \
+                and len(array.args) == 1:
+            spelled = array.args[0].value
+            dtype = spelled.evaluated_value if isinstance(spelled, cst.SimpleString) else \
+                (self.facts.qualified_name(spelled) or "").removeprefix("numpy.").removeprefix("builtins.")
+            return family(_NUMPY_TO_TORCH.get(dtype))
+        copy = self._host_copy(array, trace.use) if isinstance(array, cst.Call) else None
+        if copy is not None and copy.method == "numpy":
+            return family(dtype_of(self.facts, copy.tensor))
+        array, method, _ = self._numpy_call(array) if isinstance(array, cst.Call) else (None, "", ())
+        if array is not None and method in ("max", "min", "clip"):
+            return self._array_family(array, trace, depth - 1)
         return None
 
     def _numpy_call(self, call: cst.Call) -> tuple[cst.BaseExpression | None, str, Sequence[cst.Arg]]:
