@@ -735,16 +735,22 @@ class HostSync(Rule):
 
     def _feeds_another_copy(self, node: cst.Call) -> bool:
         """`.cpu()` of `.cpu().numpy()` (the outer copy is reported), or a copy that goes back to
-        a tensor in the same statement (`torch.tensor(x.cpu().numpy() > 0)`: ping-pong's round trip)."""
+        a tensor in the same statement (`torch.tensor(x.cpu().numpy() > 0)`: ping-pong's round trip).
+        Not an `.item()` whose Python number goes through arithmetic first (`torch.tensor(hits.item()
+        / len(y))`, the Jovian/fastai `accuracy`): ping-pong rewrites round trips of the same values
+        only, so that read is this rule's, or nobody's."""
         parent = self.facts.parent(self._through_detach(node))
         if isinstance(parent, cst.Attribute) and parent.attr.value in _COPY_METHODS:
             return True
+        scalar = isinstance(node.func, cst.Attribute) and node.func.attr.value == "item"
+        arithmetic = False  # `torch.tensor(correct.item() / n)`: a new host value, no round trip for ping-pong
         child: cst.CSTNode = node
         for anc in self.facts.ancestors(node):
             if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
                 return False
+            arithmetic = arithmetic or isinstance(anc, cst.BinaryOperation)
             if isinstance(anc, cst.Call) and child is not anc.func and (self.facts.qualified_name(anc.func) or "") in _BACK_TO_TENSOR:
-                return True
+                return not (scalar and arithmetic)
             if isinstance(anc, cst.Attribute) and anc.attr.value in ("to", "cuda") and child is anc.value:
                 return True
             child = anc
@@ -1029,6 +1035,9 @@ class HostSync(Rule):
             if updates_weights_by_hand(self.facts, adapting):
                 return "train"  # MAML's task loop and adaptation steps: a `no_grad` read of the query accuracy included
             adapting = adapting.parent
+        if loop is not None and loop.kind == "eval" and grad_disabled(self.facts, node) \
+                and self._helper_of_a_training_step(node):
+            return "train"  # `with torch.no_grad():` inside a helper the training step calls (Jovian's `accuracy`)
         if grad_disabled(self.facts, node):
             return "eval"
         if loop is not None and loop.kind == "eval" and self._backward_after(loop):
@@ -1045,15 +1054,7 @@ class HostSync(Rule):
             return False
         if _trains_per_step(self.facts.external_loop(func)):
             return True  # KGE's `forward`, run by `run.py`'s training loop and by `model.py`'s own test loop
-        for owner, call in self.facts.per_iteration_call_sites(func):
-            caller = step_loop(owner, owner.iteration_loop(call))
-            if caller is not None and caller.kind == "train" and not grad_disabled(owner, call):
-                return True
-            helper = owner.enclosing_function(call)  # one level up: `TransE`, dispatched from that `forward`
-            if helper is not None and not owner.enclosing_loops(call) and not grad_disabled(owner, call) \
-                    and _trains_per_step(owner.external_loop(helper)):
-                return True
-        return False
+        return _called_per_training_step(self.facts, func, _HELPER_LEVELS)
 
     def _backward_after(self, loop: Loop) -> bool:
         """The loop's function calls `.backward()` after the loop, outside any loop: the loop is
@@ -1944,6 +1945,27 @@ def _optimizer_name(expr: cst.BaseExpression) -> bool:
     """`optimizer`, `self.optimizer`, `opt`, `model_optim`: spelled as an optimizer."""
     name = expr.attr.value if isinstance(expr, cst.Attribute) else expr.value if isinstance(expr, cst.Name) else ""
     return "optim" in name.lower() or name.lower() in ("opt", "opt_g", "opt_d")
+
+
+_HELPER_LEVELS = 2  # helpers above a helper: `fit` -> `_process_batch` -> `batch_accuracy`
+
+
+def _called_per_training_step(facts: Facts, func: FunctionNode, levels: int) -> bool:
+    """Some call of `func` runs once per training step with autograd on at the call: in a training
+    loop, or in a helper (outside any loop of its own) that is itself so called, `levels` helpers up
+    at most; other callers (an evaluation loop calling the same helper) do not change that."""
+    for owner, call in facts.per_iteration_call_sites(func):
+        if grad_disabled(owner, call):
+            continue
+        caller = step_loop(owner, owner.iteration_loop(call))
+        if caller is not None and caller.kind == "train":
+            return True
+        helper = owner.enclosing_function(call)  # one level up: `TransE`, dispatched from that `forward`
+        if helper is None or owner.enclosing_loops(call):
+            continue
+        if _trains_per_step(owner.external_loop(helper)) or levels and _called_per_training_step(owner, helper, levels - 1):
+            return True
+    return False
 
 
 def _trains_per_step(loop: Loop | None) -> bool:

@@ -85,8 +85,8 @@ class PageableTransfer(Rule):
         if (not given or _is_false(pin)) and built_without_cuda(self.facts, node, moves):
             return  # made only where the program uses no CUDA device, and copied only where it does
         if (not given or _is_false(pin)) and not pinning_pays(
-                self.facts, node, [(loop.facts, m) for loop in loops for m in self._batch_moves(loop)]
-                + [(loop.facts, m) for loop, k in zipped for m in self._batch_moves(loop, k)]):
+                self.facts, node, _with_helper_copies([(loop.facts, m) for loop in loops for m in self._batch_moves(loop)]
+                                                      + [(loop.facts, m) for loop, k in zipped for m in self._batch_moves(loop, k)])):
             return  # a single-process loader copied synchronously: pinning would run on the training thread (`_pinning`)
         if not given or _is_false(pin):
             placement = dataset_placement(self.facts, node)
@@ -200,7 +200,7 @@ class PageableTransfer(Rule):
             moves = self._batch_moves(loop, batch=batch)
             if not moves:
                 continue
-            if not pinning_pays(self.facts, node, [(loop.facts, m) for m in moves]):
+            if not pinning_pays(self.facts, node, _with_helper_copies([(loop.facts, m) for m in moves])):
                 continue  # a single-process loader copied synchronously (`_pinning`)
             placement = dataset_placement(self.facts, node)
             if placement.on_device:
@@ -272,7 +272,7 @@ class PageableTransfer(Rule):
             or _pin_by_position(loader)[0]
         moves = self._batch_moves(loop)
         if moves and not carried and (not given or _is_false(pin)) and not dataset_placement(owner, loader).on_device \
-                and pinning_pays(owner, loader, [(self.facts, m) for m in moves]):
+                and pinning_pays(owner, loader, _with_helper_copies([(self.facts, m) for m in moves])):
             self._pageable_elsewhere(moves[0], name)
 
     def _pageable_elsewhere(self, move: cst.Call, name: str) -> None:
@@ -513,6 +513,27 @@ class PageableTransfer(Rule):
                    for n in owner.walk(func.body))
 
 _COMPREHENSIONS = (cst.ListComp, cst.DictComp, cst.GeneratorExp, cst.SetComp)
+
+
+def _with_helper_copies(copies: list[tuple[Facts, cst.Call]]) -> list[tuple[Facts, cst.Call]]:
+    """The batch copies, with the device copies inside each copying helper added (the fastai-style
+    `to_device(batch, device)` whose `data.to(device, non_blocking=True)` asks for overlap: the
+    helper call itself carries no `non_blocking`, the copy it makes does)."""
+    found = list(copies)
+    for facts, call in copies:
+        if is_device_move(facts, call) or not isinstance(call.func, cst.Name):
+            continue
+        func = facts._function_at(call.func)
+        if func is None:
+            continue
+        owner = facts.owner_of(func)
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params)}
+        for node in owner.walk(func.body, into_scopes=True):
+            if isinstance(node, _COMPREHENSIONS) and _root(_entries_of(node.for_in.iter)) in params:
+                params |= set(bound_names(node.for_in.target))
+        found += [(owner, n) for n in owner.walk(func.body) if isinstance(n, cst.Call)
+                  and is_device_move(owner, n) and _root(_moved(owner, n)) in params]
+    return found
 
 
 def _host_names(facts: Facts, loop: Loop) -> set[str]:
