@@ -38,14 +38,15 @@ def test_earlier_cell_schedule_stops_the_hoist_in_the_notebook() -> None:
     assert [f.line for f in report.findings if f.rule == "cpu-function" and f.fixable] == []
 
 
-HELPERS = ("import numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1.0\nLOG = []\n\n\n"
+HELPERS = ("import functools\nimport numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1.0\nLOG = []\n\n\n"
            "def soften(s):\n    return np.exp(s / CONFIG['t'])\n\n\n"
            "def prior(c):\n    return c ** POWER / (c ** POWER).sum()\n\n\n"
            "def anneal(f):\n    CONFIG['t'] = CONFIG['t'] * f\n\n\n"
            "def sharpen():\n    global POWER\n    POWER = POWER + 0.5\n\n\n"
            "def cool():\n    CONFIG.update(t=1.0)\n\n\n"
            "def through():\n    anneal(0.5)\n\n\n"
-           "def note(x):\n    LOG.append(x)\n    return x\n")
+           "def note(x):\n    LOG.append(x)\n    return x\n\n\n"
+           "sched = anneal\nhalve = functools.partial(anneal, 0.5)\n")
 
 
 @pytest.mark.parametrize(("schedule", "helper", "fixable"), [
@@ -53,6 +54,8 @@ HELPERS = ("import numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1.0\nLOG = []\n\n\n
     ("sharpen()", "prior(raw)", False),  # a global rebound through `global`
     ("cool()", "soften(raw)", False),  # a method changing the global
     ("through()", "soften(raw)", False),  # through another earlier-cell function
+    ("sched(0.5)", "soften(raw)", False),  # the function under another name (a probe after the fix)
+    ("halve()", "soften(raw)", False),  # a `functools.partial` of it
     ("sharpen()", "soften(raw)", True),  # changes what the helper does not read
     ("note(3)", "soften(raw)", True),
 ])

@@ -1201,10 +1201,12 @@ class Facts:
         itself (red team 32b: a schedule function of the first cell annealing what a NumPy
         helper of that cell reads). Local modules' functions change their own module's names."""
         func = call.func
-        if not isinstance(func, cst.Name) or func.value in self.functions or func.value in self._defs \
-                or func.value not in self.prior.functions:
+        if not isinstance(func, cst.Name) or func.value in self.functions or func.value in self._defs:
             return set()
-        owner, found = self.prior.functions[func.value]
+        name = self._earlier_function_name(func.value)
+        if name is None:
+            return set()
+        owner, found = self.prior.functions[name]
         if found in seen:
             return set()
         seen.add(found)
@@ -1214,6 +1216,19 @@ class Facts:
             if depth > 0:
                 changed |= owner._earlier_cell_writes(inner, seen, depth - 1) | self._earlier_cell_writes(inner, seen, depth - 1)
         return changed - param_names(found) - _own_locals(found)
+
+    def _earlier_function_name(self, name: str, depth: int = 3) -> str | None:
+        """`name` itself when an earlier cell defines that function, or the function an earlier
+        cell bound `name` to (`sched = anneal`, `step = functools.partial(anneal, 0.5)`)."""
+        if name in self.prior.functions:
+            return name
+        earlier = self.prior.value(name)
+        if earlier is None or depth == 0:
+            return None
+        owner, value = earlier
+        if isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") == "functools.partial" and value.args:
+            value = value.args[0].value
+        return self._earlier_function_name(value.value, depth - 1) if isinstance(value, cst.Name) else None
 
     def _changed_through_aliases(self, loop: Loop, handed: set[str],
                                  partial: dict[str, set[attribute_paths.Path]] | None = None) -> set[str]:
