@@ -30,7 +30,9 @@ _GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "
 _GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
 # What turns its arguments into text as they are: a tensor's text shows `grad_fn=<...>` while
 # it records a graph, so detaching it (or computing it under no_grad) changes what is printed.
-_TEXT_CALLS = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.format"})
+# (`pprint`'s functions show a tensor by its repr, `grad_fn=<...>` included: red team 32a)
+_TEXT_CALLS = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.format", "pprint.pprint",
+                         "pprint.pformat", "pprint.pp"})
 _TEXT_METHODS = frozenset({"info", "debug", "warning", "warn", "error", "critical", "write", "format",
                            "set_postfix", "set_postfix_str", "set_description"})
 

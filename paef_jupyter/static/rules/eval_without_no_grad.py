@@ -39,6 +39,9 @@ _GLOBAL_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook
 _RESULT_KEEPING_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "builtins.staticmethod",
                                         "builtins.classmethod", "builtins.property", "functools.lru_cache",
                                         "functools.cache", "torch.no_grad", "torch.inference_mode"})
+# Calls that write their argument out whole, `requires_grad` included: who loads it sees the flag
+# (a cache of embeddings printed by a later cell shows `grad_fn=<...>` on every slice, red team 32a).
+_SERIALIZERS = frozenset({"torch.save", "pickle.dump", "pickle.dumps", "joblib.dump", "dill.dump", "dill.dumps"})
 _GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
@@ -682,8 +685,12 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
                     and self._graph_names(n.value):
                 carried |= set(self._bound(n))
-            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                if isinstance(n, cst.Assign):  # `peek[name] = logits[:2]`, `stats.last = out`: the container keeps it
+                    carried |= {root for t in n.targets for root in mutated_names(t)}
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
                     and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
+                # any method handed the output may keep it on its object (`tracker.observe(probs)`
+                # setting `self.best = ...`), not only the storing methods of containers (red team 32a)
                 carried.add(root)
         carried -= data_only_products(self.facts, loop, carried)
         carried = graph_derived(self.facts, carried, self._scope(loop))
@@ -693,6 +700,13 @@ class EvalWithoutNoGrad(Rule):
                 line = self.facts.position(shown).start.line
                 return (f"line {line} prints `{self.facts.code(shown)}` as a tensor: its text shows `grad_fn=<...>` "
                         "while autograd records a graph, and not under no_grad")
+        for call in self.facts.calls_in(self._scope(loop)):
+            if self.facts.order(call) > start and (self.facts.qualified_name(call.func) or "") in _SERIALIZERS \
+                    and any(self._graph_names(a.value) & carried for a in call.args):
+                line = self.facts.position(call).start.line
+                return (f"line {line} writes `{self.facts.code(call.args[0].value)}` out with "
+                        f"`{self.facts.code(call.func)}`: whoever loads it (a later cell, another script) gets tensors "
+                        "with `requires_grad=True` (shown, asked, back-propagated through), and not under no_grad")
         return ""
 
     def _fast_path_modules(self) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import struct
 from typing import Callable
 
 import libcst as cst
@@ -1543,6 +1544,13 @@ class HostSync(Rule):
             return "", f"`{total}` stays an integer only if every operand of the sum is one: not proven"
         if may_use_mps(self.facts):
             return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
+        if isinstance(initial, cst.Float) and not _float32_exact(initial):
+            return ".double()", f"`{total}` starts as `{initial.value}`, which float32 cannot hold: if the loop runs no " \
+                "pass, the read-back after it (`torch.as_tensor(...)`, float32) rounds it"
+        if _initial_value_outside_a_loop(self.facts, total, loop):
+            return ".double()", f"`{total}` is set before a loop around this one and carried across its passes: a pass " \
+                "in which this loop runs no iteration (an empty loader, a step budget spent) reads back the Python float " \
+                "an earlier pass left, and `torch.as_tensor(...)` makes it float32, rounding it"
         return ".double()", ""
 
     def _read_out_of_sight(self, total: str, loop: Loop) -> str:
@@ -1767,6 +1775,31 @@ def _initial_value(facts: Facts, total: str, loop: Loop) -> cst.BaseExpression |
             break
         node = block
     return None
+
+
+def _float32_exact(literal: cst.Float) -> bool:
+    """The literal's value survives a round trip through float32 (`0.0`, `1.5`; not `0.1`):
+    `torch.as_tensor` of it, read back, gives it unchanged."""
+    value = float(literal.value)
+    return struct.unpack("f", struct.pack("f", value))[0] == value
+
+
+def _initial_value_outside_a_loop(facts: Facts, total: str, loop: Loop) -> bool:
+    """The statement `_initial_value` finds stands outside a `for`/`while` that encloses `loop`
+    (in the same function): the total keeps what each pass of that loop left, not the literal
+    (red team 32a: a run-wide sum under an epoch loop, read back as float32 when a pass is empty)."""
+    node: cst.CSTNode = loop.node
+    crossed = False
+    for block in facts.ancestors(loop.node):
+        body = getattr(block, "body", None)
+        if isinstance(body, (list, tuple)) and node in body \
+                and any(total in facts.names_written(stmt) for stmt in body[: body.index(node)]):
+            return crossed
+        if isinstance(block, cst.FunctionDef):
+            break
+        crossed = crossed or isinstance(block, (cst.For, cst.While))
+        node = block
+    return crossed
 
 
 def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
