@@ -10,6 +10,9 @@ device accumulation, graph-retention): what fell at first contact.
   `torch.as_tensor`, i.e. float32;
 - graph-retention: an epoch sum reaching `backward()` through a `for` over the terms (and, found
   by reading, an augmented assignment), which the flow into backward's names did not follow.
+Wave 2 (re-aimed at where values are shown): eval-without-no-grad outputs printed by a `for` over
+the list keeping them, by a program function handed them, by the caller a `predict()` returns them
+to, kept by `setattr`; graph-retention totals printed through a `for` over (name, value) pairs.
 `benchmarks/results/redteam32a.md` has the numbers.
 """
 
@@ -30,6 +33,13 @@ HARMFUL = [
     ("rt32a_ev_meter_repr.py", "eval-without-no-grad", 58),
     ("rt32a_ev_pprint_report.py", "eval-without-no-grad", 37),
     ("rt32a_hs_step_budget.py", "host-sync", 41),
+    # wave 2 (on 8c167a6e): shown through a `for`, a helper, the caller, a `setattr` record
+    ("rt32a2_ev_loop_over_kept.py", "eval-without-no-grad", 34),
+    ("rt32a2_ev_predict_returned.py", "eval-without-no-grad", 16),
+    ("rt32a2_ev_setattr_record.py", "eval-without-no-grad", 35),
+    ("rt32a2_ev_show_helper.py", "eval-without-no-grad", 40),
+    ("rt32a2_gr_totals_listed_in_for.py", "graph-retention", 36),
+    ("rt32a2_gr_totals_listed_in_for.py", "graph-retention", 37),
 ]
 
 
@@ -61,6 +71,6 @@ def test_cache_saved_for_a_later_cell_is_left_to_review(tmp_path: Path) -> None:
     assert "torch.save" in found[0].fix.review
 
 
-@pytest.mark.parametrize("program", [h[0] for h in HARMFUL] + ["rt32a_gr_terms_backward_each.py"])
+@pytest.mark.parametrize("program", sorted({h[0] for h in HARMFUL} | {"rt32a_gr_terms_backward_each.py"}))
 def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     fix_keeps_output(tmp_path, REDTEAM / program)

@@ -102,6 +102,10 @@ def _graph_bindings(facts: Facts, scope: cst.CSTNode) -> list[tuple[set[str], se
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
                 found.append((graph_names(facts, n.value), {name for t in targets for name in bound_names(t)}))
+            elif isinstance(n, (cst.For, cst.CompFor)):  # `for name, value in (("loss", total / n),): print(value)`
+                found.append((graph_names(facts, n.iter), set(bound_names(n.target))))  # (red team 32a)
+            elif isinstance(n, cst.WithItem) and n.asname is not None:
+                found.append((graph_names(facts, n.item), set(bound_names(n.asname.name))))
         memo[scope] = found
     return found
 
