@@ -42,6 +42,11 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
         return True
     if isinstance(node, cst.Attribute) and node.attr.value in ("indices", "shape", "dtype", "device"):
         return True  # `values.topk(k).indices`, `x.shape[0]`
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        # `[round(v.sum().item(), 4) for v in outs]`: each element drops the graph, so the list holds
+        # none (what it iterates is read only to make them)
+        called = {n.func.value for n in facts.walk(node.elt) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)}
+        return not graph_names(facts, node.elt) - called  # (`round` itself passes no graph)
     if not isinstance(node, cst.Call):
         return False
     func = node.func
@@ -102,8 +107,9 @@ def _graph_bindings(facts: Facts, scope: cst.CSTNode) -> list[tuple[set[str], se
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
                 found.append((graph_names(facts, n.value), {name for t in targets for name in bound_names(t)}))
-            elif isinstance(n, (cst.For, cst.CompFor)):  # `for name, value in (("loss", total / n),): print(value)`
-                found.append((graph_names(facts, n.iter), set(bound_names(n.target))))  # (red team 32a)
+            elif isinstance(n, cst.For):  # `for name, value in (("loss", total / n),): print(value)` (red team 32a;
+                # a comprehension's variable is its own, and text of the comprehension reads its `iter`)
+                found.append((graph_names(facts, n.iter), set(bound_names(n.target))))
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 found.append((graph_names(facts, n.item), set(bound_names(n.asname.name))))
         memo[scope] = found

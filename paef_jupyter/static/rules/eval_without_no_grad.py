@@ -688,20 +688,29 @@ class EvalWithoutNoGrad(Rule):
         program that prints its argument, or the callers the loop's function returns it to
         (red team 32a)."""
         carried: set[str] = set()
+        handed: list[cst.Call] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
                     and self._graph_names(n.value):
                 carried |= set(self._bound(n))
                 if isinstance(n, cst.Assign):  # `peek[name] = logits[:2]`, `stats.last = out`: the container keeps it
                     carried |= {root for t in n.targets for root in mutated_names(t)}
-            elif isinstance(n, cst.Call) and any(self._graph_names(a.value) for a in n.args):
-                if isinstance(n.func, cst.Attribute) and (root := root_name(n.func.value)) is not None:
-                    # any method handed the output may keep it on its object (`tracker.observe(probs)`
-                    # setting `self.best = ...`), not only the storing methods of containers
-                    carried.add(root)
-                elif (self.facts.qualified_name(n.func) or "") in _STORING_FUNCTIONS \
-                        and (root := root_name(n.args[0].value)) is not None:
-                    carried.add(root)  # `setattr(record, name, margin)`, `heapq.heappush(best, (s, out))`
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
+                carried.add(root)
+            elif isinstance(n, cst.Call) and n.args:
+                handed.append(n)
+        for call in handed:
+            # any method handed what the loop computes may keep it on its object (`tracker.observe(probs)`
+            # setting `self.best = ...`), and so do the storing functions (`setattr(record, name, margin)`)
+            if not any(self._graph_names(a.value) & carried or any(self._model_call(c) for c in graph_calls(self.facts, a.value))
+                       for a in call.args):
+                continue  # (`xb.to(device)`: handed nothing the loop computed)
+            if isinstance(call.func, cst.Attribute) and (root := root_name(call.func.value)) is not None:
+                carried.add(root)
+            elif (self.facts.qualified_name(call.func) or "") in _STORING_FUNCTIONS \
+                    and (root := root_name(call.args[0].value)) is not None:
+                carried.add(root)
         carried -= data_only_products(self.facts, loop, carried)
         scope = self._scope(loop)
         carried = graph_derived(self.facts, carried, scope)

@@ -321,6 +321,13 @@ class GraphRetention(Rule):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value == "backward":
                 names |= self.facts.names_read(call)  # `loss.backward()`, `accelerator.backward(loss)`
+                # `[t.backward() for t in (fit_sum, reg_sum)]`: what the comprehension iterates
+                for comp in self.facts.ancestors(call):
+                    if isinstance(comp, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                        clause: cst.CompFor | None = comp.for_in
+                        while clause is not None:
+                            names |= self.facts.names_read(clause.iter)
+                            clause = clause.inner_for_in
             elif opaque_call(self.facts, call):  # `finish(total)`, `getattr(total, "backward")()`
                 names |= set().union(*(self.facts.names_read(a.value) for a in call.args)) \
                     | (self.facts.names_read(func) if isinstance(func, cst.Call) else set())
@@ -739,7 +746,7 @@ def _bindings(n: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.BaseExpressi
         return [(t.target, n.value) for t in n.targets]
     if isinstance(n, (cst.AugAssign, cst.NamedExpr)) or isinstance(n, cst.AnnAssign) and n.value is not None:
         return [(n.target, n.value)]  # type: ignore[list-item]
-    if isinstance(n, (cst.For, cst.CompFor)):
+    if isinstance(n, cst.For):  # (a comprehension's variable is its own: `_backward_names` reads its `iter` there)
         return [(n.target, n.iter)]
     if isinstance(n, cst.WithItem) and n.asname is not None:
         return [(n.asname.name, n.item)]

@@ -1498,9 +1498,12 @@ class HostSync(Rule):
                 Edit(call.start.line, call.start.column, arg.start.line, arg.start.column, "" if atom else "("),
                 Edit(arg.end.line, arg.end.column, call.end.line, call.end.column, f".{kept}" if atom else f").{kept}"),
             )
+        read_back = f"{total} = {torch}.as_tensor({total}).item()"
+        if cast == ".double()" and _float64_read_back(self.facts, total, loop):
+            read_back = f"{total} = {torch}.as_tensor({total}, dtype={torch}.float64).item()"
         edits = (
             *change,
-            insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
+            insert_after(self.facts, loop.node, read_back),
         )
         proven = self._is_tensor(value)
         review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
@@ -1511,7 +1514,7 @@ class HostSync(Rule):
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
-            suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
+            suggestion=f"{total} += {new_value}\n...\n{read_back}  # after the loop",
             review=review,
         )
 
@@ -1544,13 +1547,12 @@ class HostSync(Rule):
             return "", f"`{total}` stays an integer only if every operand of the sum is one: not proven"
         if may_use_mps(self.facts):
             return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
-        if isinstance(initial, cst.Float) and not _float32_exact(initial):
-            return ".double()", f"`{total}` starts as `{initial.value}`, which float32 cannot hold: if the loop runs no " \
-                "pass, the read-back after it (`torch.as_tensor(...)`, float32) rounds it"
-        if _initial_value_outside_a_loop(self.facts, total, loop):
-            return ".double()", f"`{total}` is set before a loop around this one and carried across its passes: a pass " \
-                "in which this loop runs no iteration (an empty loader, a step budget spent) reads back the Python float " \
-                "an earlier pass left, and `torch.as_tensor(...)` makes it float32, rounding it"
+        if not isinstance(initial, cst.Float) and _initial_value_outside_a_loop(self.facts, total, loop):
+            # (a float literal start is read back as float64: `_float64_read_back`)
+            return ".double()", f"`{total}` starts as an int before a loop around this one and is carried across its " \
+                "passes: a pass in which this loop runs no iteration (an empty loader, a step budget spent) reads back " \
+                "the Python float an earlier pass left, and `torch.as_tensor(...)` makes it float32, rounding it " \
+                "(as float64 it would turn the int start into a float)"
         return ".double()", ""
 
     def _read_out_of_sight(self, total: str, loop: Loop) -> str:
@@ -1782,6 +1784,17 @@ def _float32_exact(literal: cst.Float) -> bool:
     `torch.as_tensor` of it, read back, gives it unchanged."""
     value = float(literal.value)
     return struct.unpack("f", struct.pack("f", value))[0] == value
+
+
+def _float64_read_back(facts: Facts, total: str, loop: Loop) -> bool:
+    """The float sum's read-back must make a float64 tensor: `total` starts as a float literal
+    float32 cannot hold (`1e-8`), or is set outside a loop around this one, so that a pass of it in
+    which this loop runs no iteration hands `torch.as_tensor` the Python float an earlier pass left
+    (red team 32a: a run-wide sum under an epoch loop with a step budget). float32, the default,
+    would round either; a float start keeps a float either way."""
+    initial = _initial_value(facts, total, loop)
+    return isinstance(initial, cst.Float) and (not _float32_exact(initial)
+                                                or _initial_value_outside_a_loop(facts, total, loop))
 
 
 def _initial_value_outside_a_loop(facts: Facts, total: str, loop: Loop) -> bool:
