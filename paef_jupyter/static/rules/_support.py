@@ -30,7 +30,9 @@ _GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "
 _GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
 # What turns its arguments into text as they are: a tensor's text shows `grad_fn=<...>` while
 # it records a graph, so detaching it (or computing it under no_grad) changes what is printed.
-_TEXT_CALLS = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.format"})
+# (`pprint`'s functions show a tensor by its repr, `grad_fn=<...>` included: red team 32a)
+_TEXT_CALLS = frozenset({"builtins.print", "builtins.str", "builtins.repr", "builtins.format", "pprint.pprint",
+                         "pprint.pformat", "pprint.pp"})
 _TEXT_METHODS = frozenset({"info", "debug", "warning", "warn", "error", "critical", "write", "format",
                            "set_postfix", "set_postfix_str", "set_description"})
 
@@ -40,6 +42,11 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
         return True
     if isinstance(node, cst.Attribute) and node.attr.value in ("indices", "shape", "dtype", "device"):
         return True  # `values.topk(k).indices`, `x.shape[0]`
+    if isinstance(node, (cst.ListComp, cst.SetComp, cst.GeneratorExp)):
+        # `[round(v.sum().item(), 4) for v in outs]`: each element drops the graph, so the list holds
+        # none (what it iterates is read only to make them)
+        called = {n.func.value for n in facts.walk(node.elt) if isinstance(n, cst.Call) and isinstance(n.func, cst.Name)}
+        return not graph_names(facts, node.elt) - called  # (`round` itself passes no graph)
     if not isinstance(node, cst.Call):
         return False
     func = node.func
@@ -100,6 +107,11 @@ def _graph_bindings(facts: Facts, scope: cst.CSTNode) -> list[tuple[set[str], se
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None:
                 targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
                 found.append((graph_names(facts, n.value), {name for t in targets for name in bound_names(t)}))
+            elif isinstance(n, cst.For):  # `for name, value in (("loss", total / n),): print(value)` (red team 32a;
+                # a comprehension's variable is its own, and text of the comprehension reads its `iter`)
+                found.append((graph_names(facts, n.iter), set(bound_names(n.target))))
+            elif isinstance(n, cst.WithItem) and n.asname is not None:
+                found.append((graph_names(facts, n.item), set(bound_names(n.asname.name))))
         memo[scope] = found
     return found
 

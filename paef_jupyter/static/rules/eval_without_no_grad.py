@@ -39,6 +39,12 @@ _GLOBAL_HOOKS = frozenset({"torch.nn.modules.module.register_module_forward_hook
 _RESULT_KEEPING_DECORATORS = frozenset({"staticmethod", "classmethod", "property", "builtins.staticmethod",
                                         "builtins.classmethod", "builtins.property", "functools.lru_cache",
                                         "functools.cache", "torch.no_grad", "torch.inference_mode"})
+# Calls that write their argument out whole, `requires_grad` included: who loads it sees the flag
+# (a cache of embeddings printed by a later cell shows `grad_fn=<...>` on every slice, red team 32a).
+_SERIALIZERS = frozenset({"torch.save", "pickle.dump", "pickle.dumps", "joblib.dump", "dill.dump", "dill.dumps"})
+# Functions storing an argument into their first one (as `list.append` does into its receiver).
+_STORING_FUNCTIONS = frozenset({"builtins.setattr", "operator.setitem", "heapq.heappush", "heapq.heappushpop",
+                                "heapq.heapreplace", "bisect.insort", "bisect.insort_left", "bisect.insort_right"})
 _GRAD_MODE_QUERIES = frozenset({"torch.is_grad_enabled", "torch.is_inference_mode_enabled"})
 _MODEL_WORDS = frozenset({
     "model", "net", "encoder", "decoder", "policy", "critic", "actor", "classifier", "generator", "discriminator",
@@ -676,23 +682,95 @@ class EvalWithoutNoGrad(Rule):
     def _shown_with_graph(self, loop: Loop) -> str:
         """Why the rewrite may change printed text ('' if nothing says so): a value the loop
         computes with the model is printed or formatted as a tensor (`print(out[:2])`,
-        f"{total / n}"): its text shows `grad_fn=<...>` only while a graph is recorded."""
+        f"{total / n}"): its text shows `grad_fn=<...>` only while a graph is recorded. Also when
+        the value reaches that text, or a file, through a holder (a dict by subscript, an object
+        a method or `setattr` keeps it on), a `for` over what holds it, a function of the
+        program that prints its argument, or the callers the loop's function returns it to
+        (red team 32a)."""
         carried: set[str] = set()
+        handed: list[cst.Call] = []
         for n in self.facts.walk(loop.node.body):
             if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr)) and n.value is not None \
                     and self._graph_names(n.value):
                 carried |= set(self._bound(n))
+                if isinstance(n, cst.Assign):  # `peek[name] = logits[:2]`, `stats.last = out`: the container keeps it
+                    carried |= {root for t in n.targets for root in mutated_names(t)}
             elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
                     and (root := root_name(n.func.value)) is not None and any(self._graph_names(a.value) for a in n.args):
                 carried.add(root)
+            elif isinstance(n, cst.Call) and n.args:
+                handed.append(n)
+        for call in handed:
+            # any method handed what the loop computes may keep it on its object (`tracker.observe(probs)`
+            # setting `self.best = ...`), and so do the storing functions (`setattr(record, name, margin)`)
+            if not any(self._graph_names(a.value) & carried or any(self._model_call(c) for c in graph_calls(self.facts, a.value))
+                       for a in call.args):
+                continue  # (`xb.to(device)`: handed nothing the loop computed)
+            if isinstance(call.func, cst.Attribute) and (root := root_name(call.func.value)) is not None:
+                carried.add(root)
+            elif (self.facts.qualified_name(call.func) or "") in _STORING_FUNCTIONS \
+                    and (root := root_name(call.args[0].value)) is not None:
+                carried.add(root)
         carried -= data_only_products(self.facts, loop, carried)
-        carried = graph_derived(self.facts, carried, self._scope(loop))
+        scope = self._scope(loop)
+        carried = graph_derived(self.facts, carried, scope)
         start = self.facts.order(loop.node)
-        for shown in text_sinks(self.facts, self._scope(loop)):
-            if self.facts.order(shown) > start and self._graph_names(shown) & carried:
-                line = self.facts.position(shown).start.line
-                return (f"line {line} prints `{self.facts.code(shown)}` as a tensor: its text shows `grad_fn=<...>` "
-                        "while autograd records a graph, and not under no_grad")
+        why = self._shown_in(self.facts, scope, carried, start)
+        if why or loop.function is None:
+            return why
+        func = loop.function
+        returned = [n.value for n in self.facts.walk(func.body) if isinstance(n, cst.Return) and n.value is not None
+                    and self.facts.enclosing_function(n) is func and self._graph_names(n.value) & carried]
+        if not returned:
+            return ""
+        sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module) if func in self.facts._callees(c)]
+        sites += [s for s in self.facts.per_iteration_call_sites(func) if s not in sites]
+        if not sites:
+            return (f"`{func.name.value}` returns what the loop computes (`{self.facts.code(returned[0])}`) to callers "
+                    "this file does not show: one that prints it shows `grad_fn=<...>` only while a graph is recorded")
+        for owner, call in sites:
+            caller = owner.enclosing_function(call)
+            caller_scope = caller.body if caller is not None else owner.module
+            stmt = owner.statement_of(call)
+            bound = {name for n in owner.walk(stmt) if isinstance(n, (cst.Assign, cst.AugAssign, cst.NamedExpr))
+                     for name in ([b for t in n.targets for b in bound_names(t.target)] if isinstance(n, cst.Assign)
+                                  else list(bound_names(n.target)))}
+            shown = self._shown_in(owner, caller_scope, graph_derived(owner, bound, caller_scope), owner.order(call),
+                                   call)
+            if shown:
+                return f"`{func.name.value}` returns what the loop computes to a caller: {shown}"
+        return ""
+
+    @staticmethod
+    def _shown_in(unit: Facts, scope: cst.CSTNode, carried: set[str], start: int, value: cst.CSTNode | None = None) -> str:
+        """Where `scope` (of `unit`), after `start`, shows a value reading `carried` (or containing
+        the node `value`) as a tensor: a text sink, a serializer, or a function of the program that
+        prints what it is handed. '' when none."""
+        def reads(expr: cst.CSTNode) -> bool:
+            return bool(graph_names(unit, expr) & carried) or value is not None and unit.contains(expr, value)
+
+        for shown in text_sinks(unit, scope):
+            if unit.order(shown) > start and reads(shown):
+                return (f"line {unit.position(shown).start.line} prints `{unit.code(shown)}` as a tensor: its text shows "
+                        "`grad_fn=<...>` while autograd records a graph, and not under no_grad")
+        for call in unit.calls_in(scope):
+            if unit.order(call) <= start or not any(reads(a.value) for a in call.args):
+                continue
+            if (unit.qualified_name(call.func) or "") in _SERIALIZERS:
+                return (f"line {unit.position(call).start.line} writes `{unit.code(call.args[0].value)}` out with "
+                        f"`{unit.code(call.func)}`: whoever loads it (a later cell, another script) gets tensors "
+                        "with `requires_grad=True` (shown, asked, back-propagated through), and not under no_grad")
+            for callee in unit._callees(call):
+                if not isinstance(callee, cst.FunctionDef):
+                    continue
+                owner = unit.owner_of(callee)
+                params = {p.name.value for p in (*callee.params.posonly_params, *callee.params.params,
+                                                 *callee.params.kwonly_params)}
+                derived = graph_derived(owner, params, callee.body)
+                printed = next((t for t in text_sinks(owner, callee.body) if graph_names(owner, t) & derived), None)
+                if printed is not None:
+                    return (f"line {unit.position(call).start.line} hands it to `{callee.name.value}`, which prints "
+                            f"`{owner.code(printed)}` as a tensor: its text shows `grad_fn=<...>` only while a graph is recorded")
         return ""
 
     def _fast_path_modules(self) -> str:

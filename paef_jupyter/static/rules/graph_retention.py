@@ -321,19 +321,27 @@ class GraphRetention(Rule):
             func = call.func
             if isinstance(func, cst.Attribute) and func.attr.value == "backward":
                 names |= self.facts.names_read(call)  # `loss.backward()`, `accelerator.backward(loss)`
+                # `[t.backward() for t in (fit_sum, reg_sum)]`: what the comprehension iterates
+                for comp in self.facts.ancestors(call):
+                    if isinstance(comp, (cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp)):
+                        clause: cst.CompFor | None = comp.for_in
+                        while clause is not None:
+                            names |= self.facts.names_read(clause.iter)
+                            clause = clause.inner_for_in
             elif opaque_call(self.facts, call):  # `finish(total)`, `getattr(total, "backward")()`
                 names |= set().union(*(self.facts.names_read(a.value) for a in call.args)) \
                     | (self.facts.names_read(func) if isinstance(func, cst.Call) else set())
             elif (self.facts.qualified_name(func) or "").startswith("torch.autograd.") and call.args:
                 names |= self.facts.names_read(call.args[0].value)
-        # what flows into a name: its assignments, what callers pass for a parameter, what a function returns
+        # what flows into a name: every binding of it (`x = v`, `a, b = v`, `x += v`, `for x in v`,
+        # `with v as x`, `(x := v)`: red team 32a, `for term in (mse_sum / n, ...): term.backward()`),
+        # what callers pass for a parameter, what a function returns
         flows: dict[str, list[cst.BaseExpression]] = {}
         for n in self.facts.walk(self.facts.module):
-            if isinstance(n, cst.Assign):
-                for target in n.targets:
-                    if isinstance(target.target, cst.Name):
-                        flows.setdefault(target.target.value, []).append(n.value)
-            elif isinstance(n, cst.Return) and n.value is not None:
+            for target, value in _bindings(n):
+                for name in bound_names(target):
+                    flows.setdefault(name, []).append(value)
+            if isinstance(n, cst.Return) and n.value is not None:
                 func = self.facts.enclosing_function(n)
                 if func is not None:
                     flows.setdefault(func.name.value, []).append(n.value)
@@ -729,6 +737,20 @@ class GraphRetention(Rule):
 
 def _self_attribute(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"
+
+
+def _bindings(n: cst.CSTNode) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """(target, value) of each binding `n` makes, whatever its form: the value flows into every
+    name of the target (unpacking is not followed element by element: the whole value counts)."""
+    if isinstance(n, cst.Assign):
+        return [(t.target, n.value) for t in n.targets]
+    if isinstance(n, (cst.AugAssign, cst.NamedExpr)) or isinstance(n, cst.AnnAssign) and n.value is not None:
+        return [(n.target, n.value)]  # type: ignore[list-item]
+    if isinstance(n, cst.For):  # (a comprehension's variable is its own: `_backward_names` reads its `iter` there)
+        return [(n.target, n.iter)]
+    if isinstance(n, cst.WithItem) and n.asname is not None:
+        return [(n.asname.name, n.item)]
+    return []
 
 
 def _written(facts: Facts, node: cst.Attribute) -> bool:

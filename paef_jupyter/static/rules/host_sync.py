@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import struct
 from typing import Callable
 
 import libcst as cst
@@ -1532,9 +1533,12 @@ class HostSync(Rule):
                 Edit(call.start.line, call.start.column, arg.start.line, arg.start.column, "" if atom else "("),
                 Edit(arg.end.line, arg.end.column, call.end.line, call.end.column, f".{kept}" if atom else f").{kept}"),
             )
+        read_back = f"{total} = {torch}.as_tensor({total}).item()"
+        if cast == ".double()" and _float64_read_back(self.facts, total, loop):
+            read_back = f"{total} = {torch}.as_tensor({total}, dtype={torch}.float64).item()"
         edits = (
             *change,
-            insert_after(self.facts, loop.node, f"{total} = {torch}.as_tensor({total}).item()"),
+            insert_after(self.facts, loop.node, read_back),
         )
         proven = self._is_tensor(value)
         review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
@@ -1545,7 +1549,7 @@ class HostSync(Rule):
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
-            suggestion=f"{total} += {new_value}\n...\n{total} = {torch}.as_tensor({total}).item()  # after the loop",
+            suggestion=f"{total} += {new_value}\n...\n{read_back}  # after the loop",
             review=review,
         )
 
@@ -1578,6 +1582,12 @@ class HostSync(Rule):
             return "", f"`{total}` stays an integer only if every operand of the sum is one: not proven"
         if may_use_mps(self.facts):
             return ".double()", "the sum is kept in float64 as Python does, and the `mps` device has no float64"
+        if not isinstance(initial, cst.Float) and _initial_value_outside_a_loop(self.facts, total, loop):
+            # (a float literal start is read back as float64: `_float64_read_back`)
+            return ".double()", f"`{total}` starts as an int before a loop around this one and is carried across its " \
+                "passes: a pass in which this loop runs no iteration (an empty loader, a step budget spent) reads back " \
+                "the Python float an earlier pass left, and `torch.as_tensor(...)` makes it float32, rounding it " \
+                "(as float64 it would turn the int start into a float)"
         return ".double()", ""
 
     def _read_out_of_sight(self, total: str, loop: Loop) -> str:
@@ -1802,6 +1812,42 @@ def _initial_value(facts: Facts, total: str, loop: Loop) -> cst.BaseExpression |
             break
         node = block
     return None
+
+
+def _float32_exact(literal: cst.Float) -> bool:
+    """The literal's value survives a round trip through float32 (`0.0`, `1.5`; not `0.1`):
+    `torch.as_tensor` of it, read back, gives it unchanged."""
+    value = float(literal.value)
+    return struct.unpack("f", struct.pack("f", value))[0] == value
+
+
+def _float64_read_back(facts: Facts, total: str, loop: Loop) -> bool:
+    """The float sum's read-back must make a float64 tensor: `total` starts as a float literal
+    float32 cannot hold (`1e-8`), or is set outside a loop around this one, so that a pass of it in
+    which this loop runs no iteration hands `torch.as_tensor` the Python float an earlier pass left
+    (red team 32a: a run-wide sum under an epoch loop with a step budget). float32, the default,
+    would round either; a float start keeps a float either way."""
+    initial = _initial_value(facts, total, loop)
+    return isinstance(initial, cst.Float) and (not _float32_exact(initial)
+                                                or _initial_value_outside_a_loop(facts, total, loop))
+
+
+def _initial_value_outside_a_loop(facts: Facts, total: str, loop: Loop) -> bool:
+    """The statement `_initial_value` finds stands outside a `for`/`while` that encloses `loop`
+    (in the same function): the total keeps what each pass of that loop left, not the literal
+    (red team 32a: a run-wide sum under an epoch loop, read back as float32 when a pass is empty)."""
+    node: cst.CSTNode = loop.node
+    crossed = False
+    for block in facts.ancestors(loop.node):
+        body = getattr(block, "body", None)
+        if isinstance(body, (list, tuple)) and node in body \
+                and any(total in facts.names_written(stmt) for stmt in body[: body.index(node)]):
+            return crossed
+        if isinstance(block, cst.FunctionDef):
+            break
+        crossed = crossed or isinstance(block, (cst.For, cst.While))
+        node = block
+    return crossed
 
 
 def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
