@@ -46,6 +46,7 @@ HELPERS = ("import functools\nimport numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1
            "def cool():\n    CONFIG.update(t=1.0)\n\n\n"
            "def through():\n    anneal(0.5)\n\n\n"
            "def note(x):\n    LOG.append(x)\n    return x\n\n\n"
+           "def lookup(s):\n    return np.exp(s / CONFIG.get('t', 1.0))\n\n\n"
            "sched = anneal\nhalve = functools.partial(anneal, 0.5)\n")
 
 
@@ -58,6 +59,10 @@ HELPERS = ("import functools\nimport numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1
     ("halve()", "soften(raw)", False),  # a `functools.partial` of it
     ("sharpen()", "soften(raw)", True),  # changes what the helper does not read
     ("note(3)", "soften(raw)", True),
+    # `CONFIG.get` of a dict only reads it: the helper's own lookup is no change (merge 53: a
+    # vocabulary lookup made the helper's call loop-variant); a change by another function still is.
+    ("note(3)", "lookup(raw)", True),
+    ("anneal(0.5)", "lookup(raw)", False),
 ])
 def test_earlier_cell_function_changing_a_global_read_by_the_helper(schedule: str, helper: str, fixable: bool) -> None:
     loop = f"raw = np.arange(1.0, 5.0)\nout = []\nfor epoch in range(3):\n    {schedule}\n    f = {helper}\n    out.append(f.sum())\n"

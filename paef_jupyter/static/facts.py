@@ -1835,11 +1835,17 @@ class Facts:
         return _is_constant(value)
 
     def _only_reads(self, receiver: cst.BaseExpression, method: str) -> bool:
-        if is_inplace_method(method) or method in _IMPURE_METHODS:
+        if is_inplace_method(method) or (method in _IMPURE_METHODS and not self._dict_read(receiver, method)):
             return False
         if method in _READ_ONLY_METHODS:
             return self.kind(receiver) in _LIBRARY_KINDS or not self._program_method_changes_self(method)
         return self.kind(receiver) in (Kind.TENSOR, Kind.NDARRAY) and not method.startswith("_")
+
+    def _dict_read(self, receiver: cst.BaseExpression, method: str) -> bool:
+        """`word_dict.get(w, 0)` on a value known to be a dict only reads it; `get` on anything else
+        (a queue) may consume, so the name alone proves nothing (a helper's vocabulary lookup was
+        taken for a change of the vocabulary, and its call for loop-variant)."""
+        return method == "get" and self.kind(receiver) in _DICT_KINDS
 
     def _program_method_changes_self(self, method: str) -> bool:
         """A class of the program (this unit or an earlier cell) defines `method` and its body
