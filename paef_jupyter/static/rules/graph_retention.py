@@ -12,6 +12,7 @@ from ._support import append_call, grad_disabled, graph_derived, graph_names, op
 from ._periodic_reset import periodic_reset
 from . import _attribute_totals as attribute_totals
 from ._importers import importers_of, read_by_importers
+from ._closed_reads import binding_scope, deferred_scope, is_a_name_read, same_without_graph
 from .base import Rule, RuleContext
 
 # Methods whose result carries no autograd history.
@@ -242,6 +243,8 @@ class GraphRetention(Rule):
             review = self._read_by_later_cell(total, node)
         if not review:
             review = self._read_by_importer(total, node)
+        if not review:
+            review = self._unproved_read(total, node, bool(stepped))
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,
@@ -251,6 +254,42 @@ class GraphRetention(Rule):
             fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
                     review=review),
         )
+
+    def _unproved_read(self, total: str, node: cst.CSTNode, stepped: bool) -> str:
+        """The final gate (closed world): every read of `total` after the change, and of each name
+        bound to a tensor derived from it, must be one `same_without_graph` lists (a number format,
+        `.item()`, `float()`, a comparison, arithmetic whose result is checked the same way, a
+        return to callers that all read a number): in the accumulating function (closures in it
+        included), or, for a global, anywhere in this unit and in the functions of earlier cells
+        (their top level ran before; later cells are `_read_by_later_cell`'s). The first read not
+        on the list is named, and the `.detach()` is left to review."""
+        func = self.facts.enclosing_function(node)
+        home = func if func is not None and binds_locally(func, total) else None
+        returned = lambda: not stepped and self._callers_read_a_number(node)  # noqa: E731
+        units = [self.facts] + ([] if home is not None else self.facts.prior.units())
+        pending: list[tuple[Facts, str, cst.CSTNode | None]] = [(unit, total, home) for unit in units]
+        seen: set[tuple[int, str, int]] = set()
+        while pending:
+            unit, name, scope = pending.pop(0)
+            if (id(unit), name, id(scope)) in seen:
+                continue
+            seen.add((id(unit), name, id(scope)))
+            found: list[tuple[str, cst.CSTNode]] = []
+            for n in unit.uses(name):
+                if unit is self.facts and self.facts.contains(node, n) or not is_a_name_read(unit, n) \
+                        or binding_scope(unit, n, name) is not scope:
+                    continue  # the accumulation itself, or another variable of the same spelling
+                if unit is not self.facts and deferred_scope(unit, n, None) is None:
+                    continue  # an earlier cell's top level: it ran before
+                found.clear()
+                if not same_without_graph(unit, n, lambda bound, at: found.append((bound, at)), returned):
+                    where = "" if unit is self.facts else " of an earlier cell"
+                    return (f"line {unit.position(n).start.line}{where} reads `{name}` "
+                            f"(`{unit.code(unit.statement_of(n)).strip().splitlines()[0]}`) in a way not proved to give "
+                            "the same result without the graph (proved: a number format, `.item()`, `float()`, a "
+                            "comparison, arithmetic checked the same way)")
+                pending += [(unit, bound, binding_scope(unit, at, bound)) for bound, at in found]
+        return ""
 
     def _fresh_per_call(self, node: cst.CSTNode, total: str) -> bool:
         """`h = h + self.time_mlp(t)` in a residual block's `forward`, which the loop runs once per

@@ -15,6 +15,7 @@ from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_ac
 from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
 from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
+from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._python_numbers import python_number
 from ._row_reads import ROW_HINT, row_read_fix
@@ -1545,7 +1546,10 @@ class HostSync(Rule):
         if not review and caught_in_loop(self.facts, node, loop.node):
             review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
                 "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
-        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop))))  # every hazard, for review
+        target = small.target if isinstance(small, cst.AugAssign) else small.targets[0].target  # type: ignore[union-attr]
+        home = binding_scope(self.facts, target, total)  # the variable: a function's local, or the global
+        out_of_place = read_out_of_place((self.facts, *self.facts.prior.units()), self.facts, total, home)
+        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop), out_of_place)))  # every hazard
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
