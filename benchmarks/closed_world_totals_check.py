@@ -18,6 +18,10 @@ _READS = {
     "float(x)": lambda x: (type(float(x)), float(x)),
     "x < 1.0 in an if": lambda x: bool(x < 1.0),
     "x > y (two totals) in an if": lambda x: bool(x > x * 0.5),
+    "torch.isfinite(x) (graph-retention)": lambda x: repr(torch.isfinite(x)) if isinstance(x, torch.Tensor) else "n/a",
+    "(x < 1.0) has no graph": lambda x: repr(x < 1.0),
+    "ReduceLROnPlateau.step(x)": lambda x: _plateau(x),
+    "x.tolist()": lambda x: x.tolist() if isinstance(x, torch.Tensor) else "n/a",
     "x.item()": lambda x: x.item() if isinstance(x, torch.Tensor) else "n/a",
     "x.detach().item()": lambda x: x.detach().item() if isinstance(x, torch.Tensor) else "n/a",
     "(x / 3).item()": lambda x: (x / 3).item() if isinstance(x, torch.Tensor) else "n/a",
@@ -31,6 +35,15 @@ _READS = {
     "type(x)": lambda x: type(x).__name__,
     "x.requires_grad": lambda x: getattr(x, "requires_grad", "n/a"),
 }
+
+
+def _plateau(x: object) -> tuple[float, float]:
+    """What a `ReduceLROnPlateau` keeps after `step(x)`: its best value and the learning rate."""
+    opt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)
+    sched = torch.optim.lr_scheduler.ReduceLROnPlateau(opt, patience=0)
+    sched.step(x)
+    sched.step(x)
+    return sched.best, opt.param_groups[0]["lr"]
 
 
 def _compare(label: str, before: object, after: object) -> None:
