@@ -75,10 +75,10 @@ def is_a_name_read(unit: Facts, n: cst.Name) -> bool:
     parent = unit.parent(n)
     if isinstance(parent, cst.Attribute) and parent.attr is n:
         return False
-    if isinstance(parent, (cst.Arg, cst.Param)) and getattr(parent, "keyword", None) is n:
+    if isinstance(parent, cst.Arg) and parent.keyword is n:
         return False
-    return not (isinstance(parent, (cst.FunctionDef, cst.ClassDef)) and parent.name is n
-                or isinstance(parent, (cst.ImportAlias, cst.AsName, cst.Param)))
+    return not (isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.Param)) and parent.name is n
+                or isinstance(parent, (cst.ImportAlias, cst.AsName)))  # (a parameter's default is a read)
 
 
 def read_out_of_place(units: Iterable[Facts], here: Facts, total: str, home: cst.CSTNode | None) -> str:
