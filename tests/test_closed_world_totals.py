@@ -60,6 +60,7 @@ _CLOSED = [
 # ... and reads not on the list (some of which do differ: each names its line).
 _OPEN = [
     "print(total)",
+    'fmt = ""\nshown = f"{total:{fmt}}"',
     'shown = f"{total}"',
     "shown = str(total / 3)",
     "value = total.numpy()",

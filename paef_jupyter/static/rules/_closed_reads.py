@@ -199,7 +199,7 @@ def _numeric_str_format(call: cst.Call) -> bool:
             if isinstance(text, str) else []
     except ValueError:
         return False
-    return bool(fields) and all(spec and conv is None for _, spec, conv in fields)
+    return bool(fields) and all(spec and "{" not in spec and conv is None for _, spec, conv in fields)
 
 
 def _number_reading_method(unit: Facts, call: cst.Call) -> bool:
@@ -239,7 +239,9 @@ def same_without_graph(unit: Facts, n: cst.Name, follow: Callable[[str, cst.CSTN
     if isinstance(outer, (cst.If, cst.While, cst.IfExp, cst.Assert)) and outer.test is value:
         return True  # `bool(total)`
     if isinstance(outer, cst.FormattedStringExpression) and outer.expression is value:
-        return outer.conversion is None and bool(outer.format_spec)  # `f"{x:.4f}"`: `x.item()` formatted
+        spec = outer.format_spec or ()
+        return outer.conversion is None and bool(spec) and all(  # `f"{x:.4f}"`: `x.item()` formatted; not
+            isinstance(part, cst.FormattedStringText) for part in spec)  # `{x:{fmt}}`, which may be empty
     if isinstance(outer, cst.BinaryOperation) and _string_pattern(outer) and outer.right is value:
         return _numeric_percent(outer.left)
     if isinstance(outer, cst.Element) and isinstance(unit.parent(outer), cst.Tuple):
