@@ -9,7 +9,7 @@ Changes to make it run on the CPU in seconds:
 - `pandas` (not installed) and `./dataset/data.csv` -> a stand-in `pd.read_csv` answering a seeded synthetic hourly
   ozone series of 400 values (a daily cycle with noise) in an `OZONE` column.
 - `num_epochs = 10` -> `num_epochs = 3`.
-- a `checksum` print at the end.
+- a `checksum` print at the end; `torch.manual_seed(0)` with the stand-ins (added after the first run: unseeded, the source prints other losses every run).
 The source's lines are otherwise unchanged (it sets `device = torch.device('cpu')` itself).
 """
 # ---- stand-ins: pandas.read_csv with a synthetic OZONE column ----
@@ -23,7 +23,7 @@ _ozone = 30 + 12 * _np.sin(2 * _np.pi * _t / 24) + _np.random.RandomState(0).nor
 _pd = _types.ModuleType("pandas")
 _pd.__spec__ = _ModuleSpec("pandas", None)
 _pd.read_csv = lambda path: {"OZONE": _types.SimpleNamespace(values=_ozone.round(2))}
-_sys.modules["pandas"] = _pd
+_sys.modules["pandas"] = _pd; __import__("torch").manual_seed(0)
 # ---- end of stand-ins ----
 
 # ===== main.py =====
