@@ -1340,6 +1340,8 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
         return [loop for loop in facts.loops if iterated(loop) in returned] \
             + [loop for loop in _fed_through_arguments([(facts, u) for u in returned])]
+    if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Attribute):
+        return _fed_as_instance_attribute(facts, loader, parent.targets[0].target)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
         return []
     name = parent.targets[0].target.value
@@ -1582,6 +1584,39 @@ def _literal_index(sub: cst.Subscript) -> int | None:
 _FORWARDS = 2  # helpers that hand the loader on (`train(...)` -> `train_step(dataloader=...)`)
 
 
+def _fed_as_instance_attribute(facts: Facts, loader: cst.Call, target: cst.Attribute) -> list[Loop]:
+    """`self.train_loader = DataLoader(...)` in a method of class `C`, then
+    `trainer.train(trainer.train_loader)` with `trainer = C(...)`: the loops of the function or
+    method the attribute is handed to. Proven by a closed list: `.<attr>` bound nowhere else in
+    the unit (by `self` or any object), and only reads on `self` or on objects `construction_of`
+    shows were made by `C(...)` handed on (any other object's `.<attr>` may be another loader)."""
+    cls = method_class(facts, loader)
+    if cls is None or not is_self_attr(target, target.attr.value):
+        return []
+    attr = target.attr.value
+    bindings = [n for n in facts.walk(facts.module) if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign))
+                and _binds_attribute(n.target, attr)]
+    if len(bindings) != 1:
+        return []
+    uses: list[tuple[Facts, cst.BaseExpression]] = []
+    for node in facts.walk(facts.module):
+        if not (isinstance(node, cst.Attribute) and node.attr.value == attr) or is_self_attr(node, attr):
+            continue
+        made = facts.construction_of(node.value) if isinstance(node.value, cst.Name) else None
+        if made is None or not isinstance(made.func, cst.Name) or facts.classes.get(made.func.value) is not cls:
+            return []  # another object's `.<attr>`: not proven to be this loader
+        uses.append((facts, node))
+    return _fed_through_arguments(uses)
+
+
+def _binds_attribute(target: cst.BaseExpression, attr: str) -> bool:
+    """`x.<attr> = ...` on any object, alone or in a tuple target."""
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds_attribute(el.value, attr) for el in target.elements)
+    target = target.value if isinstance(target, cst.StarredElement) else target
+    return isinstance(target, cst.Attribute) and target.attr.value == attr
+
+
 def _fed_through_arguments(uses: list[tuple[Facts, cst.BaseExpression]], depth: int = 0) -> list[Loop]:
     loops: list[Loop] = []
     for owner, use in uses:
@@ -1615,7 +1650,7 @@ def _argument_call(owner: Facts, use: cst.BaseExpression) -> tuple[cst.Call, cst
 def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, cst.FunctionDef, str] | None:
     """The function `call` runs (this unit, an earlier cell, a local module) and the parameter `arg`
     binds there, when the function never rebinds it."""
-    func = owner._function_at(call.func) or _own_method(owner, call)
+    func = owner._function_at(call.func) or _own_method(owner, call) or _object_method(owner, call)
     if not isinstance(func, cst.FunctionDef):
         return None
     params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
@@ -1627,6 +1662,31 @@ def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, c
     if param is None or param in callee.names_written(func.body):
         return None
     return callee, func, param
+
+
+def _object_method(owner: Facts, call: cst.Call) -> FunctionNode | None:
+    """`trainer.train(loader)` with `trainer = Trainer(...)`: the method of the class, of this unit
+    or of an earlier cell (a notebook's class cell, then `trainer = Trainer(...)`;
+    `trainer.train(dataloader)` in a later one), that made the object the call is made on. The
+    object is the one `construction_of` proves (its one reaching binding is the constructor call),
+    so no other class's method of that name can run there."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or not isinstance(func.value, cst.Name) or func.value.value == "self":
+        return None
+    found = method_of_object(owner, func)
+    if found is not None:
+        return found[1]
+    made = owner.construction_of(func.value)
+    if made is None and func.value.value not in owner._defs:  # bound in an earlier cell
+        earlier = owner.prior.value(func.value.value)
+        made = earlier[1] if earlier is not None and isinstance(earlier[1], cst.Call) else None
+    if made is None or not isinstance(made.func, cst.Name) or made.func.value in owner.classes:
+        return None  # a class of this unit is `method_of_object`'s; a call of anything else proves nothing
+    cls_owner, cls = owner.prior.classes.get(made.func.value, (None, None))
+    method = cls_owner.functions.get(f"{cls.name.value}.{func.attr.value}") if cls_owner is not None else None
+    if method is not None:
+        owner._owners[method] = cls_owner
+    return method
 
 
 def _own_method(owner: Facts, call: cst.Call) -> cst.FunctionDef | None:
