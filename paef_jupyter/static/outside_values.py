@@ -35,7 +35,8 @@ import libcst as cst
 
 from .facts import Facts, FunctionNode, _is_constant, _own_locals, param_names
 from .fresh_calls import fresh_call
-from ._fresh_table import FRESH_NDARRAY_METHODS, FRESH_TENSOR_METHODS
+from ._fresh_table import FRESH_NDARRAY_METHODS, FRESH_TENSOR_METHODS, NDARRAY_METHODS, TENSOR_METHODS
+from .names import root_name
 from .types import Kind
 
 _DEPTH = 4
@@ -49,7 +50,9 @@ _VIEW_ATTRIBUTES = frozenset({"T", "mT", "H", "real", "imag", "data", "flat"})
 _VIEW_METHODS = frozenset({"numpy", "view", "view_as", "reshape", "reshape_as", "detach", "flatten", "ravel",
                            "squeeze", "unsqueeze", "t", "transpose", "permute", "expand", "expand_as", "contiguous",
                            "to", "cpu", "cuda", "float", "double", "long", "int", "half", "bool", "type_as",
-                           "astype", "swapaxes", "narrow", "select", "unflatten", "movedim"})
+                           "astype", "swapaxes", "narrow", "select", "unflatten", "movedim",
+                           # a container's reads: the element itself (a stored constant, or an alias)
+                           "get", "keys", "values", "items", "index", "count"})
 # Tensor/ndarray methods returning a Python value (no tensor, no view).
 _VALUE_METHODS = frozenset({"size", "dim", "numel", "item", "tolist", "nelement", "ndimension", "element_size",
                             "is_contiguous", "is_floating_point", "stride", "get_device", "any", "all"})
@@ -169,11 +172,55 @@ def _judge_name(proof: _Proof, unit: Facts, name: str, depth: int) -> str | None
                 if reason:
                     return reason
         if name in unit._defs:
-            return None
+            return _handed_outside(proof, unit, name)
     if unit is not proof.facts and name in unit._defs and all(d.function is not None for d in unit._defs[name]) \
             and not space.notebook_global(name):
         return None  # a local of the outside function (not one of its globals)
     return space.judge(proof, name, depth)
+
+
+def _handed_outside(proof: _Proof, unit: Facts, name: str) -> str | None:
+    """`reg(w)` with `reg` an earlier cell's (or a local module's, or the kernel's) function or
+    object, in the hoisting unit: that code may keep `w` and change it later (red team 32b's
+    tracker). Proved only when the function is pure and only reads its parameter."""
+    for use in unit.uses(name):
+        if _not_a_read(unit, use):
+            continue
+        current: cst.CSTNode = use
+        for anc in unit.ancestors(use):
+            if isinstance(anc, cst.Subscript) and anc.value is current or isinstance(anc, cst.Attribute) and anc.value is current:
+                current = anc
+                continue
+            if isinstance(anc, cst.Call) and anc.func is current and isinstance(current, cst.Attribute) \
+                    and current.attr.value in _VIEW_METHODS:
+                current = anc
+                continue
+            if isinstance(anc, cst.Arg) and anc.value is current:
+                call = unit.parent(anc)
+                if isinstance(call, cst.Call) and id(call) not in proof.judged_calls and _outside_callee(unit, call) \
+                        and not _read_by_program_function(proof, unit, call, anc):
+                    return f"`{name}` (this cell) is handed to `{unit.code(call.func)}`, code of another cell or " \
+                        f"module that may keep it (`{_short(unit, unit.statement_of(use))}`)"
+            break
+    return None
+
+
+def _outside_callee(unit: Facts, call: cst.Call) -> bool:
+    """The call runs code of another unit: an earlier cell's or a local module's function, class
+    or object, or a live object of the kernel."""
+    func = unit._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+    if func is not None:
+        return unit.owner_of(func) is not unit
+    head = root_name(call.func)
+    if head is None or head in unit._defs or head in unit.functions or head in unit.classes:
+        return False
+    if head in unit.aliases:
+        target = unit.aliases[head]
+        return unit.imports is not None and unit.imports.module_of(target) is not None
+    if unit.prior.defines(head) and head not in unit.prior.aliases:
+        return True
+    value = unit.namespace.get(head)
+    return value is not None and not isinstance(value, types.ModuleType)
 
 
 def _unproved_module_attribute(proof: _Proof, unit: Facts, attr: cst.Attribute) -> str | None:
@@ -198,8 +245,8 @@ class _Namespace:
 
     @staticmethod
     def of(hoisting: Facts, unit: Facts) -> "_Namespace":
-        if unit is hoisting or any(unit is c for c in hoisting.prior.cells):
-            return _Namespace([*hoisting.prior.cells, hoisting], hoisting)
+        if unit is hoisting or any(unit is c for c in (*hoisting.prior.cells, *hoisting.later)):
+            return _Namespace([*hoisting.prior.cells, hoisting, *hoisting.later], hoisting)
         return _Namespace([unit], unit, "a local module")
 
     def where(self, unit: Facts) -> str:
@@ -207,8 +254,8 @@ class _Namespace:
             return self.label
         index = next((i for i, u in enumerate(self.units) if u is unit), None)
         if unit is self.home:
-            return "this cell" if self.home.prior.cells else "this file"
-        return f"code cell {index + 1}" if index is not None else "an earlier cell"
+            return "this cell" if len(self.units) > 1 else "this file"
+        return f"code cell {index + 1}" if index is not None else "another cell"
 
     def notebook_global(self, name: str) -> bool:
         """`name` is bound at the top level of another unit of the namespace too."""
@@ -220,6 +267,9 @@ class _Namespace:
             d.function is None or _declares_global(d.function, name) for d in unit._defs.get(name, ()))
 
     def judge(self, proof: _Proof, name: str, depth: int) -> str | None:
+        reflective = next((u for u in self.units if _reflects(u)), None)
+        if reflective is not None:
+            return f"`{name}` may be reached by name: {self.where(reflective)} calls `globals()`/`vars()`/`exec`/`eval`"
         binders = [u for u in self.units if self._binds(u, name)]
         if not binders:
             if self.home.namespace and name in self.home.namespace:
@@ -299,6 +349,14 @@ class _Namespace:
         return _Namespace([module], module, f"module `{module_name}`").judge(proof, member, depth - 1)
 
 
+_REFLECTION = frozenset({"globals", "vars", "exec", "eval", "locals", "__import__"})
+
+
+def _reflects(unit: Facts) -> bool:
+    """The unit reaches globals by name (`globals()["W"] *= 0.5`): no use of a name is then seen."""
+    return any(unit.uses(name) for name in _REFLECTION)
+
+
 def _declares_global(func: FunctionNode, name: str) -> bool:
     return name not in _own_locals(func) and name not in param_names(func) and any(
         isinstance(n, cst.Global) and any(x.name.value == name for x in n.names)
@@ -347,7 +405,8 @@ def _unsafe_use(proof: _Proof, unit: Facts, use: cst.Name, name: str) -> str | N
     (None: a read from the list, a binding of the name itself, or not this global at all)."""
     parent = unit.parent(use)
     if isinstance(parent, cst.Attribute) and parent.attr is use or isinstance(parent, cst.Arg) and parent.keyword is use \
-            or isinstance(parent, (cst.Param, cst.ImportAlias, cst.FunctionDef, cst.ClassDef, cst.Global)):
+            or isinstance(parent, (cst.Param, cst.FunctionDef, cst.ClassDef)) and parent.name is use \
+            or isinstance(parent, (cst.ImportAlias, cst.NameItem)):
         return None
     if isinstance(parent, cst.AssignTarget) and parent.target is use:
         return None  # the binding itself (a second one was refused above)
@@ -378,8 +437,7 @@ def _flow(proof: _Proof, unit: Facts, node: cst.CSTNode) -> str | None:
             if isinstance(call, cst.Call) and call.func is anc:
                 if any(a.keyword is not None and a.keyword.value == "out" for a in call.args):
                     return f"written by `.{attr}(out=...)`"
-                if attr in _VALUE_METHODS or (attr in FRESH_TENSOR_METHODS or attr in FRESH_NDARRAY_METHODS) \
-                        and not attr.endswith("_") and attr not in ("fill", "put", "resize", "sort", "itemset"):
+                if attr in _VALUE_METHODS or _fresh_method(attr):
                     return None
                 if attr in _VIEW_METHODS:
                     current = call  # the object itself or a view of it: what is done with it decides
@@ -424,6 +482,14 @@ def _flow(proof: _Proof, unit: Facts, node: cst.CSTNode) -> str | None:
             return "returned from a function"
         return f"used in `{type(anc).__name__}`, not a known read"
     return "used where this analysis does not follow it"
+
+
+def _fresh_method(name: str) -> bool:
+    """A method returning new memory on a tensor and on an ndarray alike (`sort` is fresh on a
+    tensor, in place on an array), or on the one of the two that has it."""
+    tensor = name in FRESH_TENSOR_METHODS if name in TENSOR_METHODS else None
+    array = name in FRESH_NDARRAY_METHODS if name in NDARRAY_METHODS else None
+    return (tensor, array) != (None, None) and tensor is not False and array is not False
 
 
 def _read_by_program_function(proof: _Proof, unit: Facts, call: cst.Call, arg: cst.Arg) -> bool:
