@@ -35,6 +35,7 @@ import libcst as cst
 
 from .facts import Facts, FunctionNode, _is_constant, _own_locals, param_names
 from .fresh_calls import fresh_call
+from .mutating_calls import table_written_arguments
 from ._fresh_table import FRESH_NDARRAY_METHODS, FRESH_TENSOR_METHODS, NDARRAY_METHODS, TENSOR_METHODS
 from .names import root_name
 from .types import Kind
@@ -459,8 +460,9 @@ def _flow(proof: _Proof, unit: Facts, node: cst.CSTNode) -> str | None:
                 qualified = unit.qualified_name(call.func) or ""
                 if qualified.startswith("builtins.") and qualified[len("builtins."):] in _READING_BUILTINS:
                     return None
-                if qualified and fresh_call(qualified) and not qualified.startswith("builtins."):
-                    return None
+                if qualified and fresh_call(qualified) and not qualified.startswith("builtins.") and not any(
+                        w is current for w in table_written_arguments(call, qualified, qualified.startswith("numpy."))):
+                    return None  # (`np.add(a, 1, A)` writes `A`: an output given by position)
                 if _read_by_program_function(proof, unit, call, anc):
                     return None
                 return f"handed to `{unit.code(call.func)}`, which may keep or change it"
