@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import builtins
 import dis
+import re
 import types
 from dataclasses import dataclass, field
 from typing import Iterable, Sequence
@@ -60,6 +61,7 @@ _VALUE_METHODS = frozenset({"size", "dim", "numel", "item", "tolist", "nelement"
 # Builtins that only read their argument and return a new or immutable value.
 _READING_BUILTINS = frozenset({"len", "print", "str", "repr", "float", "int", "bool", "isinstance", "type", "hash",
                                "id", "format", "abs", "round", "hasattr", "complex"})
+_HISTORY = re.compile(r"_{1,3}|_\d+|Out|_oh")
 _IMMUTABLE_TYPES = (int, float, complex, str, bytes, bool, type(None))
 
 
@@ -72,6 +74,16 @@ class _Proof:
     names: dict[tuple[int, str], str | None] = field(default_factory=dict)
     functions: set[int] = field(default_factory=set)
     depth: int = 3  # program functions a use may be followed into
+    _history: str | None = None
+
+    def history_reader(self) -> str:
+        """The unit of the notebook that reads IPython's output history (`_`, `Out[3]`, `_3`), if any."""
+        if self._history is None:
+            units = [*self.facts.prior.cells, self.facts, *self.facts.later]
+            space = _Namespace(units, self.facts)
+            self._history = next((space.where(u) for u in units if any(
+                _HISTORY.fullmatch(n) and u.uses(n) for n in _names_of(u))), "")
+        return self._history
 
 
 def unproved_outside_value(facts: Facts, nodes: Sequence[cst.CSTNode]) -> str | None:
@@ -386,6 +398,8 @@ def _fresh_value(unit: Facts, value: cst.BaseExpression) -> bool:
     tensor/array method) that surely returns new memory."""
     if isinstance(value, (cst.List, cst.Dict, cst.Set, cst.ListComp, cst.DictComp, cst.SetComp)):
         return True  # (its elements may be shared: a use that reads one out into a name is an alias)
+    if isinstance(value, (cst.BinaryOperation, cst.UnaryOperation)):
+        return unit.kind(value) in (Kind.NDARRAY, Kind.TENSOR)  # array/tensor arithmetic allocates its result
     if not isinstance(value, cst.Call) or any(a.keyword is not None and a.keyword.value in ("out", "copy")
                                               for a in value.args):
         return False
@@ -467,9 +481,10 @@ def _flow(proof: _Proof, unit: Facts, node: cst.CSTNode) -> str | None:
                     return None
                 return f"handed to `{unit.code(call.func)}`, which may keep or change it"
             return "passed on"
-        if isinstance(anc, cst.Expr) and anc.value is current and current is not node or \
-                isinstance(anc, cst.Expr) and anc.value is node:
-            return None  # shown or evaluated, not kept
+        if isinstance(anc, cst.Expr) and anc.value is current:
+            if _displayed(unit, anc) and proof.history_reader():
+                return f"shown last in its cell, so IPython keeps it as `_`/`Out`, which {proof.history_reader()} reads"
+            return None  # evaluated (or shown), not kept
         if isinstance(anc, cst.Call) and anc.func is current:
             return "called"
         if isinstance(anc, (cst.AssignTarget, cst.AugAssign, cst.Del)):
@@ -526,6 +541,17 @@ def _read_by_program_function(proof: _Proof, unit: Facts, call: cst.Call, arg: c
 def _not_a_read(unit: Facts, use: cst.Name) -> bool:
     parent = unit.parent(use)
     return isinstance(parent, cst.Attribute) and parent.attr is use or isinstance(parent, cst.Arg) and parent.keyword is use
+
+
+def _displayed(unit: Facts, expr: cst.Expr) -> bool:
+    """The last statement of a unit's top level: a notebook shows its value and keeps it."""
+    line = unit.parent(expr)
+    body = unit.module.body
+    return bool(body) and body[-1] is line
+
+
+def _names_of(unit: Facts) -> Iterable[str]:
+    return unit._names_index.keys()
 
 
 def _short(unit: Facts, node: cst.CSTNode) -> str:
