@@ -280,14 +280,14 @@ class _Namespace:
             d.function is None or _declares_global(d.function, name) for d in unit._defs.get(name, ()))
 
     def judge(self, proof: _Proof, name: str, depth: int) -> str | None:
-        reflective = next((u for u in self.units if _reflects(u)), None)
-        if reflective is not None:
-            return f"`{name}` may be reached by name: {self.where(reflective)} calls `globals()`/`vars()`/`exec`/`eval`"
         binders = [u for u in self.units if self._binds(u, name)]
         if not binders:
             if self.home.namespace and name in self.home.namespace:
                 return _judge_live(self.home.namespace, name)
             return None  # a builtin, or a name nothing binds (it fails as it did)
+        reflective = next((u for u in self.units if _reflects(u)), None)
+        if reflective is not None:
+            return f"`{name}` may be reached by name: {self.where(reflective)} calls `globals()`/`vars()`/`exec`/`eval`"
         bindings = [(u, kind, value, plain) for u in binders for kind, value, plain in self._bindings(u, name)]
         if all(kind == "import" for _, kind, _, _ in bindings):
             return next((r for r in (self._judge_import(proof, u, name, v, depth) for u, _, v, _ in bindings) if r), None)
@@ -367,7 +367,7 @@ _REFLECTION = frozenset({"globals", "vars", "exec", "eval", "locals", "__import_
 
 def _reflects(unit: Facts) -> bool:
     """The unit reaches globals by name (`globals()["W"] *= 0.5`): no use of a name is then seen."""
-    return any(unit.uses(name) for name in _REFLECTION)
+    return any(not _not_a_read(unit, use) for name in _REFLECTION for use in unit.uses(name))
 
 
 def _declares_global(func: FunctionNode, name: str) -> bool:
