@@ -61,6 +61,9 @@ _VALUE_METHODS = frozenset({"size", "dim", "numel", "item", "tolist", "nelement"
 # Builtins that only read their argument and return a new or immutable value.
 _READING_BUILTINS = frozenset({"len", "print", "str", "repr", "float", "int", "bool", "isinstance", "type", "hash",
                                "id", "format", "abs", "round", "hasattr", "complex"})
+_DTYPE_NAMES = ("float16", "half", "bfloat16", "float32", "float", "float64", "double", "complex64", "complex128",
+                "int8", "uint8", "int16", "short", "int32", "int", "int64", "long", "bool")
+_DTYPES = frozenset({f"torch.{n}" for n in _DTYPE_NAMES} | {f"numpy.{n}" for n in _DTYPE_NAMES if n not in ("half", "short", "long", "double", "bfloat16")})
 _HISTORY = re.compile(r"_{1,3}|_\d+|Out|_oh")
 _IMMUTABLE_TYPES = (int, float, complex, str, bytes, bool, type(None))
 
@@ -180,16 +183,33 @@ def _judge_name(proof: _Proof, unit: Facts, name: str, depth: int) -> str | None
         # may still come from outside (a value returned by an earlier cell's function, a view)
         for d in unit._defs.get(name, ()):
             value = d.value if d.value is not None else d.element
-            if value is not None and depth > 0:
-                reason = _unproved_in(proof, unit, value, depth - 1)
-                if reason:
-                    return reason
+            if value is None or depth <= 0:
+                continue
+            reason = _unproved_binding(proof, unit, value, depth - 1)
+            if reason:
+                return reason
         if name in unit._defs:
             return _handed_outside(proof, unit, name)
     if unit is not proof.facts and name in unit._defs and all(d.function is not None for d in unit._defs[name]) \
             and not space.notebook_global(name):
         return None  # a local of the outside function (not one of its globals)
     return space.judge(proof, name, depth)
+
+
+def _unproved_binding(proof: _Proof, unit: Facts, value: cst.BaseExpression, depth: int) -> str | None:
+    """What a binding of the hoisting unit may carry from outside: the objects it shares or holds
+    (`w = W_earlier[0]`, `t = np.asarray(T)`), and what the program functions it calls return
+    from their globals (`w = build()` returning a list's element). A computed value
+    (`pseudo = model(x).argmax(1)`) holds none of what it was computed from."""
+    for root in sorted(unit._held_roots(value)):
+        reason = _unproved_name(proof, unit, root, value, depth)
+        if reason:
+            return reason
+    for call in unit.calls_in(value):
+        reason = _unproved_callee(proof, unit, call, depth)
+        if reason:
+            return reason
+    return None
 
 
 def _handed_outside(proof: _Proof, unit: Facts, name: str) -> str | None:
@@ -285,14 +305,14 @@ class _Namespace:
             if self.home.namespace and name in self.home.namespace:
                 return _judge_live(self.home.namespace, name)
             return None  # a builtin, or a name nothing binds (it fails as it did)
-        reflective = next((u for u in self.units if _reflects(u)), None)
-        if reflective is not None:
-            return f"`{name}` may be reached by name: {self.where(reflective)} calls `globals()`/`vars()`/`exec`/`eval`"
         bindings = [(u, kind, value, plain) for u in binders for kind, value, plain in self._bindings(u, name)]
         if all(kind == "import" for _, kind, _, _ in bindings):
             return next((r for r in (self._judge_import(proof, u, name, v, depth) for u, _, v, _ in bindings) if r), None)
         if len(bindings) == 1 and bindings[0][1] == "function":
             return None  # its body is walked where it is called
+        reflective = next((u for u in self.units if _reflects(u)), None)
+        if reflective is not None:
+            return f"`{name}` may be reached by name: {self.where(reflective)} calls `globals()`/`vars()`/`exec`/`eval`"
         if any(kind in ("function", "class", "import") for _, kind, _, _ in bindings):
             unit = bindings[0][0]
             return f"`{name}` ({self.where(unit)}) is a class or is rebound: an object of unseen state"
@@ -332,9 +352,14 @@ class _Namespace:
         return out
 
     def _constant(self, unit: Facts, value: cst.BaseExpression, depth: int) -> bool:
-        """An immutable constant: literals, tuples and arithmetic of them, names of such."""
-        if _is_constant(value):
+        """An immutable constant: literals, tuples and arithmetic of them, a `torch.device`, a
+        dtype, a choice between such, names of such."""
+        if _is_constant(value) or unit._immutable(value):
             return True
+        if isinstance(value, (cst.Attribute, cst.Name)) and (unit.qualified_name(value) or "") in _DTYPES:
+            return True
+        if isinstance(value, cst.IfExp):
+            return self._constant(unit, value.body, depth) and self._constant(unit, value.orelse, depth)
         if isinstance(value, cst.Tuple):
             return all(isinstance(e, cst.Element) and self._constant(unit, e.value, depth) for e in value.elements)
         if isinstance(value, cst.BinaryOperation):
