@@ -82,6 +82,10 @@ CASES = {
         "shown = _\n\n\ndef rebalance():\n    shown[0] = shown[0] * 0.5\n\n\n"
         + _loop("rebalance()", "t = torch.tensor(class_w)", result="t.sum().item()"), "redundant-tensor", "class_w"),
     # --- near misses: proved, the hoist stays automatic ---
+    "shown_with_throwaway_underscores": (  # `for _ in ...`, `a, _ = ...` bind `_`: no read of the history
+        "import numpy as np\nimport torch\ncounts = np.array([30.0, 10.0, 5.0])\nclass_w = counts.sum() / counts\nclass_w\n",
+        "for _ in range(2):\n    pass\na, _ = 1, 2\n" + _loop("t = torch.tensor(class_w)", result="t.sum().item()"),
+        "redundant-tensor", ""),
     "arithmetic_result_shown": (
         "import numpy as np\nimport torch\ncounts = np.array([30.0, 10.0, 5.0])\nclass_w = counts.sum() / counts\nclass_w\n",
         _loop("t = torch.tensor(class_w)", result="t.sum().item()"), "redundant-tensor", ""),

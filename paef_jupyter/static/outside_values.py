@@ -85,7 +85,7 @@ class _Proof:
             units = [*self.facts.prior.cells, self.facts, *self.facts.later]
             space = _Namespace(units, self.facts)
             self._history = next((space.where(u) for u in units if any(
-                _HISTORY.fullmatch(n) and u.uses(n) for n in _names_of(u))), "")
+                _HISTORY.fullmatch(n) and any(not _binds_name(u, use) for use in u.uses(n)) for n in _names_of(u))), "")
         return self._history
 
 
@@ -573,6 +573,18 @@ def _displayed(unit: Facts, expr: cst.Expr) -> bool:
     line = unit.parent(expr)
     body = unit.module.body
     return bool(body) and body[-1] is line
+
+
+def _binds_name(unit: Facts, use: cst.Name) -> bool:
+    """`_` in `for _ in range(3)` or `x, _ = pair`: a throwaway binding, not a read of the history."""
+    current: cst.CSTNode = use
+    for anc in unit.ancestors(use):
+        if isinstance(anc, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+            current = anc
+            continue
+        return isinstance(anc, cst.AssignTarget) or isinstance(anc, (cst.For, cst.CompFor)) and anc.target is current \
+            or isinstance(anc, cst.AsName)
+    return False
 
 
 def _names_of(unit: Facts) -> Iterable[str]:
