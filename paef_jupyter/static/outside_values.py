@@ -25,7 +25,6 @@ immutable constants no live function rebinds, and nothing else."""
 
 from __future__ import annotations
 
-import builtins
 import dis
 import re
 import types
