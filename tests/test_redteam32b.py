@@ -57,17 +57,23 @@ HELPERS = ("import functools\nimport numpy as np\nCONFIG = {'t': 4.0}\nPOWER = 1
     ("through()", "soften(raw)", False),  # through another earlier-cell function
     ("sched(0.5)", "soften(raw)", False),  # the function under another name (a probe after the fix)
     ("halve()", "soften(raw)", False),  # a `functools.partial` of it
-    ("sharpen()", "soften(raw)", True),  # changes what the helper does not read
-    ("note(3)", "soften(raw)", True),
+    # Changes what the helper does not read: the call is invariant, but `anneal` (not called here)
+    # changes `CONFIG` in place, so the closed-world proof (`static/outside_values.py`, session 54)
+    # leaves the hoist for review rather than automatic.
+    ("sharpen()", "soften(raw)", "review"),
+    ("note(3)", "soften(raw)", "review"),
     # `CONFIG.get` of a dict only reads it: the helper's own lookup is no change (merge 53: a
     # vocabulary lookup made the helper's call loop-variant); a change by another function still is.
-    ("note(3)", "lookup(raw)", True),
+    ("note(3)", "lookup(raw)", "review"),
     ("anneal(0.5)", "lookup(raw)", False),
 ])
-def test_earlier_cell_function_changing_a_global_read_by_the_helper(schedule: str, helper: str, fixable: bool) -> None:
+def test_earlier_cell_function_changing_a_global_read_by_the_helper(schedule: str, helper: str, fixable: bool | str) -> None:
     loop = f"raw = np.arange(1.0, 5.0)\nout = []\nfor epoch in range(3):\n    {schedule}\n    f = {helper}\n    out.append(f.sum())\n"
     units = [SourceUnit(CellRef("nb.ipynb", 0), HELPERS), SourceUnit(CellRef("nb.ipynb", 1), loop)]
     found = [f for f in analyze_units(units, rules=["cpu-function"]).findings if f.ref.cell == 1]
+    if fixable == "review":
+        assert [f.fixable for f in found] == [False] and "`CONFIG`" in found[0].fix.review
+        return
     assert [f.fixable for f in found] == ([True] if fixable else [])  # varying: no finding at all
 
 

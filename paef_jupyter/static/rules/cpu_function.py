@@ -13,6 +13,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
 from ..facts import SHARING_CALLS, Facts, Loop, library_result_may_share, numpy_call_has_effects
+from ..outside_values import unproved_outside_value
 from ..names import block_statements, bound_names, is_inplace_method, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
@@ -119,8 +120,12 @@ class CpuFunction(Rule):
                 moved = self._moved_statements or [node]
                 stored = next((r for r in (store_hazard(self.facts, m, target) for m in moved) if r), "") \
                     or kept_by_program_code(self.facts, node, target)
+                outside = "" if stored else unproved_outside_value(self.facts, moved)
                 if stored:
                     fix = dataclasses.replace(fix, review=stored)
+                elif outside:
+                    fix = dataclasses.replace(fix, review=f"{outside}: moved before the loop, it could miss a change "
+                                              "made by code this analysis does not see (closed-world proof)")
         where = "inside the loop" if in_loop else "in a function called on every iteration"
         self.report(
             node,

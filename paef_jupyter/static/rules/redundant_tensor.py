@@ -11,6 +11,7 @@ from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_st
 from ...model import Fix, Severity
 from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
+from ..outside_values import unproved_outside_value
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
@@ -216,8 +217,13 @@ class RedundantTensor(Rule):
                 self._names.add(name)
                 edits = hoist_expression(self.facts, expr, target, name)
             built = code if chain else f"{name} = {code}"
+            review = self.sites.review(site)
+            outside = unproved_outside_value(self.facts, [stmt, *chain] if stmt is not None else [expr])
+            if outside:
+                review = "; and ".join(r for r in (review, f"{outside}: built once before the loop, it could miss a "
+                                                   "change made by code this analysis does not see (closed-world proof)") if r)
             fix = Fix(description=f"build it once before the loop: `{built}`", edits=edits,
-                      suggestion=built, review=self.sites.review(site))
+                      suggestion=built, review=review)
         where = f"in a {'lambda' if in_lambda else 'function'} called on every iteration" if in_helper else "inside the loop"
         data = "constants and the input's device only" if constant else "the input's length and device only" \
             if site.shaped else "loop-invariant data"
