@@ -19,6 +19,7 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from ..facts import Facts, FunctionNode, binds_locally, loss_module
+from ..types import Kind
 from ..names import bound_names, root_name
 from ._flag_gated import excluded_by_call
 from ._support import _numeric_format_call, text_sinks
@@ -167,9 +168,8 @@ class GraphUses:
         (`metrics = trainer.eval(x, y)`, `def eval(...): out = self.model(x); ...; return
         loss.item()`: followed from inside, through its return to every call site)."""
         for call in self.facts.calls_in(body):
-            callees = self.facts._callees(call)
-            if len(sites) < 2 and callees and all(isinstance(c, cst.FunctionDef) and self.facts.owner_of(c) is self.facts
-                                                  for c in callees):
+            callees = _seen_callees(self.facts, call)
+            if len(sites) < 2 and callees and all(self.facts.owner_of(c) is self.facts for c in callees):
                 for callee in callees:
                     yield from self._roots(callee.body, (*sites, (self.facts, call)))
             elif self.model_call(call):
@@ -286,8 +286,10 @@ class GraphUses:
             if name in _TENSOR_METHODS:
                 work.append(value.at(call))
                 return ""
-            if name in _STORING_METHODS | _CONTAINER_READS:
-                return ""  # the container itself is followed; what it is given, where it is given
+            if name in _STORING_METHODS | _CONTAINER_READS:  # the container is followed; what it is given, where given
+                if name in _STORING_METHODS:
+                    work.append(value.at(call))  # (`d.setdefault(k, [])` hands back what it holds)
+                return ""
             return self._unproved(unit, call, "calls `{code}`, a method the analysis cannot prove ignores autograd")
         if name in _CLOSED_ATTRIBUTES:
             return ""
@@ -324,8 +326,8 @@ class GraphUses:
                 if method in _TENSOR_METHODS:
                     work.append(value.at(call))
                 return ""  # `out.eq(labels)`, `a.add(b)`: the receiver's own use is judged too
-        callees = unit._callees(call)
-        if callees and all(isinstance(c, cst.FunctionDef) for c in callees):
+        callees = _seen_callees(unit, call)
+        if callees:
             if value.depth >= _MAX_DEPTH:
                 return self._unproved(unit, call, "hands it to `{code}`, deeper than the proof follows")
             for callee in callees:
@@ -333,8 +335,7 @@ class GraphUses:
                 if why:
                     return why
             return ""
-        shown = "prints" if qualified.startswith(("builtins.print", "pprint.", "logging.")) else "hands it to"
-        return self._unproved(unit, call, f"{shown} `{{code}}`, which the analysis cannot prove ignores autograd",
+        return self._unproved(unit, call, "hands it to `{code}`, which the analysis cannot prove ignores autograd",
                               short=True)
 
     def _graph_receiver(self, unit: Facts, receiver: cst.BaseExpression) -> bool:
@@ -355,6 +356,7 @@ class GraphUses:
         scope = unit.enclosing_function(call)
         if not _local_container(unit, container, scope):
             return self._unproved(unit, call, "stores it with `{code}` in a container made outside this function")
+        work.append(value.at(call))  # (`d.setdefault(k, out)` hands it back)
         return self._follow_name(value, container, scope, scope.body if scope is not None else unit.module, work, at=call)
 
     def _bind(self, value: _Value, target: cst.BaseExpression, binding: cst.CSTNode, work: list[_Value]) -> str:
@@ -436,6 +438,57 @@ class GraphUses:
         return f"{where} {what.format(code=code)}"
 
 
+def model_text(units: list[Facts]) -> str:
+    """Why the model's own code may show what it computes ('' if not): a method of a module class
+    of the program (its `forward`, a helper of it) turns a value into text (`print(h[0])` under a
+    `verbose` flag). The values inside a forward are not followed one by one: any such text is
+    left to review (red team cwe)."""
+    for unit in units:
+        for cls in unit.classes.values():
+            if unit._kind_of_class(cls) is not Kind.MODULE:
+                continue
+            for method in cls.body.body:
+                if not isinstance(method, cst.FunctionDef) or method.name.value in ("__init__", "__repr__", "extra_repr"):
+                    continue
+                shown = next((s for s in text_sinks(unit, method.body) if unit.names_read(s)), None)
+                if shown is not None:
+                    where = f"line {unit.position(shown).start.line}" + ("" if unit is units[0] else " of another cell or module")
+                    return (f"{where} (`{cls.name.value}.{method.name.value}`, the model's own code) turns "
+                            f"`{unit.code(shown)}` into text: a value the forward computes shows `grad_fn=<...>`")
+    return ""
+
+
+def _seen_callees(unit: Facts, call: cst.Call) -> list[cst.FunctionDef]:
+    """The program's functions `call` runs, when the analysis knows it runs them: a plain name, a
+    method of `self` / `super()`, or of an object every binding of which builds a class of the
+    program defining that method. [] otherwise (a method matched by name alone may be a library
+    object's: `metric.update(out)` beside the program's own `update`)."""
+    callees = unit._callees(call)
+    if not callees or not all(isinstance(c, cst.FunctionDef) for c in callees):
+        return []
+    func = call.func
+    if isinstance(func, cst.Name):
+        return list(callees)  # type: ignore[arg-type]
+    if not isinstance(func, cst.Attribute):
+        return []
+    receiver = func.value
+    if isinstance(receiver, cst.Name) and receiver.value in ("self", "cls") \
+            or isinstance(receiver, cst.Call) and isinstance(receiver.func, cst.Name) and receiver.func.value == "super":
+        return list(callees)  # type: ignore[arg-type]
+    if not isinstance(receiver, cst.Name):
+        return []
+    values = [n.value for n in unit.walk(unit.module) if isinstance(n, cst.Assign) and n.value is not None
+              and any(isinstance(t.target, cst.Name) and t.target.value == receiver.value for t in n.targets)]
+    if not values:
+        return []
+    for value in values:
+        made = unit.class_named(value.func) if isinstance(value, cst.Call) else None
+        if made is None or not any(isinstance(m, cst.FunctionDef) and m.name.value == func.attr.value
+                                   for m in made[1].body.body):
+            return []
+    return list(callees)  # type: ignore[arg-type]
+
+
 def _loaded(unit: Facts, name: cst.Name) -> bool:
     """`name` is read there (not a binding target, an attribute's name, a keyword or a parameter)."""
     parent = unit.parent(name)
@@ -510,8 +563,9 @@ def _rebound_before(unit: Facts, use: cst.Name, anchor: cst.CSTNode | None) -> c
 
 def _only_before(unit: Facts, use: cst.CSTNode, anchor: cst.CSTNode) -> bool:
     """`use` runs before `anchor` and never after it (no loop holds both)."""
-    if unit.order(use) >= unit.order(anchor) or unit.contains(anchor, use):
-        return False
+    if unit.order(use) >= unit.order(anchor) or unit.contains(anchor, use) \
+            or unit.enclosing_function(use) is not unit.enclosing_function(anchor):
+        return False  # (a function defined before the loop may be called after it)
     return not any(unit.contains(loop.node, anchor) for loop in unit.enclosing_loops(use))
 
 

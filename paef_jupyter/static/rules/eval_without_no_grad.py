@@ -15,7 +15,7 @@ from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
-from ._graph_uses import GraphUses
+from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
@@ -326,7 +326,7 @@ class EvalWithoutNoGrad(Rule):
         """The closed-world gate (`_graph_uses`): why some use of what the loop computes with the
         model is not proved to read the same with and without autograd ('' when every use is)."""
         why = GraphUses(self.facts, self._model_call, self._in_cell).first_unproved(loop.node.body, loop.node)
-        return f"{why}: under no_grad it gets the same numbers without `grad_fn`" if why else ""
+        return f"{why}: under no_grad it gets the same numbers without `grad_fn`" if why else model_text(self._reached())
 
     def _in_cell(self, unit: Facts) -> bool:
         """`unit` is a notebook cell (its last expression is shown in `Out[]`)."""
