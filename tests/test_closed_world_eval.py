@@ -61,7 +61,7 @@ def test_the_gate_alone_covers_the_sinks_earlier_waves_listed(monkeypatch):
 
 def test_proved_idioms_stay_automatic():
     found = _findings(FIXTURES / "closed_world_proved_uses.in.py")
-    assert len(found) == 5 and all(f.fixable for f in found.values())
+    assert len(found) == 6 and all(f.fixable for f in found.values())
 
 
 CELL = """import torch

@@ -21,7 +21,7 @@ import libcst as cst
 from ..facts import Facts, FunctionNode, binds_locally, loss_module
 from ..types import Kind
 from ..names import bound_names, root_name
-from ._flag_gated import excluded_by_call
+from ._flag_gated import _passed, excluded_by_call
 from ._support import _numeric_format_call, text_sinks
 
 # Reads whose result never carries a graph (integer or bool tensors cannot require grad; host
@@ -326,6 +326,18 @@ class GraphUses:
                 if method in _TENSOR_METHODS:
                     work.append(value.at(call))
                 return ""  # `out.eq(labels)`, `a.add(b)`: the receiver's own use is judged too
+        handed = self._handed_callables(unit, call)
+        if handed is not None:  # `criterion(out, y)` with `criterion` a parameter every caller fills knowingly
+            loss_like, functions = handed
+            if value.depth >= _MAX_DEPTH:
+                return self._unproved(unit, call, "hands it to `{code}`, deeper than the proof follows")
+            for callee in functions:
+                why = self._into_callee(value, call, arg, callee, work)
+                if why:
+                    return why
+            if loss_like:
+                work.append(value.at(call))
+            return ""
         callees = _seen_callees(unit, call)
         if callees:
             if value.depth >= _MAX_DEPTH:
@@ -337,6 +349,50 @@ class GraphUses:
             return ""
         return self._unproved(unit, call, "hands it to `{code}`, which the analysis cannot prove ignores autograd",
                               short=True)
+
+    def _handed_callables(self, unit: Facts, call: cst.Call) -> tuple[bool, list[cst.FunctionDef]] | None:
+        """`criterion(out, y)` where `criterion` is a parameter of the enclosing function: what every
+        call of that function the unit shows passes for it, when each is known (a torch loss or
+        functional op: result followed; a function of the program: followed into). None otherwise."""
+        func = unit.enclosing_function(call)
+        if not isinstance(call.func, cst.Name) or not isinstance(func, cst.FunctionDef) \
+                or call.func.value not in {p.name.value for p in _params(func)}:
+            return None
+        sites = [(unit, c) for c in unit.calls_in(unit.module) if func in unit._callees(c)]
+        sites += [site for site in unit.per_iteration_call_sites(func) if site not in sites]
+        if not sites:
+            return None
+        loss_like, functions = False, []
+        for owner, site in sites:
+            passed = _passed(owner, site, func, call.func.value)
+            if passed is None:
+                return None
+            known = self._known_callable(owner, passed)
+            if known is None:
+                return None
+            if isinstance(known, cst.FunctionDef):
+                functions.append(known)
+            else:
+                loss_like = True
+        return loss_like, functions
+
+    @staticmethod
+    def _known_callable(unit: Facts, expr: cst.BaseExpression) -> cst.FunctionDef | bool | None:
+        """A program function `expr` names, True for a torch loss module (built there or bound once
+        to one) or a torch function computing tensors, None for anything else."""
+        if isinstance(expr, cst.Name):
+            found = unit._function_at(expr)
+            if isinstance(found, cst.FunctionDef):
+                return found
+            values = [n.value for n in unit.walk(unit.module) if isinstance(n, cst.Assign)
+                      and any(isinstance(t.target, cst.Name) and t.target.value == expr.value for t in n.targets)]
+            if len(values) == 1 and isinstance(values[0], cst.Call) and not values[0].args:
+                expr = values[0]
+        if isinstance(expr, cst.Call):
+            qualified = unit.qualified_name(expr.func) or ""
+            return True if qualified.startswith("torch.nn.") and qualified.endswith("Loss") else None
+        qualified = unit.qualified_name(expr) or ""
+        return True if qualified in _PASSING_FUNCTIONS or qualified.startswith(_PASSING_PREFIXES) else None
 
     def _graph_receiver(self, unit: Facts, receiver: cst.BaseExpression) -> bool:
         """`receiver` is itself a value this proof follows (its own uses are judged)."""
@@ -546,7 +602,7 @@ def _rebound_before(unit: Facts, use: cst.Name, anchor: cst.CSTNode | None) -> c
                     return None
                 small = stmt.body[0]
                 targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
-                if not any(isinstance(t, cst.Name) and t.value == name for t in targets):
+                if not any(name in bound_names(t) for t in targets):  # (`l, acc = loss(out, y)` too)
                     return None
                 if any(unit.order(stmt) < unit.order(s) and unit.contains(child, s) or
                        unit.contains(stmt.body[0].value, s) for s in stores):
