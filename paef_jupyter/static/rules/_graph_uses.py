@@ -31,7 +31,7 @@ _CLOSED_METHODS = frozenset({
     "eq", "ne", "gt", "lt", "ge", "le", "equal", "allclose", "isclose", "isnan", "isinf", "isfinite", "isneginf",
     "isposinf", "any", "all", "logical_and", "logical_or", "logical_not", "logical_xor", "nonzero", "count_nonzero",
     "long", "int", "short", "bool", "byte", "char", "is_contiguous", "is_floating_point", "is_complex", "stride",
-    "get_device", "element_size", "bincount", "unique", "sign_", "__len__", "keys",
+    "get_device", "element_size", "bincount", "unique", "__len__", "keys", "eval", "train", "zero_grad",
 })
 _CLOSED_ATTRIBUTES = frozenset({"shape", "dtype", "device", "ndim", "is_cuda", "data", "indices", "layout", "is_sparse"})
 # What shows whether a graph was recorded: never the same under no_grad.
@@ -104,9 +104,11 @@ class _Value:
     # the calls (innermost last) a value computed inside a called function returns to: only what runs
     # in the wrapped loop is computed without a graph (not the training step's call of the same helper)
     returns_to: tuple[tuple[Facts, cst.Call], ...] = ()
+    by_name: bool = False  # a read of a followed name (another binding may come first: `_rebound_before`)
 
-    def at(self, node: cst.CSTNode, unit: Facts | None = None, anchor: cst.CSTNode | None = None) -> "_Value":
-        return _Value(unit or self.unit, node, self.depth, anchor, self.returns_to)
+    def at(self, node: cst.CSTNode, unit: Facts | None = None, anchor: cst.CSTNode | None = None,
+           by_name: bool = False) -> "_Value":
+        return _Value(unit or self.unit, node, self.depth, anchor, self.returns_to, by_name)
 
 
 class GraphUses:
@@ -123,7 +125,9 @@ class GraphUses:
         self._names: set[tuple[object, ...]] = set()
         self._followed: set[tuple[int, str]] = set()
         self._steps = 0
-        work = [_Value(self.facts, c, 0, None, sites) for c, sites in self._roots(body, ())]
+        roots = list(self._roots(body, ()))
+        work = [_Value(self.facts, c, 0, None, sites) for c, sites in roots]
+        work += [_Value(self.facts, n, 0) for n in self._model_reads(body, [c for c, sites in roots if not sites])]
         self._anchor = anchor
         self._bindings: set[int] = set()  # bindings of a followed value
         skipped: dict[int, list[_Value]] = {}  # uses passed over, by the binding that replaced the value first
@@ -133,7 +137,7 @@ class GraphUses:
                 key = (id(value.unit), id(value.node), tuple(id(c) for _, c in value.returns_to))
                 if key in self._seen:
                     continue
-                if isinstance(value.node, cst.Name):
+                if value.by_name and isinstance(value.node, cst.Name):
                     killer = _rebound_before(value.unit, value.node, value.anchor)
                     if killer is not None and id(killer) not in self._bindings:
                         skipped.setdefault(id(killer), []).append(value)
@@ -152,6 +156,23 @@ class GraphUses:
                 work.extend(skipped.pop(killer))
             if not work:
                 return ""
+
+    def _model_reads(self, body: cst.CSTNode, calls: list[cst.Call]) -> Iterator[cst.CSTNode]:
+        """The other reads, in `body`, of the models `calls` run (`model.bias.add_(0.5)`, `model.fc.weight`,
+        `model.parameters()`): parameters require grad with or without `no_grad`, and what is computed
+        from them (or done to them in place) differs."""
+        models = {self.facts.code(c.func.value if isinstance(c.func, cst.Attribute) and c.func.attr.value == "forward"
+                                  else c.func) for c in calls if isinstance(c.func, (cst.Name, cst.Attribute))}
+        called = {id(c.func) for c in calls}
+        for node in self.facts.walk(body):
+            if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in called and self.facts.code(node) in models \
+                    and not (isinstance(node, cst.Name) and not _loaded(self.facts, node)):
+                parent = self.facts.parent(node)
+                if isinstance(parent, cst.Attribute) and parent.value is node and parent.attr.value == "forward":
+                    continue  # `model.forward(x)`: the call is a root already
+                if isinstance(parent, cst.Attribute) and parent.attr is node:
+                    continue
+                yield node
 
     @staticmethod
     def _not_run(value: _Value) -> bool:
@@ -190,6 +211,8 @@ class GraphUses:
             if isinstance(call, cst.Call):
                 return self._argument(value, call, parent, work)
         if isinstance(parent, cst.Call) and parent.func is node:
+            if unit is self.facts and self.model_call(parent):
+                return follow(parent)  # a model handed on and run (`def step(model, x): return model(x)`)
             return self._unproved(unit, node, "calls `{code}` (what a graph value returns when called is not followed)")
         if isinstance(parent, cst.BinaryOperation):
             if isinstance(parent.operator, cst.Modulo) and isinstance(
@@ -457,11 +480,11 @@ class GraphUses:
         for use in _reads(unit, name, body, scope):
             if anchor is not None and _only_before(unit, use, anchor):
                 continue
-            work.append(value.at(use, anchor=anchor))
+            work.append(value.at(use, anchor=anchor, by_name=True))
         if scope is None:
             for later in unit.later:
                 for use in _reads(later, name, later.module, None):
-                    work.append(value.at(use, unit=later))
+                    work.append(value.at(use, unit=later, by_name=True))
         return ""
 
     def _returned(self, value: _Value, ret: cst.Return, work: list[_Value]) -> str:
