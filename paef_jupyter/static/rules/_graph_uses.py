@@ -496,7 +496,7 @@ class GraphUses:
             owner, call = value.returns_to[-1]
             work.append(_Value(owner, call, max(value.depth - 1, 0), None, value.returns_to[:-1]))
             return ""
-        sites = [(unit, c) for c in unit.calls_in(unit.module) if func in unit._callees(c)]
+        sites = [(unit, c) for c in unit.calls_in(unit.module) if func in unit._callees(c) or _calls_instance(unit, c, func)]
         sites += [s for s in unit.per_iteration_call_sites(func) if s not in sites]
         if not sites:
             return self._unproved(unit, ret, f"returns it from `{func.name.value}` to callers this file does not "
@@ -566,6 +566,15 @@ def _seen_callees(unit: Facts, call: cst.Call) -> list[cst.FunctionDef]:
                                    for m in made[1].body.body):
             return []
     return list(callees)  # type: ignore[arg-type]
+
+
+def _calls_instance(unit: Facts, call: cst.Call, func: FunctionNode) -> bool:
+    """`call` runs `func`, a `__call__` of a program class, on an instance built right there
+    (`Scorer(net)(batches)`)."""
+    if not (isinstance(func, cst.FunctionDef) and func.name.value == "__call__" and isinstance(call.func, cst.Call)):
+        return False
+    made = unit.class_named(call.func.func)
+    return made is not None and any(m is func for m in made[1].body.body)
 
 
 def _loaded(unit: Facts, name: cst.Name) -> bool:
