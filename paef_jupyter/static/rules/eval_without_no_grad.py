@@ -15,6 +15,7 @@ from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
+from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
@@ -303,7 +304,7 @@ class EvalWithoutNoGrad(Rule):
             or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
-            or self._rebound_by_importer(loop)
+            or self._rebound_by_importer(loop) or self._unproved_use(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -320,6 +321,18 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _unproved_use(self, loop: Loop) -> str:
+        """The closed-world gate (`_graph_uses`): why some use of what the loop computes with the
+        model is not proved to read the same with and without autograd ('' when every use is)."""
+        why = GraphUses(self.facts, self._model_call, self._in_cell).first_unproved(loop.node.body, loop.node)
+        return f"{why}: under no_grad it gets the same numbers without `grad_fn`" if why else model_text(self._reached())
+
+    def _in_cell(self, unit: Facts) -> bool:
+        """`unit` is a notebook cell (its last expression is shown in `Out[]`)."""
+        if unit is self.facts:
+            return self.ctx.ref.cell is not None
+        return any(unit is u for u in (*self.facts.later, *self.facts.prior.cells))
 
     def _redefined_later(self, loop: Loop) -> str:
         """Why a later cell may change what this loop runs ('' if none): the loop is in a function
