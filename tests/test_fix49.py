@@ -166,5 +166,9 @@ def test_a_kept_value_followed_to_a_backward_keeps_the_loop(store: str, use: str
     ("self.kept = mean", "shown = f'{self.kept.item():.3f}'"),
     ("CACHE['v'] = mean", "print(CACHE['v'])"),
 ])
-def test_a_kept_value_only_read_as_a_number_or_text_lets_the_loop_be_wrapped(store: str, use: str) -> None:
-    assert _eval_wrapped(store, use) == [True]
+def test_a_kept_value_stored_outside_what_the_proof_follows_leaves_the_wrap_for_review(store: str, use: str) -> None:
+    """Session 49 wrapped these automatically, reasoning from the reads it could see. The
+    closed-world gate (`_graph_uses`, session 54) does not follow values stored on attributes or in
+    globals: the loop is still reported, its wrap left to review. The last case shows why: the
+    wrap would drop `grad_fn=<DivBackward0>` from the printed `CACHE['v']`."""
+    assert _eval_wrapped(store, use) == [False]
