@@ -622,18 +622,19 @@ def _live_writer(namespace: object, name: str) -> str | None:
 
 
 def _stored_globals(code: types.CodeType) -> set[str]:
-    out = {i.argval for i in dis.get_instructions(code) if i.opname in ("STORE_GLOBAL", "DELETE_GLOBAL")}
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            out |= _stored_globals(const)
-    return out
+    return _global_names(code, ("STORE_GLOBAL", "DELETE_GLOBAL"))
 
 
 def _loaded_globals(code: types.CodeType) -> set[str]:
-    out = {i.argval for i in dis.get_instructions(code) if i.opname in ("LOAD_GLOBAL", "LOAD_NAME")}
+    return _global_names(code, ("LOAD_GLOBAL", "LOAD_NAME"))
+
+
+def _global_names(code: types.CodeType, opnames: tuple[str, ...]) -> set[str]:
+    """Names the bytecode (nested functions and comprehensions included) uses with these opcodes."""
+    out = {i.argval for i in dis.get_instructions(code) if i.opname in opnames}
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            out |= _loaded_globals(const)
+            out |= _global_names(const, opnames)
     return out
 
 

@@ -14,7 +14,7 @@ use on no list is named; the rewrite is then left to review.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -352,24 +352,14 @@ class GraphUses:
         handed = self._handed_callables(unit, call)
         if handed is not None:  # `criterion(out, y)` with `criterion` a parameter every caller fills knowingly
             loss_like, functions = handed
-            if value.depth >= _MAX_DEPTH:
-                return self._unproved(unit, call, "hands it to `{code}`, deeper than the proof follows")
-            for callee in functions:
-                why = self._into_callee(value, call, arg, callee, work)
-                if why:
-                    return why
-            if loss_like:
-                work.append(value.at(call))
+            why = self._into_callees(unit, value, call, arg, functions, work)
+            if why or not loss_like:
+                return why
+            work.append(value.at(call))
             return ""
         callees = _seen_callees(unit, call)
         if callees:
-            if value.depth >= _MAX_DEPTH:
-                return self._unproved(unit, call, "hands it to `{code}`, deeper than the proof follows")
-            for callee in callees:
-                why = self._into_callee(value, call, arg, callee, work)
-                if why:
-                    return why
-            return ""
+            return self._into_callees(unit, value, call, arg, callees, work)
         return self._unproved(unit, call, "hands it to `{code}`, which the analysis cannot prove ignores autograd",
                               short=True)
 
@@ -420,6 +410,17 @@ class GraphUses:
     def _graph_receiver(self, unit: Facts, receiver: cst.BaseExpression) -> bool:
         """`receiver` is itself a value this proof follows (its own uses are judged)."""
         return (id(unit), id(receiver)) in self._seen or isinstance(receiver, cst.Name) and (id(unit), receiver.value) in self._followed
+
+    def _into_callees(self, unit: Facts, value: _Value, call: cst.Call, arg: cst.Arg,
+                      callees: Iterable[cst.FunctionDef], work: list[_Value]) -> str:
+        """The first unproved use inside any function `call` may run with `value` ('' if none)."""
+        if value.depth >= _MAX_DEPTH:
+            return self._unproved(unit, call, "hands it to `{code}`, deeper than the proof follows")
+        for callee in callees:
+            why = self._into_callee(value, call, arg, callee, work)
+            if why:
+                return why
+        return ""
 
     def _into_callee(self, value: _Value, call: cst.Call, arg: cst.Arg, callee: cst.FunctionDef,
                      work: list[_Value]) -> str:
