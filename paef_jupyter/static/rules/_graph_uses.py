@@ -27,7 +27,7 @@ from ._support import _numeric_format_call, text_sinks
 # Reads whose result never carries a graph (integer or bool tensors cannot require grad; host
 # numbers and shapes carry none): the same result with and without autograd.
 _CLOSED_METHODS = frozenset({
-    "item", "tolist", "numpy", "detach", "argmax", "argmin", "argsort", "size", "numel", "nelement", "dim",
+    "item", "tolist", "detach", "argmax", "argmin", "argsort", "size", "numel", "nelement", "dim",
     "eq", "ne", "gt", "lt", "ge", "le", "equal", "allclose", "isclose", "isnan", "isinf", "isfinite", "isneginf",
     "isposinf", "any", "all", "logical_and", "logical_or", "logical_not", "logical_xor", "nonzero", "count_nonzero",
     "long", "int", "short", "bool", "byte", "char", "is_contiguous", "is_floating_point", "is_complex", "stride",
@@ -163,6 +163,7 @@ class GraphUses:
         from them (or done to them in place) differs."""
         models = {self.facts.code(c.func.value if isinstance(c.func, cst.Attribute) and c.func.attr.value == "forward"
                                   else c.func) for c in calls if isinstance(c.func, (cst.Name, cst.Attribute))}
+        models |= _trainable_tensors([self.facts, *self.facts.prior.units()])
         called = {id(c.func) for c in calls}
         for node in self.facts.walk(body):
             if isinstance(node, (cst.Name, cst.Attribute)) and id(node) not in called and self.facts.code(node) in models \
@@ -516,6 +517,31 @@ class GraphUses:
         if unit is not self.facts:
             where += " of another cell or module"
         return f"{where} {what.format(code=code)}"
+
+
+def _trainable_tensors(units: list[Facts]) -> set[str]:
+    """Tensors that require grad outside any model the loop calls: handed to an optimizer, made an
+    `nn.Parameter`, created with `requires_grad=True`, or switched on (`requires_grad_()`,
+    `.requires_grad = True`). What the loop computes from them (`prototypes[pred]`) carries a graph
+    only with autograd on (red team 33)."""
+    out: set[str] = set()
+    for unit in units:
+        for call in unit.calls_in(unit.module):
+            qualified = unit.qualified_name(call.func) or ""
+            if qualified.startswith("torch.optim.") and call.args and call.args[0].keyword is None:
+                out |= {n.value for n in unit.walk(call.args[0].value) if isinstance(n, cst.Name)}
+            elif isinstance(call.func, cst.Attribute) and call.func.attr.value == "requires_grad_":
+                out.add(unit.code(call.func.value))
+            elif qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or any(
+                    a.keyword is not None and a.keyword.value == "requires_grad" for a in call.args):
+                assign = unit.parent(call)
+                if isinstance(assign, cst.Assign):
+                    out |= {unit.code(t.target) for t in assign.targets}
+        for node in unit.walk(unit.module):
+            if isinstance(node, cst.Assign):
+                out |= {unit.code(t.target.value) for t in node.targets
+                        if isinstance(t.target, cst.Attribute) and t.target.attr.value == "requires_grad"}
+    return out
 
 
 def model_text(units: list[Facts]) -> str:
