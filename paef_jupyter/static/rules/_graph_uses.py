@@ -529,7 +529,7 @@ def _trainable_tensors(units: list[Facts]) -> set[str]:
         for call in unit.calls_in(unit.module):
             qualified = unit.qualified_name(call.func) or ""
             if qualified.startswith("torch.optim.") and call.args and call.args[0].keyword is None:
-                out |= {n.value for n in unit.walk(call.args[0].value) if isinstance(n, cst.Name)}
+                out |= {unit.code(n) for n in unit.walk(call.args[0].value) if _handed_tensor(unit, n)}
             elif isinstance(call.func, cst.Attribute) and call.func.attr.value == "requires_grad_":
                 out.add(unit.code(call.func.value))
             elif qualified in ("torch.nn.Parameter", "torch.nn.parameter.Parameter") or any(
@@ -542,6 +542,15 @@ def _trainable_tensors(units: list[Facts]) -> set[str]:
                 out |= {unit.code(t.target.value) for t in node.targets
                         if isinstance(t.target, cst.Attribute) and t.target.attr.value == "requires_grad"}
     return out
+
+
+def _handed_tensor(unit: Facts, node: cst.CSTNode) -> bool:
+    """`prototypes` or `self.centers` in an optimizer's parameters, not a called function or the
+    object whose `.parameters()` is called (`self.model.parameters()`: a model, a root already)."""
+    if not isinstance(node, (cst.Name, cst.Attribute)):
+        return False
+    parent = unit.parent(node)
+    return not isinstance(parent, cst.Attribute) and not (isinstance(parent, cst.Call) and parent.func is node)
 
 
 def model_text(units: list[Facts]) -> str:
