@@ -20,6 +20,7 @@ from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hook
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
 from ._frozen_forward import frozen_forwards
+from ._untrained_forward import UntrainedForward, statement_graph_free, untrained_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
 from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
@@ -97,6 +98,29 @@ class EvalWithoutNoGrad(Rule):
             self._gated_pass(gated)
         for stmt in comprehension_passes(self.facts, self._model_call):
             self._comprehension(stmt)
+
+    def leave_Module(self, original_node: cst.Module) -> None:
+        """After the other routes (whose findings at the same place stand): a network no optimizer
+        trains, run on graph-free inputs in a training step (`_untrained_forward`)."""
+        for found in untrained_forwards(self.facts):
+            self._untrained(found)
+
+    def _untrained(self, found: UntrainedForward) -> None:
+        torch = torch_alias(self.facts) or "torch"
+        model, stmt = found.model, found.stmt
+        cost = "only for `.detach()` to drop it" if found.detached else \
+            f"and `backward()` then also runs through it, filling `.grad` of `{model}`'s parameters, which nothing reads"
+        message = (f"`{model}` is trained by no optimizer of this program and its input carries no graph, yet its "
+                   f"forward in this training step records an autograd graph every step (memory for its activations "
+                   f"and time per op) {cost}; run it under `with {torch}.no_grad():`")
+        description = f"run `{model}`'s forward under `{torch}.no_grad()` (same values, no graph)"
+        review = (f"the statement's other values lose their graph too, and `{model}`'s parameters no longer get "
+                  "`.grad` from this step: check that nothing reads them")
+        if statement_graph_free(self.facts, [self.facts, *self.facts.later, *self.facts.prior.cells], stmt, found.call):
+            self._report_wrap_for_review(stmt, torch, message, description, review)
+        else:
+            self.report(stmt, message, fix=Fix(description=description, suggestion=self._suggestion(stmt, torch),
+                                               safe=False))
 
     def visit_Call(self, node: cst.Call) -> None:
         """`next_q = target_net(next_states).detach()` on every training step (a DQN's target
