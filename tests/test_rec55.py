@@ -27,3 +27,10 @@ def test_p06_target_network_not_detached():
     found = _findings(ROOT / "benchmarks/public41/p06_dqn_params_pool_train.py", "eval-without-no-grad")
     assert [f["line"] for f in found] == [194]
     assert "`.grad` of `self.q_target_net`'s parameters" in found[0]["message"]
+
+
+def test_p01_histogram_of_an_activation_in_every_closure_evaluation():
+    found = _findings(ROOT / "benchmarks/public41/p01_style_transfer_tbx.ipynb", "host-sync")
+    assert [(f["cell"], f["line"]) for f in found] == [(2, 236)]
+    assert "`writer.add_histogram` of the tensor `parameters`" in found[0]["message"]
+    assert "every evaluation of `closure`" in found[0]["message"]

@@ -17,6 +17,7 @@ from ..names import block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
+from ._logging_calls import logged_values
 from ._python_numbers import python_number
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
@@ -156,6 +157,10 @@ class HostSync(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         if self._discarded_copy(node):
             return
+        logged = logged_values(self.facts, node)
+        if logged is not None:
+            self._logged(node, *logged)
+            return
         hot = self._hot(node)
         if hot is None:
             self._lightning_step_read(node)
@@ -202,6 +207,59 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _logged(self, node: cst.Call, how: str, values: list[cst.BaseExpression]) -> None:
+        """A logging call of the closed list (`_logging_calls`) given a device tensor: a copy to the
+        host on every step it runs in (periodic logging stays silent, as for `add_scalar`), or on
+        every evaluation of an optimizer's closure."""
+        if not uses_device(self.facts):
+            return
+        tensor = next((v for v in values if self._is_tensor(v) and not on_host(self.facts, v)), None)
+        if tensor is None:
+            return
+        what = f"`{self.facts.code(node.func)}` of the tensor `{self.facts.code(tensor)}` copies it to the host ({how})"
+        if self._hot(node) is not None:
+            self._site(node, what, self._every_n(node))
+            return
+        found = self._closure_step(node)
+        if found is None:
+            return
+        closure, step, loop = found
+        self.report(node, f"{what} on every evaluation of `{closure}`, which `{step}` calls at least once per "
+                    "optimizer step: the CPU waits for all queued GPU work each time (a device sync)",
+                    fix=Fix(description="log it every N steps only, outside the closure, or keep the value on the "
+                            "device and log it after the loop", suggestion=self._every_n(node)(loop),
+                            safe=False),
+                    severity=Severity.HIGH)
+
+    def _closure_step(self, node: cst.CSTNode) -> tuple[str, str, Loop] | None:
+        """`node` sits in the top-level body of `def closure():` (no branch, loop or `try` around it
+        there), defined in a loop body and handed, in that same body, to `opt.step(closure)` of an
+        optimizer (`torch.optim.LBFGS` evaluates it once or more per step): the closure's name and
+        the step's spelling."""
+        func = self.facts.enclosing_function(node)
+        if not isinstance(func, cst.FunctionDef) or not isinstance(func.body, cst.IndentedBlock):
+            return None
+        if self.facts.statement_of(node) not in func.body.body or any(
+                isinstance(a, (cst.If, cst.IfExp, cst.Try, cst.BooleanOperation, cst.For, cst.While, cst.With))
+                for a in self.facts.ancestors(node) if self.facts.enclosing_function(a) is func and a is not func):
+            return None
+        loops = self.facts.enclosing_loops(func)
+        if not loops:
+            return None
+        for call in self.facts.calls_in(loops[0].node.body):
+            target = call.func
+            if isinstance(target, cst.Attribute) and target.attr.value == "step" and len(call.args) == 1 \
+                    and isinstance(call.args[0].value, cst.Name) and call.args[0].value.value == func.name.value \
+                    and self.facts.enclosing_loops(call)[:1] == loops[:1] and self._an_optimizer(target.value):
+                return func.name.value, self.facts.code(target), loops[0]
+        return None
+
+    def _an_optimizer(self, expr: cst.BaseExpression) -> bool:
+        """Spelled as an optimizer, or only ever bound to a `torch.optim` one (`lbfgs = optim.LBFGS(...)`)."""
+        values = self.facts.assigned_values(expr.value) if isinstance(expr, cst.Name) else []
+        return _optimizer_name(expr) or bool(values) and all(
+            isinstance(v, cst.Call) and (self.facts.qualified_name(v.func) or "").startswith("torch.optim.") for v in values)
 
     def _discarded_copy(self, node: cst.Call) -> bool:
         """`probs.cpu()` as a statement of its own, its value never used (public check 39, the
