@@ -12,9 +12,9 @@ after it, the modules it imports or that import it):
    list that neither trains it nor switches `requires_grad` (`eval()`, `load_state_dict`,
    `state_dict()` handed to a `load_state_dict`, `parameters()` under `no_grad` or zipped into an
    update through `.data`): it is handed to nothing (a wrapper, a loss, a helper could train it);
- - no optimizer of any unit takes its parameters: the parameters of every `torch.optim`
-   construction (and of every call that looks like an optimizer's) are traced to the modules or
-   tensors they come from; one not traced leaves the finding unproved;
+ - no optimizer of any unit takes its parameters: every call that builds one (`torch.optim`, or
+   named like an optimizer) is read for the network; any other route to an optimizer (a list, a
+   helper, a wrapper's `parameters()`) needs a use of the network the closed list refuses;
  - the step that runs it back-propagates and steps a `torch.optim` optimizer (it trains
    something, once per call);
  - its inputs carry no graph: torch's factories, numpy, data the step is handed by every caller
@@ -74,7 +74,7 @@ def untrained_forwards(facts: Facts) -> Iterator[UntrainedForward]:
                 or not isinstance(stmt.body[0], (cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Expr)):
             continue
         step = _training_step(facts, call)
-        if step is None or not _steps_an_optimizer(facts, step):
+        if step is None or not _steps_an_optimizer(facts, step) or _periodic(facts, call, step):
             continue
         if not _built_and_kept(facts, units, call.func, spelled) or _trained_by_an_optimizer(units, spelled):
             continue
@@ -135,6 +135,19 @@ def _training_step(facts: Facts, call: cst.Call) -> cst.CSTNode | None:
     if loops and loops[0].kind == "train" and steps_itself(facts, loops[0].node.body):
         return loops[0].node.body
     return None
+
+
+def _periodic(facts: Facts, node: cst.CSTNode, step: cst.CSTNode) -> bool:
+    """Under an `if` of the step whose test takes a `%` by a number of 10 or more (a snapshot every
+    100 steps): not a per-step cost (TD3's `if t % 2 == 0:` update still is)."""
+    for anc in facts.ancestors(node):
+        if anc is step:
+            return False
+        if isinstance(anc, cst.If) and any(
+                isinstance(n, cst.BinaryOperation) and isinstance(n.operator, cst.Modulo)
+                and not (isinstance(n.right, cst.Integer) and n.right.evaluated_value < 10) for n in facts.walk(anc.test)):
+            return True
+    return False
 
 
 def _steps_an_optimizer(facts: Facts, body: cst.CSTNode) -> bool:
