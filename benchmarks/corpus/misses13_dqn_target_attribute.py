@@ -58,7 +58,7 @@ class Agent:
     def learn_double(self, states, actions, rewards, next_states, dones):
         best = self.policy_net(next_states).detach().argmax(1, keepdim=True)
         q = self.policy_net(states).gather(1, actions.unsqueeze(1)).squeeze(1)
-        next_q = self.target_net(next_states).gather(1, best).squeeze(1).detach()
+        next_q = self.target_net(next_states).gather(1, best).squeeze(1).detach()  # paef: expect eval-without-no-grad
         loss = F.smooth_l1_loss(q, rewards + self.gamma * next_q * (1 - dones))
         self.optimizer.zero_grad()
         loss.backward()

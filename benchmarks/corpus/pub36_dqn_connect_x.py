@@ -159,7 +159,7 @@ def optimize_model():
     # truth from target_net, initialize with zeros since terminal state value = 0
     next_state_values = torch.zeros(BATCH_SIZE, device=device)
     # tensor.detach() creates a tensor that shares storage with tensor that does not require grad
-    next_state_values[non_final_mask] = target_net(non_final_next_state).max(1)[0].detach()
+    next_state_values[non_final_mask] = target_net(non_final_next_state).max(1)[0].detach()  # paef: expect eval-without-no-grad
     # compute the expected Q values
     expected_state_action_values = (next_state_values * GAMMA) + reward_batch
 
