@@ -76,9 +76,7 @@ def untrained_forwards(facts: Facts) -> Iterator[UntrainedForward]:
         step = _training_step(facts, call)
         if step is None or not _steps_an_optimizer(facts, step) or _periodic(facts, call, step):
             continue
-        if not _built_and_kept(facts, units, call.func, spelled) or _trained_by_an_optimizer(units, spelled):
-            continue
-        if not call.args or not all(not a.star and graph_free(facts, units, a.value) for a in call.args):
+        if not untrained(facts, units, call, spelled):
             continue
         if _output_graph_read(facts, stmt):
             continue
@@ -110,6 +108,14 @@ def _output_graph_read(facts: Facts, stmt: cst.SimpleStatementLine) -> bool:
                for a in facts.ancestors(node)):
             return True
     return False
+
+
+def untrained(facts: Facts, units: list[Facts], call: cst.Call, spelled: str, depth: int = _DEPTH) -> bool:
+    """`call` runs a network no optimizer trains, on inputs that carry no graph (or only graphs of
+    such networks): whatever graph its output carries reaches no trained parameter."""
+    return bool(call.args) and _built_and_kept(facts, units, call.func, spelled) \
+        and not _trained_by_an_optimizer(units, spelled) \
+        and all(not a.star and graph_free(facts, units, a.value, depth) for a in call.args)
 
 
 def _units(facts: Facts) -> list[Facts]:
@@ -345,6 +351,9 @@ def _call_graph_free(facts: Facts, units: list[Facts], call: cst.Call, depth: in
         return graph_free(facts, units, func.value, depth)
     if isinstance(func, cst.Name) and _tuple_maker(facts, func):
         return all(graph_free(facts, units, a.value, depth) for a in call.args)
+    spelled = _spelled_model(func)
+    if spelled is not None and untrained(facts, units, call, spelled, depth - 1):
+        return True  # `critic_target(s2, actor_target(s2))`: a graph that reaches no trained parameter
     helper = _named_helper(facts, call) or _own_method(facts, call) or _object_method(facts, call)
     if helper is None:
         return False

@@ -109,8 +109,10 @@ class EvalWithoutNoGrad(Rule):
         torch = torch_alias(self.facts) or "torch"
         model, stmt = found.model, found.stmt
         cost = "only for `.detach()` to drop it" if found.detached else \
-            f"and `backward()` then also runs through it, filling `.grad` of `{model}`'s parameters, which nothing reads"
-        message = (f"`{model}` is trained by no optimizer of this program and its input carries no graph, yet its "
+            f"and, where its output is not detached, `backward()` also runs through it, filling `.grad` of `{model}`'s " \
+            "parameters, which nothing reads"
+        message = (f"`{model}` is trained by no optimizer of this program and its inputs carry no graph from a trained "
+                   "one, yet its "
                    f"forward in this training step records an autograd graph every step (memory for its activations "
                    f"and time per op) {cost}; run it under `with {torch}.no_grad():`")
         description = f"run `{model}`'s forward under `{torch}.no_grad()` (same values, no graph)"
