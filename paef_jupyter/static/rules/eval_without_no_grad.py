@@ -102,8 +102,11 @@ class EvalWithoutNoGrad(Rule):
     def leave_Module(self, original_node: cst.Module) -> None:
         """After the other routes (whose findings at the same place stand): a network no optimizer
         trains, run on graph-free inputs in a training step (`_untrained_forward`)."""
-        for found in untrained_forwards(self.facts):
-            self._untrained(found)
+        found = list(untrained_forwards(self.facts))
+        if found and any(_grad_asking_forward(u) for u in (self.facts, *self.facts.prior.cells, *self.facts.later)):
+            return  # a forward that asks for autograd (an energy model's `autograd.grad`) needs the graph
+        for each in found:
+            self._untrained(each)
 
     def _untrained(self, found: UntrainedForward) -> None:
         torch = torch_alias(self.facts) or "torch"
