@@ -88,6 +88,9 @@ class CpuThenMove(Rule):
                 and (draw := _host_draw(self.facts, func.value, loop)) is not None:
             self._host_draw_moved(node, draw, f"`.{func.attr.value}(...)` copies the tensor of draws")
             return  # `torch.tensor([random.gauss(0, s) for _ in range(n)]).to(device)`
+        if factory is None and isinstance(func.value, cst.BinaryOperation):
+            self._scaled_draw_moved(node, func.value)
+            return
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
             if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
@@ -449,6 +452,35 @@ class CpuThenMove(Rule):
                     safe=False),
         )
 
+    def _scaled_draw_moved(self, node: cst.Call, expr: cst.BinaryOperation) -> None:
+        """`(torch.rand(B, 1) * 2 - 1).to(device)`: a host draw scaled and shifted by number literals
+        in the moved expression itself, copied on every iteration or step. A hint: drawn on the device
+        it is another random stream. Draws only: a non-random factory under arithmetic may be
+        invariant, which is `redundant-tensor`'s to hoist."""
+        inner = _scaled_by_numbers(self.facts, expr, frozenset(), follow_names=False)
+        if inner is None or inner is expr:
+            return
+        draw, _ = _factory_under(self.facts, inner)
+        qualified = (self.facts.qualified_name(draw.func) or "") if draw is not None else ""
+        name = qualified.rsplit(".", 1)[-1]
+        if draw is None or qualified != f"torch.{name}" or name not in RANDOM_FACTORIES or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value in ("device", "generator") for a in draw.args):
+            return
+        device = self._device_arg(node)
+        loop = self.facts.iteration_loop(node)
+        step = step_function(self.facts, node) if loop is None else None
+        if device is None or (loop is None and step is None) or self._host_device(device):
+            return
+        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        self.report(
+            node,
+            f"`torch.{name}(...)` is drawn on the CPU, scaled there and copied to the device {when}",
+            fix=Fix(description=f"draw it on the device (`torch.{name}(..., device=device)`) and scale it there: no host "
+                    "tensor and no copy; the device's generator draws other numbers than the CPU's, so results change "
+                    "(not the distribution)",
+                    safe=False),
+        )
+
     def _host_normal_moved(self, node: cst.Call, draw: cst.Call) -> None:
         """`torch.normal(mean=torch.tensor([0.]), std=...).to(device)` (maybe clamped first) on every
         iteration or step: drawn by the CPU generator, then copied. A hint: the device's generator
@@ -681,10 +713,11 @@ def _number_valued(expr: cst.BaseExpression, numbers: frozenset[str]) -> bool:
     return False
 
 
-def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozenset[str]) -> cst.BaseExpression | None:
+def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozenset[str],
+                       follow_names: bool = True) -> cst.BaseExpression | None:
     """The tensor side of `value` under arithmetic with numbers (`std_unif*(b-a)+a` -> `std_unif`,
-    followed to the value the helper's local name holds): the public RealNVP's dequantization
-    helper `def uniform_dist(a,b,size): std_unif = torch.rand(size); return std_unif*(b-a)+a`."""
+    followed to the value the helper's local name holds unless `follow_names` is off): the public
+    RealNVP's dequantization helper `def uniform_dist(a,b,size): std_unif = torch.rand(size); return std_unif*(b-a)+a`."""
     for _ in range(8):
         if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
             return value
@@ -695,7 +728,7 @@ def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozens
         else:
             return value
         if isinstance(value, cst.Name):
-            resolved = owner.value_of(value)
+            resolved = owner.value_of(value) if follow_names else None
             if resolved is None:
                 return None
             value = resolved
