@@ -88,6 +88,9 @@ class CpuThenMove(Rule):
                 and (draw := _host_draw(self.facts, func.value, loop)) is not None:
             self._host_draw_moved(node, draw, f"`.{func.attr.value}(...)` copies the tensor of draws")
             return  # `torch.tensor([random.gauss(0, s) for _ in range(n)]).to(device)`
+        if factory is None and isinstance(func.value, cst.BinaryOperation):
+            self._scaled_draw_moved(node, func.value)
+            return
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
             if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
@@ -189,7 +192,8 @@ class CpuThenMove(Rule):
         loop = self.facts.iteration_loop(node)
         if loop is None or self._device_arg(node) is None:
             return True
-        factory = _host_factory_returned(self.facts.owner_of(helper), helper, random=True)
+        factory = _host_factory_returned(self.facts.owner_of(helper), helper, random=True,
+                                         numbers=_number_parameters(helper, call))
         if factory is None or (factory.split("(")[0].split(".")[-1] not in RANDOM_FACTORIES and invariant(self.facts, call, loop)):
             return True  # an invariant build is `redundant-tensor`'s; a random draw changes every call
         random = factory.split("(")[0].split(".")[-1] in RANDOM_FACTORIES
@@ -448,6 +452,35 @@ class CpuThenMove(Rule):
                     safe=False),
         )
 
+    def _scaled_draw_moved(self, node: cst.Call, expr: cst.BinaryOperation) -> None:
+        """`(torch.rand(B, 1) * 2 - 1).to(device)`: a host draw scaled and shifted by number literals
+        in the moved expression itself, copied on every iteration or step. A hint: drawn on the device
+        it is another random stream. Draws only: a non-random factory under arithmetic may be
+        invariant, which is `redundant-tensor`'s to hoist."""
+        inner = _scaled_by_numbers(self.facts, expr, frozenset(), follow_names=False)
+        if inner is None or inner is expr:
+            return
+        draw, _ = _factory_under(self.facts, inner)
+        qualified = (self.facts.qualified_name(draw.func) or "") if draw is not None else ""
+        name = qualified.rsplit(".", 1)[-1]
+        if draw is None or qualified != f"torch.{name}" or name not in RANDOM_FACTORIES or name.endswith("_like") \
+                or any(a.keyword and a.keyword.value in ("device", "generator") for a in draw.args):
+            return
+        device = self._device_arg(node)
+        loop = self.facts.iteration_loop(node)
+        step = step_function(self.facts, node) if loop is None else None
+        if device is None or (loop is None and step is None) or self._host_device(device):
+            return
+        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        self.report(
+            node,
+            f"`torch.{name}(...)` is drawn on the CPU, scaled there and copied to the device {when}",
+            fix=Fix(description=f"draw it on the device (`torch.{name}(..., device=device)`) and scale it there: no host "
+                    "tensor and no copy; the device's generator draws other numbers than the CPU's, so results change "
+                    "(not the distribution)",
+                    safe=False),
+        )
+
     def _host_normal_moved(self, node: cst.Call, draw: cst.Call) -> None:
         """`torch.normal(mean=torch.tensor([0.]), std=...).to(device)` (maybe clamped first) on every
         iteration or step: drawn by the CPU generator, then copied. A hint: the device's generator
@@ -636,10 +669,12 @@ def _factory_under(facts: Facts, receiver: cst.BaseExpression) -> tuple[cst.Call
             return None, False
 
 
-def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = False) -> str | None:
+def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = False,
+                           numbers: frozenset[str] = frozenset()) -> str | None:
     """The host factory (`torch.zeros(...)`, with `random` also a draw: `torch.randint(...)`)
-    every `return` of `func` gives (directly, through a same-device method chain, or through a
-    local name filled in place); None if any return is something else or is built with
+    every `return` of `func` gives (directly, through a same-device method chain, through a
+    local name filled in place, or scaled and shifted by numbers: `torch.rand(size) * (b - a) + a`
+    with `a`, `b` among `numbers`); None if any return is something else or is built with
     `device=`, a `generator=` (a host generator cannot draw on the device) or like another tensor."""
     returns = [n for n in owner.walk(func.body, into_scopes=False) if isinstance(n, cst.Return)]
     found = None
@@ -647,6 +682,7 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
         value = ret.value
         if isinstance(value, cst.Name):
             value = owner.value_of(value)
+        value = _scaled_by_numbers(owner, value, numbers) if value is not None else None
         factory, _ = _factory_under(owner, value) if value is not None else (None, False)
         qualified = (owner.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
@@ -656,6 +692,71 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
             return None
         found = f"torch.{name}(...)"
     return found
+
+
+# Arithmetic with a number keeps a tensor where it is: `torch.rand(n) * 2 - 1` is a host tensor.
+_NUMBER_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+
+
+def _number_valued(expr: cst.BaseExpression, numbers: frozenset[str]) -> bool:
+    """A number by a closed list: a literal, a name among `numbers` (parameters the call binds to
+    literals), and `-`, `+ - * /` of those. Anything else (another parameter, which may be a
+    tensor on the device; a call) is not known to be a number."""
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.Name):
+        return expr.value in numbers
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return _number_valued(expr.expression, numbers)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _NUMBER_ARITHMETIC):
+        return _number_valued(expr.left, numbers) and _number_valued(expr.right, numbers)
+    return False
+
+
+def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozenset[str],
+                       follow_names: bool = True) -> cst.BaseExpression | None:
+    """The tensor side of `value` under arithmetic with numbers (`std_unif*(b-a)+a` -> `std_unif`,
+    followed to the value the helper's local name holds unless `follow_names` is off): the public
+    RealNVP's dequantization helper `def uniform_dist(a,b,size): std_unif = torch.rand(size); return std_unif*(b-a)+a`."""
+    for _ in range(8):
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
+            return value
+        if _number_valued(value.right, numbers):
+            value = value.left
+        elif _number_valued(value.left, numbers):
+            value = value.right
+        else:
+            return value
+        if isinstance(value, cst.Name):
+            resolved = owner.value_of(value) if follow_names else None
+            if resolved is None:
+                return None
+            value = resolved
+    return None
+
+
+def _number_parameters(helper: cst.FunctionDef, call: cst.Call) -> frozenset[str]:
+    """The helper's parameters this call binds to number literals (given, or left at a literal
+    default): `uniform_dist(0,1,x.shape)` binds `a` and `b`. Nothing when the call unpacks
+    arguments (`*args`, `**kw`): then which parameter gets what is not read here."""
+    if any(a.star for a in call.args):
+        return frozenset()
+    params = [*helper.params.posonly_params, *helper.params.params]
+    if params and params[0].name.value in ("self", "cls") and isinstance(call.func, cst.Attribute):
+        params = params[1:]  # `obj.method(...)`: the object is the first parameter
+    given: dict[str, cst.BaseExpression] = {}
+    positional = [a for a in call.args if a.keyword is None]
+    for param, arg in zip(params, positional):
+        given[param.name.value] = arg.value
+    for arg in call.args:
+        if arg.keyword is not None:
+            given[arg.keyword.value] = arg.value
+    names = set()
+    for param in [*params, *helper.params.kwonly_params]:
+        value = given.get(param.name.value, param.default)
+        if value is not None and _number_valued(value, frozenset()):
+            names.add(param.name.value)
+    return frozenset(names)
 
 
 _JOINS = frozenset({"torch.cat", "torch.stack", "torch.concat", "torch.concatenate", "torch.hstack", "torch.vstack"})
