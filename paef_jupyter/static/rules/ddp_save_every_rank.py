@@ -17,7 +17,8 @@ _LOCAL_CALLS = frozenset({"os.path.join", "builtins.str", "builtins.dict", "buil
 _SHARDED = ("fsdp", "FullyShardedDataParallel", "torch.distributed.checkpoint", "torch.distributed.tensor")
 # Calls and methods whose result is a path built from their arguments (`_names_a_path`).
 _PATH_CALLS = frozenset({"os.path.join", "os.path.abspath", "os.path.expanduser", "os.path.normpath", "os.fspath",
-                         "pathlib.Path", "pathlib.PurePath", "builtins.str", "builtins.int", "builtins.format"})
+                         "pathlib.Path", "pathlib.PurePath", "builtins.str", "builtins.int", "builtins.format",
+                         "os.environ.get", "os.getenv", "os.getcwd", "tempfile.gettempdir"})
 _PATH_METHODS = frozenset({"format", "joinpath", "with_suffix", "with_name", "replace", "strip", "rstrip"})
 _LOCAL_METHODS = frozenset({"state_dict", "format", "cpu", "detach", "joinpath", "item", "tolist", "clone"})
 
@@ -135,7 +136,7 @@ class DdpSaveEveryRank(Rule):
         or a call off the list (`tempfile.mkdtemp()`: a directory per process) is not proved: the
         save is then each rank's own (red team 34: the replica sizes gathered from per-rank buffers)."""
         facts = self.facts
-        if depth > 4:
+        if depth > 10:
             return False
         if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
             return True
