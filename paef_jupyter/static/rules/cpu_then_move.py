@@ -992,7 +992,7 @@ def _chain_dtype(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str 
 
 def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     """`expr` is a Python int: an integer literal, `len(...)`, `x.size(d)`, `x.shape[d]`, a name
-    bound only to such values or by `for name in range(...)`, and `+ - * //` of those."""
+    bound only to such values or by `for name in range(...)`, and `+ - * // %` of those."""
     if depth > 6:
         return False
     if isinstance(expr, cst.Integer):
@@ -1000,7 +1000,7 @@ def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
         return _int_valued(facts, expr.expression, depth + 1)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply,
-                                                                            cst.FloorDivide)):
+                                                                            cst.FloorDivide, cst.Modulo)):
         return _int_valued(facts, expr.left, depth + 1) and _int_valued(facts, expr.right, depth + 1)
     if isinstance(expr, cst.Call):
         qualified = facts.qualified_name(expr.func) or ""
