@@ -188,3 +188,12 @@ def test_a_tensor_subclass_in_an_earlier_cell_counts() -> None:
              SourceUnit(CellRef("n.ipynb", 1), ACCUMULATE.format(classes="", added="loss"))]
     found = _findings(cells, "graph-retention")
     assert found and not any(f.fix is not None and f.fix.automatic for f in found)
+
+
+def test_an_attribute_the_unit_binds_to_a_buffer_is_not_a_shared_path() -> None:
+    source = SAVE.format(setup="class Box:\n    pass\nbox = Box()\nbox.buf = io.BytesIO()", dest="box.buf")
+    (finding,) = _findings(_source(source), "ddp-save-every-rank")
+    assert finding.fix is not None and not finding.fix.automatic
+    source = SAVE.format(setup="class Box:\n    pass\nbox = Box()\nbox.out = 'm.pt'", dest="box.out")
+    (finding,) = _findings(_source(source), "ddp-save-every-rank")
+    assert finding.fix is not None and finding.fix.automatic

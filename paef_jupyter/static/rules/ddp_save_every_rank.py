@@ -145,8 +145,10 @@ class DdpSaveEveryRank(Rule):
                        if isinstance(part, cst.FormattedStringExpression))
         if isinstance(expr, cst.BinaryOperation):  # `dir + "/m.pt"`, `ckpt_dir / "m.pt"`, `"%s.pt" % name`
             return self._names_a_path(expr.left, depth + 1) and self._names_a_path(expr.right, depth + 1)
-        if isinstance(expr, (cst.Integer, cst.Attribute, cst.Subscript)):
-            return True  # `epoch` in a name; `args.out`, `cfg["ckpt"]`: not bound by this unit
+        if isinstance(expr, cst.Attribute):  # `args.out`; `self.buf`, bound by this unit to a buffer, is not
+            return all(self._names_a_path(v, depth + 1) for v in self._attribute_values(expr.attr.value))
+        if isinstance(expr, (cst.Integer, cst.Subscript)):
+            return True  # `epoch` in a name; `cfg["ckpt"]`: not bound by this unit
         if isinstance(expr, cst.Call):
             name = facts.qualified_name(expr.func) or ""
             method = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else ""
@@ -160,6 +162,11 @@ class DdpSaveEveryRank(Rule):
             values = [d.value for d in facts._defs.get(expr.value, ()) if d.value is not None]
             return all(self._names_a_path(v, depth + 1) for v in values)
         return False
+
+    def _attribute_values(self, attr: str) -> list[cst.BaseExpression]:
+        """What the unit stores into any `<object>.<attr>` (`self.buf = io.BytesIO()`)."""
+        return [node.value for node in self.facts.walk(self.facts.module) if isinstance(node, cst.Assign)
+                and any(isinstance(t.target, cst.Attribute) and t.target.attr.value == attr for t in node.targets)]
 
     def _guard(self, save: cst.Call, dist: str) -> str:
         """`if dist.get_rank() == 0:` where the process group surely exists when the save runs (set up
