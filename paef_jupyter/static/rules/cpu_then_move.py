@@ -151,6 +151,7 @@ class CpuThenMove(Rule):
             edits=(replace(self.facts, node, new_call),) if safe else (),
             suggestion=suggestion,
             safe=safe,
+            review=_device_rounding(self.facts, factory, name) if safe else "",
         )
         when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
         self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device {when}", fix=fix)
@@ -296,7 +297,8 @@ class CpuThenMove(Rule):
                     or name.endswith("_like") or any(a.keyword and a.keyword.value == "device" for a in factory.args) \
                     or self._sites.site(factory) is not None:
                 return
-            exact = exact and piece_exact and name not in RANDOM_FACTORIES and _device_keyword_keeps_meaning(factory)
+            exact = exact and piece_exact and name not in RANDOM_FACTORIES and _device_keyword_keeps_meaning(factory) \
+                and not _device_rounding(self.facts, factory, name)
             factories.append(factory)
         placed = _Placed({f: _with_device(f, device) for f in factories})
         new_call = cast(cst.BaseExpression, node.func.value.visit(placed))  # type: ignore[attr-defined]
@@ -793,6 +795,37 @@ def _device_keyword_keeps_meaning(factory: cst.Call) -> bool:
                    for a in factory.args)
 
 
+def _device_rounding(facts: Facts, factory: cst.Call, name: str) -> str:
+    """Why `factory` may give other values when it computes them on the device ("" when proved not).
+
+    Closed world: fills (`zeros`, `ones`, `full`, `eye`, ...) write one converted value, the same
+    anywhere. `arange` computes `start + step * i`: in float64 on the CPU but in float32 for a
+    float32 tensor on CUDA (ATen's accumulate type), so a fractional start or step rounds otherwise
+    there (`torch.arange(0, 3, 0.1)[13]` is 1.3 on the CPU, 1.3000001 on CUDA: a `t <= 1.3` mask
+    loses a point; red team 34, GPU-only). Only `arange(end)` and integer start and step are exact.
+    `linspace`/`logspace` interpolate with device-specific formulas (CPU vector blocks vs CUDA's
+    per-index halves): not proved."""
+    if name in ("linspace", "logspace"):
+        return (f"`torch.{name}` interpolates its points with other formulas on CUDA than on the CPU (float32 "
+                "rounding): points computed on the device may differ in the last bit")
+    if name != "arange":
+        return ""
+    positional = [a.value for a in factory.args if a.keyword is None and not a.star]
+    start = keyword_arg(factory, "start")
+    step = keyword_arg(factory, "step")
+    if any(a.star for a in factory.args):
+        return "`torch.arange(*...)`: its start and step are not seen"
+    parts = [positional[0]] if len(positional) >= 2 else []
+    parts += [positional[2]] if len(positional) >= 3 else []
+    parts += [a.value for a in (start, step) if a is not None]
+    inexact = next((p for p in parts if not _int_valued(facts, p)), None)
+    if inexact is None:
+        return ""
+    return (f"`{facts.code(inexact)}` is not proved an integer: CUDA computes `start + step * i` of a float32 "
+            "`arange` in float32 where the CPU uses float64, so a fractional start or step rounds otherwise on the device "
+            "(`torch.arange(0, 3, 0.1)[13]`: 1.3 on the CPU, 1.3000001 on CUDA)")
+
+
 def _with_device(factory: cst.Call, device: cst.BaseExpression, keyword: str = "device") -> cst.Call:
     """`factory(..., device=device)` (or another `keyword=`)."""
     args = [*factory.args]
@@ -1060,7 +1093,7 @@ def _chain_dtype(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> str 
 
 def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     """`expr` is a Python int: an integer literal, `len(...)`, `x.size(d)`, `x.shape[d]`, a name
-    bound only to such values or by `for name in range(...)`, and `+ - * //` of those."""
+    bound only to such values or by `for name in range(...)`, and `+ - * // %` of those."""
     if depth > 6:
         return False
     if isinstance(expr, cst.Integer):
@@ -1068,7 +1101,7 @@ def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, (cst.Minus, cst.Plus)):
         return _int_valued(facts, expr.expression, depth + 1)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (cst.Add, cst.Subtract, cst.Multiply,
-                                                                            cst.FloorDivide)):
+                                                                            cst.FloorDivide, cst.Modulo)):
         return _int_valued(facts, expr.left, depth + 1) and _int_valued(facts, expr.right, depth + 1)
     if isinstance(expr, cst.Call):
         qualified = facts.qualified_name(expr.func) or ""

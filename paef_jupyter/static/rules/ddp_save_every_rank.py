@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
+from ..names import bound_names
 from ._ddp import INIT, dist_alias, is_ddp_script, mentions_rank, rank_guarded, wrapper_names
 from .base import Rule
 
@@ -14,6 +15,11 @@ _DESTROY = frozenset({"torch.distributed.destroy_process_group", "torch.distribu
 # Calls an argument may make and still be local to the rank (no collective, no side effect).
 _LOCAL_CALLS = frozenset({"os.path.join", "builtins.str", "builtins.dict", "builtins.int", "pathlib.Path"})
 _SHARDED = ("fsdp", "FullyShardedDataParallel", "torch.distributed.checkpoint", "torch.distributed.tensor")
+# Calls and methods whose result is a path built from their arguments (`_names_a_path`).
+_PATH_CALLS = frozenset({"os.path.join", "os.path.abspath", "os.path.expanduser", "os.path.normpath", "os.fspath",
+                         "pathlib.Path", "pathlib.PurePath", "builtins.str", "builtins.int", "builtins.format",
+                         "os.environ.get", "os.getenv", "os.getcwd", "tempfile.gettempdir"})
+_PATH_METHODS = frozenset({"format", "joinpath", "with_suffix", "with_name", "replace", "strip", "rstrip"})
 _LOCAL_METHODS = frozenset({"state_dict", "format", "cpu", "detach", "joinpath", "item", "tolist", "clone"})
 
 
@@ -116,7 +122,51 @@ class DdpSaveEveryRank(Rule):
             name = facts.qualified_name(call.func) or ""
             if name in _LOADS:
                 return "the program loads a checkpoint: another rank may read this file"
+        destination = save.args[1].value
+        if not self._names_a_path(destination):
+            return (f"`{facts.code(destination)}` is not proved to name one file every rank shares (an in-memory buffer, "
+                    "an open file or a per-process temporary path is each rank's own: the other ranks' copies would "
+                    "no longer be written)")
         return None
+
+    def _names_a_path(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Closed world: `expr` is a path, the one file the ranks race to write, built only from
+        strings, path joins and values the unit does not bind to anything else (a parameter, an
+        attribute: `args.out`). A buffer (`io.BytesIO()`), a file object (`with open(p, "wb") as f`)
+        or a call off the list (`tempfile.mkdtemp()`: a directory per process) is not proved: the
+        save is then each rank's own (red team 34: the replica sizes gathered from per-rank buffers)."""
+        facts = self.facts
+        if depth > 10:
+            return False
+        if isinstance(expr, (cst.SimpleString, cst.ConcatenatedString)):
+            return True
+        if isinstance(expr, cst.FormattedString):
+            return all(self._names_a_path(part.expression, depth + 1) for part in expr.parts
+                       if isinstance(part, cst.FormattedStringExpression))
+        if isinstance(expr, cst.BinaryOperation):  # `dir + "/m.pt"`, `ckpt_dir / "m.pt"`, `"%s.pt" % name`
+            return self._names_a_path(expr.left, depth + 1) and self._names_a_path(expr.right, depth + 1)
+        if isinstance(expr, cst.Attribute):  # `args.out`; `self.buf`, bound by this unit to a buffer, is not
+            return all(self._names_a_path(v, depth + 1) for v in self._attribute_values(expr.attr.value))
+        if isinstance(expr, (cst.Integer, cst.Subscript)):
+            return True  # `epoch` in a name; `cfg["ckpt"]`: not bound by this unit
+        if isinstance(expr, cst.Call):
+            name = facts.qualified_name(expr.func) or ""
+            method = expr.func.attr.value if isinstance(expr.func, cst.Attribute) else ""
+            if name not in _PATH_CALLS and not (method in _PATH_METHODS and self._names_a_path(expr.func.value, depth + 1)):  # type: ignore[attr-defined]
+                return False
+            return all(self._names_a_path(arg.value, depth + 1) for arg in expr.args)
+        if isinstance(expr, cst.Name):
+            if any(isinstance(n, cst.WithItem) and n.asname is not None and expr.value in bound_names(n.asname.name)
+                   for n in facts.walk(facts.module)):
+                return False  # `with open(path, "wb") as f`: an open file, each rank's own handle
+            values = [d.value for d in facts._defs.get(expr.value, ()) if d.value is not None]
+            return all(self._names_a_path(v, depth + 1) for v in values)
+        return False
+
+    def _attribute_values(self, attr: str) -> list[cst.BaseExpression]:
+        """What the unit stores into any `<object>.<attr>` (`self.buf = io.BytesIO()`)."""
+        return [node.value for node in self.facts.walk(self.facts.module) if isinstance(node, cst.Assign)
+                and any(isinstance(t.target, cst.Attribute) and t.target.attr.value == attr for t in node.targets)]
 
     def _guard(self, save: cst.Call, dist: str) -> str:
         """`if dist.get_rank() == 0:` where the process group surely exists when the save runs (set up
@@ -125,13 +175,24 @@ class DdpSaveEveryRank(Rule):
         a helper that may be called before the set-up)."""
         facts = self.facts
         inits = [c for c in facts.calls_in(facts.module) if (facts.qualified_name(c.func) or "") in INIT]
-        destroyed = any((facts.qualified_name(c.func) or "") in _DESTROY and facts.order(c) < facts.order(save)
-                        for c in facts.calls_in(facts.module))
         scope = facts.enclosing_function(save)
+        destroyed = any((facts.qualified_name(c.func) or "") in _DESTROY and not self._torn_down_after(c, save, scope)
+                        for c in facts.calls_in(facts.module))
         if not destroyed and any(self._unconditional(c) and facts.enclosing_function(c) is scope
                                  and facts.order(c) < facts.order(save) for c in inits):
             return f"if {dist}.get_rank() == 0:"
         return f"if not {dist}.is_initialized() or {dist}.get_rank() == 0:"
+
+    def _torn_down_after(self, destroy: cst.Call, save: cst.Call, scope: object) -> bool:
+        """`destroy_process_group()` surely runs after the save: in the save's own function (or both at
+        the top), below it, and in no loop around the save (whose next pass would save after it).
+        Text order is run order only there: a teardown in a helper (`cleanup()`, defined anywhere and
+        called before the save) or in another function runs whenever it is called (red team 34)."""
+        facts = self.facts
+        if facts.enclosing_function(destroy) is not scope or facts.order(destroy) < facts.order(save):
+            return False
+        return not any(loop.node is other.node for loop in facts.enclosing_loops(save)
+                       for other in facts.enclosing_loops(destroy))
 
     def _unconditional(self, call: cst.Call) -> bool:
         """Runs whenever its function (or the module) runs: under no `if`, loop, `try` or `with`."""
