@@ -56,9 +56,10 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
     if isinstance(expr, cst.IfExp):
         return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
     if isinstance(expr, cst.Attribute):
-        # `self.device`, `args.device`, and a private `self._device` (public34 p07) alike; not a
-        # `self.<attr>` every store of which in this unit is the CPU
-        return expr.attr.value.lstrip("_") == "device" and not _self_attribute_cpu(facts, expr, depth)
+        # `self.device`, `args.device`, a private `self._device` (public34 p07) and a configuration
+        # constant `config.DEVICE` (public42 p05) alike; not a `self.<attr>` every store of which
+        # in this unit is the CPU
+        return expr.attr.value.lstrip("_").lower() == "device" and not _self_attribute_cpu(facts, expr, depth)
     if isinstance(expr, cst.Subscript):
         return _config_device(facts, expr, depth)
     if isinstance(expr, cst.Call):
@@ -108,15 +109,26 @@ def _config_device(facts: Facts, expr: cst.Subscript, depth: int) -> bool:
 
 
 def _earlier_cpu(facts: Facts, name: str) -> bool:
-    """`name` is bound in an earlier cell (not this one) to `"cpu"` or `torch.device("cpu")`."""
+    """`name` is bound in an earlier cell (not this one) to `"cpu"` or `torch.device("cpu")`, and
+    only to it: the cell's `if torch.cuda.is_available(): device = torch.device("cuda") else:
+    device = torch.device("cpu")` leaves its last binding the CPU, but the name may hold the GPU
+    (public42 p06), as it may when the unit binds it alike."""
     if facts.assigned_values(name):
         return False
     earlier = facts.prior.value(name)
     if earlier is None or earlier[0] is facts:
         return False
-    value = earlier[1]
-    return spells_cpu(value) or isinstance(value, cst.Call) and earlier[0].qualified_name(value.func) == "torch.device" \
-        and len(value.args) == 1 and spells_cpu(value.args[0].value)
+    unit, values = _earlier_values(facts, name, earlier)
+    return all(spells_cpu(value) or isinstance(value, cst.Call) and unit.qualified_name(value.func) == "torch.device"
+               and len(value.args) == 1 and spells_cpu(value.args[0].value) for value in values)
+
+
+def _earlier_values(facts: Facts, name: str, earlier: "tuple[Facts, cst.BaseExpression]") \
+        -> tuple[Facts, list[cst.BaseExpression]]:
+    """Every value the earlier cell that last bound `name` gives it (each branch of its `if
+    torch.cuda.is_available(): ... else: ...`), not only the last one `Prior.value` keeps."""
+    unit = earlier[0]
+    return unit, unit.global_values(name) or [earlier[1]]
 
 
 def _imported_device(facts: Facts, name: str) -> tuple[Facts, list[cst.BaseExpression]] | None:
@@ -240,7 +252,10 @@ def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool
         if values:
             return all(reads_as_cpu(facts, v, depth - 1) for v in values)
         earlier = facts.prior.value(expr.value)
-        return earlier is not None and reads_as_cpu(earlier[0], earlier[1], depth - 1)
+        if earlier is None:
+            return False
+        unit, earlier_values = _earlier_values(facts, expr.value, earlier)
+        return all(reads_as_cpu(unit, v, depth - 1) for v in earlier_values)
     return False
 
 
@@ -441,7 +456,8 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
         if value is None:
             earlier = facts.prior.value(expr.value)
             if earlier is not None:
-                return is_accelerator_device(earlier[0], earlier[1])
+                unit, earlier_values = _earlier_values(facts, expr.value, earlier)
+                return any(is_accelerator_device(unit, v) for v in earlier_values)
             imported = _imported_device(facts, expr.value)
             if imported is not None:
                 return any(is_accelerator_device(imported[0], v, 1) for v in imported[1])

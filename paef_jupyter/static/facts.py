@@ -2547,6 +2547,11 @@ class Facts:
         elif mps: device = ... else: ...`): what the name may hold, where `value_of` picks one."""
         return [d.value for d in self._defs.get(name, ()) if d.value is not None]
 
+    def global_values(self, name: str) -> list[cst.BaseExpression]:
+        """Every value this unit gives its global `name` outside any function, in any branch: what
+        a later cell may find in the name, where `Prior.value` keeps the last of them."""
+        return [d.value for d in self._defs.get(name, ()) if d.function is None and d.value is not None]
+
     def with_binding(self, name: cst.Name) -> cst.BaseExpression | None:
         """What `with EXPR as name:` around this read entered (`tqdm(total=n)` for `progress`),
         when that `as` is the binding the read sees; None for any other binding."""
