@@ -197,3 +197,16 @@ def test_an_attribute_the_unit_binds_to_a_buffer_is_not_a_shared_path() -> None:
     source = SAVE.format(setup="class Box:\n    pass\nbox = Box()\nbox.out = 'm.pt'", dest="box.out")
     (finding,) = _findings(_source(source), "ddp-save-every-rank")
     assert finding.fix is not None and finding.fix.automatic
+
+
+@pytest.mark.parametrize("rule,body", [
+    ("cpu-then-move", "for step in range(3):\n    grid = torch.zeros(step + 1).to(device)\n    print(float((grid + step).sum()))"),
+    ("redundant-tensor", "x = torch.ones(4)\nfor step in range(3):\n    scale = torch.tensor([2.0, 3.0, 4.0, 5.0])\n    print(float((x * scale).sum()))"),
+])
+def test_a_program_tensor_class_leaves_every_rules_automatic_rewrite_to_review(rule: str, body: str) -> None:
+    head = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
+    plain = _findings(_source(head + body), rule)
+    assert plain and all(f.fixable for f in plain), rule  # the program alone: automatic
+    traced = _findings(_source(head + TRACED + "\n" + body), rule)
+    assert traced and not any(f.fixable for f in traced), rule
+    assert all("tensor subclass or torch mode" in f.fix.review for f in traced if f.fix is not None)

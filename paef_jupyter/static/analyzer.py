@@ -14,6 +14,8 @@ from ..source import MaskedSource
 from .facts import Facts, Prior
 from .modules import LocalModules
 from .rules import RULES
+from .rules._grad_only_code import reached_units
+from .rules._tensor_subclasses import subclass_review
 from .rules.base import Rule, RuleContext, drive
 from .unit import ParsedUnit, parse_unit, too_deep
 
@@ -101,7 +103,7 @@ def _analyze(
     _spread_per_iteration([f for _, _, f in analysed] + [m for m in reached if all(m is not f for _, _, f in analysed)])
     for ref, masked, facts in analysed:
         try:
-            findings.extend(_run(selected, RuleContext(ref, masked, facts), errors))
+            findings.extend(_for_review_under_program_dispatch(_run(selected, RuleContext(ref, masked, facts), errors), facts))
         except RecursionError:
             errors.append(too_deep(ref))
     sources = [p.unit for p in parsed]
@@ -132,6 +134,18 @@ def _for_review_from_importer(finding: Finding) -> Finding:
     if finding.fix is None or not finding.fix.automatic:
         return finding
     return replace(finding, fix=replace(finding.fix, review=IMPORTED_MODULE_REVIEW))
+
+
+def _for_review_under_program_dispatch(found: list[Finding], facts: Facts) -> list[Finding]:
+    """Every rule's proof assumes torch calls run torch's code; a program's own tensor subclass or
+    torch mode runs its code on them, and sees the calls a rewrite adds, moves or drops (red team
+    34). One closed-world check for all rules, made only when an automatic fix is at stake."""
+    if not any(f.fixable for f in found):
+        return found
+    review = subclass_review(reached_units(facts))
+    if not review:
+        return found
+    return [replace(f, fix=replace(f.fix, review=review)) if f.fix is not None and f.fixable else f for f in found]
 
 
 def _run(selected: Sequence[type[Rule]], ctx: RuleContext, errors: list[AnalysisError]) -> list[Finding]:

@@ -1,12 +1,13 @@
 """Program code that torch runs on calls of the program's tensors.
 
-graph-retention's `.detach()` and host-sync's `.detach().double()` insert torch calls on a value
-the program computed. On a plain `torch.Tensor` those run only torch's own code; on an instance of
-a tensor subclass with `__torch_function__` (a tracer counting calls, MONAI's `MetaTensor`) or its
-own methods, and under a torch function/dispatch mode, they run the program's code once more per
-step (red team 34: a tracing subclass reports 4 more calls per epoch after the rewrite). The proof
-is a closed world: no class of the program, its earlier cells or the local modules they reach
-derives from a tensor or mode class of torch or defines `__torch_function__`/`__torch_dispatch__`.
+Every automatic rewrite changes which torch calls run (graph-retention's `.detach()`, a factory
+made on the device, a hoisted constant, a `no_grad` block, pinned batches), and every proof of one
+assumes those calls run torch's own code. On an instance of a tensor subclass with
+`__torch_function__` (a tracer counting calls, a subclass's own methods) and under a torch
+function/dispatch mode they run the program's code instead (red team 34: a tracing subclass
+reported 4 more calls per epoch after a `.detach()` was inserted). The proof is a closed world: no
+class of the program, its earlier cells or the local modules they reach derives from a tensor or
+mode class of torch or defines `__torch_function__`/`__torch_dispatch__`.
 """
 
 from __future__ import annotations
@@ -64,10 +65,10 @@ def _named(base: cst.BaseExpression) -> str:
     return base.value if isinstance(base, cst.Name) else base.attr.value if isinstance(base, cst.Attribute) else ""
 
 
-def subclass_review(units: list[Facts], inserted: str) -> str:
+def subclass_review(units: list[Facts]) -> str:
     """The review line when the program defines such a class ("" when it defines none)."""
     name = program_tensor_class(units)
     if name is None:
         return ""
     return (f"the program defines `{name}`, a tensor subclass or torch mode whose code runs on torch calls: the "
-            f"inserted `{inserted}` would run it once more per step (a tracer's counts, a subclass's own methods)")
+            "rewrite changes which torch calls run, and so what that code sees (a tracer's counts, its own methods)")

@@ -13,8 +13,6 @@ from ._periodic_reset import periodic_reset
 from . import _attribute_totals as attribute_totals
 from ._importers import importers_of, read_by_importers
 from ._closed_reads import binding_scope, deferred_scope, is_a_name_read, same_without_graph
-from ._grad_only_code import reached_units
-from ._tensor_subclasses import subclass_review
 from .base import Rule, RuleContext
 
 # Methods whose result carries no autograd history.
@@ -247,8 +245,6 @@ class GraphRetention(Rule):
             review = self._read_by_importer(total, node)
         if not review:
             review = self._unproved_read(total, node, bool(stepped))
-        if not review:
-            review = subclass_review(reached_units(self.facts), ".detach()")
         how = f"appending {names} to `{total}`" if appended else f"adding {names} to `{total}`"
         self.report(
             node,

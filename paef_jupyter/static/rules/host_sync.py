@@ -25,8 +25,6 @@ from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_i
 from ._swallowing import may_swallow
 from ._tensor_facts import BOOL, INT, caught_in_loop, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
 from ._training_program import program_trains
-from ._grad_only_code import reached_units
-from ._tensor_subclasses import subclass_review
 from .base import Rule, RuleContext
 
 # Integer dtypes a device sum starting from a Python int keeps exact as Python does (bool
@@ -1609,8 +1607,7 @@ class HostSync(Rule):
         target = small.target if isinstance(small, cst.AugAssign) else small.targets[0].target  # type: ignore[union-attr]
         home = binding_scope(self.facts, target, total)  # the variable: a function's local, or the global
         out_of_place = read_out_of_place((self.facts, *self.facts.prior.units()), self.facts, total, home)
-        subclass = subclass_review(reached_units(self.facts), kept)
-        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop), out_of_place, subclass)))  # every hazard
+        review = "; ".join(filter(None, (review, self._read_out_of_sight(total, loop), out_of_place)))  # every hazard
         return Fix(
             description=f"accumulate on the device (`{new_value}`) and read `{total}` once after the loop",
             edits=edits,
