@@ -2,7 +2,9 @@
 """Image optimisation with a frozen feature network (style-transfer tutorials): the network's
 features of the fixed content and style images are recomputed every step, though neither the
 network (in `.eval()`, in no optimizer) nor those images change; the optimised image's features
-must be recomputed (the optimizer changes it in place)."""
+must be recomputed (the optimizer changes it in place). The extractor's parameters still require
+grad, so the two fixed images' forwards also record a graph that backward runs through: true,
+but the hoist is this site's expected fix (a second finding here is counted debatable)."""
 import torch
 import torch.nn as nn
 
@@ -37,8 +39,8 @@ optimizer = torch.optim.Adam([image], lr=0.05)
 extractor = Extractor().to(device).eval()
 for step in range(12):
     image_feats = extractor(image)
-    content_feats = extractor(content)  # paef: expect redundant-tensor
-    style_feats = extractor(style)  # paef: expect redundant-tensor
+    content_feats = extractor(content)  # paef: expect redundant-tensor; ok eval-without-no-grad
+    style_feats = extractor(style)  # paef: expect redundant-tensor; ok eval-without-no-grad
     content_loss = 0
     style_loss = 0
     for f1, f2, f3 in zip(image_feats, content_feats, style_feats):
