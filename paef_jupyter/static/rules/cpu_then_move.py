@@ -153,7 +153,7 @@ class CpuThenMove(Rule):
             safe=safe,
             review=_device_rounding(self.facts, factory, name) if safe else "",
         )
-        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        when = _each(step)
         self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device {when}", fix=fix)
 
     def _filled_list_moved(self, node: cst.Call, factory: cst.Call) -> None:
@@ -468,12 +468,9 @@ class CpuThenMove(Rule):
         if draw is None or qualified != f"torch.{name}" or name not in RANDOM_FACTORIES or name.endswith("_like") \
                 or any(a.keyword and a.keyword.value in ("device", "generator") for a in draw.args):
             return
-        device = self._device_arg(node)
-        loop = self.facts.iteration_loop(node)
-        step = step_function(self.facts, node) if loop is None else None
-        if device is None or (loop is None and step is None) or self._host_device(device):
+        when = self._moved_each_step(node)
+        if when is None:
             return
-        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
         self.report(
             node,
             f"`torch.{name}(...)` is drawn on the CPU, scaled there and copied to the device {when}",
@@ -483,16 +480,23 @@ class CpuThenMove(Rule):
                     safe=False),
         )
 
-    def _host_normal_moved(self, node: cst.Call, draw: cst.Call) -> None:
-        """`torch.normal(mean=torch.tensor([0.]), std=...).to(device)` (maybe clamped first) on every
-        iteration or step: drawn by the CPU generator, then copied. A hint: the device's generator
-        draws other numbers, and the tensor overload of `torch.normal` takes no `device=`."""
+    def _moved_each_step(self, node: cst.Call) -> str | None:
+        """How often `node` copies to a device (every iteration, every call of a training step);
+        None when it copies nowhere, to the host, or not per step."""
         device = self._device_arg(node)
         loop = self.facts.iteration_loop(node)
         step = step_function(self.facts, node) if loop is None else None
         if device is None or (loop is None and step is None) or self._host_device(device):
+            return None
+        return _each(step)
+
+    def _host_normal_moved(self, node: cst.Call, draw: cst.Call) -> None:
+        """`torch.normal(mean=torch.tensor([0.]), std=...).to(device)` (maybe clamped first) on every
+        iteration or step: drawn by the CPU generator, then copied. A hint: the device's generator
+        draws other numbers, and the tensor overload of `torch.normal` takes no `device=`."""
+        when = self._moved_each_step(node)
+        if when is None:
             return
-        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
         self.report(
             node,
             f"`torch.normal(...)` draws on the CPU (its mean and std are host values) and "
@@ -532,7 +536,7 @@ class CpuThenMove(Rule):
                if name in RANDOM_FACTORIES else
                f"the values are then computed in `{other}.dtype` rather than in float32 and converted, which may "
                "differ in the last bits")
-        when = "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
+        when = _each(step)
         self.report(
             node,
             f"`torch.{name}(...)` is built on the CPU and copied to `{other}`'s device {when} (when `{other}` is on "
@@ -1122,3 +1126,7 @@ def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
         values = facts.assigned_values(expr.value)
         return bool(values) and facts.value_of(expr) is not None and all(_int_valued(facts, v, depth + 1) for v in values)
     return False
+
+
+def _each(step: cst.FunctionDef | None) -> str:
+    return "on every iteration" if step is None else f"on every call of `{step.name.value}` (one training step)"
