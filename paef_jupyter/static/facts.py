@@ -933,16 +933,23 @@ class Facts:
 
     def _imported_method(self, receiver: cst.Name, name: str) -> FunctionNode | None:
         """`agent.update_parameters` where `agent = SAC(...)` and `SAC` is a class of a local
-        module (`from sac import SAC`): that class's method (its module's facts own it)."""
-        if self.imports is None or receiver.value == "self":
+        module (`from sac import SAC`) or of an earlier cell: that class's method (its unit owns
+        it). The object is made here, or, when this unit never binds the name, by an earlier
+        cell's top-level `net = Net(...)` (a notebook builds the model, a later cell steps it)."""
+        if receiver.value == "self":
             return None
-        value = self.construction_of(receiver)
-        if value is None or not isinstance(value.func, (cst.Name, cst.Attribute)):
+        unit, value = self, self.construction_of(receiver)
+        if value is None and receiver.value not in self._defs:
+            earlier = self.prior.value(receiver.value)
+            if earlier is not None:
+                unit, value = earlier[0], same_object(earlier[1])
+        if not isinstance(value, cst.Call) or not isinstance(value.func, (cst.Name, cst.Attribute)):
             return None
-        if isinstance(value.func, cst.Name) and value.func.value in self.classes:
-            return None  # this unit's own class: `_method_of_instance` and the name match cover it
-        qualified = self.qualified_name(value.func)
-        found = self.imports.class_def(qualified) if qualified else None
+        if isinstance(value.func, cst.Name) and value.func.value in unit.classes:
+            if unit is self:
+                return None  # this unit's own class: `_method_of_instance` and the name match cover it
+            return self._method_of(unit, unit.classes[value.func.value], name)
+        found = unit._class_at(value.func)
         if found is None:
             return None
         return self._method_of(*found, name)
