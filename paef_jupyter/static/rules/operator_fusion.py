@@ -626,6 +626,56 @@ def match_log_softmax(expr: Expr) -> tuple[Expr, Expr] | None:
     return None
 
 
+# Methods that only reshape or broadcast a tensor (its values unchanged): a shift written
+# `m.view(1, -1).expand(1, n)` is still `m`, element for element where it broadcasts.
+_BROADCASTS = frozenset({"view", "expand", "expand_as", "unsqueeze", "reshape"})
+
+
+def match_log_sum_exp(expr: Expr, read: Callable[[cst.BaseExpression], Expr]) -> tuple[Expr, Expr | None, Expr | None] | None:
+    """`m + log(sum(exp(x - m)))` (the shift `m` written reshaped or broadcast: `m.view(1, -1).expand(1, n)`,
+    `m.unsqueeze(-1)`, `m[:, None]`): `logsumexp(x)` over the summed dims, whatever `m` is, since
+    `log(sum(exp(x - m))) = log(sum(exp(x))) - m` (the shift only keeps `exp` from overflowing).
+    (x, dim or None for a sum of every element, keepdim or None)."""
+    if not (isinstance(expr, Sum) and len(expr.terms) == 2):
+        return None
+    for shift, other in (expr.terms, expr.terms[::-1]):
+        if not (isinstance(other, Fn) and other.name == "log" and len(other.args) == 1 and not other.kwargs):
+            continue
+        total = other.args[0]
+        if not (isinstance(total, Fn) and total.name == "sum" and 1 <= len(total.args) <= 2
+                and {k for k, _ in total.kwargs} <= {"dim", "keepdim"} and _is_exp(total.args[0])):
+            continue
+        dim = total.args[1] if len(total.args) == 2 else total.kw("dim")
+        if dim is None and total.kwargs:
+            continue
+        diff = total.args[0].args[0]  # type: ignore[attr-defined]
+        if not (isinstance(diff, Sum) and len(diff.terms) == 2):
+            continue
+        for x, negated in (diff.terms, diff.terms[::-1]):
+            if isinstance(negated, Prod) and negated.coef == -1.0 and len(negated.factors) == 1 \
+                    and _unbroadcast(negated.factors[0], read).key == shift.key and x.key != shift.key:
+                return x, dim, total.kw("keepdim")
+    return None
+
+
+def _unbroadcast(expr: Expr, read: Callable[[cst.BaseExpression], Expr]) -> Expr:
+    """`m` of `m.view(1, -1).expand(1, n)`, `m.unsqueeze(-1)`, `m[:, None]` (else `expr`)."""
+    node, peeled = expr.node, False
+    while True:
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _BROADCASTS \
+                and not any(a.star for a in node.args):
+            node, peeled = node.func.value, True
+        elif isinstance(node, cst.Subscript) and node.slice and all(
+                isinstance(e.slice, cst.Index) and isinstance(e.slice.value, (cst.Name, cst.Ellipsis))
+                and (not isinstance(e.slice.value, cst.Name) or e.slice.value.value == "None")
+                or isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None and e.slice.step is None
+                for e in node.slice) and any(isinstance(e.slice, cst.Index) and isinstance(e.slice.value, cst.Name)
+                                             for e in node.slice):
+            node, peeled = node.value, True
+        else:
+            return read(node) if peeled else expr  # type: ignore[arg-type]
+
+
 def match_l2_normalize(expr: Expr) -> tuple[Expr, Expr] | None:
     """`x / sqrt((x * x).sum(dim, keepdim=True) + eps)`."""
     if not isinstance(expr, Div):
@@ -941,6 +991,17 @@ class OperatorFusion(Rule):
             x, dim = log_softmax
             return Match("log-softmax", "torch.log_softmax(x, dim)",
                          lambda n: f"{n.torch}.log_softmax({_code(x)}, dim={_code(dim)})")
+        lse = match_log_sum_exp(expr, self.algebra.read)
+        if lse is not None:
+            x, dim, keep = lse
+            over = f"dim={_code(dim)}" + (f", keepdim={_code(keep)}" if keep is not None else "") if dim is not None else None
+            return Match("log-sum-exp", "torch.logsumexp(x, dim)",
+                         lambda n: f"{n.torch}.logsumexp({_code(x)}, {over})" if over is not None
+                         else f"{n.torch}.logsumexp({_operand(x)}.flatten(), dim=0)", exact=False,
+                         why_not="the shift only keeps `exp` from overflowing and `torch.logsumexp` subtracts the "
+                         "maximum itself, so the value is the same for any finite shift; but the result takes the "
+                         "shape of the summed `x` where the hand-written sum broadcasts against the shift's, and it "
+                         "rounds differently")
         softmax = match_softmax(expr)
         if softmax is not None:
             x, dim = softmax
