@@ -552,11 +552,11 @@ class ElementwiseLoop(Rule):
                 if not self._row_value(added, written):
                     return False
                 sums.append(small.targets[0].target.value)  # type: ignore[union-attr]
-            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name) \
-                    and small.targets[0].target.value != var:
+            elif isinstance(small, cst.Assign) and len(small.targets) == 1 and _plain_names(small.targets[0].target) \
+                    and var not in _plain_names(small.targets[0].target):
                 if not self._row_value(small.value, written):
                     return False
-                written.add(small.targets[0].target.value)
+                written.update(_plain_names(small.targets[0].target))  # `top, idx = sim.topk(k)`: a pair of temporaries
             elif isinstance(small, cst.AugAssign) and isinstance(small.operator, (cst.AddAssign, cst.SubtractAssign)) \
                     and isinstance(small.target, cst.Name) and small.target.value not in written | {var}:
                 if not self._row_value(small.value, written):
@@ -572,7 +572,8 @@ class ElementwiseLoop(Rule):
         random, no name the loop writes unless this row wrote it already (else it carries
         from the previous row)."""
         loop = next((a for a in self.facts.ancestors(expr) if isinstance(a, cst.For)), None)
-        carried = (self.facts.names_written(loop.body) if loop is not None else set()) - written
+        # (an imported module is no value carried: `torch.zeros(8).index_add_(...)` counts as a write of `torch`)
+        carried = (self.facts.names_written(loop.body) if loop is not None else set()) - written - set(self.facts.aliases) - set(self.facts.prior.aliases)
         if self.facts.names_read(expr) & carried:
             return False
         for n in self.facts.walk(expr):
@@ -1202,7 +1203,13 @@ class ElementwiseLoop(Rule):
                 and isinstance(made.func, cst.Attribute) and made.func.attr.value in _PAIRED_RESULTS)
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
-            return value is not None and self._is_tensor(value, depth - 1)
+            if value is None:  # `top, idx = sim.topk(k)`: either half of a tensor's paired result
+                made = self.facts.element_of(expr)
+                return isinstance(made, cst.Call) and isinstance(made.func, cst.Attribute) \
+                    and made.func.attr.value in _PAIRED_RESULTS and self._is_tensor(made.func.value, depth - 1)
+            return self._is_tensor(value, depth - 1)
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, (*_ARITH, cst.MatrixMultiply)):
+            return self._is_tensor(expr.left, depth - 1) or self._is_tensor(expr.right, depth - 1)  # `top / T`
         return False
 
     def _plain_object(self, expr: cst.BaseExpression) -> bool:
@@ -1550,6 +1557,16 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _plain_names(target: cst.BaseExpression) -> list[str]:
+    """`t` of `t = ...`, `a, b` of `a, b = ...` (plain names only; else [])."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, (cst.Tuple, cst.List)) and target.elements and all(
+            isinstance(e, cst.Element) and isinstance(e.value, cst.Name) for e in target.elements):
+        return [e.value.value for e in target.elements]  # type: ignore[union-attr]
+    return []
 
 
 def _self_sum(assign: cst.Assign) -> cst.BaseExpression | None:
