@@ -69,9 +69,14 @@ class ListToTensor(Rule):
         if qualified in ("torch.cat", "torch.stack") and node.args and node.args[0].keyword is None \
                 and isinstance(node.args[0].value, cst.ListComp):
             self._device_rows(node, node.args[0].value, name)
+            self._joined_elements(node, node.args[0].value, name)
             return
-        if qualified == "torch.stack" and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
-            self._from_stacked_elements(node, node.args[0].value)
+        if qualified in ("torch.cat", "torch.stack") and len(node.args) == 1 and isinstance(node.args[0].value, cst.Name):
+            before = len(self.findings)
+            if name == "stack":
+                self._from_stacked_elements(node, node.args[0].value)
+            if len(self.findings) == before:
+                self._from_joined_appends(node, node.args[0].value, name)
             return
         if (head == "torch" and name not in TORCH_CONSTRUCTORS) or (head == "numpy" and name not in NUMPY_CONSTRUCTORS):
             return
@@ -127,6 +132,55 @@ class ListToTensor(Rule):
             fix=Fix(description="stack the rows on the host first (`np.stack`, or `torch.tensor` of the list) and copy "
                     "the result to the device once", safe=False),
         )
+
+    def _from_joined_appends(self, node: cst.Call, vals: cst.Name, name: str) -> None:
+        """`for lp, r in zip(saved_log_probs, returns): policy_loss.append(-lp * r)` then
+        `torch.cat(policy_loss)` (pytorch/examples' REINFORCE, `returns` a tensor): the loop form of
+        `_joined_elements`, every append of the list such a product of the loop's elements."""
+        scope: cst.CSTNode = self.facts.enclosing_function(node) or self.facts.module
+        appends, _ = self._uses(vals.value, scope, node)
+        if not appends or self.facts.iteration_loop(node) is None:
+            return
+        for a in appends:
+            loops = self.facts.enclosing_loops(a.call)
+            loop = loops[0].node if loops else None
+            if not isinstance(loop, cst.For) or not over_tensor_elements(self.facts, loop) \
+                    or self.facts.statement_of(a.call) not in _block_body(loop):
+                return
+            variables = {n.value for n in self.facts.walk(loop.target) if isinstance(n, cst.Name)}
+            if not _arithmetic_of(a.value, variables) or len(variables & self.facts.names_read(a.value)) < 2:
+                return
+        first = appends[0]
+        loop = self.facts.enclosing_loops(first.call)[0].node
+        self._report_joined(node, name, first.value, loop.iter)  # type: ignore[attr-defined]
+
+    def _report_joined(self, node: cst.Call, name: str, elt: cst.BaseExpression, it: cst.BaseExpression) -> None:
+        self.report(
+            node,
+            f"`torch.{name}` joins `{self.facts.code(elt)}`, computed once per element of `{self.facts.code(it)}`, "
+            "which walks a tensor's elements: one op (a kernel launch on a GPU) per element and operator, and a "
+            "tensor per element, where the same arithmetic on the joined inputs computes every element at once",
+            fix=Fix(description="join the inputs once (`torch.cat` of the list, the tensor as it is) and apply the "
+                    "arithmetic to the whole tensors, e.g. `(-torch.cat(log_probs) * returns)` for `-lp * r`", safe=False),
+        )
+
+    def _joined_elements(self, node: cst.Call, comp: cst.ListComp, name: str) -> None:
+        """`torch.cat([-lp * r for lp, r in zip(log_probs, returns)])` run per iteration (REINFORCE's
+        policy loss, `returns` a tensor): the same arithmetic once per element of a tensor, each result
+        a tensor of its own, then joined, where the arithmetic on the joined inputs does every element
+        in one op (`-torch.cat(log_probs) * returns`). A hint: the joined inputs' shapes are the user's."""
+        loop = comp.for_in
+        if loop.inner_for_in is not None or loop.ifs or self.facts.iteration_loop(node) is None:
+            return
+        it = loop.iter
+        if not (isinstance(it, cst.Call) and self.facts.qualified_name(it.func) == "builtins.zip"
+                and any(a.keyword is None and not a.star and self.facts.kind(a.value) is Kind.TENSOR for a in it.args)
+                or self.facts.kind(it) is Kind.TENSOR):
+            return
+        variables = {n.value for n in self.facts.walk(loop.target) if isinstance(n, cst.Name)}
+        if not _arithmetic_of(comp.elt, variables) or len(variables & self.facts.names_read(comp.elt)) < 2:
+            return
+        self._report_joined(node, name, comp.elt, it)
 
     def _tensor_elements(self, iterable: cst.BaseExpression) -> bool:
         """The comprehension runs over a tensor's rows, or a list (comprehension) of tensors: the
@@ -501,6 +555,23 @@ class ListToTensor(Rule):
                     suggestion=f"{column}_t = torch.tensor({column})  # once, before the loop", safe=False),
         )
         return True
+
+
+def _block_body(loop: cst.For) -> list[cst.BaseStatement]:
+    """The statements directly in the loop's body (not nested in an `if` or another loop)."""
+    return list(loop.body.body) if isinstance(loop.body, cst.IndentedBlock) else []
+
+
+def _arithmetic_of(expr: cst.BaseExpression, variables: set[str]) -> bool:
+    """Arithmetic (`+ - * /`, unary minus) of the names in `variables` and numbers, with at least one operator."""
+    def leaves(e: cst.BaseExpression) -> bool:
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)):
+            return leaves(e.left) and leaves(e.right)
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+            return leaves(e.expression)
+        return isinstance(e, (cst.Integer, cst.Float)) or isinstance(e, cst.Name) and e.value in variables
+
+    return isinstance(expr, (cst.BinaryOperation, cst.UnaryOperation)) and leaves(expr)
 
 
 def _only_when_empty(facts: Facts, node: cst.Call, name: str) -> bool:
