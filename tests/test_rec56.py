@@ -100,3 +100,51 @@ def test_a_later_cell_rebinding_the_name_hides_the_earlier_object() -> None:
 
 def test_a_parameter_of_unknown_class_is_not_resolved() -> None:
     assert _findings("def run(net, x):\n    for i in range(5):\n        y = net.manual_forward(x, 1, 2)\n") == []
+
+
+# --- a host helper now resolved is plumbing, not a model run (public check 39 p01) ---------------
+
+GENERATOR = (
+    "import numpy as np\nimport torch\nfrom torch import nn\nimport torch.nn.functional as F\n",
+    "class Chars:\n"
+    "    def __init__(self, text):\n"
+    "        self.vocab = sorted(set(text))\n"
+    "        self.index = {c: i for i, c in enumerate(self.vocab)}\n"
+    "\n"
+    "    def one_hot(self, chars, index):\n"
+    "        out = np.zeros((len(chars), len(self.vocab)), dtype=np.float32)\n"
+    "        for i, c in enumerate(chars):\n"
+    "            out[i, index[c]] = 1.0\n"
+    "        return out\n",
+    "data = Chars('hello world')\nmodel = nn.Linear(len(data.vocab), len(data.vocab))\n",
+    "def predict(model, ch):\n"
+    "    x = torch.from_numpy(data.one_hot(ch, data.index))\n"
+    "    with torch.no_grad():\n"
+    "        out = model(x)\n"
+    "        probs = F.softmax(out, dim=1)\n"
+    "    return data.vocab[int(probs.argmax())]\n",
+    "def sample(model, size):\n"
+    "    model.eval()\n"
+    "    chars = ['h']\n"
+    "    for _ in range(size):\n"
+    "        chars.append(predict(model, chars[-1]))\n"
+    "    return ''.join(chars)\n",
+    "print(sample(model, 5))\n",
+)
+
+
+def _eval_findings(*cells: str) -> list[tuple[int | None, int]]:
+    units = [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(cells)]
+    return [(f.ref.cell, f.line) for f in analyze_units(units, rules=["eval-without-no-grad"]).findings]
+
+
+def test_a_loop_whose_helper_runs_the_model_under_no_grad_beside_a_host_method_is_silent() -> None:
+    """`predict` runs the model under `no_grad`; beside it, `data.one_hot(...)` (a NumPy method of an
+    earlier cell's object, now resolved) cannot record a graph: the generation loop records none."""
+    assert _eval_findings(*GENERATOR) == []
+
+
+def test_a_helper_running_the_model_with_grad_on_still_counts() -> None:
+    cells = list(GENERATOR)
+    cells[3] = cells[3].replace("    with torch.no_grad():\n        out = model(x)\n        probs", "    out = model(x)\n    if True:\n        probs")
+    assert _eval_findings(*cells) != []

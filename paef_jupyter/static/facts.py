@@ -939,7 +939,9 @@ class Facts:
         if receiver.value == "self":
             return None
         unit, value = self, self.construction_of(receiver)
-        if value is None and receiver.value not in self._defs:
+        if value is None and receiver.value not in self._defs and not any(
+                isinstance(a, (cst.FunctionDef, cst.Lambda)) and receiver.value in param_names(a)
+                for a in self.ancestors(receiver)):  # a parameter holds what its callers pass, not the global
             earlier = self.prior.value(receiver.value)
             if earlier is not None:
                 unit, value = earlier[0], same_object(earlier[1])

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...model import Edit, Fix, Severity
 from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
-                     module_methods,
+                     module_methods, param_names,
                      runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
@@ -1786,6 +1786,15 @@ def _plumbing(facts: Facts, call: cst.Call) -> bool:
     code of the program behind it, no module, nothing read from `self` (where parameters live):
     `torch.cat(batch[-1])`, `preds.to('cpu').data.numpy()`, `np.concatenate(values)`. Lets a
     helper whose model calls all run under `no_grad` count as grad-free beside its data plumbing."""
-    if facts._callees(call) or facts.kind(call.func) is Kind.MODULE:
+    if any(not _host_helper(facts, c) for c in facts._callees(call)) or facts.kind(call.func) is Kind.MODULE:
         return False
     return not any(isinstance(n, cst.Name) and n.value == "self" for n in facts.walk(call))
+
+
+def _host_helper(facts: Facts, func: FunctionNode) -> bool:
+    """Program code that cannot run a model: NumPy / pure Python alone (`Facts.host_only`), calling
+    no other function of the program and none it is handed (`Dataset._to_one_hot(chars, table)`)."""
+    owner = facts.owner_of(func)
+    params = param_names(func)
+    return owner.host_only(func) and not any(
+        owner._callees(c) or isinstance(c.func, cst.Name) and c.func.value in params for c in owner.calls_in(func.body))
