@@ -2575,6 +2575,40 @@ class Facts:
                         return item.item
         return None
 
+    def global_constructors(self, name: cst.Name) -> set[str] | None:
+        """What made the global a function reads (`pbar.update(1)` in `def test(...)`, run under
+        `with tqdm(total=n) as pbar:` below it or in a later cell): the qualified constructor of
+        every top-level binding of the name in this unit and the later cells. None when the read is
+        not a function's global, or when some binding is not a call the analysis can name (a loop
+        target, an import, a `global` statement in a function, an earlier cell's or a live namespace's value)."""
+        if self.enclosing_function(name) is None or not self.reads_global(name) or self.prior.defines(name.value) \
+                or name.value in self.namespace:
+            return None
+        made: set[str] = set()
+        for unit in (self, *self.later):
+            values = [*unit.global_values(name.value), *unit._top_level_with_items(name.value)]
+            top = [d for d in unit._defs.get(name.value, ()) if d.function is None]
+            if len(values) != len(top) or name.value in unit.functions or name.value in unit.classes \
+                    or name.value in unit.aliases or unit._declares_global(name.value):
+                return None
+            for value in values:
+                qualified = unit.qualified_name(value.func) if isinstance(value, cst.Call) else None
+                if qualified is None:
+                    return None
+                made.add(qualified)
+        return made or None
+
+    def _top_level_with_items(self, name: str) -> list[cst.BaseExpression]:
+        """What each `with EXPR as name:` outside any function enters."""
+        return [node.item for node in self.walk(self.module)
+                if isinstance(node, cst.WithItem) and isinstance(node.asname, cst.AsName)
+                and isinstance(node.asname.name, cst.Name) and node.asname.name.value == name
+                and self.enclosing_function(node) is None]
+
+    def _declares_global(self, name: str) -> bool:
+        return any(isinstance(node, cst.Global) and any(n.name.value == name for n in node.names)
+                   for node in self.walk(self.module))
+
     def loop_binding(self, name: cst.Name) -> Loop | None:
         """The for-loop whose target binds `name` where it is read (`yb` of `for xb, yb in
         loader:` not rebound since); None for any other binding."""
@@ -3627,10 +3661,14 @@ class _Training:
         return self.facts.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
 
     def _constructor(self, expr: cst.BaseExpression) -> str | None:
-        """What made the receiver: `bar = tqdm(...)`, or `with tqdm(...) as bar:` around the call."""
+        """What made the receiver: `bar = tqdm(...)`, `with tqdm(...) as bar:` around the call, or
+        the one library constructor of a function's global (`Facts.global_constructors`)."""
         value = self.facts.value_of(expr) if isinstance(expr, cst.Name) else None
         if value is None and isinstance(expr, cst.Name):
             value = self.facts.with_binding(expr)
+        if value is None and isinstance(expr, cst.Name):  # a function's global, bound at top level
+            made = self.facts.global_constructors(expr)
+            return made.pop() if made is not None and len(made) == 1 else None
         return self.facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
 
 
