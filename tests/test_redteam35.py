@@ -169,3 +169,33 @@ def test_pinning_batches_of_a_class_it_rebuilds_is_left_to_review(classes: str, 
 def test_pinning_plain_batches_stays_automatic(classes: str, batch: str) -> None:
     found = _findings(_source(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
     assert _automatic(found)
+
+
+SNAPSHOT = '''import torch
+from torch import nn
+{setup}
+out = []
+for step in range(2):
+    t = torch.tensor(src.tolist())
+    out.append(t.view(-1)[:2])
+'''
+
+
+@pytest.mark.parametrize("setup", [
+    "net = nn.Conv2d(3, 4, 3).eval()\nnet.to(memory_format=torch.channels_last)\nwith torch.no_grad():\n"
+    "    src = net(torch.randn(2, 3, 5, 5)).float()",
+    "src = torch.einsum('ij->ji', torch.randn(3, 4))",
+    "src = torch.randn(3, 4)",
+])
+def test_a_list_round_trip_is_rewritten_row_major(setup: str) -> None:
+    """Red team 35 probe: a source strided by code no view spelling shows (a channels_last model's
+    output, an `einsum` permutation) made `.detach()` keep strides the list round trip did not:
+    `.view(-1)` raised. The rewrite now ends the copy with `.contiguous()`."""
+    (finding,) = _findings(_source(SNAPSHOT.format(setup=setup)), "ping-pong")
+    assert finding.fix is not None and finding.fix.automatic and ".detach().contiguous()" in finding.fix.suggestion
+
+
+def test_a_broadcast_source_is_a_strided_view() -> None:
+    (finding,) = _findings(_source(SNAPSHOT.format(setup="src = torch.broadcast_to(torch.randn(1, 4), (3, 4)).float()")),
+                           "ping-pong")
+    assert not finding.fixable
