@@ -20,7 +20,7 @@ from ._attribute_stores import store_hazard
 from ._kept_objects import kept_by_program_code
 from ._support import LOADERS, init_value, is_self_attr
 from ._tensor_facts import (bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, handed_to_changing_call,
-                            invariant, mutated_in_place, rarely_runs, sole_writers)
+                            invariant, module_changes_input, mutated_in_place, rarely_runs, sole_writers)
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
@@ -699,6 +699,8 @@ class CpuFunction(Rule):
             if method is None:
                 return True  # called through a base class or `__getattr__`: not seen
             skip = 1
+        elif self.facts.kind(func) is Kind.MODULE:
+            return module_changes_input(self.facts, func)  # `model(x)`: an in-place first layer, a forward hook
         else:
             qualified = self.facts.qualified_name(func) or ""
             return not qualified.startswith(("numpy.", "torch.", "builtins.", "math."))
