@@ -132,9 +132,9 @@ def test_ping_pong_converts_only_dtypes_that_change(dtype: torch.dtype, suffix: 
     (finding,) = report.findings
     # The original result lives on the host. `.clone()` is kept: `out.append(t)` is a call whose
     # effect on `t` is not followed (a list handed on to an optimizer would change its tensors).
-    assert finding.fixable and finding.fix.suggestion == f"h.detach().clone(){suffix}.cpu()"
+    assert finding.fixable and finding.fix.suggestion == f"h.detach().contiguous().clone(){suffix}.cpu()"
     before = torch.stack([torch.tensor(h.tolist())] * 2)
-    after = eval(f"torch.stack([h.detach().clone(){suffix}.cpu()] * 2)")
+    after = eval(f"torch.stack([h.detach().contiguous().clone(){suffix}.cpu()] * 2)")
     assert before.dtype == after.dtype and torch.equal(before, after)
 
 

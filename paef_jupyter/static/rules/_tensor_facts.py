@@ -1062,7 +1062,7 @@ def _built_in_place(facts: Facts, call: cst.Call, depth: int = 0) -> bool:
 # Views whose strides may not be those of a fresh contiguous tensor of the same shape.
 _STRIDED_VIEWS = frozenset({"t", "T", "mT", "mH", "H", "transpose", "permute", "expand", "expand_as", "narrow",
                             "unfold", "diagonal", "movedim", "moveaxis", "swapaxes", "swapdims", "as_strided",
-                            "real", "imag"})
+                            "real", "imag", "broadcast_to", "broadcast_tensors"})
 
 
 def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:

@@ -19,7 +19,8 @@ from ..types import Kind
 from ._attribute_stores import store_hazard
 from ._kept_objects import kept_by_program_code
 from ._support import LOADERS, init_value, is_self_attr
-from ._tensor_facts import bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, invariant, mutated_in_place, rarely_runs, sole_writers
+from ._tensor_facts import (bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, handed_to_changing_call,
+                            invariant, module_changes_input, mutated_in_place, rarely_runs, sole_writers)
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
@@ -668,7 +669,7 @@ class CpuFunction(Rule):
 
     def _changed_in_loop(self, name: str, loop: Loop) -> bool:
         """`name` or a value derived from it in the loop is changed in place there, or passed to
-        a function of this unit that changes its argument."""
+        a callable that may change it (`_callee_may_change`)."""
         holders = {name}
         for node in self.facts.walk(loop.node.body):
             if isinstance(node, cst.Assign) and self._may_alias(node.value, name):
@@ -677,14 +678,39 @@ class CpuFunction(Rule):
         if any(mutated_in_place(self.facts, h, loop.node.body) for h in holders):
             return True
         for node in self.facts.walk(loop.node.body):
-            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in self.facts.functions:
-                func = self.facts.functions[node.func.value]
-                params = [p.name.value for p in func.params.params]
-                for i, arg in enumerate(node.args):
-                    if isinstance(arg.value, cst.Name) and arg.value.value in holders:
-                        param = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
-                        if param is None or mutated_in_place(self.facts, param, func.body):
-                            return True
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) \
+                    and any(isinstance(a.value, cst.Name) and a.value.value in holders for a in node.args):
+                if self._callee_may_change(node, holders):
+                    return True
+        return False
+
+    def _callee_may_change(self, call: cst.Call, holders: set[str]) -> bool:
+        """`f(h)` may change `h`: `f` is a function of this unit that changes that parameter, an
+        object called like a function whose `__call__` changes it or hands it on to code that
+        may (`augment(feats)` for a `Compose` of in-place transforms: red team 35), or a callable
+        this analysis cannot see; a library function changes only what `out=` names."""
+        func = call.func
+        assert isinstance(func, cst.Name)
+        if func.value in self.facts.functions:
+            owner, method, skip = self.facts, self.facts.functions[func.value], 0
+        elif (found := _instance_class(self.facts, func)) is not None:
+            owner, cls = found
+            method = owner.functions.get(f"{cls.name.value}.__call__")
+            if method is None:
+                return True  # called through a base class or `__getattr__`: not seen
+            skip = 1
+        elif self.facts.kind(func) is Kind.MODULE:
+            return module_changes_input(self.facts, func)  # `model(x)`: an in-place first layer, a forward hook
+        else:
+            qualified = self.facts.qualified_name(func) or ""
+            return not qualified.startswith(("numpy.", "torch.", "builtins.", "math."))
+        params = [p.name.value for p in method.params.params][skip:]
+        for i, arg in enumerate(call.args):
+            if isinstance(arg.value, cst.Name) and arg.value.value in holders:
+                param = arg.keyword.value if arg.keyword else (params[i] if i < len(params) else None)
+                if param is None or mutated_in_place(owner, param, method.body) \
+                        or skip and handed_to_changing_call(owner, param, method.body):
+                    return True
         return False
 
     def _may_alias(self, value: cst.BaseExpression, name: str) -> bool:

@@ -14,6 +14,7 @@ from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
 from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
+from ._python_numbers import python_number
 from ._row_gathers import row_gather
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
@@ -1532,11 +1533,40 @@ class ElementwiseLoop(Rule):
             return None
         if self._used_outside(rng.var, loop):
             return None
-        return Fix(
-            description=f"one vectorised assignment: `{suggestion}`",
-            edits=(replace(self.facts, loop, suggestion),),
-            suggestion=suggestion,
-        )
+        edits = (replace(self.facts, loop, suggestion),)
+        unproved = self._unproved_operand(small.value, rng.var)
+        if unproved is not None:
+            return Fix(
+                description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion,
+                review=f"`{self.facts.code(unproved)}` is not proved a Python number: a tensor operand promotes "
+                "differently against one element than against the whole tensor (a 0-d float64 or int64 tensor "
+                "sets the dtype of `t[i] op x` but not of `t op x`), so the values may round or wrap otherwise",
+            )
+        return Fix(description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion)
+
+    def _unproved_operand(self, value: cst.BaseExpression, var: str) -> cst.BaseExpression | None:
+        """An operand of `value` other than the loop's element reads and literals that is not
+        proved a Python int or float (red team 35). Element reads are 0-d tensors: against them
+        a 0-d tensor of a higher dtype of the same kind decides the result's dtype, against the
+        whole tensor it does not (`x[i] - mean` computes in float64 for a float64 `mean`,
+        `x - mean` in float32), and a dimensioned tensor operand decides it the other way
+        round. Python numbers never decide it, in either form."""
+        if isinstance(value, (cst.Integer, cst.Float)):
+            return None
+        if isinstance(value, cst.Subscript) and _index_of(value, (var,)) is not None:
+            return None
+        if isinstance(value, cst.BinaryOperation):
+            return self._unproved_operand(value.left, var) or self._unproved_operand(value.right, var)
+        if isinstance(value, cst.UnaryOperation):
+            return self._unproved_operand(value.expression, var)
+        if isinstance(value, cst.Call):
+            func = value.func
+            parts: list[cst.BaseExpression] = [a.value for a in value.args]
+            if isinstance(func, cst.Attribute) and (self.facts.qualified_name(func.value) or "").split(".")[0] != "torch":
+                parts.insert(0, func.value)  # a method: its receiver is an operand (`t[i].clamp(lo)`)
+            return next((u for u in (self._unproved_operand(p, var) for p in parts) if u is not None), None)
+        scope = self.facts.enclosing_function(value)
+        return None if python_number(self.facts, value, scope) else value
 
     def _made_like(self, out: cst.Name, tensor: cst.Name) -> bool:
         """`out = torch.zeros_like(t)` (`empty_like`, `t.clone()`...) for the very `t` the loop covers

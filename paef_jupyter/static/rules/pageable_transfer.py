@@ -33,6 +33,8 @@ from ._support import (
     zipped_loops,
 )
 from ._cuda_branches import built_without_cuda
+from ._grad_only_code import reached_units
+from ._pinned_batches import rebuilt_batch_class
 from ._pinning import asks_for_overlap, live_pinning_pays, pinning_pays
 from ._sample_transforms import fed_as_sample_transform
 from .base import Rule, RuleContext
@@ -339,14 +341,20 @@ class PageableTransfer(Rule):
                            + ("the batches are not proven to be tensors, so `.to(..., non_blocking=True)` may not "
                               "be accepted (a custom batch class, a tokenizer's `BatchEncoding`)" if not proven
                               else "their results are read on the host at once"))
+        review = f"the batches are built from {unseen}: if they are already on the GPU, a pinning loader raises" \
+            if unseen and edits else ""
+        if edits and not review and not proven and (rebuilt := rebuilt_batch_class(reached_units(self.facts))):
+            review = (f"the batches are not proved tensors in plain tuples and dicts, and the program defines "
+                      f"`{rebuilt}`, a container subclass or a class with its own `pin_memory`: pinning rebuilds "
+                      "each batch container (`type(batch)(...)` for a tuple subclass, a copy for a mapping or list) "
+                      "or calls the batch's `pin_memory()`, so on a GPU the loop may get another object, or an error")
         self.report(
             loader,
             f"`{name}` yields batches in pageable memory and {first} copies each one to the device: "
             "the copy is staged through a pinned buffer and blocks the host every step, so data "
             "loading and GPU work cannot overlap",
             fix=Fix(description=description, edits=edits, suggestion=self.facts.code(new_loader), safe=bool(edits),
-                    review=f"the batches are built from {unseen}: if they are already on the GPU, a pinning "
-                    "loader raises" if unseen and edits else ""),
+                    review=review),
             end_node=loader,
         )
         if len(self.findings) > reported:

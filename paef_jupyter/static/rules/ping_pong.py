@@ -741,7 +741,12 @@ class PingPong(Rule):
             safe, why = False, f"`{self.facts.code(copy.tensor)}` may be a strided view (a slice, a transpose, an " \
                 "expansion): the round trip gave a fresh contiguous tensor, `detach()` keeps the view's strides " \
                 "(`.view()` may then raise, and its strides print differently)"
-        if self._needs_clone(node, copy):
+        cloned = self._needs_clone(node, copy)
+        if copy.method == "tolist":
+            # A tensor rebuilt from lists is row-major whatever the source's strides, which no list
+            # of view spellings proves (a channels_last model's output, `broadcast_to`: red team 35).
+            code += ".contiguous()"
+        if cloned:
             if name in ("as_tensor", "from_numpy"):
                 safe, why = False, f"the result is changed in place and `torch.{name}` may share memory"
             code += ".clone()"
