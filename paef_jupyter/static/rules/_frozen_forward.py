@@ -120,7 +120,8 @@ def _is_data(expr: cst.BaseExpression, data: set[str]) -> bool:
 
 
 def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> bool:
-    """`evaluated`: the caller saw the model put in `.eval()` before the loop itself."""
+    """`evaluated`: the caller saw the model put in `.eval()` before the loop itself. A model or
+    optimizer a notebook cell does not bind is read from the one earlier cell that does."""
     start = facts.order(loop.node)
     end = max((facts.order(n) for n in facts.walk(loop.node)), default=start)
     sites = _call_sites(facts, loop)
@@ -130,9 +131,14 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
     if models is None:
         return False
     local = name in _parameters(loop)  # a parameter: its `.eval()` is the function's own
+    cells = not local and not evaluated  # a proof that may read earlier cells (review only: not `fixed_input_forwards`)
+    home = _binding_cell(facts, name) if cells else facts
+    if home is None:
+        return False
     evals = [c for c in _method_calls(facts, name, "eval") if facts.order(c) < start and not c.args
              and (not local or facts.enclosing_function(c) is loop.function)]
-    if not evals and not evaluated and not (local and _evaluated_by_callers(models, loop, name, sites)):
+    if home is not facts and not (evals or _frozen_in_earlier_cells(facts, home, name)) \
+            or not evals and not evaluated and home is facts and not (local and _evaluated_by_callers(models, loop, name, sites)):
         return False
     last_eval = max((facts.order(c) for c in evals), default=0)
     if any(last_eval < facts.order(c) < end for c in _method_calls(facts, name, "train")):
@@ -143,14 +149,67 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
     steps = [c.func.value.value for c in facts.calls_in(loop.node.body)  # type: ignore[union-attr]
              if isinstance(c.func, cst.Attribute) and c.func.attr.value == "step" and isinstance(c.func.value, cst.Name)]
     optimizers = [_origins(facts, opt, loop, sites, attributes=True) for opt in steps]
+    optimizers = [None if held is None else {(_binding_cell(u, o) if cells and u is facts and opt not in _parameters(loop) else u, o)
+                                             for u, o in held} for held, opt in zip(optimizers, steps)]
+    if any(held is None or any(u is None for u, _ in held) for held in optimizers):
+        return False
+    if (home is not facts or any(u is not facts for held in optimizers for u, _ in held)) \
+            and not _untouched_across_cells(facts, name):  # type: ignore[union-attr]
+        return False
     return bool(steps) and all(
-        held is not None and all(
-            _stored_optimizer(owner, o) if "." in o else _optimizer_without(owner, o, {n for u, n in models if u is owner} | {name})
-            for owner, o in held)
-        for held in optimizers) and all(_fresh(u, n) for u, n in models if n not in _parameters(loop) or u is not facts)
+        all(_stored_optimizer(owner, o) if "." in o else  # type: ignore[arg-type]
+            _optimizer_without(owner, o, {n for u, n in models if u is owner} | {name})  # type: ignore[arg-type]
+            for owner, o in held)  # type: ignore[union-attr]
+        for held in optimizers) and all(_fresh(home if u is facts and n == name else u, n)
+                                        for u, n in models if n not in _parameters(loop) or u is not facts)
 
 
 Site = tuple[Facts, cst.Call]
+
+
+def _binding_cell(facts: Facts, name: str) -> Facts | None:
+    """The unit whose bindings of `name` a loop of `facts` sees: `facts` itself when it binds
+    the name (as in a file), else the one earlier cell of the notebook that does, when no other
+    cell (earlier or later) binds it. None when two cells bind it, a later one rebinds it, or
+    none does (the live namespace alone: nothing shows what it holds)."""
+    if name in facts._defs:
+        return facts
+    binding = [c for c in facts.prior.cells if name in c._defs]
+    if len(binding) != 1 or any(name in c._defs for c in facts.later):
+        return None
+    return binding[0]
+
+
+def _frozen_in_earlier_cells(facts: Facts, home: Facts, name: str) -> bool:
+    """`name`, bound in the earlier cell `home`, is put in `.eval()` after that binding (in
+    `home` or a cell between it and `facts`), and no `.train()` follows the last `.eval()`
+    before `facts`' cell."""
+    cells = facts.prior.cells[facts.prior.cells.index(home):]
+    bound = max(home.order(v) for v in [home.module, *home.assigned_values(name)])
+    switches: list[tuple[int, int, str]] = []
+    for i, cell in enumerate(cells):
+        for method in ("eval", "train"):
+            switches += [(i, cell.order(c), method) for c in _method_calls(cell, name, method)
+                         if (i > 0 or cell.order(c) > bound) and (method == "train" or not c.args)]
+    return bool(switches) and max(switches)[2] == "eval"
+
+
+def _untouched_across_cells(facts: Facts, name: str) -> bool:
+    """For a proof that reads earlier cells: no cell of the notebook switches `requires_grad` or
+    hands `name` over to anything, and no later cell (which may run again after the loop's) puts
+    it back in `.train()`, builds an optimizer of its parameters or steps one an earlier cell
+    built (the gradients the loop left would then move it)."""
+    cells = [*facts.prior.cells, facts, *facts.later]
+    trainers = {o for c in cells for o, values in c._defs.items()
+                if any(name in c.names_read(v) for v in _optimizer_calls(c, [d.value for d in values if d.value is not None]))}
+    return not any(_switches_requires_grad(c) for c in cells) \
+        and not any(_handed_over(c, name) for c in cells if c is not facts) \
+        and not any(_method_calls(c, name, "train") or any(name in c.names_read(v) for v in _optimizer_calls(c, c.calls_in(c.module)))
+                    or any(_method_calls(c, o, "step") for o in trainers) for c in facts.later)
+
+
+def _optimizer_calls(facts: Facts, values: list[cst.BaseExpression] | list[cst.Call]) -> list[cst.Call]:
+    return [v for v in values if isinstance(v, cst.Call) and (facts.qualified_name(v.func) or "").startswith("torch.optim.")]
 
 
 def _evaluated_by_callers(models: set[tuple[Facts, str]], loop: Loop, name: str, sites: list[Site]) -> bool:
