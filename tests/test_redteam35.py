@@ -185,14 +185,25 @@ for step in range(2):
     "net = nn.Conv2d(3, 4, 3).eval()\nnet.to(memory_format=torch.channels_last)\nwith torch.no_grad():\n"
     "    src = net(torch.randn(2, 3, 5, 5)).float()",
     "src = torch.einsum('ij->ji', torch.randn(3, 4))",
-    "src = torch.randn(3, 4)",
+    "src = torch.randn(3, 4) * 1",
+    "src = torch.randn(3, 4)\nsrc.t_()",
 ])
 def test_a_list_round_trip_is_rewritten_row_major(setup: str) -> None:
     """Red team 35 probe: a source strided by code no view spelling shows (a channels_last model's
     output, an `einsum` permutation) made `.detach()` keep strides the list round trip did not:
-    `.view(-1)` raised. The rewrite now ends the copy with `.contiguous()`."""
+    `.view(-1)` raised. The rewrite now ends the copy with `.contiguous()` unless the source is proved
+    row-major."""
     (finding,) = _findings(_source(SNAPSHOT.format(setup=setup)), "ping-pong")
     assert finding.fix is not None and finding.fix.automatic and ".detach().contiguous()" in finding.fix.suggestion
+
+
+@pytest.mark.parametrize("setup", ["src = torch.randn(3, 4)", "src = torch.zeros(3, 4).detach()",
+                                   "src = torch.arange(12.0)"])
+def test_a_fresh_factory_source_needs_no_contiguous(setup: str) -> None:
+    """A source bound from a torch factory and never changed in place is already row-major: the
+    rewrite stays `src.detach()` (what users read in the demo and the notebook view)."""
+    (finding,) = _findings(_source(SNAPSHOT.format(setup=setup)), "ping-pong")
+    assert finding.fix is not None and finding.fix.automatic and ".contiguous()" not in finding.fix.suggestion
 
 
 def test_a_broadcast_source_is_a_strided_view() -> None:

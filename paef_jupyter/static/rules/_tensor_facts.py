@@ -1094,6 +1094,27 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
     return False
 
 
+# Factories whose result is a fresh row-major tensor (not `*_like`: those keep their argument's strides).
+_ROW_MAJOR_FACTORIES = frozenset({"torch.randn", "torch.rand", "torch.randint", "torch.randperm", "torch.zeros",
+                                  "torch.ones", "torch.full", "torch.empty", "torch.tensor", "torch.arange",
+                                  "torch.linspace", "torch.eye"})
+
+
+def proved_row_major(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """`expr` is bound from a torch factory given no layout of its own and never changed in place,
+    through `.cpu()`/`.detach()`/`.clone()`: rebuilding it from a list keeps its strides."""
+    while isinstance(expr, cst.Call) and not expr.args and isinstance(expr.func, cst.Attribute) \
+            and expr.func.attr.value in ("cpu", "detach", "clone"):
+        expr = expr.func.value
+    if isinstance(expr, cst.Name):
+        if depth > 4 or unit_index(facts).mutations.get(expr.value):
+            return False  # (`x.t_()`, `x.resize_(...)` change strides in place)
+        value = assigned_value(facts, expr)
+        return value is not None and proved_row_major(facts, value, depth + 1)
+    return isinstance(expr, cst.Call) and facts.qualified_name(expr.func) in _ROW_MAJOR_FACTORIES \
+        and not any(a.keyword is not None and a.keyword.value in ("layout", "memory_format", "out") for a in expr.args)
+
+
 # Cuts of a tensor, with the position of their `dim` argument (after the tensor): pieces cut
 # along any dimension but the first are strided views (`qkv.chunk(3, dim=1)[0]`).
 _CUT_DIM_POSITION = {"chunk": 1, "split": 1, "tensor_split": 1, "split_with_sizes": 1, "unbind": 0, "select": 0}

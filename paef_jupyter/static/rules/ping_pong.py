@@ -18,6 +18,7 @@ from ._tensor_facts import (
     FLOAT,
     INT,
     may_be_strided,
+    proved_row_major,
     reads_module_state,
     CONVERT_METHOD,
     PYTHON_SCALAR_DTYPE,
@@ -742,7 +743,7 @@ class PingPong(Rule):
                 "expansion): the round trip gave a fresh contiguous tensor, `detach()` keeps the view's strides " \
                 "(`.view()` may then raise, and its strides print differently)"
         cloned = self._needs_clone(node, copy)
-        if copy.method == "tolist":
+        if copy.method == "tolist" and not proved_row_major(self.facts, copy.tensor):
             # A tensor rebuilt from lists is row-major whatever the source's strides, which no list
             # of view spellings proves (a channels_last model's output, `broadcast_to`: red team 35).
             code += ".contiguous()"
