@@ -10,8 +10,11 @@ from paef_jupyter.static.types import JediOracle
 
 @pytest.fixture(autouse=True)
 def _jedi_asked_each_time(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The suite shares jedi's answers across analyses (conftest): here jedi itself is tested."""
+    """The suite shares jedi's answers across analyses (conftest): here jedi itself is tested. A
+    magic test of the same worker may leave a first cell's `skip_cold` set until its generator is
+    collected (then every question goes unanswered: seen once in a fresh-clone run)."""
     monkeypatch.setattr(JediOracle, "_shared", None)
+    monkeypatch.setattr(JediOracle, "skip_cold", False)
 
 TRAIN = """import torch
 from model import Decoder
