@@ -13,31 +13,10 @@ a program prints, in four categories, each now left to review or refused:
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
-
-from paef_jupyter.api import analyze_units
 from paef_jupyter.model import CellRef, SourceUnit
-
-REDTEAM = Path(__file__).resolve().parents[1] / "benchmarks" / "redteam"
-
-
-def _units(path: Path) -> list[SourceUnit]:
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text())["cells"]
-        return [SourceUnit(CellRef(path.name, i), "".join(c["source"])) for i, c in enumerate(cells)
-                if c["cell_type"] == "code"]
-    return [SourceUnit(CellRef(path.name, None), path.read_text())]
-
-
-def _findings(units: list[SourceUnit], rule: str) -> list:
-    return list(analyze_units(units, rules=[rule]).findings)
-
-
-def _source(text: str) -> list[SourceUnit]:
-    return [SourceUnit(CellRef("p.py", None), text)]
+from redteam_units import REDTEAM, program_units, rule_findings, source_units
 
 
 @pytest.mark.parametrize("program,rule", [
@@ -49,7 +28,7 @@ def _source(text: str) -> list[SourceUnit]:
     ("rt34_nb_hs_traced.ipynb", "host-sync"),
 ])
 def test_red_team_34_rewrites_are_no_longer_automatic(program: str, rule: str) -> None:
-    found = _findings(_units(REDTEAM / program), rule)
+    found = rule_findings(program_units(REDTEAM / program), rule)
     assert found and not any(f.fix is not None and f.fix.automatic for f in found)
 
 
@@ -72,7 +51,7 @@ torch.save(model.module.state_dict(), {dest})
     ("import tempfile\nf = tempfile.NamedTemporaryFile()", "f"),
 ])
 def test_a_save_to_each_ranks_own_destination_is_not_guarded(setup: str, dest: str) -> None:
-    (finding,) = _findings(_source(SAVE.format(setup=setup, dest=dest)), "ddp-save-every-rank")
+    (finding,) = rule_findings(source_units(SAVE.format(setup=setup, dest=dest)), "ddp-save-every-rank")
     assert finding.fix is not None and not finding.fix.automatic
 
 
@@ -83,7 +62,7 @@ def test_a_save_to_each_ranks_own_destination_is_not_guarded(setup: str, dest: s
     ("name = 'run'", "f'{name}.pt'"),
 ])
 def test_a_save_to_a_shared_path_stays_automatic(setup: str, dest: str) -> None:
-    (finding,) = _findings(_source(SAVE.format(setup=setup, dest=dest)), "ddp-save-every-rank")
+    (finding,) = rule_findings(source_units(SAVE.format(setup=setup, dest=dest)), "ddp-save-every-rank")
     assert finding.fix is not None and finding.fix.automatic
 
 
@@ -111,7 +90,7 @@ def main():
 ])
 def test_the_short_guard_needs_the_group_alive_at_the_save(before: str, in_loop: str, after: str, below: str,
                                                           short: bool) -> None:
-    (finding,) = _findings(_source(TEARDOWN.format(before=before, in_loop=in_loop, after=after, below=below)),
+    (finding,) = rule_findings(source_units(TEARDOWN.format(before=before, in_loop=in_loop, after=after, below=below)),
                            "ddp-save-every-rank")
     assert finding.fix is not None and finding.fix.automatic
     assert ("is_initialized" not in finding.fix.description) is short
@@ -120,7 +99,7 @@ def test_the_short_guard_needs_the_group_alive_at_the_save(before: str, in_loop:
 def test_a_teardown_in_the_loop_after_the_save_takes_the_long_guard() -> None:
     source = TEARDOWN.format(before="", in_loop="pass", after="pass", below="").replace(
         '"m.pt")\n', '"m.pt")\n        dist.destroy_process_group()\n')
-    (finding,) = _findings(_source(source), "ddp-save-every-rank")
+    (finding,) = rule_findings(source_units(source), "ddp-save-every-rank")
     assert finding.fix is not None and "is_initialized" in finding.fix.description
 
 
@@ -143,7 +122,7 @@ for n in range(2, 5):
     ("torch.zeros(n)", True),
 ])
 def test_ranges_computed_in_floating_point_are_left_to_review(factory: str, automatic: bool) -> None:
-    (finding,) = _findings(_source(RANGE.format(factory=factory)), "cpu-then-move")
+    (finding,) = rule_findings(source_units(RANGE.format(factory=factory)), "cpu-then-move")
     assert finding.fix is not None and finding.fix.automatic is automatic
     assert automatic or finding.fix.needs_review
 
@@ -178,7 +157,7 @@ TRACED = ("class T(torch.Tensor):\n    @classmethod\n    def __torch_function__(
 ])
 def test_program_tensor_classes_leave_inserted_torch_calls_to_review(classes: str, automatic: bool) -> None:
     for rule, added in (("graph-retention", "loss"), ("host-sync", "loss.item()")):
-        (finding,) = [f for f in _findings(_source(ACCUMULATE.format(classes=classes, added=added)), rule)
+        (finding,) = [f for f in rule_findings(source_units(ACCUMULATE.format(classes=classes, added=added)), rule)
                       if f.line == 16 + classes.count("\n")]
         assert finding.fix is not None and finding.fix.automatic is automatic, rule
 
@@ -186,16 +165,16 @@ def test_program_tensor_classes_leave_inserted_torch_calls_to_review(classes: st
 def test_a_tensor_subclass_in_an_earlier_cell_counts() -> None:
     cells = [SourceUnit(CellRef("n.ipynb", 0), "import torch\n" + TRACED),
              SourceUnit(CellRef("n.ipynb", 1), ACCUMULATE.format(classes="", added="loss"))]
-    found = _findings(cells, "graph-retention")
+    found = rule_findings(cells, "graph-retention")
     assert found and not any(f.fix is not None and f.fix.automatic for f in found)
 
 
 def test_an_attribute_the_unit_binds_to_a_buffer_is_not_a_shared_path() -> None:
     source = SAVE.format(setup="class Box:\n    pass\nbox = Box()\nbox.buf = io.BytesIO()", dest="box.buf")
-    (finding,) = _findings(_source(source), "ddp-save-every-rank")
+    (finding,) = rule_findings(source_units(source), "ddp-save-every-rank")
     assert finding.fix is not None and not finding.fix.automatic
     source = SAVE.format(setup="class Box:\n    pass\nbox = Box()\nbox.out = 'm.pt'", dest="box.out")
-    (finding,) = _findings(_source(source), "ddp-save-every-rank")
+    (finding,) = rule_findings(source_units(source), "ddp-save-every-rank")
     assert finding.fix is not None and finding.fix.automatic
 
 
@@ -205,8 +184,8 @@ def test_an_attribute_the_unit_binds_to_a_buffer_is_not_a_shared_path() -> None:
 ])
 def test_a_program_tensor_class_leaves_every_rules_automatic_rewrite_to_review(rule: str, body: str) -> None:
     head = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\n"
-    plain = _findings(_source(head + body), rule)
+    plain = rule_findings(source_units(head + body), rule)
     assert plain and all(f.fixable for f in plain), rule  # the program alone: automatic
-    traced = _findings(_source(head + TRACED + "\n" + body), rule)
+    traced = rule_findings(source_units(head + TRACED + "\n" + body), rule)
     assert traced and not any(f.fixable for f in traced), rule
     assert all("tensor subclass or torch mode" in f.fix.review for f in traced if f.fix is not None)

@@ -13,31 +13,9 @@ categories, each now left to review or refused:
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
 
 import pytest
-
-from paef_jupyter.api import analyze_units
-from paef_jupyter.model import CellRef, SourceUnit
-
-REDTEAM = Path(__file__).resolve().parents[1] / "benchmarks" / "redteam"
-
-
-def _units(path: Path) -> list[SourceUnit]:
-    if path.suffix == ".ipynb":
-        cells = json.loads(path.read_text())["cells"]
-        return [SourceUnit(CellRef(path.name, i), "".join(c["source"])) for i, c in enumerate(cells)
-                if c["cell_type"] == "code"]
-    return [SourceUnit(CellRef(path.name, None), path.read_text())]
-
-
-def _findings(units: list[SourceUnit], rule: str) -> list:
-    return list(analyze_units(units, rules=[rule]).findings)
-
-
-def _source(text: str) -> list[SourceUnit]:
-    return [SourceUnit(CellRef("p.py", None), text)]
+from redteam_units import REDTEAM, program_units, rule_findings, source_units
 
 
 def _automatic(found: list) -> bool:
@@ -51,7 +29,7 @@ def _automatic(found: list) -> bool:
     ("rt35_pt_tuple_batch_lengths.py", "pageable-transfer"),
 ])
 def test_red_team_35_rewrites_are_no_longer_automatic(program: str, rule: str) -> None:
-    found = _findings(_units(REDTEAM / program), rule)
+    found = rule_findings(program_units(REDTEAM / program), rule)
     assert found and not _automatic(found)
 
 
@@ -73,7 +51,7 @@ for i in range(len(x)):
     ("lo = x.min()", "x[i].clamp(lo)"),
 ])
 def test_an_operand_that_may_be_a_tensor_leaves_the_vectorised_loop_to_review(setup: str, expr: str) -> None:
-    found = _findings(_source(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
+    found = rule_findings(source_units(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
     assert found and not _automatic(found)
     assert any(f.fix is not None and f.fix.needs_review for f in found)
 
@@ -81,7 +59,7 @@ def test_an_operand_that_may_be_a_tensor_leaves_the_vectorised_loop_to_review(se
 def test_a_parameter_operand_is_not_proved_a_number() -> None:
     text = ("import torch\ndef scaled(c):\n    t = torch.randn(8)\n    o = torch.empty_like(t)\n    for j in range(len(t)):\n"
             "        o[j] = t[j] * c\n    return o\n")
-    found = _findings(_source(text), "elementwise-loop")
+    found = rule_findings(source_units(text), "elementwise-loop")
     assert found and not _automatic(found)
 
 
@@ -93,7 +71,7 @@ def test_a_parameter_operand_is_not_proved_a_number() -> None:
     ("r = math.sqrt(2.0)", "torch.tanh(x[i]) * r"),
 ])
 def test_python_number_operands_keep_the_vectorised_loop_automatic(setup: str, expr: str) -> None:
-    found = _findings(_source(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
+    found = rule_findings(source_units(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
     assert _automatic(found)
 
 
@@ -117,7 +95,7 @@ for epoch in range(3):
     ("from somewhere import augment as aug", "aug(feats)"),
 ])
 def test_a_hoisted_result_handed_to_a_changing_callable_object_is_not_hoisted(setup: str, use: str) -> None:
-    found = _findings(_source(HOIST.format(setup=setup, use=use)), "cpu-function")
+    found = rule_findings(source_units(HOIST.format(setup=setup, use=use)), "cpu-function")
     assert found and not _automatic(found)
 
 
@@ -127,7 +105,7 @@ def test_a_hoisted_result_handed_to_a_changing_callable_object_is_not_hoisted(se
     ("", "c = np.clip(feats, 0, 1)"),
 ])
 def test_a_hoisted_result_only_read_by_callables_is_still_hoisted(setup: str, use: str) -> None:
-    found = _findings(_source(HOIST.format(setup=setup, use=use)), "cpu-function")
+    found = rule_findings(source_units(HOIST.format(setup=setup, use=use)), "cpu-function")
     assert _automatic(found)
 
 
@@ -155,7 +133,7 @@ for b in loader:
      "        return super().__new__(cls, x)", "B(x)"),
 ])
 def test_pinning_batches_of_a_class_it_rebuilds_is_left_to_review(classes: str, batch: str) -> None:
-    found = _findings(_source(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
+    found = rule_findings(source_units(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
     assert found and not _automatic(found)
     assert any(f.fix is not None and f.fix.needs_review for f in found)
 
@@ -167,7 +145,7 @@ def test_pinning_batches_of_a_class_it_rebuilds_is_left_to_review(classes: str, 
     ("class Holder:\n    pass", "[x]"),
 ])
 def test_pinning_plain_batches_stays_automatic(classes: str, batch: str) -> None:
-    found = _findings(_source(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
+    found = rule_findings(source_units(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
     assert _automatic(found)
 
 
@@ -193,7 +171,7 @@ def test_a_list_round_trip_is_rewritten_row_major(setup: str) -> None:
     output, an `einsum` permutation) made `.detach()` keep strides the list round trip did not:
     `.view(-1)` raised. The rewrite now ends the copy with `.contiguous()` unless the source is proved
     row-major."""
-    (finding,) = _findings(_source(SNAPSHOT.format(setup=setup)), "ping-pong")
+    (finding,) = rule_findings(source_units(SNAPSHOT.format(setup=setup)), "ping-pong")
     assert finding.fix is not None and finding.fix.automatic and ".detach().contiguous()" in finding.fix.suggestion
 
 
@@ -202,11 +180,11 @@ def test_a_list_round_trip_is_rewritten_row_major(setup: str) -> None:
 def test_a_fresh_factory_source_needs_no_contiguous(setup: str) -> None:
     """A source bound from a torch factory and never changed in place is already row-major: the
     rewrite stays `src.detach()` (what users read in the demo and the notebook view)."""
-    (finding,) = _findings(_source(SNAPSHOT.format(setup=setup)), "ping-pong")
+    (finding,) = rule_findings(source_units(SNAPSHOT.format(setup=setup)), "ping-pong")
     assert finding.fix is not None and finding.fix.automatic and ".contiguous()" not in finding.fix.suggestion
 
 
 def test_a_broadcast_source_is_a_strided_view() -> None:
-    (finding,) = _findings(_source(SNAPSHOT.format(setup="src = torch.broadcast_to(torch.randn(1, 4), (3, 4)).float()")),
+    (finding,) = rule_findings(source_units(SNAPSHOT.format(setup="src = torch.broadcast_to(torch.randn(1, 4), (3, 4)).float()")),
                            "ping-pong")
     assert not finding.fixable
