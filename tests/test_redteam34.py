@@ -13,7 +13,6 @@ a program prints, in four categories, each now left to review or refused:
 
 from __future__ import annotations
 
-
 import pytest
 from paef_jupyter.model import CellRef, SourceUnit
 from redteam_units import REDTEAM, program_units, rule_findings, source_units

@@ -13,7 +13,6 @@ categories, each now left to review or refused:
 
 from __future__ import annotations
 
-
 import pytest
 from redteam_units import REDTEAM, program_units, rule_findings, source_units
 
