@@ -73,3 +73,16 @@ def test_the_same_questions_in_one_unit_alone_give_the_same_answers() -> None:
     train = JediOracle(TRAIN)
     assert train.type_name(*_at(TRAIN, "print(")) == "builtins.print"
     assert train.type_name(*_at(TRAIN, "i % args")) == "builtins.int"
+
+
+def test_a_question_after_jedis_subprocess_died_is_still_answered() -> None:
+    """jedi inspects compiled modules in a subprocess of its own; killed (out of memory, a
+    stray signal), the next Script failed every question once (seen in a CI run: `enumerate`
+    unanswered). The question is asked again with a fresh subprocess."""
+    from jedi.api.environment import get_cached_default_environment
+
+    assert JediOracle(TRAIN).type_name(*_at(TRAIN, "enumerate")) == "builtins.enumerate"
+    process = get_cached_default_environment()._get_subprocess()._get_process()
+    process.kill()
+    process.wait()
+    assert JediOracle(TRAIN + "\n").type_name(*_at(TRAIN, "enumerate")) == "builtins.enumerate"

@@ -216,17 +216,27 @@ class JediOracle:
         shared, key = JediOracle._shared, (JediOracle.in_process, os.getcwd(), self._source, line, col)
         if shared is not None and key in shared:
             return shared[key]
-        try:
-            with JediOracle._lock:
-                if self._script is None:
-                    self._script = _own_script(self._source, self._environment())
-                names = [n.full_name for n in self._script.infer(line, col) if n.full_name]
-        except Exception:  # jedi has many internal failure modes; inference is best effort
+        names = self._names(line, col)
+        if names is None:
             return None
         answer = _one_kind(names)
         if shared is not None:
             shared[key] = answer
         return answer
+
+    def _names(self, line: int, col: int, retry: bool = True) -> list[str] | None:
+        try:
+            with JediOracle._lock:
+                if self._script is None:
+                    self._script = _own_script(self._source, self._environment())
+                return [n.full_name for n in self._script.infer(line, col) if n.full_name]
+        except Exception as error:  # jedi has many internal failure modes; inference is best effort
+            # jedi's compiled-module subprocess can die under us (killed, out of memory): the
+            # Script holding it then fails every question. jedi starts a new one for a new Script.
+            if retry and type(error).__name__ == "InternalError" and "subprocess" in str(error):
+                self._script = None
+                return self._names(line, col, retry=False)
+            return None
 
     @classmethod
     def warm(cls) -> None:
