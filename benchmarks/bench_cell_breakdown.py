@@ -51,6 +51,7 @@ _bd_wrap(paef_jupyter.ui, "placeholder", "placeholder shown")
 _bd_wrap(paef_jupyter.dynamic.code_files, "earlier_cells", "earlier cells' files")
 _bd_wrap(paef_jupyter.dynamic.collector, "_read", "read the trace")
 _bd_wrap(paef_jupyter.api, "analyze_cell", "static analysis")
+_bd_wrap(paef_jupyter.cell_cache, "namespace_fingerprint", "static analysis: namespace fingerprint")
 _bd_wrap(paef_jupyter.dynamic.build, "build_profile", "profile from the trace")
 _bd_wrap(paef_jupyter.correlate, "correlate", "correlate")
 _bd_wrap(paef_jupyter.magic.CellCode, "run", "the cell's code (profiled)")
@@ -88,7 +89,7 @@ def traffic(kernel: Kernel, code: str) -> tuple[float, dict[str, list[int]]]:
     return elapsed, counts
 
 
-def measure(name: str, repeats: int, clock: str = "perf_counter") -> dict:
+def measure(name: str, repeats: int, clock: str = "perf_counter", flags: str = "") -> dict:
     setup, body = workloads()[name]
     kernel = Kernel()
     try:
@@ -96,7 +97,7 @@ def measure(name: str, repeats: int, clock: str = "perf_counter") -> dict:
         kernel.must("%load_ext paef_jupyter")
         kernel.must(TIMERS.replace("{clock}", clock))
         settle(kernel)
-        cells = {"plain": body, "%%paef": "%%paef\n" + body}
+        cells = {"plain": body, "%%paef": f"%%paef{flags}\n" + body}
         for code in cells.values():  # untimed round
             kernel.must(code)
         out: dict = {"plain": [], "%%paef": [], "plain_cpu": [], "%%paef_cpu": [], "steps": [], "traffic": []}
@@ -153,6 +154,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--only", action="append", default=None)
     parser.add_argument("--cpu", action="store_true", help="time the steps in the kernel main thread's CPU time")
+    parser.add_argument("--no-profile", action="store_true", help="the cells run as `%%%%paef --no-profile`")
     args = parser.parse_args()
     import torch
 
@@ -160,7 +162,8 @@ def main() -> None:
     names = args.only or ["ping_pong", "adam_mlp_400"]
     data, rows = {}, []
     for name in names:
-        data[name] = got = measure(name, args.repeats, "thread_time" if args.cpu else "perf_counter")
+        data[name] = got = measure(name, args.repeats, "thread_time" if args.cpu else "perf_counter",
+                                      " --no-profile" if args.no_profile else "")
         rows += rows_of(name, got, args.cpu)
     write(Table(
         name="cell_breakdown_cpu" if args.cpu else "cell_breakdown",

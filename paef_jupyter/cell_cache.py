@@ -19,6 +19,7 @@ import re
 import threading
 import types
 from collections import OrderedDict, deque
+from collections.abc import Mapping as _MappingABC
 from dataclasses import fields, is_dataclass, replace
 from typing import Any, Callable, Collection, Hashable, Iterable, Mapping
 
@@ -80,14 +81,22 @@ def _summary(value: Any, depth: int, budget: list[int]) -> Hashable:
     torch_state = _torch_state(value, cls)
     if torch_state is not None:
         return (cls, torch_state)
-    if isinstance(value, (Mapping, list, tuple, set, frozenset, deque)):
+    # By the value's type, as `isinstance(value, typing.Mapping)` decides (not `__class__`).
+    if issubclass(cls, (_MappingABC, list, tuple, set, frozenset, deque)):
         if depth <= 0:
             raise _TooLarge  # contents a rule may read, out of reach
         # Every item (a rule may read a whole column), equal neighbours folded: a list that
         # grows by one more float each run keeps its fingerprint.
         if isinstance(value, (set, frozenset)):
             return (cls, frozenset(_summary(v, depth - 1, budget) for v in value))
-        items = value.items() if isinstance(value, Mapping) else value
+        if cls in _SEQUENCES and _all_floats(value):
+            # What the items' own summaries fold to (each is `float`), without visiting them
+            # one by one: a column of 512 class weights was most of a namespace's fingerprint.
+            budget[0] -= len(value)
+            if budget[0] < 0:
+                raise _TooLarge
+            return (cls, (float,) if value else ())
+        items = value.items() if issubclass(cls, _MappingABC) else value
         return (cls, _folded(_summary(v, depth - 1, budget) for v in items))
     attrs = getattr(value, "__dict__", None)
     if depth <= 0 or not isinstance(attrs, dict):
@@ -95,6 +104,14 @@ def _summary(value: Any, depth: int, budget: list[int]) -> Hashable:
     if len(attrs) > ATTRIBUTES:
         raise _TooLarge
     return (cls, tuple((k, _summary(v, depth - 1, budget)) for k, v in list(attrs.items())))
+
+
+_SEQUENCES = frozenset({list, tuple, deque})
+
+
+def _all_floats(items: Iterable[Any]) -> bool:
+    """Every item is exactly a `float` (whose summary is `float` alone, see `_summary`)."""
+    return all(type(v) is float for v in items)
 
 
 def _folded(summaries: Iterable[Hashable]) -> tuple[Hashable, ...]:

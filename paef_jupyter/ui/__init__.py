@@ -30,7 +30,7 @@ def show_report(
     `placeholder` (from `placeholder()`) is the output replaced by the static report.
     `restamp` gives the report its final figures (the overhead figure taken once the rest is
     drawn), for the static report and the live summary."""
-    from IPython.display import HTML, display
+    from IPython.display import display
 
     from . import flame
 
@@ -47,7 +47,7 @@ def show_report(
             note = f"Without ipywidgets nothing can be applied from here: re-run as `{apply_hint}`."
         if restamp is not None:
             report = restamp(report)
-        html = HTML(str(static_html(report, top, note)))
+        html = HtmlText(static_html(report, top, note))
         if placeholder is not None:
             placeholder.update(html)
         else:
@@ -196,10 +196,20 @@ def shown(obj: Any) -> Shown:
 _HTML_TEXT = "<IPython.core.display.HTML object>"
 
 
+class HtmlText(str):
+    """HTML text to display as IPython's `HTML(text)` is displayed (`output_of` makes the same
+    bundle), without making that object: `HTML.__init__` asks the file system whether the text
+    names a file (`os.path.exists` on the whole report), a system call that lets ipykernel's
+    I/O thread take the GIL in the middle of drawing the report."""
+
+
 def output_of(obj: Any) -> tuple[Any, bool]:
-    """(what to display, whether raw): an `HTML` object as the mime bundle IPython's formatters
-    make of it, the same message, made here and sent raw: a display otherwise asks every
-    formatter (0.1 of the 0.2 ms an update took in a kernel). Anything else as it is."""
+    """(what to display, whether raw): an `HTML` object (or `HtmlText`) as the mime bundle
+    IPython's formatters make of it, the same message, made here and sent raw: a display
+    otherwise asks every formatter (0.1 of the 0.2 ms an update took in a kernel). Anything
+    else as it is."""
+    if type(obj) is HtmlText:
+        return {"text/plain": _HTML_TEXT, "text/html": str(obj)}, True
     from IPython.display import HTML
 
     if type(obj) is HTML and not obj.metadata and isinstance(obj.data, str):
@@ -336,10 +346,8 @@ def flush_soon() -> None:
         schedule(flush_then_mark)
 
 
-def placeholder_html(text: str) -> Any:
-    from IPython.display import HTML
-
+def placeholder_html(text: str) -> HtmlText:
     from .html import tag
 
-    return HTML(str(tag("div", tag("span", "paef: ", text), class_="paef-status paef-progress",
-                        style="font-size:12px;opacity:.8")))
+    return HtmlText(tag("div", tag("span", "paef: ", text), class_="paef-status paef-progress",
+                        style="font-size:12px;opacity:.8"))

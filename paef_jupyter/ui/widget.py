@@ -160,9 +160,9 @@ class ReportView:
         or their Undo rewrites it (`_show_dismissed`): what the notebook saves agrees with
         what the user decided (after a page reload on the same kernel the labextension finds
         that output by its report id: `staticcopy.ts`)."""
-        from IPython.display import HTML, display
+        from IPython.display import display
 
-        from . import unflushed
+        from . import HtmlText, unflushed
 
         if self._static is None and in_place_of is None:
             self._display_static(None)
@@ -176,7 +176,7 @@ class ReportView:
             self.report = restamp(self.report)
             head = self._head_html()
         if in_place_of is not None or restamp is not None:
-            static = HTML(self._static_html())
+            static = HtmlText(self._static_html())
         if head is not None:
             self.body.head = head
         if in_place_of is not None:
@@ -187,14 +187,12 @@ class ReportView:
                 self._static.update(static)
 
     def _display_static(self, placeholder: Any, empty: bool = False) -> None:
-        from IPython.display import HTML
-
-        from . import flushed_if_written, shown
+        from . import HtmlText, flushed_if_written, shown
 
         if placeholder is not None:
-            placeholder.update(HTML(""))
+            placeholder.update(HtmlText(""))
         with flushed_if_written():  # after what the cell printed
-            self._static = shown(HTML("" if empty else self._static_html()))
+            self._static = shown(HtmlText("" if empty else self._static_html()))
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
@@ -444,9 +442,9 @@ class ReportView:
         dismissed set."""
         self._render_dismissed()
         if self._static is not None:
-            from IPython.display import HTML
+            from . import HtmlText
 
-            self._static.update(HTML(self._static_html()))
+            self._static.update(HtmlText(self._static_html()))
 
     def _render_dismissed(self) -> None:
         self._render_head()
