@@ -79,6 +79,32 @@ def test_a_list_that_grows_by_one_more_float_keeps_its_fingerprint() -> None:
     assert namespace_fingerprint({"d": deque([1.0])}, "") != namespace_fingerprint({"d": [1.0]}, "")
 
 
+FLOAT_COLUMNS: list[Any] = [
+    [], [0.5], [0.5] * 512, (0.5, 1.5), deque([0.5, 2.5]), [0.5, 2], [0.5, True], [[0.5, 1.5], [2.5]],
+    [0.5, float("nan")], {"w": [1.0, 2.0]}, [0.5, __import__("numpy").float64(1.0)],
+    __import__("collections").namedtuple("P", "a b")(0.5, 1.5),
+]
+
+
+@pytest.mark.parametrize("value", FLOAT_COLUMNS, ids=range(len(FLOAT_COLUMNS)))
+def test_a_column_of_floats_has_the_fingerprint_its_items_fold_to(value: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The shortcut for a column of plain floats gives what visiting every item gives."""
+    fast = namespace_fingerprint({"col": value}, "")
+    monkeypatch.setattr(cell_cache, "_all_floats", lambda items: False)
+    assert fast == namespace_fingerprint({"col": value}, "")
+
+
+def test_a_column_of_floats_is_not_visited_item_by_item_and_still_counts_against_the_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    visited: list[Any] = []
+    summary = cell_cache._summary
+    monkeypatch.setattr(cell_cache, "_summary", lambda v, d, b: visited.append(v) or summary(v, d, b))
+    weights = [1.0 / (i + 1) for i in range(512)]
+    assert namespace_fingerprint({"weights": weights}, "") == (("weights", (list, (float,))),)
+    assert visited == [weights]
+    assert namespace_fingerprint({"weights": [0.5] * cell_cache.MAX_NODES}, "") is None
+
+
 def test_ipython_history_names_count_only_when_the_cell_names_them_or_they_hold_a_tensor() -> None:
     one: dict[str, Any] = {"_": 1, "_i3": "x = 1", "_3": [1], "Out": {3: [1]}}
     two: dict[str, Any] = {"_": 2, "_i3": "x = 2", "_3": [2], "Out": {3: [2]}}

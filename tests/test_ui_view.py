@@ -792,6 +792,54 @@ def test_html_is_sent_as_the_bundle_ipythons_formatters_make_of_it():
     assert output_of(widget) == (widget, False)
 
 
+def test_html_text_is_sent_as_the_bundle_of_the_html_it_stands_for():
+    """`HtmlText` is displayed exactly as `HTML` of the same text (the same raw bundle)."""
+    from IPython.display import HTML
+
+    from paef_jupyter.ui import HtmlText, output_of, placeholder_html
+
+    for text in ("", '<div class="paef">a &amp; b</div>', str(placeholder_html("running"))):
+        assert output_of(HtmlText(text)) == output_of(HTML(text))
+        assert type(output_of(HtmlText(text))[0]["text/html"]) is str
+    assert type(placeholder_html("running")) is HtmlText
+    # Text that names a file is still that text (`HTML` would show the file's contents).
+    assert output_of(HtmlText("pyproject.toml"))[0]["text/html"] == "pyproject.toml"
+
+
+def test_a_report_is_drawn_without_asking_the_file_system_whether_its_html_is_a_file(monkeypatch):
+    """IPython's `HTML(text)` checks `os.path.exists(text)`: a system call, during which the
+    kernel's I/O thread takes the GIL from the drawing. No output of the report path makes
+    one, placeholder and restamped static copy included; what is shown is unchanged."""
+    import IPython.display
+
+    from paef_jupyter import ui
+    from paef_jupyter.ui import show_report
+
+    import os
+    import sys
+
+    made: list[str] = []
+    real_init = IPython.display.HTML.__init__
+
+    def init(self, data=None, *a, **kw):
+        if sys._getframe(1).f_code.co_filename.startswith(os.path.dirname(ui.__file__)):
+            made.append(data)  # made by the view (not by this test's record of the outputs)
+        real_init(self, data, *a, **kw)
+
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    report = sample_report()
+    holder = ui.placeholder("running this cell")
+    monkeypatch.setattr(IPython.display.HTML, "__init__", init)
+    holder.note("analysing")
+    show_report(report, placeholder=holder, restamp=lambda r: r)
+    show_report(Report(sources=report.sources))  # static alone: a clean report without a chart
+    assert made == []
+    monkeypatch.setattr(IPython.display.HTML, "__init__", real_init)
+    drawn = [o.data if isinstance(o, IPython.display.HTML) else o for o in outputs.shown]
+    assert any('class="paef-card ' in d for d in drawn if isinstance(d, str))
+
+
 def test_a_static_copy_shown_before_the_view_is_drawn_once_when_its_final_figures_follow(monkeypatch):
     """Displayed before the live view (the cell printed), the static copy's output is empty
     until the final figures come after the view (`restamp`): the copy is drawn once, with
