@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, Generator, TypeVar
 
+from .gc_pause import young_garbage_only
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -38,7 +40,10 @@ def run_now(steps: Steps[R, T], execute: Callable[[R], Any]) -> T:
         ran = Ran(execute(request))
     except BaseException as exc:  # noqa: BLE001 - handed to the steps, which decide
         ran = Ran(error=exc)
-    return finish(steps, ran)
+    # After the code: paef's own work (the trace read, the profile, the analysis, the report),
+    # which runs no user code; the user's code ran with the collector as the user left it.
+    with young_garbage_only():
+        return finish(steps, ran)
 
 
 async def run_awaiting(steps: Steps[R, T], execute: Callable[[R], Awaitable[Any]]) -> T:
@@ -53,7 +58,8 @@ async def run_awaiting(steps: Steps[R, T], execute: Callable[[R], Awaitable[Any]
         ran = Ran(await execute(request))
     except BaseException as exc:  # noqa: BLE001 - CancelledError too: handed to the steps
         ran = Ran(error=exc)
-    return finish(steps, ran)
+    with young_garbage_only():
+        return finish(steps, ran)
 
 
 def relay(steps: Steps[Any, T], request: R) -> Steps[R, T]:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
 from dataclasses import replace
-from typing import Collection, Iterator, Mapping, Sequence
+from typing import Collection, Mapping, Sequence
 
 import libcst as cst
 
+from ..gc_pause import young_garbage_only
 from ..model import AnalysisError, CellRef, Finding, Report, SourceUnit
 from ..source import MaskedSource
 from .facts import Facts, Prior
@@ -42,26 +41,8 @@ def analyze_units(
     cell ran) is not parsed again. With `follow_imports`, helpers in local modules the units
     import (see `modules.py`) are analysed too, and their findings reported in their own file."""
     check_rule_ids(rules)
-    with _young_garbage_only():
+    with young_garbage_only():
         return _analyze(units, namespace, [RULES[r] for r in (rules or RULES)], title, follow_imports)
-
-
-@contextmanager
-def _young_garbage_only() -> Iterator[None]:
-    """No garbage collection while the analysis runs, then one of the youngest generation.
-
-    The analysis builds hundreds of thousands of short-lived objects (CSTs, facts with
-    cycles). Collected as they go, the live ones are promoted, and every few analyses a full
-    collection scans the whole process (torch, jedi's caches, the user's kernel): 0.5 s on a
-    100-line cell that otherwise takes 0.2 s. Collected once at the end, they are garbage."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-            gc.collect(0)
 
 
 def _analyze(

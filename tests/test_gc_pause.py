@@ -1,0 +1,91 @@
+"""paef's own work after the user's code runs without garbage collection, then collects the
+youngest generation once; the user's code runs with the collector as the user left it."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from typing import Any
+
+import pytest
+
+from paef_jupyter.gc_pause import young_garbage_only
+from paef_jupyter.run_steps import Ran, run_awaiting, run_now
+
+
+def _steps(seen: dict[str, Any]):  # type: ignore[no-untyped-def]
+    seen["before"] = gc.isenabled()
+    ran: Ran = yield "the code"
+    seen["after"] = gc.isenabled()
+    return ran.value
+
+
+@pytest.fixture
+def collector_restored():  # type: ignore[no-untyped-def]
+    enabled = gc.isenabled()
+    yield
+    (gc.enable if enabled else gc.disable)()
+
+
+def test_the_steps_after_the_code_run_without_collection_and_the_code_with_it(collector_restored) -> None:
+    gc.enable()
+    seen: dict[str, Any] = {}
+    collections: list[int] = []
+
+    def code(_request: str) -> str:
+        seen["code"] = gc.isenabled()
+        return "value"
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        assert run_now(_steps(seen), code) == "value"
+    finally:
+        gc.callbacks.remove(count)
+    assert seen["before"] and seen["code"] and not seen["after"]
+    assert gc.isenabled() and collections[-1:] == [0]  # one collection of the youngest, at the end
+
+
+def test_an_awaited_cell_is_driven_the_same_way(collector_restored) -> None:
+    gc.enable()
+    seen: dict[str, Any] = {}
+
+    async def code(_request: str) -> str:
+        seen["code"] = gc.isenabled()
+        return "value"
+
+    assert asyncio.run(run_awaiting(_steps(seen), code)) == "value"
+    assert seen["before"] and seen["code"] and not seen["after"] and gc.isenabled()
+
+
+def test_a_collector_the_user_disabled_stays_disabled_and_nothing_is_collected(collector_restored) -> None:
+    gc.disable()
+    collections: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        with young_garbage_only():
+            with young_garbage_only():
+                pass
+    finally:
+        gc.callbacks.remove(count)
+    assert not gc.isenabled() and collections == []
+
+
+def test_the_steps_failing_or_interrupted_still_give_the_collector_back(collector_restored) -> None:
+    gc.enable()
+
+    def steps():  # type: ignore[no-untyped-def]
+        yield "the code"
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_now(steps(), lambda _request: None)
+    assert gc.isenabled()
