@@ -8,10 +8,11 @@ trace, correlating, drawing the report (static copy, live view, their display), 
 left around them. The client counts the messages and bytes the kernel sends for the cell
 (display outputs, widget `comm_open` / `comm_msg`).
 
-    .venv/bin/python -m benchmarks.bench_cell_breakdown [--repeats 7] [--only ping_pong] [--cpu]
+    .venv/bin/python -m benchmarks.bench_cell_breakdown [--repeats 7] [--only ping_pong] [--cpu] [--no-profile]
 
 `--cpu`: each step timed as the CPU time of the kernel's main thread (`time.thread_time`), which
-other processes on a shared box do not inflate, instead of wall time.
+other processes on a shared box do not inflate, instead of wall time. `--no-profile`: the cells
+run as `%%paef --no-profile` (analysis and report only); its table replaces the profiled one.
 """
 
 from __future__ import annotations
