@@ -12,7 +12,7 @@ left around them. The client counts the messages and bytes the kernel sends for 
 
 `--cpu`: each step timed as the CPU time of the kernel's main thread (`time.thread_time`), which
 other processes on a shared box do not inflate, instead of wall time. `--no-profile`: the cells
-run as `%%paef --no-profile` (analysis and report only); its table replaces the profiled one.
+run as `%%paef --no-profile` (analysis and report only), written to a table of its own.
 """
 
 from __future__ import annotations
@@ -167,8 +167,9 @@ def main() -> None:
                                       " --no-profile" if args.no_profile else "")
         rows += rows_of(name, got, args.cpu)
     write(Table(
-        name="cell_breakdown_cpu" if args.cpu else "cell_breakdown",
-        title="Where a warm %%paef cell's extra " + ("kernel CPU time" if args.cpu else "wait") + " goes (one kernel, CPU)",
+        name=("cell_breakdown" + ("_no_profile" if args.no_profile else "") + ("_cpu" if args.cpu else "")),
+        title="Where a warm %%paef" + (" --no-profile" if args.no_profile else "") + " cell's extra "
+        + ("kernel CPU time" if args.cpu else "wait") + " goes (one kernel, CPU)",
         columns=("cell", "step", "ms (median; iopub rows: kB)"),
         rows=tuple(rows),
         notes=(
