@@ -1,4 +1,4 @@
-"""No garbage collection while paef's own work runs, then one of the youngest generation."""
+"""No garbage collection while paef's own work runs; the collector runs when due after it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Iterator
 
 @contextmanager
 def young_garbage_only() -> Iterator[None]:
-    """No garbage collection in the block, then one of the youngest generation.
+    """No garbage collection in the block; after it, the collector runs when it is due.
 
     paef's work builds many short-lived objects: the analysis hundreds of thousands (CSTs,
     facts with cycles), the profile a few per trace event (event, its args, its node), the
@@ -18,9 +18,10 @@ def young_garbage_only() -> Iterator[None]:
     cell paid about three collections of the youngest generation and, every few cells, one of
     the middle one of 3-12 ms (and every few analyses a full collection visits the whole
     process: torch, jedi's caches, the user's kernel; 0.5 s on a 100-line cell that otherwise
-    takes 0.2 s). Collected once at the end, they are garbage. Nested blocks collect once, at
-    the outermost; where collection was disabled before (by the user), it stays so, and nothing
-    is collected."""
+    takes 0.2 s). After the block the allocations it counted make one collection of the
+    youngest generation due at once (most of its objects are garbage by then), or none where
+    the block allocated little: it never adds one. Nested blocks give the collector back at
+    the outermost; where collection was disabled before (by the user), it stays so."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -28,4 +29,3 @@ def young_garbage_only() -> Iterator[None]:
     finally:
         if enabled:
             gc.enable()
-            gc.collect(0)

@@ -17,6 +17,9 @@ def _steps(seen: dict[str, Any]):  # type: ignore[no-untyped-def]
     seen["before"] = gc.isenabled()
     ran: Ran = yield "the code"
     seen["after"] = gc.isenabled()
+    # More objects than make a collection of the youngest generation due, kept alive.
+    seen["kept"] = [[] for _ in range(3 * gc.get_threshold()[0])]
+    seen["collected_in_steps"] = list(seen.get("collections", ()))
     return ran.value
 
 
@@ -29,8 +32,8 @@ def collector_restored():  # type: ignore[no-untyped-def]
 
 def test_the_steps_after_the_code_run_without_collection_and_the_code_with_it(collector_restored) -> None:
     gc.enable()
-    seen: dict[str, Any] = {}
     collections: list[int] = []
+    seen: dict[str, Any] = {"collections": collections}
 
     def code(_request: str) -> str:
         seen["code"] = gc.isenabled()
@@ -43,10 +46,31 @@ def test_the_steps_after_the_code_run_without_collection_and_the_code_with_it(co
     gc.callbacks.append(count)
     try:
         assert run_now(_steps(seen), code) == "value"
+        [[] for _ in range(10)]  # the next allocations: the collection that came due has run
     finally:
         gc.callbacks.remove(count)
     assert seen["before"] and seen["code"] and not seen["after"]
-    assert gc.isenabled() and collections[-1:] == [0]  # one collection of the youngest, at the end
+    # None while the steps ran (their allocations made one due), then the one due.
+    assert gc.isenabled() and seen["collected_in_steps"] == [] and collections
+
+
+def test_a_block_that_allocates_little_adds_no_collection(collector_restored) -> None:
+    gc.enable()
+    gc.collect()
+    collections: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        with young_garbage_only():
+            small = [1]
+        assert small
+    finally:
+        gc.callbacks.remove(count)
+    assert gc.isenabled() and collections == []
 
 
 def test_an_awaited_cell_is_driven_the_same_way(collector_restored) -> None:
