@@ -106,3 +106,40 @@ def test_rules_that_keep_waits_are_untouched() -> None:
         text = (FIXTURES / fixture).read_text()
         assert _automatic(rule_findings(source_units(text), rule))
         assert _automatic(rule_findings(source_units(text + "\n" + STREAM_SPELLINGS[0]), rule))
+
+
+# elementwise-loop, found by a probe after first contact (not blind): `rt36_el_calibrated_sigmoid`'s
+# loops shared one loop variable and so got a hint; with their own variables (`rt36p_el_vectorised_rounding`)
+# all three were vectorised and all three changed the printed digests (torch's whole-tensor CPU kernels
+# of `sigmoid` and `pow(x, 1.5)` round otherwise than the one-element path).
+def test_red_team_36_probe_vectorised_rounding_is_left_to_review() -> None:
+    found = rule_findings(program_units(REDTEAM / "rt36p_el_vectorised_rounding.py"), "elementwise-loop")
+    assert len(found) == 3 and not _automatic(found)
+    assert all(f.fix is not None and f.fix.needs_review and "round" in f.fix.review for f in found)
+
+
+LOOP = '''import torch
+x = torch.randn(32)
+out = torch.zeros_like(x)
+for i in range(len(x)):
+    out[i] = {body}
+'''
+
+
+@pytest.mark.parametrize("body", [
+    "torch.sigmoid(x[i])", "x[i].sigmoid()", "x[i] * torch.sigmoid(x[i])", "torch.exp2(x[i])", "torch.sinh(x[i])",
+    "torch.cosh(x[i])", "torch.rsqrt(x[i].abs() + 1)", "x[i].abs() ** 1.5", "x[i].abs().pow(0.25)",
+    "torch.pow(x[i].abs(), 1.5)", "x[i].abs() ** -0.5",
+])
+def test_inexact_whole_tensor_kernels_are_left_to_review(body: str) -> None:
+    found = rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop")
+    assert found and not _automatic(found) and any(f.fix is not None and f.fix.needs_review for f in found)
+
+
+@pytest.mark.parametrize("body", [
+    "x[i] * 2 + 1", "x[i] / 3 - x[i] // 2", "x[i] ** 2", "x[i] ** 3", "x[i].abs() ** 0.5", "x[i].pow(2)",
+    "torch.pow(x[i], 2)", "(x[i].abs() + 1) ** -1", "(x[i].abs() + 1) ** -2", "torch.tanh(x[i])", "torch.exp(-x[i])",
+    "torch.log1p(x[i].abs())", "torch.sqrt(x[i].abs())", "x[i].clamp(-1, 1).round()", "torch.erf(x[i]) + torch.sin(x[i])",
+])
+def test_exact_whole_tensor_kernels_stay_automatic(body: str) -> None:
+    assert _automatic(rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop"))
