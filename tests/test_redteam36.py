@@ -143,3 +143,38 @@ def test_inexact_whole_tensor_kernels_are_left_to_review(body: str) -> None:
 ])
 def test_exact_whole_tensor_kernels_stay_automatic(body: str) -> None:
     assert _automatic(rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop"))
+
+
+# list-to-tensor, found by a probe after first contact (not blind, from rt36_lt_sentinel_device_mix,
+# whose host sentinel sat in the list literal and so got a hint): appended host tensors beside device
+# ones. `torch.tensor(vals)` copies each to the host; `torch.stack(vals)` raises on a GPU.
+MIXED = '''import torch
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 1).to(device)
+x = torch.randn(8, 4, device=device)
+for epoch in range(2):
+    vals = []
+    {first}
+    for s in range(4):
+        vals.append({second})
+    print(torch.tensor(vals).sum())
+'''
+
+
+@pytest.mark.parametrize("first,second", [
+    ("vals.append(torch.zeros(()))", "model(x[s : s + 2]).mean().detach()"),
+    ("vals.append(torch.tensor(float('inf')))", "model(x[s : s + 2]).mean().detach()"),
+    ("vals.append(torch.full((), 1.0))", "model(x[s : s + 2]).sum().detach()"),
+])
+def test_host_and_device_tensors_in_one_list_are_not_joined(first: str, second: str) -> None:
+    found = rule_findings(source_units(MIXED.format(first=first, second=second)), "list-to-tensor")
+    assert found and not _automatic(found)
+
+
+@pytest.mark.parametrize("first,second", [
+    ("pass", "model(x[s : s + 2]).mean().detach()"),
+    ("vals.append(model(x[:2]).mean().detach())", "model(x[s : s + 2]).mean().detach()"),
+    ("vals.append(torch.zeros(()))", "torch.ones(()) * s"),
+])
+def test_one_device_lists_are_still_joined(first: str, second: str) -> None:
+    assert _automatic(rule_findings(source_units(MIXED.format(first=first, second=second)), "list-to-tensor"))
