@@ -51,6 +51,9 @@ STREAM_SPELLINGS = [
     "import torch.cuda as tc\nif tc.is_available():\n    tc.set_stream(tc.Stream())\n",
     "graph = torch.cuda.CUDAGraph() if torch.cuda.is_available() else None\n",
     "def prefetch(batch):\n    with torch.cuda.stream(torch.cuda.Stream()):\n        return [b.cuda() for b in batch]\n",
+    # probe after the fix (not blind): the class taken as a value, a prefetcher object's attribute
+    "make_stream = torch.cuda.Stream\nside = make_stream() if torch.cuda.is_available() else None\n",
+    "class Prefetcher:\n    def __init__(self):\n        self.side = torch.cuda.Stream()\n",
 ]
 
 # Streams named, never made, entered or switched: one stream, the rewrites stay automatic.

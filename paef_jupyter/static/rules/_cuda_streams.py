@@ -44,13 +44,14 @@ SYNC_DROPPING_RULES = frozenset({
 
 
 def stream_call(units: list[Facts]) -> str | None:
-    """The first call in `units` that makes, enters or switches a stream (as written); None if none."""
+    """The first reference in `units` to a call that makes, enters or switches a stream (as written:
+    called, or taken as a value, `make = torch.cuda.Stream`); None if none."""
     for unit in units:
         for node in unit.walk(unit.module):
-            if not isinstance(node, cst.Call):
+            if not isinstance(node, (cst.Attribute, cst.Name)):
                 continue
-            qualified = unit.qualified_name(node.func) or ""
-            dotted = dotted_name(node.func) or ""
+            qualified = unit.qualified_name(node) or ""
+            dotted = dotted_name(node) or ""
             if qualified in _STREAM_CALLS or dotted.endswith(_STREAM_SUFFIXES) or qualified.endswith(_STREAM_SUFFIXES):
                 return dotted or qualified
     return None
