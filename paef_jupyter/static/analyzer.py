@@ -14,6 +14,7 @@ from .facts import Facts, Prior
 from .modules import LocalModules
 from .rules import RULES
 from .rules._grad_only_code import reached_units
+from .rules._cuda_streams import SYNC_DROPPING_RULES, stream_review
 from .rules._tensor_subclasses import subclass_review
 from .rules.base import Rule, RuleContext, drive
 from .unit import ParsedUnit, parse_unit, too_deep
@@ -124,9 +125,24 @@ def _for_review_under_program_dispatch(found: list[Finding], facts: Facts) -> li
     if not any(f.fixable for f in found):
         return found
     review = subclass_review(reached_units(facts))
+    if review:
+        found = [replace(f, fix=replace(f.fix, review=review)) if f.fix is not None and f.fixable else f for f in found]
+    return _for_review_with_streams(found, facts)
+
+
+def _for_review_with_streams(found: list[Finding], facts: Facts) -> list[Finding]:
+    """A rewrite that drops a host wait or a blocking copy is proved for one CUDA stream: where the
+    program uses another (earlier or later cells and reached modules included), the wait may be what
+    orders the two (red team 36). Made only when such an automatic fix is at stake."""
+    at_stake = [f for f in found if f.rule in SYNC_DROPPING_RULES and f.fix is not None and f.fix.automatic]
+    if not at_stake:
+        return found
+    units = reached_units(facts)
+    units += [later for later in facts.later if all(later is not u for u in units)]
+    review = stream_review(units)
     if not review:
         return found
-    return [replace(f, fix=replace(f.fix, review=review)) if f.fix is not None and f.fixable else f for f in found]
+    return [replace(f, fix=replace(f.fix, review=review)) if any(f is g for g in at_stake) else f for f in found]
 
 
 def _run(selected: Sequence[type[Rule]], ctx: RuleContext, errors: list[AnalysisError]) -> list[Finding]:

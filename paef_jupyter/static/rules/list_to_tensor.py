@@ -398,6 +398,11 @@ class ListToTensor(Rule):
             why = "the constructor has options `torch.stack` does not take"
         elif torch is None:
             why = "torch is not imported under a plain name here"
+        elif may_use_device(self.facts) and len({on_host(self.facts, a.tensor) for a in appends if a.tensor is not None}) > 1:
+            # `vals = []; vals.append(torch.zeros(())); vals.append(loss.detach())`: `torch.tensor`
+            # copies each value to the host, `torch.stack` raises on tensors of two devices (red team 36 probe).
+            why = ("the list mixes tensors made on the host with tensors that may be on the device: "
+                   "`torch.stack` needs them on one device, `torch.tensor` copies each to the host")
         scalar = all(is_scalar(self.facts, a.tensor) for a in appends if a.tensor is not None)
         code = stacked if scalar else f"{stacked}.reshape(-1)"
         via_item = appends[0].via_item
