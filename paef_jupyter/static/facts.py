@@ -1182,8 +1182,20 @@ class Facts:
             self._param_paths[func] = attribute_paths.param_paths(self, func)
         return self._param_paths[func]
 
+    def mutated_in_loop_skipping(self, loop: Loop, skipped: frozenset[cst.Call]) -> frozenset[str]:
+        """`mutated_in_loop(loop, attribute_owners=False)` without what the calls in `skipped` change
+        (neither their receivers and arguments nor what the functions they run write). For graph
+        flow only: eval-without-no-grad skips calls proved to keep nothing but host values
+        (`rules/_host_logging.py`); loop invariance keeps every change."""
+        if loop.facts is not self:
+            return loop.facts.mutated_in_loop_skipping(loop, skipped)
+        if not skipped:
+            return self.mutated_in_loop(loop, attribute_owners=False)
+        return frozenset(self._collect_mutations(loop, None, False, None, skipped))
+
     def _collect_mutations(self, loop: Loop, except_call: cst.Call | None, attribute_owners: bool,
-                           partial: dict[str, set[attribute_paths.Path]] | None) -> set[str]:
+                           partial: dict[str, set[attribute_paths.Path]] | None,
+                           skipped: frozenset[cst.Call] = frozenset()) -> set[str]:
         """`mutated_in_loop`; with `partial`, changes of attribute paths go there, not in the result."""
         out: set[str] = set()
         seen: set[FunctionNode] = set()
@@ -1192,6 +1204,8 @@ class Facts:
             work.append(loop.node.test)
         while work:
             for call in self.calls_in(work.pop()):
+                if call in skipped:
+                    continue
                 for func in self._local_callees(call):
                     if func not in seen:
                         seen.add(func)

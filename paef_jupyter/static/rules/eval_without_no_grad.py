@@ -19,6 +19,7 @@ from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
+from ._host_logging import host_keeping_calls
 from ._frozen_forward import frozen_forwards
 from ._untrained_forward import UntrainedForward, statement_graph_free, untrained_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
@@ -333,7 +334,7 @@ class EvalWithoutNoGrad(Rule):
             or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
-            or self._rebound_by_importer(loop) or self._unproved_use(loop)
+            or self._rebound_by_importer(loop) or self._host_logged(loop) or self._unproved_use(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -350,6 +351,24 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _host_logged(self, loop: Loop) -> str:
+        """Why the rewrite is left to review when the loop was found not to feed a backward only
+        because calls of the program's methods that change their objects were proved to keep host
+        values there (`_host_logging`, a Lightning-style `module.validation_step(batch, i)` logging
+        `.item()` floats): that proof follows the call graph by method name, so an object of
+        another class with a same-named method would run code this did not read. '' otherwise."""
+        skipped = host_keeping_calls(self.facts, loop)
+        if not skipped:
+            return ""
+        kept = self.facts.mutated_in_loop(loop, attribute_owners=False) - self.facts.mutated_in_loop_skipping(loop, skipped) \
+            - set(loop.writes)
+        if not kept:
+            return ""
+        call = min(skipped, key=self.facts.order)
+        return (f"this loop changes {', '.join(f'`{n}`' for n in sorted(kept))} only through calls such as "
+                f"`{self.facts.code(call.func)}(...)` that were read to keep numbers or text there (found by method "
+                f"name): if the object is of another class, what it keeps may reach a later backward")
 
     def _unproved_use(self, loop: Loop) -> str:
         """The closed-world gate (`_graph_uses`): why some use of what the loop computes with the
@@ -1006,7 +1025,8 @@ class EvalWithoutNoGrad(Rule):
                 bind(n, bound_names(n.target), n.iter)
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 bind(n, bound_names(n.asname.name), n.item)
-        produced = set(loop.writes) | self.facts.mutated_in_loop(loop, attribute_owners=False)  # graphs reach no option's owner
+        # graphs reach no option's owner, nor an object a call only logs host values into (`_host_logging`)
+        produced = set(loop.writes) | self.facts.mutated_in_loop_skipping(loop, host_keeping_calls(self.facts, loop))
         produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
         produced -= self._same_object_rebinds(loop, produced)  # `self.ncf = self.ncf.eval()`: no new value
         func = loop.function
