@@ -10,7 +10,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods, param_names,
-                     runs_inference_verb, trains_visibly)
+                     runs_functional_model, runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
@@ -334,7 +334,8 @@ class EvalWithoutNoGrad(Rule):
             or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
-            or self._rebound_by_importer(loop) or self._host_logged(loop) or self._unproved_use(loop)
+            or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
+            or self._unproved_use(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -351,6 +352,17 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _functional_forward(self, loop: Loop) -> str:
+        """Why the rewrite is left to review when the loop runs a network only as a function of
+        weights it is handed (`net.manual_forward(x, fast)`, MAML; `runs_functional_model`): the
+        method was found by its name and the weights by where they were bound, not by type."""
+        calls = [c for c in self.facts.calls_in(loop.node.body) if runs_functional_model(self.facts, c)]
+        if not calls or any(self._model_call(c) and not runs_functional_model(self.facts, c)
+                            for c in self.facts.calls_in(loop.node.body)):
+            return ""
+        return (f"the network runs as a function of the weights it is handed (`{self.facts.code(calls[0].func)}(...)`), "
+                f"a method found by its name: an object of another class with a method of that name would run code this did not read")
 
     def _host_logged(self, loop: Loop) -> str:
         """Why the rewrite is left to review when the loop was found not to feed a backward only
@@ -487,6 +499,8 @@ class EvalWithoutNoGrad(Rule):
             return True
         if any(evaluates_model(self.facts, callee) for callee in self.facts._callees(n)):
             return True  # `engine.eval(x, y)`: a trainer's method that puts its model in `.eval()` and runs it
+        if runs_functional_model(self.facts, n):
+            return True  # `net.manual_forward(x, fast_weights)`: the network written as a function of trained weights
         own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
         if isinstance(func, cst.Name) or own:
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
