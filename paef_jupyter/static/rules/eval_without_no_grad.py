@@ -698,9 +698,11 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS:
                 root = root_name(n.func.value)
                 built |= {root} if root else set()
+        built -= data_only_products(self.facts, loop, built)  # the probe's labels: the same tensors with grad off
         for later in self.facts.later:
             backward = any(_back_propagates(later, c) for c in later.calls_in(later.module))
-            if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+            read = (later.names_read(later.module) - later.names_written(later.module)) & built
+            if backward and read and self._later_reads_reach_backward(later, read):
                 return True
             if any(later.names_read(a.value) & built and _hands_to_backward(later, c)  # `adapt(outs)`
                    for c in later.calls_in(later.module) for a in c.args):
@@ -710,6 +712,21 @@ class EvalWithoutNoGrad(Rule):
                           and (root := root_name(n.value)) is not None}
             if (graph_read - later.names_written(later.module)) & built:
                 return True
+        return False
+
+    def _later_reads_reach_backward(self, later: Facts, names: set[str]) -> bool:
+        """Some read of `names` in the later cell `later` (which back-propagates) may give the graph
+        to a backward there: followed as in this unit (`_read_reaches_backward`), so a linear probe
+        trained on `feats[:256].detach()` and scored with `(probe(feats[256:]).argmax(1) == y)`
+        reads no graph of the loop (the same proof as in one file; determinism56: splitting the
+        program into cells lost the finding). Any use that proof does not follow counts as a feed."""
+        training = self._back_propagating_functions(later)
+        for name in names:
+            for use in later.uses(name):
+                if isinstance(later.parent(use), cst.AssignTarget):
+                    continue
+                if self._read_reaches_backward(use, later.enclosing_function(use), training, unit=later, unfollowed=True):
+                    return True
         return False
 
     def _unseen_users(self, loop: Loop) -> str:
@@ -1163,26 +1180,32 @@ class EvalWithoutNoGrad(Rule):
         return False
 
     def _read_reaches_backward(self, read: cst.CSTNode, scope: FunctionNode | None, training: set[FunctionNode],
-                               depth: int = 0) -> bool:
+                               depth: int = 0, unit: Facts | None = None, unfollowed: bool | None = None) -> bool:
         """What `read` (a kept attribute or holder, read where another function runs) gives may reach
         a backward: through the statement holding it and the names it binds, followed in that
         function, to `x.backward()` / `torch.autograd.grad(...)` / a function of the unit that
         back-propagates; or it is stored, returned or handed to code this does not follow while the
         unit back-propagates somewhere. Not when it is only read as a number or text (`print`,
         `float`, `.item()`, a comparison): an evaluation whose kept value is only shown (fix49;
-        was: any read in a function that back-propagates anything, by name)."""
+        was: any read in a function that back-propagates anything, by name).
+
+        `unit` is the unit `read` is in (a later cell: `_later_cell_backward`; default this one);
+        `unfollowed` what a use this does not follow gives (default: whether `training` is non-empty)."""
+        unit = unit or self.facts
+        if unfollowed is None:
+            unfollowed = bool(training)
         if depth > 5:
-            return bool(training)
+            return unfollowed
         store: cst.CSTNode = read
-        while isinstance(up := self.facts.parent(store), (cst.Attribute, cst.Subscript)) and up.value is store:
+        while isinstance(up := unit.parent(store), (cst.Attribute, cst.Subscript)) and up.value is store:
             store = up
         if isinstance(up, (cst.AssignTarget, cst.AnnAssign)) and up.target is store:
             return False  # `self.val = 0.0`, `CACHE["val"] = 0.0`: a store, which reads nothing kept
         node: cst.CSTNode = read
-        for anc in self.facts.ancestors(read):
-            if isinstance(anc, cst.Comparison) or isinstance(anc, cst.Call) and _graphless_read(self.facts, anc, node):
+        for anc in unit.ancestors(read):
+            if isinstance(anc, cst.Comparison) or isinstance(anc, cst.Call) and _graphless_read(unit, anc, node):
                 return False  # `if self.val < best:`, `print(self.val)`, `float(CACHE["val"])`, `self.val.item()`
-            if isinstance(anc, cst.Call) and (_back_propagates(self.facts, anc) or any(f in training for f in self.facts._callees(anc))):
+            if isinstance(anc, cst.Call) and (_back_propagates(unit, anc) or any(f in training for f in unit._callees(anc))):
                 return True  # `self.val.backward()`, `step(model, self.val)`
             if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
                 node = anc
@@ -1191,39 +1214,40 @@ class EvalWithoutNoGrad(Rule):
         if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(not isinstance(t, (cst.Name, cst.Tuple, cst.List)) for t in targets):
-                return bool(training)  # stored again: `self.total = loss + self.val`
+                return unfollowed  # stored again: `self.total = loss + self.val`
             names = {b for t in targets for b in bound_names(t)}
-            later = [u for name in names for u in self._uses_after(name, node, scope)
-                     if not isinstance(self.facts.parent(u), cst.AssignTarget)]
-            return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later) \
-                or (scope is None and bool(self.facts.later) and bool(training))
+            later = [u for name in names for u in self._uses_after(name, node, scope, unit)
+                     if not isinstance(unit.parent(u), cst.AssignTarget)]
+            return any(self._read_reaches_backward(u, scope, training, depth + 1, unit, unfollowed) for u in later) \
+                or (scope is None and bool(unit.later) and unfollowed)
         if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
             call = node.value
-            if (self.facts.qualified_name(call.func) or "").startswith("builtins.") \
-                    and not (self.facts.qualified_name(call.func) or "").endswith(("setattr", "exec", "eval")):
+            if (unit.qualified_name(call.func) or "").startswith("builtins.") \
+                    and not (unit.qualified_name(call.func) or "").endswith(("setattr", "exec", "eval")):
                 return False  # `print(...)`, `len(...)`: a builtin that reads
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS \
-                    and isinstance(call.func.value, cst.Name) and self._local_container(call.func.value.value, scope):
-                later = self._uses_after(call.func.value.value, node, scope)
-                return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later)
-        if isinstance(node, cst.Return) and scope is not None and self.facts.enclosing_function(node) is scope:
-            callers = [c for c in self.facts.calls_in(self.facts.module) if scope in self.facts._callees(c)]
-            if callers and not self.facts.later:  # `def summary(self): return self.val_loss`, its callers followed
-                return any(self._read_reaches_backward(c, self.facts.enclosing_function(c), training, depth + 1)
+                    and isinstance(call.func.value, cst.Name) and self._local_container(call.func.value.value, scope, unit):
+                later = self._uses_after(call.func.value.value, node, scope, unit)
+                return any(self._read_reaches_backward(u, scope, training, depth + 1, unit, unfollowed) for u in later)
+        if isinstance(node, cst.Return) and scope is not None and unit.enclosing_function(node) is scope:
+            callers = [c for c in unit.calls_in(unit.module) if scope in unit._callees(c)]
+            if callers and not unit.later:  # `def summary(self): return self.val_loss`, its callers followed
+                return any(self._read_reaches_backward(c, unit.enclosing_function(c), training, depth + 1, unit, unfollowed)
                            for c in callers)
-        return bool(training)  # returned, stored by a call, a loop over it: not followed
+        return unfollowed  # returned, stored by a call, a loop over it: not followed
 
-    def _back_propagating_functions(self) -> set[FunctionNode]:
-        """Functions of the unit that back-propagate, themselves or through the unit's functions
-        they call (`step(model, opt, x, y, CACHE["val"])` with `step` calling `loss.backward()`)."""
-        found = {self.facts.enclosing_function(c) for c in self.facts.calls_in(self.facts.module)
-                 if _back_propagates(self.facts, c)} - {None}
-        calls = [(self.facts.enclosing_function(c), c) for c in self.facts.calls_in(self.facts.module)]
+    def _back_propagating_functions(self, unit: Facts | None = None) -> set[FunctionNode]:
+        """Functions of the unit (default this one) that back-propagate, themselves or through the unit's
+        functions they call (`step(model, opt, x, y, CACHE["val"])` with `step` calling `loss.backward()`)."""
+        unit = unit or self.facts
+        found = {unit.enclosing_function(c) for c in unit.calls_in(unit.module)
+                 if _back_propagates(unit, c)} - {None}
+        calls = [(unit.enclosing_function(c), c) for c in unit.calls_in(unit.module)]
         grew = True
         while grew:
             grew = False
             for scope, call in calls:
-                if scope is not None and scope not in found and any(f in found for f in self.facts._callees(call)):
+                if scope is not None and scope not in found and any(f in found for f in unit._callees(call)):
                     found.add(scope)
                     grew = True
         return found  # type: ignore[return-value]
@@ -1256,20 +1280,22 @@ class EvalWithoutNoGrad(Rule):
                     held.add(root)
         return held
 
-    def _uses_after(self, name: str, stmt: cst.CSTNode, scope: FunctionNode | None) -> list[cst.Name]:
-        """Reads of `name` in `scope` that may run after `stmt`: later in the text, or anywhere in a
-        loop around `stmt` (the next pass); not those inside `stmt` itself."""
-        loops = [a for a in self.facts.ancestors(stmt) if isinstance(a, (cst.For, cst.While))
-                 and (scope is None or self.facts.contains(scope, a))]
-        return [u for u in self.facts.uses(name) if self.facts.enclosing_function(u) is scope
-                and not self.facts.contains(stmt, u)
-                and (self.facts.order(u) > self.facts.order(stmt) or any(self.facts.contains(lp, u) for lp in loops))]
+    def _uses_after(self, name: str, stmt: cst.CSTNode, scope: FunctionNode | None, unit: Facts | None = None) -> list[cst.Name]:
+        """Reads of `name` in `scope` (of `unit`, default this one) that may run after `stmt`: later in
+        the text, or anywhere in a loop around `stmt` (the next pass); not those inside `stmt` itself."""
+        unit = unit or self.facts
+        loops = [a for a in unit.ancestors(stmt) if isinstance(a, (cst.For, cst.While))
+                 and (scope is None or unit.contains(scope, a))]
+        return [u for u in unit.uses(name) if unit.enclosing_function(u) is scope
+                and not unit.contains(stmt, u)
+                and (unit.order(u) > unit.order(stmt) or any(unit.contains(lp, u) for lp in loops))]
 
-    def _local_container(self, name: str, scope: FunctionNode | None) -> bool:
+    def _local_container(self, name: str, scope: FunctionNode | None, unit: Facts | None = None) -> bool:
         """`name` is a local of `scope`, or (at the top level of a script) a global no function reads."""
+        unit = unit or self.facts
         if scope is not None:
             return binds_locally(scope, name)
-        return not self.facts.later and all(self.facts.enclosing_function(u) is None for u in self.facts.uses(name))
+        return not unit.later and all(unit.enclosing_function(u) is None for u in unit.uses(name))
 
     def _produced(self, loop: Loop, func: FunctionNode) -> set[str]:
         """The names the loop binds, and the names its function binds from them after it (`mean =
