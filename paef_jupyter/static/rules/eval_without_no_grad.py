@@ -354,10 +354,12 @@ class EvalWithoutNoGrad(Rule):
         )
 
     def _functional_forward(self, loop: Loop) -> str:
-        """Why the rewrite is left to review when the loop runs a network only as a function of
+        """Why the rewrite is left to review when the loop runs a network only as a method of
         weights it is handed (`net.manual_forward(x, fast)`, MAML; `runs_functional_model`): the
-        method was found by its name and the weights by where they were bound, not by type."""
-        calls = [c for c in self.facts.calls_in(loop.node.body) if runs_functional_model(self.facts, c)]
+        method was found by its name through the call graph, not by the object's type. A
+        function called by its own name (d2l's `rnn(X, state, params)`) is not this."""
+        calls = [c for c in self.facts.calls_in(loop.node.body) if runs_functional_model(self.facts, c)
+                 and self.facts._function_at(c.func) is None]  # (`rnn(X, state, params)`, a function by name: proved)
         if not calls or any(self._model_call(c) and not runs_functional_model(self.facts, c)
                             for c in self.facts.calls_in(loop.node.body)):
             return ""
