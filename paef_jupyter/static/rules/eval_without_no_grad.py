@@ -701,6 +701,7 @@ class EvalWithoutNoGrad(Rule):
                 root = root_name(n.func.value)
                 built |= {root} if root else set()
         built -= data_only_products(self.facts, loop, built)  # the probe's labels: the same tensors with grad off
+        built |= self._derived_after(loop, built)  # `bank = [feats[:256]]` after the loop, in its cell
         for later in self.facts.later:
             backward = any(_back_propagates(later, c) for c in later.calls_in(later.module))
             read = (later.names_read(later.module) - later.names_written(later.module)) & built
@@ -715,6 +716,26 @@ class EvalWithoutNoGrad(Rule):
             if (graph_read - later.names_written(later.module)) & built:
                 return True
         return False
+
+    def _derived_after(self, loop: Loop, built: set[str]) -> set[str]:
+        """Names this cell binds (or stores into) after the loop, at its top level, from what the loop
+        built or from names so derived (`bank = [feats[:256]]`, `pool.append(feats)`): a later cell
+        reading them reads the loop's graph as surely as reading the loop's own names."""
+        derived = set(built)
+        start = self.facts.order(loop.node)
+        for n in self.facts.walk(self.facts.module):
+            if self.facts.order(n) <= start or self.facts.contains(loop.node, n) or self.facts.enclosing_function(n) is not None:
+                continue
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                for t in targets:  # `feats, labels = torch.cat(feats), torch.cat(labels)`: pair by pair
+                    for names, value in _paired(t, n.value):
+                        if self.facts.names_read(value) & derived:
+                            derived |= names or set(mutated_names(t)) | ({r} if (r := root_name(t)) else set())
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and any(self.facts.names_read(a.value) & derived for a in n.args) and (r := root_name(n.func.value)):
+                derived.add(r)
+        return derived - built
 
     def _later_reads_reach_backward(self, later: Facts, names: set[str]) -> bool:
         """Some read of `names` in the later cell `later` (which back-propagates) may give the graph
