@@ -377,8 +377,8 @@ class EvalWithoutNoGrad(Rule):
             return ""
         kept = self.facts.mutated_in_loop(loop, attribute_owners=False) - self.facts.mutated_in_loop_skipping(loop, skipped) \
             - set(loop.writes)
-        if not kept:
-            return ""
+        if not kept or not self._feeds_backward(loop, skip_host_keeping=False):
+            return ""  # proved without that proof
         call = min(skipped, key=self.facts.order)
         return (f"this loop changes {', '.join(f'`{n}`' for n in sorted(kept))} only through calls such as "
                 f"`{self.facts.code(call.func)}(...)` that were read to keep numbers or text there (found by method "
@@ -988,7 +988,7 @@ class EvalWithoutNoGrad(Rule):
                     found[name] = found.get(name, True) and ok
         return {name for name in names if found.get(name)}
 
-    def _feeds_backward(self, loop: Loop) -> bool:
+    def _feeds_backward(self, loop: Loop, skip_host_keeping: bool = True) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE
         rollouts; a function that sums a loss over a loop and returns it, whatever the order of
         definitions). Names are resolved where they are read: a function's own binding of
@@ -1080,7 +1080,8 @@ class EvalWithoutNoGrad(Rule):
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 bind(n, bound_names(n.asname.name), n.item)
         # graphs reach no option's owner, nor an object a call only logs host values into (`_host_logging`)
-        produced = set(loop.writes) | self.facts.mutated_in_loop_skipping(loop, host_keeping_calls(self.facts, loop))
+        skipped = host_keeping_calls(self.facts, loop) if skip_host_keeping else frozenset()
+        produced = set(loop.writes) | self.facts.mutated_in_loop_skipping(loop, skipped)
         produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
         produced -= self._same_object_rebinds(loop, produced)  # `self.ncf = self.ncf.eval()`: no new value
         func = loop.function
