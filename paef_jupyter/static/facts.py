@@ -1182,8 +1182,20 @@ class Facts:
             self._param_paths[func] = attribute_paths.param_paths(self, func)
         return self._param_paths[func]
 
+    def mutated_in_loop_skipping(self, loop: Loop, skipped: frozenset[cst.Call]) -> frozenset[str]:
+        """`mutated_in_loop(loop, attribute_owners=False)` without what the calls in `skipped` change
+        (neither their receivers and arguments nor what the functions they run write). For graph
+        flow only: eval-without-no-grad skips calls proved to keep nothing but host values
+        (`rules/_host_logging.py`); loop invariance keeps every change."""
+        if loop.facts is not self:
+            return loop.facts.mutated_in_loop_skipping(loop, skipped)
+        if not skipped:
+            return self.mutated_in_loop(loop, attribute_owners=False)
+        return frozenset(self._collect_mutations(loop, None, False, None, skipped))
+
     def _collect_mutations(self, loop: Loop, except_call: cst.Call | None, attribute_owners: bool,
-                           partial: dict[str, set[attribute_paths.Path]] | None) -> set[str]:
+                           partial: dict[str, set[attribute_paths.Path]] | None,
+                           skipped: frozenset[cst.Call] = frozenset()) -> set[str]:
         """`mutated_in_loop`; with `partial`, changes of attribute paths go there, not in the result."""
         out: set[str] = set()
         seen: set[FunctionNode] = set()
@@ -1192,6 +1204,8 @@ class Facts:
             work.append(loop.node.test)
         while work:
             for call in self.calls_in(work.pop()):
+                if call in skipped:
+                    continue
                 for func in self._local_callees(call):
                     if func not in seen:
                         seen.add(func)
@@ -3784,7 +3798,13 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
 
 
 _TRAINED_TENSORS = re.compile(r"requires_grad_\(\s*(True)?\s*\)|requires_grad\s*=\s*True|\.attach_grad\(")
-_MATMULS = frozenset({"torch.mm", "torch.matmul", "torch.bmm", "torch.einsum", "torch.nn.functional.linear"})
+_MATMULS = frozenset({"torch.mm", "torch.matmul", "torch.bmm", "torch.einsum", "torch.nn.functional.linear",
+                      # a convolutional network's layers written functionally (MAML's `manual_forward`)
+                      "torch.nn.functional.conv1d", "torch.nn.functional.conv2d", "torch.nn.functional.conv3d",
+                      "torch.nn.functional.conv_transpose1d", "torch.nn.functional.conv_transpose2d",
+                      "torch.nn.functional.conv_transpose3d", "torch.nn.functional.bilinear"})
+# Module methods that hand out the tensors an optimizer trains (they require grad).
+_PARAMETER_METHODS = frozenset({"parameters", "named_parameters"})
 
 
 def runs_functional_model(facts: Facts, call: cst.Call) -> bool:
@@ -3796,13 +3816,37 @@ def runs_functional_model(facts: Facts, call: cst.Call) -> bool:
     if not isinstance(call.func, (cst.Name, cst.Attribute)):
         return False
     func = facts._function_at(call.func)
+    if func is None and isinstance(call.func, cst.Attribute):
+        # `net.manual_forward(x, params)`: a method of a class of this unit or an earlier cell, found
+        # by the call graph (one method of that name), MAML's functional forward
+        callees = facts._callees(call)
+        func = callees[0] if len(callees) == 1 else None
     if not isinstance(func, cst.FunctionDef):
         return False
     owner = facts.owner_of(func)
     cache: dict[int, bool] = owner.__dict__.setdefault("_functional_models", {})
     if id(func) not in cache:
         cache[id(func)] = _weights_function(owner, func)
-    return cache[id(func)] and any(_TRAINED_TENSORS.search(unit.text) for unit in (owner, facts))
+    return cache[id(func)] and (any(_TRAINED_TENSORS.search(unit.text) for unit in (owner, facts))
+                                or _given_module_parameters(facts, call))
+
+
+def _given_module_parameters(facts: Facts, call: cst.Call) -> bool:
+    """An argument of `call` is a name the calling function binds from a module's parameters
+    (`fast = OrderedDict((n, p) for n, p in net.named_parameters())`, `ws = list(net.parameters())`):
+    tensors that require grad, so the functional model records a graph of them. A `state_dict()`
+    (detached copies) is not one."""
+    scope = facts.enclosing_function(call)
+    for arg in call.args:
+        if not isinstance(arg.value, cst.Name):
+            continue
+        for d in facts._defs.get(arg.value.value, ()):
+            value = d.value if d.value is not None else d.element
+            if d.function is scope and value is not None and any(
+                    isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _PARAMETER_METHODS
+                    for n in facts.walk(value)):
+                return True
+    return False
 
 
 def _returns_products(facts: Facts, call: cst.Call, index: int, n: int) -> bool:
@@ -3848,9 +3892,19 @@ def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
             operands = [node.left, node.right]
         elif isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") in _MATMULS:
             operands = [a.value for a in node.args]
-        if any(facts.code(o) in weights or facts.names_read(o) & weights for o in operands):
+        if any(facts.code(o) in weights or facts.code(_moved(o)) in weights or facts.names_read(o) & weights
+               for o in operands):
             return True
     return False
+
+
+def _moved(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The tensor a chain of moves and casts was called on: `params['fc.weight']` of
+    `params['fc.weight'].to(device)` (the same weights, on the device)."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in _SAME_OBJECT_METHODS | {"contiguous"}:
+        value = value.func.value
+    return value
 
 
 def _forward_helpers(facts: Facts) -> set[FunctionNode]:

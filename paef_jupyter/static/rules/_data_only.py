@@ -83,7 +83,16 @@ def _name_data_only(facts: Facts, name: cst.Name, depth: int) -> bool:
         return graph_free_batches(facts, loop, depth) \
             and not _written_with_other_values(facts, name.value, facts.enclosing_function(name), depth, aliases=False)
     sources = facts.value_sources(name)
-    if not sources or not all(_source_data_only(facts, s, depth) for s in sources):
+    if not sources:
+        earlier = _earlier_cell_value(facts, name)  # `device` of the set-up cell
+        if earlier is None:
+            return False
+        owner, value = earlier
+        if not _source_data_only(owner, value, depth):
+            return False
+        return _not_a_tensor(owner, value) or not any(
+            _written_with_other_values(unit, name.value, None, depth) for unit in (facts, *facts.prior.units()))
+    if not all(_source_data_only(facts, s, depth) for s in sources):
         return False
     if all(_not_a_tensor(facts, s) for s in sources):
         return True  # `device = torch.device(...)`, `n = 64`: nothing to write a graph into
@@ -168,18 +177,40 @@ def graph_free_batches(facts: Facts, loop: Loop, depth: int = _DEPTH) -> bool:
     tensors are all data-only: every batch it yields is a plain tensor (no graph)."""
     it = iterated(loop)
     loader = facts.value_of(it) if isinstance(it, cst.Name) else it
-    if not isinstance(loader, cst.Call) or (facts.qualified_name(loader.func) or "").rpartition(".")[2] != "DataLoader":
+    owner = facts
+    if loader is None and isinstance(it, cst.Name):
+        earlier = _earlier_cell_value(facts, it)
+        if earlier is not None:
+            owner, loader = earlier
+    if not isinstance(loader, cst.Call) or (owner.qualified_name(loader.func) or "").rpartition(".")[2] != "DataLoader":
         return False
     if keyword_arg(loader, "collate_fn") is not None:
         return False
     first = loader.args[0] if loader.args and loader.args[0].keyword is None else keyword_arg(loader, "dataset")
     dataset = first.value if first is not None else None
     if isinstance(dataset, cst.Name):
-        dataset = facts.value_of(dataset)
-    return isinstance(dataset, cst.Call) \
-        and (facts.qualified_name(dataset.func) or "") in ("torch.utils.data.TensorDataset",
-                                                          "torch.utils.data.dataset.TensorDataset") \
-        and bool(dataset.args) and all(a.keyword is None and data_only(facts, a.value, depth - 1) for a in dataset.args)
+        dataset = owner.value_of(dataset)
+    if not (isinstance(dataset, cst.Call)
+            and (owner.qualified_name(dataset.func) or "") in ("torch.utils.data.TensorDataset",
+                                                               "torch.utils.data.dataset.TensorDataset")
+            and bool(dataset.args) and all(a.keyword is None and data_only(owner, a.value, depth - 1) for a in dataset.args)):
+        return False
+    if owner is facts:
+        return True
+    # built in an earlier cell: no other cell (this one, another earlier one) writes a graph into its tensors
+    names = {n.value for a in dataset.args for n in owner.walk(a.value) if isinstance(n, cst.Name)}
+    return not any(_written_with_other_values(unit, name, None, depth - 1)
+                   for unit in (facts, *facts.prior.units()) if unit is not owner for name in names)
+
+
+def _earlier_cell_value(facts: Facts, name: cst.Name) -> tuple[Facts, cst.BaseExpression] | None:
+    """The value an earlier notebook cell last gave `name` at its top level, with that cell's facts,
+    when this unit reads `name` at its own top level and never binds it (`probe_loader` made in the
+    data cell, iterated in the evaluation cell): determinism56, where splitting a program into
+    cells lost what one file proved."""
+    if facts.enclosing_function(name) is not None or name.value in facts.names_written(facts.module):
+        return None
+    return facts.prior.value(name.value)
 
 
 def data_only_products(facts: Facts, loop: Loop, produced: set[str]) -> set[str]:

@@ -16,7 +16,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
-from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, method_of_object
+from ..facts import Facts, FunctionNode, Loop, binds_locally, is_autograd_grad, method_of_object
 from ..names import bound_names, keyword_arg
 from ..types import Kind
 
@@ -1337,9 +1337,11 @@ def loops_fed(facts: Facts, loader: cst.Call) -> list[Loop]:
     if isinstance(parent, cst.Arg):  # `DeviceLoader(DataLoader(...), device)`, `fit(model, DataLoader(...))`
         return _fed_through_arguments([(facts, loader)])
     returned = _returned_element_uses(facts, loader)
-    if returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
-        return [loop for loop in facts.loops if iterated(loop) in returned] \
-            + [loop for loop in _fed_through_arguments([(facts, u) for u in returned])]
+    later_returned = later_returned_element_uses(facts, loader)
+    if returned or later_returned:  # `tr, val = init_dataset(opt)`: loops over the caller's name, or where it is passed
+        pairs = [(facts, u) for u in returned] + later_returned
+        direct = [loop for owner, u in pairs for loop in owner.loops if iterated(loop) is u]
+        return direct + [loop for loop in _fed_through_arguments(pairs) if loop not in direct]  # type: ignore[arg-type]
     if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Attribute):
         return _fed_as_instance_attribute(facts, loader, parent.targets[0].target)
     if not (isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name)):
@@ -1495,8 +1497,25 @@ def _drawn_into(facts: Facts, draw: cst.Name) -> set[str] | None:
     return {n for t in bound.targets for n in bound_names(t.target)}
 
 
-def _returned_element_uses(facts: Facts, loader: cst.Call) -> list[cst.Name]:
-    """Reads, in this unit, of a name bound to element k of a call of the module-level function
+def later_returned_element_uses(facts: Facts, loader: cst.Call) -> list[tuple[Facts, cst.Name]]:
+    """`_returned_element_uses` in the notebook's later cells, with each read's cell: the loaders'
+    function defined in this cell, called by a later one (`train_loader, val_loader =
+    get_train_val_loaders(...)` in `main()` of the last cell), until a cell binds its name again
+    (determinism56: split into cells, the program lost what one file proved)."""
+    func = facts.enclosing_function(loader)
+    if not isinstance(func, cst.FunctionDef):
+        return []
+    found: list[tuple[Facts, cst.Name]] = []
+    for later in facts.later:
+        if later.binds_global(func.name.value):
+            break
+        found += [(later, u) for u in _returned_element_uses(facts, loader, later)]
+    return found
+
+
+def _returned_element_uses(facts: Facts, loader: cst.Call, unit: Facts | None = None) -> list[cst.Name]:
+    """Reads, in this unit (or in `unit`, a later cell calling the function by its name), of a name
+    bound to element k of a call of the module-level function
     whose only `return` is a tuple literal holding `loader` at k (directly or through a name bound
     to it once): `tr, val, test = init_dataset(opt)` or `test = init_dataset(opt)[-1]`. Only a
     read whose reaching binding is that element counts (a name rebound later holds another value)."""
@@ -1512,11 +1531,16 @@ def _returned_element_uses(facts: Facts, loader: cst.Call) -> list[cst.Name]:
                   or isinstance(el.value, cst.Name) and facts.value_of(el.value) is loader), None)
     if index is None:
         return []
+    home = facts
+    facts = unit or facts
     uses: list[cst.Name] = []
     for use in facts.uses(func.name.value):
         call = facts.parent(use)
         if not (isinstance(call, cst.Call) and call.func is use):
             continue
+        if facts is not home and (facts.enclosing_function(use) is not None and binds_locally(facts.enclosing_function(use), use.value)
+                                  or facts._function_at(use) is not func):
+            continue  # a later cell's own function or local of that name
         picked = facts.parent(call)
         if isinstance(picked, cst.Subscript) and picked.value is call and _literal_index(picked) in (index, index - n):
             bound = facts.parent(picked)

@@ -10,7 +10,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods, param_names,
-                     runs_inference_verb, trains_visibly)
+                     runs_functional_model, runs_inference_verb, trains_visibly)
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
@@ -19,6 +19,7 @@ from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
 from ._data_only import data_only_products
+from ._host_logging import host_keeping_calls
 from ._frozen_forward import frozen_forwards
 from ._untrained_forward import UntrainedForward, statement_graph_free, untrained_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
@@ -333,7 +334,8 @@ class EvalWithoutNoGrad(Rule):
             or self._cached_by_forward(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
-            or self._rebound_by_importer(loop) or self._unproved_use(loop)
+            or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
+            or self._unproved_use(loop)
         self.report(
             loop.node,
             "this evaluation loop runs the model with autograd on: every forward pass records a graph "
@@ -350,6 +352,37 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _functional_forward(self, loop: Loop) -> str:
+        """Why the rewrite is left to review when the loop runs a network only as a method of
+        weights it is handed (`net.manual_forward(x, fast)`, MAML; `runs_functional_model`): the
+        method was found by its name through the call graph, not by the object's type. A
+        function called by its own name (d2l's `rnn(X, state, params)`) is not this."""
+        calls = [c for c in self.facts.calls_in(loop.node.body) if runs_functional_model(self.facts, c)
+                 and self.facts._function_at(c.func) is None]  # (`rnn(X, state, params)`, a function by name: proved)
+        if not calls or any(self._model_call(c) and not runs_functional_model(self.facts, c)
+                            for c in self.facts.calls_in(loop.node.body)):
+            return ""
+        return (f"the network runs as a function of the weights it is handed (`{self.facts.code(calls[0].func)}(...)`), "
+                f"a method found by its name: an object of another class with a method of that name would run code this did not read")
+
+    def _host_logged(self, loop: Loop) -> str:
+        """Why the rewrite is left to review when the loop was found not to feed a backward only
+        because calls of the program's methods that change their objects were proved to keep host
+        values there (`_host_logging`, a Lightning-style `module.validation_step(batch, i)` logging
+        `.item()` floats): that proof follows the call graph by method name, so an object of
+        another class with a same-named method would run code this did not read. '' otherwise."""
+        skipped = host_keeping_calls(self.facts, loop)
+        if not skipped:
+            return ""
+        kept = self.facts.mutated_in_loop(loop, attribute_owners=False) - self.facts.mutated_in_loop_skipping(loop, skipped) \
+            - set(loop.writes)
+        if not kept or not self._feeds_backward(loop, skip_host_keeping=False):
+            return ""  # proved without that proof
+        call = min(skipped, key=self.facts.order)
+        return (f"this loop changes {', '.join(f'`{n}`' for n in sorted(kept))} only through calls such as "
+                f"`{self.facts.code(call.func)}(...)` that were read to keep numbers or text there (found by method "
+                f"name): if the object is of another class, what it keeps may reach a later backward")
 
     def _unproved_use(self, loop: Loop) -> str:
         """The closed-world gate (`_graph_uses`): why some use of what the loop computes with the
@@ -468,6 +501,8 @@ class EvalWithoutNoGrad(Rule):
             return True
         if any(evaluates_model(self.facts, callee) for callee in self.facts._callees(n)):
             return True  # `engine.eval(x, y)`: a trainer's method that puts its model in `.eval()` and runs it
+        if runs_functional_model(self.facts, n):
+            return True  # `net.manual_forward(x, fast_weights)`: the network written as a function of trained weights
         own = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
         if isinstance(func, cst.Name) or own:
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
@@ -665,9 +700,12 @@ class EvalWithoutNoGrad(Rule):
             if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS:
                 root = root_name(n.func.value)
                 built |= {root} if root else set()
+        built -= data_only_products(self.facts, loop, built)  # the probe's labels: the same tensors with grad off
+        built |= self._derived_after(loop, built)  # `bank = [feats[:256]]` after the loop, in its cell
         for later in self.facts.later:
             backward = any(_back_propagates(later, c) for c in later.calls_in(later.module))
-            if backward and (later.names_read(later.module) - later.names_written(later.module)) & built:
+            read = (later.names_read(later.module) - later.names_written(later.module)) & built
+            if backward and read and self._later_reads_reach_backward(later, read):
                 return True
             if any(later.names_read(a.value) & built and _hands_to_backward(later, c)  # `adapt(outs)`
                    for c in later.calls_in(later.module) for a in c.args):
@@ -677,6 +715,41 @@ class EvalWithoutNoGrad(Rule):
                           and (root := root_name(n.value)) is not None}
             if (graph_read - later.names_written(later.module)) & built:
                 return True
+        return False
+
+    def _derived_after(self, loop: Loop, built: set[str]) -> set[str]:
+        """Names this cell binds (or stores into) after the loop, at its top level, from what the loop
+        built or from names so derived (`bank = [feats[:256]]`, `pool.append(feats)`): a later cell
+        reading them reads the loop's graph as surely as reading the loop's own names."""
+        derived = set(built)
+        start = self.facts.order(loop.node)
+        for n in self.facts.walk(self.facts.module):
+            if self.facts.order(n) <= start or self.facts.contains(loop.node, n) or self.facts.enclosing_function(n) is not None:
+                continue
+            if isinstance(n, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and n.value is not None:
+                targets = [t.target for t in n.targets] if isinstance(n, cst.Assign) else [n.target]
+                for t in targets:  # `feats, labels = torch.cat(feats), torch.cat(labels)`: pair by pair
+                    for names, value in _paired(t, n.value):
+                        if self.facts.names_read(value) & derived:
+                            derived |= names or set(mutated_names(t)) | ({r} if (r := root_name(t)) else set())
+            elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in _STORING_METHODS \
+                    and any(self.facts.names_read(a.value) & derived for a in n.args) and (r := root_name(n.func.value)):
+                derived.add(r)
+        return derived - built
+
+    def _later_reads_reach_backward(self, later: Facts, names: set[str]) -> bool:
+        """Some read of `names` in the later cell `later` (which back-propagates) may give the graph
+        to a backward there: followed as in this unit (`_read_reaches_backward`), so a linear probe
+        trained on `feats[:256].detach()` and scored with `(probe(feats[256:]).argmax(1) == y)`
+        reads no graph of the loop (the same proof as in one file; determinism56: splitting the
+        program into cells lost the finding). Any use that proof does not follow counts as a feed."""
+        training = self._back_propagating_functions(later)
+        for name in names:
+            for use in later.uses(name):
+                if isinstance(later.parent(use), cst.AssignTarget):
+                    continue
+                if self._read_reaches_backward(use, later.enclosing_function(use), training, unit=later, unfollowed=True):
+                    return True
         return False
 
     def _unseen_users(self, loop: Loop) -> str:
@@ -915,7 +988,7 @@ class EvalWithoutNoGrad(Rule):
                     found[name] = found.get(name, True) and ok
         return {name for name in names if found.get(name)}
 
-    def _feeds_backward(self, loop: Loop) -> bool:
+    def _feeds_backward(self, loop: Loop, skip_host_keeping: bool = True) -> bool:
         """True if a value the loop builds reaches a `.backward()` anywhere in the unit (REINFORCE
         rollouts; a function that sums a loss over a loop and returns it, whatever the order of
         definitions). Names are resolved where they are read: a function's own binding of
@@ -1006,7 +1079,9 @@ class EvalWithoutNoGrad(Rule):
                 bind(n, bound_names(n.target), n.iter)
             elif isinstance(n, cst.WithItem) and n.asname is not None:
                 bind(n, bound_names(n.asname.name), n.item)
-        produced = set(loop.writes) | self.facts.mutated_in_loop(loop, attribute_owners=False)  # graphs reach no option's owner
+        # graphs reach no option's owner, nor an object a call only logs host values into (`_host_logging`)
+        skipped = host_keeping_calls(self.facts, loop) if skip_host_keeping else frozenset()
+        produced = set(loop.writes) | self.facts.mutated_in_loop_skipping(loop, skipped)
         produced -= data_only_products(self.facts, loop, produced)  # the same tensors with grad off
         produced -= self._same_object_rebinds(loop, produced)  # `self.ncf = self.ncf.eval()`: no new value
         func = loop.function
@@ -1129,26 +1204,32 @@ class EvalWithoutNoGrad(Rule):
         return False
 
     def _read_reaches_backward(self, read: cst.CSTNode, scope: FunctionNode | None, training: set[FunctionNode],
-                               depth: int = 0) -> bool:
+                               depth: int = 0, unit: Facts | None = None, unfollowed: bool | None = None) -> bool:
         """What `read` (a kept attribute or holder, read where another function runs) gives may reach
         a backward: through the statement holding it and the names it binds, followed in that
         function, to `x.backward()` / `torch.autograd.grad(...)` / a function of the unit that
         back-propagates; or it is stored, returned or handed to code this does not follow while the
         unit back-propagates somewhere. Not when it is only read as a number or text (`print`,
         `float`, `.item()`, a comparison): an evaluation whose kept value is only shown (fix49;
-        was: any read in a function that back-propagates anything, by name)."""
+        was: any read in a function that back-propagates anything, by name).
+
+        `unit` is the unit `read` is in (a later cell: `_later_cell_backward`; default this one);
+        `unfollowed` what a use this does not follow gives (default: whether `training` is non-empty)."""
+        unit = unit or self.facts
+        if unfollowed is None:
+            unfollowed = bool(training)
         if depth > 5:
-            return bool(training)
+            return unfollowed
         store: cst.CSTNode = read
-        while isinstance(up := self.facts.parent(store), (cst.Attribute, cst.Subscript)) and up.value is store:
+        while isinstance(up := unit.parent(store), (cst.Attribute, cst.Subscript)) and up.value is store:
             store = up
         if isinstance(up, (cst.AssignTarget, cst.AnnAssign)) and up.target is store:
             return False  # `self.val = 0.0`, `CACHE["val"] = 0.0`: a store, which reads nothing kept
         node: cst.CSTNode = read
-        for anc in self.facts.ancestors(read):
-            if isinstance(anc, cst.Comparison) or isinstance(anc, cst.Call) and _graphless_read(self.facts, anc, node):
+        for anc in unit.ancestors(read):
+            if isinstance(anc, cst.Comparison) or isinstance(anc, cst.Call) and _graphless_read(unit, anc, node):
                 return False  # `if self.val < best:`, `print(self.val)`, `float(CACHE["val"])`, `self.val.item()`
-            if isinstance(anc, cst.Call) and (_back_propagates(self.facts, anc) or any(f in training for f in self.facts._callees(anc))):
+            if isinstance(anc, cst.Call) and (_back_propagates(unit, anc) or any(f in training for f in unit._callees(anc))):
                 return True  # `self.val.backward()`, `step(model, self.val)`
             if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)):
                 node = anc
@@ -1157,39 +1238,40 @@ class EvalWithoutNoGrad(Rule):
         if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)):
             targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
             if any(not isinstance(t, (cst.Name, cst.Tuple, cst.List)) for t in targets):
-                return bool(training)  # stored again: `self.total = loss + self.val`
+                return unfollowed  # stored again: `self.total = loss + self.val`
             names = {b for t in targets for b in bound_names(t)}
-            later = [u for name in names for u in self._uses_after(name, node, scope)
-                     if not isinstance(self.facts.parent(u), cst.AssignTarget)]
-            return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later) \
-                or (scope is None and bool(self.facts.later) and bool(training))
+            later = [u for name in names for u in self._uses_after(name, node, scope, unit)
+                     if not isinstance(unit.parent(u), cst.AssignTarget)]
+            return any(self._read_reaches_backward(u, scope, training, depth + 1, unit, unfollowed) for u in later) \
+                or (scope is None and bool(unit.later) and unfollowed)
         if isinstance(node, cst.Expr) and isinstance(node.value, cst.Call):
             call = node.value
-            if (self.facts.qualified_name(call.func) or "").startswith("builtins.") \
-                    and not (self.facts.qualified_name(call.func) or "").endswith(("setattr", "exec", "eval")):
+            if (unit.qualified_name(call.func) or "").startswith("builtins.") \
+                    and not (unit.qualified_name(call.func) or "").endswith(("setattr", "exec", "eval")):
                 return False  # `print(...)`, `len(...)`: a builtin that reads
             if isinstance(call.func, cst.Attribute) and call.func.attr.value in _STORING_METHODS \
-                    and isinstance(call.func.value, cst.Name) and self._local_container(call.func.value.value, scope):
-                later = self._uses_after(call.func.value.value, node, scope)
-                return any(self._read_reaches_backward(u, scope, training, depth + 1) for u in later)
-        if isinstance(node, cst.Return) and scope is not None and self.facts.enclosing_function(node) is scope:
-            callers = [c for c in self.facts.calls_in(self.facts.module) if scope in self.facts._callees(c)]
-            if callers and not self.facts.later:  # `def summary(self): return self.val_loss`, its callers followed
-                return any(self._read_reaches_backward(c, self.facts.enclosing_function(c), training, depth + 1)
+                    and isinstance(call.func.value, cst.Name) and self._local_container(call.func.value.value, scope, unit):
+                later = self._uses_after(call.func.value.value, node, scope, unit)
+                return any(self._read_reaches_backward(u, scope, training, depth + 1, unit, unfollowed) for u in later)
+        if isinstance(node, cst.Return) and scope is not None and unit.enclosing_function(node) is scope:
+            callers = [c for c in unit.calls_in(unit.module) if scope in unit._callees(c)]
+            if callers and not unit.later:  # `def summary(self): return self.val_loss`, its callers followed
+                return any(self._read_reaches_backward(c, unit.enclosing_function(c), training, depth + 1, unit, unfollowed)
                            for c in callers)
-        return bool(training)  # returned, stored by a call, a loop over it: not followed
+        return unfollowed  # returned, stored by a call, a loop over it: not followed
 
-    def _back_propagating_functions(self) -> set[FunctionNode]:
-        """Functions of the unit that back-propagate, themselves or through the unit's functions
-        they call (`step(model, opt, x, y, CACHE["val"])` with `step` calling `loss.backward()`)."""
-        found = {self.facts.enclosing_function(c) for c in self.facts.calls_in(self.facts.module)
-                 if _back_propagates(self.facts, c)} - {None}
-        calls = [(self.facts.enclosing_function(c), c) for c in self.facts.calls_in(self.facts.module)]
+    def _back_propagating_functions(self, unit: Facts | None = None) -> set[FunctionNode]:
+        """Functions of the unit (default this one) that back-propagate, themselves or through the unit's
+        functions they call (`step(model, opt, x, y, CACHE["val"])` with `step` calling `loss.backward()`)."""
+        unit = unit or self.facts
+        found = {unit.enclosing_function(c) for c in unit.calls_in(unit.module)
+                 if _back_propagates(unit, c)} - {None}
+        calls = [(unit.enclosing_function(c), c) for c in unit.calls_in(unit.module)]
         grew = True
         while grew:
             grew = False
             for scope, call in calls:
-                if scope is not None and scope not in found and any(f in found for f in self.facts._callees(call)):
+                if scope is not None and scope not in found and any(f in found for f in unit._callees(call)):
                     found.add(scope)
                     grew = True
         return found  # type: ignore[return-value]
@@ -1222,20 +1304,22 @@ class EvalWithoutNoGrad(Rule):
                     held.add(root)
         return held
 
-    def _uses_after(self, name: str, stmt: cst.CSTNode, scope: FunctionNode | None) -> list[cst.Name]:
-        """Reads of `name` in `scope` that may run after `stmt`: later in the text, or anywhere in a
-        loop around `stmt` (the next pass); not those inside `stmt` itself."""
-        loops = [a for a in self.facts.ancestors(stmt) if isinstance(a, (cst.For, cst.While))
-                 and (scope is None or self.facts.contains(scope, a))]
-        return [u for u in self.facts.uses(name) if self.facts.enclosing_function(u) is scope
-                and not self.facts.contains(stmt, u)
-                and (self.facts.order(u) > self.facts.order(stmt) or any(self.facts.contains(lp, u) for lp in loops))]
+    def _uses_after(self, name: str, stmt: cst.CSTNode, scope: FunctionNode | None, unit: Facts | None = None) -> list[cst.Name]:
+        """Reads of `name` in `scope` (of `unit`, default this one) that may run after `stmt`: later in
+        the text, or anywhere in a loop around `stmt` (the next pass); not those inside `stmt` itself."""
+        unit = unit or self.facts
+        loops = [a for a in unit.ancestors(stmt) if isinstance(a, (cst.For, cst.While))
+                 and (scope is None or unit.contains(scope, a))]
+        return [u for u in unit.uses(name) if unit.enclosing_function(u) is scope
+                and not unit.contains(stmt, u)
+                and (unit.order(u) > unit.order(stmt) or any(unit.contains(lp, u) for lp in loops))]
 
-    def _local_container(self, name: str, scope: FunctionNode | None) -> bool:
+    def _local_container(self, name: str, scope: FunctionNode | None, unit: Facts | None = None) -> bool:
         """`name` is a local of `scope`, or (at the top level of a script) a global no function reads."""
+        unit = unit or self.facts
         if scope is not None:
             return binds_locally(scope, name)
-        return not self.facts.later and all(self.facts.enclosing_function(u) is None for u in self.facts.uses(name))
+        return not unit.later and all(unit.enclosing_function(u) is None for u in unit.uses(name))
 
     def _produced(self, loop: Loop, func: FunctionNode) -> set[str]:
         """The names the loop binds, and the names its function binds from them after it (`mean =

@@ -14,6 +14,8 @@ from ..names import bound_names, mutated_names, root_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
+    _returned_element_uses,
+    later_returned_element_uses,
     built_attributes,
     add_keyword,
     batches_are_tensors,
@@ -208,8 +210,20 @@ class PageableTransfer(Rule):
             if placement.on_device:
                 return
             self._pageable(node, self._own_name(node), [], [], False, placement.unseen, consumers=[loop],
-                           moved=self._moved_in(loop, moves))
+                           moved=self._moved_in(loop, moves), later=self._called_by_later_cells(node))
             return
+
+    def _called_by_later_cells(self, node: cst.Call) -> str:
+        """Why the pinning is left to review when the loader's function is called only by later cells
+        (`get_train_val_loaders(...)` in the last cell's `main()`), '' otherwise: the copies were found
+        through cells that may be edited or run in another order (determinism56's split notebook)."""
+        later = later_returned_element_uses(self.facts, node)
+        if not later or _returned_element_uses(self.facts, node):
+            return ""
+        func = self.facts.enclosing_function(node)
+        name = func.name.value if isinstance(func, cst.FunctionDef) else "the loader's function"
+        return (f"`{name}` is called only by a later cell, which this rewrite of this cell relies on: a later cell "
+                "edited or run in another order may use the loader differently")
 
     def _moved_in(self, loop: Loop, moves: list[cst.Call]) -> str:
         """"`x.to(DEVICE)` in `train`": the copy another function, cell or module makes."""
@@ -296,7 +310,7 @@ class PageableTransfer(Rule):
                    for n in self.facts.walk(self.facts.module))
 
     def _pageable(self, loader: cst.Call, name: str, moves: list[cst.Call], blocking: list[cst.Call], proven: bool,
-                  unseen: str, consumers: list[Loop], moved: str = "") -> None:
+                  unseen: str, consumers: list[Loop], moved: str = "", later: str = "") -> None:
         """Pin the loader (a keyword `DataLoader` itself accepts) and, where the batches are proven
         tensors, copy them with `non_blocking=True`; a `**dict` that may carry `pin_memory` gets a
         hint; a dataset built from code the analysis did not see (`unseen`) gets the edit for review."""
@@ -342,7 +356,7 @@ class PageableTransfer(Rule):
                               "be accepted (a custom batch class, a tokenizer's `BatchEncoding`)" if not proven
                               else "their results are read on the host at once"))
         review = f"the batches are built from {unseen}: if they are already on the GPU, a pinning loader raises" \
-            if unseen and edits else ""
+            if unseen and edits else later if edits else ""
         if edits and not review and not proven and (rebuilt := rebuilt_batch_class(reached_units(self.facts))):
             review = (f"the batches are not proved tensors in plain tuples and dicts, and the program defines "
                       f"`{rebuilt}`, a container subclass or a class with its own `pin_memory`: pinning rebuilds "
