@@ -69,6 +69,8 @@ _is_loop = type_test(cst.For, cst.While)
 _is_function = type_test(cst.FunctionDef)
 
 # Calls whose result differs per call even on the same arguments.
+# einops' functions: each returns its arguments rearranged, reduced or tiled by a pattern string.
+_EINOPS_PURE = frozenset({"rearrange", "reduce", "repeat", "einsum", "pack", "unpack", "parse_shape"})
 _IMPURE_QUALIFIED_PREFIXES = ("numpy.random.", "random.", "time.", "os.", "sys.", "torch.cuda.", "torch.random.")
 _RANDOM_TORCH = frozenset({
     "rand", "randn", "randint", "randperm", "rand_like", "randn_like", "randint_like", "normal",
@@ -195,6 +197,12 @@ def told_not_to_copy(call: cst.Call) -> bool:
 
 
 _METADATA = frozenset({"shape", "ndim", "dtype", "device", "size", "itemsize", "nbytes", "layout", "is_cuda"})
+# Immutable values read off a tensor or an array (`_metadata_read`): attributes, and tensor methods
+# that return an int, a `torch.Size` or a device index.
+_METADATA_ATTRIBUTES = frozenset({"shape", "ndim", "dtype", "device", "size", "itemsize", "nbytes", "layout", "is_cuda"})
+_METADATA_METHODS = frozenset({"size", "dim", "numel", "nelement", "element_size", "get_device", "ndimension"})
+# Of those, the names every array library gives an immutable value (checked on receivers of unknown kind).
+_METADATA_NAMES = frozenset({"shape", "dtype", "device", "ndim", "size", "dim", "numel"})
 
 
 def _metadata(expr: cst.BaseExpression) -> bool:
@@ -367,6 +375,7 @@ class Facts:
         self._function_of: dict[cst.CSTNode, FunctionNode | None] = {}
         self._code: dict[cst.CSTNode, str] = {}
         self._kind_cache: dict[int, Kind] = {}
+        self._binds_attribute_cache: dict[str, bool] = {}
         self._pure_cache: dict[str, bool] = {}
         self._mutated_cache: dict[tuple[Loop, bool], frozenset[str]] = {}
         self._views_cache: dict[FunctionNode | None, dict[str, set[str]]] = {}
@@ -1198,6 +1207,7 @@ class Facts:
                            skipped: frozenset[cst.Call] = frozenset()) -> set[str]:
         """`mutated_in_loop`; with `partial`, changes of attribute paths go there, not in the result."""
         out: set[str] = set()
+        rebound: set[str] = set()  # names a called function (of this unit or an earlier cell) binds anew
         seen: set[FunctionNode] = set()
         work: list[cst.CSTNode] = [loop.node.body]
         if isinstance(loop.node, cst.While):
@@ -1209,13 +1219,81 @@ class Facts:
                 for func in self._local_callees(call):
                     if func not in seen:
                         seen.add(func)
-                        out |= self.names_written(func.body) - _own_locals(func)
+                        written = self.names_written(func.body) - _own_locals(func)
+                        out |= written
+                        rebound |= written
                         work.append(func.body)
-                out |= self._earlier_cell_writes(call, seen)
+                earlier = self._earlier_cell_writes(call, seen)
+                out |= earlier
+                rebound |= earlier
                 if call is not except_call:
                     self._note_mutations(call, out, attribute_owners, partial)
         out |= self._changed_through_aliases(loop, out, partial)
-        return out
+        # A size, dtype or device read off a tensor is an immutable value: what the loop does to
+        # other objects (a backward through what was built from it, a call it is handed to) never
+        # changes it; only a rebinding does, and the loop's own rebindings are `loop.writes`.
+        frozen = {n for n in out - rebound if self._metadata_only(n, loop.function)}
+        if partial is not None:
+            for n in frozen:
+                partial.pop(n, None)
+        return out - frozen
+
+    def _metadata_only(self, name: str, function: FunctionNode | None) -> bool:
+        """Every binding of `name` in `function`'s scope (and it has one) reads a size, a dtype or a
+        device off a tensor or array: `h, w = img.shape[2:]`, `n = x.size(0)`, `d = t.device`,
+        `c = x.shape[1]`. Such a value is an int, a `torch.Size`/tuple of ints, a dtype or a device:
+        immutable, sharing no memory with the tensor it was read from."""
+        defs = [d for d in self._defs.get(name, ()) if d.function is function]
+        if not defs or name in self.aliases or name in self.functions:
+            return False
+        for d in defs:
+            if d.augmented:
+                return False
+            value = self._shared_value(d, function)
+            if value is None or not self._metadata_read(value):
+                return False
+        return True
+
+    def _metadata_read(self, expr: cst.BaseExpression) -> bool:
+        """`x.shape`, `x.shape[2:]`, `x.size(0)`, `x.size()[1]`, `x.dim()`, `x.numel()`, `x.dtype`,
+        `x.device`, `x.ndim` where `x` is a tensor or an array (by its kind): an immutable value."""
+        while isinstance(expr, cst.Subscript):
+            expr = expr.value
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute) and not any(a.star for a in expr.args) \
+                and expr.func.attr.value in _METADATA_METHODS:
+            name, receiver = expr.func.attr.value, expr.func.value
+            kind = self.kind(receiver)
+            return kind is Kind.TENSOR or kind is Kind.UNKNOWN and name in _METADATA_NAMES \
+                and not self._program_binds_attribute(name)
+        if isinstance(expr, cst.Attribute) and expr.attr.value in _METADATA_ATTRIBUTES:
+            name, kind = expr.attr.value, self.kind(expr.value)
+            if kind is Kind.UNKNOWN:
+                # `img = to_tensor(pic).cuda()` with torchvision out of sight: a library object's
+                # `shape` / `dtype` / `device` / `ndim` (torch, NumPy, pandas, PIL alike) is immutable;
+                # only a class of the program could bind a mutable one under that name.
+                return name in _METADATA_NAMES and name != "size" and not self._program_binds_attribute(name)
+            return kind is Kind.TENSOR and name != "size" or kind is Kind.NDARRAY
+        return False
+
+    def _program_binds_attribute(self, name: str) -> bool:
+        """This unit or an earlier cell stores an attribute `name` (`self.shape = [...]`), binds it in
+        a class body or defines a function or method of that name."""
+        cached = self._binds_attribute_cache.get(name)
+        if cached is None:
+            cached = False
+            for unit in (*self.prior.cells, self):
+                for node in unit.walk(unit.module):
+                    if isinstance(node, cst.FunctionDef) and node.name.value == name \
+                            or isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign)) \
+                            and (isinstance(node.target, cst.Attribute) and node.target.attr.value == name
+                                 or isinstance(node.target, cst.Name) and node.target.value == name
+                                 and isinstance(unit.enclosing_class(node), cst.ClassDef)):
+                        cached = True
+                        break
+                if cached:
+                    break
+            self._binds_attribute_cache[name] = cached
+        return cached
 
     def _earlier_cell_writes(self, call: cst.Call, seen: set[FunctionNode], depth: int = 3) -> set[str]:
         """The notebook globals an earlier cell's function called here changes (`CONFIG["t"] = ...`,
@@ -2120,6 +2198,8 @@ class Facts:
                 return last in _PURE_BUILTINS
             if qualified.startswith(("math.", "operator.")):
                 return True
+            if qualified.startswith("einops.") and last in _EINOPS_PURE:
+                return True  # tensor reshaping by a pattern: a value of its arguments, no state, no draw
             return False  # another library or module (plotting, logging, I/O): effects unknown
         func = call.func
         if isinstance(func, cst.Name) and func.value in self.functions:

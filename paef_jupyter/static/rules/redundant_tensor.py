@@ -378,9 +378,19 @@ class RedundantTensor(Rule):
                 and stmt.body[0].value is whole and len(stmt.body[0].targets) == 1):
             return None
         names = set(bound_names(stmt.body[0].targets[0].target))
-        if not sole_writers(self.facts, names, [stmt], loop) or any(mutated_in_place(self.facts, n, loop.node) for n in names):
+        if any(mutated_in_place(self.facts, n, loop.node) for n in names):
             return None
-        return self.facts.code(stmt.body[0]).strip()
+        if sole_writers(self.facts, names, [stmt], loop):
+            return self.facts.code(stmt.body[0]).strip()
+        # `coords = grid(h, w).cuda()` here, and `coords = ...` again elsewhere in the loop (a periodic
+        # validation): moving the statement would lose those rebindings' order, but the call alone can
+        # run once, bound to a new name this statement reads, when one plain name holds it and the
+        # loop neither changes in place (checked above, as for the statement) nor keeps what it holds.
+        target = stmt.body[0].targets[0].target
+        if not isinstance(target, cst.Name) or self.sites.kept(whole, target.value, loop.node):
+            return None
+        name = fresh_name(self.facts, helper.name.value.removeprefix("make_").removeprefix("build_"), self._names)
+        return f"{name} = {self.facts.code(whole)}"
 
     def _passed_on(self, expr: cst.BaseExpression) -> bool:
         """`model(seq, causal_mask(L))`, `x.masked_fill(mask(L)[:n].bool(), 0)`: the result (or a
