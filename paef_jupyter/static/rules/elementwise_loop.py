@@ -1548,23 +1548,22 @@ class ElementwiseLoop(Rule):
         if self._used_outside(rng.var, loop):
             return None
         edits = (replace(self.facts, loop, suggestion),)
-        inexact = self._inexact_op(small.value)
+        return Fix(description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion,
+                   review=self._vectorised_review(small.value, rng.var))
+
+    def _vectorised_review(self, value: cst.BaseExpression, var: str) -> str:
+        """Why the whole-tensor form may give other values than the element loop ("" when proved)."""
+        inexact = self._inexact_op(value)
         if inexact is not None:
-            return Fix(
-                description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion,
-                review=f"`{inexact}` is not proved to round the same on the whole tensor as on one element: torch's "
-                "CPU kernels compute a whole tensor with vectorised approximations and a 0-d element with the scalar "
-                "path (`sigmoid`, `sinh`, `pow(x, 1.5)` differ in the last bits), so the values may change",
-            )
-        unproved = self._unproved_operand(small.value, rng.var)
+            return (f"`{inexact}` is not proved to round the same on the whole tensor as on one element: torch's "
+                    "CPU kernels compute a whole tensor with vectorised approximations and a 0-d element with the "
+                    "scalar path (`sigmoid`, `sinh`, `pow(x, 1.5)` differ in the last bits), so the values may change")
+        unproved = self._unproved_operand(value, var)
         if unproved is not None:
-            return Fix(
-                description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion,
-                review=f"`{self.facts.code(unproved)}` is not proved a Python number: a tensor operand promotes "
-                "differently against one element than against the whole tensor (a 0-d float64 or int64 tensor "
-                "sets the dtype of `t[i] op x` but not of `t op x`), so the values may round or wrap otherwise",
-            )
-        return Fix(description=f"one vectorised assignment: `{suggestion}`", edits=edits, suggestion=suggestion)
+            return (f"`{self.facts.code(unproved)}` is not proved a Python number: a tensor operand promotes "
+                    "differently against one element than against the whole tensor (a 0-d float64 or int64 tensor "
+                    "sets the dtype of `t[i] op x` but not of `t op x`), so the values may round or wrap otherwise")
+        return ""
 
     def _inexact_op(self, value: cst.BaseExpression) -> str | None:
         """The first element-wise function or power of `value` whose whole-tensor kernel may round
