@@ -403,6 +403,11 @@ class ListToTensor(Rule):
             # copies each value to the host, `torch.stack` raises on tensors of two devices (red team 36 probe).
             why = ("the list mixes tensors made on the host with tensors that may be on the device: "
                    "`torch.stack` needs them on one device, `torch.tensor` copies each to the host")
+        elif any(a.via_item and a.tensor is not None and not _binds_method(a.tensor) for a in appends):
+            # `float(a - b)` appended: `.detach()` written after the cast's operand binds to `b` alone,
+            # so `a - b.detach()` keeps `a`'s graph and the joined tensor requires grad (`.numpy()`
+            # raises, print shows `grad_fn`; red team 37).
+            why = "a cast's operand is an expression (`float(a - b)`): `.detach()` must take the whole of it"
         scalar = all(is_scalar(self.facts, a.tensor) for a in appends if a.tensor is not None)
         code = stacked if scalar else f"{stacked}.reshape(-1)"
         via_item = appends[0].via_item
@@ -444,7 +449,7 @@ class ListToTensor(Rule):
                                        + ("" if self.facts.allocates(a.tensor) else ".clone()"))  # type: ignore[arg-type]
                                for a in appends)
         first = appends[0].tensor
-        appended = f"`{self.facts.code(first)}.detach()`" if via_item and first is not None else "the tensors"
+        appended = f"`{_operand(self.facts, first)}.detach()`" if via_item and first is not None else "the tensors"
         return Fix(
             description=f"append {appended} and join them with `{code}`" + (f" ({why})" if why else ""),
             edits=edits,
@@ -662,3 +667,16 @@ def _strip_shape_calls(expr: cst.BaseExpression) -> cst.BaseExpression:
             and expr.func.attr.value in ("unsqueeze", "view", "reshape", "float", "long", "double", "int", "flatten"):
         expr = expr.func.value
     return expr
+
+
+def _binds_method(node: cst.BaseExpression) -> bool:
+    """Whether `.detach()` written after `node`'s code applies to all of it: a name, attribute,
+    subscript or call, or anything the source already parenthesises."""
+    return isinstance(node, (cst.Name, cst.Attribute, cst.Subscript, cst.Call)) or bool(getattr(node, "lpar", ()))
+
+
+def _operand(facts: Facts, node: cst.BaseExpression) -> str:
+    """`node`'s code, parenthesised where a method written after it would bind to its last operand
+    (what the suggestion shows: `(a - b).detach()`)."""
+    code = facts.code(node)
+    return code if _binds_method(node) else f"({code})"
