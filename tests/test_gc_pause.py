@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import gc
-from typing import Any
+from contextlib import contextmanager
+from typing import Any, Iterator
 
 import pytest
 
@@ -23,6 +24,22 @@ def _steps(seen: dict[str, Any]):  # type: ignore[no-untyped-def]
     return ran.value
 
 
+@contextmanager
+def _collections() -> Iterator[list[int]]:
+    """The generations of the collections that start in the block."""
+    collections: list[int] = []
+
+    def count(phase: str, info: dict) -> None:
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(count)
+    try:
+        yield collections
+    finally:
+        gc.callbacks.remove(count)
+
+
 @pytest.fixture
 def collector_restored():  # type: ignore[no-untyped-def]
     enabled = gc.isenabled()
@@ -32,23 +49,16 @@ def collector_restored():  # type: ignore[no-untyped-def]
 
 def test_the_steps_after_the_code_run_without_collection_and_the_code_with_it(collector_restored) -> None:
     gc.enable()
-    collections: list[int] = []
-    seen: dict[str, Any] = {"collections": collections}
+    seen: dict[str, Any] = {}
 
     def code(_request: str) -> str:
         seen["code"] = gc.isenabled()
         return "value"
 
-    def count(phase: str, info: dict) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
-    gc.callbacks.append(count)
-    try:
+    with _collections() as collections:
+        seen["collections"] = collections
         assert run_now(_steps(seen), code) == "value"
         [[] for _ in range(10)]  # the next allocations: the collection that came due has run
-    finally:
-        gc.callbacks.remove(count)
     assert seen["before"] and seen["code"] and not seen["after"]
     # None while the steps ran (their allocations made one due), then the one due.
     assert gc.isenabled() and seen["collected_in_steps"] == [] and collections
@@ -57,19 +67,10 @@ def test_the_steps_after_the_code_run_without_collection_and_the_code_with_it(co
 def test_a_block_that_allocates_little_adds_no_collection(collector_restored) -> None:
     gc.enable()
     gc.collect()
-    collections: list[int] = []
-
-    def count(phase: str, info: dict) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
-    gc.callbacks.append(count)
-    try:
+    with _collections() as collections:
         with young_garbage_only():
             small = [1]
         assert small
-    finally:
-        gc.callbacks.remove(count)
     assert gc.isenabled() and collections == []
 
 
@@ -87,19 +88,10 @@ def test_an_awaited_cell_is_driven_the_same_way(collector_restored) -> None:
 
 def test_a_collector_the_user_disabled_stays_disabled_and_nothing_is_collected(collector_restored) -> None:
     gc.disable()
-    collections: list[int] = []
-
-    def count(phase: str, info: dict) -> None:
-        if phase == "start":
-            collections.append(info["generation"])
-
-    gc.callbacks.append(count)
-    try:
+    with _collections() as collections:
         with young_garbage_only():
             with young_garbage_only():
                 pass
-    finally:
-        gc.callbacks.remove(count)
     assert not gc.isenabled() and collections == []
 
 
