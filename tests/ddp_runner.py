@@ -11,10 +11,10 @@ constructor imports (`torch._dynamo`, about 3 s): a spawned rank would pay those
 time, and a rank forked from the test process itself can deadlock on a lock another thread of
 it held (the analysis runs threads). One intra-op thread per rank, on a 2-core machine.
 
-Known limit: a script that destroys its process group and then frees a DDP model (a `main()`
-that calls `destroy_process_group()` and returns) was seen to hang in the DDP destructor in
-about 1 run of 4 here (never under `torchrun` in 3 runs): fixtures keep their models alive to
-the end, and the runner leaves each rank without running destructors.
+A script that destroys its process group and then frees a DDP model (a `main()` that calls
+`destroy_process_group()` and returns) can hang in the DDP reducer's destructor: seen here in about
+1 run of 4 once, and in CI (stop 57). So each rank keeps every DDP model it builds alive until it
+leaves, and it leaves without running destructors.
 """
 
 from __future__ import annotations
@@ -45,6 +45,7 @@ def _rank_main(rank: int, code: str, filename: str, port: int, world_size: int, 
         "TORCHELASTIC_USE_AGENT_STORE": "True", "OMP_NUM_THREADS": "1",
     })
     torch.set_num_threads(1)
+    _keep_ddp_models_alive()
     stacks = open(Path(folder) / f".rank{rank}.stack", "w")  # where each rank is, if it hangs
     faulthandler.dump_traceback_later(TIMEOUT_S - 10, file=stacks)
     os.chdir(folder)
@@ -65,6 +66,23 @@ def _rank_main(rank: int, code: str, filename: str, port: int, world_size: int, 
     # Leave without running the script's destructors: freeing a DDP reducer whose process group is
     # gone was seen to hang a rank at exit now and then, long after its work was done.
     os._exit(0)
+
+
+def _keep_ddp_models_alive() -> None:
+    """Hold every DDP model this rank builds, so none is freed after its process group is gone."""
+    import functools
+
+    from torch.nn.parallel import DistributedDataParallel
+
+    kept: list[Any] = []
+    init = DistributedDataParallel.__init__
+
+    @functools.wraps(init)
+    def keeping(self: Any, *args: Any, **kwargs: Any) -> None:
+        kept.append(self)
+        init(self, *args, **kwargs)
+
+    DistributedDataParallel.__init__ = keeping  # type: ignore[method-assign]
 
 
 def _portable(value: Any) -> Any:

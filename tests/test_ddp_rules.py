@@ -72,3 +72,21 @@ def test_save_guard_keeps_a_run_without_process_group(tmp_path: Path, monkeypatc
         (tmp_path / "last.pt").unlink(missing_ok=True)
         exec(compile((folder / name).read_text(), name, "exec"), {"__name__": "__main__"})  # one process, no group
         assert (tmp_path / "last.pt").exists(), name
+
+
+def test_a_ddp_model_freed_after_teardown_is_kept_alive_by_the_runner() -> None:
+    """The runner holds each DDP model: freeing one after `destroy_process_group` can hang the rank."""
+    code = (
+        "import gc, weakref\n"
+        "import torch.distributed as dist, torch.nn as nn\n"
+        "from torch.nn.parallel import DistributedDataParallel as DDP\n"
+        "def main():\n"
+        "    dist.init_process_group('gloo')\n"
+        "    model = DDP(nn.Linear(2, 1))\n"
+        "    dist.destroy_process_group()\n"
+        "    return weakref.ref(model)\n"
+        "ref = main()\n"
+        "gc.collect()\n"
+        "result = ref() is not None\n"
+    )
+    assert run_ranks(code)["ranks"] == [True, True]
