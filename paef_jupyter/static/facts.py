@@ -1275,6 +1275,37 @@ class Facts:
             return kind is Kind.TENSOR and name != "size" or kind is Kind.NDARRAY
         return False
 
+    def int_size(self, expr: cst.BaseExpression) -> bool:
+        """`x.shape[0]`, `x.size(0)`, `x.size()[1]`, `x.numel()`, `x.dim()`, `x.ndim` on a tensor or
+        an array, or a name every binding of which (in its scope) is one: an int read off a tensor,
+        never data. Legacy constructors given such ints allocate by size (`torch.FloatTensor(B, 2)`
+        with `B = imgs.shape[0]`) instead of converting data."""
+        if isinstance(expr, cst.Name):
+            function = self.enclosing_function(expr)
+            defs = [d for d in self._defs.get(expr.value, ()) if d.function is function]
+            if not defs or expr.value in self.aliases or expr.value in self.functions:
+                return False
+            for d in defs:
+                value = None if d.augmented else self._shared_value(d, function)
+                if value is None or isinstance(value, cst.Name) or not self.int_size(value):
+                    return False
+            return True
+        if isinstance(expr, cst.Subscript):  # `x.shape[0]`, `x.size()[1]`: one index, not a slice
+            if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+                return False
+            inner = expr.value
+            shape = isinstance(inner, cst.Attribute) and inner.attr.value == "shape" or isinstance(inner, cst.Call) \
+                and isinstance(inner.func, cst.Attribute) and inner.func.attr.value == "size" and not inner.args
+            return shape and self._metadata_read(inner)
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute):
+            name = expr.func.attr.value
+            if name == "size" and len(expr.args) != 1 or name not in ("size", "numel", "dim", "nelement", "ndimension"):
+                return False
+            return self._metadata_read(expr)
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "ndim":
+            return self._metadata_read(expr)
+        return False
+
     def _program_binds_attribute(self, name: str) -> bool:
         """This unit or an earlier cell stores an attribute `name` (`self.shape = [...]`), binds it in
         a class body or defines a function or method of that name."""

@@ -353,7 +353,8 @@ class CpuThenMove(Rule):
         converted = {_CASTS[n.attr.value] for n in self.facts.walk(moved)
                      if isinstance(n, cst.Attribute) and n.attr.value in _CASTS} - {dtype}
         sizes = bool(factory.args) and all(a.keyword is None and not a.star and (
-            isinstance(a.value, cst.Integer) or self.facts.kind(a.value) is Kind.NUMBER) for a in factory.args)
+            isinstance(a.value, cst.Integer) or self.facts.kind(a.value) is Kind.NUMBER
+            or self.facts.int_size(a.value)) for a in factory.args)  # `FloatTensor(B, 2)`, `B = x.shape[0]`
         filled = self._numpy_filled(factory)
         if not converted and not sizes and filled is None:
             return  # host data (an observation array) converted once and copied: the copy is the program's
