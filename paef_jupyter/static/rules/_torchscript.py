@@ -1,0 +1,134 @@
+"""Code that `torch.jit` compiles or records instead of Python running it.
+
+Every automatic rewrite is proved for Python's semantics. Code that TorchScript compiles
+(`@torch.jit.script`, `torch.jit.script(fn)`, a scripted module's methods, and every function they
+call) is statically typed from its annotations and first assignments: a rewrite that changes a
+value's type - a `List[float]` that now receives tensors (list-to-tensor), a float total made a
+tensor (host-sync), a constant hoisted out to a module global - no longer compiles, and the program
+fails where it is scripted (red team 38: `rt38b_jit_scripted_totals`, list-to-tensor's
+`errs.append(x.detach())` into `errs: List[float]`). Code that `torch.jit.trace` records runs once:
+a `.item()` or `.tolist()` there is baked into the trace as a constant, the tensor op a rewrite puts
+in its place is recorded live, so later calls of the traced function compute otherwise.
+
+The proof is a closed world: no automatic edit lands inside a function or class that `torch.jit`
+compiles or traces, seen from this unit, its earlier and later cells and the units they reach. A
+`torch.jit.script(...)`/`trace(...)` of something other than a function or class named in this
+unit (a model instance, a parameter) may compile any class of this unit: then every class counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import libcst as cst
+
+from ...model import Finding
+from ..facts import Facts
+from ..names import dotted_name
+from ._grad_only_code import reached_units
+
+# torch.jit entry points that compile (script) or record (trace) the code handed to them.
+_JIT = frozenset({
+    "torch.jit.script", "torch.jit._script.script", "torch.jit.script_method", "torch.jit.export",
+    "torch.jit.interface", "torch.jit.trace", "torch.jit._trace.trace", "torch.jit.trace_module",
+    "torch.jit.script_if_tracing",
+})
+# The same spelled through a name the unit does not resolve (`jit.script` of `from torch import jit`
+# is resolved; `ts.script` of a module handed in is not).
+_SUFFIXES = (".jit.script", ".jit.script_method", ".jit.export", ".jit.interface", ".jit.trace",
+             ".jit.trace_module", ".jit.script_if_tracing")
+
+Span = tuple[int, int]
+
+
+def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
+    if isinstance(expr, cst.Call):  # `@torch.jit.script(optimize=...)`-like decorator factories
+        expr = expr.func
+    if not isinstance(expr, (cst.Name, cst.Attribute)):
+        return False
+    qualified = unit.qualified_name(expr) or ""
+    dotted = dotted_name(expr) or ""
+    return qualified in _JIT or any(name.endswith(_SUFFIXES) for name in (qualified, dotted))
+
+
+def _jit_calls(unit: Facts) -> Iterator[cst.Call]:
+    for node in unit.walk(unit.module):
+        if isinstance(node, cst.Call) and _is_jit(unit, node.func):
+            yield node
+
+
+def _roots(facts: Facts, units: list[Facts]) -> tuple[list[cst.CSTNode], str]:
+    """The functions and classes of `facts` that torch.jit compiles or traces (decorated in this
+    unit, or named in a `torch.jit` call of any unit), and the first jit call's text; every class
+    of `facts` when some unit hands torch.jit something it cannot name (an instance, a parameter)."""
+    roots: list[cst.CSTNode] = []
+    what = ""
+    for node in facts.walk(facts.module):
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and any(_is_jit(facts, d.decorator) for d in node.decorators):
+            roots.append(node)
+            what = what or f"@{dotted_name(node.decorators[0].decorator) or 'torch.jit'}"
+    for unit in units:
+        for call in _jit_calls(unit):
+            what = what or f"`{dotted_name(call.func) or 'torch.jit'}(...)`"
+            arg = call.args[0].value if call.args else None
+            if isinstance(arg, cst.Call):  # `torch.jit.script(Net())`: the class made there
+                arg = arg.func
+            name = arg.value if isinstance(arg, cst.Name) else None
+            if name is not None and name in facts.functions:
+                roots.append(facts.functions[name])
+            elif name is not None and name in facts.classes:
+                roots.append(facts.classes[name])
+            else:  # an instance, a parameter, an attribute: any class of this unit may be what it holds
+                roots.extend(facts.classes.values())
+    return roots, what
+
+
+def _compiled(facts: Facts, units: list[Facts]) -> tuple[list[Span], str]:
+    """The line spans of `facts` that torch.jit compiles or traces: the roots and, transitively,
+    the functions of this unit they call (TorchScript compiles callees; a trace records them)."""
+    roots, what = _roots(facts, units)
+    if not roots:
+        return [], what
+    spans: list[Span] = []
+    seen: set[int] = set()
+    work: list[cst.CSTNode] = list(roots)
+    while work and len(seen) < 200:
+        node = work.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        pos = facts.position(node)
+        spans.append((pos.start.line, pos.end.line))
+        for call in facts.calls_in(node):
+            for func in facts._callees(call):
+                if facts.owner_of(func) is facts and id(func) not in seen:
+                    work.append(func)
+    return spans, what
+
+
+def _units(facts: Facts) -> list[Facts]:
+    units = reached_units(facts)
+    return units + [later for later in facts.later if all(later is not u for u in units)]
+
+
+def jit_review(found: list[Finding], facts: Facts) -> list[Finding]:
+    """`found` with every automatic fix that edits code torch.jit compiles or traces left to review."""
+    at_stake = [f for f in found if f.fix is not None and f.fix.automatic]
+    if not at_stake:
+        return found
+    spans, what = _compiled(facts, _units(facts))
+    if not spans:
+        return found
+    review = (f"this code is compiled or traced by torch.jit ({what}): TorchScript types each value from its "
+              "annotations and first assignment and `trace` bakes host reads in as constants, so a rewrite that "
+              "changes a value's type or turns a host read into a tensor op may not compile or may compute otherwise")
+
+    def inside(f: Finding) -> bool:
+        assert f.fix is not None
+        return any(lo <= e.line <= hi or lo <= e.end_line <= hi or e.line <= lo <= e.end_line
+                   for e in f.fix.edits for lo, hi in spans)
+
+    return [replace(f, fix=replace(f.fix, review=review)) if any(f is g for g in at_stake) and inside(f) else f
+            for f in found]
+
