@@ -39,9 +39,6 @@ _JIT = frozenset({
 _SUFFIXES = (".jit.script", ".jit.script_method", ".jit.export", ".jit.interface", ".jit.trace",
              ".jit.trace_module", ".jit.script_if_tracing")
 
-Span = tuple[int, int]
-
-
 def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
     if isinstance(expr, cst.Call):  # `@torch.jit.script(optimize=...)`-like decorator factories
         expr = expr.func
@@ -58,53 +55,54 @@ def _jit_calls(unit: Facts) -> Iterator[cst.Call]:
             yield node
 
 
-def _roots(facts: Facts, units: list[Facts]) -> tuple[list[cst.CSTNode], str]:
+def _roots(facts: Facts, units: list[Facts]) -> list[tuple[cst.CSTNode, str]]:
     """The functions and classes of `facts` that torch.jit compiles or traces (decorated in this
-    unit, or named in a `torch.jit` call of any unit), and the first jit call's text; every class
-    of `facts` when some unit hands torch.jit something it cannot name (an instance, a parameter)."""
-    roots: list[cst.CSTNode] = []
-    what = ""
+    unit, or named in a `torch.jit` call of any unit), each with the decorator or call that does it;
+    every class of `facts` when some unit hands torch.jit what it cannot name (an instance, a
+    parameter)."""
+    roots: list[tuple[cst.CSTNode, str]] = []
     for node in facts.walk(facts.module):
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and any(_is_jit(facts, d.decorator) for d in node.decorators):
-            roots.append(node)
-            what = what or f"@{dotted_name(node.decorators[0].decorator) or 'torch.jit'}"
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            jit = next((d.decorator for d in node.decorators if _is_jit(facts, d.decorator)), None)
+            if jit is not None:
+                roots.append((node, f"@{_spelled(jit)}"))
     for unit in units:
         for call in _jit_calls(unit):
-            what = what or f"`{dotted_name(call.func) or 'torch.jit'}(...)`"
+            what = f"`{_spelled(call.func)}(...)`"
             arg = call.args[0].value if call.args else None
             if isinstance(arg, cst.Call):  # `torch.jit.script(Net())`: the class made there
                 arg = arg.func
             name = arg.value if isinstance(arg, cst.Name) else None
             if name is not None and name in facts.functions:
-                roots.append(facts.functions[name])
+                roots.append((facts.functions[name], what))
             elif name is not None and name in facts.classes:
-                roots.append(facts.classes[name])
+                roots.append((facts.classes[name], what))
             else:  # an instance, a parameter, an attribute: any class of this unit may be what it holds
-                roots.extend(facts.classes.values())
-    return roots, what
+                roots.extend((cls, what) for cls in facts.classes.values())
+    return roots
 
 
-def _compiled(facts: Facts, units: list[Facts]) -> tuple[list[Span], str]:
-    """The line spans of `facts` that torch.jit compiles or traces: the roots and, transitively,
-    the functions of this unit they call (TorchScript compiles callees; a trace records them)."""
-    roots, what = _roots(facts, units)
-    if not roots:
-        return [], what
-    spans: list[Span] = []
+def _spelled(expr: cst.BaseExpression) -> str:
+    return dotted_name(expr.func if isinstance(expr, cst.Call) else expr) or "torch.jit"
+
+
+def _compiled(facts: Facts, units: list[Facts]) -> list[tuple[int, int, str]]:
+    """The line spans of `facts` that torch.jit compiles or traces, each with what does it: the
+    roots and, transitively, the functions of this unit they call (TorchScript compiles callees; a
+    trace records them)."""
+    spans: list[tuple[int, int, str]] = []
     seen: set[int] = set()
-    work: list[cst.CSTNode] = list(roots)
+    work = _roots(facts, units)
     while work and len(seen) < 200:
-        node = work.pop()
+        node, what = work.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
         pos = facts.position(node)
-        spans.append((pos.start.line, pos.end.line))
+        spans.append((pos.start.line, pos.end.line, what))
         for call in facts.calls_in(node):
-            for func in facts._callees(call):
-                if facts.owner_of(func) is facts and id(func) not in seen:
-                    work.append(func)
-    return spans, what
+            work.extend((func, what) for func in facts._callees(call) if facts.owner_of(func) is facts)
+    return spans
 
 
 def _units(facts: Facts) -> list[Facts]:
@@ -114,21 +112,30 @@ def _units(facts: Facts) -> list[Facts]:
 
 def jit_review(found: list[Finding], facts: Facts) -> list[Finding]:
     """`found` with every automatic fix that edits code torch.jit compiles or traces left to review."""
-    at_stake = [f for f in found if f.fix is not None and f.fix.automatic]
-    if not at_stake:
+    if not any(f.fix is not None and f.fix.automatic for f in found):
         return found
-    spans, what = _compiled(facts, _units(facts))
+    spans = _compiled(facts, _units(facts))
     if not spans:
         return found
-    review = (f"this code is compiled or traced by torch.jit ({what}): TorchScript types each value from its "
-              "annotations and first assignment and `trace` bakes host reads in as constants, so a rewrite that "
-              "changes a value's type or turns a host read into a tensor op may not compile or may compute otherwise")
+    out = []
+    for f in found:
+        what = _edited_span(f, spans) if f.fix is not None and f.fix.automatic else None
+        if what is None:
+            out.append(f)
+            continue
+        review = (f"this code is compiled or traced by torch.jit ({what}): TorchScript types each value from its "
+                  "annotations and first assignment and a trace bakes host reads in as constants, so a rewrite "
+                  "that changes a value's type or turns a host read into a tensor op may not compile or may "
+                  "compute otherwise")
+        out.append(replace(f, fix=replace(f.fix, review=review)))
+    return out
 
-    def inside(f: Finding) -> bool:
-        assert f.fix is not None
-        return any(lo <= e.line <= hi or lo <= e.end_line <= hi or e.line <= lo <= e.end_line
-                   for e in f.fix.edits for lo, hi in spans)
 
-    return [replace(f, fix=replace(f.fix, review=review)) if any(f is g for g in at_stake) and inside(f) else f
-            for f in found]
-
+def _edited_span(f: Finding, spans: list[tuple[int, int, str]]) -> str | None:
+    """What compiles or traces the first span an edit of `f` touches (None: no edit does)."""
+    assert f.fix is not None
+    for e in f.fix.edits:
+        for lo, hi, what in spans:
+            if lo <= e.line <= hi or lo <= e.end_line <= hi or e.line <= lo <= e.end_line:
+                return what
+    return None
