@@ -141,3 +141,12 @@ def test_a_later_cell_scripting_an_earlier_cells_function(later: str, automatic:
     report = analyze_units(_cells(CELL_DEF, CELL_LOOP, later), rules=["list-to-tensor"])
     found = [f for f in report.findings if f.ref.cell == 0]
     assert found and bool(_automatic(found)) is automatic
+
+
+def test_probe_traced_helper_is_left_to_review() -> None:
+    """rt38p_l2t_traced_scores (not blind): on the start code the rewrite was automatic and the exported
+    trace, which had baked the example's scores in as constants, recorded the tensor ops live instead
+    (printed scores changed)."""
+    found = rule_findings(program_units(REDTEAM / "rt38p_l2t_traced_scores.py"), "list-to-tensor")
+    assert [f.line for f in found] == [20] and not _automatic(found)
+    assert "torch.jit.trace" in found[0].fix.review
