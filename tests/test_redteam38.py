@@ -134,6 +134,8 @@ for step in range(3):
 
 @pytest.mark.parametrize(("later", "automatic"), [
     ("per_row_ts = torch.jit.script(per_row)", False),  # a later cell scripts the earlier cell's function
+    ("@torch.jit.script\ndef twice(p: torch.Tensor) -> torch.Tensor:\n    return per_row(p) * 2.0\n", False),  # calls it
+    ("@torch.jit.script\ndef twice(p: torch.Tensor) -> torch.Tensor:\n    return p * 2.0\n", True),
     ("model = torch.jit.script(net)", True),  # an instance of a torch class: no class of cell 0 is compiled
     ("print(len(out))", True),
 ])

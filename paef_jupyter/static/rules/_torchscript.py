@@ -18,7 +18,7 @@ unit (a model instance, a parameter) may compile any class of this unit: then ev
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import weakref
 from dataclasses import replace
 
 import libcst as cst
@@ -49,36 +49,53 @@ def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
     return qualified in _JIT or any(name.endswith(_SUFFIXES) for name in (qualified, dotted))
 
 
-def _jit_calls(unit: Facts) -> Iterator[cst.Call]:
-    for node in unit.walk(unit.module):
-        if isinstance(node, cst.Call) and _is_jit(unit, node.func):
-            yield node
+_SITES: "weakref.WeakKeyDictionary[Facts, _Sites]" = weakref.WeakKeyDictionary()
 
 
-def _roots(facts: Facts, units: list[Facts]) -> list[tuple[cst.CSTNode, str]]:
-    """The functions and classes of `facts` that torch.jit compiles or traces (decorated in this
-    unit, or named in a `torch.jit` call of any unit), each with the decorator or call that does it;
-    every class of `facts` when some unit hands torch.jit what it cannot name (an instance, a
-    parameter)."""
-    roots: list[tuple[cst.CSTNode, str]] = []
-    for node in facts.walk(facts.module):
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            jit = next((d.decorator for d in node.decorators if _is_jit(facts, d.decorator)), None)
-            if jit is not None:
-                roots.append((node, f"@{_spelled(jit)}"))
+class _Sites:
+    """One walk of a unit: its torch.jit-decorated functions and classes and its torch.jit calls."""
+
+    def __init__(self, unit: Facts) -> None:
+        self.decorated: list[tuple[cst.CSTNode, str]] = []
+        self.calls: list[cst.Call] = []
+        for node in unit.walk(unit.module):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.decorators:
+                jit = next((d.decorator for d in node.decorators if _is_jit(unit, d.decorator)), None)
+                if jit is not None:
+                    self.decorated.append((node, f"@{_spelled(jit)}"))
+            elif isinstance(node, cst.Call) and _is_jit(unit, node.func):
+                self.calls.append(node)
+
+
+def _sites(unit: Facts) -> _Sites:
+    found = _SITES.get(unit)
+    if found is None:
+        found = _SITES[unit] = _Sites(unit)
+    return found
+
+
+Root = tuple[Facts, cst.CSTNode, str]
+
+
+def _roots(units: list[Facts]) -> list[Root]:
+    """The functions and classes of `units` that torch.jit compiles or traces, each with its owner
+    and the decorator or call that does it: decorated ones, and those a `torch.jit` call of any unit
+    names (by name: a function or class of whichever unit defines it); every class of every unit
+    when such a call hands over what it cannot name (an instance, a parameter)."""
+    roots: list[Root] = [(unit, node, what) for unit in units for node, what in _sites(unit).decorated]
     for unit in units:
-        for call in _jit_calls(unit):
+        for call in _sites(unit).calls:
             what = f"`{_spelled(call.func)}(...)`"
             arg = call.args[0].value if call.args else None
             if isinstance(arg, cst.Call):  # `torch.jit.script(Net())`: the class made there
                 arg = arg.func
             name = arg.value if isinstance(arg, cst.Name) else None
-            if name is not None and name in facts.functions:
-                roots.append((facts.functions[name], what))
-            elif name is not None and name in facts.classes:
-                roots.append((facts.classes[name], what))
-            else:  # an instance, a parameter, an attribute: any class of this unit may be what it holds
-                roots.extend((cls, what) for cls in facts.classes.values())
+            named: list[Root] = []
+            if name is not None:
+                named = [(u, u.functions[name], what) for u in units if name in u.functions]
+                named += [(u, u.classes[name], what) for u in units if name in u.classes]
+            # an instance, a parameter, an attribute: any class may be what it holds
+            roots += named or [(u, cls, what) for u in units for cls in u.classes.values()]
     return roots
 
 
@@ -88,20 +105,22 @@ def _spelled(expr: cst.BaseExpression) -> str:
 
 def _compiled(facts: Facts, units: list[Facts]) -> list[tuple[int, int, str]]:
     """The line spans of `facts` that torch.jit compiles or traces, each with what does it: the
-    roots and, transitively, the functions of this unit they call (TorchScript compiles callees; a
-    trace records them)."""
+    roots and, transitively, the functions they call wherever those are defined (TorchScript
+    compiles callees; a trace records them): a later cell's scripted function calling this cell's
+    helper compiles the helper."""
     spans: list[tuple[int, int, str]] = []
     seen: set[int] = set()
-    work = _roots(facts, units)
-    while work and len(seen) < 200:
-        node, what = work.pop()
+    work = _roots(units)
+    while work and len(seen) < 500:
+        owner, node, what = work.pop()
         if id(node) in seen:
             continue
         seen.add(id(node))
-        pos = facts.position(node)
-        spans.append((pos.start.line, pos.end.line, what))
-        for call in facts.calls_in(node):
-            work.extend((func, what) for func in facts._callees(call) if facts.owner_of(func) is facts)
+        if owner is facts:
+            pos = facts.position(node)
+            spans.append((pos.start.line, pos.end.line, what))
+        for call in owner.calls_in(node):
+            work.extend((owner.owner_of(func), func, what) for func in owner._callees(call))
     return spans
 
 
