@@ -39,7 +39,9 @@ _JIT = frozenset({
 _SUFFIXES = (".jit.script", ".jit.script_method", ".jit.export", ".jit.interface", ".jit.trace",
              ".jit.trace_module", ".jit.script_if_tracing")
 
+
 def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` (a decorator or a called function) is a torch.jit entry point that compiles or traces."""
     if isinstance(expr, cst.Call):  # `@torch.jit.script(optimize=...)`-like decorator factories
         expr = expr.func
     if not isinstance(expr, (cst.Name, cst.Attribute)):
