@@ -16,6 +16,7 @@ from .rules import RULES
 from .rules._grad_only_code import reached_units
 from .rules._cuda_streams import SYNC_DROPPING_RULES, stream_review
 from .rules._tensor_subclasses import subclass_review
+from .rules._torchscript import jit_review
 from .rules.base import Rule, RuleContext, drive
 from .unit import ParsedUnit, parse_unit, too_deep
 
@@ -127,7 +128,7 @@ def _for_review_under_program_dispatch(found: list[Finding], facts: Facts) -> li
     review = subclass_review(reached_units(facts))
     if review:
         found = [replace(f, fix=replace(f.fix, review=review)) if f.fix is not None and f.fixable else f for f in found]
-    return _for_review_with_streams(found, facts)
+    return _for_review_with_streams(jit_review(found, facts), facts)
 
 
 def _for_review_with_streams(found: list[Finding], facts: Facts) -> list[Finding]:

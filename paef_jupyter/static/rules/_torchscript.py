@@ -1,0 +1,162 @@
+"""Code that `torch.jit` compiles or records instead of Python running it.
+
+Every automatic rewrite is proved for Python's semantics. Code that TorchScript compiles
+(`@torch.jit.script`, `torch.jit.script(fn)`, a scripted module's methods, and every function they
+call) is statically typed from its annotations and first assignments: a rewrite that changes a
+value's type - a `List[float]` that now receives tensors (list-to-tensor), a float total made a
+tensor (host-sync), a constant hoisted out to a module global - no longer compiles, and the program
+fails where it is scripted (red team 38: `rt38b_jit_scripted_totals`, list-to-tensor's
+`errs.append(x.detach())` into `errs: List[float]`). Code that `torch.jit.trace` records runs once:
+a `.item()` or `.tolist()` there is baked into the trace as a constant, the tensor op a rewrite puts
+in its place is recorded live, so later calls of the traced function compute otherwise.
+
+The proof is a closed world: no automatic edit lands inside a function or class that `torch.jit`
+compiles or traces, seen from this unit, its earlier and later cells and the units they reach. A
+`torch.jit.script(...)`/`trace(...)` of something other than a function or class named in this
+unit (a model instance, a parameter) may compile any class of this unit: then every class counts.
+"""
+
+from __future__ import annotations
+
+import weakref
+from dataclasses import replace
+
+import libcst as cst
+
+from ...model import Finding
+from ..facts import Facts
+from ..names import dotted_name
+from ._grad_only_code import reached_units
+
+# torch.jit entry points that compile (script) or record (trace) the code handed to them.
+_JIT = frozenset({
+    "torch.jit.script", "torch.jit._script.script", "torch.jit.script_method", "torch.jit.export",
+    "torch.jit.interface", "torch.jit.trace", "torch.jit._trace.trace", "torch.jit.trace_module",
+    "torch.jit.script_if_tracing",
+})
+# The same spelled through a name the unit does not resolve (`jit.script` of `from torch import jit`
+# is resolved; `ts.script` of a module handed in is not).
+_SUFFIXES = (".jit.script", ".jit.script_method", ".jit.export", ".jit.interface", ".jit.trace",
+             ".jit.trace_module", ".jit.script_if_tracing")
+
+
+def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
+    """`expr` (a decorator or a called function) is a torch.jit entry point that compiles or traces."""
+    if isinstance(expr, cst.Call):  # `@torch.jit.script(optimize=...)`-like decorator factories
+        expr = expr.func
+    if not isinstance(expr, (cst.Name, cst.Attribute)):
+        return False
+    qualified = unit.qualified_name(expr) or ""
+    dotted = dotted_name(expr) or ""
+    return qualified in _JIT or any(name.endswith(_SUFFIXES) for name in (qualified, dotted))
+
+
+_SITES: "weakref.WeakKeyDictionary[Facts, _Sites]" = weakref.WeakKeyDictionary()
+
+
+class _Sites:
+    """One walk of a unit: its torch.jit-decorated functions and classes and its torch.jit calls."""
+
+    def __init__(self, unit: Facts) -> None:
+        self.decorated: list[tuple[cst.CSTNode, str]] = []
+        self.calls: list[cst.Call] = []
+        for node in unit.walk(unit.module):
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)) and node.decorators:
+                jit = next((d.decorator for d in node.decorators if _is_jit(unit, d.decorator)), None)
+                if jit is not None:
+                    self.decorated.append((node, f"@{_spelled(jit)}"))
+            elif isinstance(node, cst.Call) and _is_jit(unit, node.func):
+                self.calls.append(node)
+
+
+def _sites(unit: Facts) -> _Sites:
+    found = _SITES.get(unit)
+    if found is None:
+        found = _SITES[unit] = _Sites(unit)
+    return found
+
+
+Root = tuple[Facts, cst.CSTNode, str]
+
+
+def _roots(units: list[Facts]) -> list[Root]:
+    """The functions and classes of `units` that torch.jit compiles or traces, each with its owner
+    and the decorator or call that does it: decorated ones, and those a `torch.jit` call of any unit
+    names (by name: a function or class of whichever unit defines it); every class of every unit
+    when such a call hands over what it cannot name (an instance, a parameter)."""
+    roots: list[Root] = [(unit, node, what) for unit in units for node, what in _sites(unit).decorated]
+    for unit in units:
+        for call in _sites(unit).calls:
+            what = f"`{_spelled(call.func)}(...)`"
+            arg = call.args[0].value if call.args else None
+            if isinstance(arg, cst.Call):  # `torch.jit.script(Net())`: the class made there
+                arg = arg.func
+            name = arg.value if isinstance(arg, cst.Name) else None
+            named: list[Root] = []
+            if name is not None:
+                named = [(u, u.functions[name], what) for u in units if name in u.functions]
+                named += [(u, u.classes[name], what) for u in units if name in u.classes]
+            # an instance, a parameter, an attribute: any class may be what it holds
+            roots += named or [(u, cls, what) for u in units for cls in u.classes.values()]
+    return roots
+
+
+def _spelled(expr: cst.BaseExpression) -> str:
+    return dotted_name(expr.func if isinstance(expr, cst.Call) else expr) or "torch.jit"
+
+
+def _compiled(facts: Facts, units: list[Facts]) -> list[tuple[int, int, str]]:
+    """The line spans of `facts` that torch.jit compiles or traces, each with what does it: the
+    roots and, transitively, the functions they call wherever those are defined (TorchScript
+    compiles callees; a trace records them): a later cell's scripted function calling this cell's
+    helper compiles the helper."""
+    spans: list[tuple[int, int, str]] = []
+    seen: set[int] = set()
+    work = _roots(units)
+    while work and len(seen) < 500:
+        owner, node, what = work.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if owner is facts:
+            pos = facts.position(node)
+            spans.append((pos.start.line, pos.end.line, what))
+        for call in owner.calls_in(node):
+            work.extend((owner.owner_of(func), func, what) for func in owner._callees(call))
+    return spans
+
+
+def _units(facts: Facts) -> list[Facts]:
+    units = reached_units(facts)
+    return units + [later for later in facts.later if all(later is not u for u in units)]
+
+
+def jit_review(found: list[Finding], facts: Facts) -> list[Finding]:
+    """`found` with every automatic fix that edits code torch.jit compiles or traces left to review."""
+    if not any(f.fix is not None and f.fix.automatic for f in found):
+        return found
+    spans = _compiled(facts, _units(facts))
+    if not spans:
+        return found
+    out = []
+    for f in found:
+        what = _edited_span(f, spans) if f.fix is not None and f.fix.automatic else None
+        if what is None:
+            out.append(f)
+            continue
+        review = (f"this code is compiled or traced by torch.jit ({what}): TorchScript types each value from its "
+                  "annotations and first assignment and a trace bakes host reads in as constants, so a rewrite "
+                  "that changes a value's type or turns a host read into a tensor op may not compile or may "
+                  "compute otherwise")
+        out.append(replace(f, fix=replace(f.fix, review=review)))
+    return out
+
+
+def _edited_span(f: Finding, spans: list[tuple[int, int, str]]) -> str | None:
+    """What compiles or traces the first span an edit of `f` touches (None: no edit does)."""
+    assert f.fix is not None
+    for e in f.fix.edits:
+        for lo, hi, what in spans:
+            if lo <= e.line <= hi or lo <= e.end_line <= hi or e.line <= lo <= e.end_line:
+                return what
+    return None
