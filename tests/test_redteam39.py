@@ -23,7 +23,7 @@ from redteam_units import REDTEAM, program_units, rule_findings
 
 from paef_jupyter.api import analyze_source
 from paef_jupyter.fix import apply_findings
-from paef_jupyter.model import CellRef
+from paef_jupyter.model import CellRef, SourceUnit
 
 
 def _automatic(found: list) -> list:
@@ -58,6 +58,13 @@ def test_ping_pong_copies_a_snapshot_of_a_weight_updated_in_place() -> None:
 @pytest.mark.parametrize("name", ["rt39_nb_ev_gradcam_hook.ipynb", "rt39b_ev_retain_grad_forward.py"])
 def test_no_grad_wrap_is_not_automatic_where_the_forward_registers_hooks(name: str) -> None:
     assert _automatic(rule_findings(program_units(REDTEAM / name), "eval-without-no-grad")) == []
+
+
+def test_the_same_validation_loop_is_wrapped_once_the_forward_keeps_no_grad_hook() -> None:
+    """The control: what keeps `rt39b_ev_retain_grad_forward` unwrapped is the `retain_grad()` call."""
+    units = [SourceUnit(u.ref, u.text.replace("        h.retain_grad()\n", ""))
+             for u in program_units(REDTEAM / "rt39b_ev_retain_grad_forward.py")]
+    assert [f.line for f in _automatic(rule_findings(units, "eval-without-no-grad"))] == [41]
 
 
 def test_per_batch_pgd_perturbation_is_not_hoisted() -> None:
