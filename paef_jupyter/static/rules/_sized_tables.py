@@ -33,7 +33,8 @@ _BUILDERS = TABLE_CALLS | frozenset({
 # Methods that keep a table a pure function of the same sizes.
 _METHODS = frozenset({"to", "cuda", "float", "long", "double", "half", "bool", "int", "unsqueeze", "view", "reshape",
                       "expand", "t", "contiguous", "repeat", "repeat_interleave", "squeeze", "flatten", "astype",
-                      "type", "clone"})
+                      "type", "clone", "clamp", "clip", "abs", "flip", "tril", "triu", "transpose", "permute"})
+_TYPES = frozenset({"bool", "int", "float"})
 _ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Divide, cst.Modulo, cst.Power,
                cst.BitAnd, cst.BitOr)
 
@@ -45,6 +46,7 @@ class _Reading:
     sizes: bool = False
     table: bool = False
     proved: dict[str, bool] = field(default_factory=dict)  # locals followed (False while being followed)
+    values: list[cst.BaseExpression] = field(default_factory=list)  # what those locals are bound to
 
 
 def moves(facts: Facts, call: cst.Call) -> bool:
@@ -62,15 +64,19 @@ def moves(facts: Facts, call: cst.Call) -> bool:
                                        for v in positional)
 
 
-def sized_host_table(facts: Facts, move: cst.Call) -> bool:
-    """`move` is `E.to(...)` / `E.cuda()` in a function (not under a loop of its own) and `E` is
-    built on the host from the sizes of the function's inputs and constants only, through at least
-    one table call (`arange`, `eye`, `range`, `tril`...): the same table for the same sizes."""
+def sized_host_table(facts: Facts, move: cst.Call) -> list[cst.BaseExpression] | None:
+    """`move` is `E.to(...)` / `E.cuda()` in a function and `E` is built on the host from the sizes
+    of the function's inputs and constants only, through at least one table call (`arange`, `eye`,
+    `range`, `tril`...): the same table for the same sizes. Returns `E` and the values of the locals
+    it was followed through (None when it is not such a table)."""
     func = facts.enclosing_function(move)
     if func is None or not moves(facts, move):
-        return False
+        return None
     reading = _Reading()
-    return _sized(facts, move.func.value, func, reading, 0) and reading.sizes and reading.table
+    receiver = move.func.value  # type: ignore[attr-defined]
+    if _sized(facts, receiver, func, reading, 0) and reading.sizes and reading.table:
+        return [receiver, *reading.values]
+    return None
 
 
 def _sized(facts: Facts, expr: cst.BaseExpression, func: cst.FunctionDef, reading: _Reading, depth: int) -> bool:
@@ -79,12 +85,15 @@ def _sized(facts: Facts, expr: cst.BaseExpression, func: cst.FunctionDef, readin
     such an expression and never changed in place."""
     from .redundant_tensor import _set_only_in_init  # the rule's own proof of a module's configuration
 
-    if depth > 6:
-        return False
+    if depth > 40:
+        return False  # nesting this deep: not a table anyone writes
     if isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)):
         return True
     if isinstance(expr, cst.Name):
-        return expr.value in ("True", "False", "None") or _sized_name(facts, expr, func, reading, depth)
+        if expr.value in ("True", "False", "None") or expr.value in _TYPES \
+                and facts.qualified_name(expr) == f"builtins.{expr.value}":
+            return True  # `dtype=bool`
+        return _sized_name(facts, expr, func, reading, depth)
     if isinstance(expr, (cst.List, cst.Tuple)):
         return all(isinstance(e, cst.Element) and _sized(facts, e.value, func, reading, depth + 1) for e in expr.elements)
     if isinstance(expr, cst.BinaryOperation):
@@ -98,10 +107,15 @@ def _sized(facts: Facts, expr: cst.BaseExpression, func: cst.FunctionDef, readin
     if _size_read(expr):
         reading.sizes = True
         return True
+    if isinstance(expr, cst.Subscript):  # `idx[None, :]`, `rows[:n]`: a slice of a table is a table of the same sizes
+        return _sized(facts, expr.value, func, reading, depth + 1) and all(
+            _sized_index(facts, e.slice, func, reading, depth + 1) for e in expr.slice)
     if isinstance(expr, cst.Attribute):
         qualified = facts.qualified_name(expr) or ""
         if qualified.startswith(("torch.", "numpy.")) and not isinstance(facts.parent(expr), cst.Call):
             return True  # `torch.bool`, `np.int64`
+        if expr.attr.value in ("T", "mT"):
+            return _sized(facts, expr.value, func, reading, depth + 1)
         if expr.attr.value in ("device", "dtype"):
             return True  # where the input lives, not what it holds
         if isinstance(expr.value, cst.Name) and expr.value.value == "self":
@@ -110,6 +124,13 @@ def _sized(facts: Facts, expr: cst.BaseExpression, func: cst.FunctionDef, readin
     if isinstance(expr, cst.Call):
         return _sized_call(facts, expr, func, reading, depth)
     return False
+
+
+def _sized_index(facts: Facts, index: cst.BaseSlice, func: cst.FunctionDef, reading: _Reading, depth: int) -> bool:
+    if isinstance(index, cst.Index):
+        return _sized(facts, index.value, func, reading, depth)
+    bounds = [index.lower, index.upper, index.step]  # type: ignore[attr-defined]
+    return all(b is None or _sized(facts, b, func, reading, depth) for b in bounds)
 
 
 def _sized_call(facts: Facts, call: cst.Call, func: cst.FunctionDef, reading: _Reading, depth: int) -> bool:
@@ -158,12 +179,17 @@ def _sized_name(facts: Facts, name: cst.Name, func: cst.FunctionDef, reading: _R
             or mutated_in_place(facts, name.value, func.body):
         return False
     target, value = bindings[0].targets[0].target, bindings[0].value
-    if isinstance(target, cst.Tuple):
+    if isinstance(target, cst.Tuple) and isinstance(value, cst.Tuple) and len(target.elements) == len(value.elements) \
+            and not any(isinstance(e, cst.StarredElement) for e in (*target.elements, *value.elements)):
+        part = next(v.value for t, v in zip(target.elements, value.elements) if name.value in bound_names(t.value))
+        found = _sized(facts, part, func, reading, depth + 1)  # `h, w = x.size(-2), x.size(-1)`
+    elif isinstance(target, cst.Tuple):
         found = _size_read(value) and isinstance(value, cst.Attribute)  # `B, L = x.shape`
         reading.sizes |= found
     else:
         found = isinstance(target, cst.Name) and _sized(facts, value, func, reading, depth + 1)
     reading.proved[name.value] = found
+    reading.values.append(value)
     return found
 
 

@@ -278,15 +278,16 @@ class RedundantTensor(Rule):
         host and copied on every call (`_sized_tables`). `cpu-then-move` fixes the copy; the rebuild
         stays. A hint: while the sizes repeat it is the same table, which a cache keyed by the sizes
         (and the device) would build once."""
-        if self.facts.enclosing_loops(node) or not sized_host_table(self.facts, node):
+        built = sized_host_table(self.facts, node) if not self.facts.enclosing_loops(node) else None
+        if built is None:
             return
         loop = hot_loop(self.facts, node)
         func = self.facts.enclosing_function(node)
         if loop is None or func is None or rarely_runs(self.facts, node, loop) or self._once_per_pass(node):
             return
         receiver = node.func.value  # type: ignore[attr-defined]
-        if any(self.sites.site(c) is not None for c in self.facts.calls_in(receiver)):
-            return  # a factory of this table is reported as rebuilt from invariant data already
+        if any(self.sites.site(c) is not None for part in built for c in self.facts.calls_in(part)):
+            return  # a factory of this table (or of a local it reads) is reported as rebuilt already
         whole = self.sites.outermost(node)
         if self.sites._mutated(whole, self.sites._holder(whole), func):
             return  # changed in place after it is built: one shared table would carry the change to the next call
