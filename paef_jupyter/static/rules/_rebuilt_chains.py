@@ -20,9 +20,14 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import block_statements, bound_names
+from ..names import block_statements, bound_names, is_inplace_method
 from ..types import Kind
 from ._tensor_facts import invariant, is_binding, library_changed_arguments, module_changes_input, reads_of, within
+
+
+# ndarray methods that change the array without a trailing underscore.
+_ARRAY_MUTATORS = frozenset({"fill", "sort", "resize", "put", "itemset", "setfield", "partition", "byteswap",
+                             "append", "extend", "insert", "update", "setdefault", "pop", "clear", "remove"})
 
 
 def rebuilt_chains(facts: Facts, loop: Loop) -> dict[str, list[cst.SimpleStatementLine]]:
@@ -50,8 +55,8 @@ def rebuilt_chains(facts: Facts, loop: Loop) -> dict[str, list[cst.SimpleStateme
                 continue
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value in chains:
             name = target.value.value
-            parts = [small.value, *(e.slice for e in target.slice)]  # type: ignore[union-attr]
-            if all(_invariant_given(facts, p, loop, set(chains)) for p in parts if isinstance(p, cst.BaseExpression)) \
+            parts = [small.value, *(e.slice.value for e in target.slice if isinstance(e.slice, cst.Index))]  # type: ignore[union-attr]
+            if all(_invariant_given(facts, p, loop, set(chains)) for p in parts) \
                     and all(not isinstance(e.slice, cst.Slice) or all(
                         b is None or _invariant_given(facts, b, loop, set(chains)) for b in (e.slice.lower, e.slice.upper, e.slice.step))
                         for e in target.slice):
@@ -94,8 +99,9 @@ def _written(facts: Facts, stmt: cst.CSTNode) -> set[str]:
                 base = base.value
             if isinstance(base, cst.Name):
                 out.add(base.value)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
-            out.add(node.func.value.value)  # a method of it may change it
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name) \
+                and (is_inplace_method(node.func.attr.value) or node.func.attr.value in _ARRAY_MUTATORS):
+            out.add(node.func.value.value)  # `adj.fill_(0)`, `adj.sort()`: changed in place
     return out
 
 
@@ -112,7 +118,8 @@ def _only_chain_writes(facts: Facts, name: str, chain: list[cst.SimpleStatementL
         if isinstance(parent, (cst.Subscript, cst.Attribute)) and parent.value is node:
             outer = facts.parent(parent)
             if isinstance(outer, (cst.AssignTarget, cst.AugAssign, cst.Del)) \
-                    or isinstance(outer, cst.Call) and outer.func is parent:
+                    or isinstance(outer, cst.Call) and outer.func is parent and isinstance(parent, cst.Attribute) \
+                    and (is_inplace_method(parent.attr.value) or parent.attr.value in _ARRAY_MUTATORS):
                 return False
         if isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call):
             call = facts.parent(parent)

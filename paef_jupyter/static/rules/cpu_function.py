@@ -82,6 +82,8 @@ class CpuFunction(Rule):
             return  # per call of a method: `self` may be another object each time
         if not in_loop and not self._helper_may_precompute(node):
             return
+        if in_loop and self._rebuilt_buffer(node):
+            return
         what = self._cpu_only(node)
         if what is None:
             if self._constant_array_indexed(node, loop, in_loop):
@@ -94,11 +96,7 @@ class CpuFunction(Rule):
             if not self._per_item(node, what) and not self._shuffled_batch(node, what):
                 self._report_per_batch(node, what)
             return
-        if in_loop and target is not None and not self._inside_invariant_constructor(node) \
-                and self._filled_buffer(node, target):
-            self._rebuilt_buffer(node, what)
-            return
-        if target is None or self._inside_invariant_constructor(node):
+        if target is None or self._inside_invariant_constructor(node) or (in_loop and self._filled_buffer(node, target)):
             return
         self._reported.add(node)
         code = self.facts.code(node)
@@ -663,18 +661,22 @@ class CpuFunction(Rule):
             return None
         return None
 
-    def _rebuilt_buffer(self, node: cst.Call, what: str) -> None:
+    def _rebuilt_buffer(self, node: cst.Call) -> bool:
         """`adj = np.zeros((N, N))` then `adj[edges[:, 0], edges[:, 1]] = 1.0` and `adj = adj + adj.T`
         at the top of the loop's body: a buffer filled, every iteration, from loop-invariant data only
         (`_rebuilt_chains`), so each iteration builds the same array. A hint: the chain's statements
         would move together, and later ones may turn the array into something else (a tensor)."""
+        if (self.facts.qualified_name(node.func) or "") not in _ALLOCATIONS:
+            return False
         loop = self.facts.enclosing_loops(node)[0]
         stmt = self.facts.statement_of(node)
         holder = self._flows_into(node)
         chain = rebuilt_chains(self.facts, loop).get(holder) if isinstance(holder, str) else None
-        if not chain or chain[0] is not stmt or len(chain) < 2:
-            return
+        if not chain or chain[0] is not stmt or not any(
+                isinstance(s.body[0].targets[0].target, cst.Subscript) for s in chain[1:]):  # type: ignore[attr-defined]
+            return False  # never filled in place: the plain hoist (with its chain) is the fix
         self._reported.add(node)
+        what = "NumPy work"
         first, last = self.facts.position(chain[0]).start.line, self.facts.position(chain[-1]).start.line
         self.report(
             node,
@@ -685,6 +687,7 @@ class CpuFunction(Rule):
                     "must not need a fresh copy", suggestion="\n".join(self.facts.code(s).strip() for s in chain),
                     safe=False),
         )
+        return True
 
     def _filled_buffer(self, node: cst.Call, loop: Loop) -> bool:
         """`seq = np.zeros(maxlen)` then `seq[-len(h):] = h` in the loop: a buffer each iteration
