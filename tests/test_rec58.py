@@ -108,3 +108,41 @@ def test_one_finding_when_a_factory_it_reads_is_reported() -> None:
     helper = ("def table(out):\n    T = out.size(1)\n    idx = torch.arange(T)  # T\n"
               "    return (idx[None, :] - idx[:, None]).to(out.device)")
     assert _lines(_program(helper)) == {_helper_line(helper, "# T"): False}
+
+
+# --- names a loop rebuilds from loop-invariant data (`rules/_rebuilt_chains.py`) -------------------
+
+GAT = (CORPUS / "blind6_gat_dense.py").read_text()
+
+
+def test_corpus_adjacency_rebuilt_each_epoch() -> None:
+    """pyGAT's dense adjacency rebuilt in the epoch loop: the buffer's start (cpu-function, line 72)
+    and the tensor made from it (redundant-tensor, line 75), both hints; `np.eye`'s automatic fix
+    (line 74) stays as it was."""
+    assert _lines(GAT, "cpu-function") == {72: False, 74: True}
+    assert _lines(GAT) == {75: False}
+
+
+def _loop(body: str) -> str:
+    return ("import numpy as np\nimport torch\nN = 6\nedges = np.array([[0, 1], [2, 3]])\nout = []\n"
+            "for step in range(3):\n" + "".join(f"    {line}\n" for line in body.splitlines()) +
+            "    out.append(float(adj.sum()))\n")
+
+
+CHAIN = "adj = np.zeros((N, N))\nadj[edges[:, 0], edges[:, 1]] = 1.0\nadj = adj + adj.T\nadj = torch.tensor(adj)"
+CHAIN_TWINS = [
+    ("the step's own index", "adj[edges[:, 0], edges[:, 1]] = 1.0", "adj[edges[:, 0], step % 2] = 1.0"),
+    ("a number of the step", "adj = adj + adj.T", "adj = adj + adj.T * step"),
+    ("changed later", "adj = torch.tensor(adj)", "adj = torch.tensor(adj)\nadj.add_(step)"),
+    ("read before", "adj = np.zeros((N, N))", "last = adj if step else None\nadj = np.zeros((N, N))"),
+    ("under a condition", "adj[edges[:, 0], edges[:, 1]] = 1.0",
+     "if step:\n    adj[edges[:, 0], edges[:, 1]] = 1.0"),
+]
+
+
+@pytest.mark.parametrize(("name", "old", "new"), CHAIN_TWINS, ids=[t[0] for t in CHAIN_TWINS])
+def test_chain_twins(name: str, old: str, new: str) -> None:
+    firing = _loop(CHAIN)
+    assert _lines(firing, "cpu-function") == {7: False} and _lines(firing) == {10: False}
+    silent = _loop(CHAIN.replace(old, new))
+    assert _lines(silent, "cpu-function") == {} and _lines(silent) == {}
