@@ -121,15 +121,29 @@ def _only_chain_writes(facts: Facts, name: str, chain: list[cst.SimpleStatementL
                     or isinstance(outer, cst.Call) and outer.func is parent and isinstance(parent, cst.Attribute) \
                     and (is_inplace_method(parent.attr.value) or parent.attr.value in _ARRAY_MUTATORS):
                 return False
-        if isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call):
-            call = facts.parent(parent)
-            func = call.func  # type: ignore[union-attr]
-            if isinstance(func, cst.Name) and func.value in facts.functions:
-                return False  # a function of the program may change it
-            if facts.kind(func) is Kind.MODULE and module_changes_input(facts, func) \
-                    or any(a is node for a in library_changed_arguments(facts, call)):  # type: ignore[arg-type]
-                return False
+        if isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call) \
+                and not _handed_for_reading(facts, facts.parent(parent), node):  # type: ignore[arg-type]
+            return False
+        if isinstance(parent, (cst.Element, cst.DictElement)):
+            return False  # held in a container: changed through it, out of this proof's sight
     return not _changed_in_place_outside(facts, name, chain, loop)
+
+
+def _handed_for_reading(facts: Facts, call: cst.Call, node: cst.Name) -> bool:
+    """`call` only reads `node`: a torch/NumPy/builtin function that changes none of its arguments,
+    a tensor's or an array's method, a list's `append` (it keeps the value, which the next iteration
+    rebinds), or a torch module that does not change its input (`model(features, adj)`). Anything
+    else (a function or a class of the program, an unknown object's method) may change it."""
+    func = call.func
+    qualified = facts.qualified_name(func) or ""
+    if qualified.startswith(("torch.", "numpy.", "builtins.", "math.")) and qualified.count(".") >= 1 \
+            and facts.kind(func) is not Kind.MODULE:
+        return not any(a is node for a in library_changed_arguments(facts, call))
+    if isinstance(func, cst.Attribute) and (facts.kind(func.value) in (Kind.TENSOR, Kind.NDARRAY)
+                                            and not is_inplace_method(func.attr.value)
+                                            or func.attr.value == "append" and facts.kind(func.value) is Kind.LIST):
+        return True
+    return facts.kind(func) is Kind.MODULE and not module_changes_input(facts, func)
 
 
 def _changed_in_place_outside(facts: Facts, name: str, chain: list[cst.SimpleStatementLine], loop: Loop) -> bool:
