@@ -21,6 +21,7 @@ from ._kept_objects import kept_by_program_code
 from ._support import LOADERS, init_value, is_self_attr
 from ._tensor_facts import (bound_in_unit, caught_in_loop, evaluated_conditionally, exits_before, handed_to_changing_call,
                             invariant, module_changes_input, mutated_in_place, rarely_runs, sole_writers)
+from ._rebuilt_chains import rebuilt_chains
 from .base import Rule, RuleContext
 from .redundant_tensor import FactorySites
 
@@ -80,6 +81,8 @@ class CpuFunction(Rule):
         if not in_loop and any("self" in self.facts.names_read(a.value) for a in node.args):
             return  # per call of a method: `self` may be another object each time
         if not in_loop and not self._helper_may_precompute(node):
+            return
+        if in_loop and self._rebuilt_buffer(node):
             return
         what = self._cpu_only(node)
         if what is None:
@@ -657,6 +660,34 @@ class CpuFunction(Rule):
                 return target
             return None
         return None
+
+    def _rebuilt_buffer(self, node: cst.Call) -> bool:
+        """`adj = np.zeros((N, N))` then `adj[edges[:, 0], edges[:, 1]] = 1.0` and `adj = adj + adj.T`
+        at the top of the loop's body: a buffer filled, every iteration, from loop-invariant data only
+        (`_rebuilt_chains`), so each iteration builds the same array. A hint: the chain's statements
+        would move together, and later ones may turn the array into something else (a tensor)."""
+        if (self.facts.qualified_name(node.func) or "") not in _ALLOCATIONS:
+            return False
+        loop = self.facts.enclosing_loops(node)[0]
+        stmt = self.facts.statement_of(node)
+        holder = self._flows_into(node)
+        chain = rebuilt_chains(self.facts, loop).get(holder) if isinstance(holder, str) else None
+        if not chain or chain[0] is not stmt or not any(
+                isinstance(s.body[0].targets[0].target, cst.Subscript) for s in chain[1:]):  # type: ignore[attr-defined]
+            return False  # never filled in place: the plain hoist (with its chain) is the fix
+        self._reported.add(node)
+        what = "NumPy work"
+        first, last = self.facts.position(chain[0]).start.line, self.facts.position(chain[-1]).start.line
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` starts `{holder}`, which lines {first}-{last} fill and transform with {what} from "
+            "loop-invariant data only, on every iteration: the same array is rebuilt each time",
+            fix=Fix(description=f"build `{holder}` once before the loop (the statements of lines {first}-{last}, in "
+                    "order) and read it here; not rewritten automatically: the statements move together, and the loop "
+                    "must not need a fresh copy", suggestion="\n".join(self.facts.code(s).strip() for s in chain),
+                    safe=False),
+        )
+        return True
 
     def _filled_buffer(self, node: cst.Call, loop: Loop) -> bool:
         """`seq = np.zeros(maxlen)` then `seq[-len(h):] = h` in the loop: a buffer each iteration

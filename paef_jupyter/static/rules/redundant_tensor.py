@@ -22,6 +22,8 @@ from ._kept_objects import kept_by_program_code
 from ._support import hot_loop
 from ._data_builder import builds_data_once
 from ._frozen_forward import fixed_input_forwards
+from ._sized_tables import sized_host_table
+from ._rebuilt_chains import rebuilt_chains
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
@@ -161,6 +163,8 @@ class RedundantTensor(Rule):
             self._invariant_helper(node)
             self._table_copied(node)
             self._invariant_copied(node)
+            self._sized_table(node)
+            self._rebuilt_from_chain(node)
             return
         if site.in_helper and (self._carried_by_call_sites(node) or self._once_per_pass(node)):
             return
@@ -268,6 +272,71 @@ class RedundantTensor(Rule):
             fix=Fix(description=f"move it to the device once: build it there in `__init__` (or register it with "
                     f"`self.register_buffer(...)` on a module, which `.to(device)` carries) and read `{code}` here",
                     suggestion=f"{code} = {code}.to(device)  # once, after construction", safe=False),
+        )
+
+    def _sized_table(self, node: cst.Call) -> None:
+        """`torch.eye(2 * n, dtype=torch.bool).to(z.device)` with `n = z1.size(0)` in a loss helper
+        run every step: a table of the input's sizes alone (the batch size included), built on the
+        host and copied on every call (`_sized_tables`). `cpu-then-move` fixes the copy; the rebuild
+        stays. A hint: while the sizes repeat it is the same table, which a cache keyed by the sizes
+        (and the device) would build once."""
+        built = sized_host_table(self.facts, node) if not self.facts.enclosing_loops(node) else None
+        if built is None:
+            return
+        loop = hot_loop(self.facts, node)
+        func = self.facts.enclosing_function(node)
+        if loop is None or func is None or rarely_runs(self.facts, node, loop) or self._once_per_pass(node):
+            return
+        receiver = node.func.value  # type: ignore[attr-defined]
+        if any(self.sites.site(c) is not None for part in built for c in self.facts.calls_in(part)):
+            return  # a factory of this table (or of a local it reads) is reported as rebuilt already
+        whole = self.sites.outermost(node)
+        if self.sites._mutated(whole, self.sites._holder(whole), func):
+            return  # changed in place after it is built: one shared table would carry the change to the next call
+        code = self.facts.code(receiver)
+        self.report(
+            node,
+            f"`{code}` is built on the host from sizes of `{func.name.value}`'s inputs and constants alone, and copied "
+            "to the device, in a function called on every iteration: while the sizes repeat (a fixed batch size or "
+            "length: nearly every step), every call builds and copies the same table",
+            fix=Fix(description="keep one table per size: build it on the device once per (sizes, device), in a "
+                    "cache keyed by them (`functools.lru_cache` on a function of the sizes and the device, or a dict "
+                    "on the module), and read it here; a last, smaller batch then gets its own entry",
+                    suggestion=f"@functools.lru_cache(maxsize=8)\ndef table(sizes, device):\n    return {code}.to(device)",
+                    safe=False),
+        )
+
+    def _rebuilt_from_chain(self, node: cst.Call) -> None:
+        """`adj = torch.from_numpy((adj > 0).astype(np.float32)).to(device)` in the epoch loop, where
+        the lines before it rebuild `adj` from loop-invariant data alone on every iteration
+        (`_rebuilt_chains`): the tensor is the same each time, though no invariance proof admits a
+        name the loop writes. A hint: the chain would move as a whole."""
+        qualified = self.facts.qualified_name(node.func) or ""
+        factory = qualified.rsplit(".", 1)[-1]
+        if not qualified.startswith("torch.") or qualified.count(".") != 1 \
+                or factory not in DATA_FACTORIES | FILL_FACTORIES and not self.sites.wraps_new_array(node, factory) \
+                or self.sites._chained_into_factory(node):
+            return
+        loops = self.facts.enclosing_loops(node)
+        if not loops or rarely_runs(self.facts, node, loops[0]):
+            return
+        stmt = self.facts.statement_of(node)
+        chains = rebuilt_chains(self.facts, loops[0])
+        read = self.facts.names_read(node) & set(chains)
+        chain = next((c for c in chains.values() if stmt in c), None)
+        if not read or chain is None or chain[0] is stmt:
+            return
+        first, last = self.facts.position(chain[0]).start.line, self.facts.position(stmt).start.line
+        whole = self.sites.outermost(node)
+        names = ", ".join(f"`{n}`" for n in sorted(read))
+        self.report(
+            whole,
+            f"`{self.facts.code(whole)}` is rebuilt inside the loop from {names}, which lines {first}-{last - 1} rebuild "
+            "from loop-invariant data only on every iteration: an allocation, a fill and any device copy are repeated "
+            "each iteration for the same tensor",
+            fix=Fix(description=f"build it once before the loop, with the statements of lines {first}-{last} in order, "
+                    "and read the result here (not rewritten automatically: the statements move together)",
+                    suggestion="\n".join(self.facts.code(s).strip() for s in chain[: chain.index(stmt) + 1]), safe=False),
         )
 
     def _invariant_copied(self, node: cst.Call) -> None:
