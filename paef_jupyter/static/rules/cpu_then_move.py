@@ -12,6 +12,7 @@ from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_b
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
+from ._attribute_stores import stored_device
 from ._host_normal import host_normal_draw
 from ._support import step_function
 from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, names_a_device, program_methods, rarely_runs,
@@ -596,6 +597,8 @@ class CpuThenMove(Rule):
             # `net.device`: a tensor's is a device; a class of the program may compute its own.
             return self.facts.kind(expr.value) is Kind.TENSOR \
                 or all(_returns_a_device(owner, method) for owner, method in program_methods(self.facts, {"device"}))
+        if isinstance(expr, cst.Attribute):
+            return stored_device(self.facts, expr)  # `args.__device__ = device` stored, then `.to(args.__device__)`
         if isinstance(expr, cst.Name):
             if self.facts.kind(expr) is Kind.TENSOR:
                 return False
