@@ -706,6 +706,11 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
 
 # Arithmetic with a number keeps a tensor where it is: `torch.rand(n) * 2 - 1` is a host tensor.
 _NUMBER_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+# Elementwise torch functions of one tensor (no `out=`) give a tensor on their input's device:
+# `-torch.log(-torch.log(torch.rand(n)))` is a host tensor.
+_POINTWISE = frozenset(f"torch.{n}" for n in (
+    "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "sqrt", "rsqrt", "abs", "neg", "negative", "sigmoid",
+    "tanh", "sin", "cos", "floor", "ceil", "round", "trunc", "reciprocal", "square", "erf", "erfinv", "sign"))
 
 
 def _number_valued(expr: cst.BaseExpression, numbers: frozenset[str]) -> bool:
@@ -728,10 +733,15 @@ def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozens
     """The tensor side of `value` under arithmetic with numbers (`std_unif*(b-a)+a` -> `std_unif`,
     followed to the value the helper's local name holds unless `follow_names` is off): the public
     RealNVP's dequantization helper `def uniform_dist(a,b,size): std_unif = torch.rand(size); return std_unif*(b-a)+a`."""
-    for _ in range(8):
-        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
+    for _ in range(12):
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression  # `-torch.log(u)`: negation keeps the tensor where it is
+        elif isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") in _POINTWISE \
+                and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star:
+            value = value.args[0].value  # `torch.log(u + eps)`: Gumbel noise `-log(-log(U))`, public check 47
+        elif not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
             return value
-        if _number_valued(value.right, numbers):
+        elif _number_valued(value.right, numbers):
             value = value.left
         elif _number_valued(value.left, numbers):
             value = value.right
