@@ -861,7 +861,7 @@ class Facts:
                 continue
             earlier = self.prior.value(name)
             owner, value = earlier if earlier is not None else (None, None)
-            value = same_object(value)
+            owner, value = _rebound_instance(owner, value)
             if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
                 out.add(value.func.value)
                 dataset = _loader_dataset(owner, value) if owner is not None else None
@@ -3129,6 +3129,29 @@ class Facts:
 
 
 _FROM_IMPORT = "<from-import>"  # `from m import n`: `n` is whatever `m` holds, no module jedi's answer is known for
+
+
+def _rebound_instance(owner: "Facts | None", value: cst.BaseExpression | None) -> "tuple[Facts | None, cst.BaseExpression | None]":
+    """The construction an earlier cell's value stands for, through cells that only move it:
+    `model = CategoricalVAE(...)` in one cell, `model = model.to(device)` in the next (public check
+    47, p04: the Colab notebook moves the model in a cell of its own). The name the chain reads is
+    followed into the cells before `owner` only when `owner` binds it nowhere at the top level, or
+    binds it only in this very statement (the self-rebinding): otherwise which value was read is
+    not followed here."""
+    for _ in range(4):
+        value = same_object(value)
+        if owner is None or not isinstance(value, cst.Name):
+            return owner, value
+        top = [d for d in owner._defs.get(value.value, ()) if d.function is None]
+        if any(d.function is not None for d in owner._defs.get(value.value, ())) or len(top) > 1:
+            return owner, value
+        if top and not any(n is top[0].value for n in owner.ancestors(value)):
+            return owner, value
+        earlier = owner.prior.value(value.value)
+        if earlier is None:
+            return owner, value
+        owner, value = earlier
+    return owner, value
 
 
 def same_object(value: cst.BaseExpression | None) -> cst.BaseExpression | None:

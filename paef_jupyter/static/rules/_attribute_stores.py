@@ -17,7 +17,7 @@ import libcst as cst
 
 from ..attribute_paths import chain_path
 from ..names import is_inplace_method
-from ._tensor_facts import unit_index
+from ._tensor_facts import spells_a_device, unit_index
 
 if TYPE_CHECKING:
     from ..facts import Facts, Loop
@@ -169,3 +169,29 @@ def _strip(target: cst.BaseExpression) -> cst.BaseExpression:
     while isinstance(target, cst.Subscript):
         target = target.value
     return target
+
+
+def stored_device(facts: Facts, read: cst.Attribute) -> bool:
+    """`args.__device__` holds a device: the program stores that attribute on a variable of the
+    same name (`args.__device__ = device`), only by plain assignment, and every value it stores
+    spells a device (`torch.device(...)`, a device string, a name that holds one). Public check
+    47, p03: `args.__device__ = device` in `main`, `batch_data.to(args.__device__)` in `train`.
+    Which object a store reaches is not known; the root's name and the attribute's are. Silent
+    where any store is not seen as a device (a dtype, a tensor, a helper's result), is computed
+    (`setattr(obj, name, v)`, `vars(obj)`), augmented or deleted, or where no store is seen."""
+    if not isinstance(read.value, cst.Name):
+        return False
+    stores = _stores(facts)
+    found = stores.get(read.attr.value, [])
+    if not found or stores.get(ANY):
+        return False
+    same_root = False
+    for store in found:
+        if not isinstance(store, cst.AssignTarget) or not isinstance(store.target, cst.Attribute):
+            return False  # `args.dev += ...`, `del args.dev`, `setattr(args, "dev", v)`, `self.dev.append(v)`
+        assign = facts.parent(store)
+        if not isinstance(assign, cst.Assign) or spells_a_device(facts, assign.value) is not True:
+            return False
+        target = store.target.value
+        same_root = same_root or isinstance(target, cst.Name) and target.value == read.value.value
+    return same_root

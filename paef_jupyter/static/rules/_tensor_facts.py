@@ -458,6 +458,11 @@ def names_a_device(facts: Facts, name: str, depth: int = 3) -> bool:
     return words[-1].rstrip("0123456789") in _DEVICE_WORDS
 
 
+def spells_a_device(facts: Facts, value: cst.BaseExpression, depth: int = 3) -> bool | None:
+    """True: `value` is a device; False: something else; None: not seen (see `_spells_a_device`)."""
+    return _spells_a_device(facts, value, depth)
+
+
 def _spells_a_device(facts: Facts, value: cst.BaseExpression, depth: int) -> bool | None:
     """True: a device; False: something else; None: not seen (a call of a helper, an attribute)."""
     if isinstance(value, cst.SimpleString):

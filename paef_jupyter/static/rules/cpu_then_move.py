@@ -12,6 +12,7 @@ from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_b
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
+from ._attribute_stores import stored_device
 from ._host_normal import host_normal_draw
 from ._support import step_function
 from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, names_a_device, program_methods, rarely_runs,
@@ -596,6 +597,8 @@ class CpuThenMove(Rule):
             # `net.device`: a tensor's is a device; a class of the program may compute its own.
             return self.facts.kind(expr.value) is Kind.TENSOR \
                 or all(_returns_a_device(owner, method) for owner, method in program_methods(self.facts, {"device"}))
+        if isinstance(expr, cst.Attribute):
+            return stored_device(self.facts, expr)  # `args.__device__ = device` stored, then `.to(args.__device__)`
         if isinstance(expr, cst.Name):
             if self.facts.kind(expr) is Kind.TENSOR:
                 return False
@@ -703,6 +706,11 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
 
 # Arithmetic with a number keeps a tensor where it is: `torch.rand(n) * 2 - 1` is a host tensor.
 _NUMBER_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+# Elementwise torch functions of one tensor (no `out=`) give a tensor on their input's device:
+# `-torch.log(-torch.log(torch.rand(n)))` is a host tensor.
+_POINTWISE = frozenset(f"torch.{n}" for n in (
+    "log", "log2", "log10", "log1p", "exp", "exp2", "expm1", "sqrt", "rsqrt", "abs", "neg", "negative", "sigmoid",
+    "tanh", "sin", "cos", "floor", "ceil", "round", "trunc", "reciprocal", "square", "erf", "erfinv", "sign"))
 
 
 def _number_valued(expr: cst.BaseExpression, numbers: frozenset[str]) -> bool:
@@ -725,10 +733,15 @@ def _scaled_by_numbers(owner: Facts, value: cst.BaseExpression, numbers: frozens
     """The tensor side of `value` under arithmetic with numbers (`std_unif*(b-a)+a` -> `std_unif`,
     followed to the value the helper's local name holds unless `follow_names` is off): the public
     RealNVP's dequantization helper `def uniform_dist(a,b,size): std_unif = torch.rand(size); return std_unif*(b-a)+a`."""
-    for _ in range(8):
-        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
+    for _ in range(12):
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            value = value.expression  # `-torch.log(u)`: negation keeps the tensor where it is
+        elif isinstance(value, cst.Call) and (owner.qualified_name(value.func) or "") in _POINTWISE \
+                and len(value.args) == 1 and value.args[0].keyword is None and not value.args[0].star:
+            value = value.args[0].value  # `torch.log(u + eps)`: Gumbel noise `-log(-log(U))`, public check 47
+        elif not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _NUMBER_ARITHMETIC)):
             return value
-        if _number_valued(value.right, numbers):
+        elif _number_valued(value.right, numbers):
             value = value.left
         elif _number_valued(value.left, numbers):
             value = value.right
