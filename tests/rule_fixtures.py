@@ -65,6 +65,7 @@ def marked_lines(text: str, rule: str) -> set[int]:
 def run_fixture(code: str, filename: str) -> object:
     """Execute fixture code on a fixed seed; its `result` is what the rewrite must keep. A
     data-parallel fixture runs on 2 gloo ranks: every rank's `result` and the files they wrote."""
+    import linecache
     import random
 
     from ddp_runner import is_ddp_program, run_ranks
@@ -79,6 +80,9 @@ def run_fixture(code: str, filename: str) -> object:
     np.random.seed(0)
     random.seed(0)
     namespace: dict[str, object] = {"__name__": "__fixture__"}
+    # Code that reads its own source (`torch.jit.script`, `inspect`) finds the text it runs, as it
+    # would in a file: a rewrite's text has no file of its own.
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
     exec(compile(code, filename, "exec"), namespace)
     assert "result" in namespace, f"{filename} must define `result`"
     return namespace["result"]

@@ -155,7 +155,15 @@ def _run(selected: Sequence[type[Rule]], ctx: RuleContext, errors: list[Analysis
         line = ctx.facts.position(node).start.line
         errors.append(AnalysisError(ctx.ref, line, f"rule {rule.id} failed here ({type(error).__name__}: {error}); "
                                     "its findings for this unit are left out"))
-    return [f for rule in active if rule not in failed for f in rule.findings]
+    return _one_finding_per_site([f for rule in active if rule not in failed for f in rule.findings])
+
+
+def _one_finding_per_site(found: list[Finding]) -> list[Finding]:
+    """A `redundant-tensor` hint (no edits) on a line `cpu-then-move` reports is left out: a table
+    rebuilt per step and built on the host (`torch.arange(n).to(z.device)`) is one site, and the
+    site keeps the finding that rewrites it (issue 8: one finding per site)."""
+    moved = {f.line for f in found if f.rule == "cpu-then-move"}
+    return [f for f in found if not (f.rule == "redundant-tensor" and f.line in moved and not (f.fix and f.fix.edits))]
 
 
 def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
