@@ -362,12 +362,26 @@ def execute_many(targets: Sequence[str], times: int | Sequence[int] = 1) -> dict
     results: dict[str, dict[str, Any]] = {}
     restore = _torch_settings_restorer()
     for target, n in zip(targets, _each(times, len(targets))):
+        modules = dict(sys.modules)
         try:
             results[target] = {"ok": True, "outputs": execute(target, n)}
         except BaseException as exc:  # noqa: BLE001 - SystemExit from a script is its failure too
             results[target] = {"ok": False, "error": f"{type(exc).__name__}: {exc}".splitlines()[0]}
         restore()
+        _restore_stand_in_modules(modules)
     return results
+
+
+def _restore_stand_in_modules(before: dict[str, Any]) -> None:
+    """Modules a program made up (`sys.modules["tqdm"] = types.ModuleType("tqdm")`: a stand-in for
+    a package, no import spec) or replaced are taken back: the next program of the batch imports
+    the real one (pub46's `tqdm(loader).set_description` after pub43's stand-in `tqdm`)."""
+    for name, module in list(sys.modules.items()):
+        if name in before:
+            if before[name] is not module:
+                sys.modules[name] = before[name]
+        elif getattr(module, "__spec__", None) is None:
+            del sys.modules[name]
 
 
 def _each(times: int | Sequence[int], n: int) -> list[int]:

@@ -209,3 +209,14 @@ def test_the_corpus_pass_runs_only_what_a_rewrite_changed_and_tells_harm_from_no
     assert done["kept.py"].problem == "" and done["kept.py"].run == ""
     assert "differently" in done["varies.py"].run and done["varies.py"].problem == "varies.py: output changed by the rewrite"
     assert done["untouched.py"] == type(done["kept.py"])("", ())
+
+
+def test_a_stand_in_module_of_one_program_is_gone_for_the_next_in_its_batch(tmp_path):
+    """pub43 stands in for `tqdm` in `sys.modules`; pub46, later in the same batch, needs the real one."""
+    first, second = tmp_path / "first.py", tmp_path / "second.py"
+    first.write_text("import sys, types\nsys.modules['json'] = types.ModuleType('json')\n"
+                     "sys.modules['paef_stand_in'] = types.ModuleType('paef_stand_in')\nprint('stood in')\n")
+    second.write_text("import json\ntry:\n    import paef_stand_in\nexcept ImportError:\n    print('absent')\n"
+                      "print(json.dumps([1]))\n")
+    runs = sc.execute_many([str(first), str(second)])
+    assert runs[str(second)] == {"ok": True, "outputs": ["absent\n[1]\n"]}
