@@ -11,12 +11,11 @@ fixtures under `tests/fixtures/rules/eval-without-no-grad/` (`refuse_fast_path_l
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from paef_cli import paef, proved_lines, run_program
+from paef_cli import fix_keeps_output, fix_project_keeps_output, proved_lines
 
 REDTEAM = Path(__file__).resolve().parent.parent / "benchmarks" / "redteam"
 PROGRAMS = ["rt21_fp_subclass.py", "rt21_fp_module_path.py", "rt21_fp_partial.py",
@@ -28,20 +27,7 @@ PROGRAMS = ["rt21_fp_subclass.py", "rt21_fp_module_path.py", "rt21_fp_partial.py
 def test_fix_keeps_the_output(tmp_path: Path, program: str) -> None:
     """Fails on 0a16905: the loop is wrapped in `no_grad` and the printed sums change."""
     source = REDTEAM / program
-    before, after = tmp_path / "before", tmp_path / "after"
-    if source.is_dir():
-        shutil.copytree(source, before)
-        shutil.copytree(source, after)
-        entry = "main.py"
-    else:
-        before.mkdir()
-        after.mkdir()
-        entry = program
-        shutil.copy(source, before / entry)
-        shutil.copy(source, after / entry)
-    done = paef("fix", str(after / entry), "-o", str(after / entry))
-    assert done.returncode in (0, 1), done.stderr
-    assert run_program(before, entry) == run_program(after, entry)
+    (fix_project_keeps_output if source.is_dir() else fix_keeps_output)(tmp_path, source)
 
 
 MAIN = """import torch
