@@ -95,6 +95,9 @@ REFUSED = [  # (imports, capture, the leaky ReLU left to review)
     ("", "explain = torch._dynamo.export(act)(x)", ACT),
     ("", "fast = torch.compile(act, backend=backend)", ACT),
     ("", "fast = torch.compile(block, backend=backend, fullgraph=True)", BLOCK),
+    ("", "fast = torch._dynamo.optimize(backend)(act)", ACT),
+    ("import torch.fx as fx", "gm = fx.GraphModule(block, fx.Tracer().trace(block))", BLOCK),
+    ("from torch.ao.quantization.quantize_fx import prepare_fx", "prepared = prepare_fx(block, {}, (x,))", BLOCK),
 ]
 
 AUTOMATIC = [
@@ -104,6 +107,8 @@ AUTOMATIC = [
     ("", "fast = torch.compile(block, backend='inductor', fullgraph=True)"),
     ("import torch.fx as fx", "gm = fx.symbolic_trace(backend)"),  # a function named: only it is captured
     ("", "loaded = torch.export.load if False else None"),
+    ("", "fast = torch._dynamo.optimize('eager')(act)"),
+    ("import torch.fx as fx", "graph = fx.Graph()"),
 ]
 
 

@@ -50,13 +50,20 @@ _JIT = frozenset({
 _SUFFIXES = (".jit.script", ".jit.script_method", ".jit.export", ".jit.interface", ".jit.trace",
              ".jit.trace_module", ".jit.script_if_tracing")
 # Entry points that capture the code handed to them as a graph of ops the program then holds.
+# FX graph-mode quantization traces the model and matches its ops by target; `torch.fx.GraphModule`
+# is how a graph traced by a `Tracer` of the program's own is made into a module.
 _CAPTURE = frozenset({
     "torch.fx.symbolic_trace", "torch.fx._symbolic_trace.symbolic_trace", "torch.export.export",
     "torch.export.export_for_training", "torch._dynamo.export", "torch.onnx.export", "torch.onnx.dynamo_export",
+    "torch.fx.GraphModule", "torch.fx.graph_module.GraphModule",
+    "torch.ao.quantization.quantize_fx.prepare_fx", "torch.ao.quantization.quantize_fx.prepare_qat_fx",
+    "torch.quantization.quantize_fx.prepare_fx", "torch.quantization.quantize_fx.prepare_qat_fx",
 })
 _CAPTURE_SUFFIXES = (".fx.symbolic_trace", ".export.export", ".export.export_for_training", "._dynamo.export",
-                     ".onnx.export", ".onnx.dynamo_export")
-_COMPILE = frozenset({"torch.compile"})
+                     ".onnx.export", ".onnx.dynamo_export", ".fx.GraphModule", ".quantize_fx.prepare_fx",
+                     ".quantize_fx.prepare_qat_fx")
+# `torch.compile(fn, backend=b)` and `torch._dynamo.optimize(b)`: with `b` the program's own callable.
+_COMPILE = frozenset({"torch.compile", "torch._dynamo.optimize"})
 
 
 def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
@@ -79,14 +86,23 @@ def _kind(unit: Facts, expr: cst.BaseExpression) -> str | None:
         return "jit"
     if qualified in _CAPTURE or any(name.endswith(_CAPTURE_SUFFIXES) for name in (qualified, dotted)):
         return "capture"
-    if call is not None and (qualified in _COMPILE or dotted == "torch.compile") and _own_backend(call):
+    if call is not None and (qualified in _COMPILE or dotted in _COMPILE) and _own_backend(call, qualified or dotted):
         return "capture"
     return None
 
 
-def _own_backend(call: cst.Call) -> bool:
-    """`torch.compile(..., backend=b)` with `b` not a string: a callable that receives the FX graph."""
+def _is_optimize(unit: Facts, call: cst.Call) -> bool:
+    """`call` is `torch._dynamo.optimize(...)`, whose own argument is a backend, not captured code."""
+    name = unit.qualified_name(call.func) or dotted_name(call.func) or ""
+    return name == "torch._dynamo.optimize"
+
+
+def _own_backend(call: cst.Call, name: str) -> bool:
+    """`torch.compile(..., backend=b)` / `torch._dynamo.optimize(b)` with `b` not a string: a callable
+    that receives the FX graph."""
     backend = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "backend"), None)
+    if backend is None and name.endswith("optimize") and call.args and call.args[0].keyword is None:
+        backend = call.args[0].value
     return backend is not None and not isinstance(backend, (cst.SimpleString, cst.ConcatenatedString,
                                                             cst.FormattedString))
 
@@ -108,7 +124,10 @@ class _Sites:
                         self.decorated.append((node, f"@{_spelled(d.decorator)}", kind))
                         break
             elif isinstance(node, cst.Call):
-                kind = _kind(unit, node)
+                if isinstance(node.func, cst.Call) and _is_optimize(unit, node.func):
+                    kind = _kind(unit, node.func)  # `torch._dynamo.optimize(b)(fn)`: `fn` is what it captures
+                else:
+                    kind = None if _is_optimize(unit, node) else _kind(unit, node)  # its argument: a backend
                 if kind is not None:
                     self.calls.append((node, kind))
 
