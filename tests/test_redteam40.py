@@ -149,3 +149,11 @@ CELL_DEF = PROGRAM.format(imports="", after="")
 def test_a_later_cell_that_captures_an_earlier_cells_code(later: str, automatic: int) -> None:
     found = rule_findings(_cells(CELL_DEF, later), "operator-fusion")
     assert len(_automatic([f for f in found if f.ref.cell == 0])) == automatic
+
+
+def test_probe_fx_quantization_is_left_to_review() -> None:
+    """rt40p_of_prepare_fx (not blind): on bc2d13cf operator-fusion rewrote the leaky ReLU of a block
+    `prepare_fx` quantizes; the quantized graph's ops changed (5 -> 3), its values did not."""
+    found = rule_findings(program_units(REDTEAM / "rt40p_of_prepare_fx.py"), "operator-fusion")
+    assert [f.line for f in found] == [28] and not _automatic(found)
+    assert "prepare_fx" in found[0].fix.review
