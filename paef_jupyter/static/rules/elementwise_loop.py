@@ -13,6 +13,7 @@ from ..device_use import host_processed
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
+from ._configured_sizes import configured_row_tensor
 from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._python_numbers import python_number
 from ._row_gathers import row_gather
@@ -62,6 +63,9 @@ _ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "buil
 class _Range:
     var: str
     tensor: cst.Name | None  # `t` when the range covers `t`'s first dimension
+    # `self.t` when the bound is a configured size `self.n` that `self.t` was built with
+    # (`_configured_sizes`): read by the per-row hints only, never by a rewrite.
+    configured: cst.Attribute | None = None
 
 
 class ElementwiseLoop(Rule):
@@ -175,6 +179,12 @@ class ElementwiseLoop(Rule):
                 found = check(node, outer, body)
                 if found is not None:
                     return found
+            configured = self._configured_range(node, outer)
+            if configured is not None:
+                for check in (self._per_row, self._per_row_reduction):
+                    found = check(node, configured, body)
+                    if found is not None:
+                        return found
             stored = self._element_stores(node)
             return stored if stored is not None else self._counted_elements(node)
         derived = [_derive(s, variables) for s in body]
@@ -205,7 +215,8 @@ class ElementwiseLoop(Rule):
         on the whole tensors (a row dimension, masks broadcast per row) do every row at once.
 
         Always a hint: how a per-row mask or reduction broadcasts is the user's to write."""
-        if rng.tensor is None or node.orelse is not None:
+        covered = rng.tensor or rng.configured
+        if covered is None or node.orelse is not None:
             return None
         assigned: set[str] = set()
         appended: str | None = None
@@ -226,11 +237,11 @@ class ElementwiseLoop(Rule):
                 return None  # carried from the previous row, or not only tensor ops
             if name is not None:
                 assigned.add(name)
-        if appended is None or not self._row_reads(node, rng.var) or not self._stacked_after(appended, node):
+        if appended is None or not self._row_reads(node, rng.var, rng.configured) or not self._stacked_after(appended, node):
             return None
         self.report(
             node,
-            f"this loop runs the same tensor ops on one row of `{rng.tensor.value}` per iteration (over `{rng.var}`) "
+            f"this loop runs the same tensor ops on one row of `{self.facts.code(covered)}` per iteration (over `{rng.var}`) "
             f"and stacks the results: an op (a kernel launch on a GPU) per row and statement, where the same ops on "
             "the whole tensors do every row at once",
             fix=Fix(description="compute every row at once: index whole tensors instead of row "
@@ -283,7 +294,8 @@ class ElementwiseLoop(Rule):
 
         Always a hint: the per-row value's whole-tensor form (a reduction over the other
         dimensions, a broadcast comparison) is the user's to write."""
-        if rng.tensor is None or node.orelse is not None or not self._row_reads(node, rng.var):
+        covered = rng.tensor or rng.configured
+        if covered is None or node.orelse is not None or not self._row_reads(node, rng.var, rng.configured):
             return None
         written: set[str] = set()
         sums: list[str] = []
@@ -294,7 +306,7 @@ class ElementwiseLoop(Rule):
         names = ", ".join(f"`{n}`" for n in dict.fromkeys(sums))
         self.report(
             node,
-            f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
+            f"this loop computes one value per row of `{self.facts.code(covered)}` (over `{rng.var}`) and adds it into "
             f"{names} in Python: ops (kernel launches on a GPU) and, on a GPU, usually a device->host sync per row, where "
             "the same ops over the whole tensors give every row's value at once",
             fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
@@ -611,16 +623,25 @@ class ElementwiseLoop(Rule):
                 return False
         return True
 
-    def _row_ops(self, expr: cst.BaseExpression, var: str) -> bool:
+    def _row_ops(self, expr: cst.BaseExpression, var: str, depth: int = 0, item: cst.Call | None = None) -> bool:
         """Only torch functions and tensor methods (nothing random, no module, no value read back
-        to the host), arithmetic, comparisons and subscripts; the row variable only as an index."""
+        to the host), arithmetic, comparisons and subscripts; the row variable only as an index.
+        A call of a program function counts as its body (`_row_helper`: the CRF tutorial's
+        `log_sum_exp(vec)`); `item` is the one `.item()` such a helper may return (an index)."""
         for n in self.facts.walk(expr):
             if isinstance(n, cst.Call):
                 qualified = self.facts.qualified_name(n.func) or ""
                 if self.facts.draws_random(n):
                     return False
+                if isinstance(n.func, cst.Name) and n.func.value in self.facts.functions:
+                    if not self._row_helper(n, depth + 1):
+                        return False
+                    continue
+                if n is item:
+                    continue
                 if isinstance(n.func, cst.Attribute) and not qualified:
-                    if n.func.attr.value in ("item", "tolist", "numpy", "cpu", "append") or self.facts.kind(n.func.value) is Kind.MODULE:
+                    if n.func.attr.value in ("item", "tolist", "numpy", "cpu", "append") or self.facts.kind(n.func.value) is Kind.MODULE \
+                            or self.facts.kind(n.func) is Kind.MODULE:  # `self.lin(x)`: a module per row
                         return False
                 elif not qualified.startswith("torch.") or self.facts.kind(n.func) is Kind.MODULE \
                         or qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional."):
@@ -633,12 +654,53 @@ class ElementwiseLoop(Rule):
                 return False
         return True
 
-    def _row_reads(self, node: cst.For, var: str) -> bool:
-        """At least one `t[i]` of a tensor, `i` first."""
+    def _row_helper(self, call: cst.Call, depth: int) -> bool:
+        """A call of a program function whose body is only row ops (`_row_ops`) on its
+        parameters: plain parameters, every statement `name = <row ops>` or `return <row ops>`,
+        pure (`Facts.is_pure_function`: no global state, nothing random, one definition), and
+        any program function it calls the same, two levels deep at most. Its result may be
+        `<tensor>.item()` only where the call is an index (`vec[0, argmax(vec)]`: a host index
+        into a tensor, a gather the whole-tensor form does on the device); any other value read
+        back to the host is refused as in the loop's own body."""
+        name = call.func.value  # type: ignore[attr-defined]
+        func = self.facts.functions.get(name)
+        if depth > 2 or func is None or any(a.star or a.keyword for a in call.args) \
+                or self.facts.enclosing_class(func) is not None or not self.facts.is_pure_function(name):
+            return False
+        params = func.params
+        if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None \
+                or params.kwonly_params or params.posonly_params or any(p.default for p in params.params) \
+                or len(params.params) != len(call.args):
+            return False
+        parent = self.facts.parent(call)
+        as_index = isinstance(parent, cst.Index) and isinstance(self.facts.parent(parent), cst.SubscriptElement)
+        body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+        if not body:
+            return False
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) or isinstance(t.target, cst.Tuple) and all(
+                    isinstance(e.value, cst.Name) for e in t.target.elements)
+                    for t in small.targets):
+                value, item = small.value, None
+            elif isinstance(small, cst.Return) and small.value is not None and stmt is body[-1]:
+                value = small.value
+                item = value if as_index and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and value.func.attr.value == "item" and not value.args else None
+            else:
+                return False
+            if not self._row_ops(value, "", depth, item):
+                return False
+        return isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[0], cst.Return)
+
+    def _row_reads(self, node: cst.For, var: str, configured: cst.Attribute | None = None) -> bool:
+        """At least one `t[i]` of a tensor, `i` first (`configured`: a tensor attribute proved by
+        its factory in `__init__`, `_configured_sizes`)."""
         for n in self.facts.walk(node.body):
             if isinstance(n, cst.Subscript) and isinstance(n.value, (cst.Name, cst.Attribute)) and n.slice \
                     and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Name) \
-                    and n.slice[0].slice.value.value == var and self._is_tensor(n.value):
+                    and n.slice[0].slice.value.value == var and (self._is_tensor(n.value) or configured is not None
+                                                                 and n.value.deep_equals(configured)):
                 return True
         return False
 
@@ -1186,6 +1248,15 @@ class ElementwiseLoop(Rule):
         if len(it.args) == 2 and not (isinstance(it.args[0].value, cst.Integer) and it.args[0].value.value == "0"):
             return None
         return _Range(loop.target.value, self._covered_tensor(it.args[-1].value))
+
+    def _configured_range(self, loop: cst.For, rng: _Range) -> _Range | None:
+        """`rng` with the tensor attribute a configured bound `range(self.n)` covers, for the
+        per-row hints only (`_configured_sizes`); None when the range covers a tensor already or
+        the bound is not such a size."""
+        if rng.tensor is not None or not isinstance(loop.iter, cst.Call):
+            return None
+        covered = configured_row_tensor(self.facts, loop, loop.iter.args[-1].value)
+        return _Range(rng.var, None, covered) if covered is not None else None
 
     def _covered_tensor(self, n: cst.BaseExpression) -> cst.Name | None:
         """`t` for `len(t)`, `t.shape[0]`, `t.size(0)`."""
