@@ -14,6 +14,7 @@ from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
 from ._configured_sizes import configured_row_tensor
+from ._host_row_writes import host_row_writes
 from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._python_numbers import python_number
 from ._row_gathers import row_gather
@@ -155,7 +156,9 @@ class ElementwiseLoop(Rule):
             if counted is not None:
                 return counted
             stored = self._element_stores(node)
-            return stored if stored is not None else self._counted_elements(node)
+            if stored is None:
+                stored = self._counted_elements(node)
+            return stored if stored is not None else self._host_row_writes(node)
         if self._appended_row_gather(node):
             return False
         ranges = [outer]
@@ -349,6 +352,28 @@ class ElementwiseLoop(Rule):
                     "`t[torch.tensor(rows)] = torch.tensor(values)`, or build the tensor from the list at once "
                     "(`torch.tensor([chars.index(c) for c in string])`)" if computed else
                     "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
+        )
+        return False
+
+    def _host_row_writes(self, node: cst.For) -> bool | None:
+        """`for b, c, x, y in targets.tolist(): ...; mask[int(b), gj, gi] = True`: a tensor's rows
+        walked on the host, each row's computed numbers written into fresh tensors
+        (`_host_row_writes`). Always a hint."""
+        found = host_row_writes(self.facts, node, self._is_tensor)
+        if found is None:
+            return None
+        rows = self.facts.code(found.rows)
+        names = ", ".join(f"`{t}`" for t in found.targets)
+        self.report(
+            node,
+            f"this loop walks the rows of `{rows}` on the host (`.tolist()`) and writes {names} one row at a time: "
+            "per row, Python arithmetic, small tensor ops and an indexing op (a kernel launch on a GPU) per write, "
+            f"where the columns of `{rows}` give every row's indices and values at once",
+            fix=Fix(description=f"compute each value for all rows at once from the columns (`cols = {rows}.unbind(1)`, "
+                    "the same arithmetic and helpers on whole columns, `.long()` for indices), then write each tensor "
+                    "with one advanced index (`mask[b.long(), gj, gi] = True`); where two rows share an index the loop "
+                    "keeps the last write and an advanced-index write an unspecified one: check for duplicates first",
+                    safe=False),
         )
         return False
 
