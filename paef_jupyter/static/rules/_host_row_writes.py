@@ -92,8 +92,12 @@ def host_row_writes(facts: Facts, loop: cst.For, is_tensor: "callable[[cst.BaseE
         return None
     if any(isinstance(n, cst.Name) and n.value in targets and not _store_base(facts, n) for n in facts.walk(loop.body)):
         return None  # a target read in the loop: a row may depend on an earlier row's write
-    if any(t in written_in_loop and t not in targets for t in targets):
-        return None
+    end = facts.order(loop) + sum(1 for _ in facts.walk(loop))
+    for target in targets:
+        for use in facts.uses(target):
+            if facts.order(use) < end and facts.contains(func, use) and not facts.contains(loop.body, use) \
+                    and not isinstance(facts.parent(use), cst.AssignTarget):
+                return None  # read between its allocation and the loop (`alias = heat`): a row may read it through that
     return HostRowWrites(it.func.value, tuple(targets))
 
 
