@@ -66,7 +66,7 @@ class _Range:
     tensor: cst.Name | None  # `t` when the range covers `t`'s first dimension
     # `self.t` when the bound is a configured size `self.n` that `self.t` was built with
     # (`_configured_sizes`): read by the per-row hints only, never by a rewrite.
-    configured: cst.Attribute | None = None
+    configured: cst.Name | cst.Attribute | None = None
 
 
 class ElementwiseLoop(Rule):
@@ -718,7 +718,7 @@ class ElementwiseLoop(Rule):
                 return False
         return isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[0], cst.Return)
 
-    def _row_reads(self, node: cst.For, var: str, configured: cst.Attribute | None = None) -> bool:
+    def _row_reads(self, node: cst.For, var: str, configured: cst.Name | cst.Attribute | None = None) -> bool:
         """At least one `t[i]` of a tensor, `i` first (`configured`: a tensor attribute proved by
         its factory in `__init__`, `_configured_sizes`)."""
         for n in self.facts.walk(node.body):
@@ -1280,8 +1280,30 @@ class ElementwiseLoop(Rule):
         the bound is not such a size."""
         if rng.tensor is not None or not isinstance(loop.iter, cst.Call):
             return None
-        covered = configured_row_tensor(self.facts, loop, loop.iter.args[-1].value)
+        bound = loop.iter.args[-1].value
+        covered: cst.Name | cst.Attribute | None = configured_row_tensor(self.facts, loop, bound)
+        if covered is None and isinstance(bound, cst.Name):
+            covered = self._named_size(loop, bound)
         return _Range(rng.var, None, covered) if covered is not None else None
+
+    def _named_size(self, loop: cst.For, bound: cst.Name) -> cst.Name | None:
+        """`n = len(t)` (`t.size(0)`, `t.shape[0]`) then `for i in range(n)`: `t`, when `n` is
+        bound once by that assignment, neither name is written in the loop, and `t` at the
+        loop is the object `n` measured (every statement binding `t` in the scope comes
+        before the measure). Read by the per-row hints only, like `_configured_sizes`."""
+        value = self.facts.value_of(bound)
+        measured = self._covered_tensor(value) if value is not None else None
+        func = self.facts.enclosing_function(loop)
+        scope: cst.CSTNode = func.body if func is not None else self.facts.module
+        if measured is None or len(self.facts.assigned_values(bound.value)) != 1 \
+                or _bindings(self.facts, scope, bound.value) != 1:
+            return None  # bound more than once (`n -= 1`, a loop target): not the size it measured
+        in_loop = self.facts.names_written(loop.body)
+        if {bound.value, measured.value} & in_loop:
+            return None
+        if any(self.facts.order(n) > self.facts.order(value) for n in _binding_nodes(self.facts, scope, measured.value)):
+            return None  # `t` bound again after it was measured: the loop may index another tensor
+        return measured
 
     def _covered_tensor(self, n: cst.BaseExpression) -> cst.Name | None:
         """`t` for `len(t)`, `t.shape[0]`, `t.size(0)`."""
@@ -1729,6 +1751,20 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _binding_nodes(facts: Facts, scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
+    """The nodes in `scope` that bind `name` (assignments, `+=`, loop targets, `as` names)."""
+    found: list[cst.CSTNode] = []
+    for n in facts.walk(scope):
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For)) and name in bound_names(n.target) \
+                or isinstance(n, cst.AsName) and name in bound_names(n.name):
+            found.append(n)
+    return found
+
+
+def _bindings(facts: Facts, scope: cst.CSTNode, name: str) -> int:
+    return len(_binding_nodes(facts, scope, name))
 
 
 def _exact_power(exponent: cst.BaseExpression) -> bool:
