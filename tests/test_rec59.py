@@ -5,6 +5,7 @@ finding a hint (`benchmarks/results/recall59.md`).
    `self.transitions`, built in `__init__` as `nn.Parameter(torch.randn(self.tagset_size, ...))`
    (`rules/_configured_sizes.py`), and a pure program helper of row ops (`log_sum_exp`) counts
    as its body in a per-row loop.
+   The same per-row hints also take a local bound to a tensor's size (`n = len(t)`; `range(n)`).
 2. A tensor's rows walked on the host: YOLO's `for b, c, x, y, w, h in targets.tolist()` writing
    each row's computed cell into fresh target tensors (`rules/_host_row_writes.py`).
 """
@@ -148,3 +149,30 @@ def test_host_row_writes_into_a_parameter_stay_silent() -> None:
                           arg="torch.tensor([[0, 0.5, 0.5]])").replace(
         "def build(kps, n):\n    heat = torch.zeros(n, 8, 8)", "def build(kps, heat):").replace(", 2)", ", torch.zeros(2, 8, 8))")
     assert _findings(source) == {}
+
+
+_NAMED = """import torch
+
+
+def rows(t):
+{before}    outs = []
+    for i in range(n):
+        outs.append(torch.tanh(t[i]))
+    return torch.stack(outs)
+
+
+result = rows(torch.randn(4, 3))
+"""
+
+
+@pytest.mark.parametrize(("before", "fires"), [
+    ("    n = len(t)\n", True),
+    ("    n = t.shape[0]\n", True),
+    ("    n = t.size(1)\n", False),  # another dimension
+    ("    n = len(t)\n    t = torch.randn(2, 3)\n", False),  # rebound after the measure
+    ("    n = len(t)\n    n += 1\n", False),  # the bound changed
+])
+def test_named_size_twins(before: str, fires: bool) -> None:
+    found = _findings(_NAMED.format(before=before))
+    assert bool(found) is fires, found
+    assert not any(found.values())
