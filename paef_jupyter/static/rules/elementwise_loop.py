@@ -13,6 +13,8 @@ from ..device_use import host_processed
 from ..facts import Facts
 from ..types import Kind
 from ..names import bound_names, names_read, root_name
+from ._configured_sizes import configured_row_tensor
+from ._host_row_writes import host_row_writes
 from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._python_numbers import python_number
 from ._row_gathers import row_gather
@@ -62,6 +64,9 @@ _ROW_CASTS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "buil
 class _Range:
     var: str
     tensor: cst.Name | None  # `t` when the range covers `t`'s first dimension
+    # `self.t` when the bound is a configured size `self.n` that `self.t` was built with
+    # (`_configured_sizes`): read by the per-row hints only, never by a rewrite.
+    configured: cst.Name | cst.Attribute | None = None
 
 
 class ElementwiseLoop(Rule):
@@ -151,7 +156,9 @@ class ElementwiseLoop(Rule):
             if counted is not None:
                 return counted
             stored = self._element_stores(node)
-            return stored if stored is not None else self._counted_elements(node)
+            if stored is None:
+                stored = self._counted_elements(node)
+            return stored if stored is not None else self._host_row_writes(node)
         if self._appended_row_gather(node):
             return False
         ranges = [outer]
@@ -175,6 +182,12 @@ class ElementwiseLoop(Rule):
                 found = check(node, outer, body)
                 if found is not None:
                     return found
+            configured = self._configured_range(node, outer)
+            if configured is not None:
+                for check in (self._per_row, self._per_row_reduction):
+                    found = check(node, configured, body)
+                    if found is not None:
+                        return found
             stored = self._element_stores(node)
             return stored if stored is not None else self._counted_elements(node)
         derived = [_derive(s, variables) for s in body]
@@ -205,7 +218,8 @@ class ElementwiseLoop(Rule):
         on the whole tensors (a row dimension, masks broadcast per row) do every row at once.
 
         Always a hint: how a per-row mask or reduction broadcasts is the user's to write."""
-        if rng.tensor is None or node.orelse is not None:
+        covered = rng.tensor or rng.configured
+        if covered is None or node.orelse is not None:
             return None
         assigned: set[str] = set()
         appended: str | None = None
@@ -226,11 +240,11 @@ class ElementwiseLoop(Rule):
                 return None  # carried from the previous row, or not only tensor ops
             if name is not None:
                 assigned.add(name)
-        if appended is None or not self._row_reads(node, rng.var) or not self._stacked_after(appended, node):
+        if appended is None or not self._row_reads(node, rng.var, rng.configured) or not self._stacked_after(appended, node):
             return None
         self.report(
             node,
-            f"this loop runs the same tensor ops on one row of `{rng.tensor.value}` per iteration (over `{rng.var}`) "
+            f"this loop runs the same tensor ops on one row of `{self.facts.code(covered)}` per iteration (over `{rng.var}`) "
             f"and stacks the results: an op (a kernel launch on a GPU) per row and statement, where the same ops on "
             "the whole tensors do every row at once",
             fix=Fix(description="compute every row at once: index whole tensors instead of row "
@@ -283,7 +297,8 @@ class ElementwiseLoop(Rule):
 
         Always a hint: the per-row value's whole-tensor form (a reduction over the other
         dimensions, a broadcast comparison) is the user's to write."""
-        if rng.tensor is None or node.orelse is not None or not self._row_reads(node, rng.var):
+        covered = rng.tensor or rng.configured
+        if covered is None or node.orelse is not None or not self._row_reads(node, rng.var, rng.configured):
             return None
         written: set[str] = set()
         sums: list[str] = []
@@ -294,7 +309,7 @@ class ElementwiseLoop(Rule):
         names = ", ".join(f"`{n}`" for n in dict.fromkeys(sums))
         self.report(
             node,
-            f"this loop computes one value per row of `{rng.tensor.value}` (over `{rng.var}`) and adds it into "
+            f"this loop computes one value per row of `{self.facts.code(covered)}` (over `{rng.var}`) and adds it into "
             f"{names} in Python: ops (kernel launches on a GPU) and, on a GPU, usually a device->host sync per row, where "
             "the same ops over the whole tensors give every row's value at once",
             fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
@@ -337,6 +352,28 @@ class ElementwiseLoop(Rule):
                     "`t[torch.tensor(rows)] = torch.tensor(values)`, or build the tensor from the list at once "
                     "(`torch.tensor([chars.index(c) for c in string])`)" if computed else
                     "`t[torch.tensor(rows), torch.tensor(cols)] = 1.0`"), safe=False),
+        )
+        return False
+
+    def _host_row_writes(self, node: cst.For) -> bool | None:
+        """`for b, c, x, y in targets.tolist(): ...; mask[int(b), gj, gi] = True`: a tensor's rows
+        walked on the host, each row's computed numbers written into fresh tensors
+        (`_host_row_writes`). Always a hint."""
+        found = host_row_writes(self.facts, node, self._is_tensor)
+        if found is None:
+            return None
+        rows = self.facts.code(found.rows)
+        names = ", ".join(f"`{t}`" for t in found.targets)
+        self.report(
+            node,
+            f"this loop walks the rows of `{rows}` on the host (`.tolist()`) and writes {names} one row at a time: "
+            "per row, Python arithmetic, small tensor ops and an indexing op (a kernel launch on a GPU) per write, "
+            f"where the columns of `{rows}` give every row's indices and values at once",
+            fix=Fix(description=f"compute each value for all rows at once from the columns (`cols = {rows}.unbind(1)`, "
+                    "the same arithmetic and helpers on whole columns, `.long()` for indices), then write each tensor "
+                    "with one advanced index (`mask[b.long(), gj, gi] = True`); where two rows share an index the loop "
+                    "keeps the last write and an advanced-index write an unspecified one: check for duplicates first",
+                    safe=False),
         )
         return False
 
@@ -611,16 +648,25 @@ class ElementwiseLoop(Rule):
                 return False
         return True
 
-    def _row_ops(self, expr: cst.BaseExpression, var: str) -> bool:
+    def _row_ops(self, expr: cst.BaseExpression, var: str, depth: int = 0, item: cst.Call | None = None) -> bool:
         """Only torch functions and tensor methods (nothing random, no module, no value read back
-        to the host), arithmetic, comparisons and subscripts; the row variable only as an index."""
+        to the host), arithmetic, comparisons and subscripts; the row variable only as an index.
+        A call of a program function counts as its body (`_row_helper`: the CRF tutorial's
+        `log_sum_exp(vec)`); `item` is the one `.item()` such a helper may return (an index)."""
         for n in self.facts.walk(expr):
             if isinstance(n, cst.Call):
                 qualified = self.facts.qualified_name(n.func) or ""
                 if self.facts.draws_random(n):
                     return False
+                if isinstance(n.func, cst.Name) and n.func.value in self.facts.functions:
+                    if not self._row_helper(n, depth + 1):
+                        return False
+                    continue
+                if n is item:
+                    continue
                 if isinstance(n.func, cst.Attribute) and not qualified:
-                    if n.func.attr.value in ("item", "tolist", "numpy", "cpu", "append") or self.facts.kind(n.func.value) is Kind.MODULE:
+                    if n.func.attr.value in ("item", "tolist", "numpy", "cpu", "append") or self.facts.kind(n.func.value) is Kind.MODULE \
+                            or self.facts.kind(n.func) is Kind.MODULE:  # `self.lin(x)`: a module per row
                         return False
                 elif not qualified.startswith("torch.") or self.facts.kind(n.func) is Kind.MODULE \
                         or qualified.startswith("torch.nn.") and not qualified.startswith("torch.nn.functional."):
@@ -633,12 +679,53 @@ class ElementwiseLoop(Rule):
                 return False
         return True
 
-    def _row_reads(self, node: cst.For, var: str) -> bool:
-        """At least one `t[i]` of a tensor, `i` first."""
+    def _row_helper(self, call: cst.Call, depth: int) -> bool:
+        """A call of a program function whose body is only row ops (`_row_ops`) on its
+        parameters: plain parameters, every statement `name = <row ops>` or `return <row ops>`,
+        pure (`Facts.is_pure_function`: no global state, nothing random, one definition), and
+        any program function it calls the same, two levels deep at most. Its result may be
+        `<tensor>.item()` only where the call is an index (`vec[0, argmax(vec)]`: a host index
+        into a tensor, a gather the whole-tensor form does on the device); any other value read
+        back to the host is refused as in the loop's own body."""
+        name = call.func.value  # type: ignore[attr-defined]
+        func = self.facts.functions.get(name)
+        if depth > 2 or func is None or any(a.star or a.keyword for a in call.args) \
+                or self.facts.enclosing_class(func) is not None or not self.facts.is_pure_function(name):
+            return False
+        params = func.params
+        if isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None \
+                or params.kwonly_params or params.posonly_params or any(p.default for p in params.params) \
+                or len(params.params) != len(call.args):
+            return False
+        parent = self.facts.parent(call)
+        as_index = isinstance(parent, cst.Index) and isinstance(self.facts.parent(parent), cst.SubscriptElement)
+        body = func.body.body if isinstance(func.body, cst.IndentedBlock) else ()
+        if not body:
+            return False
+        for stmt in body:
+            small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+            if isinstance(small, cst.Assign) and all(isinstance(t.target, cst.Name) or isinstance(t.target, cst.Tuple) and all(
+                    isinstance(e.value, cst.Name) for e in t.target.elements)
+                    for t in small.targets):
+                value, item = small.value, None
+            elif isinstance(small, cst.Return) and small.value is not None and stmt is body[-1]:
+                value = small.value
+                item = value if as_index and isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                    and value.func.attr.value == "item" and not value.args else None
+            else:
+                return False
+            if not self._row_ops(value, "", depth, item):
+                return False
+        return isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[0], cst.Return)
+
+    def _row_reads(self, node: cst.For, var: str, configured: cst.Name | cst.Attribute | None = None) -> bool:
+        """At least one `t[i]` of a tensor, `i` first (`configured`: a tensor attribute proved by
+        its factory in `__init__`, `_configured_sizes`)."""
         for n in self.facts.walk(node.body):
             if isinstance(n, cst.Subscript) and isinstance(n.value, (cst.Name, cst.Attribute)) and n.slice \
                     and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Name) \
-                    and n.slice[0].slice.value.value == var and self._is_tensor(n.value):
+                    and n.slice[0].slice.value.value == var and (self._is_tensor(n.value) or configured is not None
+                                                                 and n.value.deep_equals(configured)):
                 return True
         return False
 
@@ -1187,6 +1274,37 @@ class ElementwiseLoop(Rule):
             return None
         return _Range(loop.target.value, self._covered_tensor(it.args[-1].value))
 
+    def _configured_range(self, loop: cst.For, rng: _Range) -> _Range | None:
+        """`rng` with the tensor attribute a configured bound `range(self.n)` covers, for the
+        per-row hints only (`_configured_sizes`); None when the range covers a tensor already or
+        the bound is not such a size."""
+        if rng.tensor is not None or not isinstance(loop.iter, cst.Call):
+            return None
+        bound = loop.iter.args[-1].value
+        covered: cst.Name | cst.Attribute | None = configured_row_tensor(self.facts, loop, bound)
+        if covered is None and isinstance(bound, cst.Name):
+            covered = self._named_size(loop, bound)
+        return _Range(rng.var, None, covered) if covered is not None else None
+
+    def _named_size(self, loop: cst.For, bound: cst.Name) -> cst.Name | None:
+        """`n = len(t)` (`t.size(0)`, `t.shape[0]`) then `for i in range(n)`: `t`, when `n` is
+        bound once by that assignment, neither name is written in the loop, and `t` at the
+        loop is the object `n` measured (every statement binding `t` in the scope comes
+        before the measure). Read by the per-row hints only, like `_configured_sizes`."""
+        value = self.facts.value_of(bound)
+        measured = self._covered_tensor(value) if value is not None else None
+        func = self.facts.enclosing_function(loop)
+        scope: cst.CSTNode = func.body if func is not None else self.facts.module
+        if measured is None or len(self.facts.assigned_values(bound.value)) != 1 \
+                or _bindings(self.facts, scope, bound.value) != 1:
+            return None  # bound more than once (`n -= 1`, a loop target): not the size it measured
+        in_loop = self.facts.names_written(loop.body)
+        if {bound.value, measured.value} & in_loop:
+            return None
+        if any(self.facts.order(n) > self.facts.order(value) for n in _binding_nodes(self.facts, scope, measured.value)):
+            return None  # `t` bound again after it was measured: the loop may index another tensor
+        return measured
+
     def _covered_tensor(self, n: cst.BaseExpression) -> cst.Name | None:
         """`t` for `len(t)`, `t.shape[0]`, `t.size(0)`."""
         base: cst.BaseExpression | None = None
@@ -1633,6 +1751,20 @@ class ElementwiseLoop(Rule):
     def _used_outside(self, var: str, loop: cst.For) -> bool:
         inside = {id(n) for n in self.facts.walk(loop)}
         return any(isinstance(n, cst.Name) and n.value == var and id(n) not in inside for n in self.facts.walk(self.facts.module))
+
+
+def _binding_nodes(facts: Facts, scope: cst.CSTNode, name: str) -> list[cst.CSTNode]:
+    """The nodes in `scope` that bind `name` (assignments, `+=`, loop targets, `as` names)."""
+    found: list[cst.CSTNode] = []
+    for n in facts.walk(scope):
+        if isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For)) and name in bound_names(n.target) \
+                or isinstance(n, cst.AsName) and name in bound_names(n.name):
+            found.append(n)
+    return found
+
+
+def _bindings(facts: Facts, scope: cst.CSTNode, name: str) -> int:
+    return len(_binding_nodes(facts, scope, name))
 
 
 def _exact_power(exponent: cst.BaseExpression) -> bool:
