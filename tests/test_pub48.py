@@ -100,3 +100,26 @@ def test_near_miss_base_not_a_class_of_the_notebook(tmp_path: Path) -> None:
     path = _notebook(tmp_path, BASE, other, TRAIN.format(cls="Sub"))
     assert _lines(path, "cpu-then-move") == set()
     assert _lines(path, "host-sync") == set()
+
+
+LATER_CPU = '''import torch
+device = "cpu"
+def train(model, loader, opt):
+    for x, y in loader:
+        x, y = x.to(device), y.to(device)
+        loss = torch.nn.functional.mse_loss(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        print(loss.item())
+'''
+LATER_GPU = '''device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+train(model, [(torch.randn(8, 4), torch.randn(8, 1))] * 3, opt)
+'''
+
+
+def test_near_miss_global_cpu_device_rebound_by_a_later_cell(tmp_path: Path) -> None:
+    path = _notebook(tmp_path, LATER_CPU, LATER_GPU)
+    assert (0, 10) in _lines(path, "host-sync")

@@ -299,15 +299,16 @@ def _replaced_at_once(facts: Facts, name: str, value: cst.BaseExpression) -> boo
 
 def _global_bound_to_cpu(facts: Facts, read: cst.Name) -> bool:
     """`read` sees the unit's global (a top-level read, or a function's read of a name it does not
-    bind), no earlier cell binds the name, every top-level binding is a plain `name = value`, and
+    bind), no earlier or later cell binds the name, every top-level binding is a plain `name = value`, and
     every one `live_values` leaves reads as the CPU: the global holds the CPU. A parameter or local
     of the same spelling in another function is that function's own name and changes nothing here."""
     name = read.value
     if facts.enclosing_function(read) is not None and not facts.reads_global(read):
         return False
     top = [d for d in facts._defs.get(name, ()) if d.function is None]
-    if not top or any(d.value is None or d.augmented for d in top) or facts.prior.value(name) is not None:
-        return False
+    if not top or any(d.value is None or d.augmented for d in top) or facts.prior.value(name) is not None \
+            or any(later.binds_global(name) for later in facts.later):
+        return False  # a later cell's `device = "cuda"` is what this cell's function reads when called there
     dead = {id(v) for v in facts.assigned_values(name)} - {id(v) for v in live_values(facts, name)}
     values = [d.value for d in top if d.value is not None and id(d.value) not in dead]
     return bool(values) and all(reads_as_cpu(facts, v, 1) for v in values)
