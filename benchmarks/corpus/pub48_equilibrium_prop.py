@@ -1,5 +1,5 @@
-#!/usr/bin/env python3
 # corpus: runnable
+#!/usr/bin/env python3 (the source's first line)
 # Labelled corpus copy of benchmarks/public48/p04 (labels: benchmarks/public48/README.md): a CPU program (the CUDA
 # choice is overwritten by `device = th.device("cpu")` on the next line): no finding is expected anywhere;
 # this copy uses 200 train / 60 test synthetic images (400 / 100 in public48).
