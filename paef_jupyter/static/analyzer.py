@@ -180,8 +180,7 @@ def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
         if found is None and isinstance(call.func, cst.Name) and call.func.value in facts.classes \
                 and call.func.value not in facts._defs:
             found = facts, facts.classes[call.func.value]  # `LeakyAct(0.2)` built inside a reached `Critic.__init__`
-        if found is not None:
-            owner, cls = found
+        for owner, cls in _with_bases(found):
             targets += [(owner, m) for m in cls.body.body if isinstance(m, cst.FunctionDef)]
         for owner, func in targets:
             if owner is not facts:
@@ -190,6 +189,28 @@ def _reached(units: list[Facts]) -> dict[Facts, set[cst.CSTNode]]:
                 continue
             out.setdefault(owner, set()).add(func)
             work.extend((owner, c) for c in owner.calls_in(func.body))
+    return out
+
+
+def _with_bases(found: "tuple[Facts, cst.ClassDef] | None", depth: int = 4) -> list[tuple[Facts, cst.ClassDef]]:
+    """The class built and the classes it inherits from (Name or dotted bases another unit
+    defines, up to `depth` levels): `experts(...)` of a class whose only method is `compose`
+    runs the `forward` of `mixture_of_experts`, an earlier cell's class (public48 p02), so that
+    cell is called by the building unit as surely as if it were named."""
+    out: list[tuple[Facts, cst.ClassDef]] = []
+    todo = [found] if found is not None else []
+    for _ in range(depth + 1):
+        nxt: list[tuple[Facts, cst.ClassDef]] = []
+        for owner, cls in todo:
+            if any(c is cls for _, c in out):
+                continue
+            out.append((owner, cls))
+            for base in cls.bases:
+                if base.keyword is None:
+                    up = owner._class_at(base.value)
+                    if up is not None:
+                        nxt.append(up)
+        todo = nxt
     return out
 
 

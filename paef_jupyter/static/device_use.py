@@ -248,7 +248,7 @@ def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool
     if isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device" and len(expr.args) == 1:
         return spells_cpu(expr.args[0].value)
     if isinstance(expr, cst.Name) and depth > 0:
-        values = facts.assigned_values(expr.value)
+        values = live_values(facts, expr.value)
         if values:
             return all(reads_as_cpu(facts, v, depth - 1) for v in values)
         earlier = facts.prior.value(expr.value)
@@ -257,6 +257,61 @@ def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool
         unit, earlier_values = _earlier_values(facts, expr.value, earlier)
         return all(reads_as_cpu(unit, v, depth - 1) for v in earlier_values)
     return False
+
+
+def live_values(facts: Facts, name: str) -> list[cst.BaseExpression]:
+    """`assigned_values`, less a binding the very next statement replaces before anything can
+    read it: jiangdaniel's equilibrium propagation (public48 p04) writes `device = th.device("cpu"
+    if not th.cuda.is_available() ... else "cuda")` and then, on the next line, `device =
+    th.device("cpu")`: the CUDA choice is dead, the program runs on the CPU. Only the next
+    statement of the same block counts (a call in between may read the global), and only a plain
+    `name = value` that does not read `name` itself."""
+    return [v for v in facts.assigned_values(name) if not _replaced_at_once(facts, name, v)]
+
+
+def _single_assign(line: cst.CSTNode, name: str) -> cst.Assign | None:
+    """`name = value` as the only statement of a line, else None."""
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Assign)):
+        return None
+    assign = line.body[0]
+    targets = assign.targets
+    if len(targets) == 1 and isinstance(targets[0].target, cst.Name) and targets[0].target.value == name:
+        return assign
+    return None
+
+
+def _replaced_at_once(facts: Facts, name: str, value: cst.BaseExpression) -> bool:
+    assign = facts.parent(value)
+    line = facts.parent(assign) if isinstance(assign, cst.Assign) else None
+    if line is None or _single_assign(line, name) is not assign:
+        return False
+    block = facts.parent(line)
+    body = block.body if isinstance(block, (cst.Module, cst.IndentedBlock)) else ()
+    at = next((i for i, stmt in enumerate(body) if stmt is line), None)
+    if at is None or at + 1 >= len(body):
+        return False
+    following = _single_assign(body[at + 1], name)
+    return following is not None and not any(
+        isinstance(n, cst.Name) and n.value == name
+        and not (isinstance(facts.parent(n), cst.Attribute) and facts.parent(n).attr is n)  # `th.device`
+        for n in facts.walk(following.value))
+
+
+def _global_bound_to_cpu(facts: Facts, read: cst.Name) -> bool:
+    """`read` sees the unit's global (a top-level read, or a function's read of a name it does not
+    bind), no earlier or later cell binds the name, every top-level binding is a plain `name = value`, and
+    every one `live_values` leaves reads as the CPU: the global holds the CPU. A parameter or local
+    of the same spelling in another function is that function's own name and changes nothing here."""
+    name = read.value
+    if facts.enclosing_function(read) is not None and not facts.reads_global(read):
+        return False
+    top = [d for d in facts._defs.get(name, ()) if d.function is None]
+    if not top or any(d.value is None or d.augmented for d in top) or facts.prior.value(name) is not None \
+            or any(later.binds_global(name) for later in facts.later):
+        return False  # a later cell's `device = "cuda"` is what this cell's function reads when called there
+    dead = {id(v) for v in facts.assigned_values(name)} - {id(v) for v in live_values(facts, name)}
+    values = [d.value for d in top if d.value is not None and id(d.value) not in dead]
+    return bool(values) and all(reads_as_cpu(facts, v, 1) for v in values)
 
 
 def _self_attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
@@ -450,8 +505,10 @@ def _may_name_accelerator(facts: Facts, expr: cst.BaseExpression) -> bool:
     kernel on a CPU-only machine holds `device = "cpu"` where the code says `"cuda" if ...`, and
     the verdict must not depend on the machine the analysis runs on."""
     if isinstance(expr, cst.Name) and facts.kind(expr) is not Kind.TENSOR:
-        if any(is_accelerator_device(facts, v, 1) for v in facts.assigned_values(expr.value)):
+        if any(is_accelerator_device(facts, v, 1) for v in live_values(facts, expr.value)):
             return True  # one branch of `if cuda: device = "cuda" else: device = "cpu"` names one
+        if _global_bound_to_cpu(facts, expr):
+            return False  # `device = torch.device("cpu")` the unit's only live binding, read in `main()`
         value = facts.value_of(expr)
         if value is None:
             earlier = facts.prior.value(expr.value)

@@ -739,8 +739,12 @@ class Facts:
     def call_per_iteration(self, func: FunctionNode, loop: Loop, sites: Sequence[tuple["Facts", cst.Call]]) -> bool:
         """Another unit's loop calls this unit's `func` once per iteration (at `sites`); True if new."""
         self.add_call_sites(func, sites)
-        if func in self._external:
+        known = self._external.get(func)
+        if known is not None and (known.kind == "train" or loop.kind != "train"):
             return False
+        # a training loop wins over an evaluation or plain loop met first (public48 p02: cell 4's
+        # test loop and cell 3's training loop both run an earlier cell's `forward`; which one is
+        # met first is the order units are visited in, not a fact of the program)
         self._external[func] = loop
         self._forget_reach()
         return True
@@ -809,6 +813,7 @@ class Facts:
         for name, (owner, cls) in self.prior.classes.items():
             if name not in self.classes and (self.uses(name) or name in instances):
                 classes.append((owner, cls))
+        bases = self._prior_bases(classes)
         if self.imports is not None:
             for local, target in self.aliases.items():
                 found = self.imports.class_def(target)
@@ -825,11 +830,51 @@ class Facts:
                     if owner is not self:
                         self._owners[stmt] = owner
                     yield stmt
+        for owner, cls, overridden in bases:
+            for stmt in cls.body.body:
+                if isinstance(stmt, cst.FunctionDef) and stmt.name.value in {"forward", "__getitem__", "__call__"} \
+                        and stmt.name.value not in overridden:
+                    self._owners[stmt] = owner
+                    yield stmt
         for node in self._order:
             if isinstance(node, cst.Arg) and node.keyword is not None and node.keyword.value == "collate_fn":
                 func = self._function_at(node.value)
                 if func is not None:
                     yield func
+
+    def _prior_bases(self, classes: "list[tuple[Facts, cst.ClassDef]]") \
+            -> "list[tuple[Facts, cst.ClassDef, frozenset[str]]]":
+        """Base classes of earlier cells that the classes at hand inherit from (a Name base, up to
+        four levels), each with the methods a class below it defines: yoshiso's mixture of experts
+        (public48 p02) defines `mixture_of_experts` and its `forward` in one cell, `class
+        experts(mixture_of_experts)` with only `compose` in the next, and builds `experts(...)`
+        in the training cell, so the loop runs the base's `forward` though no later cell names the
+        base. A method a subclass overrides is not the one run (a `super().forward(x)` inside it
+        is not followed: silent). A base this unit defines is among its own classes already."""
+        def own(cls: cst.ClassDef) -> frozenset[str]:
+            return frozenset(s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef))
+
+        seen = {id(cls) for _, cls in classes}
+        out: list[tuple[Facts, cst.ClassDef, frozenset[str]]] = []
+        todo = [(owner, cls, own(cls)) for owner, cls in classes]
+        for _ in range(4):
+            found: list[tuple[Facts, cst.ClassDef, frozenset[str]]] = []
+            for _owner, cls, below in todo:
+                for base in cls.bases:
+                    if not isinstance(base.value, cst.Name) or base.keyword is not None:
+                        continue
+                    name = base.value.value
+                    if name in self.classes or name not in self.prior.classes:
+                        continue
+                    owner, base_cls = self.prior.classes[name]
+                    if id(base_cls) not in seen:
+                        seen.add(id(base_cls))
+                        found.append((owner, base_cls, below))
+            out.extend(found)
+            todo = [(o, c, below | own(c)) for o, c, below in found]
+            if not todo:
+                break
+        return out
 
     def later_instances(self) -> set[str]:
         """Classes of earlier cells whose instances a later cell hands to this unit's functions:
