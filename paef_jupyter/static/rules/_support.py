@@ -27,7 +27,8 @@ _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "trange", "progress_bar"})
 
 # Calls whose result carries no autograd graph whatever their argument.
 _GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort", "size", "numel", "dim"})
-_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len"})
+_GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len", "builtins.type",
+                              "builtins.isinstance"})  # what a value is, never its graph
 # What turns its arguments into text as they are: a tensor's text shows `grad_fn=<...>` while
 # it records a graph, so detaching it (or computing it under no_grad) changes what is printed.
 # (`pprint`'s functions show a tensor by its repr, `grad_fn=<...>` included: red team 32a)
