@@ -1,3 +1,4 @@
+# corpus: runnable
 """MLP trained under CPU autocast bfloat16; hand-written activations and logged maxima of bf16 outputs."""
 import torch
 import torch.nn as nn

@@ -1,3 +1,4 @@
+# corpus: runnable
 """Quantised-input pipeline with narrow integer arithmetic, deterministic algorithms and matmul precision flags."""
 import torch
 

@@ -1,3 +1,4 @@
+# corpus: runnable
 """Small conv net trained channels_last; buffers and masks built per step and moved to the device."""
 import torch
 import torch.nn as nn

@@ -1,3 +1,4 @@
+# corpus: runnable
 """Spectral features of a toy vibration dataset: FFT coefficients logged per batch (complex items)."""
 import torch
 

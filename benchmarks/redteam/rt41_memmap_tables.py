@@ -1,3 +1,4 @@
+# corpus: runnable
 """Feature table kept in a memory-mapped file that a writer refreshes every epoch (two maps, one file)."""
 import os
 import tempfile

@@ -1,3 +1,4 @@
+# corpus: runnable
 """GCN-style normalisation of an adjacency with isolated nodes; numerical warnings counted per epoch."""
 import warnings
 
