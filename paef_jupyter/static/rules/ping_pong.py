@@ -309,6 +309,7 @@ class PingPong(Rule):
         source = move.func.value  # type: ignore[attr-defined]
         same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
         edit = delete_statement(self.facts, stmt) if same else replace(self.facts, move, self.facts.code(source))  # type: ignore[arg-type]
+        shared = self._host_source_may_change(move, source, target.value)
         self.report(
             move,
             f"`{target.value}` is moved to the device here and only ever copied back to the host afterwards "
@@ -318,10 +319,29 @@ class PingPong(Rule):
                 description=f"keep `{target.value}` on the host (drop the move)",
                 edits=(edit,),
                 suggestion=self.facts.code(source),
-                review="" if copying else "the host array would now share memory with the batch the loader gave",
+                review=(f"`{target.value}` would share memory with `{self.facts.code(source)}`, which may be changed in "
+                        "place: on a device the move was a copy of the values it had here" if shared
+                        else "" if copying else "the host array would now share memory with the batch the loader gave"),
             ),
             end_node=max((call for _, call in copies), key=self.facts.order),  # the round trip, to its last copy back
         )
+
+    def _host_source_may_change(self, move: cst.Call, source: cst.BaseExpression, target: str) -> bool:
+        """Dropping `.to(device)` leaves `target` sharing the host tensor's memory, where on a device the
+        move was a copy taken at that line: a write to the source in place later (`pos.add_(v)` before
+        `frame.tolist()`), by the program or by code that reaches it (a global, a module's state, an
+        optimizer), would now show in what the host reads back. Any such write, or a source that is no
+        plain name of this scope, leaves the rewrite to review."""
+        scope: cst.CSTNode = self.facts.enclosing_function(move) or self.facts.module
+        if isinstance(source, cst.Call) and (self.facts.qualified_name(source.func) or "") in _FRESH_FACTORIES:
+            return False  # `torch.randn(2, generator=g)`: fresh memory that nothing else holds
+        root = root_name(source)
+        if root is None or reads_module_state(self.facts, source):
+            return True
+        if reached_outside(self.facts, root, scope):
+            return True
+        return any(changed_in_place(self.facts, name, scope) or changed_after_unit(self.facts, name, scope)
+                   or handed_to_changing_call(self.facts, name, scope) for name in {root, target})
 
     def _entry_moved_by_helper(self, node: cst.Call) -> None:
         """`batch = move_to_device(batch, device)` (or `self._prepare_inputs(batch)`: a helper
@@ -881,6 +901,12 @@ def _bound_name(facts: Facts, move: cst.Call, stmt: cst.CSTNode) -> cst.Name | N
 
 def _inside(facts: Facts, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
     return node is outer or any(a is outer for a in facts.ancestors(node))
+
+
+# Constructors whose result is always new memory (not `from_numpy` / `as_tensor`, which share it).
+_FRESH_FACTORIES = frozenset(f"torch.{name}" for name in (
+    "randn", "rand", "randint", "randperm", "normal", "zeros", "ones", "full", "empty", "arange", "linspace",
+    "tensor", "eye", "stack", "cat"))
 
 
 def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
