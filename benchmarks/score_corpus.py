@@ -499,6 +499,8 @@ def run_all(targets: Sequence[Path], times: int | Sequence[int] = 1, timeout: fl
     child takes every n-th group of
     `together` consecutive targets (a program and its rewrite run side by side), so the long
     programs that sort together (one author's set) are spread over the children."""
+    if not targets:  # (`--only` naming no runnable program)
+        return []
     groups = [list(range(i, min(i + together, len(targets)))) for i in range(0, len(targets), together)]
     n = max(1, -(-len(targets) // batch))
     chunks = [[i for group in groups[k::n] for i in group] for k in range(n)]

@@ -193,6 +193,12 @@ def test_run_all_spreads_groups_over_children_and_keeps_the_order(tmp_path):
     assert len(set(child)) == 3 and child[0] == child[6] and child[0] != child[2] != child[4]
 
 
+def test_run_all_of_nothing_runs_nothing():
+    """`score_corpus --only GLOB` naming no runnable program (red team 41's first try) used to die
+    dividing by the empty batch's length."""
+    assert sc.run_all([]) == []
+
+
 def test_the_corpus_pass_runs_only_what_a_rewrite_changed_and_tells_harm_from_noise(tmp_path):
     """A rewritten program that prints the same passes; one whose output varies by itself is named
     as such (its original was run again), not blamed on the rewrite; one no rewrite changes is not
