@@ -3,10 +3,10 @@ cellular automaton), a helper's elementwise function of a host draw (Gumbel nois
 in a cell of its own (`model = model.to(device)`, the categorical VAE notebook)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from paef_jupyter.api import analyze_path
+from public_findings import write_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 P03 = ROOT / "benchmarks" / "public47" / "p03_neural_ca.py"
@@ -43,15 +43,6 @@ for step in range(3):
 '''
 
 
-def _notebook(tmp_path: Path, *cells: str) -> Path:
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                     "source": c.splitlines(True)} for c in cells],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
-    path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps(nb))
-    return path
-
-
 def _found(path: Path, rule: str = "cpu-then-move") -> dict[tuple[int | None, int], bool]:
     report = analyze_path(str(path), rules=[rule])
     assert not report.errors
@@ -73,11 +64,11 @@ def test_categorical_vae_gumbel_draw_found_as_a_hint() -> None:
 
 
 def test_model_moved_in_its_own_cell_runs_forward_per_step(tmp_path: Path) -> None:
-    path = _notebook(tmp_path, NET, "model = Net()\n", "model = model.to(device)\n", LOOP)
+    path = write_notebook(tmp_path, NET, "model = Net()\n", "model = model.to(device)\n", LOOP)
     assert 12 in _lines(path)  # Net.forward's host draw, moved every step
 
 
 def test_model_rebound_to_another_class_in_the_moving_cell(tmp_path: Path) -> None:
     # the cell rebinds `model` to a Plain before moving it: the moved object is not the earlier Net
-    path = _notebook(tmp_path, NET, "model = Net()\n", "model = Plain()\nmodel = model.to(device)\n", LOOP)
+    path = write_notebook(tmp_path, NET, "model = Net()\n", "model = Plain()\nmodel = model.to(device)\n", LOOP)
     assert 12 not in _lines(path)

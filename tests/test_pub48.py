@@ -3,10 +3,10 @@ propagation), a forward inherited from an earlier cell's base class, and a train
 win over an evaluation loop met first (the mixture-of-experts notebook)."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from paef_jupyter.api import analyze_path
+from public_findings import write_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 P02 = ROOT / "benchmarks" / "public48" / "p02_mixture_of_experts.ipynb"
@@ -50,15 +50,6 @@ with torch.no_grad():
 '''
 
 
-def _notebook(tmp_path: Path, *cells: str) -> Path:
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                     "source": c.splitlines(True)} for c in cells],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
-    path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps(nb))
-    return path
-
-
 def _lines(path: Path, rule: str) -> set[tuple[int | None, int]]:
     report = analyze_path(str(path), rules=[rule])
     assert not report.errors
@@ -75,13 +66,13 @@ def test_p02_inherited_forward_run_by_the_training_cell() -> None:
 
 
 def test_forward_of_an_earlier_cells_base_class(tmp_path: Path) -> None:
-    path = _notebook(tmp_path, BASE, SUB, TRAIN.format(cls="Sub"))
+    path = write_notebook(tmp_path, BASE, SUB, TRAIN.format(cls="Sub"))
     assert _lines(path, "cpu-then-move") == {(0, 14)}
     assert _lines(path, "host-sync") == {(0, 16)}
 
 
 def test_training_loop_wins_over_an_evaluation_loop_met_first(tmp_path: Path) -> None:
-    path = _notebook(tmp_path, BASE, SUB, TRAIN.format(cls="Sub"), EVAL)
+    path = write_notebook(tmp_path, BASE, SUB, TRAIN.format(cls="Sub"), EVAL)
     assert (0, 16) in _lines(path, "host-sync")
 
 
@@ -90,14 +81,14 @@ def test_near_miss_subclass_overrides_forward(tmp_path: Path) -> None:
     def forward(self, inp):
         return self.lin(inp)
 '''
-    path = _notebook(tmp_path, BASE, own, TRAIN.format(cls="Sub"))
+    path = write_notebook(tmp_path, BASE, own, TRAIN.format(cls="Sub"))
     assert _lines(path, "cpu-then-move") == set()
     assert _lines(path, "host-sync") == set()
 
 
-def test_near_miss_base_not_a_class_of_the_notebook(tmp_path: Path) -> None:
+def test_near_miss_base_not_a_class_of_thewrite_notebook(tmp_path: Path) -> None:
     other = SUB.replace("class Sub(Base):", "class Sub(nn.Linear):\n    def __init__(self):\n        super().__init__(8, 4)\n")
-    path = _notebook(tmp_path, BASE, other, TRAIN.format(cls="Sub"))
+    path = write_notebook(tmp_path, BASE, other, TRAIN.format(cls="Sub"))
     assert _lines(path, "cpu-then-move") == set()
     assert _lines(path, "host-sync") == set()
 
@@ -121,5 +112,5 @@ train(model, [(torch.randn(8, 4), torch.randn(8, 1))] * 3, opt)
 
 
 def test_near_miss_global_cpu_device_rebound_by_a_later_cell(tmp_path: Path) -> None:
-    path = _notebook(tmp_path, LATER_CPU, LATER_GPU)
+    path = write_notebook(tmp_path, LATER_CPU, LATER_GPU)
     assert (0, 10) in _lines(path, "host-sync")
