@@ -86,7 +86,7 @@ def test_near_miss_subclass_overrides_forward(tmp_path: Path) -> None:
     assert _lines(path, "host-sync") == set()
 
 
-def test_near_miss_base_not_a_class_of_thewrite_notebook(tmp_path: Path) -> None:
+def test_near_miss_base_not_a_class_of_the_notebook(tmp_path: Path) -> None:
     other = SUB.replace("class Sub(Base):", "class Sub(nn.Linear):\n    def __init__(self):\n        super().__init__(8, 4)\n")
     path = write_notebook(tmp_path, BASE, other, TRAIN.format(cls="Sub"))
     assert _lines(path, "cpu-then-move") == set()
