@@ -5,7 +5,7 @@ kernels interleaved (plain, before, after; then reversed), the cell sent at once
 
 Not part of `make bench` (it needs a second checkout); its figures are in results/first_cell.md.
 """
-import os, sys, time, json, statistics, tempfile
+import os, sys, time, statistics, tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 from jupyter_client.manager import start_new_kernel

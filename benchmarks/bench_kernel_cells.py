@@ -23,7 +23,6 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Callable
 
 from jupyter_client.manager import start_new_kernel
 

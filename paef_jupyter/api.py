@@ -19,6 +19,7 @@ from .units import read_units
 
 if TYPE_CHECKING:
     from .distributed.launch import Launch
+    from .model import AnalysisError
 
 
 def analyze(

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from paef_jupyter.dynamic.line_tracer import MAX_WINDOW, UNSIZED_WINDOW, window_for
 from paef_jupyter.dynamic.loop_length import loader_workers, loop_length
 
 torch = pytest.importorskip("torch")

@@ -11,7 +11,6 @@ outnumber positives.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import torch

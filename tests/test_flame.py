@@ -32,7 +32,7 @@ def test_frames_link_to_the_findings_on_their_calling_line_and_pass_it_to_childr
     assert bars["aten::item"].findings == (host_sync,)
     assert bars["<cell>"].findings == ()  # the root holds everything, so it names nothing
     layout = flame.layout(report)
-    assert [layout.bars[i].frame.name for i in layout.bars_of(ping_pong)] == ["cell line 5", "aten::_to_copy"]
+    assert [bar.frame.name for bar in layout.bars if ping_pong in bar.findings] == ["cell line 5", "aten::_to_copy"]
 
 
 def test_a_frame_of_another_cell_is_not_linked():

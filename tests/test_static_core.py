@@ -58,8 +58,8 @@ def _walk(node: cst.CSTNode):  # type: ignore[no-untyped-def]
 
 
 def test_loop_kinds_and_nesting() -> None:
-    spans = facts_of(TRAIN).loop_spans()
-    assert [(s.line, s.kind, s.depth) for s in spans] == [(15, "train", 0), (16, "train", 1), (27, "eval", 0)]
+    loops = facts_of(TRAIN).loops
+    assert [(l.line, l.kind, l.depth) for l in loops] == [(15, "train", 0), (16, "train", 1), (27, "eval", 0)]
 
 
 def test_types_from_source() -> None:
@@ -78,11 +78,10 @@ def test_invariance_and_hoisting() -> None:
     f = facts_of(TRAIN)
     w = find(f, "torch.as_tensor(weights)")
     assert f.is_invariant(w)
-    assert f.hoist_loop(w) is f.loops[0]  # invariant in both loops: hoist before the epochs
+    assert f.is_invariant(w, f.loops[0]) and f.is_invariant(w, f.loops[1])  # hoisted before the epochs
     assert not f.is_invariant(find(f, "torch.randn(2)"))  # a fresh random draw each time
     h = find(f, "helper(epoch)")
     assert f.is_invariant(h, f.loops[1]) and not f.is_invariant(h, f.loops[0])
-    assert f.hoist_loop(h) is f.loops[1]  # once per epoch, not once per batch
     assert not f.is_invariant(find(f, "model(x)"))
 
 

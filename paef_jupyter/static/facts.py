@@ -25,7 +25,7 @@ from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
 from .names import (ARGUMENT_MUTATORS, block_statements, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
-                    mutated_names, names_read, names_written, names_written_in, root_name, type_test, walk, writes_of)
+                    mutated_names, names_read, names_written_in, root_name, type_test, walk, writes_of)
 from .positions import Positions
 from .types import (
     JediOracle,
@@ -223,16 +223,6 @@ def library_result_may_share(qualified: str, call: cst.Call) -> bool:
     """A torch/NumPy call whose result is not known to be fresh (see `fresh_calls`): it may be
     an argument, the receiver, or a view of one."""
     return library_call(qualified) and not fresh_call(qualified, no_out(call))
-
-
-@dataclass(frozen=True)
-class LoopSpan:
-    """A loop's place and role, for the profiler's window and for views."""
-
-    line: int
-    end_line: int
-    kind: str  # "train", "eval" or "plain"
-    depth: int
 
 
 @dataclass(eq=False)
@@ -613,9 +603,6 @@ class Facts:
         return text
 
     # --- loops -----------------------------------------------------------------------
-
-    def loop_spans(self) -> list[LoopSpan]:
-        return [LoopSpan(l.line, l.end_line, l.kind, l.depth) for l in self.loops]
 
     def enclosing_loops(self, node: cst.CSTNode) -> list[Loop]:
         """Loops of the same function whose *body* holds `node`, innermost first.
@@ -2206,16 +2193,6 @@ class Facts:
             if any(n not in paths or not attribute_paths.reads_clear(self, expr, n, paths[n]) for n in blocked):
                 return False
         return all(self._call_is_pure(call, varying) for call in self.calls_in(expr))
-
-    def hoist_loop(self, expr: cst.CSTNode) -> Loop | None:
-        """The outermost loop of the same function that `expr` is invariant in, if any."""
-        best = None
-        for loop in self.enclosing_loops(expr):
-            if self.is_invariant(expr, loop):
-                best = loop
-            else:
-                break
-        return best
 
     def may_run_zero_times(self, loop: Loop) -> bool:
         """False only when the loop provably runs its body: `range(<positive literal>)`, a

@@ -53,11 +53,6 @@ def library_call(qualified: str) -> bool:
     return qualified.startswith(("torch.", "numpy."))
 
 
-def library_may_share(qualified: str, no_out: bool = True) -> bool:
-    """A torch/NumPy call whose result may share memory with an argument."""
-    return library_call(qualified) and not fresh_call(qualified, no_out)
-
-
 def method_may_share(name: str, tensor: bool | None = None) -> bool:
     """`x.<name>(...)` may return `x` or a view of it. `tensor`: True for a tensor receiver, False
     for an array, None when unknown (then fresh only if fresh for both). A name that is neither a

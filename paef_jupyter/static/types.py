@@ -13,9 +13,7 @@ import os
 import threading
 import types
 from enum import Enum
-from typing import Any, Callable, Iterable, Mapping
-
-import libcst as cst
+from typing import Any, Iterable, Mapping
 
 from .annotated import may_annotate as _may_annotate
 from .names import dotted_name
@@ -347,8 +345,6 @@ def _prelude(namespace: Mapping[str, Any]) -> str:
             lines.append(f"{name}: {public}")
     return "\n".join(lines) + ("\n" if lines else "")
 
-
-KindResolver = Callable[[cst.BaseExpression], Kind]
 
 __all__ = [
     "JediOracle",

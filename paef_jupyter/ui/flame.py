@@ -45,9 +45,6 @@ class FlameLayout:
     gpu_rows: int
     hidden: int
 
-    def bars_of(self, finding: int) -> list[int]:
-        return [i for i, bar in enumerate(self.bars) if finding in bar.findings]
-
 
 def layout(report: Report, max_bars: int = MAX_BARS) -> FlameLayout | None:
     """Bars for the report's profile trees, or None when there is nothing to draw.
@@ -193,7 +190,7 @@ def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX
         f'<svg class="paef-flame-svg" viewBox="0 0 {width:.0f} {height}" width="100%" '
         f'role="img" aria-label="flame chart" xmlns="http://www.w3.org/2000/svg" '
         f'style="display:block;max-width:100%;height:auto;font:10px sans-serif">',
-        f'<text x="2" y="13" fill="currentColor">CPU</text>',
+        '<text x="2" y="13" fill="currentColor">CPU</text>',
     ]
     if flame.gpu_rows:
         parts.append(f'<text x="2" y="{(flame.cpu_rows + 1) * row_h + 13}" fill="currentColor">GPU</text>')

@@ -86,12 +86,4 @@ def _joined(parts: Iterable[Child]) -> str:
     return "".join(out)
 
 
-def _render(child: Child) -> str:
-    if child is None:
-        return ""
-    if isinstance(child, str):
-        return esc(child)
-    return _joined(child)
-
-
 _escape = html.escape

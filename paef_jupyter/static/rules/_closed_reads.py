@@ -164,10 +164,9 @@ def carrier(unit: Facts, n: cst.BaseExpression) -> cst.BaseExpression:
                 value = call
                 continue
             return value
-        arg: cst.CSTNode = value
         outer = parent
         while isinstance(outer, (cst.Element, cst.List, cst.Tuple)):
-            arg, outer = outer, unit.parent(outer)
+            outer = unit.parent(outer)
         if isinstance(outer, cst.Arg) and outer.keyword is None and outer.star == "":
             call = unit.parent(outer)
             if isinstance(call, cst.Call) and (unit.qualified_name(call.func) or "") in _CARRYING_FUNCTIONS:

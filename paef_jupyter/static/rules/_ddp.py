@@ -185,10 +185,6 @@ def is_literal_true(expr: cst.BaseExpression | None) -> bool:
     return isinstance(expr, cst.Name) and expr.value == "True"
 
 
-def is_literal_false(expr: cst.BaseExpression | None) -> bool:
-    return isinstance(expr, cst.Name) and expr.value == "False"
-
-
 _MOVES = frozenset({"to", "cuda", "train", "float", "half", "double", "bfloat16"})
 
 

@@ -66,11 +66,6 @@ _CAPTURE_SUFFIXES = (".fx.symbolic_trace", ".export.export", ".export.export_for
 _COMPILE = frozenset({"torch.compile", "torch._dynamo.optimize"})
 
 
-def _is_jit(unit: Facts, expr: cst.BaseExpression) -> bool:
-    """`expr` (a decorator or a called function) is a torch.jit entry point that compiles or traces."""
-    return _kind(unit, expr) == "jit"
-
-
 def _kind(unit: Facts, expr: cst.BaseExpression) -> str | None:
     """"jit" where `expr` (a decorator or a call) compiles or traces with torch.jit, "capture" where it
     captures a graph the program holds (fx, export, onnx, `torch.compile` with the program's own

@@ -31,7 +31,7 @@ from typing import Iterator
 
 import libcst as cst
 
-from ..facts import Facts, FunctionNode, same_object
+from ..facts import Facts, same_object
 from ..types import Kind
 from ._data_only import data_only
 from ._support import _named_helper, _object_method, _own_method, grad_disabled, steps_itself
@@ -64,7 +64,6 @@ class UntrainedForward:
 
 def untrained_forwards(facts: Facts) -> Iterator[UntrainedForward]:
     units = _units(facts)
-    optimizers: list[set[str]] | None = None
     for call in facts.calls_in(facts.module):
         spelled = _spelled_model(call.func)
         if spelled is None or grad_disabled(facts, call):

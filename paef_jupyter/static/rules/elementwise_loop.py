@@ -313,8 +313,8 @@ class ElementwiseLoop(Rule):
             f"{names} in Python: ops (kernel launches on a GPU) and, on a GPU, usually a device->host sync per row, where "
             "the same ops over the whole tensors give every row's value at once",
             fix=Fix(description="compute the per-row values for all rows at once (reduce over the other dimensions, "
-                    f"e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
-                    f"`(neg[None, :] > pos[:, None]).sum(1)`), then add them up with one `.sum()` and read it once",
+                    "e.g. `F.mse_loss(a, b, reduction='none').flatten(1).mean(1)`; compare rows by broadcasting, e.g. "
+                    "`(neg[None, :] > pos[:, None]).sum(1)`), then add them up with one `.sum()` and read it once",
                     safe=False),
         )
         return False

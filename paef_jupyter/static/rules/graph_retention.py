@@ -633,9 +633,8 @@ class GraphRetention(Rule):
                     value = call
                     continue
                 return value
-            arg: cst.CSTNode = value
             while isinstance(parent, (cst.Element, cst.List, cst.Tuple)):
-                arg, parent = parent, self.facts.parent(parent)
+                parent = self.facts.parent(parent)
             if isinstance(parent, cst.Arg) and parent.keyword is None:
                 call = self.facts.parent(parent)
                 qualified = self.facts.qualified_name(call.func) or "" if isinstance(call, cst.Call) else ""
