@@ -314,7 +314,8 @@ def test_model(dev_dl, model):  # paef: ok eval-without-no-grad
 
 
 # ---- main.py ----
-PATH = './'
+import tempfile
+PATH = tempfile.gettempdir() + '/'  # (corpus copy: the checkpoint goes to the temp folder, not the corpus)
 
 def main():
     torch.manual_seed(0)  # change 3
