@@ -1498,6 +1498,24 @@ def _drawn_into(facts: Facts, draw: cst.Name) -> set[str] | None:
     return {n for t in bound.targets for n in bound_names(t.target)}
 
 
+def _instance_method_calls(facts: Facts, cls: str, method: str) -> list[cst.Call]:
+    """`loader.load_dataset()` where `loader` is bound (its reaching binding) to `Loader(...)`, or
+    `Loader(...).load_dataset()`: calls of `method` on an instance of the module-level class `cls`
+    (check 49, p04: the loaders a method returns in a tuple). A receiver of unknown class (a
+    parameter, another class with a method of that name) is not one."""
+    found = []
+    for call in facts.calls_in(facts.module):
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == method):
+            continue
+        receiver = func.value
+        made = facts.value_of(receiver) if isinstance(receiver, cst.Name) else receiver
+        if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value == cls \
+                and facts.qualified_name(made.func) in (None, cls, f"__main__.{cls}"):
+            found.append(call)
+    return found
+
+
 def later_returned_element_uses(facts: Facts, loader: cst.Call) -> list[tuple[Facts, cst.Name]]:
     """`_returned_element_uses` in the notebook's later cells, with each read's cell: the loaders'
     function defined in this cell, called by a later one (`train_loader, val_loader =
@@ -1506,9 +1524,10 @@ def later_returned_element_uses(facts: Facts, loader: cst.Call) -> list[tuple[Fa
     func = facts.enclosing_function(loader)
     if not isinstance(func, cst.FunctionDef):
         return []
+    cls = method_class(facts, func.body)
     found: list[tuple[Facts, cst.Name]] = []
     for later in facts.later:
-        if later.binds_global(func.name.value):
+        if later.binds_global(cls.name.value if cls is not None else func.name.value):
             break
         found += [(later, u) for u in _returned_element_uses(facts, loader, later)]
     return found
@@ -1521,9 +1540,12 @@ def _returned_element_uses(facts: Facts, loader: cst.Call, unit: Facts | None = 
     to it once): `tr, val, test = init_dataset(opt)` or `test = init_dataset(opt)[-1]`. Only a
     read whose reaching binding is that element counts (a name rebound later holds another value)."""
     func = facts.enclosing_function(loader)
-    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None \
-            or any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)):
+    if not isinstance(func, cst.FunctionDef) or facts.enclosing_function(func) is not None:
         return []
+    cls = method_class(facts, func.body)
+    if any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func)) and (
+            cls is None or any(isinstance(a, (cst.ClassDef, cst.FunctionDef)) for a in facts.ancestors(cls))):
+        return []  # a method of a nested class: its instances are not followed
     value = only_return(facts, func)
     if not isinstance(value, cst.Tuple) or any(isinstance(el, cst.StarredElement) for el in value.elements):
         return []
@@ -1535,6 +1557,11 @@ def _returned_element_uses(facts: Facts, loader: cst.Call, unit: Facts | None = 
     home = facts
     facts = unit or facts
     uses: list[cst.Name] = []
+    if cls is not None:
+        for call in _instance_method_calls(facts, cls.name.value, func.name.value):
+            for candidate in _tuple_bound_names(facts, call):
+                uses += [u for u in facts.uses(candidate) if facts.unpacked_from(u) == (call, index, n)]
+        return uses
     for use in facts.uses(func.name.value):
         call = facts.parent(use)
         if not (isinstance(call, cst.Call) and call.func is use):

@@ -56,6 +56,10 @@ _MATH_CONVERSIONS = frozenset(f"math.{f}" for f in (
 _SIZE_TAKERS = frozenset({"builtins.range", *(f"torch.{f}" for f in ("zeros", "ones", "empty", "rand", "randn", "arange", "eye"))})
 _SIZE_METHODS = frozenset({"new_zeros", "new_ones", "new_empty"})
 _BACK_TO_TENSOR = frozenset({"torch.tensor", "torch.as_tensor", "torch.from_numpy", "torch.Tensor"})
+# Operations whose output size depends on the input's values (check 49, p02's prototypes): on a
+# device, the host must read that size before it can allocate the result, so each call waits for
+# every queued kernel, as `.item()` does, though no copy is spelled. `nonzero_static` (a size given) is not one.
+_VALUE_SIZED = frozenset({"unique", "unique_consecutive", "nonzero", "argwhere", "masked_select"})
 _ARITH = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
 _PACKING = frozenset({"pack_padded_sequence"})
 # Builtins that only take host values (with `device_use.HOST_LIBRARIES`): feeding them is the program's own need.
@@ -122,6 +126,14 @@ def _constant(expr: cst.BaseExpression) -> bool:
         isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")
 
 
+def _constructs(value: cst.BaseExpression, cls: str) -> bool:
+    """`cls(...)`, or it moved or put in a mode: `cls(...).cuda()`, `cls(...).to(device).train()`."""
+    while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+            and value.func.attr.value in ("cuda", "to", "train", "eval", "float", "half"):
+        value = value.func.value
+    return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == cls
+
+
 def _dotted(expr: cst.BaseExpression) -> bool:
     """`labels`, `batch.y`, `labels_val.data`: reading it queues no device work."""
     while isinstance(expr, cst.Attribute):
@@ -182,6 +194,13 @@ class HostSync(Rule):
         qualified = self.facts.qualified_name(func) or ""
         if qualified in _EXPLICIT_SYNCS:
             self._explicit_sync(node, *_EXPLICIT_SYNCS[qualified])
+        elif (sized := self._value_sized(node, qualified)) is not None:
+            code = self.facts.code(sized)
+            self._site(node, f"`{self.facts.code(node)}` has a size that depends on the values of `{code}`: the host "
+                       "reads that size from the device before it can allocate the result (an implicit sync)",
+                       lambda loop: "# a size known on the host (a count the program already has), or a fixed-size "
+                       f"form of the same computation (a one-hot mask and a matmul, `index_add_`, `scatter_reduce`, "
+                       f"`torch.nonzero_static(..., size=k)`) that never reads `{code}` on the host")
         elif qualified in _CASTS and len(node.args) == 1 and self._is_tensor(node.args[0].value):
             arg = node.args[0].value
             if on_host(self.facts, arg):
@@ -207,6 +226,81 @@ class HostSync(Rule):
             if value is not None and self._is_tensor(value) and not on_host(self.facts, value):
                 self._site(node, f"`{self.facts.code(func)}` of the tensor `{self.facts.code(value)}` copies its value "
                            "to the host (TensorBoard records a Python number)", self._every_n(node))
+
+    def _value_sized(self, node: cst.Call, qualified: str) -> cst.BaseExpression | None:
+        """The operand of `torch.unique(x)` / `x.nonzero()` / `torch.masked_select(x, m)` (one of
+        `_VALUE_SIZED`) when it is provably on the device: a name bound to a device move or a
+        model's output, or a parameter every per-iteration caller fills with a device move
+        (`model(support_images.cuda(), support_labels.cuda(), ...)` -> `forward`'s `support_labels`).
+        A host tensor, or one of unknown place (a parameter some caller fills from the host, or
+        that no visible caller fills), is not: its size is known without waiting."""
+        func = node.func
+        given: list[cst.BaseExpression] = []
+        if qualified.startswith("torch.") and qualified.count(".") == 1 and qualified[6:] in _VALUE_SIZED:
+            operand = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+            given = [a.value for a in node.args[1:] if a.keyword is None and not a.star]  # `masked_select(x, mask)`'s mask
+        elif isinstance(func, cst.Attribute) and func.attr.value in _VALUE_SIZED and not qualified.startswith(("numpy.", "builtins.")) \
+                and self._is_tensor(func.value):
+            operand = func.value
+        else:
+            return None
+        if operand is None or on_host(self.facts, operand):
+            return None
+        names = [n for e in (operand, *given) for n in self.facts.walk(e) if isinstance(n, cst.Name)]
+        return operand if any(self._moved_there(e) for e in (operand, *given)) or any(self._filled_on_device(n) for n in names) \
+            else None
+
+    def _filled_on_device(self, name: cst.Name) -> bool:
+        """`name` is a parameter (never rebound) of a function every per-iteration call of which,
+        in this unit or another, passes a device move (`.cuda()`, `.to(device)`) at its place."""
+        func = self.facts.enclosing_function(name)
+        if func is None or self.facts.value_of(name) is not None:
+            return False
+        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        if name.value not in params or name.value in self.facts.names_written(func.body):
+            return False
+        if params[:1] == ["self"] and isinstance(self.facts.parent(self.facts.parent(func)), cst.ClassDef):
+            params = params[1:]  # `model(a, b)` / `obj.method(a, b)`: the arguments fill what follows `self`
+        cls = self.facts.parent(self.facts.parent(func))
+        if isinstance(cls, cst.ClassDef) and func.name.value == "forward" and self.facts.parent(self.facts.parent(cls)) is None:
+            sites = self._instance_calls(cls.name.value)  # `model(...)` runs `forward`: its callers are the instance's
+        else:
+            sites = self.facts.per_iteration_call_sites(func)
+        if not sites:
+            return False
+        for owner, call in sites:
+            given = None
+            for i, arg in enumerate(call.args):
+                if arg.star:
+                    return False
+                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
+                    given = arg.value
+            if not (isinstance(given, cst.Call) and is_device_move(owner, given) or given is not None and on_device(owner, given)):
+                return False
+        return True
+
+    def _instance_calls(self, cls: str) -> list[tuple[Facts, cst.Call]]:
+        """Calls `model(...)` of a global `model` every top-level binding of which, in this unit,
+        is `cls(...)` (through `.cuda()` / `.to(...)` / `.train()` / `.eval()`), here and in the
+        notebook's later cells until one binds `model` again: every call that runs the instance's
+        `forward`. A name also bound inside a function, or to anything else, gives none."""
+        holders = []
+        for name in {t.target.value for stmt in self.facts.module.body if isinstance(stmt, cst.SimpleStatementLine)
+                     for small in stmt.body if isinstance(small, cst.Assign) for t in small.targets
+                     if isinstance(t.target, cst.Name)}:
+            values = self.facts.assigned_values(name)
+            if values and all(_constructs(v, cls) for v in values) and self.facts.binds_global(name) \
+                    and not any(self.facts.enclosing_function(u) is not None and isinstance(self.facts.parent(u), cst.AssignTarget)
+                                for u in self.facts.uses(name)):
+                holders.append(name)
+        sites: list[tuple[Facts, cst.Call]] = []
+        for name in holders:
+            for unit in (self.facts, *self.facts.later):
+                if unit is not self.facts and unit.binds_global(name):
+                    break
+                sites += [(unit, c) for c in unit.calls_in(unit.module)
+                          if isinstance(c.func, cst.Name) and c.func.value == name and unit.reads_global(c.func)]
+        return sites
 
     def _logged(self, node: cst.Call, how: str, values: list[cst.BaseExpression]) -> None:
         """A logging call of the closed list (`_logging_calls`) given a device tensor: a copy to the
