@@ -866,8 +866,9 @@ class Facts:
                                         and t.target.value.value == "self" for t in node.targets)):
                             continue
                         name = node.value.func.value
-                        if name in self.classes or name not in self.prior.classes or name in owner._defs:
-                            continue  # this unit's own class, not a class, or a name the cell rebinds
+                        if name in self.classes or name not in self.prior.classes or name in owner._defs \
+                                or owner._function_at(node.value.func) is not None:
+                            continue  # this unit's own class, not a class, or a name the cell rebinds (a `def`)
                         hit = self.prior.classes[name]
                         if id(hit[1]) not in seen:
                             seen.add(id(hit[1]))
