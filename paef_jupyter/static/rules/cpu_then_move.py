@@ -496,7 +496,8 @@ class CpuThenMove(Rule):
             f"`torch.{name}(...)` is built on the CPU, combined there (`{self.facts.code(expr)}`) and copied to the "
             f"device {when}",
             fix=Fix(description=f"create it on the device (`torch.{name}(..., device=...)`, the device this statement "
-                    "moves it to) so the arithmetic runs there too, and drop the copy",
+                    "moves it to) so the arithmetic runs there too, and drop the copy"
+                    + ("; the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
                     safe=False),
         )
 
