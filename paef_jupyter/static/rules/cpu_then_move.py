@@ -789,7 +789,13 @@ def _host_nd_factory_under(facts: Facts, expr: cst.BaseExpression, depth: int = 
     if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
         return _host_nd_factory_under(facts, expr.expression, depth + 1)
     if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ANY_ARITHMETIC):
-        return _host_nd_factory_under(facts, expr.left, depth + 1) or _host_nd_factory_under(facts, expr.right, depth + 1)
+        for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            found = _host_nd_factory_under(facts, side, depth + 1)
+            if found is not None:
+                # the other operand must not be a tensor (host data: `centers[ids] + 0.5 * torch.randn(n, d)`
+                # is a batch made on the host, and a factory on the device could not be added to it)
+                return found if _not_a_tensor(facts, other) else None
+        return None
     factory, _ = _factory_under(facts, expr) if isinstance(expr, (cst.Call, cst.Subscript)) else (None, False)
     if factory is None:
         return None
@@ -802,6 +808,34 @@ def _host_nd_factory_under(facts: Facts, expr: cst.BaseExpression, depth: int = 
     if name in _ONE_D_FACTORIES or name in {"zeros", "ones", "empty", "rand", "randn"} and len(sizes) >= 2:
         return factory
     return None
+
+
+def _not_a_tensor(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """A number by what the analysis sees: a literal, a name or attribute it does not take for a tensor
+    (and, for a local name, bound to such a value), `len(...)`, `x.size(i)` / `x.shape[i]` / `x.ndim`,
+    and arithmetic of those. A subscript or any other call may be a tensor: False."""
+    if depth > 6:
+        return False
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _not_a_tensor(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return _not_a_tensor(facts, expr.left, depth + 1) and _not_a_tensor(facts, expr.right, depth + 1)
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        return isinstance(func, cst.Name) and func.value in ("len", "int", "float") \
+            or isinstance(func, cst.Attribute) and func.attr.value in ("size", "dim", "numel") and len(expr.args) <= 1
+    if isinstance(expr, cst.Subscript):
+        return isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape"
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("ndim", "shape"):
+        return expr.attr.value == "ndim"
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        if facts.kind(expr) is Kind.TENSOR:
+            return False
+        value = facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        return value is None or _not_a_tensor(facts, value, depth + 1)
+    return False
 
 
 # Arithmetic with a number keeps a tensor where it is: `torch.rand(n) * 2 - 1` is a host tensor.
