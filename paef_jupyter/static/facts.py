@@ -801,6 +801,7 @@ class Facts:
             if name not in self.classes and (self.uses(name) or name in instances):
                 classes.append((owner, cls))
         bases = self._prior_bases(classes)
+        classes.extend(self._prior_submodules([*classes, *((o, c) for o, c, _ in bases)]))
         if self.imports is not None:
             for local, target in self.aliases.items():
                 found = self.imports.class_def(target)
@@ -828,6 +829,42 @@ class Facts:
                 func = self._function_at(node.value)
                 if func is not None:
                     yield func
+
+    def _prior_submodules(self, classes: "list[tuple[Facts, cst.ClassDef]]") -> "list[tuple[Facts, cst.ClassDef]]":
+        """Classes of earlier cells that an earlier cell's class at hand builds in its `__init__` as
+        `self.<attr> = Cls(...)` (up to three levels): yoshiso's mixture of experts (public48 p02)
+        keeps `self.gate = noisy_top_k_gating(...)` and calls `self.gate(inp)` in `forward`, so the
+        gate's `forward` (and the helper it calls) runs per batch though no later cell names it. In
+        one file every class's `forward` is already taken; this gives a notebook the same reach. A
+        class this unit defines is among its own classes already."""
+        seen = {id(cls) for _, cls in classes}
+        out: list[tuple[Facts, cst.ClassDef]] = []
+        todo = [(owner, cls) for owner, cls in classes if owner is not self]
+        for _ in range(3):
+            found: list[tuple[Facts, cst.ClassDef]] = []
+            for owner, cls in todo:
+                for init in cls.body.body:
+                    if not (isinstance(init, cst.FunctionDef) and init.name.value == "__init__"):
+                        continue
+                    for node in owner.walk(init.body, into_scopes=False):
+                        if not (isinstance(node, cst.Assign) and isinstance(node.value, cst.Call)
+                                and isinstance(node.value.func, cst.Name)
+                                and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                                        and t.target.value.value == "self" for t in node.targets)):
+                            continue
+                        name = node.value.func.value
+                        if name in self.classes or name not in self.prior.classes or name in owner._defs \
+                                or owner._function_at(node.value.func) is not None:
+                            continue  # this unit's own class, not a class, or a name the cell rebinds (a `def`)
+                        hit = self.prior.classes[name]
+                        if id(hit[1]) not in seen:
+                            seen.add(id(hit[1]))
+                            found.append(hit)
+            out.extend(found)
+            todo = found
+            if not todo:
+                break
+        return out
 
     def _prior_bases(self, classes: "list[tuple[Facts, cst.ClassDef]]") \
             -> "list[tuple[Facts, cst.ClassDef, frozenset[str]]]":

@@ -13,6 +13,7 @@ from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
 from ._attribute_stores import stored_device
+from ._host_distributions import distribution_draw
 from ._host_normal import host_normal_draw
 from ._support import step_function
 from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, names_a_device, program_methods, rarely_runs,
@@ -90,13 +91,17 @@ class CpuThenMove(Rule):
             self._host_draw_moved(node, draw, f"`.{func.attr.value}(...)` copies the tensor of draws")
             return  # `torch.tensor([random.gauss(0, s) for _ in range(n)]).to(device)`
         if factory is None and isinstance(func.value, cst.BinaryOperation):
-            self._scaled_draw_moved(node, func.value)
+            if not self._scaled_draw_moved(node, func.value):
+                self._host_arithmetic_moved(node, func.value, func.value)
             return
         if factory is None and isinstance(func.value, cst.Name):
             made = self.facts.value_of(func.value)  # `soft = one_hot(y)` ... `soft = soft.cuda()`
             if made is not None and not (isinstance(made, cst.Call) and self._from_helper(node, made)):
                 self._moved_later(node, made)
             return
+        if factory is not None and (dist := distribution_draw(self.facts, factory)) is not None:
+            self._distribution_draw_moved(node, factory, dist)
+            return  # `noise.sample((n,)).to(device)` of `MultivariateNormal(torch.zeros(2), torch.eye(2))`
         if factory is None or self._from_helper(node, factory):
             return
         if (self.facts.qualified_name(factory.func) or "") in _JOINS:
@@ -220,6 +225,12 @@ class CpuThenMove(Rule):
         the factory and the copy are two statements. A hint: the factory must take the device the
         later statement (or its guard) names."""
         factory, _ = _factory_under(self.facts, made)
+        if factory is None and isinstance(made, cst.BinaryOperation):
+            self._host_arithmetic_moved(node, made, made)  # `t = torch.range(0, b - 1) * m + k` ... `t = t.cuda()`
+            return
+        if factory is not None and (dist := distribution_draw(self.facts, factory)) is not None:
+            self._distribution_draw_moved(node, factory, dist, made)  # `gen = noise.sample(...)` ... `gen.to(device)`
+            return
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if factory is not None and qualified == f"torch.{name}" and name in LEGACY_CONSTRUCTORS:
@@ -456,23 +467,80 @@ class CpuThenMove(Rule):
                     safe=False),
         )
 
-    def _scaled_draw_moved(self, node: cst.Call, expr: cst.BinaryOperation) -> None:
+    def _separate_statements_gate(self, node: cst.Call, made: cst.BaseExpression) -> bool:
+        """The `_moved_later` conditions for a value built in one statement and moved in a later one:
+        both run per iteration in the same function, the move names a device, and the host tensor is
+        not read between them."""
+        return self._device_arg(node) is not None and self.facts.iteration_loop(node) is not None \
+            and self.facts.iteration_loop(made) is not None \
+            and self.facts.enclosing_function(made) is self.facts.enclosing_function(node) \
+            and not self._read_on_host_before(made, node)
+
+    def _host_arithmetic_moved(self, node: cst.Call, expr: cst.BinaryOperation, made: cst.BaseExpression) -> None:
+        """`threshold = torch.range(start=0, end=batch - 1) * m + k` then `threshold.cuda()` (public
+        check 48, a mixture of experts' gate): arithmetic keeps a host tensor of at least one dimension
+        on the host whatever the other operand is (a number, a host tensor; a device tensor would
+        raise: only 0-d host tensors mix with device ones), so the moved value was computed on the CPU.
+        A hint: the factory and the operands must move to the device together."""
+        factory = _host_nd_factory_under(self.facts, expr)
+        if factory is None or self._sites.site(factory) is not None:
+            return  # invariant: `redundant-tensor` hoists it, device copy included
+        if made is not node.func.value and not self._separate_statements_gate(node, made):  # type: ignore[attr-defined]
+            return
+        when = self._moved_each_step(node)
+        if when is None:
+            return
+        name = (self.facts.qualified_name(factory.func) or "").rsplit(".", 1)[-1]
+        self.report(
+            node,
+            f"`torch.{name}(...)` is built on the CPU, combined there (`{self.facts.code(expr)}`) and copied to the "
+            f"device {when}",
+            fix=Fix(description=f"create it on the device (`torch.{name}(..., device=...)`, the device this statement "
+                    "moves it to) so the arithmetic runs there too, and drop the copy"
+                    + ("; the device's generator draws other numbers than the CPU's" if name in RANDOM_FACTORIES else ""),
+                    safe=False),
+        )
+
+    def _distribution_draw_moved(self, node: cst.Call, draw: cst.Call, dist: str,
+                                 made: cst.BaseExpression | None = None) -> None:
+        """`gen = noise.sample((n,)).to(device)` every step where `noise` is a `torch.distributions`
+        object built from host tensors (public check 48, an EBM trained by NCE): the draw is made in
+        host memory and copied. A hint: a distribution built from device tensors draws other numbers."""
+        if made is not None and not self._separate_statements_gate(node, made):
+            return
+        device = self._device_arg(node)
+        if device is None or self._host_device(device):
+            return
+        when = self._moved_each_step(node)
+        if when is None:
+            return
+        self.report(
+            node,
+            f"`{self.facts.code(draw)}` draws on the CPU (`{dist}` holds host tensors) and "
+            f"`{self.facts.code(node.func)}` copies the draw to the device {when}",  # type: ignore[arg-type]
+            fix=Fix(description="build the distribution once from tensors on the device (its parameters with "
+                    "`device=...`): the draw is made there, no host tensor and no copy per step; the device's "
+                    "generator draws other numbers than the CPU's, so results change (not the distribution)",
+                    safe=False),
+        )
+
+    def _scaled_draw_moved(self, node: cst.Call, expr: cst.BinaryOperation) -> bool:
         """`(torch.rand(B, 1) * 2 - 1).to(device)`: a host draw scaled and shifted by number literals
         in the moved expression itself, copied on every iteration or step. A hint: drawn on the device
         it is another random stream. Draws only: a non-random factory under arithmetic may be
         invariant, which is `redundant-tensor`'s to hoist."""
         inner = _scaled_by_numbers(self.facts, expr, frozenset(), follow_names=False)
         if inner is None or inner is expr:
-            return
+            return False
         draw, _ = _factory_under(self.facts, inner)
         qualified = (self.facts.qualified_name(draw.func) or "") if draw is not None else ""
         name = qualified.rsplit(".", 1)[-1]
         if draw is None or qualified != f"torch.{name}" or name not in RANDOM_FACTORIES or name.endswith("_like") \
                 or any(a.keyword and a.keyword.value in ("device", "generator") for a in draw.args):
-            return
+            return False
         when = self._moved_each_step(node)
         if when is None:
-            return
+            return True
         self.report(
             node,
             f"`torch.{name}(...)` is drawn on the CPU, scaled there and copied to the device {when}",
@@ -481,6 +549,7 @@ class CpuThenMove(Rule):
                     "(not the distribution)",
                     safe=False),
         )
+        return True
 
     def _moved_each_step(self, node: cst.Call) -> str | None:
         """How often `node` copies to a device (every iteration, every call of a training step);
@@ -702,6 +771,71 @@ def _host_factory_returned(owner: Facts, func: cst.FunctionDef, random: bool = F
             return None
         found = f"torch.{name}(...)"
     return found
+
+
+# Factories whose tensor always has a dimension: `torch.range(0, n)` (deprecated, same place as `arange`).
+_ONE_D_FACTORIES = frozenset({"arange", "range", "linspace", "logspace"})
+_ANY_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.Power)
+
+
+def _host_nd_factory_under(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> cst.Call | None:
+    """The host factory an arithmetic expression keeps on the host: one operand (through
+    `_factory_under`'s same-place methods) is a torch factory given no `device=` whose tensor has at
+    least one dimension (`arange`/`range`/`linspace`/`logspace`, or two or more positional sizes).
+    PyTorch mixes a device tensor only with a 0-d host tensor, so whatever the other operand is, the
+    result lives on the host (or the program raises). None otherwise (`torch.zeros(shape)` may be 0-d)."""
+    if depth > 6:
+        return None
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        return _host_nd_factory_under(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, _ANY_ARITHMETIC):
+        for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            found = _host_nd_factory_under(facts, side, depth + 1)
+            if found is not None:
+                # the other operand must not be a tensor (host data: `centers[ids] + 0.5 * torch.randn(n, d)`
+                # is a batch made on the host, and a factory on the device could not be added to it)
+                return found if _not_a_tensor(facts, other) else None
+        return None
+    factory, _ = _factory_under(facts, expr) if isinstance(expr, (cst.Call, cst.Subscript)) else (None, False)
+    if factory is None:
+        return None
+    qualified = facts.qualified_name(factory.func) or ""
+    name = qualified.rsplit(".", 1)[-1]
+    if qualified != f"torch.{name}" or any(a.star or a.keyword and a.keyword.value in ("device", "out", "generator")
+                                           for a in factory.args):
+        return None
+    sizes = [a for a in factory.args if a.keyword is None]
+    if name in _ONE_D_FACTORIES or name in {"zeros", "ones", "empty", "rand", "randn"} and len(sizes) >= 2:
+        return factory
+    return None
+
+
+def _not_a_tensor(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
+    """A number by what the analysis sees: a literal, a name or attribute it does not take for a tensor
+    (and, for a local name, bound to such a value), `len(...)`, `x.size(i)` / `x.shape[i]` / `x.ndim`,
+    and arithmetic of those. A subscript or any other call may be a tensor: False."""
+    if depth > 6:
+        return False
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return True
+    if isinstance(expr, cst.UnaryOperation):
+        return _not_a_tensor(facts, expr.expression, depth + 1)
+    if isinstance(expr, cst.BinaryOperation):
+        return _not_a_tensor(facts, expr.left, depth + 1) and _not_a_tensor(facts, expr.right, depth + 1)
+    if isinstance(expr, cst.Call):
+        func = expr.func
+        return isinstance(func, cst.Name) and func.value in ("len", "int", "float") \
+            or isinstance(func, cst.Attribute) and func.attr.value in ("size", "dim", "numel") and len(expr.args) <= 1
+    if isinstance(expr, cst.Subscript):
+        return isinstance(expr.value, cst.Attribute) and expr.value.attr.value == "shape"
+    if isinstance(expr, cst.Attribute) and expr.attr.value in ("ndim", "shape"):
+        return expr.attr.value == "ndim"
+    if isinstance(expr, (cst.Name, cst.Attribute)):
+        if facts.kind(expr) is Kind.TENSOR:
+            return False
+        value = facts.value_of(expr) if isinstance(expr, cst.Name) else None
+        return value is None or _not_a_tensor(facts, value, depth + 1)
+    return False
 
 
 # Arithmetic with a number keeps a tensor where it is: `torch.rand(n) * 2 - 1` is a host tensor.

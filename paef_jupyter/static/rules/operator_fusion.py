@@ -965,6 +965,9 @@ class OperatorFusion(Rule):
         sigmoid = match_sigmoid(expr)
         if sigmoid is not None and not isinstance(expr, Fn):
             return Match("sigmoid", "torch.sigmoid(x)", lambda n: f"{n.torch}.sigmoid({_code(sigmoid)})")
+        written = self._sigmoid_written_out(expr)
+        if written is not None:
+            return written
         relu = match_relu(expr, lambda e: self.facts.kind(e.node) is Kind.TENSOR)  # type: ignore[arg-type]
         if relu is not None:
             return Match("ReLU", "torch.relu(x)", lambda n: f"{n.torch}.relu({_code(relu)})", bitwise=True,
@@ -1126,6 +1129,36 @@ class OperatorFusion(Rule):
         positional = [a for a in value.args if a.keyword is None]
         return qualified in ("torch.ones", "torch.zeros", "torch.randn", "torch.rand", "torch.empty") \
             and len(positional) == 1 and not isinstance(positional[0].value, (cst.Tuple, cst.List)) and not positional[0].star
+
+    def _sigmoid_written_out(self, expr: Expr) -> Match | None:
+        """`torch.ones(s) / (1 + torch.exp(-a - b))` (public check 47's RBM, three per batch): a sigmoid
+        whose numerator is a fresh ones tensor, or whose exponent is a negated sum (`match_sigmoid`
+        takes a literal 1 over one negated term only). A hint, never an edit: the ones tensor sets the
+        result's shape, dtype and device by broadcasting where `torch.sigmoid(x)` keeps x's, and the
+        fused op rounds differently (the automatic sigmoid rewrite is left as narrow as it was)."""
+        if not isinstance(expr, Div):
+            return None
+        num = expr.num.node
+        ones = isinstance(expr.num, Leaf) and isinstance(num, cst.Call) \
+            and (self.facts.qualified_name(num.func) or "") in ("torch.ones", "torch.ones_like")
+        if not ones and not (isinstance(expr.num, Const) and _close(expr.num.value, 1.0)):
+            return None
+        exp = _one_plus(expr.den, "exp")
+        if exp is None:
+            return None
+        arg = exp.args[0]
+        terms = arg.terms if isinstance(arg, Sum) else (arg,)
+        if not all(isinstance(t, Prod) and _close(t.coef, -1.0) and len(t.factors) == 1 for t in terms):
+            return None
+        if not ones and len(terms) == 1:
+            return None  # `1 / (1 + exp(-x))`: match_sigmoid's
+        inner = " + ".join(_operand(t.factors[0]) for t in terms)  # type: ignore[attr-defined]
+        why = (f"the numerator `{self.facts.code(num)}` is a fresh tensor of ones: it sets the result's shape, dtype "
+               "and device by broadcasting where `torch.sigmoid(x)` keeps those of x, so the two agree only where "
+               "they match (else add `.expand(...)`), and the fused op rounds differently") if ones else (
+               "the exponent is a negated sum: `torch.sigmoid` of the sum computes the same function but rounds "
+               "differently, and the terms' dtypes decide the result's")
+        return Match("sigmoid", "torch.sigmoid(x)", lambda n: f"{n.torch}.sigmoid({inner})", exact=False, why_not=why)
 
     def _report(self, node: cst.BaseExpression, match: Match) -> None:
         ops = sum(isinstance(n, (cst.BinaryOperation, cst.UnaryOperation, cst.Call, cst.Comparison))
