@@ -42,6 +42,12 @@ FIRING = {
     "weight_norm_name_keyword": ("enc = weight_norm(nn.Linear(5, 4), name='bias', dim=None)\n",
                                  "torch.zeros_like(enc.bias)"),
     "orthogonal_default_name": ("enc = orthogonal(nn.Linear(4, 4))\n", "torch.zeros_like(enc.weight)"),
+    "read_in_a_program_function": ("def weight_shape(m):\n    return m.weight.shape\n"
+                                   "enc = nn.Linear(5, 4)\nP.register_parametrization(enc, 'weight', Drop())\n",
+                                   "torch.zeros(weight_shape(enc))"),
+    "read_two_functions_deep": ("def rows(m):\n    return m.weight.shape[0]\ndef size(m):\n    return (rows(m), 2)\n"
+                                "enc = nn.Linear(5, 4)\nP.register_parametrization(enc, 'weight', Drop())\n",
+                                "torch.zeros(size(enc))"),
 }
 
 # No parametrization runs on the read: still an automatic hoist.
@@ -54,6 +60,11 @@ SILENT = {
                                "torch.ones(gen.weight.shape)"),
     "predicate_only": ("enc = nn.Linear(5, 4)\nflag = P.is_parametrized(enc)\n", "torch.zeros_like(enc.weight)"),
     "no_parametrization": ("enc = nn.Linear(5, 4)\n", "torch.zeros_like(enc.weight)"),
+    "program_function_reads_another_tensor": ("def bias_shape(m):\n    return m.bias.shape\n"
+                                              "enc = nn.Linear(5, 4)\nP.register_parametrization(enc, 'weight', Drop())\n",
+                                              "torch.zeros(bias_shape(enc))"),
+    "parametrizations_container": ("enc = nn.Linear(5, 4)\nP.register_parametrization(enc, 'weight', Drop())\n",
+                                   "torch.zeros_like(enc.parametrizations.weight.original)"),
     "pruned_weight": ("import torch.nn.utils.prune as prune\nenc = nn.Linear(5, 4)\n"
                       "prune.l1_unstructured(enc, 'weight', amount=0.5)\n", "torch.zeros_like(enc.weight)"),
 }

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 _REGISTER = "torch.nn.utils.parametrize.register_parametrization"
 _HELPERS = "torch.nn.utils.parametrizations."
 ANY = "*"  # the parametrized name is computed: every attribute read may run one
+_DEPTH = 3  # program functions a hoisted call is followed into
 # Kinds whose attributes are plain values: no parametrization is registered on them.
 _PLAIN = frozenset({Kind.TENSOR, Kind.NDARRAY, Kind.NUMBER, Kind.LIST, Kind.DICT, Kind.DICT_OF_LIST,
                     Kind.DICT_OF_TENSOR, Kind.MODULE_OBJ, Kind.FUNCTION})
@@ -44,22 +45,54 @@ def parametrized_read(facts: Facts, nodes: Iterable[cst.CSTNode]) -> str:
     if not names:
         return ""
     for top in nodes:
-        for node in facts.walk(top):
-            read = _read_name(facts, node)
-            if read is None or not (read in names or ANY in names):
-                continue
-            return (f"`{facts.code(node)}` reads `{read}`, a tensor the program parametrizes (`register_parametrization`, "
+        found = _first_read(facts, top, names, set(), _DEPTH)
+        if found:
+            return (f"{found}, a tensor the program parametrizes (`register_parametrization`, "
                     "`parametrizations.spectral_norm` ...): every read runs the parametrization, which may change "
                     "its state (spectral norm's power iteration) or draw random numbers; built once before the loop, "
                     "it would run once instead of on every iteration")
     return ""
 
 
+def _first_read(facts: Facts, top: cst.CSTNode, names: frozenset[str], seen: set[int], depth: int) -> str:
+    """Where `top` reads a parametrized name: directly, or in a function of the program it calls
+    (`torch.zeros(weight_shape(enc))` with `def weight_shape(m): return m.weight.shape`), followed
+    `depth` calls deep. In a called function the receiver's kind is not known: any read counts."""
+    for node in facts.walk(top):
+        read = _read_name(facts, node) if depth == _DEPTH else _any_read_name(node)
+        if read is not None and (read in names or ANY in names):
+            return f"`{facts.code(node)}` reads `{read}`"
+    if depth == 0:
+        return ""
+    for call in facts.calls_in(top):
+        for func in facts._callees(call):
+            if id(func) in seen:
+                continue
+            seen.add(id(func))
+            owner = facts.owner_of(func)
+            found = _first_read(owner, func, names, seen, depth - 1)
+            if found:
+                return f"`{facts.code(call)}` calls `{func.name.value}`, which {found[found.index('reads'):]}"
+    return ""
+
+
+def _any_read_name(node: cst.CSTNode) -> str | None:
+    """The attribute `node` reads, whatever its receiver (but a `parametrizations` container)."""
+    if isinstance(node, cst.Attribute) and not _container(node):
+        return node.attr.value
+    return None
+
+
+def _container(node: cst.Attribute) -> bool:
+    """`layer.parametrizations.weight`: the list of parametrizations, a read that runs none."""
+    return isinstance(node.value, cst.Attribute) and node.value.attr.value == "parametrizations"
+
+
 def _read_name(facts: Facts, node: cst.CSTNode) -> str | None:
     """The attribute name `node` reads from an object that is not a plain value: `layer.weight`,
     `getattr(layer, "weight")` (a computed name reads as ANY)."""
     if isinstance(node, cst.Attribute):
-        if facts.kind(node.value) in _PLAIN:
+        if facts.kind(node.value) in _PLAIN or _container(node):
             return None
         return node.attr.value
     if isinstance(node, cst.Call) and (facts.qualified_name(node.func) or "") == "builtins.getattr" \
