@@ -96,3 +96,9 @@ def test_the_blind_wave_keeps_its_pruned_snapshot_hoist() -> None:
     found = [f for f in rule_findings(program_units(REDTEAM / "rt42_prune_schedule.py"), "redundant-tensor")
              if "before the loop" in f.fix.description]
     assert len(found) == 1 and found[0].fix.automatic
+
+
+def test_the_probe_reading_the_weight_in_a_helper_goes_to_review() -> None:
+    found = [f for f in rule_findings(program_units(REDTEAM / "rt42p_rt_parametrized_helper.py"), "redundant-tensor")
+             if "before the loop" in f.fix.description]
+    assert found and not any(f.fix.automatic for f in found)
