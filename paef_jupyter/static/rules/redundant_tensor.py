@@ -19,6 +19,7 @@ from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in
 from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
 from ._kept_objects import kept_by_program_code
+from ._parametrized_reads import parametrized_read
 from ._support import hot_loop
 from ._data_builder import builds_data_once
 from ._frozen_forward import fixed_input_forwards
@@ -222,7 +223,9 @@ class RedundantTensor(Rule):
                 edits = hoist_expression(self.facts, expr, target, name)
             built = code if chain else f"{name} = {code}"
             review = self.sites.review(site)
-            outside = unproved_outside_value(self.facts, [stmt, *chain] if stmt is not None else [expr])
+            moved = [stmt, *chain] if stmt is not None else [expr]
+            review = "; and ".join(r for r in (review, parametrized_read(self.facts, moved)) if r)
+            outside = unproved_outside_value(self.facts, moved)
             if outside:
                 review = "; and ".join(r for r in (review, f"{outside}: built once before the loop, it could miss a "
                                                    "change made by code this analysis does not see (closed-world proof)") if r)
