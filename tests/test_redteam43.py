@@ -97,6 +97,17 @@ def test_a_star_import_in_a_later_cell_than_the_alias_is_for_review() -> None:
     assert _cell_rewrites(units) == []
 
 
+def test_a_star_import_in_a_cell_after_the_method_written_with_the_alias_is_for_review() -> None:
+    """Probe rt43p (not blind): `Head.forward` in cell 1 looks `F` up when cell 3's loop calls it,
+    after cell 2's star import rebound `F`; `F.leaky_relu` there reached the image-op module."""
+    head = ("class Head(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
+            "        self.fc = torch.nn.Linear(4, 4)\n\n    def forward(self, x):\n        h = self.fc(x)\n"
+            "        return torch.where(h > 0, h, 0.1 * h)\n\n\nmodel = Head()\n")
+    loop = "for step in range(3):\n    print(model(torch.randn(2, 4)).sum().item())\n"
+    assert len(_cell_rewrites(_cells(_TORCH_F, head, loop))) == 1
+    assert _cell_rewrites(_cells(_TORCH_F, head, "from some_unreadable_toolkit.all import *\n", loop)) == []
+
+
 def test_a_star_import_in_a_cell_before_the_alias_keeps_the_rewrite() -> None:
     units = _cells("from some_unreadable_toolkit.all import *\n", _TORCH_F, "h = torch.randn(4)\nh = torch.where(h > 0, h, 0.1 * h)\n")
     assert len(_cell_rewrites(units)) == 1

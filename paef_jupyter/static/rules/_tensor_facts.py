@@ -2722,11 +2722,12 @@ def module_alias(facts: Facts, module: str) -> str | None:
 
 
 def _star_may_rebind(facts: Facts, local: str, module: str) -> bool:
-    """A star import run after the import that binds `local` (in this unit, or in the earlier cells
-    from the last one importing it) may bind `local` to something other than `module`: an edit
-    written with `local` would then not reach `module` (red team 43); no alias is safe to write with."""
-    cells = [*facts.prior.cells, facts]
-    start = max((i for i, cell in enumerate(cells) if cell.aliases.get(local) == module), default=0)
+    """A star import run after the import that binds `local` may bind `local` to something other than
+    `module`: an edit written with `local` would then not reach `module` (red team 43); no alias is safe
+    to write with. In a notebook every cell from the first that imports `local` counts, later cells
+    included: a function of this cell looks `local` up when a later cell calls it (probe rt43p)."""
+    cells = [*facts.prior.cells, facts, *facts.later]
+    start = min((i for i, cell in enumerate(cells) if cell.aliases.get(local) == module), default=0)
     return any(cell.star_may_rebind(local, module) for cell in cells[start:])
 
 
