@@ -60,7 +60,7 @@ from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 ROOT = Path(__file__).resolve().parents[1]
 CORPUS = Path(__file__).resolve().parent / "corpus"
@@ -333,7 +333,7 @@ def execute(target: str, times: int = 1) -> list[str]:
         sys.argv = [str(entry)]
         os.chdir(base)
         try:
-            with contextlib.redirect_stdout(buffer):
+            with contextlib.redirect_stdout(buffer), _exit_handlers_run_here():
                 if entry.suffix == ".ipynb":
                     namespace: dict[str, Any] = {"__name__": "__main__"}
                     for index, text in file_texts(entry):
@@ -349,6 +349,38 @@ def execute(target: str, times: int = 1) -> list[str]:
                     del sys.modules[name]
         outputs.append(buffer.getvalue())
     return outputs
+
+
+@contextlib.contextmanager
+def _exit_handlers_run_here() -> Iterator[None]:
+    """Run a program as `python PROGRAM` ends it: `sys.exit(0)` / `sys.exit()` is a normal end, and the
+    `atexit` handlers it registered run at its end, inside the captured stdout, last registered first.
+
+    Why: a handler that prints state (a running total, a step count) shows what a rewrite changed only
+    if its output is compared; run at the child's own exit, it printed after the results and broke them
+    (red team 43)."""
+    import atexit
+
+    handlers: list[tuple[Callable[..., Any], tuple[Any, ...], dict[str, Any]]] = []
+    register, unregister = atexit.register, atexit.unregister
+
+    def register_here(func: Callable[..., Any], *args: Any, **kwargs: Any) -> Callable[..., Any]:
+        handlers.append((func, args, kwargs))
+        return func
+
+    def unregister_here(func: Callable[..., Any]) -> None:
+        handlers[:] = [h for h in handlers if h[0] != func]
+
+    atexit.register, atexit.unregister = register_here, unregister_here  # type: ignore[assignment]
+    try:
+        yield
+    except SystemExit as exc:
+        if exc.code not in (None, 0):
+            raise
+    finally:
+        atexit.register, atexit.unregister = register, unregister  # type: ignore[assignment]
+        for func, args, kwargs in reversed(handlers):
+            func(*args, **kwargs)
 
 
 def execute_many(targets: Sequence[str], times: int | Sequence[int] = 1) -> dict[str, dict[str, Any]]:

@@ -385,6 +385,7 @@ class Facts:
         self._modules: set[str] = index.modules
         self._defs: dict[str, list[_Def]] = index.defs
         unread = [star for star in index.star_imports if not self._import_star(star)]
+        self._unread_stars: tuple[str, ...] = tuple(unread)
         if unread:
             self._star_conventions()
         self._reexported_modules()
@@ -424,6 +425,39 @@ class Facts:
                 if name in star._modules:
                     self._modules.add(name)
         return True
+
+    def star_may_rebind(self, name: str, target: str) -> bool:
+        """A star import of this unit run after the unit's last top-level import of `name` (all of
+        them when it has none) may bind `name` to something other than `target`.
+
+        Why: `import torch.nn.functional as F` then `from augs import *`, where augs.py imports its
+        image ops as `F` (red team 43): Python binds names in the order the statements run, so the
+        star import wins and code written with `F.` reaches augs' module. A readable module answers
+        by what it binds at its top level (and `__all__`); an unreadable one may bind any name."""
+        imported = [self.order(n) for n in self.module.body if isinstance(n, cst.SimpleStatementLine)
+                    for stmt in n.body if isinstance(stmt, (cst.Import, cst.ImportFrom)) and name in _import_binds(stmt)]
+        after = max(imported, default=-1)
+        for node in self._order:  # insertion order is pre-order
+            if not isinstance(node, cst.ImportFrom) or not isinstance(node.names, cst.ImportStar) \
+                    or node.module is None or self.order(node) < after:
+                continue
+            module = "." * len(node.relative) + (dotted_name(node.module) or "")
+            star = self.imports.module(module) if self.imports is not None else None
+            if star is None or star._exports_other(name, target):
+                return True
+        return False
+
+    def _exports_other(self, name: str, target: str) -> bool:
+        """`from <this unit> import *` may bind `name` to something other than the module `target`."""
+        exported = self.exported_names()
+        if name.startswith("_") or exported is not None and name not in exported:
+            return False
+        assigned = any(d.function is None for d in self._defs.get(name, ()))
+        if name in self.aliases and self.aliases[name] == target and name in self._modules and not assigned \
+                and name not in self.functions and name not in self.classes:
+            return False
+        return name in self.aliases or assigned or name in self.functions or name in self.classes \
+            or bool(self._unread_stars)
 
     def _star_conventions(self) -> None:
         """`torch.no_grad()` in a script whose only `torch` comes from `from modeling.deeplab import *`
@@ -3185,6 +3219,19 @@ class Facts:
     @cached_property
     def jedi(self) -> JediOracle:
         return JediOracle(self.text, self.namespace)
+
+
+def _import_binds(node: cst.Import | cst.ImportFrom) -> set[str]:
+    """Names an import statement binds (`import a.b` -> `a`; `from m import x as y` -> `y`); none
+    for a star import."""
+    if isinstance(node.names, cst.ImportStar):
+        return set()
+    out = set()
+    for alias in node.names:
+        bound = dotted_name(alias.asname.name) if alias.asname else dotted_name(alias.name)
+        if bound:
+            out.add(bound.split(".")[0] if isinstance(node, cst.Import) and not alias.asname else bound)
+    return out
 
 
 _FROM_IMPORT = "<from-import>"  # `from m import n`: `n` is whatever `m` holds, no module jedi's answer is known for

@@ -2711,14 +2711,24 @@ def module_alias(facts: Facts, module: str) -> str | None:
             if target == module and "." not in local and not rebound_in_unit(facts, local) \
                     and (aliases is facts.aliases or not bound_in_unit(facts, local)) \
                     and not _imported_in_functions_only(facts, local, aliases is facts.aliases):
-                return local
+                return None if _star_may_rebind(facts, local, module) else local
     for local, value in facts.namespace.items():
         if isinstance(value, types.ModuleType) and value.__name__ == module and not bound_in_unit(facts, local):
-            return local
+            return None if facts.star_may_rebind(local, module) else local
     if module != "torch" and module.startswith("torch."):
         torch = module_alias(facts, "torch")
         return f"{torch}{module[len('torch'):]}" if torch else None
     return None
+
+
+def _star_may_rebind(facts: Facts, local: str, module: str) -> bool:
+    """A star import run after the import that binds `local` may bind `local` to something other than
+    `module`: an edit written with `local` would then not reach `module` (red team 43); no alias is safe
+    to write with. In a notebook every cell from the first that imports `local` counts, later cells
+    included: a function of this cell looks `local` up when a later cell calls it (probe rt43p)."""
+    cells = [*facts.prior.cells, facts, *facts.later]
+    start = min((i for i, cell in enumerate(cells) if cell.aliases.get(local) == module), default=0)
+    return any(cell.star_may_rebind(local, module) for cell in cells[start:])
 
 
 def _imported_in_functions_only(facts: Facts, local: str, own: bool) -> bool:

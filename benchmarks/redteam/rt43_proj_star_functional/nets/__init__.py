@@ -1,0 +1,2 @@
+from .blocks import *
+from .blocks import ConvBlock, accumulate_and_step
