@@ -136,5 +136,7 @@ def test_a_name_bound_anew_each_step_does_not_change_what_an_earlier_loop_stored
 
 
 def test_numpy_reduction_of_device_elements_is_reported() -> None:
-    """`np.argmax([r_actions[a] for a in actions])`: one copy per element (public check 36, p07)."""
-    assert 115 in _lines(CORPUS / "pub36_dqn_connect_x.py", "host-sync")
+    """`np.argmax([values[c] for c in legal])`: one copy per element (the shape of public check 36,
+    p07, own-written)."""
+    shapes = Path(__file__).resolve().parent / "fixtures" / "public_shapes" / "check36"
+    assert 63 in _lines(shapes / "dqn_board_game.py", "host-sync")

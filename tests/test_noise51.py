@@ -18,46 +18,45 @@ from paef_jupyter.model import CellRef
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public36"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check36"  # check 36's shapes, own-written
 CORPUS = ROOT / "benchmarks" / "corpus"
 
 
 def test_lstm_imdb_packing_lengths_and_stand_in_builder_silent():
-    found = line_rules(PUB / "p05_lstm_imdb_train_test.py")
-    assert (27, "host-sync") not in found  # `text_lengths.cpu()` for the packing forward
-    assert (110, "redundant-tensor") not in found  # `torch.arange(12)` in the once-run data builder
-    assert (112, "cpu-then-move") not in found  # `torch.randint(...).to(device)` there
-    assert {(38, "host-sync"), (39, "host-sync")} <= found  # the right reads stay
+    found = line_rules(SHAPES / "lstm_packed_lengths.py")
+    assert (22, "host-sync") not in found  # `sizes.cpu()` for the packing forward
+    assert (62, "redundant-tensor") not in found  # `torch.arange(10)` in the once-run data builder
+    assert (64, "cpu-then-move") not in found  # `torch.randint(...).to(dev)` there
+    assert {(28, "host-sync"), (29, "host-sync")} <= found  # the right reads stay
 
 
 def test_gcn_stand_in_builder_silent():
-    found = line_rules(PUB / "p03_gcn_enzyme_graphs.py")
-    assert (65, "redundant-tensor") not in found
-    assert (48, "eval-without-no-grad") in found
+    found = line_rules(SHAPES / "gcn_graph_batches.py")
+    assert (51, "redundant-tensor") not in found
+    assert (41, "eval-without-no-grad") in found
 
 
 def test_corpus_debatable_sites_silent():
-    imdb = line_rules(CORPUS / "pub36_lstm_imdb_train_test.py")
-    assert (31, "host-sync") not in imdb and (114, "redundant-tensor") not in imdb and (116, "cpu-then-move") not in imdb
-    assert {(42, "host-sync"), (43, "host-sync")} <= imdb
     assert (53, "redundant-tensor") not in line_rules(CORPUS / "lead36_trainer_methods.py")
 
 
 def test_public36_findings_after():
-    """Check 36's programs: exactly the findings kept (12 right, 3 debatable), and since session 55
-    p07's DQN target network run outside `no_grad` every step, found by the untrained-network route
-    (unlabelled in check 36; the same tutorial line is expert-signed in check 41's p02, and `expect`
-    at the corpus copy's line 162)."""
-    found = {(p.name[:3], line, rule) for p in sorted(PUB.glob("p*.py")) for line, rule in line_rules(p)}
+    """Check 36's shapes: exactly the findings kept (the public programs had 12 right, 3
+    debatable), and since session 55 the DQN target network run outside `no_grad` every step,
+    found by the untrained-network route (unlabelled in check 36; the same tutorial line is
+    expert-signed in check 41's p02)."""
+    found = {(p.stem, line, rule) for p in sorted(SHAPES.glob("*.py")) for line, rule in line_rules(p)}
     assert found == {
-        ("p01", 56, "host-sync"), ("p01", 69, "host-sync"), ("p01", 84, "host-sync"),
-        ("p03", 48, "eval-without-no-grad"),
-        ("p04", 23, "eval-without-no-grad"), ("p04", 26, "host-sync"),
-        ("p05", 38, "host-sync"), ("p05", 39, "host-sync"),
-        ("p07", 111, "host-sync"), ("p07", 128, "record-buffer"), ("p07", 144, "list-to-tensor"),
-        ("p07", 145, "list-to-tensor"), ("p07", 146, "list-to-tensor"), ("p07", 150, "list-to-tensor"),
-        ("p07", 158, "eval-without-no-grad"),
-        ("p08", 122, "host-sync"),
+        ("dcgan_three_reads", 25, "host-sync"), ("dcgan_three_reads", 32, "host-sync"),
+        ("dcgan_three_reads", 39, "host-sync"),
+        ("gcn_graph_batches", 41, "eval-without-no-grad"),
+        ("gcn_full_batch", 20, "eval-without-no-grad"), ("gcn_full_batch", 22, "host-sync"),
+        ("lstm_packed_lengths", 28, "host-sync"), ("lstm_packed_lengths", 29, "host-sync"),
+        ("dqn_board_game", 63, "host-sync"), ("dqn_board_game", 76, "record-buffer"),
+        ("dqn_board_game", 91, "list-to-tensor"), ("dqn_board_game", 92, "list-to-tensor"),
+        ("dqn_board_game", 93, "list-to-tensor"), ("dqn_board_game", 95, "list-to-tensor"),
+        ("dqn_board_game", 98, "eval-without-no-grad"),
+        ("unet_amp_postfix", 22, "host-sync"),
     }
 
 

@@ -1,6 +1,7 @@
 """Public check 36 (benchmarks/public36): first contact's right findings kept, and the one fix
 of this check (ping-pong: an index brought to the host to index a host table, the result sent
-back, in a helper run per iteration) held on the public program that needs it."""
+back, in a helper run per iteration) held. The public programs are kept out of the repository:
+the tests read own-written programs of the same shapes (tests/fixtures/public_shapes/check36)."""
 
 from __future__ import annotations
 
@@ -14,28 +15,28 @@ from paef_jupyter.api import analyze_path
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public36"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check36"
 
 
 def test_dcgan_item_reads_every_step():
-    found = line_rules(PUB / "p01_dcgan_training.py")
-    assert {(56, "host-sync"), (69, "host-sync"), (84, "host-sync")} <= found
+    found = line_rules(SHAPES / "dcgan_three_reads.py")
+    assert {(25, "host-sync"), (32, "host-sync"), (39, "host-sync")} <= found
 
 
 def test_eval_functions_without_no_grad():
-    assert (48, "eval-without-no-grad") in line_rules(PUB / "p03_gcn_enzyme_graphs.py")
-    assert (23, "eval-without-no-grad") in line_rules(PUB / "p04_gcn_node_classification.py")
+    assert (41, "eval-without-no-grad") in line_rules(SHAPES / "gcn_graph_batches.py")
+    assert (20, "eval-without-no-grad") in line_rules(SHAPES / "gcn_full_batch.py")
 
 
 def test_lstm_loss_item_every_step_and_eval_silent():
-    found = line_rules(PUB / "p05_lstm_imdb_train_test.py")
-    assert {(38, "host-sync"), (39, "host-sync")} <= found
+    found = line_rules(SHAPES / "lstm_packed_lengths.py")
+    assert {(28, "host-sync"), (29, "host-sync")} <= found
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
 def test_cpu_programs_stay_silent():
-    assert not line_rules(PUB / "p06_rnn_sentiment_train_eval.py")
-    assert not line_rules(PUB / "p02_ddpm_index_from_list.py")  # the helper runs once there
+    assert not line_rules(SHAPES / "rnn_cpu_only.py")
+    assert not line_rules(SHAPES / "schedule_gather_once.py")  # the helper runs once there
 
 
 def test_extract_round_trip_reported_as_a_hint():
@@ -56,6 +57,6 @@ def test_token_classification_eval_loop_found_for_review():
 
 
 def test_dqn_device_rows_joined_hint():
-    found = {(f.line, f.rule): f.fixable for f in analyze_path(str(PUB / "p07_dqn_connect_x.py")).findings}
-    assert found.get((150, "list-to-tensor")) is False
-    assert found.get((144, "list-to-tensor")) is False
+    found = {(f.line, f.rule): f.fixable for f in analyze_path(str(SHAPES / "dqn_board_game.py")).findings}
+    assert found.get((95, "list-to-tensor")) is False
+    assert found.get((91, "list-to-tensor")) is False

@@ -1,7 +1,9 @@
 """Public check 37 (benchmarks/public37): first contact's right findings kept, the CPU and silent
 programs kept silent, and the one wrong category of this check (host-sync on a test or a read of
 host draws: the CutMix/MixUp gate `i >= start and torch.rand(1) < p`, torchvision's RandomChoice
-`int(torch.multinomial(torch.tensor(p), 1))`) held silent on the public program that had it."""
+`int(torch.multinomial(torch.tensor(p), 1))`) held silent. The public programs are kept out of the
+repository: the tests read own-written programs of the same shapes
+(tests/fixtures/public_shapes/check37)."""
 
 from __future__ import annotations
 
@@ -15,33 +17,33 @@ from paef_jupyter.api import analyze_source
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public37"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check37"
 
 
 def test_per_step_item_reads_found():
-    assert {(43, "host-sync"), (56, "host-sync")} <= line_rules(PUB / "p01_vit_engine_train_test.py")
-    assert (96, "host-sync") in line_rules(PUB / "p03_maskrcnn_train_val.py")
-    assert (105, "host-sync") in line_rules(PUB / "p04_vae_train.py")
+    assert {(15, "host-sync"), (20, "host-sync")} <= line_rules(SHAPES / "engine_step_reads.py")
+    assert (32, "host-sync") in line_rules(SHAPES / "detector_loss_dict.py")
+    assert (37, "host-sync") in line_rules(SHAPES / "vae_postfix.py")
 
 
 def test_vit_mixup_reads_found_and_host_draws_silent():
-    found = line_rules(PUB / "p02_vit_mixup_amp_train.py")
-    assert {(47, "host-sync"), (50, "host-sync"), (65, "host-sync")} <= found
-    assert not {(24, "host-sync"), (35, "host-sync"), (39, "host-sync")} & found
+    found = line_rules(SHAPES / "mixup_gate_amp.py")
+    assert {(39, "host-sync"), (43, "host-sync"), (50, "host-sync")} <= found
+    assert not {(16, "host-sync"), (31, "host-sync"), (33, "host-sync")} & found
 
 
 def test_cpu_test_loop_without_no_grad_found():
-    assert (65, "eval-without-no-grad") in line_rules(PUB / "p05_matrix_factorization.py")
+    assert (32, "eval-without-no-grad") in line_rules(SHAPES / "factorization_cpu_test.py")
 
 
 def test_train_mode_evaluation_under_no_grad_silent():
-    found = line_rules(PUB / "p03_maskrcnn_train_val.py")
+    found = line_rules(SHAPES / "detector_loss_dict.py")
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
-@pytest.mark.parametrize("name", ["p06_kd_step_distill.py", "p07_seq2seq_gru_train.py", "p08_bert_finetune_imdb.py"])
+@pytest.mark.parametrize("name", ["teacher_student_step.py", "seq2seq_logged_every_hundred.py", "encoder_finetune_plain.py"])
 def test_clean_programs_stay_silent(name: str):
-    assert not line_rules(PUB / name)
+    assert not line_rules(SHAPES / name)
 
 
 _GATE = """

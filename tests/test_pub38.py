@@ -4,7 +4,8 @@ a helper run with a constant flag that selects its `no_grad` branch (the molecul
 `forward_regressor(batch, train=False)`: no eval-without-no-grad), a per-example error count over
 `enumerate(zip(output, ratings))` with an `abs(o - r) > 0.7` test (elementwise-loop), and a legacy
 constructor of a NumPy fill moved every step (`torch.FloatTensor(np.zeros((M, N))).to(device)`:
-cpu-then-move)."""
+cpu-then-move). The public programs are kept out of the repository: the tests read own-written
+programs of the same shapes (tests/fixtures/public_shapes/check38)."""
 
 from __future__ import annotations
 
@@ -18,34 +19,34 @@ from paef_jupyter.api import analyze_source
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public38"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check38"
 
 
 def test_per_step_reads_found():
-    assert {(56, "host-sync"), (105, "host-sync")} <= line_rules(PUB / "p01_speech_cnn_train.py")
-    assert (212, "host-sync") in line_rules(PUB / "p05_simclr_pretrain.py")
-    assert (201, "host-sync") in line_rules(PUB / "p06_book_ratings_kfold.py")
-    assert (140, "host-sync") in line_rules(PUB / "p07_house_price_mlp.py")
+    assert {(10, "host-sync"), (35, "host-sync")} <= line_rules(SHAPES / "audio_cnn_reads.py")
+    assert (64, "host-sync") in line_rules(SHAPES / "contrastive_host_labels.py")
+    assert (35, "host-sync") in line_rules(SHAPES / "ratings_error_count.py")
+    assert (32, "host-sync") in line_rules(SHAPES / "price_mlp_postfix.py")
 
 
 def test_constant_labels_built_on_the_host_found():
-    assert (114, "cpu-then-move") in line_rules(PUB / "p05_simclr_pretrain.py")
+    assert (26, "cpu-then-move") in line_rules(SHAPES / "contrastive_host_labels.py")
 
 
 def test_molecular_gnn_padding_fill_found_and_flagged_test_pass_silent():
-    found = line_rules(PUB / "p03_molecular_gnn_train.py")
-    assert {(86, "cpu-then-move"), (192, "host-sync")} <= found
+    found = line_rules(SHAPES / "molecule_block_pad.py")
+    assert {(24, "cpu-then-move"), (70, "host-sync")} <= found
     assert not any(rule == "eval-without-no-grad" for _, rule in found)
 
 
 def test_per_example_error_count_found():
-    assert (276, "elementwise-loop") in line_rules(PUB / "p06_book_ratings_kfold.py")
+    assert (49, "elementwise-loop") in line_rules(SHAPES / "ratings_error_count.py")
 
 
 def test_cpu_programs_stay_silent():
-    assert not line_rules(PUB / "p04_lstm_stock_train.py")
+    assert not line_rules(SHAPES / "ticker_lstm_cpu.py")
     # REINFORCE accumulates its pseudo-loss graph on purpose and back-propagates it once per update
-    found = line_rules(PUB / "p08_reinforce_reward_to_go.py")
+    found = line_rules(SHAPES / "policy_gradient_returns.py")
     assert not {rule for _, rule in found} & {"graph-retention", "host-sync", "list-to-tensor"}
 
 

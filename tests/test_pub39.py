@@ -4,7 +4,11 @@ a device tensor's copy to the host whose value is thrown away (the char-RNN note
 `probs.cpu()` per generated character: host-sync), and an evaluation pass through a shared
 train/evaluate loop that returns ratios guarded by `max(1, n)` (the seq2seq's
 `run_epoch(..., optimiser=None)` after `.eval()`: eval-without-no-grad, which needed
-`_python_numbers` to know `max`/`min`/`abs`/`round` of Python numbers)."""
+`_python_numbers` to know `max`/`min`/`abs`/`round` of Python numbers). The public programs are
+kept out of the repository: the tests read own-written programs of the same shapes
+(tests/fixtures/public_shapes/check39; the notebook shapes are cells split at `# %%`, written as a
+notebook by `write_notebook`). The seq2seq dev pass (p08) is the fact `_SHARED` below proves
+(`test_shared_loop_returning_guarded_ratio`, its first case)."""
 
 from __future__ import annotations
 
@@ -13,41 +17,38 @@ from pathlib import Path
 
 import pytest
 from paef_cli import paef
-from public_findings import line_rules
+from public_findings import line_rules, write_notebook
 
 from paef_jupyter.api import analyze_source
 
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public39"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check39"
 
 
-def _cell_rules(name: str) -> set[tuple[int, int, str]]:
-    """(cell, line, rule) of `paef scan --format json` on a notebook of the check."""
-    done = paef("scan", "--format", "json", str(PUB / name))
+def _cell_rules(tmp_path: Path, name: str) -> set[tuple[int, int, str]]:
+    """(cell, line, rule) of `paef scan --format json` on the notebook of a shape's `# %%` cells."""
+    cells = (SHAPES / name).read_text().split("# %%\n")
+    done = paef("scan", "--format", "json", str(write_notebook(tmp_path, *cells)))
     return {(f["cell"], f["line"], f["rule"]) for f in json.loads(done.stdout)["findings"]}
 
 
 def test_python_programs_first_contact_findings_kept():
-    assert {(310, "cpu-then-move"), (321, "cpu-then-move"), (331, "host-sync")} <= line_rules(PUB / "p06_dcgan_trainer.py")
-    assert (100, "host-sync") in line_rules(PUB / "p07_roberta_finetune.py")
+    assert {(32, "cpu-then-move"), (39, "cpu-then-move"), (44, "host-sync")} <= line_rules(SHAPES / "gan_trainer_steps.py")
+    assert (37, "host-sync") in line_rules(SHAPES / "encoder_accumulated_steps.py")
 
 
-def test_notebook_first_contact_findings_kept():
-    gan = _cell_rules("p04_gan_mnist_one_cell.ipynb")
-    assert {(1, 86, "cpu-then-move"), (1, 93, "cpu-then-move"), (1, 113, "host-sync")} <= gan
-    assert (21, 4, "eval-without-no-grad") in _cell_rules("p05_cifar10_cnn_course.ipynb")
+def test_notebook_first_contact_findings_kept(tmp_path: Path):
+    gan = _cell_rules(tmp_path, "gan_one_cell.py")
+    assert {(0, 22, "cpu-then-move"), (0, 25, "cpu-then-move"), (0, 35, "host-sync")} <= gan
+    assert (4, 3, "eval-without-no-grad") in _cell_rules(tmp_path, "course_cnn_cells.py")
 
 
-def test_discarded_copy_in_char_rnn_predict_found():
-    found = _cell_rules("p01_char_rnn_generator.ipynb")
-    assert {(11, 19, "host-sync"), (15, 9, "host-sync")} <= found
-    assert not {(15, 12, "host-sync"), (15, 13, "host-sync")} & found  # the copies `np.random.choice` needs
-
-
-def test_seq2seq_dev_pass_through_shared_loop_found():
-    assert (203, "eval-without-no-grad") in line_rules(PUB / "p08_seq2seq_text2sql.py")
+def test_discarded_copy_in_char_rnn_predict_found(tmp_path: Path):
+    found = _cell_rules(tmp_path, "char_lstm_cells.py")
+    assert {(4, 14, "host-sync"), (6, 7, "host-sync")} <= found
+    assert not {(6, 9, "host-sync"), (6, 10, "host-sync")} & found  # the copies `np.random.choice` needs
 
 
 _DISCARDED = """
