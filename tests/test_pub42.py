@@ -22,7 +22,7 @@ from paef_jupyter.static.analyzer import analyze_units
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public42"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check42"  # own-written shapes of the public programs
 
 IMPORTS = "import torch\nfrom torch import nn\nfrom torch.utils.data import DataLoader, TensorDataset\n"
 SETUP = (
@@ -54,16 +54,16 @@ def _findings(*device_cells: str) -> list[tuple[str, int | None, int]]:
 
 
 def test_first_contact_findings_kept() -> None:
-    assert (2, "pageable-transfer") in line_rules(PUB / "p02_skipgram_negative_sampling.ipynb")
-    maml = line_rules(PUB / "p04_maml_omniglot.ipynb")
-    assert {(122, "host-sync"), (124, "host-sync"), (201, "host-sync")} <= maml
+    assert (2, "pageable-transfer") in line_rules(SHAPES / "skipgram_loader.ipynb")  # p02: the unpinned 4-worker loader
+    maml = line_rules(SHAPES / "maml_fast_weights.ipynb")  # p04
+    assert {(45, "host-sync"), (47, "host-sync"), (33, "host-sync")} <= maml
 
 
 def test_precision_traps_stay_silent() -> None:
-    ocr = line_rules(PUB / "p05_captcha_crnn_ctc_train.py")
-    assert not {line for line, _ in ocr} & {209, 210, 211, 212, 213, 214, 215}  # CTC lengths on the host, the loss module
-    assert not {rule for _, rule in line_rules(PUB / "p03_captioning_cnn_lstm.ipynb")} & {"eval-without-no-grad"}
-    assert not {rule for _, rule in line_rules(PUB / "p04_maml_omniglot.ipynb")} & {"graph-retention"}
+    ocr = line_rules(SHAPES / "ctc_config_device.py")  # p05
+    assert not {line for line, _ in ocr} & {40, 41, 42, 43}  # CTC lengths on the host, the loss module
+    assert not {rule for _, rule in line_rules(SHAPES / "frozen_encoder_caption.py")} & {"eval-without-no-grad"}  # p03
+    assert not {rule for _, rule in line_rules(SHAPES / "maml_fast_weights.ipynb")} & {"graph-retention"}
 
 
 def test_device_chosen_by_branches_of_an_earlier_cell_may_be_the_gpu() -> None:
@@ -82,8 +82,11 @@ def test_a_later_cpu_binding_replaces_the_branches() -> None:
 
 
 def test_pinn_workshop_loss_log_found() -> None:
-    assert (15, "host-sync") in line_rules(PUB / "p06_pinn_workshop.ipynb")  # cell 27, the Adam loop's `losses.append(loss.item())`
+    # p06's shape: cell 4's Adam loop `history.append(loss.item())`, the device chosen in cell 2 by two branches
+    assert (11, "host-sync") in line_rules(SHAPES / "pinn_adam_log.ipynb")
 
 
 def test_config_device_constant_found() -> None:
-    assert (234, "host-sync") in line_rules(PUB / "p05_captcha_crnn_ctc_train.py")
+    # p05's shape: `total += loss.item()` after `value.to(Settings.DEVICE)`; also
+    # tests/fixtures/rules/host-sync/pos_config_device_constant.py and its near misses
+    assert (57, "host-sync") in line_rules(SHAPES / "ctc_config_device.py")

@@ -18,25 +18,26 @@ from paef_jupyter.api import analyze_path
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public43"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check43"  # own-written shapes of the public programs
 
 
 def test_first_contact_right_findings_kept():
-    assert {(146, "cpu-then-move"), (230, "cpu-then-move"), (247, "cpu-then-move")} <= line_rules(
-        PUB / "p01_wgan_gp_celeb.py")
-    assert {(220, "host-sync"), (282, "cpu-then-move")} <= line_rules(PUB / "p05_clip_fashion.py")
-    assert (154, "elementwise-loop") in line_rules(PUB / "p04_a2c_cartpole.py")
+    # p01: the penalty's mixing weights, the critic's and the generator's noise
+    assert {(13, "cpu-then-move"), (30, "cpu-then-move"), (37, "cpu-then-move")} <= line_rules(
+        SHAPES / "wgan_gp_draws.py")
+    assert {(40, "host-sync"), (49, "cpu-then-move")} <= line_rules(SHAPES / "clip_pairs.py")  # p05
+    assert (37, "elementwise-loop") in line_rules(SHAPES / "a2c_returns_cpu.py")  # p04: the discounted returns
 
 
 def test_cpu_only_programs_and_kept_graphs_stay_silent():
-    assert not {rule for _, rule in line_rules(PUB / "p03_lstm_crf_ner.py")} & {
+    assert not {rule for _, rule in line_rules(SHAPES / "bilstm_tagger_cpu.py")} & {  # p03
         "host-sync", "pageable-transfer", "graph-retention", "sync-dataloader"}
-    assert not {rule for _, rule in line_rules(PUB / "p04_a2c_cartpole.py")} & {"host-sync", "graph-retention"}
+    assert not {rule for _, rule in line_rules(SHAPES / "a2c_returns_cpu.py")} & {"host-sync", "graph-retention"}
 
 
 def test_host_draw_scaled_by_numbers_in_a_helper_found_as_a_hint():
-    findings = [f for f in analyze_path(str(PUB / "p02_realnvp_shapes.py")).findings
-                if (f.line, f.rule) == (96, "cpu-then-move")]
-    assert findings, "`uniform_dist(0,1,x.shape).to(x.device)` in the preprocessor's forward"
+    dequant = SHAPES / "realnvp_dequant.py"  # p02
+    findings = [f for f in analyze_path(str(dequant)).findings if (f.line, f.rule) == (19, "cpu-then-move")]
+    assert findings, "`draw_between(0, 1, x.shape).to(x.device)` in the preprocessor's forward"
     assert all(f.fix is None or not f.fix.safe for f in findings)  # the helper, not the call, must take the device
-    assert (390, "host-sync") in line_rules(PUB / "p02_realnvp_shapes.py")
+    assert (50, "host-sync") in line_rules(dequant)

@@ -21,7 +21,7 @@ from paef_jupyter.static.analyzer import analyze_units
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public44"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check44"  # own-written shapes of the public programs
 
 SETUP = (
     "import torch\nfrom torch import nn\nfrom tqdm import tqdm\n"
@@ -48,20 +48,20 @@ def _evaluation_loops(*cells: str) -> list[tuple[int | None, int]]:
 
 
 def test_first_contact_findings_kept() -> None:
-    assert (26, "host-sync") in line_rules(PUB / "p01_speech_commands_m5.ipynb")  # cell 15, `losses.append(loss.item())`
-    siamese = line_rules(PUB / "p03_siamese_manhattan_lstm.ipynb")
-    assert {(20, "host-sync"), (50, "cpu-then-move"), (43, "elementwise-loop")} <= siamese
+    assert (12, "host-sync") in line_rules(SHAPES / "speech_bar.ipynb")  # p01: cell 4, `losses.append(loss.item())`
+    siamese = line_rules(SHAPES / "siamese_pairs.ipynb")  # p03
+    assert {(9, "host-sync"), (19, "cpu-then-move"), (13, "elementwise-loop")} <= siamese
 
 
 def test_precision_traps_stay_silent() -> None:
-    assert line_rules(PUB / "p02_seq2seq_attention.ipynb") == set()  # a CPU program
-    assert line_rules(PUB / "p04_lstm_river_level.ipynb") == set()  # device-resident loaders, no per-step read
-    assert not {rule for _, rule in line_rules(PUB / "p03_siamese_manhattan_lstm.ipynb")} & {"pageable-transfer"}
-    assert not {rule for _, rule in line_rules(PUB / "p01_speech_commands_m5.ipynb")} & {"pageable-transfer"}
+    assert line_rules(SHAPES / "seq2seq_cpu.ipynb") == set()  # p02: a CPU program
+    assert line_rules(SHAPES / "river_resident.ipynb") == set()  # p04: device-resident loaders, no per-step read
+    assert not {rule for _, rule in line_rules(SHAPES / "siamese_pairs.ipynb")} & {"pageable-transfer"}
+    assert not {rule for _, rule in line_rules(SHAPES / "speech_bar.ipynb")} & {"pageable-transfer"}
 
 
 def test_speech_commands_evaluation_loop_found() -> None:
-    assert (14, "eval-without-no-grad") in line_rules(PUB / "p01_speech_commands_m5.ipynb")  # cell 16, `test`
+    assert (4, "eval-without-no-grad") in line_rules(SHAPES / "speech_bar.ipynb")  # p01: cell 5, `test`
 
 
 def test_bar_entered_in_a_later_cell_is_a_progress_bar() -> None:

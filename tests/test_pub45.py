@@ -24,7 +24,7 @@ from paef_jupyter.static.facts import Facts
 pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 ROOT = Path(__file__).resolve().parents[1]
-PUB = ROOT / "benchmarks" / "public45"
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check45"  # own-written shapes of the public programs
 
 FIT = (
     "import torch\nfrom torch import nn\n"
@@ -54,22 +54,22 @@ def _facts(text: str) -> Facts:
 
 
 def test_first_contact_findings_kept() -> None:
-    gan = line_rules(PUB / "p04_context_encoder_gan.py")
-    assert {(n, "host-sync") for n in (464, 473, 475, 500, 501, 502)} <= gan
-    assert {(41, "host-sync"), (42, "host-sync")} <= line_rules(PUB / "p05_colorize_cifar.ipynb")
-    assert line_rules(PUB / "p02_nbeats_forecast.py") == {(67, "cpu-then-move")}
+    gan = line_rules(SHAPES / "context_encoder_sums.py")  # p04: six running sums of `.item()`
+    assert {(n, "host-sync") for n in (25, 29, 31, 38, 39, 40)} <= gan
+    assert {(18, "host-sync"), (19, "host-sync")} <= line_rules(SHAPES / "colorize_curves.ipynb")  # p05
+    assert line_rules(SHAPES / "nbeats_cpu.py") == {(27, "cpu-then-move")}  # p02
 
 
 def test_precision_traps_stay_silent() -> None:
-    assert line_rules(PUB / "p03_pos_lstm_tagger.ipynb") == set()  # a CPU program
-    siren = line_rules(PUB / "p01_siren_image_fit.py")
-    assert not {line for line, _ in siren} & {297, 300, 303, 304, 307, 317}  # periodic or once
-    colorize = line_rules(PUB / "p05_colorize_cifar.ipynb")
+    assert line_rules(SHAPES / "pos_tagger_cpu.ipynb") == set()  # p03: a CPU program
+    siren = line_rules(SHAPES / "siren_grid.py")  # p01
+    assert not {line for line, _ in siren} & {44, 46, 47, 48, 50, 51}  # periodic or once
+    colorize = line_rules(SHAPES / "colorize_curves.ipynb")
     assert not {rule for _, rule in colorize} & {"eval-without-no-grad"}  # evaluation runs under no_grad
 
 
 def test_siren_grid_rebuilt_every_step_is_reported() -> None:
-    assert (288, "redundant-tensor") in line_rules(PUB / "p01_siren_image_fit.py")
+    assert (38, "redundant-tensor") in line_rules(SHAPES / "siren_grid.py")
 
 
 @pytest.mark.parametrize("bind", ["h, w = img.shape[1:]", "_, h, w = img.shape", "h = img.size(1); w = img.shape[2]",

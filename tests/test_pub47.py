@@ -9,8 +9,10 @@ from paef_jupyter.api import analyze_path
 from public_findings import write_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
-P03 = ROOT / "benchmarks" / "public47" / "p03_neural_ca.py"
-P04 = ROOT / "benchmarks" / "public47" / "p04_categorical_vae.ipynb"
+# own-written shapes of public check 47 p03 and p04 (the copies are kept out of the repository)
+SHAPES = ROOT / "tests" / "fixtures" / "public_shapes" / "check47"
+P03 = SHAPES / "neural_ca_namespace_device.py"
+P04 = SHAPES / "categorical_vae_cells.ipynb"
 
 NET = '''import torch
 import torch.nn as nn
@@ -54,13 +56,13 @@ def _lines(path: Path) -> set[int]:
 
 
 def test_neural_ca_zeros_moved_to_a_namespace_device() -> None:
-    assert 111 in _lines(P03)  # `batch_data = batch_data.to(args.__device__)`, built by torch.zeros at 105
+    assert 27 in _lines(P03)  # `seeds = seeds.to(opts.__device__)`, built by torch.zeros at 25
 
 
 def test_categorical_vae_gumbel_draw_found_as_a_hint() -> None:
     found = {(cell, line): fixable for (cell, line), fixable in _found(P04).items()}
-    assert found.get((4, 21)) is False  # `gumbel_distribution_sample(logits.shape).to(device)`: a hint, other numbers
-    assert found.get((6, 25)) is True  # first contact's automatic `torch.full(..., device=device)` stays
+    assert found.get((2, 10)) is False  # `gumbel_noise(logits.shape).to(device)`: a hint, other numbers
+    assert found.get((4, 4)) is True  # first contact's automatic `torch.full(..., device=device)` stays
 
 
 def test_model_moved_in_its_own_cell_runs_forward_per_step(tmp_path: Path) -> None:
