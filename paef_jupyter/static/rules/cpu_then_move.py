@@ -44,6 +44,8 @@ FACTORIES = frozenset({
 }) | WINDOWS
 _DEVICE_BUILDER = {"from_numpy": "as_tensor"}  # takes no `device=`: the array converts straight to the device
 RANDOM_FACTORIES = frozenset({"rand", "randn", "randint", "randperm", "rand_like", "randn_like"})
+# Every hint that moves a draw to the device says so: the same seed gives other numbers there.
+_OTHER_DRAWS = "the device's generator draws other numbers than the CPU's, so results change (not the distribution)"
 # In-place initialisers between the factory and the move (`torch.empty(n).normal_().cuda()`).
 _IN_PLACE_FILLS = frozenset({"normal_", "uniform_", "bernoulli_", "exponential_", "geometric_", "log_normal_",
                              "cauchy_", "random_", "fill_", "zero_"})
@@ -214,8 +216,7 @@ class CpuThenMove(Rule):
             f"`{helper.name.value}`) and `{self.facts.code(node.func)}` copies it to the device on every iteration",
             fix=Fix(description=f"give `{helper.name.value}` the device and create the tensor there "
                     f"(`{factory.split('(')[0]}(..., device=device)`): no host allocation and no copy per step"
-                    + ("; the device's generator draws other numbers than the CPU's, so results change "
-                       "(not the distribution)" if random else ""),
+                    + (f"; {_OTHER_DRAWS}" if random else ""),
                     safe=False),
         )
         return True
@@ -519,8 +520,7 @@ class CpuThenMove(Rule):
             f"`{self.facts.code(draw)}` draws on the CPU (`{dist}` holds host tensors) and "
             f"`{self.facts.code(node.func)}` copies the draw to the device {when}",  # type: ignore[arg-type]
             fix=Fix(description="build the distribution once from tensors on the device (its parameters with "
-                    "`device=...`): the draw is made there, no host tensor and no copy per step; the device's "
-                    "generator draws other numbers than the CPU's, so results change (not the distribution)",
+                    f"`device=...`): the draw is made there, no host tensor and no copy per step; {_OTHER_DRAWS}",
                     safe=False),
         )
 
@@ -545,8 +545,7 @@ class CpuThenMove(Rule):
             node,
             f"`torch.{name}(...)` is drawn on the CPU, scaled there and copied to the device {when}",
             fix=Fix(description=f"draw it on the device (`torch.{name}(..., device=device)`) and scale it there: no host "
-                    "tensor and no copy; the device's generator draws other numbers than the CPU's, so results change "
-                    "(not the distribution)",
+                    f"tensor and no copy; {_OTHER_DRAWS}",
                     safe=False),
         )
         return True
@@ -573,8 +572,7 @@ class CpuThenMove(Rule):
             f"`torch.normal(...)` draws on the CPU (its mean and std are host values) and "
             f"`.{node.func.attr.value}(...)` copies the draws to the device {when}",  # type: ignore[attr-defined]
             fix=Fix(description="draw on the device: `torch.normal(mean, std, size=shape, device=device)` with number "
-                    "arguments (or `torch.randn(shape, device=device) * std + mean`); the device's generator draws "
-                    "other numbers than the CPU's, so results change (not the distribution)",
+                    f"arguments (or `torch.randn(shape, device=device) * std + mean`); {_OTHER_DRAWS}",
                     safe=False),
         )
 
