@@ -19,7 +19,7 @@ import pytest
 
 from paef_jupyter.api import analyze_path, analyze_source
 from paef_jupyter.model import CellRef
-from paef_jupyter.static.facts import Facts, Prior, earlier_imports
+from paef_jupyter.static.facts import Facts, Prior
 
 
 def _lines(source: str, rule: str) -> list[int]:
@@ -253,6 +253,8 @@ def test_closure_near_misses_stay_silent_across_cells(tmp_path: Path, changes: l
 
 
 def test_earlier_imports_keep_only_what_the_earlier_cells_leave_bound():
+    from paef_jupyter.static.facts import earlier_imports
+
     first = Facts(cst.parse_module("import torch\nimport torch.nn as nn\nfrom torch import optim as o\n"
                                    "from .local import helper\nimport numpy\n"))
     second = Facts(cst.parse_module("o = 3\n"), prior=Prior().after(first))
