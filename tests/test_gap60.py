@@ -178,11 +178,6 @@ def test_device_attribute_bound_to_the_cpu_or_unread_stays_silent(attr: str, val
     assert _lines(TRAINER.format(attr=attr, value=value, prelude=prelude), "host-sync") == []
 
 
-def test_namespace_device_stored_as_the_cpu_moves_nothing():
-    path = FIXTURES / "cpu-then-move" / "neg_namespace_device_bound_to_the_cpu.py"
-    assert _lines(path.read_text(), "cpu-then-move") == []
-
-
 def test_namespace_device_chosen_by_cuda_availability_still_found():
     shape = Path(__file__).resolve().parent / "fixtures" / "public_shapes" / "check47" / "neural_ca_namespace_device.py"
     assert _lines(shape.read_text(), "cpu-then-move") == [27]

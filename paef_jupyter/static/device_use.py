@@ -244,14 +244,12 @@ def moves_to_cpu(facts: Facts, call: cst.Call) -> bool:
 
 
 def reads_as_cpu(facts: Facts, expr: cst.BaseExpression, depth: int = 2) -> bool:
-    """`"cpu"`, `torch.device("cpu")`, a name every binding of which (here or in an earlier
-    cell) is one of those, or an attribute every store of the unit into which is one of those."""
+    """`"cpu"`, `torch.device("cpu")`, or a name every binding of which (here or in an earlier
+    cell) is one of those."""
     if spells_cpu(expr):
         return True
     if isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "torch.device" and len(expr.args) == 1:
         return spells_cpu(expr.args[0].value)
-    if isinstance(expr, cst.Attribute):
-        return _attribute_cpu(facts, expr, depth)  # `opts.__device__ = "cpu"` stored, then `.to(opts.__device__)`
     if isinstance(expr, cst.Name) and depth > 0:
         values = live_values(facts, expr.value)
         if values:

@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import may_be_cuda_tensor_type, on_host, reads_as_cpu, spells_cpu, unmoved_batch_field, uses_device
+from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_batch_field, uses_device
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg
 from ..types import Kind
@@ -246,8 +246,8 @@ class CpuThenMove(Rule):
                 or name.endswith("_like") \
                 or any(a.keyword and a.keyword.value == "device" for a in factory.args):
             return  # `target = torch.tensor(labels)` ... `target.to(device)`: a batch prepared, then moved
-        if self._device_arg(node) is None or self._host_device(self._device_arg(node)) \
-                or self.facts.iteration_loop(node) is None or self.facts.iteration_loop(factory) is None \
+        if self._device_arg(node) is None or self.facts.iteration_loop(node) is None \
+                or self.facts.iteration_loop(factory) is None \
                 or self.facts.enclosing_function(factory) is not self.facts.enclosing_function(node):
             return  # built once before the loop: the copy each iteration is another matter
         if self._read_on_host_before(factory, node):
@@ -647,13 +647,11 @@ class CpuThenMove(Rule):
 
     def _host_device(self, device: cst.BaseExpression) -> bool:
         """`.to(batch_y.device)` where `batch_y` is a batch field the loop leaves on the host
-        while moving its siblings, or `.to("cpu")` / `.to(torch.device("cpu"))` spelled out, or a
-        name or attribute every binding of which is one of those: nothing is copied."""
+        while moving its siblings, or `.to("cpu")` / `.to(torch.device("cpu"))` spelled out:
+        nothing is copied."""
         if spells_cpu(device) or isinstance(device, cst.Call) and self.facts.qualified_name(device.func) == "torch.device" \
                 and len(device.args) == 1 and spells_cpu(device.args[0].value):
             return True
-        if isinstance(device, (cst.Name, cst.Attribute)) and reads_as_cpu(self.facts, device):
-            return True  # `device = "cpu"`, `opts.__device__ = "cpu"` stored, then `.to(...)`: whatever the name
         return isinstance(device, cst.Attribute) and device.attr.value == "device" \
             and unmoved_batch_field(self.facts, device.value)
 
