@@ -337,29 +337,27 @@ def _attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
     return bool(values) and all(reads_as_cpu(facts, v, depth - 1) for v in values)
 
 
-# What a store must be for an attribute to hold a device by its value alone: a device's spelling,
-# not any value (`self.dev = dev` of a parameter is judged by the parameter's own name rule).
-_DEVICE_VALUES = (cst.SimpleString, cst.FormattedString, cst.IfExp, cst.Call)
+def _spells_a_device(facts: Facts, value: cst.BaseExpression | None) -> bool:
+    """A device's spelling, not any value: a string, an f-string, a conditional choice, or a
+    `torch.device(...)` call (a helper's result is not read here)."""
+    if isinstance(value, cst.Call):
+        return (facts.qualified_name(value.func) or "") == "torch.device"
+    return isinstance(value, (cst.SimpleString, cst.FormattedString, cst.IfExp))
 
 
 def _attribute_accelerator(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
     """An attribute whose name does not say `device` (`self.dev`, `self.where`) holds one when a
     store of the unit gives it an accelerator's spelling: `torch.device("cuda" if ... else "cpu")`,
     `"cuda"`, a `"cuda" if ... else "cpu"` choice, or a name bound to one of those. The device is
-    recognised by what is bound to the attribute, as it is for a name."""
+    recognised by what is bound to the attribute, as it is for a name; a parameter's or a helper's
+    value gives nothing here."""
     if depth <= 0:
         return False
     for value in _attribute_stores(facts, expr):
-        if isinstance(value, _DEVICE_VALUES) and not (isinstance(value, cst.Call)
-                                                      and (facts.qualified_name(value.func) or "") != "torch.device"):
-            if is_accelerator_device(facts, value, depth - 1):
-                return True
-        elif isinstance(value, cst.Name):
-            bound = facts.value_of(value)
-            if isinstance(bound, _DEVICE_VALUES) and not (isinstance(bound, cst.Call)
-                                                          and (facts.qualified_name(bound.func) or "") != "torch.device") \
-                    and is_accelerator_device(facts, bound, depth - 1):
-                return True
+        if isinstance(value, cst.Name):
+            value = facts.value_of(value)
+        if _spells_a_device(facts, value) and is_accelerator_device(facts, value, depth - 1):  # type: ignore[arg-type]
+            return True
     return False
 
 

@@ -2058,14 +2058,18 @@ def _arm_leaves(arm: cst.BaseSuite, depth: int = 3) -> bool:
     ending so (`with torch.no_grad(): return model(x)`), or an `if`/`else` every arm of which ends
     so: what follows the branch in its block never runs after that arm."""
     last = arm.body[-1] if isinstance(arm, cst.IndentedBlock) and arm.body else arm
-    if isinstance(last, cst.With) and depth > 0:
-        return _arm_leaves(last.body, depth - 1)
-    if isinstance(last, cst.If) and depth > 0:
-        rest = last.orelse
-        return _arm_leaves(last.body, depth - 1) and rest is not None and (
-            _arm_leaves(rest.body, depth - 1) if isinstance(rest, cst.Else) else _arm_leaves(cst.IndentedBlock(body=[rest]), depth - 1))
-    smalls = getattr(last, "body", ())
-    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and bool(smalls) \
+    return _statement_leaves(last, depth)
+
+
+def _statement_leaves(stmt: cst.CSTNode, depth: int) -> bool:
+    if isinstance(stmt, cst.With) and depth > 0:
+        return _arm_leaves(stmt.body, depth - 1)
+    if isinstance(stmt, cst.If) and depth > 0:
+        rest = stmt.orelse
+        return _arm_leaves(stmt.body, depth - 1) and rest is not None and (
+            _arm_leaves(rest.body, depth - 1) if isinstance(rest, cst.Else) else _statement_leaves(rest, depth - 1))
+    smalls = getattr(stmt, "body", ())
+    return isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and bool(smalls) \
         and isinstance(smalls[-1], (cst.Break, cst.Continue, cst.Return, cst.Raise))
 
 
