@@ -57,9 +57,12 @@ def is_accelerator_device(facts: Facts, expr: cst.BaseExpression, depth: int = 2
         return is_accelerator_device(facts, expr.body, depth) or is_accelerator_device(facts, expr.orelse, depth)
     if isinstance(expr, cst.Attribute):
         # `self.device`, `args.device`, a private `self._device` (public34 p07) and a configuration
-        # constant `config.DEVICE` (public42 p05) alike; not a `self.<attr>` every store of which
-        # in this unit is the CPU
-        return expr.attr.value.lstrip("_").lower() == "device" and not _self_attribute_cpu(facts, expr, depth)
+        # constant `config.DEVICE` (public42 p05) alike; not an attribute every store of which in
+        # this unit is the CPU; and, whatever its name (`self.dev`), one a store gives a device
+        # that may be an accelerator (`self.dev = torch.device("cuda" if ... else "cpu")`)
+        if _attribute_cpu(facts, expr, depth):
+            return False
+        return expr.attr.value.lstrip("_").lower() == "device" or _attribute_accelerator(facts, expr, depth)
     if isinstance(expr, cst.Subscript):
         return _config_device(facts, expr, depth)
     if isinstance(expr, cst.Call):
@@ -314,15 +317,48 @@ def _global_bound_to_cpu(facts: Facts, read: cst.Name) -> bool:
     return bool(values) and all(reads_as_cpu(facts, v, 1) for v in values)
 
 
-def _self_attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
-    """`self._device` where every `self._device = ...` of the unit reads as the CPU
-    (`torch.device("cpu")`, `"cpu"`, a name bound only to those)."""
-    if not (isinstance(expr.value, cst.Name) and expr.value.value == "self") or depth <= 0:
+def _attribute_stores(facts: Facts, expr: cst.Attribute) -> list[cst.BaseExpression]:
+    """Every value `<base>.<attr> = value` of the unit stores into the attribute `expr` reads, for
+    a plain name as the base (`self.dev`, `opts.__device__`); none for a deeper chain."""
+    if not isinstance(expr.value, cst.Name):
+        return []
+    base, attr = expr.value.value, expr.attr.value
+    return [n.value for n in facts.walk(facts.module) if isinstance(n, cst.Assign)
+            for t in n.targets if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+            and t.target.value.value == base and t.target.attr.value == attr]
+
+
+def _attribute_cpu(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
+    """`self._device`, `opts.__device__` where every store of the unit into the attribute reads
+    as the CPU (`torch.device("cpu")`, `"cpu"`, a name bound only to those): its name says nothing."""
+    if depth <= 0:
         return False
-    values = [n.value for n in facts.walk(facts.module) if isinstance(n, cst.Assign)
-              for t in n.targets if isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
-              and t.target.value.value == "self" and t.target.attr.value == expr.attr.value]
+    values = _attribute_stores(facts, expr)
     return bool(values) and all(reads_as_cpu(facts, v, depth - 1) for v in values)
+
+
+def _spells_a_device(facts: Facts, value: cst.BaseExpression | None) -> bool:
+    """A device's spelling, not any value: a string, an f-string, a conditional choice, or a
+    `torch.device(...)` call (a helper's result is not read here)."""
+    if isinstance(value, cst.Call):
+        return (facts.qualified_name(value.func) or "") == "torch.device"
+    return isinstance(value, (cst.SimpleString, cst.FormattedString, cst.IfExp))
+
+
+def _attribute_accelerator(facts: Facts, expr: cst.Attribute, depth: int) -> bool:
+    """An attribute whose name does not say `device` (`self.dev`, `self.where`) holds one when a
+    store of the unit gives it an accelerator's spelling: `torch.device("cuda" if ... else "cpu")`,
+    `"cuda"`, a `"cuda" if ... else "cpu"` choice, or a name bound to one of those. The device is
+    recognised by what is bound to the attribute, as it is for a name; a parameter's or a helper's
+    value gives nothing here."""
+    if depth <= 0:
+        return False
+    for value in _attribute_stores(facts, expr):
+        if isinstance(value, cst.Name):
+            value = facts.value_of(value)
+        if _spells_a_device(facts, value) and is_accelerator_device(facts, value, depth - 1):  # type: ignore[arg-type]
+            return True
+    return False
 
 
 def _called_by_device_unit(facts: Facts, depth: int = 3) -> bool:

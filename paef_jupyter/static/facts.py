@@ -3218,7 +3218,30 @@ class Facts:
 
     @cached_property
     def jedi(self) -> JediOracle:
-        return JediOracle(self.text, self.namespace)
+        return JediOracle(self.text, self.namespace, earlier_imports(self.prior, self.namespace))
+
+
+def earlier_imports(prior: Prior, namespace: Mapping[str, Any]) -> str:
+    """The imports the earlier cells leave bound, as lines jedi reads before this cell's text.
+
+    Why: jedi reads one cell at a time. A notebook that imports in its first cell (`import
+    torch.nn as nn`) and builds `nn.Sequential(...)` in a later one gave jedi a later cell whose
+    `nn` is unbound, so a closure's read of its enclosing function's `net` got no type there,
+    where the same code in one cell is a module (an LBFGS closure's `writer.add_histogram` of
+    `net(canvas)` was found in one cell, not in two). A name a later earlier cell rebinds (the
+    `Prior` drops it), the live namespace declares (its own prelude), or a relative import
+    (unreadable without the file's package) gives no line."""
+    lines = []
+    for local, target in prior.aliases.items():
+        if local in namespace or not local.isidentifier() or not target or target.startswith(".") \
+                or not all(part.isidentifier() for part in target.split(".")):
+            continue
+        module, _, name = target.rpartition(".")
+        if not module:
+            lines.append(f"import {target}" if local == target else f"import {target} as {local}")
+        else:
+            lines.append(f"from {module} import {name}" + (f" as {local}" if local != name else ""))
+    return "".join(line + "\n" for line in lines)
 
 
 def _import_binds(node: cst.Import | cst.ImportFrom) -> set[str]:

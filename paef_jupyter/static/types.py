@@ -190,8 +190,10 @@ class JediOracle:
             cls._here = kernel_environment()
         return cls._here
 
-    def __init__(self, source: str, namespace: Mapping[str, Any] | None = None) -> None:
-        self._prelude = _prelude(namespace or {})
+    def __init__(self, source: str, namespace: Mapping[str, Any] | None = None, earlier: str = "") -> None:
+        """`earlier`: lines read before the source and the namespace's prelude (the imports of a
+        notebook's earlier cells, whole lines ending in a newline); answers stay at the source's lines."""
+        self._prelude = earlier + _prelude(namespace or {})
         self._offset = self._prelude.count("\n")
         self._source = self._prelude + without_vague_annotations(source)
         self._script: Any = None

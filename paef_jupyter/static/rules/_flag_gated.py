@@ -21,7 +21,7 @@ from ..facts import Facts, FunctionNode, Loop, may_train, trains_visibly
 from ..names import block_statements
 from ..types import Kind
 from ._python_numbers import python_number
-from ._support import grad_disabled
+from ._support import exclusive_arms_before, grad_disabled
 
 
 @dataclass(frozen=True)
@@ -167,6 +167,14 @@ def excluded_by_call(facts: Facts, node: cst.CSTNode, call: cst.Call, func: Func
     `else:` when it passes `True`. The molecular GNN's `forward_regressor(batch, train=False)`
     reaches only the branch that runs its model under `no_grad`."""
     params = _params(func)
+    for branch, _, runs_when in exclusive_arms_before(facts, node, func):
+        # `if train: ...; return loss` before `node`: `node` runs only where the test fails
+        test = _test_of(branch.test, params)
+        if test is not None and sum(d.function is func for d in facts._defs.get(test.param, ())) <= 1:
+            value = _passed(facts, call, func, test.param)
+            passes = test.passes(value) if value is not None else None
+            if passes is not None and passes != runs_when:
+                return True
     child: cst.CSTNode = node
     for anc in facts.ancestors(node):
         if anc is func:
@@ -203,7 +211,12 @@ def _switches_to_eval(facts: Facts, loop: Loop, test: Test) -> bool:
 
 
 def _in_branch_not_taken(facts: Facts, node: cst.CSTNode, test: Test, func: cst.FunctionDef) -> bool:
-    """`node` runs only where `test` fails: in the `else` of a test like it, or the body of its opposite."""
+    """`node` runs only where `test` fails: in the `else` of a test like it, or the body of its
+    opposite, or after an `if` on a test like it whose arm ends in `return` (no `else:` needed)."""
+    for branch, _, runs_when in exclusive_arms_before(facts, node, func):
+        form = _test_of(branch.test, {test.param})
+        if form is not None and (form == test and not runs_when or form == test.opposite() and runs_when):
+            return True
     child: cst.CSTNode = node
     for anc in facts.ancestors(node):
         if anc is func:

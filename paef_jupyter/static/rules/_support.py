@@ -2051,3 +2051,55 @@ def _targets(node: cst.Assign | cst.AnnAssign) -> list[cst.BaseExpression]:
 def is_self_attr(expr: cst.BaseExpression, attr: str) -> bool:
     return isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self" \
         and expr.attr.value == attr
+
+
+def _arm_leaves(arm: cst.BaseSuite, depth: int = 3) -> bool:
+    """The arm's last statement is `return`, `raise`, `continue` or `break`, or a `with` block
+    ending so (`with torch.no_grad(): return model(x)`), or an `if`/`else` every arm of which ends
+    so: what follows the branch in its block never runs after that arm."""
+    last = arm.body[-1] if isinstance(arm, cst.IndentedBlock) and arm.body else arm
+    return _statement_leaves(last, depth)
+
+
+def _statement_leaves(stmt: cst.CSTNode, depth: int) -> bool:
+    if isinstance(stmt, cst.With) and depth > 0:
+        return _arm_leaves(stmt.body, depth - 1)
+    if isinstance(stmt, cst.If) and depth > 0:
+        rest = stmt.orelse
+        return _arm_leaves(stmt.body, depth - 1) and rest is not None and (
+            _arm_leaves(rest.body, depth - 1) if isinstance(rest, cst.Else) else _statement_leaves(rest, depth - 1))
+    smalls = getattr(stmt, "body", ())
+    return isinstance(stmt, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and bool(smalls) \
+        and isinstance(smalls[-1], (cst.Break, cst.Continue, cst.Return, cst.Raise))
+
+
+def exclusive_arms_before(facts: Facts, node: cst.CSTNode, stop: cst.CSTNode | None = None) \
+        -> list[tuple[cst.If, cst.BaseSuite, bool]]:
+    """The branches `node` runs beside only when they took their other way: each `if` earlier in a
+    block around `node` (up to `stop`, else `node`'s function) whose one arm ends in `return`,
+    `raise`, `continue` or `break`. `if train: ...; return loss` and then the `no_grad` part
+    without `else:`: the part after the `if` runs only when `train` is false, as an `else:` arm
+    would. Each entry: the branch, the arm that leaves (whose statements never run together with
+    `node`), and the test's value under which `node` can run. An `elif` chain is not read."""
+    limit = stop if stop is not None else facts.enclosing_function(node)
+    found: list[tuple[cst.If, cst.BaseSuite, bool]] = []
+    child = node
+    for anc in facts.ancestors(node):
+        if anc is limit:
+            break
+        if isinstance(anc, (cst.IndentedBlock, cst.Module)):
+            for stmt in anc.body:
+                if stmt is child:
+                    break
+                if not isinstance(stmt, cst.If) or isinstance(stmt.orelse, cst.If):
+                    continue
+                body_leaves = _arm_leaves(stmt.body)
+                else_leaves = stmt.orelse is not None and _arm_leaves(stmt.orelse.body)
+                if body_leaves and not else_leaves:
+                    found.append((stmt, stmt.body, False))
+                elif else_leaves and not body_leaves:
+                    found.append((stmt, stmt.orelse.body, True))  # type: ignore[union-attr]
+        if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            break
+        child = anc
+    return found

@@ -20,8 +20,8 @@ from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
 from ._row_reads import ROW_HINT, row_read_fix
-from ._support import (grad_disabled, hot_loop, insert_after, step_loop, steps_itself, through_with, torch_alias,
-                       updates_weights_by_hand)
+from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
+                       through_with, torch_alias, updates_weights_by_hand)
 from ._swallowing import may_swallow
 from ._tensor_facts import BOOL, INT, caught_in_loop, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
 from ._training_program import program_trains
@@ -1465,6 +1465,8 @@ class HostSync(Rule):
         A plain loop inside the step (`for tag, p in net.named_parameters():`) runs on every step
         only if nothing between it and the step loop branches: the walk goes up to the step loop."""
         stop = _step_node(loop)
+        if self._apart_from_the_step(node, stop):
+            return False
         child = node
         for anc in self.facts.ancestors(node):
             if anc is stop:
@@ -1515,6 +1517,14 @@ class HostSync(Rule):
         sites = self.facts.per_iteration_call_sites(func) if func is not None and depth > 0 else []
         return not sites or any(_same_entry_every_time(owner, call) and self._judged_in(owner)._every_step(call, loop, depth - 1)
                                 for owner, call in sites)
+
+    def _apart_from_the_step(self, node: cst.CSTNode, stop: cst.CSTNode | None) -> bool:
+        """An earlier `if` in a block around `node` ends the arm that trains (`if train: ...;
+        loss.backward(); opt.step(); return loss`), and `node` follows it without `else:`: `node`
+        runs only where that arm is not taken, never in the training step, as in an `else:` arm
+        (which the walk in `_every_step` reads as a branch). A guard that only skips
+        (`if loss is None: continue`) trains nothing in its arm and changes nothing."""
+        return any(steps_itself(self.facts, arm) for _, arm, _ in exclusive_arms_before(self.facts, node, stop))
 
     def _helper_loop_runs_every_step(self, loop: Loop, depth: int) -> bool:
         """`loop` is reached: it runs on every step unless it is a helper's own plain loop (`for i
