@@ -11,7 +11,6 @@ Each firing test here fails on cde58801 (checked in a detached worktree of it)."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import libcst as cst
@@ -20,21 +19,13 @@ import pytest
 from paef_jupyter.api import analyze_path, analyze_source
 from paef_jupyter.model import CellRef
 from paef_jupyter.static.facts import Facts, Prior
+from public_findings import write_notebook
 
 
 def _lines(source: str, rule: str) -> list[int]:
     report = analyze_source(source, CellRef("prog.py"), rules=[rule])
     assert not report.errors
     return sorted(f.line for f in report.findings)
-
-
-def _notebook(tmp_path: Path, *cells: str) -> Path:
-    nb = {"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
-                     "source": c.splitlines(True)} for c in cells],
-          "metadata": {}, "nbformat": 4, "nbformat_minor": 4}
-    path = tmp_path / "nb.ipynb"
-    path.write_text(json.dumps(nb))
-    return path
 
 
 def _cells(path: Path, rule: str) -> list[tuple[int | None, int]]:
@@ -220,16 +211,16 @@ print(paint(picture, torch.rand(1, 4, 8, 8, device=device)).mean())
 
 
 def test_closure_histogram_found_in_one_cell(tmp_path: Path):
-    assert _cells(_notebook(tmp_path, IMPORTS + WRITER_IMPORT + PAINT), "host-sync") == [(0, 19)]
+    assert _cells(write_notebook(tmp_path, IMPORTS + WRITER_IMPORT + PAINT), "host-sync") == [(0, 19)]
 
 
 def test_closure_histogram_found_with_the_imports_in_an_earlier_cell(tmp_path: Path):
-    assert _cells(_notebook(tmp_path, IMPORTS, WRITER_IMPORT + PAINT), "host-sync") == [(1, 16)]
+    assert _cells(write_notebook(tmp_path, IMPORTS, WRITER_IMPORT + PAINT), "host-sync") == [(1, 16)]
 
 
 def test_closure_histogram_found_with_imports_and_writer_in_an_earlier_cell(tmp_path: Path):
     first, rest = PAINT.split("\n\n\n", 1)
-    assert _cells(_notebook(tmp_path, IMPORTS + WRITER_IMPORT + first + "\n", rest), "host-sync") == [(1, 11)]
+    assert _cells(write_notebook(tmp_path, IMPORTS + WRITER_IMPORT + first + "\n", rest), "host-sync") == [(1, 11)]
 
 
 @pytest.mark.parametrize("changes", [
@@ -244,7 +235,7 @@ def test_closure_near_misses_stay_silent_across_cells(tmp_path: Path, changes: l
     for change in changes:
         body = body.replace(*change)
     assert body != PAINT
-    assert _cells(_notebook(tmp_path, IMPORTS, WRITER_IMPORT + body), "host-sync") == []
+    assert _cells(write_notebook(tmp_path, IMPORTS, WRITER_IMPORT + body), "host-sync") == []
 
 
 def test_earlier_imports_keep_only_what_the_earlier_cells_leave_bound():
