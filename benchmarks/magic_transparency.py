@@ -14,8 +14,11 @@ from __future__ import annotations
 import argparse
 import copy
 import json
+import os
 import re
+import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -46,12 +49,35 @@ def under_paef(nb: Any, mode: str = "") -> Any:
 
 
 def execute(nb: Any, cwd: Path, timeout: int = 300) -> float:
+    """Runs `nb` in a fresh kernel. A cell still running 10 s before its timeout has the kernel
+    print every thread's stack (faulthandler, on SIGABRT) to its stderr and die: a hang that
+    cannot be reproduced leaves its evidence in the failure's captured output."""
     from nbclient import NotebookClient
 
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", allow_errors=True,
                             resources={"metadata": {"path": str(cwd)}})
+    watchdog: list[threading.Timer] = []
+
+    def abort_kernel() -> None:
+        process = getattr(getattr(client.km, "provisioner", None), "process", None)
+        if process is not None:
+            os.kill(process.pid, signal.SIGABRT)
+
+    def arm(**_: Any) -> None:
+        watchdog.append(threading.Timer(max(timeout - 10, 1), abort_kernel))
+        watchdog[-1].daemon = True
+        watchdog[-1].start()
+
+    def disarm(**_: Any) -> None:
+        while watchdog:
+            watchdog.pop().cancel()
+
+    client.on_cell_execute, client.on_cell_executed = arm, disarm
     start = time.perf_counter()
-    client.execute()
+    try:
+        client.execute(env={**os.environ, "PYTHONFAULTHANDLER": "1"})
+    finally:
+        disarm()
     return time.perf_counter() - start
 
 
