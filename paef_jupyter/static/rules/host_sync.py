@@ -20,6 +20,7 @@ from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
 from ._row_reads import ROW_HINT, row_read_fix
+from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
                        through_with, torch_alias, updates_weights_by_hand)
 from ._swallowing import may_swallow
@@ -1125,6 +1126,13 @@ class HostSync(Rule):
             f"{what} {when}: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
+        severity = Severity.HIGH if training else Severity.MEDIUM
+        scaler = scaler_step_in_the_same_step(self.facts, node) if training and state is None else None
+        if scaler is not None:  # deb61: the step waits anyway; this read adds a second, shorter wait
+            message = (f"{what} {when}: a second device sync in a step that already has one (`{scaler}`: GradScaler "
+                       "reads its inf/NaN flags with `.item()` before the optimizer step), so this read adds a wait for "
+                       "the work queued between the two, not the step's only one")
+            severity = Severity.LOW
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
         if fix is None and per_row is not None:
             fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
@@ -1136,7 +1144,7 @@ class HostSync(Rule):
                 suggestion=hint(loop),
                 safe=False,
             )
-        self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+        self.report(node, message, fix=fix, severity=severity)
 
     def _inside_a_training_step(self, node: cst.CSTNode) -> bool:
         """A loop around `node` back-propagates in its own body: the no-grad loop `node` runs in
