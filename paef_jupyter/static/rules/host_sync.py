@@ -19,6 +19,7 @@ from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
+from ._display_reads import shown_by
 from ._row_reads import ROW_HINT, row_read_fix
 from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
@@ -1133,6 +1134,11 @@ class HostSync(Rule):
                        "reads its inf/NaN flags with `.item()` before the optimizer step), so this read adds a wait for "
                        "the work queued between the two, not the step's only one")
             severity = Severity.LOW
+        shown = shown_by(self.facts, node) if scaler is None else None
+        if shown is not None:  # deb61: the program shows the value every step; name the display and the trade-off
+            message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
+                       "(a device sync), so the GPU idles while Python prepares the next step; showing the value "
+                       "every N steps (or a running value kept on the device, read every N steps) leaves one wait in N")
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
         if fix is None and per_row is not None:
             fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
