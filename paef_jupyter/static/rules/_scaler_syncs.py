@@ -7,13 +7,15 @@ so the host waits for the device once per step whatever the program reads (publi
 One more read in that step adds a second, shorter wait (for the work queued between the two),
 not the step's only one: still a cost, reported at a lower severity with that said. A fused
 optimizer (`fused=True`) takes the flags as tensors and does not sync; a scaler made with
-`enabled=` anything but a literal `True`, or for the CPU, may not sync either: both stay as they were.
+`enabled=` a flag not known to be on wherever CUDA is used, or for the CPU, may not sync either: both
+stay as they were.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from ..device_use import cuda_condition
 from ..facts import Facts
 from ..names import keyword_arg
 
@@ -83,7 +85,9 @@ def _self_attribute(target: cst.BaseExpression, attr: str) -> bool:
 
 
 def _syncing_scaler(facts: Facts, value: cst.BaseExpression | None) -> bool:
-    """`GradScaler(...)` that reads its flags on the host: `enabled` absent or a literal `True`;
+    """`GradScaler(...)` that reads its flags on the host: `enabled` absent, a literal `True`, or
+    true wherever CUDA is used (`device_use.cuda_condition`: `use_amp = torch.cuda.is_available()`,
+    `device.type == "cuda"`), which is where host-sync reports at all;
     for `torch.amp.GradScaler` the device (first argument or `device=`) absent (CUDA) or a
     `"cuda..."` literal (`torch.cuda.amp.GradScaler`'s first argument is `init_scale`)."""
     if not isinstance(value, cst.Call) or any(arg.star for arg in value.args):
@@ -92,8 +96,9 @@ def _syncing_scaler(facts: Facts, value: cst.BaseExpression | None) -> bool:
     if qualified not in _GRAD_SCALERS:
         return False
     enabled = keyword_arg(value, "enabled")
-    if enabled is not None and not (isinstance(enabled.value, cst.Name) and enabled.value.value == "True"):
-        return False
+    if enabled is not None and not (isinstance(enabled.value, cst.Name) and enabled.value.value == "True") \
+            and not cuda_condition(facts, enabled.value):
+        return False  # `enabled=args.amp`: may be off on the GPU too (`enabled=torch.cuda.is_available()` is on there)
     if qualified.startswith("torch.cuda."):
         return True
     device = keyword_arg(value, "device")
