@@ -9,10 +9,13 @@ message that named only the wait. The message now names the display and the trad
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from ..facts import Facts
 from ..names import block_statements
+from ._scaler_syncs import step_root
 
 # Calls that show a value: the builtin, tqdm's bar, the logging module's levels, a file's `write`.
 _SHOWING_METHODS = frozenset({"set_postfix", "set_postfix_str", "set_description", "set_description_str", "write",
@@ -38,6 +41,35 @@ def shown_by(facts: Facts, read: cst.CSTNode) -> str | None:
         if isinstance(anc, (cst.BaseSmallStatement, cst.BaseCompoundStatement)) or not isinstance(anc, _FORMATTING):
             return None
         child = anc
+    return None
+
+
+# Reads that copy a tensor's value to the host (the receiver or argument must be a device tensor).
+_READ_METHODS = frozenset({"item", "tolist"})
+_READ_FUNCTIONS = frozenset({"builtins.float", "builtins.int"})
+
+
+def shown_read_beside(facts: Facts, read: cst.CSTNode, device_tensor: Callable[[cst.BaseExpression], bool]) -> str | None:
+    """Where another read of a device tensor (`.item()`, `.tolist()`, `float(t)`, `int(t)`)
+    that runs exactly as often as `read` (the same innermost loop or helper body, no branch
+    between: `step_root`) and whose value the program shows (`shown_by`): that read stays (the
+    display is the program's choice), so the step waits for the device there every time and
+    `read` is a second wait (public check 39 p02: `running_loss += loss.item()` beside
+    `print(..., loss.item())`; its labels say "the step syncs anyway"). None when there is none."""
+    root = step_root(facts, read)
+    if root is None:
+        return None
+    for node in facts.walk(root):
+        if not isinstance(node, cst.Call) or node is read or step_root(facts, node) is not root:
+            continue
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in _READ_METHODS and not node.args:
+            tensor: cst.BaseExpression | None = node.func.value
+        elif len(node.args) == 1 and (facts.qualified_name(node.func) or "") in _READ_FUNCTIONS:
+            tensor = node.args[0].value
+        else:
+            continue
+        if device_tensor(tensor) and shown_by(facts, node) is not None:
+            return f"`{facts.code(node)}` at line {facts.position(node).start.line}"
     return None
 
 

@@ -30,20 +30,21 @@ def scaler_step_in_the_same_step(facts: Facts, read: cst.CSTNode) -> str | None:
     """The code of `scaler.step(opt)` when an enabled `GradScaler` steps a non-fused optimizer
     unconditionally in the same step as `read`: the same innermost loop body (or the same helper
     body, outside any loop), with no branch, `try` or loop between either of them and that body."""
-    root = _step_root(facts, read)
+    root = step_root(facts, read)
     if root is None:
         return None
     for node in facts.walk(root):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "step" \
-                and len(node.args) >= 1 and node.args[0].keyword is None and _step_root(facts, node) is root \
+                and len(node.args) >= 1 and node.args[0].keyword is None and step_root(facts, node) is root \
                 and _grad_scaler(facts, node.func.value) and not _fused(facts, node.args[0].value):
             return facts.code(node)
     return None
 
 
-def _step_root(facts: Facts, node: cst.CSTNode) -> cst.CSTNode | None:
+def step_root(facts: Facts, node: cst.CSTNode) -> cst.CSTNode | None:
     """The innermost loop or function around `node`, when nothing between them may skip `node`
-    or repeat it; None otherwise (and for top-level code outside any loop)."""
+    or repeat it; None otherwise (and for top-level code outside any loop). Two nodes with the
+    same root run the same number of times: once per iteration of that loop (or per call)."""
     child: cst.CSTNode = node
     for anc in facts.ancestors(node):
         if isinstance(anc, (cst.For, cst.While)) and child is anc.body:

@@ -19,7 +19,7 @@ from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
-from ._display_reads import shown_by
+from ._display_reads import shown_by, shown_read_beside
 from ._row_reads import ROW_HINT, row_read_fix
 from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
@@ -1135,6 +1135,13 @@ class HostSync(Rule):
                        "the work queued between the two, not the step's only one")
             severity = Severity.LOW
         shown = shown_by(self.facts, node) if scaler is None else None
+        beside = shown_read_beside(self.facts, node, self._device_tensor) \
+            if training and state is None and scaler is None and shown is None else None
+        if beside is not None:  # deb61: the step's display reads the device every step anyway
+            message = (f"{what} {when}: a second device sync in a step that already has one ({beside}, which the "
+                       "program shows every step), so this read adds a wait for the work queued between the two, not "
+                       "the step's only one")
+            severity = Severity.LOW
         if shown is not None:  # deb61: the program shows the value every step; name the display and the trade-off
             message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
                        "(a device sync), so the GPU idles while Python prepares the next step; showing the value "
@@ -1832,6 +1839,10 @@ class HostSync(Rule):
         if not (isinstance(element, cst.Subscript) and self._is_tensor(element.value)) or on_host(self.facts, element.value):
             return None
         return element
+
+    def _device_tensor(self, expr: cst.BaseExpression) -> bool:
+        """A tensor not known to be on the host: reading it waits for the device."""
+        return self._is_tensor(expr) and not on_host(self.facts, expr)
 
     def _is_tensor(self, expr: cst.BaseExpression) -> bool:
         """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
