@@ -1,9 +1,9 @@
-"""deb61: the debatable findings of public checks 40-49, by category (benchmarks/results/debatable61.md).
+"""deb61: the debatable findings of public checks 39-49, by category (benchmarks/results/debatable61.md).
 
-Four categories changed: a module called once per *piece* of a split is not a call per sample
+Five categories changed: a module called once per *piece* of a split is not a call per sample
 (elementwise-loop: silent); a per-step read beside an enabled `GradScaler`'s step is a second sync
-(host-sync: low, said); a per-step read that goes to a display says so (host-sync: the trade-off
-named); a CPU-then-move in code where nothing uses an accelerator is a no-op as run (cpu-then-move:
+(host-sync: low, said), and so is one beside another read the step shows every step; a per-step read
+that goes to a display says so (host-sync: the trade-off named); a CPU-then-move in code where nothing uses an accelerator is a no-op as run (cpu-then-move:
 low, said). The public programs are kept out of the repository: the shapes under
 tests/fixtures/public_shapes/deb61/ are own-written."""
 from __future__ import annotations
