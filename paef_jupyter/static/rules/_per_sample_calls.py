@@ -38,6 +38,8 @@ def per_sample_call(facts: Facts, is_tensor: IsTensor, covered: Covered, target:
     if samples is None or _runs_once(facts, loop):
         return None
     batch, indices, rows = samples
+    if _pieces_of_a_split(facts, it, batch):
+        return None  # one call per group of samples: the grouped form the hint itself suggests
     if any(isinstance(n, cst.Break) for n in facts.walk(body, into_scopes=False)):
         return None
     written = facts.names_written(body) - indices - rows
@@ -51,6 +53,40 @@ def per_sample_call(facts: Facts, is_tensor: IsTensor, covered: Covered, target:
                 var = next(iter(sorted(indices or rows)))
                 return PerSample(node, batch, var)
     return None
+
+
+# Splitters whose pieces are groups of rows: `torch.split(x, sizes)`, `x.chunk(4)`, ...
+_SPLITTERS = frozenset({"split", "split_with_sizes", "chunk", "tensor_split"})
+
+
+def _pieces_of_a_split(facts: Facts, it: cst.BaseExpression, batch: str) -> bool:
+    """`batch` holds the pieces a split returns (check 48 p02's mixture of experts: `batches_experts =
+    torch.split(x[order], sizes)`, one expert call per piece): each piece is a group of samples, and one
+    module call per group is what the per-sample hint itself asks for, not a call per sample. Every
+    binding of the name in the loop's scope must be such a split; a split into pieces of one row
+    (`torch.split(x, 1)`, or a count that is not a literal for `chunk`/`tensor_split`) stays a split into samples."""
+    use = next((n for n in facts.walk(it) if isinstance(n, cst.Name) and n.value == batch), None)
+    sources = facts.value_sources(use) if use is not None else None
+    return bool(sources) and all(_splits_into_groups(facts, source) for source in sources)  # type: ignore[union-attr]
+
+
+def _splits_into_groups(facts: Facts, value: cst.BaseExpression) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    qualified = facts.qualified_name(value.func) or ""
+    if qualified.startswith("torch.") and qualified[len("torch."):] in _SPLITTERS:
+        how, args = qualified[len("torch."):], [a for a in value.args if a.keyword is None][1:]
+    elif isinstance(value.func, cst.Attribute) and value.func.attr.value in _SPLITTERS \
+            and facts.kind(value.func.value) in (Kind.TENSOR, Kind.UNKNOWN):
+        how, args = value.func.attr.value, [a for a in value.args if a.keyword is None]
+    else:
+        return False
+    size = args[0].value if args else None
+    if size is None or any(a.star for a in value.args):
+        return False
+    if how in ("split", "split_with_sizes"):
+        return not (isinstance(size, cst.Integer) and size.value == "1")  # pieces of one row are samples
+    return isinstance(size, cst.Integer) and int(size.value, 0) > 1  # a number of pieces: known only as a literal
 
 
 def _sample_vars(facts: Facts, is_tensor: IsTensor, covered: Covered, target: cst.BaseExpression,

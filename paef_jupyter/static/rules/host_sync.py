@@ -19,7 +19,9 @@ from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
+from ._display_reads import shown_by, shown_read_beside
 from ._row_reads import ROW_HINT, row_read_fix
+from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
                        through_with, torch_alias, updates_weights_by_hand)
 from ._swallowing import may_swallow
@@ -1125,6 +1127,25 @@ class HostSync(Rule):
             f"{what} {when}: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
+        severity = Severity.HIGH if training else Severity.MEDIUM
+        scaler = scaler_step_in_the_same_step(self.facts, node) if training and state is None else None
+        if scaler is not None:  # deb61: the step waits anyway; this read adds a second, shorter wait
+            message = (f"{what} {when}: a second device sync in a step that already has one (`{scaler}`: GradScaler "
+                       "reads its inf/NaN flags with `.item()` before the optimizer step), so this read adds a wait for "
+                       "the work queued between the two, not the step's only one")
+            severity = Severity.LOW
+        shown = shown_by(self.facts, node) if scaler is None else None
+        beside = shown_read_beside(self.facts, node, self._device_tensor) \
+            if training and state is None and scaler is None and shown is None else None
+        if beside is not None:  # deb61: the step's display reads the device every step anyway
+            message = (f"{what} {when}: a second device sync in a step that already has one ({beside}, which the "
+                       "program shows every step), so this read adds a wait for the work queued between the two, not "
+                       "the step's only one")
+            severity = Severity.LOW
+        if shown is not None:  # deb61: the program shows the value every step; name the display and the trade-off
+            message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
+                       "(a device sync), so the GPU idles while Python prepares the next step; showing the value "
+                       "every N steps (or a running value kept on the device, read every N steps) leaves one wait in N")
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
         if fix is None and per_row is not None:
             fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
@@ -1136,7 +1157,7 @@ class HostSync(Rule):
                 suggestion=hint(loop),
                 safe=False,
             )
-        self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+        self.report(node, message, fix=fix, severity=severity)
 
     def _inside_a_training_step(self, node: cst.CSTNode) -> bool:
         """A loop around `node` back-propagates in its own body: the no-grad loop `node` runs in
@@ -1818,6 +1839,10 @@ class HostSync(Rule):
         if not (isinstance(element, cst.Subscript) and self._is_tensor(element.value)) or on_host(self.facts, element.value):
             return None
         return element
+
+    def _device_tensor(self, expr: cst.BaseExpression) -> bool:
+        """A tensor not known to be on the host: reading it waits for the device."""
+        return self._is_tensor(expr) and not on_host(self.facts, expr)
 
     def _is_tensor(self, expr: cst.BaseExpression) -> bool:
         """A tensor, including comparisons of tensors and methods on them (`(p == y).sum()`)."""
