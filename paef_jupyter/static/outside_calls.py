@@ -12,7 +12,9 @@ shares the function's own name, so a change through one call's result varies eve
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TYPE_CHECKING, Iterator
 
 import libcst as cst
 
@@ -41,6 +43,8 @@ _TRANSPARENT_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "t
                                      "torch.enable_grad"})
 _CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
 _GUARD: set[int] = set()
+# Off by default: read as fresh only inside `loss_results_fresh()` (see there).
+_LOSS_RESULTS_FRESH: ContextVar[bool] = ContextVar("loss_results_fresh", default=False)
 _ACTIVE: set[int] = set()  # calls whose `result_roots` is being read
 
 
@@ -81,11 +85,57 @@ def known_fresh(facts: "Facts", call: cst.Call, qualified: str) -> bool:
     or an undecorated program function whose returns are read to be new (not a cached one)."""
     if qualified.startswith("builtins.") and qualified[len("builtins."):] in _FRESH_BUILTINS or qualified in _FRESH_OTHER:
         return True
+    if _LOSS_RESULTS_FRESH.get() and loss_module_call(facts, call):
+        return True
     func = _program_function(facts, call)
     if func is None:
         return False
     names = {facts.qualified_name(_callee(d.decorator)) or "" for d in func.decorators}
     return not names - _TRANSPARENT_DECORATORS and _returns_fresh(facts, func)
+
+
+@contextmanager
+def loss_results_fresh() -> Iterator[None]:
+    """Within this block a call of a torch loss module (`criterion(out, target)`, `criterion`
+    bound to `nn.BCEWithLogitsLoss()`) is read as returning new memory: every `torch.nn` loss
+    computes its result (a reduction, or `reduction="none"`'s element-wise loss), never hands back
+    its input or target. Off by default because the default is what every rule's automatic
+    rewrite was proved under: a rule turns it on only to find a site it then reports as a hint
+    (recall 61), so no existing rewrite widens."""
+    token = _LOSS_RESULTS_FRESH.set(True)
+    try:
+        yield
+    finally:
+        _LOSS_RESULTS_FRESH.reset(token)
+
+
+def loss_module_call(facts: "Facts", call: cst.Call) -> bool:
+    """`criterion(a, b)` where the name's reaching binding is `torch.nn.<X>Loss(...)` (torch's own
+    class, not a program class of that name), `self.criterion(a, b)` where every assignment of
+    that attribute in the unit is one, or `nn.MSELoss()(a, b)` written out."""
+    func = call.func
+    if isinstance(func, cst.Call):
+        values: list[cst.BaseExpression] = [func]
+    elif isinstance(func, cst.Name):
+        value = facts.value_of(func)
+        values = [value] if value is not None else []
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                          and t.target.value.value == "self" and t.target.attr.value == func.attr.value
+                          for t in a.targets)]
+    else:
+        values = []
+    return bool(values) and all(_torch_loss_built(facts, v) for v in values)
+
+
+def _torch_loss_built(facts: "Facts", value: cst.BaseExpression) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    qualified = facts.qualified_name(value.func) or ""
+    head = root_name(value.func)
+    return qualified.startswith("torch.nn.") and qualified.endswith("Loss") \
+        and (head is None or head not in facts.classes)
 
 
 def may_return_argument(facts: "Facts", call: cst.Call, arg: cst.Arg) -> bool:

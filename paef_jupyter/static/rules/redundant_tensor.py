@@ -12,6 +12,7 @@ from ...model import Fix, Severity
 from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
 from ..outside_values import unproved_outside_value
+from ..outside_calls import loss_results_fresh
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
@@ -136,7 +137,7 @@ class RedundantTensor(Rule):
         super().__init__(ctx)
         self._names: set[str] = set()
         self._copied: set[tuple[cst.CSTNode | None, str]] = set()
-        self.sites = FactorySites(self.facts)
+        self.sites = FactorySites(self.facts, losses_fresh=True)
 
     def visit_Module(self, node: cst.Module) -> None:
         for loop in self.facts.loops:
@@ -199,6 +200,14 @@ class RedundantTensor(Rule):
                 description=f"build it once outside the per-iteration {'lambda' if in_lambda else 'function'} (module level or `__init__`) "
                 f"and use it here: `{name} = {code}`",
                 suggestion=f"{name} = {code}",
+                safe=False,
+            )
+        elif site.via_loss:
+            fix = Fix(
+                description=f"build it once before the loop and read it here: `{name}_const = {code}` (not rewritten "
+                "automatically: that it stays unchanged rests on the loss module returning a new tensor, which the "
+                "rewrite proofs do not assume)",
+                suggestion=f"{name}_const = {code}",
                 safe=False,
             )
         elif mutated:
@@ -715,14 +724,19 @@ class Site:
     holder: str | None  # the name whose object it is or is held in (`a, t = ..., <expr>`; `hc = (<expr>, c)`)
     mutated: bool
     shaped: bool = False  # varies only with the input's length or device (see `shape_derived`)
+    via_loss: bool = False  # unchanged only once a torch loss module's result is read as new memory: a hint
 
 
 class FactorySites:
     """Which tensor factories are rebuilt from loop-invariant data: shared with `cpu-then-move`,
     which leaves such a site to this rule (one finding per site)."""
 
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, facts: Facts, losses_fresh: bool = False) -> None:
         self.facts = facts
+        # `redundant-tensor` itself reads a torch loss module's result as new memory (recall 61) and
+        # reports what that alone admits as a hint; the rules that share these sites to stay out of
+        # one (`cpu-then-move`, `cpu-function`) keep the default, so their findings do not move.
+        self.losses_fresh = losses_fresh
 
     def site(self, node: cst.Call) -> Site | None:
         """The factory expression (with its pure chain) to build once, and where; None when the
@@ -770,7 +784,14 @@ class FactorySites:
         assigned = self._assigned_name(expr)
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
+        mutated = self._changed(whole, expr, holder, scope)
+        via_loss = False
+        if mutated and self.losses_fresh:
+            # `smooth = torch.tensor([0.9]).cuda().expand(b, 1)` then `lossG = criterion(netD(fake), smooth)`
+            # and `lossG.backward()`: only the loss's result, read as possibly `smooth` itself, made it "changed"
+            with loss_results_fresh():
+                via_loss = not self._changed(whole, expr, holder, scope)
+            mutated = not via_loss
         fills = factory in FILL_FACTORIES or _scalar_fill(node, factory)
         if (fills or _filled_list(node, factory)) and mutated and not self._constant_edits(holder, scope, loop) \
                 or fills and (self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
@@ -780,7 +801,13 @@ class FactorySites:
         if factory in FILL_FACTORIES and in_helper and self._returned(whole, holder, scope) \
                 and self._callers_carry_state(scope):
             return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
-        return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
+        return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped, via_loss)
+
+    def _changed(self, whole: cst.BaseExpression, expr: cst.BaseExpression, holder: str | None,
+                 scope: cst.CSTNode | None) -> bool:
+        """Would one tensor shared across iterations be changed (the whole chain through its
+        holder, or the hoisted part of it)?"""
+        return self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
 
     def wraps_new_array(self, node: cst.Call, factory: str) -> bool:
         """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))`: the array is built in the
