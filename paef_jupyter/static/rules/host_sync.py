@@ -19,6 +19,7 @@ from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
+from ._host_distributions import argument_for, parameter_index
 from ._row_reads import ROW_HINT, row_read_fix
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
                        through_with, torch_alias, updates_weights_by_hand)
@@ -777,6 +778,18 @@ class HostSync(Rule):
                     return True
         return False
 
+    def _carried_through_pass(self, node: cst.CSTNode, loop: Loop) -> str | None:
+        """The device tensor an evaluation-kind `loop` of a training program carries from one
+        iteration to the next (recall 61: a Langevin sampler's `z = z - eps * grad + noise` over
+        hundreds of steps, run after training): the state the loop rebinds, or None. Such a loop
+        is a chain of dependent device steps, not a pass over batches (`_training_program`'s small
+        share): a value read on the host each iteration waits for every step before it. Only for
+        `node` right in `loop` (no loop inside it), in this unit."""
+        if loop.facts is not self.facts or self.facts.iteration_loop(node) is not loop \
+                or any(inner.parent is loop for inner in self.facts.loops):
+            return None
+        return _carried_state(self.facts, loop)
+
     def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
         """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
         with no loop inside it, that carries a tensor made on the device from one iteration to the
@@ -1104,7 +1117,10 @@ class HostSync(Rule):
             return
         training = state is None and (adapting or self._step_kind(node) == "train")
         if not training and state is None and program_trains(self.facts) and not self._inside_a_training_step(node):
-            return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
+            state = self._carried_through_pass(node, loop)
+            if state is None:
+                return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
+            value = None  # a sampler's chain, not a pass over batches: a hint, no accumulation rewrite
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
             f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
         needs = self._host_consumer(node) or self._environment_action(node)
@@ -2240,7 +2256,34 @@ def _carried_state(facts: Facts, loop: Loop) -> str | None:
                       and facts.enclosing_function(d.value) is scope and not start <= facts.order(d.value) <= end]
             if before and all(_made_on_device(facts, v, 2) for v in before):
                 return name
+            if not before and _device_parameter(facts, name, scope, start, end):
+                return name
     return None
+
+
+def _device_parameter(facts: Facts, name: str, scope: cst.CSTNode | None, start: int, end: int) -> bool:
+    """`z` of `def langevin(model, z, steps)`, bound again only inside the loop (`start`-`end`):
+    a plain parameter to which every call of the function in the unit (one at least) passes a
+    tensor made on the device (`torch.randn(..., device=device)`, `.to(device)`, or a name every
+    binding of which is one). A call that leaves it to a default or unpacks arguments: not proved."""
+    if not isinstance(scope, cst.FunctionDef):
+        return False
+    index = parameter_index(scope, name)
+    if index is None or any(d.function is scope and d.loop is not None and not start <= d.order <= end
+                            for d in facts._defs.get(name, ())):
+        return False  # also a loop target outside the loop: not only the caller's tensor
+    calls = [c for c in facts.calls_in(facts.module) if scope in facts._callees(c)]
+    if not calls:
+        return False
+    for call in calls:
+        given = argument_for(call, name, index)
+        if isinstance(given, cst.Name):
+            values = facts.assigned_values(given.value)
+            if not values or not all(_made_on_device(facts, v, 2) for v in values):
+                return False
+        elif given is None or not _made_on_device(facts, given, 2):
+            return False
+    return True
 
 
 def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
