@@ -784,11 +784,20 @@ class HostSync(Rule):
         hundreds of steps, run after training): the state the loop rebinds, or None. Such a loop
         is a chain of dependent device steps, not a pass over batches (`_training_program`'s small
         share): a value read on the host each iteration waits for every step before it. Only for
-        `node` right in `loop` (no loop inside it), in this unit."""
+        `node` right in `loop` (no loop inside it), in this unit, in a function that returns the
+        carried tensor: the chain's product stays on the device and what the host reads each step
+        is a by-product (energies, norms). A sampler whose result is what it reads (`tokens.append(
+        int(nxt))`, `return tokens`) needs those values: label49's sampling pass, still silent."""
         if loop.facts is not self.facts or self.facts.iteration_loop(node) is not loop \
                 or any(inner.parent is loop for inner in self.facts.loops):
             return None
-        return _carried_state(self.facts, loop)
+        state = _carried_state(self.facts, loop)
+        func = self.facts.enclosing_function(loop.node)
+        if state is None or func is None:
+            return None
+        returns = [n for n in self.facts.walk(func.body) if isinstance(n, cst.Return) and n.value is not None
+                   and self.facts.enclosing_function(n) is func]
+        return state if any(state in self.facts.names_read(r.value) for r in returns) else None  # type: ignore[arg-type]
 
     def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
         """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
