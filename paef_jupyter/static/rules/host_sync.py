@@ -2295,7 +2295,20 @@ def _device_parameter(facts: Facts, name: str, scope: cst.CSTNode | None, start:
     return True
 
 
+# Tensor methods whose result lives where their receiver does (a copy, a view, a cast, an in-place fill).
+_SAME_PLACE_METHODS = frozenset({"clone", "detach", "requires_grad_", "float", "double", "half", "contiguous", "view",
+                                 "reshape", "unsqueeze", "squeeze", "flatten", "normal_", "uniform_", "fill_", "zero_"})
+
+
 def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
+    """`expr` makes a tensor on an accelerator: a move, a torch factory given such a device, a
+    same-place method of one (`.detach()`, `.requires_grad_()`), or arithmetic with one
+    (`torch.rand(n, 2, device=device) * 2 - 1`, recall 61: a device tensor combined with a number
+    or a 0-d tensor stays on the device, and with a host tensor of more dimensions it raises)."""
+    if isinstance(expr, cst.BinaryOperation):
+        return _made_on_device(facts, expr.left, depth) or _made_on_device(facts, expr.right, depth)
+    if isinstance(expr, cst.UnaryOperation):
+        return _made_on_device(facts, expr.expression, depth)
     if not isinstance(expr, cst.Call):
         return False
     if is_device_move(facts, expr):
@@ -2304,7 +2317,11 @@ def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
             and (facts.qualified_name(expr.func) or "").startswith("torch."):
         return True
     func = expr.func
-    if depth and isinstance(func, cst.Attribute) and func.attr.value in ("clone", "detach") and isinstance(func.value, cst.Name):
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _SAME_PLACE_METHODS:
+        return False
+    if not isinstance(func.value, cst.Name):
+        return _made_on_device(facts, func.value, depth)
+    if depth and func.attr.value in ("clone", "detach"):
         values = facts.assigned_values(func.value.value)
         return bool(values) and all(_made_on_device(facts, v, depth - 1) for v in values)
     return False
