@@ -2263,7 +2263,7 @@ def _carried_state(facts: Facts, loop: Loop) -> str | None:
         for name in sorted(bound & facts.names_read(node.value)):
             before = [d.value for d in facts._defs.get(name, ()) if d.value is not None
                       and facts.enclosing_function(d.value) is scope and not start <= facts.order(d.value) <= end]
-            if before and all(_made_on_device(facts, v, 2) for v in before):
+            if before and all(_made_on_device(facts, v, 2, True) for v in before):
                 return name
             if not before and _device_parameter(facts, name, scope, start, end):
                 return name
@@ -2288,9 +2288,9 @@ def _device_parameter(facts: Facts, name: str, scope: cst.CSTNode | None, start:
         given = argument_for(call, name, index)
         if isinstance(given, cst.Name):
             values = facts.assigned_values(given.value)
-            if not values or not all(_made_on_device(facts, v, 2) for v in values):
+            if not values or not all(_made_on_device(facts, v, 2, True) for v in values):
                 return False
-        elif given is None or not _made_on_device(facts, given, 2):
+        elif given is None or not _made_on_device(facts, given, 2, True):
             return False
     return True
 
@@ -2300,15 +2300,17 @@ _SAME_PLACE_METHODS = frozenset({"clone", "detach", "requires_grad_", "float", "
                                  "reshape", "unsqueeze", "squeeze", "flatten", "normal_", "uniform_", "fill_", "zero_"})
 
 
-def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
+def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int, through_ops: bool = False) -> bool:
     """`expr` makes a tensor on an accelerator: a move, a torch factory given such a device, a
     same-place method of one (`.detach()`, `.requires_grad_()`), or arithmetic with one
     (`torch.rand(n, 2, device=device) * 2 - 1`, recall 61: a device tensor combined with a number
-    or a 0-d tensor stays on the device, and with a host tensor of more dimensions it raises)."""
-    if isinstance(expr, cst.BinaryOperation):
-        return _made_on_device(facts, expr.left, depth) or _made_on_device(facts, expr.right, depth)
-    if isinstance(expr, cst.UnaryOperation):
-        return _made_on_device(facts, expr.expression, depth)
+    or a 0-d tensor stays on the device, and with a host tensor of more dimensions it raises). The
+    last two only with `through_ops` (a carried state's start): `_device_derived` follows operators
+    and methods itself, with its own depth."""
+    if through_ops and isinstance(expr, cst.BinaryOperation):
+        return _made_on_device(facts, expr.left, depth, True) or _made_on_device(facts, expr.right, depth, True)
+    if through_ops and isinstance(expr, cst.UnaryOperation):
+        return _made_on_device(facts, expr.expression, depth, True)
     if not isinstance(expr, cst.Call):
         return False
     if is_device_move(facts, expr):
@@ -2320,10 +2322,10 @@ def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
     if not isinstance(func, cst.Attribute) or func.attr.value not in _SAME_PLACE_METHODS:
         return False
     if not isinstance(func.value, cst.Name):
-        return _made_on_device(facts, func.value, depth)
+        return through_ops and _made_on_device(facts, func.value, depth, True)
     if depth and func.attr.value in ("clone", "detach"):
         values = facts.assigned_values(func.value.value)
-        return bool(values) and all(_made_on_device(facts, v, depth - 1) for v in values)
+        return bool(values) and all(_made_on_device(facts, v, depth - 1, through_ops) for v in values)
     return False
 
 
