@@ -12,9 +12,7 @@ shares the function's own name, so a change through one call's result varies eve
 
 from __future__ import annotations
 
-from contextlib import contextmanager
-from contextvars import ContextVar
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -43,8 +41,6 @@ _TRANSPARENT_DECORATORS = frozenset({"torch.no_grad", "torch.inference_mode", "t
                                      "torch.enable_grad"})
 _CACHING_DECORATORS = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
 _GUARD: set[int] = set()
-# Off by default: read as fresh only inside `loss_results_fresh()` (see there).
-_LOSS_RESULTS_FRESH: ContextVar[bool] = ContextVar("loss_results_fresh", default=False)
 _ACTIVE: set[int] = set()  # calls whose `result_roots` is being read
 
 
@@ -85,8 +81,6 @@ def known_fresh(facts: "Facts", call: cst.Call, qualified: str) -> bool:
     or an undecorated program function whose returns are read to be new (not a cached one)."""
     if qualified.startswith("builtins.") and qualified[len("builtins."):] in _FRESH_BUILTINS or qualified in _FRESH_OTHER:
         return True
-    if _LOSS_RESULTS_FRESH.get() and loss_module_call(facts, call):
-        return True
     func = _program_function(facts, call)
     if func is None:
         return False
@@ -94,25 +88,14 @@ def known_fresh(facts: "Facts", call: cst.Call, qualified: str) -> bool:
     return not names - _TRANSPARENT_DECORATORS and _returns_fresh(facts, func)
 
 
-@contextmanager
-def loss_results_fresh() -> Iterator[None]:
-    """Within this block a call of a torch loss module (`criterion(out, target)`, `criterion`
-    bound to `nn.BCEWithLogitsLoss()`) is read as returning new memory: every `torch.nn` loss
-    computes its result (a reduction, or `reduction="none"`'s element-wise loss), never hands back
-    its input or target. Off by default because the default is what every rule's automatic
-    rewrite was proved under: a rule turns it on only to find a site it then reports as a hint
-    (recall 61), so no existing rewrite widens."""
-    token = _LOSS_RESULTS_FRESH.set(True)
-    try:
-        yield
-    finally:
-        _LOSS_RESULTS_FRESH.reset(token)
-
-
 def loss_module_call(facts: "Facts", call: cst.Call) -> bool:
     """`criterion(a, b)` where the name's reaching binding is `torch.nn.<X>Loss(...)` (torch's own
     class, not a program class of that name), `self.criterion(a, b)` where every assignment of
-    that attribute in the unit is one, or `nn.MSELoss()(a, b)` written out."""
+    that attribute in the unit is one, or `nn.MSELoss()(a, b)` written out: every `torch.nn` loss
+    computes its result (a reduction, or `reduction="none"`'s element-wise loss), never hands back
+    its input or target. Not part of `known_fresh`: every rule's automatic rewrite was proved
+    without it; `redundant-tensor` asks it explicitly (`shared_path(..., fresh=...)`) for a site it
+    then reports as a hint (recall 61), so no existing rewrite widens."""
     func = call.func
     if isinstance(func, cst.Call):
         values: list[cst.BaseExpression] = [func]
