@@ -88,6 +88,39 @@ def known_fresh(facts: "Facts", call: cst.Call, qualified: str) -> bool:
     return not names - _TRANSPARENT_DECORATORS and _returns_fresh(facts, func)
 
 
+def loss_module_call(facts: "Facts", call: cst.Call) -> bool:
+    """`criterion(a, b)` where the name's reaching binding is `torch.nn.<X>Loss(...)` (torch's own
+    class, not a program class of that name), `self.criterion(a, b)` where every assignment of
+    that attribute in the unit is one, or `nn.MSELoss()(a, b)` written out: every `torch.nn` loss
+    computes its result (a reduction, or `reduction="none"`'s element-wise loss), never hands back
+    its input or target. Not part of `known_fresh`: every rule's automatic rewrite was proved
+    without it; `redundant-tensor` asks it explicitly (`shared_path(..., fresh=...)`) for a site it
+    then reports as a hint (recall 61), so no existing rewrite widens."""
+    func = call.func
+    if isinstance(func, cst.Call):
+        values: list[cst.BaseExpression] = [func]
+    elif isinstance(func, cst.Name):
+        value = facts.value_of(func)
+        values = [value] if value is not None else []
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
+                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
+                          and t.target.value.value == "self" and t.target.attr.value == func.attr.value
+                          for t in a.targets)]
+    else:
+        values = []
+    return bool(values) and all(_torch_loss_built(facts, v) for v in values)
+
+
+def _torch_loss_built(facts: "Facts", value: cst.BaseExpression) -> bool:
+    if not isinstance(value, cst.Call):
+        return False
+    qualified = facts.qualified_name(value.func) or ""
+    head = root_name(value.func)
+    return qualified.startswith("torch.nn.") and qualified.endswith("Loss") \
+        and (head is None or head not in facts.classes)
+
+
 def may_return_argument(facts: "Facts", call: cst.Call, arg: cst.Arg) -> bool:
     """`call`'s result (a call outside torch and NumPy) may be `arg`'s object, a view of it or
     hold it: `helper(t)`, `list(t)` (its rows), `zip(*pairs)`, `d.get("k", t)`."""

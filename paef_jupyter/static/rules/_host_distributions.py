@@ -41,13 +41,13 @@ def _distribution_held(facts: Facts, name: cst.Name) -> cst.Call | None:
     scope = facts.enclosing_function(name)
     if not isinstance(scope, cst.FunctionDef) or sum(d.function is scope for d in facts._defs.get(name.value, ())) > 1:
         return None  # bound again in the function (a loop target, an assignment): not the caller's object
-    index = _parameter_index(scope, name.value)
+    index = parameter_index(scope, name.value)
     if index is None:
         return None
     calls = [c for c in facts.calls_in(facts.module) if scope in facts._callees(c)]
     found: cst.Call | None = None
     for c in calls:
-        arg = _argument_for(c, name.value, index)
+        arg = argument_for(c, name.value, index)
         if arg is None:
             return None
         if isinstance(arg, cst.Name):
@@ -58,7 +58,7 @@ def _distribution_held(facts: Facts, name: cst.Name) -> cst.Call | None:
     return found
 
 
-def _parameter_index(scope: cst.FunctionDef, name: str) -> int | None:
+def parameter_index(scope: cst.FunctionDef, name: str) -> int | None:
     """The position of plain parameter `name` (None for keyword-only, `*args`, or not a parameter)."""
     plain = [*scope.params.posonly_params, *scope.params.params]
     for i, p in enumerate(plain):
@@ -67,7 +67,7 @@ def _parameter_index(scope: cst.FunctionDef, name: str) -> int | None:
     return None
 
 
-def _argument_for(call: cst.Call, name: str, index: int) -> cst.BaseExpression | None:
+def argument_for(call: cst.Call, name: str, index: int) -> cst.BaseExpression | None:
     """What `call` binds to the parameter (None when unpacked, left to a default, or not seen)."""
     if any(a.star for a in call.args):
         return None

@@ -1168,16 +1168,17 @@ def _stepped(part: cst.BaseSlice) -> bool:
     return isinstance(part, cst.Slice) and part.step is not None
 
 
-def shared_end(facts: Facts, value: cst.CSTNode) -> cst.CSTNode:
+def shared_end(facts: Facts, value: cst.CSTNode, fresh: Callable[[cst.Call], bool] | None = None) -> cst.CSTNode:
     """The outermost expression around `value` that may still be `value`'s object or share its
     memory: `value[0]`, `value.T`, `value.view(-1)`, `value.type_as(x)` (itself when the dtype
     and device already match), `torch.as_tensor(value)`; `value` itself when none."""
-    return shared_path(facts, value)[-1]
+    return shared_path(facts, value, fresh)[-1]
 
 
-def shared_path(facts: Facts, value: cst.CSTNode) -> list[cst.CSTNode]:
+def shared_path(facts: Facts, value: cst.CSTNode, fresh: Callable[[cst.Call], bool] | None = None) -> list[cst.CSTNode]:
     """`value` and each expression around it up to `shared_end`, innermost first (a call on the
-    way may change what it is handed: `F.relu(value, inplace=True)`)."""
+    way may change what it is handed: `F.relu(value, inplace=True)`). A call `fresh` accepts is
+    read as returning new memory (a what-if a rule asks: `redundant-tensor`'s loss modules)."""
     path = [value]
     parent = facts.parent(value)
     while parent is not None and (
@@ -1186,7 +1187,8 @@ def shared_path(facts: Facts, value: cst.CSTNode) -> list[cst.CSTNode]:
                 and (facts.method_may_share(value) or told_not_to_copy(parent)
                      or outside_calls.may_return_receiver(facts, parent)))
             or (isinstance(parent, cst.Arg) and isinstance(facts.parent(parent), cst.Call)
-                and _result_may_share_argument(facts, facts.parent(parent), parent))):  # type: ignore[arg-type]
+                and _result_may_share_argument(facts, facts.parent(parent), parent)  # type: ignore[arg-type]
+                and not (fresh is not None and fresh(facts.parent(parent))))):  # type: ignore[arg-type]
         value, parent = (facts.parent(parent), facts.parent(facts.parent(parent))) if isinstance(parent, cst.Arg) \
             else (parent, facts.parent(parent))
         path.append(value)
@@ -1207,7 +1209,7 @@ def _result_may_share_argument(facts: Facts, call: cst.Call, arg: cst.Arg) -> bo
     return outside_calls.may_return_argument(facts, call, arg)  # `helper(t)`, `list(t)`: unless known fresh
 
 
-def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
+def aliases(facts: Facts, name: str, scope: cst.CSTNode, fresh: Callable[[cst.Call], bool] | None = None) -> set[str]:
     """`name` and the names bound in `scope` to its object or to memory it shares (`v = name`,
     `v = name[0]`, `v = name.view(-1)`, `v = torch.as_tensor(name)`, `for v in name`, `with
     np.nditer(name) as v`), or to a
@@ -1219,10 +1221,10 @@ def aliases(facts: Facts, name: str, scope: cst.CSTNode) -> set[str]:
     while work:
         current, where = work.pop()
         for use in reads_of(facts, current, where):
-            value = shared_end(facts, use)
+            value = shared_end(facts, use, fresh)
             holder = _holding_expression(facts, value)
             while holder is not None:  # `holder = {"t": name}`, `for v in [name]`: the container holds it;
-                value = shared_end(facts, holder)  # `zip(*[(r, 0) for r in t])`: so do the tuples it gives
+                value = shared_end(facts, holder, fresh)  # `zip(*[(r, 0) for r in t])`: so do the tuples it gives
                 holder = _holding_expression(facts, value)
             parent = facts.parent(value)
             targets: list[cst.CSTNode] = []

@@ -20,6 +20,7 @@ from ._lightning import hook_of
 from ._logging_calls import logged_values
 from ._python_numbers import python_number
 from ._display_reads import shown_by, shown_read_beside
+from ._host_distributions import argument_for, parameter_index
 from ._row_reads import ROW_HINT, row_read_fix
 from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
@@ -779,6 +780,27 @@ class HostSync(Rule):
                     return True
         return False
 
+    def _carried_through_pass(self, node: cst.CSTNode, loop: Loop) -> str | None:
+        """The device tensor an evaluation-kind `loop` of a training program carries from one
+        iteration to the next (recall 61: a Langevin sampler's `z = z - eps * grad + noise` over
+        hundreds of steps, run after training): the state the loop rebinds, or None. Such a loop
+        is a chain of dependent device steps, not a pass over batches (`_training_program`'s small
+        share): a value read on the host each iteration waits for every step before it. Only for
+        `node` right in `loop` (no loop inside it), in this unit, in a function that returns the
+        carried tensor: the chain's product stays on the device and what the host reads each step
+        is a by-product (energies, norms). A sampler whose result is what it reads (`tokens.append(
+        int(nxt))`, `return tokens`) needs those values: label49's sampling pass, still silent."""
+        if loop.facts is not self.facts or self.facts.iteration_loop(node) is not loop \
+                or any(inner.parent is loop for inner in self.facts.loops):
+            return None
+        state = _carried_state(self.facts, loop)
+        func = self.facts.enclosing_function(loop.node)
+        if state is None or func is None:
+            return None
+        returns = [n for n in self.facts.walk(func.body) if isinstance(n, cst.Return) and n.value is not None
+                   and self.facts.enclosing_function(n) is func]
+        return state if any(state in self.facts.names_read(r.value) for r in returns) else None  # type: ignore[arg-type]
+
     def _device_state_loop(self, node: cst.CSTNode) -> Loop | None:
         """The innermost loop around `node`, in this unit, outside any training or evaluation loop,
         with no loop inside it, that carries a tensor made on the device from one iteration to the
@@ -1106,7 +1128,10 @@ class HostSync(Rule):
             return
         training = state is None and (adapting or self._step_kind(node) == "train")
         if not training and state is None and program_trains(self.facts) and not self._inside_a_training_step(node):
-            return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
+            state = self._carried_through_pass(node, loop)
+            if state is None:
+                return  # an evaluation pass of a program that trains: a small share of the run (label49, `_training_program`)
+            value = None  # a sampler's chain, not a pass over batches: a hint, no accumulation rewrite
         when = f"on every {'training' if training else 'evaluation'} step" if state is None else \
             f"on every iteration of a loop that carries `{state}` on the device from one iteration to the next"
         needs = self._host_consumer(node) or self._environment_action(node)
@@ -2263,12 +2288,54 @@ def _carried_state(facts: Facts, loop: Loop) -> str | None:
         for name in sorted(bound & facts.names_read(node.value)):
             before = [d.value for d in facts._defs.get(name, ()) if d.value is not None
                       and facts.enclosing_function(d.value) is scope and not start <= facts.order(d.value) <= end]
-            if before and all(_made_on_device(facts, v, 2) for v in before):
+            if before and all(_made_on_device(facts, v, 2, True) for v in before):
+                return name
+            if not before and _device_parameter(facts, name, scope, start, end):
                 return name
     return None
 
 
-def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
+def _device_parameter(facts: Facts, name: str, scope: cst.CSTNode | None, start: int, end: int) -> bool:
+    """`z` of `def langevin(model, z, steps)`, bound again only inside the loop (`start`-`end`):
+    a plain parameter to which every call of the function in the unit (one at least) passes a
+    tensor made on the device (`torch.randn(..., device=device)`, `.to(device)`, or a name every
+    binding of which is one). A call that leaves it to a default or unpacks arguments: not proved."""
+    if not isinstance(scope, cst.FunctionDef):
+        return False
+    index = parameter_index(scope, name)
+    if index is None or any(d.function is scope and d.loop is not None and not start <= d.order <= end
+                            for d in facts._defs.get(name, ())):
+        return False  # also a loop target outside the loop: not only the caller's tensor
+    calls = [c for c in facts.calls_in(facts.module) if scope in facts._callees(c)]
+    if not calls:
+        return False
+    for call in calls:
+        given = argument_for(call, name, index)
+        if isinstance(given, cst.Name):
+            values = facts.assigned_values(given.value)
+            if not values or not all(_made_on_device(facts, v, 2, True) for v in values):
+                return False
+        elif given is None or not _made_on_device(facts, given, 2, True):
+            return False
+    return True
+
+
+# Tensor methods whose result lives where their receiver does (a copy, a view, a cast, an in-place fill).
+_SAME_PLACE_METHODS = frozenset({"clone", "detach", "requires_grad_", "float", "double", "half", "contiguous", "view",
+                                 "reshape", "unsqueeze", "squeeze", "flatten", "normal_", "uniform_", "fill_", "zero_"})
+
+
+def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int, through_ops: bool = False) -> bool:
+    """`expr` makes a tensor on an accelerator: a move, a torch factory given such a device, a
+    same-place method of one (`.detach()`, `.requires_grad_()`), or arithmetic with one
+    (`torch.rand(n, 2, device=device) * 2 - 1`, recall 61: a device tensor combined with a number
+    or a 0-d tensor stays on the device, and with a host tensor of more dimensions it raises). The
+    last two only with `through_ops` (a carried state's start): `_device_derived` follows operators
+    and methods itself, with its own depth."""
+    if through_ops and isinstance(expr, cst.BinaryOperation):
+        return _made_on_device(facts, expr.left, depth, True) or _made_on_device(facts, expr.right, depth, True)
+    if through_ops and isinstance(expr, cst.UnaryOperation):
+        return _made_on_device(facts, expr.expression, depth, True)
     if not isinstance(expr, cst.Call):
         return False
     if is_device_move(facts, expr):
@@ -2277,9 +2344,13 @@ def _made_on_device(facts: Facts, expr: cst.BaseExpression, depth: int) -> bool:
             and (facts.qualified_name(expr.func) or "").startswith("torch."):
         return True
     func = expr.func
-    if depth and isinstance(func, cst.Attribute) and func.attr.value in ("clone", "detach") and isinstance(func.value, cst.Name):
+    if not isinstance(func, cst.Attribute) or func.attr.value not in _SAME_PLACE_METHODS:
+        return False
+    if not isinstance(func.value, cst.Name):
+        return through_ops and _made_on_device(facts, func.value, depth, True)
+    if depth and func.attr.value in ("clone", "detach"):
         values = facts.assigned_values(func.value.value)
-        return bool(values) and all(_made_on_device(facts, v, depth - 1) for v in values)
+        return bool(values) and all(_made_on_device(facts, v, depth - 1, through_ops) for v in values)
     return False
 
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
+from typing import Callable
 
 import libcst as cst
 
@@ -12,6 +13,7 @@ from ...model import Fix, Severity
 from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
 from ..facts import Facts, Loop
 from ..outside_values import unproved_outside_value
+from ..outside_calls import loss_module_call
 from ..types import PARAMETER_WRAPPERS, Kind
 from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in_loop, changed_by_callees, unit_index, assigned_value, invariant, is_binding, keyword,
                             library_changed_arguments, module_changes_input, mutated_in_place, rarely_runs,
@@ -136,7 +138,7 @@ class RedundantTensor(Rule):
         super().__init__(ctx)
         self._names: set[str] = set()
         self._copied: set[tuple[cst.CSTNode | None, str]] = set()
-        self.sites = FactorySites(self.facts)
+        self.sites = FactorySites(self.facts, losses_fresh=True)
 
     def visit_Module(self, node: cst.Module) -> None:
         for loop in self.facts.loops:
@@ -199,6 +201,14 @@ class RedundantTensor(Rule):
                 description=f"build it once outside the per-iteration {'lambda' if in_lambda else 'function'} (module level or `__init__`) "
                 f"and use it here: `{name} = {code}`",
                 suggestion=f"{name} = {code}",
+                safe=False,
+            )
+        elif site.via_loss:
+            fix = Fix(
+                description=f"build it once before the loop and read it here: `{name}_const = {code}` (not rewritten "
+                "automatically: that it stays unchanged rests on the loss module returning a new tensor, which the "
+                "rewrite proofs do not assume)",
+                suggestion=f"{name}_const = {code}",
                 safe=False,
             )
         elif mutated:
@@ -715,14 +725,19 @@ class Site:
     holder: str | None  # the name whose object it is or is held in (`a, t = ..., <expr>`; `hc = (<expr>, c)`)
     mutated: bool
     shaped: bool = False  # varies only with the input's length or device (see `shape_derived`)
+    via_loss: bool = False  # unchanged only once a torch loss module's result is read as new memory: a hint
 
 
 class FactorySites:
     """Which tensor factories are rebuilt from loop-invariant data: shared with `cpu-then-move`,
     which leaves such a site to this rule (one finding per site)."""
 
-    def __init__(self, facts: Facts) -> None:
+    def __init__(self, facts: Facts, losses_fresh: bool = False) -> None:
         self.facts = facts
+        # `redundant-tensor` itself reads a torch loss module's result as new memory (recall 61) and
+        # reports what that alone admits as a hint; the rules that share these sites to stay out of
+        # one (`cpu-then-move`, `cpu-function`) keep the default, so their findings do not move.
+        self.losses_fresh = losses_fresh
 
     def site(self, node: cst.Call) -> Site | None:
         """The factory expression (with its pure chain) to build once, and where; None when the
@@ -770,7 +785,13 @@ class FactorySites:
         assigned = self._assigned_name(expr)
         holder = self._holder(whole)  # a view of the hoisted tensor shares it: its holder's changes count
         scope = target.node if not in_helper else self.facts.enclosing_function(node)
-        mutated = self._mutated(whole, holder, scope) or (whole is not expr and self._mutated(expr, None, scope))
+        mutated = self._changed(whole, expr, holder, scope)
+        via_loss = False
+        if mutated and self.losses_fresh:
+            # `smooth = torch.tensor([0.9]).cuda().expand(b, 1)` then `lossG = criterion(netD(fake), smooth)`
+            # and `lossG.backward()`: only the loss's result, read as possibly `smooth` itself, made it "changed"
+            via_loss = not self._changed(whole, expr, holder, scope, partial(loss_module_call, self.facts))
+            mutated = not via_loss
         fills = factory in FILL_FACTORIES or _scalar_fill(node, factory)
         if (fills or _filled_list(node, factory)) and mutated and not self._constant_edits(holder, scope, loop) \
                 or fills and (self._seeds_state(whole, holder, scope) or self._stored_as_state(whole)):
@@ -780,7 +801,14 @@ class FactorySites:
         if factory in FILL_FACTORIES and in_helper and self._returned(whole, holder, scope) \
                 and self._callers_carry_state(scope):
             return None  # `h = model.init_hidden(b)` then `out, h = rnn(x, h)`: an initial state factory
-        return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped)
+        return Site(expr, factory, target, in_helper, assigned, holder, mutated, shaped, via_loss)
+
+    def _changed(self, whole: cst.BaseExpression, expr: cst.BaseExpression, holder: str | None,
+                 scope: cst.CSTNode | None, fresh: Callable[[cst.Call], bool] | None = None) -> bool:
+        """Would one tensor shared across iterations be changed (the whole chain through its
+        holder, or the hoisted part of it)? With `fresh`, the calls it accepts are read as returning
+        new memory: a question asked with an explicit argument, never through state the facts keep."""
+        return self._mutated(whole, holder, scope, fresh) or (whole is not expr and self._mutated(expr, None, scope, fresh))
 
     def wraps_new_array(self, node: cst.Call, factory: str) -> bool:
         """`torch.from_numpy(np.array([1, 0, 0, 1]).astype(np.float32))`: the array is built in the
@@ -1025,16 +1053,18 @@ class FactorySites:
             target = target.elements[index].value
         return target
 
-    def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None) -> bool:
+    def _mutated(self, expr: cst.BaseExpression, holder: str | None, scope: cst.CSTNode | None,
+                 fresh: Callable[[cst.Call], bool] | None = None) -> bool:
         """Would sharing one tensor across iterations be visible (in-place changes: its own, an
-        alias's or a view's, or a call's that may change its arguments)?"""
+        alias's or a view's, or a call's that may change its arguments)? `fresh`: calls read as
+        returning new memory (see `_changed`)."""
         unpacked = self._unpacked_target(expr) if holder is None else None
         if isinstance(unpacked, (cst.Tuple, cst.List)):  # `head, *rest = [a, <expr>]`: any target may hold it
-            return any(self._mutated(expr, name, scope) for name in bound_names(unpacked))
+            return any(self._mutated(expr, name, scope, fresh) for name in bound_names(unpacked))
         if holder is None:
             # through whatever may still be the same tensor: `.type_as(x)`, `.to(d)`, `.float()`
             # return their receiver when nothing needs converting, `[i]`/`.view()` share its memory
-            path = shared_path(self.facts, expr)
+            path = shared_path(self.facts, expr, fresh)
             if any(self._argument_changed(node) for node in path[:-1]):
                 return True  # `F.relu(torch.tensor(v), inplace=True)`: changed by a call that returns it
             end = path[-1]
@@ -1044,11 +1074,11 @@ class FactorySites:
                 end = end.value
             shared_holder = self._holder(end) if end is not expr else None
             if shared_holder is not None:
-                return self._mutated(end, shared_holder, scope)  # `s = torch.ones(1).type_as(x)` then `s.mul_(3)`
+                return self._mutated(end, shared_holder, scope, fresh)  # `s = torch.ones(1).type_as(x)` then `s.mul_(3)`
             return self._argument_changed(end)
         if scope is None:
             return False
-        names = aliases(self.facts, holder, scope)
+        names = aliases(self.facts, holder, scope, fresh)
         return any(mutated_in_place(self.facts, n, scope) for n in names) \
             or changed_by_callees(self.facts, scope, names) \
             or any(self._argument_changed(use) or self._written_through(use)
