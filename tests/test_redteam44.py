@@ -1,0 +1,142 @@
+"""Red team 44 (blind, 10 programs: 3 projects, 3 notebooks) aimed at framework-shaped code, where the
+loop that calls the user's code is out of the analysis' sight: hand-written Lightning / ignite / HF
+trainers, hooks and callbacks, EMA / SWA, accumulation through `functools.partial`, `torch.func`.
+First contact: 1 automatic rewrite (list-to-tensor of fresh losses), harmful 0; four probes after
+first contact (optimizer step hooks that read the running total or the logged list, or anneal what
+a loop factory reads; a forward hook that adapts in eval mode): 0 rewrites.
+
+Nothing needed fixing, so these tests pin the facts the refusals rest on: program code registered as
+an optimizer hook runs inside `opt.step()`, and a name it reads or writes is not the loop's alone.
+Each refused shape has a near miss without the hook that is still rewritten automatically, so a
+test fails both if the hook stops counting and if the rule stops rewriting altogether.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from paef_cli import proved_lines
+from redteam_units import REDTEAM, program_units, rule_findings
+
+_HEAD = """import json
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+X = torch.randn(48, 4)
+Y = torch.randint(0, 3, (48,))
+loader = [(X[i:i + 8].to(device), Y[i:i + 8].to(device)) for i in range(0, 48, 8)]
+model = nn.Linear(4, 3).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+losses, lines, history = [], [], []
+"""
+
+_TOTAL_LOOP = """for epoch in range(2):
+    running = 0.0
+    for x, y in loader:
+        loss = F.cross_entropy(model(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        running += loss.item()
+    print(epoch, running)
+"""
+
+_LIST_LOOP = """for x, y in loader:
+    loss = F.cross_entropy(model(x), y)
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    losses.append(loss.item())
+print(torch.tensor(losses).mean().item())
+"""
+
+_TOTAL_HOOK = "def log_running(o, args, kwargs):\n    history.append(round(running, 10))\n\n\n"
+_LIST_HOOK = "def log_recent(o, args, kwargs):\n    lines.append(json.dumps(losses[-2:]))\n\n\n"
+
+# (rule, hook text, loop text): the hook reads what the loop accumulates.
+HOOKED = {
+    "step_post_hook_reads_running_total": ("host-sync", _TOTAL_HOOK + "opt.register_step_post_hook(log_running)\n", _TOTAL_LOOP),
+    "step_pre_hook_reads_running_total": ("host-sync", _TOTAL_HOOK + "opt.register_step_pre_hook(log_running)\n", _TOTAL_LOOP),
+    "lambda_post_hook_reads_list": ("list-to-tensor",
+                                    "opt.register_step_post_hook(lambda o, a, k: lines.append(json.dumps(losses[-2:])))\n",
+                                    _LIST_LOOP),
+    "named_post_hook_reads_list": ("list-to-tensor", _LIST_HOOK + "opt.register_step_post_hook(log_recent)\n", _LIST_LOOP),
+}
+
+
+def _line(text: str, marker: str) -> int:
+    return next(i for i, line in enumerate(text.splitlines(), 1) if marker in line)
+
+
+def _marker(rule: str) -> str:
+    return "running += loss.item()" if rule == "host-sync" else "losses.append(loss.item())"
+
+
+@pytest.mark.parametrize("name", sorted(HOOKED))
+def test_hook_reader_refuses_the_rewrite(tmp_path: Path, name: str) -> None:
+    rule, hook, loop = HOOKED[name]
+    text = _HEAD + hook + loop
+    assert _line(text, _marker(rule)) not in proved_lines(tmp_path, {"main.py": text}, rule)
+
+
+@pytest.mark.parametrize("name", sorted(HOOKED))
+def test_near_miss_without_the_hook_is_still_rewritten(tmp_path: Path, name: str) -> None:
+    rule, _hook, loop = HOOKED[name]
+    text = _HEAD + loop
+    assert _line(text, _marker(rule)) in proved_lines(tmp_path, {"main.py": text}, rule)
+
+
+def test_hook_in_another_module_refuses(tmp_path: Path) -> None:
+    """logutil.attach registers the reader: the list escapes into a module's call."""
+    logutil = ("import json\n\n\ndef attach(optimizer, losses, lines):\n"
+               "    optimizer.register_step_post_hook(lambda o, a, k: lines.append(json.dumps(losses[-2:])))\n")
+    text = _HEAD.replace("import json\n", "import json\n\nimport logutil\n") + "logutil.attach(opt, losses, lines)\n" + _LIST_LOOP
+    files = {"main.py": text, "logutil.py": logutil}
+    assert _line(text, _marker("list-to-tensor")) not in proved_lines(tmp_path, files, "list-to-tensor")
+
+
+_FACTORY_LOOP = """for step in range(6):
+    x, y = loader[step]
+    weights = torch.full((3, 512, 512), sched.floor, device=device)
+    loss = F.cross_entropy(model(x), y) * weights.mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+"""
+_SCHED = "class Sched:\n    floor = 1.0\n\n\nsched = Sched()\n\n\n"
+_ANNEAL = "def anneal(o, args, kwargs):\n    sched.floor = sched.floor * 0.7\n\n\n"
+
+
+def test_factory_near_miss_without_the_hook_is_hoisted(tmp_path: Path) -> None:
+    text = _HEAD + _SCHED + _FACTORY_LOOP
+    assert _line(text, "weights = torch.full") in proved_lines(tmp_path, {"main.py": text}, "redundant-tensor")
+
+
+def test_step_hook_annealing_a_factory_argument_is_not_hoisted(tmp_path: Path) -> None:
+    text = _HEAD + _SCHED + _ANNEAL + "opt.register_step_pre_hook(anneal)\n" + _FACTORY_LOOP
+    line = _line(text, "weights = torch.full")
+    assert line not in proved_lines(tmp_path, {"main.py": text}, "redundant-tensor")
+
+
+def test_first_contact_programs_keep_their_refusals() -> None:
+    """The blind programs whose readers are hooks or callbacks: no automatic rewrite of these rules."""
+    cases = {
+        "rt44_nb_keras_callbacks.ipynb": "host-sync",
+        "rt44_ema_swa_hooks.py": "list-to-tensor",
+        "rt44_nb_hf_compute_loss.ipynb": "eval-without-no-grad",
+        "rt44p_step_hook_reads_total.py": "host-sync",
+        "rt44p_step_hook_reads_list.py": "list-to-tensor",
+    }
+    for program, rule in cases.items():
+        findings = rule_findings(program_units(REDTEAM / program), rule)
+        automatic = [f.line for f in findings if f.fix is not None and f.fixable]
+        if program == "rt44_ema_swa_hooks.py":
+            # Only the list of fresh losses; the traces of EMA parameters (aliases updated by lerp_) stay.
+            text = (REDTEAM / program).read_text().splitlines()
+            assert [text[n - 1].strip() for n in automatic] == ["losses.append(loss.item())"]
+        else:
+            assert automatic == [], program
