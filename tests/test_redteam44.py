@@ -5,10 +5,19 @@ First contact: 1 automatic rewrite (list-to-tensor of fresh losses), harmful 0; 
 first contact (optimizer step hooks that read the running total or the logged list, or anneal what
 a loop factory reads; a forward hook that adapts in eval mode): 0 rewrites.
 
-Nothing needed fixing, so these tests pin the facts the refusals rest on: program code registered as
-an optimizer hook runs inside `opt.step()`, and a name it reads or writes is not the loop's alone.
-Each refused shape has a near miss without the hook that is still rewritten automatically, so a
-test fails both if the hook stops counting and if the rule stops rewriting altogether.
+The blind programs needed no fix; these tests pin the facts their refusals rest on: program code
+registered as an optimizer hook runs inside `opt.step()`, and a name it reads or writes is not the
+loop's alone. Each refused shape has a near miss without the hook that is still rewritten
+automatically, so a test fails both if the hook stops counting and if the rule stops rewriting.
+
+A probe after first contact (rt44p_proj_plugin_grad_monitor, not blind) was harmful: a monitoring
+plugin named in a config list and imported with `importlib.import_module(name)` installs a global
+module forward hook that registers a gradient hook on every output; eval-without-no-grad wrapped the
+evaluation loop in no_grad (RuntimeError: cannot register a hook on a tensor that doesn't require
+gradient). The analysis followed `import` statements only. Fixed by category: code imported or run
+by a name known only at run time (`import_module` / `__import__` of a variable, `runpy.run_path`, a
+loader's `exec_module`) may register a module hook; a literal name of a local module is searched
+like an `import` of it; a library's literal name is trusted as a static import of it is.
 """
 
 from __future__ import annotations
@@ -140,3 +149,63 @@ def test_first_contact_programs_keep_their_refusals() -> None:
             assert [text[n - 1].strip() for n in automatic] == ["losses.append(loss.item())"]
         else:
             assert automatic == [], program
+
+
+_EVAL = """import importlib
+
+import torch
+from torch import nn
+
+{imports}
+net = nn.Sequential(nn.Linear(4, 6), nn.Tanh(), nn.Linear(6, 2))
+batches = [torch.randn(5, 4) for _ in range(3)]
+net.eval()
+agree = 0
+for xb in batches:
+    agree += int((net(xb).argmax(-1) == 0).sum())
+print(agree)
+"""
+_GRADMON = ("import torch\n\n\ndef _watch(module, inputs, output):\n    output.register_hook(lambda g: None)\n\n\n"
+            "torch.nn.modules.module.register_module_forward_hook(_watch)\n")
+_QUIET = "import torch\n\nCOUNT = 0\n"
+
+# (imports of main.py, local modules): code a dynamic import brings in may register a module hook.
+DYNAMIC_FIRING = {
+    "literal_local_module_with_a_global_hook": ('importlib.import_module("gradmon")', {"gradmon.py": _GRADMON}),
+    "dunder_import_of_a_local_module": ('gradmon = __import__("gradmon")', {"gradmon.py": _GRADMON}),
+    "literal_local_module_importing_a_hooked_one": ('importlib.import_module("plugins")',
+                                                    {"plugins.py": "import gradmon\n", "gradmon.py": _GRADMON}),
+    "name_from_a_config_list": ('for name in ["quiet"]:\n    importlib.import_module(name)', {"quiet.py": _QUIET}),
+    "runpy_of_a_variable": ('import runpy\n\nMODULE = "quiet"\nrunpy.run_module(MODULE)', {"quiet.py": _QUIET}),
+    "runpy_of_a_file": ('import runpy\n\nrunpy.run_path("quiet.py")', {"quiet.py": _QUIET}),
+}
+DYNAMIC_SILENT = {
+    "literal_local_module_without_hooks": ('importlib.import_module("quiet")', {"quiet.py": _QUIET}),
+    "literal_library": ('importlib.import_module("json")', {}),
+    "main_module": ('importlib.import_module("__main__")', {}),
+}
+
+
+def _eval_proved(root: Path, imports: str, modules: dict[str, str]) -> bool:
+    text = _EVAL.format(imports=imports)
+    return _line(text, "for xb in batches:") in proved_lines(root, {"main.py": text, **modules}, "eval-without-no-grad")
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMIC_FIRING))
+def test_dynamic_import_that_may_register_a_hook_refuses_the_wrap(tmp_path: Path, name: str) -> None:
+    imports, modules = DYNAMIC_FIRING[name]
+    assert not _eval_proved(tmp_path, imports, modules)
+
+
+@pytest.mark.parametrize("name", sorted(DYNAMIC_SILENT))
+def test_dynamic_import_of_known_code_keeps_the_wrap(tmp_path: Path, name: str) -> None:
+    imports, modules = DYNAMIC_SILENT[name]
+    assert _eval_proved(tmp_path, imports, modules)
+
+
+def test_plugin_probe_program_is_review() -> None:
+    """The probe itself: the loop after the plugin import gets a finding, never an automatic fix."""
+    from paef_jupyter.api import analyze_path
+
+    report = analyze_path(str(REDTEAM / "rt44p_proj_plugin_grad_monitor" / "main.py"), rules=["eval-without-no-grad"])
+    assert report.findings and not any(f.fixable for f in report.findings)
