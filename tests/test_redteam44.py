@@ -209,3 +209,48 @@ def test_plugin_probe_program_is_review() -> None:
 
     report = analyze_path(str(REDTEAM / "rt44p_proj_plugin_grad_monitor" / "main.py"), rules=["eval-without-no-grad"])
     assert report.findings and not any(f.fixable for f in report.findings)
+
+
+def _notebook(root: Path, magic: str, modules: dict[str, str]) -> bool:
+    """Whether the evaluation loop of a notebook whose second cell is `magic` is wrapped automatically."""
+    import json
+
+    cells = ["import torch\nfrom torch import nn", magic, _EVAL.split("{imports}\n", 1)[1]]
+    nb = {"cells": [{"cell_type": "code", "id": f"c{i}", "metadata": {}, "outputs": [], "execution_count": None,
+                     "source": c} for i, c in enumerate(cells)], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    for name, text in modules.items():
+        (root / name).write_text(text)
+    (root / "nb.ipynb").write_text(json.dumps(nb))
+    from paef_jupyter.api import analyze_path
+
+    report = analyze_path(str(root / "nb.ipynb"), rules=["eval-without-no-grad"])
+    return any(f.fixable for f in report.findings)
+
+
+# An IPython line that runs code: `%run FILE` (read when a local module, else never), `%run -m NAME`,
+# `%load_ext NAME` (a local module is read, a library trusted as an import of it is).
+MAGIC_FIRING = {
+    "run_local_file_with_a_global_hook": ("%run gradmon.py", {"gradmon.py": _GRADMON}),
+    "automagic_run": ("run gradmon.py", {"gradmon.py": _GRADMON}),
+    "run_module_flag": ("%run -m gradmon", {"gradmon.py": _GRADMON}),
+    "load_ext_local_module": ("%load_ext gradmon", {"gradmon.py": _GRADMON}),
+    "run_another_notebook": ("%run setup.ipynb", {}),
+    "run_a_file_elsewhere": ("%run ../tools/monitor.py", {}),
+}
+MAGIC_SILENT = {
+    "run_local_file_without_hooks": ("%run quiet.py", {"quiet.py": _QUIET}),
+    "load_ext_library": ("%load_ext paef_jupyter", {}),
+    "plotting_magic": ("%matplotlib inline", {}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAGIC_FIRING))
+def test_magic_that_may_register_a_hook_refuses_the_wrap(tmp_path: Path, name: str) -> None:
+    magic, modules = MAGIC_FIRING[name]
+    assert not _notebook(tmp_path, magic, modules)
+
+
+@pytest.mark.parametrize("name", sorted(MAGIC_SILENT))
+def test_magic_of_known_code_keeps_the_wrap(tmp_path: Path, name: str) -> None:
+    magic, modules = MAGIC_SILENT[name]
+    assert _notebook(tmp_path, magic, modules)

@@ -1029,6 +1029,14 @@ def hook_code_out_of_reach(units: "Iterable[Facts]", registers: "Callable[[list[
     `__import__` of a variable), runs a file (`runpy.run_path`, a loader's `exec_module`), or imports
     a local module by a literal name whose code (or a local module it imports) `registers` a hook.
     The analysis follows `import` statements only; `registers` says what a unit list registers."""
+    units = list(units)
+    # a cell of magics alone defines nothing, so only `prior.cells` lists it
+    with_cells = {id(c): c for facts in units for c in (*facts.prior.cells, facts)}
+    for facts in with_cells.values():
+        for line in facts.magics:
+            found = _magic_out_of_reach(facts, line, registers)
+            if found:
+                return found
     for facts in units:
         for call in facts.calls_in(facts.module):
             qualified = facts.qualified_name(call.func) or ""
@@ -1044,6 +1052,33 @@ def hook_code_out_of_reach(units: "Iterable[Facts]", registers: "Callable[[list[
             module = facts.imports.module(name) if facts.imports is not None and name != "__main__" else None
             if module is not None and registers([module, *(m for _, m in local_units(module))]):
                 return f"`{facts.code(call.func)}({name!r})` imports a local module that registers a module hook"
+    return ""
+
+
+def _magic_out_of_reach(facts: Facts, line: str, registers: "Callable[[list[Facts]], str]") -> str:
+    """Why an IPython line of a cell may register a module hook ('' if it cannot): `%run FILE` runs a
+    file (read when it is a local module next to the notebook, else never), `%run -m NAME` and
+    `%load_ext NAME` / `%reload_ext NAME` import a module by its literal name (a local one is read,
+    a library is trusted as an `import` of it is)."""
+    words = line.strip().lstrip("%").split()
+    if not words or words[0] not in ("run", "load_ext", "reload_ext"):
+        return ""
+    args = words[1:]
+    if words[0] == "run":
+        if "-m" in args:
+            name = args[args.index("-m") + 1] if args.index("-m") + 1 < len(args) else None
+        else:
+            path = next((a for a in args if not a.startswith("-")), "")
+            name = path[:-3] if path.endswith(".py") and "/" not in path and "\\" not in path else None
+            if name is None or facts.imports is None or facts.imports.module(name) is None:
+                return f"`{line.strip()}` runs a file the analysis does not read: it may register a module hook"
+    else:
+        name = args[0] if args else None
+    if name is None:
+        return f"`{line.strip()}` runs code the analysis does not read: it may register a module hook"
+    module = facts.imports.module(name) if facts.imports is not None else None
+    if module is not None and registers([module, *(m for _, m in local_units(module))]):
+        return f"`{line.strip()}` runs a local module that registers a module hook"
     return ""
 
 
