@@ -183,6 +183,13 @@ DYNAMIC_SILENT = {
     "literal_local_module_without_hooks": ('importlib.import_module("quiet")', {"quiet.py": _QUIET}),
     "literal_library": ('importlib.import_module("json")', {}),
     "main_module": ('importlib.import_module("__main__")', {}),
+    "dotted_library_name": ('importlib.import_module("torch.nn.functional")', {}),
+    "dunder_import_of_a_library": ('codec = __import__("json")', {}),
+    "literal_local_module_importing_a_quiet_one": ('importlib.import_module("plugins")',
+                                                   {"plugins.py": "import quiet\n", "quiet.py": _QUIET}),
+    "reload_of_a_library": ('import json\nimportlib.reload(json)', {}),
+    "run_module_of_a_literal_library": ('import runpy\nif False:\n    runpy.run_module("json")', {}),
+    "local_module_with_a_hook_never_imported": ('print("no plugins")', {"gradmon.py": _GRADMON}),
 }
 
 
@@ -241,6 +248,12 @@ MAGIC_SILENT = {
     "run_local_file_without_hooks": ("%run quiet.py", {"quiet.py": _QUIET}),
     "load_ext_library": ("%load_ext paef_jupyter", {}),
     "plotting_magic": ("%matplotlib inline", {}),
+    "autoreload_extension": ("%load_ext autoreload\n%autoreload 2", {}),
+    "time_magic": ("%time x = 1", {}),
+    "shell_escape": ("!echo ready", {}),
+    "environment_magic": ("%env PAEF_X=1", {}),
+    "load_ext_local_module_without_hooks": ("%load_ext quiet", {"quiet.py": _QUIET}),
+    "hooked_module_next_to_the_notebook_not_run": ("%matplotlib inline", {"gradmon.py": _GRADMON}),
 }
 
 
