@@ -70,7 +70,7 @@ def _analyze(
             prior = priors.setdefault(unit.ref.path, Prior())
             imports = modules.importer(unit.ref.path) if modules is not None else None
             facts = Facts(unit.module, namespace, prior, imports=imports, positions=lambda u=unit: u.positions,
-                          text=unit.masked.text)
+                          text=unit.masked.text, magics=unit.masked.originals)
         except RecursionError:  # a 340-term `+` chain: this unit is an error, the others analysed
             errors.append(too_deep(unit.ref))
             continue

@@ -339,12 +339,14 @@ class Facts:
     def __init__(self, module: cst.Module, namespace: Mapping[str, Any] | None = None,
                  prior: Prior | None = None, imports: "ModuleImports | None" = None,
                  positions: "Callable[[], Mapping[cst.CSTNode, CodeRange]] | None" = None,
-                 text: str | None = None) -> None:
+                 text: str | None = None, magics: tuple[str, ...] = ()) -> None:
         """`positions`: the module's positions as resolved once for all facts of one parsed
         unit (see `unit.ParsedUnit`); else resolved here when first asked. `text`: the source
-        the module was parsed from (libcst gives it back exactly); else generated when asked."""
+        the module was parsed from (libcst gives it back exactly); else generated when asked.
+        `magics`: the IPython lines the cell's text masks (`%run utils.py`), which may run code."""
         self.module = module
         self._text = text
+        self.magics = magics
         self._shared_positions = positions
         self.namespace: Mapping[str, Any] = namespace or {}
         self.prior = prior or Prior()

@@ -43,7 +43,7 @@ class ParsedUnit:
         namespace, no earlier cells), read before the cell runs. Sharing the CST with the
         analysis's own `Facts` is safe: facts key everything by node, per `Facts`."""
         assert self.module is not None
-        return Facts(self.module, positions=lambda: self.positions, text=self.masked.text)
+        return Facts(self.module, positions=lambda: self.positions, text=self.masked.text, magics=self.masked.originals)
 
 
 def parse_unit(unit: SourceUnit) -> ParsedUnit:

@@ -10,7 +10,7 @@ import builtins
 import types
 import weakref
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
@@ -1002,19 +1002,102 @@ _HOOK_DICTS = frozenset({"_forward_hooks", "_forward_pre_hooks", "_forward_hooks
                          "_forward_pre_hooks_with_kwargs", "_backward_hooks", "_backward_pre_hooks"})
 
 
+# Imports by a name computed at run time (red team 44: a plugin list run through `import_module`
+# installed a global module hook). A literal name is read like an `import` of it: a local module's
+# code is searched, a library is trusted as a static import of it is.
+_DYNAMIC_IMPORTS = frozenset({"importlib.import_module", "importlib.__import__", "builtins.__import__",
+                              "runpy.run_module"})
+# Code run from a file or a loader: never read here.
+_FILE_RUNS = frozenset({"runpy.run_path", "importlib.util.spec_from_file_location",
+                        "importlib.machinery.SourceFileLoader", "importlib.util.spec_from_loader"})
+
+
+def _literal_name(call: cst.Call) -> str | None:
+    """The module a dynamic import's first argument names when it is a plain string literal."""
+    if not call.args or call.args[0].keyword is not None:
+        return None
+    value = call.args[0].value
+    if isinstance(value, cst.SimpleString) and not value.prefix.lower().startswith(("f", "b")):
+        name = value.evaluated_value
+        return name if isinstance(name, str) else None
+    return None
+
+
+def hook_code_out_of_reach(units: "Iterable[Facts]", registers: "Callable[[list[Facts]], str]") -> str:
+    """Why code the analysis does not follow may register a module hook ('' if none): one of `units`
+    imports a module by a name known only at run time (a plugin list through `importlib.import_module`,
+    `__import__` of a variable), runs a file (`runpy.run_path`, a loader's `exec_module`), or imports
+    a local module by a literal name whose code (or a local module it imports) `registers` a hook.
+    The analysis follows `import` statements only; `registers` says what a unit list registers."""
+    units = list(units)
+    # a cell of magics alone defines nothing, so only `prior.cells` lists it
+    with_cells = {id(c): c for facts in units for c in (*facts.prior.cells, facts)}
+    for facts in with_cells.values():
+        for line in facts.magics:
+            found = _magic_out_of_reach(facts, line, registers)
+            if found:
+                return found
+    for facts in units:
+        for call in facts.calls_in(facts.module):
+            qualified = facts.qualified_name(call.func) or ""
+            if qualified in _FILE_RUNS or (isinstance(call.func, cst.Attribute) and call.func.attr.value == "exec_module"):
+                return (f"`{facts.code(call.func)}(...)` runs code the analysis does not read: it may register a "
+                        "module hook")
+            if qualified not in _DYNAMIC_IMPORTS:
+                continue
+            name = _literal_name(call)
+            if name is None or name.startswith("."):
+                return (f"`{facts.code(call.func)}(...)` imports a module by a name known only at run time: its "
+                        "code may register a module hook")
+            module = facts.imports.module(name) if facts.imports is not None and name != "__main__" else None
+            if module is not None and registers([module, *(m for _, m in local_units(module))]):
+                return f"`{facts.code(call.func)}({name!r})` imports a local module that registers a module hook"
+    return ""
+
+
+def _magic_out_of_reach(facts: Facts, line: str, registers: "Callable[[list[Facts]], str]") -> str:
+    """Why an IPython line of a cell may register a module hook ('' if it cannot): `%run FILE` runs a
+    file (read when it is a local module next to the notebook, else never), `%run -m NAME` and
+    `%load_ext NAME` / `%reload_ext NAME` import a module by its literal name (a local one is read,
+    a library is trusted as an `import` of it is)."""
+    words = line.strip().lstrip("%").split()
+    if not words or words[0] not in ("run", "load_ext", "reload_ext"):
+        return ""
+    args = words[1:]
+    if words[0] == "run":
+        if "-m" in args:
+            name = args[args.index("-m") + 1] if args.index("-m") + 1 < len(args) else None
+        else:
+            path = next((a for a in args if not a.startswith("-")), "")
+            name = path[:-3] if path.endswith(".py") and "/" not in path and "\\" not in path else None
+            if name is None or facts.imports is None or facts.imports.module(name) is None:
+                return f"`{line.strip()}` runs a file the analysis does not read: it may register a module hook"
+    else:
+        name = args[0] if args else None
+    if name is None:
+        return f"`{line.strip()}` runs code the analysis does not read: it may register a module hook"
+    module = facts.imports.module(name) if facts.imports is not None else None
+    if module is not None and registers([module, *(m for _, m in local_units(module))]):
+        return f"`{line.strip()}` runs a local module that registers a module hook"
+    return ""
+
+
+def _forward_hook_calls(units: "Iterable[Facts]") -> str:
+    """The code of a call registering a forward (pre-)hook, on one module or on all, in `units`."""
+    return next((unit.code(call.func) for unit in units for call in unit.calls_in(unit.module)
+                 if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
+                 or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "") \
+        or next((code for unit in units if (code := hook_registered_out_of_name(unit, FORWARD_HOOKS))), "")
+
+
 def forward_hook_registered(facts: Facts) -> str:
     """The code of a call registering a forward (pre-)hook in this unit, an earlier cell or a
     local module it imports ('' if none): whatever module it hooks (a model's first layer gets
     the model's input), the hook may change the module's input in place on every call."""
     index = unit_index(facts)
     if index.forward_hook is None:
-        index.forward_hook = next((unit.code(call.func)
-                                   for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
-                                   for call in unit.calls_in(unit.module)
-                                   if isinstance(call.func, cst.Attribute) and call.func.attr.value in FORWARD_HOOKS
-                                   or (unit.qualified_name(call.func) or "") in GLOBAL_FORWARD_HOOKS), "") \
-            or next((code for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
-                     if (code := hook_registered_out_of_name(unit, FORWARD_HOOKS))), "")
+        units = [facts, *facts.prior.units(), *(m for _, m in local_units(facts))]
+        index.forward_hook = _forward_hook_calls(units) or hook_code_out_of_reach(units, _forward_hook_calls)
     return index.forward_hook
 
 

@@ -24,7 +24,8 @@ from ._frozen_forward import frozen_forwards
 from ._untrained_forward import UntrainedForward, statement_graph_free, untrained_forwards
 from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, hot_loop, is_grad_off_call, is_self_attr, opaque_call,
                        text_sinks, torch_alias)
-from ._tensor_facts import _bound_at_top, hook_registered_out_of_name, namespace_reader, optimised, rarely_runs
+from ._tensor_facts import (_bound_at_top, hook_code_out_of_reach, hook_registered_out_of_name, namespace_reader, optimised,
+                            rarely_runs)
 from ._importers import rebound_by_importers
 from .base import Rule
 
@@ -585,20 +586,10 @@ class EvalWithoutNoGrad(Rule):
         in an earlier cell, or in the local module of a class they name (red team 21: a model
         registering a hook on its own layer in `__init__`)): a forward hook gets every output (a list it fills may be
         back-propagated later, it may register tensor hooks that raise under no_grad)."""
-        for facts in self._reached():
-            for call in facts.calls_in(facts.module):
-                func = call.func
-                if isinstance(func, cst.Attribute) and func.attr.value in _MODULE_HOOKS \
-                        or (facts.qualified_name(func) or "") in _GLOBAL_HOOKS:
-                    where = "" if facts is self.facts else " of an earlier cell or a local module"
-                    return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
-                            "outputs of every forward pass this loop makes, and what it does with them (keeps "
-                            "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
-            found = hook_registered_out_of_name(facts, _MODULE_HOOKS)
-            if found:
-                return (f"`{found}` registers a module hook out of name: it runs on the outputs of every "
-                        "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
-        return ""
+        unread = hook_code_out_of_reach(self._reached(), lambda units: _hook_registration(units, None))
+        return _hook_registration(self._reached(), self.facts) or (unread and (
+            f"{unread}: it runs on the outputs of every forward pass this loop makes, and what it does with them "
+            "(keeps them for a later backward, registers tensor hooks) may need the graph no_grad drops"))
 
     def _reached(self) -> list[Facts]:
         """The units whose code may run in this unit's loops (`_grad_only_code.reached_units`)."""
@@ -1882,3 +1873,23 @@ def _host_helper(facts: Facts, func: FunctionNode) -> bool:
     params = param_names(func)
     return owner.host_only(func) and not any(
         owner._callees(c) or isinstance(c.func, cst.Name) and c.func.value in params for c in owner.calls_in(func.body))
+
+
+def _hook_registration(units: list[Facts], here: Facts | None) -> str:
+    """Why one of `units` registers a module hook ('' if none does): by a call of a registration
+    method or a global registration, or out of name (`hook_registered_out_of_name`)."""
+    for facts in units:
+        for call in facts.calls_in(facts.module):
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value in _MODULE_HOOKS \
+                    or (facts.qualified_name(func) or "") in _GLOBAL_HOOKS:
+                where = "" if facts is here else " of an earlier cell or a local module"
+                return (f"`{facts.code(func)}(...)`{where} registers a module hook: it runs on the "
+                        "outputs of every forward pass this loop makes, and what it does with them (keeps "
+                        "them for a later backward, registers tensor hooks) needs the graph no_grad drops")
+        found = hook_registered_out_of_name(facts, _MODULE_HOOKS)
+        if found:
+            return (f"`{found}` registers a module hook out of name: it runs on the outputs of every "
+                    "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
+    return ""
+
