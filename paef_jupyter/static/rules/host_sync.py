@@ -1523,8 +1523,21 @@ class HostSync(Rule):
         loss.backward(); opt.step(); return loss`), and `node` follows it without `else:`: `node`
         runs only where that arm is not taken, never in the training step, as in an `else:` arm
         (which the walk in `_every_step` reads as a branch). A guard that only skips
-        (`if loss is None: continue`) trains nothing in its arm and changes nothing."""
-        return any(steps_itself(self.facts, arm) for _, arm, _ in exclusive_arms_before(self.facts, node, stop))
+        (`if loss is None: continue`) trains nothing in its arm and changes nothing. Where the
+        statements after the branch back-propagate too (`if not use_ema: ...; loss.backward();
+        continue` and then the semi-supervised step), the two are alternative training steps and
+        `node` runs in one of them: not apart (pub50)."""
+        for branch, arm, _ in exclusive_arms_before(self.facts, node, stop):
+            if not steps_itself(self.facts, arm):
+                continue
+            block = self.facts.parent(branch)
+            rest = list(getattr(block, "body", ()))
+            at = next((i for i, stmt in enumerate(rest) if stmt is branch), len(rest))
+            rest = rest[at + 1:]
+            if any(steps_itself(self.facts, stmt) for stmt in rest):
+                continue  # a warm-up arm that trains and leaves, then the main step that trains too (pub50 p03)
+            return True
+        return False
 
     def _helper_loop_runs_every_step(self, loop: Loop, depth: int) -> bool:
         """`loop` is reached: it runs on every step unless it is a helper's own plain loop (`for i
