@@ -62,3 +62,19 @@ def test_near_misses_stay_silent() -> None:
     once = text.replace("                blend_teacher(net, ema_net, alpha=0.99)\n", "                pass\n") \
         + "blend_teacher(model, teacher, 0.5)\n"
     assert _findings(once, "operator-fusion") == {}
+
+
+def test_a_read_after_a_branch_that_already_waits_says_it_is_the_second_wait() -> None:
+    text = SHAPE.read_text()
+    report = analyze_source(text, CellRef(str(SHAPE)), rules=["host-sync"])
+    by_line = {f.line: f for f in report.findings}
+    semi = by_line[_line(text, "item-semi")]
+    assert f"already waits for the GPU at line {_line(text, 'any-unlabelled')}" in semi.message
+    assert semi.severity.value == "medium"
+    warm = by_line[_line(text, "item-warm")]
+    assert f"already waits for the GPU at line {_line(text, 'any-warm')}" in warm.message
+    # near miss: no device branch in the step (the mask not known as a tensor): the first wait, high
+    plain = text.replace("labelled = labelled.cuda(non_blocking=True)", "labelled = labelled.cuda()")
+    report = analyze_source(plain, CellRef(str(SHAPE)), rules=["host-sync"])
+    semi = next(f for f in report.findings if f.line == _line(plain, "item-semi"))
+    assert "already waits" not in semi.message and semi.severity.value == "high"

@@ -1125,6 +1125,11 @@ class HostSync(Rule):
             f"{what} {when}: the CPU waits for all queued GPU work each time "
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
+        waits = self._branch_wait_in_the_step(node, loop) if training and state is None else None
+        if waits is not None:
+            message = (f"{what} {when}: the CPU waits for all queued GPU work each time (a device sync); the step "
+                       f"already waits for the GPU at line {waits[0]} (`{waits[1]}`), so this adds a second wait per "
+                       "step, not the first")
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
         if fix is None and per_row is not None:
             fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
@@ -1136,7 +1141,39 @@ class HostSync(Rule):
                 suggestion=hint(loop),
                 safe=False,
             )
-        self.report(node, message, fix=fix, severity=Severity.HIGH if training else Severity.MEDIUM)
+        self.report(node, message, fix=fix,
+                    severity=Severity.HIGH if training and waits is None else Severity.MEDIUM)
+
+    def _branch_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
+        """(line, test) of an `if` on a device tensor on the way to `node` in the same iteration of
+        `loop` (an `if` around `node`, or one before it in a block around it) that runs on every
+        step (`if mask.any():`, pub50 p03): the step already drains the GPU there, so a read at
+        `node` is a second wait of the step, not what first stalls it. None without one."""
+        if not uses_device(self.facts):
+            return None
+        child = node
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node:
+                return None
+            if isinstance(anc, cst.If) and child is anc.body and self._waits_every_step(anc, loop):
+                return self.facts.position(anc.test).start.line, f"if {self.facts.code(anc.test)}:"
+            if isinstance(anc, cst.IndentedBlock):
+                before = []
+                for stmt in anc.body:
+                    if stmt is child:
+                        break
+                    before.append(stmt)
+                for stmt in reversed(before):
+                    if isinstance(stmt, cst.If) and self._waits_every_step(stmt, loop):
+                        return self.facts.position(stmt.test).start.line, f"if {self.facts.code(stmt.test)}:"
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return None
+            child = anc
+        return None
+
+    def _waits_every_step(self, branch: cst.If, loop: Loop) -> bool:
+        return self._device_test(branch.test) and self._every_step(branch.test, loop) \
+            and not self._decides_the_step(branch.test)
 
     def _inside_a_training_step(self, node: cst.CSTNode) -> bool:
         """A loop around `node` back-propagates in its own body: the no-grad loop `node` runs in
