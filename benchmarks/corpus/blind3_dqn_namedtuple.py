@@ -114,7 +114,7 @@ for i_episode in range(40):
         optimize_model()
         target_sd, policy_sd = target_net.state_dict(), policy_net.state_dict()
         for key in policy_sd:
-            target_sd[key] = policy_sd[key] * TAU + target_sd[key] * (1 - TAU)
+            target_sd[key] = policy_sd[key] * TAU + target_sd[key] * (1 - TAU)  # paef: ok operator-fusion
         target_net.load_state_dict(target_sd)
         if terminated or truncated:
             episode_returns.append(total)

@@ -126,7 +126,7 @@ for i_episode in range(6):
         target_net_state_dict = target_net.state_dict()
         policy_net_state_dict = policy_net.state_dict()
         for key in policy_net_state_dict:
-            target_net_state_dict[key] = policy_net_state_dict[key] * TAU + target_net_state_dict[key] * (1 - TAU)
+            target_net_state_dict[key] = policy_net_state_dict[key] * TAU + target_net_state_dict[key] * (1 - TAU)  # paef: ok operator-fusion
         target_net.load_state_dict(target_net_state_dict)
         if done:
             episode_durations.append(t + 1)

@@ -2586,6 +2586,8 @@ class Facts:
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
                 return kind_of_method(receiver, func.attr.value)
+            if func.attr.value == "cuda" and any(a.keyword is not None and a.keyword.value == "non_blocking" for a in call.args):
+                return Kind.TENSOR  # `mask.cuda(non_blocking=True)`: `Module.cuda` takes no `non_blocking` (pub50 p03's batch)
             if defined is None and kind_of_method(receiver, func.attr.value) is Kind.TENSOR \
                     and not self._defines_method(func.attr.value):
                 return Kind.TENSOR  # `out.data.topk(1)`: a method only tensors have (no class here has one)

@@ -1153,19 +1153,14 @@ class HostSync(Rule):
             "(a device sync), so the GPU idles while Python prepares the next step"
         )
         severity = Severity.HIGH if training else Severity.MEDIUM
-        scaler = scaler_step_in_the_same_step(self.facts, node) if training and state is None else None
-        if scaler is not None:  # deb61: the step waits anyway; this read adds a second, shorter wait
-            message = (f"{what} {when}: a second device sync in a step that already has one (`{scaler}`: GradScaler "
-                       "reads its inf/NaN flags with `.item()` before the optimizer step), so this read adds a wait for "
-                       "the work queued between the two, not the step's only one")
-            severity = Severity.LOW
-        shown = shown_by(self.facts, node) if scaler is None else None
+        earlier = self._earlier_wait_in_the_step(node, loop) if training and state is None else None
+        shown = shown_by(self.facts, node) if earlier is None else None
         beside = shown_read_beside(self.facts, node, self._device_tensor) \
-            if training and state is None and scaler is None and shown is None else None
-        if beside is not None:  # deb61: the step's display reads the device every step anyway
-            message = (f"{what} {when}: a second device sync in a step that already has one ({beside}, which the "
-                       "program shows every step), so this read adds a wait for the work queued between the two, not "
-                       "the step's only one")
+            if training and state is None and earlier is None and shown is None else None
+        if earlier is not None or beside is not None:  # the step waits anyway: this read adds a second, shorter wait
+            message = (f"{what} {when}: a second device sync in a step that already has one "
+                       f"({earlier or f'{beside}, which the program shows every step'}), so this read adds a wait for "
+                       "the work queued between the two, not the step's only one")
             severity = Severity.LOW
         if shown is not None:  # deb61: the program shows the value every step; name the display and the trade-off
             message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
@@ -1183,6 +1178,48 @@ class HostSync(Rule):
                 safe=False,
             )
         self.report(node, message, fix=fix, severity=severity)
+
+    def _earlier_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> str | None:
+        """What makes the step wait for the device before `node` every time, unless the program
+        changes it: GradScaler's flag read (deb61) or a branch on a device value (pub50 p03)."""
+        scaler = scaler_step_in_the_same_step(self.facts, node)
+        if scaler is not None:
+            return f"`{scaler}`: GradScaler reads its inf/NaN flags with `.item()` before the optimizer step"
+        branch = self._branch_wait_in_the_step(node, loop)
+        if branch is not None:
+            return f"`{branch[1]}` at line {branch[0]}, a branch on a device value every step"
+        return None
+
+    def _branch_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
+        """(line, test) of an `if` on a device tensor on the way to `node` in the same iteration of
+        `loop` (an `if` around `node`, or one before it in a block around it) that runs on every
+        step (`if mask.any():`, pub50 p03): the step already drains the GPU there, so a read at
+        `node` is a second wait of the step, not what first stalls it. None without one."""
+        if not uses_device(self.facts):
+            return None
+        child = node
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node:
+                return None
+            if isinstance(anc, cst.If) and child is anc.body and self._waits_every_step(anc, loop):
+                return self.facts.position(anc.test).start.line, f"if {self.facts.code(anc.test)}:"
+            if isinstance(anc, cst.IndentedBlock):
+                before = []
+                for stmt in anc.body:
+                    if stmt is child:
+                        break
+                    before.append(stmt)
+                for stmt in reversed(before):
+                    if isinstance(stmt, cst.If) and self._waits_every_step(stmt, loop):
+                        return self.facts.position(stmt.test).start.line, f"if {self.facts.code(stmt.test)}:"
+            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return None
+            child = anc
+        return None
+
+    def _waits_every_step(self, branch: cst.If, loop: Loop) -> bool:
+        return self._device_test(branch.test) and self._every_step(branch.test, loop) \
+            and not self._decides_the_step(branch.test)
 
     def _inside_a_training_step(self, node: cst.CSTNode) -> bool:
         """A loop around `node` back-propagates in its own body: the no-grad loop `node` runs in
@@ -1569,8 +1606,21 @@ class HostSync(Rule):
         loss.backward(); opt.step(); return loss`), and `node` follows it without `else:`: `node`
         runs only where that arm is not taken, never in the training step, as in an `else:` arm
         (which the walk in `_every_step` reads as a branch). A guard that only skips
-        (`if loss is None: continue`) trains nothing in its arm and changes nothing."""
-        return any(steps_itself(self.facts, arm) for _, arm, _ in exclusive_arms_before(self.facts, node, stop))
+        (`if loss is None: continue`) trains nothing in its arm and changes nothing. Where the
+        statements after the branch back-propagate too (`if not use_ema: ...; loss.backward();
+        continue` and then the semi-supervised step), the two are alternative training steps and
+        `node` runs in one of them: not apart (pub50)."""
+        for branch, arm, _ in exclusive_arms_before(self.facts, node, stop):
+            if not steps_itself(self.facts, arm):
+                continue
+            block = self.facts.parent(branch)
+            rest = list(getattr(block, "body", ()))
+            at = next((i for i, stmt in enumerate(rest) if stmt is branch), len(rest))
+            rest = rest[at + 1:]
+            if any(steps_itself(self.facts, stmt) for stmt in rest):
+                continue  # a warm-up arm that trains and leaves, then the main step that trains too (pub50 p03)
+            return True
+        return False
 
     def _helper_loop_runs_every_step(self, loop: Loop, depth: int) -> bool:
         """`loop` is reached: it runs on every step unless it is a helper's own plain loop (`for i

@@ -920,6 +920,93 @@ class OperatorFusion(Rule):
                     return True
         return False
 
+    def visit_Assign(self, node: cst.Assign) -> None:
+        self._state_dict_blend(node)
+
+    def _state_dict_blend(self, node: cst.Assign) -> None:
+        """`new[k] = a * ema_state[k] + (1 - a) * state[k]` in a loop over the keys, `new` then loaded
+        with `ema.load_state_dict(new)`, where `ema_state = ema.state_dict()` (pub50 p03's mean
+        teacher, every step): two multiplies, an add and a new tensor per entry, and `load_state_dict`
+        copies each back (a fifth pass), where `lerp_` blends each entry in place. A hint, never a
+        rewrite: `load_state_dict` truncates the blend of an integer buffer (`num_batches_tracked`),
+        which an in-place `lerp_` cannot take and a copy would not truncate."""
+        if len(node.targets) != 1 or not isinstance(node.targets[0].target, cst.Subscript):
+            return
+        store = node.targets[0].target
+        value = node.value
+        if not (isinstance(store.value, cst.Name) and len(store.slice) == 1
+                and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)):
+            return
+        left, right = _factors(value.left), _factors(value.right)
+        loops = self.facts.enclosing_loops(node)
+        if left is None or right is None or not loops or \
+                any(rarely_runs(self.facts, node, loop, every_few_count=True) for loop in loops):
+            return
+        key = self.facts.code(store.slice[0])
+        entries = {}  # the module each `state[k]` operand reads the state of
+        for term in (left, right):
+            for factor in term:
+                if isinstance(factor, cst.Subscript) and isinstance(factor.value, cst.Name) \
+                        and len(factor.slice) == 1 and self.facts.code(factor.slice[0]) == key:
+                    owner = self._state_dict_owner(factor.value)
+                    if owner is not None:
+                        entries[id(term)] = (factor, owner)
+        if len(entries) != 2:
+            return
+        weights = [next(f for f in term if f is not entries[id(term)][0]) for term in (left, right)]
+        if not (_one_minus(weights[0], weights[1], self.facts) or _one_minus(weights[1], weights[0], self.facts)):
+            return
+        scope = self.facts.enclosing_function(node)
+        if (not self.facts.per_iteration_call_sites(scope)) if scope is not None else len(loops) < 2:
+            return  # blended once (two checkpoints averaged at the end): no per-update cost
+        body = scope.body if scope is not None else self.facts.module
+        loaded = [c for c in self.facts.calls_in(body) if isinstance(c.func, cst.Attribute)
+                  and c.func.attr.value == "load_state_dict" and len(c.args) >= 1
+                  and isinstance(c.args[0].value, cst.Name) and c.args[0].value.value == store.value.value]
+        receivers = {self.facts.code(c.func.value) for c in loaded}
+        kept = [i for i, term in enumerate((left, right)) if entries[id(term)][1] in receivers]
+        if len(kept) != 1:
+            return
+        target = entries[id((left, right)[kept[0]])][1]
+        source = entries[id((left, right)[1 - kept[0]])][1]
+        weight = self.facts.code(weights[1 - kept[0]])
+        self._claimed.add(value)
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` blends every state entry into a new tensor (two multiplies and an add), "
+            f"then `{target}.load_state_dict({store.value.value})` copies each back: five passes over every "
+            "entry and an allocation each, on every update",
+            fix=Fix(description=f"blend `{target}`'s floating-point entries in place, `e.lerp_(p, {weight})` for each "
+                    f"pair of `{target}.state_dict()` and `{source}.state_dict()` values under `torch.no_grad()` (or "
+                    "`torch._foreach_lerp_` over the two lists: one call per update), and decide what integer "
+                    "buffers such as `num_batches_tracked` should hold (`load_state_dict` truncates their blend now); "
+                    "the result can differ in the last bits",
+                    suggestion=f"for e, p in zip({target}.state_dict().values(), {source}.state_dict().values()):\n"
+                    f"    if e.is_floating_point():\n        e.lerp_(p, {weight})",
+                    safe=False),
+        )
+
+    def _state_dict_owner(self, name: cst.Name) -> str | None:
+        """`m` for a name whose binding this read sees is `m.state_dict()` (the code of `m`); a
+        name bound once, in a tuple (`cur, ema = a.state_dict(), b.state_dict()`), counts too."""
+        call = self.facts.value_of(name)
+        if call is None:
+            scope = self.facts.enclosing_function(name)
+            pairs = [(el.value, value.elements[i].value)
+                     for stmt in self.facts.walk(scope.body if scope is not None else self.facts.module)
+                     if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1
+                     and isinstance(stmt.targets[0].target, cst.Tuple) and isinstance(value := stmt.value, cst.Tuple)
+                     and len(value.elements) == len(stmt.targets[0].target.elements)
+                     for i, el in enumerate(stmt.targets[0].target.elements)
+                     if isinstance(el.value, cst.Name) and el.value.value == name.value]
+            if len(pairs) != 1 or len(self.facts.assigned_values(name.value)) > 1:
+                return None
+            call = pairs[0][1]
+        if isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.func.attr.value == "state_dict" \
+                and not call.args:
+            return self.facts.code(call.func.value)
+        return None
+
     def _examine(self, node: cst.BaseExpression) -> None:
         if any(anc in self._claimed for anc in self.facts.ancestors(node)):
             return
