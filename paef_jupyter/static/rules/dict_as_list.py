@@ -9,11 +9,12 @@ import libcst as cst
 from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
+from ..names import walk, writes_of
 from ..types import Kind
 from ._column_kinds import element_kind
 from ._column_writes import column_written
 from ._frame_rows import frame_row_reads
-from ._tensor_facts import bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
+from ._tensor_facts import FLOAT, bound_in_unit, defaults_changed, earlier_value, invariant, keyword, module_alias, only_read, rarely_runs, uniform_list
 from .base import Rule, RuleContext
 
 CONSTRUCTORS = frozenset({"tensor", "as_tensor", "Tensor", "FloatTensor", "LongTensor", "DoubleTensor"})
@@ -388,6 +389,10 @@ class DictAsList(Rule):
             why = "it runs in a function called per iteration: convert the columns once where the dict is created"
         elif not self._homogeneous(use.column):
             why = f"`{column}` is not provably a list of numbers of one type (mixed ints and floats convert differently)"
+        elif not all(self._empty_converts_alike(u) or self._never_empty(u) for u in (use, *use.others)):
+            why = (f"a selection of `{column}` may be empty (a last batch past the end, an empty fold): `{ctor}([])` "
+                   "is a float tensor of shape (0,), where indexing the converted column keeps the column's dtype "
+                   "and row width")
         elif torch is None:
             why = "torch is not imported under a plain name here"
         elif any(_sized_by_element(facts, u) for u in (use, *use.others)):
@@ -438,6 +443,100 @@ class DictAsList(Rule):
         if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and isinstance(parent.targets[0].target, cst.Name):
             return not only_read(self.facts, parent.targets[0].target.value, scope)
         return not isinstance(parent, (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation))
+
+    def _empty_converts_alike(self, use: Use) -> bool:
+        """An EMPTY selection converts as the same selection of the converted column. `torch.tensor([])`
+        is a 1-D tensor of the default float dtype whatever the column holds, so that holds only for a
+        column of plain floats (the default dtype both ways), or where the dtype is fixed (a `dtype=`
+        option, a typed legacy constructor) and the column holds numbers, not rows."""
+        value, _ = self._column_value(use.column)
+        kind = element_kind(value)
+        if kind is None or isinstance(kind, tuple):
+            return False  # unknown, or rows: an empty slice of a (n, w) table is (0, w), not (0,)
+        qualified = (self.facts.qualified_name(use.call.func) or "").rsplit(".", 1)[-1]
+        fixed = keyword(use.call, "dtype") is not None or (qualified in _LEGACY and qualified != "Tensor")
+        return fixed or kind == FLOAT
+
+    def _never_empty(self, use: Use) -> bool:
+        """`d[key][s : s + K]` (K a positive literal) where `s` runs over `range(A, B[, S])` of
+        literals with 0 <= A < B <= the length of a column literal no statement writes: every
+        selection holds at least one element."""
+        if use.rows is not None:
+            return self._rows_never_empty(use.rows, use.call)  # an index past the end raises: no empty batch
+        if use.slice_node is None:
+            return False
+        if not isinstance(use.index, cst.Slice):
+            return True  # one element, never an empty selection (past the end it raises both ways)
+        lower, upper = use.index.lower, use.index.upper
+        if not (isinstance(lower, cst.Name) and isinstance(upper, cst.BinaryOperation)
+                and isinstance(upper.operator, cst.Add) and isinstance(upper.left, cst.Name)
+                and upper.left.value == lower.value and _positive_literal(upper.right)):
+            return False
+        value, unwritten = self._column_value(use.column)
+        if not isinstance(value, list) or not unwritten:
+            return False
+        for loop in self.facts.enclosing_loops(use.call):
+            node = loop.node
+            if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == lower.value:
+                bounds = _literal_range(self.facts, node.iter)
+                return bounds is not None and 0 <= bounds[0] < bounds[1] <= len(value) \
+                    and not any(lower.value in writes_of(n) for n in walk(node.body, into_scopes=False))
+        return False
+
+    def _rows_never_empty(self, rows: cst.BaseExpression, at: cst.CSTNode, depth: int = 0) -> bool:
+        """The gathered rows hold at least one index: a non-empty literal list/tuple/set,
+        `range(K)` / `range(v, v + K)` with K a positive literal, or the target of an enclosing `for`
+        over a literal list or tuple of such rows that the loop body does not rebind."""
+        if isinstance(rows, (cst.List, cst.Tuple, cst.Set)):
+            return bool(rows.elements) and not any(isinstance(e, cst.StarredElement) for e in rows.elements)
+        if isinstance(rows, cst.Call) and self.facts.qualified_name(rows.func) == "builtins.range" \
+                and all(a.keyword is None and not a.star for a in rows.args):
+            args = [a.value for a in rows.args]
+            if len(args) == 1:
+                return _positive_literal(args[0])
+            if len(args) == 2:
+                start, stop = args
+                return isinstance(stop, cst.BinaryOperation) and isinstance(stop.operator, cst.Add) \
+                    and isinstance(start, cst.Name) and isinstance(stop.left, cst.Name) \
+                    and stop.left.value == start.value and _positive_literal(stop.right)
+            return False
+        if isinstance(rows, cst.Name) and depth == 0:
+            for loop in self.facts.enclosing_loops(at):
+                node = loop.node
+                if isinstance(node, cst.For) and isinstance(node.target, cst.Name) and node.target.value == rows.value:
+                    rows_list = node.iter
+                    return isinstance(rows_list, (cst.List, cst.Tuple)) and bool(rows_list.elements) \
+                        and all(isinstance(e, cst.Element) and self._rows_never_empty(e.value, at, depth + 1)
+                                for e in rows_list.elements) \
+                        and not any(rows.value in writes_of(n) for n in walk(node.body, into_scopes=False))
+        return False
+
+    def _column_value(self, column: cst.BaseExpression) -> tuple[object, bool]:
+        """The column's literal list (or its live value in a notebook) and whether nothing writes the
+        column after it; (None, False) where it is not known."""
+        if not (isinstance(column, cst.Subscript) and isinstance(column.value, cst.Name)):
+            return None, False
+        d, key = column.value, column.slice[0].slice
+        key_value = key.value if isinstance(key, cst.Index) else None
+        if not isinstance(key_value, cst.SimpleString):
+            return None, False
+        literal_key = key_value.evaluated_value
+        value = self.facts.value_of(d)
+        if value is None and d.value in self.facts.namespace and not bound_in_unit(self.facts, d.value):
+            live = self.facts.namespace[d.value]
+            found = live.get(literal_key) if isinstance(live, dict) else None
+            return found, isinstance(found, list) and not column_written(self.facts, d.value, literal_key, None, None)
+        facts = self.facts
+        if value is None and (earlier := earlier_value(self.facts, d)) is not None:
+            facts, value = earlier
+        if not isinstance(value, cst.Dict):
+            return None, False
+        sources = [el.value for el in value.elements if isinstance(el, cst.DictElement)
+                   and isinstance(el.key, cst.SimpleString) and el.key.evaluated_value == literal_key]
+        if len(sources) != 1:
+            return None, False
+        units = {id(u): u for u in (self.facts, facts, *self.facts.prior.cells, *self.facts.prior.units())}.values()
+        return _literal(sources[0]), not any(column_written(u, d.value, literal_key, value, None) for u in units)
 
     def _homogeneous(self, column: cst.BaseExpression) -> bool:
         """Every value of the column is a number of one Python type (or rows of them). A plain
@@ -520,6 +619,17 @@ def _sized_by_element(facts: Facts, use: Use) -> bool:
     qualified = facts.qualified_name(use.call.func) or ""
     return qualified.rsplit(".", 1)[-1] in _LEGACY and use.rows is None \
         and use.slice_node is not None and isinstance(use.slice_node.slice, cst.Index)
+
+
+def _literal_range(facts: Facts, expr: cst.BaseExpression) -> tuple[int, int] | None:
+    """(start, stop) of `range(stop)` / `range(start, stop[, step > 0])` written with int literals."""
+    if not (isinstance(expr, cst.Call) and facts.qualified_name(expr.func) == "builtins.range"
+            and 1 <= len(expr.args) <= 3 and all(a.keyword is None and not a.star for a in expr.args)):
+        return None
+    values = [a.value.evaluated_value if isinstance(a.value, cst.Integer) else None for a in expr.args]
+    if any(v is None for v in values) or (len(values) == 3 and values[2] <= 0):  # type: ignore[operator]
+        return None
+    return (0, values[0]) if len(values) == 1 else (values[0], values[1])  # type: ignore[return-value]
 
 
 def _positive_literal(expr: cst.BaseExpression) -> bool:
