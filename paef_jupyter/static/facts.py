@@ -2837,6 +2837,21 @@ class Facts:
         d = self._reaching_def(name)
         return d.loop if d is not None and d.order < self.order(name) else None
 
+    def self_assigned_values(self, attr: str) -> list[cst.BaseExpression]:
+        """The values of the unit's `self.<attr> = ...` statements, in order: what a method's
+        `self.<attr>` may be, where the class builds it."""
+        return self._self_assigned.get(attr, [])
+
+    @cached_property
+    def _self_assigned(self) -> dict[str, list[cst.BaseExpression]]:
+        found: dict[str, list[cst.BaseExpression]] = {}
+        for node in self.walk(self.module):
+            if isinstance(node, cst.Assign):
+                for attr in dict.fromkeys(t.target.attr.value for t in node.targets if isinstance(t.target, cst.Attribute)
+                                          and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"):
+                    found.setdefault(attr, []).append(node.value)
+        return found
+
     def value_of(self, name: cst.Name) -> cst.BaseExpression | None:
         """The value last assigned to `name` before it is read (same scoping as `kind`).
 

@@ -103,10 +103,7 @@ def loss_module_call(facts: "Facts", call: cst.Call) -> bool:
         value = facts.value_of(func)
         values = [value] if value is not None else []
     elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
-                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
-                          and t.target.value.value == "self" and t.target.attr.value == func.attr.value
-                          for t in a.targets)]
+        values = facts.self_assigned_values(func.attr.value)
     else:
         values = []
     return bool(values) and all(_torch_loss_built(facts, v) for v in values)

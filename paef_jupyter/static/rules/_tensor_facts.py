@@ -657,7 +657,7 @@ def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | N
             earlier = earlier_value(facts, module)
             facts, built = earlier if earlier is not None else (facts, None)
     elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
-        values = _self_assignments(facts).get(module.attr.value, [])
+        values = facts.self_assigned_values(module.attr.value)
         built = values[0] if len(values) == 1 else None
     elif isinstance(module, cst.Call):
         built = module  # `nn.Flatten()(codes)`
@@ -665,19 +665,6 @@ def _module_built_from(facts: Facts, module: cst.BaseExpression) -> cst.Call | N
             and built.func.attr.value in ("to", "cuda", "cpu", "eval", "train", "float", "double", "half"):
         built = built.func.value
     return built if isinstance(built, cst.Call) else None
-
-
-def _self_assignments(facts: Facts) -> dict[str, list[cst.BaseExpression]]:
-    """attribute -> the values of the unit's `self.<attribute> = ...` statements, in order."""
-    index = unit_index(facts)
-    if index.self_assigned is None:
-        index.self_assigned = {}
-        for node in facts.walk(facts.module):
-            if isinstance(node, cst.Assign):
-                for attr in dict.fromkeys(t.target.attr.value for t in node.targets if isinstance(t.target, cst.Attribute)
-                                          and isinstance(t.target.value, cst.Name) and t.target.value.value == "self"):
-                    index.self_assigned.setdefault(attr, []).append(node.value)
-    return index.self_assigned
 
 
 def _own_method_dtype(facts: Facts, receiver: cst.Name, method: str, depth: int) -> str | None:
@@ -851,7 +838,6 @@ class _Index:
     dtype_changed: bool | None = None  # `default_dtype_changed`, once asked
     setter_in_code: bool | None = None  # `_setter_in_program_code`, once asked
     autocast: bool | None = None  # `uses_autocast`, once asked
-    self_assigned: dict[str, list[cst.BaseExpression]] | None = None  # `_self_assignments`, once asked
 
 
 _INDEX: "weakref.WeakKeyDictionary[Facts, _Index]" = weakref.WeakKeyDictionary()
@@ -1114,10 +1100,7 @@ def module_changes_input(facts: Facts, module: cst.BaseExpression) -> bool:
         value = assigned_value(facts, module)
         values = [value] if value is not None else []
     elif isinstance(module, cst.Attribute) and isinstance(module.value, cst.Name) and module.value.value == "self":
-        values = [a.value for a in facts.walk(facts.module) if isinstance(a, cst.Assign)
-                  and any(isinstance(t.target, cst.Attribute) and isinstance(t.target.value, cst.Name)
-                          and t.target.value.value == "self" and t.target.attr.value == module.attr.value
-                          for t in a.targets)]
+        values = facts.self_assigned_values(module.attr.value)
     if not values:
         return True  # built out of sight (`a, b = Net(), Net()`, a parameter): what its code does is unknown
     return any(isinstance(v, cst.Call) and _built_in_place(facts, v) for v in values)
