@@ -246,7 +246,10 @@ def test_earlier_cells_supply_imports_and_values_without_a_namespace() -> None:
     report = analyze([SourceUnit(CellRef("nb.ipynb", 0), setup), SourceUnit(CellRef("nb.ipynb", 1), loop)],
                      rules=["dict-as-list", "operator-fusion"])
     fixes = {f.rule: f.fix for f in report.findings}
-    assert fixes["dict-as-list"].automatic  # the column is `.tolist()` of an array, seen in cell 0
+    # found: the column is `.tolist()` of an array, seen in cell 0; a hint since red team 45 (that the
+    # column holds plain floats, so an empty slice converts alike, is not proved from an array's `.tolist()`)
+    assert not fixes["dict-as-list"].automatic
+    assert fixes["dict-as-list"].suggestion.startswith("data_x = torch.tensor(data['x'])")
     assert fixes["operator-fusion"].needs_review and "F.layer_norm" not in fixes["operator-fusion"].suggestion
     assert fixes["operator-fusion"].suggestion == "torch.nn.functional.layer_norm(h, h.shape[-1:], w, b, 1e-5)"
 

@@ -91,7 +91,10 @@ def _dal_fixable(column: str, write: str, helper: str = "") -> list[bool]:
     ("[0, 1, 1, 0]", "data['y'] += more", "more = [1, 2]\n"),
 ])
 def test_a_write_of_the_columns_kind_keeps_the_rewrite(column: str, write: str, helper: str) -> None:
-    assert _dal_fixable(column, write, helper) == [True]
+    # Since red team 45 only a 1-D float column stays automatic here: an empty selection of an int or
+    # nested column converts to float32 (0,), and that the slices are never empty is not followed
+    # through writes.
+    assert _dal_fixable(column, write, helper) == [column.startswith("[0.5")]
 
 
 @pytest.mark.parametrize(("column", "write", "helper"), [

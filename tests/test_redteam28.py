@@ -75,7 +75,9 @@ def test_notebook_columns_written_by_an_earlier_cell_are_refused() -> None:
     `data["clicked"]` (untouched) is still converted once."""
     report = analyze_path(str(REDTEAM / "rt28b_nb_columns_cleaned_in_earlier_cell.ipynb"))
     fixable = {f.line: f.fixable for f in report.findings if f.rule == "dict-as-list"}
-    assert fixable == {8: False, 9: False, 10: True}
+    # line 10 (`clicked`, untouched) was converted once automatically until red team 45: an int column's
+    # empty selection converts to float32, and the batch slices are not proved non-empty
+    assert fixable == {8: False, 9: False, 10: False}
 
 
 DICT = 'import torch\nids = torch.randint(1, 9, (8, 4))\ndata = {"ids": ids.tolist(), "len": (ids[:, 0] % 3 + 1).tolist()}\n'

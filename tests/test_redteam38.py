@@ -39,7 +39,9 @@ def test_blind_programs_scripted_factories_are_left_to_review(name: str, line: i
 
 def test_blind_programs_outside_torch_jit_keep_their_rewrites() -> None:
     found = rule_findings(program_units(REDTEAM / "rt38_nb_dal_reloaded_split.ipynb"), "dict-as-list")
-    assert len(_automatic(found)) == 2
+    # found outside torch.jit, as before; the conversions are review since red team 45: an empty selection of an int or nested column converts to another dtype and shape,
+    # and the loop's slices are not proved non-empty
+    assert len(found) == 2 and _automatic(found) == []
 
 
 PROGRAM = """{imports}

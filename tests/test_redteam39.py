@@ -81,7 +81,8 @@ def test_dict_as_list_hoists_only_columns_whose_rows_the_loop_does_not_edit() ->
     edited = rule_findings(program_units(REDTEAM / "rt39p_dal_rows_edited_in_loop.py"), "dict-as-list")
     assert _automatic(edited) == []
     between_calls = rule_findings(program_units(REDTEAM / "rt39b_nb_dal_rows_edited_by_loop.ipynb"), "dict-as-list")
-    assert len(_automatic(between_calls)) == 2
+    # still found; review since red team 45: an empty selection of an int or nested column converts to another dtype and shape (the rows are not proved non-empty)
+    assert len(between_calls) == 2 and _automatic(between_calls) == []
 
 
 def test_host_sync_powers_and_roots_of_items_are_not_accumulated_automatically() -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import torch
 
 from paef_jupyter.api import analyze_source
 from paef_jupyter.fix import apply_findings
@@ -49,7 +50,11 @@ def test_automatic_rewrites_of_reshaped_programs_keep_their_result(shape: str) -
         if after == text:
             continue
         compile(after, str(path), "exec")
-        assert_same(run_fixture(text, str(path)), run_fixture(after, str(path)), f"{path.parent.name}/{path.name} ({shape})")
+        try:
+            before = run_fixture(text, str(path))
+        except torch.jit.frontend.UnsupportedNodeError:
+            continue  # the reshape broke the program itself: TorchScript compiles no `match` (a `jit.script` fixture)
+        assert_same(before, run_fixture(after, str(path)), f"{path.parent.name}/{path.name} ({shape})")
 
 
 def _findings(text: str, path: Path) -> list[tuple[str, int | None, bool]]:
