@@ -24,8 +24,9 @@ from . import attribute_paths, field_values, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
-from .names import (ARGUMENT_MUTATORS, block_statements, bound_names, dotted_name, is_inplace_method, is_scope, mutated_arguments,
-                    mutated_names, names_read, names_written_in, root_name, type_test, walk, writes_of)
+from .names import (ARGUMENT_MUTATORS, argument_bound_to, block_statements, bound_names, dotted_name, is_inplace_method,
+                    is_scope, mutated_arguments, mutated_names, names_read, names_written_in, root_name, type_test, walk,
+                    writes_of)
 from .positions import Positions
 from .types import (
     JediOracle,
@@ -3799,12 +3800,7 @@ def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
         return None
     values: list[cst.BaseExpression] = []
     for site in sites:
-        found = None
-        for i, arg in enumerate(site.args):
-            if arg.star:
-                return None
-            if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
-                found = arg.value
+        found = argument_bound_to(site, params, name.value)
         if found is None:
             return None
         values.append(found)

@@ -148,6 +148,19 @@ def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
+def argument_bound_to(call: cst.Call, params: Sequence[str], name: str) -> cst.BaseExpression | None:
+    """What `call` passes for parameter `name`, by keyword or by position among `params` (the
+    parameters after any `self`). None when it passes nothing there, or when any argument is
+    unpacked (`*args`, `**kw`): what that fills is unknown."""
+    given = None
+    for i, arg in enumerate(call.args):
+        if arg.star:
+            return None
+        if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name:
+            given = arg.value
+    return given
+
+
 def bound_names(target: cst.CSTNode) -> Iterable[str]:
     """Names a target binds: `a`, `a, (b, c)`, `*rest`."""
     if isinstance(target, cst.Name):

@@ -13,7 +13,7 @@ from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
                           moves_to_cpu, on_host, uses_device)
 from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
-from ..names import block_statements, bound_names, root_name
+from ..names import argument_bound_to, block_statements, bound_names, root_name
 from ..types import Kind, kind_of_method
 from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
@@ -272,12 +272,7 @@ class HostSync(Rule):
         if not sites:
             return False
         for owner, call in sites:
-            given = None
-            for i, arg in enumerate(call.args):
-                if arg.star:
-                    return False
-                if (arg.keyword.value if arg.keyword else params[i] if i < len(params) else None) == name.value:
-                    given = arg.value
+            given = argument_bound_to(call, params, name.value)
             if not (isinstance(given, cst.Call) and is_device_move(owner, given) or given is not None and on_device(owner, given)):
                 return False
         return True
