@@ -948,6 +948,13 @@ GLOBAL_FORWARD_HOOKS = frozenset({"torch.nn.modules.module.register_module_forwa
                                   "torch.nn.modules.module.register_module_forward_pre_hook"})
 
 
+def earlier_cells(facts: Facts) -> tuple[Facts, ...]:
+    """Every earlier cell of the notebook, those that define nothing included: a cell that only runs
+    `torch.set_default_dtype(torch.float64)` or `torch.stack = f` changes what later cells' code
+    does, yet `prior.units()` lists only cells that define a name (red team 46 probe)."""
+    return tuple({id(u): u for u in (*facts.prior.cells, *facts.prior.units())}.values())
+
+
 def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> Iterator[tuple[str, Facts]]:
     """The local modules the unit imports, directly or through another (3 deep), each once with
     its name; none when the unit was read without its local modules."""
@@ -2223,7 +2230,7 @@ def uses_autocast(facts: Facts) -> bool:
     (`precision="bf16-mixed"`, `mixed_precision="fp16"`)."""
     index = unit_index(facts)
     if index.autocast is None:
-        index.autocast = any(_names_autocast(unit) for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts))))
+        index.autocast = any(_names_autocast(unit) for unit in (facts, *earlier_cells(facts), *(m for _, m in local_units(facts))))
     return index.autocast
 
 
@@ -2243,8 +2250,40 @@ _AUTOCAST_NAMES = frozenset({"autocast", "set_autocast_enabled", "autocast_mode"
 
 def _default_dtype_changed(facts: Facts) -> bool:
     return any(calls_setter(unit, call, _DTYPE_SETTERS)
-               for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+               for unit in (facts, *earlier_cells(facts), *(m for _, m in local_units(facts)))
                for call in unit.calls_in(unit.module))
+
+
+def default_dtype_changed_later(facts: Facts) -> bool:
+    """A LATER cell of the notebook (or a local module it imports) changes torch's default dtype:
+    a function of this cell called after that cell builds `torch.tensor(<Python floats>)` in the
+    new default, which a dtype chosen here from the defaults in view (float32) does not follow
+    (red team 46 probe: a helper defined in cell 0, called again after cell 1 set float64)."""
+    return any(calls_setter(unit, call, _DTYPE_SETTERS)
+               for later in facts.later for unit in (later, *(m for _, m in local_units(later)))
+               for call in unit.calls_in(unit.module))
+
+
+def default_device_set(facts: Facts) -> str:
+    """The code of a place where the program (this unit, an earlier or later cell, a local module)
+    makes torch's factories build on a default device: `torch.set_default_device(...)` (also
+    through an alias or `getattr`) or a `with torch.device(...):` block; '' if none. A tensor
+    rebuilt from Python numbers (`torch.tensor(values)`) is then made on that device, not on the
+    host that a rewrite's `.cpu()` / `device="cpu"` assumes (red team 46 probe: LLM-style
+    `torch.set_default_device(device)`; on a GPU the joined losses moved to the host and met a
+    device tensor)."""
+    units = (facts, *earlier_cells(facts), *facts.later, *(m for _, m in local_units(facts)))
+    for unit in units:
+        for call in unit.calls_in(unit.module):
+            if calls_setter(unit, call, _DEVICE_SETTERS):
+                return unit.code(call)
+            if (unit.qualified_name(call.func) or "") == "torch.device" \
+                    and isinstance(item := unit.parent(call), cst.WithItem) and item.item is call:
+                return unit.code(call)
+    return ""
+
+
+_DEVICE_SETTERS = frozenset({"torch.set_default_device"})
 
 
 def calls_setter(facts: Facts, call: cst.Call, setters: frozenset[str]) -> bool:
@@ -2276,7 +2315,7 @@ def library_patched(facts: Facts) -> str:
     local module) replaces a function or method of torch, NumPy, math or the builtins, '' when
     none: what a rewrite calls (`torch.stack`, `torch.relu`) or removes (`.item()`,
     `float(t)`) is then not what the rules assume it is."""
-    for unit in (facts, *facts.prior.units(), *facts.later, *(m for _, m in local_units(facts))):
+    for unit in (facts, *earlier_cells(facts), *facts.later, *(m for _, m in local_units(facts))):
         index = unit_index(unit)
         if index.patch is None:
             index.patch = _patch_in(unit)

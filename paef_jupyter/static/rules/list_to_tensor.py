@@ -17,7 +17,9 @@ from ._tensor_facts import (
     FLOAT,
     INT,
     PYTHON_SCALAR_DTYPE,
+    default_device_set,
     default_dtype_changed,
+    default_dtype_changed_later,
     dtype_of,
     family,
     invariant,
@@ -389,6 +391,7 @@ class ListToTensor(Rule):
                        f"`{stacked}`; convert once at the end if NumPy is needed", suggestion=f"{stacked}.cpu().numpy()",
                        safe=False)
         why = ""
+        review = ""  # edits offered but not proved: applied only on request
         kinds = {a.via_item for a in appends}
         if other_uses:
             why = f"`{vals.value}` is also used as a list of Python values"
@@ -427,11 +430,17 @@ class ListToTensor(Rule):
                 fam = families.pop()
                 if fam == FLOAT and default_dtype_changed(self.facts):
                     code += f".to({torch}.get_default_dtype())"  # Python floats become the default dtype then
+                elif fam == FLOAT and default_dtype_changed_later(self.facts):
+                    review = ("a later cell changes torch's default dtype: called after it, `torch.tensor` makes "
+                              "these Python floats that dtype, which the joined tensor does not follow")
                 elif dtypes != {PYTHON_SCALAR_DTYPE[fam]}:  # type: ignore[index]
                     code += f".{CONVERT_METHOD[fam]}()"  # type: ignore[index]
         if not via_item and not all(_detached(a.value) for a in appends):
             code = code.replace(stacked, f"{stacked}.detach()", 1)
         device = keyword(node, "device")
+        if device is None and (setter := default_device_set(self.facts)):
+            review = (f"the program sets torch's default device (`{setter}`): `torch.tensor` of Python numbers is "
+                      "made there, while the joined tensor stays where the values are (or is copied to the host)")
         if device is not None:
             code += f".to({self.facts.code(device)})"
         elif may_use_device(self.facts) and not all(a.tensor is not None and on_host(self.facts, a.tensor) for a in appends):
@@ -455,6 +464,7 @@ class ListToTensor(Rule):
             edits=edits,
             suggestion=code,
             safe=not why,
+            review=review if edits else "",
         )
 
     # --- list comprehension over a tensor ---------------------------------------------------

@@ -25,7 +25,9 @@ from ._tensor_facts import (
     assigned_value,
     changed_after_unit,
     changed_in_place,
+    default_device_set,
     default_dtype_changed,
+    default_dtype_changed_later,
     handed_to_changing_call,
     dtype_of,
     family,
@@ -799,6 +801,10 @@ class PingPong(Rule):
             code += f".to({self.facts.code(device)})"
         elif not self._moved_to_device(node):
             code += ".cpu()"
+            if safe and name != "from_numpy" and (setter := default_device_set(self.facts)):
+                # the constructor follows torch's default device, `.cpu()` does not (red team 46 probe)
+                safe, why = False, f"the program sets torch's default device (`{setter}`): the rebuilt tensor " \
+                    "is made there, not on the host"
         return code, safe, why
 
     def _default_float(self, node: cst.Call, name: str, fam: str | None) -> bool:
@@ -807,7 +813,8 @@ class PingPong(Rule):
         float32 is then not proved, and a rewrite that keeps or casts to the source's dtype differs."""
         if keyword(node, "dtype") is not None or name not in ("tensor", "as_tensor", "Tensor"):
             return False
-        return (name == "Tensor" or fam == "float") and default_dtype_changed(self.facts)
+        return (name == "Tensor" or fam == "float") and (default_dtype_changed(self.facts)
+                                                         or default_dtype_changed_later(self.facts))
 
     def _moved_to_device(self, node: cst.Call) -> bool:
         """The constructed tensor goes (back) to a device: `device=`, `.cuda()`, `.to(device)`.

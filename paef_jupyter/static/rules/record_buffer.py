@@ -26,7 +26,7 @@ from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
 from ._support import init_value, insert_after, is_self_attr, torch_alias
-from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, dtype_of, earlier_value, family,
+from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, default_device_set, dtype_of, earlier_value, family,
                             invariant, keyword, locally_bound, reads_of, within)
 from .base import Rule, RuleContext
 
@@ -320,6 +320,9 @@ class RecordBuffer(Rule):
         if len(families) != 1 or None in families:
             return "the dtype of the tensors whose `.tolist()` it stores is not provable"
         (fam,) = families
+        if any(keyword(ctor, "device") is None for _, ctor in reads) and (setter := default_device_set(facts)):
+            # `torch.tensor(rows)` follows torch's default device; the rewrite writes `device="cpu"` (red team 46)
+            return f"the program sets torch's default device (`{setter}`): the rows' tensor is made there, not on the host"
         edits = []
         for call in appends:
             block = self._block_append(column, call)
