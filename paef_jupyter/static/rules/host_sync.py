@@ -251,7 +251,7 @@ class HostSync(Rule):
                                                                    or on_device(self.facts, v) for v in values)
         if isinstance(expr, cst.Call):
             if on_device(self.facts, expr):
-                return True
+                return self._may_be_accelerator(expr)
             qualified = self.facts.qualified_name(expr.func) or ""
             return qualified.startswith("torch.") and qualified.endswith("_like") and bool(expr.args) \
                 and expr.args[0].keyword is None and self._device_chain(expr.args[0].value, seen, depth + 1)
@@ -272,6 +272,18 @@ class HostSync(Rule):
         if name.value in params or name.value in self.facts.names_written(scope.body):
             return []  # a parameter or a loop target: filled by whoever calls or iterates
         return self.facts.values_in(name.value, None)
+
+    def _may_be_accelerator(self, call: cst.Call) -> bool:
+        """A device factory or move (`on_device`) whose device may be an accelerator: not one
+        that provably names the CPU (`device = torch.device("cpu")`), where a mask's count is
+        on the host already."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+            return True
+        given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device"), None)
+        if given is None and isinstance(func, cst.Attribute) and func.attr.value == "to" and call.args:
+            given = call.args[0].value
+        return given is None or is_accelerator_device(self.facts, given)
 
     def _self_referring(self, value: cst.BaseExpression, seen: set[str]) -> bool:
         """A binding that only reads names already being followed (the recurrence's own name)."""
