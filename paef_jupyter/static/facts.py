@@ -2779,6 +2779,11 @@ class Facts:
         elif mps: device = ... else: ...`): what the name may hold, where `value_of` picks one."""
         return [d.value for d in self._defs.get(name, ()) if d.value is not None]
 
+    def values_in(self, name: str, function: "FunctionNode | None") -> list[cst.BaseExpression]:
+        """Every value this unit assigns to `name` in `function`'s own body (None: outside any
+        function): a local's bindings, not those of a namesake in another function."""
+        return [d.value for d in self._defs.get(name, ()) if d.function is function and d.value is not None]
+
     def global_values(self, name: str) -> list[cst.BaseExpression]:
         """Every value this unit gives its global `name` outside any function, in any branch: what
         a later cell may find in the name, where `Prior.value` keeps the last of them."""

@@ -458,6 +458,35 @@ def names_a_device(facts: Facts, name: str, depth: int = 3) -> bool:
     return words[-1].rstrip("0123456789") in _DEVICE_WORDS
 
 
+def keyed_device(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`args['device']` (pub51 p04's config dict, read as `self.args['device']` in a layer): an
+    entry under a string key that says device the way `names_a_device` reads a name's last word
+    (`device`, `train_device`, `gpu`). Where the unit binds the container to dict literals with
+    that key, every such entry must spell a device (`{'device': torch.device(...)}`) and none
+    something else (`{'device': 'auto'}`, a dtype)."""
+    if not (isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index)):
+        return False
+    key = expr.slice[0].slice.value
+    if not isinstance(key, cst.SimpleString) or not isinstance(key.evaluated_value, str):
+        return False
+    name = key.evaluated_value
+    words = name.lower().split("_")
+    while len(words) > 1 and words[-1] in _INDEX_WORDS:
+        words.pop()
+    if words[-1].rstrip("0123456789") not in _DEVICE_WORDS:
+        return False
+    container = expr.value
+    values: list[cst.BaseExpression] = []
+    if isinstance(container, cst.Attribute) and isinstance(container.value, cst.Name) and container.value.value == "self":
+        held = facts.self_assigned_values(container.attr.value)  # `self.args = args`: the dict the instance keeps
+        values = [v for h in held for v in (facts.assigned_values(h.value) if isinstance(h, cst.Name) else [h])]
+    elif isinstance(container, cst.Name):
+        values = facts.assigned_values(container.value)
+    entries = [e.value for v in values if isinstance(v, cst.Dict) for e in v.elements
+               if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString) and e.key.evaluated_value == name]
+    return not any(_spells_a_device(facts, e, 3) is False for e in entries)
+
+
 def spells_a_device(facts: Facts, value: cst.BaseExpression, depth: int = 3) -> bool | None:
     """True: `value` is a device; False: something else; None: not seen (see `_spells_a_device`)."""
     return _spells_a_device(facts, value, depth)

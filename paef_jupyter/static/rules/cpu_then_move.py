@@ -16,7 +16,7 @@ from ._attribute_stores import stored_device
 from ._host_distributions import distribution_draw
 from ._host_normal import host_normal_draw
 from ._support import step_function
-from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, names_a_device, program_methods, rarely_runs,
+from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, keyed_device, names_a_device, program_methods, rarely_runs,
                             steps_itself_per_call)
 from ._data_builder import builds_data_once
 from .base import Rule, RuleContext
@@ -680,6 +680,8 @@ class CpuThenMove(Rule):
                 or all(_returns_a_device(owner, method) for owner, method in program_methods(self.facts, {"device"}))
         if isinstance(expr, cst.Attribute):
             return stored_device(self.facts, expr)  # `args.__device__ = device` stored, then `.to(args.__device__)`
+        if isinstance(expr, cst.Subscript):
+            return keyed_device(self.facts, expr)  # `b.to(self.args['device'])`: a config dict's device entry
         if isinstance(expr, cst.Name):
             if self.facts.kind(expr) is Kind.TENSOR:
                 return False

@@ -169,6 +169,127 @@ class HostSync(Rule):
 
     # --- sites -----------------------------------------------------------------------
 
+    def visit_Subscript(self, node: cst.Subscript) -> None:
+        """`x[mask]` read with a boolean mask (pub51 p03, a spiking network's reset
+        `rst[c] = torch.ones_like(mem)[c]` at every time step): the result holds as many elements
+        as the mask has `True`s, so the host must read that count from the device before it can
+        allocate the result (an implicit `nonzero`), the same wait `_VALUE_SIZED`'s calls make.
+        Only a mask that is provably a boolean tensor (a comparison of a tensor, or a name every
+        binding of which in its function is one) over values provably on the device; a store of a
+        number, `x[mask] = 0.0`, is a `masked_fill_` (no count is read) and is not a read here."""
+        if not uses_device(self.facts) or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+            return
+        if isinstance(self.facts.parent(node), cst.AssignTarget):
+            return  # `x[mask] = value`: a store; its right-hand side, if it indexes too, is reported there
+        mask = node.slice[0].slice.value
+        if not self._boolean_tensor(mask):
+            return
+        if not (self._device_chain(node.value, set()) or self._device_chain(mask, set())):
+            return
+        code, index = self.facts.code(node), self.facts.code(mask)
+        what = (f"`{code}` indexes with the boolean mask `{index}`: the result's size depends on the mask's values, "
+                "so the host reads the count from the device before it can allocate the result (an implicit "
+                "`nonzero`, a sync)")
+        hint = (f"# a fixed-size form that never reads the count: `torch.where({index}, ..., ...)`, "
+                f"`{index}.to(dtype)` for a 0/1 tensor, or `x.masked_fill({index}, value)`")
+        if self._hot(node) is not None:
+            self._site(node, what, lambda loop: hint)
+            return
+        found = self._round_of_a_step_helper(node)
+        if found is not None:
+            helper, line, elsewhere = found
+            where = f"line {line} of a later cell" if elsewhere else f"line {line}"
+            self.report(node, f"{what}, on every round of the loop in `{helper}`, which the training step at {where} "
+                        "runs once per batch: several waits per step",
+                        fix=Fix(description="keep the shape fixed so nothing is read on the host", suggestion=hint,
+                                safe=False))
+
+    def _round_of_a_step_helper(self, node: cst.CSTNode) -> tuple[str, int, bool] | None:
+        """`node` sits in a plain loop of a helper (the time-step loop of a spiking network's
+        `run_snn`) that a training loop calls once per batch, though the helper's first recorded
+        caller is another loop (the accuracy helper's, which `hot_loop` follows and finds plain):
+        the helper's name, the line of a training-step call and whether it is another unit's. Reads of such rounds wait on every
+        round of every step."""
+        loop = self.facts.iteration_loop(node)
+        func = self.facts.enclosing_function(loop.node) if loop is not None and loop.kind == "plain" else None
+        if func is None or loop is None or loop.facts is not self.facts:
+            return None
+        for owner, call in self.facts.per_iteration_call_sites(func):
+            caller = hot_loop(owner, call)
+            if caller is not None and caller.kind == "train" and not grad_disabled(owner, call):
+                return func.name.value, owner.position(call).start.line, owner is not self.facts
+        return None
+
+    def _boolean_tensor(self, expr: cst.BaseExpression) -> bool:
+        """A comparison of a tensor (`mthr > 0`), or a name every binding of which in this unit is
+        one (`c = (mthr > 0)`): a boolean tensor whatever the shapes. A NumPy comparison is not
+        (`_is_tensor` of its left operand)."""
+        if isinstance(expr, cst.Name):
+            values = self._bindings(expr)
+            return bool(values) and all(isinstance(v, cst.Comparison) and self._boolean_tensor(v) for v in values)
+        if not isinstance(expr, cst.Comparison) or len(expr.comparisons) != 1:
+            return False
+        if not isinstance(expr.comparisons[0].operator, (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual,
+                                                         cst.LessThanEqual, cst.Equal, cst.NotEqual)):
+            return False
+        return self._is_tensor(expr.left) and not on_host(self.facts, expr.left)
+
+    def _device_chain(self, expr: cst.BaseExpression, seen: set[str], depth: int = 0) -> bool:
+        """`expr` is made on the device: a device factory or move (`on_device`), a `*_like` of such
+        a tensor, arithmetic or a comparison one operand of which is, or a name every binding of
+        which in this unit is (a recurrence `mem = beta * mem + syn - rst` counts its other
+        bindings: `torch.zeros(..., device=device)`)."""
+        if depth > 6:
+            return False
+        if isinstance(expr, cst.Name):
+            if expr.value in seen:
+                return False
+            values = self._bindings(expr)
+            seen.add(expr.value)
+            return bool(values) and all(self._device_chain(v, seen, depth + 1) or self._self_referring(v, seen)
+                                        for v in values) and any(self._device_chain(v, set(seen) - {expr.value}, depth + 1)
+                                                                   or on_device(self.facts, v) for v in values)
+        if isinstance(expr, cst.Call):
+            if on_device(self.facts, expr):
+                return self._may_be_accelerator(expr)
+            qualified = self.facts.qualified_name(expr.func) or ""
+            return qualified.startswith("torch.") and qualified.endswith("_like") and bool(expr.args) \
+                and expr.args[0].keyword is None and self._device_chain(expr.args[0].value, seen, depth + 1)
+        if isinstance(expr, cst.BinaryOperation):
+            return self._device_chain(expr.left, seen, depth + 1) or self._device_chain(expr.right, seen, depth + 1)
+        if isinstance(expr, cst.Comparison):
+            return self._device_chain(expr.left, seen, depth + 1)
+        return False
+
+    def _bindings(self, name: cst.Name) -> list[cst.BaseExpression]:
+        """The values `name` is given in the function that reads it (a global's, outside any
+        function, when that function binds none): a namesake in another helper is another tensor."""
+        scope = self.facts.enclosing_function(name)
+        values = self.facts.values_in(name.value, scope)
+        if values or scope is None:
+            return values
+        params = {p.name.value for p in (*scope.params.posonly_params, *scope.params.params)}
+        if name.value in params or name.value in self.facts.names_written(scope.body):
+            return []  # a parameter or a loop target: filled by whoever calls or iterates
+        return self.facts.values_in(name.value, None)
+
+    def _may_be_accelerator(self, call: cst.Call) -> bool:
+        """A device factory or move (`on_device`) whose device may be an accelerator: not one
+        that provably names the CPU (`device = torch.device("cpu")`), where a mask's count is
+        on the host already."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
+            return True
+        given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device"), None)
+        if given is None and isinstance(func, cst.Attribute) and func.attr.value == "to" and call.args:
+            given = call.args[0].value
+        return given is None or is_accelerator_device(self.facts, given)
+
+    def _self_referring(self, value: cst.BaseExpression, seen: set[str]) -> bool:
+        """A binding that only reads names already being followed (the recurrence's own name)."""
+        names = [n.value for n in self.facts.walk(value) if isinstance(n, cst.Name)]
+        return any(n in seen for n in names)
+
     def visit_Call(self, node: cst.Call) -> None:
         if self._discarded_copy(node):
             return

@@ -1104,6 +1104,8 @@ class OperatorFusion(Rule):
         if rms is not None:
             return self._rms_norm(rms)
         l2 = match_l2_normalize(expr)
+        if l2 is not None and self._norm_needed_elsewhere(expr):
+            return None  # a capsule's `squash` also scales by the squared norm: `F.normalize` would compute it again
         if l2 is not None:
             x, dim = l2
             return Match("L2 normalisation", "F.normalize(x, dim=dim)",
@@ -1111,6 +1113,19 @@ class OperatorFusion(Rule):
                          why_not="`F.normalize` divides by max(norm, eps) where this adds eps under the square root: "
                          "equal unless a norm is near eps", one_kernel=False)
         return None
+
+    def _norm_needed_elsewhere(self, expr: Expr) -> bool:
+        """`x / torch.sqrt(sq)` where `sq = (x ** 2).sum(...)` is a name the same function reads
+        elsewhere too (pub51 p04's `squash`: `coeff = sq / (sq + 1)`): the program needs the
+        squared norm anyway, so `F.normalize` would not save its reduction but repeat it."""
+        den = getattr(expr, "den", None)
+        args = getattr(den, "args", None)
+        node = getattr(args[0], "node", None) if args else None
+        if not isinstance(node, cst.Name):
+            return False
+        scope = self.facts.enclosing_function(node)
+        return any(use is not node and self.facts.enclosing_function(use) is scope
+                   and not isinstance(self.facts.parent(use), cst.AssignTarget) for use in self.facts.uses(node.value))
 
     def _huber(self, huber: Huber) -> Match:
         """`F.smooth_l1_loss(a, b, reduction="none")` for a difference `a - b` (written in place, or a
