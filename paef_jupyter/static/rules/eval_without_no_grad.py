@@ -70,6 +70,20 @@ _EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|acc
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
+
+# A loop after `.eval()` or under an evaluation name is an evaluation pass; one without either
+# (an RL agent's acting loop between updates, `for t in range(T_horizon): prob = model.pi(s)`)
+# only runs the model for values that never reach a backward: the graph is real but dropped
+# unused, the loop is not known to be an evaluation, and the cost is autograd's bookkeeping per
+# op (small for the small policy networks such loops run), so it is said so, at low severity.
+_EVALUATION_MESSAGE = ("this evaluation loop runs the model with autograd on: every forward pass records a graph "
+                       "and keeps its activations alive for a backward pass that never comes (time per op and "
+                       "memory); wrap it in `with torch.no_grad():`")
+_UNMARKED_MESSAGE = ("this loop runs the model with autograd on, and nothing it computes reaches a backward (no "
+                     "`.eval()` or evaluation name before it: an inference or rollout loop): each forward pass "
+                     "records a graph that is dropped unused (autograd's bookkeeping per op, small for a small "
+                     "model); wrap the model calls in `with torch.no_grad():`")
+
 class EvalWithoutNoGrad(Rule):
     id = "eval-without-no-grad"
     title = "Evaluation loop without torch.no_grad()"
@@ -337,11 +351,11 @@ class EvalWithoutNoGrad(Rule):
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
             or self._unproved_use(loop)
+        evidence = self._evaluation_evidence(loop)
         self.report(
             loop.node,
-            "this evaluation loop runs the model with autograd on: every forward pass records a graph "
-            "and keeps its activations alive for a backward pass that never comes (time per op and "
-            "memory); wrap it in `with torch.no_grad():`",
+            _EVALUATION_MESSAGE if evidence else _UNMARKED_MESSAGE,
+            severity=None if evidence else Severity.LOW,
             fix=Fix(
                 description=(
                     "compute each item under `torch.no_grad()` before it is yielded: around the whole "
