@@ -1,8 +1,10 @@
 """Public check 52: an on-policy agent's acting loop between updates (p03, vanilla PPO on
 CartPole) runs the policy with autograd on and keeps only Python numbers; eval-without-no-grad
 called it "this evaluation loop" at medium severity. Without `.eval()` or an evaluation name
-before it the loop is not known to evaluate: it is reported as a loop whose graph is dropped
-unused, at low severity; a loop after `.eval()` keeps the evaluation wording. The shape is
+before it the loop is not known to evaluate: inside a loop that trains it is reported as a
+rollout between updates, at low severity; outside one, as a loop whose kept outputs hold their
+graphs (medium), not called an evaluation; a loop under an evaluation name keeps the evaluation
+wording. The shape is
 own-written; the public copy is kept out of the repository."""
 from __future__ import annotations
 
@@ -29,8 +31,15 @@ def test_a_rollout_loop_is_not_called_an_evaluation_loop() -> None:
     text = SHAPE.read_text()
     found = _findings(text)
     message, severity = found[_line(text, "rollout")]
-    assert "evaluation loop" not in message and "rollout" in message
+    assert "evaluation loop" not in message and "between training updates" in message
     assert severity == Severity.LOW
+
+
+def test_an_unmarked_loop_outside_training_is_not_a_rollout_nor_an_evaluation() -> None:
+    text = SHAPE.read_text()
+    message, severity = _findings(text)[_line(text, "inference")]
+    assert "evaluation loop" not in message and "rollout" not in message and "activations alive" in message
+    assert severity == Severity.MEDIUM
 
 
 def test_a_loop_after_eval_keeps_the_evaluation_wording() -> None:
