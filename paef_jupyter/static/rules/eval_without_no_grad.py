@@ -70,6 +70,25 @@ _EVAL_NAME = re.compile(r"(?i)(eval|valid|val_|^val|test|predict|infer|score|acc
 _STRINGS = (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString)
 
 
+
+# A loop after `.eval()` or under an evaluation name is an evaluation pass. One without either
+# is not known to evaluate: inside a loop that trains (an RL agent's acting loop between updates,
+# `for t in range(T_horizon): prob = model.pi(s)`) it is a rollout whose model outputs leave as
+# Python numbers or samples, the cost autograd's bookkeeping per op (small for the small policy
+# networks such loops run: low severity); elsewhere it is an inference loop, whose kept outputs
+# hold their graphs (the evaluation loop's cost, medium) without being called an evaluation.
+_EVALUATION_MESSAGE = ("this evaluation loop runs the model with autograd on: every forward pass records a graph "
+                       "and keeps its activations alive for a backward pass that never comes (time per op and "
+                       "memory); wrap it in `with torch.no_grad():`")
+_ROLLOUT_MESSAGE = ("this loop runs the model with autograd on between training updates (an acting or rollout "
+                    "loop), and nothing it computes reaches a backward: each forward pass records a graph no "
+                    "backward uses (autograd's bookkeeping per op, small for a small model); wrap the model calls "
+                    "in `with torch.no_grad():`")
+_UNMARKED_MESSAGE = ("this loop runs the model with autograd on, and nothing it computes reaches a backward: every "
+                     "forward pass records a graph and keeps its activations alive while its outputs are held, for "
+                     "a backward pass that never comes (time per op and memory); wrap it in `with torch.no_grad():`")
+
+
 class EvalWithoutNoGrad(Rule):
     id = "eval-without-no-grad"
     title = "Evaluation loop without torch.no_grad()"
@@ -337,11 +356,12 @@ class EvalWithoutNoGrad(Rule):
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
             or self._unproved_use(loop)
+        evidence = self._evaluation_evidence(loop)
+        rollout = not evidence and self._between_updates(loop)
         self.report(
             loop.node,
-            "this evaluation loop runs the model with autograd on: every forward pass records a graph "
-            "and keeps its activations alive for a backward pass that never comes (time per op and "
-            "memory); wrap it in `with torch.no_grad():`",
+            _EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE,
+            severity=Severity.LOW if rollout else None,
             fix=Fix(
                 description=(
                     "compute each item under `torch.no_grad()` before it is yielded: around the whole "
@@ -353,6 +373,17 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _between_updates(self, loop: Loop) -> bool:
+        """A loop inside a loop that visibly trains (`while not done: for t in range(T): prob =
+        model.pi(s) ...; model.train_net()`): the acting loop of an agent between its updates,
+        not an evaluation pass."""
+        outer = loop.parent
+        while outer is not None:
+            if trains_visibly(self.facts, outer.node):
+                return True
+            outer = outer.parent
+        return False
 
     def _functional_forward(self, loop: Loop) -> str:
         """Why the rewrite is left to review when the loop runs a network only as a method of
