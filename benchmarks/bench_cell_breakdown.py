@@ -62,6 +62,13 @@ _bd_wrap(paef_jupyter.ui.static_view, "static_html", "draw: static report html")
 _bd_wrap(paef_jupyter.ui.widget.ReportView, "__init__", "draw: build the view")
 _bd_wrap(paef_jupyter.ui.widget.ReportView, "display", "draw: display the view")
 _bd_wrap(paef_jupyter.ui, "show_report", "draw: all")
+import paef_jupyter.ui.live_report, jupyter_client.session
+_bd_wrap(paef_jupyter.ui.widget, "rendered", "draw: · pieces (cards, sources, line table)")
+_bd_wrap(paef_jupyter.ui.flame, "figure_json", "draw: · flame figure JSON")
+_bd_wrap(paef_jupyter.ui.flame, "svg", "draw: · flame SVG (static copy)")
+_bd_wrap(paef_jupyter.ui.widget.ReportView, "_head_html", "draw: · head (summary, ranks)")
+_bd_wrap(paef_jupyter.ui.widget, "LiveReport", "draw: · LiveReport widget made (its comm_open)")
+_bd_wrap(jupyter_client.session.Session, "send", "messages: Session.send, every message of the cell (any thread)")
 _bd_wrap(paef_jupyter.magic.PaefMagics, "_cell", "magic: all")
 """
 RESET = "_bd.clear()"
@@ -134,7 +141,7 @@ def rows_of(name: str, got: dict, cpu: bool = False) -> list[tuple]:
     drawn = [s.get("draw: all", 0.0) - sum(s.get(k, 0.0) for k in NESTED if k != "draw: static report html")
              for s in steps]
     rows.append((name, "draw: the rest (placeholder, closing the last view)", med(drawn)))
-    around = [s.get("magic: all", 0.0) - sum(s.get(k, 0.0) for k in names if not k.startswith(("draw: ", "magic")) and
+    around = [s.get("magic: all", 0.0) - sum(s.get(k, 0.0) for k in names if not k.startswith(("draw: ", "magic", "messages")) and
                                                k not in ("profiler start", "profiler stop"))
               - s.get("draw: all", 0.0) for s in steps]
     rows.append((name, "magic: the rest (arguments, progress note after the run, profiler set-up, stamping)",
