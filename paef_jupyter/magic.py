@@ -497,12 +497,17 @@ def _transformed(shell: Any, body: str) -> str:
     A re-run cell's body transforms to the same source every time (a fifth of the body's
     compile on a demo cell). That holds while every transformer is one of IPython's own
     text-only ones and the dynamic prefilter (autocall and the like, which reads the namespace)
-    does not apply: IPython applies it only to a cell of one line, never cached here."""
+    does not apply: IPython applies it only to a cell of one line, never cached here. This
+    extension's own later transform (`magic_async.transform`, installed with it) changes only a
+    cell of one line too."""
+    from .magic_async import transform as awaited_cell
+
     manager = shell.input_transformer_manager
     steps = (*manager.cleanup_transforms, *manager.line_transforms, *manager.token_transformers)
-    if shell.input_transformers_post or not all(_from_ipython(t) for t in steps):
+    post = tuple(shell.input_transformers_post)
+    if any(t is not awaited_cell for t in post) or not all(_from_ipython(t) for t in steps):
         return shell.transform_cell(body)
-    key = (body, manager, steps)
+    key = (body, manager, steps, post)
     found = _transforms.get(key)
     if found is not None:
         _transforms.move_to_end(key)

@@ -61,3 +61,18 @@ def test_a_users_cleanup_transformer_is_not_bypassed(shell):
     finally:
         shell.input_transformers_cleanup.remove(upper_x)
     assert "x = 1" in magic._transformed(shell, "x = 1\ny = 2")
+
+
+def test_the_extensions_own_await_transform_is_no_obstacle(shell):
+    from paef_jupyter import magic_async
+
+    magic_async.install(shell)
+    try:
+        body = "x = 1\ny = 2"
+        assert magic._transformed(shell, body) == shell.transform_cell(body)
+        assert len(magic._transforms) == 1  # remembered with it installed (as in a kernel)
+        one = "%%paef\nawait f()"  # a nested cell magic: one line, rewritten by it, never remembered
+        assert magic._transformed(shell, one) == shell.transform_cell(one)
+        assert len(magic._transforms) == 1
+    finally:
+        magic_async.uninstall(shell)
