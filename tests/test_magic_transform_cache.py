@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import pytest
-from IPython.core.getipython import get_ipython
-from IPython.testing.globalipapp import start_ipython
+from IPython.core.interactiveshell import InteractiveShell
 
 from paef_jupyter import magic
 
 
 @pytest.fixture()
 def shell():
-    ip = start_ipython() or get_ipython()  # the one test shell of the process
+    ip = InteractiveShell.instance()  # the process's one shell, as other tests share it
     magic._transforms.clear()
     yield ip
     magic._transforms.clear()
