@@ -502,10 +502,14 @@ def _transformed(shell: Any, body: str) -> str:
     cell of one line too."""
     from .magic_async import transform as awaited_cell
 
+    from IPython.core.interactiveshell import InteractiveShell
+
     manager = shell.input_transformer_manager
     steps = (*manager.cleanup_transforms, *manager.line_transforms, *manager.token_transformers)
     post = tuple(shell.input_transformers_post)
-    if any(t is not awaited_cell for t in post) or not all(_from_ipython(t) for t in steps):
+    if (getattr(type(shell), "transform_cell", None) is not InteractiveShell.transform_cell
+            or not _from_ipython(type(manager)) or any(t is not awaited_cell for t in post)
+            or not all(_from_ipython(t) for t in steps)):
         return shell.transform_cell(body)
     key = (body, manager, steps, post)
     found = _transforms.get(key)
@@ -521,8 +525,10 @@ def _transformed(shell: Any, body: str) -> str:
 
 
 def _from_ipython(transform: Any) -> bool:
+    """One of IPython's static input transforms (functions, classes and instances of
+    `IPython.core.inputtransformer2`, all text in, text out)."""
     module = getattr(transform, "__module__", None) or getattr(type(transform), "__module__", "")
-    return module.startswith("IPython.")
+    return module == "IPython.core.inputtransformer2"
 
 
 _transforms: "OrderedDict[tuple, str]" = OrderedDict()

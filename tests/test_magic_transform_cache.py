@@ -75,3 +75,18 @@ def test_the_extensions_own_await_transform_is_no_obstacle(shell):
         assert len(magic._transforms) == 1
     finally:
         magic_async.uninstall(shell)
+
+
+def test_a_shell_that_transforms_its_own_way_is_asked_every_time(shell, monkeypatch):
+    calls = []
+    original = type(shell).transform_cell
+
+    class Custom(type(shell)):
+        def transform_cell(self, raw_cell):
+            calls.append(raw_cell)
+            return original(self, raw_cell)
+
+    monkeypatch.setattr(shell, "__class__", Custom)
+    magic._transformed(shell, "x = 1\ny = 2")
+    magic._transformed(shell, "x = 1\ny = 2")
+    assert len(calls) == 2 and not magic._transforms
