@@ -1,6 +1,7 @@
 """A change switched off and on round by round in ONE kernel (paired), where two kernels on a
 loaded shared box differ by more than the change: the client's wait and the kernel's CPU (all
-threads) of the cell over the plain run just before it, and in-kernel wall/CPU of wrapped steps.
+threads) of the cell over the plain run just before it, in-kernel wall/CPU of wrapped steps, and
+the CPU of ipykernel's I/O thread for the cell.
 
     .venv/bin/python -m benchmarks.ab_toggle_cells CELL ROUNDS {batch|transform} [" --no-profile"]
 
@@ -38,6 +39,11 @@ def _tg_wrap(owner, attr, name):
             _tg[name + " cpu"] = _tg.get(name + " cpu", 0.0) + _tg_t.thread_time() - c
     setattr(owner, attr, timed)
 _tg_wrap(_tg_ui, "show_report", "show_report")
+def _tg_io():
+    # CPU seconds of the I/O thread so far (Linux schedstat)
+    tid = get_ipython().kernel.iopub_thread.thread.native_id
+    with open(f"/proc/self/task/{tid}/schedstat") as fh:
+        return int(fh.read().split()[0]) / 1e9
 _tg_wrap(_tg_magic.CellCode, "build", "compile")
 """
 
@@ -60,8 +66,10 @@ def main(name, rounds, toggle, flags):
             for state in (("off", "on") if i % 2 == 0 else ("on", "off")):
                 k.must(f"_tg_set({toggle!r}, {state == 'on'}); _tg.clear()")
                 pw, pc = timed(k, body)
+                k.must("_tg_io0 = _tg_io()")
                 w, c = timed(k, cell)
-                steps = json.loads(k.output("print(_tg_json.dumps(_tg))"))
+                steps = json.loads(k.output("_tg['I/O thread cpu (cell + this read)'] = _tg_io() - _tg_io0; "
+                                            "print(_tg_json.dumps(_tg))"))
                 res[state].append({"wait": w - pw, "cpu": c - pc, "ratio_wait": w / pw, "ratio_cpu": c / pc, **steps})
         k.must(f"_tg_set({toggle!r}, True)")
         return res
