@@ -62,6 +62,21 @@ _bd_wrap(paef_jupyter.ui.static_view, "static_html", "draw: static report html")
 _bd_wrap(paef_jupyter.ui.widget.ReportView, "__init__", "draw: build the view")
 _bd_wrap(paef_jupyter.ui.widget.ReportView, "display", "draw: display the view")
 _bd_wrap(paef_jupyter.ui, "show_report", "draw: all")
+import paef_jupyter.ui.live_report, jupyter_client.session
+_bd_wrap(paef_jupyter.ui.widget, "rendered", "draw: · pieces (cards, sources, line table)")
+_bd_wrap(paef_jupyter.ui.flame, "figure_json", "draw: · flame figure JSON")
+_bd_wrap(paef_jupyter.ui.flame, "svg", "draw: · flame SVG (static copy)")
+_bd_wrap(paef_jupyter.ui.widget.ReportView, "_head_html", "draw: · head (summary, ranks)")
+_bd_wrap(paef_jupyter.ui.widget, "LiveReport", "draw: · LiveReport widget made (its comm_open)")
+import paef_jupyter.dynamic.line_tracer, paef_jupyter.dynamic.sync_monitor
+_bd_wrap(paef_jupyter.dynamic.collector, "per_op_s", "set-up: profiler's cost per op, timed (twice)")
+_bd_wrap(paef_jupyter.dynamic.line_tracer.LineTracer, "__enter__", "set-up: line tracer on")
+_bd_wrap(paef_jupyter.dynamic.line_tracer.LineTracer, "__exit__", "set-up: line tracer off")
+_bd_wrap(paef_jupyter.dynamic.sync_monitor.SyncMonitor, "start", "set-up: sync monitor on")
+_bd_wrap(paef_jupyter.dynamic.sync_monitor.SyncMonitor, "stop", "set-up: sync monitor off")
+_bd_wrap(paef_jupyter.dynamic.collector, "tell", "set-up: progress notes")
+_bd_wrap(paef_jupyter.api, "_stamp", "set-up: stamping the report")
+_bd_wrap(jupyter_client.session.Session, "send", "messages: Session.send, every message of the cell (any thread)")
 _bd_wrap(paef_jupyter.magic.PaefMagics, "_cell", "magic: all")
 """
 RESET = "_bd.clear()"
@@ -134,7 +149,7 @@ def rows_of(name: str, got: dict, cpu: bool = False) -> list[tuple]:
     drawn = [s.get("draw: all", 0.0) - sum(s.get(k, 0.0) for k in NESTED if k != "draw: static report html")
              for s in steps]
     rows.append((name, "draw: the rest (placeholder, closing the last view)", med(drawn)))
-    around = [s.get("magic: all", 0.0) - sum(s.get(k, 0.0) for k in names if not k.startswith(("draw: ", "magic")) and
+    around = [s.get("magic: all", 0.0) - sum(s.get(k, 0.0) for k in names if not k.startswith(("draw: ", "magic", "messages", "set-up")) and
                                                k not in ("profiler start", "profiler stop"))
               - s.get("draw: all", 0.0) for s in steps]
     rows.append((name, "magic: the rest (arguments, progress note after the run, profiler set-up, stamping)",

@@ -19,6 +19,7 @@ import sys
 import threading
 import time
 from asyncio import CancelledError
+from collections import OrderedDict
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable
 
@@ -459,7 +460,7 @@ class CellCode:
         magic_at = next((i for i, ln in enumerate(lines) if ln.strip()), 0)
         body_lines = lines[magic_at + 1 :]
         blank = next((i for i, ln in enumerate(body_lines) if ln.strip()), len(body_lines))
-        transformed = shell.transform_cell("\n".join(body_lines))
+        transformed = _transformed(shell, "\n".join(body_lines))
         # transform_cell drops leading blank lines; put them (and the magic line) back.
         source = "\n" * (magic_at + 1 + blank) + transformed
         # Its own file name (not the outer cell's), so tracebacks and linecache show the body.
@@ -488,6 +489,49 @@ class CellCode:
             return None
         value = eval(self.last, namespace)
         return await value if self.last.co_flags & inspect.CO_COROUTINE else value
+
+
+def _transformed(shell: Any, body: str) -> str:
+    """`shell.transform_cell(body)`, remembered per body text where it depends on nothing else.
+
+    A re-run cell's body transforms to the same source every time (a fifth of the body's
+    compile on a demo cell). That holds while every transformer is one of IPython's own
+    text-only ones and the dynamic prefilter (autocall and the like, which reads the namespace)
+    does not apply: IPython applies it only to a cell of one line, never cached here. This
+    extension's own later transform (`magic_async.transform`, installed with it) changes only a
+    cell of one line too."""
+    from .magic_async import transform as awaited_cell
+
+    from IPython.core.interactiveshell import InteractiveShell
+
+    manager = shell.input_transformer_manager
+    steps = (*manager.cleanup_transforms, *manager.line_transforms, *manager.token_transformers)
+    post = tuple(shell.input_transformers_post)
+    if (getattr(type(shell), "transform_cell", None) is not InteractiveShell.transform_cell
+            or not _from_ipython(type(manager)) or any(t is not awaited_cell for t in post)
+            or not all(_from_ipython(t) for t in steps)):
+        return shell.transform_cell(body)
+    key = (body, manager, steps, post)
+    found = _transforms.get(key)
+    if found is not None:
+        _transforms.move_to_end(key)
+        return found
+    transformed = shell.transform_cell(body)
+    if len(transformed.splitlines()) > 1:
+        _transforms[key] = transformed
+        while len(_transforms) > 32:
+            _transforms.popitem(last=False)
+    return transformed
+
+
+def _from_ipython(transform: Any) -> bool:
+    """One of IPython's static input transforms (functions, classes and instances of
+    `IPython.core.inputtransformer2`, all text in, text out)."""
+    module = getattr(transform, "__module__", None) or getattr(type(transform), "__module__", "")
+    return module == "IPython.core.inputtransformer2"
+
+
+_transforms: "OrderedDict[tuple, str]" = OrderedDict()
 
 
 def _then_flush(run: Callable[[dict], Any], namespace: dict) -> Any:
