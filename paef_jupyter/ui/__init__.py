@@ -63,13 +63,12 @@ def show_report(
     if placeholder is not None:
         placeholder.stop_notes()
     in_place = placeholder is not None and placeholder.last_output()
-    with sends_batched():  # the view's messages leave together (the static copy first, at once)
-        view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
-                          static_first=not in_place, placeholder=placeholder, final_later=restamp is not None)
-        _close_shown(key)
-        if key is not None:
-            _shown[key] = view
-        view.display(in_place_of=placeholder if in_place else None, restamp=restamp)
+    view = view_class(report, top=top, editor=editor, rerun=rerun, apply_hint=apply_hint,
+                      static_first=not in_place, placeholder=placeholder, final_later=restamp is not None)
+    _close_shown(key)
+    if key is not None:
+        _shown[key] = view
+    view.display(in_place_of=placeholder if in_place else None, restamp=restamp)
     return view.report
 
 
@@ -345,76 +344,6 @@ def flush_soon() -> None:
 
         _queued[id(stream)] = (stream, done)
         schedule(flush_then_mark)
-
-
-@contextlib.contextmanager
-def sends_batched() -> Iterator[None]:
-    """The kernel messages this thread sends in the block leave together, at its end (or at
-    `send_batched_now`): ipykernel's I/O thread is woken once for them, not once per message.
-
-    Each message a cell sends is queued for ipykernel's I/O thread and wakes it through a
-    pipe; woken, it takes the GIL from the thread drawing the report, which then waits for
-    it, once per message (a report's view is five or six). Here a message is queued the same
-    way, in the same FIFO, without the wake-up; whatever else is scheduled meanwhile (a stream
-    flush, another thread's message) wakes the thread as usual, which then sends everything
-    queued before it, in order, so no message overtakes another and no flush waits on a
-    message held here. Outside ipykernel (or a version without this queue) messages go as
-    usual."""
-    io = _io_thread()
-    owner = threading.get_ident()
-    if io is None or "send_multipart" in vars(io):  # not ipykernel's, or batched already
-        yield
-        return
-    send = io.send_multipart
-    pending = [False]
-
-    def batched(*args: Any, **kwargs: Any) -> None:
-        if threading.get_ident() != owner or not io.thread.is_alive():
-            send(*args, **kwargs)
-            return
-        io._events.append(lambda: io._really_send(*args, **kwargs))
-        pending[0] = True
-
-    def now() -> None:
-        if pending[0]:
-            pending[0] = False
-            io.schedule(_nothing)  # the wake-up: every message queued before it goes
-
-    io.send_multipart = batched
-    _batches[owner] = now
-    try:
-        yield
-    finally:
-        del io.send_multipart
-        _batches.pop(owner, None)
-        now()
-
-
-def send_batched_now() -> None:
-    """Send what this thread's `sends_batched` block has queued so far (an output the front
-    end should have before what the block sends next); the block goes on batching."""
-    now = _batches.get(threading.get_ident())
-    if now is not None:
-        now()
-
-
-_batches: dict[int, Callable[[], None]] = {}
-
-
-def _nothing() -> None:
-    pass
-
-
-def _io_thread() -> Any:
-    """ipykernel's IOPub thread, where it queues sends as this module expects; else None."""
-    from IPython import get_ipython
-
-    kernel = getattr(get_ipython(), "kernel", None)
-    io = getattr(getattr(kernel, "iopub_socket", None), "io_thread", None)
-    needed = ("_events", "_really_send", "schedule", "send_multipart", "thread")
-    if io is None or not all(hasattr(io, name) for name in needed) or not hasattr(io._events, "append"):
-        return None
-    return io
 
 
 def placeholder_html(text: str) -> HtmlText:

@@ -187,13 +187,12 @@ class ReportView:
                 self._static.update(static)
 
     def _display_static(self, placeholder: Any, empty: bool = False) -> None:
-        from . import HtmlText, flushed_if_written, send_batched_now, shown
+        from . import HtmlText, flushed_if_written, shown
 
         if placeholder is not None:
             placeholder.update(HtmlText(""))
         with flushed_if_written():  # after what the cell printed
             self._static = shown(HtmlText("" if empty else self._static_html()))
-        send_batched_now()  # the static copy goes before the widgets are built (`static_first`)
 
     def _static_html(self) -> str:
         return str(static_html(self.report, self.top, report_id=self.id, hide_dead_view=True,
