@@ -3,10 +3,10 @@ loaded shared box differ by more than the change: the client's wait and the kern
 threads) of the cell over the plain run just before it, in-kernel wall/CPU of wrapped steps, and
 the CPU of ipykernel's I/O thread for the cell.
 
-    .venv/bin/python -m benchmarks.ab_toggle_cells CELL ROUNDS {batch|transform} [" --no-profile"]
+    .venv/bin/python -m benchmarks.ab_toggle_cells CELL ROUNDS transform [" --no-profile"]
 
-batch: `ui.sends_batched` (off: a null context); transform: `magic._transformed` (off: IPython's
-`transform_cell` every run). Raw rounds go to /tmp."""
+transform: `magic._transformed` (off: IPython's `transform_cell` every run); a new switch is one more
+entry in `_tg_orig` / `_tg_off`. Raw rounds go to /tmp."""
 import json
 import os
 import statistics
@@ -17,13 +17,11 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from benchmarks.bench_kernel_cells import workloads, settle, Kernel
 
 SETUP = r"""
-import contextlib as _tg_cl, time as _tg_t, functools as _tg_ft, json as _tg_json
+import time as _tg_t, functools as _tg_ft, json as _tg_json
 import paef_jupyter.ui as _tg_ui, paef_jupyter.magic as _tg_magic
 _tg = {}
-_tg_orig = {"batch": (_tg_ui, "sends_batched", _tg_ui.sends_batched),
-            "transform": (_tg_magic, "_transformed", _tg_magic._transformed)}
-_tg_off = {"batch": lambda: _tg_cl.nullcontext(),
-           "transform": lambda shell, body: shell.transform_cell(body)}
+_tg_orig = {"transform": (_tg_magic, "_transformed", _tg_magic._transformed)}
+_tg_off = {"transform": lambda shell, body: shell.transform_cell(body)}
 def _tg_set(name, on):
     owner, attr, orig = _tg_orig[name]
     setattr(owner, attr, orig if on else _tg_off[name])
