@@ -136,3 +136,67 @@ def test_the_blind_programs_first_contact_holds() -> None:
     loaders over an IterableDataset whose generators only build data, is still wrapped."""
     findings = rule_findings(_module(REDTEAM / "rt47_proj_iterable_shards" / "train.py"), _RULE)
     assert findings and all(f.fixable for f in findings)
+
+
+# pageable-transfer: a probe (rt47p_pt_attrdict_batch_workers, not blind) pinned a loader whose collate
+# returns `class AttrDict(dict): __getattr__ = dict.__getitem__`; pinning's `hasattr(batch, "pin_memory")`
+# raises KeyError there (GPU only: a loader pins only where there is one). The closed world over the
+# program's classes now counts attribute-lookup hooks, by `def` or by assignment.
+_LOADER_HEAD = '''import torch
+from torch.utils.data import DataLoader, TensorDataset
+
+device = "cuda" if torch.cuda.is_available() else "cpu"
+model = torch.nn.Linear(4, 2).to(device)
+'''
+_LOADER_TAIL = '''
+
+def collate(rows):
+    return make(torch.stack([r[0] for r in rows]))
+
+
+loader = DataLoader(TensorDataset(torch.randn(24, 4)), batch_size=6, collate_fn=collate, num_workers=2)
+outs = []
+with torch.no_grad():
+    for batch in loader:
+        outs.append(model(batch["x"].to(device)))
+'''
+
+PIN_FIRING = {
+    "getattr_assigned_dict_getitem": "class B(dict):\n    __getattr__ = dict.__getitem__\n\n\nmake = lambda x: B(x=x)\n",
+    "getattr_def_answers_every_name": ("class B:\n    def __init__(self, x):\n        self.f = {'x': x}\n\n"
+                                       "    def __getitem__(self, k):\n        return self.f[k]\n\n"
+                                       "    def __getattr__(self, k):\n        return None\n\n\nmake = B\n"),
+    "getattribute_def": ("class B(dict):\n    def __getattribute__(self, k):\n        return dict.__getitem__(self, k) "
+                         "if k in self else object.__getattribute__(self, k)\n\n\nmake = lambda x: B(x=x)\n"),
+    "pin_memory_assigned": "class B(dict):\n    pin_memory = dict.copy\n\n\nmake = lambda x: B(x=x)\n",
+}
+PIN_SILENT = {
+    "plain_dict": "make = lambda x: {'x': x}\n",
+    "record_with_getitem_only": ("class B:\n    scale = 2.0\n\n    def __init__(self, x):\n        self.x = x\n\n"
+                                 "    def __getitem__(self, k):\n        return getattr(self, k)\n\n\nmake = B\n"),
+    "dict_subclass_with_a_property": ("class B(dict):\n    @property\n    def size(self):\n        return len(self)\n\n\n"
+                                      "make = lambda x: B(x=x)\n"),
+    "setattr_assigned_only": "class B(dict):\n    __setattr__ = dict.__setitem__\n\n\nmake = lambda x: B(x=x)\n",
+    "class_constant_assigned": "class B(dict):\n    kind = 'batch'\n\n\nmake = lambda x: B(x=x)\n",
+}
+
+
+def _pin_fixable(body: str) -> list[bool]:
+    return [f.fixable for f in rule_findings(source_units(_LOADER_HEAD + body + _LOADER_TAIL), "pageable-transfer")]
+
+
+@pytest.mark.parametrize("name", sorted(PIN_FIRING))
+def test_a_batch_class_with_its_own_attribute_lookup_is_pinned_only_for_review(name: str) -> None:
+    fixable = _pin_fixable(PIN_FIRING[name])
+    assert fixable and not any(fixable)
+
+
+@pytest.mark.parametrize("name", sorted(PIN_SILENT))
+def test_a_batch_class_with_pythons_own_lookup_is_still_pinned(name: str) -> None:
+    fixable = _pin_fixable(PIN_SILENT[name])
+    assert fixable and all(fixable)
+
+
+def test_the_attribute_dict_probe_is_no_longer_pinned() -> None:
+    findings = rule_findings(program_units(REDTEAM / "rt47p_pt_attrdict_batch_workers.py"), "pageable-transfer")
+    assert findings and not any(f.fixable for f in findings)
