@@ -10,6 +10,7 @@ mention of the name in a file importing the module is taken as a read (a refusal
 
 from __future__ import annotations
 
+import ast
 import functools
 import os
 import re
@@ -93,6 +94,49 @@ def rebound_by_importers(path: str | None, names: set[str]) -> str:
             if rebind.search(text):
                 return (f"{os.path.basename(file)} imports this module and rebinds its global `{name}`, which this "
                         "code reads (this file is fixed on its own: what the importer puts there is out of sight)")
+    return ""
+
+
+_NEEDS_GRAD_TEXT = re.compile(r"\.backward\b|autograd\s*\.\s*grad\b|requires_grad_\b|enable_grad\b|\.grad\b"
+                              r"|requires_grad\s*=\s*True|\.step\(")
+_ITERATION_NAMES = frozenset({"__iter__", "__next__", "__getitem__"})
+
+
+def project_iteration_needing_grad(path: str | None) -> str:
+    """`file:function` of iteration code in the project of the module at `path` that may need autograd
+    ('' if none seen): a module fixed on its own is handed its batches by importers out of sight, and
+    a generator, an `__iter__` / `__next__` / `__getitem__` or a `collate_fn` of any project file
+    whose text back-propagates, differentiates or steps may be what they hand it (red team 47: an
+    FGSM generator of attacks.py handed to evaluation.py's loop). Read as text, as `importers_of`
+    reads importers: a refusal may over-approximate."""
+    if not importers_of(path):
+        return ""
+    return _project_iteration_needing_grad(str(Path(path).resolve().parent))  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=64)
+def _project_iteration_needing_grad(root: str) -> str:
+    files = _project_files(Path(root))
+    if files is None:
+        return "a project too large to read"
+    for file in sorted(files):
+        if file.suffix != ".py":
+            continue
+        try:
+            text = file.read_text(encoding="utf-8")
+            tree = ast.parse(text)
+        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+            continue
+        collates = {k.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
+                    if k.arg == "collate_fn" and isinstance(k.value, ast.Name)}
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            generator = any(isinstance(n, (ast.Yield, ast.YieldFrom)) for n in ast.walk(node))
+            if generator or node.name in _ITERATION_NAMES or node.name in collates:
+                segment = ast.get_source_segment(text, node) or ""
+                if _NEEDS_GRAD_TEXT.search(segment):
+                    return f"{file.name}:{node.name}"
     return ""
 
 

@@ -9,8 +9,10 @@ another object or not at all (red team 35: `type(data)(gen)` raises `TypeError` 
 `PaddedBatch(tuple)`). Only on a machine with a GPU: the loader pins only where one is present.
 
 The proof is a closed world over the program (the unit, its earlier cells, the local modules they
-reach): no class defines `pin_memory` or derives (directly or through the program's classes) from
-a tuple or an immutable mapping/sequence; a dict or list subclass (copied, then filled) and a
+reach): no class defines `pin_memory`, `__getattr__` or `__getattribute__` (by `def` or by
+assignment: red team 47's `__getattr__ = dict.__getitem__` raised KeyError out of pinning's
+`hasattr`) or derives (directly or through the program's classes) from a tuple or an immutable
+mapping/sequence; a dict or list subclass (copied, then filled) and a
 named tuple (rebuilt field by field) count only when they change how they copy or take items.
 """
 
@@ -55,9 +57,15 @@ def rebuilt_batch_class(units: list[Facts]) -> str | None:
     return next((cls.name.value for _, cls in classes if kinds.get(cls.name.value) in ("rebuilt", "changed")), None)
 
 
+# Attribute lookup of the class's own: pinning asks `hasattr(batch, "pin_memory")` of ANY batch, which
+# runs them; `__getattr__ = dict.__getitem__` (an attribute dict) raises KeyError out of `hasattr`,
+# one answering every name hands `pin_memory()` something else to call (red team 47).
+_LOOKUP_HOOKS = frozenset({"__getattr__", "__getattribute__"})
+
+
 def _kind(unit: Facts, cls: cst.ClassDef, kinds: dict[str, str]) -> str | None:
-    methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)}
-    if "pin_memory" in methods:
+    methods = {s.name.value for s in cls.body.body if isinstance(s, cst.FunctionDef)} | _bound_in_class(cls)
+    if "pin_memory" in methods or methods & _LOOKUP_HOOKS:
         return "changed"
     found: str | None = None
     for arg in cls.bases:
@@ -70,6 +78,20 @@ def _kind(unit: Facts, cls: cst.ClassDef, kinds: dict[str, str]) -> str | None:
             return kind
         found = found or kind
     return "changed" if found is not None and methods & _COPY_HOOKS else found
+
+
+def _bound_in_class(cls: cst.ClassDef) -> set[str]:
+    """Names the class body binds by assignment (`__getattr__ = dict.__getitem__`, `update = merge`):
+    methods as much as a `def` (red team 47's attribute-dict batch)."""
+    found: set[str] = set()
+    for stmt in cls.body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        for small in stmt.body:
+            targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) \
+                else [small.target] if isinstance(small, cst.AnnAssign) and small.value is not None else []
+            found |= {t.value for t in targets if isinstance(t, cst.Name)}
+    return found
 
 
 def _name(base: cst.BaseExpression) -> str:

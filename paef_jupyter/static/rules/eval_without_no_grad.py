@@ -26,7 +26,7 @@ from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, h
                        text_sinks, torch_alias)
 from ._tensor_facts import (_bound_at_top, hook_code_out_of_reach, hook_registered_out_of_name, namespace_reader, optimised,
                             rarely_runs)
-from ._importers import rebound_by_importers
+from ._importers import project_iteration_needing_grad, rebound_by_importers
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -355,7 +355,7 @@ class EvalWithoutNoGrad(Rule):
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
-            or self._unproved_use(loop)
+            or self._unproved_use(loop) or self._given_iterable_may_need_grad(loop)
         evidence = self._evaluation_evidence(loop)
         rollout = not evidence and self._between_updates(loop)
         self.report(
@@ -502,6 +502,34 @@ class EvalWithoutNoGrad(Rule):
                         "gradients: a caller handing such a model to it (a later cell's, one out of sight) would "
                         "make the loop raise or compute something else under no_grad")
         return ""
+
+    def _given_iterable_may_need_grad(self, loop: Loop) -> str:
+        """Why the batches the loop draws may come from code needing autograd ('' if none seen): the
+        loop iterates a value its function is handed (`for x, y in batches:` with `batches` a
+        parameter, `self.loader`), and each `next()` runs, inside the loop and so under the no_grad,
+        whatever iterable a caller passes. Red team 47: a robust evaluation handed the helper a
+        generator crafting FGSM inputs with `torch.autograd.grad` (it raised under no_grad), and a
+        test-time-adaptation generator stepping an optimizer. Iteration code in sight (a generator
+        function, a class's `__iter__` / `__next__` / `__getitem__`, a `collate_fn`) of this unit, its
+        earlier and later cells, the local modules it reaches and, for a module fixed on its own, the
+        files of its project, that back-propagates or asks for autograd, may be what is passed."""
+        func = loop.function
+        if not isinstance(func, cst.FunctionDef) or not isinstance(loop.node, cst.For):
+            return ""
+        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params |= {p.name.value for p in (func.params.star_arg, func.params.star_kwarg) if isinstance(p, cst.Param)}
+        handed = sorted({n.value for n in self.facts.walk(loop.node.iter) if isinstance(n, cst.Name)} & params)
+        if not handed:
+            return ""
+        units = [self.facts, *self.facts.prior.units(), *self.facts.later, *self._reached()]
+        found = next((f for u in {id(u): u for u in units}.values() if (f := _grad_asking_iteration(u))), "")
+        if not found and self.ctx.ref.cell is None:
+            found = project_iteration_needing_grad(self.ctx.ref.path)
+        if not found:
+            return ""
+        return (f"this loop iterates `{handed[0]}`, which its function is handed, and `{found}` is iteration code "
+                "(a generator, `__iter__`, `__getitem__`, a collate function) that needs gradients: each batch "
+                "it makes would be made under no_grad, where it raises or computes something else")
 
     def _frozen(self, stmt: cst.SimpleStatementLine, model: str) -> None:
         """A frozen model's forward in a training loop: only its `.grad` tells the rewrite apart,
@@ -1778,6 +1806,25 @@ def _grad_asking_forward(unit: Facts) -> str:
             if isinstance(method, cst.FunctionDef) and method.name.value in ("forward", "__call__") \
                     and _asks_for_grad(unit, method.body, training_path=False):
                 return f"{node.name.value}.{method.name.value}"
+    return ""
+
+
+_ITERATION_METHODS = frozenset({"__iter__", "__next__", "__getitem__"})
+
+
+def _grad_asking_iteration(unit: Facts) -> str:
+    """The name of iteration code `unit` defines that back-propagates or asks for autograd, itself or
+    through what it calls ('' if none): a generator function, a class's `__iter__` / `__next__` /
+    `__getitem__`, a function handed to a loader as `collate_fn` (red team 47)."""
+    collates = {a.value.value for n in unit.walk(unit.module) if isinstance(n, cst.Call) for a in n.args
+                if a.keyword is not None and a.keyword.value == "collate_fn" and isinstance(a.value, cst.Name)}
+    for node in unit.walk(unit.module):
+        if not isinstance(node, cst.FunctionDef):
+            continue
+        name = node.name.value
+        generator = any(isinstance(n, (cst.Yield)) for n in unit.walk(node.body, into_scopes=False))
+        if (generator or name in _ITERATION_METHODS or name in collates) and _reaches_grad(unit, node):
+            return name
     return ""
 
 
