@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from paef_jupyter.api import analyze_path
+from paef_jupyter.api import analyze_path, analyze_source
+from paef_jupyter.model import CellRef, Finding
 
 
 def line_rules(path: Path) -> set[tuple[int, str]]:
@@ -20,3 +21,15 @@ def write_notebook(tmp_path: Path, *cells: str) -> Path:
     path = tmp_path / "nb.ipynb"
     path.write_text(json.dumps(nb))
     return path
+
+
+def tagged_line(text: str, tag: str) -> int:
+    """The line of an own-written public shape that ends with `# tag: <tag>` (labels survive edits)."""
+    return next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith(f"# tag: {tag}"))
+
+
+def rule_findings(path: Path, text: str, rule: str) -> dict[int, Finding]:
+    """One rule's findings on `text` read as the file `path`, by line; an analysis error fails the test."""
+    report = analyze_source(text, CellRef(str(path)), rules=[rule])
+    assert not report.errors
+    return {f.line: f for f in report.findings}

@@ -8,42 +8,35 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_jupyter.api import analyze_source
-from paef_jupyter.model import CellRef
+from public_findings import rule_findings, tagged_line
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = ROOT / "tests" / "fixtures" / "public_shapes" / "check50" / "mean_teacher_semi.py"
 
 
-def _line(text: str, tag: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith(f"# tag: {tag}"))
-
-
 def _findings(text: str, rule: str) -> dict[int, bool]:
-    report = analyze_source(text, CellRef(str(SHAPE)), rules=[rule])
-    assert not report.errors
-    return {f.line: f.fixable for f in report.findings}
+    return {line: f.fixable for line, f in rule_findings(SHAPE, text, rule).items()}
 
 
 def test_any_of_a_mask_moved_with_non_blocking_is_read_every_step_in_both_modes() -> None:
     text = SHAPE.read_text()
     found = _findings(text, "host-sync")
     for tag in ("any-warm", "any-semi", "any-unlabelled"):
-        assert _line(text, tag) in found, tag
-        assert not found[_line(text, tag)], f"{tag}: the mask is needed on the device too: no automatic rewrite"
+        assert tagged_line(text, tag) in found, tag
+        assert not found[tagged_line(text, tag)], f"{tag}: the mask is needed on the device too: no automatic rewrite"
 
 
 def test_reads_after_the_warm_up_arm_are_reads_of_the_training_step() -> None:
     text = SHAPE.read_text()
     found = _findings(text, "host-sync")
-    assert _line(text, "item-warm") in found
-    assert _line(text, "item-semi") in found
+    assert tagged_line(text, "item-warm") in found
+    assert tagged_line(text, "item-semi") in found
 
 
 def test_the_state_dict_blend_loaded_back_is_a_hint() -> None:
     text = SHAPE.read_text()
     found = _findings(text, "operator-fusion")
-    assert found == {_line(text, "blend"): False}
+    assert found == {tagged_line(text, "blend"): False}
 
 
 def test_near_misses_stay_silent() -> None:
@@ -53,11 +46,11 @@ def test_near_misses_stay_silent() -> None:
                               "                blend_teacher(net, ema_net, alpha=0.99)\n", "")
     assert evaluating != text
     found = _findings(evaluating, "host-sync")
-    assert _line(evaluating, "item-semi") not in found and _line(evaluating, "any-semi") not in found
+    assert tagged_line(evaluating, "item-semi") not in found and tagged_line(evaluating, "any-semi") not in found
     # a mask moved with a plain `.cuda()` from a loader out of sight: not known to be a tensor
     plain = text.replace("labelled = labelled.cuda(non_blocking=True)", "labelled = labelled.cuda()")
     found = _findings(plain, "host-sync")
-    assert not {_line(plain, t) for t in ("any-warm", "any-semi", "any-unlabelled")} & set(found)
+    assert not {tagged_line(plain, t) for t in ("any-warm", "any-semi", "any-unlabelled")} & set(found)
     # the blend run once, after training (no per-update cost)
     once = text.replace("                blend_teacher(net, ema_net, alpha=0.99)\n", "                pass\n") \
         + "blend_teacher(model, teacher, 0.5)\n"
@@ -66,16 +59,14 @@ def test_near_misses_stay_silent() -> None:
 
 def test_a_read_after_a_branch_that_already_waits_says_it_is_the_second_wait() -> None:
     text = SHAPE.read_text()
-    report = analyze_source(text, CellRef(str(SHAPE)), rules=["host-sync"])
-    by_line = {f.line: f for f in report.findings}
-    semi = by_line[_line(text, "item-semi")]
+    by_line = rule_findings(SHAPE, text, "host-sync")
+    semi = by_line[tagged_line(text, "item-semi")]
     assert "a second device sync in a step that already has one" in semi.message
-    assert f"at line {_line(text, 'any-unlabelled')}, a branch on a device value every step" in semi.message
+    assert f"at line {tagged_line(text, 'any-unlabelled')}, a branch on a device value every step" in semi.message
     assert semi.severity.value == "low"
-    warm = by_line[_line(text, "item-warm")]
-    assert f"at line {_line(text, 'any-warm')}, a branch on a device value every step" in warm.message
+    warm = by_line[tagged_line(text, "item-warm")]
+    assert f"at line {tagged_line(text, 'any-warm')}, a branch on a device value every step" in warm.message
     # near miss: no device branch in the step (the mask not known as a tensor): the first wait, high
     plain = text.replace("labelled = labelled.cuda(non_blocking=True)", "labelled = labelled.cuda()")
-    report = analyze_source(plain, CellRef(str(SHAPE)), rules=["host-sync"])
-    semi = next(f for f in report.findings if f.line == _line(plain, "item-semi"))
+    semi = rule_findings(SHAPE, plain, "host-sync")[tagged_line(plain, "item-semi")]
     assert "second device sync" not in semi.message and semi.severity.value == "high"

@@ -10,34 +10,28 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from paef_jupyter.api import analyze_source
-from paef_jupyter.model import CellRef, Severity
+from paef_jupyter.model import Severity
+from public_findings import rule_findings, tagged_line
 
 ROOT = Path(__file__).resolve().parents[1]
 SHAPE = ROOT / "tests" / "fixtures" / "public_shapes" / "check52" / "policy_rollout.py"
 
 
-def _line(text: str, tag: str) -> int:
-    return next(i for i, line in enumerate(text.splitlines(), 1) if line.endswith(f"# tag: {tag}"))
-
-
 def _findings(text: str) -> dict[int, tuple[str, Severity]]:
-    report = analyze_source(text, CellRef(str(SHAPE)), rules=["eval-without-no-grad"])
-    assert not report.errors
-    return {f.line: (f.message, f.severity) for f in report.findings}
+    return {line: (f.message, f.severity) for line, f in rule_findings(SHAPE, text, "eval-without-no-grad").items()}
 
 
 def test_a_rollout_loop_is_not_called_an_evaluation_loop() -> None:
     text = SHAPE.read_text()
     found = _findings(text)
-    message, severity = found[_line(text, "rollout")]
+    message, severity = found[tagged_line(text, "rollout")]
     assert "evaluation loop" not in message and "between training updates" in message
     assert severity == Severity.LOW
 
 
 def test_an_unmarked_loop_outside_training_is_not_a_rollout_nor_an_evaluation() -> None:
     text = SHAPE.read_text()
-    message, severity = _findings(text)[_line(text, "inference")]
+    message, severity = _findings(text)[tagged_line(text, "inference")]
     assert "evaluation loop" not in message and "rollout" not in message and "activations alive" in message
     assert severity == Severity.MEDIUM
 
@@ -45,7 +39,7 @@ def test_an_unmarked_loop_outside_training_is_not_a_rollout_nor_an_evaluation() 
 def test_a_loop_after_eval_keeps_the_evaluation_wording() -> None:
     text = SHAPE.read_text()
     found = _findings(text)
-    message, severity = found[_line(text, "evaluation")]
+    message, severity = found[tagged_line(text, "evaluation")]
     assert message.startswith("this evaluation loop") and severity == Severity.MEDIUM
 
 
@@ -55,4 +49,4 @@ def test_a_rollout_under_no_grad_stays_silent() -> None:
                            "                with torch.no_grad():\n"
                            "                    prob = policy.pi(torch.from_numpy(state).float())\n")
     assert wrapped != text
-    assert _line(wrapped, "rollout") not in _findings(wrapped)
+    assert tagged_line(wrapped, "rollout") not in _findings(wrapped)
