@@ -427,6 +427,12 @@ def _torch_settings_restorer() -> Callable[[], None]:
 
     grad, dtype, threads = torch.is_grad_enabled(), torch.get_default_dtype(), torch.get_num_threads()
     deterministic = torch.are_deterministic_algorithms_enabled()
+    device, anomaly = torch.get_default_device(), (torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    # Print options and NumPy's error modes change what the next programs print (red team 46's
+    # `set_printoptions(precision=12)` made a later program's original, run in the batch, print
+    # 12 digits where its rewritten run, alone, printed 4: a harm of the scorer's, not the rewrite's).
+    torch_print = dict(vars(torch._tensor_str.PRINT_OPTS))
+    numpy_print, numpy_err = _numpy_settings()
     # Hooks a program registers for every module (`register_module_forward_pre_hook`) would
     # run in the next programs of the batch (but not in their rewritten runs, each alone).
     hooks = {name: dict(value) if isinstance(value, dict) else value
@@ -441,6 +447,15 @@ def _torch_settings_restorer() -> Callable[[], None]:
         torch.set_default_dtype(dtype)
         torch.set_num_threads(threads)
         torch.use_deterministic_algorithms(deterministic)
+        if torch.get_default_device() != device:
+            torch.set_default_device(None if device.type == "cpu" else device)
+        torch.set_anomaly_enabled(*anomaly)
+        vars(torch._tensor_str.PRINT_OPTS).update(torch_print)
+        if numpy_print is not None:
+            import numpy
+
+            numpy.set_printoptions(**numpy_print)
+            numpy.seterr(**numpy_err)
         for name, value in hooks.items():
             if isinstance(value, dict):
                 getattr(module, name).clear()
@@ -451,6 +466,15 @@ def _torch_settings_restorer() -> Callable[[], None]:
             _restore_namespace(space, before)
 
     return restore
+
+
+def _numpy_settings() -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+    """NumPy's print options and error modes, or (None, None) where NumPy is absent."""
+    try:
+        import numpy
+    except ImportError:
+        return None, None
+    return numpy.get_printoptions(), numpy.geterr()
 
 
 def _restore_namespace(space: Any, before: dict[str, Any]) -> None:

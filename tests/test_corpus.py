@@ -226,3 +226,17 @@ def test_a_stand_in_module_of_one_program_is_gone_for_the_next_in_its_batch(tmp_
                       "print(json.dumps([1]))\n")
     runs = sc.execute_many([str(first), str(second)])
     assert runs[str(second)] == {"ok": True, "outputs": ["absent\n[1]\n"]}
+
+
+def test_print_options_anomaly_mode_and_numpy_errors_of_one_program_are_gone_for_the_next(tmp_path):
+    """Red team 46 set `torch.set_printoptions(precision=12)` in a module; a later program of the
+    batch printed 12 digits as an original and 4 alone as a rewrite: "changed output" that no
+    rewrite made."""
+    first, second = tmp_path / "first.py", tmp_path / "second.py"
+    first.write_text("import numpy as np, torch\ntorch.set_printoptions(precision=12)\nnp.set_printoptions(precision=2)\n"
+                     "np.seterr(all='raise')\ntorch.autograd.set_detect_anomaly(True)\nprint('set')\n")
+    second.write_text("import numpy as np, torch\nprint(torch.tensor([1 / 3]), np.array([1 / 3]), np.array([1.0]) / 0,\n"
+                      "      torch.is_anomaly_enabled())\n")
+    alone = sc.execute_many([str(second)])[str(second)]
+    assert sc.execute_many([str(first), str(second)])[str(second)] == alone
+    assert alone["outputs"] == ["tensor([0.3333]) [0.33333333] [inf] False\n"]
