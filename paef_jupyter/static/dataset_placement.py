@@ -18,7 +18,7 @@ import libcst as cst
 
 from .device_use import host_move, host_tensors, is_device_move, spells_cpu
 from .facts import Facts
-from .names import bound_names, keyword_arg
+from .names import bound_names, keyword_arg, positional_params
 
 
 # Libraries whose functions build host data (or take a visible `device=`): a call of theirs in
@@ -68,7 +68,7 @@ def passed_on_device(facts: Facts, loader: cst.Call) -> bool:
     if not args or not isinstance(args[0].value, cst.Name) or not isinstance(cls, cst.ClassDef):
         return False
     assert isinstance(func, cst.FunctionDef)
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]
+    params = positional_params(func)[1:]
     if args[0].value.value not in params:
         return False
     index = params.index(args[0].value.value)

@@ -24,9 +24,9 @@ from . import attribute_paths, field_values, held, outside_calls
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
-from .names import (ARGUMENT_MUTATORS, argument_bound_to, block_statements, bound_names, dotted_name, is_inplace_method,
-                    is_scope, mutated_arguments, mutated_names, names_read, names_written_in, root_name, type_test, walk,
-                    writes_of)
+from .names import (ARGUMENT_MUTATORS, argument_bound_to, block_statements, bound_names, dotted_name,
+                    is_inplace_method, is_scope, mutated_arguments, mutated_names, names_read, names_written_in,
+                    positional_params, root_name, type_test, walk, writes_of)
 from .positions import Positions
 from .types import (
     JediOracle,
@@ -3016,7 +3016,7 @@ class Facts:
         if not isinstance(cls, cst.ClassDef) or self.classes.get(cls.name.value) is not cls \
                 or param.value in self.names_written(func.body):  # type: ignore[union-attr]
             return None
-        names = [p.name.value for p in (*func.params.posonly_params, *func.params.params)][1:]  # type: ignore[union-attr]
+        names = positional_params(func)[1:]  # type: ignore[union-attr]
         if param.value not in names:
             return None
         index = names.index(param.value)
@@ -3129,7 +3129,7 @@ class Facts:
         self.per_iteration_functions  # noqa: B018 - fills the call sites
         sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
         sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
-        positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        positional = positional_params(func)
         block = self.parent(func)
         is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
             and positional[:1] in (["self"], ["cls"])
@@ -3788,13 +3788,15 @@ def trains_visibly(facts: Facts, node: cst.CSTNode) -> bool:
     return _Training(facts, unseen_trains=False).node(node)
 
 
-def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
-    """What the unit's calls pass for parameter `name` of the enclosing function (None if
-    it is not a parameter, or some call is not visible or does not say)."""
+def passed_for(facts: Facts, name: cst.Name, every_call: bool = True) -> list[cst.BaseExpression] | None:
+    """What the unit's calls pass for parameter `name` of the enclosing function. None if it is
+    not a parameter; with `every_call`, also None if it is rebound, never called, or some call
+    does not say (unpacked arguments, a default); without, what the calls that say pass (any
+    one of them may matter)."""
     func = facts.enclosing_function(name)
-    if func is None or name.value not in param_names(func) or facts.value_of(name) is not None:
+    if func is None or name.value not in param_names(func) or every_call and facts.value_of(name) is not None:
         return None
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     method = isinstance(facts.parent(facts.parent(func)), cst.ClassDef) and params[:1] == ["self"]
     if method:  # `Trainer(...).fit(model, ...)`: the arguments fill the parameters after `self`
         params = params[1:]
@@ -3802,13 +3804,13 @@ def passed_for(facts: Facts, name: cst.Name) -> list[cst.BaseExpression] | None:
              if (isinstance(c.func, cst.Attribute) if method else isinstance(c.func, cst.Name))
              and _called_name(c.func) == func.name.value]
     if not sites:
-        return None
+        return None if every_call else []
     values: list[cst.BaseExpression] = []
     for site in sites:
         found = argument_bound_to(site, params, name.value)
-        if found is None:
+        if found is None and every_call:
             return None
-        values.append(found)
+        values += [found] if found is not None else []
     return values
 
 
@@ -4338,7 +4340,7 @@ def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool
     if any(a.star for a in call.args):
         return False
     owner = facts.owner_of(func)
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     called = {c.func.value for c in owner.calls_in(func.body)
               if isinstance(c.func, cst.Name) and c.func.value in params and not owner.enclosing_loops(c)}
     for i, arg in enumerate(call.args):  # (the cheap test first: a kind may cost a type inference)

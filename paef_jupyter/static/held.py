@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .names import root_name
+from .names import positional_params, root_name
 
 if TYPE_CHECKING:
     from .facts import Facts, FunctionNode
@@ -119,7 +119,7 @@ def _returned_roots(facts: "Facts", call: cst.Call, depth: int) -> frozenset[str
     if not isinstance(func, cst.FunctionDef) or depth > 2:
         return frozenset()
     owner = facts.owner_of(func)
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     returned: set[str] = set()
     for node in owner.walk(func.body):
         if isinstance(node, (cst.Return, cst.Yield)) and isinstance(node.value, cst.BaseExpression):
@@ -199,7 +199,7 @@ def _stored_by_callee(facts: "Facts", call: cst.Call) -> list[tuple[cst.BaseExpr
     if not isinstance(func, cst.FunctionDef) or func in _VISITING:
         return []
     owner = facts.owner_of(func)
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     _VISITING.add(func)
     try:
         inner = stored_into(owner, func)

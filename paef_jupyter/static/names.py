@@ -148,6 +148,23 @@ def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
+def positional_params(func: cst.FunctionDef) -> list[str]:
+    """The parameters a call can fill by position, in order (`self` included)."""
+    return [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+
+
+def parameter_filled(call: cst.Call, arg: cst.Arg, params: Sequence[str]) -> str | None:
+    """The parameter among `params` (those after any `self`) that `arg` of `call` fills: its
+    keyword, else its place among the positional arguments. None when an unpacked argument
+    (`*args`, `**kw`) makes places unknown, or the argument falls past `params` (into `*args`)."""
+    if arg.keyword is not None:
+        return arg.keyword.value
+    if any(a.star for a in call.args):
+        return None
+    index = [a for a in call.args if a.keyword is None].index(arg)
+    return params[index] if index < len(params) else None
+
+
 def argument_bound_to(call: cst.Call, params: Sequence[str], name: str) -> cst.BaseExpression | None:
     """What `call` passes for parameter `name`, by keyword or by position among `params` (the
     parameters after any `self`). None when it passes nothing there, or when any argument is

@@ -37,7 +37,7 @@ from .facts import Facts, FunctionNode, _is_constant, _own_locals, param_names
 from .fresh_calls import fresh_call
 from .mutating_calls import table_written_arguments
 from ._fresh_table import FRESH_NDARRAY_METHODS, FRESH_TENSOR_METHODS, NDARRAY_METHODS, TENSOR_METHODS
-from .names import root_name
+from .names import parameter_filled, positional_params, root_name
 from .types import Kind
 
 _DEPTH = 4
@@ -546,12 +546,7 @@ def _read_by_program_function(proof: _Proof, unit: Facts, call: cst.Call, arg: c
     key = next((k for k, f in owner.functions.items() if f is func), None)
     if key is None or "." in key or not owner.is_pure_function(key):
         return False
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
-    if arg.keyword is not None:
-        param = arg.keyword.value
-    else:
-        index = [a for a in call.args if a.keyword is None].index(arg)
-        param = params[index] if index < len(params) else None
+    param = parameter_filled(call, arg, positional_params(func))
     if param is None or param in owner.names_written(func.body):
         return False
     proof.depth -= 1

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..facts import Facts, FunctionNode, Loop, may_train, trains_visibly
-from ..names import block_statements
+from ..names import argument_bound_to, block_statements, positional_params
 from ..types import Kind
 from ._python_numbers import python_number
 from ._support import exclusive_arms_before, grad_disabled
@@ -235,17 +235,14 @@ def _passed(facts: Facts, call: cst.Call, func: FunctionNode, param: str) -> cst
     an object), else the parameter's default; None when a starred argument hides it."""
     if any(a.star for a in call.args):
         return None
-    for a in call.args:
-        if a.keyword is not None and a.keyword.value == param:
-            return a.value
-    params = [*func.params.posonly_params, *func.params.params]
-    names = [p.name.value for p in params]
+    names = positional_params(func)
     if isinstance(call.func, cst.Attribute) and names[:1] in (["self"], ["cls"]):
-        names, params = names[1:], params[1:]
-    positional = [a.value for a in call.args if a.keyword is None]
-    if param in names and names.index(param) < len(positional):
-        return positional[names.index(param)]
-    chosen = next((p for p in (*params, *func.params.kwonly_params) if p.name.value == param), None)
+        names = names[1:]
+    given = argument_bound_to(call, names, param)
+    if given is not None:
+        return given
+    chosen = next((p for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)
+                   if p.name.value == param), None)
     return chosen.default if chosen is not None else None
 
 

@@ -18,7 +18,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..facts import Facts, Loop, same_object
-from ..names import bound_names
+from ..names import bound_names, positional_params
 from ._support import grad_disabled, init_value
 from ._tensor_facts import mutated_in_place, optimised
 
@@ -285,7 +285,7 @@ def _fresh(facts: Facts, name: str) -> bool:
 
 def _parameters(loop: Loop) -> list[str]:
     func = loop.function
-    return [p.name.value for p in (*func.params.posonly_params, *func.params.params)] \
+    return positional_params(func) \
         if isinstance(func, cst.FunctionDef) else []
 
 

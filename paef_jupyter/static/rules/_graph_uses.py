@@ -20,7 +20,7 @@ import libcst as cst
 
 from ..facts import Facts, FunctionNode, binds_locally, loss_module
 from ..types import Kind
-from ..names import bound_names, root_name
+from ..names import bound_names, positional_params, root_name
 from ._flag_gated import _passed, excluded_by_call
 from ._support import _numeric_format_call, text_sinks
 
@@ -747,7 +747,7 @@ def _parameter_for(call: cst.Call, arg: cst.Arg, callee: cst.FunctionDef) -> str
         return None
     if arg.keyword is not None:
         return arg.keyword.value
-    positional = [p.name.value for p in (*callee.params.posonly_params, *callee.params.params)]
+    positional = positional_params(callee)
     if positional and positional[0] in ("self", "cls") and isinstance(call.func, cst.Attribute):
         positional = positional[1:]
     index = [a for a in call.args if a.keyword is None and not a.star].index(arg)

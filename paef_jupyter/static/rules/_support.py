@@ -17,7 +17,7 @@ from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
 from ..facts import Facts, FunctionNode, Loop, binds_locally, is_autograd_grad, method_of_object
-from ..names import bound_names, keyword_arg
+from ..names import argument_bound_to, bound_names, keyword_arg, parameter_filled, positional_params
 from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -951,7 +951,7 @@ def _parameters_given(facts: Facts, loader: cst.Call, name: str) -> set[tuple[cs
         calls = [facts.parent(u) for u in uses]
         if not uses or not all(isinstance(c, cst.Call) and c.func is u for c, u in zip(calls, uses)):
             continue  # not called, or handed on as a value (a callback): other loaders may reach it
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         for i, param in enumerate(params):
             passed = [_argument_for(c, i, param) for c in calls]
             if all(isinstance(a, cst.Name) and a.value == name and facts.value_of(a) is loader for a in passed):
@@ -1273,9 +1273,7 @@ def _loops_of_stored_argument(owner: Facts, call: cst.Call, arg: cst.Arg) -> lis
     init = dataset_method(cls, "__init__")
     if init is None:
         return []
-    params = [p.name.value for p in (*init.params.posonly_params, *init.params.params)][1:]
-    index = call.args.index(arg)
-    param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+    param = parameter_filled(call, arg, positional_params(init)[1:])
     if param is None or param in callee.names_written(init.body):
         return []
     loops: list[Loop] = []
@@ -1705,11 +1703,10 @@ def _parameter_for(owner: Facts, call: cst.Call, arg: cst.Arg) -> tuple[Facts, c
     func = owner._function_at(call.func) or _own_method(owner, call) or _object_method(owner, call)
     if not isinstance(func, cst.FunctionDef):
         return None
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
         params = params[1:]
-    index = call.args.index(arg)
-    param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+    param = parameter_filled(call, arg, params)
     callee = owner.owner_of(func)
     if param is None or param in callee.names_written(func.body):
         return None
@@ -1830,20 +1827,16 @@ def _instance_of(facts: Facts, expr: cst.BaseExpression, cls: cst.ClassDef, loop
     if expr.value == "self":
         return method_class(facts, expr) is cls
     func = loop.function
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)] if func is not None else []
+    params = positional_params(func) if func is not None else []
     if expr.value not in params:
         return _built_from(facts, expr.value, cls)
     if func is None or _rebound(facts, func.body, expr.value) or not isinstance(func, cst.FunctionDef):
         return False
-    index = params.index(expr.value)
     sites = [facts.parent(u) for u in facts.uses(func.name.value) if isinstance(facts.parent(u), cst.Call) and facts.parent(u).func is u]
     for call in sites:
-        if any(a.star for a in call.args):  # type: ignore[union-attr]
-            return False
-        given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == expr.value] or \
-            [a.value for i, a in enumerate(call.args) if a.keyword is None and i == index]  # type: ignore[union-attr]
-        if len(given) != 1 or not (isinstance(given[0], cst.Name) and _built_from(facts, given[0].value, cls)
-                                   or _instantiates(given[0], cls)):
+        given = argument_bound_to(call, params, expr.value)  # type: ignore[arg-type]
+        if given is None or not (isinstance(given, cst.Name) and _built_from(facts, given.value, cls)
+                                 or _instantiates(given, cls)):
             return False
     return bool(sites) and all(isinstance(u, cst.Name) for u in facts.uses(func.name.value))
 

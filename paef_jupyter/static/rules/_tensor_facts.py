@@ -14,12 +14,13 @@ from typing import Callable, Iterable, Iterator
 
 import libcst as cst
 
-from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, param_names, library_result_may_share, no_out,
-                     told_not_to_copy)
+from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, param_names, passed_for, library_result_may_share,
+                     no_out, told_not_to_copy)
 from .. import outside_calls
 from ..fresh_calls import fresh_call, library_call
 from ..library_effects import torch_changed_arguments
-from ..names import block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read, root_name
+from ..names import (block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read,
+                     parameter_filled, positional_params, root_name)
 from ..types import Kind
 from ._library_state import library_state_changed
 
@@ -1196,7 +1197,7 @@ def may_be_strided(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bo
             value = assigned_value(facts, node)
             if value is not None and may_be_strided(facts, value, depth + 1):
                 return True
-            if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in _passed_as(facts, node)):
+            if value is None and any(may_be_strided(facts, arg, depth + 1) for arg in passed_for(facts, node, every_call=False) or ()):
                 return True  # `snapshot(weight.t())` for `def snapshot(t)`
     return False
 
@@ -1247,23 +1248,6 @@ def _cut_along_later_dim(facts: Facts, call: cst.Call) -> bool:
     return dim is not None and not (isinstance(dim, cst.Integer) and dim.value == "0")
 
 
-def _passed_as(facts: Facts, name: cst.Name) -> list[cst.BaseExpression]:
-    """What the unit's calls of the enclosing function pass for its parameter `name`."""
-    func = facts.enclosing_function(name)
-    if not isinstance(func, cst.FunctionDef):
-        return []
-    params = [p.name.value for p in func.params.params]
-    if name.value not in params:
-        return []
-    index = params.index(name.value)
-    passed = []
-    for call in facts.calls_in(facts.module):
-        if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
-            positional = [a.value for a in call.args if a.keyword is None and not a.star]
-            passed += [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
-            if index < len(positional):
-                passed.append(positional[index])
-    return passed
 
 
 def _stepped(part: cst.BaseSlice) -> bool:
@@ -1402,11 +1386,10 @@ def _call_may_change(facts: Facts, call: cst.Call, arg: cst.Arg) -> bool:
     callees = facts._callees(call)
     if callees:
         for callee in callees:
-            params = [p.name.value for p in callee.params.params]
-            if params and params[0] == "self" and isinstance(call.func, cst.Attribute):
+            params = positional_params(callee)
+            if params[:1] == ["self"] and isinstance(call.func, cst.Attribute):
                 params = params[1:]
-            index = list(call.args).index(arg)
-            param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None
+            param = parameter_filled(call, arg, params)
             if param is None or mutated_in_place(facts.owner_of(callee), param, callee.body):
                 return True
         return False

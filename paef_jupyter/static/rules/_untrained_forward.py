@@ -32,6 +32,7 @@ from typing import Iterator
 import libcst as cst
 
 from ..facts import Facts, same_object
+from ..names import argument_bound_to, positional_params
 from ..types import Kind
 from ._data_only import data_only
 from ._support import _named_helper, _object_method, _own_method, grad_disabled, steps_itself
@@ -377,7 +378,7 @@ def _name_graph_free(facts: Facts, units: list[Facts], name: cst.Name, depth: in
             return False
         return not _written_in_place(facts, units, name.value, func, depth)
     if isinstance(func, cst.FunctionDef) and name.value not in facts.names_written(func.body) \
-            and name.value in [p.name.value for p in (*func.params.posonly_params, *func.params.params)]:
+            and name.value in positional_params(func):
         return _passed_graph_free(facts, units, func, name.value, depth)
     return False
 
@@ -406,8 +407,8 @@ def _written_in_place(facts: Facts, units: list[Facts], name: str, scope: object
 def _passed_graph_free(facts: Facts, units: list[Facts], func: cst.FunctionDef, param: str, depth: int) -> bool:
     """Every call of `func` the program shows passes `param` a graph-free value (or leaves its
     graph-free default); `func` is called, never handed on as a value."""
-    params = [p for p in (*func.params.posonly_params, *func.params.params)]
-    names = [p.name.value for p in params]
+    names = positional_params(func)
+    default = next((p.default for p in (*func.params.posonly_params, *func.params.params) if p.name.value == param), None)
     method = facts.enclosing_function(func) is None and any(isinstance(a, cst.ClassDef) for a in facts.ancestors(func))
     sites = 0
     for unit in units:
@@ -427,11 +428,9 @@ def _passed_graph_free(facts: Facts, units: list[Facts], func: cst.FunctionDef, 
             if callee is not None and callee is not func:
                 continue
             offset = 1 if method and isinstance(node, cst.Attribute) and names[:1] == ["self"] else 0
-            arg = next((a.value for a in parent.args if a.keyword is not None and a.keyword.value == param), None)
+            arg = argument_bound_to(parent, names[offset:], param)
             if arg is None:
-                index = names.index(param) - offset
-                positional = [a.value for a in parent.args if a.keyword is None]
-                arg = positional[index] if 0 <= index < len(positional) else params[names.index(param)].default
+                arg = default
             if callee is None and arg is None:
                 continue  # `opt.step()`: a call of `func` that passes nothing for `param` (no default) would raise
             if callee is None or arg is None or not graph_free(unit, units, arg, depth):

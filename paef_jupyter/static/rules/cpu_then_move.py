@@ -10,7 +10,7 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_batch_field, uses_device
 from ..facts import Facts, Loop, method_of_object
-from ..names import bound_names, dotted_name, keyword_arg
+from ..names import bound_names, dotted_name, keyword_arg, positional_params
 from ..types import Kind
 from ._attribute_stores import stored_device
 from ._host_distributions import distribution_draw
@@ -1072,7 +1072,7 @@ def _converts_and_moves(owner: Facts, func: cst.FunctionDef) -> bool:
     if use_cuda else v`, `def to_tensor(x): return torch.from_numpy(np.asarray(x)).to(device)`: every
     return gives the first parameter converted to a tensor (through a local name bound once), moved
     or not, and one moves it; the other parameters only set options of the conversion."""
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     if not params or func.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT):
         return False
     param = params[0]

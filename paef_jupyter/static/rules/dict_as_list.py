@@ -9,7 +9,7 @@ import libcst as cst
 from ...fix.edits import fresh_name, insert_before, replace
 from ...model import Fix, Severity
 from ..facts import Facts, Loop
-from ..names import walk, writes_of
+from ..names import argument_bound_to, positional_params, walk, writes_of
 from ..types import Kind
 from ._column_kinds import element_kind
 from ._column_writes import column_written
@@ -287,16 +287,13 @@ class DictAsList(Rule):
         func = self.facts.enclosing_function(node)
         if not isinstance(arg, cst.Name) or not isinstance(func, cst.FunctionDef) or arg.value in self.facts.names_written(func.body):
             return False
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         if arg.value not in params:
             return False
         sites = self.facts.per_iteration_call_sites(func)
         columns = []
         for owner, call in sites:
-            passed = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == arg.value), None)
-            plain = [a.value for a in call.args if a.keyword is None and not a.star]
-            if passed is None and params.index(arg.value) < len(plain) and not any(a.star for a in call.args):
-                passed = plain[params.index(arg.value)]
+            passed = argument_bound_to(call, params, arg.value)
             if not (isinstance(passed, cst.Subscript) and isinstance(passed.value, cst.Subscript) and len(passed.slice) == 1
                     and isinstance(passed.slice[0].slice, cst.Slice) and owner.kind(passed.value.value) is Kind.DICT_OF_LIST):
                 return False

@@ -12,7 +12,7 @@ from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, 
                      module_methods, param_names,
                      runs_functional_model, runs_inference_verb, trains_visibly)
 from ..types import Kind
-from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
+from ..names import block_statements, bound_names, mutated_names, positional_params, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._graph_uses import GraphUses, model_text
@@ -1207,7 +1207,7 @@ class EvalWithoutNoGrad(Rule):
         owner = self.facts.owner_of(func)
         filled = {root for c in owner.calls_in(func.body) if isinstance(c.func, cst.Attribute)
                   and c.func.attr.value in _STORING_METHODS and (root := root_name(c.func.value)) is not None}
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         if isinstance(call.func, cst.Attribute) and params[:1] in (["self"], ["cls"]):
             params = params[1:]
         roots: set[str] = set()

@@ -13,7 +13,7 @@ from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
                           moves_to_cpu, on_host, uses_device)
 from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
-from ..names import argument_bound_to, block_statements, bound_names, root_name
+from ..names import argument_bound_to, block_statements, bound_names, parameter_filled, positional_params, root_name
 from ..types import Kind, kind_of_method
 from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
@@ -380,7 +380,7 @@ class HostSync(Rule):
         func = self.facts.enclosing_function(name)
         if func is None or self.facts.value_of(name) is not None:
             return False
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         if name.value not in params or name.value in self.facts.names_written(func.body):
             return False
         if params[:1] == ["self"] and isinstance(self.facts.parent(self.facts.parent(func)), cst.ClassDef):
@@ -1524,9 +1524,7 @@ class HostSync(Rule):
         func = self.facts.functions.get(call.func.value) if isinstance(call.func, cst.Name) else None
         if func is None or any(a.star for a in call.args):
             return None
-        params = [p.name.value for p in func.params.params]
-        index = call.args.index(arg)  # type: ignore[arg-type]
-        param = arg.keyword.value if arg.keyword is not None else params[index] if index < len(params) else None  # type: ignore[union-attr]
+        param = parameter_filled(call, arg, positional_params(func))  # type: ignore[arg-type]
         if param is None or param in self.facts.names_written(func.body):
             return None
         for inner in self.facts.calls_in(func.body):

@@ -10,6 +10,7 @@ from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts, param_names
+from ..names import positional_params
 from ..types import Kind
 from ._tensor_facts import (
     BOOL,
@@ -306,7 +307,7 @@ class ListToTensor(Rule):
         func = self.facts.enclosing_function(records)
         if not isinstance(records, cst.Name) or func is None:
             return False
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         if records.value not in params or sum(is_binding(self.facts, n) for n in reads_of(self.facts, records.value, func.body)):
             return False
         return self.facts.enclosing_loops(records) == [] and not self.facts.per_iteration_call_sites(func)

@@ -18,7 +18,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..facts import Facts
+from ..facts import Facts, passed_for
 from ..names import block_statements, dotted_name
 from ..types import Kind
 from ._tensor_facts import (BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, rarely_runs, reads_of,
@@ -1372,20 +1372,7 @@ class OperatorFusion(Rule):
 
     def _passed_for(self, name: cst.Name) -> list[cst.BaseExpression]:
         """What the unit's calls of the enclosing function pass for its parameter `name`."""
-        func = self.facts.enclosing_function(name)
-        params = [p.name.value for p in func.params.params] if func is not None else []
-        if func is None or name.value not in params or self.facts.value_of(name) is not None \
-                or not isinstance(func, cst.FunctionDef):
-            return []
-        index, passed = params.index(name.value), []
-        for call in self.facts.calls_in(self.facts.module):
-            if isinstance(call.func, cst.Name) and call.func.value == func.name.value:
-                args = [a.value for a in call.args if a.keyword is None and not a.star]
-                keyed = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name.value]
-                picked = keyed[0] if keyed else args[index] if index < len(args) else None
-                if picked is not None:
-                    passed.append(picked)
-        return passed
+        return [] if self.facts.value_of(name) is not None else passed_for(self.facts, name, every_call=False) or []
 
     # --- local variables read through ------------------------------------------------------
 

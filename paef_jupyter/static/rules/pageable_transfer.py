@@ -10,7 +10,7 @@ from ...model import Edit, Finding, Fix, Severity
 from ..dataset_placement import dataset_placement, passed_on_device
 from ..device_use import cuda_condition, host_tensors, is_accelerator_device, is_device_move, may_be_cuda_tensor_type
 from ..facts import Facts, Loop
-from ..names import bound_names, mutated_names, root_name
+from ..names import bound_names, mutated_names, positional_params, root_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
@@ -521,7 +521,7 @@ class PageableTransfer(Rule):
         func = facts._function_at(call.func)
         if func is None:
             return False
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         given = {params[i] for i, a in enumerate(call.args) if a.keyword is None and i < len(params)
                  and _root(a.value) in batch and not isinstance(a.value, cst.Call)}
         given |= {a.keyword.value for a in call.args if a.keyword is not None and _root(a.value) in batch}

@@ -11,7 +11,7 @@ from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..device_use import crosses_to_host, is_device_move, moves_to_cpu, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
-from ..names import block_statements, names_read, names_written, root_name
+from ..names import argument_bound_to, block_statements, names_read, names_written, positional_params, root_name
 from ..types import Kind
 from ._tensor_facts import (
     BOOL,
@@ -622,7 +622,7 @@ class PingPong(Rule):
             return None
         owner = self.facts.owner_of(func)
         value = only_return(owner, func)
-        params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+        params = positional_params(func)
         for n in owner.walk(value) if value is not None else ():
             if not (isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and n.func.attr.value in HOST_COPIES
                     and not n.args and root_name(n.func.value) in params):
@@ -630,13 +630,10 @@ class PingPong(Rule):
             if n.func.attr.value == "numpy" and not crosses_to_host(n.func.value):
                 continue  # `dist.numpy()` raises on a device tensor: the helper only ever gets host ones
             param = root_name(n.func.value)
-            given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == param]
-            index = params.index(param)
-            if not given and index < len(call.args) and call.args[index].keyword is None:
-                given = [call.args[index].value]
-            if given and self.facts.kind(given[0]) is Kind.TENSOR and not made_on_host(self.facts, given[0]) \
-                    and not on_host(self.facts, given[0]):
-                return HostCopy(given[0], "numpy")
+            given = argument_bound_to(call, params, param)
+            if given is not None and self.facts.kind(given) is Kind.TENSOR and not made_on_host(self.facts, given) \
+                    and not on_host(self.facts, given):
+                return HostCopy(given, "numpy")
         return None
 
     def _local_value(self, name: cst.Name, trace: "_Trace", record: bool = True) -> cst.BaseExpression | None:
@@ -942,7 +939,7 @@ def _returns_every_value_moved(owner: Facts, func: cst.FunctionDef, call: cst.Ca
     """`func`'s only `return` (through one local name) moves every value of the dict `call`
     passes as its first argument: `return {k: v.to(device) for k, v in batch.items()}`."""
     value = only_return(owner, func)
-    params = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    params = positional_params(func)
     if isinstance(call.func, cst.Attribute) and params[:1] == ["self"]:
         params = params[1:]
     return isinstance(value, cst.DictComp) and bool(params) and _moves_every_value(owner, value, params[0])

@@ -10,7 +10,8 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
-from ..names import block_statements, bound_names, is_inplace_method, root_name, writes_of
+from ..names import (argument_bound_to, block_statements, bound_names, is_inplace_method, parameter_filled,
+                     positional_params, root_name, writes_of)
 from ..facts import Facts, Loop
 from ..outside_values import unproved_outside_value
 from ..outside_calls import loss_module_call
@@ -1163,9 +1164,7 @@ class FactorySites:
             return True
         if isinstance(func, cst.Name) and func.value in self.facts.functions:
             defined = self.facts.functions[func.value]
-            index = list(call.args).index(parent)
-            params = list(defined.params.params)
-            param = parent.keyword.value if parent.keyword else (params[index].name.value if index < len(params) else None)
+            param = parameter_filled(call, parent, positional_params(defined))
             return param is None or mutated_in_place(self.facts, param, defined.body)
         qualified = self.facts.qualified_name(func) or ""
         if qualified.startswith(("torch.", "numpy.")):
@@ -1634,17 +1633,12 @@ def _shape_param(facts: Facts, func: cst.FunctionDef, name: str, loop: Loop, dep
     facts.per_iteration_functions  # noqa: B018 - fills the call sites
     owner = facts.owner_of(func)
     sites = owner._call_sites.get(func, []) + owner._foreign_sites.get(func, [])
-    positional = [p.name.value for p in (*func.params.posonly_params, *func.params.params)]
+    positional = positional_params(func)
     if positional[:1] in (["self"], ["cls"]):
         positional = positional[1:]
     sources: set[str] = set()
     for caller, call in sites:
-        arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == name), None)
-        plain = [a.value for a in call.args if a.keyword is None and not a.star]
-        if any(a.star for a in call.args):
-            return None
-        if arg is None and name in positional and positional.index(name) < len(plain):
-            arg = plain[positional.index(name)]
+        arg = argument_bound_to(call, positional, name)
         caller_loop = caller.iteration_loop(call)
         if arg is None or caller_loop is None:
             return None
