@@ -25,8 +25,8 @@ from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
 from .names import (ARGUMENT_MUTATORS, argument_bound_to, block_statements, bound_names, dotted_name,
-                    is_inplace_method, is_scope, mutated_arguments, mutated_names, names_read, names_written_in,
-                    positional_params, root_name, type_test, walk, writes_of)
+                    is_inplace_method, is_scope, mutated_arguments, mutated_names, named_params, names_read,
+                    names_written_in, positional_params, root_name, type_test, walk, writes_of)
 from .positions import Positions
 from .types import (
     JediOracle,
@@ -1843,7 +1843,7 @@ class Facts:
                 return frozenset({root}) - set(self.aliases) if root is not None else frozenset()
             if isinstance(func, cst.Lambda):
                 params = func.params
-                own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+                own = named_params(params)
                 defaults = {r for p in (*params.posonly_params, *params.params, *params.kwonly_params)
                             if p.default is not None and (r := root_name(p.default)) is not None}
                 return frozenset(defaults | (names_read(func.body) - own)) - set(self.aliases)
@@ -3434,7 +3434,7 @@ def _changes_own_default(facts: "Facts", func: FunctionNode) -> bool:
 def param_names(func: FunctionNode) -> set[str]:
     """Every name a function binds by its signature, starred ones included."""
     p = func.params
-    names = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    names = named_params(p)
     for star in (p.star_arg, p.star_kwarg):
         if isinstance(star, cst.Param):
             names.add(star.name.value)
@@ -4234,7 +4234,7 @@ def _runs_held_model(facts: Facts, func: FunctionNode) -> bool:
         return False
     cls = next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None)
     if cls is None:
-        params = {p.name.value for p in (*func.params.params, *func.params.posonly_params, *func.params.kwonly_params)}
+        params = named_params(func.params)
         return any(isinstance(c.func, cst.Name) and c.func.value not in params and owner.kind(c.func) is Kind.MODULE
                    and not loss_module(owner, c.func) for c in calls)
     for c in calls:

@@ -148,6 +148,11 @@ def keyword_arg(call: cst.Call, name: str) -> cst.Arg | None:
     return next((a for a in call.args if a.keyword is not None and a.keyword.value == name), None)
 
 
+def named_params(params: cst.Parameters) -> set[str]:
+    """The names a signature binds to one argument each (`*args` and `**kw` left out)."""
+    return {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+
+
 def positional_params(func: cst.FunctionDef) -> list[str]:
     """The parameters a call can fill by position, in order (`self` included)."""
     return [p.name.value for p in (*func.params.posonly_params, *func.params.params)]

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ..facts import Facts, FunctionNode, Loop, may_train, trains_visibly
-from ..names import argument_bound_to, block_statements, positional_params
+from ..names import argument_bound_to, block_statements, named_params, positional_params
 from ..types import Kind
 from ._python_numbers import python_number
 from ._support import exclusive_arms_before, grad_disabled
@@ -122,7 +122,7 @@ def _gate(facts: Facts, loop: Loop) -> Gate | None:
 
 
 def _params(func: FunctionNode) -> set[str]:
-    return {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    return named_params(func.params)
 
 
 def _gate_of(facts: Facts, call: cst.Call, loop: Loop, func: FunctionNode) -> Test | None:

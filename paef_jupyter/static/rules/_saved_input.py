@@ -14,6 +14,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts
+from ..names import named_params
 from ._tensor_facts import _DTYPE_KEEPING_MODULES, _module_built_from, earlier_value, reads_of, unit_index, within
 
 _DEPTH = 4
@@ -92,7 +93,7 @@ def _same_object(facts: Facts, operand: cst.Name, site: cst.CSTNode, name: str) 
 def _bound_in(facts: Facts, name: str, func: cst.CSTNode) -> bool:
     """`name` is a local of `func`: a parameter or assigned there (else a global or a closure's)."""
     params = func.params if isinstance(func, (cst.FunctionDef, cst.Lambda)) else None
-    if params is not None and name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}:
+    if params is not None and name in named_params(params):
         return True
     return any(d.function is func for d in facts._defs.get(name, ()))
 

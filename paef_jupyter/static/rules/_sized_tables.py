@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import libcst as cst
 
 from ..facts import Facts
-from ..names import bound_names
+from ..names import bound_names, named_params
 from ._tensor_facts import mutated_in_place
 
 # Calls that build a table from sizes: what varies along its indices (not a fill of one value).
@@ -164,7 +164,7 @@ def _size_read(expr: cst.BaseExpression) -> bool:
 def _sized_name(facts: Facts, name: cst.Name, func: cst.FunctionDef, reading: _Reading, depth: int) -> bool:
     """A local of `func` bound once, by a plain assignment, to a sizes-only value (`n = z.size(0)`,
     `B, L = x.shape`) and never changed in place; or a module-level number (`G = 13`)."""
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    params = named_params(func.params)
     if name.value in params:
         return False  # the input itself, not a size of it
     bindings = [n for n in facts.walk(func.body, into_scopes=False)

@@ -17,7 +17,7 @@ from ...fix.edits import replace
 from ...model import Edit
 from ..device_use import LOADERS
 from ..facts import Facts, FunctionNode, Loop, binds_locally, is_autograd_grad, method_of_object
-from ..names import argument_bound_to, bound_names, keyword_arg, parameter_filled, positional_params
+from ..names import argument_bound_to, bound_names, keyword_arg, named_params, parameter_filled, positional_params
 from ..types import Kind
 
 _GRAD_OFF = frozenset({"torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.grad_mode.no_grad"})
@@ -209,7 +209,7 @@ def opaque_call(facts: Facts, call: cst.Call, parameters: bool = True) -> bool:
     if not parameters or not isinstance(func, cst.Name) or scope is None or func.value == "self":
         return False
     params = scope.params
-    return any(p.name.value == func.value for p in (*params.posonly_params, *params.params, *params.kwonly_params))
+    return func.value in named_params(params)
 
 
 def torch_alias(facts: Facts) -> str | None:
@@ -1936,7 +1936,7 @@ def _reads_global(facts: Facts, loop: Loop, loader: cst.CSTNode, name: str) -> b
     if func is None or facts.enclosing_function(loader) is not None:
         return False
     p = func.params
-    params = {x.name.value for x in (*p.posonly_params, *p.params, *p.kwonly_params)}
+    params = named_params(p)
     if name in params or name in facts.names_written(func.body):
         return False
     bindings = [u for u in facts.uses(name) if isinstance(facts.parent(u), cst.AssignTarget)]

@@ -19,8 +19,8 @@ from ..facts import (SHARING_CALLS, Facts, FunctionNode, Loop, _own_locals, para
 from .. import outside_calls
 from ..fresh_calls import fresh_call, library_call
 from ..library_effects import torch_changed_arguments
-from ..names import (block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, names_read,
-                     parameter_filled, positional_params, root_name)
+from ..names import (block_statements, bound_names, is_inplace_method, mutated_arguments, mutated_names, named_params,
+                     names_read, parameter_filled, positional_params, root_name)
 from ..types import Kind
 from ._library_state import library_state_changed
 
@@ -223,8 +223,7 @@ def dtype_unread(facts: Facts, expr: cst.BaseExpression, typed_parameter: Callab
         if earlier is not None:
             return dtype_unread(earlier[0], earlier[1], typed_parameter, depth + 1)
         func = facts.enclosing_function(expr)
-        if func is not None and expr.value in {p.name.value for p in (*func.params.posonly_params, *func.params.params,
-                                                                        *func.params.kwonly_params)}:
+        if func is not None and expr.value in named_params(func.params):
             return not typed_parameter(expr)
         source = _comprehension_source(facts, expr)
         return source is None or dtype_unread(facts, source, typed_parameter, depth + 1)
@@ -2101,7 +2100,7 @@ def _converted_instance(facts: Facts, node: cst.CSTNode, expr: cst.BaseExpressio
 def _reads_module_state(facts: Facts, method: cst.FunctionDef) -> bool:
     """`method` reads a name of its module that is no function, class or import (`CFG["n"]`,
     `len(TABLE)`): state other code may change between calls, so its answer may differ."""
-    params = {p.name.value for p in (*method.params.posonly_params, *method.params.params, *method.params.kwonly_params)}
+    params = named_params(method.params)
     params |= {p.name.value for p in (method.params.star_arg, method.params.star_kwarg) if isinstance(p, cst.Param)}
     free = set(facts.names_read(method.body)) - params - facts.names_written(method.body) - _BUILTIN_NAMES
     return any(n not in facts.functions and n not in facts.classes and n not in facts.aliases for n in free)
@@ -2503,8 +2502,7 @@ def _implicit_code_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str
     for node in unit.walk(unit.module):
         if isinstance(node, cst.Lambda) and not isinstance(unit.parent(node), (cst.Assign, cst.Arg)):
             params = node.params
-            yield unit, node.body, {p.name.value for p in (*params.posonly_params, *params.params,
-                                                         *params.kwonly_params)}
+            yield unit, node.body, named_params(params)
 
 
 def _bound_writers(facts: Facts) -> frozenset[str]:
@@ -2621,8 +2619,7 @@ def _replaced_methods(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst
                     return None
             if isinstance(value, cst.Lambda):
                 params = value.params
-                found.append((unit, value.body, {p.name.value for p in (*params.posonly_params, *params.params,
-                                                                         *params.kwonly_params)}))
+                found.append((unit, value.body, named_params(params)))
             elif _function_named(unit, value):
                 target = unit.functions[value.value]
                 found.append((unit, target.body, _own_locals(target) | param_names(target)))
@@ -2689,8 +2686,7 @@ def _handed_out_of(unit: Facts) -> Iterator[tuple[Facts, cst.CSTNode, set[str]]]
             found += [f for key, f in unit.functions.items() if key.startswith(prefix)]
         elif isinstance(node, cst.Arg) and isinstance(node.value, cst.Lambda):
             params = node.value.params
-            yield unit, node.value.body, {p.name.value for p in (*params.posonly_params, *params.params,
-                                                                 *params.kwonly_params)}
+            yield unit, node.value.body, named_params(params)
         for func in found:
             yield unit, func.body, _own_locals(func) | param_names(func)
 
@@ -2800,7 +2796,7 @@ def _callee_bodies(facts: Facts, call: cst.Call) -> Iterator[tuple[Facts, cst.CS
     value = assigned_value(facts, call.func) if isinstance(call.func, cst.Name) else None
     if isinstance(value, cst.Lambda):
         params = value.params
-        yield facts, value.body, {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        yield facts, value.body, named_params(params)
 
 
 def globals_read(facts: Facts, name: str) -> frozenset[str]:
@@ -2809,7 +2805,7 @@ def globals_read(facts: Facts, name: str) -> frozenset[str]:
     if name not in cache:
         cache[name] = frozenset()  # recursion guard
         func = facts.functions[name]
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params = named_params(func.params)
         params |= {p.name.value for p in (func.params.star_arg, func.params.star_kwarg) if isinstance(p, cst.Param)}
         free = set(facts.names_read(func.body)) - params - facts.names_written(func.body)
         for callee in [n for n in free if n in facts.functions]:

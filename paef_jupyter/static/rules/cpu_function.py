@@ -14,7 +14,7 @@ from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_st
 from ...model import Fix, Severity
 from ..facts import SHARING_CALLS, Facts, Loop, library_result_may_share, numpy_call_has_effects
 from ..outside_values import unproved_outside_value
-from ..names import block_statements, bound_names, is_inplace_method, root_name
+from ..names import block_statements, bound_names, is_inplace_method, named_params, root_name
 from ..types import Kind
 from ._attribute_stores import store_hazard
 from ._kept_objects import kept_by_program_code
@@ -456,7 +456,7 @@ class CpuFunction(Rule):
     def _passes_own_parameters(self, call: cst.Call, caller: cst.FunctionDef) -> bool:
         """`mel_points(sr, n_mels)` in `filterbank(sr, n_fft, n_mels)`: the arguments read only
         the caller's parameters, never rebound in it, and call nothing."""
-        params = {p.name.value for p in (*caller.params.posonly_params, *caller.params.params, *caller.params.kwonly_params)}
+        params = named_params(caller.params)
         written = set(self.facts.names_written(caller.body))
         return bool(call.args) and all(
             not a.star and not self.facts.calls_in(a.value) and self.facts.names_read(a.value) <= params - written
@@ -466,7 +466,7 @@ class CpuFunction(Rule):
         """`fb = mel_filterbank(SR, N_FFT, N_MELS)` inside a CPU-only helper run per sample: its
         arguments read nothing of the helper (no parameter, no local), so every call of the
         helper recomputes the same value; the helper's own call varies with its data."""
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params = named_params(func.params)
         if not params - {"self"}:
             return False  # the helper's own call is the same every time (or a method's: per object, not per call)
         local = params | set(self.facts.names_written(func.body))

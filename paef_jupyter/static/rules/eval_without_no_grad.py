@@ -12,7 +12,7 @@ from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, 
                      module_methods, param_names,
                      runs_functional_model, runs_inference_verb, trains_visibly)
 from ..types import Kind
-from ..names import block_statements, bound_names, mutated_names, positional_params, root_name, writes_of
+from ..names import block_statements, bound_names, mutated_names, named_params, positional_params, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._graph_uses import GraphUses, model_text
@@ -516,7 +516,7 @@ class EvalWithoutNoGrad(Rule):
         func = loop.function
         if not isinstance(func, cst.FunctionDef) or not isinstance(loop.node, cst.For):
             return ""
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params = named_params(func.params)
         params |= {p.name.value for p in (func.params.star_arg, func.params.star_kwarg) if isinstance(p, cst.Param)}
         handed = sorted({n.value for n in self.facts.walk(loop.node.iter) if isinstance(n, cst.Name)} & params)
         if not handed:
@@ -929,8 +929,7 @@ class EvalWithoutNoGrad(Rule):
                 if not isinstance(callee, cst.FunctionDef):
                     continue
                 owner = unit.owner_of(callee)
-                params = {p.name.value for p in (*callee.params.posonly_params, *callee.params.params,
-                                                 *callee.params.kwonly_params)}
+                params = named_params(callee.params)
                 derived = graph_derived(owner, params, callee.body)
                 printed = next((t for t in text_sinks(owner, callee.body) if graph_names(owner, t) & derived), None)
                 if printed is not None:
@@ -1421,7 +1420,7 @@ class EvalWithoutNoGrad(Rule):
         outer = _declared(self.facts, func, cst.Nonlocal)
         if outer & set(loop.writes):
             return True
-        params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        params = named_params(func.params)
         bound = {name for n in self.facts.walk(func.body, into_scopes=False)
                  if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr))
                  for name in bound_names(n.target)}
@@ -1510,7 +1509,7 @@ class EvalWithoutNoGrad(Rule):
     @staticmethod
     def _parameter(scope: FunctionNode, name: str) -> bool:
         params = scope.params
-        return name in {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)} \
+        return name in named_params(params) \
             or any(isinstance(p, cst.Param) and p.name.value == name for p in (params.star_arg, params.star_kwarg))
 
     def _arguments_passed_to(self, scope: FunctionNode, inside: set[cst.CSTNode]) -> list[cst.BaseExpression] | None:
@@ -1555,7 +1554,7 @@ class EvalWithoutNoGrad(Rule):
 
     def _local(self, scope: FunctionNode, name: str, loop: Loop) -> bool:
         """`name` is bound by `scope` itself: by the loop inside it or as one of its parameters."""
-        params = {p.name.value for p in (*scope.params.posonly_params, *scope.params.params, *scope.params.kwonly_params)}
+        params = named_params(scope.params)
         return name in params or (loop.function is scope and name in set(loop.writes) | self.facts.mutated_in_loop(loop))
 
     def _feeds_next_pass(self, loop: Loop, produced: set[str],
@@ -1787,7 +1786,7 @@ def _given_objects_called(facts: Facts, loop: Loop) -> str:
     func = loop.function
     if not isinstance(func, cst.FunctionDef):
         return ""
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    params = named_params(func.params)
     for call in facts.calls_in(loop.node.body):
         root = root_name(call.func)
         if root in params and root not in facts.names_written(loop.node.body):

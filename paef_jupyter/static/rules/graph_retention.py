@@ -6,7 +6,7 @@ import libcst as cst
 
 from ...model import Fix, Severity
 from ..facts import Facts, Loop, binds_locally
-from ..names import bound_names, root_name
+from ..names import bound_names, named_params, root_name
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_call, text_sinks
 from ._periodic_reset import periodic_reset
@@ -308,7 +308,7 @@ class GraphRetention(Rule):
         if total in declared:
             return False
         params = func.params
-        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names = named_params(params)
         names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
         return total not in names or isinstance(node, cst.Assign)
 
@@ -508,7 +508,7 @@ class GraphRetention(Rule):
         if not isinstance(func, cst.FunctionDef):
             return ""
         params = func.params
-        names = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+        names = named_params(params)
         names |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
         if total not in names:
             return ""

@@ -13,7 +13,8 @@ from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
                           moves_to_cpu, on_host, uses_device)
 from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
-from ..names import argument_bound_to, block_statements, bound_names, parameter_filled, positional_params, root_name
+from ..names import (argument_bound_to, block_statements, bound_names, named_params, parameter_filled,
+                     positional_params, root_name)
 from ..types import Kind, kind_of_method
 from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
@@ -2100,7 +2101,7 @@ def _reads_global(facts: Facts, func: cst.FunctionDef, name: str) -> bool:
         return False
     declared = any(isinstance(n, (cst.Global, cst.Nonlocal)) and any(a.name.value == name for a in n.names)
                    for n in facts.walk(func.body))
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    params = named_params(func.params)
     return declared or name not in facts.names_written(func.body) | params
 
 

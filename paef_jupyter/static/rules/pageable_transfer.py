@@ -10,7 +10,7 @@ from ...model import Edit, Finding, Fix, Severity
 from ..dataset_placement import dataset_placement, passed_on_device
 from ..device_use import cuda_condition, host_tensors, is_accelerator_device, is_device_move, may_be_cuda_tensor_type
 from ..facts import Facts, Loop
-from ..names import bound_names, mutated_names, positional_params, root_name
+from ..names import bound_names, mutated_names, named_params, positional_params, root_name
 from ..types import Kind, kind_of_value
 from ._support import (
     LOADERS,
@@ -888,4 +888,4 @@ def _over_parameter(loop: Loop) -> bool:
     func = loop.function
     name = iterated_name(loop)
     return isinstance(func, cst.FunctionDef) and name is not None \
-        and name in {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+        and name in named_params(func.params)

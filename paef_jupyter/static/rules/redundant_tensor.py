@@ -10,8 +10,8 @@ import libcst as cst
 
 from ...fix.edits import fresh_name, hoist_expression, hoist_statement, hoist_statements
 from ...model import Fix, Severity
-from ..names import (argument_bound_to, block_statements, bound_names, is_inplace_method, parameter_filled,
-                     positional_params, root_name, writes_of)
+from ..names import (argument_bound_to, block_statements, bound_names, is_inplace_method, named_params,
+                     parameter_filled, positional_params, root_name, writes_of)
 from ..facts import Facts, Loop
 from ..outside_values import unproved_outside_value
 from ..outside_calls import loss_module_call
@@ -560,7 +560,7 @@ def _indexed_names(expr: cst.BaseExpression) -> list[str]:
 def bound_names_in(func: cst.FunctionDef) -> set[str]:
     """The parameters of `func` and the names its body binds (its locals)."""
     params = func.params
-    out = {p.name.value for p in [*params.posonly_params, *params.params, *params.kwonly_params]}
+    out = named_params(params)
     for star in (params.star_arg, params.star_kwarg):
         if isinstance(star, cst.Param):
             out.add(star.name.value)
@@ -700,7 +700,7 @@ def _computes_tensors(facts: Facts, func: cst.FunctionDef) -> bool:
     found = False
     while work:
         current = work.pop()
-        params = {p.name.value for p in (*current.params.posonly_params, *current.params.params, *current.params.kwonly_params)}
+        params = named_params(current.params)
         for n in facts.walk(current.body):
             if isinstance(n, (cst.AssignTarget, cst.AugAssign)) and not isinstance(n.target, cst.Name) \
                     and root_name(n.target) in params:
@@ -1492,7 +1492,7 @@ def _shape_local(facts: Facts, name: str, func: cst.FunctionDef | None, loop: Lo
     `L = x.size(1)`, `dev = x.device`), or a parameter every per-iteration call passes one."""
     if func is None or depth > 2:
         return None
-    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    params = named_params(func.params)
     if name in params:
         return _shape_param(facts, func, name, loop, depth)
     sources: set[str] = set()
