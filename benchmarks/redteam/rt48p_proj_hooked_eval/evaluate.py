@@ -1,4 +1,5 @@
 """Validation: mean loss and accuracy over a loader."""
+import torch
 import torch.nn.functional as F
 
 
