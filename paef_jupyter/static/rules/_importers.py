@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import json
 import os
 import re
 from pathlib import Path
@@ -154,3 +155,82 @@ def _project_files(root: Path) -> list[Path] | None:
         if len(found) > _MAX_FILES:
             return None
     return found
+
+
+# Module hooks registered by name (`layer.register_forward_hook(...)`, `torch.nn.modules.module.
+# register_module_forward_hook(...)`, `getattr(layer, "register_forward_hook")`).
+_HOOK_NAMES = frozenset({"register_forward_hook", "register_forward_pre_hook", "register_full_backward_hook",
+                         "register_backward_hook", "register_full_backward_pre_hook", "register_module_forward_hook",
+                         "register_module_forward_pre_hook"})
+# Layers whose eval-mode forward takes another kernel when grad is off (`_grad_only_code._FAST_PATH_CLASSES`).
+_FAST_PATH_NAMES = frozenset({"MultiheadAttention", "TransformerEncoderLayer", "TransformerEncoder",
+                              "TransformerDecoderLayer", "TransformerDecoder", "Transformer", "LSTM"})
+# What a model class's `forward` / `__call__` may do that asks for autograd or reads the grad mode.
+_FORWARD_GRAD_TEXT = re.compile(r"autograd\s*\.\s*grad\b|requires_grad_\b|enable_grad\b|set_grad_enabled\b"
+                                r"|is_grad_enabled\b|\.register_hook\b|\.retain_grad\b|\.backward\b"
+                                r"|\.requires_grad\b|\.grad_fn\b")
+
+
+def project_model_code_needing_grad(path: str | None) -> str:
+    """Why a model handed to a function of the module at `path` may compute something else under
+    no_grad ('' if no project file says so). A module fixed on its own (`paef fix evaluate.py`) sees
+    its evaluation helper's `model(x)` but not the callers that build the model and hand it over: a
+    forward hook one of them (or a third module they call) registers keeps every output (red team
+    48: kept activations saved with torch.save loaded back without `requires_grad`); an attention,
+    transformer or LSTM layer there takes PyTorch's fast path under no_grad in eval mode (another
+    kernel, zeros at padded positions); a model class whose forward asks for autograd or reads the
+    grad mode. Read as text (each file parsed, a notebook's code cells joined), as `importers_of`
+    reads importers: a refusal may over-approximate."""
+    if not importers_of(path):
+        return ""
+    return _project_model_code_needing_grad(str(Path(path).resolve()))  # type: ignore[arg-type]
+
+
+@functools.lru_cache(maxsize=64)
+def _project_model_code_needing_grad(resolved: str) -> str:
+    module = Path(resolved)
+    files = _project_files(_project_root(module))
+    if files is None:
+        return "a project too large to read"
+    for file in sorted(files):
+        if file.resolve() == module:
+            continue  # the module's own code is analysed as code, not as text
+        tree = _parsed(file)
+        if tree is None:
+            continue
+        for node in ast.walk(tree):
+            name = (node.attr if isinstance(node, ast.Attribute) else node.id if isinstance(node, ast.Name)
+                    else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None)
+            if name in _HOOK_NAMES:
+                return f"{file.name} registers a module hook (`{name}`)"
+            if name in _FAST_PATH_NAMES:
+                return f"{file.name} builds or names `{name}`"
+            if isinstance(node, ast.ClassDef):
+                for method in node.body:
+                    if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and method.name in ("forward", "__call__") \
+                            and _FORWARD_GRAD_TEXT.search(ast.unparse(method)):
+                        return f"{file.name}:{node.name}.{method.name} asks for autograd or reads the grad mode"
+    return ""
+
+
+def _project_root(module: Path) -> Path:
+    """The folder Python finds the module from (above its package, as `_importers` climbs)."""
+    root = module.parent
+    while (root / "__init__.py").is_file() and root.parent != root:
+        root = root.parent
+    return root
+
+
+def _parsed(file: Path) -> ast.Module | None:
+    """A project file's syntax tree: a `.py` file, or a notebook's code cells joined (magics and shell
+    escapes dropped); None when it cannot be read or parsed."""
+    try:
+        text = file.read_text(encoding="utf-8")
+        if file.suffix == ".ipynb":
+            cells = json.loads(text).get("cells", [])
+            lines = [line for cell in cells if cell.get("cell_type") == "code"
+                     for line in "".join(cell.get("source", [])).splitlines()]
+            text = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+        return ast.parse(text)
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, AttributeError, TypeError):
+        return None

@@ -26,7 +26,7 @@ from ._support import (grad_disabled, graph_calls, graph_derived, graph_names, h
                        text_sinks, torch_alias)
 from ._tensor_facts import (_bound_at_top, hook_code_out_of_reach, hook_registered_out_of_name, namespace_reader, optimised,
                             rarely_runs)
-from ._importers import project_iteration_needing_grad, rebound_by_importers
+from ._importers import project_iteration_needing_grad, project_model_code_needing_grad, rebound_by_importers
 from .base import Rule
 
 _NEEDS_GRAD_METHODS = frozenset({"backward", "requires_grad_", "retain_grad", "register_hook"})
@@ -355,7 +355,8 @@ class EvalWithoutNoGrad(Rule):
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
-            or self._unproved_use(loop) or self._given_iterable_may_need_grad(loop)
+            or self._unproved_use(loop) or self._given_iterable_may_need_grad(loop) \
+            or self._given_model_built_out_of_sight(loop)
         evidence = self._evaluation_evidence(loop)
         rollout = not evidence and self._between_updates(loop)
         self.report(
@@ -530,6 +531,21 @@ class EvalWithoutNoGrad(Rule):
         return (f"this loop iterates `{handed[0]}`, which its function is handed, and `{found}` is iteration code "
                 "(a generator, `__iter__`, `__getitem__`, a collate function) that needs gradients: each batch "
                 "it makes would be made under no_grad, where it raises or computes something else")
+
+    def _given_model_built_out_of_sight(self, loop: Loop) -> str:
+        """Why a model the loop's function is handed may compute something else under no_grad ('' if
+        nothing says so): in a module fixed on its own, the callers that build the model and hand it
+        over are other files of its project, and one of them (or code they call) registers a forward
+        hook keeping the outputs, builds a fast-path layer, or defines a forward reading the grad mode
+        (red team 48: `evaluate.py` rewritten while `main.py` hooked the model it hands it)."""
+        if self.ctx.ref.cell is not None or not _given_objects_called(self.facts, loop):
+            return ""
+        found = project_model_code_needing_grad(self.ctx.ref.path)
+        if not found:
+            return ""
+        return (f"this loop calls `{_given_objects_called(self.facts, loop)}`, which its function is handed by "
+                f"callers out of sight, and {found}: that model's forward (a hook keeping its outputs, a fast-path "
+                "kernel, a grad-mode read) may compute or keep something else under no_grad")
 
     def _frozen(self, stmt: cst.SimpleStatementLine, model: str) -> None:
         """A frozen model's forward in a training loop: only its `.grad` tells the rewrite apart,
