@@ -238,7 +238,8 @@ def _reads(node: cst.CSTNode, children: Children, bound: frozenset[str], out: se
 
 
 _may_write = type_test(cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.Del, cst.For, cst.WithItem, cst.NamedExpr,
-                       cst.FunctionDef, cst.ClassDef, cst.Global, cst.Call, cst.Import, cst.ImportFrom)
+                       cst.FunctionDef, cst.ClassDef, cst.Global, cst.Call, cst.Import, cst.ImportFrom,
+                       cst.MatchAs, cst.MatchStar, cst.MatchMapping, cst.ExceptHandler, cst.ExceptStarHandler)
 
 
 def writes_of(node: cst.CSTNode) -> Iterator[str]:
@@ -257,6 +258,14 @@ def writes_of(node: cst.CSTNode) -> Iterator[str]:
         yield node.name.value
     elif isinstance(node, cst.Global):
         yield from (n.name.value for n in node.names)
+    elif isinstance(node, (cst.MatchAs, cst.MatchStar)) and node.name is not None:
+        # `case {"scale": scale}`, `case [first, *rest]`, `case Stage(width=width)`, `case ... as mode`:
+        # a pattern's capture binds the name in the enclosing scope like an assignment (red team 49)
+        yield node.name.value
+    elif isinstance(node, cst.MatchMapping) and node.rest is not None:
+        yield node.rest.value  # `case {"kind": "aug", **opts}`
+    elif isinstance(node, (cst.ExceptHandler, cst.ExceptStarHandler)) and node.name is not None:
+        yield from _target_names(node.name.name)  # `except E as err` binds `err` (and unbinds it after)
     elif isinstance(node, cst.Call):
         yield from mutated_names(node)
         if isinstance(node.func, cst.Name) and node.func.value == "next" and node.args:

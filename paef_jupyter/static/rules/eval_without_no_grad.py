@@ -351,7 +351,7 @@ class EvalWithoutNoGrad(Rule):
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
             or self._fast_path_modules() or self._module_hooks() or self._saved_tensor_hooks() \
-            or self._cached_by_forward(loop) \
+            or self._cached_by_forward(loop) or self._memoised_call(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
@@ -721,6 +721,34 @@ class EvalWithoutNoGrad(Rule):
                 return (f"`{cls.name.value if cls is not None else func.name.value}` keeps `self.{name}` across "
                         "calls and reads it back: built under no_grad it would carry no graph, and later training "
                         "passes through it would not reach the parameters it was computed from")
+        return ""
+
+    def _memoised_call(self, loop: Loop) -> str:
+        """Why a pass of this loop may hand its results to later passes ('' if none): the loop
+        calls, itself or through the functions it calls, a memoised function (`@functools.lru_cache`,
+        `@functools.cache`, `cached_property`, or a name bound to `lru_cache(...)(fn)`). The cache
+        keeps what this pass computed: built under no_grad it carries no graph, and a training pass
+        that reads the same entry later never reaches the parameters behind it (red team 49: a
+        sanity evaluation before training filling a feature memo)."""
+        bodies: list[tuple[Facts, cst.CSTNode]] = [(self.facts, loop.node.body)]
+        seen: set[int] = set()
+        while bodies:
+            owner, body = bodies.pop()
+            for call in owner.calls_in(body):
+                if isinstance(call.func, cst.Name) and _bound_to_memo(owner, call.func.value):
+                    return (f"`{owner.code(call.func)}` is a memoised function: what this loop computes through it "
+                            "stays in its cache, and a later pass that reads the cache back (training) would get "
+                            "tensors without a graph under no_grad")
+                for func in owner._callees(call):
+                    if id(func) in seen or len(seen) >= 50:
+                        continue
+                    seen.add(id(func))
+                    unit = owner.owner_of(func)
+                    if isinstance(func, cst.FunctionDef) and any(_memoising(unit, d.decorator) for d in func.decorators):
+                        return (f"`{func.name.value}` is memoised (`{unit.code(func.decorators[0].decorator)}`): what "
+                                "this loop computes through it stays in its cache, and a later pass that reads the "
+                                "cache back (training) would get tensors without a graph under no_grad")
+                    bodies.append((unit, func.body))
         return ""
 
     def _returned_through_decorator(self, loop: Loop) -> str:
@@ -1986,3 +2014,25 @@ def _hook_registration(units: list[Facts], here: Facts | None) -> str:
                     "forward pass this loop makes, and what it does with them may need the graph no_grad drops")
     return ""
 
+
+
+_MEMOISING = frozenset({"functools.lru_cache", "functools.cache", "functools.cached_property"})
+
+
+def _memoising(facts: Facts, expr: cst.BaseExpression) -> bool:
+    """`lru_cache`, `functools.cache`, `lru_cache(maxsize=...)`: a decorator (or wrapping call)
+    that keeps the results it hands back."""
+    func = expr.func if isinstance(expr, cst.Call) else expr
+    return (facts.qualified_name(func) or "") in _MEMOISING
+
+
+def _bound_to_memo(facts: Facts, name: str) -> bool:
+    """`name = functools.lru_cache(maxsize=None)(fn)` / `name = functools.cache(fn)` at the
+    top of the unit: calling `name` reads a cache."""
+    for node in facts.walk(facts.module):
+        if isinstance(node, cst.Assign) and isinstance(node.value, cst.Call) \
+                and any(isinstance(t.target, cst.Name) and t.target.value == name for t in node.targets):
+            wrapper = node.value.func
+            if _memoising(facts, wrapper) or isinstance(wrapper, cst.Call) and _memoising(facts, wrapper):
+                return True
+    return False
