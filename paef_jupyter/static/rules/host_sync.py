@@ -167,6 +167,7 @@ class HostSync(Rule):
     def __init__(self, ctx: RuleContext) -> None:
         super().__init__(ctx)
         self._taken: set[str] = set()  # names the fixes of this unit introduce
+        self._step_reads: dict[int, list[cst.CSTNode]] = {}  # loop node id -> the step's first-wait reads (pub53)
 
     # --- sites -----------------------------------------------------------------------
 
@@ -1283,6 +1284,8 @@ class HostSync(Rule):
             message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
                        "(a device sync), so the GPU idles while Python prepares the next step; showing the value "
                        "every N steps (or a running value kept on the device, read every N steps) leaves one wait in N")
+        if training and state is None and severity is Severity.HIGH:
+            self._step_reads.setdefault(id(loop.node), []).append(node)
         fix = self._accumulation_fix(node, value, loop) if value is not None else None
         if fix is None and per_row is not None:
             fix = Fix(description=f"read every row's value at once, before the loop over rows (one copy, one sync); {per_row}",
@@ -1305,6 +1308,35 @@ class HostSync(Rule):
         branch = self._branch_wait_in_the_step(node, loop)
         if branch is not None:
             return f"`{branch[1]}` at line {branch[0]}, a branch on a device value every step"
+        read = self._read_before_in_the_step(node, loop)
+        if read is not None:
+            return f"`{read[1]}` at line {read[0]}, read earlier in the same step"
+        return None
+
+    def _read_before_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
+        """(line, code) of a host read already reported in this step as its wait (a training-step
+        read at high severity) whose statement runs before `node` on every path to it: it sits in
+        a block around `node`, before the statement that holds `node`, not inside a branch or an
+        inner loop (pub53: `loss.mean().item()` then `(pred == y).sum().item()` in one step, or
+        `logits.cpu()` for a decode then `loss.item()`). The later read waits only for the work
+        queued between the two. None without one."""
+        reads = self._step_reads.get(id(loop.node))
+        if not reads:
+            return None
+        child = node
+        for anc in self.facts.ancestors(node):
+            if isinstance(anc, cst.IndentedBlock):
+                before: list[cst.CSTNode] = []
+                for stmt in anc.body:
+                    if stmt is child:
+                        break
+                    before.append(stmt)
+                for read in reversed(reads):
+                    if any(self.facts.statement_of(read) is stmt for stmt in before):
+                        return self.facts.position(read).start.line, self.facts.code(read)
+            if anc is loop.node or isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return None
+            child = anc
         return None
 
     def _branch_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
