@@ -10,7 +10,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods, param_names,
-                     runs_functional_model, runs_inference_verb, trains_visibly)
+                     runs_functional_model, runs_inference_verb, switched_to_eval, trains_visibly)
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
@@ -568,7 +568,8 @@ class EvalWithoutNoGrad(Rule):
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
             words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
             return any(w in _MODEL_WORDS or w.endswith("model") for w in words) \
-                or (self.facts.kind(func) is Kind.MODULE and not (isinstance(func, cst.Name) and loss_module(self.facts, func)))
+                or (self.facts.kind(func) is Kind.MODULE and not (isinstance(func, cst.Name) and loss_module(self.facts, func))) \
+                or switched_to_eval(self.facts, n)
         return False
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
