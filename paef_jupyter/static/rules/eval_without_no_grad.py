@@ -360,7 +360,8 @@ class EvalWithoutNoGrad(Rule):
         rollout = not evidence and self._between_updates(loop)
         self.report(
             loop.node,
-            _EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE,
+            (_EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE)
+            + self._dropped_grad_switch(loop),
             severity=Severity.LOW if rollout else None,
             fix=Fix(
                 description=(
@@ -373,6 +374,27 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _dropped_grad_switch(self, loop: Loop) -> str:
+        """pub54 p03: `unet.eval(); torch.no_grad(); for ...: out = unet(x)`. A bare
+        `torch.no_grad()` (or `torch.inference_mode()`) statement makes a context manager and drops
+        it: autograd stays on, which is why the loop records graphs although the program meant to
+        turn them off. Named in the message (the first such statement of the loop's scope before
+        the loop); '' when there is none. (`torch.set_grad_enabled(False)` alone does switch the
+        mode: not this.)"""
+        scope = loop.function.body if loop.function is not None else self.facts.module
+        start = self.facts.position(loop.node).start.line
+        for node in self.facts.walk(scope, into_scopes=False):
+            if not isinstance(node, cst.Expr) or not isinstance(node.value, cst.Call) or node.value.args:
+                continue
+            name = self.facts.qualified_name(node.value.func) or ""
+            line = self.facts.position(node).start.line
+            if name in ("torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+                        "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode") and line < start:
+                code = self.facts.code(node.value)
+                return (f" (the bare `{code}` at line {line} makes a context manager and drops it: autograd stays "
+                        f"on; only `with {code}:` turns it off)")
+        return ""
 
     def _between_updates(self, loop: Loop) -> bool:
         """A loop inside a loop that visibly trains (`while not done: for t in range(T): prob =
