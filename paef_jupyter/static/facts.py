@@ -4058,7 +4058,7 @@ def _classify_loops(facts: Facts, models: set[Loop]) -> None:
                 chain = chain.parent
         func = call.func
         runs_model = runs_model or runs_module_hook(facts, call) or runs_inference_verb(facts, call) \
-            or runs_functional_model(facts, call)
+            or runs_functional_model(facts, call) or switched_to_eval(facts, call)
         if runs_model or (isinstance(func, cst.Name) or (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name)
                                            and func.value.value == "self")) and facts.kind(func) is Kind.MODULE:
             chain = loop
@@ -4349,6 +4349,25 @@ def _forwards_argument(facts: Facts, func: FunctionNode, call: cst.Call) -> bool
                                 or facts.kind(arg.value) is Kind.MODULE):
             return True
     return False
+
+
+def switched_to_eval(facts: Facts, call: cst.Call) -> bool:
+    """`srcnn = SRCNN().to(device); srcnn.eval(); for b in loader: out = srcnn(b)` (pub54 p01): a
+    plain name that the same scope (its function, else the module) switches to eval mode with
+    `name.eval()` before the call is a model, whatever its class's import lets the analysis
+    resolve and whatever its name says. No argument: `nn.Module.eval()`, not `DataFrame.eval(expr)`;
+    a name a function binds is that function's own (a parameter of another function is not it)."""
+    func = call.func
+    if not isinstance(func, cst.Name) or not call.args:
+        return False
+    scope = facts.enclosing_function(call)
+    if scope is not None and not binds_locally(scope, func.value):
+        return False
+    where = facts.position(call).start.line
+    return any(isinstance(c.func, cst.Attribute) and c.func.attr.value == "eval" and not c.args
+               and isinstance(c.func.value, cst.Name) and c.func.value.value == func.value
+               and facts.enclosing_function(c) is scope and facts.position(c).start.line < where
+               for c in facts.calls_in(scope.body if scope is not None else facts.module))
 
 
 def evaluates_model(facts: Facts, func: FunctionNode) -> bool:

@@ -10,7 +10,7 @@ import libcst as cst
 from ...model import Edit, Fix, Severity
 from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods, param_names,
-                     runs_functional_model, runs_inference_verb, trains_visibly)
+                     runs_functional_model, runs_inference_verb, switched_to_eval, trains_visibly)
 from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, named_params, positional_params, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
@@ -361,7 +361,8 @@ class EvalWithoutNoGrad(Rule):
         rollout = not evidence and self._between_updates(loop)
         self.report(
             loop.node,
-            _EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE,
+            (_EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE)
+            + self._dropped_grad_switch(loop),
             severity=Severity.LOW if rollout else None,
             fix=Fix(
                 description=(
@@ -374,6 +375,27 @@ class EvalWithoutNoGrad(Rule):
                 review=unseen,
             ),
         )
+
+    def _dropped_grad_switch(self, loop: Loop) -> str:
+        """pub54 p03: `unet.eval(); torch.no_grad(); for ...: out = unet(x)`. A bare
+        `torch.no_grad()` (or `torch.inference_mode()`) statement makes a context manager and drops
+        it: autograd stays on, which is why the loop records graphs although the program meant to
+        turn them off. Named in the message (the first such statement of the loop's scope before
+        the loop); '' when there is none. (`torch.set_grad_enabled(False)` alone does switch the
+        mode: not this.)"""
+        scope = loop.function.body if loop.function is not None else self.facts.module
+        start = self.facts.position(loop.node).start.line
+        for node in self.facts.walk(scope, into_scopes=False):
+            if not isinstance(node, cst.Expr) or not isinstance(node.value, cst.Call) or node.value.args:
+                continue
+            name = self.facts.qualified_name(node.value.func) or ""
+            line = self.facts.position(node).start.line
+            if name in ("torch.no_grad", "torch.inference_mode", "torch.autograd.no_grad",
+                        "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode") and line < start:
+                code = self.facts.code(node.value)
+                return (f" (the bare `{code}` at line {line} makes a context manager and drops it: autograd stays "
+                        f"on; only `with {code}:` turns it off)")
+        return ""
 
     def _between_updates(self, loop: Loop) -> bool:
         """A loop inside a loop that visibly trains (`while not done: for t in range(T): prob =
@@ -584,7 +606,8 @@ class EvalWithoutNoGrad(Rule):
             spelled = func.value if isinstance(func, cst.Name) else func.attr.value  # type: ignore[union-attr]
             words = [w for w in re.split(r"[_\d]+", spelled.lower()) if w]
             return any(w in _MODEL_WORDS or w.endswith("model") for w in words) \
-                or (self.facts.kind(func) is Kind.MODULE and not (isinstance(func, cst.Name) and loss_module(self.facts, func)))
+                or (self.facts.kind(func) is Kind.MODULE and not (isinstance(func, cst.Name) and loss_module(self.facts, func))) \
+                or switched_to_eval(self.facts, n)
         return False
 
     def _runs_without_grad(self, call: cst.Call) -> bool:
