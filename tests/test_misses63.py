@@ -76,3 +76,30 @@ def test_a_join_of_an_input_of_unknown_size_is_silent() -> None:
             "m = M()\nopt = torch.optim.SGD([torch.zeros(1, requires_grad=True)], lr=0.1)\n"
             "for i in range(3):\n    loss = m(torch.randn(2, 3))\n    opt.zero_grad()\n    loss.backward()\n    opt.step()\n")
     assert not rule_findings(RT / "inline.py", text, "redundant-tensor")
+
+
+EV = ROOT / "tests" / "fixtures" / "rules" / "eval-without-no-grad"
+
+
+def test_an_accuracy_pass_over_module_level_trained_weights_is_reported_for_review() -> None:
+    path = EV / "refuse_functional_accuracy_over_module_weights.py"
+    text = path.read_text()
+    found = rule_findings(path, text, "eval-without-no-grad")
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "# <-- eval-without-no-grad" in l)
+    assert set(found) == {line}
+    fix = found[line].fix
+    assert fix is not None and not fix.automatic
+    assert "module-level names (`w1`, `w2`)" in fix.review
+
+
+def test_the_check51_shape_accuracy_helper_is_found() -> None:
+    shape = ROOT / "tests" / "fixtures" / "public_shapes" / "check51" / "snn_time_steps.py"
+    text = shape.read_text()
+    found = rule_findings(shape, text, "eval-without-no-grad")
+    loop = next(i for i, l in enumerate(text.splitlines(), 1) if l.strip() == "for x, y in batches(2):")
+    assert loop in found and not found[loop].fix.automatic
+
+
+def test_weights_that_need_no_grad_or_no_optimizer_are_no_functional_model() -> None:
+    path = EV / "neg_functional_accuracy_near_misses.py"
+    assert not rule_findings(path, path.read_text(), "eval-without-no-grad")
