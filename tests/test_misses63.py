@@ -103,3 +103,18 @@ def test_the_check51_shape_accuracy_helper_is_found() -> None:
 def test_weights_that_need_no_grad_or_no_optimizer_are_no_functional_model() -> None:
     path = EV / "neg_functional_accuracy_near_misses.py"
     assert not rule_findings(path, path.read_text(), "eval-without-no-grad")
+
+
+def test_a_helper_defined_in_an_earlier_cell_counts(tmp_path: Path) -> None:
+    from public_findings import write_notebook
+
+    from paef_jupyter.api import analyze_path
+
+    src = SHAPE.read_text()
+    head, rest = src.split("opt = torch.optim.Adam", 1)
+    step = "opt = torch.optim.Adam" + rest.split("\nfor step in range(4):")[0] + "\nfor step in range(4):" \
+        + rest.split("\nfor step in range(4):")[1]
+    path = write_notebook(tmp_path, head, step)
+    found = {(f.ref.cell, f.line): f for f in analyze_path(str(path), rules=["host-sync"]).findings}
+    read = found[(1, tagged_line(step, "second-mask"))]
+    assert read.severity is Severity.LOW and "inside `run`" in read.message
