@@ -39,7 +39,7 @@ def test_the_helpers_own_wait_is_still_reported_high() -> None:
 def test_reads_whose_step_does_not_wait_before_them_stay_high() -> None:
     text = SHAPE.read_text()
     found = rule_findings(SHAPE, text, "host-sync")
-    for tag in ("first-store", "first-branch-in-helper", "first-after", "first-branch-in-step"):
+    for tag in ("first-store", "first-branch-in-helper", "first-after", "first-branch-in-step", "first-method-by-name"):
         finding = found[tagged_line(text, tag)]
         assert finding.severity is Severity.HIGH, tag
         assert "second device sync" not in finding.message, tag

@@ -1344,6 +1344,9 @@ class HostSync(Rule):
         most `depth` levels of helpers)."""
         if depth <= 0:
             return None
+        if not (isinstance(call.func, cst.Name) or (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
+                                                    and call.func.value.value == "self")):
+            return None  # `opt.step()`: a method found by its name alone may be another class's
         for func in self.facts._callees(call):
             owner = self._owner_of(func)
             if owner is None or not isinstance(func, cst.FunctionDef):
