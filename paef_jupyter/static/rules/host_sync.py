@@ -1347,10 +1347,14 @@ class HostSync(Rule):
         if not (isinstance(call.func, cst.Name) or (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
                                                     and call.func.value.value == "self")):
             return None  # `opt.step()`: a method found by its name alone may be another class's
+        own_class = self.facts.enclosing_class(call) if isinstance(call.func, cst.Attribute) else None
         for func in self.facts._callees(call):
             owner = self._owner_of(func)
-            if owner is None or not isinstance(func, cst.FunctionDef):
-                continue
+            if owner is None or not isinstance(func, cst.FunctionDef) or any(a is func for a in self.facts.ancestors(call)):
+                continue  # (a recursive call: the wait it would name is the read itself)
+            if isinstance(call.func, cst.Attribute) and (own_class is None or owner is not self.facts
+                                                         or self.facts.enclosing_class(func) is not own_class):
+                continue  # `self.m()`: only the enclosing class's own method
             judged = self._judged_in(owner)
             for inner in owner.walk(func.body):
                 if not judged._runs_whenever_called(inner, func):
