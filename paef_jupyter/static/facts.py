@@ -4169,6 +4169,7 @@ def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
                 and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
                 and isinstance(node.slice[0].slice.value, (cst.Integer, cst.SimpleString)):
             weights.add(facts.code(node))
+    weights |= global_weights(facts, func)
     if len(weights) < 2:
         return False
     for node in facts.walk(func.body, into_scopes=False):
@@ -4181,6 +4182,41 @@ def _weights_function(facts: Facts, func: cst.FunctionDef) -> bool:
                for o in operands):
             return True
     return False
+
+
+def global_weights(facts: Facts, func: cst.FunctionDef) -> set[str]:
+    """Names `func` reads but never binds whose every binding outside functions (in its unit or an
+    earlier cell) makes a tensor that requires grad (`w1 = torch.empty(..., requires_grad=True)`,
+    `torch.randn(...).requires_grad_()`) and that the program hands to a `torch.optim` optimizer:
+    trained weights kept in module-level names, which a function of them runs as a network (a
+    spiking network's `run_snn(inputs)` reading `w1`, `w2`; misses63, public check 51 p03)."""
+    params = {p.name.value for p in (*func.params.posonly_params, *func.params.params, *func.params.kwonly_params)}
+    read = {n.value for n in facts.walk(func.body, into_scopes=False) if isinstance(n, cst.Name)}
+    units = [facts, *(facts.prior.cells if facts.prior is not None else ())]
+    found: set[str] = set()
+    for name in read - params:
+        if facts.values_in(name, func):
+            continue  # a local of `func`
+        values = [v for unit in units for v in unit.values_in(name, None)]
+        if values and all(_requires_grad_value(v) for v in values) and any(_optimized(unit, name) for unit in units):
+            found.add(name)
+    return found
+
+
+def _requires_grad_value(value: cst.BaseExpression) -> bool:
+    """`torch.<factory>(..., requires_grad=True)` or `<tensor>.requires_grad_()` (`True` or no argument)."""
+    if not isinstance(value, cst.Call):
+        return False
+    if isinstance(value.func, cst.Attribute) and value.func.attr.value == "requires_grad_":
+        return not value.args or (isinstance(value.args[0].value, cst.Name) and value.args[0].value.value == "True")
+    return any(a.keyword is not None and a.keyword.value == "requires_grad" and isinstance(a.value, cst.Name)
+               and a.value.value == "True" for a in value.args)
+
+
+def _optimized(facts: Facts, name: str) -> bool:
+    """`name` is read in the arguments of a `torch.optim` optimizer's constructor in this unit."""
+    return any(isinstance(n, cst.Call) and (facts.qualified_name(n.func) or "").startswith("torch.optim.")
+               and any(name in facts.names_read(a.value) for a in n.args) for n in facts.walk(facts.module))
 
 
 def _moved(value: cst.BaseExpression) -> cst.BaseExpression:

@@ -8,7 +8,7 @@ from typing import Callable, Iterable
 import libcst as cst
 
 from ...model import Edit, Fix, Severity
-from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, same_object, forward_variant, forwards_a_model, loss_module, may_train,
+from ..facts import (Facts, FunctionNode, Loop, binds_locally, evaluates_model, global_weights, same_object, forward_variant, forwards_a_model, loss_module, may_train,
                      module_methods, param_names,
                      runs_functional_model, runs_inference_verb, switched_to_eval, trains_visibly)
 from ..types import Kind
@@ -413,6 +413,15 @@ class EvalWithoutNoGrad(Rule):
         weights it is handed (`net.manual_forward(x, fast)`, MAML; `runs_functional_model`): the
         method was found by its name through the call graph, not by the object's type. A
         function called by its own name (d2l's `rnn(X, state, params)`) is not this."""
+        for call in self.facts.calls_in(loop.node.body):
+            func = self.facts._function_at(call.func)
+            if isinstance(func, cst.FunctionDef) and runs_functional_model(self.facts, call):
+                kept = sorted(global_weights(self.facts.owner_of(func), func))
+                if kept:  # misses63: the weights are module-level names, not arguments this loop hands over
+                    return (f"the network `{func.name.value}` runs on trained weights kept in module-level names "
+                            f"({', '.join(f'`{k}`' for k in kept)}), which the training loop steps too: that no output "
+                            "of this pass is back-propagated is read from the code, not proved for a network whose "
+                            "weights any code can reach")
         calls = [c for c in self.facts.calls_in(loop.node.body) if runs_functional_model(self.facts, c)
                  and self.facts._function_at(c.func) is None]  # (`rnn(X, state, params)`, a function by name: proved)
         if not calls or any(self._model_call(c) and not runs_functional_model(self.facts, c)

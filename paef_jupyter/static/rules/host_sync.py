@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import struct
-from typing import Callable
+from itertools import takewhile
+from typing import Callable, Iterator
 
 import libcst as cst
 
@@ -27,7 +28,7 @@ from ._scaler_syncs import scaler_step_in_the_same_step
 from ._support import (exclusive_arms_before, grad_disabled, hot_loop, insert_after, step_loop, steps_itself,
                        through_with, torch_alias, updates_weights_by_hand)
 from ._swallowing import may_swallow
-from ._tensor_facts import BOOL, INT, caught_in_loop, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
+from ._tensor_facts import BOOL, INT, caught_in_loop, earlier_cells, on_device, dtype_of, family, local_units, namespace_reader, reaches_main
 from ._training_program import program_trains
 from .base import Rule, RuleContext
 
@@ -1311,6 +1312,10 @@ class HostSync(Rule):
         read = self._read_before_in_the_step(node, loop)
         if read is not None:
             return f"`{read[1]}` at line {read[0]}, read earlier in the same step"
+        helper = self._helper_wait_in_the_step(node, loop)
+        if helper is not None:
+            line, call, name, wait = helper
+            return f"`{call}` at line {line}, which waits inside `{name} every call (`{wait}`)"
         return None
 
     def _read_before_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
@@ -1320,23 +1325,90 @@ class HostSync(Rule):
         inner loop (pub53: `loss.mean().item()` then `(pred == y).sum().item()` in one step, or
         `logits.cpu()` for a decode then `loss.item()`). The later read waits only for the work
         queued between the two. None without one."""
-        reads = self._step_reads.get(id(loop.node))
-        if not reads:
+        reads = self._step_reads.get(id(loop.node)) or []
+        for _, _, before in self._way_out_to_the_step(node, loop):
+            for read in reversed(reads):
+                if any(self.facts.statement_of(read) is stmt for stmt in before):
+                    return self.facts.position(read).start.line, self.facts.code(read)
+        return None
+
+    def _helper_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str, str, str] | None:
+        """(line, call, helper, wait) of a call, in a plain statement before `node` in the same
+        iteration of `loop`, to a program function that waits for the device on every call (a
+        boolean-mask read, `.item()`, `nonzero` in its body or a helper it calls, under no branch
+        or `try`: misses63, public check 51 p03's `run_snn` before `loss_val.item()`): the step
+        already drains the GPU there. None without one."""
+        if not uses_device(self.facts):
             return None
-        child = node
+        for _, _, before in self._way_out_to_the_step(node, loop):
+            for stmt in before:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for call in self.facts.calls_in(stmt):
+                    found = self._waiting_helper(call, 2)
+                    if found is not None:
+                        return self.facts.position(call).start.line, self.facts.code(call.func) + "(...)", *found
+        return None
+
+    def _waiting_helper(self, call: cst.Call, depth: int) -> tuple[str, str] | None:
+        """(helper name with its closing backtick, and the helpers it goes through; the wait) when
+        `call` runs a program function that waits for the device every time it runs (through at
+        most `depth` levels of helpers)."""
+        if depth <= 0:
+            return None
+        if not (isinstance(call.func, cst.Name) or (isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name)
+                                                    and call.func.value.value == "self")):
+            return None  # `opt.step()`: a method found by its name alone may be another class's
+        own_class = self.facts.enclosing_class(call) if isinstance(call.func, cst.Attribute) else None
+        for func in self.facts._callees(call):
+            owner = self._owner_of(func)
+            if owner is None or not isinstance(func, cst.FunctionDef) or any(a is func for a in self.facts.ancestors(call)):
+                continue  # (a recursive call: the wait it would name is the read itself)
+            if isinstance(call.func, cst.Attribute) and (own_class is None or owner is not self.facts
+                                                         or self.facts.enclosing_class(func) is not own_class):
+                continue  # `self.m()`: only the enclosing class's own method
+            judged = self._judged_in(owner)
+            for inner in owner.walk(func.body):
+                if not judged._runs_whenever_called(inner, func):
+                    continue
+                wait = judged._plain_wait(inner)
+                if wait is not None:
+                    return f"{func.name.value}`", wait
+                if isinstance(inner, cst.Call) and depth > 1:
+                    deeper = judged._waiting_helper(inner, depth - 1)
+                    if deeper is not None:
+                        return f"{func.name.value}` (through `{deeper[0]})", deeper[1]
+        return None
+
+    def _owner_of(self, func: FunctionNode) -> Facts | None:
+        """The unit (this one or an earlier cell) whose tree holds `func`."""
+        for unit in (self.facts, *earlier_cells(self.facts)):
+            if any(f is func for f in unit.functions.values()):
+                return unit
+        return None
+
+    def _runs_whenever_called(self, node: cst.CSTNode, func: cst.FunctionDef) -> bool:
+        """`node` runs each time `func` runs: no branch, `try`, `while`, nested function, lambda
+        or comprehension between them (a `for` loop's rounds count)."""
         for anc in self.facts.ancestors(node):
-            if isinstance(anc, cst.IndentedBlock):
-                before: list[cst.CSTNode] = []
-                for stmt in anc.body:
-                    if stmt is child:
-                        break
-                    before.append(stmt)
-                for read in reversed(reads):
-                    if any(self.facts.statement_of(read) is stmt for stmt in before):
-                        return self.facts.position(read).start.line, self.facts.code(read)
-            if anc is loop.node or isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                return None
-            child = anc
+            if anc is func:
+                return True
+            if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.While, cst.FunctionDef, cst.Lambda, cst.ClassDef,
+                                cst.BaseComp, cst.BooleanOperation)):
+                return False
+        return False
+
+    def _plain_wait(self, node: cst.CSTNode) -> str | None:
+        """`node` reads a device value on the host: a boolean-mask read (not a store) of device
+        values, `.item()` or `nonzero` of a device tensor. Its code, else None."""
+        if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and not isinstance(self.facts.parent(node), cst.AssignTarget):
+            mask = node.slice[0].slice.value
+            if self._boolean_tensor(mask) and (self._device_chain(node.value, set()) or self._device_chain(mask, set())):
+                return self.facts.code(node)
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and not node.args \
+                and node.func.attr.value in ("item", "nonzero") and self._device_tensor(node.func.value):
+            return self.facts.code(node)
         return None
 
     def _branch_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
@@ -1346,25 +1418,27 @@ class HostSync(Rule):
         `node` is a second wait of the step, not what first stalls it. None without one."""
         if not uses_device(self.facts):
             return None
-        child = node
-        for anc in self.facts.ancestors(node):
-            if anc is loop.node:
-                return None
+        for anc, child, before in self._way_out_to_the_step(node, loop):
             if isinstance(anc, cst.If) and child is anc.body and self._waits_every_step(anc, loop):
                 return self.facts.position(anc.test).start.line, f"if {self.facts.code(anc.test)}:"
-            if isinstance(anc, cst.IndentedBlock):
-                before = []
-                for stmt in anc.body:
-                    if stmt is child:
-                        break
-                    before.append(stmt)
-                for stmt in reversed(before):
-                    if isinstance(stmt, cst.If) and self._waits_every_step(stmt, loop):
-                        return self.facts.position(stmt.test).start.line, f"if {self.facts.code(stmt.test)}:"
-            if isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-                return None
-            child = anc
+            for stmt in before:
+                if isinstance(stmt, cst.If) and self._waits_every_step(stmt, loop):
+                    return self.facts.position(stmt.test).start.line, f"if {self.facts.code(stmt.test)}:"
         return None
+
+    def _way_out_to_the_step(self, node: cst.CSTNode, loop: Loop
+                             ) -> Iterator[tuple[cst.CSTNode, cst.CSTNode, list[cst.BaseStatement]]]:
+        """From `node` out to the body of `loop` (never past it, nor out of a function): each
+        enclosing node, the child on the way, and, for a block, the statements that run before
+        that child in the same iteration, the latest first (what may already have waited)."""
+        child = node
+        for anc in self.facts.ancestors(node):
+            if anc is loop.node or isinstance(anc, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                return
+            before = list(takewhile(lambda stmt: stmt is not child, anc.body))[::-1] \
+                if isinstance(anc, cst.IndentedBlock) else []
+            yield anc, child, before
+            child = anc
 
     def _waits_every_step(self, branch: cst.If, loop: Loop) -> bool:
         return self._device_test(branch.test) and self._every_step(branch.test, loop) \

@@ -28,6 +28,7 @@ from ._data_builder import builds_data_once
 from ._frozen_forward import fixed_input_forwards
 from ._sized_tables import sized_host_table
 from ._rebuilt_chains import rebuilt_chains
+from ._repeated_copies import repeated_copy
 from .base import Rule, RuleContext
 
 # Spectral windows: tables of their length alone (computed with cosines: their last bits may
@@ -169,6 +170,7 @@ class RedundantTensor(Rule):
             self._invariant_copied(node)
             self._sized_table(node)
             self._rebuilt_from_chain(node)
+            self._repeated_copy(node)
             return
         if site.in_helper and (self._carried_by_call_sites(node) or self._once_per_pass(node)):
             return
@@ -261,6 +263,22 @@ class RedundantTensor(Rule):
             severity=Severity.LOW if tiny else None,
         )
 
+
+    def _repeated_copy(self, node: cst.Call) -> None:
+        """`torch.cat(n * [self.W], dim=0)` on every step where `self.W` has size 1 there (public
+        check 51 p04): `n` copies of one tensor, which `expand` gives as a view (`_repeated_copies`)."""
+        found = repeated_copy(self.facts, node)
+        if found is None or hot_loop(self.facts, node) is None:
+            return
+        x, kind, view = found
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` {'concatenates' if kind == 'cat' else 'stacks'} copies of one tensor (`{x}`) on "
+            "every iteration: an allocation and a copy of it per repetition, where a broadcast view reads it once",
+            fix=Fix(description=f"use a view that repeats `{x}` without copying it (`{view}`), or let the consumer "
+                    "broadcast it; not rewritten automatically: a view shares one memory block, so the result must not "
+                    "be written in place or need a contiguous layout", suggestion=view, safe=False),
+        )
 
     def _table_copied(self, node: cst.Call) -> None:
         """`self.alphas_cumprod.to(x.device)[t]` in a method run every iteration, where `__init__`
