@@ -11,6 +11,7 @@ reading the grad mode sends the wrap to review.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -92,6 +93,9 @@ FIRING = {
                   "        out.register_hook(print)\n        return out\n",
         "main.py": "from evaluate import evaluate\nfrom net import Net\n\nprint(evaluate(Net(), [], 'cpu'))\n"},
     "hook_in_a_notebook_of_the_project": {"analysis.ipynb": _NOTEBOOK, "main.py": _MAIN_HEAD + _MAIN_TAIL},
+    # the notebook is the only importer: read as its code cells, not as JSON whose lines start with quotes
+    "a_notebook_is_the_only_importer": {"analysis.ipynb": _NOTEBOOK},
+    "a_notebook_written_by_nbformat_is_the_only_importer": {"analysis.ipynb": json.dumps(json.loads(_NOTEBOOK), indent=1)},
 }
 
 # Near misses: nothing in the project's other files changes under no_grad, so the wrap stays automatic.

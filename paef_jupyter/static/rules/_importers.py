@@ -66,14 +66,13 @@ def _importers(resolved: str) -> tuple[tuple[str, str], ...] | None:
     for file in files:
         if file.resolve() == module:
             continue
-        try:
-            text = file.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+        text = _code_text(file)
+        if text is None:
             continue
         size += len(text)
         if size > _MAX_BYTES:
             return None
-        if pattern.search(text.replace("\\n", "\n")):  # (a notebook's JSON holds its lines escaped)
+        if pattern.search(text):
             found.append((str(file), text))
     return tuple(found)
 
@@ -121,12 +120,9 @@ def _project_iteration_needing_grad(root: str) -> str:
     if files is None:
         return "a project too large to read"
     for file in sorted(files):
-        if file.suffix != ".py":
-            continue
-        try:
-            text = file.read_text(encoding="utf-8")
-            tree = ast.parse(text)
-        except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        text = _code_text(file)
+        tree = _parse(text)
+        if text is None or tree is None:
             continue
         collates = {k.value.id for n in ast.walk(tree) if isinstance(n, ast.Call) for k in n.keywords
                     if k.arg == "collate_fn" and isinstance(k.value, ast.Name)}
@@ -195,7 +191,7 @@ def _project_model_code_needing_grad(resolved: str) -> str:
     for file in sorted(files):
         if file.resolve() == module:
             continue  # the module's own code is analysed as code, not as text
-        tree = _parsed(file)
+        tree = _parse(_code_text(file))
         if tree is None:
             continue
         for node in ast.walk(tree):
@@ -221,16 +217,24 @@ def _project_root(module: Path) -> Path:
     return root
 
 
-def _parsed(file: Path) -> ast.Module | None:
-    """A project file's syntax tree: a `.py` file, or a notebook's code cells joined (magics and shell
-    escapes dropped); None when it cannot be read or parsed."""
+def _parse(text: str | None) -> ast.Module | None:
+    try:
+        return ast.parse(text) if text is not None else None
+    except (SyntaxError, ValueError):
+        return None
+
+
+def _code_text(file: Path) -> str | None:
+    """A project file's code: a `.py` file's text, or a notebook's code cells joined (magics and shell
+    escapes dropped; a notebook's JSON would hide its import lines behind quotes and escapes); None
+    when it cannot be read."""
     try:
         text = file.read_text(encoding="utf-8")
-        if file.suffix == ".ipynb":
-            cells = json.loads(text).get("cells", [])
-            lines = [line for cell in cells if cell.get("cell_type") == "code"
-                     for line in "".join(cell.get("source", [])).splitlines()]
-            text = "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
-        return ast.parse(text)
-    except (OSError, UnicodeDecodeError, SyntaxError, ValueError, AttributeError, TypeError):
+        if file.suffix != ".ipynb":
+            return text
+        cells = json.loads(text).get("cells", [])
+        lines = [line for cell in cells if cell.get("cell_type") == "code"
+                 for line in "".join(cell.get("source", [])).splitlines()]
+        return "\n".join(line for line in lines if not line.lstrip().startswith(("%", "!")))
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError, TypeError):
         return None
