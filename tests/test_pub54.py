@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from paef_jupyter.model import Severity
 from public_findings import rule_findings, tagged_line
 
@@ -28,18 +30,14 @@ def test_inference_loop_of_a_network_switched_to_eval_by_its_own_name_is_reporte
     assert finding.fix is not None and finding.fix.needs_review and not finding.fixable
 
 
-def test_without_the_eval_call_the_unresolved_network_stays_unknown() -> None:
+@pytest.mark.parametrize("switch", [
+    "",  # without the eval call the unresolved network stays unknown
+    "    srcnn.eval(\"mode\")\n",  # `eval` with an argument is not a module's switch
+])
+def test_without_a_plain_eval_call_the_unresolved_network_stays_unknown(switch: str) -> None:
     path = SHAPES / "sr_inference.py"
     text = path.read_text()
-    plain = text.replace("    srcnn.eval()\n    loader = DataLoader", "    loader = DataLoader")
-    assert plain != text
-    assert rule_findings(path, plain, RULE) == {}
-
-
-def test_eval_with_an_argument_is_not_a_module_switch() -> None:
-    path = SHAPES / "sr_inference.py"
-    text = path.read_text()
-    other = text.replace("    srcnn.eval()\n    loader = DataLoader", "    srcnn.eval(\"mode\")\n    loader = DataLoader")
+    other = text.replace("    srcnn.eval()\n    loader = DataLoader", switch + "    loader = DataLoader")
     assert other != text
     assert rule_findings(path, other, RULE) == {}
 
