@@ -286,14 +286,19 @@ def test_slow_collections_are_said_as_such_and_no_lines_work(tmp_path, slow_coll
     gc_notes = [n for n in report.profile.notes if n.startswith(GC_NOTE.split(":")[0] + ":")]
     assert gc_notes, report.profile.notes
     # Before, the collections' time was the allocating line's (line 14, 41% of each iteration:
-    # `cpu-function`, medium on a quiet machine): never again. Nor the caller's (line 19, medium
-    # in about half the quiet runs until truth19: telling an explicit `gc.collect()` apart read
-    # the line's text before the collection's range opened, 10-700 us on the allocating line per
-    # collection). Line 19 holds line 14's own work (a list of 50 lists, traced: about 20% of an
-    # iteration), so a lead (low: busy or uneven) may stay; a medium may not.
+    # `cpu-function`, medium on a quiet machine): never again. Nor the caller's (line 19, until
+    # truth19: telling an explicit `gc.collect()` apart read the line's text before the
+    # collection's range opened, 10-700 us on the allocating line per collection).
     found = [(f.rule, f.line, f.severity) for f in report.findings if f.source == "dynamic"]
     assert not [f for f in found if f[1] == 14], found
-    assert not [f for f in found if f[1] == 19 and f[2] is Severity.MEDIUM], found
+    # Line 19 holds all of `step`'s own time outside torch (its Python between the ops, the 50
+    # lists): about 20% of an iteration on a quiet machine, so its severity sits near the 25%
+    # bar and says nothing about the collections (a medium there failed CI once, stop 63). What
+    # does: each profiled iteration has at least one collection of 1.5 ms or more; none of
+    # that is the line's. Its typical time outside torch stays under half of one collection.
+    caller = report.profile.line(report.profile.lines[0].ref, 19)
+    assert caller is not None and caller.iterations == 3
+    assert (caller.cpu_time_s - caller.op_time_s) / caller.iterations < 0.00075, caller
 
 
 def test_a_collection_the_program_asks_for_is_its_lines_work(tmp_path, slow_collections):
