@@ -285,6 +285,22 @@ def test_the_chart_model_holds_the_figure_not_plotly_js_and_ignores_malformed_cl
     assert reply["type"] == "plotly" and "plotly.js" in reply["source"][:400]
 
 
+def test_the_view_module_sent_is_the_file_without_its_comment_lines():
+    """Each report's comm_open carries the module's text: it goes without its whole-line
+    comments, blank lines and indentation, and with every other line, in order, as written."""
+    from paef_jupyter.ui.live_report import _ESM, LiveReport
+
+    sent = ReportView(sample_report()).body.get_state()["_esm"]
+    assert sent == LiveReport._esm.default_value
+    source = _ESM.read_text(encoding="utf-8")
+    code = [line.strip() for line in source.split("\n") if line.strip() and not line.strip().startswith("//")]
+    assert sent.split("\n")[:-1] == code and sent.endswith("\n")
+    assert "//" not in "".join(line[:2] for line in sent.split("\n"))
+    assert len(sent) < 0.8 * len(source), (len(sent), len(source))
+    # A comment after code stays: `//` inside a string or regex is never cut.
+    assert 'url.replace(/\\/$/, "")' in sent
+
+
 def test_without_ipywidgets_the_report_shows_as_static_html_and_a_figure(monkeypatch):
     import sys
 
