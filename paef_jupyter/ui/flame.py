@@ -127,7 +127,7 @@ def figure_json(report: Report, flame: FlameLayout, selected: int | None = None)
         "textposition": "inside",
         "insidetextanchor": "start",
         "textfont": {"size": 10, "color": "#111"},
-        "hovertext": [_hover(b, report.findings) for b in bars],
+        "hovertext": list(hovers(flame, report.findings)),
         "hovertemplate": "%{hovertext}<extra></extra>",
         "customdata": list(range(len(bars))),
         "marker": {"color": fill, "line": {"color": outline, "width": 1}},
@@ -186,6 +186,7 @@ def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX
     scale = (width - left - 4) / span
     fill, _ = colors(flame)
     index = {id(b): i for i, b in enumerate(flame.bars)}
+    hover = hovers(flame, findings, dismissed)
     parts = [
         f'<svg class="paef-flame-svg" viewBox="0 0 {width:.0f} {height}" width="100%" '
         f'role="img" aria-label="flame chart" xmlns="http://www.w3.org/2000/svg" '
@@ -199,7 +200,7 @@ def svg(flame: FlameLayout, findings: Sequence[Finding], max_bars: int = SVG_MAX
         w = max(bar.duration_s * scale, 0.5)
         y = bar.row * row_h
         label = _short(bar.frame.name)
-        title = _hover(bar, findings, dismissed).replace("<br>", "\n")
+        title = hover[index[id(bar)]].replace("<br>", "\n")
         text = (f'<text x="{x + 2:.1f}" y="{y + 12}" fill="#111">{escape(label[: int(w / 6)])}</text>'
                 if w > 30 else "")
         parts.append(
@@ -253,6 +254,23 @@ def _shown_children(frame: Frame) -> list[Frame]:
 
 def _short(name: str, limit: int = 40) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "\u2026"
+
+
+def hovers(flame: FlameLayout, findings: Sequence[Finding], dismissed: AbstractSet[int] = frozenset()) -> list[str]:
+    """Each bar's hover text (`_hover`), in the layout's order. The last answer is remembered:
+    a report's live chart and its static copy's SVG (each bar's tooltip) ask for the same texts
+    of the same bars, a few hundred of them, each a name escaped and two times formatted."""
+    global _last_hovers
+    key = (flame, findings, frozenset(dismissed))
+    if _last_hovers is not None and _last_hovers[0][0] is flame and _last_hovers[0][1] is findings \
+            and _last_hovers[0][2] == key[2]:
+        return _last_hovers[1]
+    texts = [_hover(b, findings, key[2]) for b in flame.bars]
+    _last_hovers = (key, texts)
+    return texts
+
+
+_last_hovers: tuple[tuple[FlameLayout, Sequence[Finding], frozenset[int]], list[str]] | None = None
 
 
 def _hover(bar: Bar, findings: Sequence[Finding], dismissed: AbstractSet[int] = frozenset()) -> str:
