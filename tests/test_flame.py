@@ -109,3 +109,23 @@ def test_ipythons_call_into_the_magic_is_not_drawn():
     report = Report(profile=Profile("torch", 0.5, cpu_tree=Frame("cell", "root", duration_s=0.5, children=(magic,))))
     names = {b.frame.name: b.row for b in flame.layout(report).bars}
     assert names == {"cell": 0, "x = torch.randn(3)": 1}
+
+
+def test_the_svg_titles_are_the_charts_hover_texts_and_leave_out_dismissed_findings():
+    """The hover texts are made once per report and shared by the live chart and the static
+    copy's SVG; a dismissed finding is named in neither the SVG drawn after the chart nor
+    after an SVG without it dismissed."""
+    import re
+
+    report = sample_report()
+    layout = flame.layout(report)
+    hover = flame.figure_json(report, layout)["data"][0]["hovertext"]
+    assert any("ping-pong" in h for h in hover)
+    svg = flame.svg(layout, report.findings)
+    titles = dict(re.findall(r'<g data-bar="(\d+)"><title>(.*?)</title>', svg, re.S))
+    assert {int(i): t for i, t in titles.items()} == {i: h.replace("<br>", "\n") for i, h in enumerate(hover)
+                                                       if str(i) in titles}
+    dismissed = flame.svg(layout, report.findings, dismissed={0})
+    assert "ping-pong" not in dismissed and "ping-pong" in svg
+    assert flame.svg(layout, report.findings) == svg
+    assert flame.figure_json(report, layout)["data"][0]["hovertext"] == hover
