@@ -430,3 +430,34 @@ def test_an_import_before_the_window_runs_untraced_and_the_window_is_still_found
     assert sys.modules["paef_probe_module"].HOOKS == [getattr] * 3  # the C no-op, not our hook
     assert profile.line(CELL, 7).tensor_creations == 4
     assert sys.gettrace() is None and not _profiler_enabled()
+
+
+def test_the_profiler_records_the_trace_alone_and_the_same_lines(monkeypatch):
+    """The collector reads the trace only: torch is asked for it alone (`trace_only`, where
+    this torch has it), so its stop does not also build the events of `events()` for every
+    op; the lines, their ops and reads are what the full recording gives."""
+    from torch._C._profiler import _ExperimentalConfig
+
+    try:
+        _ExperimentalConfig(trace_only=True)
+    except TypeError:
+        pytest.skip("this torch has no trace_only option")
+    import paef_jupyter.dynamic.torch_profile as torch_profile
+
+    made = []
+    real = torch_profile.profile
+
+    def spy(**kwargs):
+        made.append(real(**kwargs))
+        return made[-1]
+
+    monkeypatch.setattr(torch_profile, "profile", spy)
+    run, profile = _profile(PING_PONG, 4, window=4)
+    (prof,) = made
+    assert prof.experimental_config is not None and prof.experimental_config.trace_only
+    with pytest.raises(RuntimeError, match="trace_only"):
+        prof.events()
+    assert run.error is None and profile.profiled_iterations == 4
+    creation = profile.line(CELL, 6)
+    assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
+    assert item_reads(profile, CELL, 7) == 4 and profile.line(CELL, 5).ops == 4
