@@ -104,7 +104,9 @@ def collecting(
     cuda = _cuda_available(torch)
     out.device = "cuda" if cuda else "cpu"
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
-    prof = profile(activities=activities, **_trace_only())
+    # The trace alone on a CPU run; a CUDA run's recording is left as torch makes it by default
+    # until `trace_only` is checked against device traces on a GPU.
+    prof = profile(activities=activities, **({} if cuda else _trace_only()))
     sync = SyncMonitor(files, cuda)
     state = {"started": False, "running": False}
 
