@@ -350,18 +350,49 @@ def test_the_trace_read_in_memory_is_what_the_chrome_export_writes(tmp_path):
 def test_an_event_read_in_memory_is_a_trace_event_like_any_other():
     """`from_activities` sets each event's fields at once (not through the frozen dataclass's
     `__init__`): the event is still frozen, equal to one built field by field, and its marker
-    is read and cached as usual."""
+    is read and cached as usual; a thread's id is written as the Chrome export writes it."""
     import dataclasses
 
-    from paef_jupyter.dynamic.trace_events import TraceEvent, _event
+    from paef_jupyter.dynamic.trace_events import TraceEvent, from_activities
 
-    fields = dict(name="paef|2|9", cat="user_annotation", tid=5, start_ns=10, dur_ns=4, pid=1, args={"a": 1})
-    fast, built = _event(**fields), TraceEvent(**fields)
-    assert fast == built and repr(fast) == repr(built) and type(fast) is TraceEvent
+    class Activity:  # what Kineto's `trace_activities()` gives, one event
+        def __init__(self, name, resource=5):
+            self._name, self._resource = name, resource
+
+        def type(self):
+            return "user_annotation"
+
+        def name(self):
+            return self._name
+
+        def resource_id(self):
+            return self._resource
+
+        def timestamp(self):
+            return 10
+
+        def duration(self):
+            return 4
+
+        def device_id(self):
+            return 1
+
+        def linked_correlation_id(self):
+            return 0
+
+        def correlation_id(self):
+            return 0
+
+        def metadata_json(self):
+            return '"a": 1'
+
+    fast, other, unknown = from_activities([Activity("paef|2|9"), Activity("aten::mm", -7), Activity("x", -(2**63))]).events
+    built = TraceEvent(name="paef|2|9", cat="user_annotation", tid=5, start_ns=10, dur_ns=4, pid=1, args=fast.args)
+    assert dict(fast.args) == {"a": 1} and fast == built and repr(fast) == repr(built) and type(fast) is TraceEvent
     assert fast.marker == (2, 9) and fast.end_ns == 14
     with pytest.raises(dataclasses.FrozenInstanceError):
         fast.name = "x"
-    assert _event(**{**fields, "name": "aten::mm"}).marker is None
+    assert other.marker is None and other.tid == 7 and unknown.tid == 0
 
 
 def test_a_run_reads_its_trace_in_memory_and_exports_it_only_when_asked():

@@ -125,28 +125,29 @@ def from_activities(activities: Iterable[Any], main_tid: int | str | None = None
     """The events of a Kineto result's `trace_activities()` (torch's `_ProfilerResult`), as the
     Chrome export would write them: the same names, categories, threads, durations and args,
     with start times in the profiler's own clock (only their differences are read). Reading
-    them in memory skips writing, reading and parsing a JSON file (2-3x faster)."""
+    them in memory skips writing, reading and parsing a JSON file (2-3x faster).
+
+    Each `TraceEvent` has its fields set at once: the frozen dataclass's `__init__` sets each
+    through `object.__setattr__` (3 of the 4 us an event took to read, thousands per trace).
+    The same object: equal, same repr. Its `marker` is stored as the cached property stores
+    it: every event's is read, and Python 3.11's `cached_property` takes a lock on each first
+    read. A thread's `tid` is its resource id as the Chrome export writes it. All of it inline,
+    names bound once: a function call per event was 6% of the read (555 events: 3.36 -> 3.14 ms
+    of CPU on a loaded box)."""
     events = []
+    append, new, own, prefix, no_thread = events.append, _new, _OWN_CORRELATION, MARKER_PREFIX, -(2**63)
     for act in activities:
         cat = act.type()
         # The export's "External id": the CPU op a device event or runtime call belongs to.
-        external = act.linked_correlation_id() or (0 if cat in _OWN_CORRELATION else act.correlation_id())
-        events.append(_event(act.name(), cat, _thread(act.resource_id()), act.timestamp(), max(0, act.duration()),
-                             act.device_id(), _Args(external, act.metadata_json())))
+        external = act.linked_correlation_id() or (0 if cat in own else act.correlation_id())
+        name, resource, dur = act.name(), act.resource_id(), act.duration()
+        event = new(TraceEvent)
+        event.__dict__.update(name=name, cat=cat, tid=0 if resource == no_thread else abs(resource),
+                              start_ns=act.timestamp(), dur_ns=dur if dur > 0 else 0, pid=act.device_id(),
+                              args=_Args(external, act.metadata_json()),
+                              marker=_marker(name) if name.startswith(prefix) else None)
+        append(event)
     return Trace(tuple(events), main_tid)
-
-
-def _event(name: str, cat: str, tid: int | str, start_ns: int, dur_ns: int, pid: int | str,
-           args: Mapping[str, Any]) -> TraceEvent:
-    """`TraceEvent(...)` with its fields set at once: the frozen dataclass's `__init__` sets
-    each through `object.__setattr__` (3 of the 4 us an event took to read, thousands per
-    trace). The same object: equal, same repr. Its `marker` is stored as the cached property
-    stores it: every event's is read, and Python 3.11's `cached_property` takes a lock on each
-    first read."""
-    event = _new(TraceEvent)
-    event.__dict__.update(name=name, cat=cat, tid=tid, start_ns=start_ns, dur_ns=dur_ns, pid=pid, args=args,
-                          marker=_marker(name) if name.startswith(MARKER_PREFIX) else None)
-    return event
 
 
 def _marker(name: str) -> tuple[int, int] | None:
@@ -165,11 +166,6 @@ _new = object.__new__
 
 # Events whose own correlation id pairs a runtime call with its device work (in their metadata).
 _OWN_CORRELATION = GPU_CATEGORIES | RUNTIME | {"privateuse1_runtime", "privateuse1_driver"}
-
-
-def _thread(resource: int) -> int:
-    """A resource id as the Chrome export writes its `tid`."""
-    return 0 if resource == -(2**63) else abs(resource)
 
 
 class _Args(MappingABC):
