@@ -91,6 +91,8 @@ _RANDOM_METHODS = frozenset({
     "paretovariate", "weibullvariate", "getrandbits", "choices", "rsample", "sample_n",
 })
 # Constructors of random-number objects: every method call on one draws or changes its state.
+# Methods of a `torch.distributions.Distribution` that give tensors (on the device of its parameters).
+_DISTRIBUTION_TENSOR_METHODS = frozenset({"sample", "rsample", "log_prob", "entropy", "cdf", "icdf"})
 _RANDOM_OBJECT_PREFIXES = ("numpy.random.", "random.", "torch.distributions.", "torch.Generator",
                            "torch.random.")
 # Calls that read the items of an iterable argument (a list of tensors summed, stacked, zipped).
@@ -2587,6 +2589,8 @@ class Facts:
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
                 return kind_of_method(receiver, func.attr.value)
+            if func.attr.value in _DISTRIBUTION_TENSOR_METHODS and self._is_distribution(func.value):
+                return Kind.TENSOR  # `Categorical(probs).log_prob(a)`: a distribution's draws and densities
             if func.attr.value == "cuda" and any(a.keyword is not None and a.keyword.value == "non_blocking" for a in call.args):
                 return Kind.TENSOR  # `mask.cuda(non_blocking=True)`: `Module.cuda` takes no `non_blocking` (pub50 p03's batch)
             if defined is None and kind_of_method(receiver, func.attr.value) is Kind.TENSOR \
@@ -2595,6 +2599,19 @@ class Facts:
         if self.kind(func) is Kind.MODULE:
             return Kind.TENSOR
         return self._kind_of_partial(func)
+
+    def _is_distribution(self, expr: cst.BaseExpression, depth: int = 3) -> bool:
+        """`expr` is an object of a `torch.distributions` class: the call itself
+        (`Categorical(probs)`), or a name last bound to one (`dist = Normal(mu, std)`). Its
+        `sample()`, `log_prob(x)`, `entropy()` are tensors, which `kind` cannot see through the
+        object (the class's kind is unknown: it is neither a module nor a tensor)."""
+        if isinstance(expr, cst.Name) and depth:
+            value = self.value_of(expr)
+            return value is not None and self._is_distribution(value, depth - 1)
+        if not isinstance(expr, cst.Call):
+            return False
+        qualified = self.qualified_name(expr.func) or ""
+        return qualified.startswith("torch.distributions.") and qualified.rpartition(".")[2][:1].isupper()
 
     def _defines_method(self, name: str) -> bool:
         """Some class of this unit defines a method `name` (its `topk` is no tensor's)."""
