@@ -1002,6 +1002,18 @@ def local_units(facts: Facts, depth: int = 0, seen: set[str] | None = None) -> I
         yield from local_units(module, depth + 1, seen)
 
 
+def program_modules(facts: Facts, cells: tuple[Facts, ...]) -> tuple[Facts, ...]:
+    """The local modules imported by the unit or by any of `cells` (its earlier or later cells),
+    each once. A notebook imports its settings module in cell 0 and uses it in cell 1: what that
+    module does at import (`torch.set_default_dtype(torch.float64)`) holds for cell 1 too, though
+    cell 1 imports nothing (red team 51 probe: float32 rebuilt where float64 was)."""
+    found: dict[str, Facts] = {}
+    for unit in (facts, *cells):
+        for name, module in local_units(unit):
+            found.setdefault(name, module)
+    return tuple(found.values())
+
+
 def hook_registered_out_of_name(unit: Facts, methods: frozenset[str]) -> str:
     """The code of a registration of one of the hook `methods` (or of any hook) that is not a
     plain call of it: the method taken as a value (`registrar = m.register_forward_pre_hook`),
@@ -2194,7 +2206,7 @@ def _setter_in_program_code(facts: Facts) -> bool:
         index.setter_in_code = any(
             calls_setter(unit, call, _DEFAULT_SETTERS)
             and any(isinstance(a, (cst.FunctionDef, cst.Lambda)) for a in unit.ancestors(call))
-            for unit in (facts, *facts.prior.units(), *(m for _, m in local_units(facts)))
+            for unit in (facts, *facts.prior.units(), *program_modules(facts, earlier_cells(facts)))
             for call in unit.calls_in(unit.module))
     return index.setter_in_code
 
@@ -2241,7 +2253,7 @@ def uses_autocast(facts: Facts) -> bool:
     (`precision="bf16-mixed"`, `mixed_precision="fp16"`)."""
     index = unit_index(facts)
     if index.autocast is None:
-        index.autocast = any(_names_autocast(unit) for unit in (facts, *earlier_cells(facts), *(m for _, m in local_units(facts))))
+        index.autocast = any(_names_autocast(unit) for unit in (facts, *earlier_cells(facts), *program_modules(facts, earlier_cells(facts))))
     return index.autocast
 
 
@@ -2261,7 +2273,7 @@ _AUTOCAST_NAMES = frozenset({"autocast", "set_autocast_enabled", "autocast_mode"
 
 def _default_dtype_changed(facts: Facts) -> bool:
     return any(calls_setter(unit, call, _DTYPE_SETTERS)
-               for unit in (facts, *earlier_cells(facts), *(m for _, m in local_units(facts)))
+               for unit in (facts, *earlier_cells(facts), *program_modules(facts, earlier_cells(facts)))
                for call in unit.calls_in(unit.module))
 
 
@@ -2283,7 +2295,7 @@ def default_device_set(facts: Facts) -> str:
     host that a rewrite's `.cpu()` / `device="cpu"` assumes (red team 46 probe: LLM-style
     `torch.set_default_device(device)`; on a GPU the joined losses moved to the host and met a
     device tensor)."""
-    units = (facts, *earlier_cells(facts), *facts.later, *(m for _, m in local_units(facts)))
+    units = (facts, *earlier_cells(facts), *facts.later, *program_modules(facts, (*earlier_cells(facts), *facts.later)))
     for unit in units:
         for call in unit.calls_in(unit.module):
             if calls_setter(unit, call, _DEVICE_SETTERS):
@@ -2326,7 +2338,7 @@ def library_patched(facts: Facts) -> str:
     local module) replaces a function or method of torch, NumPy, math or the builtins, '' when
     none: what a rewrite calls (`torch.stack`, `torch.relu`) or removes (`.item()`,
     `float(t)`) is then not what the rules assume it is."""
-    for unit in (facts, *earlier_cells(facts), *facts.later, *(m for _, m in local_units(facts))):
+    for unit in (facts, *earlier_cells(facts), *facts.later, *program_modules(facts, (*earlier_cells(facts), *facts.later))):
         index = unit_index(unit)
         if index.patch is None:
             index.patch = _patch_in(unit)
