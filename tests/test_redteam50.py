@@ -20,12 +20,14 @@ that a later change loosening one of these proofs fails here:
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from redteam_units import REDTEAM, program_units, rule_findings
 
 from paef_jupyter.api import analyze_source
 from paef_jupyter.fix import apply_findings
-from paef_jupyter.model import CellRef
+from paef_jupyter.model import CellRef, SourceUnit
 
 
 def _automatic(found: list) -> list:
@@ -66,3 +68,100 @@ def test_list_to_tensor_converts_no_item_list_of_state_changed_in_place_by_libra
 @pytest.mark.parametrize("name", ["rt50_nb_ema_teacher.ipynb", "rt50_nb_gan_phases.ipynb"])
 def test_no_grad_wrap_is_not_automatic_for_calibration_or_pool_filling_passes(name: str) -> None:
     assert _automatic(rule_findings(program_units(REDTEAM / name), "eval-without-no-grad")) == []
+
+
+# --- the probe's category: torch's defaults set by another file of the project of a module fixed on its own
+
+_SCORING = '''import torch
+import torch.nn.functional as F
+
+
+def score_tasks(model, tasks, device):
+    scores = []
+    for x, y in tasks:
+        pred = model(x.to(device))
+        scores.append(F.mse_loss(pred, y.to(device)).item())
+    return torch.tensor(scores)
+
+
+def snapshot(tasks, device):
+    snaps = []
+    for x, _ in tasks:
+        h = torch.ones(3, device=device) * x.sum().item()
+        snaps.append(torch.tensor(h.tolist()))
+    return snaps
+'''
+_MAIN = '''import torch
+import torch.nn as nn
+
+from scoring import score_tasks, snapshot
+
+{setup}
+model = nn.Linear(3, 1)
+tasks = [(torch.randn(4, 3), torch.randn(4, 1))]
+print(score_tasks(model, tasks, 'cpu'), snapshot(tasks, 'cpu'))
+'''
+_DTYPE_FIRING = {
+    "set_default_dtype": "torch.set_default_dtype(torch.float64)",
+    "set_default_tensor_type": "torch.set_default_tensor_type(torch.DoubleTensor)",
+    "setter_looked_up_by_string": "getattr(torch, 'set_default_' + 'dtype')(torch.float64)",
+    "setter_in_a_helper": "def use_float64():\n    torch.set_default_dtype(torch.float64)\n\n\nuse_float64()",
+}
+_DEVICE_FIRING = {
+    "set_default_device": "torch.set_default_device('cpu')",
+    "default_device_block": "with torch.device('cpu'):\n    pass",
+}
+_SILENT = {
+    "no_setter": "",
+    "explicit_float64_model": "model64 = nn.Linear(3, 1, dtype=torch.float64)",
+    "default_dtype_only_read": "print(torch.get_default_dtype(), torch.get_default_device())",
+    "other_global_settings": "torch.set_num_threads(1)\ntorch.set_printoptions(precision=10)\ntorch.manual_seed(0)",
+    "grad_mode_setter": "torch.set_grad_enabled(True)",
+    "anomaly_and_determinism": "torch.autograd.set_detect_anomaly(False)\ntorch.use_deterministic_algorithms(False)",
+    "a_device_object_not_a_block": "dev = torch.device('cpu')",
+}
+
+
+def _project_fixability(tmp_path: Path, setup: str, rule: str) -> list[bool]:
+    (tmp_path / "scoring.py").write_text(_SCORING)
+    (tmp_path / "main.py").write_text(_MAIN.format(setup=setup))
+    path = tmp_path / "scoring.py"
+    units = [SourceUnit(CellRef(str(path), None), path.read_text())]
+    return [f.fixable for f in rule_findings(units, rule)]
+
+
+@pytest.mark.parametrize("name", sorted(_DTYPE_FIRING))
+def test_a_default_dtype_set_by_an_importer_sends_the_joined_floats_to_review(tmp_path: Path, name: str) -> None:
+    assert _project_fixability(tmp_path, _DTYPE_FIRING[name], "list-to-tensor") == [False]
+    assert True not in _project_fixability(tmp_path, _DTYPE_FIRING[name], "ping-pong")  # a hint or silence
+
+
+@pytest.mark.parametrize("name", sorted(_DEVICE_FIRING))
+def test_a_default_device_set_by_an_importer_sends_the_joined_floats_to_review(tmp_path: Path, name: str) -> None:
+    assert _project_fixability(tmp_path, _DEVICE_FIRING[name], "list-to-tensor") == [False]
+
+
+@pytest.mark.parametrize("name", sorted(_SILENT))
+def test_an_importer_that_leaves_the_defaults_alone_keeps_the_rewrites(tmp_path: Path, name: str) -> None:
+    assert _project_fixability(tmp_path, _SILENT[name], "list-to-tensor") == [True]
+    assert _project_fixability(tmp_path, _SILENT[name], "ping-pong") == [True]
+
+
+def test_a_setter_in_a_file_that_does_not_import_the_module_is_still_read(tmp_path: Path) -> None:
+    # main.py imports scoring.py; a third file sets float64 and main may run it (`import setup64`)
+    (tmp_path / "setup64.py").write_text("import torch\ntorch.set_default_dtype(torch.float64)\n")
+    assert _project_fixability(tmp_path, "import setup64", "list-to-tensor") == [False]
+
+
+def test_a_module_nobody_imports_is_not_read_against_its_folder(tmp_path: Path) -> None:
+    (tmp_path / "other.py").write_text("import torch\ntorch.set_default_dtype(torch.float64)\n")
+    path = tmp_path / "scoring.py"
+    path.write_text(_SCORING)
+    units = [SourceUnit(CellRef(str(path), None), path.read_text())]
+    assert [f.fixable for f in rule_findings(units, "list-to-tensor")] == [True]
+
+
+def test_the_probe_projects_scores_are_no_longer_joined_automatically() -> None:
+    path = REDTEAM / "rt50p_proj_default_dtype" / "scoring.py"
+    units = [SourceUnit(CellRef(str(path), None), path.read_text())]
+    assert _automatic(rule_findings(units, "list-to-tensor")) == []
