@@ -1,9 +1,14 @@
 """Red team 50 (blind, 10 programs on optimisation mechanics written by hand: custom `Optimizer` subclasses,
 `torch._foreach_*` updates, SAM / Lookahead / evolution strategies, hand learning-rate schedules, accumulation,
 clipping, gradient penalties, MAML, EMA teachers, alternating GAN phases) met 9 automatic rewrites on first
-contact and none changed a program's meaning (scorer on the CPU, every diff read for the GPU); 6 probes after
-first contact (rt50p_*, not blind) met no automatic rewrite. Nothing was fixed; these tests pin what held, so
-that a later change loosening one of these proofs fails here:
+contact and none changed a program's meaning (scorer on the CPU, every diff read for the GPU). Of 6 probes after
+first contact (rt50p_*, not blind), 5 met no automatic rewrite and one found list-to-tensor harmful in a module
+fixed on its own (`paef fix scoring.py`): the project's entry script sets `torch.set_default_dtype(torch.float64)`
+and calls the module's helper, whose `torch.tensor(<.item() losses>)` then builds float64, while the rewrite's
+`torch.stack(...).float()` built float32. Fixed by category: a module fixed on its own whose project's other files
+change torch's default dtype (list-to-tensor review, ping-pong refusal) or default device (list-to-tensor,
+ping-pong, record-buffer) keeps its conversions. The rest pins what held, so that a later change loosening one of
+these proofs fails here:
 
 - redundant-tensor leaves to review a per-step tensor that an in-place module (`nn.LeakyReLU(inplace=True)`)
   changes, and rates read from an object a callback list anneals; it hoists a config-built tensor only out of
