@@ -12,6 +12,7 @@ from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, us
 from ..facts import Facts, param_names
 from ..names import positional_params
 from ..types import Kind
+from ._importers import project_default_setter
 from ._tensor_facts import (
     BOOL,
     CONVERT_METHOD,
@@ -434,12 +435,16 @@ class ListToTensor(Rule):
                 elif fam == FLOAT and default_dtype_changed_later(self.facts):
                     review = ("a later cell changes torch's default dtype: called after it, `torch.tensor` makes "
                               "these Python floats that dtype, which the joined tensor does not follow")
+                elif fam == FLOAT and (setter := project_default_setter(self.ctx.ref.path)):
+                    review = (f"another file of this project changes torch's default dtype ({setter}): this module "
+                              "is fixed on its own, and called from there `torch.tensor` makes these Python floats "
+                              "that dtype, which the joined tensor does not follow")
                 elif dtypes != {PYTHON_SCALAR_DTYPE[fam]}:  # type: ignore[index]
                     code += f".{CONVERT_METHOD[fam]}()"  # type: ignore[index]
         if not via_item and not all(_detached(a.value) for a in appends):
             code = code.replace(stacked, f"{stacked}.detach()", 1)
         device = keyword(node, "device")
-        if device is None and (setter := default_device_set(self.facts)):
+        if device is None and (setter := default_device_set(self.facts) or project_default_setter(self.ctx.ref.path, device=True)):
             review = (f"the program sets torch's default device (`{setter}`): `torch.tensor` of Python numbers is "
                       "made there, while the joined tensor stays where the values are (or is copied to the host)")
         if device is not None:

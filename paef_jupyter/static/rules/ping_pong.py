@@ -13,6 +13,7 @@ from ..device_use import crosses_to_host, is_device_move, moves_to_cpu, on_host,
 from ..facts import Facts, method_of_object, passed_for
 from ..names import argument_bound_to, block_statements, names_read, names_written, positional_params, root_name
 from ..types import Kind
+from ._importers import project_default_setter
 from ._tensor_facts import (
     BOOL,
     FLOAT,
@@ -798,7 +799,8 @@ class PingPong(Rule):
             code += f".to({self.facts.code(device)})"
         elif not self._moved_to_device(node):
             code += ".cpu()"
-            if safe and name != "from_numpy" and (setter := default_device_set(self.facts)):
+            if safe and name != "from_numpy" and (setter := default_device_set(self.facts)
+                                                  or project_default_setter(self.ctx.ref.path, device=True)):
                 # the constructor follows torch's default device, `.cpu()` does not (red team 46 probe)
                 safe, why = False, f"the program sets torch's default device (`{setter}`): the rebuilt tensor " \
                     "is made there, not on the host"
@@ -811,7 +813,8 @@ class PingPong(Rule):
         if keyword(node, "dtype") is not None or name not in ("tensor", "as_tensor", "Tensor"):
             return False
         return (name == "Tensor" or fam == "float") and (default_dtype_changed(self.facts)
-                                                         or default_dtype_changed_later(self.facts))
+                                                         or default_dtype_changed_later(self.facts)
+                                                         or bool(project_default_setter(self.ctx.ref.path)))
 
     def _moved_to_device(self, node: cst.Call) -> bool:
         """The constructed tensor goes (back) to a device: `device=`, `.cuda()`, `.to(device)`.

@@ -25,6 +25,7 @@ from ...fix.edits import delete_statement, fresh_name, replace
 from ...model import Edit, Fix, Severity
 from ..facts import Facts
 from ..types import Kind
+from ._importers import project_default_setter
 from ._support import init_value, insert_after, is_self_attr, torch_alias
 from ._tensor_facts import (FLOAT, PYTHON_SCALAR_DTYPE, bound_in_unit, changes_no_tensor, default_device_set, dtype_of, earlier_value, family,
                             invariant, keyword, locally_bound, reads_of, within)
@@ -320,7 +321,8 @@ class RecordBuffer(Rule):
         if len(families) != 1 or None in families:
             return "the dtype of the tensors whose `.tolist()` it stores is not provable"
         (fam,) = families
-        if any(keyword(ctor, "device") is None for _, ctor in reads) and (setter := default_device_set(facts)):
+        if any(keyword(ctor, "device") is None for _, ctor in reads) and (
+                setter := default_device_set(facts) or project_default_setter(self.ctx.ref.path, device=True)):
             # `torch.tensor(rows)` follows torch's default device; the rewrite writes `device="cpu"` (red team 46)
             return f"the program sets torch's default device (`{setter}`): the rows' tensor is made there, not on the host"
         edits = []
