@@ -170,8 +170,6 @@ def test_a_module_imported_by_an_earlier_cell_that_sets_nothing_keeps_the_snapsh
     assert _notebook_fixable(tmp_path, imports, modules) == [True]
 
 
-@pytest.mark.xfail(strict=True, reason="eval-without-no-grad reads a function of an earlier cell against this "
-                   "cell's positions (KeyError); its findings in that cell are lost")
 def test_the_rule_reads_a_notebook_whose_loop_calls_an_earlier_cells_eval_switch() -> None:
     report = analyze_units(program_units(REDTEAM / "rt51_nb_eval_modes.ipynb"), rules=["eval-without-no-grad"])
     assert not report.errors

@@ -33,8 +33,10 @@ def evaluation_sections(facts: Facts, runs_model: Callable[[cst.Call], bool],
     bodies: list[tuple[Sequence[cst.BaseStatement], cst.FunctionDef | None]] = [
         (loop.node.body.body, None) for loop in facts.loops
         if loop.kind == "train" and isinstance(loop.node.body, cst.IndentedBlock)]
+    # a function of an earlier cell called by this cell's loop is that cell's code, read there
     bodies += [(func.body.body, func) for func in facts.per_iteration_functions
-               if isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)]
+               if isinstance(func, cst.FunctionDef) and isinstance(func.body, cst.IndentedBlock)
+               and facts.owner_of(func) is facts]
     for body, func in bodies:
         found = _section(facts, body)
         if found is None:
