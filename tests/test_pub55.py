@@ -73,3 +73,53 @@ def test_a_loop_without_a_batch_loop_inside_stays_every_iteration() -> None:
     assert set(found) == _lines(other)
     for finding in found.values():
         assert "on every iteration" in finding.message and finding.severity == Severity.MEDIUM
+
+
+# --- host-sync: a helper's read after the step's own read is the step's second wait ---------------
+
+ACC = SHAPES / "acc_helper_after_loss_read.py"
+SYNC = "host-sync"
+
+
+def test_a_helper_read_after_the_steps_loss_read_is_a_second_wait() -> None:
+    text = ACC.read_text()
+    found = rule_findings(ACC, text, SYNC)
+    assert set(found) == {tagged_line(text, "helper"), tagged_line(text, "loss")}
+    helper, loss = found[tagged_line(text, "helper")], found[tagged_line(text, "loss")]
+    assert "a second device sync in a step that already has one (`loss.item()`" in helper.message
+    assert "before it calls `accuracy`" in helper.message and helper.severity == Severity.LOW
+    assert loss.severity == Severity.HIGH and "second" not in loss.message
+
+
+@pytest.mark.parametrize("old, new", [
+    # the helper runs before the loss is read: its read is the step's first wait
+    ("        losses.append(loss.item())  # tag: loss\n        correct += accuracy(out, yb)\n",
+     "        correct += accuracy(out, yb)\n        losses.append(loss.item())  # tag: loss\n"),
+    # the loss read is on some steps only
+    ("        losses.append(loss.item())  # tag: loss\n",
+     "        if epoch % 2 == 0:\n            losses.append(loss.item())  # tag: loss\n"),
+    # the helper is also called under a branch of the same step: not every call follows the read
+    ("        opt.step()\n", "        if epoch > 0:\n            correct += accuracy(out, yb)\n        opt.step()\n"),
+    # the earlier `.item()` reads a host tensor: no wait
+    ("        losses.append(loss.item())  # tag: loss\n",
+     "        losses.append(torch.tensor(1.0).item())  # tag: loss\n"),
+])
+def test_without_an_earlier_read_on_every_path_the_helper_read_stays_the_steps_wait(old: str, new: str) -> None:
+    text = ACC.read_text()
+    other = text.replace(old, new)
+    assert other != text
+    found = rule_findings(ACC, other, SYNC)
+    helper = found[tagged_line(other, "helper")]
+    assert "second device sync" not in helper.message and helper.severity == Severity.HIGH
+
+
+def test_a_read_under_a_branch_of_the_helper_is_not_named_second() -> None:
+    """The guard: a read the helper makes on some calls only is left to the plain wording."""
+    text = ACC.read_text()
+    other = text.replace("    return torch.sum(pred == label.squeeze()).item()  # tag: helper\n",
+                         "    if label.numel():\n        return torch.sum(pred == label.squeeze()).item()  # tag: helper\n"
+                         "    return 0\n")
+    assert other != text
+    found = rule_findings(ACC, other, SYNC)
+    helper = found.get(tagged_line(other, "helper"))
+    assert helper is None or "second device sync" not in helper.message
