@@ -270,6 +270,11 @@ def step_loop(facts: Facts, loop: Loop | None) -> Loop | None:
     return loop if loop is not None and loop.kind != "plain" else None
 
 
+def is_epoch_loop(facts: Facts, loop: Loop) -> bool:
+    """`loop` runs its steps through another loop (its own batch loop, or a helper's)."""
+    return _is_epoch_loop(facts, loop)
+
+
 def _is_epoch_loop(facts: Facts, loop: Loop) -> bool:
     """`loop` runs its steps through another loop (its own batch loop, or a helper's)."""
     return any(l.parent is loop and l.kind != "plain" for l in facts.loops) or _calls_step_loop(facts, loop)

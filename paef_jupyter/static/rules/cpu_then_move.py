@@ -15,7 +15,7 @@ from ..types import Kind
 from ._attribute_stores import stored_device
 from ._host_distributions import distribution_draw
 from ._host_normal import host_normal_draw
-from ._support import step_function
+from ._support import hot_loop, is_epoch_loop, step_function
 from ._tensor_facts import (default_dtype_changed, dtype_name, invariant, keyed_device, names_a_device, program_methods, rarely_runs,
                             steps_itself_per_call)
 from ._data_builder import builds_data_once
@@ -175,6 +175,11 @@ class CpuThenMove(Rule):
             safe=safe,
             review=_device_rounding(self.facts, factory, name) if safe else "",
         )
+        if step is None and _once_per_epoch(self.facts, node):
+            self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device once per epoch (it runs "
+                        "beside the batch loop, not in it: a small cost, a `device=` removes it)", fix=fix,
+                        severity=Severity.LOW)
+            return
         when = _each(step)
         self.report(node, f"`torch.{name}(...)` is built on the CPU and copied to the device {when}", fix=fix)
 
@@ -1288,6 +1293,25 @@ def _int_valued(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> bool:
         values = facts.assigned_values(expr.value)
         return bool(values) and facts.value_of(expr) is not None and all(_int_valued(facts, v, depth + 1) for v in values)
     return False
+
+
+def _once_per_epoch(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` runs once per epoch: in an epoch loop beside its batch loop, or in a helper every
+    per-iteration call of which sits there (`h = model.init_hidden(batch_size)` before `for inputs,
+    labels in train_loader:`, public check 55 p04). "On every iteration" then overstates: one
+    small copy per epoch. A helper also called in a batch loop anywhere is per batch."""
+    if facts.enclosing_loops(node):
+        sites: list[tuple[Facts, cst.CSTNode]] = [(facts, node)]
+    else:
+        func = facts.enclosing_function(node)
+        sites = list(facts.per_iteration_call_sites(func)) if func is not None else []
+    if not sites:
+        return False
+    for owner, site in sites:
+        loop = owner.iteration_loop(site)
+        if loop is None or hot_loop(owner, site) is not None or not is_epoch_loop(loop.facts, loop):
+            return False
+    return True
 
 
 def _each(step: cst.FunctionDef | None) -> str:

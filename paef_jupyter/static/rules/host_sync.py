@@ -1316,7 +1316,37 @@ class HostSync(Rule):
         if helper is not None:
             line, call, name, wait = helper
             return f"`{call}` at line {line}, which waits inside `{name} every call (`{wait}`)"
+        before_call = self._read_before_the_helper_call(node, loop)
+        if before_call is not None:
+            return f"`{before_call[0]}`, read in the step before it calls `{before_call[1]}`"
         return None
+
+    def _read_before_the_helper_call(self, node: cst.CSTNode, loop: Loop) -> tuple[str, str] | None:
+        """(read, helper) when `node` sits in a helper the step calls, and the step reads a device
+        tensor with `.item()` before every such call (public check 55 p04: `train_losses.append(
+        loss.item())`, then `train_acc += acc(output, labels)`, whose `acc` returns `torch.sum(pred ==
+        label).item()`): the helper's read is the step's second wait, as a second read in the loop body
+        is (pub53). Only when `node` runs on every call of the helper (no branch, loop or `try` of
+        the helper around it), and every call of the helper in `loop` is a plain statement of its
+        body (no branch around it) after such a read. None otherwise."""
+        func = self.facts.enclosing_function(node)
+        if func is None or not uses_device(self.facts):
+            return None
+        for anc in self.facts.ancestors(node):
+            if anc is func:
+                break
+            if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.For, cst.While, cst.BaseComp, cst.Lambda, cst.FunctionDef)):
+                return None
+        sites = self.facts.per_iteration_call_sites(func)
+        found: tuple[str, str] | None = None
+        for owner, call in sites:
+            if not any(a is loop.node for a in owner.ancestors(call)):
+                continue  # a call in another loop (the validation pass) is judged there
+            read = _item_read_before(owner, call, loop)
+            if read is None:
+                return None
+            found = found or (read, self.facts.code(call.func) if owner is self.facts else owner.code(call.func))
+        return found
 
     def _read_before_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str] | None:
         """(line, code) of a host read already reported in this step as its wait (a training-step
@@ -2653,3 +2683,30 @@ _BACKWARD_HOOKS = frozenset({"register_hook", "register_full_backward_hook", "re
 
 def _registers_backward_hook(call: cst.Call) -> bool:
     return isinstance(call.func, cst.Attribute) and call.func.attr.value in _BACKWARD_HOOKS
+
+
+def _item_read_before(facts: Facts, call: cst.Call, loop: Loop) -> str | None:
+    """The code of a `.item()` read of a device tensor in a plain statement that runs before
+    `call` in the same iteration of `loop` (`call` under no branch, `try` or inner loop of that
+    iteration); None without one, or when `call` is not in `loop`'s body."""
+    child: cst.CSTNode = call
+    for anc in facts.ancestors(call):
+        if anc is loop.node:
+            return None
+        if isinstance(anc, (cst.If, cst.IfExp, cst.Try, cst.For, cst.While, cst.BaseComp, cst.Lambda, cst.FunctionDef,
+                            cst.ClassDef)):
+            return None
+        if isinstance(anc, cst.IndentedBlock):
+            parent = facts.parent(anc)
+            for stmt in takewhile(lambda s: s is not child, anc.body):
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for inner in facts.calls_in(stmt):
+                    func = inner.func
+                    if isinstance(func, cst.Attribute) and func.attr.value == "item" and not inner.args \
+                            and facts.kind(func.value) is Kind.TENSOR and not on_host(facts, func.value):
+                        return facts.code(inner)
+            if parent is loop.node:
+                return None
+        child = anc
+    return None
