@@ -67,3 +67,29 @@ def test_the_rule_fixture_reports_every_read_with_the_later_ones_low() -> None:
     marked = {i for i, line in enumerate(text.splitlines(), 1) if "# <-- host-sync" in line}
     assert set(found) == marked
     assert {line for line, f in found.items() if f.severity == Severity.LOW} == {34, 49}
+
+
+@pytest.mark.parametrize(("later", "first"), [("gen-after-const", "critic-const"), ("gen-after-lit", "critic-lit")])
+def test_a_read_after_an_inner_loop_that_runs_a_round_is_a_second_sync(later: str, first: str) -> None:
+    """Public check 54 p02 (WGAN-GP): the critic's reads, in `for _ in range(CRITIC_STEPS)` with a
+    positive constant, have waited before the generator's read of the same step."""
+    text = SHAPE.read_text()
+    found = _found(later)
+    assert found is not None and found.severity == Severity.LOW
+    assert f"`c_loss.item()` at line {tagged_line(text, first)}" in found.message
+
+
+@pytest.mark.parametrize("tag", ["gen-after-param", "gen-after-skip", "critic-const", "critic-lit", "critic-param"])
+def test_an_inner_loop_that_may_skip_its_read_leaves_the_later_read_the_steps_wait(tag: str) -> None:
+    found = _found(tag)
+    assert found is not None and found.severity == Severity.HIGH
+    assert "second device sync" not in found.message
+
+
+def test_no_finding_is_added_or_removed_by_the_wording() -> None:
+    """The change ranks and words reads; it reports the same lines (every tagged read)."""
+    text = SHAPE.read_text()
+    tags = [line.split("# tag: ")[1].strip() for line in text.splitlines() if "# tag: " in line]
+    reported = set(rule_findings(SHAPE, text, "host-sync"))
+    silent = {"only-if", "open-a", "open-b", "one-arm", "in-try"}  # under a branch / `try`: not every step
+    assert {tagged_line(text, t) for t in tags if t not in silent} <= reported
