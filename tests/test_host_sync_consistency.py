@@ -258,4 +258,9 @@ def test_a_loop_that_steps_weights_by_hand_says_training() -> None:
         findings = analyze([SourceUnit(CellRef(str(path)), path.read_text())], rules=["host-sync"]).findings
         assert len(findings) == (2 if "task_loop" in name else 3), name
         for finding in findings:
-            assert f"every {word} step" in finding.message and finding.severity.value == severity, (name, finding.line)
+            # prec64: the task loop's second read (line 33) follows the `with torch.no_grad():` body's
+            # read (line 26) on every path: a second sync of the step, low, still worded as training
+            second = "task_loop" in name and finding.line == 33
+            assert f"every {word} step" in finding.message, (name, finding.line)
+            assert finding.severity.value == ("low" if second else severity), (name, finding.line)
+            assert ("a second device sync" in finding.message and "at line 26" in finding.message) == second

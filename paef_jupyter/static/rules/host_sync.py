@@ -1360,6 +1360,59 @@ class HostSync(Rule):
             for read in reversed(reads):
                 if any(self.facts.statement_of(read) is stmt for stmt in before):
                     return self.facts.position(read).start.line, self.facts.code(read)
+            for stmt in before:  # prec64: the earlier read sits in a `with` body, or in every arm of an `if`
+                read = self._read_whenever_completed(stmt, reads)
+                if read is not None:
+                    return self.facts.position(read).start.line, self.facts.code(read)
+        return None
+
+    def _read_whenever_completed(self, stmt: cst.CSTNode, reads: list[cst.CSTNode]) -> cst.CSTNode | None:
+        """A read of `reads` that has run whenever the compound statement `stmt` has run to its
+        end: a plain statement of a `with` body (`with torch.autocast(...): ...; loss_sum +=
+        loss.item()`), or one in every arm of an `if` that has an `else` (each arm of public
+        check 37 p02's mixup gate reads its own loss). A later statement of the step runs only
+        after `stmt` ran to its end (a `continue`, `break` or `return` in it skips the later one
+        too), so the read has already drained the GPU. Loops (may run no round) and `try` (an
+        exception may cut the body short) give None, as do plain statements (the caller's own test);
+        the exception is an inner loop that runs a round for sure (`for _ in range(5):`, public check
+        54 p02's critic steps, each reading its loss before the generator's read), whose body has no
+        `continue` or `break`: its own step reads, kept under its own node, count."""
+        if isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
+            return self._read_in_block(stmt.body, reads)
+        if isinstance(stmt, cst.For) and stmt.orelse is None and isinstance(stmt.body, cst.IndentedBlock) \
+                and self._runs_a_round(stmt.iter) \
+                and not any(isinstance(n, (cst.Continue, cst.Break)) for n in self.facts.walk(stmt.body)):
+            return self._read_in_block(stmt.body, self._step_reads.get(id(stmt)) or [])
+        if isinstance(stmt, cst.If) and isinstance(stmt.body, cst.IndentedBlock) and stmt.orelse is not None:
+            first = self._read_in_block(stmt.body, reads)
+            if first is None:
+                return None
+            other = self._read_whenever_completed(stmt.orelse, reads) if isinstance(stmt.orelse, cst.If) \
+                else self._read_in_block(stmt.orelse.body, reads) if isinstance(stmt.orelse.body, cst.IndentedBlock) else None
+            return first if other is not None else None
+        return None
+
+    def _runs_a_round(self, iterable: cst.BaseExpression) -> bool:
+        """`range(n)` with `n` a positive integer literal, or a name whose value here is one
+        (`CRITIC_STEPS = 5`): the loop body runs at least once."""
+        if not (isinstance(iterable, cst.Call) and (self.facts.qualified_name(iterable.func) or "") == "builtins.range"
+                and len(iterable.args) == 1 and iterable.args[0].keyword is None and iterable.args[0].star == ""):
+            return False
+        count: cst.BaseExpression | None = iterable.args[0].value
+        if isinstance(count, cst.Name):
+            count = self.facts.value_of(count)
+        return isinstance(count, cst.Integer) and int(count.value, 0) > 0
+
+    def _read_in_block(self, block: cst.IndentedBlock, reads: list[cst.CSTNode]) -> cst.CSTNode | None:
+        """The first read of `reads` that runs whenever `block` runs to its end (its own plain
+        statements, or nested as `_read_whenever_completed` allows)."""
+        for stmt in block.body:
+            plain = next((read for read in reads if self.facts.statement_of(read) is stmt), None)
+            if plain is not None:
+                return plain
+            nested = self._read_whenever_completed(stmt, reads)
+            if nested is not None:
+                return nested
         return None
 
     def _helper_wait_in_the_step(self, node: cst.CSTNode, loop: Loop) -> tuple[int, str, str, str] | None:
