@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from paef_jupyter.api import analyze_units
+from paef_jupyter.api import analyze_source, analyze_units
+from paef_jupyter.fix import apply_findings
 from paef_jupyter.model import CellRef, SourceUnit
 
 REDTEAM = Path(__file__).resolve().parents[1] / "benchmarks" / "redteam"
@@ -26,3 +27,17 @@ def rule_findings(units: list[SourceUnit], rule: str) -> list:
 
 def source_units(text: str) -> list[SourceUnit]:
     return [SourceUnit(CellRef("p.py", None), text)]
+
+
+def automatic_fixes(found: list) -> list:
+    """The findings a plain `paef fix` would apply (a refused or review-only one is not among them)."""
+    return [f for f in found if f.fix is not None and f.fix.automatic]
+
+
+def fixed_program(name: str, rule: str) -> str:
+    """The red-team program `name` after `rule`'s automatic rewrites, every one of them applied."""
+    text = (REDTEAM / name).read_text()
+    report = analyze_source(text, CellRef(name), rules=[rule])
+    after, _applied, skipped = apply_findings(text, report.findings)
+    assert not skipped
+    return after

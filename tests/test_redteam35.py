@@ -14,11 +14,7 @@ categories, each now left to review or refused:
 from __future__ import annotations
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
-
-
-def _automatic(found: list) -> bool:
-    return any(f.fix is not None and f.fix.automatic for f in found)
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 
 @pytest.mark.parametrize("program,rule", [
@@ -29,7 +25,7 @@ def _automatic(found: list) -> bool:
 ])
 def test_red_team_35_rewrites_are_no_longer_automatic(program: str, rule: str) -> None:
     found = rule_findings(program_units(REDTEAM / program), rule)
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
 
 
 LOOP = '''import math
@@ -51,7 +47,7 @@ for i in range(len(x)):
 ])
 def test_an_operand_that_may_be_a_tensor_leaves_the_vectorised_loop_to_review(setup: str, expr: str) -> None:
     found = rule_findings(source_units(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
     assert any(f.fix is not None and f.fix.needs_review for f in found)
 
 
@@ -59,7 +55,7 @@ def test_a_parameter_operand_is_not_proved_a_number() -> None:
     text = ("import torch\ndef scaled(c):\n    t = torch.randn(8)\n    o = torch.empty_like(t)\n    for j in range(len(t)):\n"
             "        o[j] = t[j] * c\n    return o\n")
     found = rule_findings(source_units(text), "elementwise-loop")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
 
 
 @pytest.mark.parametrize("setup,expr", [
@@ -71,7 +67,7 @@ def test_a_parameter_operand_is_not_proved_a_number() -> None:
 ])
 def test_python_number_operands_keep_the_vectorised_loop_automatic(setup: str, expr: str) -> None:
     found = rule_findings(source_units(LOOP.format(setup=setup, expr=expr)), "elementwise-loop")
-    assert _automatic(found)
+    assert automatic_fixes(found)
 
 
 HOIST = '''import numpy as np
@@ -95,7 +91,7 @@ for epoch in range(3):
 ])
 def test_a_hoisted_result_handed_to_a_changing_callable_object_is_not_hoisted(setup: str, use: str) -> None:
     found = rule_findings(source_units(HOIST.format(setup=setup, use=use)), "cpu-function")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
 
 
 @pytest.mark.parametrize("setup,use", [
@@ -105,7 +101,7 @@ def test_a_hoisted_result_handed_to_a_changing_callable_object_is_not_hoisted(se
 ])
 def test_a_hoisted_result_only_read_by_callables_is_still_hoisted(setup: str, use: str) -> None:
     found = rule_findings(source_units(HOIST.format(setup=setup, use=use)), "cpu-function")
-    assert _automatic(found)
+    assert automatic_fixes(found)
 
 
 LOADER = '''import os
@@ -133,7 +129,7 @@ for b in loader:
 ])
 def test_pinning_batches_of_a_class_it_rebuilds_is_left_to_review(classes: str, batch: str) -> None:
     found = rule_findings(source_units(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
     assert any(f.fix is not None and f.fix.needs_review for f in found)
 
 
@@ -145,7 +141,7 @@ def test_pinning_batches_of_a_class_it_rebuilds_is_left_to_review(classes: str, 
 ])
 def test_pinning_plain_batches_stays_automatic(classes: str, batch: str) -> None:
     found = rule_findings(source_units(LOADER.format(classes=classes, batch=batch)), "pageable-transfer")
-    assert _automatic(found)
+    assert automatic_fixes(found)
 
 
 SNAPSHOT = '''import torch

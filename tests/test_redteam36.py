@@ -14,15 +14,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 from paef_jupyter.model import CellRef, SourceUnit
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "rules"
-
-
-def _automatic(found: list) -> bool:
-    return any(f.fix is not None and f.fix.automatic for f in found)
 
 
 def _review(found: list) -> bool:
@@ -32,7 +28,7 @@ def _review(found: list) -> bool:
 @pytest.mark.parametrize("rule", ["pageable-transfer", "host-sync"])
 def test_red_team_36_side_stream_rewrites_are_left_to_review(rule: str) -> None:
     found = rule_findings(program_units(REDTEAM / "rt36_pt_side_stream_prefetch.py"), rule)
-    assert found and not _automatic(found) and _review(found)
+    assert found and not automatic_fixes(found) and _review(found)
 
 
 # One automatic rewrite of each rule that drops a host wait or a blocking copy (single stream).
@@ -68,7 +64,7 @@ LOOKALIKES = [
 
 @pytest.mark.parametrize("rule,fixture", SINGLE_STREAM)
 def test_single_stream_rewrites_are_automatic(rule: str, fixture: str) -> None:
-    assert _automatic(rule_findings(source_units((FIXTURES / fixture).read_text()), rule))
+    assert automatic_fixes(rule_findings(source_units((FIXTURES / fixture).read_text()), rule))
 
 
 @pytest.mark.parametrize("spelling", STREAM_SPELLINGS)
@@ -76,14 +72,14 @@ def test_single_stream_rewrites_are_automatic(rule: str, fixture: str) -> None:
 def test_a_stream_anywhere_in_the_program_leaves_them_to_review(rule: str, fixture: str, spelling: str) -> None:
     text = (FIXTURES / fixture).read_text() + "\n" + spelling
     found = rule_findings(source_units(text), rule)
-    assert found and not _automatic(found) and _review(found)
+    assert found and not automatic_fixes(found) and _review(found)
 
 
 @pytest.mark.parametrize("lookalike", LOOKALIKES)
 @pytest.mark.parametrize("rule,fixture", SINGLE_STREAM)
 def test_stream_lookalikes_keep_them_automatic(rule: str, fixture: str, lookalike: str) -> None:
     text = (FIXTURES / fixture).read_text() + "\n" + lookalike
-    assert _automatic(rule_findings(source_units(text), rule))
+    assert automatic_fixes(rule_findings(source_units(text), rule))
 
 
 def _notebook(*cells: str) -> list[SourceUnit]:
@@ -96,8 +92,8 @@ def test_a_stream_in_an_earlier_or_later_cell_leaves_them_to_review(rule: str, f
     stream = "import torch\nside = torch.cuda.Stream() if torch.cuda.is_available() else None\n"
     for cells in ((stream, program), (program, stream)):
         found = [f for f in rule_findings(_notebook(*cells), rule) if f.ref.cell == cells.index(program)]
-        assert found and not _automatic(found) and _review(found)
-    assert _automatic([f for f in rule_findings(_notebook(program, "import io\nlog = io.StringIO()\n"), rule)
+        assert found and not automatic_fixes(found) and _review(found)
+    assert automatic_fixes([f for f in rule_findings(_notebook(program, "import io\nlog = io.StringIO()\n"), rule)
                        if f.ref.cell == 0])
 
 
@@ -107,8 +103,8 @@ def test_rules_that_keep_waits_are_untouched() -> None:
     for rule, fixture in (("graph-retention", "graph-retention/accumulate.in.py"),
                           ("eval-without-no-grad", "eval-without-no-grad/accuracy.in.py")):
         text = (FIXTURES / fixture).read_text()
-        assert _automatic(rule_findings(source_units(text), rule))
-        assert _automatic(rule_findings(source_units(text + "\n" + STREAM_SPELLINGS[0]), rule))
+        assert automatic_fixes(rule_findings(source_units(text), rule))
+        assert automatic_fixes(rule_findings(source_units(text + "\n" + STREAM_SPELLINGS[0]), rule))
 
 
 # elementwise-loop, found by a probe after first contact (not blind): `rt36_el_calibrated_sigmoid`'s
@@ -117,7 +113,7 @@ def test_rules_that_keep_waits_are_untouched() -> None:
 # of `sigmoid` and `pow(x, 1.5)` round otherwise than the one-element path).
 def test_red_team_36_probe_vectorised_rounding_is_left_to_review() -> None:
     found = rule_findings(program_units(REDTEAM / "rt36p_el_vectorised_rounding.py"), "elementwise-loop")
-    assert len(found) == 3 and not _automatic(found)
+    assert len(found) == 3 and not automatic_fixes(found)
     assert all(f.fix is not None and f.fix.needs_review and "round" in f.fix.review for f in found)
 
 
@@ -136,7 +132,7 @@ for i in range(len(x)):
 ])
 def test_inexact_whole_tensor_kernels_are_left_to_review(body: str) -> None:
     found = rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop")
-    assert found and not _automatic(found) and any(f.fix is not None and f.fix.needs_review for f in found)
+    assert found and not automatic_fixes(found) and any(f.fix is not None and f.fix.needs_review for f in found)
 
 
 @pytest.mark.parametrize("body", [
@@ -145,7 +141,7 @@ def test_inexact_whole_tensor_kernels_are_left_to_review(body: str) -> None:
     "torch.log1p(x[i].abs())", "torch.sqrt(x[i].abs())", "x[i].clamp(-1, 1).round()", "torch.erf(x[i]) + torch.sin(x[i])",
 ])
 def test_exact_whole_tensor_kernels_stay_automatic(body: str) -> None:
-    assert _automatic(rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop"))
+    assert automatic_fixes(rule_findings(source_units(LOOP.format(body=body)), "elementwise-loop"))
 
 
 # list-to-tensor, found by a probe after first contact (not blind, from rt36_lt_sentinel_device_mix,
@@ -171,7 +167,7 @@ for epoch in range(2):
 ])
 def test_host_and_device_tensors_in_one_list_are_not_joined(first: str, second: str) -> None:
     found = rule_findings(source_units(MIXED.format(first=first, second=second)), "list-to-tensor")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
 
 
 @pytest.mark.parametrize("first,second", [
@@ -180,4 +176,4 @@ def test_host_and_device_tensors_in_one_list_are_not_joined(first: str, second: 
     ("vals.append(torch.zeros(()))", "torch.ones(()) * s"),
 ])
 def test_one_device_lists_are_still_joined(first: str, second: str) -> None:
-    assert _automatic(rule_findings(source_units(MIXED.format(first=first, second=second)), "list-to-tensor"))
+    assert automatic_fixes(rule_findings(source_units(MIXED.format(first=first, second=second)), "list-to-tensor"))

@@ -13,23 +13,19 @@ the reason; names, calls, subscripts, attributes and parenthesised operands stay
 from __future__ import annotations
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
-
-
-def _automatic(found: list) -> list:
-    return [f for f in found if f.fix is not None and f.fix.automatic]
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 
 def test_probe_casts_of_expressions_are_not_rewritten() -> None:
     found = rule_findings(program_units(REDTEAM / "rt37p_l2t_cast_of_difference.py"), "list-to-tensor")
-    assert len(found) == 2 and not _automatic(found)
+    assert len(found) == 2 and not automatic_fixes(found)
     assert all("cast's operand is an expression" in f.fix.description for f in found)
 
 
 def test_blind_program_keeps_the_rewrites_of_whole_operands() -> None:
     found = rule_findings(program_units(REDTEAM / "rt37_l2t_single_sample_scores.py"), "list-to-tensor")
-    assert sorted(f.line for f in _automatic(found)) == [21, 23]
-    assert [f.line for f in found if f not in _automatic(found)] == [24]
+    assert sorted(f.line for f in automatic_fixes(found)) == [21, 23]
+    assert [f.line for f in found if f not in automatic_fixes(found)] == [24]
 
 
 PROGRAM = """import torch
@@ -64,10 +60,10 @@ AUTOMATIC = [
 @pytest.mark.parametrize("value", REFUSED)
 def test_cast_of_an_expression_is_a_hint(value: str) -> None:
     found = rule_findings(source_units(PROGRAM.format(value=value)), "list-to-tensor")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
 
 
 @pytest.mark.parametrize("value", AUTOMATIC)
 def test_whole_operands_stay_automatic(value: str) -> None:
     found = rule_findings(source_units(PROGRAM.format(value=value)), "list-to-tensor")
-    assert _automatic(found)
+    assert automatic_fixes(found)

@@ -15,33 +15,29 @@ and `torch.compile` (which keeps Python's semantics) stay automatic.
 from __future__ import annotations
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 from paef_jupyter.api import analyze_units
 from paef_jupyter.model import CellRef, SourceUnit
 
 
-def _automatic(found: list) -> list:
-    return [f for f in found if f.fix is not None and f.fix.automatic]
-
-
 def test_blind_program_scripted_list_is_not_rewritten() -> None:
     found = rule_findings(program_units(REDTEAM / "rt38b_jit_scripted_totals.py"), "list-to-tensor")
-    assert [f.line for f in found] == [27] and not _automatic(found)
+    assert [f.line for f in found] == [27] and not automatic_fixes(found)
     assert "torch.jit" in found[0].fix.review and "@torch.jit.script" in found[0].fix.review
 
 
 @pytest.mark.parametrize(("name", "line"), [("rt38b_jit_scripted_totals.py", 33), ("rt38_jit_scripted_helpers.py", 37)])
 def test_blind_programs_scripted_factories_are_left_to_review(name: str, line: int) -> None:
     found = rule_findings(program_units(REDTEAM / name), "cpu-then-move")
-    assert [f.line for f in found] == [line] and not _automatic(found)
+    assert [f.line for f in found] == [line] and not automatic_fixes(found)
 
 
 def test_blind_programs_outside_torch_jit_keep_their_rewrites() -> None:
     found = rule_findings(program_units(REDTEAM / "rt38_nb_dal_reloaded_split.ipynb"), "dict-as-list")
     # found outside torch.jit, as before; the conversions are review since red team 45: an empty selection of an int or nested column converts to another dtype and shape,
     # and the loop's slices are not proved non-empty
-    assert len(found) == 2 and _automatic(found) == []
+    assert len(found) == 2 and automatic_fixes(found) == []
 
 
 PROGRAM = """{imports}
@@ -101,14 +97,14 @@ def _program(imports: str, decorator: str, after: str) -> str:
 @pytest.mark.parametrize(("imports", "decorator", "after"), REFUSED)
 def test_lists_torch_jit_compiles_or_traces_are_left_to_review(imports: str, decorator: str, after: str) -> None:
     found = rule_findings(source_units(_program(imports, decorator, after)), "list-to-tensor")
-    assert found and not _automatic(found)
+    assert found and not automatic_fixes(found)
     assert all("torch.jit" in f.fix.review for f in found)
 
 
 @pytest.mark.parametrize(("imports", "decorator", "after"), AUTOMATIC)
 def test_lists_python_runs_stay_automatic(imports: str, decorator: str, after: str) -> None:
     found = rule_findings(source_units(_program(imports, decorator, after)), "list-to-tensor")
-    assert _automatic(found)
+    assert automatic_fixes(found)
 
 
 def _cells(*texts: str) -> list[SourceUnit]:
@@ -144,7 +140,7 @@ for step in range(3):
 def test_a_later_cell_scripting_an_earlier_cells_function(later: str, automatic: bool) -> None:
     report = analyze_units(_cells(CELL_DEF, CELL_LOOP, later), rules=["list-to-tensor"])
     found = [f for f in report.findings if f.ref.cell == 0]
-    assert found and bool(_automatic(found)) is automatic
+    assert found and bool(automatic_fixes(found)) is automatic
 
 
 def test_probe_traced_helper_is_left_to_review() -> None:
@@ -152,5 +148,5 @@ def test_probe_traced_helper_is_left_to_review() -> None:
     trace, which had baked the example's scores in as constants, recorded the tensor ops live instead
     (printed scores changed)."""
     found = rule_findings(program_units(REDTEAM / "rt38p_l2t_traced_scores.py"), "list-to-tensor")
-    assert [f.line for f in found] == [20] and not _automatic(found)
+    assert [f.line for f in found] == [20] and not automatic_fixes(found)
     assert "torch.jit.trace" in found[0].fix.review

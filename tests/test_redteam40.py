@@ -14,19 +14,15 @@ as red team 38 did for torch.jit. `torch.compile` with a named backend stays aut
 from __future__ import annotations
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 from paef_jupyter.model import CellRef, SourceUnit
-
-
-def _automatic(found: list) -> list:
-    return [f for f in found if f.fix is not None and f.fix.automatic]
 
 
 @pytest.mark.parametrize(("rule", "lines", "rewritten"), [("operator-fusion", [28, 30], 28), ("cpu-then-move", [26], 26)])
 def test_blind_fx_traced_block_is_left_to_review(rule: str, lines: list[int], rewritten: int) -> None:
     found = rule_findings(program_units(REDTEAM / "rt40_of_fx_fake_quant_pass.py"), rule)
-    assert [f.line for f in found] == lines and not _automatic(found)
+    assert [f.line for f in found] == lines and not automatic_fixes(found)
     review = next(f.fix.review for f in found if f.line == rewritten)  # automatic on first contact
     assert "captured as a graph" in review and "symbolic_trace" in review
 
@@ -37,7 +33,7 @@ def test_blind_exported_module_is_left_to_review_and_named_backend_compile_is_no
     assert [(f.ref.cell, f.line, f.fixable) for f in moves] == [(1, 22, False), (2, 3, True)]
     assert "torch.export.export" in moves[0].fix.review
     fusions = rule_findings(units, "operator-fusion")
-    assert not _automatic(fusions) and any(f.ref.cell == 1 and f.fix is not None and "captured" in f.fix.review
+    assert not automatic_fixes(fusions) and any(f.ref.cell == 1 and f.fix is not None and "captured" in f.fix.review
                                            for f in fusions)
 
 
@@ -51,7 +47,7 @@ def test_blind_exported_module_is_left_to_review_and_named_backend_compile_is_no
     ("rt40_rt_property_factory.py", "redundant-tensor", 0),
 ])
 def test_blind_programs_that_held(name: str, rule: str, automatic: int) -> None:
-    assert len(_automatic(rule_findings(program_units(REDTEAM / name), rule))) == automatic
+    assert len(automatic_fixes(rule_findings(program_units(REDTEAM / name), rule))) == automatic
 
 
 PROGRAM = """{imports}
@@ -123,13 +119,13 @@ def test_graph_captured_code_is_left_to_review(imports: str, after: str, capture
     review = [f for f in found if f.fix is not None and not f.fix.automatic]
     assert [f.line for f in review] == [_line(text, captured)]
     assert "captured as a graph" in review[0].fix.review
-    assert [f.line for f in _automatic(found)] == [_line(text, BLOCK if captured == ACT else ACT)]
+    assert [f.line for f in automatic_fixes(found)] == [_line(text, BLOCK if captured == ACT else ACT)]
 
 
 @pytest.mark.parametrize(("imports", "after"), AUTOMATIC)
 def test_code_python_runs_stays_automatic(imports: str, after: str) -> None:
     found = rule_findings(source_units(PROGRAM.format(imports=imports, after=after)), "operator-fusion")
-    assert len(_automatic(found)) == 2
+    assert len(automatic_fixes(found)) == 2
 
 
 def _cells(*texts: str) -> list[SourceUnit]:
@@ -148,12 +144,12 @@ CELL_DEF = PROGRAM.format(imports="", after="")
 ])
 def test_a_later_cell_that_captures_an_earlier_cells_code(later: str, automatic: int) -> None:
     found = rule_findings(_cells(CELL_DEF, later), "operator-fusion")
-    assert len(_automatic([f for f in found if f.ref.cell == 0])) == automatic
+    assert len(automatic_fixes([f for f in found if f.ref.cell == 0])) == automatic
 
 
 def test_probe_fx_quantization_is_left_to_review() -> None:
     """rt40p_of_prepare_fx (not blind): on bc2d13cf operator-fusion rewrote the leaky ReLU of a block
     `prepare_fx` quantizes; the quantized graph's ops changed (5 -> 3), its values did not."""
     found = rule_findings(program_units(REDTEAM / "rt40p_of_prepare_fx.py"), "operator-fusion")
-    assert [f.line for f in found] == [28] and not _automatic(found)
+    assert [f.line for f in found] == [28] and not automatic_fixes(found)
     assert "prepare_fx" in found[0].fix.review

@@ -28,33 +28,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings
+from redteam_units import REDTEAM, automatic_fixes, fixed_program, program_units, rule_findings
 
-from paef_jupyter.api import analyze_source
-from paef_jupyter.fix import apply_findings
 from paef_jupyter.model import CellRef, SourceUnit
-
-
-def _automatic(found: list) -> list:
-    return [f for f in found if f.fix is not None and f.fix.automatic]
-
-
-def _fixed(name: str, rule: str) -> str:
-    text = (REDTEAM / name).read_text()
-    report = analyze_source(text, CellRef(name), rules=[rule])
-    after, _applied, skipped = apply_findings(text, report.findings)
-    assert not skipped
-    return after
 
 
 def test_redundant_tensor_leaves_a_ramp_changed_by_an_inplace_module_to_review() -> None:
     found = rule_findings(program_units(REDTEAM / "rt50_rt_hand_optimizers.py"), "redundant-tensor")
     ramp = [f for f in found if "torch.linspace(-1.0, 1.0, 5)" in f.message]
-    assert ramp and _automatic(ramp) == []
+    assert ramp and automatic_fixes(ramp) == []
 
 
 def test_redundant_tensor_hoists_a_config_tensor_only_out_of_the_loop_that_keeps_the_config() -> None:
-    after = _fixed("rt50_rt_lr_by_hand.py", "redundant-tensor")
+    after = fixed_program("rt50_rt_lr_by_hand.py", "redundant-tensor")
     assert "for epoch in range(3):\n    full_const = torch.full((1,), cfg['wd'])\n    for i in range(0, 60, 12):" in after
     assert "rate = torch.tensor([ann.lr], device=device)" in after
 
@@ -62,17 +48,17 @@ def test_redundant_tensor_hoists_a_config_tensor_only_out_of_the_loop_that_keeps
 @pytest.mark.parametrize("name", ["rt50p_rt_callback_mutations.py", "rt50p_rt_prefix_aliases.py",
                                   "rt50p_rt_param_group_alias.py", "rt50p_rt_group_dicts_handed.py"])
 def test_redundant_tensor_hoists_nothing_changed_by_library_driven_code_or_aliases(name: str) -> None:
-    assert _automatic(rule_findings(program_units(REDTEAM / name), "redundant-tensor")) == []
+    assert automatic_fixes(rule_findings(program_units(REDTEAM / name), "redundant-tensor")) == []
 
 
 def test_list_to_tensor_converts_no_item_list_of_state_changed_in_place_by_library_code() -> None:
     found = rule_findings(program_units(REDTEAM / "rt50p_l2t_state_counters.py"), "list-to-tensor")
-    assert _automatic(found) == []
+    assert automatic_fixes(found) == []
 
 
 @pytest.mark.parametrize("name", ["rt50_nb_ema_teacher.ipynb", "rt50_nb_gan_phases.ipynb"])
 def test_no_grad_wrap_is_not_automatic_for_calibration_or_pool_filling_passes(name: str) -> None:
-    assert _automatic(rule_findings(program_units(REDTEAM / name), "eval-without-no-grad")) == []
+    assert automatic_fixes(rule_findings(program_units(REDTEAM / name), "eval-without-no-grad")) == []
 
 
 # --- the probe's category: torch's defaults set by another file of the project of a module fixed on its own
@@ -169,4 +155,4 @@ def test_a_module_nobody_imports_is_not_read_against_its_folder(tmp_path: Path) 
 def test_the_probe_projects_scores_are_no_longer_joined_automatically() -> None:
     path = REDTEAM / "rt50p_proj_default_dtype" / "scoring.py"
     units = [SourceUnit(CellRef(str(path), None), path.read_text())]
-    assert _automatic(rule_findings(units, "list-to-tensor")) == []
+    assert automatic_fixes(rule_findings(units, "list-to-tensor")) == []
