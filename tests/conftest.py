@@ -7,7 +7,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 import pytest  # noqa: E402
 
 from paef_jupyter.static.types import JediOracle  # noqa: E402
-from suite_groups import group_of  # noqa: E402
+from suite_groups import group_of, passes_first, unit_order  # noqa: E402
 
 # The suite analyses every rule fixture and corpus program several ways (one rule, all rules,
 # rewritten, re-checked); the same source asks jedi the same questions each time.
@@ -34,6 +34,14 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _split_scope(self, nodeid: str) -> str:
             return group_of(nodeid)
 
+        def _assign_work_unit(self, node: object) -> None:
+            if not getattr(self, "_ordered", False):  # the first draw: the queue is complete
+                self._ordered = True
+                queue = dict(self.workqueue)
+                self.workqueue.clear()
+                self.workqueue.update((unit, queue[unit]) for unit in unit_order(queue))
+            super()._assign_work_unit(node)
+
     return Groups(config, log)
 
 
@@ -41,6 +49,10 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.name in MEASURED:
             item.add_marker(pytest.mark.measured)
+    # A unit's tests run in collection order: its session-wide pass first, so that the jedi answers
+    # it learns serve every other test of its group (else test_fix_idempotent's 300 fixture-output
+    # checks ran before the rule fixtures' pool and asked jedi everything again).
+    items[:] = passes_first(items)
 
 
 @pytest.fixture(scope="session")

@@ -9,6 +9,10 @@ fixtures (and its own `xdist_group` marks do not reach pytest 9's node ids);
 
 from __future__ import annotations
 
+from typing import Any, Sequence, TypeVar
+
+T = TypeVar("T")
+
 SHARED_FIXTURES = {"corpus_rewrites": "corpus", "rule_fixture_rewrites": "rule-fixtures"}
 _GROUP_OF_TEST = {
     "test_corpus.py::test_runnable_programs_run_print_and_compare_deterministically": "corpus",
@@ -22,7 +26,29 @@ _GROUP_OF_FILE = {
 }
 
 
+# The units that hold a session-wide pass, longest first: a worker that drew one of them last would
+# run it while the other, its queue empty, idles (xdist otherwise orders units by their number of
+# tests, which put the 3-test corpus unit among the last).
+FIRST = ("corpus", "rule-fixtures", "browser")
+
+
 def group_of(nodeid: str) -> str:
     path, _, test = nodeid.partition("::")
     file = path.rsplit("/", 1)[-1]
     return _GROUP_OF_TEST.get(f"{file}::{test.split('[', 1)[0]}") or _GROUP_OF_FILE.get(file, path)
+
+
+def unit_order(units: dict[str, dict[str, bool]]) -> list[str]:
+    """The order the workers draw the units in: `FIRST`, then the others by number of tests, most
+    first (xdist's own order), so the last units drawn are the small ones."""
+    return sorted(units, key=lambda unit: (FIRST.index(unit) if unit in FIRST else len(FIRST), -len(units[unit])))
+
+
+def passes_first(items: Sequence[T]) -> list[T]:
+    """`items` (pytest's) with the users of a shared session fixture first, the rest in their order
+    (stable): a worker runs a unit's tests in collection order, and the pass's answers (jedi's, shared
+    process-wide) then serve the rest of its group instead of being asked again before it."""
+    def uses_a_pass(item: Any) -> bool:
+        return any(f in SHARED_FIXTURES for f in getattr(item, "fixturenames", ()))
+
+    return sorted(items, key=lambda item: not uses_a_pass(item))
