@@ -26,10 +26,16 @@ _GROUP_OF_FILE = {
 }
 
 
-# The units that hold a session-wide pass, longest first: a worker that drew one of them last would
-# run it while the other, its queue empty, idles (xdist otherwise orders units by their number of
-# tests, which put the 3-test corpus unit among the last).
+# The units that hold a session-wide pass or servers, drawn first whatever their number of tests: a
+# worker that drew one of them last would run it while the other, its queue empty, idles (xdist orders
+# units by their number of tests: the two passes came first by chance, the browser's unit 70th of 165).
 FIRST = ("corpus", "rule-fixtures", "browser")
+# Then files of a few tests that each start a kernel or run programs in new interpreters (CPU seconds
+# of the file, children included, measured in session 65): by their number of tests they were the last
+# units drawn, the run's tail (`test_magic_transparency` the very last) with one worker idle.
+SLOW_FOR_THEIR_SIZE = ("tests/test_magic_memory.py", "tests/test_pub46.py", "tests/test_magic_transparency.py",
+                       "tests/test_paef_cli_runs.py", "tests/test_redteam24.py", "tests/test_fuzz.py",
+                       "tests/test_redteam26.py", "tests/test_score_culprits.py", "tests/test_determinism.py")
 
 
 def group_of(nodeid: str) -> str:
@@ -39,9 +45,10 @@ def group_of(nodeid: str) -> str:
 
 
 def unit_order(units: dict[str, dict[str, bool]]) -> list[str]:
-    """The order the workers draw the units in: `FIRST`, then the others by number of tests, most
-    first (xdist's own order), so the last units drawn are the small ones."""
-    return sorted(units, key=lambda unit: (FIRST.index(unit) if unit in FIRST else len(FIRST), -len(units[unit])))
+    """The order the workers draw the units in: `FIRST`, `SLOW_FOR_THEIR_SIZE`, then the others by
+    number of tests, most first (xdist's own order), so the last units drawn are small and quick."""
+    known = FIRST + SLOW_FOR_THEIR_SIZE
+    return sorted(units, key=lambda unit: (known.index(unit) if unit in known else len(known), -len(units[unit])))
 
 
 def passes_first(items: Sequence[T]) -> list[T]:

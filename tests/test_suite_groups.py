@@ -27,8 +27,10 @@ def test_the_session_wide_passes_are_drawn_first_then_the_larger_units() -> None
 
     units = {"tests/test_a.py": dict.fromkeys("abcd", False), "rule-fixtures": dict.fromkeys("abcdefgh", False),
              "tests/test_b.py": dict.fromkeys("a", False), "corpus": dict.fromkeys("abc", False),
-             "tests/test_c.py": dict.fromkeys("abcdefghijklm", False)}
-    assert unit_order(units) == ["corpus", "rule-fixtures", "tests/test_c.py", "tests/test_a.py", "tests/test_b.py"]
+             "tests/test_c.py": dict.fromkeys("abcdefghijklm", False),
+             "tests/test_magic_transparency.py": dict.fromkeys("a", False)}
+    assert unit_order(units) == ["corpus", "rule-fixtures", "tests/test_magic_transparency.py", "tests/test_c.py",
+                                 "tests/test_a.py", "tests/test_b.py"]
 
 
 def test_the_users_of_a_pass_run_first_the_rest_in_their_order() -> None:
