@@ -28,7 +28,7 @@ _GROUP_OF_FILE = {
 
 # The units that hold a session-wide pass or servers, drawn first whatever their number of tests: a
 # worker that drew one of them last would run it while the other, its queue empty, idles (xdist orders
-# units by their number of tests: the two passes came first by chance, the browser's unit 70th of 165).
+# units by their number of tests: the two passes came first by chance, the browser's unit 71st of 165).
 FIRST = ("corpus", "rule-fixtures", "browser")
 # Then files of a few tests that each start a kernel or run programs in new interpreters (CPU seconds
 # of the file, children included, measured in session 65): by their number of tests they were the last
