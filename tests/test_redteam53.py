@@ -1,4 +1,4 @@
-"""Red team 53 (blind, 10 programs: 3 projects, 2 notebooks) on tensors that are the thing optimised or
+"""Red team 53 (blind, 11 programs: 3 projects, 2 notebooks) on tensors that are the thing optimised or
 simulated, not a model's weights: PGD / FGSM inputs, a PINN's input derivatives, MALA / HMC samplers,
 particles and a cellular automaton, k-means / EM, a GP hyperparameter fit, style transfer and deep dream,
 CEM planning, GAN inversion. First contact met 8 automatic rewrites, none harmful; 8 probes written after
