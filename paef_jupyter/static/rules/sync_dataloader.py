@@ -7,6 +7,7 @@ import inspect
 import libcst as cst
 
 from ...model import Fix, Severity
+from ..dataset_placement import dataset_placement
 from ..facts import Facts
 from ..names import bound_names, dotted_name
 from ..types import Kind, kind_of_value
@@ -61,6 +62,8 @@ class SyncDataLoader(Rule):
         hook = None if loops else self._lightning_training_loader(node)
         if not loops and hook is None:
             return
+        if dataset_placement(self.facts, node).on_device:
+            return  # samples made on the device: a worker process cannot make them (CUDA in a forked worker fails)
         work = self._per_sample_work(node)
         if work is None:
             return
