@@ -18,6 +18,7 @@ from ._host_row_writes import host_row_writes
 from ._per_sample_calls import PerSample, per_cell_ops, per_sample_call
 from ._python_numbers import python_number
 from ._row_gathers import row_gather
+from ._row_parts import rows_of_one_tensor, stacked_row_part
 from ._tensor_facts import _REDUCTIONS, over_tensor_elements
 from .base import Rule
 
@@ -1438,7 +1439,8 @@ class ElementwiseLoop(Rule):
         if not isinstance(for_in.target, cst.Name):
             return
         if qualified == "torch.stack" and self._is_tensor(for_in.iter):
-            self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
+            if not self._stacked_parts(node, comp.elt, for_in.target.value, for_in.iter):
+                self._gathered_rows(node, comp.elt, for_in.target.value, for_in.iter)
             return
         if not isinstance(for_in.iter, cst.Call) or (self.facts.qualified_name(for_in.iter.func) or "") != "builtins.range":
             return
@@ -1600,6 +1602,24 @@ class ElementwiseLoop(Rule):
                     f"same order when each row's index is one number; for several per row, index rows with "
                     f"`torch.arange(...)[:, None]`; and when the {count} rows are all of the index tensor's)",
                     suggestion=found.gather, safe=False),
+        )
+        return True
+
+    def _stacked_parts(self, node: cst.Call, elt: cst.BaseExpression, var: str, rows: cst.BaseExpression) -> bool:
+        """`torch.stack([row[0] for row in t])` over the rows of a tensor: an indexing op per row
+        and a copy, where `t[:, 0]` is the same values as one view (`_row_parts`)."""
+        parts = stacked_row_part(self.facts, elt, var)
+        if parts is None or not rows_of_one_tensor(rows):
+            return False
+        data = self.facts.code(rows)
+        view = f"{data}[{parts}]" if isinstance(rows, (cst.Name, cst.Attribute, cst.Subscript)) else f"({data})[{parts}]"
+        self.report(
+            node,
+            f"`{self.facts.code(node)}` iterates `{data}` row by row in Python: an indexing op per row (a kernel launch "
+            "each on a GPU), then a copy to stack the picked parts",
+            fix=Fix(description=f"take the same part of every row at once: `{view}` (the same values in the same order, "
+                    f"as a view of `{data}`: `.clone()` it when the result is written in place)",
+                    suggestion=view, safe=False),
         )
         return True
 
