@@ -11,6 +11,7 @@ from ...model import Fix, Severity
 from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts, param_names
 from ..names import positional_params
+from ..returned_columns import ReturnedColumns, returned_columns
 from ..types import Kind
 from ._importers import project_default_setter
 from ._tensor_facts import (
@@ -35,7 +36,7 @@ from ._tensor_facts import (
     surely_runs,
     within,
 )
-from .base import Rule
+from .base import Rule, RuleContext
 
 TORCH_CONSTRUCTORS = {"tensor": None, "as_tensor": None, "Tensor": "float", "FloatTensor": "float",
                       "LongTensor": "long", "DoubleTensor": "double"}
@@ -64,6 +65,10 @@ class ListToTensor(Rule):
         "`torch.stack` (or computing them with one vectorised op) avoids the per-element copies, "
         "syncs and Python overhead."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._through: dict[int, ReturnedColumns] = {}  # id(records) -> the callee that transposed them
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
@@ -269,7 +274,7 @@ class ListToTensor(Rule):
         if isinstance(arg, cst.Attribute) and isinstance(arg.value, cst.Name):
             value = self.facts.value_of(arg.value)
             if isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].star == "*":
-                return _zip_star(self.facts, value.args[0].value)
+                return _zip_star(self.facts, value.args[0].value) or self._returned(value.args[0].value)
             return None
         if not isinstance(arg, cst.Name) or self.facts.value_of(arg) is not None:
             return None
@@ -278,8 +283,18 @@ class ListToTensor(Rule):
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, (cst.Tuple, cst.List)) \
                     and any(isinstance(el.value, cst.Name) and el.value.value == arg.value for el in n.targets[0].target.elements) \
                     and self.facts.order(n) < self.facts.order(arg):
-                return _zip_star(self.facts, n.value)
+                return _zip_star(self.facts, n.value) or self._returned(n.value)
         return None
+
+    def _returned(self, value: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The records behind columns a function of the program returns (`self.memory.sample()`
+        returning `zip(*list(self.buffer))`): the call itself for the object's stored records,
+        the argument for records passed in. Remembered for the message."""
+        columns = returned_columns(self.facts, value)
+        if columns is None:
+            return None
+        self._through[id(columns.records)] = columns
+        return columns.records
 
     def _from_records(self, node: cst.Call, column: cst.BaseExpression, records: cst.BaseExpression,
                       head: str, name: str) -> None:
@@ -288,13 +303,16 @@ class ListToTensor(Rule):
         per_call = self.facts.enclosing_function(node) is not None and "self" in self.facts.names_read(records)
         if (self.facts.iteration_loop(node) is None and not per_call) or self._loader_batch(records):
             return
+        through = self._through.get(id(records))
+        transposed = ("`zip(*...)` transposes them" if through is None else
+                      f"`{_qualified_def(self.facts, through.callee)}` returns them transposed by `zip(*...)`")
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
         # a program that uses no accelerator copies nothing: the walk through Python is the cost there
         on_device = uses_device(self.facts)
         self.report(
             node,
             f"`{constructor}({self.facts.code(column)})` rebuilds a tensor from one field of each Python record in "
-            f"`{self.facts.code(records)}` (`zip(*...)` transposes them): every call walks the records and converts "
+            f"`{self.facts.code(records)}` ({transposed}): every call walks the records and converts "
             "each value through Python" + (", then copies the new host tensor to the device" if on_device else ""),
             fix=Fix(description="store each field in one preallocated tensor (e.g. `states = torch.empty(capacity, "
                     "*shape)`, written at each push) and sample with a tensor of indices: `states[idx]` is one "
@@ -667,6 +685,11 @@ def _vectorised(elt: cst.BaseExpression, var: str, source: str) -> str:
             return updated
 
     return cst.Module([]).code_for_node(elt.visit(Substitute()))
+
+
+def _qualified_def(facts: Facts, func: cst.FunctionDef) -> str:
+    cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+    return f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
 
 
 def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
