@@ -2757,9 +2757,9 @@ class Facts:
     def _instance_attr_tensor(self, expr: cst.Attribute) -> bool:
         """`agent.log_probs` where `agent` was built from a class of this unit whose methods set
         `self.log_probs` only to tensors (`self.log_probs = dist.log_prob(a).detach()` in
-        `sample_action`) and nothing outside the class assigns an attribute of that name: the
+        `sample_action`) and no code outside a class assigns an attribute of that name: the
         attribute holds a tensor once set. (A class with bases is left alone: an inherited
-        method may set it too.)"""
+        method may set it too; another class's `self.<attr>` is its own objects'.)"""
         made = same_object(self.construction_of(expr.value)) if isinstance(expr.value, cst.Name) else None
         cls = self.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
         if cls is None or cls.bases:
@@ -2773,9 +2773,10 @@ class Facts:
                 for sub in self.walk(target):
                     if not (isinstance(sub, cst.Attribute) and sub.attr.value == attr):
                         continue
-                    inside = self.contains(cls, node)
-                    if not inside or not (isinstance(sub.value, cst.Name) and sub.value.value == "self") \
-                            or not isinstance(node, cst.Assign) or sub is not target or node.value is None:
+                    on_self = isinstance(sub.value, cst.Name) and sub.value.value == "self"
+                    if on_self and not self.contains(cls, node):
+                        continue  # another class's own attribute (a subclass's runs on its own objects)
+                    if not on_self or not isinstance(node, cst.Assign) or sub is not target or node.value is None:
                         return False  # set outside the class, through a tuple, augmented, on another object
                     values.append(node.value)
         return bool(values) and all(self.kind(v) is Kind.TENSOR for v in values)
