@@ -2522,6 +2522,8 @@ class Facts:
                 return self._kind_of_self_attr(expr)
             if expr.attr.value in _MODULE_TENSORS and self.kind(expr.value) is Kind.MODULE:
                 return Kind.TENSOR  # `model.fc.weight`: a module's parameter
+            if isinstance(expr.value, cst.Name) and self._instance_attr_tensor(expr):
+                return Kind.TENSOR
             return Kind.UNKNOWN
         if isinstance(expr, cst.Subscript):
             base = self.kind(expr.value)
@@ -2751,6 +2753,33 @@ class Facts:
         if not defs and self._registered_buffer(expr):
             return Kind.TENSOR
         return Kind.UNKNOWN
+
+    def _instance_attr_tensor(self, expr: cst.Attribute) -> bool:
+        """`agent.log_probs` where `agent` was built from a class of this unit whose methods set
+        `self.log_probs` only to tensors (`self.log_probs = dist.log_prob(a).detach()` in
+        `sample_action`) and no code outside a class assigns an attribute of that name: the
+        attribute holds a tensor once set. (A class with bases is left alone: an inherited
+        method may set it too; another class's `self.<attr>` is its own objects'.)"""
+        made = same_object(self.construction_of(expr.value)) if isinstance(expr.value, cst.Name) else None
+        cls = self.classes.get(made.func.value) if isinstance(made, cst.Call) and isinstance(made.func, cst.Name) else None
+        if cls is None or cls.bases:
+            return False
+        attr, values = expr.attr.value, []
+        for node in self.walk(self.module):
+            if not isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)):
+                continue
+            targets = [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+            for target in targets:
+                for sub in self.walk(target):
+                    if not (isinstance(sub, cst.Attribute) and sub.attr.value == attr):
+                        continue
+                    on_self = isinstance(sub.value, cst.Name) and sub.value.value == "self"
+                    if on_self and not self.contains(cls, node):
+                        continue  # another class's own attribute (a subclass's runs on its own objects)
+                    if not on_self or not isinstance(node, cst.Assign) or sub is not target or node.value is None:
+                        return False  # set outside the class, through a tuple, augmented, on another object
+                    values.append(node.value)
+        return bool(values) and all(self.kind(v) is Kind.TENSOR for v in values)
 
     def _registered_buffer(self, expr: cst.Attribute) -> bool:
         """`self.queue_ptr` of a class whose method calls `self.register_buffer("queue_ptr",

@@ -11,6 +11,7 @@ from ...model import Fix, Severity
 from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts, param_names
 from ..names import positional_params
+from ..returned_columns import ReturnedColumns, returned_columns, stored_field_values
 from ..types import Kind
 from ._importers import project_default_setter
 from ._tensor_facts import (
@@ -35,7 +36,7 @@ from ._tensor_facts import (
     surely_runs,
     within,
 )
-from .base import Rule
+from .base import Rule, RuleContext
 
 TORCH_CONSTRUCTORS = {"tensor": None, "as_tensor": None, "Tensor": "float", "FloatTensor": "float",
                       "LongTensor": "long", "DoubleTensor": "double"}
@@ -64,6 +65,10 @@ class ListToTensor(Rule):
         "`torch.stack` (or computing them with one vectorised op) avoids the per-element copies, "
         "syncs and Python overhead."
     )
+
+    def __init__(self, ctx: RuleContext) -> None:
+        super().__init__(ctx)
+        self._through: dict[int, ReturnedColumns] = {}  # id(records) -> the callee that transposed them
 
     def visit_Call(self, node: cst.Call) -> None:
         qualified = self.facts.qualified_name(node.func) or ""
@@ -278,8 +283,27 @@ class ListToTensor(Rule):
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(n.targets[0].target, (cst.Tuple, cst.List)) \
                     and any(isinstance(el.value, cst.Name) and el.value.value == arg.value for el in n.targets[0].target.elements) \
                     and self.facts.order(n) < self.facts.order(arg):
-                return _zip_star(self.facts, n.value)
+                elements = n.targets[0].target.elements
+                index = next(i for i, el in enumerate(elements) if isinstance(el.value, cst.Name) and el.value.value == arg.value)
+                starred = any(isinstance(el, cst.StarredElement) for el in elements)
+                return _zip_star(self.facts, n.value) or (None if starred else self._returned(n.value, index, len(elements)))
         return None
+
+    def _returned(self, value: cst.BaseExpression, index: int, width: int) -> cst.BaseExpression | None:
+        """The records behind column `index` of those a method of the program returns
+        (`self.memory.sample()` returning `zip(*list(self.buffer))`), when every value its
+        class stores in that field is a tensor (`agent.memory.push((state, action, log_prob))`
+        with `log_prob` a tensor): a tuple of tensors, which `torch.tensor` reads back one
+        element at a time. Columns of Python numbers, or of records this unit cannot see
+        stored, are left alone (record-buffer owns sampled buffers of Python records)."""
+        columns = returned_columns(self.facts, value)
+        if columns is None:
+            return None
+        values = stored_field_values(self.facts, columns, index, width)
+        if not values or any(self.facts.kind(v) is not Kind.TENSOR for v in values):
+            return None
+        self._through[id(columns.records)] = columns
+        return columns.records
 
     def _from_records(self, node: cst.Call, column: cst.BaseExpression, records: cst.BaseExpression,
                       head: str, name: str) -> None:
@@ -287,6 +311,10 @@ class ListToTensor(Rule):
         records at each call (a replay buffer's `sample`); a one-time conversion of a data set is fine."""
         per_call = self.facts.enclosing_function(node) is not None and "self" in self.facts.names_read(records)
         if (self.facts.iteration_loop(node) is None and not per_call) or self._loader_batch(records):
+            return
+        through = self._through.get(id(records))
+        if through is not None:
+            self._tensor_column(node, column, records, through, head, name)
             return
         constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
         # a program that uses no accelerator copies nothing: the walk through Python is the cost there
@@ -299,6 +327,23 @@ class ListToTensor(Rule):
             fix=Fix(description="store each field in one preallocated tensor (e.g. `states = torch.empty(capacity, "
                     "*shape)`, written at each push) and sample with a tensor of indices: `states[idx]` is one "
                     "gather" + (", on the device" if on_device else ""), safe=False),
+        )
+
+    def _tensor_column(self, node: cst.Call, column: cst.BaseExpression, records: cst.BaseExpression,
+                       through: ReturnedColumns, head: str, name: str) -> None:
+        """A column of tensors returned by a buffer's method: one host read per element."""
+        constructor = f"{'torch' if head == 'torch' else 'np'}.{name}"
+        col = self.facts.code(column)
+        on_device = uses_device(self.facts)
+        self.report(
+            node,
+            f"`{constructor}({col})` rebuilds a tensor from a tuple of tensors: `{self.facts.code(records)}` "
+            f"(`{_qualified_def(self.facts, through.callee)}`) returns the stored records transposed by `zip(*...)`, "
+            "and every value stored in this field is a tensor; the constructor reads each element back as a Python "
+            "number" + (" (on a GPU, a copy and a sync per element) and copies the result to the device again"
+                         if on_device else ""),
+            fix=Fix(description=f"join the tensors where they are: `torch.stack({col})` (0-d or same-shape elements; "
+                    "`.to(dtype)` if the dtype must change), or store the field in a preallocated tensor", safe=False),
         )
 
     def _loader_batch(self, records: cst.BaseExpression) -> bool:
@@ -667,6 +712,11 @@ def _vectorised(elt: cst.BaseExpression, var: str, source: str) -> str:
             return updated
 
     return cst.Module([]).code_for_node(elt.visit(Substitute()))
+
+
+def _qualified_def(facts: Facts, func: cst.FunctionDef) -> str:
+    cls = next((a for a in facts.ancestors(func) if isinstance(a, cst.ClassDef)), None)
+    return f"{cls.name.value}.{func.name.value}" if cls is not None else func.name.value
 
 
 def _zip_star(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
