@@ -351,7 +351,8 @@ class EvalWithoutNoGrad(Rule):
         safe = torch is not None and not suspends  # a generator would leave grad off in its caller
         unseen = self._unseen_users(loop) or unseen_code or self._grad_mode_read() or self._shown_with_graph(loop) \
             or self._fast_path_modules() or self._module_hooks() or self._saved_tensor_hooks() \
-            or self._cached_by_forward(loop) or self._memoised_call(loop) \
+            or self._cached_by_forward(loop) or self._local_module_forwards() or self._hand_memo(loop) \
+            or self._memoised_call(loop) \
             or self._returned_through_decorator(loop) or self._read_by_name() or self._redefined_later(loop) \
             or self._given_model_may_need_grad(loop) or self._patched_with_grad_code() \
             or self._rebound_by_importer(loop) or self._functional_forward(loop) or self._host_logged(loop) \
@@ -723,37 +724,84 @@ class EvalWithoutNoGrad(Rule):
         method, with `setattr`): built under no_grad, the cache has no graph, and the training
         passes after it never reach the parameters behind it."""
         for func in self.facts.per_iteration_functions:
-            if not (isinstance(func, cst.FunctionDef) and func.name.value == "forward"):
-                continue
-            owner = self.facts.owner_of(func)
-            cls = next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None)
-            methods = [m for m in (cls.body.body if cls is not None else (func,))
-                       if isinstance(m, cst.FunctionDef) and m.name.value != "__init__"]
-            kept: set[str] = set()
-            read: set[str] = set()
-            for method in methods:
-                for n in owner.walk(method.body):
-                    if isinstance(n, cst.Assign) and not _plain_value(n.value):
-                        kept |= {attr for t in n.targets if (attr := _self_attribute(t.target))}
-                    elif isinstance(n, cst.Call) and _called_name(n) in ("setattr", "getattr", "hasattr") \
-                            and len(n.args) >= 2 and owner.code(n.args[0].value) == "self" \
-                            and isinstance(n.args[1].value, cst.SimpleString):
-                        attr = n.args[1].value.evaluated_value
-                        if _called_name(n) != "setattr":
-                            read.add(attr)
-                        elif len(n.args) > 2 and not _plain_value(n.args[2].value):
-                            kept.add(attr)
-                    elif isinstance(n, cst.Attribute) and (attr := _self_attribute(n)) \
-                            and not isinstance(owner.parent(n), cst.AssignTarget) \
-                            and not (isinstance(owner.parent(n), cst.Subscript)
-                                     and isinstance(owner.parent(owner.parent(n)), cst.AssignTarget)):
-                        read.add(attr)
-            if kept & read:
-                name = sorted(kept & read)[0]
-                return (f"`{cls.name.value if cls is not None else func.name.value}` keeps `self.{name}` across "
-                        "calls and reads it back: built under no_grad it would carry no graph, and later training "
-                        "passes through it would not reach the parameters it was computed from")
+            if isinstance(func, cst.FunctionDef) and func.name.value == "forward":
+                owner = self.facts.owner_of(func)
+                found = _kept_and_read(owner, next((a for a in owner.ancestors(func) if isinstance(a, cst.ClassDef)), None),
+                                       func)
+                if found:
+                    return found
         return ""
+
+    def _local_module_forwards(self) -> str:
+        """Why a forward the loop runs out of the analysis' sight may act otherwise under no_grad
+        ('' if none): a model built from a local module's class (`from models import Net`) runs the
+        forwards of the submodules it holds through `self.body(x)`, calls that
+        `per_iteration_functions` does not follow into another module, so `_forward_needs_grad`
+        and `_cached_by_forward` never read them (red team 52: a submodule caching its standardised
+        weight by version, another taking forces with `torch.autograd.grad`). Any class of a local
+        module this unit reaches whose `forward` (or a method it calls on `self`) asks for autograd
+        or reads the grad state, or that keeps a value it computes on the module and reads it back,
+        leaves the rewrite to review (which of those classes the loop runs is not proved)."""
+        for unit, cls in self._local_module_classes():
+            methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+            forward = methods["forward"]
+            run, todo = {"forward"}, [forward]
+            while todo:  # the forward and the methods it calls on `self`, transitively
+                for n in unit.walk(todo.pop().body):
+                    if isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) \
+                            and isinstance(n.func.value, cst.Name) and n.func.value.value == "self" \
+                            and n.func.attr.value in methods and n.func.attr.value not in run:
+                        run.add(n.func.attr.value)
+                        todo.append(methods[n.func.attr.value])
+            if any(_asks_for_grad(unit, methods[name].body, training_path=name == "forward") for name in run):
+                return (f"`{cls.name.value}.forward` (a local module's class) asks for autograd or reads "
+                        "whether a graph is recorded: if the model this loop runs holds it, under no_grad "
+                        "it raises or computes something else")
+            found = _kept_and_read(unit, cls, forward)
+            if found:
+                return f"{found} (a local module's class, which the model this loop runs may hold)"
+        return ""
+
+    def _hand_memo(self, loop: Loop) -> str:
+        """Why a pass of this loop may hand its results to later passes ('' if none): a function it
+        runs (called from the loop, a forward of its models, a method of a local module's class, and
+        what those call) stores a computed value into a container it does not bind itself and reads
+        it back (`if key not in _MEMO: _MEMO[key] = w / w.norm()` ... `return _MEMO[key]`,
+        `CACHE.setdefault(k, v)`): a memo kept by hand. Built under no_grad the entry has no graph,
+        and a training pass reading it back never reaches the parameters behind it (red team 52: a
+        standardised weight memoised by the weight's version in a module-level dict). A container
+        only appended to (a log) is not read back there."""
+        work: list[tuple[Facts, cst.FunctionDef]] = []
+        for call in self.facts.calls_in(loop.node.body):
+            work += [(self.facts.owner_of(f), f) for f in self.facts._callees(call) if isinstance(f, cst.FunctionDef)]
+        work += [(self.facts.owner_of(f), f) for f in self.facts.per_iteration_functions
+                 if isinstance(f, cst.FunctionDef) and f.name.value == "forward"]
+        work += [(unit, m) for unit, cls in self._local_module_classes() for m in cls.body.body
+                 if isinstance(m, cst.FunctionDef)]
+        seen: set[int] = set()
+        while work and len(seen) < 80:
+            owner, func = work.pop()
+            if id(func) in seen:
+                continue
+            seen.add(id(func))
+            memo = _hand_memo_name(owner, func)
+            if memo:
+                return (f"`{func.name.value}` keeps what it computes in `{memo}`, which outlives the call, and "
+                        "reads it back (a memo kept by hand): built under no_grad the entry carries no graph, and "
+                        "a training pass reading it back would not reach the parameters behind it")
+            for call in owner.calls_in(func.body):
+                for callee in owner._callees(call):
+                    if isinstance(callee, cst.FunctionDef):
+                        work.append((owner.owner_of(callee), callee))
+        return ""
+
+    def _local_module_classes(self) -> list[tuple[Facts, cst.ClassDef]]:
+        """The classes with a `forward` of the local modules this unit reaches (not this unit, not
+        its earlier cells, whose classes the per-iteration functions already hold)."""
+        prior = {id(u) for u in self.facts.prior.units()}
+        return [(unit, cls) for unit in self._reached() if unit is not self.facts and id(unit) not in prior
+                for cls in unit.walk(unit.module) if isinstance(cls, cst.ClassDef)
+                and any(isinstance(m, cst.FunctionDef) and m.name.value == "forward" for m in cls.body.body)]
 
     def _memoised_call(self, loop: Loop) -> str:
         """Why a pass of this loop may hand its results to later passes ('' if none): the loop
@@ -1789,6 +1837,74 @@ def _rebinds(stmt: cst.CSTNode, name: str) -> bool:
         return False
     targets = stmt.body[0].targets
     return len(targets) == 1 and isinstance(targets[0].target, cst.Name) and targets[0].target.value == name
+
+
+def _kept_and_read(owner: Facts, cls: cst.ClassDef | None, func: cst.FunctionDef) -> str:
+    """Why `cls` (the class of `forward` `func`) hands one pass's values to later passes ('' if
+    not): a method other than `__init__` keeps a computed value on `self` (an assignment, a
+    subscript, `setattr`) and a method reads it back."""
+    methods = [m for m in (cls.body.body if cls is not None else (func,))
+               if isinstance(m, cst.FunctionDef) and m.name.value != "__init__"]
+    kept: set[str] = set()
+    read: set[str] = set()
+    for method in methods:
+        for n in owner.walk(method.body):
+            if isinstance(n, cst.Assign) and not _plain_value(n.value):
+                kept |= {attr for t in n.targets if (attr := _self_attribute(t.target))}
+            elif isinstance(n, cst.Call) and _called_name(n) in ("setattr", "getattr", "hasattr") \
+                    and len(n.args) >= 2 and owner.code(n.args[0].value) == "self" \
+                    and isinstance(n.args[1].value, cst.SimpleString):
+                attr = n.args[1].value.evaluated_value
+                if _called_name(n) != "setattr":
+                    read.add(attr)
+                elif len(n.args) > 2 and not _plain_value(n.args[2].value):
+                    kept.add(attr)
+            elif isinstance(n, cst.Attribute) and (attr := _self_attribute(n)) \
+                    and not isinstance(owner.parent(n), cst.AssignTarget) \
+                    and not (isinstance(owner.parent(n), cst.Subscript)
+                             and isinstance(owner.parent(owner.parent(n)), cst.AssignTarget)):
+                read.add(attr)
+    if kept & read:
+        name = sorted(kept & read)[0]
+        return (f"`{cls.name.value if cls is not None else func.name.value}` keeps `self.{name}` across "
+                "calls and reads it back: built under no_grad it would carry no graph, and later training "
+                "passes through it would not reach the parameters it was computed from")
+    return ""
+
+
+def _hand_memo_name(owner: Facts, func: cst.FunctionDef) -> str:
+    """The container `func` does not bind (a module-level or enclosing name) into which it stores a
+    computed value and from which it reads back (a subscript load, `.get`, an `in` test,
+    `.setdefault`): a memo kept by hand. '' if none."""
+    stored: set[str] = set()
+    read: set[str] = set()
+
+    def root(expr: cst.BaseExpression) -> str | None:
+        while isinstance(expr, cst.Subscript):
+            expr = expr.value
+        if isinstance(expr, cst.Name) and expr.value not in ("self", "cls") and not binds_locally(func, expr.value):
+            return expr.value
+        return None
+
+    for n in owner.walk(func.body):
+        if isinstance(n, cst.Assign) and not _plain_value(n.value):
+            stored |= {name for t in n.targets if isinstance(t.target, cst.Subscript) and (name := root(t.target))}
+        elif isinstance(n, cst.Call) and isinstance(n.func, cst.Attribute) and (name := root(n.func.value)):
+            if n.func.attr.value == "setdefault" and len(n.args) > 1 and not _plain_value(n.args[1].value):
+                stored.add(name)
+                read.add(name)
+            elif n.func.attr.value in _STORING_METHODS and n.args and not all(_plain_value(a.value) for a in n.args):
+                stored.add(name)
+            elif n.func.attr.value in ("get", "pop", "__getitem__"):
+                read.add(name)
+        elif isinstance(n, cst.Subscript) and (name := root(n)) \
+                and not isinstance(owner.parent(n), cst.AssignTarget):
+            read.add(name)
+        elif isinstance(n, cst.ComparisonTarget) and isinstance(n.operator, (cst.In, cst.NotIn)) \
+                and (name := root(n.comparator)):
+            read.add(name)
+    both = sorted(stored & read)
+    return both[0] if both else ""
 
 
 def _plain_value(value: cst.BaseExpression) -> bool:
