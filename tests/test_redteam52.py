@@ -50,24 +50,28 @@ def test_the_probes_with_state_or_autograd_in_a_local_modules_submodule_are_for_
     assert found and not any(found.values())
 
 
+# What both programs do after building their model: train a step, then evaluate under autograd
+# (the loop a `no_grad` wrap would take).
+_TRAIN_THEN_EVALUATE = """opt = torch.optim.SGD({m}.parameters(), lr=0.1)
+x = torch.randn(8, 4)
+for epoch in range(2):
+    loss = {m}(x).pow(2).mean()
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    {m}.eval()
+    total = 0.0
+    for i in range(0, 8, 4):
+        total += {m}(x[i:i + 4]).sum().item()
+    {m}.train()
+print(total)
+"""
+
 _MAIN = """import torch
 from models import Net
 
 model = Net()
-opt = torch.optim.SGD(model.parameters(), lr=0.1)
-x = torch.randn(8, 4)
-for epoch in range(2):
-    loss = model(x).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    model.eval()
-    total = 0.0
-    for i in range(0, 8, 4):
-        total += model(x[i:i + 4]).sum().item()
-    model.train()
-print(total)
-"""
+""" + _TRAIN_THEN_EVALUATE.format(m="model")
 _NET = """
 
 class Net(nn.Module):
@@ -237,20 +241,7 @@ class Net(nn.Linear):
 
 
 net = Net(4, 4)
-opt = torch.optim.SGD(net.parameters(), lr=0.1)
-x = torch.randn(8, 4)
-for epoch in range(2):
-    loss = net(x).pow(2).mean()
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    net.eval()
-    total = 0.0
-    for i in range(0, 8, 4):
-        total += net(x[i:i + 4]).sum().item()
-    net.train()
-print(total)
-"""
+""" + _TRAIN_THEN_EVALUATE.format(m="net")
 _MEMOS = {
     "a dict memo by version": ("_MEMO = {}", """    key = w._version
     if key not in _MEMO:
