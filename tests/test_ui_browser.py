@@ -58,8 +58,7 @@ def test_without_the_extension_the_chart_gets_plotly_from_the_kernel_once(open_n
     asked = []
     nb.page.route("**/plotly-basic.min.js", lambda route: route.abort())  # not served here
     nb.page.on("websocket", lambda ws: ws.on("framesent", lambda f: asked.append(1) if "need_plotly" in str(f) else None))
-    nb.page.reload()
-    nb.cell(2).locator(".cm-content").wait_for(timeout=60_000)
+    nb.reload()
     nb.run_cell(0, timeout=180)
     for index in (1, 2):
         nb.run_cell(index, timeout=180)
@@ -232,7 +231,7 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
         assert any("paef" in str(o) for o in saved["cells"][1].get("outputs", [])), "the report was not saved"
 
         _set_theme(jupyter_server, "JupyterLab Dark")
-        nb.page.goto(jupyter_server.notebook_url(name))  # reopen, same kernel: the live view re-attaches
+        nb.goto()  # reopen, same kernel: the live view re-attaches
         view = nb.cell(1).locator(".paef-box")
         view.wait_for(timeout=90_000)
         view.scroll_into_view_if_needed()
@@ -242,7 +241,7 @@ def test_themes_widths_and_reopen(open_notebook, jupyter_server):  # noqa: F811
         nb.screenshot(f"view_dark_{kind}")
 
         nb.restart_kernel()  # reopen with a new kernel: the widget models are gone
-        nb.page.goto(jupyter_server.notebook_url(name))
+        nb.goto()
         static = nb.cell(1).locator(".paef-static")
         static.wait_for(state="visible", timeout=60_000)
         assert static.locator(".paef-card").count() >= 1 and static.locator(".paef-flame-svg rect").count() > 3
@@ -487,7 +486,7 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
 
     # Reopened with a new kernel (no live view): the static copy shows what the user decided.
     nb.restart_kernel()
-    nb.page.goto(jupyter_server.notebook_url(name))
+    nb.goto()
     static = nb.cell(1).locator(".paef-static")
     static.wait_for(state="visible", timeout=60_000)
     assert static.locator(".paef-card .paef-rule").all_inner_texts() == ["redundant-tensor"]
@@ -513,7 +512,7 @@ def test_dismiss_and_silence_persist_in_the_notebook(open_notebook, jupyter_serv
     # copy, which this page did not display itself; Undo rewrites it all the same.
     report_id = re.search(r'data-paef-report="(\w+)"', nb.page.evaluate(STATIC_JS)).group(1)
     assert report_id in str(nb.save()["cells"][1].get("outputs")), "the report was not saved"
-    nb.page.reload()
+    nb.reload()
     view = nb.cell(1).locator(".paef-box")
     view.wait_for(timeout=90_000)
     card = {r: view.locator(".paef-cardbox").filter(has_text=r).first for r in ("ping-pong", "redundant-tensor")}

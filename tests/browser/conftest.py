@@ -10,6 +10,13 @@ while a save may be in flight: jupyter_server's read of a half-written notebook 
 (moves the file being written to `<name>.invalid`, puts the previous version back), so the
 save fails ("File Save Error ... No such file or directory") or its content is silently lost.
 For the same reason the servers do not autosave: the tests' own saves are the only writes.
+
+A cell is run only once the page is on the notebook's kernel, connected and idle
+(`NotebookPage.wait_for_kernel`), as a user waits for the kernel indicator: the page shows the
+cells before its session is known (the document context does not wait for it), and a cell run
+then makes the page start a second kernel of its own (benchmarks/results/flake66.md). A cell
+that does not finish fails with what the page and the server knew (`NotebookPage.diagnose`), and
+a failing test's report ends with the tail of its server's log.
 """
 
 from __future__ import annotations
@@ -220,6 +227,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     outcome = yield
     report = outcome.get_result()
     setattr(item, f"report_{report.when}", report)
+    if report.failed:  # CI shows pytest's output only: the servers' side goes with the failure
+        for server in item.__dict__.get("paef_servers", ()):
+            tail = server.log.read_text(errors="replace").splitlines()[-40:]
+            report.sections.append((f"jupyter {server.kind} server log, last 40 lines", "\n".join(tail)))
 
 
 @pytest.fixture
@@ -242,11 +253,85 @@ def _slug(text: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "-", text).strip("-")
 
 
+# The page's view of the notebook at `path`: its session context, kernel and connection.
+KERNEL_STATE_JS = """path => {
+  const app = window.jupyterapp;
+  if (!app) return {app: false};
+  const w = app.shell.currentWidget;
+  if (!w || !w.context || w.context.path !== path) return {current: w ? (w.context ? w.context.path : w.id) : null};
+  const sc = w.sessionContext, k = sc.session ? sc.session.kernel : null;
+  return {ready: sc.isReady, no_kernel: sc.hasNoKernel, session: sc.session ? sc.session.id.slice(0, 8) : null,
+          kernel: k ? k.id : null, connection: k ? k.connectionStatus : null, status: k ? k.status : null,
+          queued: k && k._pendingMessages ? k._pendingMessages.length : null};
+}"""
+
+
+def _kernel_message(payload: str | bytes) -> tuple[str, dict, dict, dict] | None:
+    """(channel, header, parent header, content) of a kernel websocket frame: JSON text, or the
+    binary v1.kernel.websocket.jupyter.org form (offsets, then channel, header, parent, metadata,
+    content, buffers)."""
+    try:
+        if isinstance(payload, str):
+            msg = json.loads(payload)
+            return msg.get("channel", ""), msg["header"], msg.get("parent_header") or {}, msg.get("content") or {}
+        count = int.from_bytes(payload[:8], "little")
+        offsets = [int.from_bytes(payload[8 * i:8 * i + 8], "little") for i in range(1, count + 1)] + [len(payload)]
+        parts = [payload[offsets[i]:offsets[i + 1]] for i in range(min(count, 5))]
+        return (parts[0].decode(), json.loads(parts[1]), json.loads(parts[2] or b"{}") or {},
+                json.loads(parts[4] or b"{}") or {})
+    except (ValueError, KeyError, IndexError, TypeError, UnicodeDecodeError):
+        return None
+
+
 class NotebookPage:
     """A notebook open in the browser; cells addressed by index, text read from the editor."""
 
     def __init__(self, page: Any, server: JupyterServer, name: str, kernel_id: str) -> None:
         self.page, self.server, self.name, self.kernel_id = page, server, name, kernel_id
+        self.frames: list[str] = []  # the page's kernel messages, both ways (`_record_frames`)
+        self._t0 = time.monotonic()
+        page.on("websocket", self._record_frames)
+
+    def _record_frames(self, ws: Any) -> None:
+        if "/api/kernels/" not in ws.url or "/channels" not in ws.url:
+            return
+        kernel = ws.url.split("/api/kernels/")[1].split("/")[0][:8]
+        ws.on("framesent", lambda payload: self._note_frame(">", kernel, payload))
+        ws.on("framereceived", lambda payload: self._note_frame("<", kernel, payload))
+        ws.on("close", lambda _ws: self.frames.append(f"{time.monotonic() - self._t0:7.1f} {kernel} websocket closed"))
+
+    def _note_frame(self, way: str, kernel: str, payload: str | bytes) -> None:
+        msg = _kernel_message(payload)
+        if msg is None:
+            return
+        channel, header, parent, content = msg
+        parent_type = parent.get("msg_type", "")
+        if "debug_" in header.get("msg_type", "") + parent_type:  # the debugger's polling: noise here
+            return
+        detail = content.get("execution_state") or content.get("execution_count") or content.get("status") or ""
+        self.frames.append(f"{time.monotonic() - self._t0:7.1f} {kernel} {way} {channel} {header.get('msg_type')}"
+                           f" {detail}{' <- ' + parent_type if parent_type else ''}")
+        del self.frames[:-400]
+
+    def kernel_state(self) -> dict:
+        """What the page knows of the notebook's session and kernel."""
+        return self.page.evaluate(KERNEL_STATE_JS, self.name)
+
+    def wait_for_kernel(self, timeout: float = 120.0) -> None:
+        """Waits until the page is on the notebook's kernel (the one `open_notebook` started),
+        connected and idle: what a user waits for (the kernel indicator) before running a cell.
+
+        The page shows the cells before its session is known: the document context does not
+        wait for it. A cell run before then finds "no kernel" and has the page start a kernel
+        and session of its own, beside the notebook's (benchmarks/results/flake66.md)."""
+        ready = ("s => s.ready && s.connection === 'connected' && s.status === 'idle'"
+                 f" && s.kernel === {json.dumps(self.kernel_id)}")
+        try:
+            self.page.wait_for_function(f"path => ({ready})(({KERNEL_STATE_JS})(path))", arg=self.name,
+                                        timeout=timeout * 1000)
+        except Exception as exc:
+            raise AssertionError(f"the page was not on kernel {self.kernel_id[:8]}, connected and idle, within "
+                                 f"{timeout:.0f} s\n{self.diagnose()}") from exc
 
     def cell(self, index: int) -> Any:
         return self.page.locator(".jp-Notebook .jp-Cell").nth(index)
@@ -273,6 +358,7 @@ class NotebookPage:
         Done means the prompt went busy (`[*]`) and then shows a count again: the count alone
         can repeat, e.g. `[1]` after a kernel restart.
         """
+        self.wait_for_kernel()
         prompt = self.cell(index).locator(".jp-InputPrompt")
         prompt.evaluate("""el => {
             el.paefBusySeen = false;
@@ -283,11 +369,57 @@ class NotebookPage:
             el.paefObserver.observe(el, {subtree: true, childList: true, characterData: true});
         }""")
         prompt.click()
+        self.frames.append(f"{time.monotonic() - self._t0:7.1f} Shift+Enter on cell {index}")
         self.page.keyboard.press("Shift+Enter")
-        self.page.wait_for_function(
-            "el => el.paefBusySeen && /^\\[\\d+\\]:$/.test(el.textContent.trim())",
-            arg=prompt.element_handle(), timeout=timeout * 1000)
+        try:
+            self.page.wait_for_function(
+                "el => el.paefBusySeen && /^\\[\\d+\\]:$/.test(el.textContent.trim())",
+                arg=prompt.element_handle(), timeout=timeout * 1000)
+        except Exception as exc:
+            raise AssertionError(f"cell {index} did not finish within {timeout:.0f} s\n"
+                                 f"{self.diagnose(index)}") from exc
         return self.output_text(index)
+
+    def diagnose(self, index: int | None = None) -> str:
+        """What the page and the server knew, for a failure's message (CI prints nothing else)."""
+        lines = []
+
+        def add(label: str, get: Callable[[], Any]) -> None:
+            try:
+                lines.append(f"  {label}: {get()}")
+            except Exception as exc:  # a closed page or a dead server must not hide the failure
+                lines.append(f"  {label}: ({type(exc).__name__}: {str(exc)[:160]})")
+
+        if index is not None:
+            prompt = self.cell(index).locator(".jp-InputPrompt")
+            add("prompt", lambda: f"{prompt.inner_text()!r}, busy seen: {prompt.evaluate('el => el.paefBusySeen')}")
+            add("outputs", lambda: self.output_text(index)[-300:] or "(none)")
+        add("page", self.kernel_state)
+        add("server kernel", lambda: {k: v for k, v in self.server.api("GET", f"/api/kernels/{self.kernel_id}").items()
+                                      if k in ("execution_state", "last_activity", "connections", "reason")})
+        add("server sessions", lambda: [(s["path"], s["kernel"]["id"][:8], s["kernel"]["execution_state"])
+                                        for s in self.server.api("GET", "/api/sessions")])
+        add("dialog", lambda: " | ".join(self.page.locator(".jp-Dialog").all_inner_texts()) or "(none)")
+        lines.append(f"  kernel messages of the page (s since open, kernel, > sent / < received; "
+                     f"{len(self.frames)} in all, last 25):")
+        lines += [f"    {frame}" for frame in self.frames[-25:]]
+        return "\n".join(lines)
+
+    def goto(self) -> None:
+        """Opens (or reopens) the notebook's page; returns once its cells show and the page is
+        on the notebook's kernel, connected and idle (`wait_for_kernel`)."""
+        self.page.goto(self.server.notebook_url(self.name))
+        self._loaded()
+
+    def reload(self) -> None:
+        """Reloads the page, as `goto`."""
+        self.page.reload()
+        self._loaded()
+
+    def _loaded(self) -> None:
+        self.frames.append(f"{time.monotonic() - self._t0:7.1f} page opened")
+        self.page.locator(".jp-Notebook .jp-Cell .cm-content").last.wait_for(timeout=60_000)
+        self.wait_for_kernel()
 
     def restart_kernel(self) -> None:
         """Restarts the notebook's kernel as its page does (Kernel > Restart), and returns once
@@ -372,9 +504,11 @@ def open_notebook(page, request: pytest.FixtureRequest) -> Iterator[Callable[...
         server = server or request.getfixturevalue("jupyter_server")
         opened.append(server.write_notebook(name, cells))
         kernel_id = server.start_kernel_for(name)
-        page.goto(server.notebook_url(name))
         notebook = NotebookPage(page, server, name, kernel_id)
-        notebook.cell(len(cells) - 1).locator(".cm-content").wait_for(timeout=60_000)
+        used = request.node.__dict__.setdefault("paef_servers", [])
+        if server not in used:
+            used.append(server)
+        notebook.goto()
         return notebook
 
     yield open_
