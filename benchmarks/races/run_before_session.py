@@ -5,8 +5,9 @@ editor and presses Shift+Enter. The page shows the cells before its session cont
 the server for the notebook's session (the document context does not wait for it). Each trial
 opens a new notebook in a real server and chromium (the harness's), presses Shift+Enter on its
 one cell and waits up to 60 s for the cell's count. It records what the page knew at the key
-press, whether the cell finished, the kernels the server then had for the notebook, and the
-kernel that ran the cell (the cell prints its pid; the REST kernel's pid is known).
+press, whether the cell finished, the kernel the page was on when it finished, whether the
+notebook's kernel (started over REST) still runs, the sessions the server then had, and any
+dialog on the page.
 
 Modes:
   natural  press when the last editor shows, as the old harness did;
@@ -35,30 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 from browser.conftest import CHROMIUM_ARGS, NotebookPage, _start_server, _stop_servers  # noqa: E402
 
 CELL = "import os\nprint(os.getpid())"
-
-
-def kernel_pid(server, kernel_id: str) -> int | None:
-    """The REST kernel's pid, from its own answer to a one-line execute over a kernel client."""
-    from jupyter_client import BlockingKernelClient
-
-    files = list(server.root.parent.rglob(f"kernel-{kernel_id}*.json"))
-    if not files:
-        print("no connection file for", kernel_id, sorted(str(f) for f in server.root.parent.rglob("*.json"))[:20])
-        return None
-    client = BlockingKernelClient(connection_file=str(files[0]))
-    client.load_connection_file()
-    client.start_channels()
-    try:
-        reply = client.execute_interactive("import os; print(os.getpid(), end='')", timeout=60,
-                                           output_hook=lambda m: out.append(m["content"].get("text", "")))
-    except Exception:
-        return None
-    finally:
-        client.stop_channels()
-    return int("".join(out)) if reply and out else None
-
-
-out: list[str] = []
 
 
 def trial(browser, server, i: int, mode: str) -> dict:
@@ -113,11 +90,12 @@ def trial(browser, server, i: int, mode: str) -> dict:
             finished = False
         printed = nb.output_text(0)
         sessions = [s for s in server.api("GET", "/api/sessions")]
-        ran_on = "?"
-        if printed.strip().isdigit():
-            ran_on = "the notebook's kernel" if int(printed) == kernel_pid(server, kernel_id) else "another kernel"
+        after = nb.kernel_state().get("kernel") or ""
+        ran_on = "?" if not finished else "the notebook's kernel" if after == kernel_id else f"another kernel ({after[:8]})"
+        alive = any(k["id"] == kernel_id for k in server.api("GET", "/api/kernels"))
         result = {"trial": i, "mode": mode, "held": len(held), "at_press": at_press, "finished": finished,
                   "prompt": prompt.inner_text(), "ran_on": ran_on,
+                  "notebook_kernel_alive": alive,
                   "kernels_on_server": len(server.api("GET", "/api/kernels")),
                   "sessions": [(s["path"], s["kernel"]["id"][:8]) for s in sessions],
                   "dialog": " | ".join(page.locator(".jp-Dialog").all_inner_texts())[:200]}
@@ -153,10 +131,12 @@ def main(kind: str, mode: str, trials: int) -> None:
                     print(result["diagnose"], flush=True)
             browser.close()
         failed = sum(not r["finished"] for r in results)
-        elsewhere = sum(r["ran_on"] == "another kernel" for r in results)
+        elsewhere = sum(r["ran_on"].startswith("another") for r in results)
+        killed = sum(not r["notebook_kernel_alive"] for r in results)
         early = sum(not r["at_press"].get("kernel") for r in results)
         print(f"{kind} {mode}: {trials} trials, key pressed before the page knew its kernel: {early}, "
-              f"cell not finished in 60 s: {failed}, cell ran on another kernel than the notebook's: {elsewhere}")
+              f"cell not finished in 60 s: {failed}, cell ran on another kernel than the notebook's: {elsewhere}, "
+              f"the notebook's kernel shut down by the page: {killed}")
     finally:
         _stop_servers([server])
         shutil.rmtree(base, ignore_errors=True)

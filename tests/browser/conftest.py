@@ -229,8 +229,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]):
     setattr(item, f"report_{report.when}", report)
     if report.failed:  # CI shows pytest's output only: the servers' side goes with the failure
         for server in item.__dict__.get("paef_servers", ()):
-            tail = server.log.read_text(errors="replace").splitlines()[-40:]
-            report.sections.append((f"jupyter {server.kind} server log, last 40 lines", "\n".join(tail)))
+            tail = server.log.read_text(errors="replace").splitlines()[-30:]
+            report.sections.append((f"jupyter {server.kind} server log, last 30 lines", "\n".join(tail)))
 
 
 @pytest.fixture
