@@ -3195,7 +3195,54 @@ class Facts:
         if known is not None:
             return known
         pos = self.position(name).start
-        return kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column))
+        kind = kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column))
+        if kind is not Kind.UNKNOWN and self._collapsed_unpack(name, kind):
+            return Kind.UNKNOWN
+        return kind
+
+    def _collapsed_unpack(self, name: cst.Name, kind: Kind) -> bool:
+        """jedi gives `name` the kind of the FIRST name of the tuple it is unpacked with. A
+        tuple that passes through a typeshed generic (`enumerate`, `list`, `sorted`, `iter`,
+        `tuple`, `random.sample`, `list.pop`) loses its per-position types there: jedi then
+        answers the first element's type for every position (`for k, (edges, n) in
+        enumerate(batch)`: `n`, a Python int, is read as a tensor; red team 55). The same answer
+        for a later position as for the first is no evidence: a homogeneous tuple looks alike."""
+        bound = self._binding_target(name)
+        if bound is None:
+            return False
+        tup, index = bound
+        if index == 0:
+            return False
+        first = tup.elements[0].value
+        if not isinstance(first, cst.Name) or isinstance(tup.elements[0], cst.StarredElement):
+            return True  # `(a, b), c` / `*a, b`: no first name to compare with
+        pos = self.position(first).start
+        return kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column)) is kind
+
+    def _binding_target(self, name: cst.Name) -> "tuple[cst.Tuple | cst.List, int] | None":
+        """The tuple (or list) target that binds the definition `name` reads, and `name`'s
+        place in it, when that definition unpacks: a `for` target or an assignment target."""
+        d = self._reaching_def(name)
+        if d is None:
+            return None
+        if d.loop is not None and isinstance(d.loop.node, cst.For):
+            targets: list[cst.BaseExpression] = [d.loop.node.target]
+        else:
+            node = self._node_of_order(d.order)
+            if isinstance(node, cst.Assign):
+                targets = [t.target for t in node.targets]
+            elif isinstance(node, cst.For):
+                targets = [node.target]
+            else:
+                return None
+        for target in targets:
+            found = _place_in_tuple(target, name.value)
+            if found is not None:
+                return found
+        return None
+
+    def _node_of_order(self, order: int) -> cst.CSTNode | None:
+        return self._nodes[order] if 0 <= order < len(self._nodes) else None
 
     def _variable(self, name: cst.Name) -> bool:
         """`name` stands for a variable here: not an attribute (`np.pi`), a keyword or an import path,
@@ -3290,6 +3337,21 @@ class Facts:
     @cached_property
     def jedi(self) -> JediOracle:
         return JediOracle(self.text, self.namespace, earlier_imports(self.prior, self.namespace))
+
+
+def _place_in_tuple(target: cst.BaseExpression, name: str) -> "tuple[cst.Tuple | cst.List, int] | None":
+    """The innermost tuple (or list) of an unpacking `target` holding `name` as an element, and
+    its index there; None when `name` is the whole target or is not bound by it."""
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    for i, el in enumerate(target.elements):
+        value = el.value
+        if isinstance(value, cst.Name) and value.value == name:
+            return target, i
+        found = _place_in_tuple(value, name)
+        if found is not None:
+            return found
+    return None
 
 
 def earlier_imports(prior: Prior, namespace: Mapping[str, Any]) -> str:
