@@ -61,11 +61,6 @@ PREDICTED: dict[str, str] = {
 }
 # Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
 HOISTS = frozenset({"cpu-function", "redundant-tensor"})
-# Rules whose cause is what the loader's iteration runs in the training process (the dataset's
-# `__getitem__`, the collate function): those lines are the finding's evidence, not findings of
-# their own (a `cpu-function` on `__getitem__`'s NumPy lines would take the loader's time and rank
-# above the loader's finding, whose message names that work as its cause: truth66).
-LOADER_OWNS_ITS_WORK = frozenset({"sync-dataloader"})
 # Fused ops that torch runs as the same element-wise ops on a CPU (no fused CPU kernel in torch
 # 2.13: `F.rms_norm` forward+backward timed at 0.6-1.3x the hand-written ops, truth14), so the
 # fusion saves time on a GPU only.
@@ -91,8 +86,6 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
             covered.add((use.ref.key, use.line))
-            if finding.rule in LOADER_OWNS_ITS_WORK:
-                covered.update(_lines_under(profile.cpu_tree, (use.ref.key, use.line)))
     hoisted = {
         (f.ref.key, line) for f in report.findings if f.rule in HOISTS
         for line in range(f.line, f.end_line + 1)
@@ -315,22 +308,6 @@ def _loop_use(finding: Finding, report: Report, profile: Profile) -> LineStat | 
     if not re.search(rf"\bin\b.*\b{re.escape(name)}\b", header):
         return None
     return profile.line(ref, profile.window_line)
-
-
-def _lines_under(tree: Frame | None, outer: LineKey) -> set[LineKey]:
-    """The Python lines that ran while the `outer` line had called them (at any depth)."""
-    found: set[LineKey] = set()
-
-    def walk(frame: Frame, inside: bool) -> None:
-        here = (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
-        if inside and here is not None and here != outer:
-            found.add(here)
-        for child in frame.children:
-            walk(child, inside or here == outer)
-
-    if tree is not None:
-        walk(tree, False)
-    return found
 
 
 def _measured_lines(finding: Finding, report: Report, profile: Profile) -> set[LineKey]:
