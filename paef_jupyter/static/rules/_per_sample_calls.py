@@ -42,6 +42,8 @@ def per_sample_call(facts: Facts, is_tensor: IsTensor, covered: Covered, target:
         return None  # one call per group of samples: the grouped form the hint itself suggests
     if any(isinstance(n, cst.Break) for n in facts.walk(body, into_scopes=False)):
         return None
+    if _steps_an_optimizer(facts, body):
+        return None  # each iteration is a training step: `x[i]` is a mini-batch of a stack of them
     written = facts.names_written(body) - indices - rows
     for node in facts.walk(body, into_scopes=False):
         if not isinstance(node, cst.Call) or not _is_module(facts, node.func):
@@ -52,6 +54,51 @@ def per_sample_call(facts: Facts, is_tensor: IsTensor, covered: Covered, target:
             if _one_sample(facts, arg.value, batch, indices, rows):
                 var = next(iter(sorted(indices or rows)))
                 return PerSample(node, batch, var)
+    return None
+
+
+def _steps_an_optimizer(facts: Facts, body: cst.CSTNode) -> bool:
+    """`opt.step()` in the loop's own body (under an `if` too, as in gradient accumulation; not in a
+    nested loop or function): every iteration (or every k-th) updates the weights, so the loop walks
+    the training steps of a stack of mini-batches (`X = torch.randn(48, 256, 64)`, `model(X[i])`), not
+    the samples of one batch - and one call on all of `X` would be another training (one update for
+    every batch), so the per-sample hint is wrong there even when each `X[i]` is a single sample."""
+    for node in facts.walk(body, into_scopes=False):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "step" \
+                and not node.args and not any(isinstance(a, (cst.For, cst.While))
+                                              for a in _ancestors_below(facts, node, body)):
+            receiver = node.func.value
+            name = (_root(receiver) or "").lower()
+            if _a_scheduler(facts, receiver) or "sched" in name:
+                continue  # `sched.step()` changes the learning rate, not the weights
+            if facts.kind(receiver) is Kind.OPTIMIZER or "opt" in name:
+                return True
+    return False
+
+
+def _a_scheduler(facts: Facts, receiver: cst.BaseExpression) -> bool:
+    """`sched` bound to a `torch.optim.lr_scheduler` / `swa_utils` object (their kind is the
+    optimizer's: every class under `torch.optim`)."""
+    value = facts.value_of(receiver) if isinstance(receiver, cst.Name) else None
+    qualified = facts.qualified_name(value.func) if isinstance(value, cst.Call) else None
+    return bool(qualified) and qualified.startswith(("torch.optim.lr_scheduler.", "torch.optim.swa_utils."))  # type: ignore[union-attr]
+
+
+def _ancestors_below(facts: Facts, node: cst.CSTNode, top: cst.CSTNode) -> list[cst.CSTNode]:
+    out = []
+    for anc in facts.ancestors(node):
+        if anc is top:
+            break
+        out.append(anc)
+    return out
+
+
+def _root(expr: cst.BaseExpression) -> str | None:
+    """`opt` of `opt`, `self.opt`'s `opt` (the last attribute names the object)."""
+    if isinstance(expr, cst.Name):
+        return expr.value
+    if isinstance(expr, cst.Attribute):
+        return expr.attr.value
     return None
 
 
