@@ -219,6 +219,7 @@ class GraphRetention(Rule):
         leaves = [leaf for leaf in _leaves(added)
                   if (isinstance(leaf, cst.Name) and (leaf.value in backwarded or self._bound_to_step_loss(leaf)))
                   or self._carries_graph(leaf, _DEPTH)]
+        leaves = [leaf for leaf in leaves if not (isinstance(leaf, cst.Name) and self._rebound_without_graph(loop, leaf))]
         leaves += [call for call in _called(added)
                    if self._returns_backwarded_loss(call) or self._metric_with_graph(call, _DEPTH)]
         if not leaves or (container is not None and self.facts.kind(container) not in (Kind.LIST, Kind.UNKNOWN)):
@@ -254,6 +255,61 @@ class GraphRetention(Rule):
             fix=Fix(description=f"detach before accumulating: `{new_code}`", edits=edits, suggestion=new_code,
                     review=review),
         )
+
+    def _rebound_without_graph(self, loop: Loop, name: cst.Name) -> bool:
+        """`loss = 0.0; with torch.no_grad(): for b in val: loss = crit(...)`, then `history.append(loss)`
+        in the epoch loop (public check 59, a super-resolution script's periodic validation): the
+        name the training steps back-propagate is bound again before it is kept, by a plain
+        assignment of a block the read is in (it runs whenever the read does), and that binding and
+        every one that may reach the read after it (in between, or in a loop entered since) carry
+        no graph: a number, a detaching call, or any value computed with autograd off. One binding
+        that may reach with autograd on (a branch, a loop that may not run, a later plain
+        assignment) and the name is kept as it was: possibly the step's loss with its graph."""
+        stmt = self.facts.statement_of(name)
+        dominator: cst.CSTNode | None = None
+        child: cst.CSTNode = stmt
+        for anc in self.facts.ancestors(stmt):
+            if anc is loop.node:
+                break
+            if isinstance(anc, cst.IndentedBlock):
+                before = []
+                for s in anc.body:
+                    if s is child:
+                        break
+                    before.append(s)
+                dominator = next((b for b in map(lambda s: _last_plain_binding(s, name.value), reversed(before))
+                                  if b is not None), None)
+                if dominator is not None:
+                    break
+            child = anc
+        if dominator is None:
+            return False
+        start, end = self.facts.order(dominator), self.facts.order(stmt)
+        entered = [anc for anc in self.facts.ancestors(stmt) if isinstance(anc, (cst.For, cst.While))
+                   and self.facts.order(anc) > start and self.facts.contains(loop.node, anc)]
+        for n in self.facts.walk(loop.node.body, into_scopes=False):
+            if name.value not in _names_bound_by(n):
+                continue
+            at = self.facts.order(n)
+            if not (start <= at < end or any(self.facts.contains(inner, n) for inner in entered)):
+                continue
+            if not self._graph_free_binding(n):
+                return False
+        return True
+
+    def _graph_free_binding(self, n: cst.CSTNode) -> bool:
+        """A binding whose value has no autograd graph: a plain assignment of a number, of a
+        detaching call (`.item()`, `.detach()`), or of anything under `no_grad` / `inference_mode`."""
+        if not isinstance(n, (cst.Assign, cst.AnnAssign)) or n.value is None:
+            return False
+        if grad_disabled(self.facts, n):
+            return True
+        value = n.value
+        if isinstance(value, cst.UnaryOperation):
+            value = value.expression
+        if isinstance(value, (cst.Integer, cst.Float)):
+            return True
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in _DETACHING
 
     def _unproved_read(self, total: str, node: cst.CSTNode, stepped: bool) -> str:
         """The final gate (closed world): every read of `total` after the change, and of each name
@@ -771,6 +827,32 @@ class GraphRetention(Rule):
         if isinstance(expr, cst.Attribute):
             return expr.attr.value not in ("data", "shape", "device", "dtype") and self._carries_graph(expr.value, depth - 1)
         return False
+
+
+def _last_plain_binding(stmt: cst.CSTNode, name: str) -> cst.CSTNode | None:
+    """The statement line `name = value` (one plain-name target) that `stmt` runs whenever it runs,
+    the last one if several: `stmt` itself, or a line of a `with` block's body (a `with` runs its
+    body; a branch or a loop may not)."""
+    if isinstance(stmt, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+            and small.targets[0].target.value == name for small in stmt.body):
+        return stmt
+    if isinstance(stmt, cst.With) and isinstance(stmt.body, cst.IndentedBlock):
+        return next((b for b in map(lambda s: _last_plain_binding(s, name), reversed(stmt.body.body))
+                     if b is not None), None)
+    return None
+
+
+def _names_bound_by(n: cst.CSTNode) -> set[str]:
+    """The names this node itself binds (not those bound in its body): an assignment's targets, a
+    `for` target, a `with ... as` target, a walrus."""
+    if isinstance(n, cst.Assign):
+        return {name for t in n.targets for name in bound_names(t.target)}
+    if isinstance(n, (cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+        return set(bound_names(n.target))
+    if isinstance(n, cst.With):
+        return {name for item in n.items if item.asname is not None for name in bound_names(item.asname.name)}
+    return set()
 
 
 def _self_attribute(expr: cst.BaseExpression) -> bool:
