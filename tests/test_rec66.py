@@ -122,6 +122,46 @@ def test_near_misses_of_a_step_method_are_not_tensors() -> None:
     assert facts.kind(_name_at(facts, "later", "print(later)")) is not Kind.TENSOR
 
 
+def test_an_entry_of_a_dict_of_mixed_values() -> None:
+    facts = _facts("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def step(self, x):
+                return {"loss": x.sum(), "rows": len(x)}
+
+            def partial(self, x, full):
+                if full:
+                    return {"loss": x.sum(), "rows": len(x)}
+                return {"rows": len(x)}
+
+        net = Net()
+        for x in [torch.ones(2)]:
+            out = net.step(x)
+            a = out["loss"]
+            b = out["rows"]
+            key = "loss"
+            c = out[key]
+            some = net.partial(x, True)
+            d = some["loss"]
+            lit = {"loss": x.mean(), "n": 2}
+            e = lit["loss"]
+            kept = {"loss": x.mean(), "n": 2}
+            kept["loss"] = 0.0
+            f = kept["loss"]
+    """)
+    def kind(name: str) -> Kind:  # the kind of the value `name = <value>` binds
+        target = next(u for u in facts.uses(name) if isinstance(facts.parent(u), cst.AssignTarget))
+        return facts.kind(facts.parent(facts.parent(target)).value)
+
+    assert facts.kind(_name_at(facts, "out", "out = net.step(x)")) is Kind.DICT
+    assert kind("a") is Kind.TENSOR and kind("e") is Kind.TENSOR
+    assert kind("b") is Kind.NUMBER
+    assert kind("c") is not Kind.TENSOR  # a key that is not a literal
+    assert kind("d") is not Kind.TENSOR  # one return lacks the key
+    assert kind("f") is not Kind.TENSOR  # the dict is written in its scope
+
+
 def test_a_local_lookalike_method_of_the_same_name_is_not_read() -> None:
     facts = _facts("""
         import torch
@@ -149,8 +189,8 @@ def test_a_local_lookalike_method_of_the_same_name_is_not_read() -> None:
 def test_host_sync_reports_the_losses_a_step_method_returns() -> None:
     report = analyze_path(str(RULES / "host-sync" / "pos_losses_returned_by_a_step_method.py"), rules=["host-sync"])
     found = {f.line: f for f in report.findings}
-    assert set(found) == {71, 81, 90, 91}
-    assert found[91].severity is Severity.LOW and SECOND_SYNC in found[91].message  # after `g_loss.item()`
+    assert set(found) == {77, 87, 96, 97, 107}
+    assert found[97].severity is Severity.LOW and SECOND_SYNC in found[97].message  # after `g_loss.item()`
     quiet = analyze_path(str(RULES / "host-sync" / "neg_losses_returned_by_a_step_method_near_misses.py"), rules=["host-sync"])
     assert not quiet.findings
 

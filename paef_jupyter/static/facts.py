@@ -2533,6 +2533,10 @@ class Facts:
                     return container
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
+            if base is Kind.DICT:
+                entry = self._dict_entry_kind(expr)
+                if entry is not Kind.UNKNOWN:
+                    return entry
             if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
                     and isinstance(expr.value, cst.Name) and self.from_functional_model(expr.value, tensor_list=True):
                 return Kind.TENSOR  # `Y[0]` of `Y, state = rnn(X, state, params)`: one step's output
@@ -3052,6 +3056,47 @@ class Facts:
         if not (isinstance(bound, cst.Name) and bound.value == name):
             return Kind.UNKNOWN
         return {Kind.DICT_OF_TENSOR: Kind.TENSOR, Kind.DICT_OF_LIST: Kind.LIST}.get(self.kind(it.func.value), Kind.UNKNOWN)
+
+    def _dict_entry_kind(self, expr: cst.Subscript) -> Kind:
+        """`out["loss"]` of `out = mod.training_step(batch)` whose every return is a dict literal
+        (`{"loss": total, "n": len(batches)}`), or of `out = {...}` itself: the kind every literal
+        gives that key. A dict of mixed values is a host container, but this entry may still be a
+        device tensor. UNKNOWN when the key is not a string literal, some literal lacks it or
+        spreads `**`, the literals disagree, or the scope writes into the dict (`out["loss"] = ...`,
+        `out.update(...)`)."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index) \
+                or not isinstance(expr.value, cst.Name) or not isinstance(expr.slice[0].slice.value, cst.SimpleString):
+            return Kind.UNKNOWN
+        key, name = expr.slice[0].slice.value.evaluated_value, expr.value
+        value = self.value_of(name)
+        literals: list[cst.BaseExpression] = []
+        if isinstance(value, cst.Dict):
+            literals = [value]
+        elif isinstance(value, cst.Call) and self._own_method(value.func) is not None:
+            method = self._own_method(value.func)
+            for node in self.walk(method.body, into_scopes=False):  # type: ignore[union-attr]
+                if isinstance(node, (cst.Yield, cst.Await)) or isinstance(node, cst.Return) and node.value is None:
+                    return Kind.UNKNOWN
+                if isinstance(node, cst.Return):
+                    literals.append(node.value)  # type: ignore[arg-type]
+        scope = self.enclosing_function(name)
+        for use in self.uses(name.value):
+            if self.enclosing_function(use) is not scope:
+                continue
+            parent = self.parent(use)
+            if isinstance(parent, cst.Subscript) and isinstance(self.parent(parent), (cst.AssignTarget, cst.AugAssign, cst.Del)) \
+                    or isinstance(parent, cst.Attribute) and parent.attr.value in ("update", "setdefault", "__setitem__"):
+                return Kind.UNKNOWN
+        kinds: set[Kind] = set()
+        for literal in literals:
+            if not isinstance(literal, cst.Dict):
+                return Kind.UNKNOWN
+            entries = [el for el in literal.elements if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)
+                       and el.key.evaluated_value == key]
+            if len(entries) != 1 or any(not isinstance(el, cst.DictElement) for el in literal.elements):
+                return Kind.UNKNOWN
+            kinds.add(self.kind(entries[0].value))
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _receiver(self, func: FunctionNode, name: str) -> bool:
         """`name` is the first parameter (`self`) of an undecorated method of a class of this unit."""
