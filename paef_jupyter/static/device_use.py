@@ -614,6 +614,8 @@ def on_host(facts: Facts, expr: cst.BaseExpression, depth: int = 3) -> bool:
         return host_processed(facts, expr, depth)
     if isinstance(expr, cst.Attribute) and expr.attr.value in ("shape", "ndim"):
         return True  # a tensor's metadata: Python ints wherever the data is
+    if isinstance(expr, cst.Subscript) and facts.kind(expr) is Kind.TENSOR and facts.kind(expr.value) is Kind.DICT:
+        return False  # `out["loss"]` of a dict of mixed values: the container is the host's, this entry a tensor
     if isinstance(expr, (cst.Subscript, cst.Attribute)) and not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
         return on_host(facts, expr.value, depth)
     if isinstance(expr, cst.Comparison):

@@ -2533,6 +2533,10 @@ class Facts:
                     return container
             if base is Kind.LIST and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Slice):
                 return Kind.LIST  # `rows[a:b]`: a slice of a list is a list
+            if base is Kind.DICT:
+                entry = self._dict_entry_kind(expr)
+                if entry is not Kind.UNKNOWN:
+                    return entry
             if base in (Kind.LIST, Kind.UNKNOWN) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index) \
                     and isinstance(expr.value, cst.Name) and self.from_functional_model(expr.value, tensor_list=True):
                 return Kind.TENSOR  # `Y[0]` of `Y, state = rnn(X, state, params)`: one step's output
@@ -2588,6 +2592,9 @@ class Facts:
             owner, cls = foreign_class
             return owner._kind_of_class(cls)
         if isinstance(func, cst.Attribute):
+            returned = self._kind_of_method_returns(func)
+            if returned is not Kind.UNKNOWN:
+                return returned
             receiver = self.kind(func.value)
             if receiver is not Kind.UNKNOWN:
                 return kind_of_method(receiver, func.attr.value)
@@ -2682,6 +2689,37 @@ class Facts:
                     return kind
         return Kind.UNKNOWN
 
+    def _own_method(self, func: cst.BaseExpression) -> FunctionNode | None:
+        """The one method of a class of this unit that `obj.method` runs: `obj` built from that
+        class (`self.model = Pair()`, or `self` inside it), the method defined once there, not
+        `forward` (a module call's kind is read as one already). None when unsure."""
+        if not isinstance(func, cst.Attribute) or func.attr.value in ("forward", "__call__"):
+            return None
+        found = method_of_object(self, func)
+        if found is None:
+            return None
+        cls, method = found
+        if sum(1 for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == func.attr.value) != 1:
+            return None
+        return method
+
+    def _kind_of_method_returns(self, func: cst.Attribute) -> Kind:
+        """What `obj.method(...)` gives, read from the method's own code (public check 57, p03:
+        a trainer's `forward_step` returns a dict of four loss tensors): the one kind every
+        `return` gives, or UNKNOWN when some path returns another kind, nothing, or yields.
+        The program's own reading comes first: jedi types `criterion(a, b) * 0.5` as a float
+        when it cannot type `criterion` (an attribute bound to None before `setup()`)."""
+        method = self._own_method(func)
+        if method is None:
+            return Kind.UNKNOWN
+        kinds: set[Kind] = set()
+        for node in self.walk(method.body, into_scopes=False):
+            if isinstance(node, (cst.Yield, cst.Await)) or isinstance(node, cst.Return) and node.value is None:
+                return Kind.UNKNOWN
+            if isinstance(node, cst.Return):
+                kinds.add(self.kind(node.value))  # type: ignore[arg-type]
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
     def _kind_of_returns(self, func: FunctionNode) -> Kind:
         for node in self.walk(func.body, into_scopes=False):
             if isinstance(node, cst.Return) and node.value is not None:
@@ -2701,14 +2739,16 @@ class Facts:
         return not tensor_list or all(d.unpacked is not None and _returns_products(self, *d.unpacked) for d in defs)
 
     def _kind_of_unpacked(self, call: cst.Call, index: int, n: int) -> Kind:
-        """The kind of element `index` of what `call` returns, when it calls this unit's function
-        or a model of this unit's class whose every `return` is an `n`-tuple or list
+        """The kind of element `index` of what `call` returns, when it calls this unit's function,
+        a model of this unit's class, or one method of the class its receiver was built from
+        (`_own_method`), whose every `return` is an `n`-tuple or list
         (`return logp, h`) or a list comprehension, whose every element is its one expression
         (`return [correct[:k].sum() * 100 / n for k in topk]`, torchvision's `accuracy`)."""
         func = call.func
-        if not isinstance(func, cst.Name):
-            return Kind.UNKNOWN
-        target = self.functions.get(func.value) or self._method_of_instance(func, "forward")
+        if isinstance(func, cst.Name):
+            target = self.functions.get(func.value) or self._method_of_instance(func, "forward")
+        else:
+            target = self._own_method(func)  # `g, d = self.model.pair_step(batch)`
         if target is None:
             return Kind.UNKNOWN
         kinds = set()
@@ -2748,7 +2788,9 @@ class Facts:
     def _kind_of_self_attr(self, expr: cst.Attribute) -> Kind:
         defs = self._defs.get("self." + expr.attr.value, ())
         for d in defs:
-            if d.value is not None:
+            # `self.criterion = None` in `__init__`, a module set in `setup()`: the placeholder says
+            # nothing of what the attribute holds once it is used
+            if d.value is not None and not (_is_none(d.value) and any(o.value is not None and not _is_none(o.value) for o in defs)):
                 return self.kind(d.value)
         if not defs and self._registered_buffer(expr):
             return Kind.TENSOR
@@ -2979,6 +3021,10 @@ class Facts:
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
         if d.loop is not None and d.loop.iter_kind in (Kind.DATALOADER, Kind.TENSOR):
             return Kind.TENSOR
+        if d.loop is not None and isinstance(d.loop.node, cst.For):
+            held = self._dict_value_kind(d.loop.node, name.value)
+            if held is not Kind.UNKNOWN:
+                return held
         if d.loop is not None and isinstance(d.loop.node, cst.For) and (
                 self._zipped_tensor(d.loop.node, name.value) or self._enumerated_batch(d.loop.node, name.value)
                 or self._parameter_of(d.loop.node, name.value)):
@@ -2992,6 +3038,65 @@ class Facts:
             if self._receiver(d.function, name.value):
                 return Kind.UNKNOWN  # jedi's answer: an instance of a class of `__main__`, no kind
         return self._jedi_kind(name)
+
+    def _dict_value_kind(self, loop: cst.For, name: str) -> Kind:
+        """`v` of `for k, v in losses.items()` or of `for v in losses.values()`: a value of the
+        dict, a tensor when every value of `losses` is one (a list for a dict of lists)."""
+        it, target = loop.iter, loop.target
+        if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args):
+            return Kind.UNKNOWN
+        method = it.func.attr.value
+        if method == "items" and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+                and not any(isinstance(el, cst.StarredElement) for el in target.elements):
+            bound = target.elements[1].value
+        elif method == "values":
+            bound = target
+        else:
+            return Kind.UNKNOWN
+        if not (isinstance(bound, cst.Name) and bound.value == name):
+            return Kind.UNKNOWN
+        return {Kind.DICT_OF_TENSOR: Kind.TENSOR, Kind.DICT_OF_LIST: Kind.LIST}.get(self.kind(it.func.value), Kind.UNKNOWN)
+
+    def _dict_entry_kind(self, expr: cst.Subscript) -> Kind:
+        """`out["loss"]` of `out = mod.training_step(batch)` whose every return is a dict literal
+        (`{"loss": total, "n": len(batches)}`), or of `out = {...}` itself: the kind every literal
+        gives that key. A dict of mixed values is a host container, but this entry may still be a
+        device tensor. UNKNOWN when the key is not a string literal, some literal lacks it or
+        spreads `**`, the literals disagree, or the scope writes into the dict (`out["loss"] = ...`,
+        `out.update(...)`)."""
+        if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index) \
+                or not isinstance(expr.value, cst.Name) or not isinstance(expr.slice[0].slice.value, cst.SimpleString):
+            return Kind.UNKNOWN
+        key, name = expr.slice[0].slice.value.evaluated_value, expr.value
+        value = self.value_of(name)
+        literals: list[cst.BaseExpression] = []
+        if isinstance(value, cst.Dict):
+            literals = [value]
+        elif isinstance(value, cst.Call) and self._own_method(value.func) is not None:
+            method = self._own_method(value.func)
+            for node in self.walk(method.body, into_scopes=False):  # type: ignore[union-attr]
+                if isinstance(node, (cst.Yield, cst.Await)) or isinstance(node, cst.Return) and node.value is None:
+                    return Kind.UNKNOWN
+                if isinstance(node, cst.Return):
+                    literals.append(node.value)  # type: ignore[arg-type]
+        scope = self.enclosing_function(name)
+        for use in self.uses(name.value):
+            if self.enclosing_function(use) is not scope:
+                continue
+            parent = self.parent(use)
+            if isinstance(parent, cst.Subscript) and isinstance(self.parent(parent), (cst.AssignTarget, cst.AugAssign, cst.Del)) \
+                    or isinstance(parent, cst.Attribute) and parent.attr.value in ("update", "setdefault", "__setitem__"):
+                return Kind.UNKNOWN
+        kinds: set[Kind] = set()
+        for literal in literals:
+            if not isinstance(literal, cst.Dict):
+                return Kind.UNKNOWN
+            entries = [el for el in literal.elements if isinstance(el, cst.DictElement) and isinstance(el.key, cst.SimpleString)
+                       and el.key.evaluated_value == key]
+            if len(entries) != 1 or any(not isinstance(el, cst.DictElement) for el in literal.elements):
+                return Kind.UNKNOWN
+            kinds.add(self.kind(entries[0].value))
+        return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _receiver(self, func: FunctionNode, name: str) -> bool:
         """`name` is the first parameter (`self`) of an undecorated method of a class of this unit."""
@@ -3445,6 +3550,10 @@ _TORCH_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dat
 # Calls that always return a tensor in new memory (never one of their arguments or a view of it).
 _ALLOCATING_CALLS = frozenset({"torch.tensor", "torch.stack", "torch.cat",
                                "torch.nn.utils.rnn.pad_sequence"})
+
+
+def _is_none(expr: cst.BaseExpression) -> bool:
+    return isinstance(expr, cst.Name) and expr.value == "None"
 
 
 def _is_constant(expr: cst.BaseExpression) -> bool:

@@ -120,6 +120,46 @@ def _argument(callee: FunctionNode, call: cst.Call, param: str) -> cst.BaseExpre
     return positional[index] if 0 <= index < len(positional) else None
 
 
+_TUPLE_TYPES = frozenset({"collections.namedtuple", "typing.NamedTuple"})
+
+
+def namedtuple_fields(facts: Facts, maker: cst.BaseExpression) -> list[str] | None:
+    """The field names of the record type `maker` names, in order, when it is this unit's own and
+    bound once: `Transition = namedtuple("Transition", ("state", "action"))` (a tuple or list of
+    strings, or one string of names split by spaces or commas), `typing.NamedTuple("T", [("state",
+    Tensor), ...])`, or `class T(NamedTuple):` with annotated fields. None otherwise (a rebound
+    name, fields computed at run time, a library's type): then `Record(*columns).field` says
+    nothing about which column the field is."""
+    if not isinstance(maker, cst.Name):
+        return None
+    cls = facts.classes.get(maker.value)
+    if cls is not None:
+        if facts.assigned_values(maker.value) or not any(
+                (facts.qualified_name(b.value) or "") == "typing.NamedTuple" for b in cls.bases):
+            return None
+        return [st.body[0].target.value for st in cls.body.body  # type: ignore[union-attr]
+                if isinstance(st, cst.SimpleStatementLine) and len(st.body) == 1 and isinstance(st.body[0], cst.AnnAssign)
+                and isinstance(st.body[0].target, cst.Name)] or None
+    values = facts.assigned_values(maker.value)
+    if len(values) != 1 or not isinstance(values[0], cst.Call) or len(values[0].args) < 2 \
+            or (facts.qualified_name(values[0].func) or "") not in _TUPLE_TYPES:
+        return None
+    spec = values[0].args[1].value
+    if isinstance(spec, cst.SimpleString) and isinstance(spec.evaluated_value, str):
+        return spec.evaluated_value.replace(",", " ").split() or None
+    if not isinstance(spec, (cst.Tuple, cst.List)):
+        return None
+    names = []
+    for el in spec.elements:
+        item = el.value
+        if isinstance(item, cst.Tuple) and len(item.elements) == 2:  # `NamedTuple("T", [("state", Tensor)])`
+            item = item.elements[0].value
+        if not (isinstance(item, cst.SimpleString) and isinstance(item.evaluated_value, str)) or isinstance(el, cst.StarredElement):
+            return None
+        names.append(item.evaluated_value)
+    return names or None
+
+
 def stored_field_values(facts: Facts, columns: ReturnedColumns, index: int, width: int) -> list[cst.BaseExpression] | None:
     """Every value the program stores at position `index` of the records behind `columns`, or
     None when some store is not read: the callee's class appends to `self.<attribute>` only

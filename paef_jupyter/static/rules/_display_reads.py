@@ -49,18 +49,29 @@ _READ_METHODS = frozenset({"item", "tolist"})
 _READ_FUNCTIONS = frozenset({"builtins.float", "builtins.int"})
 
 
-def shown_read_beside(facts: Facts, read: cst.CSTNode, device_tensor: Callable[[cst.BaseExpression], bool]) -> str | None:
+def shown_read_beside(facts: Facts, read: cst.CSTNode, device_tensor: Callable[[cst.BaseExpression], bool],
+                      after: bool = False) -> str | None:
     """Where another read of a device tensor (`.item()`, `.tolist()`, `float(t)`, `int(t)`)
     that runs exactly as often as `read` (the same innermost loop or helper body, no branch
     between: `step_root`) and whose value the program shows (`shown_by`): that read stays (the
-    display is the program's choice), so the step waits for the device there every time and
-    `read` is a second wait (public check 39 p02: `running_loss += loss.item()` beside
-    `print(..., loss.item())`; its labels say "the step syncs anyway"). None when there is none."""
+    display is the program's choice), so the step waits for the device there every time. Only
+    a shown read that runs *before* `read` in the step (`after`: only one that runs after it).
+
+    Which read is the step's wait follows the order they run in, not which one is shown (recall
+    66, public check 58 p05): a sync waits for all the work queued so far, so the first read of
+    the step waits for the forward, backward and optimizer step, and a read after it waits only
+    for what was queued between the two. `running_loss += loss.item()` then
+    `pbar.set_postfix(loss=loss.item())`: the sum's read is the wait a profiler measures; the
+    display's is the second one (reported as such, `_read_before_in_the_step`). A shown read that
+    runs first makes `read` the second (public check 39 p02's print, when it comes first). None
+    when there is none."""
     root = step_root(facts, read)
     if root is None:
         return None
+    here = facts.order(read)
     for node in facts.walk(root):
-        if not isinstance(node, cst.Call) or node is read or step_root(facts, node) is not root:
+        if not isinstance(node, cst.Call) or node is read or step_root(facts, node) is not root \
+                or (facts.order(node) < here) is after:
             continue
         if isinstance(node.func, cst.Attribute) and node.func.attr.value in _READ_METHODS and not node.args:
             tensor: cst.BaseExpression | None = node.func.value

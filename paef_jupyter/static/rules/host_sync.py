@@ -1281,6 +1281,12 @@ class HostSync(Rule):
                        f"({earlier or f'{beside}, which the program shows every step'}), so this read adds a wait for "
                        "the work queued between the two, not the step's only one")
             severity = Severity.LOW
+        later = shown_read_beside(self.facts, node, self._device_tensor, after=True) \
+            if training and state is None and severity is Severity.HIGH and shown is None else None
+        if later is not None:  # recall 66: this read is the step's wait; the display after it reads again
+            message += (f"; the program also shows a device value every step ({later}), which waits again "
+                        "after this read: keeping this value on the device moves the step's wait there unless "
+                        "the display runs every N steps")
         if shown is not None:  # deb61: the program shows the value every step; name the display and the trade-off
             message = (f"{what} {when} for a per-step display (`{shown}`): each read waits for all queued GPU work "
                        "(a device sync), so the GPU idles while Python prepares the next step; showing the value "

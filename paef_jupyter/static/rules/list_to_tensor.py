@@ -11,7 +11,7 @@ from ...model import Fix, Severity
 from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts, param_names
 from ..names import positional_params
-from ..returned_columns import ReturnedColumns, returned_columns, stored_field_values
+from ..returned_columns import ReturnedColumns, namedtuple_fields, returned_columns, stored_field_values
 from ..types import Kind
 from ._importers import project_default_setter
 from ._tensor_facts import (
@@ -274,7 +274,13 @@ class ListToTensor(Rule):
         if isinstance(arg, cst.Attribute) and isinstance(arg.value, cst.Name):
             value = self.facts.value_of(arg.value)
             if isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].star == "*":
-                return _zip_star(self.facts, value.args[0].value)
+                zipped = _zip_star(self.facts, value.args[0].value)
+                if zipped is not None:
+                    return zipped
+                # `batch = Transition(*self.memory.sample())`: the field's column of what the method returns
+                fields = namedtuple_fields(self.facts, value.func)
+                if fields is not None and fields.count(arg.attr.value) == 1:
+                    return self._returned(value.args[0].value, fields.index(arg.attr.value), len(fields))
             return None
         if not isinstance(arg, cst.Name) or self.facts.value_of(arg) is not None:
             return None
