@@ -2239,7 +2239,7 @@ class Facts:
     def _changed_by_helper(self, node: cst.CSTNode) -> frozenset[str]:
         """Names handed to a program function (this unit's, an earlier cell's, a local module's)
         that changes that very parameter in place: `decay(gain_t)` with `def decay(t): t.mul_(0.5)`
-        (or a torch function in place by its name: `nn.init.constant_(yv, 5.0)`).
+        (or an `nn.init` function in place: `nn.init.constant_(yv, 5.0)`).
         Such a name changes as if changed here, so what it is a view of changes too (`gain_t =
         torch.from_numpy(gain)`: `gain`; `v = tail[1:]`: `tail`; `alias = prio`: `prio`), which
         the names merely handed to calls (followed only down to their views) miss (red team 54)."""
@@ -2247,9 +2247,10 @@ class Facts:
             return frozenset()
         func = node.func
         qualified = self.qualified_name(func) or ""
-        if qualified.startswith("torch.") and is_inplace_method(qualified.rsplit(".", 1)[-1]) and node.args \
-                and node.args[0].keyword is None and not node.args[0].star:
-            root = root_name(node.args[0].value)  # `torch.nn.init.constant_(yv, 5.0)`: its first argument
+        if qualified.startswith("torch.nn.init.") and is_inplace_method(qualified.rsplit(".", 1)[-1]) and node.args \
+                and node.args[0].keyword is None and not node.args[0].star and not isinstance(node.args[0].value, cst.Call):
+            # `torch.nn.init.constant_(yv, 5.0)` fills its first argument (`clip_grad_norm_` only `.grad`s)
+            root = root_name(node.args[0].value)
             return frozenset({root}) if root is not None and not self._imported(root) else frozenset()
         callees: list[tuple[Facts, FunctionNode]] = [(self, f) for f in self._local_callees(node)]
         if not callees and isinstance(func, (cst.Name, cst.Attribute)):
@@ -2266,7 +2267,8 @@ class Facts:
                 params = params[1:]
             for arg in node.args:
                 root = root_name(arg.value)
-                if root is None or isinstance(arg.value, cst.Call) or self._imported(root):
+                if root is None or root in ("None", "True", "False") or isinstance(arg.value, cst.Call) \
+                        or self._imported(root):
                     continue
                 param = None if arg.star else parameter_filled(node, arg, params)
                 if param is None or param in changed or (callee.params.star_arg is not None
