@@ -26,7 +26,7 @@ from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
 from .names import (ARGUMENT_MUTATORS, argument_bound_to, block_statements, bound_names, dotted_name,
                     is_inplace_method, is_scope, mutated_arguments, mutated_names, named_params, names_read,
-                    names_written_in, positional_params, root_name, type_test, walk, writes_of)
+                    names_written_in, parameter_filled, positional_params, root_name, type_test, walk, writes_of)
 from .positions import Positions
 from .types import (
     JediOracle,
@@ -1485,6 +1485,7 @@ class Facts:
                 else:
                     changed.add(n)
             changed |= self.written_through_call(node)
+            changed |= self._changed_by_helper(node)
         views = self._views_of(loop.function)
         # What shares an object with a changed one (an alias, a view, the list a loop target comes
         # from) changes as a whole, or only in its `.grad`s when that is all that changed.
@@ -2234,6 +2235,58 @@ class Facts:
         func = call.func
         return isinstance(func, cst.Attribute) and self.kind(func.value) is Kind.NDARRAY \
             and any(numpy_outputs(call, func.attr.value, False, True))
+
+    def _changed_by_helper(self, node: cst.CSTNode) -> frozenset[str]:
+        """Names handed to a program function (this unit's, an earlier cell's, a local module's)
+        that changes that very parameter in place: `decay(gain_t)` with `def decay(t): t.mul_(0.5)`
+        (or an `nn.init` function in place: `nn.init.constant_(yv, 5.0)`).
+        Such a name changes as if changed here, so what it is a view of changes too (`gain_t =
+        torch.from_numpy(gain)`: `gain`; `v = tail[1:]`: `tail`; `alias = prio`: `prio`), which
+        the names merely handed to calls (followed only down to their views) miss (red team 54)."""
+        if not isinstance(node, cst.Call):
+            return frozenset()
+        func = node.func
+        qualified = self.qualified_name(func) or ""
+        if qualified.startswith("torch.nn.init.") and is_inplace_method(qualified.rsplit(".", 1)[-1]) and node.args \
+                and node.args[0].keyword is None and not node.args[0].star and not isinstance(node.args[0].value, cst.Call):
+            # `torch.nn.init.constant_(yv, 5.0)` fills its first argument (`clip_grad_norm_` only `.grad`s)
+            root = root_name(node.args[0].value)
+            return frozenset({root}) if root is not None and not self._imported(root) else frozenset()
+        callees: list[tuple[Facts, FunctionNode]] = [(self, f) for f in self._local_callees(node)]
+        if not callees and isinstance(func, (cst.Name, cst.Attribute)):
+            foreign = self._function_at(func)
+            if foreign is not None:
+                callees = [(self.owner_of(foreign), foreign)]
+        out: set[str] = set()
+        for owner, callee in callees:
+            changed = owner._changed_parameters(callee)
+            if not changed:
+                continue
+            params = positional_params(callee)
+            if params[:1] in (["self"], ["cls"]) and isinstance(func, cst.Attribute):
+                params = params[1:]
+            for arg in node.args:
+                root = root_name(arg.value)
+                if root is None or root in ("None", "True", "False") or isinstance(arg.value, cst.Call) \
+                        or self._imported(root):
+                    continue
+                param = None if arg.star else parameter_filled(node, arg, params)
+                if param is None or param in changed or (callee.params.star_arg is not None
+                                                         and isinstance(callee.params.star_arg, cst.Param)
+                                                         and callee.params.star_arg.name.value in changed):
+                    out.add(root)
+        return frozenset(out)
+
+    def _changed_parameters(self, func: FunctionNode) -> frozenset[str]:
+        """The parameters whose object `func` changes in place (`_changes_parameters`, by name)."""
+        params = param_names(func)
+        found: set[str] = set()
+        for node in self.walk(func.body, into_scopes=False):
+            if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "next" \
+                    and node.args and root_name(node.args[0].value) in params:
+                found.add(root_name(node.args[0].value))  # type: ignore[arg-type]
+            found |= {name for name in mutated_names(node) if name in params}
+        return frozenset(found)
 
     def _changes_parameters(self, func: FunctionNode) -> bool:
         """The function changes an argument's object in place (`a[i] = ...`, `a += ...`,
