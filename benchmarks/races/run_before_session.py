@@ -88,7 +88,6 @@ def trial(browser, server, i: int, mode: str) -> dict:
             finished = True
         except Exception:
             finished = False
-        printed = nb.output_text(0)
         sessions = [s for s in server.api("GET", "/api/sessions")]
         after = nb.kernel_state().get("kernel") or ""
         ran_on = "?" if not finished else "the notebook's kernel" if after == kernel_id else f"another kernel ({after[:8]})"
