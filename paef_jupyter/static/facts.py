@@ -3364,12 +3364,14 @@ class Facts:
         `tuple`, `random.sample`, `list.pop`) loses its per-position types there: jedi then
         answers the first element's type for every position (`for k, (edges, n) in
         enumerate(batch)`: `n`, a Python int, is read as a tensor; red team 55). The same answer
-        for a later position as for the first is no evidence: a homogeneous tuple looks alike."""
+        for a later position as for the first is no evidence: a homogeneous tuple looks alike.
+        A tuple that never passed through a call (`a, b = x.to(d), n`, `for x, y in loader` of a
+        list of pairs) keeps its positions in jedi: there the answer stands."""
         bound = self._binding_target(name)
         if bound is None:
             return False
-        tup, index = bound
-        if index == 0:
+        tup, index, source = bound
+        if index == 0 or not self._through_call(source):
             return False
         first = tup.elements[0].value
         if not isinstance(first, cst.Name) or isinstance(tup.elements[0], cst.StarredElement):
@@ -3377,26 +3379,49 @@ class Facts:
         pos = self.position(first).start
         return kind_of_jedi_type(self.jedi.type_name(pos.line, pos.column)) is kind
 
-    def _binding_target(self, name: cst.Name) -> "tuple[cst.Tuple | cst.List, int] | None":
-        """The tuple (or list) target that binds the definition `name` reads, and `name`'s
-        place in it, when that definition unpacks: a `for` target or an assignment target."""
+    def _through_call(self, source: cst.BaseExpression, depth: int = 0) -> bool:
+        """What `source` holds passed through a call (`enumerate`, `list`, `sorted`, ...), which
+        may hand jedi one type for every position of its tuples: directly, or through the name
+        it is read from (`for k, pair in enumerate(rows): t, n = pair`). A tuple or list written
+        out, a comprehension and a container read as it is keep their positions in jedi."""
+        if isinstance(source, cst.Call):
+            return not (isinstance(source.func, cst.Attribute) and source.func.attr.value == "items")
+        if isinstance(source, cst.Subscript):
+            return self._through_call(source.value, depth)
+        if not isinstance(source, cst.Name) or depth > 3:
+            return False
+        d = self._reaching_def(source)
+        if d is None:
+            return False
+        if d.loop is not None and isinstance(d.loop.node, cst.For):
+            return self._through_call(d.loop.node.iter, depth + 1)
+        node = self._node_of_order(d.order)
+        if isinstance(node, cst.Assign):
+            return self._through_call(node.value, depth + 1)
+        return isinstance(node, cst.For) and self._through_call(node.iter, depth + 1)
+
+    def _binding_target(self, name: cst.Name) -> "tuple[cst.Tuple | cst.List, int, cst.BaseExpression] | None":
+        """The tuple (or list) target that binds the definition `name` reads, `name`'s place in
+        it and the value unpacked (the loop's iterable or the assigned value), when that
+        definition unpacks: a `for` target or an assignment target."""
         d = self._reaching_def(name)
         if d is None:
             return None
         if d.loop is not None and isinstance(d.loop.node, cst.For):
             targets: list[cst.BaseExpression] = [d.loop.node.target]
+            source: cst.BaseExpression = d.loop.node.iter
         else:
             node = self._node_of_order(d.order)
             if isinstance(node, cst.Assign):
-                targets = [t.target for t in node.targets]
+                targets, source = [t.target for t in node.targets], node.value
             elif isinstance(node, cst.For):
-                targets = [node.target]
+                targets, source = [node.target], node.iter
             else:
                 return None
         for target in targets:
             found = _place_in_tuple(target, name.value)
             if found is not None:
-                return found
+                return (*found, source)
         return None
 
     def _node_of_order(self, order: int) -> cst.CSTNode | None:
