@@ -2748,13 +2748,7 @@ class Facts:
         `forward` (a module call's kind is read as one already). None when unsure."""
         if not isinstance(func, cst.Attribute) or func.attr.value in ("forward", "__call__"):
             return None
-        found = method_of_object(self, func)
-        if found is None:
-            return None
-        cls, method = found
-        if sum(1 for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == func.attr.value) != 1:
-            return None
-        return method
+        return single_method_of_object(self, func)
 
     def _kind_of_method_returns(self, func: cst.Attribute) -> Kind:
         """What `obj.method(...)` gives, read from the method's own code (public check 57, p03:
@@ -4630,6 +4624,17 @@ def method_of_object(facts: Facts, func: cst.BaseExpression) -> tuple[cst.ClassD
         method = facts._method_of_instance(func.value, func.attr.value)
         cls = next((a for a in facts.ancestors(method) if isinstance(a, cst.ClassDef)), None) if method is not None else None
     return (cls, method) if cls is not None and method is not None else None
+
+
+def single_method_of_object(facts: Facts, func: cst.BaseExpression) -> FunctionNode | None:
+    """`method_of_object`'s method when its class defines it once: a second `def` of the name
+    (a property's setter, a redefinition) leaves which one runs unsure."""
+    found = method_of_object(facts, func)
+    if found is None:
+        return None
+    cls, method = found
+    defined = sum(1 for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == method.name.value)
+    return method if defined == 1 else None
 
 
 def _body_runs_module(facts: Facts, cls: cst.ClassDef, method: FunctionNode, seen: set[str]) -> bool:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from .facts import Facts, FunctionNode, method_of_object, param_names, same_object
+from .facts import Facts, FunctionNode, method_of_object, param_names, same_object, single_method_of_object
 
 _SAMPLERS = frozenset({"random.sample", "random.choices"})
 _COPIES = frozenset({"builtins.list", "builtins.tuple"})
@@ -64,13 +64,7 @@ def _callee(facts: Facts, call: cst.Call) -> FunctionNode | None:
                 or sum(1 for n in facts.walk(facts.module) if isinstance(n, cst.FunctionDef) and n.name.value == func.value) != 1:
             return None  # rebound, nested, or defined twice: not the one function for sure
         return method
-    found = method_of_object(facts, func)
-    if found is None:
-        return None
-    cls, method = found
-    if sum(1 for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value == method.name.value) != 1:
-        return None
-    return method
+    return single_method_of_object(facts, func)
 
 
 def _bound_once(facts: Facts, callee: FunctionNode, value: cst.BaseExpression) -> cst.BaseExpression:
