@@ -21,6 +21,18 @@ def program_units(path: Path) -> list[SourceUnit]:
     return [SourceUnit(CellRef(path.name, None), path.read_text())]
 
 
+def path_units(path: Path) -> list[SourceUnit]:
+    """A red-team program as it is scored, or a project's module on its own (as `paef fix mod.py`)."""
+    if path.parent == REDTEAM:
+        return program_units(path)
+    return [SourceUnit(CellRef(str(path), None), path.read_text())]
+
+
+def automatic_lines(path: Path, rule: str) -> set[tuple[int | None, int]]:
+    """(cell, line) of every finding of `rule` whose fix a plain `paef fix` applies."""
+    return {(f.ref.cell, f.line) for f in rule_findings(path_units(path), rule) if f.fixable}
+
+
 def rule_findings(units: list[SourceUnit], rule: str) -> list:
     return list(analyze_units(units, rules=[rule]).findings)
 

@@ -17,22 +17,10 @@ The other tests pin what held on first contact and in the probes.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from redteam_units import REDTEAM, program_units, rule_findings, source_units
+from redteam_units import REDTEAM, automatic_lines, path_units, rule_findings, source_units
 
 from paef_jupyter.model import CellRef, SourceUnit
-
-
-def _units(path: Path) -> list[SourceUnit]:
-    if path.parent == REDTEAM:
-        return program_units(path)
-    return [SourceUnit(CellRef(str(path), None), path.read_text())]  # a project's module, scanned alone
-
-
-def _automatic(path: Path, rule: str) -> set[tuple[int | None, int]]:
-    return {(f.ref.cell, f.line) for f in rule_findings(_units(path), rule) if f.fixable}
 
 
 # --- the defect: a loop-invariant-looking build whose source changes through a handed alias --------
@@ -111,7 +99,7 @@ def test_near_misses_where_the_alias_is_only_read_are_still_hoisted(source: str,
 
 
 def test_the_probe_gets_no_automatic_hoist() -> None:
-    assert not _automatic(REDTEAM / "rt54p_rt_numpy_alias_hoist.py", "redundant-tensor")
+    assert not automatic_lines(REDTEAM / "rt54p_rt_numpy_alias_hoist.py", "redundant-tensor")
 
 
 NOTEBOOK_HELPER = ['''import numpy as np
@@ -143,27 +131,27 @@ def test_a_helper_of_an_earlier_cell_changing_the_alias_counts_too(change: str, 
 
 
 def test_blind_automatic_rewrites_are_the_ones_judged_safe() -> None:
-    assert _automatic(REDTEAM / "rt54_ct_packed_lengths.py", "ping-pong") == {(None, 49)}
-    assert _automatic(REDTEAM / "rt54_ct_packed_lengths.py", "host-sync") == {(None, 57)}
-    assert _automatic(REDTEAM / "rt54_lt_split_sizes.py", "list-to-tensor") == {(None, 53)}
-    assert _automatic(REDTEAM / "rt54_rt_generator_streams.py", "redundant-tensor") == {(None, 27)}
+    assert automatic_lines(REDTEAM / "rt54_ct_packed_lengths.py", "ping-pong") == {(None, 49)}
+    assert automatic_lines(REDTEAM / "rt54_ct_packed_lengths.py", "host-sync") == {(None, 57)}
+    assert automatic_lines(REDTEAM / "rt54_lt_split_sizes.py", "list-to-tensor") == {(None, 53)}
+    assert automatic_lines(REDTEAM / "rt54_rt_generator_streams.py", "redundant-tensor") == {(None, 27)}
 
 
 @pytest.mark.parametrize("rule", ["cpu-then-move", "redundant-tensor", "ping-pong", "list-to-tensor", "host-sync"])
-def test_random_draws_on_a_cpu_generator_and_shared_numpy_state_are_never_automatic(rule: str) -> None:
-    found = _automatic(REDTEAM / "rt54_rt_generator_streams.py", rule)
+def test_random_draws_on_a_cpu_generator_and_shared_numpy_state_are_neverautomatic_lines(rule: str) -> None:
+    found = automatic_lines(REDTEAM / "rt54_rt_generator_streams.py", rule)
     assert (None, 28) not in found and (None, 30) not in found and (None, 31) not in found
 
 
 def test_reinforce_loop_in_eval_mode_is_not_wrapped() -> None:
-    assert not _automatic(REDTEAM / "rt54_ev_beam_search.py", "eval-without-no-grad")
+    assert not automatic_lines(REDTEAM / "rt54_ev_beam_search.py", "eval-without-no-grad")
 
 
 @pytest.mark.parametrize("name", ["rt54_nb_vocab_counts.ipynb", "rt54_nb_greedy_decode.ipynb",
                                   "rt54_pp_numpy_shared.py"])
 def test_notebooks_and_numpy_interop_get_no_automatic_rewrite(name: str) -> None:
     for rule in ("host-sync", "ping-pong", "list-to-tensor", "redundant-tensor", "cpu-then-move"):
-        assert not _automatic(REDTEAM / name, rule), rule
+        assert not automatic_lines(REDTEAM / name, rule), rule
 
 
 # --- probes that held ------------------------------------------------------------------------------
@@ -171,20 +159,20 @@ def test_notebooks_and_numpy_interop_get_no_automatic_rewrite(name: str) -> None
 
 def test_integer_counts_keep_python_ints_and_wrapping_or_cast_counts_are_left() -> None:
     path = REDTEAM / "rt54p_hs_counts_as_sizes.py"
-    assert _automatic(path, "host-sync") == {(None, 34), (None, 48)}  # int64 sums: `.item()` gives an int back
+    assert automatic_lines(path, "host-sync") == {(None, 34), (None, 48)}  # int64 sums: `.item()` gives an int back
 
 
 def test_lists_of_item_reads_also_used_as_python_values_are_left() -> None:
-    assert not _automatic(REDTEAM / "rt54p_lt_item_lists_reused.py", "list-to-tensor")
+    assert not automatic_lines(REDTEAM / "rt54p_lt_item_lists_reused.py", "list-to-tensor")
 
 
 def test_random_factories_moved_to_the_device_stay_on_the_host() -> None:
-    found = _automatic(REDTEAM / "rt54p_ct_random_and_lengths.py", "cpu-then-move")
+    found = automatic_lines(REDTEAM / "rt54p_ct_random_and_lengths.py", "cpu-then-move")
     assert found == {(None, 30), (None, 31)}  # `torch.zeros(n + 1)` and `torch.arange(n + 2)` only
 
 
 def test_snapshots_of_numpy_shared_sources_are_cloned() -> None:
     path = REDTEAM / "rt54p_pp_loop_numpy_alias.py"
-    found = [f for f in rule_findings(_units(path), "ping-pong") if f.fixable]
+    found = [f for f in rule_findings(path_units(path), "ping-pong") if f.fixable]
     assert {f.line for f in found} == {41, 51}
     assert all(".clone()" in "".join(e.text for e in f.fix.edits) for f in found)
