@@ -308,6 +308,8 @@ class PingPong(Rule):
             copies.append(copy)
         if not copies:
             return  # never read in this body before it is rebound: no round trip (and nothing to drop)
+        if self._read_next_iteration(stmt, target.value, scope):
+            return
         copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
         source = move.func.value  # type: ignore[attr-defined]
         same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
@@ -328,6 +330,25 @@ class PingPong(Rule):
             ),
             end_node=max((call for _, call in copies), key=self.facts.order),  # the round trip, to its last copy back
         )
+
+    def _read_next_iteration(self, stmt: cst.CSTNode, name: str, scope: cst.CSTNode) -> bool:
+        """`tok = torch.multinomial(p.cpu(), 1).to(device)` at the end of a decoding step, read by
+        `tok.item()` after it and by `emb(tok)` / `torch.cat([seq, tok])` / `x.gather(0, tok)` at the
+        top of the loop: the moved value flows round the loop into reads written before the move. Only
+        the reads after it are host copies; dropping the move would hand the next iteration a host
+        tensor (on a GPU: a device-mismatch error, or a copy per use). Any read before the move in an
+        enclosing loop (its header and test included) that is not itself a host copy keeps the move."""
+        loops = self.facts.enclosing_loops(stmt)
+        if not loops:
+            return False
+        outer = loops[-1].node
+        at = self.facts.order(stmt)
+        for read in reads_of(self.facts, name, scope):
+            if self.facts.order(read) >= at or not _inside(self.facts, read, outer) or is_binding(self.facts, read):
+                continue
+            if _host_copy_of(self.facts, read) is None:
+                return True
+        return False
 
     def _host_source_may_change(self, move: cst.Call, source: cst.BaseExpression, target: str) -> bool:
         """Dropping `.to(device)` leaves `target` sharing the host tensor's memory, where on a device the

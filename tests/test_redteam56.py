@@ -1,0 +1,80 @@
+"""Red team 56 (blind, 10 programs: 3 projects, 2 notebooks, aimed at autoregressive generation: KV caches
+grown with torch.cat or written at position t, masks and positions built from the current length, sampling
+on a CPU generator, EOS stops read on the host, beam search over Python heaps, scheduled sampling and
+self-critical / RL training around generate helpers) met 3 automatic rewrites on first contact, none harmful.
+
+A probe (not blind) found one harmful on a GPU: ping-pong's "moved to the device and only ever copied back"
+dropped `.to(device)` from `prev = torch.multinomial(p.cpu(), 1, generator=g).to(device)`, whose value the
+NEXT iteration reads at the top of the loop (`table.gather(0, prev)`): a host index for a device tensor, a
+device-mismatch error on CUDA, silent on the CPU. The fact the analysis lacked: the reads of the moved name
+written BEFORE the move in an enclosing loop see its value on the next iteration. `_read_next_iteration`
+keeps the move when any such read is not itself a host copy.
+
+The other tests pin what held where the programs aimed: length-dependent masks and positions, penalty and
+count tensors written in place, helpers in eval mode whose graphs the caller differentiates.
+"""
+
+from __future__ import annotations
+
+import pytest
+from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
+
+_HEAD = """import torch
+import torch.nn as nn
+
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+g = torch.Generator().manual_seed(0)
+emb = nn.Embedding(5, 4).to(device)
+table = torch.rand(5, 5, device=device)
+out = []
+"""
+
+# The moved token is read on the device before the move, by the next iteration: the move stays.
+_CARRIED = {
+    "embedded_at_the_top": "tok = torch.tensor([0], device=device)\nfor _ in range(4):\n    h = emb(tok)\n"
+                           "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                           "    out.append(tok.item())\n",
+    "gathered_at_the_top": "prev = torch.tensor([0], device=device)\nfor _ in range(4):\n    s = table[0].gather(0, prev)\n"
+                           "    prev = torch.multinomial(table[1].cpu(), 1, generator=g).to(device)\n"
+                           "    out.append(prev.item())\n",
+    "concatenated_at_the_top": "seq = torch.zeros(1, dtype=torch.long, device=device)\nnxt = seq\nfor _ in range(4):\n"
+                               "    seq = torch.cat([seq, nxt])\n"
+                               "    nxt = torch.multinomial(table[2].cpu(), 1, generator=g).to(device)\n"
+                               "    out.append(nxt.item())\n",
+    "added_at_the_top": "acc = torch.zeros(1, device=device)\nv = torch.zeros(1, device=device)\nfor _ in range(4):\n"
+                        "    acc = acc + v\n    v = torch.rand(1, generator=g).to(device)\n    out.append(v.item())\n",
+    "read_by_the_outer_loop": "tok = torch.tensor([0], device=device)\nfor _ in range(2):\n    h = emb(tok)\n"
+                              "    for _ in range(3):\n"
+                              "        tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                              "        out.append(tok.item())\n",
+}
+
+# Near misses: no read before the move in the loop, a read before it that is itself a host copy, or a read in
+# an earlier loop that does not enclose the move: still dropped automatically.
+_HOST_ONLY = {
+    "no_read_before": "for _ in range(4):\n    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                      "    out.append(tok.item())\n",
+    "read_before_is_a_host_copy": "tok = torch.tensor([0], device=device)\nfor _ in range(4):\n    out.append(tok.tolist())\n"
+                                  "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                                  "    out.append(tok.item())\n",
+    "read_in_an_earlier_loop": "tok = torch.tensor([0], device=device)\nfor _ in range(2):\n    h = emb(tok)\n"
+                               "for _ in range(4):\n    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                               "    out.append(tok.item())\n",
+}
+
+
+@pytest.mark.parametrize("body", list(_CARRIED.values()), ids=list(_CARRIED))
+def test_a_move_whose_value_the_next_iteration_reads_on_the_device_is_kept(body: str) -> None:
+    found = rule_findings(source_units(_HEAD + body), "ping-pong")
+    assert not automatic_fixes(found)
+
+
+@pytest.mark.parametrize("body", list(_HOST_ONLY.values()), ids=list(_HOST_ONLY))
+def test_a_move_only_read_back_on_the_host_is_still_dropped(body: str) -> None:
+    found = rule_findings(source_units(_HEAD + body), "ping-pong")
+    assert len(automatic_fixes(found)) == 1
+
+
+def test_the_probe_keeps_every_loop_carried_move() -> None:
+    found = rule_findings(program_units(REDTEAM / "rt56p_pp_loop_carried_move.py"), "ping-pong")
+    assert not automatic_fixes(found)
