@@ -47,10 +47,22 @@ _CARRIED = {
                               "    for _ in range(3):\n"
                               "        tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
                               "        out.append(tok.item())\n",
+    "read_by_the_while_test": "tok = torch.tensor([0], device=device)\nwhile tok.sum() < 3:\n"
+                              "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                              "    out.append(tok.item())\n",
+    "inner_loop_carries_what_the_outer_rebinds": "for p in range(2):\n    tok = torch.tensor([p], device=device)\n"
+                                                 "    for _ in range(3):\n        s = table[0].gather(0, tok)\n"
+                                                 "        tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                                                 "        out.append(tok.item())\n",
+    "rebound_only_under_an_if": "tok = torch.tensor([0], device=device)\nfor i in range(4):\n"
+                                "    if i % 2:\n        tok = torch.tensor([1], device=device)\n    h = emb(tok)\n"
+                                "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                                "    out.append(tok.item())\n",
 }
 
-# Near misses: no read before the move in the loop, a read before it that is itself a host copy, or a read in
-# an earlier loop that does not enclose the move: still dropped automatically.
+# Near misses: no read before the move in the loop, a read before it that is itself a host copy, a read in an
+# earlier loop that does not enclose the move, a read after the body (or the loop's target) rebinds the name:
+# still dropped automatically.
 _HOST_ONLY = {
     "no_read_before": "for _ in range(4):\n    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
                       "    out.append(tok.item())\n",
@@ -60,6 +72,11 @@ _HOST_ONLY = {
     "read_in_an_earlier_loop": "tok = torch.tensor([0], device=device)\nfor _ in range(2):\n    h = emb(tok)\n"
                                "for _ in range(4):\n    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
                                "    out.append(tok.item())\n",
+    "rebound_at_the_top_of_the_body": "for _ in range(4):\n    u = torch.arange(4)\n    w = u * 2\n"
+                                      "    u = u.to(device)\n    out.append(u.tolist())\n",
+    "loop_target_rebinds_it": "for tok in torch.arange(4).split(1):\n    h = tok * 2\n"
+                              "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                              "    out.append(tok.item())\n",
 }
 
 

@@ -11,7 +11,7 @@ from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
 from ..device_use import crosses_to_host, is_device_move, moves_to_cpu, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
-from ..names import argument_bound_to, block_statements, names_read, names_written, positional_params, root_name
+from ..names import argument_bound_to, block_statements, bound_names, names_read, names_written, positional_params, root_name
 from ..types import Kind
 from ._importers import project_default_setter
 from ._tensor_facts import (
@@ -337,16 +337,30 @@ class PingPong(Rule):
         top of the loop: the moved value flows round the loop into reads written before the move. Only
         the reads after it are host copies; dropping the move would hand the next iteration a host
         tensor (on a GPU: a device-mismatch error, or a copy per use). Any read before the move in an
-        enclosing loop (its header and test included) that is not itself a host copy keeps the move."""
-        loops = self.facts.enclosing_loops(stmt)
-        if not loops:
-            return False
-        outer = loops[-1].node
+        enclosing loop (its header and test included) that is not itself a host copy keeps the move,
+        unless that loop's body rebinds the name before the read (a fresh value each iteration)."""
+        loops = [loop.node for loop in self.facts.enclosing_loops(stmt)]
         at = self.facts.order(stmt)
         for read in reads_of(self.facts, name, scope):
-            if self.facts.order(read) >= at or not _inside(self.facts, read, outer) or is_binding(self.facts, read):
+            if self.facts.order(read) >= at or is_binding(self.facts, read) or _host_copy_of(self.facts, read) is not None:
                 continue
-            if _host_copy_of(self.facts, read) is None:
+            if any(_inside(self.facts, read, loop) and not self._bound_first(read, name, loop) for loop in loops):
+                return True
+        return False
+
+    def _bound_first(self, read: cst.CSTNode, name: str, loop: cst.CSTNode) -> bool:
+        """`u = torch.arange(4)` (or the loop's own `for u in ...`) starts the iteration of `loop` before
+        `read`: a statement of its body that binds `name` whatever path is taken, so round `loop`'s back
+        edge `read` never sees the value of the previous iteration. (A binding nested deeper, in an `if`
+        or an inner loop, is not counted: the read may still see the moved value.)"""
+        if isinstance(loop, cst.For) and name in bound_names(loop.target) and _inside(self.facts, read, loop.body):
+            return True
+        for statement in block_statements(loop.body):  # type: ignore[attr-defined]
+            if self.facts.order(statement) >= self.facts.order(read) or _inside(self.facts, read, statement):
+                return False
+            if isinstance(statement, cst.SimpleStatementLine) and any(
+                    isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets)
+                    for small in statement.body):
                 return True
         return False
 
