@@ -17,6 +17,7 @@ count tensors written in place, helpers in eval mode whose graphs the caller dif
 from __future__ import annotations
 
 import pytest
+from paef_jupyter.model import CellRef, SourceUnit
 from redteam_units import REDTEAM, automatic_fixes, program_units, rule_findings, source_units
 
 _HEAD = """import torch
@@ -94,4 +95,54 @@ def test_a_move_only_read_back_on_the_host_is_still_dropped(body: str) -> None:
 
 def test_the_probe_keeps_every_loop_carried_move() -> None:
     found = rule_findings(program_units(REDTEAM / "rt56p_pp_loop_carried_move.py"), "ping-pong")
+    assert not automatic_fixes(found)
+
+
+_LOOP = ("tok = torch.tensor([0], device=device)\nfor _ in range(4):\n    h = step()\n"
+         "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n    out.append(tok.item())\n")
+
+# The moved value read where the loop body does not show it: a helper called in the loop, a lambda, a closure.
+_ELSEWHERE = {
+    "helper_reads_the_global": "def step():\n    return emb(tok)\n\n\n" + _LOOP,
+    "lambda_reads_it": "step = lambda: emb(tok)\n" + _LOOP,
+    "helper_called_after_the_move": "def step():\n    return emb(tok)\n\n\nfor _ in range(4):\n"
+                                    "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                                    "    out.append(tok.item())\n    h = step()\n",
+    "closure_in_a_function": "def run(start):\n    tok = start\n    step = lambda: emb(tok)\n    res = []\n"
+                             "    for _ in range(4):\n        h = step()\n"
+                             "        tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+                             "        res.append(tok.item())\n    return res\n\n\nout = run(torch.tensor([0], device=device))\n",
+}
+
+
+@pytest.mark.parametrize("body", list(_ELSEWHERE.values()), ids=list(_ELSEWHERE))
+def test_a_move_whose_value_a_function_reads_is_kept(body: str) -> None:
+    found = rule_findings(source_units(_HEAD + body), "ping-pong")
+    assert not automatic_fixes(found)
+
+
+def test_a_helper_reading_other_names_keeps_the_rewrite() -> None:
+    body = ("def step():\n    return emb(torch.tensor([1], device=device))\n\n\nfor _ in range(4):\n    h = step()\n"
+            "    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n    out.append(tok.item())\n")
+    found = rule_findings(source_units(_HEAD + body), "ping-pong")
+    assert len(automatic_fixes(found)) == 1
+
+
+def _cells(*sources: str) -> list[SourceUnit]:
+    return [SourceUnit(CellRef("nb.ipynb", i), text) for i, text in enumerate(sources)]
+
+
+_MOVE_CELL = ("for _ in range(4):\n    tok = torch.multinomial(table[0].cpu(), 1, generator=g).to(device)\n"
+              "    out.append(tok.item())\n")
+
+
+@pytest.mark.parametrize("later, automatic", [("h = emb(tok)\n", 0), ("print(tok.tolist())\n", 1), ("print(out)\n", 1)],
+                         ids=["later_cell_embeds_it", "later_cell_copies_it_back", "later_cell_ignores_it"])
+def test_a_later_cell_reading_the_moved_value_on_the_device_keeps_the_move(later: str, automatic: int) -> None:
+    found = rule_findings(_cells(_HEAD, _MOVE_CELL, later), "ping-pong")
+    assert len(automatic_fixes(found)) == automatic
+
+
+def test_an_earlier_cells_function_reading_the_name_keeps_the_move() -> None:
+    found = rule_findings(_cells(_HEAD, "def step():\n    return emb(tok)\n", _LOOP), "ping-pong")
     assert not automatic_fixes(found)

@@ -308,7 +308,7 @@ class PingPong(Rule):
             copies.append(copy)
         if not copies:
             return  # never read in this body before it is rebound: no round trip (and nothing to drop)
-        if self._read_next_iteration(stmt, target.value, scope):
+        if self._read_next_iteration(stmt, target.value, scope) or self._read_elsewhere(target.value, scope):
             return
         copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
         source = move.func.value  # type: ignore[attr-defined]
@@ -348,20 +348,46 @@ class PingPong(Rule):
                 return True
         return False
 
-    def _bound_first(self, read: cst.CSTNode, name: str, loop: cst.CSTNode) -> bool:
-        """`u = torch.arange(4)` (or the loop's own `for u in ...`) starts the iteration of `loop` before
-        `read`: a statement of its body that binds `name` whatever path is taken, so round `loop`'s back
-        edge `read` never sees the value of the previous iteration. (A binding nested deeper, in an `if`
-        or an inner loop, is not counted: the read may still see the moved value.)"""
-        if isinstance(loop, cst.For) and name in bound_names(loop.target) and _inside(self.facts, read, loop.body):
+    def _read_elsewhere(self, name: str, scope: cst.CSTNode) -> bool:
+        """`def step(): return emb(tok)` called in the loop, a lambda, a closure, or (for a name of the
+        cell's top level) a function of an earlier cell or any later cell: a read the loop body does not
+        show, which may use the moved value on the device. Any such read keeps the move."""
+        def nested_reads(unit: Facts, root: cst.CSTNode, outer: cst.CSTNode | None) -> bool:
+            for node in unit.walk(root):
+                if isinstance(node, cst.Name) and node.value == name and not is_binding(unit, node) \
+                        and _host_copy_of(unit, node) is None:
+                    inner = [a for a in unit.ancestors(node) if isinstance(a, (cst.FunctionDef, cst.Lambda))]
+                    if outer is None or any(a is not outer and _inside(unit, a, outer) for a in inner):
+                        return True
+            return False
+
+        if scope is not self.facts.module:
+            declared = {n.name.value for g in self.facts.walk(scope) if isinstance(g, cst.Global) for n in g.names}
+            if name not in declared:
+                return nested_reads(self.facts, scope, scope)
+        if nested_reads(self.facts, self.facts.module, self.facts.module):
             return True
-        for statement in block_statements(loop.body):  # type: ignore[attr-defined]
-            if self.facts.order(statement) >= self.facts.order(read) or _inside(self.facts, read, statement):
-                return False
-            if isinstance(statement, cst.SimpleStatementLine) and any(
-                    isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets)
-                    for small in statement.body):
+        if any(nested_reads(unit, unit.module, unit.module) for unit in self.facts.prior.units()):
+            return True
+        return any(nested_reads(later, later.module, None) for later in self.facts.later)
+
+    def _bound_first(self, read: cst.CSTNode, name: str, loop: cst.CSTNode) -> bool:
+        """`u = torch.arange(4)` (or `for u in ...`) starts the iteration of `loop`, or of a loop inside
+        it that holds `read`, before `read`: a statement of that loop's body that binds `name` whatever
+        path is taken, so round `loop`'s back edge `read` never sees the value of the previous iteration.
+        (A binding nested deeper, in an `if` or a `try`, is not counted: the read may still see it.)"""
+        for inner in (a for a in self.facts.ancestors(read) if isinstance(a, (cst.For, cst.While))):
+            if not _inside(self.facts, inner, loop):
+                break
+            if isinstance(inner, cst.For) and name in bound_names(inner.target) and _inside(self.facts, read, inner.body):
                 return True
+            for statement in block_statements(inner.body):  # type: ignore[attr-defined]
+                if self.facts.order(statement) >= self.facts.order(read) or _inside(self.facts, read, statement):
+                    break
+                if isinstance(statement, cst.SimpleStatementLine) and any(
+                        isinstance(small, cst.Assign) and any(name in bound_names(t.target) for t in small.targets)
+                        for small in statement.body):
+                    return True
         return False
 
     def _host_source_may_change(self, move: cst.Call, source: cst.BaseExpression, target: str) -> bool:
