@@ -146,3 +146,74 @@ def test_a_later_cell_reading_the_moved_value_on_the_device_keeps_the_move(later
 def test_an_earlier_cells_function_reading_the_name_keeps_the_move() -> None:
     found = rule_findings(_cells(_HEAD, "def step():\n    return emb(tok)\n", _LOOP), "ping-pong")
     assert not automatic_fixes(found)
+
+
+_DECODER = """import torch
+import torch.nn as nn
+
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+
+
+class Decoder(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(7, 6)
+        self.lin = nn.Linear(6, 7)
+        self.prev = None
+        self.kept = []
+
+    def begin(self, start):
+        self.prev = start
+
+    def begin_alias(self, start):
+        first = start
+        self.prev = first
+
+    def remember(self, start):
+        self.kept.append(start)
+
+    def begin_copy(self, start):
+        self.prev = start.clone()
+
+    def begin_read(self, start):
+        return self.lin(self.emb(start).view(-1))
+
+    def begin_through(self, start):
+        self.begin(start)
+
+    def step(self):
+        logits = self.lin(self.emb(self.prev).view(-1))
+        self.prev.copy_(logits.argmax().view(1, 1))
+        return logits
+
+
+dec = Decoder().to(device)
+res = []
+for p in range(4):
+    start = torch.tensor([[0]], device=device)
+    dec.METHOD(start)
+    for t in range(3):
+        res.append(int(dec.step().argmax()))
+"""
+
+
+@pytest.mark.parametrize("method", ["begin", "begin_alias", "remember", "begin_through"])
+def test_a_per_iteration_tensor_a_method_keeps_is_not_hoisted(method: str) -> None:
+    """Red team 56 probe: `dec.begin(start)` keeps `start` on the decoder and `step` overwrites it in place;
+    hoisted, the second prompt would start from the first prompt's last token."""
+    found = rule_findings(source_units(_DECODER.replace("METHOD", method)), "redundant-tensor")
+    assert found and not automatic_fixes(found)
+
+
+@pytest.mark.parametrize("method", ["begin_copy", "begin_read"])
+def test_a_per_iteration_tensor_a_method_only_reads_or_copies_is_still_hoisted(method: str) -> None:
+    found = rule_findings(source_units(_DECODER.replace("METHOD", method)), "redundant-tensor")
+    assert len(automatic_fixes(found)) == 1
+
+
+def test_a_function_of_an_earlier_cell_that_keeps_its_argument_blocks_the_hoist() -> None:
+    keeper = "HISTORY = []\n\n\ndef remember(t):\n    HISTORY.append(t)\n"
+    loop = ("import torch\nfor i in range(3):\n    mark = torch.zeros(2)\n    remember(mark)\n"
+            "    HISTORY[-1].add_(i)\nprint([h.tolist() for h in HISTORY])\n")
+    found = rule_findings(_cells("import torch\n" + keeper, loop), "redundant-tensor")
+    assert not automatic_fixes(found)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ..facts import Facts, Loop
-from ..names import names_read
+from ..names import names_read, parameter_filled, positional_params
 from ..types import Kind
 from ._tensor_facts import locally_bound
 
@@ -95,3 +95,68 @@ def _runs_program_code(facts: Facts, node: cst.CSTNode) -> bool:
     return any(isinstance(n, cst.For) and not (isinstance(n.iter, cst.Call)
                                                and facts.qualified_name(n.iter.func) == "builtins.range")
                for n in facts.walk(node))
+
+
+# Calls that keep what they are given: a container's or object's storing method, `setattr` and kin.
+_KEEPING_METHODS = frozenset({"append", "extend", "insert", "add", "setdefault", "put", "push", "appendleft",
+                              "update", "__setitem__"})
+_KEEPING_CALLS = frozenset({"builtins.setattr", "builtins.dict", "builtins.list", "builtins.tuple", "builtins.set",
+                            "types.SimpleNamespace", "collections.OrderedDict", "collections.deque"})
+
+
+def callee_keeps(facts: Facts, call: cst.Call, arg: cst.Arg, depth: int = 0) -> str:
+    """The function of the program (this unit, an earlier cell, a local module) that `call` runs and
+    that keeps what `arg` gives it past the call ("" if none found): `dec.begin(start)` whose `begin`
+    does `self.prev = start`, appends it, `setattr`s it, or hands it on to a function that does. A
+    tensor built once before a loop and kept that way is one object shared by every iteration, which
+    the keeper's other code may change in place (`self.prev.copy_(tok)`), unlike a fresh one per
+    iteration. Calls the analysis cannot follow (a module's `forward` through `model(x)`, a library)
+    are not counted here."""
+    if depth > 3:
+        return ""
+    for func in facts._callees(call):
+        if not isinstance(func, cst.FunctionDef):
+            continue
+        owner = facts.owner_of(func)
+        params = positional_params(func)
+        if isinstance(call.func, cst.Attribute) and params and params[0] in ("self", "cls"):
+            params = params[1:]
+        param = parameter_filled(call, arg, params)
+        if param is None:
+            continue
+        held = {param}
+        for node in owner.walk(func.body):  # `x = start` aliases, in order of the text
+            if isinstance(node, cst.Assign) and isinstance(node.value, cst.Name) and node.value.value in held:
+                held |= {t.target.value for t in node.targets if isinstance(t.target, cst.Name)}
+        for node in owner.walk(func.body):
+            if isinstance(node, cst.Assign) and _holds(node.value, held) \
+                    and any(not isinstance(t.target, cst.Name) for t in node.targets):
+                return _qualified(owner, func)
+            if isinstance(node, cst.Call):
+                for inner in node.args:
+                    if not (isinstance(inner.value, cst.Name) and inner.value.value in held):
+                        continue
+                    name = owner.qualified_name(node.func) or ""
+                    if name in _KEEPING_CALLS or isinstance(node.func, cst.Attribute) \
+                            and node.func.attr.value in _KEEPING_METHODS:
+                        return _qualified(owner, func)
+                    deeper = callee_keeps(owner, node, inner, depth + 1)
+                    if deeper:
+                        return deeper
+    return ""
+
+
+def _holds(value: cst.BaseExpression, held: set[str]) -> bool:
+    """`value` is one of `held`, or a container literal with one of them among its items."""
+    if isinstance(value, cst.Name):
+        return value.value in held
+    if isinstance(value, (cst.List, cst.Tuple, cst.Set)):
+        return any(_holds(e.value, held) for e in value.elements)
+    if isinstance(value, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and _holds(e.value, held) for e in value.elements)
+    return False
+
+
+def _qualified(owner: Facts, func: cst.FunctionDef) -> str:
+    holder = owner.enclosing_class(func)
+    return f"{holder.name.value}.{func.name.value}" if holder is not None else func.name.value

@@ -21,7 +21,7 @@ from ._tensor_facts import (steps_itself_per_call, optimised, aliases, caught_in
                             reads_of, rebound_in_unit, shared_end, shared_path, sole_writers, surely_runs, within)
 from ..device_use import is_device_move, on_host, uses_device
 from ._attribute_stores import store_hazard
-from ._kept_objects import kept_by_program_code
+from ._kept_objects import callee_keeps, kept_by_program_code
 from ._parametrized_reads import parametrized_read
 from ._support import hot_loop
 from ._data_builder import builds_data_once
@@ -1355,6 +1355,9 @@ class FactorySites:
                 called = (self.facts.qualified_name(call.func) or "") if isinstance(call, cst.Call) else ""
                 if called in _STORING_CALLS:
                     return "store"  # `setattr(m, "mask", <expr>)`, `dict(t=<expr>)`
+                keeper = callee_keeps(self.facts, call, parent) if isinstance(call, cst.Call) else ""
+                if keeper:
+                    return f"store (through `{keeper}`, which keeps it)"  # `dec.begin(start)`: `self.prev = start`
                 if called in _IDENTITY_READERS:
                     return f"pass to `{called.rsplit('.', 1)[-1]}()` (which reads its identity)"
                 if called in PARAMETER_WRAPPERS:
