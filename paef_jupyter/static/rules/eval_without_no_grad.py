@@ -87,6 +87,14 @@ _ROLLOUT_MESSAGE = ("this loop runs the model with autograd on between training 
 _UNMARKED_MESSAGE = ("this loop runs the model with autograd on, and nothing it computes reaches a backward: every "
                      "forward pass records a graph and keeps its activations alive while its outputs are held, for "
                      "a backward pass that never comes (time per op and memory); wrap it in `with torch.no_grad():`")
+# The same loop where callers (or later cells) this unit cannot see may back-propagate what it builds
+# (red team 57: a full-batch objective summed by a helper of a local module, returned to an importer's
+# LBFGS closure): "nothing reaches a backward" is then not proved, only not seen.
+_UNSEEN_CALLERS_MESSAGE = ("this loop runs the model with autograd on, and this file shows no backward of what it "
+                           "computes, but code outside it may take one (a caller of its function in another module, "
+                           "a later cell): if none does, every forward pass records a graph and keeps its "
+                           "activations alive for a backward pass that never comes (time per op and memory); wrap it "
+                           "in `with torch.no_grad():`")
 
 
 class EvalWithoutNoGrad(Rule):
@@ -362,7 +370,8 @@ class EvalWithoutNoGrad(Rule):
         rollout = not evidence and self._between_updates(loop)
         self.report(
             loop.node,
-            (_EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout else _UNMARKED_MESSAGE)
+            (_EVALUATION_MESSAGE if evidence else _ROLLOUT_MESSAGE if rollout
+             else _UNSEEN_CALLERS_MESSAGE if self._unseen_users(loop) else _UNMARKED_MESSAGE)
             + self._dropped_grad_switch(loop),
             severity=Severity.LOW if rollout else None,
             fix=Fix(
