@@ -1063,20 +1063,47 @@ class ElementwiseLoop(Rule):
             return {}
         if isinstance(target, cst.Name) and isinstance(it, (cst.Name, cst.Attribute)) and self._is_tensor(it):
             return {target.value: self.facts.code(it)}
+        if isinstance(it, cst.Call) and (self.facts.qualified_name(it.func) or "") == "builtins.enumerate" \
+                and len(it.args) == 1 and it.args[0].keyword is None and not it.args[0].star \
+                and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
+                and all(isinstance(el.value, cst.Name) for el in target.elements):
+            # `for i, row in enumerate(out): if row.argmax() == labels[i]`: `row` is `out`'s row `i`,
+            # and `i` only indexes other tensors (a Python use of `i` keeps the loop as it is)
+            source, counter, row = it.args[0].value, target.elements[0].value, target.elements[1].value
+            if not isinstance(source, (cst.Name, cst.Attribute)) or self._host_processed(source) \
+                    or not (self._is_tensor(source) or self.facts.kind(source) is Kind.UNKNOWN
+                            and self._given_to_torch(node, row.value)):  # type: ignore[union-attr]
+                return {}
+            reads = self._index_reads(node, counter.value)  # type: ignore[union-attr]
+            return {} if reads is None else {row.value: self.facts.code(source), **reads}  # type: ignore[union-attr]
         rng = self._range(node) if isinstance(it, cst.Call) else None
         if rng is None:
             return {}
+        return self._index_reads(node, rng.var) or {}
+
+    def _given_to_torch(self, node: cst.For, name: str) -> bool:
+        """The loop body hands its element `name` to a torch function that takes only a tensor
+        (`torch.argmax(row)`): what it iterates yields tensors, whatever made it (a model's tuple
+        output unpacked: `_, _, logits = model(x)`)."""
+        return any(isinstance(n, cst.Call) and (self.facts.qualified_name(n.func) or "") in _TENSOR_ONLY_FUNCTIONS
+                   and n.args and n.args[0].keyword is None and not n.args[0].star
+                   and isinstance(n.args[0].value, cst.Name) and n.args[0].value.value == name
+                   for n in self.facts.walk(node.body))
+
+    def _index_reads(self, node: cst.For, var: str) -> dict[str, str] | None:
+        """`{"labels[i]": "labels"}`: the loop body's reads of tensors at index `var`; None when
+        one indexes something that is not a tensor or `var` is used other than as an index."""
         reads = {}
         for n in self.facts.walk(node.body):
-            if isinstance(n, cst.Subscript) and _index_of(n, (rng.var,)) is not None:
-                base = _base_of(n, (rng.var,))
+            if isinstance(n, cst.Subscript) and _index_of(n, (var,)) is not None:
+                base = _base_of(n, (var,))
                 if not isinstance(base, (cst.Name, cst.Attribute)) or not self._is_tensor(base):
-                    return {}
+                    return None
                 reads[self.facts.code(n)] = self.facts.code(base)
-        if rng.var in {n.value for n in self.facts.walk(node.body) if isinstance(n, cst.Name)} - {
+        if var in {n.value for n in self.facts.walk(node.body) if isinstance(n, cst.Name)} - {
                 s.slice.value.value for s in self.facts.walk(node.body)  # type: ignore[union-attr]
                 if isinstance(s, cst.SubscriptElement) and isinstance(s.slice, cst.Index) and isinstance(s.slice.value, cst.Name)}:
-            return {}
+            return None
         return reads
 
     def _host_processed(self, expr: cst.BaseExpression) -> bool:
@@ -1091,6 +1118,10 @@ class ElementwiseLoop(Rule):
             return self._element(expr.func.value, elements)
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value in ("int", "float") and len(expr.args) == 1:
             return self._element(expr.args[0].value, elements)
+        row = _argmax_of(self.facts, expr)
+        if row is not None:  # `torch.argmax(row)` / `row.argmax()` of each row: one argmax over the rows
+            whole = elements.get(self.facts.code(row)) if isinstance(row, (cst.Name, cst.Subscript)) else None
+            return f"{whole}.flatten(1).argmax(1)" if whole is not None else None
         whole = elements.get(self.facts.code(expr)) if isinstance(expr, (cst.Name, cst.Subscript)) else None
         if whole is None and isinstance(expr, cst.Subscript) and len(expr.slice) == 1 \
                 and isinstance(expr.slice[0].slice, cst.Index) and isinstance(expr.value, (cst.Name, cst.Attribute)) \
@@ -1858,6 +1889,23 @@ def _statements(loop: cst.For) -> list[cst.BaseStatement] | None:
 
 def _is_zero(expr: cst.BaseExpression) -> bool:
     return isinstance(expr, cst.Integer) and expr.value == "0"
+
+
+# torch functions whose first argument can only be a tensor (numpy's namesakes are other functions)
+_TENSOR_ONLY_FUNCTIONS = frozenset({"torch.argmax", "torch.argmin", "torch.max", "torch.min", "torch.sum", "torch.topk"})
+
+
+def _argmax_of(facts: Facts, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` of `torch.argmax(x)` or `x.argmax()` (no dim: the index into the flattened `x`)."""
+    if not isinstance(expr, cst.Call):
+        return None
+    if isinstance(expr.func, cst.Attribute) and expr.func.attr.value == "argmax" and not expr.args \
+            and (facts.qualified_name(expr.func) or "") != "torch.argmax":
+        return expr.func.value
+    if (facts.qualified_name(expr.func) or "") == "torch.argmax" and len(expr.args) == 1 \
+            and expr.args[0].keyword is None and not expr.args[0].star:
+        return expr.args[0].value
+    return None
 
 
 def _index_of(sub: cst.Subscript, variables: tuple[str, ...]) -> tuple[str, ...] | None:
