@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .static.item_work import per_item_lines
 
 LineKey = tuple[tuple[str | None, int | None], int]
 
@@ -61,6 +62,11 @@ PREDICTED: dict[str, str] = {
 }
 # Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
 HOISTS = frozenset({"cpu-function", "redundant-tensor"})
+# Rules whose cause is the per-item work the loader's iteration runs in the training process (a
+# dataset's `__getitem__` that reads the item or draws a random number per item): those lines
+# are the finding's evidence, not findings of their own. Work there that does not depend on the
+# item stays its own finding: its fix is to compute it once (truth66's reverted fix; truth67).
+LOADER_OWNS_ITS_ITEM_WORK = frozenset({"sync-dataloader"})
 # Fused ops that torch runs as the same element-wise ops on a CPU (no fused CPU kernel in torch
 # 2.13: `F.rms_norm` forward+backward timed at 0.6-1.3x the hand-written ops, truth14), so the
 # fusion saves time on a GPU only.
@@ -86,6 +92,8 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
             covered.add((use.ref.key, use.line))
+            if finding.rule in LOADER_OWNS_ITS_ITEM_WORK:
+                covered.update(_item_work_under(profile.cpu_tree, (use.ref.key, use.line), report))
     hoisted = {
         (f.ref.key, line) for f in report.findings if f.rule in HOISTS
         for line in range(f.line, f.end_line + 1)
@@ -308,6 +316,32 @@ def _loop_use(finding: Finding, report: Report, profile: Profile) -> LineStat | 
     if not re.search(rf"\bin\b.*\b{re.escape(name)}\b", header):
         return None
     return profile.line(ref, profile.window_line)
+
+
+def _lines_under(tree: Frame | None, outer: LineKey) -> set[LineKey]:
+    """The Python lines that ran while the `outer` line had called them (at any depth)."""
+    found: set[LineKey] = set()
+
+    def walk(frame: Frame, inside: bool) -> None:
+        here = (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
+        if inside and here is not None and here != outer:
+            found.add(here)
+        for child in frame.children:
+            walk(child, inside or here == outer)
+
+    if tree is not None:
+        walk(tree, False)
+    return found
+
+
+def _item_work_under(tree: Frame | None, loader_line: LineKey, report: Report) -> set[LineKey]:
+    """The lines a loader's iteration ran that are per-item work (`static.item_work`: a
+    `__getitem__` statement that depends on the item), and every line those ran in turn."""
+    per_item = {(unit.ref.key, n) for unit in report.sources for n in per_item_lines(unit.text)}
+    owned = _lines_under(tree, loader_line) & per_item
+    for key in list(owned):
+        owned |= _lines_under(tree, key)
+    return owned
 
 
 def _measured_lines(finding: Finding, report: Report, profile: Profile) -> set[LineKey]:

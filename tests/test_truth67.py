@@ -8,6 +8,13 @@
    by self time, so the card said "12.1 ms in the typical iteration" and a backward line was a
    `cpu-function` (issue 9 point 2: never). The part outside torch is now the median of the
    per-iteration figures (`attribution._Contribution.typical`).
+2. Per-item work in a dataset's `__getitem__` is the `sync-dataloader`'s evidence; loop-invariant
+   work there stays its own finding. truth66's a04 (NumPy augmentation per sample, `num_workers=0`):
+   a `cpu-function` on `__getitem__`'s lines 21-27 (93% of the run) ranked above the loader's card,
+   whose saving was counted "less the 91% ... that other findings report". truth66's fix (every line
+   the loader ran is its evidence) was reverted: it silenced `np.std(self.rows)` per item, whose fix
+   is to compute it once. The fact: does the statement depend on the item (the index, a value
+   computed from it, a random draw per call)? `static.item_work.per_item_lines`.
 """
 
 from __future__ import annotations
@@ -91,3 +98,109 @@ def test_a_line_whose_python_cost_is_paid_every_iteration_keeps_it_when_torch_va
     stats = _backward_stall([(5000, 1000), (13000, 9000), (6000, 2000)])
     bw = stats[5]
     assert (bw.cpu_time_s - bw.op_time_s) / 3 == pytest.approx(4000e-6, rel=0.01)
+
+
+# --- 2. per-item work in __getitem__ is the loader's; loop-invariant work is its own -----------
+
+from dynamic_helpers import profile_window  # noqa: E402
+
+from paef_jupyter.static.item_work import per_item_lines  # noqa: E402
+
+GETITEM = """class D:
+    def __getitem__(self, i):
+        BODY
+"""
+
+
+def _lines(body: str) -> set[int]:
+    return per_item_lines(GETITEM.replace("        BODY", "\n".join("        " + b for b in body.split("\n"))))
+
+
+@pytest.mark.parametrize("body, per_item", [
+    ("img = self.images[i]\nreturn img * 2", {3, 4}),  # the index, then a value from it
+    ("dx = self.rng.integers(-2, 3)\nreturn self.base + dx", {3, 4}),  # a random draw per item
+    ("noise = np.random.normal(0, 1, 8)\nreturn noise", {3, 4}),
+    ("x = torch.randn(8)\nreturn x", {3, 4}),
+    ("if random.random() < 0.5:\n    flip = True", {3, 4}),  # a per-item branch, its body
+    ("row = self.rows[i]\nfor k in range(len(row)):\n    acc = row[k]", {3, 4, 5}),
+])
+def test_statements_that_depend_on_the_item(body, per_item):
+    assert _lines(body) == per_item
+
+
+@pytest.mark.parametrize("body, invariant", [
+    ("std = np.std(self.rows, axis=0)\nreturn self.rows[i] / std", {3}),  # the test_dynamic_ranking shape
+    ("table = sorted(self.names)\nreturn table[0], i", {3}),
+    ("w = self.weights.sum()\nreturn w", {3, 4}),  # nothing reads the item at all
+    ("self.calls += 1\nreturn self.x[i]", {3}),
+])
+def test_statements_that_do_not_depend_on_the_item_stay_out(body, invariant):
+    assert not _lines(body) & invariant
+
+
+def test_only_item_methods_are_read():
+    text = "class D:\n    def transform(self, i):\n        return self.x[i]\n    def __len__(self):\n        return len(self.x)\n"
+    assert per_item_lines(text) == set()
+    assert per_item_lines("def __getitem__(i):\n    return i\n") == set()  # no (self, index)
+    assert per_item_lines("def broken(:\n") == set()
+
+
+AUGMENT = """import numpy as np
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+
+
+class Augmented(Dataset):
+    def __init__(self, n):
+        rng = np.random.default_rng(0)
+        self.images = rng.random((n, 28, 28), dtype=np.float32)
+        self.labels = rng.integers(0, 10, n)
+        self.rng = np.random.default_rng(1)
+
+    def __len__(self):
+        return len(self.labels)
+
+    def __getitem__(self, i):
+        img = self.images[i]
+        dx, dy = self.rng.integers(-2, 3, 2)
+        img = np.roll(np.roll(img, dx, axis=0), dy, axis=1)
+        img = np.clip(img + self.rng.normal(0.0, 0.05, img.shape), 0.0, 1.0).astype(np.float32)
+        return torch.from_numpy(img).unsqueeze(0), int(self.labels[i])
+
+
+loader = DataLoader(Augmented(1536), batch_size=128, shuffle=True, num_workers=0)
+model = nn.Sequential(nn.Flatten(), nn.Linear(784, 32), nn.ReLU(), nn.Linear(32, 10))
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+for epoch in range(2):
+    for xb, yb in loader:
+        loss = F.cross_entropy(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+"""
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_per_item_augmentation_is_the_loaders_evidence(tmp_path):
+    """a04's shape: the augmentation lines (19-23) are no finding of their own; the loader's card
+    is first, measured, with no "less ... deeper lines" discount."""
+    report = profile_window(tmp_path, AUGMENT)
+    first = report.findings[0]
+    assert (first.rule, first.line) == ("sync-dataloader", 26), [(f.rule, f.line) for f in report.findings]
+    assert first.evidence is not None and first.evidence.measurable
+    assert not any("deeper lines that other findings report" in n for n in first.evidence.notes)
+    assert not [f for f in report.findings if 19 <= f.line <= 23]
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_loop_invariant_work_beside_per_item_work_keeps_its_card(tmp_path):
+    """Near miss: the same dataset also recomputes the whole table's mean per item (line 19): that
+    line, not the loader, is first (its fix: compute it once)."""
+    text = AUGMENT.replace("        img = self.images[i]\n",
+                           "        mean = np.mean(self.images, axis=0)\n        img = self.images[i] - mean\n")
+    text = text.replace("Augmented(1536)", "Augmented(768)")
+    report = profile_window(tmp_path, text)
+    first = report.findings[0]
+    assert (first.rule, first.line) == ("cpu-function", 19), [(f.rule, f.line) for f in report.findings]
