@@ -160,7 +160,8 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         return replace(ev, measurable=False, notes=(PREDICTED[rule],))
     moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
-        return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
+        return _kept_memory(replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",)),
+                            profile, rule)
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
     model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
     notes = _notes(ev, profile.partial_iteration) + (model,)
@@ -171,7 +172,36 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
                   + (f"; the fused op's one backward node saves the same {fraction:.0%} of it" if rule in GRAPH_FUSED
                      else ""),)
     saving_s = fraction * (run_time + backward) if rule in GRAPH_FUSED else fraction * run_time + backward
-    return replace(ev, estimated_saving_s=saving_s, notes=notes)
+    return _kept_memory(replace(ev, estimated_saving_s=saving_s, notes=notes), profile, rule)
+
+
+# Rules whose cost is memory kept alive across iterations (`api.MEMORY_RULES` records it).
+KEPT_MEMORY = frozenset({"graph-retention"})
+# Less than this per iteration is no growth a card can stand on (a Python float's tensor, a scalar
+# loss: 4 bytes each).
+KEPT_FLOOR_BYTES = 4096
+KEPT_NOTE = ("memory measured: the allocator held {size} more after each profiled iteration (median of the "
+             "window's), what the kept graphs saved: it grows until they are released")
+NOT_KEPT_NOTE = ("memory measured: the allocator held no more after each profiled iteration ({size}): the graphs "
+                 "kept here saved no tensor a backward did not free; what stays is their nodes, outside the allocator")
+
+
+def _kept_memory(ev: Evidence, profile: Profile, rule: str) -> Evidence:
+    """A retained graph's cost is memory: on a CPU its lines take no time to speak of, but the
+    window's allocator growth (`Profile.retained_bytes_per_iteration`) measures it (truth67:
+    a metric of each step's softmax output summed with its graph, 256 KB per iteration; a loss
+    kept after its `backward()`, 4 bytes: its saved tensors were freed by the backward)."""
+    kept = profile.retained_bytes_per_iteration
+    if rule not in KEPT_MEMORY or kept is None:
+        return ev
+    if kept >= KEPT_FLOOR_BYTES:
+        notes = tuple(n for n in ev.notes if n != "its lines cost nothing measurable in this run")
+        return replace(ev, measurable=True, notes=notes + (KEPT_NOTE.format(size=_size(kept)),))
+    return replace(ev, notes=ev.notes + (NOT_KEPT_NOTE.format(size=_size(kept)),))
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.3g} MiB" if n >= 2**20 else f"{n / 2**10:.3g} KiB" if n >= 2**10 else f"{n} bytes"
 
 
 # Rules whose fix builds no autograd graph on the lines: their backward goes too.

@@ -15,6 +15,14 @@
    the loader ran is its evidence) was reverted: it silenced `np.std(self.rows)` per item, whose fix
    is to compute it once. The fact: does the statement depend on the item (the index, a value
    computed from it, a random draw per call)? `static.item_work.per_item_lines`.
+3. A retained graph's cost is memory, and a CPU profile showed none (`peak_memory_bytes` 0: a CUDA
+   counter): truth66's a08 was first only because nothing else was measured. Where the static
+   analysis finds a `graph-retention`, `paef profile` now records the allocator in the window
+   (`profile_memory`) and reads what each iteration left allocated
+   (`Profile.retained_bytes_per_iteration`, the median of the window's iterations); the card
+   states it, and is measured when it is at least 4 KiB per iteration. A loss kept after its
+   `backward()` keeps 4 bytes per iteration (the backward freed what its graph saved): the card
+   says so.
 """
 
 from __future__ import annotations
@@ -204,3 +212,65 @@ def test_loop_invariant_work_beside_per_item_work_keeps_its_card(tmp_path):
     report = profile_window(tmp_path, text)
     first = report.findings[0]
     assert (first.rule, first.line) == ("cpu-function", 19), [(f.rule, f.line) for f in report.findings]
+
+
+# --- 3. graph-retention: the allocator's growth across the window ------------------------------
+
+RETAIN = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(0)
+model = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 500))
+opt = torch.optim.SGD(model.parameters(), lr=1e-2)
+data = torch.randn(20, 128, 32)
+labels = torch.randint(0, 500, (20, 128))
+confidence = 0.0
+kept = []
+for step in range(20):
+    logits = model(data[step])
+    loss = F.cross_entropy(logits, labels[step])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    KEEP
+print(len(kept), float(confidence))
+"""
+
+
+def _retention(report):
+    return [f for f in report.findings if f.rule == "graph-retention"]
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_metric_kept_with_its_graph_is_measured_in_bytes(tmp_path):
+    """Each step's softmax output (128 x 500 floats, 250 KiB) stays alive with the metric's graph:
+    the allocator grows by about that much per iteration, and the card says so, measured."""
+    report = profile_window(tmp_path, RETAIN.replace("KEEP", "confidence += logits.softmax(dim=1).max(dim=1).values.mean()"))
+    kept = report.profile.retained_bytes_per_iteration
+    assert kept is not None and 240_000 <= kept <= 300_000
+    (f,) = _retention(report)
+    assert f.evidence.measurable and any(n.startswith("memory measured: the allocator held 2") and "KiB more" in n
+                                         for n in f.evidence.notes)
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_loss_kept_after_its_backward_keeps_almost_no_memory(tmp_path):
+    """Near miss: the loss appended after `backward()` keeps its graph's nodes, but the backward
+    freed the tensors they saved: the growth is the loss scalars' (4 bytes), and the card says so
+    instead of claiming memory."""
+    report = profile_window(tmp_path, RETAIN.replace("KEEP", "kept.append(loss)"))
+    kept = report.profile.retained_bytes_per_iteration
+    assert kept is not None and kept < 4096
+    (f,) = _retention(report)
+    assert any(n.startswith("memory measured: the allocator held no more") for n in f.evidence.notes)
+    assert not any("KiB more" in n for n in f.evidence.notes)
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_without_a_memory_finding_the_allocator_is_not_recorded(tmp_path):
+    """Near miss: the detached metric is no finding; the window records no memory (its cost is
+    paid only where a finding needs it)."""
+    report = profile_window(tmp_path, RETAIN.replace("KEEP", "confidence += logits.detach().softmax(dim=1).max(dim=1).values.mean()"))
+    assert not _retention(report)
+    assert report.profile.retained_bytes_per_iteration is None
