@@ -222,6 +222,11 @@ def profiling_cell(
     return CellRun(run.value, run.error, _stamp(report, run.run_end, started, run.wall_s, now), now)
 
 
+# Rules whose cost is memory: where one is found, the profile records the allocator (on a CPU
+# no time shows what a kept graph costs; truth67).
+MEMORY_RULES = frozenset({"graph-retention"})
+
+
 def profile_path(
     path: str, *, engine: str = "torch", rules: Collection[str] | None = None, script_args: Sequence[str] = ()
 ) -> Report:
@@ -246,7 +251,9 @@ def profile_path(
     else:
         from .dynamic.run_units import run_units
 
-        profile, failures = run_units(parsed, path, script_args=script_args)
+        # a retained graph costs memory, not time: the window records the allocator for it
+        memory = any(f.rule in MEMORY_RULES for f in static.findings)
+        profile, failures = run_units(parsed, path, script_args=script_args, memory=memory)
     if failures:
         stopped = tuple(f"{_where(f)} failed: {f.message}" for f in failures)
         profile = replace(profile, notes=stopped + profile.notes)

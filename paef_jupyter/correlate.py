@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .static.item_work import per_item_lines
 
 LineKey = tuple[tuple[str | None, int | None], int]
 
@@ -61,6 +62,11 @@ PREDICTED: dict[str, str] = {
 }
 # Rules whose fix moves the whole call out of the loop: what the call runs is part of them.
 HOISTS = frozenset({"cpu-function", "redundant-tensor"})
+# Rules whose cause is the per-item work the loader's iteration runs in the training process (a
+# dataset's `__getitem__` that reads the item or draws a random number per item): those lines
+# are the finding's evidence, not findings of their own. Work there that does not depend on the
+# item stays its own finding: its fix is to compute it once (truth66's reverted fix; truth67).
+LOADER_OWNS_ITS_ITEM_WORK = frozenset({"sync-dataloader"})
 # Fused ops that torch runs as the same element-wise ops on a CPU (no fused CPU kernel in torch
 # 2.13: `F.rms_norm` forward+backward timed at 0.6-1.3x the hand-written ops, truth14), so the
 # fusion saves time on a GPU only.
@@ -86,6 +92,8 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
             covered.add((use.ref.key, use.line))
+            if finding.rule in LOADER_OWNS_ITS_ITEM_WORK:
+                covered.update(_item_work_under(profile.cpu_tree, (use.ref.key, use.line), report))
     hoisted = {
         (f.ref.key, line) for f in report.findings if f.rule in HOISTS
         for line in range(f.line, f.end_line + 1)
@@ -152,7 +160,8 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
         return replace(ev, measurable=False, notes=(PREDICTED[rule],))
     moved = ev.h2d_copies or ev.d2h_copies or ev.syncs or ev.copies or ev.sync_warnings
     if share < NEGLIGIBLE_SHARE and not moved and not ev.gpu_time_s:
-        return replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",))
+        return _kept_memory(replace(ev, measurable=False, notes=("its lines cost nothing measurable in this run",)),
+                            profile, rule)
     fraction, why = saving or (SAVING.get(rule, DEFAULT_SAVING), f"what a `{rule}` fix usually removes")
     model = f"{SAVING_MODEL_NOTE}{fraction:.0%} of these lines' measured time ({why})"
     notes = _notes(ev, profile.partial_iteration) + (model,)
@@ -163,7 +172,36 @@ def evidence_of(stats: Iterable[LineStat], profile: Profile, total: float, rule:
                   + (f"; the fused op's one backward node saves the same {fraction:.0%} of it" if rule in GRAPH_FUSED
                      else ""),)
     saving_s = fraction * (run_time + backward) if rule in GRAPH_FUSED else fraction * run_time + backward
-    return replace(ev, estimated_saving_s=saving_s, notes=notes)
+    return _kept_memory(replace(ev, estimated_saving_s=saving_s, notes=notes), profile, rule)
+
+
+# Rules whose cost is memory kept alive across iterations (`api.MEMORY_RULES` records it).
+KEPT_MEMORY = frozenset({"graph-retention"})
+# Less than this per iteration is no growth a card can stand on (a Python float's tensor, a scalar
+# loss: 4 bytes each).
+KEPT_FLOOR_BYTES = 4096
+KEPT_NOTE = ("memory measured: the allocator held {size} more after each profiled iteration (median of the "
+             "window's), what the kept graphs saved: it grows until they are released")
+NOT_KEPT_NOTE = ("memory measured: the allocator held no more after each profiled iteration ({size}): the graphs "
+                 "kept here saved no tensor a backward did not free; what stays is their nodes, outside the allocator")
+
+
+def _kept_memory(ev: Evidence, profile: Profile, rule: str) -> Evidence:
+    """A retained graph's cost is memory: on a CPU its lines take no time to speak of, but the
+    window's allocator growth (`Profile.retained_bytes_per_iteration`) measures it (truth67:
+    a metric of each step's softmax output summed with its graph, 256 KB per iteration; a loss
+    kept after its `backward()`, 4 bytes: its saved tensors were freed by the backward)."""
+    kept = profile.retained_bytes_per_iteration
+    if rule not in KEPT_MEMORY or kept is None:
+        return ev
+    if kept >= KEPT_FLOOR_BYTES:
+        notes = tuple(n for n in ev.notes if n != "its lines cost nothing measurable in this run")
+        return replace(ev, measurable=True, notes=notes + (KEPT_NOTE.format(size=_size(kept)),))
+    return replace(ev, notes=ev.notes + (NOT_KEPT_NOTE.format(size=_size(kept)),))
+
+
+def _size(n: int) -> str:
+    return f"{n / 2**20:.3g} MiB" if n >= 2**20 else f"{n / 2**10:.3g} KiB" if n >= 2**10 else f"{n} bytes"
 
 
 # Rules whose fix builds no autograd graph on the lines: their backward goes too.
@@ -308,6 +346,32 @@ def _loop_use(finding: Finding, report: Report, profile: Profile) -> LineStat | 
     if not re.search(rf"\bin\b.*\b{re.escape(name)}\b", header):
         return None
     return profile.line(ref, profile.window_line)
+
+
+def _lines_under(tree: Frame | None, outer: LineKey) -> set[LineKey]:
+    """The Python lines that ran while the `outer` line had called them (at any depth)."""
+    found: set[LineKey] = set()
+
+    def walk(frame: Frame, inside: bool) -> None:
+        here = (frame.ref.key, frame.line) if frame.kind == "python" and frame.ref and frame.line else None
+        if inside and here is not None and here != outer:
+            found.add(here)
+        for child in frame.children:
+            walk(child, inside or here == outer)
+
+    if tree is not None:
+        walk(tree, False)
+    return found
+
+
+def _item_work_under(tree: Frame | None, loader_line: LineKey, report: Report) -> set[LineKey]:
+    """The lines a loader's iteration ran that are per-item work (`static.item_work`: a
+    `__getitem__` statement that depends on the item), and every line those ran in turn."""
+    per_item = {(unit.ref.key, n) for unit in report.sources for n in per_item_lines(unit.text)}
+    owned = _lines_under(tree, loader_line) & per_item
+    for key in list(owned):
+        owned |= _lines_under(tree, key)
+    return owned
 
 
 def _measured_lines(finding: Finding, report: Report, profile: Profile) -> set[LineKey]:

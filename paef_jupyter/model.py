@@ -336,6 +336,9 @@ class Profile:
     iterations: int = 0
     profiled_iterations: int = 0
     peak_memory_bytes: int = 0
+    # What the host allocator held more after each window iteration (median), where the memory
+    # was recorded (a static finding whose cost is memory: `collecting(memory=True)`), else None.
+    retained_bytes_per_iteration: int | None = None
     overhead: float | None = None  # the cell's time with paef over a plain run (in a kernel: the whole wait)
     device: str = "cpu"
     lines: tuple[LineStat, ...] = ()

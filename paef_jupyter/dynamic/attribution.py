@@ -365,11 +365,18 @@ class _Contribution:
         self.work: list[list[tuple[int, int]]] = [[] for _ in range(n)]
 
     def typical(self, n: int, collections: list[tuple[int, int]]) -> tuple[int, int]:
-        """(time, torch work) of its median iteration, times n. A deeper line the outer one runs
-        in some iterations only (logging every N steps) counts its median too - none in most
-        iterations -, as the outer line's median did: that line keeps its sum as its own."""
+        """(time, torch work) of its typical iteration, times n. The time is the median of its
+        self times; the part outside torch is the median of its per-iteration times outside torch
+        (`host`), so the typical figure a card states is one its iterations show (truth67: a
+        `backward()` line whose torch work went unrecorded in one iteration of three - its time
+        all "outside torch" there, none in the two others - took that one iteration's figure as
+        typical, the median iteration by self time); the torch work is the rest. A deeper line the
+        outer one runs in some iterations only (logging every N steps) counts its median too -
+        none in most iterations -, as the outer line's median did: that line keeps its sum as
+        its own."""
         k = sorted(range(n), key=self.self_ns.__getitem__)[(n - 1) // 2]
-        return self.self_ns[k] * n, _work_ns(self.work[k], collections) * n
+        host = _median(self.host(collections))
+        return self.self_ns[k] * n, max(0, self.self_ns[k] - host) * n
 
     def host(self, collections: list[tuple[int, int]]) -> list[int]:
         """Per iteration, its self time outside its torch work (collections out of both, as in

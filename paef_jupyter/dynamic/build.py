@@ -70,6 +70,7 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
         iterations=iterations,
         profiled_iterations=profiled_iterations,
         peak_memory_bytes=run.peak_memory_bytes,
+        retained_bytes_per_iteration=run.retained_bytes_per_iteration,
         overhead=_overhead(run),
         device=run.device,
         lines=_lines(run, line_stats(result, files), 1 if partial else profiled_iterations,

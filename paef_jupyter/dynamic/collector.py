@@ -7,8 +7,10 @@ is exported to Kineto's Chrome format and read back with the same parser the GPU
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import os
+import re
 import signal
 import tempfile
 import threading
@@ -59,6 +61,9 @@ class Collected:
     sync_warnings: dict[tuple[int, int], int] = field(default_factory=dict)
     device: str = "cpu"
     peak_memory_bytes: int = 0
+    # Bytes the host allocator held more after each window iteration than before it (median;
+    # recorded only where asked: `collecting(memory=True)`), else None.
+    retained_bytes_per_iteration: int | None = None
     notes: list[str] = field(default_factory=list)
     callers: frozenset[tuple[int, int]] = frozenset()  # (file, code line) enclosing the window
     run_end: float = 0.0  # perf_counter when the cell's code returned
@@ -79,13 +84,17 @@ def collecting(
     max_profiled_s: float = MAX_PROFILED_S,
     progress: Callable[[str], None] | None = None,
     export_trace: bool = False,
+    memory: bool = False,
 ) -> Steps[None, Collected]:
     """`collect` as steps (`run_steps`): yields when the code is to run, under the profiler.
 
     `warmup`/`window` fix the window in loop iterations; by default it is sized from the
     loop's length (`line_tracer.window_for`). `progress` hears what is profiled when the
     profiler starts and stops (outside the profiled part). `export_trace`: read the trace
-    through Kineto's Chrome export, for its size (`trace_bytes`; else 0)."""
+    through Kineto's Chrome export, for its size (`trace_bytes`; else 0). `memory`: record the
+    allocator's events too (`profile_memory`) and read what each window iteration left allocated
+    (`retained_bytes_per_iteration`): asked where a static finding's cost is memory (a retained
+    graph), which no time shows on a CPU."""
     out = Collected(loop=loop)
     try:
         import torch
@@ -106,7 +115,8 @@ def collecting(
     activities = [ProfilerActivity.CPU] + ([ProfilerActivity.CUDA] if cuda else [])
     # The trace alone on a CPU run; a CUDA run's recording is left as torch makes it by default
     # until `trace_only` is checked against device traces on a GPU.
-    prof = profile(activities=activities, **({} if cuda else _trace_only()))
+    memory = memory and not cuda  # a device's allocator has its own counters (not read here yet)
+    prof = profile(activities=activities, profile_memory=memory, **({} if cuda else _trace_only()))
     sync = SyncMonitor(files, cuda)
     state = {"started": False, "running": False}
 
@@ -197,7 +207,9 @@ def collecting(
     try:
         header = _header_range(out) if out.mode == "window" else None
         out.trace, out.trace_bytes, cut = _read(prof, threading.get_native_id(), export_trace or cuda, header,
-                                                out.recorded_iterations)
+                                                out.recorded_iterations, memory)
+        if memory and header is not None:
+            out.retained_bytes_per_iteration = _retained_per_iteration(prof, header)
         if cut is not None:
             note, whole = cut
             out.truncated = True
@@ -266,7 +278,7 @@ def _header_range(out: Collected) -> str | None:
 
 
 def _read(prof: Any, main_tid: int, export: bool, header: str | None = None,
-          recorded: int = 0) -> tuple[Trace, int, tuple[str, int] | None]:
+          recorded: int = 0, memory: bool = False) -> tuple[Trace, int, tuple[str, int] | None]:
     """(the window's events, the exported trace's size or 0, (a note, the whole iterations
     kept) if the trace was cut). In memory where this torch gives the result's activities;
     through Kineto's Chrome export where it does not, or where `export` is asked: a rank's record
@@ -278,12 +290,55 @@ def _read(prof: Any, main_tid: int, export: bool, header: str | None = None,
     if export or activities is None:
         return (*_export(prof, main_tid), None)
     found = activities()
+    if memory:  # the allocator's events are read apart (`_retained_per_iteration`)
+        found = [act for act in found if act.name() != MEMORY_EVENT]
     if len(found) <= MAX_TRACE_EVENTS:
         return from_activities(found, main_tid), 0, None
     if header is None:
         raise ValueError(f"the trace has {len(found)} events, over the {MAX_TRACE_EVENTS} read "
                          "(ops in a loop of C code, which the caps cannot stop)")
     return _first_part(found, main_tid, header, recorded)
+
+
+MEMORY_EVENT = "[memory]"
+_TOTAL = re.compile(r'"Total Allocated": (-?\d+)')
+
+
+def _retained_per_iteration(prof: Any, header: str) -> int | None:
+    """The median, over the window's iterations, of what the host allocator held more when the
+    next iteration began than when this one began (`profile_memory`'s "Total Allocated" after
+    each allocation or free). A graph kept alive each step (a loss summed with its graph, a
+    metric of the step's outputs appended) grows it by the tensors the graph saved, every
+    iteration; a loop that keeps nothing frees what it allocates (0). Measured on the
+    allocations the recording saw: a block allocated before it and freed within it is not
+    subtracted (the first iteration may read high: the median is taken). None where there are
+    not 2 whole iterations or no allocation was seen."""
+    activities = getattr(getattr(prof.profiler, "kineto_results", None), "trace_activities", None)
+    if activities is None:
+        return None
+    starts: list[int] = []
+    memory: list[tuple[int, int]] = []
+    for act in activities():
+        name = act.name()
+        if name == header:
+            starts.append(act.timestamp())
+        elif name == MEMORY_EVENT:
+            found = _TOTAL.search(act.metadata_json())
+            if found:
+                memory.append((act.timestamp(), int(found.group(1))))
+    if len(starts) < 3 or not memory:
+        return None
+    memory.sort()
+    times = [t for t, _ in memory]
+
+    def total_at(t: int) -> int:
+        i = bisect.bisect_left(times, t) - 1
+        return memory[i][1] if i >= 0 else memory[0][1]
+
+    starts.sort()
+    totals = [total_at(t) for t in starts]
+    growth = sorted(b - a for a, b in zip(totals, totals[1:]))
+    return max(0, growth[(len(growth) - 1) // 2])
 
 
 def _first_part(found: list[Any], main_tid: int, header: str, recorded: int) -> tuple[Trace, int, tuple[str, int]]:

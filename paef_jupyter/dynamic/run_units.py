@@ -33,11 +33,13 @@ def run_units(
     observe: Callable[[Collected], None] | None = None,
     export_trace: bool = False,
     script_args: Sequence[str] = (),
+    memory: bool = False,
 ) -> tuple[Profile, list[AnalysisError]]:
     """`observe` sees each unit's raw run (its trace) before it is reduced to a profile;
     `export_trace`: each run's trace goes through Kineto's Chrome export (its size is wanted).
     The file sees `sys.argv` as `python PATH ARGS` gives it: paef's own command line there made
-    every public script that parses its arguments stop at `parse_args()` (SystemExit 2)."""
+    every public script that parses its arguments stop at `parse_args()` (SystemExit 2). `memory`:
+    each window records the allocator too (`collecting`)."""
     by_name = {cell_filename(u.ref): u for u in units}
     files_by_name = {name: u.ref for name, u in by_name.items()}
     local = _local_modules(path)
@@ -79,7 +81,7 @@ def run_units(
             for i in range(len(masked.originals)):
                 namespace[f"__paef_masked_{i}__"] = None
             loop, _ = choose_loop(parsed, namespace, lambda name: files_by_name.get(name) or local(name), imports)
-            run = collect(lambda: exec(code, namespace), files, loop, export_trace=export_trace)
+            run = collect(lambda: exec(code, namespace), files, loop, export_trace=export_trace, memory=memory)
             if observe is not None:
                 observe(run)
             profiles.append(build_profile(run))

@@ -136,12 +136,18 @@ class GraphRetention(Rule):
 
     def _kept_on_self(self, node: cst.Call, kept: cst.Attribute, added: cst.BaseExpression) -> None:
         """`self.preds.append(pred)` in a training loop, `pred` a model output of the step's
-        forward helper: the list on the object keeps every step's graph. Silent if any read of the
+        forward helper or the loss the loop back-propagates: the list on the object keeps every
+        step's graph. Silent if any read of the
         list may reach a backward; any other read leaves the `.detach()` to review."""
         loop = self.facts.iteration_loop(node)
         if loop is None or not self.facts.in_training(node) or grad_disabled(self.facts, node):
             return
-        if not isinstance(added, cst.Name) or not self._helper_model_output(added):
+        if not isinstance(added, cst.Name):
+            return
+        # the model's output of a forward helper, or the step's loss itself (its `.backward()` is
+        # called in the loop: truth67's trainer keeping `self.history.append(loss)`)
+        output = self._helper_model_output(added)
+        if not output and added.value not in self._backwarded_in(loop):
             return
         attr = kept.attr.value
         reads = [n for n in self.facts.walk(self.facts.module) if isinstance(n, cst.Attribute) and n.attr.value == attr
@@ -150,11 +156,16 @@ class GraphRetention(Rule):
         if any(self._may_backward(self.facts.statement_of(n)) for n in others):
             return
         new_code = self.facts.module.code_for_node(node.visit(_Detach([added])))
+        what = (f"appending `{added.value}` (the model's output) to `self.{attr}` keeps every step's autograd "
+                "graph alive on the object: its nodes and saved activations stay until the list is cleared, "
+                "so memory grows with every iteration; `.detach()` keeps the value without the graph") if output else (
+                f"appending `{added.value}` (the loss back-propagated in this loop) to `self.{attr}` keeps every "
+                "step's autograd graph alive on the object: its nodes, and any tensors they saved that no "
+                "backward freed, stay until the list is cleared, so memory grows with every iteration; "
+                "`.detach()` keeps the value without the graph (and, unlike `.item()`, without a sync)")
         self.report(
             node,
-            f"appending `{added.value}` (the model's output) to `self.{attr}` keeps every step's autograd "
-            "graph alive on the object: its nodes and saved activations stay until the list is cleared, "
-            "so memory grows with every iteration; `.detach()` keeps the value without the graph",
+            what,
             fix=Fix(description=f"detach before keeping it: `{new_code}`",
                     edits=tuple(append_call(self.facts, added, "detach")), suggestion=new_code,
                     review=(f"`self.{attr}` is read elsewhere ({len(others)} place(s)): check that none of "
