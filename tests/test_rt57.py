@@ -12,8 +12,6 @@ only that this file shows no backward and that code outside it may take one.
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from redteam_units import REDTEAM, path_units, rule_findings, source_units
 

@@ -27,8 +27,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 from fixtures.traces.build import TraceBuilder
 
