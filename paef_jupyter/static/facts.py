@@ -21,6 +21,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from . import attribute_paths, field_values, held, outside_calls
+from .comprehensions import comprehension_binding
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
@@ -3046,6 +3047,9 @@ class Facts:
         return sources or None
 
     def _kind_of_name(self, name: cst.Name) -> Kind:
+        clause = comprehension_binding(self, name)
+        if clause is not None:
+            return self._kind_of_comprehension_variable(clause, name)
         d = self._reaching_def(name)
         if d is None:
             if name.value not in self._defs and name.value in self.namespace:
@@ -3086,9 +3090,18 @@ class Facts:
                 return Kind.UNKNOWN  # jedi's answer: an instance of a class of `__main__`, no kind
         return self._jedi_kind(name)
 
-    def _dict_value_kind(self, loop: cst.For, name: str) -> Kind:
-        """`v` of `for k, v in losses.items()` or of `for v in losses.values()`: a value of the
-        dict, a tensor when every value of `losses` is one (a list for a dict of lists)."""
+    def _kind_of_comprehension_variable(self, clause: cst.CompFor, name: cst.Name) -> Kind:
+        """`v` of `{k: v.item() for k, v in self.step(b).items()}`: the comprehension's own variable,
+        never a namesake the enclosing function binds (the def-use table records statement
+        bindings only). A value of a dict whose values are all tensors (or lists) is one; else
+        jedi's answer, which scopes comprehensions as Python does."""
+        held = self._dict_value_kind(clause, name.value)
+        return held if held is not Kind.UNKNOWN else self._jedi_kind(name)
+
+    def _dict_value_kind(self, loop: cst.For | cst.CompFor, name: str) -> Kind:
+        """`v` of `for k, v in losses.items()` or of `for v in losses.values()` (a statement or a
+        comprehension's clause): a value of the dict, a tensor when every value of `losses` is one
+        (a list for a dict of lists)."""
         it, target = loop.iter, loop.target
         if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args):
             return Kind.UNKNOWN
