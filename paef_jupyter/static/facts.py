@@ -2887,9 +2887,11 @@ class Facts:
 
     def _reaching_def(self, name: cst.Name) -> _Def | None:
         """The definition of `name` a read most likely sees: the last one before it in the
-        same function (or at top level), else any in that scope (a loop-carried value)."""
+        same function (or at top level), else any in that scope (a loop-carried value). None
+        for a comprehension's own variable (`v` in `[float(v) for v in d.values()]`): no
+        statement binds it, whatever namesake the function has."""
         defs = self._defs.get(name.value)
-        if not defs:
+        if not defs or comprehension_binding(self, name) is not None:
             return None
         func = self.enclosing_function(name)
         scoped = [d for d in defs if d.function is func] or [d for d in defs if d.function is None]
