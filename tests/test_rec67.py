@@ -115,12 +115,38 @@ def test_the_innermost_clause_binds_a_nested_read() -> None:
     assert clause is not None and isinstance(clause.iter, cst.Name) and clause.iter.value == "row"
 
 
+PARAMETERS = """
+import torch
+import torch.nn as nn
+
+net = nn.Linear(4, 2)
+opt = torch.optim.SGD(net.parameters(), lr=0.1)
+p = 0
+norms = [p.grad.norm() for p in net.parameters()]
+grouped = [p.grad.norm() for p in opt.param_groups[0]["params"]]
+rates = [g["lr"] for g in opt.param_groups]
+counted = [i * 2 for i, q in enumerate(net.parameters())]
+"""
+
+
+def test_a_clause_gets_the_readings_of_a_for_statement() -> None:
+    facts = _facts(PARAMETERS)
+    (own,) = _reads(facts, "p", "norms = ")
+    assert facts.kind(own) is Kind.TENSOR  # a module's parameter, not the count `p = 0`
+    (grouped,) = _reads(facts, "p", "grouped = ")
+    assert facts.kind(grouped) is Kind.TENSOR  # what the optimizer steps
+    (group,) = _reads(facts, "g", "rates = ")
+    assert facts.kind(group) is not Kind.TENSOR  # a parameter group is a dict
+    (counter,) = _reads(facts, "i", "counted = ")
+    assert facts.kind(counter) is Kind.NUMBER
+
+
 def test_fixture_findings() -> None:
     pos = analyze_source(POS.read_text(), CellRef(str(POS)), rules=["host-sync"])
     assert not pos.errors
     assert {f.line for f in pos.findings} == {
         i for i, line in enumerate(POS.read_text().splitlines(), 1) if "# <-- host-sync" in line}
-    assert len(pos.findings) == 3
+    assert len(pos.findings) == 4
     neg = analyze_source(NEG.read_text(), CellRef(str(NEG)), rules=["host-sync"])
     assert not neg.errors
     assert [(f.line, f.message) for f in neg.findings] == []
