@@ -21,6 +21,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from . import attribute_paths, field_values, held, outside_calls
+from .comprehensions import comprehension_binding
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
 from .mutating_calls import numpy_outputs, table_written_arguments
@@ -2886,9 +2887,11 @@ class Facts:
 
     def _reaching_def(self, name: cst.Name) -> _Def | None:
         """The definition of `name` a read most likely sees: the last one before it in the
-        same function (or at top level), else any in that scope (a loop-carried value)."""
+        same function (or at top level), else any in that scope (a loop-carried value). None
+        for a comprehension's own variable (`v` in `[float(v) for v in d.values()]`): no
+        statement binds it, whatever namesake the function has."""
         defs = self._defs.get(name.value)
-        if not defs:
+        if not defs or comprehension_binding(self, name) is not None:
             return None
         func = self.enclosing_function(name)
         scoped = [d for d in defs if d.function is func] or [d for d in defs if d.function is None]
@@ -3046,6 +3049,9 @@ class Facts:
         return sources or None
 
     def _kind_of_name(self, name: cst.Name) -> Kind:
+        clause = comprehension_binding(self, name)
+        if clause is not None:
+            return self._kind_of_comprehension_variable(clause, name)
         d = self._reaching_def(name)
         if d is None:
             if name.value not in self._defs and name.value in self.namespace:
@@ -3086,9 +3092,29 @@ class Facts:
                 return Kind.UNKNOWN  # jedi's answer: an instance of a class of `__main__`, no kind
         return self._jedi_kind(name)
 
-    def _dict_value_kind(self, loop: cst.For, name: str) -> Kind:
-        """`v` of `for k, v in losses.items()` or of `for v in losses.values()`: a value of the
-        dict, a tensor when every value of `losses` is one (a list for a dict of lists)."""
+    def _kind_of_comprehension_variable(self, clause: cst.CompFor, name: cst.Name) -> Kind:
+        """`v` of `{k: v.item() for k, v in self.step(b).items()}`: the comprehension's own variable,
+        never a namesake the enclosing function binds (the def-use table records statement
+        bindings only). The same readings as a `for` statement's target: a value of a dict whose
+        values are all tensors (or lists), an item of a tensor or a loader, a tensor zipped or
+        enumerated, a module's parameter (`sum(p.grad.norm() for p in model.parameters())`), a
+        counter; else jedi's answer, which scopes comprehensions as Python does."""
+        held = self._dict_value_kind(clause, name.value)
+        if held is not Kind.UNKNOWN:
+            return held
+        if self.kind(clause.iter) in (Kind.DATALOADER, Kind.TENSOR) and name.value in bound_names(clause.target):
+            return Kind.TENSOR
+        if self._zipped_tensor(clause, name.value) or self._enumerated_batch(clause, name.value) \
+                or self._parameter_of(clause, name.value):
+            return Kind.TENSOR
+        if self._loop_counter(clause, name.value):
+            return Kind.NUMBER
+        return self._jedi_kind(name)
+
+    def _dict_value_kind(self, loop: cst.For | cst.CompFor, name: str) -> Kind:
+        """`v` of `for k, v in losses.items()` or of `for v in losses.values()` (a statement or a
+        comprehension's clause): a value of the dict, a tensor when every value of `losses` is one
+        (a list for a dict of lists)."""
         it, target = loop.iter, loop.target
         if not (isinstance(it, cst.Call) and isinstance(it.func, cst.Attribute) and not it.args):
             return Kind.UNKNOWN
@@ -3152,7 +3178,7 @@ class Facts:
         return not func.decorators and bool(positional) and positional[0].name.value == name \
             and isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef)
 
-    def _loop_counter(self, loop: cst.For, name: str) -> bool:
+    def _loop_counter(self, loop: cst.For | cst.CompFor, name: str) -> bool:
         """`i` of `for i in range(n)` or of `for i, batch in enumerate(loader)`: an int, known
         without asking jedi (the slowest question a rule asks, ~10 ms each)."""
         it, target = loop.iter, loop.target
@@ -3165,7 +3191,7 @@ class Facts:
             and isinstance(target.elements[0].value, cst.Name) and target.elements[0].value.value == name \
             and not isinstance(target.elements[0], cst.StarredElement)
 
-    def _enumerated_batch(self, loop: cst.For, name: str) -> bool:
+    def _enumerated_batch(self, loop: cst.For | cst.CompFor, name: str) -> bool:
         """`for i, (xb, yb) in enumerate(loader)`: `xb` and `yb` are the loader's (or tensor's)
         items, as without `enumerate`; `i` is a count."""
         it, target = loop.iter, loop.target
@@ -3174,7 +3200,7 @@ class Facts:
             and isinstance(target, cst.Tuple) and len(target.elements) == 2 \
             and name in bound_names(target.elements[1].value)
 
-    def _parameter_of(self, loop: cst.For, name: str) -> bool:
+    def _parameter_of(self, loop: cst.For | cst.CompFor, name: str) -> bool:
         """`p` of `for p in model.parameters()` or `for n, p in model.named_parameters()` (also
         buffers), directly or through a name or `self.<attr>` bound only to `list(...)` of them, or
         an `__init__` parameter every construction of its class here passes one (LSTNet's
@@ -3190,6 +3216,9 @@ class Facts:
         methods = ("named_parameters", "named_buffers") if named else ("parameters", "buffers")
         if depth < 0:
             return False
+        group_of = _param_group_list(expr)
+        if not named and group_of is not None and self.kind(group_of) is Kind.OPTIMIZER:
+            return True  # `opt.param_groups[0]["params"]`: the parameters the optimizer steps
         if isinstance(expr, cst.Call):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in methods:
                 return self.kind(expr.func.value) is Kind.MODULE
@@ -3232,7 +3261,7 @@ class Facts:
             passed.append(arg)
         return passed or None
 
-    def _zipped_tensor(self, loop: cst.For, name: str) -> bool:
+    def _zipped_tensor(self, loop: cst.For | cst.CompFor, name: str) -> bool:
         """`p` of `for p, t in zip(preds, targets)` (or `for i, p in enumerate(preds)`) over a
         tensor: each element of a tensor's first dimension is a tensor."""
         it, target = loop.iter, loop.target
@@ -3969,6 +3998,19 @@ class _Indexer:
 
 # Words that make a `forward_*` method a training hook rather than a second forward pass.
 _FORWARD_TRAINING_WORDS = frozenset({"train", "training", "loss", "losses", "step", "update", "backward", "adapt", "fit"})
+
+
+def _param_group_list(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`opt` of `opt.param_groups[i]["params"]` (a list of the tensors the optimizer steps), else None."""
+    if not (isinstance(expr, cst.Subscript) and len(expr.slice) == 1 and isinstance(expr.slice[0].slice, cst.Index)
+            and isinstance(expr.slice[0].slice.value, cst.SimpleString)
+            and expr.slice[0].slice.value.evaluated_value == "params"):
+        return None
+    group = expr.value
+    if isinstance(group, cst.Subscript) and len(group.slice) == 1 and isinstance(group.slice[0].slice, cst.Index) \
+            and isinstance(group.value, cst.Attribute) and group.value.attr.value == "param_groups":
+        return group.value.value
+    return None
 
 
 def forward_variant(method: str) -> bool:
