@@ -6,7 +6,7 @@ import libcst as cst
 
 from ...model import Fix, Severity
 from ..facts import Facts, Loop, binds_locally
-from ..names import bound_names, named_params, root_name
+from ..names import bound_names, named_params, root_name, writes_of
 from ..types import Kind
 from ._support import append_call, grad_disabled, graph_derived, graph_names, opaque_call, text_call, text_sinks
 from ._periodic_reset import periodic_reset
@@ -546,14 +546,13 @@ class GraphRetention(Rule):
         for func in callees:
             owner = self.facts.owner_of(func)
             body = list(owner.walk(func.body, into_scopes=False))
-            backwarded = {c.func.value.value for c in body if isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute)
-                          and c.func.attr.value == "backward" and isinstance(c.func.value, cst.Name)}
+            backwarded = _still_backwarded(owner, body)
             returns = [n for n in body if isinstance(n, cst.Return)]
             # an early exit (`if self("before_forward"): return`) hands back no tensor at all
             valued = [r.value for r in returns if r.value is not None and not _none(r.value)]
             if element is not None:
                 valued = [_element(v, *element) for v in valued]
-            if not valued or not all(isinstance(v, cst.Name) and v.value in backwarded for v in valued):
+            if not valued or not all(v is not None and _backwarded_sum(v, backwarded) for v in valued):
                 return False
         return bool(callees)
 
@@ -976,6 +975,46 @@ def _bound_then_read_as_number(facts: Facts, call: cst.Call) -> bool:
             and not (isinstance(facts.parent(u), cst.Attribute) and facts.parent(u).attr is u)  # type: ignore[union-attr]
             and not (isinstance(facts.parent(u), cst.Arg) and facts.parent(u).keyword is u)]  # type: ignore[union-attr]
     return bool(uses) and all(_read_as_number(facts, u) for u in uses)
+
+
+def _still_backwarded(owner: Facts, body: list[cst.CSTNode]) -> set[str]:
+    """Names a function called `.backward()` on and did not bind again afterwards: `loss = loss.item()`
+    after the backward hands back a number (public check 60: such a helper was taken for the loss)."""
+    first: dict[str, int] = {}
+    for c in body:
+        if (isinstance(c, cst.Call) and isinstance(c.func, cst.Attribute) and c.func.attr.value == "backward"
+                and isinstance(c.func.value, cst.Name)):
+            line = owner.position(c).start.line
+            first[c.func.value.value] = min(line, first.get(c.func.value.value, line))
+    rebound = {name for n in body for name in writes_of(n)
+               if name in first and owner.position(n).start.line > first[name]}
+    return set(first) - rebound
+
+
+# Arithmetic that keeps its operands' graphs: `loss_real + loss_fake`, `0.5 * (a + b)`.
+_KEEPING_OPERATORS = (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+
+
+def _backwarded_sum(expr: cst.BaseExpression, backwarded: set[str]) -> bool:
+    """A back-propagated loss, or arithmetic of such losses and number literals only
+    (`return loss_real + loss_fake`, a GAN discriminator's step; public check 60): the result
+    references every operand's graph. A name not proved back-propagated there, or any call
+    (`.item()`, `.detach()`, `float(...)`), leaves it unproved."""
+    names: list[str] = []
+
+    def proved(e: cst.BaseExpression) -> bool:
+        if isinstance(e, cst.Name):
+            names.append(e.value)
+            return e.value in backwarded
+        if isinstance(e, (cst.Integer, cst.Float)):
+            return True
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, _KEEPING_OPERATORS):
+            return proved(e.left) and proved(e.right)
+        if isinstance(e, cst.UnaryOperation) and isinstance(e.operator, cst.Minus):
+            return proved(e.expression)
+        return False
+
+    return proved(expr) and bool(names)
 
 
 def _element(expr: cst.BaseExpression, index: int, length: int) -> cst.BaseExpression | None:
