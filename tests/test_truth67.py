@@ -27,6 +27,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from fixtures.traces.build import TraceBuilder
 
@@ -214,26 +216,16 @@ def test_loop_invariant_work_beside_per_item_work_keeps_its_card(tmp_path):
 
 # --- 3. graph-retention: the allocator's growth across the window ------------------------------
 
-RETAIN = """import torch
-import torch.nn as nn
-import torch.nn.functional as F
+# The dominant graph-retention fixture (a metric summed with its graph), its keeping line a parameter.
+_METRIC = Path(__file__).parent / "fixtures" / "dominant" / "graph_retention_metric.py"
+_KEPT_LINE = "    confidence += logits.softmax(dim=1).max(dim=1).values.mean()\n"
 
-torch.manual_seed(0)
-model = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 500))
-opt = torch.optim.SGD(model.parameters(), lr=1e-2)
-data = torch.randn(20, 128, 32)
-labels = torch.randint(0, 500, (20, 128))
-confidence = 0.0
-kept = []
-for step in range(20):
-    logits = model(data[step])
-    loss = F.cross_entropy(logits, labels[step])
-    opt.zero_grad()
-    loss.backward()
-    opt.step()
-    KEEP
-print(len(kept), float(confidence))
-"""
+
+def _retaining(keep: str) -> str:
+    text = _METRIC.read_text()
+    assert _KEPT_LINE in text
+    return text.replace("confidence = 0.0\n", "confidence = 0.0\nkept = []\n").replace(_KEPT_LINE, f"    {keep}\n") \
+        .replace("print(float(confidence) / 20)", "print(len(kept), float(confidence))")
 
 
 def _retention(report):
@@ -244,7 +236,7 @@ def _retention(report):
 def test_a_metric_kept_with_its_graph_is_measured_in_bytes(tmp_path):
     """Each step's softmax output (128 x 500 floats, 250 KiB) stays alive with the metric's graph:
     the allocator grows by about that much per iteration, and the card says so, measured."""
-    report = profile_window(tmp_path, RETAIN.replace("KEEP", "confidence += logits.softmax(dim=1).max(dim=1).values.mean()"))
+    report = profile_window(tmp_path, _retaining("confidence += logits.softmax(dim=1).max(dim=1).values.mean()"))
     kept = report.profile.retained_bytes_per_iteration
     assert kept is not None and 240_000 <= kept <= 300_000
     (f,) = _retention(report)
@@ -257,7 +249,7 @@ def test_a_loss_kept_after_its_backward_keeps_almost_no_memory(tmp_path):
     """Near miss: the loss appended after `backward()` keeps its graph's nodes, but the backward
     freed the tensors they saved: the growth is the loss scalars' (4 bytes), and the card says so
     instead of claiming memory."""
-    report = profile_window(tmp_path, RETAIN.replace("KEEP", "kept.append(loss)"))
+    report = profile_window(tmp_path, _retaining("kept.append(loss)"))
     kept = report.profile.retained_bytes_per_iteration
     assert kept is not None and kept < 4096
     (f,) = _retention(report)
@@ -269,6 +261,6 @@ def test_a_loss_kept_after_its_backward_keeps_almost_no_memory(tmp_path):
 def test_without_a_memory_finding_the_allocator_is_not_recorded(tmp_path):
     """Near miss: the detached metric is no finding; the window records no memory (its cost is
     paid only where a finding needs it)."""
-    report = profile_window(tmp_path, RETAIN.replace("KEEP", "confidence += logits.detach().softmax(dim=1).max(dim=1).values.mean()"))
+    report = profile_window(tmp_path, _retaining("confidence += logits.detach().softmax(dim=1).max(dim=1).values.mean()"))
     assert not _retention(report)
     assert report.profile.retained_bytes_per_iteration is None
