@@ -142,3 +142,65 @@ def test_a_column_a_teachers_helper_relabels_between_epochs_is_not_converted() -
 def test_without_the_relabelling_both_columns_are_converted() -> None:
     found = automatic_fixes(rule_findings(source_units(_RELABEL.replace("RELABEL", "pass")), "dict-as-list"))
     assert sorted(f.line for f in found) == [20, 21]
+
+
+# D1 (found by a hand-shaped case after the probes): a list filled with the losses of two models, one kept on
+# the host and one moved to the device. Neither value is proved on the host, so the old check ("the list mixes
+# host tensors with device ones") passed, and the rewrite `torch.stack(hist)` raises on CUDA (two devices);
+# `torch.tensor(hist)` of Python floats did not.
+_TWO_MODELS = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+teacher = nn.Linear(4, 3)
+student = nn.Linear(4, 3).to(device)
+opt_t = torch.optim.SGD(teacher.parameters(), lr=0.1)
+opt_s = torch.optim.SGD(student.parameters(), lr=0.1)
+x = torch.randn(64, 4)
+y = torch.randint(0, 3, (64,))
+hist = []
+for step in range(6):
+    xb, yb = x[step * 8:(step + 1) * 8], y[step * 8:(step + 1) * 8]
+    t_logits = teacher(xb)
+    t_loss = F.cross_entropy(t_logits, yb)
+    opt_t.zero_grad()
+    t_loss.backward()
+    opt_t.step()
+    s_loss = F.mse_loss(student(xb.to(device)), t_logits.detach().to(device))
+    opt_s.zero_grad()
+    s_loss.backward()
+    opt_s.step()
+APPENDS
+h = torch.tensor(hist)
+"""
+
+_SEVERAL = {
+    "teacher_and_student_losses": "    hist.append(t_loss.item())\n    hist.append(s_loss.item())\n",
+    "cast_and_item": "    hist.append(float(t_loss))\n    hist.append(s_loss.item())\n",
+    "one_under_an_if": "    hist.append(s_loss.item())\n    if step % 2:\n        hist.append(t_loss.item())\n",
+}
+
+
+@pytest.mark.parametrize("appends", _SEVERAL.values(), ids=_SEVERAL.keys())
+def test_a_list_of_values_from_two_models_is_not_stacked(appends: str) -> None:
+    found = rule_findings(source_units(_TWO_MODELS.replace("APPENDS", appends)), "list-to-tensor")
+    assert found and not automatic_fixes(found)
+
+
+_ONE_SOURCE = {
+    "one_append": "    hist.append(s_loss.item())\n",
+    "the_same_tensor_twice": "    hist.append(s_loss.item())\n    s_loss = s_loss * 2\n    hist.append(s_loss.item())\n",
+    "two_host_tensors": "    xs = x[step]\n    hist.append(xs.sum().item())\n    hist.append(xs.mean().item())\n",
+}
+
+
+@pytest.mark.parametrize("appends", _ONE_SOURCE.values(), ids=_ONE_SOURCE.keys())
+def test_values_of_one_tensor_or_of_host_tensors_are_still_stacked(appends: str) -> None:
+    found = rule_findings(source_units(_TWO_MODELS.replace("APPENDS", appends)), "list-to-tensor")
+    assert len(automatic_fixes(found)) == 1
+
+
+def test_without_any_device_two_sources_are_still_stacked() -> None:
+    text = _TWO_MODELS.replace("device = 'cuda' if torch.cuda.is_available() else 'cpu'\n", "") \
+        .replace(".to(device)", "").replace("APPENDS", _SEVERAL["teacher_and_student_losses"])
+    assert len(automatic_fixes(rule_findings(source_units(text), "list-to-tensor"))) == 1

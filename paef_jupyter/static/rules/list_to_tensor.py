@@ -459,6 +459,12 @@ class ListToTensor(Rule):
             # copies each value to the host, `torch.stack` raises on tensors of two devices (red team 36 probe).
             why = ("the list mixes tensors made on the host with tensors that may be on the device: "
                    "`torch.stack` needs them on one device, `torch.tensor` copies each to the host")
+        elif may_use_device(self.facts) and _several_sources(self.facts, appends):
+            # `hist.append(t_loss.item()); hist.append(s_loss.item())` with the teacher kept on the host
+            # and the student moved: neither is proved on the host, yet they live on two devices (red team 58).
+            why = ("the list collects values from different tensors, which may live on different devices (a model "
+                   "kept on the host beside one on the device): `torch.stack` needs them on one device, "
+                   "`torch.tensor` copies each to the host")
         elif any(a.via_item and a.tensor is not None and not _binds_method(a.tensor) for a in appends):
             # `float(a - b)` appended: `.detach()` written after the cast's operand binds to `b` alone,
             # so `a - b.detach()` keeps `a`'s graph and the joined tensor requires grad (`.numpy()`
@@ -752,3 +758,16 @@ def _operand(facts: Facts, node: cst.BaseExpression) -> str:
     (what the suggestion shows: `(a - b).detach()`)."""
     code = facts.code(node)
     return code if _binds_method(node) else f"({code})"
+
+
+def _several_sources(facts: Facts, appends: list[Append]) -> bool:
+    """The appends hand over more than one tensor, and not all of them provably live on the host.
+
+    Nothing here proves which device a tensor is on, only that it may be an accelerator's: two
+    such tensors (a teacher's loss computed on the host, a student's on the device) may still sit
+    on two devices, where `torch.stack` raises. One tensor appended at several places (`loss` in
+    both branches of an `if`) is one source."""
+    tensors = [a.tensor for a in appends if a.tensor is not None]
+    if len({facts.code(t) for t in tensors}) < 2:
+        return False
+    return not all(on_host(facts, t) for t in tensors)
