@@ -204,3 +204,25 @@ def test_without_any_device_two_sources_are_still_stacked() -> None:
     text = _TWO_MODELS.replace("device = 'cuda' if torch.cuda.is_available() else 'cpu'\n", "") \
         .replace(".to(device)", "").replace("APPENDS", _SEVERAL["teacher_and_student_losses"])
     assert len(automatic_fixes(rule_findings(source_units(text), "list-to-tensor"))) == 1
+
+
+def test_outputs_of_one_model_are_still_stacked() -> None:
+    appends = "    hist.append(student(xb.to(device)).sum().item())\n    hist.append(student(x[:2].to(device)).mean().item())\n"
+    found = rule_findings(source_units(_TWO_MODELS.replace("APPENDS", appends)), "list-to-tensor")
+    assert len(automatic_fixes(found)) == 1
+
+
+# The same category in ping-pong: `torch.tensor([a.item(), b.item()])` -> `torch.stack([a.detach(), b.detach()])`.
+_PAIRS = {
+    "teacher_and_student": ("    pair = torch.tensor([t_loss.item(), s_loss.item()])\n", 0),
+    "cast_beside_item": ("    pair = torch.tensor([t_loss.detach().item(), s_loss.item()])\n", 0),
+    "one_model_twice": ("    pair = torch.tensor([student(xb.to(device)).sum().item(), "
+                        "student(x[:2].to(device)).mean().item()])\n", 1),
+    "one_tensor_twice": ("    pair = torch.tensor([s_loss.item(), s_loss.item()])\n", 1),
+}
+
+
+@pytest.mark.parametrize("line,automatic", _PAIRS.values(), ids=_PAIRS.keys())
+def test_a_literal_of_scalars_from_two_models_is_not_stacked(line: str, automatic: int) -> None:
+    found = rule_findings(source_units(_TWO_MODELS.replace("APPENDS", line)), "ping-pong")
+    assert found and len(automatic_fixes(found)) == automatic

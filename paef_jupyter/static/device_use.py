@@ -857,3 +857,55 @@ def may_be_cuda_tensor_type(facts: Facts, expr: cst.BaseExpression) -> bool:
             chosen = earlier[1] if earlier is not None and earlier[0] is not facts else None
     branches = [chosen.body, chosen.orelse] if isinstance(chosen, cst.IfExp) else [chosen] if chosen is not None else []
     return any(spelled(b).startswith("torch.cuda.") and spelled(b).endswith("Tensor") for b in branches)
+
+
+def may_span_devices(facts: Facts, tensors: list[cst.BaseExpression]) -> bool:
+    """More than one tensor, not all provably on the host, nor all computed by one model: they
+    may sit on two devices.
+
+    Nothing here proves which device a tensor is on, only that it may be an accelerator's: a
+    teacher's loss computed on the host and a student's on the device are both "maybe the
+    device", yet `torch.stack` of the two raises (red team 58). One tensor read at several
+    places, or outputs of the same model (`model(x[:2])`, `model(x[s:s + 2])`), are one source."""
+    if len({facts.code(t) for t in tensors}) < 2 or all(on_host(facts, t) for t in tensors):
+        return False
+    origins = {_models_behind(facts, t) for t in tensors}
+    return len(origins) != 1 or None in origins
+
+
+def _models_behind(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> frozenset[str] | None:
+    """The names of the modules whose forward computed `expr` (through names bound once, tensor
+    methods and functions of tensors), or None where something else may have made it."""
+    if isinstance(expr, (cst.Integer, cst.Float)):
+        return frozenset()
+    if isinstance(expr, cst.Name):
+        value = facts.value_of(expr) if depth > 0 else None
+        return None if value is None else _models_behind(facts, value, depth - 1)
+    if isinstance(expr, cst.Subscript):
+        return _models_behind(facts, expr.value, depth)
+    if isinstance(expr, cst.BinaryOperation):
+        return _joined(facts, [expr.left, expr.right], depth)
+    if isinstance(expr, cst.UnaryOperation):
+        return _models_behind(facts, expr.expression, depth)
+    if not isinstance(expr, cst.Call):
+        return None
+    func = expr.func
+    if isinstance(func, cst.Name) and facts.kind(func) is Kind.MODULE:
+        return frozenset({func.value})
+    if isinstance(func, cst.Attribute) and not (facts.qualified_name(func) or "").startswith("torch."):
+        if func.attr.value in _STAYS or func.attr.value in ("item", "to", "reshape"):
+            return _models_behind(facts, func.value, depth)
+        return None
+    if (facts.qualified_name(func) or "").startswith("torch."):
+        return _joined(facts, [a.value for a in expr.args if a.keyword is None], depth)
+    return None
+
+
+def _joined(facts: Facts, parts: list[cst.BaseExpression], depth: int) -> frozenset[str] | None:
+    found: set[str] = set()
+    for part in parts:
+        models = _models_behind(facts, part, depth)
+        if models is None:
+            return None
+        found |= models
+    return frozenset(found)

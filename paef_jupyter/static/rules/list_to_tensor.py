@@ -8,7 +8,7 @@ import libcst as cst
 
 from ...fix.edits import replace
 from ...model import Fix, Severity
-from ..device_use import is_device_move, may_use_device, on_host, spells_cpu, uses_device
+from ..device_use import is_device_move, may_span_devices, may_use_device, on_host, spells_cpu, uses_device
 from ..facts import Facts, param_names
 from ..names import positional_params
 from ..returned_columns import ReturnedColumns, namedtuple_fields, returned_columns, stored_field_values
@@ -459,7 +459,7 @@ class ListToTensor(Rule):
             # copies each value to the host, `torch.stack` raises on tensors of two devices (red team 36 probe).
             why = ("the list mixes tensors made on the host with tensors that may be on the device: "
                    "`torch.stack` needs them on one device, `torch.tensor` copies each to the host")
-        elif may_use_device(self.facts) and _several_sources(self.facts, appends):
+        elif may_use_device(self.facts) and may_span_devices(self.facts, [a.tensor for a in appends if a.tensor is not None]):
             # `hist.append(t_loss.item()); hist.append(s_loss.item())` with the teacher kept on the host
             # and the student moved: neither is proved on the host, yet they live on two devices (red team 58).
             why = ("the list collects values from different tensors, which may live on different devices (a model "
@@ -759,15 +759,3 @@ def _operand(facts: Facts, node: cst.BaseExpression) -> str:
     code = facts.code(node)
     return code if _binds_method(node) else f"({code})"
 
-
-def _several_sources(facts: Facts, appends: list[Append]) -> bool:
-    """The appends hand over more than one tensor, and not all of them provably live on the host.
-
-    Nothing here proves which device a tensor is on, only that it may be an accelerator's: two
-    such tensors (a teacher's loss computed on the host, a student's on the device) may still sit
-    on two devices, where `torch.stack` raises. One tensor appended at several places (`loss` in
-    both branches of an `if`) is one source."""
-    tensors = [a.tensor for a in appends if a.tensor is not None]
-    if len({facts.code(t) for t in tensors}) < 2:
-        return False
-    return not all(on_host(facts, t) for t in tensors)

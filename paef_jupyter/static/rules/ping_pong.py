@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...fix.edits import delete_statement, replace
 from ...model import Fix, Severity
-from ..device_use import crosses_to_host, is_device_move, moves_to_cpu, on_host, uses_device
+from ..device_use import crosses_to_host, is_device_move, may_span_devices, may_use_device, moves_to_cpu, on_host, uses_device
 from ..facts import Facts, method_of_object, passed_for
 from ..names import argument_bound_to, block_statements, bound_names, names_read, names_written, positional_params, root_name
 from ..types import Kind
@@ -252,6 +252,11 @@ class PingPong(Rule):
             why = why or _DEFAULT_FLOAT_WHY
         if len(families) != 1 or None in families:
             why = why or "the scalars' dtypes differ or are unknown: `torch.tensor` would promote them"
+        if may_use_device(self.facts) and may_span_devices(self.facts, [c.tensor for c in copies if c is not None]):
+            # `torch.tensor([t_loss.item(), s_loss.item()])`, a teacher kept on the host beside a student
+            # on the device: `torch.stack` of the two raises there (red team 58).
+            why = why or ("the scalars come from different tensors, which may live on different devices: "
+                          "`torch.stack` needs them on one device")
         fam = next(iter(families)) if len(families) == 1 else None
         code = f"{torch or 'torch'}.stack([{', '.join(parts)}])"
         if len(shape) > 1:
