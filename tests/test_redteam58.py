@@ -5,7 +5,8 @@ a GAN whose pooled fakes keep their graphs for a generator step every K, progres
 eval-mode backbone, BYOL with an in-place EMA, double DQN with one eval-mode forward whose half is trained,
 an EMA copy promoted to training in a later cell, an extractor unfrozen in a later cell) met 3 automatic
 rewrites on first contact, none harmful (host-sync twice, ping-pong once). 8 probes (not blind) met 5 more,
-none harmful. No product change: these tests pin what held where the programs aimed.
+none harmful; most tests pin what held where the programs aimed. A hand-shaped case after the probes found D1
+(below): `torch.stack` of values from two models that may sit on two devices (list-to-tensor, ping-pong).
 """
 
 from __future__ import annotations
