@@ -5,7 +5,7 @@ the step, runs the model on the held-out windows: `val_prediction, _ = model(x_v
 mse_loss(val_prediction, y_val)`, then reads `val_loss` only through `.item()`. The rule knew the
 pass after `.eval()` (pygcn) and the pass under `if step % k == 0:` (MorvanZhou), not this one:
 unguarded, so the loop's later statements see its values. Now it is reported (a hint: the wrap is
-left to review) when every read of those values, in the unit and in later cells, takes them
+left to review) when every read of those values, in the unit and in the other cells, takes them
 without their graph. The shape under tests/fixtures/public_shapes/check63/ is own-written; the
 public copies are kept out of the repository."""
 from __future__ import annotations

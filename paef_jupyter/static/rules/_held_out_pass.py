@@ -6,7 +6,7 @@ y_val)`, then only `val_loss.item()` is read. The forward on the held-out tensor
 never binds) only measures, yet records a graph every epoch. `held_out_checks` finds the same pass
 under an `if step % k == 0:`; this is the pass without the `if`, where the loop's later statements
 (and the next pass) see its values: it counts only when every read of them, anywhere in the unit and
-in later cells, takes the value without its graph (`.item()`, `.data`, `.tolist()`, `.detach()`,
+in the other cells, takes the value without its graph (`.item()`, `.data`, `.tolist()`, `.detach()`,
 `.numpy()`, `.argmax()`), so computing them under no_grad yields the same numbers.
 """
 
@@ -90,11 +90,11 @@ def _derived(facts: Facts, body: list[cst.BaseStatement], start: int, varying: s
 
 
 def _read_only_as_numbers(facts: Facts, names: set[str], block: list[cst.BaseStatement]) -> bool:
-    """Every load of `names` outside `block`, in this unit and in the cells after it, takes the
+    """Every load of `names` outside `block`, in this unit and in the other cells, takes the
     value without its graph. A store (`val_loss = ...` elsewhere) is no read; a name of the same
     spelling in another scope counts as a read (the check stays on the safe side)."""
     inside = {id(n) for s in block for n in facts.walk(s)}
-    for unit in (facts, *facts.later):
+    for unit in (*facts.prior.cells, facts, *facts.later):  # an earlier cell's function may read them
         for node in unit.walk(unit.module):
             if not isinstance(node, cst.Name) or node.value not in names or id(node) in inside:
                 continue
