@@ -15,6 +15,7 @@ from ..types import Kind
 from ..names import block_statements, bound_names, mutated_names, named_params, positional_params, root_name, writes_of
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
+from ._held_out_pass import held_out_passes
 from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
@@ -117,10 +118,15 @@ class EvalWithoutNoGrad(Rule):
                 self._check(loop)
             for stmt, model in frozen_forwards(self.facts, loop):
                 self._frozen(stmt, model)
+        seen: set[int] = set()
         for stmt, section in evaluation_sections(self.facts, self._model_call):
             self._section(stmt, section)
+            seen.update(id(s) for s in section)
         for stmt, block in held_out_checks(self.facts, self._model_call):
             self._held_out(stmt, block)
+        for stmt, block in held_out_passes(self.facts, self._model_call):
+            if not seen & {id(s) for s in block}:  # a pass after `.eval()` is the section's finding
+                self._held_out_pass(stmt, block)
         for func, stmt, section in evaluation_functions(self.facts, self._model_call):
             self._evaluation_function(func, stmt, section)
         for gated in gated_passes(self.facts):
@@ -288,6 +294,14 @@ class EvalWithoutNoGrad(Rule):
         self._wrap_hint(stmt, block, "this check runs the trained model on held-out data the loop never changes, only "
                         "to measure, yet it records an autograd graph and keeps its activations alive until its outputs "
                         "are freed; run the check", "the check's statements")
+
+    def _held_out_pass(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement]) -> None:
+        """A forecaster's `val_prediction = model(x_val)` after the step of every epoch, read only
+        through `.item()` (public check 63, p05): a hint, as `_held_out`'s."""
+        self._wrap_hint(stmt, block, "after the optimizer step, this forward runs the trained model on held-out data "
+                        "the loop never changes, and its values are read only as numbers (`.item()`), yet it records "
+                        "an autograd graph every iteration and keeps its activations alive until its outputs are "
+                        "freed; run the validation statements", "the validation statements")
 
     def _evaluation_function(self, func: cst.FunctionDef, stmt: cst.SimpleStatementLine,
                              section: list[cst.BaseStatement]) -> None:
