@@ -87,7 +87,7 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
         correlated = _with_evidence(finding, stats, use, report, profile, total)
-        findings.append(_said_as_prediction(_cap_kept(finding, correlated), profile))
+        findings.append(_memory_severity(_said_as_prediction(_cap_kept(finding, correlated), profile), profile))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
@@ -198,6 +198,27 @@ def _kept_memory(ev: Evidence, profile: Profile, rule: str) -> Evidence:
         notes = tuple(n for n in ev.notes if n != "its lines cost nothing measurable in this run")
         return replace(ev, measurable=True, notes=notes + (KEPT_NOTE.format(size=_size(kept)),))
     return replace(ev, notes=ev.notes + (NOT_KEPT_NOTE.format(size=_size(kept)),))
+
+
+# The severity a kept graph's card falls to where the window measured it keeping no memory.
+NOT_KEPT_SEVERITY = Severity.LOW
+NOT_KEPT_SEVERITY_NOTE = ("low in this profile: the memory measured shows no growth (the static analysis rates it "
+                          "{severity}, for the graphs' nodes and for runs that keep more)")
+
+
+def _memory_severity(finding: Finding, profile: Profile) -> Finding:
+    """A kept graph whose window measured no growth (a loss kept after its `backward()`: 4 bytes per
+    iteration, truth67 b08) is no high card: issue 9 calls an alarm without evidence at the top a false
+    alarm. The severity follows the measurement where there is one, and stays the rule's where there
+    is none (`paef scan`, `%%paef`, a CUDA run: `retained_bytes_per_iteration` None)."""
+    kept = profile.retained_bytes_per_iteration
+    ev = finding.evidence
+    if finding.rule not in KEPT_MEMORY or kept is None or kept >= KEPT_FLOOR_BYTES or ev is None:
+        return finding
+    if finding.severity.weight <= NOT_KEPT_SEVERITY.weight:
+        return finding
+    note = NOT_KEPT_SEVERITY_NOTE.format(severity=finding.severity.value)
+    return replace(finding, severity=NOT_KEPT_SEVERITY, evidence=replace(ev, notes=ev.notes + (note,)))
 
 
 def _size(n: int) -> str:
