@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .static.hoist_chain import hoist_chain
 from .static.item_work import per_item_lines
 
 LineKey = tuple[tuple[str | None, int | None], int]
@@ -80,13 +81,14 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     total = _profiled_time(profile)
     findings: list[Finding] = []
     covered: set[LineKey] = set()
-    for finding in report.findings:
+    chained = [_with_hoist_chain(finding, report) for finding in report.findings]
+    for finding, chain in chained:
         # A GPU prediction on a CPU run: its card shows its own lines, not the NumPy work on its
         # part lines (measured apart, `_round_trip_work`).
         parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
-        correlated = _with_evidence(finding, stats, use, report, profile, total)
+        correlated = _chain_noted(_with_evidence(finding, stats, use, report, profile, total), chain, stats)
         findings.append(_memory_severity(_said_as_prediction(_cap_kept(finding, correlated), profile), profile))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
         covered.update((finding.ref.key, line) for line in finding.part_lines)
@@ -95,8 +97,8 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
             if finding.rule in LOADER_OWNS_ITS_ITEM_WORK:
                 covered.update(_item_work_under(profile.cpu_tree, (use.ref.key, use.line), report))
     hoisted = {
-        (f.ref.key, line) for f in report.findings if f.rule in HOISTS
-        for line in range(f.line, f.end_line + 1)
+        (f.ref.key, line) for f, _ in chained if f.rule in HOISTS
+        for line in (*range(f.line, f.end_line + 1), *f.part_lines)
     }
     dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
@@ -106,6 +108,36 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     findings = _each_line_counted_once(findings, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
+
+
+def _with_hoist_chain(finding: Finding, report: Report) -> tuple[Finding, tuple[int, ...]]:
+    """A hoist's later loop-invariant lines that consume its result (`static.hoist_chain`: `eigh` of the
+    hoisted `np.cov`, the matrix built from it) move with it: they are part of the finding, measured with
+    it, and no finding of their own (truth67 b03: the `eigh` line as a dynamic low `cpu-function` ranked
+    above the static card on `np.cov`)."""
+    if finding.rule not in HOISTS:
+        return finding, ()
+    unit = report.source_of(finding.ref)
+    if unit is None:
+        return finding, ()
+    chain = tuple(n for n in hoist_chain(unit.text, finding.line)
+                  if not finding.line <= n <= finding.end_line and n not in finding.part_lines)
+    if not chain:
+        return finding, ()
+    return replace(finding, part_lines=finding.part_lines + chain), chain
+
+
+HOIST_CHAIN_NOTE = ("with the loop-invariant line(s) {lines} that use its result: one hoist, their measured time "
+                    "counted with it")
+
+
+def _chain_noted(finding: Finding, chain: tuple[int, ...], stats: list[LineStat]) -> Finding:
+    ev = finding.evidence
+    measured = sorted({s.line for s in stats if s.line in chain})
+    if not chain or ev is None or not measured:
+        return finding
+    lines = ", ".join(str(n) for n in measured)
+    return replace(finding, evidence=replace(ev, notes=ev.notes + (HOIST_CHAIN_NOTE.format(lines=lines),)))
 
 
 def _profiled_time(profile: Profile) -> float:
