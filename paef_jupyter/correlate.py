@@ -238,6 +238,9 @@ NOT_KEPT_SEVERITY_NOTE = ("low in this profile: the memory measured shows no gro
                           "{severity}, for the graphs' nodes and for runs that keep more)")
 
 
+_NOT_KEPT_START = NOT_KEPT_SEVERITY_NOTE.split(":")[0]
+
+
 def _memory_severity(finding: Finding, profile: Profile) -> Finding:
     """A kept graph whose window measured no growth (a loss kept after its `backward()`: 4 bytes per
     iteration, truth67 b08) is no high card: issue 9 calls an alarm without evidence at the top a false
@@ -341,7 +344,8 @@ _CAPPED_START = CAPPED_NOTE.split(":")[0]
 def _cap_kept(before: Finding, after: Finding) -> Finding:
     """A report correlated again (Re-run and compare) is already capped: its fresh evidence
     keeps the card's word for what the scan rates it."""
-    kept = tuple(n for n in (before.evidence.notes if before.evidence else ()) if n.startswith(_CAPPED_START))
+    kept = tuple(n for n in (before.evidence.notes if before.evidence else ())
+                 if n.startswith((_CAPPED_START, _NOT_KEPT_START)))
     if not kept or after.evidence is None or set(kept) <= set(after.evidence.notes):
         return after
     return replace(after, evidence=replace(after.evidence, notes=after.evidence.notes + kept))
