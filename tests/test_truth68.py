@@ -292,3 +292,26 @@ def test_a_kept_graph_correlated_again_is_not_lowered_twice():
     (again,) = correlate(report, prof).findings
     assert again.severity is Severity.LOW
     assert sum(n.startswith("low in this profile") for n in again.evidence.notes) == 1
+
+
+# --- the counting tracer in a kernel -------------------------------------------------------------
+
+
+def test_in_a_kernel_a_while_loop_is_counted_and_no_hook_is_left_behind():
+    """`%%paef` of a `while` loop: its length is counted after the window, and the next cell runs with
+    no trace hook; a hook the cell sets after the window survives (the counter leaves it alone)."""
+    from test_magic import Kernel
+
+    k = Kernel()
+    try:
+        k.ok("%load_ext paef_jupyter\nimport torch, sys\ntorch.set_num_threads(1)")
+        body = "\n".join(WHILE_LOOP.replace("while step < 40:", "while step < 30:").splitlines()[:-1])
+        k.ok("%%paef -q\n" + body)
+        out = k.ok("r = %paef last\nprint(r.profile.iterations, sys.gettrace() is None)").stdout()
+        assert out == "30 True\n", out
+        r = k.ok("%%paef -q\ndef mine(frame, event, arg):\n    return None\n"
+                 + body.replace("    step += 1", "    step += 1\n    if step == 25:\n        sys.settrace(mine)")
+                 + "\nkept = sys.gettrace() is mine\nsys.settrace(None)\nkept")
+        assert r.value() == "True"
+    finally:
+        k.close()
