@@ -54,7 +54,6 @@ class Collected:
     truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
     capped: bool = False  # the line tracer's own cap ended it (not the reader's): the loop ran on
     iteration_s: float | None = None  # one unprofiled iteration, before the window, less the tracer's cost
-    traced_iteration_s: float | None = None  # the same iteration as the tracer timed it
     # The loop's iterations after the window, counted at its header (None: not counted), and their
     # time less what counting them cost (`LineTracer.count_after_window`).
     after_iterations: int | None = None
@@ -245,7 +244,6 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     started = times.started_at is not None and tracer.loop is not None
     out.iterations_before = len(times.hits) - (1 if started else 0)
     if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
-        out.traced_iteration_s = min(b - a for a, b in zip(times.hits, times.hits[1:]))
         out.iteration_s = unprofiled_iteration_s(times, tracer.event_costs)
     if times.after_hits is not None:
         out.after_iterations = times.after_hits
