@@ -15,6 +15,7 @@ from dataclasses import replace
 from typing import Iterable
 
 from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
+from .static.hoist_chain import hoist_chain
 from .static.item_work import per_item_lines
 
 LineKey = tuple[tuple[str | None, int | None], int]
@@ -80,14 +81,15 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     total = _profiled_time(profile)
     findings: list[Finding] = []
     covered: set[LineKey] = set()
-    for finding in report.findings:
+    chained = [_with_hoist_chain(finding, report) for finding in report.findings]
+    for finding, chain in chained:
         # A GPU prediction on a CPU run: its card shows its own lines, not the NumPy work on its
         # part lines (measured apart, `_round_trip_work`).
         parts = () if profile.device == "cpu" and finding.device_cost_only else finding.part_lines
         stats = _lines(profile, finding.ref, finding.line, finding.end_line, parts)
         use = None if stats else _loop_use(finding, report, profile)
-        correlated = _with_evidence(finding, stats, use, report, profile, total)
-        findings.append(_said_as_prediction(_cap_kept(finding, correlated), profile))
+        correlated = _chain_noted(_with_evidence(finding, stats, use, report, profile, total), chain, stats)
+        findings.append(_memory_severity(_said_as_prediction(_cap_kept(finding, correlated), profile), profile))
         covered.update((finding.ref.key, line) for line in range(finding.line, finding.end_line + 1))
         covered.update((finding.ref.key, line) for line in finding.part_lines)
         if use is not None:
@@ -95,8 +97,8 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
             if finding.rule in LOADER_OWNS_ITS_ITEM_WORK:
                 covered.update(_item_work_under(profile.cpu_tree, (use.ref.key, use.line), report))
     hoisted = {
-        (f.ref.key, line) for f in report.findings if f.rule in HOISTS
-        for line in range(f.line, f.end_line + 1)
+        (f.ref.key, line) for f, _ in chained if f.rule in HOISTS
+        for line in (*range(f.line, f.end_line + 1), *f.part_lines)
     }
     dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
@@ -106,6 +108,36 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
     findings = _each_line_counted_once(findings, profile, report)
     ranked = replace(report, findings=tuple(findings), profile=profile)
     return replace(ranked, findings=tuple(ranked.top(len(findings))))
+
+
+def _with_hoist_chain(finding: Finding, report: Report) -> tuple[Finding, tuple[int, ...]]:
+    """A hoist's later loop-invariant lines that consume its result (`static.hoist_chain`: `eigh` of the
+    hoisted `np.cov`, the matrix built from it) move with it: they are part of the finding, measured with
+    it, and no finding of their own (truth67 b03: the `eigh` line as a dynamic low `cpu-function` ranked
+    above the static card on `np.cov`)."""
+    if finding.rule not in HOISTS:
+        return finding, ()
+    unit = report.source_of(finding.ref)
+    if unit is None:
+        return finding, ()
+    chain = tuple(n for n in hoist_chain(unit.text, finding.line)
+                  if not finding.line <= n <= finding.end_line and n not in finding.part_lines)
+    if not chain:
+        return finding, ()
+    return replace(finding, part_lines=finding.part_lines + chain), chain
+
+
+HOIST_CHAIN_NOTE = ("with the loop-invariant line(s) {lines} that use its result: one hoist, their measured time "
+                    "counted with it")
+
+
+def _chain_noted(finding: Finding, chain: tuple[int, ...], stats: list[LineStat]) -> Finding:
+    ev = finding.evidence
+    measured = sorted({s.line for s in stats if s.line in chain})
+    if not chain or ev is None or not measured:
+        return finding
+    lines = ", ".join(str(n) for n in measured)
+    return replace(finding, evidence=replace(ev, notes=ev.notes + (HOIST_CHAIN_NOTE.format(lines=lines),)))
 
 
 def _profiled_time(profile: Profile) -> float:
@@ -200,6 +232,30 @@ def _kept_memory(ev: Evidence, profile: Profile, rule: str) -> Evidence:
     return replace(ev, notes=ev.notes + (NOT_KEPT_NOTE.format(size=_size(kept)),))
 
 
+# The severity a kept graph's card falls to where the window measured it keeping no memory.
+NOT_KEPT_SEVERITY = Severity.LOW
+NOT_KEPT_SEVERITY_NOTE = ("low in this profile: the memory measured shows no growth (the static analysis rates it "
+                          "{severity}, for the graphs' nodes and for runs that keep more)")
+
+
+_NOT_KEPT_START = NOT_KEPT_SEVERITY_NOTE.split(":")[0]
+
+
+def _memory_severity(finding: Finding, profile: Profile) -> Finding:
+    """A kept graph whose window measured no growth (a loss kept after its `backward()`: 4 bytes per
+    iteration, truth67 b08) is no high card: issue 9 calls an alarm without evidence at the top a false
+    alarm. The severity follows the measurement where there is one, and stays the rule's where there
+    is none (`paef scan`, `%%paef`, a CUDA run: `retained_bytes_per_iteration` None)."""
+    kept = profile.retained_bytes_per_iteration
+    ev = finding.evidence
+    if finding.rule not in KEPT_MEMORY or kept is None or kept >= KEPT_FLOOR_BYTES or ev is None:
+        return finding
+    if finding.severity.weight <= NOT_KEPT_SEVERITY.weight:
+        return finding
+    note = NOT_KEPT_SEVERITY_NOTE.format(severity=finding.severity.value)
+    return replace(finding, severity=NOT_KEPT_SEVERITY, evidence=replace(ev, notes=ev.notes + (note,)))
+
+
 def _size(n: int) -> str:
     return f"{n / 2**20:.3g} MiB" if n >= 2**20 else f"{n / 2**10:.3g} KiB" if n >= 2**10 else f"{n} bytes"
 
@@ -288,7 +344,8 @@ _CAPPED_START = CAPPED_NOTE.split(":")[0]
 def _cap_kept(before: Finding, after: Finding) -> Finding:
     """A report correlated again (Re-run and compare) is already capped: its fresh evidence
     keeps the card's word for what the scan rates it."""
-    kept = tuple(n for n in (before.evidence.notes if before.evidence else ()) if n.startswith(_CAPPED_START))
+    kept = tuple(n for n in (before.evidence.notes if before.evidence else ())
+                 if n.startswith((_CAPPED_START, _NOT_KEPT_START)))
     if not kept or after.evidence is None or set(kept) <= set(after.evidence.notes):
         return after
     return replace(after, evidence=replace(after.evidence, notes=after.evidence.notes + kept))

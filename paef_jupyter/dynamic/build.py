@@ -174,8 +174,26 @@ def _base_time(run: Collected) -> float:
     window completed, or a cap stopped the recording inside it: the rest of the loop ran)."""
     if run.mode == "window" and run.iteration_s:
         counted = run.iterations_before + run.recorded_iterations + run.dropped_iterations
-        return run.iteration_s * counted + (run.time_after_window_s if _went_on(run) else 0.0)
+        return _unprofiled_iteration_s(run) * counted + (_time_after_s(run) if _went_on(run) else 0.0)
     return run.profiled_s
+
+
+# Counted iterations after the window from which their mean time is the unprofiled iteration's (fewer:
+# the fastest warm-up one, less the tracer's cost).
+MIN_AFTER_ITERATIONS = 3
+
+
+def _unprofiled_iteration_s(run: Collected) -> float:
+    """One unprofiled iteration: the mean of those counted after the window (untraced but for the
+    header's count, whose cost is taken out), else the fastest warm-up one less the tracer's cost."""
+    if run.after_iterations is not None and run.after_iterations >= MIN_AFTER_ITERATIONS and run.after_loop_s > 0:
+        return run.after_loop_s / run.after_iterations
+    return run.iteration_s or 0.0
+
+
+def _time_after_s(run: Collected) -> float:
+    """The cell's time after the recording, less what counting the loop's iterations there cost."""
+    return max(0.0, run.time_after_window_s - run.after_counting_s)
 
 
 def _went_on(run: Collected) -> bool:
@@ -195,6 +213,8 @@ def _iterations(run: Collected) -> tuple[int, bool]:
         return counted, False  # the loop ended inside the window: every iteration was seen
     if run.loop_length is not None and run.loop is not None and not run.loop.nested:
         return max(counted, run.loop_length), False  # read from the header
+    if run.after_iterations is not None:
+        return counted + run.after_iterations, False  # counted at the header after the window
     if run.iteration_s:
         return counted + int(run.time_after_window_s / run.iteration_s), True
     return counted, False

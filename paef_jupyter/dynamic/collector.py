@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
-from .line_tracer import LineTracer, LoopTarget
+from .line_tracer import LineTracer, LoopTarget, unprofiled_iteration_s
 from .op_cost import per_op_s
 from .sync_monitor import SyncMonitor
 from .trace_events import MARKER_PREFIX, Trace, from_activities, load_chrome_trace
@@ -53,7 +53,12 @@ class Collected:
     window_completed: bool = False  # the window ended before the loop did
     truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
     capped: bool = False  # the line tracer's own cap ended it (not the reader's): the loop ran on
-    iteration_s: float | None = None  # one unprofiled (but traced) iteration, before the window
+    iteration_s: float | None = None  # one unprofiled iteration, before the window, less the tracer's cost
+    # The loop's iterations after the window, counted at its header (None: not counted), and their
+    # time less what counting them cost (`LineTracer.count_after_window`).
+    after_iterations: int | None = None
+    after_loop_s: float = 0.0
+    after_counting_s: float = 0.0
     op_cost_s: float | None = None  # what the profiler's recording adds to one op (`op_cost`)
     window_iterations_s: tuple[float, ...] = ()  # each profiled iteration (profiler running)
     cpu_wait_share: float | None = None  # of the recorded time, waiting for a CPU (a busy machine)
@@ -239,7 +244,12 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     started = times.started_at is not None and tracer.loop is not None
     out.iterations_before = len(times.hits) - (1 if started else 0)
     if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
-        out.iteration_s = min(b - a for a, b in zip(times.hits, times.hits[1:]))
+        out.iteration_s = unprofiled_iteration_s(times, tracer.event_costs)
+    if times.after_hits is not None:
+        out.after_iterations = times.after_hits
+        per_line = tracer.event_costs[0] if tracer.event_costs else 0.0
+        out.after_counting_s = min(times.after_s, times.after_lines * per_line)
+        out.after_loop_s = times.after_s - out.after_counting_s
     if times.recording_at is not None and times.window_hits:
         marks = [times.recording_at, *times.window_hits]
         out.window_iterations_s = tuple(b - a for a, b in zip(marks, marks[1:]))
