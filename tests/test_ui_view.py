@@ -784,6 +784,10 @@ def test_the_final_overhead_figure_travels_alone_and_the_head_is_drawn_once(monk
     assert view._on_press.__self__.report is final
     assert _head_as_shown(view) == original(view._on_press.__self__)  # drawn from the final report
 
+    # A Dismiss draws the head again from the report as it is (the final one): its own figure.
+    view._on_press.__self__.do_dismiss(0)
+    assert view.overhead == "" and "1.50x" in view.head and "1.25x" not in view.head
+
     # The same figure: nothing more to send.
     same = replace(report, profile=replace(report.profile))
     outputs.shown.clear()

@@ -173,6 +173,7 @@ class ReportView:
         # messages leave back to back (the I/O thread wakes once for them, not once each while
         # the static copy is drawn).
         final: dict[str, str] = {}
+        static = None
         if restamp is not None:
             shown, self.report = self.report, restamp(self.report)
             final = self._final_head(shown)
@@ -247,8 +248,11 @@ class ReportView:
         return self._output
 
     def _render_head(self) -> None:
-        """Summary and top list, without the dismissed findings."""
+        """Summary and top list, without the dismissed findings (drawn from the report as it is
+        now: its own overhead figure, no separate one)."""
         self.body.head = self._head_html()
+        if self.body.overhead:
+            self.body.overhead = ""
 
     def _css(self) -> str:
         """The view's style sheet (with the rule that hides its static copy while it is drawn):
