@@ -492,3 +492,71 @@ def test_the_profiler_records_the_trace_alone_and_the_same_lines(monkeypatch):
     creation = profile.line(CELL, 6)
     assert creation is not None and creation.tensor_creations == 4 and creation.hits == 4
     assert item_reads(profile, CELL, 7) == 4 and profile.line(CELL, 5).ops == 4
+
+
+TRAINING = """\
+import torch
+import torch.nn.functional as F
+model = torch.nn.Linear(16, 8)
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+data = torch.randn(30, 4, 16)
+for xb in data:
+    loss = F.mse_loss(model(xb), xb[:, :8])
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    loss.item()
+"""
+
+
+@pytest.mark.parametrize("text, loop_line", [(PING_PONG, 4), (TRAINING, 6), (PING_PONG, None)])
+def test_the_events_before_the_first_line_are_not_read_and_no_profile_figure_changes(monkeypatch, text, loop_line):
+    """The settling iteration's ops and the op-cost timing's, recorded before the first line's
+    range opens, are left out of the read (`from_first_line`): the profile built from the events
+    read is the one built from every event, a window's or a whole cell's."""
+    import dataclasses
+
+    from paef_jupyter.dynamic import collector
+    from paef_jupyter.dynamic.trace_events import from_activities
+
+    seen = []
+    real = collector.from_first_line
+    monkeypatch.setattr(collector, "from_first_line", lambda found: seen.append(list(found)) or real(found))
+    run, profile = _profile(text, loop_line)
+    (found,) = seen
+    assert len(run.trace.events) < len(found)  # some were left out (a settling iteration's 100-odd)
+    whole = dataclasses.replace(run, trace=from_activities(found, run.trace.main_tid))
+    assert build_profile(whole) == profile
+    assert profile.lines and run.trace.events[0].marker is not None or loop_line is None
+
+
+class _Act:
+    def __init__(self, name: str, start: int, dur: int):
+        self._name, self._start, self._dur = name, start, dur
+
+    def name(self) -> str:
+        return self._name
+
+    def timestamp(self) -> int:
+        return self._start
+
+    def duration(self) -> int:
+        return self._dur
+
+
+def test_only_events_over_before_the_first_line_begins_are_left_out():
+    from paef_jupyter.dynamic.collector import from_first_line
+
+    settling = [_Act("aten::add", 0, 5), _Act("aten::mm", 10, 20)]
+    line = _Act("paef|0|4", 40, 100)
+    later = [_Act("aten::add", 45, 5), _Act("aten::item", 38, 1)]  # one out of order: kept
+    assert from_first_line([*settling, line, *later]) == [line, *later]
+    # Near misses, all kept: no line range at all (nothing to tell), a range first, an event of
+    # another thread still running when the range opened, and one ending exactly then (over).
+    assert from_first_line(settling) == settling
+    assert from_first_line([line, *settling]) == [line, *settling]
+    running = _Act("aten::copy_", 30, 15)
+    assert from_first_line([*settling, running, line]) == [running, line]
+    ended = _Act("aten::copy_", 30, 10)
+    assert from_first_line([*settling, ended, line]) == [line]
+    assert from_first_line([]) == []

@@ -34,6 +34,7 @@ def test_apply_undo_and_frame_click_in_the_view(open_notebook, jupyter_server): 
     card = view.locator(".paef-cardbox").filter(has_text="ping-pong").first
     card.scroll_into_view_if_needed()
     nb.screenshot(f"view_{jupyter_server.kind}")
+    _assert_final_overhead_shown(nb, view)
 
     card.get_by_role("button", name="Apply").click()
     nb.wait_for_text(1, CELL.replace("torch.tensor(x.cpu().tolist())", "x.detach().cpu()"), timeout=30)
@@ -46,6 +47,22 @@ def test_apply_undo_and_frame_click_in_the_view(open_notebook, jupyter_server): 
     view.locator(".paef-cardbox.paef-linked").filter(has_text="ping-pong").wait_for(timeout=30_000)
     # The kernel lights the cards and then writes the status line: two widget updates, not one.
     view.get_by_text("behind it: ping-pong (line 5)").wait_for(timeout=30_000)
+
+
+def _assert_final_overhead_shown(nb, view) -> None:
+    """The live summary shows the overhead figure taken once the view was out (it comes after
+    the head, as a trait of its own): the one the static copy, drawn with it, holds."""
+    import time
+
+    static = nb.cell(1).locator(".paef-static .paef-overhead b").first
+    live = view.locator(".paef-overhead b").first
+    deadline = time.monotonic() + 30
+    while True:
+        final, shown = static.text_content(), live.text_content()
+        if (final and final == shown) or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert final and final.endswith("x") and shown == final, (shown, final)
 
 
 @pytest.mark.browser

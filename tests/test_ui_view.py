@@ -747,7 +747,65 @@ def test_restamp_shows_the_final_overhead_in_the_summary_and_the_static_copy(mon
     static, live = outputs.shown
     assert "1.50x" in static.data and "1.25x" not in static.data
     view = _instances_view(live)
-    assert "1.50x" in view.head and "1.25x" not in view.head
+    assert "1.50x" in _head_as_shown(view) and "1.25x" not in _head_as_shown(view)
+
+
+def _head_as_shown(body) -> str:
+    """The live head as the page draws it (`live_report.js`, `render`): the `head` trait, its
+    overhead stat's figure replaced by the `overhead` trait where that is set."""
+    if not body.overhead:
+        return body.head
+    marked = re.compile(r'(<div class="paef-stat paef-overhead"><b>)[^<]*(</b>)')
+    assert len(marked.findall(body.head)) == 1, "the head has one overhead stat for the figure"
+    return marked.sub(lambda m: m.group(1) + body.overhead + m.group(2), body.head)
+
+
+def test_the_final_overhead_figure_travels_alone_and_the_head_is_drawn_once(monkeypatch):
+    """The magic's restamp changes the overhead figure only: the live head is drawn once and
+    the figure follows as its own small trait (tens of bytes, not the 2 kB head again); the
+    head as the page shows it is the head drawn from the final report. Anything else changed
+    (another report's findings, a figure that appears) sends the whole head again."""
+    import IPython.display
+
+    from paef_jupyter.ui import show_report
+    from paef_jupyter.ui.widget import ReportView
+
+    drawn = []
+    original = ReportView._head_html
+    monkeypatch.setattr(ReportView, "_head_html", lambda self: drawn.append(1) or original(self))
+    outputs = Outputs()
+    monkeypatch.setattr(IPython.display, "display", outputs)
+    report = sample_report()
+    report = replace(report, profile=replace(report.profile, overhead=1.25))
+    final = replace(report, profile=replace(report.profile, overhead=1.5))
+    show_report(report, restamp=lambda r: final)
+    view = _instances_view(outputs.shown[-1])
+    assert len(drawn) == 1 and view.overhead == "1.50x" and "1.25x" in view.head
+    assert view._on_press.__self__.report is final
+    assert _head_as_shown(view) == original(view._on_press.__self__)  # drawn from the final report
+
+    # A Dismiss draws the head again from the report as it is (the final one): its own figure.
+    view._on_press.__self__.do_dismiss(0)
+    assert view.overhead == "" and "1.50x" in view.head and "1.25x" not in view.head
+
+    # The same figure: nothing more to send.
+    same = replace(report, profile=replace(report.profile))
+    outputs.shown.clear()
+    drawn.clear()
+    show_report(report, restamp=lambda r: same)
+    view = _instances_view(outputs.shown[-1])
+    assert len(drawn) == 1 and view.overhead == "" and "1.25x" in view.head
+
+    # More than the figure changed (fewer findings), or a figure appears where the head had
+    # none: the head is drawn again and no separate figure is kept.
+    for before, after in ((report, replace(final, findings=final.findings[:1])),
+                          (replace(report, profile=replace(report.profile, overhead=None)), final)):
+        outputs.shown.clear()
+        drawn.clear()
+        show_report(before, restamp=lambda r, after=after: after)
+        view = _instances_view(outputs.shown[-1])
+        assert len(drawn) == 2 and view.overhead == "" and view.head == original(view._on_press.__self__)
+        assert "1.50x" in view.head
 
 
 def _instances_view(bundle):

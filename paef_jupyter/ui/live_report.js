@@ -275,15 +275,22 @@ function figureOf(model) {
 }
 
 function render({ model, el }) {
-  // The style sheet is its own trait, sent once: the head (summary) is sent again when the
-  // report's final figures come.
+  // The style sheet is its own trait, sent once. The head (summary) is sent again when what it
+  // says changes; the overhead figure taken once the view is out comes alone (`overhead`) and is
+  // written into the head's overhead stat.
   const style = document.createElement("style");
   style.textContent = model.get("css") || "";
   el.append(style);
   const head = div("paef-head");
-  const update = () => setHtml(head, model.get("head"));
+  const update = () => {
+    setHtml(head, model.get("head"));
+    const figure = model.get("overhead");
+    const stat = figure ? head.querySelector(".paef-overhead b") : null;
+    if (stat) stat.textContent = figure;
+  };
   update();
   model.on("change:head", update);
+  model.on("change:overhead", update);
   el.append(head);
   let chart = null;
   let disposed = false;
@@ -302,6 +309,7 @@ function render({ model, el }) {
   return () => {
     disposed = true;
     model.off("change:head", update);
+    model.off("change:overhead", update);
     if (chart) chart();
     cleanBody();
   };

@@ -58,6 +58,9 @@ class LiveReport(anywidget.AnyWidget):
     _anywidget_id = traitlets.Unicode(f"{__name__}.LiveReport").tag(sync=True)
     css = traitlets.Unicode().tag(sync=True)  # the view's style sheet: sent once, never changes
     head = traitlets.Unicode().tag(sync=True)  # summary, ranks and errors (HTML)
+    # The summary's overhead figure as taken once the view is out ("1.72x"; "": the head's own),
+    # written into the head's `paef-overhead` stat: a message of tens of bytes, not the head again.
+    overhead = traitlets.Unicode().tag(sync=True)
     # The flame chart's plotly figure; empty: no chart. Sent as one JSON text (`_json_text`).
     figure = traitlets.Dict().tag(sync=True, to_json=lambda value, _widget: _json_text(value))
     # {"fill": [...], "outline": [...]}, one colour per bar; empty: the figure's own.

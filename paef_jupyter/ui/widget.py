@@ -12,7 +12,7 @@ code.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 import ipywidgets as w
@@ -21,7 +21,8 @@ from ..model import CellRef, Report
 from . import flame as flame_mod
 from .fixstate import CellFixes, Plan
 from .html import Markup, join, tag
-from .pieces import CSS, card, errors, findings_of, fmt_time, line_table, source, summary, units_with_findings
+from .pieces import (CSS, card, errors, findings_of, fmt_time, line_table, overhead_text, source, summary,
+                     units_with_findings)
 from .ranks import ranks_section
 from .live_report import CARD_BUTTONS, LiveReport
 from .static_view import COLUMNS_CSS, Rendered, rendered, static_html
@@ -171,20 +172,36 @@ class ReportView:
         # Both outputs of the final figures are drawn before either is sent: their two
         # messages leave back to back (the I/O thread wakes once for them, not once each while
         # the static copy is drawn).
-        head = static = None
+        final: dict[str, str] = {}
+        static = None
         if restamp is not None:
-            self.report = restamp(self.report)
-            head = self._head_html()
+            shown, self.report = self.report, restamp(self.report)
+            final = self._final_head(shown)
         if in_place_of is not None or restamp is not None:
             static = HtmlText(self._static_html())
-        if head is not None:
-            self.body.head = head
+        for name, value in final.items():
+            setattr(self.body, name, value)
         if in_place_of is not None:
             in_place_of.update(static)
             self._static = in_place_of
         elif restamp is not None:
             with unflushed():  # an update in place
                 self._static.update(static)
+
+    def _final_head(self, shown: Report) -> dict[str, str]:
+        """What the live head needs to show `self.report` where it shows `shown`: its overhead
+        figure alone (`LiveReport.overhead`, tens of bytes, the head drawn once) when that is all
+        that changed, as the magic's restamp changes it; else the whole head again."""
+        new, old = self.report.profile, shown.profile
+        if (self.report.findings is shown.findings and self.report.sources is shown.sources
+                and self.report.errors is shown.errors and self.report.title == shown.title
+                and new is not None and old is not None and bool(new.overhead) == bool(old.overhead)
+                and replace(old, overhead=new.overhead) == new
+                and replace(self.report, profile=old) == shown):
+            figure = overhead_text(new)
+            return {"overhead": figure} if figure != overhead_text(old) else {}
+        head = self._head_html()
+        return {"head": head, "overhead": ""} if head != self.body.head else {}
 
     def _display_static(self, placeholder: Any, empty: bool = False) -> None:
         from . import HtmlText, flushed_if_written, shown
@@ -231,12 +248,16 @@ class ReportView:
         return self._output
 
     def _render_head(self) -> None:
-        """Summary and top list, without the dismissed findings."""
+        """Summary and top list, without the dismissed findings (drawn from the report as it is
+        now: its own overhead figure, no separate one)."""
         self.body.head = self._head_html()
+        if self.body.overhead:
+            self.body.overhead = ""
 
     def _css(self) -> str:
         """The view's style sheet (with the rule that hides its static copy while it is drawn):
-        a trait of its own, sent once; the head is sent again with the report's final figures."""
+        a trait of its own, sent once; the head is not sent again for the final overhead figure
+        (`_final_head`)."""
         hide_static = Markup(f'.jp-OutputArea-child:has([data-paef-report="{self.id}"]){{display:none}}')
         return str(join([CSS, COLUMNS_CSS, WIDGET_CSS, hide_static]))
 
