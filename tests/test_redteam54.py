@@ -133,7 +133,9 @@ def test_a_helper_of_an_earlier_cell_changing_the_alias_counts_too(change: str, 
 def test_blind_automatic_rewrites_are_the_ones_judged_safe() -> None:
     assert automatic_lines(REDTEAM / "rt54_ct_packed_lengths.py", "ping-pong") == {(None, 49)}
     assert automatic_lines(REDTEAM / "rt54_ct_packed_lengths.py", "host-sync") == {(None, 57)}
-    assert automatic_lines(REDTEAM / "rt54_lt_split_sizes.py", "list-to-tensor") == {(None, 53)}
+    # Refused since red team 58 (D1): the list also takes `float(bag_mean.mean())` later, and the proof does not
+    # track that `scores` and `bag_mean` are on one device (`device_use.may_span_devices`): a harmless rewrite lost.
+    assert automatic_lines(REDTEAM / "rt54_lt_split_sizes.py", "list-to-tensor") == set()
     assert automatic_lines(REDTEAM / "rt54_rt_generator_streams.py", "redundant-tensor") == {(None, 27)}
 
 

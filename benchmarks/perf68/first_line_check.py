@@ -8,7 +8,6 @@ import dataclasses, os, sys
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from paef_jupyter import api
 from paef_jupyter.dynamic import build, collector, run_units
-from paef_jupyter.dynamic.trace_events import from_activities
 
 full = {}
 cut_of = collector.from_first_line
