@@ -243,6 +243,8 @@ def _attribute_false(facts: Facts, expr: cst.Attribute, depth: int, assumed: fro
             value = next((a.value for a in made.args if a.keyword is not None and a.keyword.value == attr), None)
             return value is not None and not _stored_elsewhere(facts, attr, None) \
                 and _false(facts, value, depth - 1, frozenset())
+        if isinstance(made, cst.Call) and _parsed_without_a_command_line(facts, made):
+            return _argument_default_false(facts, made, attr, depth)
         cls = _local_class(facts, made.func if isinstance(made, cst.Call) else base)
     elif isinstance(base, cst.Name):
         cls = facts.enclosing_class(expr)
@@ -251,6 +253,59 @@ def _attribute_false(facts: Facts, expr: cst.Attribute, depth: int, assumed: fro
     if cls is None:
         return False
     return _class_attribute_false(facts, cls, attr, depth, assumed)
+
+
+def _parsed_without_a_command_line(facts: Facts, call: cst.Call) -> bool:
+    """`parser.parse_args([])` (or `("")`, `(args=[])`): a notebook's parse of no arguments, where
+    every option keeps its default. `parse_args()` reads the command line, which may set anything."""
+    if not (isinstance(call.func, cst.Attribute) and call.func.attr.value == "parse_args") or len(call.args) != 1:
+        return False
+    arg = call.args[0]
+    empty = isinstance(arg.value, cst.List) and not arg.value.elements \
+        or isinstance(arg.value, cst.SimpleString) and arg.value.evaluated_value == ""
+    return empty and (arg.keyword is None or arg.keyword.value == "args")
+
+
+def _argument_default_false(facts: Facts, parse: cst.Call, attr: str, depth: int) -> bool:
+    """Every `parser.add_argument(...)` whose destination is `attr` has a false default (`False`,
+    `None`, none given, or `action="store_true"` without one), the parser takes no `set_defaults`,
+    and nothing stores `.attr` afterwards."""
+    parser = parse.func.value if isinstance(parse.func, cst.Attribute) else None
+    if not isinstance(parser, cst.Name) or not isinstance(facts.value_of(parser), cst.Call) \
+            or (facts.qualified_name(facts.value_of(parser).func) or "") != "argparse.ArgumentParser":  # type: ignore[union-attr]
+        return False
+    found = False
+    for call in facts.calls_in(facts.module):
+        func = call.func
+        if not (isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == parser.value):
+            continue
+        if func.attr.value in ("set_defaults", "parse_known_args", "add_subparsers", "add_argument_group"):
+            return False
+        if func.attr.value != "add_argument" or _destination(call) != attr:
+            continue
+        keywords = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        default = keywords.get("default")
+        action = keywords.get("action")
+        if default is not None:
+            if not _false(facts, default, depth - 1, frozenset()):
+                return False
+        elif action is not None and not (isinstance(action, cst.SimpleString)
+                                         and action.evaluated_value in ("store_true", "store", "append", "count")):
+            return False  # `store_false` defaults to True; a custom action may set anything
+        found = True
+    return found and not _stored_elsewhere(facts, attr, None)
+
+
+def _destination(call: cst.Call) -> str | None:
+    """The attribute `add_argument` stores into: `dest=`, else the first long option (`--use-cuda`:
+    `use_cuda`), else the positional name."""
+    dest = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dest"), None)
+    if isinstance(dest, cst.SimpleString):
+        return str(dest.evaluated_value)
+    flags = [str(a.value.evaluated_value) for a in call.args if a.keyword is None and isinstance(a.value, cst.SimpleString)]
+    long = next((f for f in flags if f.startswith("--")), None)
+    chosen = long[2:] if long is not None else flags[0].lstrip("-") if flags else None
+    return chosen.replace("-", "_") if chosen else None
 
 
 def _made_by(facts: Facts, name: cst.Name) -> cst.BaseExpression | None:
