@@ -66,6 +66,11 @@ def returned_parts(facts: "Facts", call: cst.Call, index: int, n: int) -> "list[
 def forward_of(facts: "Facts", func: cst.BaseExpression) -> "tuple[Facts, FunctionNode] | None":
     """The `forward` (and its unit) that calling `func` runs: a parameter every caller fills with an
     instance of one class of the program, or `self.<attr>` every store into which builds one."""
+    return method_of_object(facts, func, "forward")
+
+
+def method_of_object(facts: "Facts", func: cst.BaseExpression, method: str) -> "tuple[Facts, FunctionNode] | None":
+    """`forward_of` for any method name (`__call__` of a plain class's object)."""
     constructions = _constructions(facts, func)
     if not constructions:
         return None
@@ -84,8 +89,8 @@ def forward_of(facts: "Facts", func: cst.BaseExpression) -> "tuple[Facts, Functi
         if named is None:
             return None
         owner, cls = named
-        forward = owner.functions.get(f"{cls.name.value}.forward")
-        defined = sum(isinstance(m, cst.FunctionDef) and m.name.value == "forward" for m in cls.body.body)
+        forward = owner.functions.get(f"{cls.name.value}.{method}")
+        defined = sum(isinstance(m, cst.FunctionDef) and m.name.value == method for m in cls.body.body)
         if forward is None or defined != 1:
             return None
         found.add((id(owner), id(forward)))
