@@ -338,7 +338,7 @@ class EvalWithoutNoGrad(Rule):
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
                 or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
-                or self._later_cell_backward(loop) or self._forward_needs_grad(loop):
+                or self._later_cell_backward(loop) or self._forward_needs_grad(loop) or self._importer_backward(loop):
             return
         if not self._evaluation_evidence(loop) and self._unrolls_a_recurrence(loop):
             return
@@ -898,6 +898,27 @@ class EvalWithoutNoGrad(Rule):
                           and (root := root_name(n.value)) is not None}
             if (graph_read - later.names_written(later.module)) & built:
                 return True
+        return False
+
+    def _importer_backward(self, loop: Loop) -> bool:
+        """The loop's function is called by another unit of the program (a module importing this one,
+        a notebook cell using a local module's helper: `Facts.callers`) that back-propagates what the
+        call returns (`loss = helpers.step(model, batch); loss.backward()`, an LBFGS closure): the
+        helper computes a training objective, not an evaluation (red team 57's leftover, recall 68).
+        Followed as `_read_reaches_backward` follows a kept value: through the names the caller binds
+        from the call, to a backward or a function of the caller that takes one."""
+        func = loop.function
+        if func is None:
+            return False
+        for unit in self.facts.callers:
+            if unit is self.facts:
+                continue
+            training = {f for f in unit.functions.values()
+                        if any(_back_propagates(unit, c) for c in unit.calls_in(f.body))}
+            for call in unit.calls_in(unit.module):
+                if func in unit._callees(call) and self._read_reaches_backward(
+                        call, unit.enclosing_function(call), training, unit=unit, unfollowed=False):
+                    return True
         return False
 
     def _derived_after(self, loop: Loop, built: set[str]) -> set[str]:
