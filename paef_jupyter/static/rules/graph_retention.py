@@ -42,6 +42,10 @@ _GRAD_KEEPING = frozenset({
 _PAIRED = frozenset({"max", "min", "topk", "sort", "median", "kthvalue", "mode"})
 
 
+# Methods that put their arguments into the receiving container.
+_FILLING_METHODS = frozenset({"append", "extend", "insert", "add", "appendleft", "extendleft"})
+
+
 class GraphRetention(Rule):
     id = "graph-retention"
     title = "Loss tensors accumulated with their autograd graphs"
@@ -455,6 +459,11 @@ class GraphRetention(Rule):
                 if func is not None:
                     flows.setdefault(func.name.value, []).append(n.value)
         for call in calls:
+            receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+            if isinstance(receiver, cst.Name) and call.func.attr.value in _FILLING_METHODS:  # type: ignore[union-attr]
+                # `value_losses.append(F.smooth_l1_loss(value, R))` ... `torch.stack(value_losses).sum().backward()`:
+                # what is put into a container flows into it as surely as a binding (an A2C's kept values)
+                flows.setdefault(receiver.value, []).extend(a.value for a in call.args)
             callee = call.func.value if isinstance(call.func, cst.Name) else None
             func = self.facts.functions.get(callee) if callee else None
             if func is not None:
