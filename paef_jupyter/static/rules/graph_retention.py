@@ -46,6 +46,11 @@ _PAIRED = frozenset({"max", "min", "topk", "sort", "median", "kthvalue", "mode"}
 _FILLING_METHODS = frozenset({"append", "extend", "insert", "add", "appendleft", "extendleft"})
 
 
+def _in_place(method: str) -> bool:
+    """torch's in-place spelling: `add_`, `mul_`, `copy_` (not a private `_name`)."""
+    return method.endswith("_") and not method.startswith("_")
+
+
 class GraphRetention(Rule):
     id = "graph-retention"
     title = "Loss tensors accumulated with their autograd graphs"
@@ -460,9 +465,11 @@ class GraphRetention(Rule):
                     flows.setdefault(func.name.value, []).append(n.value)
         for call in calls:
             receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
-            if isinstance(receiver, cst.Name) and call.func.attr.value in _FILLING_METHODS:  # type: ignore[union-attr]
+            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            if isinstance(receiver, cst.Name) and (method in _FILLING_METHODS or _in_place(method)):
                 # `value_losses.append(F.smooth_l1_loss(value, R))` ... `torch.stack(value_losses).sum().backward()`:
-                # what is put into a container flows into it as surely as a binding (an A2C's kept values)
+                # what is put into a container flows into it as surely as a binding (an A2C's kept values);
+                # so does the operand of an in-place op (`total.add_(balance)` ... `total.backward()`)
                 flows.setdefault(receiver.value, []).extend(a.value for a in call.args)
             callee = call.func.value if isinstance(call.func, cst.Name) else None
             func = self.facts.functions.get(callee) if callee else None
