@@ -375,3 +375,27 @@ def test_near_miss_an_importer_that_only_reads_the_number_keeps_the_hedged_revie
     found = _helper_findings(analyze_path(str(path), rules=["eval-without-no-grad"]))
     assert not found[6].fixable
     assert "code outside it may take one" in found[6].message
+
+
+_EXTRACT = '''import torch
+
+
+def extract(encoder, X):
+    encoder.eval()
+    parts = []
+    for b in range(0, len(X), 8):
+        parts.append(encoder(X[b:b + 8]).detach())
+    return torch.cat(parts).numpy()
+'''
+_HEAD = ("import torch\nimport torch.nn as nn\nfrom helpers import extract\nenc = nn.Linear(5, 3)\nX = torch.randn(32, 5)\n"
+         "feats = extract(enc, X)\ninputs = torch.tensor(feats * 2.0)\nhead = nn.Linear(3, 2)\n"
+         "loss = head(inputs).pow(2).mean()\nloss.backward()\n")
+
+
+def test_near_miss_a_helper_that_detaches_what_it_returns_stays_an_evaluation(tmp_path: Path) -> None:
+    """Red team 54's shape: the importer trains a head on features the helper extracted with the encoder in
+    eval mode and detached: the data reaches a backward, the loop's graph never does."""
+    (tmp_path / "helpers.py").write_text(_EXTRACT)
+    (tmp_path / "main.py").write_text(_HEAD)
+    found = _helper_findings(analyze_path(str(tmp_path / "main.py"), rules=["eval-without-no-grad"]))
+    assert 7 in found and "evaluation loop" in found[7].message

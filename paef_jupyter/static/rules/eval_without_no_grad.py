@@ -97,6 +97,10 @@ _UNSEEN_CALLERS_MESSAGE = ("this loop runs the model with autograd on, and this 
                            "in `with torch.no_grad():`")
 
 
+# Calls whose result keeps no graph of their input: a function using one may hand on data only.
+_GRAPH_DROPPING_METHODS = frozenset({"detach", "detach_", "item", "numpy", "tolist", "cpu"})
+
+
 class EvalWithoutNoGrad(Rule):
     id = "eval-without-no-grad"
     title = "Evaluation loop without torch.no_grad()"
@@ -908,7 +912,7 @@ class EvalWithoutNoGrad(Rule):
         Followed as `_read_reaches_backward` follows a kept value: through the names the caller binds
         from the call, to a backward or a function of the caller that takes one."""
         func = loop.function
-        if func is None:
+        if func is None or self._drops_graph(func):
             return False
         for unit in self.facts.callers:
             if unit is self.facts:
@@ -919,6 +923,18 @@ class EvalWithoutNoGrad(Rule):
                 if func in unit._callees(call) and self._read_reaches_backward(
                         call, unit.enclosing_function(call), training, unit=unit, unfollowed=False):
                     return True
+        return False
+
+    def _drops_graph(self, func: FunctionNode) -> bool:
+        """The function detaches or copies out what it computes somewhere (`parts.append(z.detach())`,
+        `feats.numpy()`, `.item()`, `float(...)`): what it returns may reach a caller's backward only
+        as data (red team 54: features extracted with `encoder.eval()`, scaled in NumPy, fed to a
+        head that trains), so a backward downstream proves nothing about the loop's graph."""
+        for call in self.facts.calls_in(func.body):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in _GRAPH_DROPPING_METHODS:
+                return True
+            if (self.facts.qualified_name(call.func) or "") in ("builtins.float", "builtins.int"):
+                return True
         return False
 
     def _derived_after(self, loop: Loop, built: set[str]) -> set[str]:
