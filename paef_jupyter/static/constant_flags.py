@@ -120,7 +120,7 @@ def _global_false(facts: Facts, name: str, depth: int, assumed: frozenset[str]) 
         units.append(earlier[0])
     elif facts.prior.defines(name) and earlier is None:
         return False  # an import or a function of an earlier cell
-    if name in facts.namespace and not facts.binds_global(name):
+    if name in facts.namespace and not any(unit.binds_global(name) for unit in (facts, *facts.later)):
         return facts.namespace[name] is False or facts.namespace[name] is None
     found = False
     for unit in units:
