@@ -14,6 +14,7 @@ import weakref
 
 import libcst as cst
 
+from .constant_flags import in_dead_branch
 from .cpu_parameters import cpu_parameter
 from .facts import Facts
 from .names import keyword_arg
@@ -436,7 +437,7 @@ def _moves_in(facts: Facts, root: cst.CSTNode, cpu: frozenset[str] = frozenset()
         return not (isinstance(target, cst.Name) and target.value in cpu) and _names_accelerator(facts, target)
 
     for node in facts.walk(root):
-        if not isinstance(node, cst.Call):
+        if not isinstance(node, cst.Call) or in_dead_branch(facts, node):
             continue
         func = node.func
         if isinstance(func, cst.Attribute) and func.attr.value == "cuda":
@@ -483,25 +484,30 @@ def _scan_unit(facts: Facts) -> bool:
     if not any(marker in text for marker in (".cuda", ".to(", "device", "prepare(", "Accelerator")):
         return False  # cheap: most units that never touch a device say none of these words
     for node in facts.walk(facts.module):
-        if not isinstance(node, cst.Call):
-            continue
-        func = node.func
-        if isinstance(func, cst.Attribute):
-            if func.attr.value == "cuda" or func.attr.value == "prepare":
-                return True
-            if func.attr.value == "to":
-                positional = [a.value for a in node.args if a.keyword is None and not a.star]
-                device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
-                target = device if device is not None else (positional[0] if positional else None)
-                if target is not None and _may_name_accelerator(facts, target) and not _follows_a_tensor(facts, target):
-                    return True
-        qualified = facts.qualified_name(func) or ""
-        if "Accelerator" in qualified or qualified.startswith(_CUDA_ONLY):
+        if isinstance(node, cst.Call) and _device_call(facts, node) and not in_dead_branch(facts, node):
             return True
-        for arg in node.args:
-            if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value) \
-                    and not _follows_a_tensor(facts, arg.value):
+    return False
+
+
+def _device_call(facts: Facts, node: cst.Call) -> bool:
+    """`node` moves or creates a value on an accelerator, or sets one up (`accelerator.prepare`)."""
+    func = node.func
+    if isinstance(func, cst.Attribute):
+        if func.attr.value == "cuda" or func.attr.value == "prepare":
+            return True
+        if func.attr.value == "to":
+            positional = [a.value for a in node.args if a.keyword is None and not a.star]
+            device = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "device"), None)
+            target = device if device is not None else (positional[0] if positional else None)
+            if target is not None and _may_name_accelerator(facts, target) and not _follows_a_tensor(facts, target):
                 return True
+    qualified = facts.qualified_name(func) or ""
+    if "Accelerator" in qualified or qualified.startswith(_CUDA_ONLY):
+        return True
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "device" and _may_name_accelerator(facts, arg.value) \
+                and not _follows_a_tensor(facts, arg.value):
+            return True
     return False
 
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from . import attribute_paths, field_values, held, outside_calls
+from . import attribute_paths, field_values, forward_outputs, held, outside_calls
 from .comprehensions import comprehension_binding
 from .fresh_calls import fresh_call, library_call, method_may_share
 from .library_effects import torch_changed_arguments
@@ -2791,25 +2791,16 @@ class Facts:
         a model of this unit's class, or one method of the class its receiver was built from
         (`_own_method`), whose every `return` is an `n`-tuple or list
         (`return logp, h`) or a list comprehension, whose every element is its one expression
-        (`return [correct[:k].sum() * 100 / n for k in topk]`, torchvision's `accuracy`)."""
-        func = call.func
-        if isinstance(func, cst.Name):
-            target = self.functions.get(func.value) or self._method_of_instance(func, "forward")
-        else:
-            target = self._own_method(func)  # `g, d = self.model.pair_step(batch)`
-        if target is None:
+        (`return [correct[:k].sum() * 100 / n for k in topk]`, torchvision's `accuracy`); also the
+        `forward` of a model handed in as a parameter or kept as `self.<attr>`, and torch's
+        recurrent layers (`forward_outputs`, recall 68)."""
+        recurrent = forward_outputs.recurrent_output(self, call.func, index, n)
+        if recurrent is not None:
+            return recurrent
+        parts = forward_outputs.returned_parts(self, call, index, n)
+        if parts is None:
             return Kind.UNKNOWN
-        kinds = set()
-        for node in self.walk(target.body, into_scopes=False):
-            if isinstance(node, cst.Return):
-                value = node.value
-                if isinstance(value, cst.ListComp):
-                    kinds.add(self.kind(value.elt))
-                    continue
-                if not isinstance(value, (cst.Tuple, cst.List)) or len(value.elements) != n \
-                        or any(isinstance(el, cst.StarredElement) for el in value.elements):
-                    return Kind.UNKNOWN
-                kinds.add(self.kind(value.elements[index].value))
+        kinds = {owner.kind(part) for owner, part in parts}
         return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
 
     def _container_of(self, expr: cst.BaseExpression) -> Kind | None:

@@ -110,16 +110,18 @@ def callee_keeps(facts: Facts, call: cst.Call, arg: cst.Arg, depth: int = 0) -> 
     does `self.prev = start`, appends it, `setattr`s it, or hands it on to a function that does. A
     tensor built once before a loop and kept that way is one object shared by every iteration, which
     the keeper's other code may change in place (`self.prev.copy_(tok)`), unlike a fresh one per
-    iteration. Calls the analysis cannot follow (a module's `forward` through `model(x)`, a library)
-    are not counted here."""
+    iteration. A call of an object runs its class's `forward` (a module: `dec(start, 3)`, `self.net(x,
+    mask)`) or `__call__` (recall 68, red team 56's D2 leftover): those are followed as methods. Calls
+    the analysis cannot follow (a library, an object of unknown class) are not counted here."""
     if depth > 3:
         return ""
-    for func in facts._callees(call):
+    for func in [*facts._callees(call), *_object_call_methods(facts, call)]:
         if not isinstance(func, cst.FunctionDef):
             continue
         owner = facts.owner_of(func)
         params = positional_params(func)
-        if isinstance(call.func, cst.Attribute) and params and params[0] in ("self", "cls"):
+        if (isinstance(call.func, cst.Attribute) or func.name.value in _CALL_METHODS) \
+                and params and params[0] in ("self", "cls"):
             params = params[1:]
         param = parameter_filled(call, arg, params)
         if param is None:
@@ -144,6 +146,31 @@ def callee_keeps(facts: Facts, call: cst.Call, arg: cst.Arg, depth: int = 0) -> 
                     if deeper:
                         return deeper
     return ""
+
+
+_CALL_METHODS = ("forward", "__call__")
+
+
+def _object_call_methods(facts: Facts, call: cst.Call) -> list[cst.FunctionDef]:
+    """What calling an object of the program runs: `model(x)` / `self.net(x)` built from a class of
+    this unit, an earlier cell or a local module whose `forward` (for an `nn.Module`) or `__call__`
+    is defined once there; for a parameter, the class every caller's argument was built from."""
+    from .. import forward_outputs
+
+    func = call.func
+    if isinstance(func, cst.Name) and (func.value in facts.functions or facts._function_at(func) is not None):
+        return []  # a function, not an object
+    found: list[cst.FunctionDef] = []
+    for name in _CALL_METHODS:
+        method = facts._method_of_instance(func, name) if isinstance(func, cst.Name) else None
+        if method is None:
+            method_of = forward_outputs.method_of_object(facts, func, name)
+            if method_of is not None:
+                owner, method = method_of
+                facts._owners.setdefault(method, owner)  # `owner_of` reads the method in its own unit
+        if isinstance(method, cst.FunctionDef):
+            found.append(method)
+    return found
 
 
 def _holds(value: cst.BaseExpression, held: set[str]) -> bool:

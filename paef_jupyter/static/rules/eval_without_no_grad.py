@@ -98,6 +98,10 @@ _UNSEEN_CALLERS_MESSAGE = ("this loop runs the model with autograd on, and this 
                            "in `with torch.no_grad():`")
 
 
+# Calls whose result keeps no graph of their input: a function using one may hand on data only.
+_GRAPH_DROPPING_METHODS = frozenset({"detach", "detach_", "item", "numpy", "tolist", "cpu"})
+
+
 class EvalWithoutNoGrad(Rule):
     id = "eval-without-no-grad"
     title = "Evaluation loop without torch.no_grad()"
@@ -352,7 +356,7 @@ class EvalWithoutNoGrad(Rule):
     def _check(self, loop: Loop) -> None:
         if not self._runs_a_model(loop) or grad_disabled(self.facts, loop.node) or self._called_without_grad(loop) \
                 or self._needs_grad(loop) or loop.function in module_methods(self.facts) or self._feeds_backward(loop) \
-                or self._later_cell_backward(loop) or self._forward_needs_grad(loop):
+                or self._later_cell_backward(loop) or self._forward_needs_grad(loop) or self._importer_backward(loop):
             return
         if not self._evaluation_evidence(loop) and self._unrolls_a_recurrence(loop):
             return
@@ -911,6 +915,39 @@ class EvalWithoutNoGrad(Rule):
                           if isinstance(n, cst.Attribute) and n.attr.value in _GRAPH_STATE
                           and (root := root_name(n.value)) is not None}
             if (graph_read - later.names_written(later.module)) & built:
+                return True
+        return False
+
+    def _importer_backward(self, loop: Loop) -> bool:
+        """The loop's function is called by another unit of the program (a module importing this one,
+        a notebook cell using a local module's helper: `Facts.callers`) that back-propagates what the
+        call returns (`loss = helpers.step(model, batch); loss.backward()`, an LBFGS closure): the
+        helper computes a training objective, not an evaluation (red team 57's leftover, recall 68).
+        Followed as `_read_reaches_backward` follows a kept value: through the names the caller binds
+        from the call, to a backward or a function of the caller that takes one."""
+        func = loop.function
+        if func is None or self._drops_graph(func):
+            return False
+        for unit in self.facts.callers:
+            if unit is self.facts:
+                continue
+            training = {f for f in unit.functions.values()
+                        if any(_back_propagates(unit, c) for c in unit.calls_in(f.body))}
+            for call in unit.calls_in(unit.module):
+                if func in unit._callees(call) and self._read_reaches_backward(
+                        call, unit.enclosing_function(call), training, unit=unit, unfollowed=False):
+                    return True
+        return False
+
+    def _drops_graph(self, func: FunctionNode) -> bool:
+        """The function detaches or copies out what it computes somewhere (`parts.append(z.detach())`,
+        `feats.numpy()`, `.item()`, `float(...)`): what it returns may reach a caller's backward only
+        as data (red team 54: features extracted with `encoder.eval()`, scaled in NumPy, fed to a
+        head that trains), so a backward downstream proves nothing about the loop's graph."""
+        for call in self.facts.calls_in(func.body):
+            if isinstance(call.func, cst.Attribute) and call.func.attr.value in _GRAPH_DROPPING_METHODS:
+                return True
+            if (self.facts.qualified_name(call.func) or "") in ("builtins.float", "builtins.int"):
                 return True
         return False
 

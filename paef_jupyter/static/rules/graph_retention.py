@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 import libcst as cst
 
 from ...model import Fix, Severity
+from .. import forward_outputs
 from ..facts import Facts, Loop, binds_locally
 from ..names import bound_names, named_params, root_name, writes_of
 from ..types import Kind
@@ -37,6 +40,15 @@ _GRAD_KEEPING = frozenset({
 })
 # Methods returning (values, indices): only the values keep the graph.
 _PAIRED = frozenset({"max", "min", "topk", "sort", "median", "kthvalue", "mode"})
+
+
+# Methods that put their arguments into the receiving container.
+_FILLING_METHODS = frozenset({"append", "extend", "insert", "add", "appendleft", "extendleft"})
+
+
+def _in_place(method: str) -> bool:
+    """torch's in-place spelling: `add_`, `mul_`, `copy_` (not a private `_name`)."""
+    return method.endswith("_") and not method.startswith("_")
 
 
 class GraphRetention(Rule):
@@ -452,6 +464,13 @@ class GraphRetention(Rule):
                 if func is not None:
                     flows.setdefault(func.name.value, []).append(n.value)
         for call in calls:
+            receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+            method = call.func.attr.value if isinstance(call.func, cst.Attribute) else ""
+            if isinstance(receiver, cst.Name) and (method in _FILLING_METHODS or _in_place(method)):
+                # `value_losses.append(F.smooth_l1_loss(value, R))` ... `torch.stack(value_losses).sum().backward()`:
+                # what is put into a container flows into it as surely as a binding (an A2C's kept values);
+                # so does the operand of an in-place op (`total.add_(balance)` ... `total.backward()`)
+                flows.setdefault(receiver.value, []).extend(a.value for a in call.args)
             callee = call.func.value if isinstance(call.func, cst.Name) else None
             func = self.facts.functions.get(callee) if callee else None
             if func is not None:
@@ -805,12 +824,33 @@ class GraphRetention(Rule):
             return self._graph_source(expr.expression, depth - 1)
         return (isinstance(expr, cst.Name) and self._carries_graph(expr, depth)) or self._metric_with_graph(expr, depth)
 
+    def _part_carries_graph(self, name: cst.Name, depth: int) -> bool:
+        """`z` of `z, rec, logits = model(x)` (recall 68): a part of a program model's tuple output
+        that every `return` of its `forward` builds from a module's output (`return z,
+        self.dec(z), self.cls(z)`), called with autograd on. A part the forward detaches, or
+        computes from its inputs alone, carries no graph."""
+        call, index, n = self.facts.unpacked_from(name)  # type: ignore[misc]
+        if grad_disabled(self.facts, call) or self.facts.kind(name) is not Kind.TENSOR:
+            return False
+        if forward_outputs.recurrent_output(self.facts, call.func, index, n) is Kind.TENSOR:
+            return self._carries_graph(call, depth - 1)
+        if self.facts.kind(call.func) is not Kind.MODULE:
+            return False
+        parts = forward_outputs.returned_parts(self.facts, call, index, n)
+        return bool(parts) and all(
+            not grad_disabled(owner, part) and self._judged_in(owner)._carries_graph(part, depth - 1) for owner, part in parts)
+
+    def _judged_in(self, owner: Facts) -> "GraphRetention":
+        return self if owner is self.facts else type(self)(dataclasses.replace(self.ctx, facts=owner))
+
     def _carries_graph(self, expr: cst.BaseExpression, depth: int) -> bool:
         """True if `expr` is (built from) the output of a model or loss module: it requires grad."""
         if depth == 0:
             return False
         if isinstance(expr, cst.Name):
             value = self.facts.value_of(expr)
+            if value is None and self.facts.unpacked_from(expr) is not None:
+                return self._part_carries_graph(expr, depth)
             return value is not None and not grad_disabled(self.facts, value) and self._carries_graph(value, depth - 1)
         if isinstance(expr, cst.Call):
             func = expr.func
