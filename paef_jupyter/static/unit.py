@@ -98,7 +98,8 @@ def retabbed(text: str) -> str | None:
         body = line.lstrip(" \t")
         indent = line[: len(line) - len(body)]
         out.append(line if i in inside or "\t" not in indent else indent.expandtabs(8) + body)
-    return "".join(out)
+    expanded = "".join(out)
+    return expanded if expanded != text else None
 
 
 def too_deep(ref: CellRef) -> AnalysisError:
