@@ -74,3 +74,52 @@ def test_the_expansion_is_cpythons_reading_and_leaves_strings_alone() -> None:
     assert "\n\tthis line starts with a tab inside a string" in expanded
     assert "\n" + " " * 15 + "return torch.optim.SGD(" in expanded
     assert retabbed((SHAPES / "spaced_option_branches.py").read_text()) is None
+
+
+# --- p05: CTC length tensors moved to the device, which `ctc_loss` copies back to the host ---
+
+CTC = SHAPES / "ctc_step_lengths.py"
+
+
+def _ping_pong(text: str) -> dict[int, object]:
+    report = analyze_source(text, CellRef(str(CTC)), rules=["ping-pong"])
+    assert not report.errors
+    return {f.line: f for f in report.findings}
+
+
+def test_ctc_lengths_moved_to_the_device_are_a_round_trip() -> None:
+    """ATen's `ctc_loss` (and its cuDNN check) converts length tensors to CPU int64 before it runs."""
+    text = CTC.read_text()
+    found = _ping_pong(text)
+    assert set(found) == {tagged_line(text, "tl"), tagged_line(text, "il"), tagged_line(text, "il_kw")}
+    assert "as CTC lengths" in found[tagged_line(text, "il")].message
+
+
+def test_lengths_read_on_the_device_or_by_other_code_stay_silent() -> None:
+    """Near misses: a length tensor also masked on the device, handed to the program's own loss, the
+    targets (not lengths) moved, and lengths left on the host."""
+    text = CTC.read_text()
+    found = _ping_pong(text)
+    for tag in ("masked", "own", "targets", "host"):
+        assert tagged_line(text, tag) not in found, tag
+
+
+def test_the_rewrite_is_review_only_and_keeps_the_loss(tmp_path: Path) -> None:
+    """Dropping the move is offered for review (another CTC kernel may run on a GPU; CUDA-graph capture
+    needs device lengths); applied, the program prints the same loss."""
+    import subprocess
+    import sys
+
+    text = CTC.read_text()
+    report = analyze_source(text, CellRef(str(CTC)), rules=["ping-pong"])
+    assert report.findings and all(f.fix is not None and not f.fix.automatic and f.fix.needs_review
+                                   for f in report.findings)
+    new, applied, _ = apply_findings(text, report.findings, unsafe=True)
+    assert len(applied) == 3 and ".to(device)  # tag: il\n" not in new
+    outs = []
+    for name, code in (("before.py", text), ("after.py", new)):
+        (tmp_path / name).write_text(code)
+        run = subprocess.run([sys.executable, str(tmp_path / name)], capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stderr
+        outs.append(run.stdout)
+    assert outs[0] == outs[1]
