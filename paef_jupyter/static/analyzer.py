@@ -84,11 +84,14 @@ def _analyze(
     # A reached module's own loops (`train()` in train.py) run other modules' helpers per
     # iteration (utils.make_noise) just as the scanned units' loops do.
     _spread_per_iteration([f for _, _, f in analysed] + [m for m in reached if all(m is not f for _, _, f in analysed)])
+    retabbed = {id(unit.ref) for unit in parsed if unit.retabbed}
     for ref, masked, facts in analysed:
         try:
-            findings.extend(_for_review_under_program_dispatch(_run(selected, RuleContext(ref, masked, facts), errors), facts))
+            found = _for_review_under_program_dispatch(_run(selected, RuleContext(ref, masked, facts), errors), facts)
         except RecursionError:
             errors.append(too_deep(ref))
+            continue
+        findings.extend(_without_edits(f) for f in found) if id(ref) in retabbed else findings.extend(found)
     sources = [p.unit for p in parsed]
     for local in modules.loaded if modules is not None else ():
         functions = set(local.facts.externally_called) | reached.get(local.facts, set())
@@ -102,6 +105,20 @@ def _analyze(
             sources.append(local.unit)
     findings.sort(key=lambda f: (f.ref.path or "", f.ref.cell or 0, f.line, f.rule))
     return Report(findings=tuple(findings), errors=tuple(errors), sources=tuple(sources), title=title)
+
+
+RETABBED_NOTE = (
+    " (not rewritten: this file indents with tabs mixed with spaces, read here with the tabs expanded, "
+    "so a rewrite's positions on those lines would not be the file's)"
+)
+
+
+def _without_edits(finding: Finding) -> Finding:
+    """A finding of a unit analysed with its indentation's tabs expanded (`unit.retabbed`):
+    reported, never rewritten, since its edits' columns are those of the expanded text."""
+    if finding.fix is None:
+        return finding
+    return replace(finding, fix=None, message=finding.message + RETABBED_NOTE)
 
 
 IMPORTED_MODULE_REVIEW = (

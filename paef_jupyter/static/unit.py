@@ -7,7 +7,9 @@ positions (libcst's slowest metadata: a code generation pass) are resolved once.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+import tokenize
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Mapping
 
@@ -27,6 +29,9 @@ class ParsedUnit:
     masked: MaskedSource
     module: cst.Module | None = None  # None: nothing to analyse (not Python, empty, or `error`)
     error: AnalysisError | None = None
+    # The module was parsed from `masked.text` with tabs in its indentation expanded (see
+    # `retabbed`): lines are the source's, columns on those lines are not, so no edit is offered.
+    retabbed: bool = False
 
     @property
     def ref(self) -> CellRef:
@@ -56,10 +61,45 @@ def parse_unit(unit: SourceUnit) -> ParsedUnit:
     try:
         module = with_assignments(cst.parse_module(masked.text), masked.text)
     except cst.ParserSyntaxError as exc:
+        expanded = retabbed(masked.text)
+        if expanded is not None:
+            try:
+                module = with_assignments(cst.parse_module(expanded), expanded)
+            except (cst.ParserSyntaxError, RecursionError):
+                pass
+            else:
+                return ParsedUnit(unit, replace(masked, text=expanded), module, retabbed=True)
         return ParsedUnit(unit, masked, error=AnalysisError(unit.ref, exc.raw_line, f"SyntaxError: {exc.message}"))
     except RecursionError:
         return ParsedUnit(unit, masked, error=too_deep(unit.ref))
     return ParsedUnit(unit, masked, module)
+
+
+def retabbed(text: str) -> str | None:
+    """`text` with the tabs of each line's indentation expanded as CPython reads them (to the
+    next multiple of 8), or None when no indentation holds a tab or CPython's tokenizer fails.
+
+    CPython accepts a block indented by a tab and spaces (`\t   return x` under four-space
+    code) when the two readings of tabs agree; libcst's tokenizer rejects some of them ("no
+    matching outer block for dedent"), which left a whole training script unanalysed. Lines
+    inside a multi-line string keep their text (expanding there would change a value)."""
+    lines = text.splitlines(keepends=True)
+    if not any(line[: len(line) - len(line.lstrip(" \t"))].count("\t") for line in lines):
+        return None
+    inside: set[int] = set()  # 0-based lines that start inside a string token
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(text).readline):
+            if tok.type == tokenize.STRING and tok.end[0] > tok.start[0]:
+                inside.update(range(tok.start[0], tok.end[0]))  # rows start+1..end, 0-based
+    except (tokenize.TokenError, SyntaxError, ValueError):
+        return None
+    out = []
+    for i, line in enumerate(lines):
+        body = line.lstrip(" \t")
+        indent = line[: len(line) - len(body)]
+        out.append(line if i in inside or "\t" not in indent else indent.expandtabs(8) + body)
+    expanded = "".join(out)
+    return expanded if expanded != text else None
 
 
 def too_deep(ref: CellRef) -> AnalysisError:

@@ -307,13 +307,16 @@ class PingPong(Rule):
                 break  # rebound after this loop body (a later loop's target): a new value
             if not any(_inside(self.facts, read, s) for s in rest):
                 return  # read after the loop, or in another block: not provably host-only
-            copy = _host_copy_of(self.facts, read)
+            copy = _host_copy_of(self.facts, read) or _ctc_lengths_of(self.facts, read)
             if copy is None:
                 return
             copies.append(copy)
         if not copies:
             return  # never read in this body before it is rebound: no round trip (and nothing to drop)
         if self._read_next_iteration(stmt, target.value, scope) or self._read_elsewhere(target.value, scope):
+            return
+        if any(method == "ctc_loss" for method, _ in copies):
+            self._ctc_lengths_moved(move, stmt, target, copies)
             return
         copying = all(method in ("tolist", "item") or _extended(self.facts, call) for method, call in copies)
         source = move.func.value  # type: ignore[attr-defined]
@@ -334,6 +337,32 @@ class PingPong(Rule):
                         else "" if copying else "the host array would now share memory with the batch the loader gave"),
             ),
             end_node=max((call for _, call in copies), key=self.facts.order),  # the round trip, to its last copy back
+        )
+
+    def _ctc_lengths_moved(self, move: cst.Call, stmt: cst.CSTNode, target: cst.Name,
+                           copies: list[tuple[str, cst.Call]]) -> None:
+        """`Target_Lengths = torch.tensor(lens).to(device)` read only as `ctc_loss`'s lengths: ATen's
+        `ctc_loss` converts length tensors to CPU int64 before it runs, so the move is copied back
+        at once (a sync per step). Offered for review: with host lengths PyTorch may pick another
+        CTC kernel on a GPU (cuDNN's), whose loss agrees to rounding, not bit for bit, and CUDA-graph
+        capture rejects host lengths."""
+        source = move.func.value  # type: ignore[attr-defined]
+        same = isinstance(source, cst.Name) and source.value == target.value and stmt.body[0].value is move  # type: ignore[attr-defined]
+        edit = delete_statement(self.facts, stmt) if same else replace(self.facts, move, self.facts.code(source))  # type: ignore[arg-type]
+        shown = self.facts.code(copies[0][1].func)
+        self.report(
+            move,
+            f"`{target.value}` is moved to the device here and only ever passed to `{shown}` as CTC lengths, which "
+            "`ctc_loss` copies back to the host before it runs: a host->device->host round trip (and a sync) on every "
+            "iteration for values only the host reads",
+            fix=Fix(
+                description=f"keep `{target.value}` on the host (drop the move): `ctc_loss` takes host lengths",
+                edits=(edit,),
+                suggestion=self.facts.code(source),
+                review="with host lengths PyTorch may run another CTC kernel on a GPU (cuDNN's): the loss agrees to "
+                       "rounding, not bit for bit; and a step captured in a CUDA graph needs device lengths",
+            ),
+            end_node=max((call for _, call in copies), key=self.facts.order),
         )
 
     def _read_next_iteration(self, stmt: cst.CSTNode, name: str, scope: cst.CSTNode) -> bool:
@@ -1002,6 +1031,38 @@ def _host_copy_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
             node = call
             continue
         return None
+
+
+_CTC_FUNCTIONS = frozenset({"torch.nn.functional.ctc_loss", "torch.ctc_loss"})
+_CTC_MODULES = frozenset({"torch.nn.CTCLoss", "torch.nn.modules.loss.CTCLoss"})
+_CTC_LENGTH_KEYWORDS = frozenset({"input_lengths", "target_lengths"})
+
+
+def _ctc_lengths_of(facts: Facts, read: cst.Name) -> tuple[str, cst.Call] | None:
+    """`read` is the lengths argument (third or fourth, or `input_lengths=` / `target_lengths=`)
+    of `F.ctc_loss(...)` or of a call of a name bound to `nn.CTCLoss(...)`. Any other use, or a
+    callee this analysis cannot name (`self.criterion`), is not one."""
+    arg = facts.parent(read)
+    if not isinstance(arg, cst.Arg) or arg.value is not read or arg.star:
+        return None
+    call = facts.parent(arg)
+    if not isinstance(call, cst.Call) or not _calls_ctc_loss(facts, call.func):
+        return None
+    index = next(i for i, a in enumerate(call.args) if a is arg)
+    if arg.keyword is not None:
+        at_lengths = arg.keyword.value in _CTC_LENGTH_KEYWORDS
+    else:
+        at_lengths = index in (2, 3) and not any(a.keyword is not None or a.star for a in call.args[:index])
+    return ("ctc_loss", call) if at_lengths else None
+
+
+def _calls_ctc_loss(facts: Facts, func: cst.BaseExpression) -> bool:
+    if (facts.qualified_name(func) or "") in _CTC_FUNCTIONS:
+        return True
+    if not isinstance(func, cst.Name):
+        return False
+    value = facts.value_of(func)
+    return isinstance(value, cst.Call) and (facts.qualified_name(value.func) or "") in _CTC_MODULES
 
 
 def _returns_every_value_moved(owner: Facts, func: cst.FunctionDef, call: cst.Call) -> bool:
