@@ -837,8 +837,9 @@ class Facts:
         they are, so these calls type `forward`'s parameters as `obj.run(x)` types `run`'s.
         Only a receiver every binding of which builds one module class of the program
         (`model = Gated().to(d)`, `self.block = Block()`), that class defining `forward` once and
-        no `__call__` of its own; a wrapper (`nn.DataParallel(model)(x)`), a container
-        (`nn.Sequential(Block(), ...)`) or an inherited `forward` is left untyped."""
+        no `__call__` of its own, or the first member of an `nn.Sequential(Block(), ...)` built so
+        (the later members get what the earlier ones return: untyped here); a wrapper
+        (`nn.DataParallel(model)(x)`) or an inherited `forward` is left untyped."""
         found: dict[FunctionNode, tuple[Facts, list[tuple[Facts, cst.Call]]]] = {}
         for node in self._order:
             if not isinstance(node, cst.Call):
@@ -861,6 +862,9 @@ class Facts:
             return None
         classes = set()
         for value in values:
+            if isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") == "torch.nn.Sequential" \
+                    and value.args and value.args[0].keyword is None and not value.args[0].star:
+                value = same_object(value.args[0].value)  # its first member gets the call's argument
             if not isinstance(value, cst.Call):
                 return None
             named = self.class_named(value.func)
