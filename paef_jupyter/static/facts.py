@@ -855,9 +855,12 @@ class Facts:
             made = self.construction_of(func)
             values = [made] if made is not None else []
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
-            values = [same_object(v) for v in self.assigned_values("self." + func.attr.value)]
-            if not values or len(values) != len(self._defs.get("self." + func.attr.value, ())):
+            defs = self._defs.get("self." + func.attr.value, ())
+            holder = self.enclosing_class(func)  # the class calling `self.block(...)` binds it itself
+            if not defs or holder is None or any(d.value is None or d.function is None
+                                                 or self.enclosing_class(d.function) is not holder for d in defs):
                 return None
+            values = [same_object(d.value) for d in defs]
         else:
             return None
         classes = set()
