@@ -361,6 +361,7 @@ class Facts:
         self._external: dict[FunctionNode, Loop] = {}  # own functions other units call per iteration
         self._call_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # per-iteration calls of a function
         self._foreign_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # ... made from other units
+        self._module_sites: dict[FunctionNode, list[tuple[Facts, cst.Call]]] = {}  # `model(x)` of other units
         self._invariant_params: dict[FunctionNode, frozenset[str]] = {}
         self._kids: dict[cst.CSTNode, Sequence[cst.CSTNode]] = {}
         self._calls: dict[cst.CSTNode, list[cst.Call]] = {}
@@ -820,6 +821,69 @@ class Facts:
             self._invariant_params.clear()
             self._param_paths.clear()
 
+    def add_module_call_sites(self, func: FunctionNode, sites: Sequence[tuple["Facts", cst.Call]]) -> None:
+        """`model(x)` calls of this unit's module class seen in another unit (an earlier cell, a
+        script importing this module): `forward`'s parameters take their kinds (only that)."""
+        known = self._module_sites.setdefault(func, [])
+        added = [s for s in sites if s not in known]
+        if added:
+            known.extend(added)
+            self._kind_cache.clear()
+
+    @cached_property
+    def _module_calls(self) -> dict[FunctionNode, tuple["Facts", list[tuple["Facts", cst.Call]]]]:
+        """`model(X[i])` / `self.block(h)` calls in this unit, by the `forward` they run, with the
+        facts of the unit defining it. `nn.Module.__call__` hands its arguments to `forward` as
+        they are, so these calls type `forward`'s parameters as `obj.run(x)` types `run`'s.
+        Only a receiver every binding of which builds one module class of the program
+        (`model = Gated().to(d)`, `self.block = Block()`), that class defining `forward` once and
+        no `__call__` of its own, or the first member of an `nn.Sequential(Block(), ...)` built so
+        (the later members get what the earlier ones return: untyped here); a wrapper
+        (`nn.DataParallel(model)(x)`) or an inherited `forward` is left untyped."""
+        found: dict[FunctionNode, tuple[Facts, list[tuple[Facts, cst.Call]]]] = {}
+        for node in self._order:
+            if not isinstance(node, cst.Call):
+                continue
+            target = self._module_forward(node.func)
+            if target is not None:
+                owner, forward = target
+                found.setdefault(forward, (owner, []))[1].append((self, node))
+        return found
+
+    def _module_forward(self, func: cst.BaseExpression) -> tuple["Facts", FunctionNode] | None:
+        if isinstance(func, cst.Name) and func.value != "self":
+            made = self.construction_of(func)
+            values = [made] if made is not None else []
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self":
+            defs = self._defs.get("self." + func.attr.value, ())
+            holder = self.enclosing_class(func)  # the class calling `self.block(...)` binds it itself
+            if not defs or holder is None or any(d.value is None or d.function is None
+                                                 or self.enclosing_class(d.function) is not holder for d in defs):
+                return None
+            values = [same_object(d.value) for d in defs]
+        else:
+            return None
+        classes = set()
+        for value in values:
+            if isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") == "torch.nn.Sequential" \
+                    and value.args and value.args[0].keyword is None and not value.args[0].star:
+                value = same_object(value.args[0].value)  # its first member gets the call's argument
+            if not isinstance(value, cst.Call):
+                return None
+            named = self.class_named(value.func)
+            if named is None:
+                return None
+            classes.add(named)
+        if len(classes) != 1:
+            return None
+        owner, cls = classes.pop()
+        if owner._kind_of_class(cls) is not Kind.MODULE:
+            return None
+        defs = [m for m in cls.body.body if isinstance(m, cst.FunctionDef) and m.name.value in ("forward", "__call__")]
+        if len(defs) != 1 or defs[0].name.value != "forward":
+            return None
+        return owner, defs[0]
+
     def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
         """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
         sites = []
@@ -835,6 +899,9 @@ class Facts:
         """What a training/evaluation loop runs per batch without naming it: `forward` and
         `__getitem__` of the classes it uses (here, in earlier cells, in local modules) and
         the DataLoader's `collate_fn`."""
+        for func, (owner, sites) in self._module_calls.items():
+            if owner is not self:
+                owner.add_module_call_sites(func, sites)
         classes: list[tuple[Facts, cst.ClassDef]] = [(self, c) for c in self.classes.values()]
         instances = self._prior_instances() | self.later_instances()
         for name, (owner, cls) in self.prior.classes.items():
@@ -3347,6 +3414,10 @@ class Facts:
         self.per_iteration_functions  # noqa: B018 - fills the call sites
         sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
         sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
+        if func.name.value == "forward":  # `model(X[i])` runs `forward(X[i])`
+            own = self._module_calls.get(func)
+            module_sites = (own[1] if own is not None else []) + self._module_sites.get(func, [])
+            sites += [site for site in module_sites if site not in sites]
         positional = positional_params(func)
         block = self.parent(func)
         is_method = isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \

@@ -241,11 +241,14 @@ class ElementwiseLoop(Rule):
                 return None  # carried from the previous row, or not only tensor ops
             if name is not None:
                 assigned.add(name)
-        if appended is None or not self._row_reads(node, rng.var, rng.configured) or not self._stacked_after(appended, node):
+        rows = self._row_reads(node, rng.var, rng.configured) if appended is not None else []
+        if not rows or not self._stacked_after(appended, node):  # type: ignore[arg-type]
             return None
+        named = [f"`{r}`" for r in rows[:3]] + (["..."] if len(rows) > 3 else [])
+        read = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
         self.report(
             node,
-            f"this loop runs the same tensor ops on one row of `{self.facts.code(covered)}` per iteration (over `{rng.var}`) "
+            f"this loop runs the same tensor ops on one row of {read} per iteration (over `{rng.var}`) "
             f"and stacks the results: an op (a kernel launch on a GPU) per row and statement, where the same ops on "
             "the whole tensors do every row at once",
             fix=Fix(description="compute every row at once: index whole tensors instead of row "
@@ -719,16 +722,20 @@ class ElementwiseLoop(Rule):
                 return False
         return isinstance(body[-1], cst.SimpleStatementLine) and isinstance(body[-1].body[0], cst.Return)
 
-    def _row_reads(self, node: cst.For, var: str, configured: cst.Name | cst.Attribute | None = None) -> bool:
-        """At least one `t[i]` of a tensor, `i` first (`configured`: a tensor attribute proved by
-        its factory in `__init__`, `_configured_sizes`)."""
+    def _row_reads(self, node: cst.For, var: str, configured: cst.Name | cst.Attribute | None = None) -> list[str]:
+        """The tensors read as `t[i]`, `i` first, in the order met (`configured`: a tensor
+        attribute proved by its factory in `__init__`, `_configured_sizes`); empty: none. The
+        message names these, not the range's tensor (`range(x.shape[0])` over `h[i] * g[i]`)."""
+        rows: list[str] = []
         for n in self.facts.walk(node.body):
             if isinstance(n, cst.Subscript) and isinstance(n.value, (cst.Name, cst.Attribute)) and n.slice \
                     and isinstance(n.slice[0].slice, cst.Index) and isinstance(n.slice[0].slice.value, cst.Name) \
                     and n.slice[0].slice.value.value == var and (self._is_tensor(n.value) or configured is not None
                                                                  and n.value.deep_equals(configured)):
-                return True
-        return False
+                code = self.facts.code(n.value)
+                if code not in rows:
+                    rows.append(code)
+        return rows
 
     def _stacked_after(self, name: str, loop: cst.For) -> bool:
         """The list is passed to `torch.stack`/`torch.cat` after the loop."""
