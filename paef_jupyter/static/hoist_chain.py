@@ -20,6 +20,8 @@ from __future__ import annotations
 import ast
 import re
 
+from .item_work import bound_names
+
 _NUMERIC_MODULES = frozenset({"np", "numpy", "torch", "math", "scipy", "sp", "F"})
 # Dotted parts of a call that draw a new value per call: never loop-invariant.
 _RANDOM_PART = re.compile(r"^(rng|random|rand\w*|normal|uniform|integers|choice|shuffle|permutation|"
@@ -52,7 +54,7 @@ def hoist_chain(text: str, line: int) -> tuple[int, ...]:
     counts: dict[str, int] = {}
     for stmt in ast.walk(loop):
         if isinstance(stmt, ast.stmt):
-            for name in _all_targets(stmt):
+            for name in bound_names(stmt):
                 counts[name] = counts.get(name, 0) + 1
     if any(counts.get(name, 0) > 1 for name in chain):
         return ()
@@ -99,22 +101,6 @@ def _assigned_names(stmt: ast.stmt) -> set[str] | None:
                 names.add(node.id)
             elif not isinstance(node, (ast.Tuple, ast.List, ast.Store, ast.Starred)):
                 return None  # `a[i] = ...`, `self.x = ...`: a store into something else
-    return names
-
-
-def _all_targets(stmt: ast.stmt) -> set[str]:
-    names: set[str] = set()
-    targets: list[ast.AST] = []
-    if isinstance(stmt, ast.Assign):
-        targets = list(stmt.targets)
-    elif isinstance(stmt, (ast.AnnAssign, ast.AugAssign)):
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.For, ast.AsyncFor)):
-        targets = [stmt.target]
-    elif isinstance(stmt, (ast.With, ast.AsyncWith)):
-        targets = [item.optional_vars for item in stmt.items if item.optional_vars is not None]
-    for target in targets:
-        names.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
     return names
 
 

@@ -56,7 +56,7 @@ def _function_lines(func: ast.FunctionDef | ast.AsyncFunctionDef) -> set[int]:
             # a per-item branch or loop: what its body does depends on the item too
             inner = [stmt, *(s for s in ast.walk(stmt) if isinstance(s, ast.stmt) and s is not stmt)] \
                 if header is not None and header[:1] != [stmt] else [stmt]
-            for target in {name for s in inner for name in _assigned(s)}:
+            for target in {name for s in inner for name in bound_names(s)}:
                 if target not in tainted:
                     tainted.add(target)
                     changed = True
@@ -87,7 +87,8 @@ def _header_end(stmt: ast.stmt) -> int:
     return max((p.end_lineno or stmt.lineno for p in parts), default=stmt.lineno)
 
 
-def _assigned(stmt: ast.stmt) -> set[str]:
+def bound_names(stmt: ast.stmt) -> set[str]:
+    """Every name a statement binds, nested targets included (`for (a, b) in`, `with ... as c`)."""
     targets: list[ast.AST] = []
     if isinstance(stmt, ast.Assign):
         targets = list(stmt.targets)
