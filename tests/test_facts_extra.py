@@ -468,7 +468,11 @@ def test_per_iteration_functions_survive_a_loop_over_an_attribute() -> None:
     ("class D(torch.nn.Module):\n    def forward(self, x):\n        return torch.log_softmax(x, -1), len(x)\n"
      "d = D().to('cpu')\nlogp, n = d(torch.ones(2))\n", {"logp": "tensor", "n": "number"}),
     ("def pair(x):\n    return x.sum(), x.mean()\na, b = pair(torch.ones(2))\n", {"a": "tensor", "b": "tensor"}),
-    ("enc, dec = torch.nn.Linear(2, 2), torch.nn.GRU(2, 2)\nout, h = dec(torch.ones(1, 2))\n", {"out": "unknown"}),
+    # A torch GRU's call returns (output, h_n), both tensors (rec68: `forward_outputs`); the names
+    # swapped, `dec` is the Linear, whose output unpacked by rows is not typed; an LSTM's second part is (h, c).
+    ("enc, dec = torch.nn.Linear(2, 2), torch.nn.GRU(2, 2)\nout, h = dec(torch.ones(1, 2))\n", {"out": "tensor", "h": "tensor"}),
+    ("enc, dec = torch.nn.GRU(2, 2), torch.nn.Linear(2, 2)\nout, h = dec(torch.ones(2, 2))\n", {"out": "unknown"}),
+    ("dec = torch.nn.LSTM(2, 2)\nout, hc = dec(torch.ones(1, 2))\n", {"out": "tensor", "hc": "unknown"}),
 ])
 def test_kinds_of_names_unpacked_from_calls(code: str, kind: dict[str, str]) -> None:
     """Each name of `a, b = f(...)` takes the kind of its place in every tuple `f` returns."""
