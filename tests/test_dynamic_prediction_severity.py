@@ -24,7 +24,9 @@ pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 # A measured host cost (a pure-Python helper per step), a per-step `.item()` (a predicted sync
 # the rule rates high), an eval read-back (rated medium) and a graph chained across steps (a
-# static high whose cost is not a device's).
+# static high whose cost is not a device's: `retain_graph=True` keeps each step's `exp` output, 64 KiB,
+# so the memory the window measures keeps it high; a loss kept after a plain `backward()` saves nothing
+# and is low since truth68).
 PROGRAM = """import torch
 import torch.nn as nn
 
@@ -44,9 +46,9 @@ def slow_python(n):
 total = 0.0
 chained = 0
 for step in range(30):
-    loss = model(x).pow(2).mean()
+    loss = model(x).expand(64, 256).exp().mean()
     opt.zero_grad()
-    loss.backward()
+    loss.backward(retain_graph=True)
     opt.step()
     total += loss.item()
     chained += loss
