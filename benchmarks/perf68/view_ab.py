@@ -2,7 +2,8 @@
 import json, statistics, sys, os
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from benchmarks.bench_kernel_cells import Kernel, settle, workloads
-from benchmarks.bench_cell_breakdown import TIMERS, RESET, READ
+from benchmarks.perf68._variants import interleaved
+from benchmarks.bench_cell_breakdown import TIMERS
 PATCH = r'''
 import paef_jupyter.ui.widget as _vw, ipywidgets as _vw_w
 _vw_init, _vw_display = _vw.ReportView.__init__, _vw.ReportView.display
@@ -35,17 +36,7 @@ try:
     k.must(PATCH)
     settle(k)
     k.must(body); k.must("%%paef\n" + body)
-    out = {v: {"cpu": [], "steps": []} for v in ["plain", *VARIANTS]}
-    for r in range(rounds):
-        order = ["plain", *VARIANTS]
-        if r % 2: order = order[::-1]
-        for v in order:
-            if v != "plain": k.must(VARIANTS[v])
-            k.must(RESET)
-            c = k.cpu_s()
-            k.must(body if v == "plain" else "%%paef\n" + body)
-            out[v]["cpu"].append(k.cpu_s() - c)
-            out[v]["steps"].append(json.loads(k.output(READ)))
+    out = interleaved(k, body, VARIANTS, rounds)
 finally:
     k.close()
 med = lambda xs: statistics.median(xs) * 1e3

@@ -2,7 +2,8 @@
 import json, statistics, sys, os
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 from benchmarks.bench_kernel_cells import Kernel, settle, workloads
-from benchmarks.bench_cell_breakdown import TIMERS, RESET, READ
+from benchmarks.perf68._variants import interleaved
+from benchmarks.bench_cell_breakdown import TIMERS
 VARIANTS = {
  "default": "import paef_jupyter.dynamic.line_tracer as _lt; _lt.MIN_WINDOW=3; _lt.LineTracer.settles=_lt_settles",
  "no settling": "_lt.MIN_WINDOW=3; _lt.LineTracer.settles=property(lambda s: False)",
@@ -17,17 +18,7 @@ try:
     k.must("import paef_jupyter.dynamic.line_tracer as _lt; _lt_settles = _lt.LineTracer.settles")
     settle(k)
     k.must(body); k.must("%%paef\n" + body)
-    out = {v: {"cpu": [], "steps": []} for v in ["plain", *VARIANTS]}
-    for r in range(rounds):
-        order = ["plain", *VARIANTS]
-        if r % 2: order = order[::-1]
-        for v in order:
-            if v != "plain": k.must(VARIANTS[v])
-            k.must(RESET)
-            c = k.cpu_s()
-            k.must(body if v == "plain" else "%%paef\n" + body)
-            out[v]["cpu"].append(k.cpu_s() - c)
-            out[v]["steps"].append(json.loads(k.output(READ)))
+    out = interleaved(k, body, VARIANTS, rounds)
     k.must(VARIANTS["default"])
 finally:
     k.close()
