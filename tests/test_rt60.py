@@ -114,6 +114,8 @@ _MOVES = {
     "model_rebound_to_host_copy": "model = model.cpu()\nX, y = X.cpu(), y.cpu()",
     "model_moved_in_place": "model.cpu()\nX, y = X.cpu(), y.cpu()",
     "model_moved_by_to_cpu": "model.to('cpu')\nX, y = X.to('cpu'), y.to('cpu')",
+    "by_a_helper_that_moves_it_in_place": "def park(m, *ts):\n    m.cpu()\n    return [v.cpu() for v in ts]\n"
+                                          "X, y = park(model, X, y)",
 }
 
 
@@ -127,6 +129,7 @@ _STAYING = {
     "nothing_moved": "pass",
     "a_dtype_conversion_of_the_data": "X, y = X.to(torch.float32), y.to(torch.float32)",
     "a_host_copy_that_rebinds_nothing": "snapshot = X.cpu()",
+    "a_helper_that_copies_without_moving": "def show(*ts):\n    return [v.cpu() for v in ts]\nshown = show(X, y)",
 }
 
 

@@ -918,14 +918,37 @@ def _switches_device(facts: Facts, call: cst.Call, device_rebinds: bool) -> bool
     """`call` moves a module (either way), rebinds a tensor name to its host copy, or (where
     `device_rebinds`) rebinds one to its device copy."""
     func = call.func
+    if isinstance(func, cst.Name):
+        return _helper_moves_in_place(facts, func.value)
+    if not _is_move(facts, call):
+        return False
+    if facts.kind(func.value) is Kind.MODULE or _bare_statement(facts, call):
+        return True  # `net.cpu()` as a statement: only a module moves in place
+    to_host = func.attr.value == "cpu" or moves_to_cpu(facts, call)  # type: ignore[union-attr]
+    return _rebinds_receiver(facts, call) and (to_host or device_rebinds)
+
+
+def _is_move(facts: Facts, call: cst.Call) -> bool:
+    """`.cpu()`, `.cuda()`, `.to(DEV)` (a device, not a dtype)."""
+    func = call.func
     if not isinstance(func, cst.Attribute) or func.attr.value not in ("cpu", "cuda", "to"):
         return False
-    to_host = func.attr.value == "cpu" or moves_to_cpu(facts, call)
-    if not (to_host or is_device_move(facts, call) or (func.attr.value == "to" and _unread_target(call))):
+    return func.attr.value != "to" or moves_to_cpu(facts, call) or is_device_move(facts, call) or _unread_target(call)
+
+
+def _bare_statement(facts: Facts, call: cst.Call) -> bool:
+    parent = facts.parent(call)
+    return isinstance(parent, cst.Expr)
+
+
+def _helper_moves_in_place(facts: Facts, name: str) -> bool:
+    """`park(model)` where the program's `park` (this unit's, else an earlier cell's) moves something in
+    place (`m.cpu()` as a statement): a move the caller's line does not show."""
+    found = facts.functions.get(name)
+    owner, func = (facts, found) if found is not None else facts.prior.functions.get(name, (None, None))
+    if owner is None or func is None:
         return False
-    if facts.kind(func.value) is Kind.MODULE:
-        return True
-    return _rebinds_receiver(facts, call) and (to_host or device_rebinds)
+    return any(_is_move(owner, c) and _bare_statement(owner, c) for c in owner.calls_in(func))
 
 
 def _unread_target(call: cst.Call) -> bool:
