@@ -335,9 +335,9 @@ def execute(target: str, times: int = 1) -> list[str]:
         try:
             with contextlib.redirect_stdout(buffer), _exit_handlers_run_here():
                 if entry.suffix == ".ipynb":
-                    namespace: dict[str, Any] = {"__name__": "__main__"}
+                    namespace: dict[str, Any] = {"__name__": "__main__", "display": _display}
                     for index, text in file_texts(entry):
-                        exec(compile(text, f"{entry.name}[cell {index}]", "exec"), namespace)
+                        exec(compile(runnable_cell(text), f"{entry.name}[cell {index}]", "exec"), namespace)
                 else:
                     runpy.run_path(str(entry), run_name="__main__")
         finally:
@@ -349,6 +349,25 @@ def execute(target: str, times: int = 1) -> list[str]:
                     del sys.modules[name]
         outputs.append(buffer.getvalue())
     return outputs
+
+
+def runnable_cell(text: str) -> str:
+    """A notebook cell as the scorer runs it: IPython syntax (`%matplotlib inline`, `!pip install`,
+    `obj?`, a `%%time` first line) is a no-op (`None` on the same line), a non-Python cell magic
+    (`%%bash`) runs nothing. Why: notebooks as people write them have these lines; without a kernel
+    they do nothing the checksum shows (a `%%time` cell's timing would only add noise)."""
+    from paef_jupyter.source import _PLACEHOLDER_RE, mask
+
+    masked = mask(text)
+    if not masked.python:
+        return ""
+    return _PLACEHOLDER_RE.sub("None", masked.text)
+
+
+def _display(*objects: Any, **_: Any) -> None:
+    """IPython's `display` outside a kernel: each object's repr on its own line, as a cell shows it."""
+    for obj in objects:
+        print(repr(obj))
 
 
 @contextlib.contextmanager

@@ -873,10 +873,110 @@ def may_span_devices(facts: Facts, tensors: list[cst.BaseExpression]) -> bool:
     teacher's loss computed on the host and a student's on the device are both "maybe the
     device", yet `torch.stack` of the two raises (red team 58). One tensor read at several
     places, or outputs of the same model (`model(x[:2])`, `model(x[s:s + 2])`), are one source."""
-    if len({facts.code(t) for t in tensors}) < 2 or all(on_host(facts, t) for t in tensors):
+    if not tensors or all(on_host(facts, t) for t in tensors):
+        return False
+    if moved_between(facts, tensors):
+        return True
+    if len({facts.code(t) for t in tensors}) < 2:
         return False
     origins = {_models_behind(facts, t) for t in tensors}
     return len(origins) != 1 or None in origins
+
+
+def moved_between(facts: Facts, tensors: list[cst.BaseExpression]) -> bool:
+    """A model moved (`.cpu()`, `.cuda()`, `.to(DEV)`), or a tensor name rebound to a copy on the host,
+    while the values are being made: from the first value's statement to the last value, and in
+    every loop that makes one of them again.
+
+    Why: "the same code" and "outputs of the same model" are one device only while nothing moves.
+    A notebook that trains on the device, parks the model on the host (`model = model.cpu()`) and
+    trains on, appending `loss.item()` to the same history from both phases, has host and device
+    values in one list (red team 60): `torch.tensor` copied each to the host, `torch.stack` raises.
+    A tensor name rebound to a copy on the device counts only between two of the values, outside the
+    loops that make them: `xb = xb.to(device)` every step moves each batch to the same place."""
+    mine = [t for t in tensors if facts.order(t) >= 0 and facts.owner_of(t) is facts]
+    if not mine:
+        return False
+    first = min(facts.order(facts.statement_of(t)) for t in mine)
+    last = max(facts.order(t) for t in mine)
+    loops = [loop.node for t in mine for loop in facts.enclosing_loops(t)]
+    for call in facts.calls_in(facts.module):
+        between = first <= facts.order(call) <= last
+        in_loop = any(facts.contains(loop, call) for loop in loops)
+        if (between or in_loop) and _switches_device(facts, call, between and not in_loop):
+            return True
+    return False
+
+
+def moves_in_loop(facts: Facts, loop: cst.CSTNode) -> bool:
+    """A model moved, or a tensor name rebound to a host copy, inside `loop`: a value made at the
+    same line may sit on the device in one iteration and on the host in the next (`moved_between`)."""
+    return any(_switches_device(facts, call, False) for call in facts.calls_in(loop))
+
+
+def _switches_device(facts: Facts, call: cst.Call, device_rebinds: bool) -> bool:
+    """`call` moves a module (either way), rebinds a tensor name to its host copy, or (where
+    `device_rebinds`) rebinds one to its device copy."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return _helper_moves_in_place(facts, func.value)
+    if not _is_move(facts, call):
+        return False
+    if facts.kind(func.value) is Kind.MODULE or _bare_statement(facts, call):
+        return True  # `net.cpu()` as a statement: only a module moves in place
+    to_host = func.attr.value == "cpu" or moves_to_cpu(facts, call)  # type: ignore[union-attr]
+    return _rebinds_receiver(facts, call) and (to_host or device_rebinds)
+
+
+def _is_move(facts: Facts, call: cst.Call) -> bool:
+    """`.cpu()`, `.cuda()`, `.to(DEV)` (a device, not a dtype)."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value not in ("cpu", "cuda", "to"):
+        return False
+    return func.attr.value != "to" or moves_to_cpu(facts, call) or is_device_move(facts, call) or _unread_target(call)
+
+
+def _bare_statement(facts: Facts, call: cst.Call) -> bool:
+    parent = facts.parent(call)
+    return isinstance(parent, cst.Expr)
+
+
+def _helper_moves_in_place(facts: Facts, name: str) -> bool:
+    """`park(model)` where the program's `park` (this unit's, else an earlier cell's) moves something in
+    place (`m.cpu()` as a statement): a move the caller's line does not show."""
+    found = facts.functions.get(name)
+    owner, func = (facts, found) if found is not None else facts.prior.functions.get(name, (None, None))
+    if owner is None or func is None:
+        return False
+    return any(_is_move(owner, c) and _bare_statement(owner, c) for c in owner.calls_in(func))
+
+
+def _unread_target(call: cst.Call) -> bool:
+    """`.to(dev)` whose one argument is neither a dtype keyword nor spelled as a dtype (`torch.float32`)."""
+    if any(a.keyword is not None and a.keyword.value in ("dtype", "memory_format") for a in call.args):
+        return False
+    positional = [a.value for a in call.args if a.keyword is None and not a.star]
+    device = keyword_arg(call, "device")
+    target = device.value if device is not None else positional[0] if len(positional) == 1 else None
+    if target is None:
+        return False
+    code = cst.Module([]).code_for_node(target)
+    return not re.search(r"(float|int|bool|half|double|long|complex|uint)\d*$", code)
+
+
+def _rebinds_receiver(facts: Facts, call: cst.Call) -> bool:
+    """`X = X.cpu()`, `X, y = X.to(d), y.to(d)`: the call's receiver name is rebound to its copy."""
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    if not isinstance(receiver, cst.Name):
+        return False
+    statement = facts.statement_of(call)
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return False
+    for small in statement.body:
+        if isinstance(small, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and facts.contains(small, call):
+            if receiver.value in facts.names_written(small):
+                return True
+    return False
 
 
 def _models_behind(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> frozenset[str] | None:

@@ -12,7 +12,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Edit, Fix, Severity
 from ..device_use import (HOST_LIBRARIES, crosses_to_host, cuda_condition, is_accelerator_device, is_device_move, may_use_mps,
-                          moves_to_cpu, on_host, uses_device)
+                          moves_in_loop, moves_to_cpu, on_host, uses_device)
 from ..facts import Facts, FunctionNode, Loop, is_autograd_grad, passed_for
 from ..names import (argument_bound_to, block_statements, bound_names, named_params, parameter_filled,
                      positional_params, root_name)
@@ -2111,6 +2111,11 @@ class HostSync(Rule):
         )
         proven = self._is_tensor(value)
         review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
+        if not review and moves_in_loop(self.facts, loop.node):
+            # `if epoch == 2: model.to(device)` inside the loop: the total starts as a host tensor and
+            # `+=` of a device value into it raises; `.item()` gave Python numbers either way (red team 60)
+            review = "the loop moves a model or its tensors between the host and the device: the running total " \
+                "becomes a tensor on the device of the first step, and `+=` of a value from the other device raises"
         if not review and caught_in_loop(self.facts, node, loop.node):
             review = "the read runs inside a `try` whose handler catches what the step raises: read back after the " \
                 "loop, a device error it would have raised there (and the handler skipped) surfaces after the loop"
