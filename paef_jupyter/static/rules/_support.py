@@ -520,7 +520,8 @@ def grad_disabled(facts: Facts, node: cst.CSTNode) -> bool:
 
     A `with torch.no_grad():` around a `def` turns autograd off while the `def` statement runs (it
     makes the function), not while the body runs later: it counts for the body only where the
-    function's name is used inside that `with` (called, or handed on, there). pub64 p02:
+    function's name is used inside that `with` (called, or handed on, there); methods of a class
+    defined in the block are read as before. pub64 p02:
     `with torch.no_grad(): def get_loss(...)`, called outside, ran its forwards with autograd on."""
     crossed: cst.FunctionDef | None = None  # the outermost function left so far, walking up
     for anc in facts.ancestors(node):
@@ -532,6 +533,8 @@ def grad_disabled(facts: Facts, node: cst.CSTNode) -> bool:
                    for d in anc.decorators):
                 return True
             crossed = anc
+        if isinstance(anc, cst.ClassDef):
+            crossed = None  # a method of a class built in the block: read as before (under it)
     line = facts.position(node).start.line
     for stmt in facts.module.body:  # `torch.set_grad_enabled(False)` at top level, before the loop
         if facts.position(stmt).start.line >= line:
