@@ -516,15 +516,25 @@ def is_grad_off_call(facts: Facts, expr: cst.BaseExpression) -> bool:
 
 
 def grad_disabled(facts: Facts, node: cst.CSTNode) -> bool:
-    """True if autograd is off where `node` runs: a `with`, a decorator, or a global switch."""
+    """True if autograd is off where `node` runs: a `with`, a decorator, or a global switch.
+
+    A `with torch.no_grad():` around a `def` turns autograd off while the `def` statement runs (it
+    makes the function), not while the body runs later: it counts for the body only where the
+    function's name is used inside that `with` (called, or handed on, there); methods of a class
+    defined in the block are read as before. pub64 p02:
+    `with torch.no_grad(): def get_loss(...)`, called outside, ran its forwards with autograd on."""
+    crossed: cst.FunctionDef | None = None  # the outermost function left so far, walking up
     for anc in facts.ancestors(node):
         if isinstance(anc, cst.With) and any(is_grad_off_call(facts, item.item) for item in anc.items):
-            return True
-        if isinstance(anc, cst.FunctionDef) and any(
-            is_grad_off_call(facts, d.decorator) or (facts.qualified_name(d.decorator) or "") in _GRAD_OFF
-            for d in anc.decorators
-        ):
-            return True
+            if crossed is None or _name_used_in(facts, crossed, anc):
+                return True
+        if isinstance(anc, cst.FunctionDef):
+            if any(is_grad_off_call(facts, d.decorator) or (facts.qualified_name(d.decorator) or "") in _GRAD_OFF
+                   for d in anc.decorators):
+                return True
+            crossed = anc
+        if isinstance(anc, cst.ClassDef):
+            crossed = None  # a method of a class built in the block: read as before (under it)
     line = facts.position(node).start.line
     for stmt in facts.module.body:  # `torch.set_grad_enabled(False)` at top level, before the loop
         if facts.position(stmt).start.line >= line:
@@ -534,6 +544,13 @@ def grad_disabled(facts: Facts, node: cst.CSTNode) -> bool:
                 if isinstance(small, cst.Expr) and is_grad_off_call(facts, small.value):
                     return True
     return False
+
+
+def _name_used_in(facts: Facts, func: cst.FunctionDef, block: cst.With) -> bool:
+    """`func`'s name appears in `block` outside `func` itself: the body may run under the block."""
+    name = func.name.value
+    return any(isinstance(n, cst.Name) and n.value == name and not facts.contains(func, n)
+               for n in facts.walk(block))
 
 
 def iterated_name(loop: Loop) -> str | None:
