@@ -16,6 +16,7 @@ from ..names import block_statements, bound_names, mutated_names, named_params, 
 from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._held_out_pass import held_out_passes
+from ._phase_loop import PhasePass, phase_passes
 from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
@@ -137,6 +138,8 @@ class EvalWithoutNoGrad(Rule):
             self._gated_pass(gated)
         for stmt in comprehension_passes(self.facts, self._model_call):
             self._comprehension(stmt)
+        for found in phase_passes(self.facts, self._model_call):
+            self._phase(found)
 
     def leave_Module(self, original_node: cst.Module) -> None:
         """After the other routes (whose findings at the same place stand): a network no optimizer
@@ -340,6 +343,24 @@ class EvalWithoutNoGrad(Rule):
         self._wrap_hint(stmt, [stmt], "this comprehension runs the model on every batch only to measure, yet each "
                         "forward records an autograd graph and keeps its activations alive until its outputs are "
                         "freed; run the statement", "the statement")
+
+    def _phase(self, found: PhasePass) -> None:
+        """pub65 p01: `if e == 'train': model.train() else: model.eval()`, then one batch loop whose
+        forward serves both phases and back-propagates only under the same test. Report only: the
+        statement also runs the training phase, so no `no_grad` can go around it; the guard is
+        `torch.set_grad_enabled(<test>)` over the forward and the loss."""
+        torch = torch_alias(self.facts) or "torch"
+        line = self.facts.position(found.forward).start.line
+        self.report(
+            found.forward,
+            f"in the phase where `{found.test}` is false this loop puts `{found.model}` in eval mode "
+            f"(`{found.model}.eval()` at line {found.eval_line}) and runs this forward with autograd on, though "
+            f"only the training phase back-propagates (under `if {found.test}:`): every evaluation batch "
+            f"records a graph and keeps its activations alive for a backward pass that never comes; run the "
+            f"forward and the loss under `with {torch}.set_grad_enabled({found.test}):`",
+            fix=Fix(description=f"guard the forward (line {line}) and the loss with `with {torch}.set_grad_enabled("
+                    f"{found.test}):` (the same values; graphs only in training)", safe=False),
+        )
 
     def _wrap_hint(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement], what: str, moved: str) -> None:
         torch = torch_alias(self.facts) or "torch"

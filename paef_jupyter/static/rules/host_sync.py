@@ -20,6 +20,7 @@ from ..types import Kind, kind_of_method
 from ._closed_reads import binding_scope, read_out_of_place
 from ._lightning import hook_of
 from ._logging_calls import logged_values
+from ._phase_loop import in_evaluation_phase, phase_tests
 from ._python_numbers import python_number
 from ._display_reads import shown_by, shown_read_beside
 from ._host_distributions import argument_for, parameter_index
@@ -1577,6 +1578,8 @@ class HostSync(Rule):
         its caller's); outside both, autograd switched off is evaluation."""
         runs_in = self.facts.iteration_loop(node)
         loop = step_loop(self.facts, runs_in)
+        if loop is not None and loop.kind == "train" and self._in_evaluation_phase(node):
+            return "eval"  # `else: V.append(loss.item())` of `if e == 'train':` in a phase loop (pub65 p01)
         if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
         adapting = loop if loop is not None and loop.kind == "eval" else None
@@ -1594,6 +1597,14 @@ class HostSync(Rule):
         if loop is not None and loop.kind == "eval" and self._helper_of_a_training_step(node):
             return "train"  # `calc_accuracy(...)` called by the training loop and by the validation loop
         return loop.kind if loop is not None else "eval"
+
+    def _in_evaluation_phase(self, node: cst.CSTNode) -> bool:
+        """The validation branch of a phase loop that toggles `.train()` / `.eval()` on the phase
+        and back-propagates only under the training test (`_phase_loop`)."""
+        phases = getattr(self, "_phase_tests", None)
+        if phases is None:
+            phases = self._phase_tests = phase_tests(self.facts, lambda call: True)  # the toggled model's own calls
+        return in_evaluation_phase(self.facts, node, phases)
 
     def _helper_of_a_training_step(self, node: cst.CSTNode) -> bool:
         """`node` runs in a helper (outside any loop of its own) that some loop calls once per
