@@ -3073,6 +3073,62 @@ class Facts:
         d = self._reaching_def(name)
         return d.unpacked if d is not None and d.order < self.order(name) else None
 
+    def unpacked_container(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The name, attribute or subscript the binding of `name` read here unpacks (`data` for
+        `b, _ = data`): `name` holds one of the objects it holds. None for any other binding."""
+        d = self._reaching_def(name)
+        return d.container if d is not None and d.order < self.order(name) and d.value is None else None
+
+    def parameter_of(self, name: cst.Name) -> FunctionNode | None:
+        """The function whose parameter `name` reads here, unbound since (None for any other binding)."""
+        d = self._reaching_def(name)
+        if d is None or d.function is None or d.value is not None or d.loop is not None \
+                or d.order != self.order(d.function) or not d.order < self.order(name):
+            return None
+        return d.function
+
+    def arguments_for(self, func: FunctionNode, param: str) -> "list[tuple[Facts, cst.BaseExpression]] | None":
+        """What every seen call of `func` passes for `param`, with the unit of the call (`train(net,
+        loader)` hands `loader`): its per-iteration sites, those of other units, and this unit's direct
+        calls by name. None when no call is seen, or one passes it out of sight (`*args`, a default)."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
+        positional = positional_params(func)
+        block = self.parent(func)
+        if isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
+                and positional[:1] in (["self"], ["cls"]):
+            positional = positional[1:]
+        passed: list[tuple[Facts, cst.BaseExpression]] = []
+        for caller, call in sites:
+            if any(a.star for a in call.args):
+                return None
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            plain = [a.value for a in call.args if a.keyword is None]
+            if arg is None and param in positional and positional.index(param) < len(plain):
+                arg = plain[positional.index(param)]
+            if arg is None:
+                return None
+            passed.append((caller, arg))
+        return passed or None
+
+    def returned_elements(self, call: cst.Call, index: int, n: int) -> "list[tuple[Facts, cst.BaseExpression]] | None":
+        """Element `index` of what every `return` of the program function `call` runs gives, when
+        each returns an `n`-tuple (`return trainloader, testloader`); None otherwise."""
+        func = self._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        if not isinstance(func, cst.FunctionDef):
+            return None
+        owner = self.owner_of(func)
+        returns = [r for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)]
+        found: list[tuple[Facts, cst.BaseExpression]] = []
+        for ret in returns:
+            value = ret.value
+            if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                    or any(isinstance(el, cst.StarredElement) for el in value.elements):
+                return None
+            found.append((owner, value.elements[index].value))
+        return found or None
+
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
