@@ -283,6 +283,9 @@ class _Def:
     # `h_a, h_b = views` (a name, attribute or subscript): the container the name is unpacked from;
     # what it holds may share memory with what the container holds
     container: cst.BaseExpression | None = None
+    # `out, (h, c) = self.lstm(x)`: for `h`, the call and the path of (place, length) pairs from the
+    # outer tuple inward (((1, 2), (0, 2))); `unpacked` stays None (`h` is no element of the call's tuple)
+    nested: "tuple[cst.Call, tuple[tuple[int, int], ...]] | None" = None
 
 
 class Prior:
@@ -3183,6 +3186,10 @@ class Facts:
             unpacked = self._kind_of_unpacked(*d.unpacked)
             if unpacked is not Kind.UNKNOWN:
                 return unpacked
+        if d.nested is not None:
+            nested = forward_outputs.nested_kind(self, *d.nested)
+            if nested is not Kind.UNKNOWN:
+                return nested
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -3663,6 +3670,26 @@ class Facts:
         return JediOracle(self.text, self.namespace, earlier_imports(self.prior, self.namespace))
 
 
+def _nested_places(target: cst.BaseExpression, path: tuple[tuple[int, int], ...]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each name of a nested tuple target (`(h, c)` of `out, (h, c) = ...`, entered at `path`) ->
+    its path of (place, length) pairs; a name that occurs twice, or a starred part, is left out."""
+    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(el, cst.StarredElement) for el in target.elements):
+        return {}
+    found: dict[str, tuple[tuple[int, int], ...]] = {}
+    seen: set[str] = set()
+    m = len(target.elements)
+    for j, el in enumerate(target.elements):
+        inner = {el.value.value: (*path, (j, m))} if isinstance(el.value, cst.Name) \
+            else _nested_places(el.value, (*path, (j, m)))
+        for name, place in inner.items():
+            if name in seen:
+                found.pop(name, None)
+            else:
+                found[name] = place
+            seen.add(name)
+    return found
+
+
 def _place_in_tuple(target: cst.BaseExpression, name: str) -> "tuple[cst.Tuple | cst.List, int] | None":
     """The innermost tuple (or list) of an unpacking `target` holding `name` as an element, and
     its index there; None when `name` is the whole target or is not bound by it."""
@@ -3977,10 +4004,12 @@ class _Indexer:
                     continue
                 call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
                 held_by = value if element is None and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) else None
+                places = _nested_places(el.value, ((i, n),)) if element is None and isinstance(value, cst.Call) else {}
                 for name in bound_names(el.value):
+                    nested = (value, places[name]) if name in places else None
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
                                                                element if isinstance(el.value, cst.Name) else None,
-                                                               unpacked=call, container=held_by))
+                                                               unpacked=call, container=held_by, nested=nested))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None
