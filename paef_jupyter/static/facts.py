@@ -841,8 +841,9 @@ class Facts:
         Only a receiver every binding of which builds one module class of the program
         (`model = Gated().to(d)`, `self.block = Block()`), that class defining `forward` once and
         no `__call__` of its own, or the first member of an `nn.Sequential(Block(), ...)` built so
-        (the later members get what the earlier ones return: untyped here); a wrapper
-        (`nn.DataParallel(model)(x)`) or an inherited `forward` is left untyped."""
+        (the later members get what the earlier ones return: untyped here). A data-parallel wrapper
+        (`nn.DataParallel(model)(x)`, `model = nn.DataParallel(model)`) stands for the module it wraps
+        (`_wrapped_module`); an inherited `forward` is left untyped."""
         found: dict[FunctionNode, tuple[Facts, list[tuple[Facts, cst.Call]]]] = {}
         for node in self._order:
             if not isinstance(node, cst.Call):
@@ -868,6 +869,7 @@ class Facts:
             return None
         classes = set()
         for value in values:
+            value = self._wrapped_module(value)
             if isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") == "torch.nn.Sequential" \
                     and value.args and value.args[0].keyword is None and not value.args[0].star:
                 value = same_object(value.args[0].value)  # its first member gets the call's argument
@@ -886,6 +888,20 @@ class Facts:
         if len(defs) != 1 or defs[0].name.value != "forward":
             return None
         return owner, defs[0]
+
+    def _wrapped_module(self, value: cst.BaseExpression | None, hops: int = 3) -> cst.BaseExpression | None:
+        """The module a data-parallel wrapper was built around (`Gated()` of `nn.DataParallel(Gated())`,
+        or of `model = nn.DataParallel(model)` after `model = Gated()`): the wrapper's `forward` hands
+        `forward` of the module its arguments (split along the batch on several GPUs: chunks of the
+        same kinds), so a call of the wrapper is a call site of the module's `forward`."""
+        while hops and isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") in _PARALLEL_WRAPPERS:
+            hops -= 1
+            arg = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "module"), None)
+            if arg is None and value.args and value.args[0].keyword is None and not value.args[0].star:
+                arg = value.args[0].value
+            arg = same_object(arg)
+            value = self.construction_of(arg) if isinstance(arg, cst.Name) else arg
+        return value
 
     def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
         """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
@@ -1067,6 +1083,9 @@ class Facts:
                     return [imported]
             own = [f for key, f in self.functions.items() if key.endswith("." + name)]
             holder = self.enclosing_class(func)
+            if own and holder is not None and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                    and self.classes.get(holder.name.value) is holder and f"{holder.name.value}.{name}" in self.functions:
+                return self._self_method(holder, name)  # `self.forward(x)`: this class's, or a subclass's override
             if own and holder is not None and self._attribute_holds_other(func.value, holder):
                 own = [f for key, f in self.functions.items()
                        if key.endswith("." + name) and not key.startswith(holder.name.value + ".")]
@@ -1080,6 +1099,25 @@ class Facts:
         if isinstance(func, cst.Subscript):
             return self.dispatch_table(func) or []
         return []
+
+    def _self_method(self, holder: cst.ClassDef, name: str) -> list[FunctionNode]:
+        """What `self.<name>(...)` in a method of `holder` (which defines `name`) may run: `holder`'s
+        own method, or the override of a class of this unit derived from it (at any depth), never a
+        namesake of an unrelated class."""
+        found = [self.functions[f"{holder.name.value}.{name}"]]
+        derived, frontier = {holder.name.value}, [holder.name.value]
+        while frontier:
+            base = frontier.pop()
+            for cls_name, cls in self.classes.items():
+                if cls_name not in derived and any(isinstance(b.value, cst.Name) and b.value.value == base
+                                                   or isinstance(b.value, cst.Attribute) and b.value.attr.value == base
+                                                   for b in cls.bases):
+                    derived.add(cls_name)
+                    frontier.append(cls_name)
+                    method = self.functions.get(f"{cls_name}.{name}")
+                    if method is not None and method not in found:
+                        found.append(method)
+        return found
 
     def dispatch_table(self, func: cst.Subscript) -> list[FunctionNode] | None:
         """The functions `model_func[self.model_name](...)` may run: `model_func` bound once in the
@@ -3765,6 +3803,11 @@ def _rebound_instance(owner: "Facts | None", value: cst.BaseExpression | None) -
             return owner, value
         owner, value = earlier
     return owner, value
+
+
+_PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                                "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+                                "torch.nn.parallel.distributed.DistributedDataParallel"})
 
 
 def same_object(value: cst.BaseExpression | None) -> cst.BaseExpression | None:

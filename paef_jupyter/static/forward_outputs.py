@@ -79,7 +79,7 @@ def method_of_object(facts: "Facts", func: cst.BaseExpression, method: str) -> "
     for unit, made in constructions:
         from .facts import same_object  # facts imports this module
 
-        made = same_object(made)
+        made = unit._wrapped_module(same_object(made))  # `nn.DataParallel(Net())`: the module's `forward` runs
         if not isinstance(made, cst.Call):
             return None
         named = unit.class_named(made.func)
