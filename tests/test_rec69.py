@@ -342,3 +342,15 @@ def test_tuple_outputs_of_a_wrapped_model_are_typed() -> None:
     """)
     total = [n for n in facts.walk(facts.module) if isinstance(n, cst.Name) and n.value == "total"]
     assert all(facts.kind(n) is Kind.TENSOR for n in total)
+
+
+def test_a_literal_argument_is_no_switch_for_dropping_findings() -> None:
+    """`arms(2, False)`: the only call passes a literal, so `if mix:` never runs as the program is
+    written, but it is an ordinary argument of a function whose other arm its author wrote to run:
+    findings there stay (prec64's fixture). A named switch (`MIX = False`; `arms(2, MIX)`) drops them."""
+    path = FIXTURES / "rules" / "host-sync" / "pos_later_read_after_a_read_in_every_arm.py"
+    text = path.read_text()
+    assert "print(arms(2, False), in_with(2))" in text
+    assert 24 in _lines(text, "host-sync")
+    switched = text.replace("print(arms(2, False), in_with(2))", "MIX = False\nprint(arms(2, MIX), in_with(2))")
+    assert 24 not in _lines(switched, "host-sync") and 27 in _lines(switched, "host-sync")

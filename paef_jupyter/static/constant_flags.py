@@ -24,12 +24,32 @@ import libcst as cst
 from .facts import Facts
 from .names import positional_params
 
-_CACHE: "weakref.WeakKeyDictionary[Facts, dict[int, bool]]" = weakref.WeakKeyDictionary()
+_CACHE: "weakref.WeakKeyDictionary[Facts, dict[tuple[int, bool], bool]]" = weakref.WeakKeyDictionary()
 _FALSY_LITERALS = frozenset({"False", "None"})
 _NAMESPACES = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
 
 
-def in_dead_branch(facts: Facts, node: cst.CSTNode) -> bool:
+# Strict proofs (`in_dead_branch(..., named_only=True)`): a parameter counts as false only where every
+# call passes a *named* false value (a flag, an attribute, a config entry, the parameter's default),
+# not a literal `False` written at the call. `arms(epochs, mix=False)` is a function's ordinary
+# argument, whose other arm is code the author wrote to run; `Net(GPU)` with `GPU = False` is a switch.
+_STRICT = [False]
+
+
+def in_dead_branch(facts: Facts, node: cst.CSTNode, named_only: bool = False) -> bool:
+    """See `_in_dead_branch`; `named_only` asks for a strict proof (see `_STRICT`), which every rule's
+    report asks before dropping a finding in dead code."""
+    if not named_only:
+        return _in_dead_branch(facts, node)
+    saved = _STRICT[0]
+    _STRICT[0] = True
+    try:
+        return _in_dead_branch(facts, node)
+    finally:
+        _STRICT[0] = saved
+
+
+def _in_dead_branch(facts: Facts, node: cst.CSTNode) -> bool:
     """`node` sits where no run reaches: the body of an `if` (or of `a if TEST else b`) whose test
     is always false, the `else` of one whose test is always true, the right side of an `and`
     whose left side is always false, or a statement after a guard that always leaves its block
@@ -94,7 +114,7 @@ def always_true(facts: Facts, expr: cst.BaseExpression) -> bool:
 def always_false(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> bool:
     """The value of `expr` is falsy wherever the program evaluates it (see the module's docstring)."""
     table = _CACHE.setdefault(facts, {})
-    key = id(expr)
+    key = (id(expr), _STRICT[0])
     if key not in table:
         table[key] = False  # a cycle (`self.a = self.b`, `self.b = self.a`) proves nothing
         table[key] = _false(facts, expr, depth, frozenset())
@@ -290,9 +310,16 @@ def _parameter_false(facts: Facts, func: cst.FunctionDef, param: str, depth: int
         keyword = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
         plain = [a.value for a in call.args if a.keyword is None]
         passed = keyword if keyword is not None else plain[index] if 0 <= index < len(plain) else default
+        if _STRICT[0] and passed is not default and _literal(passed):
+            return False  # `arms(2, False)`: an argument, not a switch (see `_STRICT`)
         if passed is None or not _false(facts, passed, depth - 1, frozenset() if passed is default else assumed):
             return False
     return True
+
+
+def _literal(expr: cst.BaseExpression | None) -> bool:
+    return isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) or isinstance(expr, cst.Name) \
+        and expr.value in ("False", "None", "True")
 
 
 def _class_of(facts: Facts, func: cst.FunctionDef) -> cst.ClassDef | None:

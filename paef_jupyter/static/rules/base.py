@@ -56,8 +56,8 @@ class Rule:
         end = self.facts.position(end_node or node).end.line
         if (start, end) in self._seen:  # one finding per place per rule
             return
-        if in_dead_branch(self.facts, node):
-            return  # under a flag false on every path (`if USE_CUDA:` with `USE_CUDA = False`): no run reaches it
+        if in_dead_branch(self.facts, node, named_only=True):
+            return  # under a switch false on every path (`if USE_CUDA:` with `USE_CUDA = False`): no run reaches it
         self._seen.add((start, end))
         if fix is not None and fix.automatic:
             patch = library_patched(self.facts)
