@@ -24,17 +24,40 @@ import libcst as cst
 from .facts import Facts
 from .names import positional_params
 
-_CACHE: "weakref.WeakKeyDictionary[Facts, dict[int, bool]]" = weakref.WeakKeyDictionary()
+_CACHE: "weakref.WeakKeyDictionary[Facts, dict[tuple[int, bool], bool]]" = weakref.WeakKeyDictionary()
 _FALSY_LITERALS = frozenset({"False", "None"})
 _NAMESPACES = frozenset({"types.SimpleNamespace", "argparse.Namespace"})
 
 
-def in_dead_branch(facts: Facts, node: cst.CSTNode) -> bool:
+# Strict proofs (`in_dead_branch(..., named_only=True)`): a parameter counts as false only where every
+# call passes a *named* false value (a flag, an attribute, a config entry, the parameter's default),
+# not a literal `False` written at the call. `arms(epochs, mix=False)` is a function's ordinary
+# argument, whose other arm is code the author wrote to run; `Net(GPU)` with `GPU = False` is a switch.
+_STRICT = [False]
+
+
+def in_dead_branch(facts: Facts, node: cst.CSTNode, named_only: bool = False) -> bool:
+    """See `_in_dead_branch`; `named_only` asks for a strict proof (see `_STRICT`), which every rule's
+    report asks before dropping a finding in dead code."""
+    if not named_only:
+        return _in_dead_branch(facts, node)
+    saved = _STRICT[0]
+    _STRICT[0] = True
+    try:
+        return _in_dead_branch(facts, node)
+    finally:
+        _STRICT[0] = saved
+
+
+def _in_dead_branch(facts: Facts, node: cst.CSTNode) -> bool:
     """`node` sits where no run reaches: the body of an `if` (or of `a if TEST else b`) whose test
-    is always false, the `else` of one whose test is always true, or the right side of an `and`
-    whose left side is always false."""
+    is always false, the `else` of one whose test is always true, the right side of an `and`
+    whose left side is always false, or a statement after a guard that always leaves its block
+    (`if not USE_CUDA: return` with `USE_CUDA` always false)."""
     child: cst.CSTNode = node
     for parent in facts.ancestors(node):
+        if isinstance(parent, (cst.IndentedBlock, cst.Module)) and _after_a_leaving_guard(facts, parent, child):
+            return True
         if isinstance(parent, cst.If):
             if child is parent.body and always_false(facts, parent.test):
                 return True
@@ -54,6 +77,31 @@ def in_dead_branch(facts: Facts, node: cst.CSTNode) -> bool:
     return False
 
 
+_LEAVING = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+
+
+def _after_a_leaving_guard(facts: Facts, block: cst.IndentedBlock | cst.Module, child: cst.CSTNode) -> bool:
+    """A statement before `child` in `block` is an `if` whose test is always true and whose body
+    ends by leaving the block (`return`, `raise`, `continue`, `break`): nothing after it runs."""
+    body = block.body
+    if not any(stmt is child for stmt in body):
+        return False
+    for stmt in body:
+        if stmt is child:
+            return False
+        if isinstance(stmt, cst.If) and _leaves(stmt.body) and always_true(facts, stmt.test):
+            return True
+    return False
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """The suite's last statement is a `return`, `raise`, `continue` or `break`."""
+    if isinstance(block, cst.IndentedBlock):
+        last = block.body[-1] if block.body else None
+        return isinstance(last, cst.SimpleStatementLine) and bool(last.body) and isinstance(last.body[-1], _LEAVING)
+    return isinstance(block, cst.SimpleStatementSuite) and bool(block.body) and isinstance(block.body[-1], _LEAVING)
+
+
 def always_true(facts: Facts, expr: cst.BaseExpression) -> bool:
     """`not FLAG` of an always-false flag, `True`: the test holds on every path."""
     if isinstance(expr, cst.Name) and expr.value == "True":
@@ -66,7 +114,7 @@ def always_true(facts: Facts, expr: cst.BaseExpression) -> bool:
 def always_false(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> bool:
     """The value of `expr` is falsy wherever the program evaluates it (see the module's docstring)."""
     table = _CACHE.setdefault(facts, {})
-    key = id(expr)
+    key = (id(expr), _STRICT[0])
     if key not in table:
         table[key] = False  # a cycle (`self.a = self.b`, `self.b = self.a`) proves nothing
         table[key] = _false(facts, expr, depth, frozenset())
@@ -93,7 +141,104 @@ def _false(facts: Facts, expr: cst.BaseExpression, depth: int, assumed: frozense
         return _name_false(facts, expr, depth, assumed)
     if isinstance(expr, cst.Attribute):
         return _attribute_false(facts, expr, depth, assumed)
+    if isinstance(expr, cst.Subscript):
+        return _entry_false(facts, expr, depth, assumed)
+    if isinstance(expr, cst.Call):
+        return _call_false(facts, expr, depth, assumed)
     return False
+
+
+def _entry_false(facts: Facts, expr: cst.Subscript, depth: int, assumed: frozenset[str]) -> bool:
+    """`cfg["cuda"]` of a dict written out (`cfg = {"cuda": False, ...}`) whose entry is false, where
+    the unit's every binding of `cfg` is such a literal and `cfg` is only ever read by key."""
+    key = _constant_key(expr)
+    return key is not None and isinstance(expr.value, cst.Name) and _dict_entry_false(facts, expr.value, key, None, depth, assumed)
+
+
+def _constant_key(expr: cst.Subscript) -> str | None:
+    if len(expr.slice) != 1 or not isinstance(expr.slice[0].slice, cst.Index):
+        return None
+    key = expr.slice[0].slice.value
+    return key.evaluated_value if isinstance(key, cst.SimpleString) and isinstance(key.evaluated_value, str) else None
+
+
+def _dict_entry_false(facts: Facts, name: cst.Name, key: str, default: cst.BaseExpression | None, depth: int,
+                      assumed: frozenset[str]) -> bool:
+    """Every binding of `name` the read may see is a dict literal whose `key` is false (or, for
+    `.get(key, default)`, absent with a false default), and no use of `name` can change it: each
+    one reads an entry (`cfg[k]`, `cfg.get(k)`) and nothing stores, deletes or hands the dict on."""
+    sources = facts.value_sources(name)
+    if not sources or name.value in facts.namespace or facts.prior.defines(name.value) \
+            or any(name.value in unit.text for unit in (*facts.later, *facts.callers) if unit is not facts):
+        return False
+    for source in sources:
+        if not isinstance(source, cst.Dict) or any(not isinstance(el, cst.DictElement) for el in source.elements):
+            return False
+        keys = [el.key.evaluated_value if isinstance(el.key, cst.SimpleString) else None for el in source.elements]  # type: ignore[union-attr]
+        if None in keys:
+            return False
+        values = [el.value for el, k in zip(source.elements, keys) if k == key]
+        if values:
+            if not _false(facts, values[-1], depth - 1, assumed):
+                return False
+        elif default is None or not _false(facts, default, depth - 1, assumed):
+            return False
+    for use in facts.uses(name.value):
+        if use is name or facts.parent(use) is None:
+            continue
+        parent = facts.parent(use)
+        if isinstance(parent, cst.Subscript) and parent.value is use and not _stored(facts, parent):
+            continue
+        if isinstance(parent, cst.Attribute) and parent.value is use and parent.attr.value in ("get", "keys", "items", "values") \
+                and isinstance(facts.parent(parent), cst.Call):
+            continue
+        if _binding_target(facts, use):
+            continue
+        return False
+    return True
+
+
+def _stored(facts: Facts, node: cst.CSTNode) -> bool:
+    """`node` is written: the target (or part of the target tuple) of an assignment, an augmented
+    assignment, a `del` or a loop."""
+    child, parent = node, facts.parent(node)
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        child, parent = parent, facts.parent(parent)
+    return isinstance(parent, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.Del)) \
+        and parent.target is child
+
+
+def _binding_target(facts: Facts, name: cst.Name) -> bool:
+    """`name` is the target a plain `name = ...` binds (a binding `value_sources` read)."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.AssignTarget) and parent.target is name
+
+
+def _call_false(facts: Facts, call: cst.Call, depth: int, assumed: frozenset[str]) -> bool:
+    """`get_flag()` of a program function (undecorated, defined once, only ever called) whose every
+    `return` gives a proved-false value (a bare `return` or falling off the end gives None), or
+    `cfg.get("cuda")` / `cfg.get("cuda", False)` of a dict literal read only by key."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "get" and isinstance(func.value, cst.Name) \
+            and 1 <= len(call.args) <= 2 and not any(a.star or a.keyword for a in call.args) \
+            and isinstance(call.args[0].value, cst.SimpleString) and isinstance(call.args[0].value.evaluated_value, str):
+        default = call.args[1].value if len(call.args) == 2 else cst.Name("None")
+        return _dict_entry_false(facts, func.value, call.args[0].value.evaluated_value, default, depth, assumed)
+    if not isinstance(func, cst.Name) or func.value in facts._redefined or func.value in facts._defs or func.value in assumed:
+        return False
+    target = facts.functions.get(func.value)
+    if not isinstance(target, cst.FunctionDef) or target.decorators or _class_of(facts, target) is not None \
+            or isinstance(target.asynchronous, cst.Asynchronous) or not _every_call(facts, target):
+        return False
+    found = False
+    for node in facts.walk(target.body, into_scopes=False):
+        if isinstance(node, (cst.Yield, cst.Await)):
+            return False
+        if isinstance(node, cst.Return) and not in_dead_branch(facts, node):
+            if node.value is not None and not _false(facts, node.value, depth - 1, assumed | {func.value}):
+                return False
+            found = True
+    return found
 
 
 def _name_false(facts: Facts, name: cst.Name, depth: int, assumed: frozenset[str]) -> bool:
@@ -165,9 +310,16 @@ def _parameter_false(facts: Facts, func: cst.FunctionDef, param: str, depth: int
         keyword = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
         plain = [a.value for a in call.args if a.keyword is None]
         passed = keyword if keyword is not None else plain[index] if 0 <= index < len(plain) else default
+        if _STRICT[0] and passed is not default and _literal(passed):
+            return False  # `arms(2, False)`: an argument, not a switch (see `_STRICT`)
         if passed is None or not _false(facts, passed, depth - 1, frozenset() if passed is default else assumed):
             return False
     return True
+
+
+def _literal(expr: cst.BaseExpression | None) -> bool:
+    return isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) or isinstance(expr, cst.Name) \
+        and expr.value in ("False", "None", "True")
 
 
 def _class_of(facts: Facts, func: cst.FunctionDef) -> cst.ClassDef | None:

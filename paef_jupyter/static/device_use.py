@@ -714,24 +714,58 @@ def _operands_on_host(facts: Facts, call: cst.Call, depth: int) -> bool:
 
 
 def _batch_of_host_loader(facts: Facts, name: cst.Name) -> bool:
-    """`yb` of `for xb, yb in loader:`, read as the loader gave it (only `xb` was moved): a
-    DataLoader over host data with the default collate yields host tensors."""
-    from .dataset_placement import dataset_placement  # it reads device moves from here
-
+    """`yb` of `for xb, yb in loader:`, read as the loader gave it (only `xb` was moved), or `b` of
+    `b, _ = data` unpacked from such a loop's batch: a DataLoader over host data with the default
+    collate yields host tensors until something moves them."""
     loop = facts.loop_binding(name)
+    if loop is None:
+        container = facts.unpacked_container(name)  # `b, _ = data` of `for i, data in enumerate(loader)`
+        if isinstance(container, cst.Subscript):
+            container = container.value
+        if not isinstance(container, cst.Name):
+            return False
+        loop = facts.loop_binding(container)
     if loop is None or not isinstance(loop.node, cst.For):
         return False
     it = loop.node.iter
     if isinstance(it, cst.Call) and facts.qualified_name(it.func) == "builtins.enumerate" and it.args:
         it = it.args[0].value
-    if not isinstance(it, cst.Name):
+    return host_loader(facts, it)
+
+
+def host_loader(facts: Facts, expr: cst.BaseExpression, depth: int = 4) -> bool:
+    """`expr` holds a DataLoader over host data with a collate whose code is seen, wherever it was
+    built: here, in an earlier cell, in `self.<attr>` (every store of the unit), returned as part of
+    a tuple by a program function (`trainloader, testloader = dataloader(args)`), or handed in for
+    a parameter by every seen call of the function (`def train(net, trainloader): ...` called as
+    `train(net, trainloader)`; a constructor's parameter by every `Cls(...)` of the unit)."""
+    from .dataset_placement import dataset_placement  # it reads device moves from here
+
+    if depth <= 0:
         return False
-    owner, loader = facts, facts.value_of(it)
-    if loader is None:
-        earlier = facts.prior.value(it.value)
-        if earlier is None:
-            return False
-        owner, loader = earlier
+    owner, loader = facts, expr
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self":
+        stored = facts.self_assigned_values(expr.attr.value)
+        return bool(stored) and all(host_loader(facts, v, depth - 1) for v in stored)
+    if isinstance(expr, cst.Name):
+        owner, loader = facts, facts.value_of(expr)
+        if loader is None:
+            earlier = facts.prior.value(expr.value)
+            if earlier is not None:
+                owner, loader = earlier
+        if loader is None:
+            unpacked = facts.unpacked_from(expr)
+            if unpacked is not None:
+                parts = facts.returned_elements(*unpacked)
+                return parts is not None and all(host_loader(unit, part, depth - 1) for unit, part in parts)
+            func = facts.parameter_of(expr)
+            passed = facts.arguments_for(func, expr.value) if func is not None else None
+            if passed is None and func is not None and func.name.value == "__init__":
+                made = facts.constructed_with(expr)
+                passed = [(facts, v) for v in made] if made is not None else None
+            return passed is not None and all(host_loader(unit, arg, depth - 1) for unit, arg in passed)
+        if isinstance(loader, cst.Name):
+            return host_loader(owner, loader, depth - 1)  # `loader = train_loader`
     return isinstance(loader, cst.Call) and (owner.qualified_name(loader.func) or "") in LOADERS \
         and _host_collate(owner, loader) and sum(a.keyword is None for a in loader.args) <= 3 \
         and not dataset_placement(owner, loader).on_device

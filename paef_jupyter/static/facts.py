@@ -283,6 +283,9 @@ class _Def:
     # `h_a, h_b = views` (a name, attribute or subscript): the container the name is unpacked from;
     # what it holds may share memory with what the container holds
     container: cst.BaseExpression | None = None
+    # `out, (h, c) = self.lstm(x)`: for `h`, the call and the path of (place, length) pairs from the
+    # outer tuple inward (((1, 2), (0, 2))); `unpacked` stays None (`h` is no element of the call's tuple)
+    nested: "tuple[cst.Call, tuple[tuple[int, int], ...]] | None" = None
 
 
 class Prior:
@@ -838,8 +841,9 @@ class Facts:
         Only a receiver every binding of which builds one module class of the program
         (`model = Gated().to(d)`, `self.block = Block()`), that class defining `forward` once and
         no `__call__` of its own, or the first member of an `nn.Sequential(Block(), ...)` built so
-        (the later members get what the earlier ones return: untyped here); a wrapper
-        (`nn.DataParallel(model)(x)`) or an inherited `forward` is left untyped."""
+        (the later members get what the earlier ones return: untyped here). A data-parallel wrapper
+        (`nn.DataParallel(model)(x)`, `model = nn.DataParallel(model)`) stands for the module it wraps
+        (`_wrapped_module`); an inherited `forward` is left untyped."""
         found: dict[FunctionNode, tuple[Facts, list[tuple[Facts, cst.Call]]]] = {}
         for node in self._order:
             if not isinstance(node, cst.Call):
@@ -865,6 +869,7 @@ class Facts:
             return None
         classes = set()
         for value in values:
+            value = self._wrapped_module(value)
             if isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") == "torch.nn.Sequential" \
                     and value.args and value.args[0].keyword is None and not value.args[0].star:
                 value = same_object(value.args[0].value)  # its first member gets the call's argument
@@ -883,6 +888,20 @@ class Facts:
         if len(defs) != 1 or defs[0].name.value != "forward":
             return None
         return owner, defs[0]
+
+    def _wrapped_module(self, value: cst.BaseExpression | None, hops: int = 3) -> cst.BaseExpression | None:
+        """The module a data-parallel wrapper was built around (`Gated()` of `nn.DataParallel(Gated())`,
+        or of `model = nn.DataParallel(model)` after `model = Gated()`): the wrapper's `forward` hands
+        `forward` of the module its arguments (split along the batch on several GPUs: chunks of the
+        same kinds), so a call of the wrapper is a call site of the module's `forward`."""
+        while hops and isinstance(value, cst.Call) and (self.qualified_name(value.func) or "") in _PARALLEL_WRAPPERS:
+            hops -= 1
+            arg = next((a.value for a in value.args if a.keyword is not None and a.keyword.value == "module"), None)
+            if arg is None and value.args and value.args[0].keyword is None and not value.args[0].star:
+                arg = value.args[0].value
+            arg = same_object(arg)
+            value = self.construction_of(arg) if isinstance(arg, cst.Name) else arg
+        return value
 
     def _constructions(self, cls_name: str) -> list[tuple["Facts", cst.Call]]:
         """`Ratings(columns)` / `data.Ratings(columns)` calls in this unit."""
@@ -1064,6 +1083,9 @@ class Facts:
                     return [imported]
             own = [f for key, f in self.functions.items() if key.endswith("." + name)]
             holder = self.enclosing_class(func)
+            if own and holder is not None and isinstance(func.value, cst.Name) and func.value.value == "self" \
+                    and self.classes.get(holder.name.value) is holder and f"{holder.name.value}.{name}" in self.functions:
+                return self._self_method(holder, name)  # `self.forward(x)`: this class's, or a subclass's override
             if own and holder is not None and self._attribute_holds_other(func.value, holder):
                 own = [f for key, f in self.functions.items()
                        if key.endswith("." + name) and not key.startswith(holder.name.value + ".")]
@@ -1077,6 +1099,25 @@ class Facts:
         if isinstance(func, cst.Subscript):
             return self.dispatch_table(func) or []
         return []
+
+    def _self_method(self, holder: cst.ClassDef, name: str) -> list[FunctionNode]:
+        """What `self.<name>(...)` in a method of `holder` (which defines `name`) may run: `holder`'s
+        own method, or the override of a class of this unit derived from it (at any depth), never a
+        namesake of an unrelated class."""
+        found = [self.functions[f"{holder.name.value}.{name}"]]
+        derived, frontier = {holder.name.value}, [holder.name.value]
+        while frontier:
+            base = frontier.pop()
+            for cls_name, cls in self.classes.items():
+                if cls_name not in derived and any(isinstance(b.value, cst.Name) and b.value.value == base
+                                                   or isinstance(b.value, cst.Attribute) and b.value.attr.value == base
+                                                   for b in cls.bases):
+                    derived.add(cls_name)
+                    frontier.append(cls_name)
+                    method = self.functions.get(f"{cls_name}.{name}")
+                    if method is not None and method not in found:
+                        found.append(method)
+        return found
 
     def dispatch_table(self, func: cst.Subscript) -> list[FunctionNode] | None:
         """The functions `model_func[self.model_name](...)` may run: `model_func` bound once in the
@@ -3073,6 +3114,62 @@ class Facts:
         d = self._reaching_def(name)
         return d.unpacked if d is not None and d.order < self.order(name) else None
 
+    def unpacked_container(self, name: cst.Name) -> cst.BaseExpression | None:
+        """The name, attribute or subscript the binding of `name` read here unpacks (`data` for
+        `b, _ = data`): `name` holds one of the objects it holds. None for any other binding."""
+        d = self._reaching_def(name)
+        return d.container if d is not None and d.order < self.order(name) and d.value is None else None
+
+    def parameter_of(self, name: cst.Name) -> FunctionNode | None:
+        """The function whose parameter `name` reads here, unbound since (None for any other binding)."""
+        d = self._reaching_def(name)
+        if d is None or d.function is None or d.value is not None or d.loop is not None \
+                or d.order != self.order(d.function) or not d.order < self.order(name):
+            return None
+        return d.function
+
+    def arguments_for(self, func: FunctionNode, param: str) -> "list[tuple[Facts, cst.BaseExpression]] | None":
+        """What every seen call of `func` passes for `param`, with the unit of the call (`train(net,
+        loader)` hands `loader`): its per-iteration sites, those of other units, and this unit's direct
+        calls by name. None when no call is seen, or one passes it out of sight (`*args`, a default)."""
+        self.per_iteration_functions  # noqa: B018 - fills the call sites
+        sites = self._call_sites.get(func, []) + self._foreign_sites.get(func, [])
+        sites += [site for site in self._direct_calls.get(func, ()) if site not in sites]
+        positional = positional_params(func)
+        block = self.parent(func)
+        if isinstance(block, cst.IndentedBlock) and isinstance(self.parent(block), cst.ClassDef) \
+                and positional[:1] in (["self"], ["cls"]):
+            positional = positional[1:]
+        passed: list[tuple[Facts, cst.BaseExpression]] = []
+        for caller, call in sites:
+            if any(a.star for a in call.args):
+                return None
+            arg = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == param), None)
+            plain = [a.value for a in call.args if a.keyword is None]
+            if arg is None and param in positional and positional.index(param) < len(plain):
+                arg = plain[positional.index(param)]
+            if arg is None:
+                return None
+            passed.append((caller, arg))
+        return passed or None
+
+    def returned_elements(self, call: cst.Call, index: int, n: int) -> "list[tuple[Facts, cst.BaseExpression]] | None":
+        """Element `index` of what every `return` of the program function `call` runs gives, when
+        each returns an `n`-tuple (`return trainloader, testloader`); None otherwise."""
+        func = self._function_at(call.func) if isinstance(call.func, (cst.Name, cst.Attribute)) else None
+        if not isinstance(func, cst.FunctionDef):
+            return None
+        owner = self.owner_of(func)
+        returns = [r for r in owner.walk(func.body, into_scopes=False) if isinstance(r, cst.Return)]
+        found: list[tuple[Facts, cst.BaseExpression]] = []
+        for ret in returns:
+            value = ret.value
+            if not isinstance(value, cst.Tuple) or len(value.elements) != n \
+                    or any(isinstance(el, cst.StarredElement) for el in value.elements):
+                return None
+            found.append((owner, value.elements[index].value))
+        return found or None
+
     def binds(self, name: str) -> bool:
         """This unit binds `name` somewhere (an assignment, a parameter, a loop target)."""
         return name in self._defs
@@ -3127,6 +3224,10 @@ class Facts:
             unpacked = self._kind_of_unpacked(*d.unpacked)
             if unpacked is not Kind.UNKNOWN:
                 return unpacked
+        if d.nested is not None:
+            nested = forward_outputs.nested_kind(self, *d.nested)
+            if nested is not Kind.UNKNOWN:
+                return nested
         if d.annotation is not None:
             q = self.qualified_name(d.annotation) or ""
             return Kind.TENSOR if q.endswith("Tensor") else kind_of_jedi_type(q)
@@ -3607,6 +3708,26 @@ class Facts:
         return JediOracle(self.text, self.namespace, earlier_imports(self.prior, self.namespace))
 
 
+def _nested_places(target: cst.BaseExpression, path: tuple[tuple[int, int], ...]) -> dict[str, tuple[tuple[int, int], ...]]:
+    """Each name of a nested tuple target (`(h, c)` of `out, (h, c) = ...`, entered at `path`) ->
+    its path of (place, length) pairs; a name that occurs twice, or a starred part, is left out."""
+    if not isinstance(target, (cst.Tuple, cst.List)) or any(isinstance(el, cst.StarredElement) for el in target.elements):
+        return {}
+    found: dict[str, tuple[tuple[int, int], ...]] = {}
+    seen: set[str] = set()
+    m = len(target.elements)
+    for j, el in enumerate(target.elements):
+        inner = {el.value.value: (*path, (j, m))} if isinstance(el.value, cst.Name) \
+            else _nested_places(el.value, (*path, (j, m)))
+        for name, place in inner.items():
+            if name in seen:
+                found.pop(name, None)
+            else:
+                found[name] = place
+            seen.add(name)
+    return found
+
+
 def _place_in_tuple(target: cst.BaseExpression, name: str) -> "tuple[cst.Tuple | cst.List, int] | None":
     """The innermost tuple (or list) of an unpacking `target` holding `name` as an element, and
     its index there; None when `name` is the whole target or is not bound by it."""
@@ -3682,6 +3803,11 @@ def _rebound_instance(owner: "Facts | None", value: cst.BaseExpression | None) -
             return owner, value
         owner, value = earlier
     return owner, value
+
+
+_PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                                "torch.nn.parallel.data_parallel.DataParallel", "torch.nn.parallel.DistributedDataParallel",
+                                "torch.nn.parallel.distributed.DistributedDataParallel"})
 
 
 def same_object(value: cst.BaseExpression | None) -> cst.BaseExpression | None:
@@ -3921,10 +4047,12 @@ class _Indexer:
                     continue
                 call = (value, i, n) if element is None and isinstance(value, cst.Call) and isinstance(el.value, cst.Name) else None
                 held_by = value if element is None and isinstance(value, (cst.Name, cst.Attribute, cst.Subscript)) else None
+                places = _nested_places(el.value, ((i, n),)) if element is None and isinstance(value, cst.Call) else {}
                 for name in bound_names(el.value):
+                    nested = (value, places[name]) if name in places else None
                     self.defs.setdefault(name, []).append(_Def(name, order, None, func, loop, annotation,
                                                                element if isinstance(el.value, cst.Name) else None,
-                                                               unpacked=call, container=held_by))
+                                                               unpacked=call, container=held_by, nested=nested))
             return
         names = list(bound_names(target))
         single = value if len(names) == 1 and isinstance(target, cst.Name) else None

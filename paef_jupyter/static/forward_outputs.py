@@ -79,7 +79,7 @@ def method_of_object(facts: "Facts", func: cst.BaseExpression, method: str) -> "
     for unit, made in constructions:
         from .facts import same_object  # facts imports this module
 
-        made = same_object(made)
+        made = unit._wrapped_module(same_object(made))  # `nn.DataParallel(Net())`: the module's `forward` runs
         if not isinstance(made, cst.Call):
             return None
         named = unit.class_named(made.func)
@@ -104,6 +104,14 @@ def recurrent_output(facts: "Facts", func: cst.BaseExpression, index: int, n: in
     such a layer in every visible construction."""
     if n != 2:
         return None
+    layer = _recurrent_layer(facts, func)
+    if layer is None:
+        return None
+    return Kind.TENSOR if index < _RECURRENT[layer] else None
+
+
+def _recurrent_layer(facts: "Facts", func: cst.BaseExpression) -> str | None:
+    """The torch recurrent layer class every visible construction of `func` names (None: another, or unknown)."""
     names = set()
     for unit, made in _constructions(facts, func) or [(facts, None)]:
         from .facts import same_object
@@ -112,9 +120,49 @@ def recurrent_output(facts: "Facts", func: cst.BaseExpression, index: int, n: in
         if not isinstance(made, cst.Call):
             return None
         names.add(unit.qualified_name(made.func) or "")
-    if len(names) != 1 or next(iter(names)) not in _RECURRENT:
-        return None
-    return Kind.TENSOR if index < _RECURRENT[next(iter(names))] else None
+    return next(iter(names)) if len(names) == 1 and next(iter(names)) in _RECURRENT else None
+
+
+def nested_kind(facts: "Facts", call: cst.Call, path: "tuple[tuple[int, int], ...]", depth: int = 4) -> Kind:
+    """The kind of a name a nested tuple target binds (`h` of `out, (h, c) = self.lstm(x)`, path
+    ((1, 2), (0, 2))): both parts of an LSTM's `(h_n, c_n)` are tensors; in a program's function or
+    `forward`, the part every `return` puts there (`return logits, (h, c)`, or a name holding what
+    a call returned: `out, hidden = self.lstm(x); return y, hidden`)."""
+    (index, n), rest = path[0], path[1:]
+    if not rest:
+        return facts._kind_of_unpacked(call, index, n)
+    if depth <= 0:
+        return Kind.UNKNOWN
+    if (index, n) == (1, 2) and len(rest) == 1 and rest[0][1] == 2 and _recurrent_layer(facts, call.func) == "torch.nn.LSTM":
+        return Kind.TENSOR
+    parts = returned_parts(facts, call, index, n)
+    if parts is None:
+        return Kind.UNKNOWN
+    kinds = {_part_kind(owner, part, rest, depth - 1) for owner, part in parts}
+    return kinds.pop() if len(kinds) == 1 else Kind.UNKNOWN
+
+
+def _part_kind(facts: "Facts", expr: cst.BaseExpression, path: "tuple[tuple[int, int], ...]", depth: int) -> Kind:
+    """The kind at `path` inside what `expr` holds (a tuple written out, a name, a call's result)."""
+    if depth <= 0:
+        return Kind.UNKNOWN
+    (index, n), rest = path[0], path[1:]
+    if isinstance(expr, (cst.Tuple, cst.List)):
+        if len(expr.elements) != n or any(isinstance(el, cst.StarredElement) for el in expr.elements):
+            return Kind.UNKNOWN
+        inner = expr.elements[index].value
+        return facts.kind(inner) if not rest else _part_kind(facts, inner, rest, depth - 1)
+    if isinstance(expr, cst.Call):
+        return nested_kind(facts, expr, path, depth - 1)
+    if isinstance(expr, cst.Name):
+        value = facts.value_of(expr)
+        if value is not None:
+            return _part_kind(facts, value, path, depth - 1)
+        unpacked = facts.unpacked_from(expr)
+        if unpacked is not None:
+            call, i, m = unpacked
+            return nested_kind(facts, call, ((i, m), *path), depth - 1)
+    return Kind.UNKNOWN
 
 
 def _constructions(facts: "Facts", func: cst.BaseExpression) -> "list[tuple[Facts, cst.BaseExpression]]":

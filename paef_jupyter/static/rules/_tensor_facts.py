@@ -882,7 +882,7 @@ def unit_index(facts: Facts) -> _Index:
 def _build_index(facts: Facts) -> _Index:
     index = _Index()
     for node in facts.walk(facts.module):
-        if isinstance(node, cst.Name):
+        if isinstance(node, cst.Name) and not _keyword_of_argument(facts, node):
             index.names.setdefault(node.value, []).append(node)
         for name in {*mutated_names(node), *facts.written_through_call(node)}:
             index.mutations.setdefault(name, []).append(node)
@@ -890,6 +890,13 @@ def _build_index(facts: Facts) -> _Index:
             for changed in _library_changed_names(facts, node):
                 index.mutations.setdefault(changed, []).append(node)
     return index
+
+
+def _keyword_of_argument(facts: Facts, name: cst.Name) -> bool:
+    """`input_lengths` of `F.ctc_loss(..., input_lengths=in_lens)`: the parameter's name in a call,
+    no read of a variable of that name (public check 62)."""
+    parent = facts.parent(name)
+    return isinstance(parent, cst.Arg) and parent.keyword is name
 
 
 # torch functions that update some of their arguments in place as a side effect: each with

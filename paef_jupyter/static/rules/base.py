@@ -17,6 +17,7 @@ import libcst as cst
 
 from ...model import CellRef, Finding, Fix, Severity
 from ...source import MaskedSource
+from ..constant_flags import in_dead_branch
 from ..facts import Facts
 from ._tensor_facts import library_patched
 
@@ -55,6 +56,8 @@ class Rule:
         end = self.facts.position(end_node or node).end.line
         if (start, end) in self._seen:  # one finding per place per rule
             return
+        if in_dead_branch(self.facts, node, named_only=True):
+            return  # under a switch false on every path (`if USE_CUDA:` with `USE_CUDA = False`): no run reaches it
         self._seen.add((start, end))
         if fix is not None and fix.automatic:
             patch = library_patched(self.facts)

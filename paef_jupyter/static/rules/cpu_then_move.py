@@ -9,6 +9,7 @@ import libcst as cst
 from ...fix.edits import replace
 from ...model import Fix, Severity
 from ..device_use import may_be_cuda_tensor_type, on_host, spells_cpu, unmoved_batch_field, uses_device
+from ..constant_flags import in_dead_branch
 from ..facts import Facts, Loop, method_of_object
 from ..names import bound_names, dotted_name, keyword_arg, positional_params
 from ..types import Kind
@@ -353,7 +354,7 @@ class CpuThenMove(Rule):
         """`to_cuda(torch.randn(n, nz))` where `to_cuda(x)` returns `x.cuda()` (or `x` when no GPU):
         the same copy, through a helper. A hint only: the helper, not this call, chooses the device."""
         if len(call.args) != 1 or call.args[0].keyword is not None or call.args[0].star \
-                or not any(_moves_its_argument(f) for f in self.facts._callees(call)):
+                or not any(_moves_its_argument(f, self.facts.owner_of(f)) for f in self.facts._callees(call)):
             return
         factory, _ = _factory_under(self.facts, call.args[0].value)
         qualified = (self.facts.qualified_name(factory.func) or "") if factory is not None else ""
@@ -457,9 +458,9 @@ class CpuThenMove(Rule):
         if not call.args or call.args[0].keyword is not None or call.args[0].star:
             return
         callees = self.facts._callees(call)
-        converts = bool(callees) and not any(_moves_its_argument(f) for f in callees) \
+        converts = bool(callees) and not any(_moves_its_argument(f, self.facts.owner_of(f)) for f in callees) \
             and all(isinstance(f, cst.FunctionDef) and _converts_and_moves(self.facts.owner_of(f), f) for f in callees)
-        moves = bool(callees) and all(_moves_its_argument(f) for f in callees)
+        moves = bool(callees) and all(_moves_its_argument(f, self.facts.owner_of(f)) for f in callees)
         loop = self.facts.iteration_loop(call)
         arg = call.args[0].value
         if loop is None or not (converts or moves):
@@ -1007,7 +1008,7 @@ def _with_device(factory: cst.Call, device: cst.BaseExpression, keyword: str = "
     return factory.with_changes(args=args)
 
 
-def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
+def _moves_its_argument(func: cst.FunctionDef | cst.Lambda, owner: Facts | None = None) -> bool:
     """`def to_cuda(x): return x.cuda() if USE_CUDA else x` (or `x.to(DEVICE)`, or an `if` with two
     returns), and the old `def to_var(x, volatile=False): if use_cuda: x = x.cuda(); return
     Variable(x, volatile=volatile)`: every return gives the first parameter itself, moved, or wrapped
@@ -1037,8 +1038,12 @@ def _moves_its_argument(func: cst.FunctionDef | cst.Lambda) -> bool:
                and any(param in bound_names(t) for t in _assign_targets(n))]
     if any(not isinstance(n, cst.Assign) or len(n.targets) != 1 or not moves(n.value) for n in rebinds):
         return False
+    def live(node: cst.CSTNode) -> bool:  # `if USE_CUDA: x = x.cuda()` with a flag false on every path moves nothing
+        return owner is None or not in_dead_branch(owner, node)
+
     return bool(values) and all(is_param(v) or moves(v) or wrapped(v) for v in values) \
-        and (bool(rebinds) or any(moves(v) or wrapped(v) and moves(v.args[0].value) for v in values))  # type: ignore[union-attr]
+        and (any(live(n) for n in rebinds)
+             or any((moves(v) or wrapped(v) and moves(v.args[0].value)) and live(v) for v in values))  # type: ignore[union-attr]
 
 
 def _walk_body(func: cst.FunctionDef) -> list[cst.CSTNode]:
