@@ -7,8 +7,8 @@ reported, and the misses are strict xfails, so the change that finds them turns 
   reached through `opt.step()`. Reported when the step walks `self.params`; missed when the step is decorated
   `@torch.no_grad()`, and when it walks `self.param_groups[...]["params"]`.
 - check 62 p01 (SimCLR): `torch.zeros_like(b)` of a host batch moved to the device every step. Reported for
-  `for b, _ in loader:`; missed when `b` is unpacked from `enumerate(loader)`'s item, and when the loader is a
-  parameter of the training function.
+  `for b, _ in loader:`; and, since rec69 (a batch unpacked from a loader is a host tensor until moved), when `b`
+  is unpacked from `enumerate(loader)`'s item and when the loader is a parameter of the training function.
 """
 from __future__ import annotations
 
@@ -44,11 +44,9 @@ def test_host_batch_of_a_plain_loop_is_moved_per_step() -> None:
     assert _reported("batch_plain_loop.py", "cpu-then-move", "move")
 
 
-@pytest.mark.xfail(strict=True, reason="missed: the batch unpacked from enumerate(loader)'s item")
 def test_host_batch_unpacked_from_enumerate() -> None:
     assert _reported("batch_enumerate_unpacked.py", "cpu-then-move", "move")
 
 
-@pytest.mark.xfail(strict=True, reason="missed: a loader handed to the training function as a parameter")
 def test_host_batch_of_a_loader_parameter() -> None:
     assert _reported("batch_loader_parameter.py", "cpu-then-move", "move")
