@@ -269,3 +269,64 @@ def test_a_module_below_the_repository_root_has_its_measured_evidence(tmp_path):
     card = next(f for f in report.findings if f.rule == "elementwise-loop")
     assert card.evidence is not None and card.evidence.measurable and card.evidence.share > 0
     assert not any("outside the profiled window" in n for n in card.evidence.notes)
+
+
+# --- 4. a NumPy round trip whose array is updated in place (static) ----------------------------
+
+EVAL = """import numpy as np
+import torch
+import torch.nn as nn
+
+model = nn.Linear(8, 10).cuda().eval()
+data = [(torch.randn(32, 8).cuda(), torch.randint(0, 10, (32,)).cuda()) for _ in range(4)]
+correct = torch.zeros((), device="cuda")
+for xb, yb in data:
+    with torch.no_grad():
+        logits = model(xb).cpu().numpy()
+    probs = np.exp(logits - logits.max(axis=1, keepdims=True))
+    probs /= probs.sum(axis=1, keepdims=True)
+    pred = torch.from_numpy(np.argmax(probs, axis=1)).cuda()
+    correct += (pred == yb).sum()
+print(float(correct))
+"""
+
+
+def _ping_pong(tmp_path: Path, text: str) -> list:
+    path = tmp_path / "ev.py"
+    path.write_text(text)
+    return [f for f in analyze_path(str(path)).findings if f.rule == "ping-pong"]
+
+
+def test_a_round_trip_through_an_array_normalised_in_place_is_found_without_a_rewrite(tmp_path):
+    """d07's shape: `probs /= probs.sum(...)` between the copy and `torch.from_numpy`: the chain is
+    followed through the update; the NumPy is no longer the expression assigned, so no rewrite."""
+    found = _ping_pong(tmp_path, EVAL)
+    assert [f.line for f in found] == [13]
+    assert found[0].fix is None or not found[0].fix.edits
+
+
+def test_without_the_update_the_same_round_trip_is_found_as_before(tmp_path):
+    found = _ping_pong(tmp_path, EVAL.replace("    probs /= probs.sum(axis=1, keepdims=True)\n", ""))
+    assert [f.line for f in found] == [12]
+
+
+@pytest.mark.parametrize("change", [
+    # rebound by a plain assignment after the update: not the copy's array
+    ("    probs /= probs.sum(axis=1, keepdims=True)\n",
+     "    probs /= probs.sum(axis=1, keepdims=True)\n    probs = np.ones((32, 10))\n"),
+    # updated inside a branch (a compound statement writes it): not followed
+    ("    probs /= probs.sum(axis=1, keepdims=True)\n",
+     "    if len(probs):\n        probs /= probs.sum(axis=1, keepdims=True)\n"),
+    # an array made on the host, updated in place: no copy crossed from a device
+    ("        logits = model(xb).cpu().numpy()\n", "        logits = np.random.rand(32, 10)\n"),
+])
+def test_near_misses_of_an_updated_round_trip_stay_silent(tmp_path, change):
+    assert _ping_pong(tmp_path, EVAL.replace(*change)) == []
+
+
+def test_an_update_with_no_assignment_before_it_in_the_block_is_not_followed(tmp_path):
+    """Near miss: the array comes in as a parameter and is updated in place: nothing says it was copied
+    from a device."""
+    text = ("import numpy as np\nimport torch\n\n\ndef back(probs):\n    probs /= probs.sum(axis=1, keepdims=True)\n"
+            "    return torch.from_numpy(np.argmax(probs, axis=1))\n")
+    assert _ping_pong(tmp_path, text) == []
