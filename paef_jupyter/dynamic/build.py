@@ -32,6 +32,8 @@ def build_profile(run: Collected, *, text: LineText = source_line) -> Profile:
     spread = _spread(run.window_iterations_s)
     if spread:
         notes += (spread,)
+    if run.postponed:
+        notes += (POSTPONED_NOTE.format(n=run.postponed),)
     partial = _cut_in_first_iteration(run, span)
     if partial:
         notes += (PARTIAL_ITERATION_NOTE.format(ms=span / 1e6),)
@@ -153,6 +155,11 @@ def _lines(
     )
 
 
+POSTPONED_NOTE = ("the window was put off {n} iteration(s) past its planned start: they left the loop "
+                  "body before its last statement (a `continue`), so they were not the work the loop does once it "
+                  "runs whole; the run's time counts them as they ran")
+
+
 def _spread(times: tuple[float, ...]) -> str | None:
     """How much the profiled iterations differ: one noisy iteration shows here."""
     if len(times) < 2:
@@ -174,7 +181,9 @@ def _base_time(run: Collected) -> float:
     window completed, or a cap stopped the recording inside it: the rest of the loop ran)."""
     if run.mode == "window" and run.iteration_s:
         counted = run.iterations_before + run.recorded_iterations + run.dropped_iterations
-        return _unprofiled_iteration_s(run) * counted + (_time_after_s(run) if _went_on(run) else 0.0)
+        warm, warm_n = run.warmup_s or (0.0, 0)  # put off past short iterations: those as they ran
+        return (warm + _unprofiled_iteration_s(run) * (counted - warm_n)
+                + (_time_after_s(run) if _went_on(run) else 0.0))
     return run.profiled_s
 
 

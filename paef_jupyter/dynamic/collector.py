@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterator
 
 from ..run_steps import Steps, run_now
 from .code_files import CodeFile, CodeFiles
-from .line_tracer import LineTracer, LoopTarget, unprofiled_iteration_s
+from .line_tracer import LineTracer, LoopTarget, unprofiled_iteration_s, warmup_time_s
 from .op_cost import per_op_s
 from .sync_monitor import SyncMonitor
 from .trace_events import MARKER_PREFIX, Trace, from_activities, load_chrome_trace
@@ -54,6 +54,10 @@ class Collected:
     truncated: bool = False  # a cap (time, memory, traced lines) ended the recording
     capped: bool = False  # the line tracer's own cap ended it (not the reader's): the loop ran on
     iteration_s: float | None = None  # one unprofiled iteration, before the window, less the tracer's cost
+    # (time, count) of the warm-up iterations as they ran, where the window was put off past
+    # iterations that left the body early (`line_tracer.warmup_time_s`); how many hits it was put off
+    warmup_s: tuple[float, int] | None = None
+    postponed: int = 0
     # The loop's iterations after the window, counted at its header (None: not counted), and their
     # time less what counting them cost (`LineTracer.count_after_window`).
     after_iterations: int | None = None
@@ -245,6 +249,8 @@ def _fill_window(out: Collected, tracer: LineTracer) -> None:
     out.iterations_before = len(times.hits) - (1 if started else 0)
     if len(times.hits) >= 2:  # the fastest warm-up iteration: least disturbed by the box
         out.iteration_s = unprofiled_iteration_s(times, tracer.event_costs)
+        out.warmup_s = warmup_time_s(times, tracer.event_costs)
+        out.postponed = times.postponed
     if times.after_hits is not None:
         out.after_iterations = times.after_hits
         per_line = tracer.event_costs[0] if tracer.event_costs else 0.0

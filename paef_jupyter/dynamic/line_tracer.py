@@ -50,6 +50,9 @@ class LoopTarget:
     nested: bool = False  # inside another loop: its length is per outer iteration
     # A loop nested in this one, windowed instead when this one turns out short (epochs).
     inner: "LoopTarget | None" = None
+    # First line of the body's last top-level statement (0: not known). An iteration that did not
+    # reach it left early (`continue`): see `LineTracer._whole`.
+    body_last: int = 0
 
 
 # Without a length, a few iterations; with one, a share of the loop (the profiler's
@@ -134,6 +137,11 @@ class WindowTimes:
     # (line events of the header's frame, Python calls) the hook had seen at each of `hits`: what the
     # tracer cost each unprofiled iteration (`LineTracer.event_costs`)
     hit_events: list[tuple[int, int]] = field(default_factory=list)
+    # Per hit of `hits` after the first: whether the iteration it ended reached the body's last
+    # top-level statement (False: it left early at a `continue`); and how many hits the window's
+    # start was put off for such iterations (`LineTracer._loop_hit`).
+    whole: list[bool] = field(default_factory=list)
+    postponed: int = 0
     # After the window: the header's hits counted by `_AfterWindow` (None: not counted), the time from
     # the recording's stop to the last of them, and the line events it saw (what counting cost).
     after_hits: int | None = None
@@ -217,6 +225,9 @@ class LineTracer:
         self.warm_calls = 0
         self.event_costs: tuple[float, float] | None = None
         self._counter: _AfterWindow | None = None
+        self._reached = False  # the current warm-up iteration reached `loop.body_last`
+        # file index -> code lines (of `loop.body_last`, of the loop's end); None: not the header's file
+        self._body_files: dict[int, tuple[int, int] | None] = {}
 
     # -- installation -------------------------------------------------------------------
 
@@ -504,6 +515,7 @@ class LineTracer:
                 self.loop = inner
                 self.loop_length = None
                 self._headers.clear()
+                self._body_files.clear()
                 return
             self.loader_workers = loader_workers(self.loop.iterable, frame.f_globals, frame.f_locals)
             warmup, window = window_for(self.loop_length)
@@ -512,6 +524,13 @@ class LineTracer:
         if not self.recording:
             times.hits.append(time.perf_counter())
             times.hit_events.append((self.warm_lines, self.warm_calls))
+            if n > 0:
+                times.whole.append(self._reached or not self._body_last())
+            self._reached = False
+            if n == self.warmup and self._put_off():
+                self.warmup += 1
+                times.postponed += 1
+                return
             settle = self.settles
             if n == self.warmup and settle:
                 times.started_at = time.perf_counter()
@@ -534,6 +553,39 @@ class LineTracer:
         if times.recorded_iterations >= self.window or self._over_cap():
             times.completed = True
             self.close()
+
+    def _body_range(self, idx: int) -> tuple[int, int] | None:
+        """(code line of the loop body's last top-level statement, of the loop's end) in file
+        `idx`, or None: not the header's file, or the body's last statement is not known."""
+        try:
+            return self._body_files[idx]
+        except KeyError:
+            pass
+        if not 0 <= idx < len(self.files.files):
+            return None  # the calibration's own loop (`_measure_event_costs`)
+        loop, code_file = self.loop, self.files.files[idx]
+        body = None
+        if loop is not None and loop.body_last and code_file.ref.key == loop.ref.key:
+            body = (loop.body_last - code_file.offset, (loop.end_line or loop.body_last) - code_file.offset)
+        self._body_files[idx] = body
+        return body
+
+    def _body_last(self) -> bool:
+        return self.loop is not None and bool(self.loop.body_last)
+
+    def _put_off(self) -> bool:
+        """Whether the window's start waits one more iteration: the iteration that just ended left
+        the body early (a `continue` before its last top-level statement). truth69 d03: a DQN-style
+        loop skips its update until the replay holds a batch (255 of 300 iterations); the window
+        profiled five skipping iterations, 0.1 ms each, and the replay sampling - 74-82% of the loop
+        - was "outside the profiled window". Put off while there is room for the window after it (a
+        known length), or without limit for a loop of unknown length (warm-up iterations cost only
+        the header count's trace events). Not when the window's size was fixed by the caller."""
+        if self._fixed[0] is not None or not self.times.whole or self.times.whole[-1]:
+            return False
+        if self.loop_length is not None and self.warmup + 1 + self.window + self.settles >= self.loop_length:
+            return False
+        return True
 
     def _mark_callers(self, frame: FrameType) -> None:
         """Open the ranges of the cell lines that called into the loop (a cell calling an
@@ -603,15 +655,12 @@ def _cal_calls(n: int) -> None:
         _cal_nothing()
 
 
-def unprofiled_iteration_s(times: WindowTimes, costs: tuple[float, float] | None) -> float | None:
-    """The fastest warm-up iteration less what the hook cost it (its line events and Python calls at
-    `costs`): the loop's time per iteration without the tracer. Never below a tenth of the traced time
-    (a calibration spoiled by the box must not make an iteration free)."""
+def _net_iterations(times: WindowTimes, costs: tuple[float, float] | None) -> list[tuple[float, bool]]:
+    """(time less what the hook cost it, whether it ran whole) of each warm-up iteration."""
     hits = times.hits
-    if len(hits) < 2:
-        return None
     events = times.hit_events if len(times.hit_events) == len(hits) else None
-    best = None
+    whole = times.whole if len(times.whole) == len(hits) - 1 else [True] * (len(hits) - 1)
+    out = []
     for i in range(1, len(hits)):
         traced = hits[i] - hits[i - 1]
         plain = traced
@@ -619,8 +668,33 @@ def unprofiled_iteration_s(times: WindowTimes, costs: tuple[float, float] | None
             lines = events[i][0] - events[i - 1][0]
             calls = events[i][1] - events[i - 1][1]
             plain = max(0.1 * traced, traced - lines * costs[0] - calls * costs[1])
-        best = plain if best is None else min(best, plain)
-    return best
+        out.append((plain, whole[i - 1]))
+    return out
+
+
+def unprofiled_iteration_s(times: WindowTimes, costs: tuple[float, float] | None) -> float | None:
+    """The fastest warm-up iteration less what the hook cost it (its line events and Python calls at
+    `costs`): the loop's time per iteration without the tracer. Never below a tenth of the traced time
+    (a calibration spoiled by the box must not make an iteration free). Of the iterations that ran
+    the whole body where some left it early (`WindowTimes.whole`): those are the window's kind."""
+    its = _net_iterations(times, costs)
+    if not its:
+        return None
+    whole = [t for t, w in its if w]
+    return min(whole or [t for t, _ in its])
+
+
+def warmup_time_s(times: WindowTimes, costs: tuple[float, float] | None) -> tuple[float, int] | None:
+    """(time, count) of the unprofiled warm-up iterations, net of the hook, where the window was put
+    off past iterations that left the body early (None otherwise): they are not the window's kind,
+    so the run's time counts them as they ran, not at the window's iteration time. An iteration
+    ending after the profiler started (the settling one) is not among them."""
+    if not times.postponed:
+        return None
+    its = _net_iterations(times, costs)
+    start = times.started_at
+    done = [t for (t, _), end in zip(its, times.hits[1:]) if start is None or end <= start]
+    return sum(done), len(done)
 
 
 class _AfterWindow:
@@ -698,6 +772,9 @@ class _FrameTracer:
         if event == "line":
             lineno = frame.f_lineno
             tracer.warm_lines += not tracer.recording
+            if not tracer.recording and not tracer._reached:
+                body = tracer._body_range(self.idx)
+                tracer._reached = body is not None and body[0] <= lineno <= body[1]
             if lineno == tracer._header(self.idx):
                 if self.rng is not None:
                     tracer.close_range(self.rng)

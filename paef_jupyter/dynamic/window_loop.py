@@ -94,7 +94,16 @@ def _choose(facts: Facts, ref: CellRef, loops: list[Loop]) -> LoopTarget | None:
 def _target(facts: Facts, ref: CellRef, loop: Loop, inner: LoopTarget | None = None) -> LoopTarget:
     # The iterable's source, read by the tracer for the loop's length (`loop_length`).
     iterable = facts.code(loop.node.iter) if isinstance(loop.node, cst.For) else ""
-    return LoopTarget(ref, loop.line, loop.end_line, iterable, loop.depth > 0, inner)
+    return LoopTarget(ref, loop.line, loop.end_line, iterable, loop.depth > 0, inner, _body_last(facts, loop))
+
+
+def _body_last(facts: Facts, loop: Loop) -> int:
+    """First line of the loop body's last top-level statement: an iteration that did not reach it
+    left early (the tracer puts the window off past such iterations). 0 for a one-line body."""
+    body = loop.node.body
+    if not isinstance(body, cst.IndentedBlock) or not body.body:
+        return 0
+    return facts.position(body.body[-1]).start.line
 
 
 def _pick(loops: list[Loop]) -> tuple[Loop, Loop | None] | None:

@@ -43,10 +43,14 @@ class LocalModules:
     """The `.py` files under `root`, loaded on first import and cached (None: unreadable).
     Absolute imports resolve from the scanned script's folder, then from `root`."""
 
-    def __init__(self, root: Path, shown_root: str, script_dir: Path | None = None) -> None:
+    def __init__(self, root: Path, shown_root: str, script_dir: Path | None = None,
+                 shown_script_dir: str | None = None) -> None:
         self.root = root.resolve()
         self.shown_root = shown_root  # how the user spelled the root (relative paths stay relative)
         self.script_dir = (script_dir or root).resolve()
+        # How the user spelled the script's folder: a module's path is shown from it, as the profiler
+        # names the files it runs (`run_units`), so both name a module alike (see `load`).
+        self.shown_script_dir = shown_script_dir
         self._loaded: dict[Path, LocalModule | None] = {}
         self._lines = 0
         self._paths: dict[tuple[Path, str], Path | None] = {}  # (importing folder, name) -> file
@@ -61,8 +65,8 @@ class LocalModules:
                 shown = os.path.dirname(path)
                 for up, folder in enumerate((script_dir, *script_dir.parents[:_MAX_UP])):
                     if any((folder / marker).exists() for marker in _PROJECT_MARKERS):
-                        return cls(folder, os.path.join(shown, *[os.pardir] * up) if up else shown, script_dir)
-                return cls(script_dir, shown)
+                        return cls(folder, os.path.join(shown, *[os.pardir] * up) if up else shown, script_dir, shown)
+                return cls(script_dir, shown, script_dir, shown)
         return None
 
     def importer(self, path: str | None) -> "ModuleImports | None":
@@ -71,6 +75,17 @@ class LocalModules:
             return None
         resolved = Path(path).resolve()
         return ModuleImports(self, resolved, 0) if resolved.is_relative_to(self.root) else None
+
+    def _shown(self, path: Path) -> str:
+        """The module's path as the user would spell it: from the script's folder as the script was
+        given. From the project root's spelling, `paef profile train.py` run in a project three
+        folders below its repository root named `losses.py` "../../../bench/proj/losses.py"
+        (normpath cannot fold a leading `..`), where the profiler's lines say "losses.py": the
+        measured lines of the imported module never met its findings, which said "outside the
+        profiled window" (truth69 d08)."""
+        if self.shown_script_dir is not None:
+            return os.path.normpath(os.path.join(self.shown_script_dir, os.path.relpath(path, self.script_dir)))
+        return os.path.normpath(os.path.join(self.shown_root, str(path.relative_to(self.root))))
 
     @property
     def loaded(self) -> list[LocalModule]:
@@ -90,7 +105,7 @@ class LocalModules:
         self._lines += text.count("\n") + 1
         if self._lines > _MAX_LINES:
             return None
-        shown = os.path.normpath(os.path.join(self.shown_root, str(path.relative_to(self.root))))
+        shown = self._shown(path)
         parsed = parse_unit(SourceUnit(CellRef(shown), text))
         if parsed.module is None:
             return None

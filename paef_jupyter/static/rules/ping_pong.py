@@ -557,6 +557,8 @@ class PingPong(Rule):
             names_written(stmt) & {root_name(copy.tensor)} for stmt in self._statements_between(trace.first, node)
         ):
             on_device = None  # the tensor changed after its host copy was taken
+        if trace.updated:
+            on_device = None  # a variable of the chain was updated in place: not the expression assigned
         if on_device is not None and trace.via and _computes(self.facts, copy.tensor):
             on_device = None  # `probs = F.softmax(model(x)).cpu().numpy()`: written again at the use, the model would run twice
         dtype, device = keyword(node, "dtype"), keyword(node, "device")
@@ -737,7 +739,7 @@ class PingPong(Rule):
         rebinds it before `trace.use`'s statement."""
         value = assigned_value(self.facts, name)
         if value is None:
-            return None
+            return self._updated_value(name, trace, record)
         define = self.facts.statement_of(value)
         here = self.facts.statement_of(trace.use)
         block = self.facts.parent(here)
@@ -759,6 +761,35 @@ class PingPong(Rule):
             trace.via.append((name, define))
             trace.first = anchor
         return value
+
+    def _updated_value(self, name: cst.Name, trace: "_Trace", record: bool) -> cst.BaseExpression | None:
+        """`probs = np.exp(logits - m)`; `probs /= probs.sum(1, keepdims=True)`; then `probs` read: the
+        value assigned, through augmented updates of the name in the same block (an array updated
+        in place stays the host array the copy made). Marks the trace `updated`: the finding stands,
+        its NumPy no longer reads as the expression assigned, so no rewrite. truth69 d07: an
+        evaluation loop's softmax normalised in place was no finding at all."""
+        stmt = self.facts.statement_of(name)
+        block = self.facts.parent(stmt)
+        body = block_statements(block)
+        if stmt not in body or self.facts.parent(self.facts.statement_of(trace.use)) is not block:
+            return None
+        updated = False
+        for earlier in reversed(body[: body.index(stmt)]):
+            if name.value not in names_written(earlier):
+                continue
+            small = earlier.body[0] if isinstance(earlier, cst.SimpleStatementLine) and len(earlier.body) == 1 else None
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name) and small.target.value == name.value:
+                updated = True
+                continue
+            if not (updated and isinstance(small, cst.Assign) and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name) and small.targets[0].target.value == name.value):
+                return None
+            trace.updated = True
+            if record:
+                trace.via.append((name, earlier))
+                trace.first = earlier
+            return small.value
+        return None
 
     def _host_chain(self, copy_call: cst.CSTNode | None, use: cst.Call) -> tuple[cst.CSTNode, ...]:
         """The statements of a round trip before the copy back: the one that copies to the host,
@@ -967,6 +998,9 @@ class _Trace:
     copy_call: cst.Call | None = None
     first: cst.CSTNode | None = None  # the earliest statement of the chain
     via: list[tuple[cst.Name, cst.SimpleStatementLine]] = field(default_factory=list)
+    # A variable of the chain was updated in place (`probs /= probs.sum(...)`): still the host array
+    # the copy made, but its value is no longer the expression assigned, so nothing is translated.
+    updated: bool = False
 
 
 def _rectangular(values: cst.List) -> tuple[list[cst.BaseExpression], tuple[int, ...]] | None:
