@@ -17,6 +17,7 @@ from typing import Iterable
 from .model import SAVING_MODEL_NOTE, CellRef, Evidence, Finding, Frame, LineStat, Profile, Report, Severity
 from .static.hoist_chain import hoist_chain
 from .static.item_work import per_item_lines
+from .inner_loops import InnerLoop, inner_loops
 
 LineKey = tuple[tuple[str | None, int | None], int]
 
@@ -100,7 +101,10 @@ def correlate(report: Report, profile: Profile, *, max_dynamic: int | None = Non
         (f.ref.key, line) for f, _ in chained if f.rule in HOISTS
         for line in (*range(f.line, f.end_line + 1), *f.part_lines)
     }
-    dynamic = Report(findings=tuple(_dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
+    loops = _element_loop_findings(report, profile, covered, total)
+    for loop in loops:
+        covered.update((loop.ref.key, line) for line in range(loop.line, loop.end_line + 1))
+    dynamic = Report(findings=tuple(loops + _dynamic_findings(profile, covered, total, hoisted, _headers(report)))).top(
         max_dynamic if max_dynamic is not None else len(profile.lines)
     )
     dynamic += _round_trip_work(report.findings, profile, total)
@@ -639,6 +643,47 @@ def _dynamic_findings(
                 )
             )
     return out
+
+
+def _element_loop_findings(report: Report, profile: Profile, covered: set[LineKey], total: float) -> list[Finding]:
+    """Inner loops whose body ran many times per iteration in small torch ops (`inner_loops`), that
+    no static finding covers and that hold DOMINANT_SHARE of the run with the backward their ops'
+    nodes cost (truth70 e04: a row softmax looped over 128 rows, 11 ops a row, and its 1,400
+    backward nodes, 90% of the run; no card at all before). Their fix is one batched op per line."""
+    base = profile.base_time_s or profile.wall_time_s
+    if total <= 0 or not base:
+        return []
+    texts = {(unit.ref.key, number): text for unit in report.sources
+             for number, text in enumerate(unit.lines(), start=1)}
+    out = []
+    for loop in inner_loops(profile.lines, texts.get, covered):
+        stats = list(loop.lines)
+        ev = evidence_of(stats, profile, total, "elementwise-loop")
+        cost = ev.share * base + _backward_run_time(stats)
+        if cost / base < DOMINANT_SHARE:
+            continue
+        out.append(_element_loop_finding(loop, profile, total, cost / base))
+    return out
+
+
+def _element_loop_finding(loop: InnerLoop, profile: Profile, total: float, share: float) -> Finding:
+    stats = list(loop.lines)
+    first, last = stats[0].line, stats[-1].line
+    rule, severity, message, explanation = _timed(
+        profile,
+        "elementwise-loop",
+        f"the loop on line {loop.header} runs its body {loop.passes:.0f} times each time it is entered, "
+        f"{loop.ops_per_pass:.0f} torch op(s) a pass on a row or element ({loop.op_s * 1e6:.0f} us an op): "
+        f"{share:.0%} of the run with the backward of the nodes they create",
+        "One small op per row or element per line: each pays Python, dispatch (and on a GPU a kernel launch) for "
+        "a slice's arithmetic, and each creates its own autograd node. The same ops over the whole tensor (a "
+        "row dimension, `dim=` of a reduction, a broadcast) run once per line for every row.",
+    )
+    ev = evidence_of(stats, profile, total, rule)
+    note = (f"measured: {loop.passes:.0f} passes of lines {first}-{last} each time the loop is entered, "
+            f"{loop.ops_per_pass:.0f} ops each, {loop.op_s * 1e6:.0f} us per op")
+    return Finding(rule=rule, ref=stats[0].ref, line=loop.header, end_line=last, severity=severity, message=message,
+                   explanation=explanation, evidence=replace(ev, notes=ev.notes + (note,)), source="dynamic")
 
 
 # A line of a block of host work: at least this share of its own time is outside torch.
