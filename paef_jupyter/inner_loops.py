@@ -35,7 +35,8 @@ SMALL_OP_S = 100e-6
 _HEADER = re.compile(r"\s*for\s+(?P<target>[^:]+?)\s+in\s+(?P<iter>.+?)\s*:\s*(#.*)?$")
 _SIZED_RANGE = re.compile(r"range\((.*(\.shape\b|\.size\(|len\(|\.numel\().*)\)$")
 _OF_NAMES = re.compile(r"(zip|enumerate)\(\s*[A-Za-z_][\w\[\]:, .]*\)$")
-_MODULE_WALKS = re.compile(r"\b(self\.|parameters\(|modules\(|children\(|named_|state_dict\(|layers|blocks)")
+_MODULE_WALKS = re.compile(r"\b(self\.|parameters\(|modules\(|children\(|named_|state_dict\(|param|layers|blocks)",
+                           re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -60,14 +61,14 @@ def element_loop_header(text: str) -> bool:
 def element_loop_body(header: str, body: list[str]) -> bool:
     """The body uses its loop variable as a row or element: a `range` loop's index subscripts
     something (`t[i]`, `out[i] = ...`), and no loop variable is called (`layer(x)`: a list of
-    modules or functions, each pass its own work)."""
+    modules or functions, each pass its own work) or read as a parameter (`p.grad`, `p.data`)."""
     m = _HEADER.match(header)
     if m is None:
         return False
     names = re.findall(r"[A-Za-z_]\w*", m.group("target"))
     text = "\n".join(body)
-    if any(re.search(rf"\b{re.escape(n)}\s*\(", text) for n in names):
-        return False
+    if any(re.search(rf"\b{re.escape(n)}\s*\(|\b{re.escape(n)}\.(grad|data)\b", text) for n in names):
+        return False  # a callable, or a parameter (a hand-written optimizer's loop: its passes are tensors)
     if m.group("iter").startswith("range("):
         return any(re.search(rf"\[[^\]]*\b{re.escape(n)}\b", text) for n in names)
     return True

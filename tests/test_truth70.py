@@ -138,6 +138,9 @@ def test_a_loop_a_static_rule_found_gets_no_second_card(tmp_path):
     ("    for block in blocks:", False),
     ("    for p in model.parameters():", False),
     ("    for name, m in model.named_modules():", False),
+    ("    for p in params:", False),
+    ("    for group in opt.param_groups:", False),
+    ("    for Layer in LAYERS:", False),
     ("    for i in range(10):", False),
     ("    for i in range(0, n, 32):", False),
     ("    x = [v for v in t]", False),
@@ -186,6 +189,8 @@ def test_inner_loops_leave_few_passes_large_ops_and_covered_lines():
     ("    for layer in LAYERS:", ["        x = layer(x)"], False),
     ("    for f, w in zip(fns, weights):", ["        loss = loss + w * f(x)"], False),
     ("    for p, t in zip(pred, target):", ["        p, t = p.item(), t.item()"], True),
+    ("    for p, m in zip(ps, moments):", ["        m.mul_(0.9).add_(p.grad)", "        p.sub_(0.01 * m)"], False),
+    ("    for w in weights:", ["        w.data.clamp_(-1, 1)"], False),
 ])
 def test_an_element_loop_body_uses_its_variable_as_a_row(header, body, expected):
     from paef_jupyter.inner_loops import element_loop_body
