@@ -656,7 +656,7 @@ def _element_loop_findings(report: Report, profile: Profile, covered: set[LineKe
     texts = {(unit.ref.key, number): text for unit in report.sources
              for number, text in enumerate(unit.lines(), start=1)}
     out = []
-    for loop in inner_loops(profile.lines, texts.get, covered):
+    for loop in inner_loops(profile.lines, texts.get, covered, profile.cpu_wait_share or 0.0):
         stats = list(loop.lines)
         ev = evidence_of(stats, profile, total, "elementwise-loop")
         cost = ev.share * base + _backward_run_time(stats)

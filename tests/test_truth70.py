@@ -63,7 +63,9 @@ def test_a_row_loop_in_a_helper_is_an_elementwise_loop_with_its_passes_measured(
     """e04's shape: one card, on the helper's loop, measured, its passes the batch's 64 rows."""
     report = profile_window(tmp_path, ROW_SOFTMAX)
     cards = [f for f in report.findings if f.rule == "elementwise-loop"]
-    assert len(cards) == 1, [(f.rule, f.line) for f in report.findings]
+    assert len(cards) == 1, ([(f.rule, f.line) for f in report.findings], report.profile.cpu_wait_share,
+                             [(s.line, s.hits, s.iterations, s.ops, s.op_time_s, s.run_time_s, s.backward_s)
+                              for s in report.profile.lines if 7 <= s.line <= 10], report.profile.base_time_s)
     card = cards[0]
     assert (card.line, card.end_line, card.source) == (8, 10, "dynamic")
     assert card.evidence is not None and card.evidence.measurable
@@ -170,6 +172,13 @@ def test_inner_loops_count_passes_per_entry_and_ops_per_pass():
              _stat(4, 3 * 64, ops=3 * 64, op_time_s=0.001), _stat(5, 3)]
     (loop,) = inner_loops(lines, _text, set())
     assert (loop.header, [s.line for s in loop.lines], loop.passes, loop.ops_per_pass) == (2, [3, 4], 64, 3)
+
+
+def test_an_ops_time_is_taken_net_of_the_cpu_wait():
+    slow = [_stat(2, 3 * 65), _stat(3, 3 * 64, ops=3 * 64, op_time_s=3 * 64 * SMALL_OP_S * 3)]
+    assert inner_loops(slow, _text, set()) == []
+    (loop,) = inner_loops(slow, _text, set(), wait_share=0.8)
+    assert loop.op_s < SMALL_OP_S
 
 
 def test_inner_loops_leave_few_passes_large_ops_and_covered_lines():
