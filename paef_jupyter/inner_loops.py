@@ -14,7 +14,9 @@ judged by the caller (`correlate`).
 
 from __future__ import annotations
 
+import ast
 import re
+import textwrap
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
@@ -69,9 +71,39 @@ def element_loop_body(header: str, body: list[str]) -> bool:
     text = "\n".join(body)
     if any(re.search(rf"\b{re.escape(n)}\s*\(|\b{re.escape(n)}\.(grad|data)\b", text) for n in names):
         return False  # a callable, or a parameter (a hand-written optimizer's loop: its passes are tensors)
+    if _recurrent(body):
+        return False
     if m.group("iter").startswith("range("):
         return any(re.search(rf"\[[^\]]*\b{re.escape(n)}\b", text) for n in names)
     return True
+
+
+def _recurrent(body: list[str]) -> bool:
+    """A pass feeds its result to the next through a call (`h = cell(x[:, t], h)`, an RNN's time
+    steps; a sampler's `x = step(x, t)`): a recurrence, which no batched op replaces. A sum carried
+    by `+=` is not (one reduction does every pass)."""
+    try:
+        tree = ast.parse(textwrap.dedent("\n".join(body)))
+    except SyntaxError:
+        return False
+    for node in ast.walk(tree):
+        if not isinstance(node, (ast.Assign, ast.AnnAssign)) or node.value is None:
+            continue
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+        bound = {n for t in targets for n in _plain_names(t)}  # `out[i] = ...` writes a row: carries nothing
+        for call in (c for c in ast.walk(node.value) if isinstance(c, ast.Call)):
+            args = [*call.args, *(k.value for k in call.keywords)]
+            if any(isinstance(n, ast.Name) and n.id in bound for a in args for n in ast.walk(a)):
+                return True
+    return False
+
+
+def _plain_names(target: ast.expr) -> list[str]:
+    if isinstance(target, ast.Name):
+        return [target.id]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [n for el in target.elts for n in _plain_names(el)]
+    return []
 
 
 def inner_loops(lines: Iterable[LineStat], text_of: Callable[[LineKey], str | None],

@@ -108,6 +108,25 @@ def test_near_misses_of_a_measured_row_loop_stay_silent(tmp_path, text):
     assert not [f for f in report.findings if f.rule == "elementwise-loop" and f.source == "dynamic"]
 
 
+RNN_STEPS = ROW_SOFTMAX.replace("""    out = torch.empty_like(scores)
+    for i in range(scores.shape[0]):
+        e = torch.exp(scores[i] - scores[i].max())
+        out[i] = e / e.sum()
+    return out""", """    h = torch.zeros(scores.shape[0], 4)
+    for t in range(scores.size(1)):
+        h = CELL(scores[:, t:t + 1], h)
+    return torch.softmax(scores + h.sum(1, keepdim=True), dim=1)""").replace(
+    "torch.manual_seed(0)\n", "torch.manual_seed(0)\nCELL = nn.GRUCell(1, 4)\n")
+
+
+@pytest.mark.usefixtures("one_torch_thread")
+def test_a_recurrence_over_time_steps_is_no_element_loop(tmp_path):
+    """Near miss: a GRU cell stepped over the 24 positions, its state fed to the next step: 24
+    passes of small ops, but no batched op replaces a recurrence."""
+    report = profile_window(tmp_path, RNN_STEPS)
+    assert not [f for f in report.findings if f.rule == "elementwise-loop" and f.source == "dynamic"]
+
+
 STATIC_LOOP = ROW_SOFTMAX.replace("""    out = torch.empty_like(scores)
     for i in range(scores.shape[0]):
         e = torch.exp(scores[i] - scores[i].max())
@@ -200,6 +219,12 @@ def test_inner_loops_leave_few_passes_large_ops_and_covered_lines():
     ("    for p, t in zip(pred, target):", ["        p, t = p.item(), t.item()"], True),
     ("    for p, m in zip(ps, moments):", ["        m.mul_(0.9).add_(p.grad)", "        p.sub_(0.01 * m)"], False),
     ("    for w in weights:", ["        w.data.clamp_(-1, 1)"], False),
+    ("    for t in range(x.size(1)):", ["        h = cell(x[:, t], h)", "        outs.append(h)"], False),
+    ("    for t in range(x.size(1)):", ["        h, c = lstm(x[:, t], (h, c))"], False),
+    ("    for i in range(len(t)):", ["        total += t[i] * 2"], True),
+    ("    for i in range(t.shape[0]):", ["        out[i] = torch.exp(t[i] - t[i].max())"], True),
+    ("    for i in range(len(t)):", ["        total = total + t[i] * 2"], True),
+    ("    for i in range(len(t)):", ["        if t[i] > 0:", "            n += 1"], True),
 ])
 def test_an_element_loop_body_uses_its_variable_as_a_row(header, body, expected):
     from paef_jupyter.inner_loops import element_loop_body
