@@ -16,8 +16,11 @@ import libcst as cst
 
 from ..facts import Facts
 from ..names import parameter_filled, positional_params
-from ._tensor_facts import aliases, library_changed_arguments, mutated_in_place, reads_of, shared_path, within
+from ..types import Kind
+from ._tensor_facts import (aliases, library_changed_arguments, module_changes_input, mutated_in_place, reads_of,
+                            shared_path, within)
 
+_CONSTANTS = frozenset({"True", "False", "None"})
 # Calls that only read what they are handed.
 _READING_PREFIXES = ("math.", "builtins.")
 
@@ -27,8 +30,8 @@ def changed_between(facts: Facts, names: set[str], statements: Sequence[cst.CSTN
     itself ("" when nothing shows it): a view or alias of it written there, or the object (or
     such an alias) handed there to a call that may change it."""
     for name in sorted(names):
-        if name in facts.aliases:
-            continue  # an imported module (`torch` of `torch.exp(sim)`), not a value
+        if name in facts.aliases or name in _CONSTANTS:
+            continue  # an imported module (`torch` of `torch.exp(sim)`) or `keepdim=True`: not a tensor
         shared = aliases(facts, name, scope)
         for alias in sorted(shared - {name}):
             if any(mutated_in_place(facts, alias, s) for s in statements):
@@ -63,8 +66,11 @@ def _argument_changed(facts: Facts, node: cst.CSTNode) -> bool:
         return any(a is node for a in library_changed_arguments(facts, call))
     if qualified.startswith(_READING_PREFIXES):
         return False
+    if facts.kind(func) is Kind.MODULE:
+        return module_changes_input(facts, func)  # `nn.ReLU(inplace=True)(e)`
     if isinstance(func, cst.Name) and func.value in facts.functions:
         defined = facts.functions[func.value]
         param = parameter_filled(call, parent, positional_params(defined))
         return param is None or mutated_in_place(facts, param, defined.body)
-    return True
+    # a tensor's method changes its receiver (seen as that name's change), not what it is handed
+    return not (isinstance(func, cst.Attribute) and facts.kind(func.value) in (Kind.TENSOR, Kind.MODULE))
