@@ -23,6 +23,7 @@ from ..names import block_statements, dotted_name
 from ..types import Kind
 from ._tensor_facts import (BOOL, INT, dtype_of, dtype_unread, earlier_value, family, module_alias, rarely_runs, reads_of,
                             within)
+from ._local_changes import changed_between
 from ._saved_input import may_be_written_before_backward
 from .base import Rule, RuleContext
 
@@ -1397,6 +1398,10 @@ class OperatorFusion(Rule):
         start, end = body.index(define), body.index(use)
         changed = self.facts.names_read(value) | {name.value}
         if start >= end or any(self.facts.names_written(s) & changed for s in body[start + 1 : end]):
+            return None
+        # through a view or an alias, or by a call it is handed to (`d = e.diagonal(); d.zero_()`)
+        scope = self.facts.enclosing_function(use) or self.facts.module
+        if changed_between(self.facts, changed, body[start + 1 : end], scope):
             return None
         return value
 
