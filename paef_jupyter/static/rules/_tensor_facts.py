@@ -1785,6 +1785,10 @@ def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) 
     reads = _imported_state_reads(facts, expr)
     if not reads:
         return False
+    # `Lang.SOS_token` of `from lang import Lang` (`SOS_token = 0` in the class body): only a store to
+    # an attribute of that name (or `setattr`) can change it, so a local module's code the loop runs is
+    # read for such stores instead of being taken to change it (public check 67).
+    constants = _class_constant_attrs(facts, expr, reads)
     unit = loop.facts
     bodies: list[tuple[Facts, cst.CSTNode]] = [(unit, loop.node)]
     seen: set[int] = set()
@@ -1793,20 +1797,88 @@ def _imported_state_changed(facts: Facts, expr: cst.BaseExpression, loop: Loop) 
         for node in owner.walk(body):
             if set(mutated_names(node)) & reads:
                 return True
+            if constants is not None and _stores_attribute(owner, node, constants):
+                return True
             if not isinstance(node, cst.Call):
                 continue
             qualified = owner.qualified_name(node.func) or ""
             if owner.imports is not None and qualified and "." in qualified \
-                    and owner.imports.module(qualified.rsplit(".", 1)[0]) is not None:
+                    and owner.imports.module(qualified.rsplit(".", 1)[0]) is not None \
+                    and (constants is None or not owner._callees(node)):
                 return True  # `hooks.tick()`: code of a local module
             for func in owner._callees(node):
                 callee_owner = owner.owner_of(func)
-                if callee_owner is not owner and not any(callee_owner is u for u in owner.prior.units()):
+                if constants is None and callee_owner is not owner \
+                        and not any(callee_owner is u for u in owner.prior.units()):
                     return True  # a local module's function or method
                 if id(func) not in seen and len(seen) < 50:
                     seen.add(id(func))
                     bodies.append((callee_owner, func.body))
+                elif id(func) not in seen and constants is not None:
+                    return True  # more code than is read here: a local module's may store to it
     return False
+
+
+# What a class body binds that no code can change in place: numbers, strings, booleans, None.
+_IMMUTABLE_LITERALS = (cst.Integer, cst.Float, cst.SimpleString, cst.ConcatenatedString)
+
+
+def _class_constant_attrs(facts: Facts, expr: cst.BaseExpression, reads: set[str]) -> frozenset[str] | None:
+    """The attribute names `expr` reads as class constants, when every imported name it reads is a
+    class of a local module read only as `C.attr`, `attr` bound once in that class's own body to a
+    number or string literal (`SOS_token = 0`); None otherwise. Such a value changes only by a store
+    to an attribute of that name or by `setattr`/`delattr`/`__dict__`: `_stores_attribute`."""
+    if facts.imports is None:
+        return None
+    attrs: set[str] = set()
+    for node in facts.walk(expr):
+        if not isinstance(node, cst.Name) or node.value not in reads:
+            continue
+        parent = facts.parent(node)
+        if not (isinstance(parent, cst.Attribute) and parent.value is node):
+            return None  # the class itself handed on, or a module's state
+        found = facts.imports.class_def(facts.aliases.get(node.value, ""))
+        if found is None:
+            return None
+        bound = [s for stmt in found[1].body.body if isinstance(stmt, cst.SimpleStatementLine) for s in stmt.body
+                 if isinstance(s, (cst.Assign, cst.AnnAssign, cst.AugAssign))
+                 and any(isinstance(t, cst.Name) and t.value == parent.attr.value for t in _targets(s))]
+        if len(bound) != 1 or isinstance(bound[0], cst.AugAssign) or not _immutable_literal(bound[0].value):
+            return None
+        attrs.add(parent.attr.value)
+    return frozenset(attrs) if attrs else None
+
+
+def _targets(stmt: cst.BaseSmallStatement) -> list[cst.BaseExpression]:
+    if isinstance(stmt, cst.Assign):
+        return [t.target for t in stmt.targets]
+    return [stmt.target] if isinstance(stmt, (cst.AnnAssign, cst.AugAssign)) else []
+
+
+def _immutable_literal(value: cst.BaseExpression | None) -> bool:
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Minus, cst.Plus)):
+        value = value.expression
+    return isinstance(value, _IMMUTABLE_LITERALS) or isinstance(value, cst.Name) and value.value in ("True", "False", "None")
+
+
+def _stores_attribute(owner: Facts, node: cst.CSTNode, attrs: frozenset[str]) -> bool:
+    """`node` may rebind an attribute named in `attrs` on any object (`Lang.SOS_token = 1`,
+    `cls.SOS_token += 1`, `del type(self).SOS_token`), or does it by name (`setattr`, `delattr`,
+    `__dict__`, `vars(...)`)."""
+    if isinstance(node, cst.Attribute) and (node.attr.value == "__dict__"
+                                            or node.attr.value in attrs and _stored_to(owner, node)):
+        return True
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value in ("setattr", "delattr", "vars"):
+        return True
+    return False
+
+
+def _stored_to(owner: Facts, node: cst.Attribute) -> bool:
+    parent = owner.parent(node)
+    while isinstance(parent, (cst.Element, cst.StarredElement, cst.Tuple, cst.List)):
+        node, parent = parent, owner.parent(parent)  # type: ignore[assignment]
+    return isinstance(parent, (cst.AssignTarget, cst.Del)) or isinstance(parent, (cst.AugAssign, cst.AnnAssign)) \
+        and parent.target is node
 
 
 _ITERATOR_CALLS = frozenset({"builtins.iter", "builtins.map", "builtins.zip", "builtins.filter", "builtins.reversed",
