@@ -9,6 +9,11 @@ list could train it); each optimizer the loop steps is built here, from other pa
 the model's inputs are the batch itself (loop targets moved or reshaped): an input computed by
 a trained model (a perceptual loss on a generator's output, a GAN's discriminator on fakes)
 needs the graph to carry gradients back.
+
+Red team 61: a switch of `requires_grad` may hide in the model's own class or factory in a local
+module or an earlier cell (`teacher.release_head()`), and an optimizer built from other
+parameters may be given the model's later (`opt.add_param_group({'params': teacher.fc.parameters()})`):
+either refuses the proof.
 """
 
 from __future__ import annotations
@@ -156,8 +161,10 @@ def _frozen(facts: Facts, name: str, loop: Loop, evaluated: bool = False) -> boo
     if (home is not facts or any(u is not facts for held in optimizers for u, _ in held)) \
             and not _untouched_across_cells(facts, name):  # type: ignore[union-attr]
         return False
+    if not evaluated and any(_switched_where_built(owner, n) for owner, n in models | {(home, name)}):
+        return False
     return bool(steps) and all(
-        all(_stored_optimizer(owner, o) if "." in o else  # type: ignore[arg-type]
+        all(_stored_optimizer(owner, o) and not _extended(owner, o.split(".")[1], attribute=True) if "." in o else  # type: ignore[arg-type]
             _optimizer_without(owner, o, {n for u, n in models if u is owner} | {name})  # type: ignore[arg-type]
             for owner, o in held)  # type: ignore[union-attr]
         for held in optimizers) and all(_fresh(home if u is facts and n == name else u, n)
@@ -366,7 +373,7 @@ def _optimizer_without(facts: Facts, opt: str, models: set[str]) -> bool:
     """`opt` is only ever a `torch.optim` optimizer built from parameters that read none of
     `models` (the model's names: the loop's, and what its callers pass)."""
     values = facts.assigned_values(opt) if opt else []
-    return bool(values) and all(
+    return bool(values) and not _extended(facts, opt) and all(
         isinstance(v, cst.Call) and (facts.qualified_name(v.func) or "").startswith("torch.optim.")
         and not models & facts.names_read(v) for v in values)
 
@@ -375,3 +382,45 @@ def _switches_requires_grad(facts: Facts) -> bool:
     """`requires_grad` is set or switched anywhere in the unit (`p.requires_grad = False`,
     `m.requires_grad_(False)`, `requires_grad=`): the unit's one index of names, not a walk."""
     return bool(facts.uses("requires_grad") or facts.uses("requires_grad_"))
+
+
+_SWITCHES = frozenset({"requires_grad", "requires_grad_"})
+
+
+def _extended(facts: Facts, opt: str, attribute: bool = False) -> bool:
+    """`opt.add_param_group(...)` anywhere in the unit, or its `param_groups` given parameters
+    (`opt.param_groups.append(...)`, `opt.param_groups[0]['params'] += ...`): an optimizer built
+    from other parameters may then step the model's. With `attribute`, `opt` is an attribute name
+    (`self.opt`, `trainer.opt`) and any object's attribute of that name counts."""
+    for node in facts.walk(facts.module):
+        if not (isinstance(node, cst.Attribute) and node.attr.value in ("add_param_group", "param_groups")):
+            continue
+        owner = node.value
+        if not (isinstance(owner, cst.Name) and owner.value == opt and not attribute
+                or attribute and isinstance(owner, cst.Attribute) and owner.attr.value == opt):
+            continue
+        if node.attr.value == "add_param_group":
+            return True
+        code = facts.code(facts.statement_of(node))
+        if any(m in code for m in (".append(", ".extend(", ".insert(", "+=")) or \
+                "params" in code and "=" in code.replace("==", ""):
+            return True
+    return False
+
+
+def _switched_where_built(facts: Facts, name: str) -> bool:
+    """The model's class (or factory) comes from a local module or an earlier cell whose code switches
+    `requires_grad` (a `freeze()` / `release_head()` method called as `teacher.release_head()`):
+    the unit-wide check (`_switches_requires_grad`) does not see it."""
+    for value in facts.assigned_values(name):
+        made = same_object(value)
+        if not isinstance(made, cst.Call) or not isinstance(made.func, (cst.Name, cst.Attribute)):
+            continue
+        found = facts._class_at(made.func)
+        if found is not None and any(isinstance(n, cst.Name) and n.value in _SWITCHES for n in found[0].walk(found[1])):
+            return True
+        qualified = facts.qualified_name(made.func)
+        owner = facts.imports.module_of(qualified) if facts.imports is not None and qualified else None
+        if owner is not None and owner is not facts and _switches_requires_grad(owner):
+            return True
+    return False
