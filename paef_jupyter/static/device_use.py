@@ -688,6 +688,8 @@ def _element_of_host_values(facts: Facts, name: cst.Name, depth: int) -> bool:
     loop = facts.loop_binding(name)
     if loop is None or not isinstance(loop.node, cst.For) or depth <= 0:
         return False
+    if facts._parameter_of(loop.node, name.value):
+        return False  # `p` of `for p in group["params"]`: a module's tensor, where the module lives (a group is a host dict)
     it, target = loop.node.iter, loop.node.target
     if isinstance(target, cst.Name):
         source = it if target.value == name.value else None
