@@ -1,0 +1,40 @@
+"""rec70: misses on public code, each fixed as the fact the analysis lacked (benchmarks/results/rec70.md).
+Own-written shapes in tests/fixtures/public_shapes/rec70/.
+
+1. A hand-written optimizer (check 57 p04's LARS): `Optimizer.__init__(params, defaults)` keeps the params in
+   `self.param_groups[i]["params"]`, so `p` of `for group in self.param_groups: for p in group["params"]` is a
+   model tensor; and a torch.optim subclass's `@torch.no_grad()` `step` called per training step is
+   training-step code, not an evaluation pass.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from public_findings import rule_findings, tagged_line
+
+SHAPES = Path(__file__).resolve().parent / "fixtures" / "public_shapes" / "rec70"
+
+
+def _findings(name: str, rule: str):
+    path = SHAPES / name
+    text = path.read_text()
+    return text, rule_findings(path, text, rule)
+
+
+def _reported(name: str, rule: str, tag: str):
+    text, found = _findings(name, rule)
+    return found.get(tagged_line(text, tag))
+
+
+@pytest.mark.parametrize("name", ["opt_lars_full.py", "opt_lars_subclass_of_sgd.py"])
+def test_hand_written_optimizer_step_reports_the_per_parameter_truth_test(name: str) -> None:
+    finding = _reported(name, "host-sync", "read")
+    assert finding is not None
+    assert "training step" in finding.message
+    assert finding.fix is None or not finding.fix.edits  # a hint: the branch is the optimizer's algorithm
+
+
+def test_optimizer_near_misses_stay_silent() -> None:
+    _, found = _findings("opt_near_misses.py", "host-sync")
+    assert found == {}
