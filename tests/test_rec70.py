@@ -38,3 +38,24 @@ def test_hand_written_optimizer_step_reports_the_per_parameter_truth_test(name: 
 def test_optimizer_near_misses_stay_silent() -> None:
     _, found = _findings("opt_near_misses.py", "host-sync")
     assert found == {}
+
+
+# 2b. pub64 p01 (SASRec): the evaluation loops fold the rank into NDCG through NumPy (`1 / np.log2(rank + 2)`);
+# NumPy's numeric functions return no graph, so what the loop's function returns keeps none.
+
+def _project_findings(project: str, rule: str) -> set[tuple[str, int]]:
+    from paef_jupyter.api import analyze_path
+
+    report = analyze_path(str(SHAPES / project / "main.py"), rules=[rule])
+    assert not report.errors
+    return {(Path(f.ref.path).name, f.line) for f in report.findings}
+
+
+def test_sasrec_evaluation_loops_with_a_numpy_metric_are_reported() -> None:
+    text = (SHAPES / "sasrec_eval" / "utils.py").read_text()
+    expected = {("utils.py", tagged_line(text, "eval")), ("utils.py", tagged_line(text, "eval_mean"))}
+    assert _project_findings("sasrec_eval", "eval-without-no-grad") == expected
+
+
+def test_sasrec_near_misses_returning_a_graph_stay_silent() -> None:
+    assert _project_findings("sasrec_near", "eval-without-no-grad") == set()
