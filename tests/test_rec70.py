@@ -59,3 +59,21 @@ def test_sasrec_evaluation_loops_with_a_numpy_metric_are_reported() -> None:
 
 def test_sasrec_near_misses_returning_a_graph_stay_silent() -> None:
     assert _project_findings("sasrec_near", "eval-without-no-grad") == set()
+
+
+# 2a. pub64 p03 (CartPole DQN) and a PPO-style rollout: a trained network's forward whose output reaches
+# Python only as a number (an action) records a graph nobody back-propagates: a hint, never a rewrite.
+
+@pytest.mark.parametrize("name", ["acting_dqn_agent.py", "acting_policy_sample.py"])
+def test_acting_forward_read_only_as_a_number_is_a_hint(name: str) -> None:
+    text, found = _findings(name, "eval-without-no-grad")
+    assert set(found) == {tagged_line(text, "act")}
+    finding = found[tagged_line(text, "act")]
+    assert finding.severity.value == "low"
+    assert finding.fix is not None and not finding.fix.edits and not finding.fix.safe
+    assert "no_grad" in finding.fix.suggestion
+
+
+def test_acting_forward_near_misses_stay_silent() -> None:
+    _, found = _findings("acting_near_misses.py", "eval-without-no-grad")
+    assert found == {}
