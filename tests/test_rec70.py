@@ -77,3 +77,97 @@ def test_acting_forward_read_only_as_a_number_is_a_hint(name: str) -> None:
 def test_acting_forward_near_misses_stay_silent() -> None:
     _, found = _findings("acting_near_misses.py", "eval-without-no-grad")
     assert found == {}
+
+
+# 3. red team 60's left: `moved_between` / `moves_in_loop` follow a move made inside what the call graph
+# resolves: a function of another module (`helpers.place(model, ...)`) and a method of the program's class
+# (`placer.place(...)`, whose body runs `self.model.to(where)`). A callee it cannot resolve is not read.
+
+def _automatic(found) -> list:
+    return [f for f in found if f.fix is not None and f.fix.automatic]
+
+
+def _module_helper_findings(main: str) -> dict[str, bool]:
+    from paef_jupyter.api import analyze_path
+
+    report = analyze_path(str(SHAPES / "moved_by_module_helper" / main), rules=["list-to-tensor", "host-sync"])
+    assert not report.errors
+    return {f.rule: bool(f.fix is not None and f.fix.automatic) for f in report.findings}
+
+
+def test_a_model_placed_by_another_modules_helper_keeps_total_and_history_as_written() -> None:
+    assert _module_helper_findings("main.py") == {"host-sync": False, "list-to-tensor": False}
+
+
+def test_batches_moved_by_another_modules_helper_to_one_device_keep_both_rewrites() -> None:
+    assert _module_helper_findings("main_keep.py") == {"host-sync": True, "list-to-tensor": True}
+
+
+_PLACER = """import torch
+import torch.nn as nn
+import torch.nn.functional as F
+device = 'cuda' if torch.cuda.is_available() else 'cpu'
+X = torch.randn(64, 4)
+y = X.sum(1, keepdim=True)
+model = nn.Linear(4, 1).to(device)
+opt = torch.optim.SGD(model.parameters(), lr=0.05)
+
+
+class Placer:
+    def __init__(self, m):
+        self.model = m
+
+    def place(self, epoch, *ts):
+        where = device if epoch >= 2 else 'cpu'
+        MOVE
+        return [t.to(where) for t in ts]
+
+    def _park(self, where):
+        self.model.to(where)
+
+
+placer = Placer(model)
+hist = []
+total = 0.0
+for epoch in range(4):
+    for i in range(0, 64, 16):
+        xb, yb = placer.place(epoch, X[i:i + 16], y[i:i + 16])
+        loss = F.mse_loss(model(xb), yb)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        total += loss.item()
+    hist.append(loss.item())
+h = torch.tensor(hist)
+print(total)
+"""
+
+_PLACER_MOVES = {
+    "method_moves_its_model_in_place": "self.model.to(where)",
+    "method_rebinds_its_model": "self.model = self.model.to(where)",
+    "method_calls_a_method_that_moves": "self._park(where)",
+}
+
+
+@pytest.mark.parametrize("move", _PLACER_MOVES.values(), ids=_PLACER_MOVES.keys())
+def test_a_model_moved_by_an_objects_method_in_the_loop_keeps_total_and_history(move: str) -> None:
+    from redteam_units import rule_findings as unit_findings, source_units
+
+    units = source_units(_PLACER.replace("MOVE", move))
+    assert not _automatic(unit_findings(units, "list-to-tensor"))
+    assert not _automatic(unit_findings(units, "host-sync"))
+
+
+_PLACER_STAYS = {
+    "method_moves_only_the_batch": "where = device",
+    "method_converts_the_model_dtype": "where = device\n        self.model.to(torch.float32)",
+}
+
+
+@pytest.mark.parametrize("move", _PLACER_STAYS.values(), ids=_PLACER_STAYS.keys())
+def test_an_objects_method_that_moves_nothing_between_devices_leaves_both_rewrites(move: str) -> None:
+    from redteam_units import rule_findings as unit_findings, source_units
+
+    units = source_units(_PLACER.replace("MOVE", move))
+    assert len(_automatic(unit_findings(units, "list-to-tensor"))) == 1
+    assert len(_automatic(unit_findings(units, "host-sync"))) == 1
