@@ -118,12 +118,9 @@ def _name_graph_free(facts: Facts, assign: cst.Assign, name: str, depth: int, di
     ends = []
     for use in reads:
         parent = facts.parent(use)
-        if isinstance(parent, (cst.AssignTarget, cst.For)) or isinstance(parent, cst.Attribute) and parent.attr is use:
-            if isinstance(parent, cst.Attribute):
-                continue  # `obj.act_values`: another name
-            continue  # a rebinding: its own value, read the same way
-        if isinstance(parent, cst.Arg) and parent.keyword is not None and parent.keyword is use:
-            continue
+        if isinstance(parent, (cst.AssignTarget, cst.For)) or isinstance(parent, cst.Attribute) and parent.attr is use \
+                or isinstance(parent, cst.Arg) and parent.keyword is use:
+            continue  # a rebinding (its value is read the same way), `obj.<name>`, a keyword's name
         end = _graph_free(facts, use, depth, distribution)
         if not end:
             return ""
