@@ -74,8 +74,9 @@ def test_acting_forward_read_only_as_a_number_is_a_hint(name: str) -> None:
     assert "no_grad" in finding.fix.suggestion
 
 
-def test_acting_forward_near_misses_stay_silent() -> None:
-    _, found = _findings("acting_near_misses.py", "eval-without-no-grad")
+@pytest.mark.parametrize("name", ["acting_near_misses.py", "acting_near_hook.py"])
+def test_acting_forward_near_misses_stay_silent(name: str) -> None:
+    _, found = _findings(name, "eval-without-no-grad")
     assert found == {}
 
 

@@ -20,7 +20,9 @@ import libcst as cst
 from ..facts import Facts
 from ._support import grad_disabled
 
-_END_METHODS = frozenset({"item", "tolist", "argmax", "argmin", "argsort", "detach", "numpy"})
+# Reads that leave a Python value or an integer index (`.detach()` keeps a float tensor for more
+# compute: a GAN's `G(z).detach()` is the untrained-network route's question, not this one's).
+_END_METHODS = frozenset({"item", "tolist", "argmax", "argmin", "argsort"})
 _KEEP_METHODS = frozenset({"squeeze", "unsqueeze", "view", "reshape", "flatten", "softmax", "log_softmax", "sigmoid",
                            "tanh", "max", "min", "mean", "sum", "cpu", "to", "float", "double", "clone", "contiguous",
                            "exp", "abs", "add", "mul", "div", "sub", "t"})

@@ -373,6 +373,11 @@ class EvalWithoutNoGrad(Rule):
         line = self.facts.position(stmt).start.line
         if any(f.line <= line <= f.end_line for f in self.findings):
             return  # a loop or section already reported around it
+        if self._module_hooks() or self._saved_tensor_hooks() or self._grad_mode_read() or self._local_module_forwards():
+            return  # the network's code may act otherwise under no_grad (a hook registering tensor hooks raises)
+        loop = self.facts.iteration_loop(forward)
+        if loop is not None and loop.facts is self.facts and (self._forward_needs_grad(loop) or self._cached_by_forward(loop)):
+            return
         torch = torch_alias(self.facts) or "torch"
         code = self.facts.code(forward)
         self.report(
