@@ -373,6 +373,9 @@ class EvalWithoutNoGrad(Rule):
         line = self.facts.position(stmt).start.line
         if any(f.line <= line <= f.end_line for f in self.findings):
             return  # a loop or section already reported around it
+        func = self.facts.enclosing_function(forward)
+        if func is not None and self._function_called_without_grad(func):
+            return  # `accuracy(model, loader)` called only inside `with torch.no_grad():`
         if self._module_hooks() or self._saved_tensor_hooks() or self._grad_mode_read() or self._local_module_forwards():
             return  # the network's code may act otherwise under no_grad (a hook registering tensor hooks raises)
         loop = self.facts.iteration_loop(forward)
@@ -724,14 +727,17 @@ class EvalWithoutNoGrad(Rule):
         in this unit and in every other unit seen calling it (a script's `with torch.no_grad():
         auc = dl.evaluate(model, device)` for a local module's `evaluate`): every call there counts,
         inside loops or not."""
-        if loop.function is None:
-            return False
-        name = loop.function.name.value
+        return loop.function is not None and self._function_called_without_grad(loop.function)
+
+    def _function_called_without_grad(self, func: FunctionNode) -> bool:
+        """Every call of `func` seen (this unit's by name, other units' that call it per iteration) runs
+        under `no_grad`."""
+        name = func.name.value
         sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module)
                  if isinstance(c.func, (cst.Name, cst.Attribute)) and (c.func.value if isinstance(c.func, cst.Name) else c.func.attr.value) == name]
-        callers = {id(owner): owner for owner, _ in self.facts.per_iteration_call_sites(loop.function) if owner is not self.facts}
+        callers = {id(owner): owner for owner, _ in self.facts.per_iteration_call_sites(func) if owner is not self.facts}
         for owner in callers.values():
-            sites += [(owner, c) for c in owner.calls_in(owner.module) if loop.function in owner._callees(c)]
+            sites += [(owner, c) for c in owner.calls_in(owner.module) if func in owner._callees(c)]
         return bool(sites) and all(grad_disabled(owner, c) for owner, c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:
