@@ -8,7 +8,8 @@ Facts used (pub64 p03):
 - every way the output leaves the call ends in a graph-free read: `.item()`, `.tolist()`, `.argmax()`,
   `int()`/`float()`, a distribution's `.sample()`; on the way only ops that keep the value a tensor
   (`.squeeze()`, `softmax`, indexing) or a local name whose every read is such a way;
-- the forward runs per iteration of a loop and not under `no_grad`.
+- the forward runs per iteration of a loop and not under `no_grad`, and is not written inside a loop
+  whose own body back-propagates (a check on the batch in a training step is the periodic-check route's).
 A loop the evaluation route reports already is left to it (the rule skips a forward inside a finding)."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Callable, Iterator
 import libcst as cst
 
 from ..facts import Facts
-from ._support import grad_disabled
+from ._support import grad_disabled, steps_itself
 
 # Reads that leave a Python value or an integer index (`.detach()` keeps a float tensor for more
 # compute: a GAN's `G(z).detach()` is the untrained-network route's question, not this one's).
@@ -43,6 +44,8 @@ def acting_forwards(facts: Facts, model_call: Callable[[cst.Call], bool]) -> Ite
         loop = facts.iteration_loop(call)
         if loop is None or grad_disabled(facts, call) or not _optimised_object(facts, call.func):
             continue
+        if any(steps_itself(facts, around.node.body) for around in facts.enclosing_loops(call)[:1]):
+            continue  # a second forward written in a training step (a check on the batch): another question
         end = _graph_free(facts, call, _DEPTH, distribution=False)
         if end:
             yield call, end
