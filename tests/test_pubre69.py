@@ -4,8 +4,8 @@ grouped by the fact the analysis lacks (benchmarks/results/pubre69.md). These ow
 reported, and the misses are strict xfails, so the change that finds them turns them into passes to promote.
 
 - check 57 p04 (LARS): per-parameter truth tests of device norms inside a hand-written optimizer's `step`,
-  reached through `opt.step()`. Reported when the step walks `self.params`; missed when the step is decorated
-  `@torch.no_grad()`, and when it walks `self.param_groups[...]["params"]`.
+  reached through `opt.step()`. Reported when the step walks `self.params`; and, since rec70, when the step is
+  decorated `@torch.no_grad()` and when it walks `self.param_groups[...]["params"]` (were strict xfails).
 - check 62 p01 (SimCLR): `torch.zeros_like(b)` of a host batch moved to the device every step. Reported for
   `for b, _ in loader:`; and, since rec69 (a batch unpacked from a loader is a host tensor until moved), when `b`
   is unpacked from `enumerate(loader)`'s item and when the loader is a parameter of the training function.
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from public_findings import rule_findings, tagged_line
 
 SHAPES = Path(__file__).resolve().parent / "fixtures" / "public_shapes" / "pubre69"
@@ -30,13 +29,15 @@ def test_optimizer_step_over_self_params_reports_the_truth_test() -> None:
     assert _reported("opt_step_params_list.py", "host-sync", "read")
 
 
-@pytest.mark.xfail(strict=True, reason="missed: a no_grad-decorated optimizer step is not read as step code")
 def test_no_grad_decorated_optimizer_step() -> None:
+    """Promoted from a strict xfail by rec70: a torch.optim subclass's `@torch.no_grad()` step called per
+    training step is training-step code."""
     assert _reported("opt_step_no_grad_decorated.py", "host-sync", "read")
 
 
-@pytest.mark.xfail(strict=True, reason="missed: param_groups[...]['params'] not known to hold the model's parameters")
 def test_optimizer_step_over_param_groups() -> None:
+    """Promoted from a strict xfail by rec70: `p` of `for group in self.param_groups: for p in group["params"]`
+    in an optimizer subclass is a parameter of the model it was given, not a host element."""
     assert _reported("opt_step_param_groups.py", "host-sync", "read")
 
 

@@ -688,6 +688,8 @@ def _element_of_host_values(facts: Facts, name: cst.Name, depth: int) -> bool:
     loop = facts.loop_binding(name)
     if loop is None or not isinstance(loop.node, cst.For) or depth <= 0:
         return False
+    if facts._parameter_of(loop.node, name.value):
+        return False  # `p` of `for p in group["params"]`: a module's tensor, where the module lives (a group is a host dict)
     it, target = loop.node.iter, loop.node.target
     if isinstance(target, cst.Name):
         source = it if target.value == name.value else None
@@ -952,10 +954,10 @@ def _switches_device(facts: Facts, call: cst.Call, device_rebinds: bool) -> bool
     """`call` moves a module (either way), rebinds a tensor name to its host copy, or (where
     `device_rebinds`) rebinds one to its device copy."""
     func = call.func
-    if isinstance(func, cst.Name):
-        return _helper_moves_in_place(facts, func.value)
+    if isinstance(func, cst.Name) and _helper_moves_in_place(facts, func.value):
+        return True
     if not _is_move(facts, call):
-        return False
+        return _callee_moves_in_place(facts, call)
     if facts.kind(func.value) is Kind.MODULE or _bare_statement(facts, call):
         return True  # `net.cpu()` as a statement: only a module moves in place
     to_host = func.attr.value == "cpu" or moves_to_cpu(facts, call)  # type: ignore[union-attr]
@@ -983,6 +985,38 @@ def _helper_moves_in_place(facts: Facts, name: str) -> bool:
     if owner is None or func is None:
         return False
     return any(_is_move(owner, c) and _bare_statement(owner, c) for c in owner.calls_in(func))
+
+
+def _callee_moves_in_place(facts: Facts, call: cst.Call, depth: int = 2) -> bool:
+    """What the call graph resolves `call` to (a function of a local module, `utils.park(model)`; a
+    method of the program's class, `trainer.to_cpu()`) moves something in place: a move written as a
+    statement (`self.model.cpu()`), a module's move, or an attribute rebound to its own copy
+    (`self.model = self.model.to("cpu")`); or calls, `depth` levels down, a function that does
+    (red team 60's left: `moved_between` read only this unit's moves and helpers by bare name).
+    A callee the call graph does not resolve is not read here."""
+    for callee in facts._callees(call):
+        owner = facts.owner_of(callee)
+        for inner in owner.calls_in(callee.body):
+            if _is_move(owner, inner):
+                receiver = inner.func.value  # type: ignore[union-attr]
+                if _bare_statement(owner, inner) or owner.kind(receiver) is Kind.MODULE \
+                        or _rebinds_attribute(owner, inner):
+                    return True
+            elif depth > 0 and not (isinstance(inner.func, cst.Name) and inner.func.value == callee.name.value) \
+                    and _callee_moves_in_place(owner, inner, depth - 1):
+                return True
+    return False
+
+
+def _rebinds_attribute(facts: Facts, call: cst.Call) -> bool:
+    """`self.model = self.model.cpu()`: an object's attribute rebound to the copy of itself."""
+    receiver = call.func.value if isinstance(call.func, cst.Attribute) else None
+    stmt = facts.statement_of(call)
+    if not isinstance(receiver, cst.Attribute) or not isinstance(stmt, cst.SimpleStatementLine):
+        return False
+    spelled = facts.code(receiver)
+    return any(isinstance(small, cst.Assign) and facts.contains(small, call)
+               and any(facts.code(t.target) == spelled for t in small.targets) for small in stmt.body)
 
 
 def _unread_target(call: cst.Call) -> bool:

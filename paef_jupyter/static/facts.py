@@ -3376,7 +3376,9 @@ class Facts:
         if depth < 0:
             return False
         group_of = _param_group_list(expr)
-        if not named and group_of is not None and self.kind(group_of) is Kind.OPTIMIZER:
+        if group_of is None and isinstance(expr, cst.Subscript):
+            group_of = self._group_loop_owner(expr)
+        if not named and group_of is not None and (self.kind(group_of) is Kind.OPTIMIZER or self._optimizer_self(group_of)):
             return True  # `opt.param_groups[0]["params"]`: the parameters the optimizer steps
         if isinstance(expr, cst.Call):
             if isinstance(expr.func, cst.Attribute) and expr.func.attr.value in methods:
@@ -3392,6 +3394,39 @@ class Facts:
             if len(values) != len(self._defs.get("self." + expr.attr.value, ())):
                 return False  # also bound without a value (unpacked, augmented)
         return bool(values) and all(self._holds_parameters(v, named, depth - 1) for v in values)  # type: ignore[union-attr]
+
+    def _group_loop_owner(self, expr: cst.Subscript) -> cst.BaseExpression | None:
+        """`opt` of `group["params"]` where `group` is bound only by `for group in opt.param_groups`:
+        `Optimizer.__init__(params, defaults)` keeps each group's tensors under `"params"`."""
+        sliced = expr.slice[0].slice if len(expr.slice) == 1 else None
+        if not (isinstance(sliced, cst.Index) and isinstance(sliced.value, cst.SimpleString)
+                and sliced.value.evaluated_value == "params" and isinstance(expr.value, cst.Name)):
+            return None
+        d = self._reaching_def(expr.value)
+        loop = d.loop.node if d is not None and d.loop is not None else None
+        if not (isinstance(loop, cst.For) and isinstance(loop.target, cst.Name) and loop.target.value == expr.value.value
+                and isinstance(loop.iter, cst.Attribute) and loop.iter.attr.value == "param_groups"):
+            return None
+        return loop.iter.value
+
+    def _optimizer_self(self, expr: cst.BaseExpression) -> bool:
+        """`self` inside a method of a class derived from a `torch.optim` optimizer (LARS, LAMB
+        written by hand): `self.param_groups` holds the parameters its constructor was given."""
+        if not (isinstance(expr, cst.Name) and expr.value == "self"):
+            return False
+        cls = self.enclosing_class(expr)
+        return cls is not None and self.optimizer_class(cls)
+
+    def optimizer_class(self, cls: cst.ClassDef, depth: int = 4) -> bool:
+        """`cls` derives from `torch.optim.Optimizer` (or another `torch.optim` optimizer), directly
+        or through classes of this unit: its `step` updates the weights it was given."""
+        for base in cls.bases:
+            if (self.qualified_name(base.value) or "").startswith("torch.optim."):
+                return True
+            own = self.classes.get(base.value.value) if isinstance(base.value, cst.Name) else None
+            if own is not None and own is not cls and depth > 0 and self.optimizer_class(own, depth - 1):
+                return True
+        return False
 
     def constructed_with(self, param: cst.Name) -> list[cst.BaseExpression] | None:
         """What every `Cls(...)` call of this unit passes for `param` of `Cls.__init__` (None when

@@ -29,6 +29,13 @@ _WRAPPERS = frozenset({"enumerate", "tqdm", "iter", "trange", "progress_bar"})
 _GRAPHLESS_METHODS = frozenset({"tolist", "item", "detach", "numpy", "argmax", "argmin", "argsort", "size", "numel", "dim"})
 _GRAPHLESS_CALLS = frozenset({"builtins.int", "builtins.float", "builtins.bool", "builtins.len", "builtins.type",
                               "builtins.isinstance"})  # what a value is, never its graph
+# NumPy's numeric functions read a tensor through `__array__`, which raises on one that records a
+# graph: what they return never holds one (`NDCG += 1 / np.log2(rank + 2)`, SASRec's metric; pub64
+# p01). Array builders are left out: an object array may keep the tensors themselves.
+_GRAPHLESS_NUMPY = frozenset({"log", "log2", "log10", "log1p", "exp", "sqrt", "abs", "absolute", "mean", "sum",
+                              "median", "std", "var", "round", "floor", "ceil", "power", "square", "maximum",
+                              "minimum", "amax", "amin", "argmax", "argmin", "argsort", "clip", "isnan", "isfinite",
+                              "nanmean", "nansum"})
 # What turns its arguments into text as they are: a tensor's text shows `grad_fn=<...>` while
 # it records a graph, so detaching it (or computing it under no_grad) changes what is printed.
 # (`pprint`'s functions show a tensor by its repr, `grad_fn=<...>` included: red team 32a)
@@ -51,8 +58,10 @@ def _graphless(facts: Facts, node: cst.CSTNode) -> bool:
     if not isinstance(node, cst.Call):
         return False
     func = node.func
+    qualified = facts.qualified_name(func) or ""
     return (isinstance(func, cst.Attribute) and func.attr.value in _GRAPHLESS_METHODS) \
-        or (facts.qualified_name(func) or "") in _GRAPHLESS_CALLS
+        or qualified in _GRAPHLESS_CALLS \
+        or qualified.startswith("numpy.") and qualified[len("numpy."):] in _GRAPHLESS_NUMPY
 
 
 def graph_names(facts: Facts, value: cst.BaseExpression) -> set[str]:

@@ -17,6 +17,7 @@ from ._eval_comprehension import comprehension_passes
 from ._eval_section import evaluation_functions, evaluation_sections, held_out_checks
 from ._held_out_pass import held_out_passes
 from ._phase_loop import PhasePass, phase_passes
+from ._acting_forward import acting_forwards
 from ._graph_uses import GraphUses, model_text
 from ._grad_only_code import fast_path_classes, reached_units, saved_tensor_hooks
 from ._flag_gated import GatedPass, excluded_by_call, gated_passes
@@ -140,6 +141,8 @@ class EvalWithoutNoGrad(Rule):
             self._comprehension(stmt)
         for found in phase_passes(self.facts, self._model_call):
             self._phase(found)
+        for forward, end in acting_forwards(self.facts, self._model_call):
+            self._acting(forward, end)
 
     def leave_Module(self, original_node: cst.Module) -> None:
         """After the other routes (whose findings at the same place stand): a network no optimizer
@@ -360,6 +363,34 @@ class EvalWithoutNoGrad(Rule):
             f"forward and the loss under `with {torch}.set_grad_enabled({found.test}):`",
             fix=Fix(description=f"guard the forward (line {line}) and the loss with `with {torch}.set_grad_enabled("
                     f"{found.test}):` (the same values; graphs only in training)", safe=False),
+        )
+
+    def _acting(self, forward: cst.Call, end: str) -> None:
+        """pub64 p03: a DQN's greedy action `int(torch.argmax(self.model(state)).item())` per environment
+        step. A hint only: whether the module's forward keeps something for a later backward (an
+        attribute, a hook) is not proved here, and the statement may do more than the forward."""
+        stmt = self.facts.statement_of(forward)
+        line = self.facts.position(stmt).start.line
+        if any(f.line <= line <= f.end_line for f in self.findings):
+            return  # a loop or section already reported around it
+        func = self.facts.enclosing_function(forward)
+        if func is not None and self._function_called_without_grad(func):
+            return  # `accuracy(model, loader)` called only inside `with torch.no_grad():`
+        if self._module_hooks() or self._saved_tensor_hooks() or self._grad_mode_read() or self._local_module_forwards():
+            return  # the network's code may act otherwise under no_grad (a hook registering tensor hooks raises)
+        loop = self.facts.iteration_loop(forward)
+        if loop is not None and loop.facts is self.facts and (self._forward_needs_grad(loop) or self._cached_by_forward(loop)):
+            return
+        torch = torch_alias(self.facts) or "torch"
+        code = self.facts.code(forward)
+        self.report(
+            stmt,
+            f"`{code}` runs a trained network with autograd on, but its output reaches Python only through "
+            f"`{end}` (an action or a number): the graph it records on every call is never back-propagated "
+            f"(autograd's bookkeeping per op); run it under `with {torch}.no_grad():`",
+            severity=Severity.LOW,
+            fix=Fix(description=f"run the forward under `{torch}.no_grad()` (same values, no graph)",
+                    suggestion=self._suggestion(stmt, torch), safe=False),
         )
 
     def _wrap_hint(self, stmt: cst.SimpleStatementLine, block: list[cst.BaseStatement], what: str, moved: str) -> None:
@@ -696,14 +727,17 @@ class EvalWithoutNoGrad(Rule):
         in this unit and in every other unit seen calling it (a script's `with torch.no_grad():
         auc = dl.evaluate(model, device)` for a local module's `evaluate`): every call there counts,
         inside loops or not."""
-        if loop.function is None:
-            return False
-        name = loop.function.name.value
+        return loop.function is not None and self._function_called_without_grad(loop.function)
+
+    def _function_called_without_grad(self, func: FunctionNode) -> bool:
+        """Every call of `func` seen (this unit's by name, other units' that call it per iteration) runs
+        under `no_grad`."""
+        name = func.name.value
         sites = [(self.facts, c) for c in self.facts.calls_in(self.facts.module)
                  if isinstance(c.func, (cst.Name, cst.Attribute)) and (c.func.value if isinstance(c.func, cst.Name) else c.func.attr.value) == name]
-        callers = {id(owner): owner for owner, _ in self.facts.per_iteration_call_sites(loop.function) if owner is not self.facts}
+        callers = {id(owner): owner for owner, _ in self.facts.per_iteration_call_sites(func) if owner is not self.facts}
         for owner in callers.values():
-            sites += [(owner, c) for c in owner.calls_in(owner.module) if loop.function in owner._callees(c)]
+            sites += [(owner, c) for c in owner.calls_in(owner.module) if func in owner._callees(c)]
         return bool(sites) and all(grad_disabled(owner, c) for owner, c in sites)
 
     def _needs_grad(self, loop: Loop) -> bool:

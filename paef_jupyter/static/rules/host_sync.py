@@ -1582,6 +1582,8 @@ class HostSync(Rule):
             return "eval"  # `else: V.append(loss.item())` of `if e == 'train':` in a phase loop (pub65 p01)
         if loop is not None and loop.kind == "train" and (runs_in is loop or any(a is loop.node for a in self.facts.ancestors(node))):
             return "train"  # (a `no_grad` method the training step calls, a queue update of the model's `forward`)
+        if loop is not None and loop.kind == "train" and self._in_optimizer_class(node):
+            return "train"  # a hand-written optimizer's `@torch.no_grad()` `step`: the training step's weight update
         adapting = loop if loop is not None and loop.kind == "eval" else None
         while adapting is not None:
             if updates_weights_by_hand(self.facts, adapting):
@@ -1597,6 +1599,13 @@ class HostSync(Rule):
         if loop is not None and loop.kind == "eval" and self._helper_of_a_training_step(node):
             return "train"  # `calc_accuracy(...)` called by the training loop and by the validation loop
         return loop.kind if loop is not None else "eval"
+
+    def _in_optimizer_class(self, node: cst.CSTNode) -> bool:
+        """`node` runs in a method of a class derived from a `torch.optim` optimizer (LARS's `step`):
+        it updates the weights, whatever grad mode its decorator sets (pubre69 group 1)."""
+        func = self.facts.enclosing_function(node)
+        cls = self.facts.enclosing_class(func) if func is not None else None
+        return cls is not None and self.facts.optimizer_class(cls)
 
     def _in_evaluation_phase(self, node: cst.CSTNode) -> bool:
         """The validation branch of a phase loop that toggles `.train()` / `.eval()` on the phase
