@@ -58,3 +58,35 @@ def test_a_scaler_rebound_in_the_caller_to_a_disabled_one_keeps_the_usual_findin
         finding = found[tagged_line(variant, tag)]
         assert finding.severity is Severity.HIGH and SECOND_SYNC not in finding.message, tag
     assert SECOND_SYNC in found[tagged_line(variant, "keyword")].message  # its own GradScaler() at the call
+
+
+SUM_SHAPE = SHAPE.parent / "keypoint_helper_loss_sum.py"
+NOT_TENSOR = "is not proven to be a tensor"
+DTYPE = "`.double()` before summing keeps Python's float64 sum"
+
+
+def test_a_device_sum_of_a_value_neither_proven_a_tensor_nor_typed_names_both_hazards() -> None:
+    """p04: `epoch_train_loss += loss.item()` of a step helper's return, the criterion a parameter. The
+    review note said only that `loss` may not be a tensor; the float32 sum it offers printed the epoch
+    loss differently in the 8th digit, which the dropped dtype note predicts."""
+    text = SUM_SHAPE.read_text()
+    finding = rule_findings(SUM_SHAPE, text, RULE)[tagged_line(text, "helper_sum")]
+    assert finding.fix is not None and finding.fix.needs_review and not finding.fixable
+    assert NOT_TENSOR in finding.fix.review and DTYPE in finding.fix.review
+
+
+def test_a_device_sum_of_a_proven_float_tensor_keeps_its_exact_rewrite() -> None:
+    text = SUM_SHAPE.read_text()
+    finding = rule_findings(SUM_SHAPE, text, RULE)[tagged_line(text, "inline_sum")]
+    assert finding.fixable and finding.fix is not None and not finding.fix.review
+    assert ".double()" in finding.fix.description
+
+
+def test_a_helper_sum_whose_total_starts_unknown_names_that_and_the_tensor_hazard() -> None:
+    """A total not proven to start as a Python number: that note, and still the tensor one."""
+    text = SUM_SHAPE.read_text()
+    variant = text.replace("        epoch_train_loss = 0\n", "        epoch_train_loss = start_value(epoch)\n")
+    assert variant != text
+    finding = rule_findings(SUM_SHAPE, variant, RULE)[tagged_line(variant, "helper_sum")]
+    assert finding.fix is not None and not finding.fixable
+    assert NOT_TENSOR in finding.fix.review and "not proven to start as a Python number" in finding.fix.review
