@@ -9,6 +9,12 @@ not the step's only one: still a cost, reported at a lower severity with that sa
 optimizer (`fused=True`) takes the flags as tensors and does not sync; a scaler made with
 `enabled=` a flag not known to be on wherever CUDA is used, or for the CPU, may not sync either: both
 stay as they were.
+
+The scaler and the optimizer are often parameters of a step helper (`train_fn(loader, model,
+optimizer, loss_fn, scaler)` called from `main()` with `scaler = GradScaler()`, public check 66 p03):
+a parameter holds what every seen call passes for it (`Facts.arguments_for`, a name there followed
+to its bindings in the caller, a few calls deep), judged in the caller's unit; a call out of sight
+(`*args`, a default, a name with no binding) leaves it unknown, as before.
 """
 
 from __future__ import annotations
@@ -61,22 +67,49 @@ def _grad_scaler(facts: Facts, receiver: cst.BaseExpression) -> bool:
     """Every value the receiver may hold is `GradScaler(...)` that syncs: `enabled` not given or
     a literal `True`, no device given or not the CPU (`torch.amp.GradScaler("cpu")`)."""
     values = _values(facts, receiver)
-    return bool(values) and all(_syncing_scaler(facts, value) for value in values)
+    return bool(values) and all(_syncing_scaler(owner, value) for owner, value in values)
 
 
-def _values(facts: Facts, expr: cst.BaseExpression) -> list[cst.BaseExpression | None]:
-    """What `expr` may hold: a name's values in its scope, or every value the unit stores in
-    `self.<attr>` (None for a store whose value is not one expression: `+=`, a bare annotation)."""
+_PASSED_DEPTH = 3  # calls followed back from a parameter (`main` -> `fit` -> `train_fn`)
+
+
+def _values(facts: Facts, expr: cst.BaseExpression, depth: int = 0) -> list[tuple[Facts, cst.BaseExpression | None]]:
+    """What `expr` may hold, each with the unit it is written in: a name's values in its scope, what
+    every seen call passes for a parameter (`_passed`), or every value the unit stores in
+    `self.<attr>` (None for a store whose value is not one expression: `+=`, a bare annotation).
+    Empty when any of it is out of sight."""
     if isinstance(expr, cst.Name):
-        return list(facts.value_sources(expr) or [])
+        sources = facts.value_sources(expr)
+        if sources:
+            return [(facts, value) for value in sources]
+        return _passed(facts, expr, depth)
     if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
         return []
-    found: list[cst.BaseExpression | None] = []
+    found: list[tuple[Facts, cst.BaseExpression | None]] = []
     for node in facts.walk(facts.module):
         if isinstance(node, cst.Assign):
-            found += [node.value for t in node.targets if _self_attribute(t.target, expr.attr.value)]
+            found += [(facts, node.value) for t in node.targets if _self_attribute(t.target, expr.attr.value)]
         elif isinstance(node, (cst.AugAssign, cst.AnnAssign)) and _self_attribute(node.target, expr.attr.value):
-            found.append(node.value if isinstance(node, cst.AnnAssign) else None)
+            found.append((facts, node.value if isinstance(node, cst.AnnAssign) else None))
+    return found
+
+
+def _passed(facts: Facts, name: cst.Name, depth: int) -> list[tuple[Facts, cst.BaseExpression | None]]:
+    """A parameter read unbound since: what each seen call of its function passes for it, followed
+    in the caller (a name there to its own values, a parameter there to its callers), at most
+    `_PASSED_DEPTH` calls back. Empty when the function has no seen call, one call passes it out of
+    sight, or one argument's values are unknown: a partial answer would judge a scaler by some of
+    the values it may hold."""
+    func = facts.parameter_of(name) if depth < _PASSED_DEPTH else None
+    passed = facts.arguments_for(func, name.value) if func is not None else None
+    if not passed:
+        return []
+    found: list[tuple[Facts, cst.BaseExpression | None]] = []
+    for caller, arg in passed:
+        values = _values(caller, arg, depth + 1) if isinstance(arg, cst.Name) else [(caller, arg)]
+        if not values:
+            return []
+        found += values
     return found
 
 
@@ -113,7 +146,7 @@ def _fused(facts: Facts, optimizer: cst.BaseExpression) -> bool:
     """The optimizer may be a fused one (`fused=` given, not a literal `False`): it takes the
     scaler's flags as tensors and does not wait. An optimizer made out of sight counts as not fused
     (the default of every torch optimizer)."""
-    for value in _values(facts, optimizer):
+    for _owner, value in _values(facts, optimizer):
         fused = keyword_arg(value, "fused") if isinstance(value, cst.Call) else None
         if fused is not None and not (isinstance(fused.value, cst.Name) and fused.value.value == "False"):
             return True

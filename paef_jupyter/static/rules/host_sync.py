@@ -2130,7 +2130,9 @@ class HostSync(Rule):
             insert_after(self.facts, loop.node, read_back),
         )
         proven = self._is_tensor(value)
-        review = unproven if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
+        not_tensor = "" if proven else f"`{self.facts.code(value)}` is not proven to be a tensor (on a NumPy value `.detach()` fails)"
+        # both hazards: a value not proven a tensor may still be one, summed in its own dtype (public check 66 p04)
+        review = "; ".join(filter(None, (not_tensor, unproven)))
         if not review and moves_in_loop(self.facts, loop.node):
             # `if epoch == 2: model.to(device)` inside the loop: the total starts as a host tensor and
             # `+=` of a device value into it raises; `.item()` gave Python numbers either way (red team 60)
