@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from public_findings import rule_findings, tagged_line
+from redteam_units import automatic_fixes
 
 SHAPES = Path(__file__).resolve().parent / "fixtures" / "public_shapes" / "rec70"
 
@@ -84,10 +85,6 @@ def test_acting_forward_near_misses_stay_silent(name: str) -> None:
 # resolves: a function of another module (`helpers.place(model, ...)`) and a method of the program's class
 # (`placer.place(...)`, whose body runs `self.model.to(where)`). A callee it cannot resolve is not read.
 
-def _automatic(found) -> list:
-    return [f for f in found if f.fix is not None and f.fix.automatic]
-
-
 def _module_helper_findings(main: str) -> dict[str, bool]:
     from paef_jupyter.api import analyze_path
 
@@ -155,8 +152,8 @@ def test_a_model_moved_by_an_objects_method_in_the_loop_keeps_total_and_history(
     from redteam_units import rule_findings as unit_findings, source_units
 
     units = source_units(_PLACER.replace("MOVE", move))
-    assert not _automatic(unit_findings(units, "list-to-tensor"))
-    assert not _automatic(unit_findings(units, "host-sync"))
+    assert not automatic_fixes(unit_findings(units, "list-to-tensor"))
+    assert not automatic_fixes(unit_findings(units, "host-sync"))
 
 
 _PLACER_STAYS = {
@@ -170,5 +167,5 @@ def test_an_objects_method_that_moves_nothing_between_devices_leaves_both_rewrit
     from redteam_units import rule_findings as unit_findings, source_units
 
     units = source_units(_PLACER.replace("MOVE", move))
-    assert len(_automatic(unit_findings(units, "list-to-tensor"))) == 1
-    assert len(_automatic(unit_findings(units, "host-sync"))) == 1
+    assert len(automatic_fixes(unit_findings(units, "list-to-tensor"))) == 1
+    assert len(automatic_fixes(unit_findings(units, "host-sync"))) == 1
